@@ -1,0 +1,94 @@
+"""Cards: rank, suit, and their text (RULES.md §1).
+
+A card is a :class:`Card`, an ``int`` subclass so that the engine can keep
+cards in plain lists and index tables with them.  Its value is
+``rank * 4 + suit`` (rank 1..13, ace low; suit 0..3 for clubs, diamonds,
+hearts, spades).  The standard deck uses ranks 1..10 only; larger ranks exist
+for rule variants with a longer deck.
+"""
+
+from __future__ import annotations
+
+from .errors import ParseError
+
+#: Rank characters by rank value (index 0 unused).  ``T`` is ten.
+RANK_CHARS = "?A23456789TJQK"
+#: Suit letters by suit number: clubs, diamonds, hearts, spades.
+SUIT_CHARS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+MAX_RANK = 13
+
+_RANK_TEXT = {ch: value for value, ch in enumerate(RANK_CHARS) if value}
+_RANK_TEXT["10"] = 10
+_SUIT_TEXT = {ch: i for i, ch in enumerate(SUIT_CHARS)}
+_SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
+
+
+class Card(int):
+    """One card; an ``int`` equal to ``rank * 4 + suit``.
+
+    Build one with :func:`card` or :meth:`Card.parse`; ``str(card)`` is the
+    canonical text (``7H``, ``TD``, ``AS``).
+    """
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        """The rank value, 1 (ace) to 10 (13 in long-deck variants)."""
+        return self >> 2
+
+    @property
+    def suit(self) -> int:
+        """The suit number: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+        return self & 3
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self >> 2] + SUIT_CHARS[self & 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def symbol(self) -> str:
+        """The text with a suit symbol and ``10`` for ten, e.g. ``10♦``."""
+        rank = self >> 2
+        return ("10" if rank == 10 else RANK_CHARS[rank]) + SUIT_SYMBOLS[self & 3]
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read a card written as in RULES.md §1.
+
+        Accepts a rank ``A 2..9 T`` (``J Q K`` in long-deck variants) or ``10``,
+        then a suit letter ``C D H S`` or symbol ``♣ ♦ ♥ ♠``, in either case and
+        with surrounding white space: ``10♦``, ``td``, ``Td`` and ``10d`` are all
+        ``TD``.
+
+        :param text: the card text.
+        :returns: the card.
+        :raises ParseError: when the text is not a card; the message quotes it.
+        """
+        if not isinstance(text, str):
+            raise ParseError(f"not a card: {text!r} (expected text like 7H or TD)")
+        t = text.strip().upper()
+        rank = _RANK_TEXT.get(t[:-1]) if len(t) >= 2 else None
+        suit = _SUIT_TEXT.get(t[-1:]) if t else None
+        if rank is None or suit is None:
+            raise ParseError(f"not a card: {text!r} (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)")
+        return CARDS[rank * 4 + suit]
+
+
+#: Every possible card, indexed by its integer value (entries below 4 unused).
+CARDS: list[Card] = [Card(i) for i in range(4 * (MAX_RANK + 1))]
+
+
+def card(rank: int, suit: int) -> Card:
+    """The card of a rank (1..13) and suit (0..3: C, D, H, S).
+
+    :raises ParseError: when rank or suit is out of range.
+    """
+    if not (1 <= rank <= MAX_RANK and 0 <= suit <= 3):
+        raise ParseError(f"no card has rank {rank!r} and suit {suit!r}")
+    return CARDS[rank * 4 + suit]
+
+
+parse_card = Card.parse

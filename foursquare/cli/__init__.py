@@ -1,0 +1,36 @@
+"""The ``foursquare`` command line (FORMATS.md): a thin Click layer over the engine and formats.
+
+Each subcommand lives in its own module and is imported only when it runs,
+so that ``foursquare play`` does not load the solver.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .. import __version__
+
+#: Subcommand name -> "module:function" under foursquare.cli.  Add one line per command.
+COMMANDS: dict[str, str] = {
+}
+
+
+class LazyGroup(click.Group):
+    """A Click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in COMMANDS:
+            module, attr = COMMANDS[name].split(":")
+            return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="foursquare")
+def main() -> None:
+    """Foursquare, Wil Su's solitaire: play, replay, validate and study games."""

@@ -1,0 +1,74 @@
+"""The deck and numbered deals (RULES.md §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .cards import CARDS, Card
+from .errors import ParseError
+from .rules import STANDARD, Rules
+
+MASK64 = (1 << 64) - 1
+MAX_DEAL = MASK64
+
+
+def ordered_deck(rules: Rules = STANDARD) -> list[Card]:
+    """The deck in its starting order: ``AC 2C … TC AD … TD AH … TH AS … TS``.
+
+    :param rules: the rule set; its ``ranks`` and ``suits`` give the deck.
+    :returns: a new list of cards, index 0 first.
+    """
+    return [CARDS[rank * 4 + suit] for suit in range(rules.suits) for rank in range(1, rules.ranks + 1)]
+
+
+def splitmix64(seed: int) -> Iterator[int]:
+    """The SplitMix64 generator of RULES.md §2, seeded with ``seed`` (0 ≤ seed < 2^64)."""
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def check_deal_number(deal: int) -> int:
+    """Return ``deal`` when it is a deal number, 0 ≤ N < 2^64.
+
+    :raises ParseError: otherwise (booleans and non-integers included).
+    """
+    if type(deal) is not int or not 0 <= deal <= MAX_DEAL:
+        raise ParseError(f"not a deal number: {deal!r} (expected a whole number from 0 to {MAX_DEAL})")
+    return deal
+
+
+def parse_deal_number(text: str) -> int:
+    """Read a deal number written in decimal, e.g. ``42``.
+
+    :raises ParseError: when the text is not a number from 0 to 2^64 - 1.
+    """
+    t = str(text).strip()
+    if not t.isascii() or not t.isdigit():
+        raise ParseError(f"not a deal number: {text!r} (expected a whole number from 0 to {MAX_DEAL})")
+    return check_deal_number(int(t))
+
+
+def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
+    """The stock of deal number ``deal``, top card first (RULES.md §2).
+
+    Fisher–Yates over :func:`ordered_deck`, drawing from SplitMix64 seeded
+    with the deal number: for i from the last index down to 1, swap i with
+    (next output) mod (i + 1).
+
+    :param deal: the deal number, 0 ≤ deal < 2^64.
+    :param rules: the rule set giving the deck (standard: 40 cards).
+    :returns: a new list of cards; index 0 is drawn first.
+    :raises ParseError: when ``deal`` is not a deal number.
+    """
+    check_deal_number(deal)
+    deck = ordered_deck(rules)
+    rng = splitmix64(deal)
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

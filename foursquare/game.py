@@ -1,0 +1,590 @@
+"""The game: placements, flips and the end of each turn (RULES.md §3–5).
+
+:class:`Game` is the whole state of one game under a :class:`~foursquare.rules.Rules`
+value, with legal cells, :meth:`Game.play` / :meth:`Game.undo` as a stack, a
+copy, and the outcome.  Each rule lives in one method: placement legality in
+:meth:`Game.why_illegal` (§3), the flip of a line in :meth:`Game._flip_line`
+(§4) and the end of the turn in :meth:`Game._end_of_turn` (§5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from .cards import CARDS, Card
+from .deal import check_deal_number, deal_deck
+from .errors import IllegalMoveError, ParseError
+from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, geometry
+from .rules import STANDARD, Rules
+
+
+class Status(StrEnum):
+    """Where a game stands after a turn (RULES.md §5)."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class Reason(StrEnum):
+    """Why a game was lost (RULES.md §5)."""
+
+    TOO_MANY_FACE_DOWN = "too-many-face-down"
+    STOCK_EMPTY = "stock-empty"
+
+
+class Placement(NamedTuple):
+    """The record of one placement: what was placed where and what followed.
+
+    :ivar card: the card placed.
+    :ivar cell: where it went (a cell like ``d4``).
+    :ivar flipped: the cells whose top card flipped, sorted as their names sort
+        as text (RULES.md §9).
+    :ivar face_down: the number of face-down top cards after the turn.
+    :ivar status: the status after the turn.
+    :ivar reason: why the game was lost, or ``None``.
+    :ivar score: the score when this placement won, else ``None``.
+    """
+
+    card: Card
+    cell: Cell
+    flipped: tuple[Cell, ...]
+    face_down: int
+    status: Status
+    reason: Reason | None = None
+    score: int | None = None
+
+
+class Pile(NamedTuple):
+    """One pile: its cards bottom to top and whether the top card is face up."""
+
+    cards: tuple[Card, ...]
+    face_up: bool
+
+    @property
+    def top(self) -> Card:
+        """The top card, the only one that matters for play (RULES.md §3)."""
+        return self.cards[-1]
+
+
+class WrongCardError(IllegalMoveError):
+    """A move named a card other than the one drawn (FORMATS.md, move scripts)."""
+
+
+_PLAYING = Status.PLAYING
+_WON = Status.WON
+_LOST = Status.LOST
+_TOO_MANY = Reason.TOO_MANY_FACE_DOWN
+_STOCK_EMPTY = Reason.STOCK_EMPTY
+_NO_CELLS = ()
+_SIZE = STRIDE * STRIDE
+
+
+def _as_cell(cell: Cell | str | int) -> int:
+    if type(cell) is str:
+        return Cell.parse(cell)
+    if isinstance(cell, int) and not isinstance(cell, bool) and 0 <= cell < _SIZE:
+        return cell
+    raise ParseError(f"not a cell: {cell!r} (expected a cell like d4)")
+
+
+def _as_card(card: Card | str | int) -> Card:
+    if type(card) is str:
+        return Card.parse(card)
+    if isinstance(card, int) and not isinstance(card, bool) and 4 <= card < len(CARDS):
+        return CARDS[card]
+    raise ParseError(f"not a card: {card!r} (expected a card like 7H)")
+
+
+class Game:
+    """One game of Foursquare from a known card order.
+
+    Build it with :meth:`from_deal` (a deal number, RULES.md §2) or from a card
+    order: ``Game(deck)``, where ``deck`` lists cards top first (text like
+    ``7H`` or :class:`Card`).  The deck may be a prefix of the stock: the cards
+    beyond it are unknown, and each move past it must name its card.
+
+    :param deck: cards top first, at most the rule set's deck size, no card twice.
+    :param rules: the rule set (default: the standard rules).
+    :param deal: the deal number the deck came from, when there is one.
+    :raises ParseError: for a card that is not a card, or not in the rule set's deck.
+    :raises ValueError: for a deck with a repeated card or too many cards.
+    """
+
+    def __init__(self, deck: Sequence[Card | str] = (), rules: Rules = STANDARD, deal: int | None = None) -> None:
+        self.rules = rules
+        self.deal = None if deal is None else check_deal_number(deal)
+        cards = [_as_card(c) for c in deck]
+        self._check_cards(cards, "the deck")
+        if len(cards) > rules.deck_size:
+            raise ParseError(f"the deck has {len(cards)} cards; the {rules.label} deck has {rules.deck_size}")
+        self._deck: list[Card] = cards
+        self._geo = geometry(rules)
+        self._n_cells = rules.size * rules.size
+        self._cap = rules.pile_cap
+        self._limit = rules.face_down_limit
+        self._total = rules.deck_size
+        self._sees_all = rules.comparison == "all"
+        self._ties_count = rules.ties == "count"
+        self._self_flip = rules.self_flip
+        self._h = [0] * _SIZE
+        self._top = [0] * _SIZE
+        self._up = [False] * _SIZE
+        self._piles: list[list[Card]] = [[] for _ in range(_SIZE)]
+        self._used = [False] * len(CARDS)
+        self._npiles = 0
+        self._box = (STRIDE, -1, STRIDE, -1)  # top row, bottom row, left column, right column
+        self._down = 0
+        self._placed = 0
+        self._origin = 0  # cards on the grid before the first move of this history
+        self._status: Status = _PLAYING
+        self._reason: Reason | None = None
+        self._score: int | None = None
+        self._moves: list[Placement] = []
+        self._undo: list[tuple] = []
+
+    # ----------------------------------------------------------------- set-up
+
+    @classmethod
+    def from_deal(cls, deal: int, rules: Rules = STANDARD) -> "Game":
+        """A new game on deal number ``deal`` (0 ≤ deal < 2^64, RULES.md §2).
+
+        :raises ParseError: when ``deal`` is not a deal number.
+        """
+        return cls(deal_deck(deal, rules), rules, deal)
+
+    @classmethod
+    def from_position(
+        cls,
+        grid: dict[Cell | str, tuple[Sequence[Card | str], bool]],
+        stock: Sequence[Card | str],
+        rules: Rules = STANDARD,
+        deal: int | None = None,
+    ) -> "Game":
+        """A game resumed from a position with no history (a saved state).
+
+        :param grid: cell -> (cards bottom to top, top face up?).
+        :param stock: the cards not yet placed, next card first (may be a prefix).
+        :param rules: the rule set.
+        :param deal: the deal number, when known (informative).
+        :returns: a game whose :attr:`moves` start empty; :meth:`undo` stops there.
+        :raises ParseError, ValueError: when the position breaks the rules' shape
+            (a pile too high, a box too large, a card twice, a cell outside the frame).
+        """
+        game = cls((), rules, deal)
+        geo = game._geo
+        on_grid: list[Card] = []
+        rows, cols = set(), set()
+        for name, (cards, face_up) in grid.items():
+            cell = _as_cell(name)
+            pile = [_as_card(c) for c in cards]
+            if not geo.inside[cell]:
+                raise ValueError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")
+            if not 1 <= len(pile) <= rules.pile_cap:
+                raise ValueError(f"pile {CELLS[cell]} has {len(pile)} cards (1 to {rules.pile_cap} allowed)")
+            if type(face_up) is not bool:
+                raise ValueError(f"pile {CELLS[cell]}: face must be up or down")
+            game._piles[cell] = pile
+            game._h[cell] = len(pile)
+            game._top[cell] = pile[-1]
+            game._up[cell] = face_up
+            game._down += not face_up
+            game._npiles += 1
+            rows.add(cell >> 4)
+            cols.add(cell & 15)
+            on_grid += pile
+        if rows and (max(rows) - min(rows) >= rules.size or max(cols) - min(cols) >= rules.size):
+            raise ValueError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
+        if game._npiles > 1 and not game._connected():
+            raise ValueError("the piles are not connected")
+        rest = [_as_card(c) for c in stock]
+        cards = on_grid + rest
+        game._check_cards(cards, "the position")
+        if len(cards) > rules.deck_size:
+            raise ValueError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
+        game._deck = cards
+        game._placed = game._origin = len(on_grid)
+        for c in on_grid:
+            game._used[c] = True
+        if rows:
+            game._box = (min(rows), max(rows), min(cols), max(cols))
+        game._end_of_turn()
+        return game
+
+    def _check_cards(self, cards: list[Card], what: str) -> None:
+        seen = set()
+        for c in cards:
+            if c >> 2 > self.rules.ranks or c & 3 >= self.rules.suits:
+                raise ParseError(f"{c} is not a card of the {self.rules.label} deck")
+            if c in seen:
+                raise ValueError(f"{what} holds {c} twice")
+            seen.add(c)
+
+    def _connected(self) -> bool:
+        cells = [c for c in self._geo.cells if self._h[c]]
+        seen = {cells[0]}
+        todo = [cells[0]]
+        while todo:
+            for n in self._geo.neighbours[todo.pop()]:
+                if self._h[n] and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(cells)
+
+    def copy(self) -> "Game":
+        """An independent copy with the same position and history."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new._deck = list(self._deck)
+        new._h = list(self._h)
+        new._top = list(self._top)
+        new._up = list(self._up)
+        new._piles = [list(p) for p in self._piles]
+        new._used = list(self._used)
+        new._moves = list(self._moves)
+        new._undo = list(self._undo)
+        return new
+
+    # -------------------------------------------------------------- the state
+
+    @property
+    def status(self) -> Status:
+        """``playing``, ``won`` or ``lost`` (RULES.md §5)."""
+        return self._status
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why the game was lost (``too-many-face-down``, ``stock-empty``), else ``None``."""
+        return self._reason
+
+    @property
+    def score(self) -> int | None:
+        """Cards left in the stock when the game was won (0 to 24), else ``None``."""
+        return self._score
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is won or lost."""
+        return self._status is not _PLAYING
+
+    @property
+    def face_down(self) -> int:
+        """The number of face-down top cards."""
+        return self._down
+
+    @property
+    def placed(self) -> int:
+        """The number of cards on the grid."""
+        return self._placed
+
+    @property
+    def stock_count(self) -> int:
+        """Cards not yet placed, the next card included (RULES.md §6)."""
+        return self._total - self._placed
+
+    @property
+    def next_card(self) -> Card | None:
+        """The card to place now; ``None`` when the game is over or the card is unknown."""
+        if self._status is not _PLAYING or self._placed >= len(self._deck):
+            return None
+        return self._deck[self._placed]
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The known card order, top first: the cards drawn, then the known stock."""
+        return tuple(self._deck)
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The known stock after the next card (the hidden part of the order)."""
+        return tuple(self._deck[self._placed + 1 :])
+
+    @property
+    def moves(self) -> tuple[Placement, ...]:
+        """The placements made so far, oldest first."""
+        return tuple(self._moves)
+
+    def pile(self, cell: Cell | str) -> Pile | None:
+        """The pile at a cell like ``d4``, or ``None`` when the cell is empty."""
+        c = _as_cell(cell)
+        if not self._h[c]:
+            return None
+        return Pile(tuple(self._piles[c]), self._up[c])
+
+    def grid(self) -> dict[Cell, Pile]:
+        """Every pile by cell, in reading order (row by row, left to right)."""
+        return {CELLS[c]: Pile(tuple(self._piles[c]), self._up[c]) for c in self._geo.cells if self._h[c]}
+
+    def bounding_box(self) -> tuple[int, int, int, int] | None:
+        """(top row, bottom row, left column, right column) of the piles, from 0; ``None`` when empty."""
+        return None if not self._npiles else self._box
+
+    def unseen(self) -> list[Card]:
+        """The cards of the deck not yet seen (not on the grid, not the next card), in deck order.
+
+        Which cards these are is known to the player; their order is not (RULES.md §6).
+        """
+        nxt = self.next_card
+        return [
+            CARDS[r * 4 + s]
+            for s in range(self.rules.suits)
+            for r in range(1, self.rules.ranks + 1)
+            if not self._used[r * 4 + s] and r * 4 + s != nxt
+        ]
+
+    def view(self):
+        """What the player may know now (RULES.md §6): a :class:`~foursquare.view.PlayerView`."""
+        from .view import PlayerView
+
+        return PlayerView.of(self)
+
+    # ------------------------------------------------------------ placements
+
+    def why_illegal(self, cell: Cell | str) -> str | None:
+        """Why placing the next card at ``cell`` is illegal, or ``None`` when it is legal (RULES.md §3).
+
+        :param cell: a cell like ``d4``.
+        :raises ParseError: when ``cell`` is not a cell name.
+        """
+        c = _as_cell(cell)
+        if self._status is not _PLAYING:
+            return f"the game is over ({self._outcome_text()})"
+        if not self._geo.inside[c]:
+            return f"{CELLS[c]} is outside the frame ({self._geo.corner})"
+        h = self._h[c]
+        if h:
+            return f"the pile at {CELLS[c]} is full ({self._cap} cards)" if h >= self._cap else None
+        if not self._npiles:
+            return None
+        if not any(self._h[n] for n in self._geo.neighbours[c]):
+            kind = "orthogonally " if self.rules.adjacency == "edge" else ""
+            return f"{CELLS[c]} is not {kind}adjacent to a pile"
+        r0, r1, c0, c1 = self._box
+        r, col = c >> 4, c & 15
+        rows = max(r1, r) - min(r0, r) + 1
+        cols = max(c1, col) - min(c0, col) + 1
+        n = self.rules.size
+        if rows > n or cols > n:
+            span = f"{rows} rows" if rows > n else f"{cols} columns"
+            return f"{CELLS[c]} is outside the {n}x{n} box (the grid would span {span})"
+        return None
+
+    def is_legal(self, cell: Cell | str) -> bool:
+        """Whether the next card may go to ``cell`` (RULES.md §3)."""
+        return self.why_illegal(cell) is None
+
+    def legal_cells(self) -> list[Cell]:
+        """The cells where the next card may go, in reading order (RULES.md §3); empty when over."""
+        if self._status is not _PLAYING:
+            return []
+        geo = self._geo
+        if not self._npiles:
+            return list(geo.cells)
+        h = self._h
+        cap = self._cap
+        nbrs = geo.neighbours
+        n = self.rules.size
+        last = geo.frame - 1
+        r0, r1, c0, c1 = self._box
+        if r1 - r0 + 1 < n:
+            r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+        if c1 - c0 + 1 < n:
+            c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+        out = []
+        for r in range(r0, r1 + 1):
+            for c in range(r * STRIDE + c0, r * STRIDE + c1 + 1):
+                k = h[c]
+                if k:
+                    if k < cap:
+                        out.append(CELLS[c])
+                else:
+                    for x in nbrs[c]:
+                        if h[x]:
+                            out.append(CELLS[c])
+                            break
+        return out
+
+    def play(self, cell: Cell | str, card: Card | str | None = None) -> Placement:
+        """Place the next card at ``cell``, flip (RULES.md §4) and end the turn (§5).
+
+        :param cell: a cell like ``d4``.
+        :param card: the card the caller expects to be drawn; required when the
+            deck does not say which card comes next.
+        :returns: the record of the placement (also kept in :attr:`moves`).
+        :raises IllegalMoveError: when the cell is illegal (the message says why),
+            the game is over, or the card is not the one drawn (:class:`WrongCardError`).
+        :raises ParseError: for text that is not a cell or a card.
+        """
+        c = _as_cell(cell)
+        why = self.why_illegal(c)
+        if why is not None:
+            raise IllegalMoveError(why)
+        deck_len = len(self._deck)
+        x = self._draw(None if card is None else _as_card(card))
+        return self._place(c, x, deck_len)
+
+    def _draw(self, card: Card | None) -> Card:
+        i = self._placed
+        if i < len(self._deck):
+            drawn = self._deck[i]
+            if card is not None and card != drawn:
+                raise WrongCardError(f"the card drawn is {drawn}, not {card}")
+            return drawn
+        if card is None:
+            raise IllegalMoveError("the next card is unknown: the move must name it (like 7H d4)")
+        if card >> 2 > self.rules.ranks or card & 3 >= self.rules.suits:
+            raise IllegalMoveError(f"{card} is not a card of the {self.rules.label} deck")
+        if self._used[card] or card in self._deck:
+            raise IllegalMoveError(f"{card} has been drawn already")
+        self._deck.append(card)
+        return card
+
+    def _place(self, c: int, x: int, deck_len: int) -> Placement:
+        """Put card ``x`` on cell ``c`` (already known legal), flip, end the turn."""
+        h = self._h
+        up = self._up
+        undo = (up[c], self._box, self._down, deck_len)
+        if h[c]:
+            if not up[c]:
+                self._down -= 1
+        else:
+            self._npiles += 1
+            r0, r1, c0, c1 = self._box
+            r, col = c >> 4, c & 15
+            self._box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
+        h[c] += 1
+        self._piles[c].append(x)
+        self._top[c] = x
+        up[c] = True
+        self._used[x] = True
+        self._placed += 1
+        r0, r1, c0, c1 = self._box
+        base = c - (c & 15)
+        flipped = self._flip_line(c, x >> 2, range(base + c0, base + c1 + 1))
+        flipped += self._flip_line(c, x >> 2, range(r0 * STRIDE + (c & 15), r1 * STRIDE + (c & 15) + 1, STRIDE))
+        if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
+            flipped = [f for f in flipped if f != c]
+        self._end_of_turn()
+        if len(flipped) > 1:
+            flipped.sort(key=TEXT_ORDER.__getitem__)
+        record = Placement(
+            CARDS[x], CELLS[c], tuple(CELLS[f] for f in flipped), self._down, self._status, self._reason, self._score
+        )
+        self._moves.append(record)
+        self._undo.append(undo)
+        return record
+
+    def _flip_line(self, c: int, rank: int, line: range) -> list[int]:
+        """RULES.md §4 for one line (a row or a column) through the placed card.
+
+        U is the ranks of the other piles' face-up top cards (every top card when
+        the rules compare with all).  When U is empty, or the placed rank is above
+        max(U) or below min(U), every other top card of the line flips; a tie with
+        a rank of U, or a rank in between, flips nothing (under ``ties: count`` a
+        tie flips).  A line with no other pile is unaffected.
+        """
+        h = self._h
+        up = self._up
+        top = self._top
+        others = []
+        lo = 99
+        hi = 0
+        for o in line:
+            if h[o] and o != c:
+                others.append(o)
+                if up[o] or self._sees_all:
+                    k = top[o] >> 2
+                    if k < lo:
+                        lo = k
+                    if k > hi:
+                        hi = k
+        if not others:
+            return others
+        if hi and lo <= rank <= hi and not (self._ties_count and (rank == lo or rank == hi)):
+            return []
+        down = self._down
+        for o in others:
+            if up[o]:
+                up[o] = False
+                down += 1
+            else:
+                up[o] = True
+                down -= 1
+        if self._self_flip:
+            if up[c]:
+                up[c] = False
+                down += 1
+            else:
+                up[c] = True
+                down -= 1
+            others.append(c)
+        self._down = down
+        return others
+
+    def _end_of_turn(self) -> None:
+        """RULES.md §5: won (full grid, none face down), else lost (too many face
+        down, then stock empty), else playing."""
+        if self._npiles == self._n_cells and self._down == 0:
+            self._status, self._reason, self._score = _WON, None, self._total - self._placed
+        elif self._down > self._limit:
+            self._status, self._reason, self._score = _LOST, _TOO_MANY, None
+        elif self._placed >= self._total:
+            self._status, self._reason, self._score = _LOST, _STOCK_EMPTY, None
+        else:
+            self._status, self._reason, self._score = _PLAYING, None, None
+
+    def undo(self) -> Placement:
+        """Take back the last placement, restoring the previous state exactly.
+
+        :returns: the placement taken back.
+        :raises IllegalMoveError: when there is no placement to take back.
+        """
+        if not self._moves:
+            raise IllegalMoveError("nothing to undo")
+        record = self._moves.pop()
+        prev_up, box, down, deck_len = self._undo.pop()
+        c = record.cell
+        x = record.card
+        up = self._up
+        for f in record.flipped:
+            up[f] = not up[f]
+        pile = self._piles[c]
+        pile.pop()
+        self._h[c] -= 1
+        if pile:
+            self._top[c] = pile[-1]
+            up[c] = prev_up
+        else:
+            self._top[c] = 0
+            up[c] = False
+            self._npiles -= 1
+        self._used[x] = False
+        del self._deck[deck_len:]
+        self._box = box
+        self._down = down
+        self._placed -= 1
+        self._end_of_turn()
+        return record
+
+    def _outcome_text(self) -> str:
+        if self._status is _WON:
+            return f"won, score {self._score}"
+        if self._status is _LOST:
+            return f"lost: {self._reason}"
+        return "playing"
+
+    def __repr__(self) -> str:
+        origin = f"deal {self.deal}" if self.deal is not None else "a card order"
+        return f"<Game {self.rules.label} rules, {origin}, {self._placed} placed, {self._outcome_text()}>"
+
+
+def play_moves(game: Game, cells: Iterable[Cell | str]) -> Game:
+    """Play each cell in turn on ``game`` and return it (a convenience for tests and scripts).
+
+    :raises IllegalMoveError: at the first illegal cell.
+    """
+    for cell in cells:
+        game.play(cell)
+    return game

@@ -1,0 +1,115 @@
+"""Cells of the frame and the geometry tables the engine uses (RULES.md §3).
+
+A cell is a :class:`Cell`, an ``int`` subclass equal to ``row * 16 + column``
+(both from 0), written column letter then row number: ``a1`` is the top left,
+``d4`` the centre of the standard 7×7 frame.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .errors import ParseError
+from .rules import Rules
+
+STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
+COLUMN_LETTERS = "abcdefghijklmnop"
+_CELL_RE = re.compile(r"([a-p])(\d{1,2})", re.IGNORECASE)
+
+
+class Cell(int):
+    """One cell of the frame; an ``int`` equal to ``row * 16 + column``.
+
+    ``str(cell)`` is its name, like ``d4``; :attr:`row` and :attr:`column`
+    count from 0 (``d4`` has column 3, row 3).
+    """
+
+    __slots__ = ()
+
+    @property
+    def row(self) -> int:
+        """Row index from 0 (the top row, ``1``)."""
+        return self >> 4
+
+    @property
+    def column(self) -> int:
+        """Column index from 0 (column ``a``)."""
+        return self & 15
+
+    def __str__(self) -> str:
+        return CELL_NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Cell({CELL_NAMES[self]!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Cell":
+        """Read a cell name such as ``d4`` (either case, white space around it ignored).
+
+        Whether the cell lies inside the frame is for the game to say.
+
+        :raises ParseError: when the text is not a column letter and a row number.
+        """
+        m = _CELL_RE.fullmatch(text.strip()) if isinstance(text, str) else None
+        if not m or not 1 <= int(m.group(2)) <= STRIDE or m.group(2).startswith("0"):
+            raise ParseError(f"not a cell: {text!r} (expected a column letter and a row number, like d4)")
+        return CELLS[(int(m.group(2)) - 1) * STRIDE + COLUMN_LETTERS.index(m.group(1).lower())]
+
+
+CELL_NAMES: list[str] = [COLUMN_LETTERS[i % STRIDE] + str(i // STRIDE + 1) for i in range(STRIDE * STRIDE)]
+CELLS: list[Cell] = [Cell(i) for i in range(STRIDE * STRIDE)]
+#: Sort key that orders cells as their names sort as text (RULES.md §9: ``c4`` < ``d3``).
+TEXT_ORDER: list[int] = [0] * (STRIDE * STRIDE)
+for _rank, _i in enumerate(sorted(range(STRIDE * STRIDE), key=CELL_NAMES.__getitem__)):
+    TEXT_ORDER[_i] = _rank
+del _rank, _i
+
+parse_cell = Cell.parse
+
+
+def cell_at(row: int, column: int) -> Cell:
+    """The cell of a row and column index (both from 0)."""
+    return CELLS[row * STRIDE + column]
+
+
+class Geometry:
+    """Precomputed tables of a frame: which cells exist and which touch.
+
+    :ivar frame: side of the square frame (7 in the standard game).
+    :ivar cells: the frame's cells in reading order (row by row, left to right).
+    :ivar inside: ``inside[cell]`` is true for a cell of the frame.
+    :ivar neighbours: ``neighbours[cell]``, the cells of the frame adjacent to it
+        (sharing an edge; also a corner under ``edge-or-corner`` adjacency).
+    """
+
+    def __init__(self, frame: int, diagonal: bool) -> None:
+        self.frame = frame
+        self.cells = [CELLS[r * STRIDE + c] for r in range(frame) for c in range(frame)]
+        self.inside = [False] * (STRIDE * STRIDE)
+        for cell in self.cells:
+            self.inside[cell] = True
+        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        if diagonal:
+            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
+        for cell in self.cells:
+            r, c = divmod(cell, STRIDE)
+            self.neighbours[cell] = tuple(
+                (r + dr) * STRIDE + c + dc for dr, dc in steps if 0 <= r + dr < frame and 0 <= c + dc < frame
+            )
+
+    @property
+    def corner(self) -> str:
+        """The frame as a range of names, like ``a1-g7``."""
+        return f"a1-{CELL_NAMES[(self.frame - 1) * STRIDE + self.frame - 1]}"
+
+
+@functools.lru_cache(maxsize=None)
+def _geometry(frame: int, diagonal: bool) -> Geometry:
+    return Geometry(frame, diagonal)
+
+
+def geometry(rules: Rules) -> Geometry:
+    """The (shared, cached) :class:`Geometry` of a rule set's frame."""
+    return _geometry(rules.frame, rules.adjacency == "edge-or-corner")

@@ -1,0 +1,149 @@
+"""The rule set as a value (RULES.md §8 lists the points that vary).
+
+:data:`STANDARD` is the standard game of RULES.md.  Every parameter the engine
+uses lives in one frozen :class:`Rules`; the named presets in :data:`PRESETS`
+are the other readings of the published rules and a few house rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from .cards import MAX_RANK
+from .errors import RulesError
+
+#: Allowed values of the parameters that take a word.
+CHOICES = {
+    "comparison": ("face-up", "all"),
+    "adjacency": ("edge", "edge-or-corner"),
+    "layout": ("floating", "fixed"),
+    "ties": ("block", "count"),
+}
+#: Allowed ranges (inclusive) of the parameters that take a number.
+RANGES = {
+    "size": (3, 6),
+    "pile_cap": (1, 8),
+    "face_down_limit": (0, 36),
+    "ranks": (2, MAX_RANK),
+    "suits": (1, 4),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter of the game; the defaults are the standard rules.
+
+    :param size: the grid is ``size`` × ``size`` piles (RULES.md §3: 4).
+    :param pile_cap: most cards in one pile (§3: 4).
+    :param face_down_limit: the game is lost when more top cards than this are
+        face down after a turn (§5: 4).
+    :param ranks: the deck holds ranks 1..``ranks`` (§1: 10).
+    :param suits: of the suits C, D, H, S, the first ``suits`` (§1: 4).
+    :param comparison: ``face-up`` (§4) or ``all``: which other top cards the
+        placed card is compared with.
+    :param self_flip: whether the placed card flips with its line (§8: no).
+    :param adjacency: ``edge`` (§3) or ``edge-or-corner``: where a new pile may go.
+    :param layout: ``floating`` (§3: a ``2*size-1`` square frame, first card
+        anywhere) or ``fixed`` (a ``size`` square board at ``a1``).
+    :param ties: ``block`` (§8: a tie with a face-up card blocks the flip) or
+        ``count`` (an equal rank counts as higher or lower, so the line flips).
+    :param name: the preset name, or ``None`` for a custom set.
+    :raises RulesError: when a parameter is unknown or out of range.
+    """
+
+    size: int = 4
+    pile_cap: int = 4
+    face_down_limit: int = 4
+    ranks: int = 10
+    suits: int = 4
+    comparison: str = "face-up"
+    self_flip: bool = False
+    adjacency: str = "edge"
+    layout: str = "floating"
+    ties: str = "block"
+    name: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for key, (low, high) in RANGES.items():
+            value = getattr(self, key)
+            if type(value) is not int or not low <= value <= high:
+                raise RulesError(f"rules: {key} must be a whole number from {low} to {high}, not {value!r}")
+        for key, allowed in CHOICES.items():
+            if getattr(self, key) not in allowed:
+                raise RulesError(f"rules: {key} must be one of {', '.join(allowed)}, not {getattr(self, key)!r}")
+        if type(self.self_flip) is not bool:
+            raise RulesError(f"rules: self_flip must be true or false, not {self.self_flip!r}")
+        if self.deck_size < self.size * self.size:
+            raise RulesError(
+                f"rules: a deck of {self.deck_size} cards cannot fill a {self.size}x{self.size} grid"
+            )
+
+    @property
+    def frame(self) -> int:
+        """Side of the square frame of cells: ``2*size-1`` floating, ``size`` fixed."""
+        return self.size if self.layout == "fixed" else 2 * self.size - 1
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (40 in the standard game)."""
+        return self.ranks * self.suits
+
+    @property
+    def label(self) -> str:
+        """The preset name, or ``custom``."""
+        return self.name or "custom"
+
+    def parameters(self) -> dict:
+        """The parameters as a plain mapping (without the name), in declaration order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+
+    def with_changes(self, **changes) -> "Rules":
+        """A copy with some parameters changed; the name is kept only when nothing changes.
+
+        :raises RulesError: for an unknown parameter or a bad value.
+        """
+        unknown = sorted(set(changes) - set(self.parameters()))
+        if unknown:
+            raise RulesError(
+                f"rules: unknown parameter {unknown[0]!r} (known: {', '.join(self.parameters())})"
+            )
+        new = dataclasses.replace(self, name=None, **changes)
+        for preset in PRESETS.values():
+            if preset == new:
+                return preset
+        return new
+
+
+STANDARD = Rules(name="standard")
+
+#: Named rule sets: name -> (rules, one-line description).
+PRESETS: dict[str, Rules] = {"standard": STANDARD}
+DESCRIPTIONS: dict[str, str] = {
+    "standard": "the standard rules of RULES.md: 4x4 floating grid, 40 cards, face-up comparison",
+}
+
+
+def _preset(name: str, description: str, **changes) -> None:
+    PRESETS[name] = dataclasses.replace(STANDARD, name=name, **changes)
+    DESCRIPTIONS[name] = description
+
+
+_preset("fixed-board", "a fixed 4x4 board at a1-d4 instead of a floating grid", layout="fixed")
+_preset("open-comparison", "the placed card is compared with every top card, face down too", comparison="all")
+_preset("self-flip", "the placed card flips with its row or column", self_flip=True)
+_preset("diagonal", "a new pile may also go diagonally next to an existing one", adjacency="edge-or-corner")
+_preset("ties-count", "an equal rank counts as higher or lower, so ties flip the line", ties="count")
+_preset("five-square", "a 5x5 grid dealt from a 52-card deck (ranks A-K)", size=5, ranks=13)
+_preset("three-square", "a 3x3 grid with piles of at most 3 and at most 2 face down", size=3, pile_cap=3, face_down_limit=2)
+
+
+def get_rules(name: str) -> Rules:
+    """The preset of that name (``standard``, ``fixed-board``, ...).
+
+    :raises RulesError: for an unknown name; the message lists the presets.
+    """
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise RulesError(f"unknown rule set {name!r} (presets: {', '.join(PRESETS)})") from None

@@ -1,0 +1,123 @@
+"""Engine speed: placements per second over random playouts, games per second, perft.
+
+A plain script (not a test): ``python benchmarks/bench_engine.py``.  Each figure
+is measured ``--repeat`` times and the median is printed, with the range.
+
+- placements/s: random playouts from many deals; only the placement work is
+  timed (``legal_cells()`` then ``play()`` until the game ends).  The games are
+  dealt before the clock starts.
+- games/s: the same playouts with the deal (``Game.from_deal``) inside the clock.
+- perft: the number of move sequences of a given length from deal 1
+  (RULES.md §9), by play/undo depth-first search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from foursquare.game import Game
+from foursquare.rules import get_rules
+
+
+def playouts(games: list[Game], seed: int) -> int:
+    """Play every game to its end with uniformly random legal cells; return the placements made."""
+    choice = random.Random(seed).choice
+    n = 0
+    for game in games:
+        legal = game.legal_cells()
+        while legal:
+            game.play(choice(legal))
+            n += 1
+            legal = game.legal_cells()
+    return n
+
+
+def bench_placements(deals: range, rules, seed: int) -> tuple[float, int]:
+    games = [Game.from_deal(d, rules) for d in deals]
+    t0 = time.perf_counter()
+    n = playouts(games, seed)
+    return time.perf_counter() - t0, n
+
+
+def bench_games(deals: range, rules, seed: int) -> tuple[float, int]:
+    choice = random.Random(seed).choice
+    t0 = time.perf_counter()
+    for d in deals:
+        game = Game.from_deal(d, rules)
+        legal = game.legal_cells()
+        while legal:
+            game.play(choice(legal))
+            legal = game.legal_cells()
+    return time.perf_counter() - t0, len(deals)
+
+
+def perft(game: Game, depth: int) -> int:
+    """Move sequences of length ``depth`` (a sequence whose game ends early is not counted)."""
+    if depth == 0:
+        return 1
+    cells = game.legal_cells()
+    if depth == 1:
+        return len(cells)
+    total = 0
+    for cell in cells:
+        game.play(cell)
+        total += perft(game, depth - 1)
+        game.undo()
+    return total
+
+
+def report(name: str, values: list[float], unit: str) -> None:
+    med = statistics.median(values)
+    print(f"{name:<28} median {med:>12,.1f} {unit}   (min {min(values):,.1f}, max {max(values):,.1f}, runs {len(values)})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="playouts per run (default 2000)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--depth", type=int, default=5, help="perft depth from deal 1 (default 5; 0 skips)")
+    parser.add_argument("--rules", default="standard", help="rule preset (default standard)")
+    parser.add_argument("--profile", action="store_true", help="profile one placement run with cProfile instead")
+    args = parser.parse_args(argv)
+    rules = get_rules(args.rules)
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        games = [Game.from_deal(d, rules) for d in range(args.games)]
+        prof = cProfile.Profile()
+        prof.runcall(playouts, games, 0)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+        return 0
+
+    print(f"foursquare engine, {rules.label} rules, Python {sys.version.split()[0]}")
+    rates, counts = [], []
+    for run in range(args.repeat):
+        seconds, n = bench_placements(range(run * args.games, (run + 1) * args.games), rules, run)
+        rates.append(n / seconds)
+        counts.append(n)
+    report("placements/s (legal+play)", rates, "/s")
+    print(f"{'':<28} {statistics.mean(counts) / args.games:.1f} placements per game on average")
+    rates = []
+    for run in range(args.repeat):
+        seconds, n = bench_games(range(run * args.games, (run + 1) * args.games), rules, run)
+        rates.append(n / seconds)
+    report("games/s (deal+playout)", rates, "/s")
+    if args.depth:
+        times = []
+        for _ in range(args.repeat):
+            game = Game.from_deal(1, rules)
+            t0 = time.perf_counter()
+            count = perft(game, args.depth)
+            times.append((time.perf_counter() - t0) * 1000)
+        report(f"perft(deal 1, {args.depth}) = {count}", times, "ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""RULES.md §1: the cards and their text."""
+
+from __future__ import annotations
+
+import pytest
+
+from foursquare.cards import CARDS, Card, card
+from foursquare.errors import ParseError
+from foursquare.rules import STANDARD
+from foursquare.deal import ordered_deck
+
+
+def test_s1_deck_has_40_distinct_cards_ranks_1_to_10_in_four_suits():
+    deck = ordered_deck(STANDARD)
+    assert len(deck) == len(set(deck)) == 40
+    assert sorted({c.rank for c in deck}) == list(range(1, 11))
+    assert sorted({c.suit for c in deck}) == [0, 1, 2, 3]
+    for rank in range(1, 11):
+        assert sum(c.rank == rank for c in deck) == 4
+
+
+@pytest.mark.parametrize(
+    "text, rank, suit",
+    [("AC", 1, 0), ("2D", 2, 1), ("7H", 7, 2), ("9S", 9, 3), ("TD", 10, 1), ("TS", 10, 3)],
+)
+def test_s1_canonical_text_gives_rank_and_suit(text, rank, suit):
+    c = Card.parse(text)
+    assert (c.rank, c.suit) == (rank, suit)
+    assert str(c) == text
+
+
+def test_s1_every_card_round_trips_through_its_canonical_text():
+    for c in ordered_deck(STANDARD):
+        text = str(c)
+        assert len(text) == 2 and text[0] in "A23456789T" and text[1] in "CDHS"
+        assert Card.parse(text) == c
+
+
+@pytest.mark.parametrize("text", ["10♦", "td", "Td", "tD", "TD", "10d", "10D", " TD ", "T♦", "t♦"])
+def test_s1_accepted_spellings_of_ten_of_diamonds(text):
+    assert Card.parse(text) == card(10, 1)
+    assert str(Card.parse(text)) == "TD"
+
+
+@pytest.mark.parametrize("symbol, letter", [("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S")])
+def test_s1_suit_symbols(symbol, letter):
+    assert str(Card.parse("a" + symbol)) == "A" + letter
+    assert str(Card.parse("10" + symbol)) == "T" + letter
+
+
+def test_s1_writers_emit_the_canonical_form():
+    c = Card.parse("10♥")
+    assert str(c) == "TH"
+    assert repr(c) == "Card('TH')"
+    assert c.symbol() == "10♥"
+    assert f"{Card.parse('as')}" == "AS"
+
+
+@pytest.mark.parametrize("text", ["1C", "11H", "7X", "", " ", "0S", "7", "C", "77H", "7HH", "10", "AS1", "A S", "1OD"])
+def test_s1_rejections_quote_the_text(text):
+    with pytest.raises(ParseError) as info:
+        Card.parse(text)
+    message = str(info.value)
+    assert repr(text) in message
+    assert "\n" not in message
+    assert "7H" in message  # says what a card looks like
+
+
+@pytest.mark.parametrize("value", [None, 7, 7.0, b"7H", ["7H"], True])
+def test_s1_non_strings_are_rejected(value):
+    with pytest.raises(ParseError, match="not a card"):
+        Card.parse(value)
+
+
+def test_s1_card_is_an_int_rank_times_4_plus_suit():
+    c = Card.parse("7H")
+    assert isinstance(c, int) and c == 7 * 4 + 2
+    assert CARDS[c] is c
+    assert Card.parse("7h") is c  # one object per card
+
+
+@pytest.mark.parametrize("rank, suit", [(0, 0), (14, 0), (1, 4), (1, -1)])
+def test_s1_card_constructor_rejects_out_of_range(rank, suit):
+    with pytest.raises(ParseError):
+        card(rank, suit)
+
+
+def test_s1_parse_errors_are_value_errors():
+    with pytest.raises(ValueError):
+        Card.parse("ZZ")

@@ -1,0 +1,122 @@
+"""Rule sets named in files: a preset name or a YAML rules mapping (RULES.md §8).
+
+Wherever a rule set is given — ``--rules`` on the command line, ``rules:`` in a
+transcript or a state — it is either a preset name (``standard``,
+``fixed-board``, ...) or a mapping:
+
+- ``{preset: NAME, KEY: VALUE, ...}``: the preset with some parameters changed;
+- every parameter of :class:`~foursquare.rules.Rules` (as :func:`rules_value` writes it).
+
+Unknown keys and out-of-range values are errors naming the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import FormatError, RulesError
+from .rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
+from .yamlio import YMap, YNode, YScalar, as_bool, as_choice, as_int, read_documents, unknown_keys
+
+#: The parameter names, in the order :meth:`Rules.parameters` gives them.
+PARAMETERS: tuple[str, ...] = tuple(STANDARD.parameters())
+
+
+def rules_value(rules: Rules) -> str | dict:
+    """How a rule set is written: its preset name, or every parameter as a mapping.
+
+    :param rules: the rule set.
+    :returns: ``"standard"`` (or another preset name) or ``{size: 4, pile_cap: 4, ...}``.
+    """
+    if rules.name in PRESETS and PRESETS[rules.name] == rules:
+        return rules.name
+    return rules.parameters()
+
+
+def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
+    """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
+
+    :param node: a :class:`~foursquare.yamlio.YScalar` (preset name) or
+        :class:`~foursquare.yamlio.YMap`.
+    :param source: the file name for errors.
+    :param what: how the value is named in errors (``rules``).
+    :returns: the rule set (a preset itself when the parameters equal one).
+    :raises FormatError: ``FILE:LINE: message`` for an unknown preset, an unknown
+        key, a missing parameter, or a value out of range (naming the allowed values).
+    """
+    if isinstance(node, YScalar) and not node.is_null:
+        return _preset(node, source, what)
+    if not isinstance(node, YMap):
+        raise FormatError(
+            source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
+        )
+    for error in unknown_keys(node, ("preset",) + PARAMETERS, what, source):
+        raise error
+    if "preset" in node:
+        base = _preset(node.entries["preset"], source, f"{what}: preset")
+    else:
+        missing = [key for key in PARAMETERS if key not in node]
+        if missing:
+            raise FormatError(
+                source,
+                node.line,
+                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
+            )
+        base = STANDARD
+    changes = {}
+    for key, value in node.entries.items():
+        if key == "preset":
+            continue
+        label = f"{what}: {key}"
+        if key in RANGES:
+            low, high = RANGES[key]
+            changes[key] = as_int(value, label, source, low, high)
+        elif key in CHOICES:
+            changes[key] = as_choice(value, label, source, CHOICES[key])
+        else:
+            changes[key] = as_bool(value, label, source)
+    try:
+        return base.with_changes(**changes) if changes else base
+    except RulesError as exc:
+        raise FormatError(source, node.line, str(exc)) from None
+
+
+def _preset(node: YNode, source: str, what: str) -> Rules:
+    name = node.text if isinstance(node, YScalar) else None
+    if name not in PRESETS:
+        raise FormatError(source, node.line, f"{what}: unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+    return PRESETS[name]
+
+
+def read_rules(text: str, source: str) -> Rules:
+    """A rules file's rule set: one YAML document, a preset name or a rules mapping.
+
+    :raises FormatError: for bad YAML, an empty file, several documents, or a bad rule set.
+    """
+    docs = read_documents(text, source)
+    nodes = [doc for doc in docs if doc is not None]
+    if not nodes:
+        raise FormatError(source, 1, "the rules file is empty (expected a preset name or a rules mapping)")
+    if len(nodes) > 1:
+        raise FormatError(source, nodes[1].line, "the rules file holds more than one YAML document")
+    return rules_from_value(nodes[0], source)
+
+
+def load_rules(spec: str) -> Rules:
+    """A rule set from a preset name (``standard``, ``fixed-board``, ...) or a YAML rules file path.
+
+    A preset name wins over a file of the same name.
+
+    :param spec: the preset name or the file path (``-``: standard input).
+    :returns: the rule set.
+    :raises FormatError: for a name that is neither a preset nor a readable file,
+        or a bad rules file (``FILE:LINE: message``).
+    """
+    if spec in PRESETS:
+        return PRESETS[spec]
+    if spec != "-" and not os.path.exists(spec):
+        raise FormatError(spec, None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
+    from .sources import read_source
+
+    text, name = read_source(spec)
+    return read_rules(text, name)

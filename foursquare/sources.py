@@ -1,0 +1,144 @@
+"""Input files: reading a source, a deck file, and recognising what a file holds (FORMATS.md).
+
+:func:`read_source` reads a file (or ``-``, standard input) as text;
+:func:`read_deck` reads a deck file (cards top first); :func:`load_input`
+tells a state, a transcript and a move script apart and returns the game.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from .cards import Card
+from .errors import FormatError, ParseError
+from .game import Game
+from .rules import STANDARD, Rules
+from .yamlio import clean_text, decode
+
+#: The name used for standard input in messages.
+STDIN = "<stdin>"
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """The text of a file and its display name; ``-`` reads standard input as ``<stdin>``.
+
+    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF).
+
+    :param path: a file path, or ``-``.
+    :returns: ``(text, name)``.
+    :raises FormatError: for a missing file, a directory, an unreadable file or
+        text that is not UTF-8 (``FILE:LINE: not UTF-8 text``).
+    """
+    if path == "-":
+        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+        if stream is None:  # a text stream without bytes (e.g. some test runners)
+            return clean_text(sys.stdin.read()), STDIN
+        return decode(stream.read(), STDIN), STDIN
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise FormatError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise FormatError(path, None, "is a directory, not a file") from None
+    except PermissionError:
+        raise FormatError(path, None, "permission denied") from None
+    except OSError as exc:
+        raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    return decode(data, path), path
+
+
+def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
+    """A deck file: cards top first, separated by white space; ``#`` starts a comment.
+
+    The deck holds the rule set's whole deck (40 cards in the standard game) or a
+    prefix of it (then each move past it must name its card).
+
+    :param text: the file's text.
+    :param source: the name used in errors.
+    :param rules: the rule set whose deck the cards must belong to.
+    :returns: the cards, top (first drawn) first.
+    :raises FormatError: ``FILE:LINE: message`` for a word that is not a card, a
+        card outside the rule set's deck, a card listed twice, too many cards, or
+        no card at all.
+    """
+    cards: list[Card] = []
+    first_line: dict[Card, int] = {}
+    for number, line in enumerate(clean_text(text).split("\n"), 1):
+        for word in line.split("#", 1)[0].split():
+            try:
+                card = Card.parse(word)
+            except ParseError as exc:
+                raise FormatError(source, number, str(exc)) from None
+            if card.rank > rules.ranks or card.suit >= rules.suits:
+                raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
+            if card in first_line:
+                raise FormatError(source, number, f"{card} is listed twice (first on line {first_line[card]})")
+            if len(cards) == rules.deck_size:
+                raise FormatError(
+                    source, number, f"too many cards: the {rules.label} deck has {rules.deck_size} cards"
+                )
+            first_line[card] = number
+            cards.append(card)
+    if not cards:
+        raise FormatError(source, 1, "the deck file lists no cards")
+    return cards
+
+
+_YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{)")
+
+
+def input_kind(text: str) -> str:
+    """What a file holds: ``state``, ``transcript`` or ``moves`` (a move script).
+
+    A YAML file starts (after comments and blank lines) with a key (``foursquare:``),
+    ``---`` or a ``%`` directive; a move script never does.  A YAML mapping with a
+    ``grid`` key is a state, any other YAML a transcript.
+    """
+    lines = clean_text(text).split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
+        if not stripped:
+            continue
+        if not _YAML_START.match(line.strip()):
+            return "moves"
+        rest = lines[i:]
+        if any(re.match(r"grid\s*:", r) for r in rest):
+            return "state"
+        return "transcript"
+    return "moves"
+
+
+def load_input(
+    text: str,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: list[Card] | None = None,
+    rules: Rules | None = None,
+) -> Game:
+    """The game a file describes, replayed to its end (a state resumes as saved).
+
+    :param text: a state (FORMATS.md "State"), a transcript ("Transcripts") or a
+        move script ("Move scripts"); see :func:`input_kind`.
+    :param source: the name used in errors.
+    :param deal: the deal number, for a file that does not name its deal.
+    :param deck: the card order, top first, likewise.
+    :param rules: the rule set, for a file that does not name one (default standard).
+    :returns: the game.
+    :raises FormatError: ``FILE:LINE: message`` at the first problem (for a move
+        script, the line of the illegal move or the wrong card).
+    """
+    kind = input_kind(text)
+    if kind == "state":
+        from .state import read_state
+
+        return read_state(text, source)
+    if kind == "transcript":
+        from .transcript import load_game
+
+        return load_game(text, source, deal=deal, deck=deck, rules=rules)
+    from .movescript import play_script
+
+    return play_script(text, source, deal=deal, deck=deck, rules=rules)

@@ -1,0 +1,566 @@
+"""Transcripts: the record of one or more games in YAML (FORMATS.md "Transcripts").
+
+One YAML document per game, ``---`` between::
+
+    foursquare: 1
+    rules: standard
+    deal: 42
+    moves:
+    - {card: "6H", cell: "d4", flipped: [], face_down: 0, status: playing}
+    - "7D e4"
+    result: {status: lost, reason: too-many-face-down, score: null}
+
+Reading is in two steps: :func:`read_transcripts` checks each document's
+shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
+checks every claim.  :func:`validate` does both for a whole file (the
+``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
+reads a one-game transcript into a :class:`~foursquare.game.Game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .deal import MAX_DEAL, deal_deck
+from .errors import FormatError, ParseError
+from .game import Game, Reason, Status
+from .layout import Cell
+from .movescript import Move, new_game, parse_move, play_move
+from .rules import STANDARD, Rules
+from .rulesfile import rules_from_value, rules_value
+from .yamlio import (
+    Flow,
+    FlowList,
+    Quoted,
+    YMap,
+    YNode,
+    YScalar,
+    YSeq,
+    as_choice,
+    as_int,
+    as_text,
+    dump,
+    read_documents,
+    unknown_keys,
+)
+
+#: The format version this module reads and writes.
+VERSION = 1
+GAME_KEYS = ("foursquare", "rules", "deal", "deck", "moves", "result")
+MOVE_KEYS = ("card", "cell", "flipped", "face_down", "status")
+RESULT_KEYS = ("status", "reason", "score")
+STATUSES = tuple(s.value for s in Status)
+REASONS = tuple(r.value for r in Reason)
+
+
+@dataclass
+class MoveEntry:
+    """One item of ``moves``.
+
+    :ivar card: the card the move names, or ``None``.
+    :ivar cell: where the card goes.
+    :ivar claims: the claims to check after the move: ``flipped`` (list of
+        :class:`~foursquare.layout.Cell`), ``face_down`` (int), ``status`` (:class:`Status`).
+    :ivar line: the item's line.
+    :ivar claim_lines: claim name -> its line.
+    """
+
+    card: Card | None
+    cell: Cell
+    claims: dict = field(default_factory=dict)
+    line: int = 0
+    claim_lines: dict = field(default_factory=dict)
+
+
+@dataclass
+class TranscriptGame:
+    """One game document as read, before replay.
+
+    :ivar number: the game's number in the file, from 1.
+    :ivar line: the document's first line.
+    :ivar rules: the rule set (standard when the document names none).
+    :ivar rules_given: whether the document has a ``rules`` key.
+    :ivar deal: the deal number, or ``None``.
+    :ivar deck: the card order (top first), or ``None``.
+    :ivar moves: the readable moves, in order, up to the first unreadable one.
+    :ivar complete: false when some move could not be read (replay stops after ``moves``).
+    :ivar result: the result claims: ``status`` (:class:`Status`), ``reason``
+        (:class:`Reason` or ``None``), ``score`` (int or ``None``).
+    :ivar result_lines: claim name -> its line.
+    :ivar lines: top-level key -> the line of its value.
+    :ivar errors: the schema errors found while reading the document.
+    """
+
+    number: int
+    line: int
+    rules: Rules = STANDARD
+    rules_given: bool = False
+    deal: int | None = None
+    deck: list[Card] | None = None
+    moves: list[MoveEntry] = field(default_factory=list)
+    complete: bool = True
+    result: dict = field(default_factory=dict)
+    result_lines: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
+    errors: list[FormatError] = field(default_factory=list)
+
+
+@dataclass
+class GameReport:
+    """The verdict on one game of a transcript file.
+
+    :ivar number: the game's number in the file, from 1.
+    :ivar valid: whether the game has no error.
+    :ivar errors: every error found, in line order.
+    :ivar game: the game replayed as far as it got (``None`` when it could not be built).
+    :ivar line: the document's first line.
+    """
+
+    number: int
+    valid: bool
+    errors: list[FormatError]
+    game: Game | None
+    line: int = 1
+
+    def to_dict(self) -> dict:
+        """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each
+        ``{line, move, message, text}``), ``status``, ``reason``, ``score``, ``moves``."""
+        g = self.game
+        return {
+            "game": self.number,
+            "line": self.line,
+            "valid": self.valid,
+            "errors": [
+                {"line": e.line, "move": e.move, "message": e.message, "text": str(e)} for e in self.errors
+            ],
+            "status": None if g is None else g.status.value,
+            "reason": None if g is None or g.reason is None else g.reason.value,
+            "score": None if g is None else g.score,
+            "moves": 0 if g is None else len(g.moves),
+        }
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
+    """Read every game document of a transcript file (shape only; no replay).
+
+    :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted).
+    :param source: the file name used in errors.
+    :returns: one :class:`TranscriptGame` per non-empty document; the schema
+        errors of each game are in its ``errors``.
+    :raises FormatError: when the stream is not readable YAML (a syntax error,
+        a duplicate key, an unsupported tag) or holds no game at all.
+    """
+    docs = [doc for doc in read_documents(text, source) if doc is not None]
+    if not docs:
+        raise FormatError(source, 1, "no game in the file (it is empty)")
+    return [_read_game(doc, number, source) for number, doc in enumerate(docs, 1)]
+
+
+class _Errors:
+    """Collects errors for one game."""
+
+    def __init__(self, tg: TranscriptGame, source: str) -> None:
+        self.tg = tg
+        self.source = source
+
+    def add(self, error: FormatError, move: int | None = None) -> None:
+        error.game = self.tg.number
+        if move is not None:
+            error.move = move
+        error.args = (str(error),)
+        self.tg.errors.append(error)
+
+    def new(self, line: int | None, message: str, move: int | None = None) -> None:
+        self.tg.errors.append(FormatError(self.source, line, message, self.tg.number, move))
+
+
+def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
+    tg = TranscriptGame(number, doc.line)
+    err = _Errors(tg, source)
+    if not isinstance(doc, YMap):
+        err.new(doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")
+        tg.complete = False
+        return tg
+    tg.lines = {key: node.line for key, node in doc.entries.items()}
+    for error in unknown_keys(doc, GAME_KEYS, "a game", source):
+        err.add(error)
+    _read_version(doc, source, err)
+    if "rules" in doc:
+        try:
+            tg.rules = rules_from_value(doc.entries["rules"], source)
+            tg.rules_given = True
+        except FormatError as exc:
+            err.add(exc)
+            tg.complete = False  # the moves cannot be judged under unknown rules
+    if "deal" in doc:
+        try:
+            tg.deal = as_int(doc.entries["deal"], "deal", source, 0, MAX_DEAL)
+        except FormatError as exc:
+            err.add(exc)
+            tg.complete = False
+    if "deck" in doc:
+        tg.deck = _read_deck(doc.entries["deck"], tg, source, err)
+    if "moves" in doc:
+        _read_moves(doc.entries["moves"], tg, source, err)
+    if "result" in doc:
+        _read_result(doc.entries["result"], tg, source, err)
+    return tg
+
+
+def _read_version(doc: YMap, source: str, err: _Errors) -> None:
+    node = doc.get("foursquare")
+    if node is None:
+        err.new(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
+        return
+    try:
+        version = as_int(node, "foursquare (the format version)", source, 1)
+    except FormatError as exc:
+        err.add(exc)
+        return
+    if version != VERSION:
+        err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
+
+
+def _card(node: YNode, what: str, source: str) -> Card:
+    text = as_text(node, what, source)
+    try:
+        return Card.parse(text)
+    except ParseError as exc:
+        raise FormatError(source, node.line, f"{what}: {exc}") from None
+
+
+def _cell(node: YNode, what: str, source: str) -> Cell:
+    text = as_text(node, what, source)
+    try:
+        return Cell.parse(text)
+    except ParseError as exc:
+        raise FormatError(source, node.line, f"{what}: {exc}") from None
+
+
+def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
+    if not isinstance(node, YSeq):
+        err.new(node.line, f"deck must be a list of cards, not {node.kind}")
+        tg.complete = False
+        return None
+    cards: list[Card] = []
+    first: dict[Card, int] = {}
+    for i, item in enumerate(node.items, 1):
+        try:
+            card = _card(item, f"deck card {i}", source)
+        except FormatError as exc:
+            err.add(exc)
+            tg.complete = False
+            continue
+        if card in first:
+            err.new(item.line, f"deck: {card} is listed twice (first on line {first[card]})")
+            tg.complete = False
+            continue
+        first[card] = item.line
+        cards.append(card)
+    return cards
+
+
+def _read_moves(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
+    if not isinstance(node, YSeq):
+        err.new(node.line, f"moves must be a list, not {node.kind}")
+        tg.complete = False
+        return
+    for m, item in enumerate(node.items, 1):
+        entry = _read_move(item, m, source, err)
+        if entry is None:
+            tg.complete = False
+        elif tg.complete:
+            tg.moves.append(entry)
+
+
+def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | None:
+    if isinstance(item, YScalar) and not item.is_null:
+        try:
+            move = parse_move(item.text)
+        except ParseError as exc:
+            err.new(item.line, str(exc), m)
+            return None
+        return MoveEntry(move.card, move.cell, {}, item.line)
+    if not isinstance(item, YMap):
+        err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
+        return None
+    for error in unknown_keys(item, MOVE_KEYS, "a move", source):
+        err.add(error, m)
+    ok = True
+    card = cell = None
+    if "card" in item:
+        try:
+            card = _card(item.entries["card"], "card", source)
+        except FormatError as exc:
+            err.add(exc, m)
+            ok = False
+    if "cell" not in item:
+        err.new(item.line, "the move has no cell", m)
+        ok = False
+    else:
+        try:
+            cell = _cell(item.entries["cell"], "cell", source)
+        except FormatError as exc:
+            err.add(exc, m)
+            ok = False
+    claims: dict = {}
+    claim_lines: dict = {}
+    for key in ("flipped", "face_down", "status"):
+        node = item.get(key)
+        if node is None:
+            continue
+        try:
+            if key == "flipped":
+                cells = node.items if isinstance(node, YSeq) else None
+                if cells is None:
+                    raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
+                claims[key] = [_cell(c, "flipped", source) for c in cells]
+            elif key == "face_down":
+                claims[key] = as_int(node, "face_down", source, 0)
+            else:
+                claims[key] = Status(as_choice(node, "status", source, STATUSES))
+            claim_lines[key] = node.line
+        except FormatError as exc:
+            err.add(exc, m)
+    if not ok:
+        return None
+    return MoveEntry(card, cell, claims, item.line, claim_lines)
+
+
+def _read_result(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
+    if not isinstance(node, YMap):
+        err.new(node.line, f"result must be a mapping {{status, reason, score}}, not {node.kind}")
+        return
+    for error in unknown_keys(node, RESULT_KEYS, "result", source):
+        err.add(error)
+    for key in RESULT_KEYS:
+        value = node.get(key)
+        if value is None:
+            continue
+        try:
+            if key == "status":
+                tg.result[key] = Status(as_choice(value, "result: status", source, STATUSES))
+            elif isinstance(value, YScalar) and value.is_null:
+                tg.result[key] = None
+            elif key == "reason":
+                tg.result[key] = Reason(as_choice(value, "result: reason", source, REASONS))
+            else:
+                tg.result[key] = as_int(value, "result: score", source, 0)
+            tg.result_lines[key] = value.line
+        except FormatError as exc:
+            err.add(exc)
+
+
+# ------------------------------------------------------------------- replay
+
+
+def check_game(
+    tg: TranscriptGame,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+) -> tuple[Game | None, list[FormatError]]:
+    """Replay a game read by :func:`read_transcripts`, checking every move and claim.
+
+    The card order comes from the document's ``deal`` or ``deck``, else from the
+    ``deal``/``deck`` given here, else from the moves themselves (each must then
+    name its card).  The document's ``rules`` win over ``rules`` given here.
+
+    Checked: each move is legal; a card it names is the card drawn (and not one
+    drawn before); its claims ``flipped``, ``face_down``, ``status`` hold after
+    it; the ``result`` claims hold at the end.  After a move that cannot be
+    played the replay stops (later moves and the result are not judged).
+
+    :returns: the game as far as it got (``None`` when the deal or deck itself is
+        bad) and every error, the schema errors included, in line order; each
+        error names the game and, where one applies, the move.
+    """
+    errors = list(tg.errors)
+    n = tg.number
+
+    def fail(line: int | None, message: str, move: int | None = None) -> None:
+        errors.append(FormatError(source, line, message, n, move))
+
+    game_rules = tg.rules if tg.rules_given or rules is None else rules
+    game: Game | None = None
+    try:
+        if tg.deal is not None:
+            game = new_game(deal=tg.deal, rules=game_rules)
+            if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
+                at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck)) if a != b) if len(
+                    tg.deck
+                ) <= len(game.deck) else len(game.deck)
+                fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
+        elif tg.deck is not None:
+            game = new_game(deck=tg.deck, rules=game_rules)
+        elif "deal" in tg.lines or "deck" in tg.lines:
+            game = None  # a bad deal or deck, already reported
+        else:
+            game = new_game(deal=deal, deck=deck, rules=game_rules)
+    except (ParseError, ValueError) as exc:
+        key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
+        fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
+        game = None
+    if game is None or not tg.complete and not tg.moves:
+        return game, _in_order(errors)
+    stopped = False
+    for m, entry in enumerate(tg.moves, 1):
+        try:
+            placement = play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
+        except FormatError as exc:
+            errors.append(exc)
+            stopped = True
+            break
+        claims = entry.claims
+        lines = entry.claim_lines
+        if "flipped" in claims:
+            claimed = sorted(set(claims["flipped"]), key=str)
+            if len(claimed) != len(claims["flipped"]) or claimed != sorted(placement.flipped, key=str):
+                fail(
+                    lines["flipped"],
+                    f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}",
+                    m,
+                )
+        if "face_down" in claims and claims["face_down"] != placement.face_down:
+            fail(
+                lines["face_down"],
+                f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down",
+                m,
+            )
+        if "status" in claims and claims["status"] != placement.status:
+            fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
+    if not stopped and tg.complete:
+        _check_result(tg, game, fail)
+    return game, _in_order(errors)
+
+
+def _check_result(tg: TranscriptGame, game: Game, fail) -> None:
+    result = tg.result
+    lines = tg.result_lines
+    if "status" in result and result["status"] != game.status:
+        fail(lines["status"], f"result status: {result['status']}, but the game is {game.status}")
+    if "reason" in result and result["reason"] != game.reason:
+        actual = game.reason.value if game.reason is not None else "null (the game is not lost)"
+        claimed = result["reason"].value if result["reason"] is not None else "null"
+        fail(lines["reason"], f"result reason: {claimed}, but the reason is {actual}")
+    if "score" in result and result["score"] != game.score:
+        actual = game.score if game.score is not None else "null (the game is not won)"
+        claimed = result["score"] if result["score"] is not None else "null"
+        fail(lines["score"], f"result score: {claimed}, but the score is {actual}")
+
+
+def _cells(cells: Sequence[Cell]) -> str:
+    return "[" + ", ".join(str(c) for c in cells) + "]"
+
+
+def _in_order(errors: list[FormatError]) -> list[FormatError]:
+    return sorted(errors, key=lambda e: e.line or 0)
+
+
+def validate(text: str, source: str) -> list[GameReport]:
+    """Check every game of a transcript file (the ``validate`` command).
+
+    :param text: the file's text.
+    :param source: the file name used in errors.
+    :returns: one :class:`GameReport` per game, in order.
+    :raises FormatError: when the file is not readable YAML or holds no game
+        (nothing can be said game by game).
+    """
+    reports = []
+    for tg in read_transcripts(text, source):
+        game, errors = check_game(tg, source)
+        reports.append(GameReport(tg.number, not errors, errors, game, tg.line))
+    return reports
+
+
+def load_game(
+    text: str,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+) -> Game:
+    """The game of a one-game transcript, replayed (every claim checked).
+
+    :param deal, deck, rules: the game, when the transcript does not name its deal
+        or deck (see :func:`check_game`).
+    :returns: the game after its last move.
+    :raises FormatError: the first error (in line order), or when the file holds
+        more than one game.
+    """
+    games = read_transcripts(text, source)
+    if len(games) > 1:
+        raise FormatError(source, games[1].line, f"the file holds {len(games)} games; give a one-game transcript")
+    game, errors = check_game(games[0], source, deal=deal, deck=deck, rules=rules)
+    if errors:
+        raise errors[0]
+    assert game is not None
+    return game
+
+
+# ------------------------------------------------------------------ writing
+
+
+def transcript_document(game: Game, *, claims: bool = True) -> dict:
+    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`.
+
+    :raises ValueError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record.
+    """
+    if len(game.moves) != game.placed:
+        raise ValueError(
+            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
+        )
+    rules = rules_value(game.rules)
+    doc: dict = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    if game.deal is not None:
+        doc["deal"] = game.deal
+    else:
+        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
+    if claims:
+        doc["moves"] = [
+            Flow(
+                card=Quoted(str(p.card)),
+                cell=Quoted(str(p.cell)),
+                flipped=FlowList(Quoted(str(c)) for c in p.flipped),
+                face_down=p.face_down,
+                status=p.status.value,
+            )
+            for p in game.moves
+        ]
+    else:
+        doc["moves"] = [Quoted(f"{p.card} {p.cell}") for p in game.moves]
+    doc["result"] = Flow(
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+    )
+    return doc
+
+
+def transcript_text(game: Game, *, claims: bool = True) -> str:
+    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
+
+    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
+    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
+    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
+    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
+    cells are quoted.  The text validates (:func:`validate`).  Join several games'
+    texts with :func:`transcripts_text`.
+
+    :raises ValueError: when the game has no full history (see :func:`transcript_document`).
+    """
+    return dump(transcript_document(game, claims=claims))
+
+
+def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
+    """Several games as one multi-document transcript (documents joined with ``---``)."""
+    return "---\n".join(transcript_text(g, claims=claims) for g in games)

@@ -1,0 +1,369 @@
+"""Strict, safe YAML for every YAML format of the package (FORMATS.md).
+
+Reading composes the YAML into nodes with PyYAML's safe composer and builds
+our own small tree, :class:`YScalar`, :class:`YMap` and :class:`YSeq`, each
+with its 1-based line number, so that errors can say ``FILE:LINE``.  Nothing
+is constructed into Python objects by PyYAML, so no scalar is ever coerced:
+``no``, ``on``, ``010``, ``1e3`` stay the text they were written as, and the
+schema asks for a number explicitly (:func:`as_int`, digits only).  Duplicate
+keys, non-text keys and any tag outside the YAML core types (``!!python/...``,
+``!!binary``, local ``!tags``) are errors.
+
+Writing uses :func:`yaml.dump` with a safe dumper that quotes every card and
+cell (:class:`Quoted`) and can put small mappings and lists on one line
+(:class:`Flow`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .errors import FormatError
+
+_CORE = "tag:yaml.org,2002:"
+#: Tags a document may carry (explicitly or by resolution): the core schema, plus
+#: PyYAML's implicit timestamp (harmless: we keep the text).
+ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
+#: How many nodes one stream may expand to (aliases may repeat nodes).
+MAX_NODES = 1_000_000
+
+
+# --------------------------------------------------------------------- nodes
+
+
+@dataclass(eq=False)
+class YNode:
+    """A node of a YAML document with its line number (from 1)."""
+
+    line: int
+
+    @property
+    def kind(self) -> str:
+        """A word for error messages: ``text``, ``a number``, ``a mapping``, ``a list``..."""
+        return "a value"
+
+
+@dataclass(eq=False)
+class YScalar(YNode):
+    """A scalar, kept as the text written.
+
+    :ivar text: the text exactly as written (without quotes).
+    :ivar plain: true when written without quotes (only a plain scalar can be a
+        number, a boolean or null).
+    :ivar tag: the tag PyYAML resolved, without the core prefix: ``str``,
+        ``int``, ``float``, ``bool``, ``null``, ``timestamp``.
+    """
+
+    text: str = ""
+    plain: bool = True
+    tag: str = "str"
+
+    @property
+    def is_null(self) -> bool:
+        """Whether this is YAML null (``null``, ``~`` or nothing, unquoted)."""
+        return self.plain and self.tag == "null"
+
+    @property
+    def kind(self) -> str:
+        if self.is_null:
+            return "null"
+        if self.plain and self.tag in ("int", "float"):
+            return f"the number {self.text}"
+        if self.plain and self.tag == "bool":
+            return f"the word {self.text}"
+        return f"the text {self.text!r}"
+
+
+@dataclass(eq=False)
+class YMap(YNode):
+    """A mapping whose keys are text.
+
+    :ivar entries: key text -> value node, in document order.
+    :ivar key_lines: key text -> the line of the key.
+    """
+
+    entries: dict[str, YNode] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return "a mapping"
+
+    def get(self, key: str) -> YNode | None:
+        """The value node of ``key``, or ``None`` when the key is absent."""
+        return self.entries.get(key)
+
+    def line_of(self, key: str) -> int:
+        """The line of ``key``'s value when present, else the mapping's line."""
+        node = self.entries.get(key)
+        return node.line if node is not None else self.line
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+
+@dataclass(eq=False)
+class YSeq(YNode):
+    """A list of nodes."""
+
+    items: list[YNode] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "a list"
+
+
+# ------------------------------------------------------------------- reading
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes read from a file as text: UTF-8 with or without a byte-order mark.
+
+    CRLF line ends become LF (line numbers do not change); the byte-order mark
+    is removed.
+
+    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError(source, line, "not UTF-8 text") from None
+    return clean_text(text)
+
+
+def clean_text(text: str) -> str:
+    """Text without a leading byte-order mark and with CRLF line ends made LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n")
+
+
+def read_documents(text: str, source: str) -> list[YNode | None]:
+    """Every document of a YAML stream, as our nodes; ``None`` for an empty document.
+
+    :param text: the stream's text (a byte-order mark and CRLF are accepted).
+    :param source: the name used in errors.
+    :returns: one node per document, in order.
+    :raises FormatError: for a YAML syntax error (at the line PyYAML reports),
+        a duplicate key, a key that is not text, or a tag outside the core types.
+    """
+    text = clean_text(text)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        what = "; ".join(str(part) for part in (exc.context, exc.problem) if part)
+        raise FormatError(source, line, f"YAML syntax error: {what}") from None
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else None
+        raise FormatError(source, line, f"not YAML text: character {exc.character!r} is not allowed") from None
+    except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
+        raise FormatError(source, None, f"YAML error: {exc}") from None
+    builder = _Builder(source)
+    return [None if _is_empty(node) else builder.build(node) for node in nodes]
+
+
+def _is_empty(node: yaml.Node | None) -> bool:
+    return node is None or (
+        isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "null" and node.value == "" and node.style is None
+    )
+
+
+class _Builder:
+    """Turns PyYAML nodes into ours, checking tags, keys and cycles."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.done: dict[int, YNode] = {}
+        self.active: set[int] = set()
+        self.count = 0
+
+    def fail(self, node: yaml.Node, message: str) -> FormatError:
+        return FormatError(self.source, node.start_mark.line + 1, message)
+
+    def build(self, node: yaml.Node) -> YNode:
+        key = id(node)
+        if key in self.done:
+            return self.done[key]
+        if key in self.active:
+            raise self.fail(node, "a YAML alias refers to itself (a recursive structure)")
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(node, "the YAML document is too large")
+        if node.tag not in ALLOWED_TAGS:
+            if node.tag == _CORE + "merge":
+                raise self.fail(node, "YAML merge keys (<<) are not supported")
+            tag = "!!" + node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else node.tag
+            raise self.fail(node, f"unsupported YAML tag {tag} (only plain values, lists and mappings)")
+        line = node.start_mark.line + 1
+        self.active.add(key)
+        try:
+            if isinstance(node, yaml.ScalarNode):
+                out: YNode = YScalar(line, node.value, node.style is None, node.tag.removeprefix(_CORE))
+            elif isinstance(node, yaml.SequenceNode):
+                out = YSeq(line, [self.build(item) for item in node.value])
+            else:
+                out = YMap(line)
+                for knode, vnode in node.value:
+                    k = self.build(knode)
+                    if not isinstance(k, YScalar) or k.is_null:
+                        raise self.fail(knode, f"a mapping key must be text, not {k.kind}")
+                    if k.text in out.entries:
+                        raise self.fail(
+                            knode, f"duplicate key {k.text!r} (first on line {out.key_lines[k.text]})"
+                        )
+                    out.entries[k.text] = self.build(vnode)
+                    out.key_lines[k.text] = k.line
+        finally:
+            self.active.discard(key)
+        self.done[key] = out
+        return out
+
+
+# ------------------------------------------------------------ schema helpers
+
+
+def as_map(node: YNode, what: str, source: str) -> YMap:
+    """``node`` when it is a mapping.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...``.
+    """
+    if not isinstance(node, YMap):
+        raise FormatError(source, node.line, f"{what} must be a mapping, not {node.kind}")
+    return node
+
+
+def as_list(node: YNode, what: str, source: str) -> YSeq:
+    """``node`` when it is a list.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a list, not ...``.
+    """
+    if not isinstance(node, YSeq):
+        raise FormatError(source, node.line, f"{what} must be a list, not {node.kind}")
+    return node
+
+
+def as_text(node: YNode, what: str, source: str) -> str:
+    """The text of a scalar, exactly as written (``no`` stays ``'no'``).
+
+    :raises FormatError: when the node is a list, a mapping or null.
+    """
+    if not isinstance(node, YScalar) or node.is_null:
+        raise FormatError(source, node.line, f"{what} must be text, not {node.kind}")
+    return node.text
+
+
+def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number written as plain decimal digits (no sign, no leading zero, unquoted).
+
+    :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
+    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
+    """
+    span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+    text = node.text if isinstance(node, YScalar) and node.plain else None
+    ok = text is not None and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
+    value = int(text) if ok else None
+    if value is None or value < low or (high is not None and value > high):
+        raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
+    return value
+
+
+def as_bool(node: YNode, what: str, source: str) -> bool:
+    """``true`` or ``false`` (unquoted, any case); ``yes``/``no``/``on``/``off`` are not booleans here.
+
+    :raises FormatError: for anything else.
+    """
+    text = node.text.lower() if isinstance(node, YScalar) and node.plain else None
+    if text not in ("true", "false"):
+        raise FormatError(source, node.line, f"{what} must be true or false, not {node.kind}")
+    return text == "true"
+
+
+def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> str:
+    """One of the words ``allowed``, written exactly.
+
+    :raises FormatError: naming the allowed words.
+    """
+    text = node.text if isinstance(node, YScalar) and not node.is_null else None
+    if text not in allowed:
+        raise FormatError(source, node.line, f"{what} must be one of {', '.join(allowed)}, not {node.kind}")
+    return text
+
+
+def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str, source: str) -> Iterator[FormatError]:
+    """An error for each key of ``node`` not in ``known`` (a misspelt key must not pass silently)."""
+    for key in node.entries:
+        if key not in known:
+            yield FormatError(
+                source, node.key_lines[key], f"unknown key {key!r} in {what} (known: {', '.join(known)})"
+            )
+
+
+# ------------------------------------------------------------------- writing
+
+
+class Quoted(str):
+    """A string always written in double quotes (cards, cells, move strings)."""
+
+    __slots__ = ()
+
+
+class Flow(dict):
+    """A mapping written on one line: ``{cards: ["5C"], face: up}``."""
+
+
+class FlowList(list):
+    """A list written on one line: ``["d4", "e4"]``."""
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_quoted(dumper: yaml.SafeDumper, data: Quoted) -> yaml.Node:
+    return dumper.represent_scalar(_CORE + "str", str(data), style='"')
+
+
+def _represent_flow(dumper: yaml.SafeDumper, data: Flow) -> yaml.Node:
+    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=True)
+
+
+def _represent_block(dumper: yaml.SafeDumper, data: dict) -> yaml.Node:
+    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=False)
+
+
+def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
+    return dumper.represent_sequence(_CORE + "seq", data, flow_style=True)
+
+
+def _represent_block_list(dumper: yaml.SafeDumper, data: list) -> yaml.Node:
+    return dumper.represent_sequence(_CORE + "seq", data, flow_style=False)
+
+
+def _represent_none(dumper: yaml.SafeDumper, data: None) -> yaml.Node:
+    return dumper.represent_scalar(_CORE + "null", "null")
+
+
+_Dumper.add_representer(Quoted, _represent_quoted)
+_Dumper.add_representer(Flow, _represent_flow)
+_Dumper.add_representer(FlowList, _represent_flow_list)
+_Dumper.add_representer(dict, _represent_block)
+_Dumper.add_representer(list, _represent_block_list)
+_Dumper.add_representer(type(None), _represent_none)
+
+
+def dump(data: dict) -> str:
+    """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
+    on one line, :class:`Quoted` in double quotes, keys in insertion order.
+
+    :param data: plain values (str, int, bool, None, lists, mappings).
+    :returns: the text, ending with a newline.
+    """
+    return yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
+    )

@@ -1,0 +1,328 @@
+"""State: a full snapshot of a game in YAML, from which it resumes exactly (FORMATS.md "State").
+
+::
+
+    foursquare: 1
+    rules: standard
+    deal: 1
+    placed: 3
+    stock: 37
+    next: "7H"
+    status: playing
+    reason: null
+    score: null
+    face_down: 1
+    grid:
+      "c4": {cards: ["7D"], face: up}
+      "d4": {cards: ["2D"], face: down}
+      "e4": {cards: ["3C"], face: up}
+    remaining: ["9H", "9D", ...]
+    moves: ["2D d4", "3C e4", "7D c4"]
+
+Keys beyond FORMATS.md: ``moves`` (the history as ``"CARD CELL"`` strings, when
+the game has all of it) so that a resumed game keeps its history; ``unknown``
+(written only when the order of the stock is known only in part: the number of
+cards beyond ``remaining``); ``view: player`` (a player's view, which omits
+``remaining``, ``deal`` and ``moves`` and writes each face-down top card as
+``null``: it cannot be resumed).
+
+Loading a dump and dumping it again gives the same text.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+from .deal import MAX_DEAL, deal_deck
+from .errors import FormatError, ParseError
+from .game import Game, Reason, Status
+from .layout import Cell, geometry
+from .movescript import Move, parse_move, play_move
+from .rules import STANDARD, Rules
+from .rulesfile import rules_from_value, rules_value
+from .yamlio import (
+    Flow,
+    FlowList,
+    Quoted,
+    YMap,
+    YNode,
+    YScalar,
+    as_choice,
+    as_int,
+    as_list,
+    as_map,
+    as_text,
+    dump,
+    read_documents,
+    unknown_keys,
+)
+
+VERSION = 1
+STATE_KEYS = (
+    "foursquare", "view", "rules", "deal", "placed", "stock", "next", "status", "reason", "score",
+    "face_down", "grid", "remaining", "unknown", "moves",
+)
+PILE_KEYS = ("cards", "face")
+STATUSES = tuple(s.value for s in Status)
+REASONS = tuple(r.value for r in Reason)
+_NOT_RESUMABLE = "a player's view cannot be resumed: the hidden order of the stock (remaining) is missing"
+
+
+# ------------------------------------------------------------------ writing
+
+
+def state_document(game: Game, *, player_view: bool = False) -> dict:
+    """The state of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`."""
+    placed = game.placed
+    known = list(game.deck[placed:])  # the known part of the stock, next card first
+    nxt = game.next_card
+    remaining = known[1:] if nxt is not None else known
+    stock = game.stock_count
+    rules = rules_value(game.rules)
+    doc: dict = {"foursquare": VERSION}
+    if player_view:
+        doc["view"] = "player"
+    doc["rules"] = rules if isinstance(rules, str) else Flow(rules)
+    if game.deal is not None and not player_view:
+        doc["deal"] = game.deal
+    doc.update(
+        placed=placed,
+        stock=stock,
+        next=None if nxt is None else Quoted(str(nxt)),
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+        face_down=game.face_down,
+    )
+    grid = {}
+    for cell, pile in game.grid().items():
+        cards = [Quoted(str(c)) for c in pile.cards]
+        if player_view and not pile.face_up:
+            cards[-1] = None
+        grid[Quoted(str(cell))] = Flow(cards=FlowList(cards), face="up" if pile.face_up else "down")
+    doc["grid"] = grid
+    if not player_view:
+        doc["remaining"] = FlowList(Quoted(str(c)) for c in remaining)
+        unknown = stock - len(known)
+        if unknown:
+            doc["unknown"] = unknown
+        if len(game.moves) == placed:
+            doc["moves"] = FlowList(Quoted(f"{p.card} {p.cell}") for p in game.moves)
+    return doc
+
+
+def state_text(game: Game, *, player_view: bool = False) -> str:
+    """The state of ``game`` as YAML (FORMATS.md "State"; the module doc shows the keys).
+
+    :param game: the game.
+    :param player_view: write only what the player may know (RULES.md §6): no
+        ``remaining``, ``deal`` or ``moves``, face-down top cards as ``null``.
+    :returns: one YAML document; every card and cell is a quoted string.
+    """
+    return dump(state_document(game, player_view=player_view))
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_state(text: str, source: str) -> Game:
+    """Resume the game of a state (as :func:`state_text` writes it, or by hand).
+
+    With ``moves`` the game is replayed from its deal (or from the cards the
+    moves, ``next`` and ``remaining`` name) and must reach the grid written;
+    without, it is set up from the position (:meth:`Game.from_position`).
+    Every key is checked: unknown keys, types, cards, cells, duplicate cards,
+    and that ``placed``, ``stock``, ``face_down``, ``status``, ``reason``,
+    ``score`` and ``next`` agree with the position.
+
+    :param text: the state's text.
+    :param source: the file name used in errors.
+    :returns: the game, such that ``state_text(read_state(t))`` is ``t`` for a dump ``t``.
+    :raises FormatError: ``FILE:LINE: message`` at the first problem; a player's
+        view says it cannot be resumed.
+    """
+    docs = [d for d in read_documents(text, source) if d is not None]
+    if not docs:
+        raise FormatError(source, 1, "the state is empty")
+    if len(docs) > 1:
+        raise FormatError(source, docs[1].line, "a state is one YAML document; this file holds more")
+    return _StateReader(source).read(as_map(docs[0], "a state", source))
+
+
+class _StateReader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.seen: dict[Card, int] = {}
+        self.rules: Rules = STANDARD
+
+    def error(self, line: int | None, message: str) -> FormatError:
+        return FormatError(self.source, line, message)
+
+    def card(self, node: YNode, what: str) -> Card:
+        if isinstance(node, YScalar) and node.is_null:
+            raise self.error(node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
+        text = as_text(node, what, self.source)
+        try:
+            card = Card.parse(text)
+        except ParseError as exc:
+            raise self.error(node.line, f"{what}: {exc}") from None
+        if card.rank > self.rules.ranks or card.suit >= self.rules.suits:
+            raise self.error(node.line, f"{what}: {card} is not a card of the {self.rules.label} deck")
+        if card in self.seen:
+            raise self.error(node.line, f"{what}: {card} appears twice (first on line {self.seen[card]})")
+        self.seen[card] = node.line
+        return card
+
+    def read(self, doc: YMap) -> Game:
+        src = self.source
+        for error in unknown_keys(doc, STATE_KEYS, "a state", src):
+            raise error
+        version = doc.get("foursquare")
+        if version is None:
+            raise self.error(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
+        if as_int(version, "foursquare (the format version)", src, 1) != VERSION:
+            raise self.error(version.line, f"unsupported format version {version.text} (this program reads {VERSION})")
+        if "view" in doc:
+            as_choice(doc.entries["view"], "view", src, ("player",))
+            raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
+        if "rules" in doc:
+            self.rules = rules_from_value(doc.entries["rules"], src)
+        rules = self.rules
+        deal = as_int(doc.entries["deal"], "deal", src, 0, MAX_DEAL) if "deal" in doc else None
+        if "grid" not in doc:
+            raise self.error(doc.line, "missing grid (cell -> {cards, face})")
+        grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
+        if "remaining" not in doc:
+            raise self.error(doc.line, f"missing remaining: {_NOT_RESUMABLE}")
+        nxt_node = doc.get("next")
+        if nxt_node is None:
+            raise self.error(doc.line, "missing next (the card to place now, or null)")
+        nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
+        remaining = [
+            self.card(item, f"remaining card {i}")
+            for i, item in enumerate(as_list(doc.entries["remaining"], "remaining", src).items, 1)
+        ]
+        unknown = as_int(doc.entries["unknown"], "unknown", src, 1) if "unknown" in doc else 0
+        known = ([nxt] if nxt is not None else []) + remaining
+        if nxt is None and remaining:
+            raise self.error(nxt_node.line, "next is null but remaining lists cards (next is the first card of the stock)")
+        on_grid = sum(len(cards) for cards, _ in grid.values())
+        stock = rules.deck_size - on_grid
+        if len(known) + unknown != stock:
+            raise self.error(
+                doc.line_of("remaining"),
+                f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
+                f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
+            )
+        if "moves" in doc:
+            game = self.replay(doc, grid, known, deal)
+        else:
+            game = self.position(doc, grid, known, deal)
+        self.check_counts(doc, game, nxt, nxt_node)
+        return game
+
+    def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
+        src = self.source
+        geo = geometry(self.rules)
+        grid: dict[Cell, tuple[list[Card], bool]] = {}
+        for key, value in node.entries.items():
+            line = node.key_lines[key]
+            try:
+                cell = Cell.parse(key)
+            except ParseError as exc:
+                raise self.error(line, f"grid: {exc}") from None
+            if not geo.inside[cell]:
+                raise self.error(line, f"grid: {cell} is outside the frame ({geo.corner})")
+            if cell in grid:
+                raise self.error(line, f"grid: {cell} is listed twice")
+            pile = as_map(value, f"grid {cell}", src)
+            for error in unknown_keys(pile, PILE_KEYS, f"pile {cell}", src):
+                raise error
+            if "cards" not in pile or "face" not in pile:
+                raise self.error(pile.line, f"pile {cell} needs cards and face")
+            items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
+            if not 1 <= len(items) <= self.rules.pile_cap:
+                raise self.error(
+                    pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
+                )
+            cards = [self.card(item, f"pile {cell}") for item in items]
+            face = as_choice(pile.entries["face"], f"pile {cell}: face", src, ("up", "down"))
+            grid[cell] = (cards, face == "up")
+        return grid
+
+    def position(self, doc: YMap, grid: dict, known: list[Card], deal: int | None) -> Game:
+        try:
+            game = Game.from_position(grid, known, self.rules, deal)
+        except (ParseError, ValueError) as exc:
+            raise self.error(doc.line_of("grid"), f"grid: {exc}") from None
+        if deal is not None:
+            order = deal_deck(deal, self.rules)
+            placed = game.placed
+            if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
+                raise self.error(doc.line_of("grid"), f"grid: these are not the first {placed} cards of deal {deal}")
+            if known != order[placed : placed + len(known)]:
+                raise self.error(
+                    doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
+                )
+        return game
+
+    def replay(self, doc: YMap, grid: dict, known: list[Card], deal: int | None) -> Game:
+        src = self.source
+        items = as_list(doc.entries["moves"], "moves", src).items
+        moves: list[tuple[int, Move]] = []
+        for item in items:
+            text = as_text(item, "a move", src)
+            try:
+                moves.append((item.line, parse_move(text)))
+            except ParseError as exc:
+                raise self.error(item.line, f"moves: {exc}") from None
+        if deal is not None:
+            game = Game.from_deal(deal, self.rules)
+        else:
+            cards = []
+            for line, move in moves:
+                if move.card is None:
+                    raise self.error(line, f"moves: {move} must name its card (the state names no deal)")
+                cards.append(move.card)
+            try:
+                game = Game(cards + known, self.rules)
+            except (ParseError, ValueError) as exc:
+                raise self.error(doc.line_of("moves"), f"moves: {exc}") from None
+        for number, (line, move) in enumerate(moves, 1):
+            play_move(game, move, src, line, number)
+        actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid().items()}
+        if actual != grid:
+            cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
+            raise self.error(doc.line_of("grid"), f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
+        rest = list(game.deck[game.placed :])
+        if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
+            raise self.error(doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from")
+        return game
+
+    def check_counts(self, doc: YMap, game: Game, nxt: Card | None, nxt_node: YNode) -> None:
+        src = self.source
+        stock = game.stock_count
+        if game.is_over and nxt is not None:
+            raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
+        for key, actual in (("placed", game.placed), ("stock", stock), ("face_down", game.face_down)):
+            if key in doc and as_int(doc.entries[key], key, src, 0) != actual:
+                raise self.error(doc.line_of(key), f"{key}: {doc.entries[key].text}, but the grid gives {actual}")
+        if "status" in doc and as_choice(doc.entries["status"], "status", src, STATUSES) != game.status:
+            raise self.error(doc.line_of("status"), f"status: {doc.entries['status'].text}, but the position is {game.status}")
+        if "reason" in doc:
+            node = doc.entries["reason"]
+            claimed = None if isinstance(node, YScalar) and node.is_null else as_choice(node, "reason", src, REASONS)
+            if claimed != game.reason:
+                raise self.error(node.line, f"reason: {claimed or 'null'}, but the position gives {game.reason or 'null'}")
+        if "score" in doc:
+            node = doc.entries["score"]
+            claimed = None if isinstance(node, YScalar) and node.is_null else as_int(node, "score", src, 0)
+            if claimed != game.score:
+                actual = "null" if game.score is None else game.score
+                raise self.error(node.line, f"score: {'null' if claimed is None else claimed}, but the position gives {actual}")
+
+
+def _pile(pile) -> str:
+    if pile is None:
+        return "no pile"
+    cards, up = pile
+    return f"{' '.join(str(c) for c in cards)}, face {'up' if up else 'down'}"

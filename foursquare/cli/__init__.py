@@ -14,6 +14,10 @@ from .. import __version__
 
 #: Subcommand name -> "module:function" under foursquare.cli.  Add one line per command.
 COMMANDS: dict[str, str] = {
+    "play": "play:play",
+    "replay": "replay:replay",
+    "state": "state:state",
+    "validate": "validate:validate",
 }
 
 

@@ -1,0 +1,347 @@
+"""``foursquare play``: play a game at the prompt, or from a move script on stdin.
+
+At a terminal (or with ``--interactive``) the grid is drawn after every move and
+the prompt takes a move (``d4``, ``7H d4``) or a command (``help`` lists them).
+When stdin is a pipe or a file, the same lines are read without prompts; the
+first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from ..errors import FoursquareError
+from ..game import Game, Placement
+from ..movescript import Move
+from ..render import card_text, draw, outcome_text
+from ..session import COMMANDS, Command, Session, hints_available, read_entry, state_of, write_atomically
+from .common import (
+    EXIT_INTERRUPTED,
+    Look,
+    command_boundary,
+    exclusive,
+    fail,
+    game_options,
+    load_game_file,
+    load_rules_option,
+    new_game,
+)
+
+#: Random deals are drawn below this, so that their numbers are easy to type.
+RANDOM_DEALS = 1_000_000
+STDIN = "<stdin>"
+
+
+@click.command()
+@game_options
+@click.option("--resume", "resume_path", metavar="FILE", help="Continue the game of a state or transcript file.")
+@click.option(
+    "--record",
+    metavar="FILE",
+    help="Keep the transcript in FILE, complete after every move (Ctrl-C loses nothing).",
+)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
+@click.option("--reveal", is_flag=True, help="Show face-down cards as a memory aid (toggle with 'reveal').")
+@click.option(
+    "--interactive/--script",
+    default=None,
+    help="Prompt for moves even when stdin is not a terminal / read a move script even at a terminal.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
+@command_boundary
+def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, interactive, verbose):
+    """Play a game: at the prompt, or from a move script piped to stdin.
+
+    The game comes from --deal N, --deck FILE or --resume FILE; with none, a
+    random deal is chosen and its number printed.  A move is a cell (d4), or
+    the card you expect and a cell (7H d4).  Type 'help' at the prompt for the
+    commands (moves, undo, redo, show, hint, save, state, quit).
+    """
+    exclusive(deal=deal, deck=deck_path)
+    for option, path in (("--deck", deck_path), ("--resume", resume_path), ("--record", record)):
+        if path == "-":
+            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
+    rules = load_rules_option(rules_spec)
+    chosen = False
+    if resume_path is not None:
+        game = load_game_file(resume_path, deal, deck_path, rules)
+    else:
+        game = new_game(deal, deck_path, rules)
+        if game is None:
+            from ..rules import STANDARD
+
+            game = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
+            chosen = True
+    if interactive is None:
+        interactive = sys.stdin.isatty()
+    look = Look.for_stream(ascii=ascii_only)
+    session = Session(game, record=record)
+    session.reveal = reveal
+    origin = Origin(game.deal, deck_path, resume_path, record)
+    if chosen:
+        click.echo(f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal})")
+    if interactive:
+        Prompt(session, look, origin).run()
+    else:
+        run_script(session, look, origin, verbose)
+
+
+class Origin:
+    """Where the game came from, to tell the player how to replay it."""
+
+    def __init__(self, deal: int | None, deck: str | None, resume: str | None, record: str | None) -> None:
+        self.deal, self.deck, self.resume, self.record = deal, deck, resume, record
+
+    def lines(self, game: Game) -> list[str]:
+        """The closing lines: the deal and the commands that replay or resume the game."""
+        out = []
+        if self.deal is not None:
+            out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}")
+        elif self.deck is not None:
+            out.append(f"Play it again: foursquare play --deck {self.deck}")
+        if self.record is not None:
+            kind = "transcript" if len(game.moves) == game.placed else "state"
+            out.append(f"The {kind} is in {self.record}: foursquare replay {self.record}")
+            if not game.is_over:
+                out.append(f"Continue it: foursquare play --resume {self.record}")
+        return out
+
+
+def summary(game: Game, origin: Origin) -> str:
+    """The end of a session: the result (or how far the game got), the score, how to replay."""
+    if game.is_over:
+        head = outcome_text(game)
+        head = head[0].upper() + head[1:] + "."
+    else:
+        head = f"Stopped after {game.placed} cards placed ({game.stock_count} in the stock, {game.face_down} face down)."
+    return "\n".join([head, *origin.lines(game)])
+
+
+def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
+    """One line for a move made: ``7S to d4: flipped c4 e4``."""
+    flips = f"flipped {' '.join(str(c) for c in placement.flipped)}" if placement.flipped else "nothing flipped"
+    return f"{verb}{card_text(placement.card, symbols=look.symbols)} to {placement.cell}: {flips}"
+
+
+def moves_text(game: Game) -> str:
+    """The legal cells, piles and empty cells apart."""
+    cells = game.legal_cells()
+    if not cells:
+        return "No move: the game is over."
+    grid = game.grid()
+    piles = [str(c) for c in cells if c in grid]
+    empty = [str(c) for c in cells if c not in grid]
+    parts = []
+    if empty:
+        parts.append(f"empty cells {' '.join(empty)}")
+    if piles:
+        parts.append(f"piles {' '.join(piles)}")
+    return "The card may go to: " + "; ".join(parts)
+
+
+def help_text() -> str:
+    """The list of commands at the prompt."""
+    width = max(len(name) for name in COMMANDS)
+    lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def hint_text(session: Session) -> str:
+    """The bots' view of the best cells, or why there is none."""
+    if not hints_available():
+        return "Hints are not available (no bot is installed)."
+    if session.game.is_over:
+        return "No hint: the game is over."
+    estimates = session.hint()
+    if not estimates:
+        return "No hint."
+    lines = ["Hint (best first):"]
+    for e in estimates[:3]:
+        lines.append(f"  {e.cell}: wins {e.win_chance:.0%}, expected score {e.expected_score:.1f}")
+    return "\n".join(lines)
+
+
+class Prompt:
+    """The interactive loop: draw, prompt, act, until the end or ``quit``."""
+
+    def __init__(self, session: Session, look: Look, origin: Origin) -> None:
+        self.session = session
+        self.look = look
+        self.origin = origin
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def show(self) -> None:
+        self.look.echo(
+            draw(self.game, symbols=self.look.symbols, reveal=self.session.reveal, style=self.look.style)
+        )
+        click.echo()
+
+    def say_error(self, message: str) -> None:
+        self.look.echo(self.look.style(message, "error"), err=True)
+
+    def prompt_text(self) -> str:
+        nxt = self.game.next_card
+        if self.game.is_over:
+            return "game over (undo, quit)> "
+        return f"{card_text(nxt, symbols=self.look.symbols) if nxt is not None else '??'}> "
+
+    def run(self) -> None:
+        """Prompt until ``quit`` or end of input; Ctrl-C stops with status 130. A
+        recording is complete after every move, so stopping loses nothing."""
+        if self.game.deal is not None:
+            click.echo(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules). Type help for the commands.")
+        else:
+            click.echo(f"Foursquare ({self.game.rules.label} rules). Type help for the commands.")
+        self.show()
+        if self.game.is_over:
+            self.announce_end()
+        try:
+            while True:
+                try:
+                    line = input(self.prompt_text())
+                except EOFError:
+                    click.echo()
+                    break
+                if not self.handle(line):
+                    break
+        except KeyboardInterrupt:
+            click.echo()
+            click.echo(summary(self.game, self.origin))
+            sys.exit(EXIT_INTERRUPTED)
+        click.echo(summary(self.game, self.origin))
+
+    def announce_end(self) -> None:
+        text = outcome_text(self.game)
+        self.look.echo(self.look.style(f"Game over: {text}. Type undo to take back the last move, or quit.", "title"))
+
+    def handle(self, line: str) -> bool:
+        """Act on one line; ``False`` to stop."""
+        try:
+            entry = read_entry(line)
+        except FoursquareError as exc:
+            self.say_error(str(exc))
+            return True
+        if entry is None:
+            return True
+        if isinstance(entry, Move):
+            return self.move(entry)
+        return self.command(entry)
+
+    def move(self, move: Move) -> bool:
+        was_over = self.game.is_over
+        try:
+            self.session.play(move)
+        except FoursquareError as exc:
+            self.say_error(f"{move}: {exc}")
+            return True
+        except OSError as exc:  # the recording failed after the move was made
+            self.say_error(f"could not write the recording: {exc}")
+            return True
+        self.show()
+        if self.game.is_over and not was_over:
+            self.announce_end()
+        return True
+
+    def command(self, command: Command) -> bool:
+        name, arg = command
+        session = self.session
+        try:
+            if name == "quit":
+                return False
+            if name == "help":
+                click.echo(help_text())
+            elif name == "moves":
+                click.echo(moves_text(self.game))
+            elif name == "show":
+                self.show()
+            elif name == "reveal":
+                session.reveal = not session.reveal
+                click.echo("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
+                self.show()
+            elif name in ("undo", "redo"):
+                placement = session.undo() if name == "undo" else session.redo()
+                click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
+                self.show()
+            elif name == "hint":
+                try:
+                    click.echo(hint_text(session))
+                except Exception as exc:  # a bot is a plug-in: its failure must not end the game
+                    self.say_error(f"the hint failed: {exc}")
+            elif name == "save":
+                kind = session.save(arg)
+                click.echo(f"Saved the {kind} to {arg}.")
+            elif name == "state":
+                text = state_of(self.game)
+                if arg is None:
+                    click.echo(text, nl=False)
+                else:
+                    write_atomically(arg, text)
+                    click.echo(f"Saved the state to {arg}.")
+        except FoursquareError as exc:
+            self.say_error(str(exc))
+        except OSError as exc:
+            self.say_error(f"{exc.filename or arg}: {exc.strerror or exc}")
+        return True
+
+
+def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:
+    """Read a move script (and commands) from stdin without prompts.
+
+    The first bad line ends the run: ``<stdin>:LINE: reason`` on stderr, status 1
+    (a recording keeps the moves made before it).  At the end, the result.
+    """
+    game = session.game
+    stdin = click.get_text_stream("stdin")
+    number = 0
+    while True:
+        try:
+            line = stdin.readline()
+        except UnicodeDecodeError:
+            fail(f"{STDIN}:{number + 1}: the input is not UTF-8 text")
+        if not line:
+            break
+        number += 1
+        try:
+            entry = read_entry(line)
+            if entry is None:
+                continue
+            if isinstance(entry, Move):
+                session.play(entry)
+                if verbose:
+                    look.echo(draw(game, symbols=look.symbols, reveal=session.reveal, style=look.style))
+                    look.echo()
+                continue
+            name, arg = entry
+            if name == "quit":
+                break
+            if name in ("undo", "redo"):
+                placement = session.undo() if name == "undo" else session.redo()
+                if verbose:
+                    look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
+            elif name == "show":
+                look.echo(draw(game, symbols=look.symbols, reveal=session.reveal, style=look.style))
+            elif name == "reveal":
+                session.reveal = not session.reveal
+            elif name == "moves":
+                click.echo(moves_text(game))
+            elif name == "help":
+                click.echo(help_text())
+            elif name == "hint":
+                click.echo(hint_text(session))
+            elif name == "save":
+                session.save(arg)
+            elif name == "state":
+                if arg is None:
+                    click.echo(state_of(game), nl=False)
+                else:
+                    write_atomically(arg, state_of(game))
+        except FoursquareError as exc:
+            fail(f"{STDIN}:{number}: {exc}")
+    click.echo(summary(game, origin))

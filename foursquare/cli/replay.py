@@ -1,0 +1,73 @@
+"""``foursquare replay``: a move script or transcript, step by step."""
+
+from __future__ import annotations
+
+import click
+
+from ..game import Game
+from ..render import draw, outcome_text
+from .common import Look, command_boundary, exclusive, game_options, load_game_file, load_rules_option
+
+
+def start_of(game: Game) -> Game:
+    """A copy of ``game`` with every move of its history taken back."""
+    start = game.copy()
+    while start.moves:
+        start.undo()
+    return start
+
+
+@click.command()
+@click.argument("moves_path", metavar="MOVES")
+@game_options
+@click.option("--final", is_flag=True, help="Show only the end of the game.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "yaml"]),
+    default="text",
+    show_default=True,
+    help="text: the grid after each move; yaml: the state after each move, one YAML document each.",
+)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
+@click.option("--reveal", is_flag=True, help="Show face-down cards in brackets.")
+@command_boundary
+def replay(moves_path, deal, deck_path, rules_spec, final, fmt, ascii_only, reveal):
+    """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
+
+    Prints the grid after each move with the cells it flipped (--final: the end
+    only), then the result.  A move script needs --deal or --deck; a transcript
+    names its own deal.
+    """
+    exclusive(deal=deal, deck=deck_path)
+    rules = load_rules_option(rules_spec)
+    game = load_game_file(moves_path, deal, deck_path, rules)
+    if fmt == "yaml":
+        from ..state import state_text
+
+        if final:
+            click.echo(state_text(game), nl=False)
+            return
+        step = start_of(game)
+        texts = []
+        for placement in game.moves:
+            step.play(placement.cell, placement.card)
+            texts.append(state_text(step))
+        click.echo("---\n".join(texts or [state_text(game)]), nl=False)
+        return
+    look = Look.for_stream(ascii=ascii_only)
+
+    def show(g: Game, label: str = "Last move") -> None:
+        look.echo(draw(g, symbols=look.symbols, reveal=reveal, style=look.style, label=label))
+
+    if not final:
+        step = start_of(game)
+        for number, placement in enumerate(game.moves, 1):
+            step.play(placement.cell, placement.card)
+            show(step, f"Move {number}")
+            click.echo()
+    if final or not game.moves:
+        show(game)
+        click.echo()
+    where = f"deal {game.deal}, " if game.deal is not None else ""
+    click.echo(f"Result: {outcome_text(game)} ({where}{len(game.moves)} moves, {game.placed} cards placed)")

@@ -1,0 +1,72 @@
+"""``foursquare validate``: check transcripts, for CI (FORMATS.md)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import FormatError
+from .common import command_boundary
+
+
+def _file_error(name: str, error: FormatError) -> dict:
+    """The JSON object of a file that could not be read game by game."""
+    return {
+        "file": name,
+        "game": None,
+        "line": error.line,
+        "valid": False,
+        "errors": [{"line": error.line, "move": error.move, "message": error.message, "text": str(error)}],
+    }
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a summary; json: one object per game (file, game, valid, errors, ...).",
+)
+@command_boundary
+def validate(files, fmt):
+    """Check every game of each transcript FILE ('-' for stdin): its shape, its
+    moves and every claim.  Each error goes to stderr as FILE:LINE: game K, move
+    M: message; a summary goes to stdout.  Exit status 0 when every game is
+    valid, 1 otherwise.
+    """
+    from ..sources import read_source
+    from ..transcript import validate as check
+
+    results: list[dict] = []
+    lines: list[str] = []
+    for path in files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            text, name = read_source(path)
+            reports = check(text, name)
+        except FormatError as exc:
+            click.echo(str(exc), err=True)
+            results.append(_file_error(name, exc))
+            lines.append(f"{name}: unreadable: {exc.message}")
+            continue
+        for report in reports:
+            for error in report.errors:
+                click.echo(str(error), err=True)
+            results.append({"file": name, **report.to_dict()})
+        bad = sum(not r.valid for r in reports)
+        games = f"{len(reports)} game" + ("s" if len(reports) != 1 else "")
+        lines.append(f"{name}: {games}, " + (f"{bad} invalid" if bad else "all valid"))
+    invalid = sum(not r["valid"] for r in results)
+    if fmt == "json":
+        click.echo(json.dumps(results, indent=2))
+    else:
+        for line in lines:
+            click.echo(line)
+        if len(files) > 1:
+            click.echo(f"{len(results)} games checked, {invalid} invalid" if invalid else f"{len(results)} games checked, all valid")
+    if invalid:
+        raise SystemExit(1)

@@ -1,0 +1,208 @@
+"""An interactive session of play: the game, undo and redo, commands, the recording.
+
+What the ``play`` prompt (and a piped move script) drives, kept apart from
+Click so that it can be tested and reused.  A line of input is either a move
+(FORMATS.md, move scripts) or one of the commands of :data:`COMMANDS`;
+:func:`read_entry` tells which.  A :class:`Session` applies moves, takes them
+back and replays them, and keeps the transcript file it was asked to record
+complete after every change (written to a temporary file and renamed over the
+old one, so an interruption never leaves half a file).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tempfile
+from typing import NamedTuple
+
+from .errors import IllegalMoveError, ParseError
+from .game import Game, Placement
+from .movescript import Move, parse_move, strip_line
+
+#: Commands at the prompt besides a move: name -> one-line help.
+COMMANDS: dict[str, str] = {
+    "moves": "list the cells where the card may go",
+    "undo": "take back the last move (as often as you like)",
+    "redo": "play again a move taken back",
+    "show": "draw the grid again",
+    "reveal": "show or hide the face-down cards you placed (a memory aid)",
+    "hint": "ask a bot which cell looks best",
+    "save FILE": "write the transcript of the game to FILE",
+    "state [FILE]": "print the state (YAML), or write it to FILE",
+    "help": "this list",
+    "quit": "stop (a recording stays complete)",
+}
+_ALIASES = {"exit": "quit", "q": "quit", "?": "help", "h": "help", "u": "undo", "r": "redo", "m": "moves"}
+_NAMES = {name.split()[0] for name in COMMANDS}
+_TAKES_ARGUMENT = {"save", "state"}
+
+
+class Command(NamedTuple):
+    """A command typed at the prompt: its name and its argument (or ``None``)."""
+
+    name: str
+    argument: str | None = None
+
+
+def read_entry(line: str) -> Move | Command | None:
+    """Read one line typed at the prompt or piped in.
+
+    :param line: the line, with or without its line end and comment.
+    :returns: a :class:`~foursquare.movescript.Move`, a :class:`Command`, or
+        ``None`` for a blank or comment-only line.
+    :raises ParseError: when the line is neither a move nor a command; the
+        message says what was expected.
+    """
+    text = strip_line(line)
+    if not text:
+        return None
+    words = text.split()
+    name = _ALIASES.get(words[0].lower(), words[0].lower())
+    if name in _NAMES:
+        if len(words) > 2 or (len(words) == 2 and name not in _TAKES_ARGUMENT):
+            raise ParseError(f"{name}: too many words in {text!r}")
+        if name == "save" and len(words) < 2:
+            raise ParseError("save: name the file, like: save game.yaml")
+        return Command(name, words[1] if len(words) == 2 else None)
+    try:
+        return parse_move(text)
+    except ParseError:
+        raise ParseError(
+            f"not a move or a command: {text!r} (a move is a cell like d4, or a card and a cell like 7H d4;"
+            " type help for the commands)"
+        ) from None
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and
+    :func:`os.replace`, so that the file is always either the old or the new text.
+
+    :raises OSError: when the folder cannot be written.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def transcript_of(game: Game) -> str:
+    """The transcript (FORMATS.md) of ``game``: one YAML document."""
+    from .transcript import transcript_text
+
+    return transcript_text(game)
+
+
+def state_of(game: Game, *, player_view: bool = False) -> str:
+    """The state YAML (FORMATS.md) of ``game``."""
+    from .state import state_text
+
+    return state_text(game, player_view=player_view)
+
+
+def _recommend():
+    """``foursquare.bots.recommend``, or ``None`` when no bot module provides it."""
+    if importlib.util.find_spec("foursquare.bots") is None:
+        return None
+    bots = importlib.import_module("foursquare.bots")
+    return getattr(bots, "recommend", None)
+
+
+def hints_available() -> bool:
+    """Whether a bot module (``foursquare.bots.recommend``) is installed to give hints."""
+    return _recommend() is not None
+
+
+class Session:
+    """One game being played: moves, unlimited undo and redo, and a recording.
+
+    :param game: the game to play (new, or resumed with its history).
+    :param record: a file to keep the transcript in, rewritten whole after every
+        change, or ``None``.
+    :raises OSError: when the recording cannot be written.
+    """
+
+    def __init__(self, game: Game, *, record: str | None = None) -> None:
+        self.game = game
+        self.record_path = record
+        self.reveal = False
+        self._redo: list[Placement] = []
+        self.write_record()
+
+    def play(self, move: Move) -> Placement:
+        """Play a move; a new move forgets what ``redo`` could replay.
+
+        :returns: the placement made.
+        :raises IllegalMoveError: when the move is illegal (the message says why),
+            including :class:`~foursquare.game.WrongCardError` for a wrong card named.
+        """
+        placement = self.game.play(move.cell, move.card)
+        self._redo.clear()
+        self.write_record()
+        return placement
+
+    def undo(self) -> Placement:
+        """Take back the last move.
+
+        :raises IllegalMoveError: when there is nothing to take back.
+        """
+        placement = self.game.undo()
+        self._redo.append(placement)
+        self.write_record()
+        return placement
+
+    def redo(self) -> Placement:
+        """Play again the last move taken back.
+
+        :raises IllegalMoveError: when there is nothing to redo.
+        """
+        if not self._redo:
+            raise IllegalMoveError("nothing to redo")
+        placement = self._redo[-1]
+        done = self.game.play(placement.cell, placement.card)
+        self._redo.pop()
+        self.write_record()
+        return done
+
+    @property
+    def full_history(self) -> bool:
+        """Whether every card on the grid was placed by a known move (not resumed
+        from a saved state), so that a transcript can record the game."""
+        return len(self.game.moves) == self.game.placed
+
+    def save(self, path: str) -> str:
+        """Write the game to ``path`` (atomically): its transcript, or its state
+        when the game was resumed from a state (a transcript needs every move).
+
+        :returns: what was written, ``transcript`` or ``state``.
+        :raises OSError: when the file cannot be written.
+        """
+        if self.full_history:
+            write_atomically(path, transcript_of(self.game))
+            return "transcript"
+        write_atomically(path, state_of(self.game))
+        return "state"
+
+    def write_record(self) -> None:
+        """Rewrite the recording, when there is one, with the game as it stands."""
+        if self.record_path is not None:
+            self.save(self.record_path)
+
+    def hint(self, budget: float = 1.0) -> list | None:
+        """The bots' estimates for the next card (best first), or ``None`` when no
+        bot module is installed.  Each estimate has ``.cell``, ``.win_chance``
+        and ``.expected_score``."""
+        recommend = _recommend()
+        if recommend is None:
+            return None
+        return recommend(self.game.view(), budget=budget)

@@ -8,17 +8,17 @@ cards), ``legal`` (cells where the card may go), ``flip`` (the mark of a cell
 flipped by the last move), ``frame`` (column letters and row numbers, empty
 cells) and ``title``.
 
-A drawing looks like this (the worked example of RULES.md §7, ``ascii``)::
+A drawing looks like this (the worked example of RULES.md §7, in ASCII)::
 
-    Card to place: 3D   Stock: 34   Face down: 3 of 4
     Last move: AS to d5, flipped d3 d4
+    Card to place: 3D   Stock: 34   Face down: 3 (limit 4)
 
-             c      d      e      f
-      2      .      +      .      .
-      3      +    ##:1*    +      .
-      4    ##:1   ##:2*   9D:1    +
-      5      +    AS:1     +      .
-      6      .      +      .      .
+            b        c        d        e        f
+      2     .        .        +        .        .
+      3     .        +        ##:1*    +        .
+      4     +        ##:1     ##:2*    9D:1     +
+      5     .        +        AS:1     +        .
+      6     .        .        +        .        .
 
 Each pile shows its top card and its height after a colon; ``##`` is a
 face-down top card (``(7H)`` when revealed as a memory aid); ``*`` marks the
@@ -137,7 +137,7 @@ def status_line(game: Game, *, symbols: bool = False) -> str:
         lead = "Card to place: unknown (name it: 7H d4)"
     else:
         lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
-    return f"{lead}   Stock: {game.stock_count}   Face down: {game.face_down} of {limit}"
+    return f"{lead}   Stock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
 
 
 def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") -> str | None:

@@ -176,10 +176,13 @@ def load_game_file(path: str, deal: int | None, deck_path: str | None, rules: Ru
 
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
+    from ..errors import FormatError
     from ..sources import load_input, read_source
 
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
     text, name = read_source(path)
+    if not text.strip():
+        raise FormatError(name, 1, "the file is empty (expected a move script, a transcript or a state)")
     return load_input(text, name, deal=deal, deck=deck, rules=rules)
 
 

@@ -1,0 +1,386 @@
+"""``foursquare play`` through Click's CliRunner: script mode (stdin not a terminal),
+prompt mode (forced with --interactive), recording, and bad input."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from foursquare import Game
+from foursquare.cli import main
+from foursquare.cli.common import Look
+from foursquare.sources import load_input, read_source
+
+ROOT = Path(__file__).parent.parent
+CONFORMANCE = ROOT / "tests" / "data" / "conformance_games.jsonl"
+
+
+def conformance(deal: int) -> dict:
+    for line in CONFORMANCE.read_text().splitlines():
+        record = json.loads(line)
+        if record["deal"] == deal:
+            return record
+    raise LookupError(deal)
+
+
+def run(args, input=None, **kwargs):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False, **kwargs)
+
+
+def load(path: Path) -> Game:
+    text, name = read_source(str(path))
+    return load_input(text, name)
+
+
+def assert_clean(result):
+    assert "Traceback" not in result.output
+
+
+# ------------------------------------------------------------ script mode
+
+
+def test_a_whole_won_game_piped_in():
+    record = conformance(153)
+    result = run(["play", "--deal", "153"], input="\n".join(record["moves"]) + "\n")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "Won, score 8."
+    assert "foursquare play --deal 153" in result.stdout
+    assert result.stderr == ""
+
+
+def test_a_whole_lost_game_piped_in():
+    record = conformance(21)
+    result = run(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Lost: too many face down (5, more than 4).")
+
+
+def test_script_mode_is_quiet_and_verbose_draws_every_move():
+    quiet = run(["play", "--deal", "1"], input="d4\ne4\n")
+    assert quiet.stdout.startswith("Stopped after 2 cards placed")
+    assert "Last move" not in quiet.stdout
+    loud = run(["play", "--deal", "1", "--verbose"], input="d4\ne4\n")
+    assert loud.stdout.count("Last move:") == 2
+    assert "Last move: 3C to e4, flipped d4" in loud.stdout
+
+
+@pytest.mark.parametrize(
+    "script, line, message",
+    [
+        ("d4\n\n# a comment\nd4\na1\n", 5, "a1 is not orthogonally adjacent to a pile"),
+        ("d4\nd9\n", 2, "d9 is outside the frame"),
+        ("d4\ne4\n7H c4\n", 3, "the card drawn is 7D, not 7H"),
+        ("d4\nplease\n", 2, "not a move or a command: 'please'"),
+        ("d4 e4 f4\n", 1, "not a move or a command"),
+        ("d4\nundo\nundo\n", 3, "nothing to undo"),
+        ("d4\nredo\n", 2, "nothing to redo"),
+    ],
+)
+def test_a_bad_line_names_stdin_and_its_line(script, line, message):
+    result = run(["play", "--deal", "1"], input=script)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"<stdin>:{line}: ")
+    assert message in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert_clean(result)
+
+
+def test_a_move_after_the_end_of_the_game_is_an_error_at_its_line():
+    moves = conformance(21)["moves"]
+    result = run(["play", "--deal", "21"], input="\n".join(moves + ["a1"]) + "\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: the game is over")
+
+
+def test_bom_and_crlf_in_a_piped_script():
+    result = run(["play", "--deal", "1"], input="\ufeffd4\r\n3C e4 # checked\r\n\r\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Stopped after 2 cards placed")
+
+
+def test_binary_input_is_a_clear_error():
+    result = CliRunner().invoke(main, ["play", "--deal", "1"], input=b"d4\n\xff\xfe\x00\n")
+    assert result.exit_code == 1
+    assert "not UTF-8" in result.stderr
+    assert_clean(result)
+
+
+def test_end_of_input_keeps_the_recording(tmp_path):
+    record = tmp_path / "game.yaml"
+    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nd5\n")
+    assert result.exit_code == 0
+    game = load(record)
+    assert [str(p.cell) for p in game.moves] == ["d4", "e4", "d5"] and game.deal == 1
+
+
+def test_an_illegal_move_keeps_the_moves_recorded_before_it(tmp_path):
+    record = tmp_path / "game.yaml"
+    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\ng7\n")
+    assert result.exit_code == 1 and result.stderr.startswith("<stdin>:3:")
+    assert [str(p.cell) for p in load(record).moves] == ["d4", "e4"]
+
+
+def test_random_deal_is_printed_and_replayable():
+    result = run(["play"], input="d4\n")
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("Deal ") and "--deal" in first
+    deal = int(first.split()[1])
+    again = run(["play", "--deal", str(deal), "--verbose"], input="d4\n")
+    card = str(Game.from_deal(deal).next_card)
+    assert f"Last move: {card} to d4" in again.stdout
+
+
+def test_deck_file(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("5C 9D 2H\n7S 7C AS # the worked example\n")
+    script = "d4\ne4\nc4\nd4\nd3\nd5\n"
+    result = run(["play", "--deck", str(deck), "--verbose"], input=script)
+    assert result.exit_code == 0, result.output
+    assert "Last move: AS to d5, flipped d3 d4" in result.stdout
+    assert "Face down: 3 (limit 4)" in result.stdout
+
+
+def test_resume_a_transcript_and_a_state(tmp_path):
+    record = tmp_path / "game.yaml"
+    run(["play", "--deal", "153", "--record", str(record)], input="\n".join(conformance(153)["moves"][:10]))
+    state = tmp_path / "state.yaml"
+    state.write_text(run(["state", str(record)]).stdout)
+    rest = "\n".join(conformance(153)["moves"][10:]) + "\n"
+    for path in (record, state):
+        result = run(["play", "--resume", str(path)], input=rest)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith("Won, score 8.")
+
+
+def test_recording_a_game_resumed_from_a_state_writes_a_state(tmp_path):
+    state = tmp_path / "state.yaml"
+    state.write_text(run(["state", "--deal", "1"]).stdout)
+    out = tmp_path / "out.yaml"
+    result = run(["play", "--resume", str(state), "--record", str(out)], input="d4\n")
+    assert result.exit_code == 0, result.output
+    game = load(out)
+    assert game.placed == 1 and str(game.pile("d4").top) == "2D"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--deal", "1", "--deck", "x"],
+        ["play", "--deal", "-1"],
+        ["play", "--deal", "abc"],
+        ["play", "--deal", str(2**64)],
+        ["play", "--deal", "1", "--rules", "no-such-rules"],
+        ["play", "--deck", "-"],
+        ["play", "--nonsense"],
+    ],
+)
+def test_usage_errors_exit_2(args):
+    result = run(args, input="")
+    assert result.exit_code == 2
+    assert_clean(result)
+
+
+@pytest.mark.parametrize(
+    "option, content, message",
+    [
+        ("--deck", None, "no such file"),
+        ("--deck", "", "lists no cards"),
+        ("--deck", "5C 9D ZZ", "not a card: 'ZZ'"),
+        ("--resume", None, "no such file"),
+        ("--resume", "", "the file is empty"),
+        ("--resume", "\x00\x01garbage\xff", "not UTF-8"),
+    ],
+)
+def test_bad_game_files_exit_1(tmp_path, option, content, message):
+    path = tmp_path / "file"
+    if content is not None:
+        path.write_bytes(content.encode("latin-1"))
+    result = run(["play", option, str(path)], input="")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(str(path))
+    assert message in result.stderr
+    assert_clean(result)
+
+
+def test_directory_as_deck_is_a_clear_error(tmp_path):
+    result = run(["play", "--deck", str(tmp_path)], input="")
+    assert result.exit_code == 1 and "directory" in result.stderr
+    assert_clean(result)
+
+
+def test_record_into_a_missing_folder_is_a_clear_error(tmp_path):
+    result = run(["play", "--deal", "1", "--record", str(tmp_path / "no" / "such.yaml")], input="d4\n")
+    assert result.exit_code == 1
+    assert "No such file or directory" in result.stderr
+    assert_clean(result)
+
+
+def test_rules_option_plays_a_variant():
+    # fixed-board: the frame is a1-d4, so e1 is outside it
+    result = run(["play", "--deal", "1", "--rules", "fixed-board"], input="e1\n")
+    assert result.exit_code == 1
+    assert "outside the frame (a1-d4)" in result.stderr
+
+
+# ------------------------------------------------------------- prompt mode
+
+
+def interactive(args, input, **kwargs):
+    return run(["play", "--interactive", "--ascii", *args], input=input, **kwargs)
+
+
+def test_prompt_draws_the_grid_and_takes_moves():
+    result = interactive(["--deal", "1"], "d4\ne4\nquit\n")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Card to place: 2D   Stock: 40" in out
+    assert "Last move: 3C to e4, flipped d4" in out
+    assert "##:1*" in out  # d4 turned face down by the last move
+    assert "Stopped after 2 cards placed" in out
+
+
+def test_prompt_reports_a_bad_move_and_goes_on():
+    result = interactive(["--deal", "1"], "d4\nzz\ng7\n9H e4\ne4\n")
+    assert result.exit_code == 0
+    errors = result.stderr.splitlines()
+    assert errors[0].startswith("not a move or a command: 'zz'")
+    assert errors[1] == "g7: g7 is not orthogonally adjacent to a pile"
+    assert errors[2] == "9H e4: the card drawn is 3C, not 9H"
+    assert "Last move: 3C to e4" in result.stdout
+
+
+def test_unlimited_undo_and_redo(tmp_path):
+    record = tmp_path / "game.yaml"
+    moves = conformance(153)["moves"][:6]
+    script = "\n".join(moves + ["undo"] * 7 + ["redo"] * 6 + ["redo"]) + "\n"
+    result = interactive(["--deal", "153", "--record", str(record)], script)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == ["nothing to undo", "nothing to redo"]
+    assert result.stdout.count("Took back") == 6 and result.stdout.count("Again:") == 6
+    assert [str(p.cell) for p in load(record).moves] == moves
+
+
+def test_a_new_move_forgets_the_redo_stack():
+    result = interactive(["--deal", "1"], "d4\ne4\nundo\nd5\nredo\n")
+    assert result.stderr.strip() == "nothing to redo"
+
+
+def test_undo_after_the_game_is_over():
+    moves = conformance(21)["moves"]
+    result = interactive(["--deal", "21"], "\n".join(moves + ["undo", "state"]) + "\n")
+    assert "Game over: lost: too many face down" in result.stdout
+    assert "Took back AS to f7" in result.stdout
+    assert "status: playing" in result.stdout
+
+
+def test_end_of_input_at_the_prompt_exits_cleanly_with_the_recording(tmp_path):
+    record = tmp_path / "game.yaml"
+    result = interactive(["--deal", "1", "--record", str(record)], "d4\ne4\n")
+    assert result.exit_code == 0
+    assert_clean(result)
+    assert "Continue it: foursquare play --resume" in result.stdout
+    assert len(load(record).moves) == 2
+
+
+def test_ctrl_c_at_the_prompt_exits_cleanly_with_the_recording(tmp_path, monkeypatch):
+    record = tmp_path / "game.yaml"
+    lines = iter(["d4", "e4"])
+
+    def fake_input(prompt=""):
+        sys.stdout.write(prompt)
+        try:
+            return next(lines)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    result = CliRunner().invoke(main, ["play", "--interactive", "--deal", "1", "--record", str(record)])
+    assert result.exit_code == 130
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert_clean(result)
+    assert "Stopped after 2 cards placed" in result.stdout
+    assert len(load(record).moves) == 2
+
+
+def test_help_moves_show_reveal_commands():
+    result = interactive(["--deal", "1"], "d4\ne4\nhelp\nmoves\nreveal\nshow\n")
+    out = result.stdout
+    assert "undo" in out and "save FILE" in out
+    assert "The card may go to: empty cells d3 e3 c4 f4 d5 e5; piles d4 e4" in out
+    assert "(2D):1" in out  # revealed face-down card
+
+
+def test_save_and_state_commands(tmp_path):
+    saved, state = tmp_path / "saved.yaml", tmp_path / "state.yaml"
+    result = interactive(["--deal", "1"], f"d4\ne4\nsave {saved}\nstate {state}\nstate\n")
+    assert f"Saved the transcript to {saved}." in result.stdout
+    assert f"Saved the state to {state}." in result.stdout
+    assert "grid:" in result.stdout
+    assert len(load(saved).moves) == 2 and load(state).placed == 2
+
+
+def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
+    result = interactive(["--deal", "1"], f"d4\nsave {tmp_path}/no/such\ne4\n")
+    assert result.exit_code == 0
+    assert "No such file or directory" in result.stderr
+    assert "Last move: 3C to e4" in result.stdout
+
+
+def test_hint_without_bots(monkeypatch):
+    import foursquare.session as session
+
+    monkeypatch.setattr(session, "_recommend", lambda: None)
+    result = interactive(["--deal", "1"], "d4\nhint\n")
+    assert "Hints are not available" in result.stdout
+
+
+def test_hint_with_a_bot(monkeypatch):
+    import foursquare.session as session
+
+    calls = []
+
+    def recommend(view, budget=1.0):
+        calls.append((view, budget))
+        return [types.SimpleNamespace(cell="e4", win_chance=0.25, expected_score=1.5)]
+
+    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    result = interactive(["--deal", "1"], "d4\nhint\n")
+    assert "e4: wins 25%, expected score 1.5" in result.stdout
+    assert calls[0][0].next_card is not None and calls[0][1] == 1.0
+
+
+# ------------------------------------------------------------------ looks
+
+
+class FakeTerminal:
+    encoding = "utf-8"
+
+    def isatty(self):
+        return True
+
+
+def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert Look.for_stream(FakeTerminal()) == Look(color=True, symbols=True)
+    assert Look.for_stream(FakeTerminal(), ascii=True) == Look(False, False)
+    monkeypatch.setattr(FakeTerminal, "isatty", lambda self: False)
+    assert Look.for_stream(FakeTerminal()) == Look(False, False)
+
+
+def test_no_color_is_honoured(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    look = Look.for_stream(FakeTerminal())
+    assert look.color is False and look.symbols is True
+    assert look.style("7H", "red") == "7H"
+
+
+def test_no_ansi_codes_when_piped():
+    result = interactive(["--deal", "1"], "d4\n")
+    assert "\x1b[" not in result.output
+    assert "♦" not in result.output

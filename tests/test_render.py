@@ -1,0 +1,100 @@
+"""The grid drawing (foursquare.render): golden pictures checked by hand against RULES.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from foursquare import Game
+from foursquare.render import draw, grid_text, outcome_text, region, status_line
+
+DATA = Path(__file__).parent / "data"
+GOLDEN = DATA / "golden"
+
+
+def worked_example() -> Game:
+    """RULES.md §7 after its six moves (the next card, 3D, added to the stock)."""
+    game = Game("5C 9D 2H 7S 7C AS 3D".split())
+    for cell in "d4 e4 c4 d4 d3 d5".split():
+        game.play(cell)
+    return game
+
+
+def conformance_game(deal: int) -> Game:
+    for line in (DATA / "conformance_games.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["deal"] == deal:
+            game = Game.from_deal(deal)
+            for cell in record["moves"]:
+                game.play(cell)
+            return game
+    raise LookupError(deal)
+
+
+@pytest.mark.parametrize(
+    "name, make, options",
+    [
+        ("worked_example.txt", worked_example, {}),
+        ("worked_example_revealed.txt", worked_example, {"symbols": True, "reveal": True}),
+        ("deal21_lost.txt", lambda: conformance_game(21), {}),
+    ],
+)
+def test_golden_drawings(name, make, options):
+    assert draw(make(), **options) + "\n" == (GOLDEN / name).read_text(encoding="utf-8")
+
+
+def test_face_down_cards_are_hidden_unless_revealed():
+    game = worked_example()
+    hidden = grid_text(game)
+    assert "##" in hidden and "7C" not in hidden and "2H" not in hidden
+    shown = grid_text(game, reveal=True)
+    assert "(7C)" in shown and "(2H)" in shown and "(7S)" in shown and "##" not in shown
+
+
+def test_region_is_piles_plus_legal_cells():
+    game = worked_example()
+    # piles c4-e4, d3, d5; legal empty cells reach b4, f4, d2, d6
+    assert region(game) == (1, 5, 1, 5)
+    assert region(Game.from_deal(1)) == (0, 6, 0, 6)  # before the first card: the whole frame
+
+
+def test_only_the_legal_empty_cells_are_marked_plus():
+    game = worked_example()
+    rows = grid_text(game).splitlines()[1:]
+    plus = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "+"}
+    empty_legal = [c for c in game.legal_cells() if game.pile(c) is None]
+    assert len(plus) == len(empty_legal) == 8
+
+
+def test_flipped_cells_of_the_last_move_are_starred():
+    game = worked_example()
+    text = grid_text(game)
+    assert text.count("*") == len(game.moves[-1].flipped) == 2
+
+
+def test_style_gets_roles_and_does_not_change_the_layout():
+    game = worked_example()
+    seen = []
+
+    def style(text, role):
+        seen.append(role)
+        return text
+
+    assert draw(game, style=style) == draw(game)
+    assert {"black", "down", "legal", "flip", "frame"} <= set(seen)
+    marked = draw(game, style=lambda t, r: f"<{r}>{t}</{r}>")
+    assert "<down>   ##</down>" in marked and "<flip>*</flip>" in marked
+
+
+def test_status_line_counts_against_the_limit():
+    game = worked_example()
+    assert status_line(game) == "Card to place: 3D   Stock: 34   Face down: 3 (limit 4)"
+    assert status_line(game, symbols=True).startswith("Card to place: 3♦")
+
+
+def test_outcome_text_of_won_and_lost_games():
+    assert outcome_text(conformance_game(153)) == "won, score 8"
+    assert outcome_text(conformance_game(21)) == "lost: too many face down (5, more than 4)"
+    assert outcome_text(Game.from_deal(1)) == "playing"

@@ -28,6 +28,8 @@ _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
 #: PyYAML's implicit timestamp (harmless: we keep the text).
 ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
+#: PyYAML's safe loader (its C version when libyaml is there); only its composer is used.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: How many nodes one stream may expand to (aliases may repeat nodes).
 MAX_NODES = 1_000_000
 
@@ -152,7 +154,7 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
     """
     text = clean_text(text)
     try:
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        nodes = list(yaml.compose_all(text, Loader=_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -160,16 +162,22 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else None
-        raise FormatError(source, line, f"not YAML text: character {exc.character!r} is not allowed") from None
+        code = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        raise FormatError(source, line, f"not YAML text: character U+{code:04X} is not allowed") from None
+    except RecursionError:
+        raise FormatError(source, None, "the YAML is nested too deeply") from None
     except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
         raise FormatError(source, None, f"YAML error: {exc}") from None
     builder = _Builder(source)
-    return [None if _is_empty(node) else builder.build(node) for node in nodes]
+    try:
+        return [None if _is_empty(node) else builder.build(node) for node in nodes]
+    except RecursionError:
+        raise FormatError(source, None, "the YAML is nested too deeply") from None
 
 
 def _is_empty(node: yaml.Node | None) -> bool:
     return node is None or (
-        isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "null" and node.value == "" and node.style is None
+        isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "null" and node.value == "" and not node.style
     )
 
 
@@ -203,7 +211,7 @@ class _Builder:
         self.active.add(key)
         try:
             if isinstance(node, yaml.ScalarNode):
-                out: YNode = YScalar(line, node.value, node.style is None, node.tag.removeprefix(_CORE))
+                out: YNode = YScalar(line, node.value, not node.style, node.tag.removeprefix(_CORE))
             elif isinstance(node, yaml.SequenceNode):
                 out = YSeq(line, [self.build(item) for item in node.value])
             else:

@@ -1,0 +1,166 @@
+"""The strict YAML layer (FORMATS.md: no coercion, duplicate keys, safe tags, FILE:LINE)."""
+
+import pytest
+import yaml
+
+from foursquare import yamlio
+from foursquare.errors import FormatError
+from foursquare.yamlio import (
+    Flow, FlowList, Quoted, YMap, YScalar, YSeq, as_bool, as_choice, as_int, as_text, decode, dump, read_documents,
+)
+
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+
+
+@pytest.fixture(autouse=True, params=LOADERS, ids=lambda loader: loader.__name__)
+def loader(request, monkeypatch):
+    """Every test runs with PyYAML's pure-Python composer and with libyaml's: they differ
+    in details (libyaml marks a plain scalar with style '' rather than None)."""
+    monkeypatch.setattr(yamlio, "_LOADER", request.param)
+    return request.param
+
+
+def one(text):
+    [doc] = read_documents(text, "f.yaml")
+    return doc
+
+
+def error(fn, *args):
+    with pytest.raises(FormatError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("bait", ["no", "on", "yes", "off", "010", "1e3", "7e1", "0x1F", "1_000", "12:30", "2001-12-14", "~x"])
+def test_scalars_are_kept_as_written(bait):
+    doc = one(f"card: {bait}\n")
+    assert as_text(doc.entries["card"], "card", "f.yaml") == bait
+
+
+def test_every_node_has_its_line():
+    doc = one("a: 1\nb:\n  - x\n  - {c: d}\n\ne: |\n  text\n")
+    assert doc.line == 1
+    assert doc.key_lines == {"a": 1, "b": 2, "e": 6}
+    seq = doc.entries["b"]
+    assert isinstance(seq, YSeq) and seq.line == 3
+    assert [item.line for item in seq.items] == [3, 4]
+    assert isinstance(seq.items[1], YMap) and seq.items[1].entries["c"].line == 4
+
+
+def test_duplicate_keys_are_an_error_at_the_second_key():
+    assert error(read_documents, "a: 1\nb: 2\na: 3\n", "f.yaml") == "f.yaml:3: duplicate key 'a' (first on line 1)"
+    assert "f.yaml:2: duplicate key 'x'" in error(read_documents, "m:\n  {x: 1, x: 2}\n", "f.yaml")
+
+
+@pytest.mark.parametrize(
+    "text, tag",
+    [
+        ("a: !!python/object:os.system {}\n", "!!python/object:os.system"),
+        ("a: !!python/object/apply:os.system ['ls']\n", "!!python/object/apply:os.system"),
+        ("a: !!binary aGVsbG8=\n", "!!binary"),
+        ("a: !!set {x}\n", "!!set"),
+        ("a: !local x\n", "!local"),
+    ],
+)
+def test_tags_outside_the_core_types_are_rejected(text, tag):
+    assert error(read_documents, text, "f.yaml") == (
+        f"f.yaml:1: unsupported YAML tag {tag} (only plain values, lists and mappings)"
+    )
+
+
+def test_core_tags_are_fine():
+    doc = one("a: !!str 010\nb: !!int 5\n")
+    assert doc.entries["a"].text == "010"
+
+
+def test_merge_keys_and_non_text_keys_are_rejected():
+    assert "merge keys" in error(read_documents, "b: &x {c: 1}\na:\n  <<: *x\n", "f.yaml")
+    assert error(read_documents, "? [a]\n: b\n", "f.yaml") == "f.yaml:1: a mapping key must be text, not a list"
+
+
+def test_recursive_alias_is_an_error_not_a_hang():
+    assert "refers to itself" in error(read_documents, "a: &x [*x]\n", "f.yaml")
+
+
+def test_aliases_to_plain_values_work():
+    doc = one("a: &c 7H\nb: *c\n")
+    assert doc.entries["b"].text == "7H"
+
+
+def test_syntax_error_names_the_line():
+    message = error(read_documents, "a: 1\nb: [1, 2\nc: 3\n", "f.yaml")
+    assert message.startswith("f.yaml:") and "YAML syntax error" in message
+    line = int(message.split(":")[1])
+    assert 2 <= line <= 4
+
+
+def test_multi_documents_and_empty_documents():
+    docs = read_documents("a: 1\n---\nb: 2\n---\n", "f.yaml")
+    assert [d.line if d else None for d in docs] == [1, 3, None]
+    assert read_documents("", "f.yaml") == []
+
+
+def test_bom_and_crlf_are_accepted_and_lines_kept():
+    doc = one("\ufeffa: 1\r\nb: x\r\n")
+    assert doc.entries["b"].text == "x" and doc.entries["b"].line == 2
+    assert decode("\ufeffa: 1\r\n".encode(), "f.yaml") == "a: 1\n"
+
+
+def test_non_utf8_bytes_name_the_line():
+    assert error(decode, b"a: 1\nb: \xff\n", "f.yaml") == "f.yaml:2: not UTF-8 text"
+    assert error(decode, b"\xfe\xff\x00a", "f.yaml") == "f.yaml:1: not UTF-8 text"
+
+
+def test_control_characters_are_an_error():
+    assert "U+0007" in error(read_documents, "a: \x07\n", "f.yaml")
+
+
+@pytest.mark.parametrize("text", ["010", "-1", "1e3", "+5", "1_0", "'5'", '"5"', "five", "null", "[5]", "5.0", "0x5", "true"])
+def test_numbers_are_plain_decimal_digits_only(text):
+    node = one(f"n: {text}\n").entries["n"]
+    assert error(as_int, node, "n", "f.yaml").startswith("f.yaml:1: n must be a whole number")
+
+
+def test_number_ranges():
+    assert as_int(one("n: 0\n").entries["n"], "n", "f", 0, 5) == 0
+    assert as_int(one(f"n: {2**64 - 1}\n").entries["n"], "n", "f", 0, 2**64 - 1) == 2**64 - 1
+    assert "from 0 to" in error(as_int, one(f"n: {2**64}\n").entries["n"], "n", "f", 0, 2**64 - 1)
+
+
+def test_booleans_are_true_or_false_only():
+    assert as_bool(one("b: true\n").entries["b"], "b", "f") is True
+    assert as_bool(one("b: False\n").entries["b"], "b", "f") is False
+    for bait in ("yes", "no", "on", "'true'", "1"):
+        assert "must be true or false" in error(as_bool, one(f"b: {bait}\n").entries["b"], "b", "f")
+
+
+def test_choices_name_the_allowed_words():
+    assert error(as_choice, one("s: Won\n").entries["s"], "status", "f", ("playing", "won", "lost")) == (
+        "f:1: status must be one of playing, won, lost, not the text 'Won'"
+    )
+
+
+def test_null_is_not_text():
+    assert error(as_text, one("c: ~\n").entries["c"], "card", "f") == "f:1: card must be text, not null"
+    assert as_text(one("c: 'null'\n").entries["c"], "card", "f") == "null"
+
+
+def test_dump_quotes_cards_and_cells_and_reads_back():
+    data = {
+        "next": Quoted("7H"),
+        "moves": [Quoted("TD d4")],
+        "grid": {Quoted("d4"): Flow(cards=FlowList([Quoted("5C"), Quoted("7S")]), face="up")},
+        "deck": FlowList(Quoted(c) for c in ["9C", "3S"] * 20),
+        "reason": None,
+    }
+    text = dump(data)
+    assert '"7H"' in text and '"d4": {cards: ["5C", "7S"], face: up}' in text and "reason: null" in text
+    # every card and cell scalar is double-quoted in the emitted YAML
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    styles = {}
+    for key, value in node.value:
+        styles[key.value] = value
+    assert styles["next"].style == '"'
+    assert all(item.style == '"' for item in styles["deck"].value)
+    assert yaml.safe_load(text)["deck"] == ["9C", "3S"] * 20

@@ -51,7 +51,7 @@ def validate(files, fmt):
         except FormatError as exc:
             click.echo(str(exc), err=True)
             results.append(_file_error(name, exc))
-            lines.append(f"{name}: unreadable: {exc.message}")
+            lines.append(f"{name}: invalid, not checked game by game: {exc.message}")
             continue
         for report in reports:
             for error in report.errors:

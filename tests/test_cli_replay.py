@@ -1,0 +1,87 @@
+"""``foursquare replay``: a move script or a transcript, step by step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from foursquare.cli import main
+from foursquare.state import read_state
+
+ROOT = Path(__file__).parent.parent
+WON = ROOT / "examples" / "won.yaml"
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def moves_of(deal: int) -> list[str]:
+    for line in (ROOT / "tests" / "data" / "conformance_games.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["deal"] == deal:
+            return record["moves"]
+    raise LookupError(deal)
+
+
+def test_every_move_is_drawn_with_what_it_flipped():
+    result = run(["replay", str(WON), "--ascii"])
+    assert result.exit_code == 0
+    out = result.stdout
+    assert out.count("Move ") == 32
+    assert "Move 1: 8D to g7, nothing flipped" in out
+    assert out.rstrip().endswith("Result: won, score 8 (deal 153, 32 moves, 32 cards placed)")
+
+
+def test_final_only():
+    result = run(["replay", str(WON), "--final"])
+    assert "Move " not in result.stdout
+    assert "Game over: won, score 8" in result.stdout
+
+
+def test_a_move_script_needs_the_deal(tmp_path):
+    script = tmp_path / "game.moves"
+    script.write_text("\n".join(moves_of(153)) + "\n")
+    with_deal = run(["replay", str(script), "--deal", "153", "--final"])
+    assert with_deal.exit_code == 0 and "won, score 8" in with_deal.stdout
+    without = run(["replay", str(script)])
+    assert without.exit_code == 1
+    assert without.stderr.startswith(f"{script}:1: ")
+    assert "Traceback" not in without.output
+
+
+def test_stdin_with_bom_and_crlf():
+    text = "\ufeff" + "\r\n".join(moves_of(153)) + "\r\n"
+    result = run(["replay", "-", "--deal", "153", "--final"], input=text)
+    assert result.exit_code == 0, result.output
+    assert "won, score 8" in result.stdout
+
+
+def test_an_illegal_move_names_file_and_line(tmp_path):
+    script = tmp_path / "bad.moves"
+    script.write_text("# deal 1\nd4\n\ng7\n")
+    result = run(["replay", str(script), "--deal", "1"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{script}:4: ")
+    assert "g7" in result.stderr
+
+
+def test_yaml_format_gives_the_state_after_each_move():
+    result = run(["replay", str(WON), "--format", "yaml"])
+    documents = result.stdout.split("---\n")
+    assert len(documents) == 32
+    assert [yaml.safe_load(d)["placed"] for d in documents] == list(range(1, 33))
+    assert yaml.safe_load(documents[-1])["status"] == "won"
+    tenth = read_state(documents[9], "tenth")
+    assert tenth.placed == 10 and str(tenth.next_card) == yaml.safe_load(documents[9])["next"]
+    final = run(["replay", str(WON), "--format", "yaml", "--final"])
+    assert final.stdout == documents[-1]
+
+
+@pytest.mark.parametrize("args", [["replay"], ["replay", "x", "--format", "xml"], ["replay", "x", "--deal", "1", "--deck", "y"]])
+def test_usage_errors(args):
+    assert run(args).exit_code == 2

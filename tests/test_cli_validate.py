@@ -1,0 +1,129 @@
+"""``foursquare validate``: every error of every game, FILE:LINE on stderr, a summary on stdout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from foursquare.cli import main
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def write(tmp_path, text: str | bytes, name="game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return path
+
+
+def test_valid_files_exit_0_with_a_summary():
+    result = run(["validate", str(WON), str(LOST)])
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == [
+        f"{WON}: 1 game, all valid",
+        f"{LOST}: 1 game, all valid",
+        "2 games checked, all valid",
+    ]
+
+
+def test_every_error_of_every_game_and_exit_1():
+    result = run(["validate", str(WON), str(INVALID)])
+    assert result.exit_code == 1
+    errors = result.stderr.splitlines()
+    assert len(errors) == 5
+    assert all(e.startswith(f"{INVALID}:") for e in errors)
+    assert {e.split(": ")[1].split(",")[0] for e in errors} == {"game 2", "game 3", "game 4"}
+    assert result.stdout.splitlines()[-1] == "5 games checked, 3 invalid"
+
+
+def test_json_has_one_object_per_game():
+    result = run(["validate", "--format", "json", str(WON), str(INVALID)])
+    assert result.exit_code == 1
+    games = json.loads(result.stdout)
+    assert [(Path(g["file"]).name, g["game"], g["valid"]) for g in games] == [
+        ("won.yaml", 1, True),
+        ("invalid.yaml", 1, True),
+        ("invalid.yaml", 2, False),
+        ("invalid.yaml", 3, False),
+        ("invalid.yaml", 4, False),
+    ]
+    assert [e["line"] for e in games[2]["errors"]] == [13, 14, 15]
+    assert games[2]["errors"][0]["move"] == 2
+
+
+def test_stdin_and_bom_and_crlf():
+    text = "\ufeff" + WON.read_text().replace("\n", "\r\n")
+    result = run(["validate", "-"], input=text)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "<stdin>: 1 game, all valid\n"
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ('foursquare: 1\ndeal: 1\nmoves: ["d4", no]\n', 3, "not a cell"),
+        ("foursquare: 1\ndeal: 010\nmoves: []\n", 2, "deal"),
+        ('foursquare: 1\ndeal: 1\ndeal: 2\nmoves: ["d4"]\n', 3, "duplicate"),
+        ('foursquare: 1\ndeal: !!python/object:os.system {}\nmoves: ["d4"]\n', 2, "tag"),
+        ('foursquare: 1\ndeal: 1\nmoves: [{cell: "d4", face_down: on}]\n', 3, "face_down"),
+        ('foursquare: 1\ndeal: 1\nmoves: ["d4"]\nresult: {staus: won}\n', 4, "staus"),
+        ("foursquare: 1\ndeal: 1\nmoves: [d4\n", None, ""),
+    ],
+)
+def test_yaml_that_coerces_or_is_unsafe_is_a_clear_error(tmp_path, text, line, message):
+    path = write(tmp_path, text)
+    result = run(["validate", str(path)])
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{line}:" if line else f"{path}:")
+    assert message in first
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "no such file"),
+        ("", "empty"),
+        ("# only a comment\n", "empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\xff", "UTF-8"),
+    ],
+)
+def test_bad_files_are_one_clear_line(tmp_path, content, message):
+    path = tmp_path / "file.yaml"
+    if content is not None:
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    result = run(["validate", str(path)])
+    assert result.exit_code == 1
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(str(path))
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_directory_is_a_clear_error(tmp_path):
+    result = run(["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.stderr == f"{tmp_path}: is a directory, not a file\n"
+
+
+def test_an_unreadable_file_does_not_stop_the_others(tmp_path):
+    result = run(["validate", "--format", "json", str(tmp_path / "missing.yaml"), str(WON)])
+    assert result.exit_code == 1
+    games = json.loads(result.stdout)
+    assert [g["valid"] for g in games] == [False, True]
+    assert games[0]["game"] is None and games[0]["errors"][0]["message"] == "no such file"
+
+
+@pytest.mark.parametrize("args", [["validate"], ["validate", "--format", "xml", "x"], ["validate", "--bogus", "x"]])
+def test_usage_errors_exit_2(args):
+    assert run(args).exit_code == 2

@@ -1,0 +1,68 @@
+"""Every file of examples/ does what examples/README.md says."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from foursquare.cli import main
+from foursquare.sources import load_input, read_source
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def load(name: str):
+    text, source = read_source(str(EXAMPLES / name))
+    return load_input(text, source)
+
+
+@pytest.mark.parametrize(
+    "name, deal, status, reason, score",
+    [("won.yaml", 153, "won", None, 8), ("lost.yaml", 21, "lost", "too-many-face-down", None)],
+)
+def test_recorded_games_validate_and_end_as_claimed(name, deal, status, reason, score):
+    result = run(["validate", str(EXAMPLES / name)])
+    assert result.exit_code == 0 and result.stderr == ""
+    game = load(name)
+    assert (game.deal, game.status, game.reason, game.score) == (deal, status, reason, score)
+
+
+def test_move_script_wins_when_piped_into_play():
+    result = run(["play", "--deal", "89"], input=(EXAMPLES / "deal89.moves").read_text())
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "Won, score 4."
+
+
+def test_invalid_transcript_gives_exactly_the_expected_errors(monkeypatch):
+    monkeypatch.chdir(EXAMPLES)
+    result = run(["validate", "invalid.yaml"])
+    assert result.exit_code == 1
+    assert result.stderr == (EXAMPLES / "invalid.expected").read_text()
+    assert result.stdout == "invalid.yaml: 4 games, 3 invalid\n"
+
+
+def test_saved_state_resumes_exactly():
+    game = load("state.yaml")
+    assert (game.deal, game.placed, str(game.next_card)) == (153, 12, "2D")
+    again = run(["state", str(EXAMPLES / "state.yaml")])
+    assert again.stdout == (EXAMPLES / "state.yaml").read_text()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_ci_script_passes():
+    env = dict(os.environ, FOURSQUARE=f"{sys.executable} -m foursquare")
+    done = subprocess.run(
+        ["bash", str(EXAMPLES / "ci-check.sh")], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("all checks passed")

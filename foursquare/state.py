@@ -203,8 +203,6 @@ class _StateReader:
         ]
         unknown = as_int(doc.entries["unknown"], "unknown", src, 1) if "unknown" in doc else 0
         known = ([nxt] if nxt is not None else []) + remaining
-        if nxt is None and remaining:
-            raise self.error(nxt_node.line, "next is null but remaining lists cards (next is the first card of the stock)")
         on_grid = sum(len(cards) for cards, _ in grid.values())
         stock = rules.deck_size - on_grid
         if len(known) + unknown != stock:
@@ -217,11 +215,16 @@ class _StateReader:
             game = self.replay(doc, grid, known, deal)
         else:
             game = self.position(doc, grid, known, deal)
+        if nxt is None and remaining and not game.is_over:
+            raise self.error(
+                nxt_node.line, "next is null but the game goes on and remaining lists cards (next is the card to place now)"
+            )
         self.check_counts(doc, game, nxt, nxt_node)
         return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
+        self.cell_lines: dict[Cell, int] = {}
         geo = geometry(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
         for key, value in node.entries.items():
@@ -247,18 +250,19 @@ class _StateReader:
             cards = [self.card(item, f"pile {cell}") for item in items]
             face = as_choice(pile.entries["face"], f"pile {cell}: face", src, ("up", "down"))
             grid[cell] = (cards, face == "up")
+            self.cell_lines[cell] = line
         return grid
 
     def position(self, doc: YMap, grid: dict, known: list[Card], deal: int | None) -> Game:
         try:
             game = Game.from_position(grid, known, self.rules, deal)
         except (ParseError, ValueError) as exc:
-            raise self.error(doc.line_of("grid"), f"grid: {exc}") from None
+            raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
             placed = game.placed
             if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
-                raise self.error(doc.line_of("grid"), f"grid: these are not the first {placed} cards of deal {deal}")
+                raise self.error(_key_line(doc, "grid"), f"grid: these are not the first {placed} cards of deal {deal}")
             if known != order[placed : placed + len(known)]:
                 raise self.error(
                     doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
@@ -292,7 +296,8 @@ class _StateReader:
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid().items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
-            raise self.error(doc.line_of("grid"), f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
+            line = self.cell_lines.get(cell, _key_line(doc, "grid"))
+            raise self.error(line, f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
         rest = list(game.deck[game.placed :])
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
             raise self.error(doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from")
@@ -319,6 +324,10 @@ class _StateReader:
             if claimed != game.score:
                 actual = "null" if game.score is None else game.score
                 raise self.error(node.line, f"score: {'null' if claimed is None else claimed}, but the position gives {actual}")
+
+
+def _key_line(doc: YMap, key: str) -> int:
+    return doc.key_lines.get(key, doc.line)
 
 
 def _pile(pile) -> str:

@@ -24,6 +24,10 @@ from ..errors import FoursquareError, ParseError
 from ..game import Game
 from ..rules import STANDARD, Rules
 
+#: The type of every file parameter: shell completion offers files; nothing is checked
+#: here (a bad file is reported by the reader as ``FILE: reason``, status 1).
+PATH = click.Path(allow_dash=True)
+
 #: Exit status of an interrupted command (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
@@ -114,6 +118,7 @@ def game_options(func: Callable) -> Callable:
         "--deck",
         "deck_path",
         metavar="FILE",
+        type=PATH,
         help="Card order, top first, white-space separated ('-' for stdin).",
     )(func)
     func = click.option(

@@ -19,6 +19,7 @@ from ..movescript import Move
 from ..render import card_text, draw, outcome_text
 from ..session import COMMANDS, Command, Session, hints_available, read_entry, state_of, write_atomically
 from .common import (
+    PATH,
     EXIT_INTERRUPTED,
     Look,
     command_boundary,
@@ -35,12 +36,13 @@ RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command()
+@click.command(short_help="Play a game at the prompt, or from a piped move script.")
 @game_options
-@click.option("--resume", "resume_path", metavar="FILE", help="Continue the game of a state or transcript file.")
+@click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @click.option(
     "--record",
     metavar="FILE",
+        type=PATH,
     help="Keep the transcript in FILE, complete after every move (Ctrl-C loses nothing).",
 )
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")

@@ -6,7 +6,7 @@ import click
 
 from ..game import Game
 from ..render import draw, outcome_text
-from .common import Look, command_boundary, exclusive, game_options, load_game_file, load_rules_option
+from .common import PATH, Look, command_boundary, exclusive, game_options, load_game_file, load_rules_option
 
 
 def start_of(game: Game) -> Game:
@@ -17,8 +17,8 @@ def start_of(game: Game) -> Game:
     return start
 
 
-@click.command()
-@click.argument("moves_path", metavar="MOVES")
+@click.command(short_help="Show a game step by step.")
+@click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options
 @click.option("--final", is_flag=True, help="Show only the end of the game.")
 @click.option(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .common import command_boundary, exclusive, fail, game_options, load_game_file, load_rules_option, new_game
+from .common import PATH, command_boundary, exclusive, fail, game_options, load_game_file, load_rules_option, new_game
 
 
-@click.command()
-@click.argument("moves_path", metavar="[MOVES]", required=False)
+@click.command(short_help="Print the state YAML of a game.")
+@click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
 @click.option("--after", type=click.IntRange(min=0), metavar="K", help="Stop after the first K moves.")
 @click.option(

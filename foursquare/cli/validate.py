@@ -7,7 +7,7 @@ import json
 import click
 
 from ..errors import FormatError
-from .common import command_boundary
+from .common import PATH, command_boundary
 
 
 def _file_error(name: str, error: FormatError) -> dict:
@@ -21,8 +21,8 @@ def _file_error(name: str, error: FormatError) -> dict:
     }
 
 
-@click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.command(short_help="Check transcripts (for CI).")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--format",
     "fmt",

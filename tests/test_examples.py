@@ -66,3 +66,47 @@ def test_ci_script_passes():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("all checks passed")
+
+
+# ------------------------------------------------------------------ README
+
+README = EXAMPLES.parent / "README.md"
+
+
+def test_readme_starts_with_the_two_set_up_commands():
+    blocks = README.read_text().split("```")
+    assert blocks[0] == ""
+    assert blocks[1] == (
+        "sh\npython3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && foursquare play --deal 1\n"
+    )
+    assert blocks[3] == "sh\n. .venv/bin/activate && python -m pytest -q\n"
+
+
+def console_examples():
+    blocks = README.read_text().split("```")
+    for block in blocks[1::2]:
+        if block.startswith("console\n$ foursquare "):
+            command, _, output = block[len("console\n$ ") :].partition("\n")
+            yield pytest.param(command, output, id=command)
+
+
+@pytest.mark.parametrize("command, output", list(console_examples()))
+def test_readme_console_examples_are_real_output(command, output, monkeypatch):
+    import shlex
+
+    monkeypatch.chdir(EXAMPLES.parent)
+    words = shlex.split(command)[1:]
+    stdin = None
+    if "<" in words:
+        at = words.index("<")
+        stdin = Path(words[at + 1]).read_text()
+        words = words[:at]
+    result = CliRunner().invoke(main, words, input=stdin, catch_exceptions=False)
+    assert result.output == output
+
+
+def test_readme_python_examples():
+    import doctest
+
+    failures, tried = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried >= 5 and failures == 0

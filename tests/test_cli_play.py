@@ -384,3 +384,17 @@ def test_no_ansi_codes_when_piped():
     result = interactive(["--deal", "1"], "d4\n")
     assert "\x1b[" not in result.output
     assert "♦" not in result.output
+
+
+def test_a_failing_bot_does_not_end_the_game(monkeypatch):
+    import foursquare.session as session
+
+    def recommend(view, budget=1.0):
+        raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    for mode in (["--interactive"], ["--script"]):
+        result = run(["play", *mode, "--deal", "1"], input="d4\nhint\ne4\n")
+        assert result.exit_code == 0
+        assert "The hint failed: RuntimeError: out of ideas" in result.stdout
+        assert "Stopped after 2 cards placed" in result.stdout

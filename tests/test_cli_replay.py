@@ -85,3 +85,12 @@ def test_yaml_format_gives_the_state_after_each_move():
 @pytest.mark.parametrize("args", [["replay"], ["replay", "x", "--format", "xml"], ["replay", "x", "--deal", "1", "--deck", "y"]])
 def test_usage_errors(args):
     assert run(args).exit_code == 2
+
+
+def test_transcript_file_with_bom_and_crlf(tmp_path):
+    path = tmp_path / "won.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + WON.read_bytes().replace(b"\n", b"\r\n"))
+    result = run(["replay", str(path), "--final"])
+    assert result.exit_code == 0, result.output
+    assert "Result: won, score 8" in result.stdout
+    assert run(["validate", str(path)]).exit_code == 0

@@ -158,7 +158,10 @@ def hint_text(session: Session) -> str:
         return "Hints are not available (no bot is installed)."
     if session.game.is_over:
         return "No hint: the game is over."
-    estimates = session.hint()
+    try:
+        estimates = session.hint()
+    except Exception as exc:  # a bot is a plug-in: its failure must not end the game
+        return f"The hint failed: {type(exc).__name__}: {exc}"
     if not estimates:
         return "No hint."
     lines = ["Hint (best first):"]
@@ -204,6 +207,11 @@ class Prompt:
         self.show()
         if self.game.is_over:
             self.announce_end()
+        if sys.stdin.isatty():
+            try:
+                import readline  # noqa: F401  (line editing and history for input())
+            except ImportError:
+                pass
         try:
             while True:
                 try:
@@ -272,10 +280,7 @@ class Prompt:
                 click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
                 self.show()
             elif name == "hint":
-                try:
-                    click.echo(hint_text(session))
-                except Exception as exc:  # a bot is a plug-in: its failure must not end the game
-                    self.say_error(f"the hint failed: {exc}")
+                click.echo(hint_text(session))
             elif name == "save":
                 kind = session.save(arg)
                 click.echo(f"Saved the {kind} to {arg}.")

@@ -128,8 +128,10 @@ def load_input(
     :param rules: the rule set, for a file that does not name one (default standard).
     :returns: the game.
     :raises FormatError: ``FILE:LINE: message`` at the first problem (for a move
-        script, the line of the illegal move or the wrong card).
+        script, the line of the illegal move or the wrong card); an empty file is an error.
     """
+    if not text.strip():
+        raise FormatError(source, 1, "the file is empty (expected a move script, a transcript or a state)")
     kind = input_kind(text)
     if kind == "state":
         from .state import read_state

@@ -170,3 +170,8 @@ def test_example_files(name, deal, placed):
         return
     game = load_input(text, source, deal=deal)
     assert game.placed == placed
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "  \r\n"])
+def test_load_input_empty_file_is_an_error(text):
+    assert error(load_input, text, "e.txt") == "e.txt:1: the file is empty (expected a move script, a transcript or a state)"

@@ -404,3 +404,32 @@ def test_example_files_in_test_data():
     assert [str(e) for e in reports[1].errors] == [
         "two-games.yaml:21: game 2, move 2: claim flipped: [e4], but the move flipped [d4]",
     ]
+
+
+# ------------------------------------------------------------------------ fuzz
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from foursquare.sources import load_input  # noqa: E402
+from foursquare.state import read_state, state_text  # noqa: E402
+
+SAMPLE_TRANSCRIPT = transcript_text(played())
+SAMPLE_STATE = state_text(played())
+PIECES = ["", " ", "-", ":", "[", "]", "{", "}", ",", "'", '"', "#", "\n", "\t", "&a", "*a", "!!", "no", "010",
+          "1e3", "null", "~", "d4", "7H", "foursquare: 1", "---", "- ", "  ", "\ufeff", "\r\n", "\x00", "é", "99999999999999999999999"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([SAMPLE_TRANSCRIPT, SAMPLE_STATE, GOOD]), st.data())
+def test_mangled_files_give_format_errors_never_a_traceback(base, data):
+    text = base
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 8)))
+        text = text[:i] + data.draw(st.sampled_from(PIECES)) + text[j:]
+    for reader in (lambda t: validate(t, "f"), lambda t: read_state(t, "f"), lambda t: load_input(t, "f")):
+        try:
+            reader(text)
+        except FormatError as exc:
+            assert str(exc).startswith("f")

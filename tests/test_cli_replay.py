@@ -75,7 +75,8 @@ def test_yaml_format_gives_the_state_after_each_move():
     documents = result.stdout.split("---\n")
     assert len(documents) == 32
     assert [yaml.safe_load(d)["placed"] for d in documents] == list(range(1, 33))
-    assert yaml.safe_load(documents[-1])["status"] == "won"
+    last = read_state(documents[-1], "last")
+    assert last.status == "won" and last.score == 8
     tenth = read_state(documents[9], "tenth")
     assert tenth.placed == 10 and str(tenth.next_card) == yaml.safe_load(documents[9])["next"]
     final = run(["replay", str(WON), "--format", "yaml", "--final"])

@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "replay": "replay:replay",
     "state": "state:state",
     "validate": "validate:validate",
+    "solve": "solve:solve",
+    "analyze": "analyze:analyze",
 }
 
 

@@ -1,0 +1,331 @@
+"""Analysis with the solver: batch figures over many deals, and where a recorded game went wrong.
+
+- :func:`wilson_interval` and :func:`summarize` turn solver results over many
+  deals into figures: deals settled, the winnable share with a 95% Wilson
+  interval, the score distribution, median and worst time per deal.
+- :func:`analyze_game` replays a recorded game and, before and after every
+  move, asks the perfect-information solver (:mod:`foursquare.solver`) whether
+  a win was still possible and with what best score, so that the move that
+  threw the game away is named; when :mod:`foursquare.bots` is available it
+  adds the bot's preferred cell and estimated win chances.
+
+No I/O, no Click: the ``solve`` and ``analyze`` commands print what these return.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .game import Game
+from .solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
+
+#: Default node limit per position in :func:`analyze_game`.
+ANALYSIS_MAX_NODES = 200_000
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default).
+
+    :param successes: the count of successes, 0 ≤ successes ≤ trials.
+    :param trials: the number of trials; with none the interval is (0, 1).
+    :returns: (low, high), both within [0, 1].
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """Figures over many solved deals.
+
+    :ivar deals: deals attempted.
+    :ivar solved: deals with a win found (its score proved optimal).
+    :ivar no_win: deals proved to have no win.
+    :ivar unknown: deals where a limit ran out first.
+    :ivar winnable: the winnable share among settled deals (solved / (solved + no_win)), or ``None``.
+    :ivar interval: its 95% Wilson interval (low, high).
+    :ivar scores: score -> number of solved deals with it, highest score first.
+    :ivar median_seconds, worst_seconds: time per deal (seconds).
+    :ivar median_nodes, worst_nodes, total_nodes: positions searched per deal / in all.
+    """
+
+    deals: int
+    solved: int
+    no_win: int
+    unknown: int
+    winnable: float | None
+    interval: tuple[float, float]
+    scores: dict[int, int]
+    median_seconds: float
+    worst_seconds: float
+    median_nodes: float
+    worst_nodes: int
+    total_nodes: int
+
+    def as_dict(self) -> dict:
+        """Plain values for JSON."""
+        return {
+            "deals": self.deals,
+            "solved": self.solved,
+            "no_win": self.no_win,
+            "unknown": self.unknown,
+            "winnable": self.winnable,
+            "interval": list(self.interval),
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "median_seconds": self.median_seconds,
+            "worst_seconds": self.worst_seconds,
+            "median_nodes": self.median_nodes,
+            "worst_nodes": self.worst_nodes,
+            "total_nodes": self.total_nodes,
+        }
+
+    def lines(self) -> list[str]:
+        """The summary as text lines."""
+        settled = self.solved + self.no_win
+        out = [
+            f"deals: {self.deals}; settled: {settled} (solved {self.solved}, no win {self.no_win}); unknown: {self.unknown}",
+        ]
+        if self.winnable is not None:
+            lo, hi = self.interval
+            out.append(
+                f"winnable: {self.solved}/{settled} = {100 * self.winnable:.1f}% (95% Wilson interval {100 * lo:.1f}%-{100 * hi:.1f}%)"
+            )
+        if self.scores:
+            out.append("scores: " + ", ".join(f"{s}: {k}" for s, k in self.scores.items()))
+        out.append(
+            f"time per deal: median {1000 * self.median_seconds:.1f} ms, worst {1000 * self.worst_seconds:.1f} ms; "
+            f"nodes: median {self.median_nodes:g}, worst {self.worst_nodes}, total {self.total_nodes}"
+        )
+        return out
+
+
+def summarize(solutions: Iterable[Solution]) -> BatchSummary:
+    """Figures over the solutions of many deals (see :class:`BatchSummary`)."""
+    sols = list(solutions)
+    solved = sum(s.status == SOLVED for s in sols)
+    no_win = sum(s.status == NO_WIN for s in sols)
+    unknown = sum(s.status == UNKNOWN for s in sols)
+    settled = solved + no_win
+    scores = Counter(s.score for s in sols if s.status == SOLVED)
+    seconds = [s.seconds for s in sols] or [0.0]
+    nodes = [s.nodes for s in sols] or [0]
+    return BatchSummary(
+        deals=len(sols),
+        solved=solved,
+        no_win=no_win,
+        unknown=unknown,
+        winnable=solved / settled if settled else None,
+        interval=wilson_interval(solved, settled),
+        scores=dict(sorted(scores.items(), reverse=True)),
+        median_seconds=statistics.median(seconds),
+        worst_seconds=max(seconds),
+        median_nodes=statistics.median(nodes),
+        worst_nodes=max(nodes),
+        total_nodes=sum(nodes),
+    )
+
+
+# ------------------------------------------------------------ recorded games
+
+
+def _outlook(sol: Solution) -> str:
+    """``win`` (a win is still possible), ``no-win`` (proved), ``unknown``."""
+    return {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """One move of a recorded game, judged with perfect information.
+
+    :ivar number: the move's number from 1.
+    :ivar card, cell: the card placed and where (text like ``7H``, ``d4``).
+    :ivar before, after: ``win`` (a win was possible with perfect information),
+        ``no-win`` (proved impossible) or ``unknown`` (the node limit ran out),
+        before and after the move.
+    :ivar best_before, best_after: the best perfect-information score from the
+        position before / after the move (``None`` when there is no win or it is unknown).
+    :ivar solver_cell: the first cell of an optimal win from the position before
+        the move (``None`` when there is none).
+    :ivar verdict: ``threw-away-win`` (a win was possible before and is proved
+        impossible after), ``lost-points`` (still winnable, with a lower best
+        score), ``ok`` or ``unknown`` (the solver could not tell).
+    :ivar bot_cell, bot_win_chance, played_win_chance: the bot's preferred cell,
+        its estimated win chance there and at the cell played (``None`` without a bot).
+    :ivar nodes: solver positions searched for this move (before it).
+    """
+
+    number: int
+    card: str
+    cell: str
+    before: str
+    after: str
+    best_before: int | None
+    best_after: int | None
+    solver_cell: str | None
+    verdict: str
+    bot_cell: str | None = None
+    bot_win_chance: float | None = None
+    played_win_chance: float | None = None
+    nodes: int = 0
+
+    def as_dict(self) -> dict:
+        """Plain values for JSON/YAML."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """A recorded game judged move by move.
+
+    :ivar moves: one :class:`MoveReport` per move.
+    :ivar start: the outlook at the start (``win``/``no-win``/``unknown``) and
+        :ivar best_start: the best score there.
+    :ivar status, score: the game's outcome.
+    :ivar mistakes: the reports whose verdict is ``threw-away-win`` or ``lost-points``.
+    :ivar max_nodes: the node limit per position.
+    :ivar bot: the bot's name, or ``None`` when no bot was consulted.
+    """
+
+    moves: list[MoveReport]
+    start: str
+    best_start: int | None
+    status: str
+    score: int | None
+    max_nodes: int | None
+    bot: str | None = None
+    mistakes: list[MoveReport] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        """Plain values for JSON/YAML."""
+        return {
+            "start": self.start,
+            "best_start": self.best_start,
+            "status": self.status,
+            "score": self.score,
+            "max_nodes": self.max_nodes,
+            "bot": self.bot,
+            "moves": [m.as_dict() for m in self.moves],
+            "mistakes": [m.number for m in self.mistakes],
+        }
+
+
+def _verdict(before: Solution, after: Solution) -> str:
+    if before.status == UNKNOWN or after.status == UNKNOWN:
+        if before.status == NO_WIN:
+            return "ok"  # nothing left to lose
+        return "unknown"
+    if before.status == SOLVED and after.status == NO_WIN:
+        return "threw-away-win"
+    if before.status == SOLVED and after.status == SOLVED and after.score < before.score:
+        return "lost-points"
+    return "ok"
+
+
+def _bot_estimates(game: Game, bot: str | None, budget: float | None, seed: int):
+    """The bot's estimates for the position, or ``None`` when no bot package is available."""
+    try:
+        from .bots import recommend  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    kwargs = {"budget": budget, "seed": seed}
+    if bot is not None:
+        kwargs["bot"] = bot
+    return recommend(game.view(), **kwargs)
+
+
+def analyze_game(
+    game: Game,
+    *,
+    max_nodes: int | None = ANALYSIS_MAX_NODES,
+    timeout: float | None = None,
+    bot: str | None = None,
+    use_bot: bool = True,
+    budget: float | None = None,
+    seed: int = 0,
+) -> GameAnalysis:
+    """Judge every move of a recorded game with the perfect-information solver.
+
+    :param game: the game after its last move; its known deck must cover every
+        card placed (a deal or a full deck).  It is not changed.
+    :param max_nodes: the solver's node limit for each position (``None``: none);
+        a position the solver cannot settle is reported ``unknown``.
+    :param timeout: the solver's time limit for each position, in seconds.
+    :param bot: the bot's name for :func:`foursquare.bots.recommend` (its default when ``None``).
+    :param use_bot: whether to consult the bot at all (when the package exists).
+    :param budget: the bot's time budget per move, in seconds.
+    :param seed: the bot's random seed.
+    :returns: a :class:`GameAnalysis`.
+    :raises ValueError: for a game resumed from a position without its moves.
+    :raises SolverError: for an unsupported rule set.
+    """
+    if len(game.moves) != game.placed:
+        raise ValueError("the game was resumed from a position without its moves; there is nothing to analyze")
+    played = list(game.moves)
+    replay = Game(game.deck, game.rules, game.deal)
+    sols: list[Solution] = []
+    ests: list = []
+    for i in range(len(played) + 1):
+        sols.append(solve(replay, max_nodes=max_nodes, timeout=timeout))
+        if i < len(played):
+            ests.append(_bot_estimates(replay, bot, budget, seed) if use_bot else None)
+            replay.play(played[i].cell)
+    reports = []
+    for i, placement in enumerate(played):
+        before, after, estimates = sols[i], sols[i + 1], ests[i]
+        bot_cell = bot_chance = played_chance = None
+        if estimates:
+            best = max(estimates, key=lambda e: (e.win_chance, e.expected_score))
+            bot_cell, bot_chance = str(best.cell), best.win_chance
+            for e in estimates:
+                if e.cell == placement.cell:
+                    played_chance = e.win_chance
+        reports.append(
+            MoveReport(
+                number=i + 1,
+                card=str(placement.card),
+                cell=str(placement.cell),
+                before=_outlook(before),
+                after=_outlook(after),
+                best_before=before.score,
+                best_after=after.score,
+                solver_cell=str(before.moves[0]) if before.moves else None,
+                verdict=_verdict(before, after),
+                bot_cell=bot_cell,
+                bot_win_chance=bot_chance,
+                played_win_chance=played_chance,
+                nodes=before.nodes,
+            )
+        )
+    first = sols[0]
+    used_bot = any(r.bot_cell is not None for r in reports)
+    return GameAnalysis(
+        moves=reports,
+        start=_outlook(first),
+        best_start=first.score,
+        status=game.status.value,
+        score=game.score,
+        max_nodes=max_nodes,
+        bot=(bot or "default") if used_bot else None,
+        mistakes=[r for r in reports if r.verdict in ("threw-away-win", "lost-points")],
+    )
+
+
+__all__ = [
+    "ANALYSIS_MAX_NODES",
+    "BatchSummary",
+    "DEFAULT_MAX_NODES",
+    "GameAnalysis",
+    "MoveReport",
+    "analyze_game",
+    "summarize",
+    "wilson_interval",
+]

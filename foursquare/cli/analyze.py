@@ -1,0 +1,95 @@
+"""``foursquare analyze``: where a recorded game went wrong, judged with perfect information."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .common import PATH, command_boundary, exclusive, game_options, load_game_file, load_rules_option
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _best(outlook: str, score: int | None) -> str:
+    if outlook == "win":
+        return f"win {score}"
+    return outlook
+
+
+@click.command(short_help="Judge each move of a recorded game with the solver.")
+@click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
+@game_options
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Solver positions per move before answering 'unknown' (default 200000).",
+)
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="Solver time limit per move.")
+@click.option("--bot", metavar="NAME", help="The bot to compare with (default: the bots package's default).")
+@click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="The bot's time per move.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
+@command_boundary
+def analyze(game_path, deal, deck_path, rules_spec, max_nodes, timeout, bot, no_bot, budget, fmt):
+    """For each move of a recorded game (a transcript or a move script with
+    --deal/--deck; '-' for stdin): whether a win was still possible with perfect
+    information before and after it, the best score from there, the solver's
+    cell, and the bot's preferred cell and win chances; then the mistakes.
+
+    'unknown' means the solver's node limit ran out for that position.
+    """
+    from ..analysis import ANALYSIS_MAX_NODES, analyze_game
+
+    exclusive(deal=deal, deck=deck_path)
+    rules = load_rules_option(rules_spec)
+    game = load_game_file(game_path, deal, deck_path, rules)
+    if len(game.moves) != game.placed:
+        name = "<stdin>" if game_path == "-" else game_path
+        raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")
+    result = analyze_game(
+        game,
+        max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
+        timeout=timeout,
+        bot=bot,
+        use_bot=not no_bot,
+        budget=budget,
+    )
+    if fmt == "json":
+        click.echo(json.dumps(result.as_dict(), indent=1))
+        return
+    if fmt == "yaml":
+        import yaml
+
+        click.echo(yaml.safe_dump(result.as_dict(), sort_keys=False), nl=False)
+        return
+    with_bot = result.bot is not None
+    head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':9} {'after':9} {'solver':6}"
+    if with_bot:
+        head += f"  {'bot':4} {'bot win':>8} {'played':>8}"
+    click.echo(head + "  verdict")
+    for m in result.moves:
+        line = (
+            f"{m.number:>4}  {m.card:4} {m.cell:4}  {_best(m.before, m.best_before):9} "
+            f"{_best(m.after, m.best_after):9} {m.solver_cell or '-':6}"
+        )
+        if with_bot:
+            line += f"  {m.bot_cell or '-':4} {_pct(m.bot_win_chance):>8} {_pct(m.played_win_chance):>8}"
+        click.echo(line + f"  {m.verdict}")
+    outcome = f"won, score {result.score}" if result.status == "won" else result.status
+    click.echo(f"start: {_best(result.start, result.best_start)}; outcome: {outcome}")
+    if not result.mistakes:
+        unknown = sum(m.verdict == "unknown" for m in result.moves)
+        click.echo("mistakes: none found" + (f" ({unknown} moves unknown)" if unknown else ""))
+        return
+    click.echo(f"mistakes: {len(result.mistakes)}")
+    for m in result.mistakes:
+        if m.verdict == "threw-away-win":
+            what = f"threw the win away (best was {m.best_before})"
+        else:
+            what = f"best score {m.best_before} -> {m.best_after}"
+        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
+        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")

@@ -1,0 +1,165 @@
+"""``foursquare solve``: the best score of a deal with the stock order known (the solver's command)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import click
+
+from .common import PATH, command_boundary, exclusive, game_options, load_rules_option, new_game
+
+
+def _deal_range(ctx: click.Context, param: click.Parameter, value: str | None) -> range | None:
+    if value is None:
+        return None
+    from ..deal import MAX_DEAL
+
+    text = value.strip()
+    first, sep, last = text.partition("-")
+    try:
+        if not first.strip().isdigit() or (sep and not last.strip().isdigit()):
+            raise ValueError
+        a = int(first)
+        b = int(last) if sep else a
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a range of deal numbers (expected A-B, like 0-999)") from None
+    if b < a:
+        raise click.BadParameter(f"{value!r}: the range ends before it starts")
+    if b > MAX_DEAL:
+        raise click.BadParameter(f"{value!r}: deal numbers go up to {MAX_DEAL}")
+    return range(a, b + 1)
+
+
+def _record(deal, sol, game=None) -> dict:
+    out = {
+        "deal": deal,
+        "status": sol.status,
+        "score": sol.score,
+        "max_score": sol.max_score,
+        "moves": [str(c) for c in sol.moves],
+        "nodes": sol.nodes,
+        "seconds": round(sol.seconds, 6),
+    }
+    if game is not None:
+        out["transcript"] = _transcript(game, sol)
+    return out
+
+
+def _winning_game(game, sol):
+    """The game played along the solution (a copy), or ``None`` without a win."""
+    if not sol.won:
+        return None
+    won = game.copy()
+    for cell in sol.moves:
+        won.play(cell)
+    return won
+
+
+def _transcript(game, sol) -> str | None:
+    from ..transcript import transcript_text
+
+    won = _winning_game(game, sol)
+    return None if won is None else transcript_text(won)
+
+
+def _describe(sol, total: int) -> str:
+    if sol.status == "solved":
+        return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
+    if sol.status == "no-win":
+        return "no win (proved)"
+    bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
+    return f"unknown (the limit ran out{bound})"
+
+
+@click.command(short_help="Find the best score of a deal with the stock order known.")
+@game_options
+@click.option("--deals", "deal_range", metavar="A-B", callback=_deal_range, help="Solve every deal number from A to B.")
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Positions to search per deal before answering 'unknown' (default 3000000).",
+)
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="Time limit per deal.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for --deals.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
+@click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
+@command_boundary
+def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt, csv_path, verbose):
+    """Solve a deal with perfect information: the win that uses the fewest cards
+    (the highest score), or a proof that no win exists.
+
+    One game from --deal N or --deck FILE: prints the result and the winning
+    moves as a transcript that 'foursquare validate' accepts.  Many deals with
+    --deals A-B: a summary (deals solved, winnable share with a 95% Wilson
+    interval, scores, time per deal); --format json prints one JSON object per
+    line, one per deal, then {"summary": ...}.
+    """
+    from .. import solver
+
+    exclusive(deal=deal, deck=deck_path, deals=deal_range)
+    rules = load_rules_option(rules_spec)
+    limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
+    if csv_path is not None and deal_range is None:
+        raise click.UsageError("--output needs --deals")
+    if deal_range is not None:
+        _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose)
+        return
+    game = new_game(deal, deck_path, rules)
+    if game is None:
+        raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
+    sol = solver.solve(game, max_nodes=limit, timeout=timeout)
+    if fmt == "json":
+        click.echo(json.dumps(_record(deal, sol, game)))
+        return
+    name = f"deal {deal}" if deal is not None else deck_path
+    lines = [f"{name}: {_describe(sol, game.rules.deck_size)}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
+    transcript = _transcript(game, sol)
+    if transcript is None:
+        click.echo("\n".join(lines))
+    else:  # comments first, so that the whole output is a transcript that validates
+        click.echo("".join(f"# {line}\n" for line in lines) + transcript, nl=False)
+
+
+def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) -> None:
+    from ..analysis import summarize
+    from ..rules import STANDARD
+    from ..solver import solve_deals
+
+    rules = rules or STANDARD
+    results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs)
+    solutions = []
+    writer = None
+    csv_file = None
+    if csv_path is not None:
+        csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
+        writer = csv.writer(csv_file)
+        writer.writerow(["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
+    show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
+    try:
+        with click.progressbar(
+            results, length=len(deals), label="solving", file=sys.stderr, hidden=not show_bar
+        ) as bar:
+            for d, sol in bar:
+                solutions.append(sol)
+                if writer is not None:
+                    writer.writerow(
+                        [d, sol.status, "" if sol.score is None else sol.score,
+                         "" if sol.max_score is None else sol.max_score, sol.nodes,
+                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves)]
+                    )
+                if fmt == "json":
+                    click.echo(json.dumps(_record(d, sol)))
+                elif verbose:
+                    click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+    finally:
+        if csv_file is not None and csv_file is not sys.stdout:
+            csv_file.close()
+    summary = summarize(solutions)
+    if fmt == "json":
+        click.echo(json.dumps({"summary": summary.as_dict()}))
+    else:
+        click.echo("\n".join(summary.lines()))

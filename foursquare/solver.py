@@ -1,0 +1,555 @@
+"""The perfect-information solver: how well can a deal be played when the stock order is known?
+
+Given a position and the order of the cards still to come, :func:`solve` finds a
+win that uses the fewest cards — the highest score (RULES.md §5: the cards left
+in the stock) — or proves that no win exists.  It is engine-level: no I/O, no
+Click; it never changes the :class:`~foursquare.game.Game` it is given.
+
+Three outcomes are kept apart (:class:`Solution`): ``solved`` (a proved-optimal
+score and the moves that reach it), ``no-win`` (proved: no order of placements
+wins with the known cards) and ``unknown`` (the node or time limit ran out;
+:attr:`Solution.max_score` then bounds the score from above).
+
+How it works
+------------
+Depth-first search with iterative deepening on the number of cards used: first
+try to win with exactly the cards needed to fill the grid (score 24 from the
+start), then one more, and so on.  The search keeps its own compact board
+(flat lists, make/unmake) and prunes with admissible lower bounds on the cards
+still needed:
+
+- every empty cell of the final 4×4 grid needs a new pile: ``16 - piles`` cards;
+- *line parity*: a card placed on a new pile flips every other pile of its row
+  (or none of them), so every pile of a row is flipped by the same future
+  placements in that row, and likewise for columns.  With R(row) and C(column)
+  the parities of the future row and column flips, a pile that stays uncovered
+  ends face up only if ``R(row) + C(column) = 1`` exactly when it is face down
+  now; a line with no empty cell left gets no new pile, so its parity is 0
+  unless a card is stacked in it.  When this parity system has no solution, at
+  least one card must be stacked (covering a pile frees its equation and the
+  parities of its two lines); when no single such cell helps, at least two.
+
+A transposition table keyed on the layout up to translation (with the frame's
+remaining room when the frame binds) and the number of cards placed records
+the largest card budget with which each position is known to fail.  From an
+empty board the first card goes to the centre (every game is a translation of
+one that does) and mirror images of layouts that lie on the middle row or
+column are searched once.
+
+Only the standard flip mechanics are supported (face-up comparison, blocking
+ties, no self-flip, edge adjacency); grid size, pile cap, face-down limit, the
+deck and a fixed board may vary.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .errors import FoursquareError
+from .layout import CELLS, STRIDE, Cell
+from .rules import STANDARD, Rules
+
+SOLVED = "solved"
+NO_WIN = "no-win"
+UNKNOWN = "unknown"
+
+#: Default node limit of one solve (about a minute of work at the worst).
+DEFAULT_MAX_NODES = 3_000_000
+
+
+class SolverError(FoursquareError, ValueError):
+    """The solver cannot work on this input (an unsupported rule set, an unknown next card)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver found for one position.
+
+    :ivar status: ``solved`` (a win with the fewest cards, proved optimal),
+        ``no-win`` (proved: no win exists with the known cards) or ``unknown``
+        (a limit ran out first).
+    :ivar score: the best score (cards left in the stock when the game is won),
+        or ``None`` unless solved.
+    :ivar moves: the cells of an optimal win from the position, in order
+        (empty unless solved).
+    :ivar nodes: positions searched.
+    :ivar seconds: wall-clock time spent, in seconds.
+    :ivar max_score: the highest score not yet ruled out: equal to ``score`` when
+        solved, ``None`` when no win exists; for ``unknown`` every win scores at most this.
+    """
+
+    status: str
+    score: int | None
+    moves: tuple[Cell, ...]
+    nodes: int
+    seconds: float
+    max_score: int | None
+
+    @property
+    def won(self) -> bool:
+        """Whether a win exists (the status is ``solved``)."""
+        return self.status == SOLVED
+
+    @property
+    def settled(self) -> bool:
+        """Whether the question is answered (``solved`` or ``no-win``)."""
+        return self.status != UNKNOWN
+
+
+class _Limit(Exception):
+    """Raised inside the search when the node or time limit runs out."""
+
+
+def _check_rules(rules: Rules) -> None:
+    if rules.comparison != "face-up" or rules.ties != "block" or rules.self_flip or rules.adjacency != "edge":
+        raise SolverError(
+            f"the solver supports the standard flip and adjacency rules only, not the {rules.label} rules"
+        )
+
+
+# Parity bound cache: (occupied, face-down, full piles, frame width, size, want) -> extra cards (0, 1, 2).
+# It depends on the layout's shape only, so it is shared by every search.
+_PARITY_CACHE: dict[tuple, int] = {}
+_PARITY_CACHE_MAX = 2_000_000
+
+
+def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
+    """A lower bound on the cards that must be stacked (0, 1, or 2 when ``want`` is 2).
+
+    ``om``, ``dm``, ``fm``: bit masks (bit ``row*F + column``) of the piles, the
+    face-down top cards and the full piles.  See the module docstring.
+    """
+    cells = []
+    m = om
+    while m:
+        b = m & -m
+        cells.append(b.bit_length() - 1)
+        m ^= b
+    rowcnt: dict[int, int] = {}
+    colcnt: dict[int, int] = {}
+    for q in cells:
+        r, c = divmod(q, F)
+        rowcnt[r] = rowcnt.get(r, 0) + 1
+        colcnt[c] = colcnt.get(c, 0) + 1
+    full_rows = [r for r, k in rowcnt.items() if k >= n]
+    full_cols = [c for c, k in colcnt.items() if k >= n]
+    ground = 2 * F
+
+    def consistent(skip: int) -> bool:
+        parent = list(range(2 * F + 1))
+        par = [0] * (2 * F + 1)
+
+        def find(a: int) -> tuple[int, int]:
+            p = 0
+            while parent[a] != a:
+                p ^= par[a]
+                a = parent[a]
+            return a, p
+
+        def union(a: int, b: int, w: int) -> bool:
+            ra, pa = find(a)
+            rb, pb = find(b)
+            if ra == rb:
+                return pa ^ pb == w
+            parent[ra] = rb
+            par[ra] = pa ^ pb ^ w
+            return True
+
+        sr, sc = divmod(skip, F) if skip >= 0 else (-1, -1)
+        for r in full_rows:
+            if r != sr and not union(r, ground, 0):
+                return False
+        for c in full_cols:
+            if c != sc and not union(F + c, ground, 0):
+                return False
+        for q in cells:
+            if q != skip and not union(q // F, F + q % F, (dm >> q) & 1):
+                return False
+        return True
+
+    if consistent(-1):
+        return 0
+    if want < 2:
+        return 1
+    for z in cells:
+        if not (fm >> z) & 1 and consistent(z):
+            return 1
+    return 2
+
+
+class _Board:
+    """The solver's own compact position: flat lists indexed ``row*F + column`` of the frame."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.n = rules.size
+        self.F = rules.frame
+        self.cap = rules.pile_cap
+        self.limit = rules.face_down_limit
+        F = self.F
+        size = F * F
+        self.h = [0] * size
+        self.rk = [0] * size
+        self.up = [0] * size
+        self.rowcnt = [0] * F
+        self.colcnt = [0] * F
+        self.row_others = [tuple(r * F + cc for cc in range(F) if cc != c) for r in range(F) for c in range(F)]
+        self.col_others = [tuple(rr * F + c for rr in range(F) if rr != r) for r in range(F) for c in range(F)]
+        self.nbrs = [
+            tuple((r + dr) * F + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)) if 0 <= r + dr < F and 0 <= c + dc < F)
+            for r in range(F)
+            for c in range(F)
+        ]
+        self.p = 0
+        self.down = 0
+        self.box = (99, -1, 99, -1)
+        self.om = 0
+        self.dm = 0
+        self.fm = 0
+
+    @classmethod
+    def of_game(cls, game) -> "_Board":
+        rules = game.rules
+        b = cls(rules)
+        F = b.F
+        r0, r1, c0, c1 = 99, -1, 99, -1
+        for cell, pile in game.grid().items():
+            r, c = cell >> 4, cell & 15
+            q = r * F + c
+            b.h[q] = len(pile.cards)
+            b.rk[q] = pile.top >> 2
+            b.up[q] = 1 if pile.face_up else 0
+            b.rowcnt[r] += 1
+            b.colcnt[c] += 1
+            b.p += 1
+            b.om |= 1 << q
+            if not pile.face_up:
+                b.dm |= 1 << q
+                b.down += 1
+            if b.h[q] >= b.cap:
+                b.fm |= 1 << q
+            r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+        b.box = (r0, r1, c0, c1)
+        return b
+
+    def cell(self, q: int) -> Cell:
+        """The engine's cell of an internal index."""
+        r, c = divmod(q, self.F)
+        return CELLS[r * STRIDE + c]
+
+
+def solve(
+    game,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    timeout: float | None = None,
+) -> Solution:
+    """Solve a game from its current position, knowing the whole stock order.
+
+    :param game: a :class:`~foursquare.game.Game`; its known deck (``game.deck``)
+        is the stock order.  When the deck is a prefix, only wins within the known
+        cards are looked for (``no-win`` then means: none with these cards).
+        The game is not changed.
+    :param max_nodes: the most positions to search (``None``: no limit).
+    :param timeout: the most wall-clock seconds to spend (``None``: no limit).
+    :returns: a :class:`Solution`; its moves start from the game's position.
+    :raises SolverError: for a rule set with other flip or adjacency rules, or a
+        game whose next card is unknown.
+    """
+    start = time.perf_counter()
+    rules = game.rules
+    _check_rules(rules)
+    total = rules.deck_size
+    if game.status == "won":
+        return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
+    if game.status == "lost":
+        return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
+    deck = game.deck
+    t0 = game.placed
+    if t0 >= len(deck):
+        raise SolverError("the next card is unknown: the solver needs the stock order")
+    board = _Board.of_game(game)
+    ranks = [c >> 2 for c in deck]
+    search = _Search(board, ranks, t0, max_nodes, timeout, start)
+    status, cards, path = search.run()
+    seconds = time.perf_counter() - start
+    if status == SOLVED:
+        moves = tuple(board.cell(q) for q in path)
+        return Solution(SOLVED, total - cards, moves, search.nodes, seconds, total - cards)
+    if status == NO_WIN:
+        return Solution(NO_WIN, None, (), search.nodes, seconds, None)
+    return Solution(UNKNOWN, None, (), search.nodes, seconds, total - cards)
+
+
+def solve_deck(
+    deck: Sequence[Card | str],
+    rules: Rules = STANDARD,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    timeout: float | None = None,
+) -> Solution:
+    """Solve a game from the start with a known card order (top first).
+
+    :param deck: the stock, top first (40 cards, or a prefix: see :func:`solve`).
+    :raises ParseError, ValueError: for a deck the engine rejects; :class:`SolverError` as :func:`solve`.
+    """
+    from .game import Game
+
+    return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout)
+
+
+def solve_deal(
+    deal: int,
+    rules: Rules = STANDARD,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    timeout: float | None = None,
+) -> Solution:
+    """Solve deal number ``deal`` (RULES.md §2) from the start; see :func:`solve`."""
+    from .game import Game
+
+    return solve(Game.from_deal(deal, rules), max_nodes=max_nodes, timeout=timeout)
+
+
+class _Search:
+    """Iterative deepening on the number of cards used, with make/unmake on a :class:`_Board`."""
+
+    def __init__(self, board: _Board, ranks: list[int], t0: int, max_nodes, timeout, start: float) -> None:
+        self.b = board
+        self.ranks = ranks
+        self.t0 = t0
+        self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
+        self.deadline = start + timeout if timeout is not None else None
+        self.nodes = 0
+        self.tt: dict[int, int] = {}
+
+    def run(self) -> tuple[str, int, list[int]]:
+        """Returns (status, cards used by the best win or the first budget not ruled out, path)."""
+        b = self.b
+        n2 = b.n * b.n
+        first = self.t0 + (n2 - b.p)
+        if b.down:
+            first += _parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
+        path: list[int] = []
+        for K in range(first, len(self.ranks) + 1):
+            try:
+                found = self._dfs_root(K, path)
+            except _Limit:
+                return UNKNOWN, K, []
+            if found:
+                return SOLVED, self.t0 + len(path), path
+        return NO_WIN, len(self.ranks), []
+
+    def _dfs_root(self, K: int, path: list[int]) -> bool:
+        b = self.b
+        F = b.F
+        n = b.n
+        n2 = n * n
+        nm1 = n - 1
+        cap = b.cap
+        limit = b.limit
+        h, rk, up = b.h, b.rk, b.up
+        rowcnt, colcnt = b.rowcnt, b.colcnt
+        row_others, col_others, nbrs = b.row_others, b.col_others, b.nbrs
+        ranks = self.ranks
+        last = len(ranks)
+        tt = self.tt
+        floating = b.rules.layout == "floating"
+        mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
+        centre = mid * F + mid
+        above_centre = centre - F
+        cache = _PARITY_CACHE
+        max_nodes = self.max_nodes
+        deadline = self.deadline
+        perf = time.perf_counter
+        search = self
+
+        def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int, fm: int) -> bool:
+            search.nodes += 1
+            if search.nodes > max_nodes:
+                raise _Limit
+            if deadline is not None and not search.nodes & 1023 and perf() > deadline:
+                raise _Limit
+            x = ranks[t]
+            stack_ok = t + 1 + n2 - p <= K
+            if p == 0:
+                cands = [centre] if floating else list(range(F * F))
+            else:
+                rr0, rr1, cc0, cc1 = r0, r1, c0, c1
+                if r1 - r0 < nm1:
+                    if r0 > 0:
+                        rr0 -= 1
+                    if r1 < F - 1:
+                        rr1 += 1
+                if c1 - c0 < nm1:
+                    if c0 > 0:
+                        cc0 -= 1
+                    if c1 < F - 1:
+                        cc1 += 1
+                if floating:  # mirror images of a layout on the middle row/column: search one side
+                    if r0 == r1 == mid:
+                        rr1 = mid
+                    if c0 == c1 == mid:
+                        cc1 = mid
+                cands = []
+                for r in range(rr0, rr1 + 1):
+                    for q in range(r * F + cc0, r * F + cc1 + 1):
+                        k = h[q]
+                        if k:
+                            if k < cap and stack_ok:
+                                cands.append(q)
+                        else:
+                            for o in nbrs[q]:
+                                if h[o]:
+                                    cands.append(q)
+                                    break
+                if floating and r0 == r1 == mid and c0 == c1 == mid and above_centre in cands:
+                    cands.remove(above_centre)  # the diagonal mirror of the cell to the left
+            t1 = t + 1
+            for q in cands:
+                oh = h[q]
+                ork = rk[q]
+                oup = up[q]
+                d = down
+                np_ = p
+                R0, R1, C0, C1 = r0, r1, c0, c1
+                om2, dm2, fm2 = om, dm, fm
+                if oh == 0:
+                    np_ += 1
+                    r, c = divmod(q, F)
+                    if r < R0:
+                        R0 = r
+                    if r > R1:
+                        R1 = r
+                    if c < C0:
+                        C0 = c
+                    if c > C1:
+                        C1 = c
+                    rowcnt[r] += 1
+                    colcnt[c] += 1
+                    om2 |= 1 << q
+                elif not oup:
+                    d -= 1
+                    dm2 ^= 1 << q
+                h[q] = oh + 1
+                if oh + 1 >= cap:
+                    fm2 |= 1 << q
+                rk[q] = x
+                up[q] = 1
+                flipped = []
+                for line in (row_others[q], col_others[q]):
+                    others = [o for o in line if h[o]]
+                    if not others:
+                        continue
+                    lo = 99
+                    hi = 0
+                    for o in others:
+                        if up[o]:
+                            k = rk[o]
+                            if k < lo:
+                                lo = k
+                            if k > hi:
+                                hi = k
+                    if hi and lo <= x <= hi:
+                        continue
+                    for o in others:
+                        if up[o]:
+                            up[o] = 0
+                            d += 1
+                        else:
+                            up[o] = 1
+                            d -= 1
+                        dm2 ^= 1 << o
+                    flipped += others
+                found = False
+                if np_ == n2 and d == 0:
+                    found = True
+                elif d <= limit and t1 < last:
+                    slack = K - t1 - (n2 - np_)
+                    if slack >= 0:
+                        go = True
+                        if d and slack < 2:
+                            s = R0 * F + C0
+                            key = (om2 >> s, dm2 >> s, fm2 >> s, F, n, slack + 1)
+                            e = cache.get(key)
+                            if e is None:
+                                if len(cache) > _PARITY_CACHE_MAX:
+                                    cache.clear()
+                                e = cache[key] = _parity_extra(om2, dm2, fm2, F, n, slack + 1)
+                            go = e <= slack
+                        if go and slack and np_ > 1:
+                            # transposition table: the layout up to translation, the frame's room, t1
+                            key = t1
+                            for r in range(R0, R1 + 1):
+                                for o in range(r * F + C0, r * F + C1 + 1):
+                                    key = (key << 9) | (h[o] << 5) | (rk[o] << 1) | up[o]
+                            w = nm1 - C1 + C0
+                            v = nm1 - R1 + R0
+                            key = (
+                                (((key << 6 | (R1 - R0) << 3 | (C1 - C0)) << 4 | min(C0, w)) << 4 | min(F - 1 - C1, w)) << 4
+                                | min(R0, v)
+                            ) << 4 | min(F - 1 - R1, v)
+                            if tt.get(key, -1) >= K:
+                                go = False
+                            else:
+                                go = dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2, fm2)
+                                if go:
+                                    found = True
+                                else:
+                                    tt[key] = K
+                                go = False
+                        if go and dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2, fm2):
+                            found = True
+                for o in flipped:
+                    up[o] ^= 1
+                h[q] = oh
+                rk[q] = ork
+                up[q] = oup
+                if oh == 0:
+                    rowcnt[r] -= 1
+                    colcnt[c] -= 1
+                if found:
+                    path.append(q)
+                    return True
+            return False
+
+        r0, r1, c0, c1 = b.box
+        path.clear()
+        found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm, b.fm)
+        path.reverse()
+        return found
+
+
+def _solve_one(args: tuple) -> tuple[int, Solution]:
+    deal, rules, max_nodes, timeout = args
+    return deal, solve_deal(deal, rules, max_nodes=max_nodes, timeout=timeout)
+
+
+def solve_deals(
+    deals: Sequence[int],
+    rules: Rules = STANDARD,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    timeout: float | None = None,
+    jobs: int = 1,
+) -> Iterator[tuple[int, Solution]]:
+    """Solve many deal numbers; yields ``(deal, solution)`` in the order of ``deals``.
+
+    :param jobs: worker processes (1: solve in this process).  Each deal is solved
+        on its own with the same limits, so the results do not depend on ``jobs``
+        (except through ``timeout``, which depends on the machine's load).
+    :raises SolverError: for an unsupported rule set (before any work starts).
+    """
+    _check_rules(rules)
+    work = [(d, rules, max_nodes, timeout) for d in deals]
+    if jobs <= 1 or len(work) <= 1:
+        for item in work:
+            yield _solve_one(item)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_solve_one, work, chunksize=max(1, min(16, len(work) // (jobs * 8) or 1)))

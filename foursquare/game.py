@@ -3,18 +3,26 @@
 :class:`Game` is the whole state of one game under a :class:`~foursquare.rules.Rules`
 value, with legal cells, :meth:`Game.play` / :meth:`Game.undo` as a stack, a
 copy, and the outcome.  Each rule lives in one method: placement legality in
-:meth:`Game.why_illegal` (§3), the flip of a line in :meth:`Game._flip_line`
-(§4) and the end of the turn in :meth:`Game._end_of_turn` (§5).
+:meth:`Game._is_open` (§3, explained by :meth:`Game.why_illegal`), the flip of a
+line in :meth:`Game._flip_line` (§4) and the end of the turn in
+:meth:`Game._end_of_turn` (§5).
+
+For speed (``benchmarks/bench_engine.py``) the game keeps, besides the piles,
+a few tables that it updates at each placement and undo instead of recomputing
+them: the occupied cells of each row and column (the lines of §4), the number
+of piles next to each cell, whether each cell may take a card as far as piles
+and neighbours go, and the window of cells the 4×4 box still allows (§3).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from itertools import compress
 from typing import NamedTuple
 
 from .cards import CARDS, Card
-from .deal import check_deal_number, deal_deck
+from .deal import check_deal_number, deal_deck, ordered_deck
 from .errors import IllegalMoveError, ParseError
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, geometry
 from .rules import STANDARD, Rules
@@ -78,15 +86,19 @@ _WON = Status.WON
 _LOST = Status.LOST
 _TOO_MANY = Reason.TOO_MANY_FACE_DOWN
 _STOCK_EMPTY = Reason.STOCK_EMPTY
-_NO_CELLS = ()
 _SIZE = STRIDE * STRIDE
+#: Builds a Placement from a tuple of its seven fields without the keyword
+#: handling of ``Placement(...)``: one record is made per placement.
+_new_placement = tuple.__new__
 
 
-def _as_cell(cell: Cell | str | int) -> int:
+def _as_cell(cell: Cell | str | int) -> Cell:
+    if type(cell) is Cell:
+        return cell
     if type(cell) is str:
         return Cell.parse(cell)
     if isinstance(cell, int) and not isinstance(cell, bool) and 0 <= cell < _SIZE:
-        return cell
+        return CELLS[cell]
     raise ParseError(f"not a cell: {cell!r} (expected a cell like d4)")
 
 
@@ -129,13 +141,23 @@ class Game:
         self._sees_all = rules.comparison == "all"
         self._ties_count = rules.ties == "count"
         self._self_flip = rules.self_flip
-        self._h = [0] * _SIZE
-        self._top = [0] * _SIZE
-        self._up = [False] * _SIZE
-        self._piles: list[list[Card]] = [[] for _ in range(_SIZE)]
-        self._used = [False] * len(CARDS)
+        self._size = rules.size
+        self._piles: dict[Cell, list[Card]] = {}  # cell -> cards bottom to top
+        self._h = [0] * _SIZE  # pile height by cell
+        self._rank = [0] * _SIZE  # rank of the top card by cell (0: no pile)
+        self._up = [False] * _SIZE  # is the top card face up
         self._npiles = 0
         self._box = (STRIDE, -1, STRIDE, -1)  # top row, bottom row, left column, right column
+        # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
+        self._rows: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each row
+        self._cols: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each column
+        self._nb = [0] * _SIZE  # number of piles adjacent to each cell
+        # May the next card go there, as far as piles and neighbours go: every cell
+        # of the frame before the first card; then a pile with room, or an empty
+        # cell next to a pile.
+        self._open = list(self._geo.inside)
+        self._windows = self._geo.windows(rules.size)
+        self._window = self._windows[self._box]  # the cells the box allows
         self._down = 0
         self._placed = 0
         self._origin = 0  # cards on the grid before the first move of this history
@@ -186,12 +208,15 @@ class Game:
                 raise ValueError(f"pile {CELLS[cell]} has {len(pile)} cards (1 to {rules.pile_cap} allowed)")
             if type(face_up) is not bool:
                 raise ValueError(f"pile {CELLS[cell]}: face must be up or down")
+            if cell in game._piles:
+                raise ValueError(f"cell {cell} is given twice")
+            game._add_pile(cell)
             game._piles[cell] = pile
             game._h[cell] = len(pile)
-            game._top[cell] = pile[-1]
+            game._open[cell] = len(pile) < rules.pile_cap
+            game._rank[cell] = pile[-1] >> 2
             game._up[cell] = face_up
             game._down += not face_up
-            game._npiles += 1
             rows.add(cell >> 4)
             cols.add(cell & 15)
             on_grid += pile
@@ -206,10 +231,6 @@ class Game:
             raise ValueError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
         game._deck = cards
         game._placed = game._origin = len(on_grid)
-        for c in on_grid:
-            game._used[c] = True
-        if rows:
-            game._box = (min(rows), max(rows), min(cols), max(cols))
         game._end_of_turn()
         return game
 
@@ -239,10 +260,13 @@ class Game:
         new.__dict__.update(self.__dict__)
         new._deck = list(self._deck)
         new._h = list(self._h)
-        new._top = list(self._top)
+        new._rank = list(self._rank)
         new._up = list(self._up)
-        new._piles = [list(p) for p in self._piles]
-        new._used = list(self._used)
+        new._piles = {c: list(p) for c, p in self._piles.items()}
+        new._rows = [list(r) for r in self._rows]
+        new._cols = [list(c) for c in self._cols]
+        new._nb = list(self._nb)
+        new._open = list(self._open)
         new._moves = list(self._moves)
         new._undo = list(self._undo)
         return new
@@ -309,13 +333,13 @@ class Game:
     def pile(self, cell: Cell | str) -> Pile | None:
         """The pile at a cell like ``d4``, or ``None`` when the cell is empty."""
         c = _as_cell(cell)
-        if not self._h[c]:
-            return None
-        return Pile(tuple(self._piles[c]), self._up[c])
+        pile = self._piles.get(c)
+        return None if pile is None else Pile(tuple(pile), self._up[c])
 
     def grid(self) -> dict[Cell, Pile]:
         """Every pile by cell, in reading order (row by row, left to right)."""
-        return {CELLS[c]: Pile(tuple(self._piles[c]), self._up[c]) for c in self._geo.cells if self._h[c]}
+        piles = self._piles
+        return {c: Pile(tuple(piles[c]), self._up[c]) for c in sorted(piles)}
 
     def bounding_box(self) -> tuple[int, int, int, int] | None:
         """(top row, bottom row, left column, right column) of the piles, from 0; ``None`` when empty."""
@@ -326,13 +350,9 @@ class Game:
 
         Which cards these are is known to the player; their order is not (RULES.md §6).
         """
-        nxt = self.next_card
-        return [
-            CARDS[r * 4 + s]
-            for s in range(self.rules.suits)
-            for r in range(1, self.rules.ranks + 1)
-            if not self._used[r * 4 + s] and r * 4 + s != nxt
-        ]
+        seen = set(self._deck[: self._placed])  # the grid's cards: the deck's first cards
+        seen.add(self.next_card)
+        return [c for c in ordered_deck(self.rules) if c not in seen]
 
     def view(self):
         """What the player may know now (RULES.md §6): a :class:`~foursquare.view.PlayerView`."""
@@ -346,65 +366,54 @@ class Game:
         """Why placing the next card at ``cell`` is illegal, or ``None`` when it is legal (RULES.md §3).
 
         :param cell: a cell like ``d4``.
+        :returns: a one-line reason (the game is over; outside the frame; the pile
+            is full; not adjacent to a pile; outside the 4x4 box), or ``None``.
         :raises ParseError: when ``cell`` is not a cell name.
         """
         c = _as_cell(cell)
         if self._status is not _PLAYING:
             return f"the game is over ({self._outcome_text()})"
         if not self._geo.inside[c]:
-            return f"{CELLS[c]} is outside the frame ({self._geo.corner})"
-        h = self._h[c]
-        if h:
-            return f"the pile at {CELLS[c]} is full ({self._cap} cards)" if h >= self._cap else None
-        if not self._npiles:
+            return f"{c} is outside the frame ({self._geo.corner})"
+        if self._is_open(c):
             return None
-        if not any(self._h[n] for n in self._geo.neighbours[c]):
+        if self._h[c]:
+            return f"the pile at {c} is full ({self._cap} cards)"
+        if not self._nb[c]:
             kind = "orthogonally " if self.rules.adjacency == "edge" else ""
-            return f"{CELLS[c]} is not {kind}adjacent to a pile"
+            return f"{c} is not {kind}adjacent to a pile"
         r0, r1, c0, c1 = self._box
-        r, col = c >> 4, c & 15
+        r, col = c.row, c.column
         rows = max(r1, r) - min(r0, r) + 1
         cols = max(c1, col) - min(c0, col) + 1
-        n = self.rules.size
-        if rows > n or cols > n:
-            span = f"{rows} rows" if rows > n else f"{cols} columns"
-            return f"{CELLS[c]} is outside the {n}x{n} box (the grid would span {span})"
-        return None
+        n = self._size
+        span = f"{rows} rows" if rows > n else f"{cols} columns"
+        return f"{c} is outside the {n}x{n} box (the grid would span {span})"
+
+    def _is_open(self, c: int) -> bool:
+        """RULES.md §3: whether the next card of a running game may go to cell ``c``.
+
+        The first card may go to any cell of the frame.  Later cards may go on a
+        pile with fewer than ``pile_cap`` cards, or to an empty cell next to a
+        pile: ``_open`` says which cells these are.  The cell must also lie in the
+        window the box allows, so that the piles still fit in ``size`` rows and
+        columns (with no pile yet, the window is the whole frame).
+        """
+        return self._open[c] and c in self._window.members
 
     def is_legal(self, cell: Cell | str) -> bool:
         """Whether the next card may go to ``cell`` (RULES.md §3)."""
         return self.why_illegal(cell) is None
 
     def legal_cells(self) -> list[Cell]:
-        """The cells where the next card may go, in reading order (RULES.md §3); empty when over."""
+        """The cells where the next card may go, in reading order (RULES.md §3); empty when over.
+
+        The cells for which :meth:`_is_open` holds: the window's open cells.
+        """
         if self._status is not _PLAYING:
             return []
-        geo = self._geo
-        if not self._npiles:
-            return list(geo.cells)
-        h = self._h
-        cap = self._cap
-        nbrs = geo.neighbours
-        n = self.rules.size
-        last = geo.frame - 1
-        r0, r1, c0, c1 = self._box
-        if r1 - r0 + 1 < n:
-            r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
-        if c1 - c0 + 1 < n:
-            c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        out = []
-        for r in range(r0, r1 + 1):
-            for c in range(r * STRIDE + c0, r * STRIDE + c1 + 1):
-                k = h[c]
-                if k:
-                    if k < cap:
-                        out.append(CELLS[c])
-                else:
-                    for x in nbrs[c]:
-                        if h[x]:
-                            out.append(CELLS[c])
-                            break
-        return out
+        cells = self._window.cells
+        return list(compress(cells, map(self._open.__getitem__, cells)))
 
     def play(self, cell: Cell | str, card: Card | str | None = None) -> Placement:
         """Place the next card at ``cell``, flip (RULES.md §4) and end the turn (§5).
@@ -417,12 +426,15 @@ class Game:
             the game is over, or the card is not the one drawn (:class:`WrongCardError`).
         :raises ParseError: for text that is not a cell or a card.
         """
-        c = _as_cell(cell)
-        why = self.why_illegal(c)
-        if why is not None:
-            raise IllegalMoveError(why)
+        c = cell if type(cell) is Cell else _as_cell(cell)
+        # The test of _is_open, written out: this runs once per placement.
+        if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
+            raise IllegalMoveError(self.why_illegal(c))
         deck_len = len(self._deck)
-        x = self._draw(None if card is None else _as_card(card))
+        if card is None and self._placed < deck_len:
+            x = self._deck[self._placed]
+        else:
+            x = self._draw(None if card is None else _as_card(card))
         return self._place(c, x, deck_len)
 
     def _draw(self, card: Card | None) -> Card:
@@ -436,90 +448,122 @@ class Game:
             raise IllegalMoveError("the next card is unknown: the move must name it (like 7H d4)")
         if card >> 2 > self.rules.ranks or card & 3 >= self.rules.suits:
             raise IllegalMoveError(f"{card} is not a card of the {self.rules.label} deck")
-        if self._used[card] or card in self._deck:
+        if card in self._deck:
             raise IllegalMoveError(f"{card} has been drawn already")
         self._deck.append(card)
         return card
 
-    def _place(self, c: int, x: int, deck_len: int) -> Placement:
+    def _add_pile(self, c: Cell) -> None:
+        """Record a new, still empty pile at ``c`` in the tables: box, window, lines, neighbours.
+
+        The caller sets the pile's height and its own ``_open`` entry.
+        """
+        if not self._npiles:  # the first card: from now on only cells next to piles are open
+            self._open = [False] * _SIZE
+        self._npiles += 1
+        self._piles[c] = []
+        r, col = c >> 4, c & 15
+        r0, r1, c0, c1 = box = self._box
+        if not (r0 <= r <= r1 and c0 <= col <= c1):
+            box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
+            self._box = box
+            self._window = self._windows[box]
+        self._rows[r].append(c)
+        self._cols[col].append(c)
+        nb = self._nb
+        h = self._h
+        is_open = self._open
+        for n in self._geo.neighbours[c]:
+            nb[n] += 1
+            if not h[n]:
+                is_open[n] = True
+
+    def _remove_pile(self, c: Cell) -> None:
+        """Undo :meth:`_add_pile` for the newest pile, at ``c``, now empty (the caller restores box and window)."""
+        self._npiles -= 1
+        del self._piles[c]
+        self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
+        self._cols[c & 15].pop()
+        nb = self._nb
+        h = self._h
+        is_open = self._open
+        for n in self._geo.neighbours[c]:
+            nb[n] -= 1
+            if not nb[n] and not h[n]:
+                is_open[n] = False
+        is_open[c] = nb[c] > 0
+        if not self._npiles:
+            self._open = list(self._geo.inside)
+
+    def _place(self, c: Cell, x: Card, deck_len: int) -> Placement:
         """Put card ``x`` on cell ``c`` (already known legal), flip, end the turn."""
         h = self._h
         up = self._up
-        undo = (up[c], self._box, self._down, deck_len)
+        undo = (up[c], self._box, self._window, self._down, deck_len)
         if h[c]:
             if not up[c]:
                 self._down -= 1
         else:
-            self._npiles += 1
-            r0, r1, c0, c1 = self._box
-            r, col = c >> 4, c & 15
-            self._box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
+            self._add_pile(c)
         h[c] += 1
+        self._open[c] = h[c] < self._cap
         self._piles[c].append(x)
-        self._top[c] = x
+        rank = self._rank[c] = x >> 2
         up[c] = True
-        self._used[x] = True
         self._placed += 1
-        r0, r1, c0, c1 = self._box
-        base = c - (c & 15)
-        flipped = self._flip_line(c, x >> 2, range(base + c0, base + c1 + 1))
-        flipped += self._flip_line(c, x >> 2, range(r0 * STRIDE + (c & 15), r1 * STRIDE + (c & 15) + 1, STRIDE))
-        if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
-            flipped = [f for f in flipped if f != c]
-        self._end_of_turn()
+        # §4: the row, then the column (a line holding only c is unaffected).
+        row = self._rows[c >> 4]
+        col = self._cols[c & 15]
+        flipped = self._flip_line(c, rank, row) if len(row) > 1 else []
+        if len(col) > 1:
+            flipped += self._flip_line(c, rank, col)
         if len(flipped) > 1:
+            if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
+                flipped = [f for f in flipped if f != c]
             flipped.sort(key=TEXT_ORDER.__getitem__)
-        record = Placement(
-            CARDS[x], CELLS[c], tuple(CELLS[f] for f in flipped), self._down, self._status, self._reason, self._score
-        )
+        self._end_of_turn()
+        record = _new_placement(Placement, (x, c, tuple(flipped), self._down, self._status, self._reason, self._score))
         self._moves.append(record)
         self._undo.append(undo)
         return record
 
-    def _flip_line(self, c: int, rank: int, line: range) -> list[int]:
+    def _flip_line(self, c: Cell, rank: int, line: list[Cell]) -> list[Cell]:
         """RULES.md §4 for one line (a row or a column) through the placed card.
 
+        ``line`` holds the line's piles, the placed card's cell ``c`` among them.
         U is the ranks of the other piles' face-up top cards (every top card when
         the rules compare with all).  When U is empty, or the placed rank is above
         max(U) or below min(U), every other top card of the line flips; a tie with
         a rank of U, or a rank in between, flips nothing (under ``ties: count`` a
-        tie flips).  A line with no other pile is unaffected.
+        tie flips).  A line with no other pile is unaffected.  Under ``self_flip``
+        the placed card flips with its line.
+
+        :returns: the cells flipped (a new list).
         """
-        h = self._h
         up = self._up
-        top = self._top
+        ranks = self._rank
+        sees_all = self._sees_all
         others = []
-        lo = 99
-        hi = 0
+        lo, hi = 99, 0  # min(U) and max(U); hi stays 0 while U is empty (ranks start at 1)
         for o in line:
-            if h[o] and o != c:
+            if o != c:
                 others.append(o)
-                if up[o] or self._sees_all:
-                    k = top[o] >> 2
+                if up[o] or sees_all:
+                    k = ranks[o]
                     if k < lo:
                         lo = k
                     if k > hi:
                         hi = k
+        if hi and ((lo < rank < hi) if self._ties_count else (lo <= rank <= hi)):
+            return []  # a tie or a rank in between: nothing flips
         if not others:
             return others
-        if hi and lo <= rank <= hi and not (self._ties_count and (rank == lo or rank == hi)):
-            return []
+        if self._self_flip:
+            others.append(c)
         down = self._down
         for o in others:
-            if up[o]:
-                up[o] = False
-                down += 1
-            else:
-                up[o] = True
-                down -= 1
-        if self._self_flip:
-            if up[c]:
-                up[c] = False
-                down += 1
-            else:
-                up[c] = True
-                down -= 1
-            others.append(c)
+            down += 1 if up[o] else -1
+            up[o] = not up[o]
         self._down = down
         return others
 
@@ -544,9 +588,8 @@ class Game:
         if not self._moves:
             raise IllegalMoveError("nothing to undo")
         record = self._moves.pop()
-        prev_up, box, down, deck_len = self._undo.pop()
+        was_up, box, window, down, deck_len = self._undo.pop()
         c = record.cell
-        x = record.card
         up = self._up
         for f in record.flipped:
             up[f] = not up[f]
@@ -554,15 +597,17 @@ class Game:
         pile.pop()
         self._h[c] -= 1
         if pile:
-            self._top[c] = pile[-1]
-            up[c] = prev_up
+            self._rank[c] = pile[-1] >> 2
+            up[c] = was_up
+            self._open[c] = True
         else:
-            self._top[c] = 0
+            self._rank[c] = 0
             up[c] = False
-            self._npiles -= 1
-        self._used[x] = False
-        del self._deck[deck_len:]
+            self._remove_pile(c)
+        if deck_len < len(self._deck):
+            del self._deck[deck_len:]
         self._box = box
+        self._window = window
         self._down = down
         self._placed -= 1
         self._end_of_turn()

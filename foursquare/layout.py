@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 from .errors import ParseError
 from .rules import Rules
@@ -73,6 +74,17 @@ def cell_at(row: int, column: int) -> Cell:
     return CELLS[row * STRIDE + column]
 
 
+class Window(NamedTuple):
+    """The cells a card may go to, as far as the 4×4 box allows (RULES.md §3).
+
+    :ivar cells: the cells in reading order.
+    :ivar members: the same cells as a set, for membership tests.
+    """
+
+    cells: tuple[Cell, ...]
+    members: frozenset[int]
+
+
 class Geometry:
     """Precomputed tables of a frame: which cells exist and which touch.
 
@@ -99,10 +111,59 @@ class Geometry:
                 (r + dr) * STRIDE + c + dc for dr, dc in steps if 0 <= r + dr < frame and 0 <= c + dc < frame
             )
 
+        self._windows: dict[int, _Windows] = {}
+
+    def windows(self, size: int) -> "dict[tuple[int, int, int, int], Window]":
+        """The :meth:`window` of each box for a ``size``×``size`` grid, as a mapping filled on demand."""
+        found = self._windows.get(size)
+        if found is None:
+            found = self._windows[size] = _Windows(self, size)
+        return found
+
+    def window(self, size: int, box: tuple[int, int, int, int]) -> Window:
+        """The cells of the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
+
+        :param size: the side of the grid (4 in the standard game).
+        :param box: (top row, bottom row, left column, right column) of the piles,
+            from 0; the piles must already fit in ``size`` rows and columns.
+        :returns: the box, grown by one row above and below unless it already spans
+            ``size`` rows, and likewise for columns, cut to the frame.  A new pile
+            may go to an empty cell of this window (when adjacent to a pile); one
+            outside it would make the grid too large.  An empty box (top row below
+            the bottom row: no piles) gives the whole frame.  Cached.
+        """
+        return self.windows(size)[box]
+
+    def _make_window(self, size: int, box: tuple[int, int, int, int]) -> Window:
+        r0, r1, c0, c1 = box
+        last = self.frame - 1
+        if r0 > r1:
+            r0, r1, c0, c1 = 0, last, 0, last
+        else:
+            if r1 - r0 + 1 < size:
+                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+            if c1 - c0 + 1 < size:
+                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+        cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        return Window(cells, frozenset(cells))
+
     @property
     def corner(self) -> str:
         """The frame as a range of names, like ``a1-g7``."""
         return f"a1-{CELL_NAMES[(self.frame - 1) * STRIDE + self.frame - 1]}"
+
+
+class _Windows(dict):
+    """box -> :class:`Window` for one grid size, computed on first use."""
+
+    def __init__(self, geo: Geometry, size: int) -> None:
+        super().__init__()
+        self.geo = geo
+        self.size = size
+
+    def __missing__(self, box: tuple[int, int, int, int]) -> Window:
+        window = self[box] = self.geo._make_window(self.size, box)
+        return window
 
 
 @functools.lru_cache(maxsize=None)

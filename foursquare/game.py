@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from itertools import compress
 from typing import NamedTuple
 
 from .cards import CARDS, Card
@@ -90,6 +89,7 @@ _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
 _new_placement = tuple.__new__
+_text_order = TEXT_ORDER.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
 def _as_cell(cell: Cell | str | int) -> Cell:
@@ -151,6 +151,7 @@ class Game:
         # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
         self._rows: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each row
         self._cols: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each column
+        self._neighbours = self._geo.neighbours
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
         # May the next card go there, as far as piles and neighbours go: every cell
         # of the frame before the first card; then a pile with room, or an empty
@@ -412,8 +413,8 @@ class Game:
         """
         if self._status is not _PLAYING:
             return []
-        cells = self._window.cells
-        return list(compress(cells, map(self._open.__getitem__, cells)))
+        is_open = self._open
+        return [c for c in self._window.cells if is_open[c]]
 
     def play(self, cell: Cell | str, card: Card | str | None = None) -> Placement:
         """Place the next card at ``cell``, flip (RULES.md §4) and end the turn (§5).
@@ -430,12 +431,47 @@ class Game:
         # The test of _is_open, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
             raise IllegalMoveError(self.why_illegal(c))
+        placed = self._placed
         deck_len = len(self._deck)
-        if card is None and self._placed < deck_len:
-            x = self._deck[self._placed]
+        if card is None and placed < deck_len:
+            x = self._deck[placed]
         else:
             x = self._draw(None if card is None else _as_card(card))
-        return self._place(c, x, deck_len)
+
+        # Put the card on the cell.
+        h = self._h
+        up = self._up
+        undo = (up[c], self._box, self._window, self._down, deck_len)
+        if h[c]:
+            if not up[c]:
+                self._down -= 1
+            self._piles[c].append(x)
+        else:
+            self._add_pile(c)
+            self._piles[c] = [x]
+        h[c] += 1
+        self._open[c] = h[c] < self._cap
+        rank = self._rank[c] = x >> 2
+        up[c] = True
+        self._placed = placed = placed + 1
+        # §4: the row, then the column (a line holding only c is unaffected).
+        row = self._rows[c >> 4]
+        col = self._cols[c & 15]
+        flipped = self._flip_line(c, rank, row) if len(row) > 1 else []
+        if len(col) > 1:
+            flipped += self._flip_line(c, rank, col)
+        if len(flipped) > 1:
+            if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
+                flipped = [f for f in flipped if f != c]
+            flipped.sort(key=_text_order)
+        # §5: only a full grid, too many face down or an empty stock can end the game.
+        down = self._down
+        if self._npiles == self._n_cells or down > self._limit or placed >= self._total:
+            self._end_of_turn()
+        record = _new_placement(Placement, (x, c, tuple(flipped) if flipped else (), down, self._status, self._reason, self._score))
+        self._moves.append(record)
+        self._undo.append(undo)
+        return record
 
     def _draw(self, card: Card | None) -> Card:
         i = self._placed
@@ -454,14 +490,14 @@ class Game:
         return card
 
     def _add_pile(self, c: Cell) -> None:
-        """Record a new, still empty pile at ``c`` in the tables: box, window, lines, neighbours.
+        """Record a new pile at ``c`` in the tables: box, window, lines, neighbours.
 
-        The caller sets the pile's height and its own ``_open`` entry.
+        The caller puts the pile's cards in ``_piles`` and sets its height and its
+        own ``_open`` entry.
         """
         if not self._npiles:  # the first card: from now on only cells next to piles are open
             self._open = [False] * _SIZE
         self._npiles += 1
-        self._piles[c] = []
         r, col = c >> 4, c & 15
         r0, r1, c0, c1 = box = self._box
         if not (r0 <= r <= r1 and c0 <= col <= c1):
@@ -473,7 +509,7 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._geo.neighbours[c]:
+        for n in self._neighbours[c]:
             nb[n] += 1
             if not h[n]:
                 is_open[n] = True
@@ -487,45 +523,13 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._geo.neighbours[c]:
+        for n in self._neighbours[c]:
             nb[n] -= 1
             if not nb[n] and not h[n]:
                 is_open[n] = False
         is_open[c] = nb[c] > 0
         if not self._npiles:
             self._open = list(self._geo.inside)
-
-    def _place(self, c: Cell, x: Card, deck_len: int) -> Placement:
-        """Put card ``x`` on cell ``c`` (already known legal), flip, end the turn."""
-        h = self._h
-        up = self._up
-        undo = (up[c], self._box, self._window, self._down, deck_len)
-        if h[c]:
-            if not up[c]:
-                self._down -= 1
-        else:
-            self._add_pile(c)
-        h[c] += 1
-        self._open[c] = h[c] < self._cap
-        self._piles[c].append(x)
-        rank = self._rank[c] = x >> 2
-        up[c] = True
-        self._placed += 1
-        # §4: the row, then the column (a line holding only c is unaffected).
-        row = self._rows[c >> 4]
-        col = self._cols[c & 15]
-        flipped = self._flip_line(c, rank, row) if len(row) > 1 else []
-        if len(col) > 1:
-            flipped += self._flip_line(c, rank, col)
-        if len(flipped) > 1:
-            if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
-                flipped = [f for f in flipped if f != c]
-            flipped.sort(key=TEXT_ORDER.__getitem__)
-        self._end_of_turn()
-        record = _new_placement(Placement, (x, c, tuple(flipped), self._down, self._status, self._reason, self._score))
-        self._moves.append(record)
-        self._undo.append(undo)
-        return record
 
     def _flip_line(self, c: Cell, rank: int, line: list[Cell]) -> list[Cell]:
         """RULES.md §4 for one line (a row or a column) through the placed card.
@@ -543,22 +547,19 @@ class Game:
         up = self._up
         ranks = self._rank
         sees_all = self._sees_all
-        others = []
         lo, hi = 99, 0  # min(U) and max(U); hi stays 0 while U is empty (ranks start at 1)
         for o in line:
-            if o != c:
-                others.append(o)
-                if up[o] or sees_all:
-                    k = ranks[o]
-                    if k < lo:
-                        lo = k
-                    if k > hi:
-                        hi = k
+            if o != c and (up[o] or sees_all):
+                k = ranks[o]
+                if k < lo:
+                    lo = k
+                if k > hi:
+                    hi = k
         if hi and ((lo < rank < hi) if self._ties_count else (lo <= rank <= hi)):
             return []  # a tie or a rank in between: nothing flips
-        if not others:
-            return others
-        if self._self_flip:
+        others = line.copy()
+        others.remove(c)
+        if self._self_flip and others:
             others.append(c)
         down = self._down
         for o in others:

@@ -23,12 +23,13 @@ def ordered_deck(rules: Rules = STANDARD) -> list[Card]:
 
 def splitmix64(seed: int) -> Iterator[int]:
     """The SplitMix64 generator of RULES.md §2, seeded with ``seed`` (0 ≤ seed < 2^64)."""
-    state = seed & MASK64
+    mask, gamma, m1, m2 = MASK64, 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+    state = seed & mask
     while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        state = (state + gamma) & mask
         z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z = ((z ^ (z >> 30)) * m1) & mask
+        z = ((z ^ (z >> 27)) * m2) & mask
         yield z ^ (z >> 31)
 
 
@@ -67,8 +68,7 @@ def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
     """
     check_deal_number(deal)
     deck = ordered_deck(rules)
-    rng = splitmix64(deal)
-    for i in range(len(deck) - 1, 0, -1):
-        j = next(rng) % (i + 1)
+    for i, z in zip(range(len(deck) - 1, 0, -1), splitmix64(deal)):
+        j = z % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck

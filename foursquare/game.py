@@ -16,6 +16,7 @@ and neighbours go, and the window of cells the 4×4 box still allows (§3).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
@@ -102,6 +103,12 @@ def _as_cell(cell: Cell | str | int) -> Cell:
     raise ParseError(f"not a cell: {cell!r} (expected a cell like d4)")
 
 
+@functools.lru_cache(maxsize=None)
+def _deck_set(rules: Rules) -> frozenset[Card]:
+    """The cards of a rule set's deck."""
+    return frozenset(ordered_deck(rules))
+
+
 def _as_card(card: Card | str | int) -> Card:
     if type(card) is str:
         return Card.parse(card)
@@ -128,7 +135,7 @@ class Game:
     def __init__(self, deck: Sequence[Card | str] = (), rules: Rules = STANDARD, deal: int | None = None) -> None:
         self.rules = rules
         self.deal = None if deal is None else check_deal_number(deal)
-        cards = [_as_card(c) for c in deck]
+        cards = [c if type(c) is Card else _as_card(c) for c in deck]
         self._check_cards(cards, "the deck")
         if len(cards) > rules.deck_size:
             raise ParseError(f"the deck has {len(cards)} cards; the {rules.label} deck has {rules.deck_size}")
@@ -149,8 +156,8 @@ class Game:
         self._npiles = 0
         self._box = (STRIDE, -1, STRIDE, -1)  # top row, bottom row, left column, right column
         # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
-        self._rows: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each row
-        self._cols: list[list[Cell]] = [[] for _ in range(STRIDE)]  # occupied cells of each column
+        self._rows: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each row
+        self._cols: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each column
         self._neighbours = self._geo.neighbours
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
         # May the next card go there, as far as piles and neighbours go: every cell
@@ -236,6 +243,9 @@ class Game:
         return game
 
     def _check_cards(self, cards: list[Card], what: str) -> None:
+        """Raise ParseError for a card outside the rule set's deck, ValueError for a card given twice."""
+        if _deck_set(self.rules).issuperset(cards) and len(set(cards)) == len(cards):
+            return
         seen = set()
         for c in cards:
             if c >> 2 > self.rules.ranks or c & 3 >= self.rules.suits:

@@ -130,6 +130,18 @@ def test_s4_row_and_column_both_flip_and_do_not_interact():
     assert record.face_down == game.face_down == 3
 
 
+@pytest.mark.parametrize("order", ["e4 f4 g4", "g4 f4 e4", "f4 g4 e4"])
+def test_s4_flipped_sorted_as_text_whatever_order_the_piles_were_made(order):
+    # Regression: the engine keeps each line's piles in the order they were made;
+    # the record must still list the flipped cells sorted as text (§9).
+    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(order.split(), ["AC", "2C", "3C"])}
+    game = Game.from_position(grid, ["TC"])
+    assert [str(f) for f in game.play("d4").flipped] == ["e4", "f4", "g4"]
+    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(["d5", "d7", "d6"], ["AC", "2C", "3C"])}
+    game = Game.from_position(grid, ["TC"])
+    assert [str(f) for f in game.play("d4").flipped] == ["d5", "d6", "d7"]
+
+
 def test_s4_only_top_cards_matter():
     # A 9 covered by an A on e4: row 4 sees the A only.
     game = Game(stacked("9C", "AC", "5D"))
@@ -327,6 +339,7 @@ def test_from_position_undo_stops_at_the_position():
         ({"a1": (["5C"], True), "a2": (["6C"], True), "a3": (["7C"], True), "a4": (["8C"], True), "a5": (["9C"], True)}, "do not fit"),
         ({"a1": (["5C"], True), "c1": (["6C"], True)}, "not connected"),
         ({"a1": (["5C"], True), "a2": (["5C"], True)}, "5C twice"),
+        ({"d4": (["5C"], True), "D4": (["6C"], True)}, "d4 is given twice"),
     ],
 )
 def test_from_position_rejects_impossible_positions(grid, message):

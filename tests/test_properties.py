@@ -82,6 +82,8 @@ def test_invariants_after_every_placement(deal, seed):
         record = game.play(rng.choice(game.legal_cells()))
         check_invariants(game)
         assert game.pile(record.cell).face_up and game.pile(record.cell).top == record.card  # §4: X stays up
+        names = [str(f) for f in record.flipped]
+        assert names == sorted(names) and len(set(names)) == len(names)  # §9: sorted as text
     assert game.status in (Status.WON, Status.LOST)
     assert (game.score is not None) == (game.status is Status.WON)
 

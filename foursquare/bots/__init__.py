@@ -1,0 +1,70 @@
+"""Bots and hints: programs that play Foursquare as a player must (RULES.md §6).
+
+A bot receives only a :class:`~foursquare.view.PlayerView` — the layout, the
+card to place and *which* cards are unseen, never their order — and a time
+budget, and answers with estimates per candidate cell, best first::
+
+    >>> from foursquare import Game
+    >>> from foursquare.bots import recommend
+    >>> game = Game.from_deal(1)
+    >>> [str(e.cell) for e in recommend(game.view(), bot="greedy")]
+    ['d4']
+
+The bots, by name (:data:`BOTS`): ``random``, ``greedy`` (one placement
+ahead), ``expectimax`` (two placements, a chance node over the next card's
+rank) and ``deep`` (iterative-deepening expectimax, the strongest and the
+default for hints).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..view import PlayerView
+from .base import Bot, BotError, Estimate
+from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
+from .simple import RandomBot
+
+#: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep``).
+BOTS: dict[str, Callable[..., Bot]] = {
+    cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot)
+}
+#: the bot behind hints: the strongest within a one-second budget.
+DEFAULT = "deep"
+
+
+def get_bot(name: str, nodes: int | None = None) -> Bot:
+    """The bot of that name.
+
+    :param name: a key of :data:`BOTS`.
+    :param nodes: for ``deep``, the most placements it may examine per move
+        (a deterministic work limit); ``None`` keeps the bot's default.
+    :raises BotError: for an unknown name (the message lists the bots).
+    """
+    try:
+        cls = BOTS[name]
+    except (KeyError, TypeError):
+        raise BotError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
+    return cls() if nodes is None else cls(nodes=nodes)
+
+
+def recommend(view: PlayerView, bot: str | Bot = DEFAULT, budget: float | None = 1.0, seed: int = 0) -> list[Estimate]:
+    """Where should the card in hand go?  Estimates per candidate cell, best first.
+
+    :param view: what the player knows (RULES.md §6); the answer is the same for
+        every order of the unseen cards.
+    :param bot: a bot name (see :data:`BOTS`) or a :class:`Bot`.
+    :param budget: seconds the bot may think (``None``: only its fixed work limit).
+    :param seed: seeds the bot's random choices.
+    :returns: :class:`Estimate` values (``cell``, ``win_chance``, ``expected_score``),
+        legal cells only, the recommended cell first.
+    :raises BotError: for an unknown bot or when the game is over.
+    """
+    player = get_bot(bot) if isinstance(bot, str) else bot
+    return player.estimates(view, budget, seed)
+
+
+__all__ = [
+    "BOTS", "Bot", "BotError", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "GreedyBot",
+    "RandomBot", "SearchBot", "get_bot", "recommend",
+]

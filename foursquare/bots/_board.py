@@ -1,0 +1,257 @@
+"""A private, fast position for the bots' searches: ranks only, play and undo.
+
+Suits never affect play (RULES.md §1), so a search needs only each pile's
+top rank, whether it is face up, and the pile heights.  :class:`Board` keeps
+those in flat lists indexed by ``row * frame + column`` and implements the
+placement (§3), flip (§4) and end-of-turn (§5) rules of any
+:class:`~foursquare.rules.Rules` value, without building records.  It is
+checked against :class:`~foursquare.game.Game` by ``tests/test_bots.py``.
+
+A board is built from a :class:`~foursquare.view.PlayerView`, so it can only
+know what the player knows: the unseen cards are a count per rank.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..layout import CELLS, STRIDE
+from ..rules import Rules
+
+PLAYING, WON, LOST = 0, 1, -1
+
+
+class Geometry:
+    """Tables of a frame in the board's own indexing (``row * frame + column``)."""
+
+    def __init__(self, rules: Rules) -> None:
+        f = rules.frame
+        self.frame = f
+        self.ncells = f * f
+        self.row = [i // f for i in range(f * f)]
+        self.col = [i % f for i in range(f * f)]
+        self.row_others = [tuple(r * f + c for c in range(f) if c != i % f) for i in range(f * f) for r in [i // f]]
+        self.col_others = [tuple(r * f + c for r in range(f) if r != i // f) for i in range(f * f) for c in [i % f]]
+        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        if rules.adjacency == "edge-or-corner":
+            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        self.nbrs = [
+            tuple((i // f + dr) * f + i % f + dc for dr, dc in steps if 0 <= i // f + dr < f and 0 <= i % f + dc < f)
+            for i in range(f * f)
+        ]
+        #: board index -> engine cell, and back
+        self.to_cell = [CELLS[(i // f) * STRIDE + i % f] for i in range(f * f)]
+        self.from_cell = {int(c): i for i, c in enumerate(self.to_cell)}
+        #: the cell a first card should take: the centre of a floating frame
+        #: leaves the grid free to grow in every direction, so it is as good as any.
+        self.centre = (f // 2) * f + f // 2
+
+
+@functools.lru_cache(maxsize=None)
+def geometry(rules: Rules) -> Geometry:
+    """The (cached) board geometry of a rule set."""
+    return Geometry(rules)
+
+
+class Board:
+    """A position under some rules, with play/undo on ranks.
+
+    :ivar rank: top rank per board cell (0 for an empty cell).
+    :ivar up: whether the top card is face up.
+    :ivar h: pile height.
+    :ivar counts: unseen cards per rank (index 0 unused); the card to place is not counted.
+    :ivar unseen: the number of unseen cards.
+    """
+
+    __slots__ = (
+        "rules", "geo", "size", "target", "cap", "limit", "total", "sees_all", "ties_count", "self_flip",
+        "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "counts", "unseen",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.geo = geo = geometry(rules)
+        self.size = rules.size
+        self.target = rules.size * rules.size
+        self.cap = rules.pile_cap
+        self.limit = rules.face_down_limit
+        self.total = rules.deck_size
+        self.sees_all = rules.comparison == "all"
+        self.ties_count = rules.ties == "count"
+        self.self_flip = rules.self_flip
+        n = geo.ncells
+        self.rank = [0] * n
+        self.up = [False] * n
+        self.h = [0] * n
+        self.npiles = 0
+        self.down = 0
+        self.placed = 0
+        self.r0 = self.c0 = 99
+        self.r1 = self.c1 = -1
+        self.stack: list = []
+        self.counts = [0] * (rules.ranks + 1)
+        self.unseen = 0
+
+    @classmethod
+    def from_view(cls, view) -> "Board":
+        """The board of a :class:`~foursquare.view.PlayerView` (unseen cards as counts per rank)."""
+        board = cls(view.rules)
+        geo = board.geo
+        for cell, pile in view.grid.items():
+            i = geo.from_cell[int(cell)]
+            board.rank[i] = pile.cards[-1] >> 2
+            board.up[i] = pile.face_up
+            board.h[i] = len(pile.cards)
+            board.npiles += 1
+            board.placed += len(pile.cards)
+            board.down += not pile.face_up
+            r, c = geo.row[i], geo.col[i]
+            board.r0, board.r1 = min(board.r0, r), max(board.r1, r)
+            board.c0, board.c1 = min(board.c0, c), max(board.c1, c)
+        for card in view.unseen:
+            board.counts[card >> 2] += 1
+        board.unseen = len(view.unseen)
+        return board
+
+    def copy(self) -> "Board":
+        """An independent copy (without the undo history)."""
+        new = object.__new__(Board)
+        for name in Board.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rank = list(self.rank)
+        new.up = list(self.up)
+        new.h = list(self.h)
+        new.counts = list(self.counts)
+        new.stack = []
+        return new
+
+    def status(self) -> int:
+        """:data:`WON`, :data:`LOST` or :data:`PLAYING`, as RULES.md §5 decides after a turn."""
+        if self.npiles == self.target and self.down == 0:
+            return WON
+        if self.down > self.limit or self.placed >= self.total:
+            return LOST
+        return PLAYING
+
+    @property
+    def score(self) -> int:
+        """Cards left in the stock (the score when the position is won)."""
+        return self.total - self.placed
+
+    def legal(self) -> list[int]:
+        """The board cells where the next card may go (RULES.md §3), in reading order."""
+        geo = self.geo
+        if not self.npiles:
+            return list(range(geo.ncells))
+        h = self.h
+        cap = self.cap
+        nbrs = geo.nbrs
+        f = geo.frame
+        n = self.size
+        r0, r1, c0, c1 = self.r0, self.r1, self.c0, self.c1
+        if r1 - r0 + 1 < n:
+            r0, r1 = max(r0 - 1, 0), min(r1 + 1, f - 1)
+        if c1 - c0 + 1 < n:
+            c0, c1 = max(c0 - 1, 0), min(c1 + 1, f - 1)
+        out = []
+        for r in range(r0, r1 + 1):
+            base = r * f
+            for c in range(base + c0, base + c1 + 1):
+                k = h[c]
+                if k:
+                    if k < cap:
+                        out.append(c)
+                else:
+                    for x in nbrs[c]:
+                        if h[x]:
+                            out.append(c)
+                            break
+        return out
+
+    def play(self, c: int, x: int) -> None:
+        """Place a card of rank ``x`` on cell ``c`` (known legal), flip (§4); :meth:`undo` takes it back."""
+        rank = self.rank
+        up = self.up
+        h = self.h
+        down = self.down
+        self.stack.append((c, rank[c], up[c], self.r0, self.r1, self.c0, self.c1, down))
+        if h[c]:
+            if not up[c]:
+                down -= 1
+        else:
+            self.npiles += 1
+            geo = self.geo
+            r = geo.row[c]
+            col = geo.col[c]
+            if r < self.r0:
+                self.r0 = r
+            if r > self.r1:
+                self.r1 = r
+            if col < self.c0:
+                self.c0 = col
+            if col > self.c1:
+                self.c1 = col
+        h[c] += 1
+        rank[c] = x
+        up[c] = True
+        self.placed += 1
+        flipped = []
+        sees_all = self.sees_all
+        for line in (self.geo.row_others[c], self.geo.col_others[c]):
+            lo = 99
+            hi = 0
+            others = []
+            for o in line:
+                if h[o]:
+                    others.append(o)
+                    if up[o] or sees_all:
+                        k = rank[o]
+                        if k < lo:
+                            lo = k
+                        if k > hi:
+                            hi = k
+            if not others:
+                continue
+            if hi and lo <= x <= hi and not (self.ties_count and (x == lo or x == hi)):
+                continue
+            for o in others:
+                if up[o]:
+                    up[o] = False
+                    down += 1
+                else:
+                    up[o] = True
+                    down -= 1
+            flipped += others
+            if self.self_flip:
+                if up[c]:
+                    up[c] = False
+                    down += 1
+                else:
+                    up[c] = True
+                    down -= 1
+                flipped.append(c)
+        self.down = down
+        self.stack.append(flipped)
+
+    def undo(self) -> None:
+        """Take back the last :meth:`play`."""
+        up = self.up
+        for f in self.stack.pop():
+            up[f] = not up[f]
+        c, old_rank, old_up, self.r0, self.r1, self.c0, self.c1, self.down = self.stack.pop()
+        self.rank[c] = old_rank
+        up[c] = old_up
+        self.h[c] -= 1
+        if not self.h[c]:
+            self.npiles -= 1
+        self.placed -= 1
+
+    def draw(self, x: int) -> None:
+        """Take one unseen card of rank ``x`` out of the counts (it is being drawn)."""
+        self.counts[x] -= 1
+        self.unseen -= 1
+
+    def undraw(self, x: int) -> None:
+        """Put an unseen card of rank ``x`` back into the counts."""
+        self.counts[x] += 1
+        self.unseen += 1

@@ -1,0 +1,92 @@
+"""The bots' one small interface: a player's view and a time budget in, a cell (with estimates) out.
+
+A bot sees only a :class:`~foursquare.view.PlayerView` (RULES.md §6): the layout,
+the card to place and *which* cards are unseen, never their order.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..errors import FoursquareError
+from ..game import Status
+from ..layout import Cell
+from ..view import PlayerView
+from ._board import Board
+
+
+class BotError(FoursquareError, ValueError):
+    """An unknown bot name, or a view with no move to make (the game is over)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A bot's opinion of one candidate cell.
+
+    :ivar cell: the cell where the card would go.
+    :ivar win_chance: the estimated chance (0 to 1) of winning after this
+        placement, or ``None`` when the bot has no estimate.
+    :ivar expected_score: the estimated mean score, losses counting 0, or ``None``.
+    """
+
+    cell: Cell
+    win_chance: float | None = None
+    expected_score: float | None = None
+
+    def as_dict(self) -> dict:
+        """The estimate as plain JSON-ready values (``cell`` as text)."""
+        return {"cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score}
+
+
+class Bot(ABC):
+    """A player program.  Subclasses implement :meth:`estimates`.
+
+    Bots are deterministic: for the same view, seed and fixed work limits they
+    return the same answer.  A time budget can only make a search stop earlier
+    (at a shallower depth), so under a budget the answer may depend on the
+    machine's speed.
+    """
+
+    #: the registry name
+    name: ClassVar[str] = ""
+    #: one line for ``--help`` and listings
+    description: ClassVar[str] = ""
+
+    @abstractmethod
+    def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list:
+        """Return ``[(board cell, win_chance, expected_score), ...]`` best first, for ``cells``."""
+
+    def estimates(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> list[Estimate]:
+        """Estimates for the legal cells of ``view``, best first.
+
+        :param view: what the player knows (RULES.md §6).
+        :param budget: seconds the bot may think (``None``: no time limit, only
+            the bot's own fixed work limits).  The search checks the clock as it
+            goes and answers with its last complete result.
+        :param seed: seeds the bot's random choices.
+        :returns: one :class:`Estimate` per cell the bot considered (legal cells
+            only; on an empty floating grid only the centre, which is as good as
+            any other cell), the recommended cell first.
+        :raises BotError: when the game is over.
+        """
+        if view.status is not Status.PLAYING or view.next_card is None:
+            raise BotError(f"the game is over ({view.status}): there is no card to place")
+        deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
+        board = Board.from_view(view)
+        cells = board.legal()
+        if not board.npiles and view.rules.layout == "floating":
+            cells = [board.geo.centre]
+        to_cell = board.geo.to_cell
+        return [
+            Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, view.next_card >> 2, cells, deadline, seed)
+        ]
+
+    def choose(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> Cell:
+        """The cell the bot plays (the first of :meth:`estimates`)."""
+        return self.estimates(view, budget, seed)[0].cell
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"

@@ -1,0 +1,246 @@
+"""Expectimax over the ranks of the cards to come: the ``greedy``, ``expectimax`` and ``deep`` bots.
+
+The player chooses a cell (a max node); then the next card is drawn (a chance
+node): its rank is r with probability (unseen cards of rank r) / (unseen
+cards), and suits never matter (RULES.md §1).  This uses exactly what the
+player knows — which cards are unseen — and never their order (§6).  At the
+search horizon, :func:`~foursquare.bots.evaluation.evaluate` estimates the
+position; won and lost positions are exact.  Every node carries a pair (win
+chance, expected score); a max node keeps the child of highest utility
+``win_bonus * p + s``.
+
+- ``greedy`` looks one placement ahead (no chance node).
+- ``expectimax`` searches two placements deep: this card, every rank of the
+  next card, and the best place for it.
+- ``deep`` deepens iteratively (1, 2, 3, ... placements) until its work limit
+  (positions examined, deterministic) or its time budget would be exceeded,
+  and answers with the deepest complete search.  Below the root it examines
+  only the ``width`` most promising cells of each max node (by a one-placement
+  evaluation), which makes three and four placements affordable.
+"""
+
+from __future__ import annotations
+
+import time
+from math import exp
+
+from ._board import LOST, WON, Board
+from .base import Bot
+from .evaluation import DEFAULT_WEIGHTS, Weights, evaluate
+
+
+class _Stop(Exception):
+    """Raised inside a search when its work limit or deadline is reached."""
+
+
+class Search:
+    """One expectimax search on a board (which it changes and restores).
+
+    :param board: the position, the card to place already drawn from its counts.
+    :param weights: the evaluation's parameters.
+    :param width: below the root, how many cells of a max node to search
+        (the best by a one-placement evaluation); ``None`` for all.
+    :param node_limit: stop (raise :class:`_Stop`) after this many placements.
+    :param deadline: stop after this ``time.perf_counter()`` value, or ``None``.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        weights: Weights = DEFAULT_WEIGHTS,
+        width: int | None = None,
+        node_limit: float = float("inf"),
+        deadline: float | None = None,
+    ) -> None:
+        self.board = board
+        self.weights = weights
+        self.width = width
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        #: whether the last search stopped anywhere at the horizon (else it is exact)
+        self.used_evaluation = False
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise _Stop
+        if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
+            raise _Stop
+
+    def root(self, cells: list[int], x: int, depth: int) -> list[tuple[int, float, float]]:
+        """(cell, win chance, expected score) of placing rank ``x`` on each cell, searching
+        ``depth`` placements (this one included), best first."""
+        b = self.board
+        bonus = self.weights.win_bonus
+        out = []
+        for c in cells:
+            b.play(c, x)
+            self._tick()
+            p, s = self._after(depth - 1)
+            b.undo()
+            out.append((c, p, s))
+        out.sort(key=lambda e: -(bonus * e[1] + e[2]))
+        return out
+
+    def _after(self, depth: int) -> tuple[float, float]:
+        """The value of the board just after a placement, ``depth`` placements still to search."""
+        b = self.board
+        st = b.status()
+        if st == WON:
+            return 1.0, float(b.total - b.placed)
+        if st == LOST:
+            return 0.0, 0.0
+        if depth == 0:
+            self.used_evaluation = True
+            return evaluate(b, self.weights)
+        b_counts = b.counts
+        sp = ss = 0.0
+        for r in range(1, len(b_counts)):
+            k = b_counts[r]
+            if k:
+                b.draw(r)
+                p, s = self._best(r, depth) if depth > 1 else self._best_last(r)
+                b.undraw(r)
+                sp += k * p
+                ss += k * s
+        n = b.unseen
+        return sp / n, ss / n
+
+    def _best(self, x: int, depth: int) -> tuple[float, float]:
+        """The best placement of rank ``x`` searching ``depth`` (≥ 2) placements."""
+        b = self.board
+        bonus = self.weights.win_bonus
+        cells = b.legal()
+        if self.width is not None and len(cells) > self.width:
+            cells = [c for c, _, _ in self.root(cells, x, 1)[: self.width]]
+        bu = -1.0
+        bp = bs = 0.0
+        for c in cells:
+            b.play(c, x)
+            self._tick()
+            p, s = self._after(depth - 1)
+            b.undo()
+            u = bonus * p + s
+            if u > bu:
+                bu, bp, bs = u, p, s
+        return bp, bs
+
+    def _best_last(self, x: int) -> tuple[float, float]:
+        """The best placement of rank ``x`` judged by its outcome or the evaluation (the hot loop)."""
+        b = self.board
+        w = self.weights
+        bonus, a_down, a_missing = w.win_bonus, w.face_down, w.missing
+        target, limit, total = b.target, b.limit, b.total
+        self.used_evaluation = True
+        bu = -1.0
+        bp = bs = 0.0
+        for c in b.legal():
+            b.play(c, x)
+            self._tick()
+            down = b.down
+            npiles = b.npiles
+            stock = total - b.placed
+            if npiles == target and down == 0:
+                p, s = 1.0, float(stock)
+            elif down > limit or stock <= 0:
+                p = s = 0.0
+            else:
+                missing = target - npiles
+                p = exp(-a_down * down - a_missing * missing)
+                s = p * max(0, stock - missing)
+            b.undo()
+            u = bonus * p + s
+            if u > bu:
+                bu, bp, bs = u, p, s
+        return bp, bs
+
+
+class SearchBot(Bot):
+    """An expectimax bot; see the module text.
+
+    :param depth: the deepest search, in placements (this one included).
+    :param width: below the root, how many cells of each max node to search (``None``: all).
+    :param nodes: the work limit per move, in placements examined (``None``: none);
+        a depth whose search would pass it is not started (or is abandoned).
+    :param iterative: search depth 1, 2, ... up to ``depth`` and keep the deepest
+        complete result (``False``: only ``depth``, with depth 1 as the fallback).
+    :param weights: the evaluation's parameters.
+    """
+
+    def __init__(
+        self,
+        depth: int = 2,
+        width: int | None = None,
+        nodes: int | None = None,
+        iterative: bool = False,
+        weights: Weights = DEFAULT_WEIGHTS,
+    ) -> None:
+        self.depth = depth
+        self.width = width
+        self.nodes = nodes
+        self.iterative = iterative
+        self.weights = weights
+
+    def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list:
+        search = Search(board, self.weights, self.width)
+        best = search.root(cells, x, 1)  # always affordable: one placement per cell
+        if search.used_evaluation is False or self.depth == 1:
+            return best
+        limit = float("inf") if self.nodes is None else self.nodes
+        depths = range(2, self.depth + 1) if self.iterative else [self.depth]
+        prev_cost, cost = None, search.nodes  # placements of the last two complete depths
+        last_time = 0.0
+        for depth in depths:
+            used = search.nodes
+            # A depth costs about the last depth's cost times the last growth; with
+            # iterative deepening, a depth that cannot finish within the limits is not started.
+            growth = 10.0 * len(cells) if prev_cost is None else max(cost / max(prev_cost, 1), 1.0)
+            if self.iterative and used + cost * growth > limit:
+                break
+            now = time.perf_counter()
+            if self.iterative and deadline is not None and prev_cost is not None and now + last_time * growth > deadline:
+                break
+            search.node_limit = limit
+            search.deadline = deadline
+            search.used_evaluation = False
+            try:
+                result = search.root(cells, x, depth)
+            except _Stop:
+                break
+            best = result
+            prev_cost, cost = cost, search.nodes - used
+            last_time = time.perf_counter() - now
+            if not search.used_evaluation:
+                break  # exact: every line reached the end of the game
+        return best
+
+
+class GreedyBot(SearchBot):
+    """``greedy``: the best cell by the evaluation one placement ahead."""
+
+    name = "greedy"
+    description = "one placement ahead, judged by the evaluation (fast, weak)"
+
+    def __init__(self, nodes: int | None = None) -> None:
+        super().__init__(depth=1)
+
+
+class ExpectimaxBot(SearchBot):
+    """``expectimax``: this card, a chance node over the next card's rank, the best place for it."""
+
+    name = "expectimax"
+    description = "two placements deep: a chance node over the next card's rank (about 5 ms a move)"
+
+    def __init__(self, nodes: int | None = None, depth: int = 2) -> None:
+        super().__init__(depth=depth)
+
+
+class DeepBot(SearchBot):
+    """``deep``: iterative-deepening expectimax under a work limit and a time budget."""
+
+    name = "deep"
+    description = "expectimax deepened to 4 placements within its budget (the strongest; the default)"
+
+    def __init__(self, nodes: int | None = 150_000, depth: int = 4, width: int | None = 6) -> None:
+        super().__init__(depth=depth, width=width, nodes=nodes, iterative=True)

@@ -1,0 +1,300 @@
+"""Batch simulation: a bot plays many numbered deals; the statistics of the results.
+
+:func:`run` plays deal numbers with a named bot (in worker processes when
+``jobs > 1``) and returns one :class:`GameResult` per deal, in deal order;
+:func:`summarize` gives the figures (win rate with its 95% Wilson interval,
+mean score with losses counting 0, loss reasons, the score distribution,
+seconds per move) and :func:`paired` compares two bots on the same deals.
+
+Reproducibility: each deal's bot seeds come from ``(seed, deal)`` alone
+(:func:`deal_seed`), so the same deals and seed give the same games whatever
+the number of jobs.  A time budget (``budget``) makes a search stop when the
+clock says so, which depends on the machine and its load; for reproducible
+figures leave the budget out and fix the work per move (``nodes``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .analysis import wilson_interval
+from .bots import get_bot
+from .deal import MASK64, splitmix64
+from .game import Game, Status
+from .rules import STANDARD, Rules
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of one deal's game, from the run's seed and the deal number alone (a 64-bit number)."""
+    return next(splitmix64((seed * 0x9E3779B97F4A7C15 + deal) & MASK64))
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game a bot played.
+
+    :ivar bot: the bot's name.
+    :ivar deal: the deal number.
+    :ivar status: ``won`` or ``lost``.
+    :ivar reason: why it was lost (``too-many-face-down``, ``stock-empty``), or ``None``.
+    :ivar score: the score of a win, else ``None``.
+    :ivar moves: the number of placements.
+    :ivar move_seconds: the bot's thinking time for each placement (seconds).
+    """
+
+    bot: str
+    deal: int
+    status: str
+    reason: str | None
+    score: int | None
+    moves: int
+    move_seconds: tuple[float, ...] = field(repr=False)
+
+    @property
+    def won(self) -> bool:
+        """Whether the game was won."""
+        return self.status == Status.WON
+
+    @property
+    def points(self) -> int:
+        """The score, a loss counting 0."""
+        return self.score or 0
+
+    def row(self) -> dict:
+        """The result as one CSV/JSON row (times in seconds)."""
+        return {
+            "bot": self.bot,
+            "deal": self.deal,
+            "status": self.status,
+            "reason": self.reason or "",
+            "score": "" if self.score is None else self.score,
+            "moves": self.moves,
+            "seconds": round(sum(self.move_seconds), 6),
+        }
+
+
+def play_game(
+    bot: str, deal: int, seed: int = 0, rules: Rules = STANDARD, budget: float | None = None, nodes: int | None = None
+) -> GameResult:
+    """Play one deal to its end with a named bot, which sees only the player's view.
+
+    :param bot: a bot name (see :data:`foursquare.bots.BOTS`).
+    :param deal: the deal number.
+    :param seed: the run's seed; the game's seeds derive from ``(seed, deal)``.
+    :param rules: the rule set.
+    :param budget: seconds per move (``None``: none; the bot's fixed work only).
+    :param nodes: the bot's work limit per move (``None``: its default).
+    :raises BotError: for an unknown bot.
+    """
+    player = get_bot(bot, nodes)
+    game = Game.from_deal(deal, rules)
+    rng = random.Random(deal_seed(seed, deal))
+    times = []
+    while not game.is_over:
+        view = game.view()
+        move_seed = rng.getrandbits(64)
+        start = time.perf_counter()
+        cell = player.choose(view, budget, move_seed)
+        times.append(time.perf_counter() - start)
+        game.play(cell)
+    return GameResult(
+        bot,
+        deal,
+        str(game.status),
+        None if game.reason is None else str(game.reason),
+        game.score,
+        len(times),
+        tuple(times),
+    )
+
+
+def _play_task(task: tuple) -> GameResult:
+    return play_game(*task)
+
+
+def run(
+    bot: str,
+    deals: Iterable[int],
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    budget: float | None = None,
+    nodes: int | None = None,
+    jobs: int = 1,
+    progress: Callable[[GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play every deal with a bot; the results in deal order.
+
+    :param jobs: worker processes (1: play in this process).  The results do not
+        depend on it (except the timings, and the games themselves under a budget).
+    :param progress: called with each result as it arrives (in deal order).
+    :raises BotError: for an unknown bot (before any game is played).
+    """
+    get_bot(bot, nodes)  # fail early on a bad name
+    tasks = [(bot, d, seed, rules, budget, nodes) for d in deals]
+    results: list[GameResult] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        stream = map(_play_task, tasks)
+        for result in stream:
+            results.append(result)
+            if progress:
+                progress(result)
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(_play_task, tasks, chunksize=1):
+            results.append(result)
+            if progress:
+                progress(result)
+    return results
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures of one bot over a set of games.
+
+    :ivar bot: the bot's name.
+    :ivar games, wins: counts.
+    :ivar win_rate: wins / games; :ivar win_interval: its 95% Wilson interval.
+    :ivar mean_score: the mean score, losses counting 0; :ivar score_sd: its standard
+        deviation; :ivar score_interval: the 95% interval of the mean (normal approximation).
+    :ivar mean_winning_score: the mean score of the wins, or ``None`` without a win.
+    :ivar losses: loss reason -> count.
+    :ivar scores: score -> number of wins with it, highest first.
+    :ivar moves: placements in all; :ivar median_move_seconds: the median thinking
+        time per placement (seconds), over every placement.
+    """
+
+    bot: str
+    games: int
+    wins: int
+    win_rate: float
+    win_interval: tuple[float, float]
+    mean_score: float
+    score_sd: float
+    score_interval: tuple[float, float]
+    mean_winning_score: float | None
+    losses: dict[str, int]
+    scores: dict[int, int]
+    moves: int
+    median_move_seconds: float | None
+
+    def as_dict(self) -> dict:
+        """The summary as JSON-ready values."""
+        return {
+            "bot": self.bot,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_interval": list(self.win_interval),
+            "mean_score": self.mean_score,
+            "score_sd": self.score_sd,
+            "score_interval": list(self.score_interval),
+            "mean_winning_score": self.mean_winning_score,
+            "losses": dict(self.losses),
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "moves": self.moves,
+            "median_move_seconds": self.median_move_seconds,
+        }
+
+
+def _mean_interval(values: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
+    """(mean, standard deviation, 95% interval of the mean) of some values."""
+    n = len(values)
+    if not n:
+        return 0.0, 0.0, (0.0, 0.0)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n)
+    return mean, sd, (mean - half, mean + half)
+
+
+def summarize(results: Sequence[GameResult]) -> Summary:
+    """The figures of a list of results (of one bot).
+
+    :raises ValueError: when the results are of more than one bot.
+    """
+    names = {r.bot for r in results}
+    if len(names) > 1:
+        raise ValueError(f"results of several bots: {', '.join(sorted(names))}")
+    games = len(results)
+    wins = sum(r.won for r in results)
+    mean, sd, interval = _mean_interval([r.points for r in results])
+    won_scores = [r.score for r in results if r.won]
+    times = [t for r in results for t in r.move_seconds]
+    return Summary(
+        bot=names.pop() if names else "",
+        games=games,
+        wins=wins,
+        win_rate=wins / games if games else 0.0,
+        win_interval=wilson_interval(wins, games),
+        mean_score=mean,
+        score_sd=sd,
+        score_interval=interval,
+        mean_winning_score=statistics.fmean(won_scores) if won_scores else None,
+        losses=dict(sorted(Counter(r.reason for r in results if not r.won).items())),
+        scores=dict(sorted(Counter(won_scores).items(), reverse=True)),
+        moves=len(times),
+        median_move_seconds=statistics.median(times) if times else None,
+    )
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Bot A minus bot B on the same deals.
+
+    :ivar games: the deals both played.
+    :ivar score: mean of (A's points − B's points); :ivar score_interval: its 95% interval.
+    :ivar win: mean of (A won − B won), a difference of win rates; :ivar win_interval: its 95% interval.
+    :ivar only_a, only_b: deals won by A only, by B only.
+
+    The intervals are normal approximations over the per-deal differences.
+    """
+
+    games: int
+    score: float
+    score_interval: tuple[float, float]
+    win: float
+    win_interval: tuple[float, float]
+    only_a: int
+    only_b: int
+
+    def as_dict(self) -> dict:
+        """The difference as JSON-ready values."""
+        return {
+            "games": self.games,
+            "score": self.score,
+            "score_interval": list(self.score_interval),
+            "win": self.win,
+            "win_interval": list(self.win_interval),
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+        }
+
+
+def paired(a: Sequence[GameResult], b: Sequence[GameResult]) -> PairedDifference:
+    """The paired difference of two bots' results on the same deals (A − B).
+
+    :raises ValueError: when the two lists are not of the same deals.
+    """
+    if [r.deal for r in a] != [r.deal for r in b]:
+        raise ValueError("the two runs are not of the same deals")
+    score, _, score_interval = _mean_interval([x.points - y.points for x, y in zip(a, b)])
+    win, _, win_interval = _mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
+    return PairedDifference(
+        len(a),
+        score,
+        score_interval,
+        win,
+        win_interval,
+        sum(x.won and not y.won for x, y in zip(a, b)),
+        sum(y.won and not x.won for x, y in zip(a, b)),
+    )

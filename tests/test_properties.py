@@ -15,13 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare.deal import deal_deck
-from foursquare.game import Game, Status
-from foursquare.layout import CELLS, STRIDE
+from foursquare.game import Game, Status, play_moves
+from foursquare.layout import CELLS, STRIDE, geometry
+from foursquare.rules import STANDARD
 from test_perft import RefGame
 
 deals = st.integers(min_value=0, max_value=2**64 - 1)
 seeds = st.integers(min_value=0, max_value=2**32)
 SETTINGS = settings(max_examples=150, deadline=None)
+FRAME = geometry(STANDARD).cells
 
 
 def random_game(deal: int, seed: int, stop: int = 40) -> Game:
@@ -49,6 +51,7 @@ def snapshot(game: Game) -> tuple:
         game.deck,
         game.bounding_box(),
         game.unseen(),
+        [game.why_illegal(cell) for cell in FRAME],
     )
 
 
@@ -179,6 +182,14 @@ def test_copy_is_independent(deal, seed, moves):
     if not game.is_over:
         game.play(game.legal_cells()[0])
         assert twin.placed == 0 and twin.grid() == {}
+    # Play the twin again and leave it there: the original still undoes exactly.
+    while not twin.is_over:
+        twin.play(rng.choice(twin.legal_cells()))
+    cells = [m.cell for m in game.moves]
+    while cells:
+        game.undo()
+        cells.pop()
+        assert snapshot(game) == snapshot(play_moves(Game.from_deal(deal), cells))
 
 
 @SETTINGS

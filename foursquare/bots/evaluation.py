@@ -1,19 +1,27 @@
-"""The evaluation of a position that is not over: an estimated win chance and score.
+"""The evaluation of a position that is not over: a utility to search by, and an estimate to report.
 
 A search cannot look to the end of every line, so it stops at some depth and
-asks this model what the position is worth.  The model is deliberately small:
-the two things that decide a game of Foursquare are how many top cards are face
-down (more than four loses, RULES.md §5) and how many piles are still missing
-(a win needs the full 4×4 grid).  With ``D`` face-down top cards and ``M``
-missing piles::
+asks what the position is worth.  Two small models answer, both from the two
+things that decide a game of Foursquare: ``D``, how many top cards are face
+down (more than four loses, RULES.md §5), and ``M``, how many piles are still
+missing (a win needs the full grid).
 
-    win chance      p = exp(-face_down * D - missing * M)
-    expected score  s = p * max(0, stock - M)      (each missing pile costs a card)
+- The **utility**, which the searches maximise, was tuned by simulation
+  (deals 0–199 with the ``expectimax`` bot; see ``benchmarks/bench_bots.py``)::
 
-and a search maximises the utility ``win_bonus * p + s``: a win is worth
-``win_bonus`` points more than its score, so the bots prefer a likely win to
-a high but unlikely score.  The weights were tuned by simulation on deals
-0–199 (see ``benchmarks/bench_bots.py``).
+      q = exp(-face_down * D - missing * M)
+      utility = q * (win_bonus + max(0, stock - M))
+
+  A won position is worth ``win_bonus + score`` and a lost one 0, so a win is
+  worth ``win_bonus`` points more than its score: the bots prefer a likely win
+  to a high but unlikely score.  ``q`` is a preference, not a probability.
+- The **estimate** reported to the player, (win chance, expected score with
+  losses counting 0), comes from :data:`CALIBRATION`: how often the
+  ``expectimax`` bot went on to win from positions with the same ``D`` and
+  ``M`` (deals 1000–1399, shrunk towards 0.95 when there were few), and how
+  many more cards its wins took.  Stronger bots win somewhat more often, so
+  these estimates are cautious.  Outside the table (and for rule variants,
+  where it was not measured) a rough formula stands in.
 """
 
 from __future__ import annotations
@@ -26,10 +34,10 @@ from ._board import Board
 
 @dataclass(frozen=True)
 class Weights:
-    """The parameters of the evaluation (see the module text).
+    """The parameters of the search utility (see the module text).
 
-    :ivar face_down: log-odds penalty per face-down top card.
-    :ivar missing: log-odds penalty per missing pile.
+    :ivar face_down: penalty per face-down top card.
+    :ivar missing: penalty per missing pile.
     :ivar win_bonus: the value of a win beyond its score, in points.
     """
 
@@ -40,13 +48,50 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
+#: (D, M) -> (chance of a win, mean number of further cards a win took), measured for
+#: the standard rules with the ``expectimax`` bot (``benchmarks/bench_bots.py --calibrate``).
+CALIBRATION: dict[tuple[int, int], tuple[float, float]] = {
+    (0, 1): (0.973, 3.0), (0, 2): (0.981, 5.9), (0, 3): (0.978, 7.5), (0, 4): (0.953, 8.7),
+    (0, 5): (0.983, 10.8), (0, 6): (0.983, 12.4), (0, 7): (0.986, 13.4), (0, 8): (0.946, 14.2),
+    (0, 9): (0.967, 15.3), (0, 10): (0.949, 16.8), (0, 11): (0.959, 17.7), (0, 12): (0.974, 18.6),
+    (0, 14): (0.929, 20.5), (0, 15): (0.952, 21.6), (1, 0): (0.856, 2.6), (1, 1): (0.953, 5.3),
+    (1, 2): (0.932, 6.5), (1, 3): (0.992, 7.4), (1, 4): (0.980, 9.2), (1, 5): (0.961, 11.0),
+    (1, 6): (0.939, 12.8), (1, 7): (0.957, 14.0), (1, 8): (0.948, 15.4), (1, 9): (0.939, 15.7),
+    (1, 10): (0.959, 16.5), (1, 11): (0.936, 17.4), (1, 12): (0.922, 18.6), (1, 13): (0.955, 19.6),
+    (1, 14): (0.955, 20.6), (2, 0): (0.910, 4.4), (2, 1): (0.929, 5.5), (2, 2): (0.961, 7.7),
+    (2, 3): (0.938, 9.2), (2, 4): (0.938, 10.2), (2, 5): (0.940, 11.9), (2, 6): (0.959, 12.9),
+    (2, 7): (0.932, 13.8), (2, 8): (0.949, 14.3), (2, 9): (0.962, 15.5), (2, 10): (0.965, 16.3),
+    (2, 13): (0.929, 19.5), (3, 0): (0.938, 3.8), (3, 1): (0.928, 6.6), (3, 2): (0.941, 8.1),
+    (3, 3): (0.943, 9.7), (3, 4): (0.974, 10.8), (3, 5): (0.952, 11.3), (3, 6): (0.938, 12.0),
+    (3, 7): (0.930, 12.6), (3, 8): (0.991, 15.1), (3, 9): (0.946, 17.3), (3, 10): (0.896, 17.2),
+    (4, 0): (0.881, 5.0), (4, 1): (0.935, 7.4), (4, 2): (0.937, 8.8), (4, 3): (0.949, 9.6),
+    (4, 4): (0.925, 11.9), (4, 5): (0.969, 10.8), (4, 6): (0.969, 11.6), (4, 7): (0.983, 13.6),
+    (4, 8): (0.940, 12.9),
+}
 
-def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> tuple[float, float]:
+
+def utility(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """The search utility of a position where the game goes on (see the module text)."""
+    missing = board.target - board.npiles
+    q = math.exp(-weights.face_down * board.down - weights.missing * missing)
+    return q * (weights.win_bonus + max(0, board.total - board.placed - missing))
+
+
+def estimate(board: Board) -> tuple[float, float]:
     """(win chance, expected score) of a position where the game goes on.
 
     :param board: a position whose status is playing.
-    :returns: ``(p, s)`` with 0 < p ≤ 1 and 0 ≤ s ≤ the cards left in the stock.
+    :returns: ``(p, s)``, 0 ≤ p ≤ 1 and 0 ≤ s ≤ the cards left in the stock;
+        the expected score counts a loss as 0.
     """
-    missing = board.target - board.npiles
-    p = math.exp(-weights.face_down * board.down - weights.missing * missing)
-    return p, p * max(0, board.total - board.placed - missing)
+    return estimate_of(board.down, board.target - board.npiles, board.total - board.placed, board.rules.size)
+
+
+def estimate_of(down: int, missing: int, stock: int, size: int = 4) -> tuple[float, float]:
+    """:func:`estimate` from its inputs: face-down count, missing piles, cards in the stock, grid size."""
+    known = CALIBRATION.get((down, missing)) if size == 4 else None
+    if known is None:
+        p, extra = 0.9, 2.6 + 1.25 * missing + 0.4 * down
+    else:
+        p, extra = known
+    return p, p * max(0.0, stock - extra)

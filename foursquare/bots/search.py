@@ -4,10 +4,10 @@ The player chooses a cell (a max node); then the next card is drawn (a chance
 node): its rank is r with probability (unseen cards of rank r) / (unseen
 cards), and suits never matter (RULES.md §1).  This uses exactly what the
 player knows — which cards are unseen — and never their order (§6).  At the
-search horizon, :func:`~foursquare.bots.evaluation.evaluate` estimates the
-position; won and lost positions are exact.  Every node carries a pair (win
-chance, expected score); a max node keeps the child of highest utility
-``win_bonus * p + s``.
+search horizon, :mod:`~foursquare.bots.evaluation` gives the position a
+utility (to choose by) and an estimate (win chance, expected score) to report;
+won and lost positions are exact.  A max node keeps the child of highest
+utility; a chance node averages.
 
 - ``greedy`` looks one placement ahead (no chance node).
 - ``expectimax`` searches two placements deep: this card, every rank of the
@@ -16,7 +16,7 @@ chance, expected score); a max node keeps the child of highest utility
   (positions examined, deterministic) or its time budget would be exceeded,
   and answers with the deepest complete search.  Below the root it examines
   only the ``width`` most promising cells of each max node (by a one-placement
-  evaluation), which makes three and four placements affordable.
+  utility), which makes three and four placements affordable.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from math import exp
 
 from ._board import LOST, WON, Board
 from .base import Bot
-from .evaluation import DEFAULT_WEIGHTS, Weights, evaluate
+from .evaluation import DEFAULT_WEIGHTS, Weights, estimate, estimate_of, utility
 
 
 class _Stop(Exception):
@@ -36,10 +36,13 @@ class _Stop(Exception):
 class Search:
     """One expectimax search on a board (which it changes and restores).
 
-    :param board: the position, the card to place already drawn from its counts.
-    :param weights: the evaluation's parameters.
+    Every node's value is a triple (utility, win chance, expected score): a max
+    node keeps the child of highest utility, a chance node averages all three.
+
+    :param board: the position, the card to place already taken from its counts.
+    :param weights: the search utility's parameters.
     :param width: below the root, how many cells of a max node to search
-        (the best by a one-placement evaluation); ``None`` for all.
+        (the best by a one-placement utility); ``None`` for all.
     :param node_limit: stop (raise :class:`_Stop`) after this many placements.
     :param deadline: stop after this ``time.perf_counter()`` value, or ``None``.
     """
@@ -68,92 +71,92 @@ class Search:
         if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
             raise _Stop
 
-    def root(self, cells: list[int], x: int, depth: int) -> list[tuple[int, float, float]]:
-        """(cell, win chance, expected score) of placing rank ``x`` on each cell, searching
-        ``depth`` placements (this one included), best first."""
+    def root(self, cells: list[int], x: int, depth: int) -> list[tuple[int, float, float, float]]:
+        """(cell, utility, win chance, expected score) of placing rank ``x`` on each cell,
+        searching ``depth`` placements (this one included), best first."""
         b = self.board
-        bonus = self.weights.win_bonus
         out = []
         for c in cells:
             b.play(c, x)
             self._tick()
-            p, s = self._after(depth - 1)
+            out.append((c, *self._after(depth - 1)))
             b.undo()
-            out.append((c, p, s))
-        out.sort(key=lambda e: -(bonus * e[1] + e[2]))
+        out.sort(key=lambda e: -e[1])
         return out
 
-    def _after(self, depth: int) -> tuple[float, float]:
+    def _after(self, depth: int) -> tuple[float, float, float]:
         """The value of the board just after a placement, ``depth`` placements still to search."""
         b = self.board
         st = b.status()
         if st == WON:
-            return 1.0, float(b.total - b.placed)
+            score = float(b.total - b.placed)
+            return self.weights.win_bonus + score, 1.0, score
         if st == LOST:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         if depth == 0:
             self.used_evaluation = True
-            return evaluate(b, self.weights)
-        b_counts = b.counts
-        sp = ss = 0.0
-        for r in range(1, len(b_counts)):
-            k = b_counts[r]
+            return (utility(b, self.weights), *estimate(b))
+        counts = b.counts
+        su = sp = ss = 0.0
+        for r in range(1, len(counts)):
+            k = counts[r]
             if k:
                 b.draw(r)
-                p, s = self._best(r, depth) if depth > 1 else self._best_last(r)
+                u, p, s = self._best(r, depth) if depth > 1 else self._best_last(r)
                 b.undraw(r)
+                su += k * u
                 sp += k * p
                 ss += k * s
         n = b.unseen
-        return sp / n, ss / n
+        return su / n, sp / n, ss / n
 
-    def _best(self, x: int, depth: int) -> tuple[float, float]:
+    def _best(self, x: int, depth: int) -> tuple[float, float, float]:
         """The best placement of rank ``x`` searching ``depth`` (≥ 2) placements."""
         b = self.board
-        bonus = self.weights.win_bonus
         cells = b.legal()
         if self.width is not None and len(cells) > self.width:
-            cells = [c for c, _, _ in self.root(cells, x, 1)[: self.width]]
-        bu = -1.0
-        bp = bs = 0.0
+            cells = [e[0] for e in self.root(cells, x, 1)[: self.width]]
+        best = (-1.0, 0.0, 0.0)
         for c in cells:
             b.play(c, x)
             self._tick()
-            p, s = self._after(depth - 1)
+            value = self._after(depth - 1)
             b.undo()
-            u = bonus * p + s
-            if u > bu:
-                bu, bp, bs = u, p, s
-        return bp, bs
+            if value[0] > best[0]:
+                best = value
+        return best
 
-    def _best_last(self, x: int) -> tuple[float, float]:
-        """The best placement of rank ``x`` judged by its outcome or the evaluation (the hot loop)."""
+    def _best_last(self, x: int) -> tuple[float, float, float]:
+        """The best placement of rank ``x`` judged by its outcome or the utility (the hot loop)."""
         b = self.board
         w = self.weights
         bonus, a_down, a_missing = w.win_bonus, w.face_down, w.missing
         target, limit, total = b.target, b.limit, b.total
         self.used_evaluation = True
         bu = -1.0
-        bp = bs = 0.0
+        best = None
         for c in b.legal():
             b.play(c, x)
             self._tick()
             down = b.down
-            npiles = b.npiles
+            missing = target - b.npiles
             stock = total - b.placed
-            if npiles == target and down == 0:
-                p, s = 1.0, float(stock)
-            elif down > limit or stock <= 0:
-                p = s = 0.0
-            else:
-                missing = target - npiles
-                p = exp(-a_down * down - a_missing * missing)
-                s = p * max(0, stock - missing)
             b.undo()
-            u = bonus * p + s
+            if not missing and not down:
+                u = bonus + stock
+            elif down > limit or stock <= 0:
+                u = 0.0
+            else:
+                u = exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
             if u > bu:
-                bu, bp, bs = u, p, s
-        return bp, bs
+                bu = u
+                best = (down, missing, stock)
+        down, missing, stock = best
+        if not missing and not down:
+            return bu, 1.0, float(stock)
+        if down > limit or stock <= 0:
+            return 0.0, 0.0, 0.0
+        return (bu, *estimate_of(down, missing, stock, b.size))
 
 
 class SearchBot(Bot):
@@ -165,7 +168,7 @@ class SearchBot(Bot):
         a depth whose search would pass it is not started (or is abandoned).
     :param iterative: search depth 1, 2, ... up to ``depth`` and keep the deepest
         complete result (``False``: only ``depth``, with depth 1 as the fallback).
-    :param weights: the evaluation's parameters.
+    :param weights: the search utility's parameters.
     """
 
     def __init__(
@@ -186,7 +189,7 @@ class SearchBot(Bot):
         search = Search(board, self.weights, self.width)
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
         if search.used_evaluation is False or self.depth == 1:
-            return best
+            return [(c, p, s) for c, _, p, s in best]
         limit = float("inf") if self.nodes is None else self.nodes
         depths = range(2, self.depth + 1) if self.iterative else [self.depth]
         prev_cost, cost = None, search.nodes  # placements of the last two complete depths
@@ -213,7 +216,7 @@ class SearchBot(Bot):
             last_time = time.perf_counter() - now
             if not search.used_evaluation:
                 break  # exact: every line reached the end of the game
-        return best
+        return [(c, p, s) for c, _, p, s in best]
 
 
 class GreedyBot(SearchBot):
@@ -242,5 +245,5 @@ class DeepBot(SearchBot):
     name = "deep"
     description = "expectimax deepened to 4 placements within its budget (the strongest; the default)"
 
-    def __init__(self, nodes: int | None = 150_000, depth: int = 4, width: int | None = 6) -> None:
+    def __init__(self, nodes: int | None = 600_000, depth: int = 4, width: int | None = 6) -> None:
         super().__init__(depth=depth, width=width, nodes=nodes, iterative=True)

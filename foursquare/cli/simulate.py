@@ -1,0 +1,197 @@
+"""``foursquare simulate``: a bot (or two, paired) over a range of numbered deals."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import click
+
+from .common import PATH, command_boundary, load_rules_option
+from .solve import _deal_range
+
+FORMATS = ["text", "json", "markdown"]
+#: The markdown table's header (one row per bot follows).
+TABLE_HEADER = (
+    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move |\n"
+    "|---|---|---|---|---|---|---|"
+)
+
+
+def _bot_names() -> list[str]:
+    from ..bots import BOTS
+
+    return list(BOTS)
+
+
+def _deals_text(deals: range) -> str:
+    return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def _seconds(s: float | None) -> str:
+    return "-" if s is None else f"{s:.4f}" if s >= 0.0001 else f"{s:.1e}"
+
+
+def _ms(s: float | None) -> str:
+    return "-" if s is None else f"{1000 * s:.2f}"
+
+
+def _histogram(summary, width: int = 40) -> list[str]:
+    """A text histogram: one bar per score of the wins, one for the losses."""
+    rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
+    lost = summary.games - summary.wins
+    if lost:
+        rows.append(("lost", lost))
+    top = max((n for _, n in rows), default=1)
+    return [f"  {label} | {'#' * max(1, round(width * n / top))} {n}" for label, n in rows]
+
+
+def _text(summary, deals: range) -> list[str]:
+    lo, hi = summary.win_interval
+    slo, shi = summary.score_interval
+    lines = [
+        f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} games",
+        f"  wins {summary.wins}, win rate {_pct(summary.win_rate)} (95% CI {_pct(lo)} to {_pct(hi)})",
+        f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
+        f"95% CI {slo:.2f} to {shi:.2f})",
+    ]
+    if summary.mean_winning_score is not None:
+        lines.append(f"  mean winning score {summary.mean_winning_score:.2f}")
+    if summary.losses:
+        lines.append("  losses: " + ", ".join(f"{reason} {n}" for reason, n in summary.losses.items()))
+    lines.append(f"  median {_seconds(summary.median_move_seconds)} s per move ({summary.moves} moves)")
+    lines.append("  scores:")
+    lines += _histogram(summary)
+    return lines
+
+
+def _row(summary, deals: range) -> str:
+    lo, hi = summary.win_interval
+    winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
+    return (
+        f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {_pct(summary.win_rate)} "
+        f"({_pct(lo)}–{_pct(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
+        f"| {_ms(summary.median_move_seconds)} |"
+    )
+
+
+def _stdout():
+    """Standard output for ``--output -`` (not closed afterwards)."""
+    import contextlib
+
+    return contextlib.nullcontext(sys.stdout)
+
+
+@click.command(short_help="Play a bot over a range of deals and report its statistics.")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    default=["deep"],
+    show_default=True,
+    type=click.Choice(_bot_names()),
+    help="The bot to play (repeat for several, one after the other).",
+)
+@click.option(
+    "--vs",
+    type=click.Choice(_bot_names()),
+    help="A second bot on the same deals; adds the paired difference (first bot minus this one).",
+)
+@click.option(
+    "--deals", "deals", required=True, metavar="A-B", callback=_deal_range, help="The deal numbers, A to B inclusive."
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bots' random choices."
+)
+@click.option(
+    "--nodes",
+    "--samples",
+    "nodes",
+    type=click.IntRange(min=1),
+    help="Fixed work per move for the search bot 'deep': the most positions it may examine "
+    "(reproducible; default 600000).",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
+)
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule set (default standard).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
+@command_boundary
+def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output):
+    """Play every deal in the range with a bot and report games, wins, the win
+    rate with its 95% Wilson interval, the mean score (losses count 0) with its
+    spread, loss reasons, a histogram of scores and the median seconds per move.
+
+    The same deals and seed give the same games whatever --jobs is.  The bots
+    see only what a player sees (RULES.md section 6).
+    """
+    from ..rules import STANDARD
+    from ..simulate import paired, run, summarize
+
+    rules = load_rules_option(rules_spec) or STANDARD
+    names = list(dict.fromkeys(bots))
+    if vs is not None:
+        if len(names) != 1:
+            raise click.UsageError("--vs compares exactly one --bot with another")
+        names.append(vs)
+    all_results = {}
+    for name in names:
+        label = f"{name} on deals {_deals_text(deals)}"
+        if sys.stderr.isatty():
+            with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
+                results = run(name, deals, seed, rules, budget, nodes, jobs, progress=lambda r: bar.update(1))
+        else:
+            results = run(name, deals, seed, rules, budget, nodes, jobs)
+        all_results[name] = results
+    summaries = {name: summarize(results) for name, results in all_results.items()}
+    difference = paired(all_results[names[0]], all_results[names[1]]) if vs is not None else None
+
+    if output is not None:
+        with open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout() as f:
+            writer = csv.DictWriter(f, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
+            writer.writeheader()
+            for results in all_results.values():
+                for r in results:
+                    writer.writerow(r.row())
+
+    if fmt == "json":
+        if len(names) == 1:
+            out = summaries[names[0]].as_dict()
+            out["deals"] = _deals_text(deals)
+            out["seed"] = seed
+        else:
+            out = {"deals": _deals_text(deals), "seed": seed, "bots": [s.as_dict() for s in summaries.values()]}
+            if difference is not None:
+                out.update(summaries[names[0]].as_dict())
+                out["vs"] = summaries[vs].as_dict()
+                out["paired"] = difference.as_dict()
+        click.echo(json.dumps(out, indent=2))
+        return
+    if fmt == "markdown":
+        click.echo(TABLE_HEADER)
+        for summary in summaries.values():
+            click.echo(_row(summary, deals))
+        return
+    for i, summary in enumerate(summaries.values()):
+        if i:
+            click.echo()
+        click.echo("\n".join(_text(summary, deals)))
+    if difference is not None:
+        d = difference
+        click.echo()
+        click.echo(f"{names[0]} minus {vs}, paired over {d.games} deals (95% CI, normal approximation):")
+        click.echo(f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})")
+        click.echo(
+            f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
+            f"won by {names[0]} only {d.only_a}, by {vs} only {d.only_b}"
+        )

@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "validate": "validate:validate",
     "solve": "solve:solve",
     "analyze": "analyze:analyze",
+    "hint": "hint:hint",
+    "simulate": "simulate:simulate",
 }
 
 

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "analyze:analyze",
     "hint": "hint:hint",
     "simulate": "simulate:simulate",
+    "rules": "rules:rules",
 }
 
 

@@ -1,0 +1,91 @@
+"""``foursquare rules``: the rule presets, and what a rule set means in plain words (RULES.md §8)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..cards import RANK_CHARS
+from ..rules import DESCRIPTIONS, PRESETS, STANDARD, Rules
+from .common import command_boundary, load_rules_option
+
+
+def explain(rules: Rules) -> list[str]:
+    """Plain sentences saying what each parameter of ``rules`` means for play.
+
+    :param rules: the rule set.
+    :returns: one line per rule, in the order of RULES.md §1–5.
+    """
+    n = rules.size
+    rank_names = "A-" + RANK_CHARS[rules.ranks]
+    lines = [
+        f"Deck: {rules.deck_size} cards, ranks {rank_names} (ace low) in {rules.suits} suit(s).",
+        (
+            f"Layout: a fixed {n}x{n} board, cells a1 to {chr(96 + n)}{n}."
+            if rules.layout == "fixed"
+            else f"Layout: floating; the first card goes anywhere in a {rules.frame}x{rules.frame} frame "
+            f"and the piles must fit in {n} rows and {n} columns."
+        ),
+        "A new pile goes next to an existing one, sharing "
+        + ("an edge." if rules.adjacency == "edge" else "an edge or a corner."),
+        f"A pile holds at most {rules.pile_cap} card(s); a card placed on a pile covers its top card.",
+        "After each placement the card is compared with the "
+        + ("face-up top cards" if rules.comparison == "face-up" else "top cards, face up or down,")
+        + " of the other piles in its row, then in its column.",
+        "If it is higher than all of them, lower than all of them, or there are none, the other top cards "
+        "of that line flip; "
+        + (
+            "a tie with any of them blocks the flip."
+            if rules.ties == "block"
+            else "an equal rank counts as higher or lower, so a tie flips too."
+        ),
+        "The placed card " + ("flips with its line." if rules.self_flip else "stays face up."),
+        f"Won: all {n * n} piles laid with no top card face down; the score is the cards left in the stock.",
+        f"Lost: more than {rules.face_down_limit} top cards face down, or the stock runs out.",
+    ]
+    return lines
+
+
+@click.command(short_help="List the rule presets, or explain a rule set.")
+@click.argument("spec", metavar="[NAME|FILE]", required=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "yaml"]),
+    default="text",
+    show_default=True,
+    help="yaml: the parameters as a rules file.",
+)
+@command_boundary
+def rules(spec, fmt):
+    """With no argument, list the presets of the rules, one line each; with a
+    preset NAME or a rules FILE (YAML), explain that rule set in plain words and
+    list its parameters. Every command takes the same value with --rules."""
+    if spec is None:
+        if fmt == "yaml":
+            raise click.UsageError("--format yaml needs a NAME or FILE")
+        width = max(map(len, PRESETS))
+        for name in PRESETS:
+            click.echo(f"{name:<{width}}  {DESCRIPTIONS[name]}")
+        return
+    if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
+        raise click.BadParameter(
+            f"{spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="NAME|FILE"
+        )
+    chosen = load_rules_option(spec)
+    if fmt == "yaml":
+        import yaml
+
+        click.echo(yaml.safe_dump(chosen.parameters(), sort_keys=False), nl=False)
+        return
+    title = chosen.name or "custom"
+    click.echo(f"Rules: {title}" + (f" ({DESCRIPTIONS[title]})" if title in DESCRIPTIONS else ""))
+    for line in explain(chosen):
+        click.echo(f"- {line}")
+    click.echo("Parameters" + ("" if chosen == STANDARD else " (* differs from standard)") + ":")
+    standard = STANDARD.parameters()
+    for key, value in chosen.parameters().items():
+        mark = "*" if value != standard[key] else " "
+        shown = str(value).lower() if isinstance(value, bool) else value
+        click.echo(f"  {mark} {key}: {shown}")

@@ -1,0 +1,81 @@
+"""``foursquare rules``: presets listed, rule sets explained (RULES.md §8, issue 6)."""
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from foursquare.cli import main
+from foursquare.rules import DESCRIPTIONS, PRESETS, STANDARD
+from foursquare.rulesfile import load_rules
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_without_argument_every_preset_is_listed_with_its_description():
+    result = run("rules")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert [line.split()[0] for line in lines] == list(PRESETS)
+    for line, name in zip(lines, PRESETS):
+        assert line.endswith(DESCRIPTIONS[name])
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_preset_is_explained_and_its_changed_parameters_marked(name):
+    result = run("rules", name)
+    assert result.exit_code == 0, result.output
+    rules = PRESETS[name]
+    assert f"Rules: {name}" in result.output
+    assert f"Deck: {rules.deck_size} cards" in result.output
+    standard = STANDARD.parameters()
+    for key, value in rules.parameters().items():
+        marked = [line for line in result.output.splitlines() if line.strip(" *").startswith(f"{key}:")]
+        assert len(marked) == 1
+        assert marked[0].lstrip().startswith("*") == (value != standard[key])
+
+
+def test_the_explanation_follows_the_parameters():
+    assert "stays face up" in run("rules", "standard").output
+    assert "flips with its line" in run("rules", "self-flip").output
+    assert "an edge or a corner" in run("rules", "diagonal").output
+    assert "face up or down" in run("rules", "open-comparison").output
+    assert "a tie flips too" in run("rules", "ties-count").output
+    assert "fixed 4x4 board, cells a1 to d4" in run("rules", "fixed-board").output
+    assert "all 9 piles" in run("rules", "three-square").output
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_yaml_output_is_a_rules_file_that_loads_to_the_same_rules(name, tmp_path):
+    result = run("rules", name, "--format", "yaml")
+    assert result.exit_code == 0
+    path = tmp_path / "rules.yaml"
+    path.write_text(result.output)
+    assert load_rules(str(path)) == PRESETS[name]
+    assert yaml.safe_load(result.output) == PRESETS[name].parameters()
+
+
+def test_a_rules_file_from_stdin_is_explained_as_custom():
+    result = run("rules", "-", input="{preset: diagonal, ties: count}\n")
+    assert result.exit_code == 0, result.output
+    assert "Rules: custom" in result.output
+    assert "* adjacency: edge-or-corner" in result.output and "* ties: count" in result.output
+
+
+def test_unknown_name_is_a_usage_error_listing_presets():
+    result = run("rules", "no-such-rules")
+    assert result.exit_code == 2
+    assert "standard" in result.output and "Traceback" not in result.output
+
+
+def test_bad_rules_file_names_file_line_and_allowed_values(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("preset: standard\nsize: 9\n")
+    result = run("rules", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:2:" in result.output and "3 to 6" in result.output
+
+
+def test_yaml_format_without_a_rule_set_is_a_usage_error():
+    assert run("rules", "--format", "yaml").exit_code == 2

@@ -202,6 +202,8 @@ class SearchBot(Bot):
             if self.iterative and used + cost * growth > limit:
                 break
             now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
             if self.iterative and deadline is not None and prev_cost is not None and now + last_time * growth > deadline:
                 break
             search.node_limit = limit

@@ -144,6 +144,10 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         if len(names) != 1:
             raise click.UsageError("--vs compares exactly one --bot with another")
         names.append(vs)
+    # Open the CSV file first: an unwritable path fails before the games are played.
+    csv_file = None
+    if output is not None:
+        csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
     all_results = {}
     for name in names:
         label = f"{name} on deals {_deals_text(deals)}"
@@ -156,8 +160,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     summaries = {name: summarize(results) for name, results in all_results.items()}
     difference = paired(all_results[names[0]], all_results[names[1]]) if vs is not None else None
 
-    if output is not None:
-        with open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout() as f:
+    if csv_file is not None:
+        with csv_file as f:
             writer = csv.DictWriter(f, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
             writer.writeheader()
             for results in all_results.values():

@@ -1,0 +1,243 @@
+"""The bots (foursquare.bots): the fast board agrees with the engine, bots return
+legal cells only, never depend on the hidden order (RULES.md §6), are
+deterministic per seed, and stop within their limits by design."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from foursquare import Game, PlayerView, get_rules
+from foursquare.bots import BOTS, DEFAULT, BotError, get_bot, recommend
+from foursquare.bots._board import LOST, PLAYING, WON, Board
+from foursquare.bots.search import GreedyBot, Search, _Stop
+from foursquare.game import Status
+from foursquare.rules import PRESETS
+
+FAST_BOTS = ["random", "greedy", "expectimax"]
+
+
+def _board_state(board: Board) -> dict:
+    to_cell = board.geo.to_cell
+    return {
+        str(to_cell[i]): (board.rank[i], board.up[i], board.h[i]) for i in range(board.geo.ncells) if board.h[i]
+    }
+
+
+def _game_state(game: Game) -> dict:
+    return {str(c): (p.top.rank, p.face_up, len(p.cards)) for c, p in game.grid().items()}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_board_plays_exactly_as_the_engine_rules_3_to_5(preset):
+    """Random playouts under every preset: the board's legal cells, tops, faces,
+    heights, face-down count and outcome match the engine's after every move,
+    and undo restores the previous position exactly."""
+    rules = get_rules(preset)
+    rng = random.Random(preset)
+    for deal in range(6):
+        game = Game.from_deal(deal, rules)
+        board = Board.from_view(game.view())  # counts without the card in hand
+        while not game.is_over:
+            legal = [board.geo.to_cell[c] for c in board.legal()]
+            assert legal == game.legal_cells()
+            cell = rng.choice(legal)
+            before = _board_state(board)
+            x = game.next_card >> 2
+            board.play(board.geo.from_cell[int(cell)], x)
+            board.undo()
+            assert _board_state(board) == before
+            board.play(board.geo.from_cell[int(cell)], x)
+            record = game.play(cell)
+            assert _board_state(board) == _game_state(game)
+            assert board.down == record.face_down
+            expected = {Status.WON: WON, Status.LOST: LOST, Status.PLAYING: PLAYING}[record.status]
+            assert board.status() == expected
+            if expected == WON:
+                assert board.score == record.score
+            if game.next_card is not None:
+                board.draw(game.next_card >> 2)
+            assert sorted(r for r, k in enumerate(board.counts) for _ in range(k)) == sorted(
+                c.rank for c in game.unseen()
+            )
+
+
+def _positions(deals=(3, 7), every=4):
+    """Some positions along games played by the greedy bot (views of live games)."""
+    out = []
+    greedy = get_bot("greedy")
+    for deal in deals:
+        game = Game.from_deal(deal)
+        while not game.is_over:
+            if game.placed % every == 0:
+                out.append(game.copy())
+            game.play(greedy.choose(game.view()))
+    return out
+
+
+@pytest.mark.parametrize("name", FAST_BOTS)
+def test_only_legal_cells_are_returned(name):
+    for game in _positions():
+        view = game.view()
+        estimates = get_bot(name).estimates(view, None, seed=5)
+        cells = [e.cell for e in estimates]
+        assert cells and len(set(cells)) == len(cells)
+        assert set(cells) <= set(game.legal_cells())
+        for e in estimates:
+            if e.win_chance is not None:
+                assert 0.0 <= e.win_chance <= 1.0
+                assert 0.0 <= e.expected_score <= game.stock_count
+
+
+def test_the_first_card_goes_to_the_centre_of_a_floating_frame():
+    for name in BOTS:
+        estimates = get_bot(name).estimates(Game.from_deal(11).view(), 0.05)
+        assert [str(e.cell) for e in estimates] == ["d4"]
+
+
+def test_a_fixed_board_offers_every_cell_for_the_first_card():
+    view = Game.from_deal(11, get_rules("fixed-board")).view()
+    cells = [str(e.cell) for e in get_bot("greedy").estimates(view)]
+    assert sorted(cells) == sorted(str(c) for c in view.legal_cells()) and len(cells) == 16
+
+
+def _same_view_other_order(game: Game, seed: int) -> Game:
+    """A game in the same position whose unseen cards come in another order."""
+    rest = list(game.remaining)
+    random.Random(seed).shuffle(rest)
+    grid = {cell: (pile.cards, pile.face_up) for cell, pile in game.grid().items()}
+    return Game.from_position(grid, [game.next_card, *rest], game.rules)
+
+
+@pytest.mark.parametrize("name", FAST_BOTS + ["deep"])
+def test_hidden_information_the_order_of_unseen_cards_never_changes_the_answer_rules_6(name):
+    bot = get_bot(name, nodes=20_000) if name == "deep" else get_bot(name)
+    for game in _positions(deals=(5,), every=5):
+        answers = []
+        for order_seed in range(3):
+            other = _same_view_other_order(game, order_seed)
+            assert other.view() == game.view()
+            assert other.remaining != game.remaining or len(game.remaining) < 2
+            answers.append(bot.estimates(other.view(), None, seed=1))
+        assert answers[0] == answers[1] == answers[2]
+
+
+def test_different_deals_reaching_the_same_view_get_the_same_answer():
+    """Two decks that differ only after the cards drawn: the same view, the same hint."""
+    a = Game.from_deal(21)
+    drawn = list(a.deck[:8])
+    rest = list(a.deck[8:])
+    b = Game(drawn + rest[::-1])
+    greedy = get_bot("greedy")
+    for _ in range(7):
+        cell = greedy.choose(a.view())
+        a.play(cell)
+        b.play(cell)
+    assert a.view() == b.view() and a.remaining != b.remaining
+    for name in FAST_BOTS:
+        assert recommend(a.view(), name, None, seed=3) == recommend(b.view(), name, None, seed=3)
+
+
+@pytest.mark.parametrize("name", FAST_BOTS)
+def test_bots_are_deterministic_for_a_seed(name):
+    for game in _positions(deals=(2,), every=3):
+        view = game.view()
+        assert recommend(view, name, None, seed=9) == recommend(view, name, None, seed=9)
+
+
+def test_the_random_bot_follows_its_seed():
+    view = _positions(deals=(2,), every=6)[2].view()
+    choices = {recommend(view, "random", None, seed=s)[0].cell for s in range(30)}
+    assert len(choices) > 1
+
+
+def _winning_position() -> Game:
+    """A full grid with one face-down pile (c1); every row and column shows an A and a T,
+    so 5C on c1 flips nothing and wins with 23 cards left."""
+    grid = {
+        "a1": ["AC"], "b1": ["TC"], "c1": ["6C"], "d1": ["2C"],
+        "a2": ["2D"], "b2": ["AD"], "c2": ["TD"], "d2": ["3C"],
+        "a3": ["3D"], "b3": ["4C"], "c3": ["AH"], "d3": ["TH"],
+        "a4": ["TS"], "b4": ["4D"], "c4": ["7C"], "d4": ["AS"],
+    }
+    game = Game.from_position({c: (cards, c != "c1") for c, cards in grid.items()}, ["5C"], get_rules("standard"))
+    return game
+
+
+def test_search_bots_take_a_win_in_one_with_an_exact_estimate():
+    game = _winning_position()
+    assert game.face_down == 1 and game.stock_count == 24
+    for name in ("greedy", "expectimax", "deep"):
+        best = recommend(game.view(), name, None)[0]
+        assert str(best.cell) == "c1"
+        assert best.win_chance == 1.0 and best.expected_score == 23.0
+        check = game.copy()
+        assert check.play(best.cell).status is Status.WON
+
+
+def test_a_losing_cell_is_estimated_at_zero():
+    """On the full grid above, a placement that loses at once is estimated at 0."""
+    game = _winning_position()
+    for e in recommend(game.view(), "expectimax", None):
+        after = game.copy()
+        record = after.play(e.cell)
+        if record.status is Status.LOST:
+            assert e.win_chance == 0.0 and e.expected_score == 0.0
+
+
+def test_budget_by_design_a_spent_budget_or_work_limit_leaves_the_one_placement_answer():
+    """The deep bot always completes depth 1 and never starts a depth it cannot
+    finish: with no time (or one position) left it answers as greedy does."""
+    for game in _positions(deals=(4,), every=6):
+        view = game.view()
+        greedy = GreedyBot().estimates(view)
+        assert get_bot("deep").estimates(view, budget=0.0) == greedy
+        assert get_bot("deep", nodes=1).estimates(view) == greedy
+
+
+def test_a_search_stops_at_its_node_limit():
+    game = _positions(deals=(4,), every=6)[2]
+    board = Board.from_view(game.view())
+    x = game.next_card >> 2
+    search = Search(board, node_limit=50)
+    before = _board_state(board)
+    with pytest.raises(_Stop):
+        search.root(board.legal(), x, 3)
+    assert search.nodes == 51
+    search2 = Search(Board.from_view(game.view()), deadline=0.0)
+    with pytest.raises(_Stop):
+        search2.root(board.legal(), x, 3)
+    assert search2.nodes <= 128
+    assert before  # the board object of a stopped search is thrown away by the bots
+
+
+def test_deeper_search_finds_the_same_exact_values_near_the_end():
+    """With few cards unseen every line ends inside the search: expectimax depths agree."""
+    game = _winning_position()
+    e2 = get_bot("expectimax").estimates(game.view())
+    e4 = get_bot("deep").estimates(game.view())
+    assert e2[0] == e4[0]
+
+
+def test_unknown_bot_and_finished_game_are_clear_errors():
+    with pytest.raises(BotError, match="unknown bot 'nope'"):
+        recommend(Game.from_deal(1).view(), "nope")
+    game = _winning_position()
+    game.play("c1")
+    with pytest.raises(BotError, match="the game is over"):
+        recommend(game.view(), "greedy")
+
+
+def test_registry_and_default():
+    assert list(BOTS) == ["random", "greedy", "expectimax", "deep"]
+    assert DEFAULT in BOTS
+    for name, cls in BOTS.items():
+        assert cls.name == name and cls.description
+    assert isinstance(get_bot("deep").estimates(Game.from_deal(0).view(), 0.1)[0].cell, int)
+
+
+def test_estimates_take_only_a_player_view():
+    view = Game.from_deal(1).view()
+    assert isinstance(view, PlayerView)
+    assert not hasattr(view, "remaining")

@@ -1,0 +1,83 @@
+"""``foursquare hint`` through Click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from foursquare import Game
+from foursquare.cli import main
+
+
+def _run(*args, input=None):
+    return CliRunner().invoke(main, ["hint", *args], input=input)
+
+
+def _script(tmp_path, cells, name="game.moves"):
+    path = tmp_path / name
+    path.write_text("".join(f"{c}\n" for c in cells))
+    return str(path)
+
+
+def test_hint_json_names_a_legal_cell_with_estimates(tmp_path):
+    path = _script(tmp_path, ["d4", "e4", "c4"])
+    result = _run(path, "--deal", "1", "--bot", "expectimax", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    game = Game.from_deal(1)
+    for cell in ("d4", "e4", "c4"):
+        game.play(cell)
+    legal = {str(c) for c in game.legal_cells()}
+    assert data["card"] == str(game.next_card) and data["cell"] in legal
+    assert 0 <= data["win_chance"] <= 1 and 0 <= data["expected_score"] <= game.stock_count
+    assert len(data["alternatives"]) == 2
+    assert {a["cell"] for a in data["alternatives"]} <= legal - {data["cell"]}
+    assert data["estimates"][0]["cell"] == data["cell"]
+
+
+def test_hint_text_shows_the_cell_and_two_alternatives(tmp_path):
+    path = _script(tmp_path, ["d4", "e4", "c4", "d3"])
+    result = _run(path, "--deal", "1", "--budget", "0.3")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert " to " in lines[0] and "win " in lines[0] and "expected score" in lines[0]
+    assert lines[1].lstrip().startswith("or ") and lines[2].lstrip().startswith("or ")
+    assert "deep bot" in lines[3]
+
+
+def test_hint_reads_stdin_and_is_the_same_for_the_same_seed(tmp_path):
+    first = _run("-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json", input="d4\nd5\n")
+    again = _run("-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json", input="d4\nd5\n")
+    assert first.exit_code == 0 and first.stdout == again.stdout
+
+
+def test_a_finished_game_is_a_one_line_error(tmp_path):
+    game = Game.from_deal(3)
+    cells = []
+    while not game.is_over:
+        cell = game.legal_cells()[0]
+        cells.append(str(cell))
+        game.play(cell)
+    result = _run(_script(tmp_path, cells), "--deal", "3", "--bot", "greedy")
+    assert result.exit_code == 1
+    assert "the game is over" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_input_and_usage_errors(tmp_path):
+    missing = _run(str(tmp_path / "nothing.moves"), "--deal", "1")
+    assert missing.exit_code == 1 and "Traceback" not in missing.output
+    illegal = _run(_script(tmp_path, ["d4", "a1"]), "--deal", "1")
+    assert illegal.exit_code == 1 and ":2:" in illegal.stderr
+    assert _run(_script(tmp_path, ["d4"]), "--deal", "1", "--bot", "nope").exit_code == 2
+    assert _run(_script(tmp_path, ["d4"]), "--deal", "1", "--budget", "0").exit_code == 2
+    assert _run(_script(tmp_path, ["d4"]), "--deal", "x").exit_code == 2
+
+
+def test_hint_for_a_state_file(tmp_path):
+    state = CliRunner().invoke(main, ["state", "--deal", "5"]).stdout
+    path = tmp_path / "start.yaml"
+    path.write_text(state)
+    result = _run(str(path), "--bot", "greedy", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["cell"] == "d4"

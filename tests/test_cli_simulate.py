@@ -1,0 +1,94 @@
+"""``foursquare simulate`` through Click's CliRunner."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from foursquare.cli import main
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["simulate", *args])
+
+
+def _strip_times(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "median_move_seconds"}
+
+
+def test_json_has_the_figures():
+    result = _run("--bot", "greedy", "--deals", "0-4", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 5 and 0 <= data["wins"] <= 5 and data["deals"] == "0-4"
+    assert data["mean_score"] >= 0 and len(data["win_interval"]) == 2
+    assert sum(data["scores"].values()) == data["wins"]
+    assert data["wins"] + sum(data["losses"].values()) == 5
+
+
+def test_text_report_and_histogram():
+    result = _run("--bot", "random", "--deals", "0-9", "--seed", "4")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "random on deals 0-9: 10 games" in out and "95% CI" in out and "per move" in out
+    assert "lost |" in out and "losses:" in out
+
+
+def test_jobs_do_not_change_the_results():
+    one = json.loads(_run("--bot", "expectimax", "--deals", "20-22", "--format", "json").stdout)
+    two = json.loads(_run("--bot", "expectimax", "--deals", "20-22", "--format", "json", "--jobs", "2").stdout)
+    assert _strip_times(one) == _strip_times(two)
+
+
+def test_vs_gives_the_paired_difference(tmp_path):
+    out = tmp_path / "games.csv"
+    result = _run("--bot", "expectimax", "--vs", "random", "--deals", "0-3", "--format", "json", "--output", str(out))
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["bot"] == "expectimax" and data["vs"]["bot"] == "random"
+    assert data["paired"]["games"] == 4
+    assert data["paired"]["win"] == pytest.approx((data["wins"] - data["vs"]["wins"]) / 4)
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 8 and {r["bot"] for r in rows} == {"expectimax", "random"}
+    assert rows[0].keys() >= {"deal", "status", "reason", "score", "moves", "seconds"}
+    text = _run("--bot", "expectimax", "--vs", "random", "--deals", "0-1").stdout
+    assert "expectimax minus random, paired over 2 deals" in text
+
+
+def test_markdown_table_has_a_row_per_bot():
+    result = _run("--bot", "random", "--bot", "greedy", "--deals", "0-2", "--format", "markdown")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("| bot | deals |") and len(lines) == 4
+    assert lines[2].startswith("| random | 0-2 | 3 |") and lines[3].startswith("| greedy | 0-2 | 3 |")
+
+
+@pytest.mark.parametrize(
+    "deals, message",
+    [("5-2", "ends before it starts"), ("x", "not a range of deal numbers"), ("1-", "not a range"), ("-3", "not a range")],
+)
+def test_bad_deal_ranges_are_usage_errors(deals, message):
+    result = _run("--bot", "greedy", "--deals", deals)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_unknown_bot_and_bad_options_are_usage_errors():
+    for args in (
+        ["--bot", "nope", "--deals", "0-1"],
+        ["--bot", "greedy", "--vs", "nope", "--deals", "0-1"],
+        ["--bot", "greedy", "--deals", "0-1", "--jobs", "0"],
+        ["--bot", "greedy"],
+        ["--bot", "greedy", "--bot", "random", "--vs", "deep", "--deals", "0-1"],
+    ):
+        result = _run(*args)
+        assert result.exit_code == 2, args
+        assert "Error" in result.stderr
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path):
+    result = _run("--bot", "random", "--deals", "0", "--output", str(tmp_path / "no" / "such.csv"))
+    assert result.exit_code == 1
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

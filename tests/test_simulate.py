@@ -1,0 +1,81 @@
+"""Batch simulation (foursquare.simulate): reproducible per (seed, deal) whatever
+the number of jobs, and the statistics of a run."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from foursquare.bots import BotError
+from foursquare.simulate import GameResult, deal_seed, paired, play_game, run, summarize
+
+
+def _key(results):
+    return [(r.bot, r.deal, r.status, r.reason, r.score, r.moves) for r in results]
+
+
+def test_jobs_one_and_two_give_the_same_games():
+    deals = range(10, 14)
+    for bot in ("random", "expectimax"):
+        assert _key(run(bot, deals, seed=3, jobs=1)) == _key(run(bot, deals, seed=3, jobs=2))
+
+
+def test_a_deal_plays_the_same_whatever_range_it_is_in():
+    alone = run("random", range(7, 8), seed=11)
+    among = run("random", range(4, 9), seed=11)
+    assert _key(alone) == _key(among[3:4])
+
+
+def test_the_seed_changes_the_random_bot_games():
+    a = _key(run("random", range(0, 6), seed=1))
+    b = _key(run("random", range(0, 6), seed=2))
+    assert a != b
+    assert deal_seed(1, 5) == deal_seed(1, 5) != deal_seed(2, 5) != deal_seed(1, 6)
+
+
+def test_play_game_plays_to_the_end_and_times_each_move():
+    r = play_game("greedy", 3)
+    assert r.status in ("won", "lost") and r.moves == len(r.move_seconds) >= 16
+    assert (r.score is not None) == r.won == (r.reason is None)
+    assert all(t >= 0 for t in r.move_seconds)
+
+
+def test_unknown_bot_fails_before_playing():
+    with pytest.raises(BotError, match="unknown bot"):
+        run("nope", range(3))
+
+
+def _result(deal, score=None, reason="too-many-face-down", bot="x", moves=20):
+    status = "won" if score is not None else "lost"
+    return GameResult(bot, deal, status, None if score is not None else reason, score, moves, (0.1,) * moves)
+
+
+def test_summary_counts_losses_as_zero_and_gives_a_wilson_interval():
+    results = [_result(0, 20), _result(1, 10), _result(2), _result(3, reason="stock-empty")]
+    s = summarize(results)
+    assert (s.games, s.wins, s.win_rate) == (4, 2, 0.5)
+    assert s.mean_score == 7.5 and s.mean_winning_score == 15
+    assert math.isclose(s.score_sd, 9.574271077563381)
+    lo, hi = s.win_interval
+    assert 0.15 < lo < 0.5 < hi < 0.85
+    assert s.losses == {"stock-empty": 1, "too-many-face-down": 1}
+    assert s.scores == {20: 1, 10: 1}
+    assert s.moves == 80 and s.median_move_seconds == 0.1
+    assert s.as_dict()["games"] == 4
+
+
+def test_summary_of_one_bot_only():
+    with pytest.raises(ValueError):
+        summarize([_result(0, bot="a"), _result(1, bot="b")])
+
+
+def test_paired_difference_of_two_bots():
+    a = [_result(0, 20), _result(1, 10), _result(2, 5)]
+    b = [_result(0, 18), _result(1), _result(2, 5)]
+    d = paired(a, b)
+    assert d.games == 3 and d.score == pytest.approx(4.0) and d.win == pytest.approx(1 / 3)
+    assert d.only_a == 1 and d.only_b == 0
+    assert d.score_interval[0] < d.score < d.score_interval[1]
+    with pytest.raises(ValueError):
+        paired(a, b[:2])

@@ -79,3 +79,11 @@ def test_bad_rules_file_names_file_line_and_allowed_values(tmp_path):
 
 def test_yaml_format_without_a_rule_set_is_a_usage_error():
     assert run("rules", "--format", "yaml").exit_code == 2
+
+
+@pytest.mark.parametrize("name", ["five-square", "self-flip", "standard"])
+def test_play_tells_how_to_replay_under_the_same_rules(name):
+    result = run("play", "--deal", "3", "--rules", name, input="d4\n")
+    assert result.exit_code == 0, result.output
+    replay = [line for line in result.output.splitlines() if "Play it again" in line][0]
+    assert replay.endswith("--deal 3" + ("" if name == "standard" else f" --rules {name}"))

@@ -82,28 +82,39 @@ def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, i
     look = Look.for_stream(ascii=ascii_only)
     session = Session(game, record=record)
     session.reveal = reveal
-    origin = Origin(game.deal, deck_path, resume_path, record)
+    origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
-        click.echo(f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal})")
+        click.echo(f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})")
     if interactive:
         Prompt(session, look, origin).run()
     else:
         run_script(session, look, origin, verbose)
 
 
+def rules_flag(game: Game, rules_spec: str | None) -> str:
+    """The ``--rules`` option that plays the game's rule set again (empty for the standard rules)."""
+    from ..rules import STANDARD
+
+    if game.rules == STANDARD:
+        return ""
+    return f" --rules {game.rules.name or rules_spec}" if (game.rules.name or rules_spec) else ""
+
+
 class Origin:
     """Where the game came from, to tell the player how to replay it."""
 
-    def __init__(self, deal: int | None, deck: str | None, resume: str | None, record: str | None) -> None:
-        self.deal, self.deck, self.resume, self.record = deal, deck, resume, record
+    def __init__(
+        self, deal: int | None, deck: str | None, resume: str | None, record: str | None, rules: str = ""
+    ) -> None:
+        self.deal, self.deck, self.resume, self.record, self.rules = deal, deck, resume, record, rules
 
     def lines(self, game: Game) -> list[str]:
         """The closing lines: the deal and the commands that replay or resume the game."""
         out = []
         if self.deal is not None:
-            out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}")
+            out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {self.deck}")
+            out.append(f"Play it again: foursquare play --deck {self.deck}{self.rules}")
         if self.record is not None:
             kind = "transcript" if len(game.moves) == game.placed else "state"
             out.append(f"The {kind} is in {self.record}: foursquare replay {self.record}")
@@ -118,7 +129,8 @@ def summary(game: Game, origin: Origin) -> str:
         head = outcome_text(game)
         head = head[0].upper() + head[1:] + "."
     else:
-        head = f"Stopped after {game.placed} cards placed ({game.stock_count} in the stock, {game.face_down} face down)."
+        cards = "card" if game.placed == 1 else "cards"
+        head = f"Stopped after {game.placed} {cards} placed ({game.stock_count} in the stock, {game.face_down} face down)."
     return "\n".join([head, *origin.lines(game)])
 
 

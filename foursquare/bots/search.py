@@ -14,7 +14,9 @@ utility; a chance node averages.
   next card, and the best place for it.
 - ``deep`` deepens iteratively (1, 2, 3, ... placements) until its work limit
   (positions examined, deterministic) or its time budget would be exceeded,
-  and answers with the deepest complete search.  Below the root it examines
+  and answers with the deepest complete search: three placements in the
+  middle game, four or more near the end.  With a single candidate (the first
+  card of a floating grid) it does not search further.  Below the root it examines
   only the ``width`` most promising cells of each max node (by a one-placement
   utility), which makes three and four placements affordable.
 """
@@ -188,7 +190,7 @@ class SearchBot(Bot):
     def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list:
         search = Search(board, self.weights, self.width)
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
-        if search.used_evaluation is False or self.depth == 1:
+        if search.used_evaluation is False or self.depth == 1 or len(cells) == 1:
             return [(c, p, s) for c, _, p, s in best]
         limit = float("inf") if self.nodes is None else self.nodes
         depths = range(2, self.depth + 1) if self.iterative else [self.depth]
@@ -196,16 +198,18 @@ class SearchBot(Bot):
         last_time = 0.0
         for depth in depths:
             used = search.nodes
-            # A depth costs about the last depth's cost times the last growth; with
-            # iterative deepening, a depth that cannot finish within the limits is not started.
-            growth = 10.0 * len(cells) if prev_cost is None else max(cost / max(prev_cost, 1), 1.0)
-            if self.iterative and used + cost * growth > limit:
-                break
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
                 break
-            if self.iterative and deadline is not None and prev_cost is not None and now + last_time * growth > deadline:
-                break
+            # From depth 4 on, a depth costs about the last depth's cost times the
+            # last growth; a depth that cannot finish within the limits is not started.
+            # (Depths 2 and 3 are simply tried: a search past a limit stops at once.)
+            if self.iterative and depth >= 4 and prev_cost is not None:
+                growth = max(cost / max(prev_cost, 1), 1.0)
+                if used + cost * growth > limit:
+                    break
+                if deadline is not None and now + last_time * growth > deadline:
+                    break
             search.node_limit = limit
             search.deadline = deadline
             search.used_evaluation = False
@@ -245,7 +249,7 @@ class DeepBot(SearchBot):
     """``deep``: iterative-deepening expectimax under a work limit and a time budget."""
 
     name = "deep"
-    description = "expectimax deepened to 4 placements within its budget (the strongest; the default)"
+    description = "expectimax 3 placements deep (4 near the end) within its limits: the strongest, the default"
 
     def __init__(self, nodes: int | None = 600_000, depth: int = 4, width: int | None = 6) -> None:
         super().__init__(depth=depth, width=width, nodes=nodes, iterative=True)

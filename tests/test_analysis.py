@@ -1,0 +1,83 @@
+"""Analysis: batch figures (Wilson interval, summary) and the move-by-move judgement of a recorded game."""
+
+from __future__ import annotations
+
+import pytest
+
+from foursquare.analysis import analyze_game, summarize, wilson_interval
+from foursquare.game import Game
+from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
+
+
+def test_wilson_interval_known_values():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson_interval(10, 10)
+    assert lo == pytest.approx(0.7225, abs=1e-4) and hi == pytest.approx(1.0)
+    assert wilson_interval(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def _sol(status, score=None, seconds=0.0, nodes=1):
+    return Solution(status, score, (), nodes, seconds, score)
+
+
+def test_summary_counts_settled_deals_only_in_the_winnable_share():
+    s = summarize([_sol(SOLVED, 24, 0.01, 10), _sol(SOLVED, 23, 0.03, 30), _sol(NO_WIN, None, 0.5, 99), _sol(UNKNOWN, None, 2.0, 7)])
+    assert (s.deals, s.solved, s.no_win, s.unknown) == (4, 2, 1, 1)
+    assert s.winnable == pytest.approx(2 / 3)
+    assert s.interval == wilson_interval(2, 3)
+    assert s.scores == {24: 1, 23: 1}
+    assert s.median_seconds == pytest.approx(0.265) and s.worst_seconds == 2.0
+    assert s.worst_nodes == 99 and s.total_nodes == 146
+    assert any("winnable: 2/3" in line for line in s.lines())
+    assert s.as_dict()["scores"] == {"24": 1, "23": 1}
+
+
+def _played(deal, cells):
+    game = Game.from_deal(deal)
+    for c in cells:
+        game.play(c)
+    return game
+
+
+def test_an_optimal_game_has_no_mistakes_and_keeps_its_best_score():
+    win = solve_deal(3)
+    result = analyze_game(_played(3, win.moves), use_bot=False)
+    assert result.status == "won" and result.score == 24
+    assert result.start == "win" and result.best_start == 24
+    assert not result.mistakes
+    assert all(m.before == "win" and m.best_before == 24 and m.verdict == "ok" for m in result.moves)
+    assert result.moves[-1].after == "win" and result.moves[-1].best_after == 24
+
+
+def test_the_move_that_threw_the_game_away_is_named():
+    # Deal 3 along its optimal win, then the first alternative move after which no win exists.
+    win = solve_deal(3)
+    for k in range(10, 16):
+        game = _played(3, win.moves[:k])
+        for cell in game.legal_cells():
+            g = game.copy()
+            g.play(cell)
+            if cell != win.moves[k] and solve(g).status == NO_WIN:
+                result = analyze_game(g, use_bot=False)
+                assert [m.number for m in result.mistakes] == [k + 1]
+                last = result.moves[-1]
+                assert last.before == "win" and last.after == "no-win" and last.verdict == "threw-away-win"
+                assert last.best_before == 24 and last.best_after is None
+                assert last.solver_cell is not None
+                return
+    pytest.fail("no losing alternative found")
+
+
+def test_unknown_is_reported_honestly_when_the_node_limit_runs_out():
+    result = analyze_game(_played(7, ["d4", "e4"]), max_nodes=3, use_bot=False)
+    assert result.start == "unknown"
+    assert all(m.verdict == "unknown" for m in result.moves)
+    assert not result.mistakes
+
+
+def test_a_game_without_history_is_refused():
+    game = Game.from_position({"d4": (["7H"], True)}, ["2C", "3C"])
+    with pytest.raises(ValueError, match="without its moves"):
+        analyze_game(game)

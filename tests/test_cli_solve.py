@@ -1,0 +1,149 @@
+"""The solve and analyze commands through Click's CliRunner: output, formats, batches, errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from click.testing import CliRunner
+
+from foursquare.cli import main
+from foursquare.game import Game
+from foursquare.transcript import transcript_text
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_solve_a_deal_prints_a_transcript_that_validates(tmp_path):
+    r = run("solve", "--deal", "42")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("# deal 42: solved: score 24")
+    path = tmp_path / "win.yaml"
+    path.write_text(r.output)
+    v = run("validate", str(path))
+    assert v.exit_code == 0, v.output
+
+
+def test_solve_json_has_the_result_and_the_moves():
+    r = run("solve", "--deal", "3", "--format", "json")
+    assert r.exit_code == 0
+    data = json.loads(r.output)
+    assert data["deal"] == 3 and data["status"] == "solved" and data["score"] == 24
+    assert len(data["moves"]) == 16 and data["nodes"] > 0 and data["seconds"] >= 0
+    game = Game.from_deal(3)
+    for cell in data["moves"]:
+        game.play(cell)
+    assert game.score == 24
+    assert "result: {status: won" in data["transcript"]
+
+
+def test_solve_a_deck_file_and_a_short_deck_without_a_win(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("9C 3S 5C 6S 2D 8H 9H 9S 3C 9D\n")
+    r = run("solve", "--deck", str(deck))
+    assert r.exit_code == 0
+    assert "no win (proved)" in r.output
+
+
+def test_solve_unknown_when_the_node_limit_runs_out():
+    r = run("solve", "--deal", "7", "--max-nodes", "10", "--format", "json")
+    data = json.loads(r.output)
+    assert data["status"] == "unknown" and data["score"] is None and data["max_score"] == 24
+
+
+def test_solve_batch_json_one_object_per_deal_then_the_summary_same_for_any_jobs():
+    outs = []
+    for jobs in ("1", "2"):
+        r = run("solve", "--deals", "8-11", "--format", "json", "--jobs", jobs, "--max-nodes", "20000")
+        assert r.exit_code == 0, r.output
+        lines = [json.loads(line) for line in r.output.splitlines()]
+        assert [x["deal"] for x in lines[:-1]] == [8, 9, 10, 11]
+        assert set(lines[-1]["summary"]) >= {"solved", "no_win", "unknown", "winnable", "interval", "scores"}
+        outs.append([{k: v for k, v in x.items() if k != "seconds"} for x in lines[:-1]])
+    assert outs[0] == outs[1]
+
+
+def test_solve_batch_text_summary_and_csv(tmp_path):
+    out = tmp_path / "deals.csv"
+    r = run("solve", "--deals", "0-3", "--output", str(out))
+    assert r.exit_code == 0, r.output
+    assert "winnable: 4/4 = 100.0% (95% Wilson interval" in r.output
+    assert "scores: 24: 4" in r.output and "time per deal: median" in r.output
+    rows = list(csv.DictReader(out.open()))
+    assert [row["deal"] for row in rows] == ["0", "1", "2", "3"]
+    assert all(row["status"] == "solved" and row["score"] == "24" and len(row["moves"].split()) == 16 for row in rows)
+
+
+def test_solve_bad_ranges_and_options_are_usage_errors():
+    for bad in ("5-3", "x", "1-", "-3", "1-2-3", "99999999999999999999"):
+        r = run("solve", "--deals", bad)
+        assert r.exit_code == 2, (bad, r.output)
+        assert "--deals" in r.output
+    assert run("solve").exit_code == 2
+    assert run("solve", "--deal", "1", "--deals", "1-2").exit_code == 2
+    assert run("solve", "--deal", "1", "--output", "x.csv").exit_code == 2
+    assert run("solve", "--deals", "1-2", "--jobs", "0").exit_code == 2
+
+
+def test_solve_bad_deck_is_one_line_with_the_file_and_line(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("7H 2C\nXX\n")
+    r = run("solve", "--deck", str(deck))
+    assert r.exit_code == 1
+    assert r.output.strip() == f"{deck}:2: not a card: 'XX' (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)"
+    r = run("solve", "--deck", str(tmp_path / "missing.txt"))
+    assert r.exit_code == 1 and "no such file" in r.output and "Traceback" not in r.output
+
+
+def test_solve_refuses_unsupported_rules_with_one_line():
+    r = run("solve", "--deal", "1", "--rules", "self-flip")
+    assert r.exit_code == 1 and "standard flip" in r.output and "Traceback" not in r.output
+
+
+def _lost_game_transcript(tmp_path):
+    game = Game.from_deal(3)
+    for cell in ["d4", "d4", "d4", "d4", "e4", "e4", "e4"]:
+        if game.status == "playing":
+            game.play(cell)
+    path = tmp_path / "game.yaml"
+    path.write_text(transcript_text(game))
+    return path, game
+
+
+def test_analyze_text_names_the_mistakes(tmp_path):
+    path, game = _lost_game_transcript(tmp_path)
+    r = run("analyze", str(path), "--no-bot")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].split()[:4] == ["move", "card", "cell", "before"]
+    assert "mistakes:" in r.output and "start: win 24" in r.output
+
+
+def test_analyze_json_and_yaml(tmp_path):
+    import yaml
+
+    path, game = _lost_game_transcript(tmp_path)
+    r = run("analyze", str(path), "--no-bot", "--format", "json")
+    data = json.loads(r.output)
+    assert len(data["moves"]) == len(game.moves) and data["status"] == game.status.value
+    assert data["moves"][0]["before"] == "win" and data["mistakes"]
+    r = run("analyze", str(path), "--no-bot", "--format", "yaml")
+    assert yaml.safe_load(r.output)["moves"][0]["number"] == 1
+
+
+def test_analyze_a_move_script_needs_the_deal(tmp_path):
+    script = tmp_path / "moves.txt"
+    script.write_text("d4\ne4\n")
+    r = run("analyze", str(script), "--deal", "3", "--no-bot", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert [m["cell"] for m in json.loads(r.output)["moves"]] == ["d4", "e4"]
+
+
+def test_analyze_bad_input_is_one_line(tmp_path):
+    script = tmp_path / "moves.txt"
+    script.write_text("d4\nz9\n")
+    r = run("analyze", str(script), "--deal", "3")
+    assert r.exit_code == 1 and "Traceback" not in r.output and r.output.count("\n") == 1
+    r = run("analyze", str(tmp_path / "none.yaml"))
+    assert r.exit_code == 1 and "no such file" in r.output

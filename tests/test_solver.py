@@ -1,0 +1,282 @@
+"""The perfect-information solver: wins replayed by the engine, proofs of no win,
+optimality against a brute-force search with the engine, symmetry, limits, batches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from foursquare.deal import deal_deck
+from foursquare.game import Game
+from foursquare.layout import CELLS, STRIDE
+from foursquare.rules import STANDARD, get_rules
+from foursquare.solver import (
+    NO_WIN,
+    SOLVED,
+    UNKNOWN,
+    SolverError,
+    _parity_extra,
+    solve,
+    solve_deal,
+    solve_deals,
+    solve_deck,
+)
+
+
+def replay(game: Game, moves) -> Game:
+    g = game.copy()
+    for cell in moves:
+        g.play(cell)
+    return g
+
+
+def brute_force_best(game: Game) -> int | None:
+    """The best score from a position by trying every legal sequence with the engine."""
+    if game.status == "won":
+        return game.score
+    if game.status == "lost" or game.next_card is None:
+        return None
+    best = None
+    for cell in game.legal_cells():
+        game.play(cell)
+        s = brute_force_best(game)
+        game.undo()
+        if s is not None and (best is None or s > best):
+            best = s
+    return best
+
+
+# ------------------------------------------------- RULES.md §5: wins and their score
+
+
+@pytest.mark.parametrize("deal", [0, 1, 3, 9, 42])
+def test_solutions_replay_as_wins_with_the_claimed_score(deal):
+    sol = solve_deal(deal)
+    assert sol.status == SOLVED and sol.won and sol.settled
+    game = replay(Game.from_deal(deal), sol.moves)
+    assert game.status == "won"
+    assert game.score == sol.score == sol.max_score
+    assert len(sol.moves) == 40 - sol.score
+    assert sol.nodes > 0 and sol.seconds >= 0
+
+
+def test_a_24_uses_the_first_16_cards_each_on_a_new_pile():
+    sol = solve_deal(42)
+    assert sol.score == 24
+    assert len(set(sol.moves)) == 16
+
+
+def test_solving_does_not_change_the_game():
+    game = Game.from_deal(3)
+    game.play("c3")
+    before = (game.placed, game.face_down, game.grid())
+    solve(game)
+    assert (game.placed, game.face_down, game.grid()) == before
+
+
+# ----------------------------------------------------------- no win, proved
+
+
+@pytest.mark.parametrize("cards", [1, 8, 15])
+def test_a_stock_shorter_than_the_grid_has_no_win(cards):
+    sol = solve_deck(deal_deck(5)[:cards])
+    assert sol.status == NO_WIN and sol.score is None and sol.max_score is None and not sol.moves
+
+
+def test_a_prefix_of_exactly_16_cards_wins_only_with_score_24_or_not_at_all():
+    full = solve_deal(0)
+    assert full.score == 24
+    assert solve_deck(deal_deck(0)[:16]).score == 24
+
+
+def test_a_lost_game_has_no_win_and_a_won_game_keeps_its_score():
+    game = Game.from_deal(0)
+    sol = solve(game)
+    won = replay(game, sol.moves)
+    assert solve(won).status == SOLVED and solve(won).score == won.score
+    lost = Game.from_deal(0)
+    rng = random.Random(3)
+    while lost.status == "playing":
+        lost.play(rng.choice(lost.legal_cells()))
+    if lost.status == "lost":
+        assert solve(lost).status == NO_WIN
+
+
+# ------------------------------------- optimality against brute force with the engine
+
+
+def _positions(seed: int, depth: int, extra: int, rules=STANDARD):
+    """A random position after ``depth`` moves whose deck is cut ``extra`` cards later."""
+    rng = random.Random(seed)
+    deck = deal_deck(seed, rules)
+    game = Game(deck, rules)
+    for _ in range(depth):
+        if game.status != "playing":
+            return None
+        game.play(rng.choice(game.legal_cells()))
+    if game.status != "playing":
+        return None
+    cut = Game(deck[: game.placed + extra], rules)
+    for p in game.moves:
+        cut.play(p.cell)
+    return cut
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 6, 7])
+def test_optimal_score_matches_brute_force_late_in_the_game(seed):
+    game = _positions(seed, depth=11 + seed % 3, extra=5)
+    if game is None:
+        pytest.skip("the random game ended early")
+    expected = brute_force_best(game.copy())
+    sol = solve(game)
+    assert sol.settled
+    assert sol.score == expected
+    if expected is not None:
+        won = replay(game, sol.moves)
+        assert won.status == "won" and won.score == expected
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6])
+def test_optimal_score_matches_brute_force_on_three_square(seed):
+    rules = get_rules("three-square")
+    game = _positions(seed, depth=3, extra=6, rules=rules)
+    if game is None:
+        pytest.skip("the random game ended early")
+    expected = brute_force_best(game.copy())
+    sol = solve(game)
+    assert sol.settled and sol.score == expected
+
+
+def test_optimal_score_matches_brute_force_when_cards_must_be_stacked():
+    # Deal 0 along an optimal win for 13 moves, then one card stacked by choice:
+    # a win now needs more cards than empty cells (score 22, found by both).
+    deck = deal_deck(0)
+    win = solve_deal(0)
+    game = Game(deck)
+    for cell in win.moves[:13]:
+        game.play(cell)
+    game.play([c for c in game.legal_cells() if game.pile(c)][1])
+    sol = solve(game)
+    assert len(sol.moves) > 16 - len(game.grid())
+    cut = Game(deck[: game.placed + len(sol.moves) + 1])
+    for p in game.moves:
+        cut.play(p.cell)
+    assert brute_force_best(cut.copy()) == sol.score == solve(cut).score == 22
+
+
+# ----------------------------------------------- symmetry and translation (RULES.md §3)
+
+
+def _transform(cell, k):
+    r, c = cell >> 4, cell & 15
+    for _ in range(k % 4):
+        r, c = c, 6 - r
+    if k >= 4:
+        c = 6 - c
+    return CELLS[r * STRIDE + c]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_eight_symmetries_of_the_layout_do_not_change_the_result(seed):
+    rng = random.Random(seed)
+    game = Game.from_deal(seed)
+    for _ in range(6 + seed):
+        game.play(rng.choice(game.legal_cells()))
+    results = set()
+    for k in range(8):
+        g = Game.from_deal(seed)
+        for p in game.moves:
+            g.play(_transform(p.cell, k))
+        sol = solve(g, max_nodes=400_000)
+        results.add((sol.status, sol.score))
+    assert len(results) == 1
+
+
+def test_translation_of_the_first_card_does_not_change_the_result():
+    whole = solve_deal(1)
+    for first in ("d4", "c3", "e5"):
+        game = Game.from_deal(1)
+        game.play(first)
+        sol = solve(game)
+        assert (sol.status, sol.score) == (whole.status, whole.score)
+
+
+def test_a_first_card_in_the_corner_binds_the_frame():
+    game = Game.from_deal(1)
+    game.play("a1")
+    sol = solve(game)
+    won = replay(game, sol.moves)
+    assert won.status == "won" and won.score == sol.score
+    assert all(cell >> 4 <= 3 and cell & 15 <= 3 for cell in sol.moves)
+
+
+# ------------------------------------------------------- the line-parity bound
+
+
+def _mask(cells, F=7):
+    m = 0
+    for name in cells:
+        c = CELLS.index(next(x for x in CELLS if str(x) == name))
+        m |= 1 << ((c >> 4) * F + (c & 15))
+    return m
+
+
+def test_parity_bound_no_face_down_needs_nothing():
+    full = [f"{col}{row}" for col in "abcd" for row in "1234"]
+    assert _parity_extra(_mask(full), 0, 0, 7, 4, 2) == 0
+
+
+def test_parity_bound_a_face_down_pile_in_a_full_row_and_column_needs_a_stacked_card():
+    cells = ["a1", "b1", "c1", "d1", "a2", "a3", "a4"]
+    assert _parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 2) == 1
+
+
+def test_parity_bound_one_face_down_corner_of_a_rectangle_is_inconsistent():
+    # R(1)+C(a)=1, R(1)+C(b)=0, R(2)+C(a)=0, R(2)+C(b)=0 has no solution.
+    cells = ["a1", "b1", "a2", "b2"]
+    assert _parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 1) == 1
+    assert _parity_extra(_mask(cells), _mask(["a1", "b1"]), 0, 7, 4, 1) == 0
+
+
+def test_parity_bound_two_stacked_cards_when_one_cannot_help():
+    full = [f"{col}{row}" for col in "abcd" for row in "1234"]
+    assert _parity_extra(_mask(full), _mask(["a1"]), 0, 7, 4, 2) == 1
+    assert _parity_extra(_mask(full), _mask(["a1", "d4"]), 0, 7, 4, 2) == 2
+    assert _parity_extra(_mask(full), _mask(["a1", "b1"]), 0, 7, 4, 2) == 2
+    # a full pile cannot be covered: the one stacked card cannot free a1's equation
+    assert _parity_extra(_mask(full), _mask(["a1"]), _mask(["a1"]), 7, 4, 2) == 2
+
+
+# ----------------------------------------------------------------- limits
+
+
+def test_node_limit_gives_unknown_with_an_upper_bound():
+    sol = solve_deal(2, max_nodes=5)
+    assert sol.status == UNKNOWN and not sol.settled
+    assert sol.score is None and sol.max_score == 24 and sol.nodes >= 5
+
+
+def test_timeout_gives_unknown():
+    sol = solve_deal(7, timeout=0.05, max_nodes=None)
+    assert sol.status == UNKNOWN and sol.seconds < 2
+
+
+def test_unsupported_rules_are_refused():
+    with pytest.raises(SolverError, match="standard flip"):
+        solve(Game.from_deal(0, get_rules("self-flip")))
+
+
+def test_an_unknown_next_card_is_refused():
+    with pytest.raises(SolverError, match="unknown"):
+        solve(Game(()))
+
+
+# ----------------------------------------------------------------- batches
+
+
+def test_batch_results_do_not_depend_on_the_number_of_workers():
+    one = [(d, s.status, s.score, s.moves, s.nodes) for d, s in solve_deals(range(8, 14), max_nodes=20_000)]
+    two = [(d, s.status, s.score, s.moves, s.nodes) for d, s in solve_deals(range(8, 14), max_nodes=20_000, jobs=2)]
+    assert one == two
+    assert [d for d, *_ in one] == list(range(8, 14))

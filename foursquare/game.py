@@ -424,7 +424,7 @@ class Game:
         if self._status is not _PLAYING:
             return []
         is_open = self._open
-        return [c for c in self._window.cells if is_open[c]]
+        return [CELLS[i] for i in self._window.indices if is_open[i]]
 
     def play(self, cell: Cell | str, card: Card | str | None = None) -> Placement:
         """Place the next card at ``cell``, flip (RULES.md §4) and end the turn (§5).

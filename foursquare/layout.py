@@ -79,10 +79,13 @@ class Window(NamedTuple):
 
     :ivar cells: the cells in reading order.
     :ivar members: the same cells as a set, for membership tests.
+    :ivar indices: the same cells as plain ``int`` values, which index lists
+        faster than :class:`Cell` values do.
     """
 
     cells: tuple[Cell, ...]
     members: frozenset[int]
+    indices: tuple[int, ...]
 
 
 class Geometry:
@@ -145,7 +148,7 @@ class Geometry:
             if c1 - c0 + 1 < size:
                 c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
         cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        return Window(cells, frozenset(cells))
+        return Window(cells, frozenset(cells), tuple(map(int, cells)))
 
     @property
     def corner(self) -> str:

@@ -478,7 +478,9 @@ class Game:
         down = self._down
         if self._npiles == self._n_cells or down > self._limit or placed >= self._total:
             self._end_of_turn()
-        record = _new_placement(Placement, (x, c, tuple(flipped) if flipped else (), down, self._status, self._reason, self._score))
+        record = _new_placement(
+            Placement, (x, c, tuple(flipped) if flipped else (), down, self._status, self._reason, self._score)
+        )
         self._moves.append(record)
         self._undo.append(undo)
         return record

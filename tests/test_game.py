@@ -336,7 +336,7 @@ def test_from_position_undo_stops_at_the_position():
         ({"d4": (["5C", "6C", "7C", "8C", "9C"], True)}, "has 5 cards"),
         ({"d4": ([], True)}, "has 0 cards"),
         ({"d4": (["5C"], "up")}, "face must be up or down"),
-        ({"a1": (["5C"], True), "a2": (["6C"], True), "a3": (["7C"], True), "a4": (["8C"], True), "a5": (["9C"], True)}, "do not fit"),
+        ({f"a{row}": ([card], True) for row, card in zip(range(1, 6), ["5C", "6C", "7C", "8C", "9C"])}, "do not fit"),
         ({"a1": (["5C"], True), "c1": (["6C"], True)}, "not connected"),
         ({"a1": (["5C"], True), "a2": (["5C"], True)}, "5C twice"),
         ({"d4": (["5C"], True), "D4": (["6C"], True)}, "d4 is given twice"),

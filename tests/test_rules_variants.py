@@ -225,7 +225,10 @@ def test_ties_count_with_two_ranks(card, flips_):
 
 
 def test_every_parameter_has_a_test_above():
-    tested = {"size", "pile_cap", "face_down_limit", "ranks", "suits", "comparison", "self_flip", "adjacency", "layout", "ties"}
+    tested = {
+        "size", "pile_cap", "face_down_limit", "ranks", "suits",
+        "comparison", "self_flip", "adjacency", "layout", "ties",
+    }
     assert set(STANDARD.parameters()) == tested
 
 

@@ -333,8 +333,12 @@ class Game:
 
     @property
     def remaining(self) -> tuple[Card, ...]:
-        """The known stock after the next card (the hidden part of the order)."""
-        return tuple(self._deck[self._placed + 1 :])
+        """The known stock after the next card (the hidden part of the order).
+
+        When the game is over there is no next card, and this is the whole known stock.
+        """
+        start = self._placed + (self._status is _PLAYING)
+        return tuple(self._deck[start:])
 
     @property
     def moves(self) -> tuple[Placement, ...]:

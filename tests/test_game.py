@@ -350,3 +350,20 @@ def test_from_position_rejects_impossible_positions(grid, message):
 def test_status_and_reason_are_the_format_words():
     assert [s.value for s in Status] == ["playing", "won", "lost"]
     assert [r.value for r in Reason] == ["too-many-face-down", "stock-empty"]
+
+
+def test_remaining_is_the_whole_known_stock_once_the_game_is_over():
+    """FORMATS.md, State: `remaining` follows `next`; with no next card it is all the stock."""
+    import json
+    from pathlib import Path
+
+    with open(Path(__file__).parent / "data" / "conformance_games.jsonl") as f:
+        games = [json.loads(line) for line in f]
+    for record in games[:40]:
+        game = Game.from_deal(record["deal"])
+        for cell in record["moves"]:
+            assert len(game.remaining) == game.stock_count - 1
+            game.play(cell)
+        assert game.is_over
+        assert len(game.remaining) == game.stock_count
+        assert [str(c) for c in game.remaining] == record["deck"][game.placed:]

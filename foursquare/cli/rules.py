@@ -20,7 +20,8 @@ def explain(rules: Rules) -> list[str]:
     n = rules.size
     rank_names = "A-" + RANK_CHARS[rules.ranks]
     lines = [
-        f"Deck: {rules.deck_size} cards, ranks {rank_names} (ace low) in {rules.suits} suit(s).",
+        f"Deck: {rules.deck_size} cards, ranks {rank_names} (ace low) in "
+        + ("one suit." if rules.suits == 1 else f"{rules.suits} suits."),
         (
             f"Layout: a fixed {n}x{n} board, cells a1 to {chr(96 + n)}{n}."
             if rules.layout == "fixed"
@@ -29,7 +30,8 @@ def explain(rules: Rules) -> list[str]:
         ),
         "A new pile goes next to an existing one, sharing "
         + ("an edge." if rules.adjacency == "edge" else "an edge or a corner."),
-        f"A pile holds at most {rules.pile_cap} card(s); a card placed on a pile covers its top card.",
+        ("A pile holds one card only." if rules.pile_cap == 1 else f"A pile holds at most {rules.pile_cap} cards; ")
+        + ("" if rules.pile_cap == 1 else "a card placed on a pile covers its top card."),
         "After each placement the card is compared with the "
         + ("face-up top cards" if rules.comparison == "face-up" else "top cards, face up or down,")
         + " of the other piles in its row, then in its column.",

@@ -11,8 +11,10 @@ old one, so an interruption never leaves half a file).
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
+import stat
 import tempfile
 from typing import NamedTuple
 
@@ -29,7 +31,7 @@ COMMANDS: dict[str, str] = {
     "reveal": "show or hide the face-down cards you placed (a memory aid)",
     "hint": "ask a bot which cell looks best",
     "save FILE": "write the transcript of the game to FILE",
-    "state [FILE]": "print the state (YAML), or write it to FILE",
+    "state [--full|FILE]": "print what you can see of the state (YAML; --full: the hidden stock order too), or write it all to FILE",
     "help": "this list",
     "quit": "stop (a recording stays complete)",
 }
@@ -65,34 +67,79 @@ def read_entry(line: str) -> Move | Command | None:
         if name == "save" and len(words) < 2:
             raise ParseError("save: name the file, like: save game.yaml")
         return Command(name, words[1] if len(words) == 2 else None)
+    if not any(ch.isdigit() for ch in text):  # a mistyped command rather than a move
+        raise ParseError(f"not a move or a command: {text!r} (a move is a cell like d4; type help for the commands)")
     try:
         return parse_move(text)
-    except ParseError:
-        raise ParseError(
-            f"not a move or a command: {text!r} (a move is a cell like d4, or a card and a cell like 7H d4;"
-            " type help for the commands)"
-        ) from None
+    except ParseError as exc:  # what is wrong with the move, as a move script reports it
+        raise ParseError(f"{exc}; type help for the commands") from None
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and
-    :func:`os.replace`, so that the file is always either the old or the new text.
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
-    :raises OSError: when the folder cannot be written.
+
+def writable_target(path: str) -> str:
+    """The real file that writing ``path`` means: symbolic links followed.
+
+    :returns: the resolved path (it may not exist yet).
+    :raises OSError: naming ``path`` when it exists and is not a regular file
+        (a directory, a device, a FIFO, a socket).
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=folder)
+    real = os.path.realpath(path)
+    try:
+        info = os.stat(real)
+    except FileNotFoundError:
+        return real
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
+    return real
+
+
+def write_atomically(path: str, text: str, *, sync: bool = True) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside the real target
+    (symbolic links followed) and :func:`os.replace`, so that the file is always
+    either the old or the new text.
+
+    A new file gets the mode the umask allows (``0o666 & ~umask``); an existing
+    file keeps its mode.  The temporary file is removed on every exit that
+    Python sees (an error, Ctrl-C, SIGTERM turned into ``SystemExit``).
+
+    :param sync: :func:`os.fsync` the data before the rename.
+    :raises OSError: naming ``path`` (never the temporary file) when the file
+        cannot be written, or when ``path`` is not a regular file.
+    """
+    real = writable_target(path)
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
+    folder = os.path.dirname(real)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            os.fchmod(out.fileno(), mode)
             out.write(text)
             out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+            if sync:
+                os.fsync(out.fileno())
+        os.replace(tmp, real)
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, path) from None
         raise
 
 
@@ -127,17 +174,24 @@ class Session:
     """One game being played: moves, unlimited undo and redo, and a recording.
 
     :param game: the game to play (new, or resumed with its history).
-    :param record: a file to keep the transcript in, rewritten whole after every
-        change, or ``None``.
+    :param record: a file to keep the transcript in, or ``None``.
+    :param autosave: rewrite the recording after every change (at the prompt);
+        otherwise the caller writes it with :meth:`write_record` when it is done
+        (a piped script: writing after every move would cost O(n²)).
     :raises OSError: when the recording cannot be written.
     """
 
-    def __init__(self, game: Game, *, record: str | None = None) -> None:
+    def __init__(self, game: Game, *, record: str | None = None, autosave: bool = True) -> None:
         self.game = game
         self.record_path = record
+        self.autosave = autosave
         self.reveal = False
         self._redo: list[Placement] = []
-        self.write_record()
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.autosave:
+            self.write_record()
 
     def play(self, move: Move) -> Placement:
         """Play a move; a new move forgets what ``redo`` could replay.
@@ -148,7 +202,7 @@ class Session:
         """
         placement = self.game.play(move.cell, move.card)
         self._redo.clear()
-        self.write_record()
+        self._changed()
         return placement
 
     def undo(self) -> Placement:
@@ -158,7 +212,7 @@ class Session:
         """
         placement = self.game.undo()
         self._redo.append(placement)
-        self.write_record()
+        self._changed()
         return placement
 
     def redo(self) -> Placement:
@@ -171,7 +225,7 @@ class Session:
         placement = self._redo[-1]
         done = self.game.play(placement.cell, placement.card)
         self._redo.pop()
-        self.write_record()
+        self._changed()
         return done
 
     @property

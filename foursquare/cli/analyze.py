@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .common import PATH, command_boundary, exclusive, game_options, load_game_file, load_rules_option
+from .common import PATH, SECONDS, command_boundary, exclusive, game_number_option, game_options, load_game_file, load_rules_option
 
 
 def _pct(x: float | None) -> str:
@@ -19,22 +19,32 @@ def _best(outlook: str, score: int | None) -> str:
     return outlook
 
 
+def _bot_choice() -> click.ParamType:
+    """The registered bots' names, or any name when the bots package is absent."""
+    try:
+        from ..bots import BOTS
+    except ImportError:
+        return click.STRING
+    return click.Choice(list(BOTS))
+
+
 @click.command(short_help="Judge each move of a recorded game with the solver.")
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
 @game_options
+@game_number_option
 @click.option(
     "--max-nodes",
     type=click.IntRange(min=1),
     metavar="N",
     help="Solver positions per move before answering 'unknown' (default 200000).",
 )
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="Solver time limit per move.")
-@click.option("--bot", metavar="NAME", help="The bot to compare with (default: the bots package's default).")
+@click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Solver time limit per move.")
+@click.option("--bot", type=_bot_choice(), help="The bot to compare with (default: the bots package's default).")
 @click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="The bot's time per move.")
+@click.option("--budget", type=SECONDS, metavar="SECONDS", help="The bot's time per move.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
 @command_boundary
-def analyze(game_path, deal, deck_path, rules_spec, max_nodes, timeout, bot, no_bot, budget, fmt):
+def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, timeout, bot, no_bot, budget, fmt):
     """For each move of a recorded game (a transcript or a move script with
     --deal/--deck; '-' for stdin): whether a win was still possible with perfect
     information before and after it, the best score from there, the solver's
@@ -45,8 +55,10 @@ def analyze(game_path, deal, deck_path, rules_spec, max_nodes, timeout, bot, no_
     from ..analysis import ANALYSIS_MAX_NODES, analyze_game
 
     exclusive(deal=deal, deck=deck_path)
+    if no_bot and (bot is not None or budget is not None):
+        raise click.UsageError("--no-bot cannot be used with " + ("--bot" if bot is not None else "--budget"))
     rules = load_rules_option(rules_spec)
-    game = load_game_file(game_path, deal, deck_path, rules)
+    game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")

@@ -11,7 +11,10 @@
 from __future__ import annotations
 
 import functools
+import io
+import math
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,16 +44,99 @@ def fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def quiet_broken_pipe() -> NoReturn:
-    """End quietly after the reader of stdout went away (``| head``).
+class PipeGuard:
+    """``sys.stdout`` for a command: when the reader of stdout goes away (``| head``),
+    further output is discarded instead of raising :class:`BrokenPipeError`.
 
-    As the Python documentation advises, point stdout at ``/dev/null`` so that
-    the interpreter's last flush does not complain, then exit with status 0.
+    As the Python documentation advises for SIGPIPE, file descriptor 1 is pointed
+    at ``/dev/null`` so that no later flush (the interpreter's last one included)
+    complains; the command carries on, so that its errors still reach stderr and
+    its exit status stays right.
     """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self.broken = False
+
+    def _broke(self) -> None:
+        self.broken = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self._stream.fileno())
+            finally:
+                os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass  # not a real file (a test runner): the flag alone discards the output
+
+    def write(self, text):
+        if self.broken:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._broke()
+            return len(text)
+
+    def flush(self) -> None:
+        if self.broken:
+            self._discard_buffer()
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._broke()
+            self._discard_buffer()
+
+    def _discard_buffer(self) -> None:
+        try:
+            self._stream.flush()  # now into /dev/null
+        except (OSError, ValueError):
+            pass
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def guard_stdout() -> None:
+    """Install :class:`PipeGuard` as ``sys.stdout`` (once)."""
+    if sys.stdout is not None and not isinstance(sys.stdout, PipeGuard):
+        sys.stdout = PipeGuard(sys.stdout)
+
+
+def ensure_stdin() -> None:
+    """A closed standard input (``<&-``) reads as empty input, like ``/dev/null``."""
+    if sys.stdin is None:
+        try:
+            sys.stdin = open(os.devnull, encoding="utf-8")
+        except OSError:
+            sys.stdin = io.StringIO()
+
+
+def _terminated(signum, frame) -> NoReturn:
+    raise SystemExit(128 + signum)
+
+
+def catch_sigterm() -> None:
+    """SIGTERM exits through :class:`SystemExit`, so that ``finally`` blocks run
+    (a recording is written, a temporary file removed)."""
+    try:
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _terminated)
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM
+        pass
+
+
+def quiet_broken_pipe() -> NoReturn:
+    """End quietly after the reader of stdout went away, where the guard could not help."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # not a real file (a test runner)
+        os.dup2(devnull, 1)
+    except (OSError, ValueError):
         pass
     sys.exit(0)
 
@@ -75,21 +161,31 @@ def command_boundary(func: Callable) -> Callable:
     :func:`fail`; :class:`BrokenPipeError` ends quietly; ``Ctrl-C`` prints
     ``Interrupted.`` and exits with status 130.  Click's own usage errors pass
     through (status 2).
+
+    Standard output is guarded (:class:`PipeGuard`): a reader that closes early
+    only silences the output; a closed stdin reads as empty; SIGTERM runs the
+    ``finally`` blocks (:func:`catch_sigterm`).
     """
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        guard_stdout()
+        ensure_stdin()
+        catch_sigterm()
         try:
-            result = func(*args, **kwargs)
-            sys.stdout.flush()
-            return result
-        except BrokenPipeError:
+            return func(*args, **kwargs)
+        except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(EXIT_INTERRUPTED)
         except (FoursquareError, UnicodeDecodeError, OSError) as exc:
             fail(error_text(exc))
+        finally:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                quiet_broken_pipe()
 
     return wrapper
 
@@ -100,10 +196,17 @@ def command_boundary(func: Callable) -> Callable:
 def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     if value is None:
         return None
+    from ..deal import MAX_DEAL
+
+    text = value.strip()
+    range_text = f"expected a whole number from 0 to {MAX_DEAL}"
+    if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
+        raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
     try:
         return parse_deal_number(value)
-    except ParseError as exc:
-        raise click.BadParameter(str(exc)) from None
+    except (ParseError, ValueError):
+        shown = value if len(value) <= 40 else value[:24] + "..."
+        raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
 
 
 def game_options(func: Callable) -> Callable:
@@ -128,6 +231,28 @@ def game_options(func: Callable) -> Callable:
         help="Deal number (0 to 2^64-1), as in RULES.md section 2.",
     )(func)
     return func
+
+
+class PositiveSeconds(click.ParamType):
+    """A time in seconds: a finite number above 0 (``nan``, ``inf`` and ``0`` are usage errors)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(number) or number <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return number
+
+
+#: The type of ``--timeout`` and ``--budget`` options.
+SECONDS = PositiveSeconds()
 
 
 def exclusive(**options) -> None:
@@ -175,20 +300,85 @@ def new_game(deal: int | None, deck_path: str | None, rules: Rules | None) -> Ga
     return None
 
 
-def load_game_file(path: str, deal: int | None, deck_path: str | None, rules: Rules | None) -> Game:
+def game_number_option(func: Callable) -> Callable:
+    """Add ``--game K``: which game of a multi-game transcript."""
+    return click.option(
+        "--game",
+        "game_number",
+        type=click.IntRange(min=1),
+        metavar="K",
+        help="The K-th game of a transcript that holds several (from 1).",
+    )(func)
+
+
+def load_game_file(
+    path: str,
+    deal: int | None,
+    deck_path: str | None,
+    rules: Rules | None,
+    *,
+    rules_spec: str | None = None,
+    game_number: int | None = None,
+) -> Game:
     """The game a file describes (a move script, a transcript or a state), replayed
     to its end; ``--deal`` / ``--deck`` / ``--rules`` give what the file does not.
 
+    :param game_number: the game of a multi-game transcript (from 1); without it
+        such a file is an error that says how to pick one.
+    :raises click.UsageError: when ``--deal``, ``--deck`` or ``--rules`` disagrees
+        with what the file names itself (status 2), or ``--game`` is given for a
+        file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
     from ..errors import FormatError
-    from ..sources import load_input, read_source
+    from ..sources import input_kind, load_input, read_source
 
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
     text, name = read_source(path)
     if not text.strip():
         raise FormatError(name, 1, "the file is empty (expected a move script, a transcript or a state)")
-    return load_input(text, name, deal=deal, deck=deck, rules=rules)
+    if input_kind(text) == "transcript":
+        game = _transcript_game(text, name, deal, deck, rules, game_number)
+    else:
+        if game_number is not None:
+            raise click.UsageError(f"--game picks a game of a transcript; {name} is not a transcript")
+        game = load_input(text, name, deal=deal, deck=deck, rules=rules)
+    _check_agreement(game, name, deal, deck, deck_path, rules, rules_spec)
+    return game
+
+
+def _transcript_game(text, name, deal, deck, rules, game_number) -> Game:
+    from ..errors import FormatError
+    from ..transcript import check_game, read_transcripts
+
+    games = read_transcripts(text, name)
+    if game_number is None:
+        if len(games) > 1:
+            raise FormatError(
+                name, games[1].line, f"the file holds {len(games)} games; pick one with --game K (1 to {len(games)})"
+            )
+        game_number = 1
+    elif game_number > len(games):
+        held = "1 game" if len(games) == 1 else f"{len(games)} games"
+        raise FormatError(name, None, f"--game {game_number}: the file holds only {held}")
+    game, errors = check_game(games[game_number - 1], name, deal=deal, deck=deck, rules=rules)
+    if errors:
+        raise errors[0]
+    assert game is not None
+    return game
+
+
+def _check_agreement(game: Game, name: str, deal, deck, deck_path, rules, rules_spec) -> None:
+    """A ``--deal``/``--deck``/``--rules`` that the file overrides is a usage error,
+    not something to ignore silently; one equal to the file's own is accepted."""
+    if deal is not None and game.deal != deal:
+        own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
+        raise click.UsageError(f"{name} {own}; --deal {deal} disagrees")
+    if deck is not None and list(game.deck[: len(deck)]) != list(deck):
+        own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
+        raise click.UsageError(f"{name} {own}; --deck {deck_path} disagrees")
+    if rules is not None and game.rules != rules:
+        raise click.UsageError(f"{name} names the {game.rules.label} rules; --rules {rules_spec or rules.label} disagrees")
 
 
 # ------------------------------------------------------------------- looks

@@ -8,6 +8,8 @@ first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
 
 from __future__ import annotations
 
+import codecs
+import os
 import random
 import sys
 
@@ -17,7 +19,16 @@ from ..errors import FoursquareError
 from ..game import Game, Placement
 from ..movescript import Move
 from ..render import card_text, draw, outcome_text
-from ..session import COMMANDS, Command, Session, hints_available, read_entry, state_of, write_atomically
+from ..session import (
+    COMMANDS,
+    Command,
+    Session,
+    hints_available,
+    read_entry,
+    state_of,
+    writable_target,
+    write_atomically,
+)
 from .common import (
     PATH,
     EXIT_INTERRUPTED,
@@ -42,19 +53,17 @@ STDIN = "<stdin>"
 @click.option(
     "--record",
     metavar="FILE",
-        type=PATH,
-    help="Keep the transcript in FILE, complete after every move (Ctrl-C loses nothing).",
+    type=PATH,
+    help="Keep the transcript in FILE (at the prompt: complete after every move; Ctrl-C loses nothing).",
 )
+@click.option("--force", is_flag=True, help="Let --record overwrite an existing non-empty file.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards as a memory aid (toggle with 'reveal').")
-@click.option(
-    "--interactive/--script",
-    default=None,
-    help="Prompt for moves even when stdin is not a terminal / read a move script even at a terminal.",
-)
+@click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
+@click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
 @command_boundary
-def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, interactive, verbose):
+def play(deal, deck_path, rules_spec, resume_path, record, force, ascii_only, reveal, interactive, script, verbose):
     """Play a game: at the prompt, or from a move script piped to stdin.
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
@@ -63,13 +72,15 @@ def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, i
     commands (moves, undo, redo, show, hint, save, state, quit).
     """
     exclusive(deal=deal, deck=deck_path)
+    exclusive(interactive=interactive, script=script)
     for option, path in (("--deck", deck_path), ("--resume", resume_path), ("--record", record)):
         if path == "-":
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
     rules = load_rules_option(rules_spec)
+    check_record_target(record, resume_path, force)
     chosen = False
     if resume_path is not None:
-        game = load_game_file(resume_path, deal, deck_path, rules)
+        game = load_game_file(resume_path, deal, deck_path, rules, rules_spec=rules_spec)
     else:
         game = new_game(deal, deck_path, rules)
         if game is None:
@@ -77,10 +88,12 @@ def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, i
 
             game = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
             chosen = True
-    if interactive is None:
+    if script:
+        interactive = False
+    elif not interactive:
         interactive = sys.stdin.isatty()
     look = Look.for_stream(ascii=ascii_only)
-    session = Session(game, record=record)
+    session = Session(game, record=record, autosave=interactive)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
@@ -89,6 +102,30 @@ def play(deal, deck_path, rules_spec, resume_path, record, ascii_only, reveal, i
         Prompt(session, look, origin).run()
     else:
         run_script(session, look, origin, verbose)
+
+
+def check_record_target(record: str | None, resume: str | None, force: bool) -> None:
+    """Refuse, before the game starts, a ``--record`` path that is not a regular
+    file (a directory, a device, a FIFO) or that holds something already, unless
+    it is the file being resumed or ``--force`` is given.
+
+    :raises OSError: naming the path when it is not a regular file (status 1).
+    """
+    if record is None:
+        return
+    real = writable_target(record)
+    if force or not os.path.exists(real) or os.path.getsize(real) == 0:
+        return
+    if resume is not None:
+        try:
+            if os.path.samefile(real, resume):
+                return
+        except OSError:
+            pass
+    fail(
+        f"{record}: the file exists and is not empty; give --force to overwrite it"
+        f" (or --resume {record} --record {record} to continue its game)"
+    )
 
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:
@@ -119,7 +156,7 @@ class Origin:
             kind = "transcript" if len(game.moves) == game.placed else "state"
             out.append(f"The {kind} is in {self.record}: foursquare replay {self.record}")
             if not game.is_over:
-                out.append(f"Continue it: foursquare play --resume {self.record}")
+                out.append(f"Continue it: foursquare play --resume {self.record} --record {self.record}")
         return out
 
 
@@ -297,36 +334,57 @@ class Prompt:
                 kind = session.save(arg)
                 click.echo(f"Saved the {kind} to {arg}.")
             elif name == "state":
-                text = state_of(self.game)
-                if arg is None:
-                    click.echo(text, nl=False)
+                if arg is None or arg == "--full":
+                    click.echo(state_of(self.game, player_view=arg is None), nl=False)
                 else:
-                    write_atomically(arg, text)
+                    write_atomically(arg, state_of(self.game))
                     click.echo(f"Saved the state to {arg}.")
         except FoursquareError as exc:
             self.say_error(str(exc))
         except OSError as exc:
-            self.say_error(f"{exc.filename or arg}: {exc.strerror or exc}")
+            self.say_error(f"{arg if arg is not None else exc.filename}: {exc.strerror or exc}")
         return True
+
+
+def stdin_lines():
+    """The lines of standard input, decoded one by one, each with its number (from 1).
+
+    Read as bytes, so that a line that is not UTF-8 is reported at its own line
+    (``<stdin>:LINE: ...``, status 1); a byte-order mark on the first line and
+    CRLF line ends are accepted (the caller strips white space).
+    """
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes (some test runners)
+        for number, line in enumerate(iter(sys.stdin.readline, ""), 1):
+            yield number, line
+        return
+    for number, raw in enumerate(iter(stream.readline, b""), 1):
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            fail(f"{STDIN}:{number}: the input is not UTF-8 text (byte {exc.start + 1} of the line)")
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:
     """Read a move script (and commands) from stdin without prompts.
 
-    The first bad line ends the run: ``<stdin>:LINE: reason`` on stderr, status 1
-    (a recording keeps the moves made before it).  At the end, the result.
+    The first bad line ends the run: ``<stdin>:LINE: reason`` on stderr, status 1.
+    A recording is written once, when the run ends, however it ends (the end of
+    the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
+    end, the result.
     """
+    try:
+        _script(session, look, verbose)
+    finally:
+        session.write_record()
+    click.echo(summary(session.game, origin))
+
+
+def _script(session: Session, look: Look, verbose: bool) -> None:
     game = session.game
-    stdin = click.get_text_stream("stdin")
-    number = 0
-    while True:
-        try:
-            line = stdin.readline()
-        except UnicodeDecodeError:
-            fail(f"{STDIN}:{number + 1}: the input is not UTF-8 text")
-        if not line:
-            break
-        number += 1
+    for number, line in stdin_lines():
         try:
             entry = read_entry(line)
             if entry is None:
@@ -357,10 +415,9 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
             elif name == "save":
                 session.save(arg)
             elif name == "state":
-                if arg is None:
-                    click.echo(state_of(game), nl=False)
+                if arg is None or arg == "--full":
+                    click.echo(state_of(game, player_view=arg is None), nl=False)
                 else:
                     write_atomically(arg, state_of(game))
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
-    click.echo(summary(game, origin))

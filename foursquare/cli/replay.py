@@ -6,7 +6,16 @@ import click
 
 from ..game import Game
 from ..render import draw, outcome_text
-from .common import PATH, Look, command_boundary, exclusive, game_options, load_game_file, load_rules_option
+from .common import (
+    PATH,
+    Look,
+    command_boundary,
+    exclusive,
+    game_number_option,
+    game_options,
+    load_game_file,
+    load_rules_option,
+)
 
 
 def start_of(game: Game) -> Game:
@@ -20,6 +29,7 @@ def start_of(game: Game) -> Game:
 @click.command(short_help="Show a game step by step.")
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options
+@game_number_option
 @click.option("--final", is_flag=True, help="Show only the end of the game.")
 @click.option(
     "--format",
@@ -32,16 +42,16 @@ def start_of(game: Game) -> Game:
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets.")
 @command_boundary
-def replay(moves_path, deal, deck_path, rules_spec, final, fmt, ascii_only, reveal):
+def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, ascii_only, reveal):
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end
     only), then the result.  A move script needs --deal or --deck; a transcript
-    names its own deal.
+    names its own deal (--game K picks one game of several).
     """
     exclusive(deal=deal, deck=deck_path)
     rules = load_rules_option(rules_spec)
-    game = load_game_file(moves_path, deal, deck_path, rules)
+    game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if fmt == "yaml":
         from ..state import state_text
 

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .common import PATH, command_boundary, exclusive, game_options, load_rules_option, new_game
+from .common import PATH, SECONDS, command_boundary, exclusive, game_options, load_rules_option, new_game
 
 
 def _deal_range(ctx: click.Context, param: click.Parameter, value: str | None) -> range | None:
@@ -82,7 +82,7 @@ def _describe(sol, total: int) -> str:
     metavar="N",
     help="Positions to search per deal before answering 'unknown' (default 3000000).",
 )
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS", help="Time limit per deal.")
+@click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")

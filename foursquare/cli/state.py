@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import click
 
-from .common import PATH, command_boundary, exclusive, fail, game_options, load_game_file, load_rules_option, new_game
+from .common import (
+    PATH,
+    command_boundary,
+    exclusive,
+    fail,
+    game_number_option,
+    game_options,
+    load_game_file,
+    load_rules_option,
+    new_game,
+)
 
 
 @click.command(short_help="Print the state YAML of a game.")
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
+@game_number_option
 @click.option("--after", type=click.IntRange(min=0), metavar="K", help="Stop after the first K moves.")
 @click.option(
     "--player-view",
@@ -17,7 +28,7 @@ from .common import PATH, command_boundary, exclusive, fail, game_options, load_
     help="Only what the player may know: no 'remaining', no face-down card identities.",
 )
 @command_boundary
-def state(moves_path, deal, deck_path, rules_spec, after, player_view):
+def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_view):
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
@@ -26,16 +37,21 @@ def state(moves_path, deal, deck_path, rules_spec, after, player_view):
     exclusive(deal=deal, deck=deck_path)
     rules = load_rules_option(rules_spec)
     if moves_path is not None:
-        game = load_game_file(moves_path, deal, deck_path, rules)
+        game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
         name = "<stdin>" if moves_path == "-" else moves_path
     else:
+        if game_number is not None:
+            raise click.UsageError("--game needs a transcript file (MOVES)")
         game = new_game(deal, deck_path, rules)
-        name = "--deal" if deal is not None else "--deck"
         if game is None:
             raise click.UsageError("give MOVES, --deal N or --deck FILE")
+        name = None
     if after is not None:
         if after > len(game.moves):
-            fail(f"{name}: --after {after}: the game has only {len(game.moves)} moves")
+            held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
+            if name is None:
+                fail(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
+            fail(f"{name}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()
     from ..state import state_text

@@ -9,7 +9,7 @@ for rule variants with a longer deck.
 
 from __future__ import annotations
 
-from .errors import ParseError
+from .errors import ParseError, quote
 
 #: Rank characters by rank value (index 0 unused).  ``T`` is ten.
 RANK_CHARS = "?A23456789TJQK"
@@ -68,12 +68,18 @@ class Card(int):
         :raises ParseError: when the text is not a card; the message quotes it.
         """
         if not isinstance(text, str):
-            raise ParseError(f"not a card: {text!r} (expected text like 7H or TD)")
-        t = text.strip().upper()
-        rank = _RANK_TEXT.get(t[:-1]) if len(t) >= 2 else None
-        suit = _SUIT_TEXT.get(t[-1:]) if t else None
+            raise ParseError(f"not a card: {quote(text)} (expected text like 7H or TD)")
+        t = text.strip()
+        # At most 3 characters, ASCII apart from the suit symbols: str.upper() maps some
+        # other letters to ASCII ones ('ſ' to 'S'), which must not make a card.
+        if 2 <= len(t) <= 3 and all(ch < "\x80" or ch in SUIT_SYMBOLS for ch in t):
+            t = t.upper()
+            rank = _RANK_TEXT.get(t[:-1])
+            suit = _SUIT_TEXT.get(t[-1:])
+        else:
+            rank = suit = None
         if rank is None or suit is None:
-            raise ParseError(f"not a card: {text!r} (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)")
+            raise ParseError(f"not a card: {quote(text)} (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)")
         return CARDS[rank * 4 + suit]
 
 
@@ -87,7 +93,7 @@ def card(rank: int, suit: int) -> Card:
     :raises ParseError: when rank or suit is out of range.
     """
     if not (1 <= rank <= MAX_RANK and 0 <= suit <= 3):
-        raise ParseError(f"no card has rank {rank!r} and suit {suit!r}")
+        raise ParseError(f"no card has rank {quote(rank)} and suit {quote(suit)}")
     return CARDS[rank * 4 + suit]
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .cards import CARDS, Card
-from .errors import ParseError
+from .errors import ParseError, quote
 from .rules import STANDARD, Rules
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = MASK64
+_DEAL_DIGITS = len(str(MAX_DEAL))
 
 
 def ordered_deck(rules: Rules = STANDARD) -> list[Card]:
@@ -39,7 +40,7 @@ def check_deal_number(deal: int) -> int:
     :raises ParseError: otherwise (booleans and non-integers included).
     """
     if type(deal) is not int or not 0 <= deal <= MAX_DEAL:
-        raise ParseError(f"not a deal number: {deal!r} (expected a whole number from 0 to {MAX_DEAL})")
+        raise ParseError(f"not a deal number: {quote(deal)} (expected a whole number from 0 to {MAX_DEAL})")
     return deal
 
 
@@ -48,10 +49,15 @@ def parse_deal_number(text: str) -> int:
 
     :raises ParseError: when the text is not a number from 0 to 2^64 - 1.
     """
-    t = str(text).strip()
-    if not t.isascii() or not t.isdigit():
-        raise ParseError(f"not a deal number: {text!r} (expected a whole number from 0 to {MAX_DEAL})")
-    return check_deal_number(int(t))
+    if isinstance(text, int) and not isinstance(text, bool):
+        return check_deal_number(text)
+    t = text.strip() if isinstance(text, str) else ""
+    digits = t.lstrip("0") or "0"
+    # ASCII digits only (str.isdigit() takes any Unicode digit), and no more of them
+    # than 2^64 - 1 has: int() of over 4300 digits raises, and a longer number is out of range anyway.
+    if not t.isascii() or not t.isdigit() or len(digits) > _DEAL_DIGITS:
+        raise ParseError(f"not a deal number: {quote(text)} (expected a whole number from 0 to {MAX_DEAL})")
+    return check_deal_number(int(digits))
 
 
 def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:

@@ -50,3 +50,56 @@ class FormatError(FoursquareError, ValueError):
             part for part in (self.game and f"game {self.game}", self.move and f"move {self.move}") if part
         )
         return f"{where}: {context}: {self.message}" if context else f"{where}: {self.message}"
+
+
+#: How many characters of an input a message quotes before cutting it short.
+QUOTE_LIMIT = 40
+#: Whole numbers with more digits than this are shown by their length, not their digits.
+_NUMBER_DIGITS = 40
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` for a message: unchanged when at most ``limit`` characters, else its
+    first ``limit`` characters, ``…`` and the length, like ``99999…(5000 characters)``.
+
+    Every message that echoes input goes through this (or :func:`quote`), so a
+    50 MB line gives a short error line.
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…({len(text)} characters)"
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """An input value quoted for a message, like ``repr`` but bounded: text is cut
+    with :func:`shorten` before quoting; a huge whole number is shown by its size
+    (``repr`` of an int over 4300 digits would raise); anything else by its
+    ``repr``, cut short.  Never raises."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}…({len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails: still a message
+        text = f"<{type(value).__name__}>"
+    return shorten(text, limit)
+
+
+def number_text(value: int) -> str:
+    """A whole number for a message: its digits, or for a huge one ``a number of
+    about N digits`` (converting an int of over 4300 digits to text raises)."""
+    if value.bit_length() <= _NUMBER_DIGITS * 3:  # under about 36 digits: cheap and safe
+        return str(value)
+    digits = int(abs(value).bit_length() * 0.30103) + 1
+    return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
+
+
+def digits_text(text: str) -> str:
+    """Decimal digits read from input, for a message: short ones as they are, long
+    ones cut, like ``99999…(5000 digits)``."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    return f"{text[:QUOTE_LIMIT]}…({len(text)} digits)"

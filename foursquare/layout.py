@@ -11,12 +11,14 @@ import functools
 import re
 from typing import NamedTuple
 
-from .errors import ParseError
+from .errors import ParseError, quote
 from .rules import Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
 COLUMN_LETTERS = "abcdefghijklmnop"
-_CELL_RE = re.compile(r"([a-p])(\d{1,2})", re.IGNORECASE)
+#: ASCII only: ``\d`` would take any Unicode digit (``d４``) and IGNORECASE alone
+#: would let the Kelvin sign stand for ``k``.
+_CELL_RE = re.compile(r"([a-p])([0-9]{1,2})", re.IGNORECASE | re.ASCII)
 
 
 class Cell(int):
@@ -52,9 +54,9 @@ class Cell(int):
 
         :raises ParseError: when the text is not a column letter and a row number.
         """
-        m = _CELL_RE.fullmatch(text.strip()) if isinstance(text, str) else None
+        m = _CELL_RE.fullmatch(text.strip()) if isinstance(text, str) and len(text) < 100 else None
         if not m or not 1 <= int(m.group(2)) <= STRIDE or m.group(2).startswith("0"):
-            raise ParseError(f"not a cell: {text!r} (expected a column letter and a row number, like d4)")
+            raise ParseError(f"not a cell: {quote(text)} (expected a column letter and a row number, like d4)")
         return CELLS[(int(m.group(2)) - 1) * STRIDE + COLUMN_LETTERS.index(m.group(1).lower())]
 
 

@@ -4,6 +4,13 @@ A move is a cell (``d4``), optionally preceded by the card the writer expects
 to be drawn (``7H d4``).  ``#`` starts a comment; blank lines and surrounding
 white space are ignored; CRLF line ends and a UTF-8 byte-order mark are
 accepted; cards and cells are case-insensitive.
+
+The same lines may hold the commands of interactive play (FORMATS.md: one
+syntax for the prompt, a pipe and a file); :func:`parse_entry` tells a move
+from a command, for every reader.  Replaying a script (:func:`play_script`):
+``undo`` and ``redo`` change the game, ``quit`` stops reading, and the display
+commands (``moves``, ``show``, ``reveal``, ``hint``, ``help``, ``state``,
+``save FILE``) are accepted and ignored.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from .cards import Card
-from .errors import FormatError, IllegalMoveError, ParseError
+from .errors import FormatError, IllegalMoveError, ParseError, quote
 from .game import Game, Placement, WrongCardError
 from .layout import Cell
 from .rules import STANDARD, Rules
@@ -26,6 +33,30 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.card} {self.cell}" if self.card is not None else str(self.cell)
+
+
+class Command(NamedTuple):
+    """A command line of a move script or the prompt: its name (aliases resolved) and
+    its argument (or ``None``)."""
+
+    name: str
+    argument: str | None = None
+
+
+#: The commands, besides moves, in the order help lists them.
+COMMAND_NAMES: tuple[str, ...] = ("moves", "undo", "redo", "show", "reveal", "hint", "save", "state", "help", "quit")
+#: Short and other names of the commands.
+COMMAND_ALIASES: dict[str, str] = {
+    "exit": "quit", "q": "quit", "?": "help", "h": "help", "u": "undo", "r": "redo", "m": "moves",
+}
+#: Commands that change the game when a script is replayed.
+GAME_COMMANDS = frozenset({"undo", "redo"})
+#: Commands that end the reading of a script.
+STOP_COMMANDS = frozenset({"quit"})
+#: Commands that only show or write something: ignored when a script is replayed from a file.
+DISPLAY_COMMANDS = frozenset(COMMAND_NAMES) - GAME_COMMANDS - STOP_COMMANDS
+#: Commands that take one argument: whether it is required.
+COMMAND_ARGUMENTS: dict[str, bool] = {"save": True, "state": False}
 
 
 def strip_line(text: str) -> str:
@@ -43,7 +74,42 @@ def parse_move(text: str) -> Move:
         return Move(Cell.parse(words[0]))
     if len(words) == 2:
         return Move(Cell.parse(words[1]), Card.parse(words[0]))
-    raise ParseError(f"not a move: {text!r} (expected a cell like d4, or a card and a cell like 7H d4)")
+    raise ParseError(f"not a move: {quote(text)} (expected a cell like d4, or a card and a cell like 7H d4)")
+
+
+def parse_entry(text: str) -> Move | Command | None:
+    """Read one line of a move script or of the prompt: a move, a command, or nothing.
+
+    The one classifier of the move-script syntax (FORMATS.md), shared by every
+    reader.  Command names are case-insensitive; see :data:`COMMAND_NAMES` and
+    :data:`COMMAND_ALIASES`.  ``save`` needs a file name, ``state`` may have one;
+    other commands take no argument.
+
+    :param text: the line, with or without its line end, comment and byte-order mark.
+    :returns: a :class:`Move`, a :class:`Command`, or ``None`` for a blank or
+        comment-only line.
+    :raises ParseError: when the line is neither; for a line with a digit, the
+        message says what is wrong with it as a move (``not a cell: 'z9' ...``).
+    """
+    text = strip_line(text)
+    if not text:
+        return None
+    words = text.split()
+    first = words[0].lower()
+    name = COMMAND_ALIASES.get(first, first)
+    if name in COMMAND_NAMES:
+        needs = COMMAND_ARGUMENTS.get(name)
+        if len(words) > 2 or (len(words) == 2 and needs is None):
+            raise ParseError(f"{name}: too many words in {quote(text)}")
+        if needs and len(words) < 2:
+            raise ParseError(f"{name}: name the file, like: {name} game.yaml")
+        return Command(name, words[1] if len(words) == 2 else None)
+    if not any("0" <= ch <= "9" for ch in text):  # no row number: a mistyped command rather than a move
+        raise ParseError(
+            f"not a move or a command: {quote(text)} (a move is a cell like d4, or a card and a cell like 7H d4;"
+            f" the commands are {', '.join(COMMAND_NAMES)})"
+        )
+    return parse_move(text)
 
 
 def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move]]:
@@ -61,6 +127,24 @@ def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[
             yield number, parse_move(text)
         except ParseError as exc:
             raise FormatError(source, number, str(exc)) from None
+
+
+def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | Command]]:
+    """The moves and commands of a move script (:func:`parse_entry`), each with its line number.
+
+    :raises FormatError: ``FILE:LINE: message`` at the first line that is neither.
+    """
+    for number, line in enumerate(lines, 1):
+        try:
+            entry = parse_entry(line)
+        except ParseError as exc:
+            raise FormatError(source, number, str(exc)) from None
+        if entry is not None:
+            yield number, entry
+
+
+#: Said at the first move without a card when the script is replayed on an unknown card order.
+NEEDS_CARDS = "the moves don't name their cards; give --deal N or --deck FILE"
 
 
 def new_game(
@@ -109,19 +193,49 @@ def play_script(
 ) -> Game:
     """Replay a move script (FORMATS.md "Move scripts") and return the game at its end.
 
+    Moves are played; ``undo`` takes back the last move and ``redo`` plays again
+    the last move taken back (a new move forgets it); ``quit`` ends the script;
+    the display commands (:data:`DISPLAY_COMMANDS`) are ignored.
+
     :param text: the script.
     :param source: the name used in errors.
     :param deal, deck, rules: the game to play on (see :func:`new_game`), unless
         ``game`` is given (it is played on in place).
     :raises FormatError: ``FILE:LINE: move M: message`` at the first line that is
-        not a move, an illegal move or a wrong card.
+        neither a move nor a command, an illegal move, a wrong card, or an
+        ``undo``/``redo`` with nothing to take back or replay.  On an unknown card
+        order (no deal, no deck, no game), the first move that names no card says
+        that the moves need ``--deal`` or ``--deck`` (:data:`NEEDS_CARDS`).
     """
+    order_unknown = game is None and deal is None and deck is None
     if game is None:
         try:
             game = new_game(deal=deal, deck=deck, rules=rules)
         except (ParseError, ValueError) as exc:
             raise FormatError(source, None, str(exc)) from None
+    start = len(game.moves)
+    redo: list[Placement] = []
     lines = text.removeprefix("\ufeff").splitlines()
-    for number, (line, move) in enumerate(read_moves(lines, source), 1):
-        play_move(game, move, source, line, number)
+    for line, entry in read_entries(lines, source):
+        number = len(game.moves) - start + 1
+        if isinstance(entry, Move):
+            if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
+                raise FormatError(source, line, NEEDS_CARDS)
+            play_move(game, entry, source, line, number)
+            redo.clear()
+            continue
+        name = entry.name
+        if name == "quit":
+            break
+        if name == "undo":
+            try:
+                redo.append(game.undo())
+            except IllegalMoveError as exc:
+                raise FormatError(source, line, f"undo: {exc}") from None
+        elif name == "redo":
+            if not redo:
+                raise FormatError(source, line, "redo: there is no move taken back to play again")
+            placement = redo.pop()
+            play_move(game, Move(placement.cell, placement.card), source, line, number)
+        # the display commands show or write something at the prompt: nothing to replay
     return game

@@ -27,7 +27,7 @@ from .deal import MAX_DEAL, deal_deck
 from .errors import FormatError, ParseError
 from .game import Game, Reason, Status
 from .layout import Cell
-from .movescript import Move, new_game, parse_move, play_move
+from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rules import STANDARD, Rules
 from .rulesfile import rules_from_value, rules_value
 from .yamlio import (
@@ -43,6 +43,7 @@ from .yamlio import (
     as_text,
     dump,
     read_documents,
+    read_each_document,
     unknown_keys,
 )
 
@@ -91,6 +92,8 @@ class TranscriptGame:
     :ivar result_lines: claim name -> its line.
     :ivar lines: top-level key -> the line of its value.
     :ivar errors: the schema errors found while reading the document.
+    :ivar readable: false when the document is not readable YAML (its error is in
+        ``errors``; nothing else is known of the game).
     """
 
     number: int
@@ -105,6 +108,7 @@ class TranscriptGame:
     result_lines: dict = field(default_factory=dict)
     lines: dict = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
+    readable: bool = True
 
 
 @dataclass
@@ -150,15 +154,58 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
 
     :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted).
     :param source: the file name used in errors.
-    :returns: one :class:`TranscriptGame` per non-empty document; the schema
-        errors of each game are in its ``errors``.
-    :raises FormatError: when the stream is not readable YAML (a syntax error,
-        a duplicate key, an unsupported tag) or holds no game at all.
+    :returns: one :class:`TranscriptGame` per non-empty document; the errors of
+        each game are in its ``errors``.  Each document is read on its own: one
+        that is not readable YAML (a syntax error, a duplicate key, an unsupported
+        tag) is a game with that error, and the other games are still read.
+    :raises FormatError: when the file holds no game at all, or is a move script
+        rather than a transcript (the message says so).
     """
-    docs = [doc for doc in read_documents(text, source) if doc is not None]
+    docs = [doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None]
     if not docs:
         raise FormatError(source, 1, "no game in the file (it is empty)")
-    return [_read_game(doc, number, source) for number, doc in enumerate(docs, 1)]
+    if len(docs) == 1 and _looks_like_moves(text, docs[0]):
+        raise FormatError(source, docs[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
+    games = []
+    for number, doc in enumerate(docs, 1):
+        if doc.error is not None:
+            tg = TranscriptGame(number, doc.line, complete=False, readable=False)
+            _Errors(tg, source).add(doc.error)
+        else:
+            tg = _read_game(doc.node, number, source)
+        games.append(tg)
+    return games
+
+
+#: Said at the first move without a card of a game whose card order is unknown.
+NEEDS_CARDS = (
+    "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
+    " (or give --deal N or --deck FILE)"
+)
+
+#: What :func:`read_transcripts` says of a file that holds something else.
+NOT_A_TRANSCRIPT = {
+    "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
+    "state": "this is a state, not a transcript (foursquare state FILE reads it, play --resume FILE resumes it)",
+}
+#: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
+#: ``grid`` or two of these is a state (one alone is more likely a misspelt key).
+_STATE_ONLY_KEYS = frozenset({"grid", "placed", "stock", "next", "remaining", "face_down", "view", "unknown"})
+
+
+def _looks_like_moves(text: str, doc) -> bool:
+    """Whether a one-document file is a move script: YAML reads it as one plain text
+    (or fails on it), and its first entry is a move or a command of the move-script syntax."""
+    if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
+        return False
+    for line in text.split("\n"):
+        try:
+            entry = parse_entry(line)
+        except ParseError:
+            return False
+        if entry is not None:
+            return True
+    return False
 
 
 class _Errors:
@@ -187,6 +234,10 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         tg.complete = False
         return tg
     tg.lines = {key: node.line for key, node in doc.entries.items()}
+    if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
+        err.new(doc.line, NOT_A_TRANSCRIPT["state"])
+        tg.complete = False
+        return tg
     for error in unknown_keys(doc, GAME_KEYS, "a game", source):
         err.add(error)
     _read_version(doc, source, err)
@@ -388,6 +439,8 @@ def check_game(
     def fail(line: int | None, message: str, move: int | None = None) -> None:
         errors.append(FormatError(source, line, message, n, move))
 
+    if not tg.readable:
+        return None, _in_order(errors)
     game_rules = tg.rules if tg.rules_given or rules is None else rules
     game: Game | None = None
     try:
@@ -411,7 +464,12 @@ def check_game(
     if game is None or not tg.complete and not tg.moves:
         return game, _in_order(errors)
     stopped = False
+    order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
     for m, entry in enumerate(tg.moves, 1):
+        if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
+            fail(entry.line, NEEDS_CARDS, m)
+            stopped = True
+            break
         try:
             placement = play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
         except FormatError as exc:

@@ -16,13 +16,14 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
-from .errors import FormatError
+from .errors import FormatError, digits_text, quote, shorten
 
 _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
@@ -32,6 +33,8 @@ ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "nul
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: How many nodes one stream may expand to (aliases may repeat nodes).
 MAX_NODES = 1_000_000
+#: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
+MAX_DIGITS = 30
 
 
 # --------------------------------------------------------------------- nodes
@@ -74,10 +77,10 @@ class YScalar(YNode):
         if self.is_null:
             return "null"
         if self.plain and self.tag in ("int", "float"):
-            return f"the number {self.text}"
+            return f"the number {digits_text(self.text)}"
         if self.plain and self.tag == "bool":
             return f"the word {self.text}"
-        return f"the text {self.text!r}"
+        return f"the text {quote(self.text)}"
 
 
 @dataclass(eq=False)
@@ -143,6 +146,113 @@ def clean_text(text: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
+#: A document marker: ``---`` or ``...`` at the start of a line, then white space or the line end.
+_MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
+#: YAML's line breaks (as PyYAML and libyaml count lines).
+_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+class Piece(NamedTuple):
+    """A part of a YAML stream holding at most one document (:func:`split_documents`).
+
+    :ivar offset: the number of lines before it (its first line is ``offset + 1``).
+    :ivar text: its text.
+    :ivar first: the line of its first content (not blank, a comment or a directive).
+    """
+
+    offset: int
+    text: str
+    first: int
+
+
+def split_documents(text: str) -> list[Piece]:
+    """Cut a YAML stream at its document markers, so that each document is read on its own.
+
+    A ``---`` or ``...`` at the start of a line (then white space or the line
+    end) is a document marker wherever it stands: YAML forbids it inside any
+    scalar, and it ends a block scalar.  So a cut by lines is sound.  ``---``
+    starts a document (with any ``%`` directives and comments just before it, and
+    any content after it on the same line); ``...`` ends one.  Pieces holding only
+    blank lines and comments are dropped.
+
+    :param text: the stream (CRLF already made LF, or not).
+    :returns: the pieces in order.
+    """
+    lines = _BREAKS.split(text)
+    breaks = _BREAKS.findall(text) + [""]
+    pieces: list[Piece] = []
+    start = 0
+    first: int | None = None  # the first content line of the current piece
+    started = False  # the piece has its '---' or some content: a '---' now starts the next one
+
+    def close(end: int) -> None:
+        if first is not None:
+            pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
+
+    for i, line in enumerate(lines):
+        marker = _MARKER.match(line) if line[:1] in "-." else None
+        if marker and marker.group(1) == "---":
+            if started:
+                close(i)
+                start, first = i, None
+            started = True
+            first = i + 1 if first is None else first
+        elif marker:  # '...': the document ends with this line
+            first = i + 1 if first is None else first
+            close(i + 1)
+            start, first, started = i + 1, None, False
+        elif not started:
+            stripped = line.strip()
+            if line.startswith("%"):  # a directive: it belongs to the document its '---' starts
+                first = i + 1 if first is None else first
+            elif stripped and not stripped.startswith("#"):
+                started = True
+                first = i + 1 if first is None else first
+    if started or first is not None:
+        close(len(lines))
+    return pieces
+
+
+class Document(NamedTuple):
+    """One document of a stream as :func:`read_each_document` gives it.
+
+    :ivar line: the line of its first content (a directive, ``---`` or the first key).
+    :ivar node: the document's node, ``None`` when it is empty or unreadable.
+    :ivar error: why it cannot be read, or ``None``.
+    """
+
+    line: int
+    node: YNode | None
+    error: FormatError | None = None
+
+
+def read_each_document(text: str, source: str) -> list[Document]:
+    """Every document of a YAML stream, each read on its own.
+
+    The stream is cut at its document markers (:func:`split_documents`) and each
+    piece is composed separately with its line offset, so a syntax error, a
+    duplicate key or a bad tag spoils only its own document: the others are read.
+
+    :param text: the stream's text (a byte-order mark and CRLF are accepted).
+    :param source: the name used in errors.
+    :returns: one :class:`Document` per piece with content (comments alone make
+        none); an empty document has node ``None`` and no error.
+    """
+    text = clean_text(text)
+    budget = [MAX_NODES]
+    out: list[Document] = []
+    for piece in split_documents(text):
+        try:
+            nodes = _compose(piece, source, budget)
+        except FormatError as exc:
+            out.append(Document(piece.first, None, exc))
+            continue
+        if not nodes:
+            continue
+        out.extend(Document(piece.first if node is None else node.line, node) for node in nodes)
+    return out
+
+
 def read_documents(text: str, source: str) -> list[YNode | None]:
     """Every document of a YAML stream, as our nodes; ``None`` for an empty document.
 
@@ -150,29 +260,40 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
     :param source: the name used in errors.
     :returns: one node per document, in order.
     :raises FormatError: for a YAML syntax error (at the line PyYAML reports),
-        a duplicate key, a key that is not text, or a tag outside the core types.
+        a duplicate key, a key that is not text, or a tag outside the core types:
+        the first, in line order (:func:`read_each_document` reads past them).
     """
-    text = clean_text(text)
+    docs = read_each_document(text, source)
+    for doc in docs:
+        if doc.error is not None:
+            raise doc.error
+    return [doc.node for doc in docs]
+
+
+def _compose(piece: Piece, source: str, budget: list[int]) -> list[YNode | None]:
+    """The documents of one piece of a stream (normally one), lines counted from the stream's start."""
+    offset = piece.offset
     try:
-        nodes = list(yaml.compose_all(text, Loader=_LOADER))
+        nodes = list(yaml.compose_all(piece.text, Loader=_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        what = "; ".join(str(part) for part in (exc.context, exc.problem) if part)
+        line = mark.line + 1 + offset if mark is not None else None
+        what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
     except yaml.reader.ReaderError as exc:
-        line = text[: exc.position].count("\n") + 1 if isinstance(exc.position, int) else None
+        where = piece.text[: exc.position] if isinstance(exc.position, int) else None
+        line = len(_BREAKS.findall(where)) + 1 + offset if where is not None else None
         code = ord(exc.character) if isinstance(exc.character, str) else exc.character
         raise FormatError(source, line, f"not YAML text: character U+{code:04X} is not allowed") from None
     except RecursionError:
-        raise FormatError(source, None, "the YAML is nested too deeply") from None
+        raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
     except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
-        raise FormatError(source, None, f"YAML error: {exc}") from None
-    builder = _Builder(source)
+        raise FormatError(source, piece.first, f"YAML error: {shorten(str(exc), 200)}") from None
+    builder = _Builder(source, offset, budget)
     try:
         return [None if _is_empty(node) else builder.build(node) for node in nodes]
     except RecursionError:
-        raise FormatError(source, None, "the YAML is nested too deeply") from None
+        raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
 
 
 def _is_empty(node: yaml.Node | None) -> bool:
@@ -184,14 +305,15 @@ def _is_empty(node: yaml.Node | None) -> bool:
 class _Builder:
     """Turns PyYAML nodes into ours, checking tags, keys and cycles."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, offset: int = 0, budget: list[int] | None = None) -> None:
         self.source = source
+        self.offset = offset
         self.done: dict[int, YNode] = {}
         self.active: set[int] = set()
-        self.count = 0
+        self.budget = budget if budget is not None else [MAX_NODES]
 
     def fail(self, node: yaml.Node, message: str) -> FormatError:
-        return FormatError(self.source, node.start_mark.line + 1, message)
+        return FormatError(self.source, node.start_mark.line + 1 + self.offset, message)
 
     def build(self, node: yaml.Node) -> YNode:
         key = id(node)
@@ -199,15 +321,15 @@ class _Builder:
             return self.done[key]
         if key in self.active:
             raise self.fail(node, "a YAML alias refers to itself (a recursive structure)")
-        self.count += 1
-        if self.count > MAX_NODES:
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
             raise self.fail(node, "the YAML document is too large")
         if node.tag not in ALLOWED_TAGS:
             if node.tag == _CORE + "merge":
                 raise self.fail(node, "YAML merge keys (<<) are not supported")
             tag = "!!" + node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else node.tag
-            raise self.fail(node, f"unsupported YAML tag {tag} (only plain values, lists and mappings)")
-        line = node.start_mark.line + 1
+            raise self.fail(node, f"unsupported YAML tag {shorten(tag)} (only plain values, lists and mappings)")
+        line = node.start_mark.line + 1 + self.offset
         self.active.add(key)
         try:
             if isinstance(node, yaml.ScalarNode):
@@ -222,7 +344,7 @@ class _Builder:
                         raise self.fail(knode, f"a mapping key must be text, not {k.kind}")
                     if k.text in out.entries:
                         raise self.fail(
-                            knode, f"duplicate key {k.text!r} (first on line {out.key_lines[k.text]})"
+                            knode, f"duplicate key {quote(k.text)} (first on line {out.key_lines[k.text]})"
                         )
                     out.entries[k.text] = self.build(vnode)
                     out.key_lines[k.text] = k.line
@@ -271,9 +393,11 @@ def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None =
     :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
     :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
     """
-    span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+    span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
     text = node.text if isinstance(node, YScalar) and node.plain else None
     ok = text is not None and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
+    # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
+    ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
     value = int(text) if ok else None
     if value is None or value < low or (high is not None and value > high):
         raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
@@ -307,7 +431,7 @@ def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str,
     for key in node.entries:
         if key not in known:
             yield FormatError(
-                source, node.key_lines[key], f"unknown key {key!r} in {what} (known: {', '.join(known)})"
+                source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(known)})"
             )
 
 

@@ -122,7 +122,7 @@ def test_load_input_move_script_with_deal_deck_or_named_cards():
     [
         ("d4\n\n3D e4\n", "m.txt:3: move 2: wrong card: the card drawn is 3C, not 3D"),
         ("d4\ne4\n# x\ng7\n", "m.txt:4: move 3: illegal move g7: g7 is not orthogonally adjacent to a pile"),
-        ("d4\nno\n", "m.txt:2: not a cell: 'no'"),
+        ("d4\nno\n", "m.txt:2: not a move or a command: 'no'"),
         ("d4\n7H d4 e4\n", "m.txt:2: not a move"),
         ("\ufeffd4\r\ne4\r\n010\r\n", "m.txt:3: not a cell: '010'"),
     ],
@@ -132,8 +132,14 @@ def test_load_input_move_script_errors_name_the_line(text, expected):
 
 
 def test_load_input_move_script_without_a_deal_needs_named_cards():
-    assert error(load_input, "d4\n", "m.txt") == (
-        "m.txt:1: move 1: illegal move d4: the next card is unknown: the move must name it (like 7H d4)"
+    needs = "the moves don't name their cards; give --deal N or --deck FILE"
+    assert error(load_input, "d4\n", "m.txt") == f"m.txt:1: {needs}"
+    # said at the first move that names no card, after the ones that do
+    assert error(load_input, "# c\n5D d1\nAH d1\n\nd1\n", "m.txt") == f"m.txt:5: {needs}"
+    assert error(load_input, "5D d1\nundo\nredo\nd2\n", "m.txt") == f"m.txt:4: {needs}"
+    # with a deck that runs out, the engine's own words (the deck was given)
+    assert error(load_input, "d4\nd5\n", "m.txt", deck=[Card.parse("5C")]) == (
+        "m.txt:2: move 2: illegal move d5: the next card is unknown: the move must name it (like 7H d4)"
     )
 
 

@@ -240,9 +240,20 @@ def test_bait_as_a_move_string():
 @pytest.mark.parametrize(
     "text, expected",
     [
-        (GOOD + "moves: []\n", "t.yaml:7: duplicate key 'moves' (first on line 3)"),
-        ("foursquare: 1\ndeal: !!python/object/apply:os.system ['true']\n", "t.yaml:2: unsupported YAML tag"),
-        ("foursquare: 1\nmoves: [d4\n", "t.yaml:"),
+        (GOOD + "moves: []\n", "t.yaml:7: game 1: duplicate key 'moves' (first on line 3)"),
+        ("foursquare: 1\ndeal: !!python/object/apply:os.system ['true']\n", "t.yaml:2: game 1: unsupported YAML tag"),
+        ("foursquare: 1\nmoves: [d4\n", "t.yaml:3: game 1: YAML syntax error"),
+    ],
+)
+def test_unreadable_documents_are_invalid_games(text, expected):
+    [report] = validate(text, "t.yaml")
+    assert not report.valid and report.game is None
+    assert str(report.errors[0]).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
         ("", "t.yaml:1: no game in the file (it is empty)"),
         ("# only a comment\n", "t.yaml:1: no game in the file (it is empty)"),
     ],

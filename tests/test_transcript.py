@@ -301,7 +301,7 @@ def test_schema_errors(text, expected):
         (GOOD.replace('"3C e4"', '"3C g7"'), "t.yaml:5: game 1, move 2: illegal move 3C g7: g7 is not orthogonally adjacent to a pile"),
         (GOOD.replace('"3C e4"', '"3C h1"'), "t.yaml:5: game 1, move 2: illegal move 3C h1: h1 is outside the frame (a1-g7)"),
         ('foursquare: 1\nmoves:\n- "2D d4"\n- "2D e4"\n', "t.yaml:4: game 1, move 2: illegal move 2D e4: 2D has been drawn already"),
-        ('foursquare: 1\nmoves:\n- "2D d4"\n- "e4"\n', "t.yaml:4: game 1, move 2: illegal move e4: the next card is unknown"),
+        ('foursquare: 1\nmoves:\n- "2D d4"\n- "e4"\n', "t.yaml:4: game 1, move 2: the game names no deal or deck and this move names no card"),
         ('foursquare: 1\ndeck: ["2D", "3C", "2D"]\n', "t.yaml:2: game 1: deck: 2D is listed twice (first on line 2)"),
         ('foursquare: 1\ndeck: ["2D", "JC"]\n', "t.yaml:2: game 1: deck: JC is not a card of the standard deck"),
         ('foursquare: 1\ndeal: 1\ndeck: ["2D", "3D"]\n', "t.yaml:3: game 1: deck disagrees with deal 1 at card 2"),

@@ -13,22 +13,24 @@ A drawing looks like this (the worked example of RULES.md §7, in ASCII)::
     Last move: AS to d5, flipped d3 d4
     Card to place: 3D   Stock: 34   Face down: 3 (limit 4)
 
-            b        c        d        e        f
-      2     .        .        +        .        .
-      3     .        +        ##:1*    +        .
-      4     +        ##:1     ##:2*    9D:1     +
-      5     .        +        AS:1     +        .
-      6     .        .        +        .        .
+        b      c      d      e      f
+     2  .      .      +      .      .
+     3  .      +      ##:1*  +      .
+     4  +      ##:1   ##:2*  9D:1   +
+     5  .      +      AS:1   +      .
+     6  .      .      +      .      .
 
 Each pile shows its top card and its height after a colon; ``##`` is a
 face-down top card (``(7H)`` when revealed as a memory aid); ``*`` marks the
 cells the last move flipped; ``+`` an empty cell where the card may go (a pile
 of fewer than 4 cards takes it too); ``.`` an empty cell where it may not.
-Only the region that matters is drawn: the piles and the legal cells.
+Only the region that matters is drawn: the piles and the legal cells, 7
+characters a column, so that a 40-column terminal holds it.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from .cards import Card
@@ -38,7 +40,8 @@ from .layout import COLUMN_LETTERS, CELLS, STRIDE, Cell
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]
 
-CARD_WIDTH = 5  # room for "(10♦)"
+#: Room for a top card (``9D``, ``10♦``, ``##``); revealed cards widen the column as needed.
+FACE_WIDTH = 3
 
 
 def _plain(text: str, role: str) -> str:
@@ -65,6 +68,13 @@ def region(game: Game) -> tuple[int, int, int, int] | None:
     return min(rows), max(rows), min(cols), max(cols)
 
 
+def _face_text(pile, symbols: bool, reveal: bool) -> str:
+    top = card_text(pile.top, symbols=symbols)
+    if pile.face_up:
+        return top
+    return f"({top})" if reveal else "##"
+
+
 def grid_text(
     game: Game,
     *,
@@ -73,6 +83,10 @@ def grid_text(
     style: Style | None = None,
 ) -> str:
     """The grid region that matters, with column letters and row numbers.
+
+    Compact enough for a 40-column terminal: 7 characters a column (a pile is
+    ``9D:1*``), wider only while revealed face-down cards (``(10♦)``) need it;
+    before the first card, the empty frame takes 4 a column.
 
     :param game: the game to draw.
     :param symbols: suit symbols (``10♦``) instead of ASCII letters (``TD``).
@@ -90,30 +104,28 @@ def grid_text(
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    header = "    " + "".join(f" {COLUMN_LETTERS[c]:>{CARD_WIDTH - 1}}    " for c in range(c0, c1 + 1)).rstrip()
-    lines = [style(header, "frame")]
+    faces = {cell: _face_text(pile, symbols, reveal) for cell, pile in grid.items()}
+    width = max([FACE_WIDTH, *(len(f) for f in faces.values())])
+    tail = 3 if grid else 0  # ":1*" after a face
+    header = "  " + "".join(
+        " " + " " * (width - 2) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
+    )
+    lines = [style(header.rstrip(), "frame")]
     for r in range(r0, r1 + 1):
-        parts = [style(f"{r + 1:>3} ", "frame")]
+        parts = [style(f"{r + 1:>2}", "frame")]
         for c in range(c0, c1 + 1):
             cell = CELLS[r * STRIDE + c]
-            parts.append(" " + _cell_text(cell, grid.get(cell), cell in legal, cell in flipped, symbols, reveal, style))
+            pile = grid.get(cell)
+            if pile is None:
+                mark = style("+", "legal") if cell in legal else style(".", "frame")
+                parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
+                continue
+            role = _suit_role(pile.top) if pile.face_up else "down"
+            face = style(f"{faces[cell]:>{width}}", role)
+            star = style("*", "flip") if cell in flipped else " "
+            parts.append(f" {face}:{len(pile.cards)}{star}")
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
-
-
-def _cell_text(cell: Cell, pile, legal: bool, flipped: bool, symbols: bool, reveal: bool, style: Style) -> str:
-    if pile is None:
-        mark = "+" if legal else "."
-        return " " * (CARD_WIDTH - 2) + style(mark, "legal" if legal else "frame") + "    "
-    top = card_text(pile.top, symbols=symbols)
-    if pile.face_up:
-        face = style(f"{top:>{CARD_WIDTH}}", _suit_role(pile.top))
-    elif reveal:
-        face = style(f"{'(' + top + ')':>{CARD_WIDTH}}", "down")
-    else:
-        face = style(f"{'##':>{CARD_WIDTH}}", "down")
-    mark = style("*", "flip") if flipped else " "
-    return f"{face}:{len(pile.cards)}{mark}"
 
 
 def outcome_text(game: Game) -> str:
@@ -149,6 +161,23 @@ def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") ->
     return f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
 
 
+def fit(line: str, width: int | None) -> list[str]:
+    """``line`` as lines of at most ``width`` characters (``None``: as it is): a
+    status line breaks between its parts, other text between words."""
+    if width is None or len(line) <= width:
+        return [line]
+    out = [""]
+    for part in line.split("   "):
+        if out[-1] and len(out[-1]) + 3 + len(part) > width:
+            out.append(part)
+        else:
+            out[-1] = f"{out[-1]}   {part}" if out[-1] else part
+    wrapped = []
+    for piece in out:
+        wrapped += textwrap.wrap(piece, max(width, 20), subsequent_indent="  ", break_on_hyphens=False) or [piece]
+    return wrapped
+
+
 def draw(
     game: Game,
     *,
@@ -156,18 +185,21 @@ def draw(
     reveal: bool = False,
     style: Style | None = None,
     label: str = "Last move",
+    width: int | None = None,
 ) -> str:
     """The whole picture: what the last move did, the status line, a blank line, the grid.
 
     :param label: how to name the last move (``Last move``, ``Move 12``).
+    :param width: the terminal's width: longer text lines are broken to fit
+        (the grid is compact already); ``None`` for no limit.
     :returns: text without a final newline (see :func:`grid_text` for the other parameters).
     """
     style = style or _plain
     lines = []
     last = move_line(game, symbols=symbols, label=label)
     if last:
-        lines.append(style(last, "title"))
-    lines.append(status_line(game, symbols=symbols))
+        lines += [style(part, "title") for part in fit(last, width)]
+    lines += fit(status_line(game, symbols=symbols), width)
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:
         lines += ["", grid]

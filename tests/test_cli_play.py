@@ -371,10 +371,37 @@ class FakeTerminal:
 
 def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert Look.for_stream(FakeTerminal()) == Look(color=True, symbols=True)
-    assert Look.for_stream(FakeTerminal(), ascii=True) == Look(False, False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLUMNS", "40")
+    assert Look.for_stream(FakeTerminal()) == Look(color=True, symbols=True, width=40)
+    assert Look.for_stream(FakeTerminal(), ascii=True) == Look(False, False, 40)
     monkeypatch.setattr(FakeTerminal, "isatty", lambda self: False)
     assert Look.for_stream(FakeTerminal()) == Look(False, False)
+
+
+@pytest.mark.parametrize("env", [{"TERM": "dumb"}, {"NO_COLOR": "1"}, {"NO_COLOR": "1", "TERM": "dumb"}])
+def test_no_colour_on_a_dumb_terminal_or_under_no_color(monkeypatch, env):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    look = Look.for_stream(FakeTerminal())
+    assert look.color is False and look.style("7H", "red") == "7H"
+
+
+@pytest.mark.parametrize("deal", [1, 21, 153])
+def test_every_picture_of_a_game_fits_a_40_column_terminal(deal):
+    """Every move of a whole game, drawn for a 40-column terminal (symbols on): no line wraps."""
+    from foursquare import Game
+    from foursquare.render import draw
+
+    game = Game.from_deal(deal)
+    pictures = [draw(game, symbols=True, width=40)]
+    while not game.is_over:
+        game.play(game.legal_cells()[len(game.moves) * 7 % len(game.legal_cells())])
+        pictures.append(draw(game, symbols=True, width=40))
+    for picture in pictures:
+        assert max(len(line) for line in picture.splitlines()) <= 40, picture
 
 
 def test_no_color_is_honoured(monkeypatch):

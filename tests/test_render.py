@@ -85,7 +85,7 @@ def test_style_gets_roles_and_does_not_change_the_layout():
     assert draw(game, style=style) == draw(game)
     assert {"black", "down", "legal", "flip", "frame"} <= set(seen)
     marked = draw(game, style=lambda t, r: f"<{r}>{t}</{r}>")
-    assert "<down>   ##</down>" in marked and "<flip>*</flip>" in marked
+    assert "<down> ##</down>" in marked and "<flip>*</flip>" in marked
 
 
 def test_status_line_counts_against_the_limit():

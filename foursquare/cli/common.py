@@ -14,6 +14,7 @@ import functools
 import io
 import math
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -402,37 +403,48 @@ class Look:
 
     :ivar color: use colour (ANSI styles through :func:`click.style`).
     :ivar symbols: use suit symbols (``10♦``) rather than ASCII (``TD``).
+    :ivar width: the terminal's width (long text lines are broken to fit), or ``None``.
     """
 
     color: bool = False
     symbols: bool = False
+    width: int | None = None
 
     @classmethod
     def for_stream(cls, stream=None, *, ascii: bool = False) -> "Look":
         """Colour and symbols only on a terminal that can show them; never colour
-        under ``NO_COLOR`` (https://no-color.org); neither with ``ascii``."""
+        under ``NO_COLOR`` (https://no-color.org) or on a ``TERM=dumb`` terminal;
+        neither with ``ascii``.  On a terminal, its width too."""
         stream = sys.stdout if stream is None else stream
-        if ascii:
-            return cls(False, False)
         try:
             terminal = stream.isatty()
         except (AttributeError, ValueError):
             terminal = False
         if not terminal:
             return cls(False, False)
+        width = shutil.get_terminal_size().columns or None
+        if ascii:
+            return cls(False, False, width)
         encoding = getattr(stream, "encoding", None) or "ascii"
         try:
             "♣♦♥♠".encode(encoding)
             symbols = True
         except (LookupError, UnicodeEncodeError):
             symbols = False
-        return cls(not os.environ.get("NO_COLOR"), symbols)
+        dumb = os.environ.get("TERM", "") == "dumb"
+        return cls(not os.environ.get("NO_COLOR") and not dumb, symbols, width)
 
     def style(self, text: str, role: str) -> str:
         """``text`` styled for its role when colour is on (see :mod:`foursquare.render`)."""
         if not self.color or role not in _COLOURS:
             return text
         return click.style(text, **_COLOURS[role])
+
+    def draw(self, game: Game, *, reveal: bool = False, label: str = "Last move") -> str:
+        """:func:`foursquare.render.draw` with this look (symbols, colour, width)."""
+        from ..render import draw
+
+        return draw(game, symbols=self.symbols, reveal=reveal, style=self.style, label=label, width=self.width)
 
     def echo(self, text: str = "", **kwargs) -> None:
         """:func:`click.echo` with this look's colour decision."""

@@ -18,7 +18,7 @@ import click
 from ..errors import FoursquareError
 from ..game import Game, Placement
 from ..movescript import Move
-from ..render import card_text, draw, outcome_text
+from ..render import card_text, outcome_text
 from ..session import (
     COMMANDS,
     Command,
@@ -233,7 +233,7 @@ class Prompt:
 
     def show(self) -> None:
         self.look.echo(
-            draw(self.game, symbols=self.look.symbols, reveal=self.session.reveal, style=self.look.style)
+            self.look.draw(self.game, reveal=self.session.reveal)
         )
         click.echo()
 
@@ -392,7 +392,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             if isinstance(entry, Move):
                 session.play(entry)
                 if verbose:
-                    look.echo(draw(game, symbols=look.symbols, reveal=session.reveal, style=look.style))
+                    look.echo(look.draw(game, reveal=session.reveal))
                     look.echo()
                 continue
             name, arg = entry
@@ -403,7 +403,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                 if verbose:
                     look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
             elif name == "show":
-                look.echo(draw(game, symbols=look.symbols, reveal=session.reveal, style=look.style))
+                look.echo(look.draw(game, reveal=session.reveal))
             elif name == "reveal":
                 session.reveal = not session.reveal
             elif name == "moves":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..game import Game
-from ..render import draw, outcome_text
+from ..render import outcome_text
 from .common import (
     PATH,
     Look,
@@ -68,7 +68,7 @@ def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, asc
     look = Look.for_stream(ascii=ascii_only)
 
     def show(g: Game, label: str = "Last move") -> None:
-        look.echo(draw(g, symbols=look.symbols, reveal=reveal, style=look.style, label=label))
+        look.echo(look.draw(g, reveal=reveal, label=label))
 
     if not final:
         step = start_of(game)

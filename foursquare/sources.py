@@ -2,7 +2,8 @@
 
 :func:`read_source` reads a file (or ``-``, standard input) as text;
 :func:`read_deck` reads a deck file (cards top first); :func:`load_input`
-tells a state, a transcript and a move script apart and returns the game.
+tells a state, a transcript and a move script apart and returns the game;
+:func:`load_view` returns what the player may know at its end (for a hint).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sys
 
 from .cards import Card
 from .errors import FormatError, ParseError
-from .game import Game
+from .game import Game, Status
 from .rules import STANDARD, Rules
+from .view import PlayerView
 from .yamlio import clean_text, decode
 
 #: The name used for standard input in messages.
@@ -144,3 +146,35 @@ def load_input(
     from .movescript import play_script
 
     return play_script(text, source, deal=deal, deck=deck, rules=rules)
+
+
+def load_view(
+    text: str,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: list[Card] | None = None,
+    rules: Rules | None = None,
+) -> PlayerView:
+    """What the player may know (RULES.md §6) at the end of a file: what a hint needs.
+
+    :param text: a state, a player's view (``foursquare state --player-view``), a
+        transcript or a move script (see :func:`input_kind`).
+    :param source: the name used in errors.
+    :param deal, deck, rules: as for :func:`load_input`.
+    :returns: the :class:`~foursquare.view.PlayerView` (of a game over too: its
+        ``status`` says so and its ``next_card`` is ``None``).
+    :raises FormatError: as :func:`load_input`; for a player's view that hides a
+        face-down top card (it cannot give an exact view: see
+        :func:`foursquare.state.read_view`); when the game goes on but its next
+        card is unknown (a move script or a deck prefix that names no more cards).
+    """
+    if text.strip() and input_kind(text) == "state":
+        from .state import read_view
+
+        return read_view(text, source)
+    game = load_input(text, source, deal=deal, deck=deck, rules=rules)
+    if game.status is Status.PLAYING and game.next_card is None:
+        hint = "give --deal N or --deck FILE" if deal is None and deck is None else "the deck names no more cards"
+        raise FormatError(source, None, f"the next card is unknown ({hint}), so there is no player's view")
+    return PlayerView.of(game)

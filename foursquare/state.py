@@ -27,18 +27,27 @@ cards beyond ``remaining``); ``view: player`` (a player's view, which omits
 ``null``: it cannot be resumed).
 
 Loading a dump and dumping it again gives the same text.
+
+:func:`read_view` reads what a player may know (RULES.md §6) from a full state
+or from a player's view.  A player's view that hides a face-down top card
+(``null``, as ``--player-view`` writes it) cannot give an exact view: the
+player saw that card when it was placed, its rank matters once it is flipped
+up, and which cards are unseen depends on it; so :func:`read_view` accepts a
+player's view only when every card on the grid is written (no face-down top
+card, or its identity filled in), and otherwise says so.
 """
 
 from __future__ import annotations
 
 from .cards import Card
-from .deal import MAX_DEAL, deal_deck
-from .errors import FormatError, ParseError
+from .deal import MAX_DEAL, deal_deck, ordered_deck
+from .errors import FormatError, ParseError, shorten
 from .game import Game, Reason, Status
 from .layout import Cell, geometry
 from .movescript import Move, parse_move, play_move
 from .rules import STANDARD, Rules
 from .rulesfile import rules_from_value, rules_value
+from .view import PlayerView
 from .yamlio import (
     Flow,
     FlowList,
@@ -61,10 +70,19 @@ STATE_KEYS = (
     "foursquare", "view", "rules", "deal", "placed", "stock", "next", "status", "reason", "score",
     "face_down", "grid", "remaining", "unknown", "moves",
 )
+#: The keys of a player's view (``view: player``): no deal, remaining, unknown or moves.
+VIEW_KEYS = (
+    "foursquare", "view", "rules", "placed", "stock", "next", "status", "reason", "score", "face_down", "grid",
+)
 PILE_KEYS = ("cards", "face")
 STATUSES = tuple(s.value for s in Status)
 REASONS = tuple(r.value for r in Reason)
 _NOT_RESUMABLE = "a player's view cannot be resumed: the hidden order of the stock (remaining) is missing"
+_HIDDEN = (
+    "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
+    " flipped up, and which cards are unseen depends on it); use the full state (foursquare state"
+    " without --player-view) or write the card, which the player saw when it was placed"
+)
 
 
 # ------------------------------------------------------------------ writing
@@ -140,12 +158,47 @@ def read_state(text: str, source: str) -> Game:
     :raises FormatError: ``FILE:LINE: message`` at the first problem; a player's
         view says it cannot be resumed.
     """
+    return _StateReader(source).read(_state_document(text, source))
+
+
+def read_view(text: str, source: str) -> PlayerView:
+    """What the player may know (RULES.md §6) in the position of a state: a
+    :class:`~foursquare.view.PlayerView`, for a hint or a bot.
+
+    A full state is read as :func:`read_state` reads it (every check made) and
+    gives its game's view.  A player's view (``view: player``) is checked the same
+    way: its keys (no ``deal``, ``remaining``, ``unknown`` or ``moves``), types,
+    cards, cells, duplicate cards, and that ``placed``, ``stock``, ``face_down``,
+    ``status``, ``reason``, ``score`` and ``next`` agree with the position; the
+    unseen cards are the deck's cards not on the grid and not ``next``.
+
+    :param text: the state's text.
+    :param source: the file name used in errors.
+    :returns: the view.
+    :raises FormatError: ``FILE:LINE: message`` at the first problem; for a
+        player's view with a hidden (``null``) face-down top card, at that card: it
+        cannot give an exact view (module doc); for a state whose next card is
+        unknown (a stock known only in part) while the game goes on.
+    """
+    doc = _state_document(text, source)
+    reader = _StateReader(source)
+    if "view" not in doc:
+        game = reader.read(doc)
+        if game.status is Status.PLAYING and game.next_card is None:
+            raise FormatError(
+                source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
+            )
+        return PlayerView.of(game)
+    return reader.read_player_view(doc)
+
+
+def _state_document(text: str, source: str) -> YMap:
     docs = [d for d in read_documents(text, source) if d is not None]
     if not docs:
         raise FormatError(source, 1, "the state is empty")
     if len(docs) > 1:
         raise FormatError(source, docs[1].line, "a state is one YAML document; this file holds more")
-    return _StateReader(source).read(as_map(docs[0], "a state", source))
+    return as_map(docs[0], "a state", source)
 
 
 class _StateReader:
@@ -153,12 +206,15 @@ class _StateReader:
         self.source = source
         self.seen: dict[Card, int] = {}
         self.rules: Rules = STANDARD
+        self.view = False  # reading a player's view (view: player)
 
     def error(self, line: int | None, message: str) -> FormatError:
         return FormatError(self.source, line, message)
 
     def card(self, node: YNode, what: str) -> Card:
         if isinstance(node, YScalar) and node.is_null:
+            if self.view:
+                raise self.error(node.line, f"{what} is null: only a face-down top card may be hidden")
             raise self.error(node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
         text = as_text(node, what, self.source)
         try:
@@ -172,9 +228,10 @@ class _StateReader:
         self.seen[card] = node.line
         return card
 
-    def read(self, doc: YMap) -> Game:
+    def header(self, doc: YMap, keys: tuple[str, ...], what: str) -> None:
+        """Check the keys and the version; read the rules."""
         src = self.source
-        for error in unknown_keys(doc, STATE_KEYS, "a state", src):
+        for error in unknown_keys(doc, keys, what, src):
             raise error
         version = doc.get("foursquare")
         if version is None:
@@ -183,9 +240,45 @@ class _StateReader:
             raise self.error(version.line, f"unsupported format version {version.text} (this program reads {VERSION})")
         if "view" in doc:
             as_choice(doc.entries["view"], "view", src, ("player",))
-            raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         if "rules" in doc:
             self.rules = rules_from_value(doc.entries["rules"], src)
+
+    def read_player_view(self, doc: YMap) -> PlayerView:
+        src = self.source
+        self.view = True
+        for key in ("deal", "remaining", "unknown", "moves"):
+            if key in doc:
+                raise self.error(
+                    doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
+                )
+        self.header(doc, VIEW_KEYS, "a player's view")
+        rules = self.rules
+        if "grid" not in doc:
+            raise self.error(doc.line, "missing grid (cell -> {cards, face})")
+        grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
+        if self.hidden:
+            cell, line = self.hidden[0]
+            raise self.error(line, f"pile {cell}: {_HIDDEN}")
+        nxt_node = doc.get("next")
+        if nxt_node is None:
+            raise self.error(doc.line, "missing next (the card to place now, or null)")
+        nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
+        on_grid = {c for cards, _ in grid.values() for c in cards}
+        unseen = [c for c in ordered_deck(rules) if c not in on_grid and c != nxt]
+        try:
+            game = Game.from_position(grid, ([nxt] if nxt is not None else []) + unseen, rules)
+        except (ParseError, ValueError) as exc:
+            raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
+        if nxt is None and not game.is_over:
+            raise self.error(nxt_node.line, "next is null but the game goes on (next is the card to place now)")
+        self.check_counts(doc, game, nxt, nxt_node)
+        return PlayerView.of(game)
+
+    def read(self, doc: YMap) -> Game:
+        src = self.source
+        self.header(doc, STATE_KEYS, "a state")
+        if "view" in doc:
+            raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules
         deal = as_int(doc.entries["deal"], "deal", src, 0, MAX_DEAL) if "deal" in doc else None
         if "grid" not in doc:
@@ -225,6 +318,7 @@ class _StateReader:
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
         self.cell_lines: dict[Cell, int] = {}
+        self.hidden: list[tuple[Cell, int]] = []  # (cell, line) of each hidden face-down top card of a view
         geo = geometry(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
         for key, value in node.entries.items():
@@ -247,8 +341,12 @@ class _StateReader:
                 raise self.error(
                     pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
                 )
-            cards = [self.card(item, f"pile {cell}") for item in items]
             face = as_choice(pile.entries["face"], f"pile {cell}: face", src, ("up", "down"))
+            top = items[-1]
+            if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
+                self.hidden.append((cell, top.line))
+                items = items[:-1]
+            cards = [self.card(item, f"pile {cell}") for item in items]
             grid[cell] = (cards, face == "up")
             self.cell_lines[cell] = line
         return grid

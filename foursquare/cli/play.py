@@ -9,6 +9,7 @@ first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import random
 import sys
@@ -109,11 +110,14 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     file (a directory, a device, a FIFO) or that holds something already, unless
     it is the file being resumed or ``--force`` is given.
 
-    :raises OSError: naming the path when it is not a regular file (status 1).
+    :raises OSError: naming the path when it is not a regular file or its folder
+        does not exist (status 1).
     """
     if record is None:
         return
     real = writable_target(record)
+    if not os.path.isdir(os.path.dirname(real)):
+        raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
     if force or not os.path.exists(real) or os.path.getsize(real) == 0:
         return
     if resume is not None:

@@ -1,0 +1,254 @@
+"""``play --record`` and ``save``/``state FILE`` at the prompt, through CliRunner:
+what may be written (never a device, a folder or a FIFO; a link's target), what
+may be overwritten (``--force``, the game resumed), that a piped script writes its
+recording once and on every way out, and that errors name the user's path."""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import foursquare.session as session_module
+from foursquare.cli import main
+from foursquare.sources import load_input, read_source
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "examples"
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
+
+#: Deal 153 won with score 8 (examples/won.yaml), one cell a line.
+WON_153 = [line.split("cell: ")[1].split('"')[1] for line in (EXAMPLES / "won.yaml").read_text().splitlines() if "cell:" in line]
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def moves_in(path: Path) -> int:
+    text, name = read_source(str(path))
+    return len(load_input(text, name).moves)
+
+
+def leftovers(folder: Path) -> list[str]:
+    return glob.glob(str(folder / ".foursquare-*"))
+
+
+def modes(interactive: bool) -> list[str]:
+    return ["--interactive", "--ascii"] if interactive else []
+
+
+# ------------------------------------------------------- what --record accepts
+
+
+def _fifo(tmp_path: Path) -> str:
+    os.mkfifo(tmp_path / "fifo")
+    return str(tmp_path / "fifo")
+
+
+@posix_only
+@pytest.mark.parametrize("interactive", [False, True])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (lambda tmp: str(tmp), "is a directory"),
+        (_fifo, "not a regular file"),
+        (lambda tmp: "/dev/null", "not a regular file"),
+        (lambda tmp: str(tmp / "no" / "such" / "x.yaml"), "no such folder"),
+    ],
+)
+def test_record_refuses_what_is_not_a_regular_file_before_the_game_starts(tmp_path, make, reason, interactive):
+    path = make(tmp_path)
+    kind = stat.S_IFMT(os.stat(path).st_mode) if os.path.exists(path) else None
+    result = run(["play", "--deal", "1", "--record", path, *modes(interactive)], input="d4\ne4\n")
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}: {result.stderr.split(': ', 1)[1]}" and reason in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stdout == ""  # the game never started
+    if kind is not None:
+        assert stat.S_IFMT(os.stat(path).st_mode) == kind
+    assert leftovers(tmp_path) == []
+
+
+@posix_only
+@pytest.mark.parametrize("interactive", [False, True])
+def test_record_through_a_symbolic_link_writes_the_target(tmp_path, interactive):
+    target = tmp_path / "target.yaml"
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target)
+    result = run(["play", "--deal", "1", "--record", str(link), *modes(interactive)], input="d4\ne4\n")
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and moves_in(target) == 2
+    assert leftovers(tmp_path) == []
+
+
+@posix_only
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_a_new_recording_gets_the_umask_mode(tmp_path, mask, mode):
+    record = tmp_path / "game.yaml"
+    old = os.umask(mask)
+    try:
+        result = run(["play", "--deal", "1", "--record", str(record)], input="d4\n")
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0
+    assert stat.S_IMODE(record.stat().st_mode) == mode
+
+
+# ------------------------------------------------------ overwriting a recording
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+@pytest.mark.parametrize("input", ["", "d4\n"])
+def test_record_does_not_overwrite_a_file_with_something_in_it(tmp_path, interactive, input):
+    record = tmp_path / "won.yaml"
+    record.write_text((EXAMPLES / "won.yaml").read_text())
+    before = record.read_bytes()
+    result = run(["play", "--deal", "1", "--record", str(record), *modes(interactive)], input=input)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{record}: the file exists and is not empty; give --force")
+    assert record.read_bytes() == before
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_force_overwrites_and_an_empty_file_needs_no_force(tmp_path, interactive):
+    full = tmp_path / "full.yaml"
+    full.write_text("something\n")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    for args in (["--record", str(full), "--force"], ["--record", str(empty)]):
+        result = run(["play", "--deal", "1", *args, *modes(interactive)], input="d4\n")
+        assert result.exit_code == 0, result.output
+    assert moves_in(full) == 1 and moves_in(empty) == 1
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_resuming_into_the_same_file_keeps_the_continued_moves(tmp_path, interactive):
+    record = tmp_path / "game.yaml"
+    first = run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:10]) + "\n")
+    assert f"Continue it: foursquare play --resume {record} --record {record}" in first.stdout
+    again = run(["play", "--resume", str(record), "--record", str(record), *modes(interactive)], input="\n".join(WON_153[10:15]) + "\n")
+    assert again.exit_code == 0, again.output
+    assert moves_in(record) == 15
+
+
+@posix_only
+def test_resuming_through_a_link_to_the_recorded_file_counts_as_the_same_file(tmp_path):
+    record = tmp_path / "game.yaml"
+    run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:5]) + "\n")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(record)
+    result = run(["play", "--resume", str(record), "--record", str(link)], input=WON_153[5] + "\n")
+    assert result.exit_code == 0, result.output
+    assert moves_in(record) == 6 and link.is_symlink()
+
+
+# ------------------------------------------------- a piped script's recording
+
+
+def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
+    writes = []
+    real = session_module.write_atomically
+    monkeypatch.setattr(session_module, "write_atomically", lambda path, text, **kw: (writes.append(path), real(path, text, **kw)))
+    record = tmp_path / "game.yaml"
+    result = run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
+    assert result.exit_code == 0 and result.stdout.startswith("Won, score 8.")
+    assert writes == [str(record)]
+    assert moves_in(record) == len(WON_153)
+
+
+@pytest.mark.parametrize(
+    "script, made, status",
+    [
+        ("d4\ne4\ng7\nc4\n", 2, 1),  # an illegal move
+        ("d4\ne4\n7H c4\n", 2, 1),  # a wrong card
+        ("d4\ne4\nnonsense\n", 2, 1),  # not a move
+        ("d4\ne4\nc4\nundo\nquit\nd5\n", 2, 0),  # quit (after a take-back)
+        ("d4\ne4\n", 2, 0),  # end of input
+    ],
+)
+def test_a_piped_script_keeps_its_moves_however_it_ends(tmp_path, script, made, status):
+    record = tmp_path / "game.yaml"
+    result = run(["play", "--deal", "1", "--record", str(record)], input=script)
+    assert result.exit_code == status
+    assert moves_in(record) == made
+
+
+@pytest.mark.parametrize("error, status", [(KeyboardInterrupt, 130), (SystemExit, 143)])
+def test_a_piped_script_keeps_its_moves_when_interrupted(tmp_path, monkeypatch, error, status):
+    """Ctrl-C, and SIGTERM (turned into SystemExit by the command), at the third move."""
+    record = tmp_path / "game.yaml"
+    real = session_module.Session.play
+
+    def play(self, move):
+        if len(self.game.moves) == 2:
+            raise error() if error is KeyboardInterrupt else error(status)
+        return real(self, move)
+
+    monkeypatch.setattr(session_module.Session, "play", play)
+    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nc4\nd5\n")
+    assert result.exit_code == status
+    assert moves_in(record) == 2
+    assert leftovers(tmp_path) == []
+
+
+def test_a_long_piped_script_with_a_recording_is_fast(tmp_path):
+    """2000 lines of moves and take-backs: the recording is not rewritten per line."""
+    import time
+
+    record = tmp_path / "game.yaml"
+    script = "d4\n" + "e4\nundo\n" * 1000
+    start = time.perf_counter()
+    result = run(["play", "--deal", "1", "--record", str(record)], input=script)
+    assert result.exit_code == 0
+    assert time.perf_counter() - start < 5
+    assert moves_in(record) == 1
+
+
+# ------------------------------------------------- save and state at the prompt
+
+
+@pytest.mark.parametrize("command", ["save", "state"])
+@pytest.mark.parametrize(
+    "where, reason",
+    [
+        ("{tmp}/no/such/x.yaml", "No such file or directory"),
+        ("{tmp}", "is a directory"),
+        ("/dev/null", "not a regular file"),
+    ],
+)
+def test_save_errors_name_the_users_path(tmp_path, command, where, reason):
+    path = where.format(tmp=tmp_path)
+    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} {path}\ne4\n")
+    assert result.exit_code == 0
+    assert f"{path}: " in result.stderr and reason in result.stderr
+    assert ".tmp" not in result.stderr and ".foursquare-" not in result.stderr
+    assert "Last move: 3C to e4" in result.stdout  # the game went on
+    assert leftovers(tmp_path) == []
+
+
+def test_state_at_the_prompt_shows_the_players_view_unless_full(tmp_path):
+    saved = tmp_path / "saved.yaml"
+    state = tmp_path / "state.yaml"
+    script = f"d4\ne4\nstate\nstate --full\nsave {saved}\nstate {state}\n"
+    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=script)
+    shown = result.stdout.split("foursquare: 1")
+    assert len(shown) == 3
+    player, full = shown[1], shown[2]
+    assert "remaining" not in player and "deal" not in player.split("grid:")[0]
+    assert "remaining:" in full
+    assert moves_in(saved) == 2  # save writes the whole transcript
+    assert "remaining:" in state.read_text()  # and state FILE the whole state
+
+
+def test_state_in_a_piped_script_is_the_players_view_too():
+    result = run(["play", "--deal", "1"], input="d4\nstate\nstate --full\n")
+    assert result.exit_code == 0
+    player, full = result.stdout.split("foursquare: 1")[1:3]
+    assert "remaining" not in player and "remaining:" in full

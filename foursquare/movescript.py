@@ -104,7 +104,7 @@ def parse_entry(text: str) -> Move | Command | None:
         if needs and len(words) < 2:
             raise ParseError(f"{name}: name the file, like: {name} game.yaml")
         return Command(name, words[1] if len(words) == 2 else None)
-    if not any("0" <= ch <= "9" for ch in text):  # no row number: a mistyped command rather than a move
+    if not any(ch.isdigit() for ch in text):  # no row number: a mistyped command rather than a move
         raise ParseError(
             f"not a move or a command: {quote(text)} (a move is a cell like d4, or a card and a cell like 7H d4;"
             f" the commands are {', '.join(COMMAND_NAMES)})"

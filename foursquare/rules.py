@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from .cards import MAX_RANK
-from .errors import RulesError
+from .errors import RulesError, quote
 
 #: Allowed values of the parameters that take a word.
 CHOICES = {
@@ -68,12 +68,12 @@ class Rules:
         for key, (low, high) in RANGES.items():
             value = getattr(self, key)
             if type(value) is not int or not low <= value <= high:
-                raise RulesError(f"rules: {key} must be a whole number from {low} to {high}, not {value!r}")
+                raise RulesError(f"rules: {key} must be a whole number from {low} to {high}, not {quote(value)}")
         for key, allowed in CHOICES.items():
             if getattr(self, key) not in allowed:
-                raise RulesError(f"rules: {key} must be one of {', '.join(allowed)}, not {getattr(self, key)!r}")
+                raise RulesError(f"rules: {key} must be one of {', '.join(allowed)}, not {quote(getattr(self, key))}")
         if type(self.self_flip) is not bool:
-            raise RulesError(f"rules: self_flip must be true or false, not {self.self_flip!r}")
+            raise RulesError(f"rules: self_flip must be true or false, not {quote(self.self_flip)}")
         if self.deck_size < self.size * self.size:
             raise RulesError(
                 f"rules: a deck of {self.deck_size} cards cannot fill a {self.size}x{self.size} grid"
@@ -106,7 +106,7 @@ class Rules:
         unknown = sorted(set(changes) - set(self.parameters()))
         if unknown:
             raise RulesError(
-                f"rules: unknown parameter {unknown[0]!r} (known: {', '.join(self.parameters())})"
+                f"rules: unknown parameter {quote(unknown[0])} (known: {', '.join(self.parameters())})"
             )
         new = dataclasses.replace(self, name=None, **changes)
         for preset in PRESETS.values():
@@ -146,4 +146,4 @@ def get_rules(name: str) -> Rules:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise RulesError(f"unknown rule set {name!r} (presets: {', '.join(PRESETS)})") from None
+        raise RulesError(f"unknown rule set {quote(name)} (presets: {', '.join(PRESETS)})") from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import FormatError, RulesError
+from .errors import FormatError, RulesError, quote, shorten
 from .rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from .yamlio import YMap, YNode, YScalar, as_bool, as_choice, as_int, read_documents, unknown_keys
 
@@ -84,7 +84,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
 def _preset(node: YNode, source: str, what: str) -> Rules:
     name = node.text if isinstance(node, YScalar) else None
     if name not in PRESETS:
-        raise FormatError(source, node.line, f"{what}: unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+        raise FormatError(source, node.line, f"{what}: unknown preset {quote(name)} (presets: {', '.join(PRESETS)})")
     return PRESETS[name]
 
 
@@ -115,7 +115,7 @@ def load_rules(spec: str) -> Rules:
     if spec in PRESETS:
         return PRESETS[spec]
     if spec != "-" and not os.path.exists(spec):
-        raise FormatError(spec, None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
+        raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
     from .sources import read_source
 
     text, name = read_source(spec)

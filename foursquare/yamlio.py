@@ -164,6 +164,12 @@ class Piece(NamedTuple):
     text: str
     first: int
 
+    @property
+    def last(self) -> int:
+        """The index (from 0, within the piece) of its last line that is not blank."""
+        lines = _BREAKS.split(self.text.rstrip())
+        return len(lines) - 1
+
 
 def split_documents(text: str) -> list[Piece]:
     """Cut a YAML stream at its document markers, so that each document is read on its own.
@@ -173,7 +179,7 @@ def split_documents(text: str) -> list[Piece]:
     scalar, and it ends a block scalar.  So a cut by lines is sound.  ``---``
     starts a document (with any ``%`` directives and comments just before it, and
     any content after it on the same line); ``...`` ends one.  Pieces holding only
-    blank lines and comments are dropped.
+    blank lines and comments are dropped, and so is a ``...`` that ends no document.
 
     :param text: the stream (CRLF already made LF, or not).
     :returns: the pieces in order.
@@ -198,8 +204,10 @@ def split_documents(text: str) -> list[Piece]:
             started = True
             first = i + 1 if first is None else first
         elif marker:  # '...': the document ends with this line
-            first = i + 1 if first is None else first
-            close(i + 1)
+            if started or first is not None:
+                first = i + 1 if first is None else first
+                close(i + 1)
+            # (a '...' with no document open ends nothing: it is left out)
             start, first, started = i + 1, None, False
         elif not started:
             stripped = line.strip()
@@ -277,7 +285,9 @@ def _compose(piece: Piece, source: str, budget: list[int]) -> list[YNode | None]
         nodes = list(yaml.compose_all(piece.text, Loader=_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 + offset if mark is not None else None
+        # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
+        # line, at the next document's marker: say the piece's last line instead.
+        line = min(mark.line, piece.last) + 1 + offset if mark is not None else None
         what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
     except yaml.reader.ReaderError as exc:

@@ -242,7 +242,7 @@ def test_bait_as_a_move_string():
     [
         (GOOD + "moves: []\n", "t.yaml:7: game 1: duplicate key 'moves' (first on line 3)"),
         ("foursquare: 1\ndeal: !!python/object/apply:os.system ['true']\n", "t.yaml:2: game 1: unsupported YAML tag"),
-        ("foursquare: 1\nmoves: [d4\n", "t.yaml:3: game 1: YAML syntax error"),
+        ("foursquare: 1\nmoves: [d4\n", "t.yaml:2: game 1: YAML syntax error"),
     ],
 )
 def test_unreadable_documents_are_invalid_games(text, expected):

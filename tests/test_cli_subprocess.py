@@ -97,3 +97,135 @@ def test_ctrl_c_at_the_prompt_keeps_the_recording(tmp_path):
     assert b"Stopped after 2 cards placed" in out
     check = run("validate", str(record))
     assert check.returncode == 0, check.stderr
+
+
+# ------------------------------------------------------------ closed stdin
+
+def _close_stdin():
+    os.close(0)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+@pytest.mark.parametrize(
+    "args, code, out, err",
+    [
+        (["play", "--deal", "1"], 0, "Stopped after 0 cards placed", ""),
+        (["play", "--deal", "1", "--interactive"], 0, "Stopped after 0 cards placed", ""),
+        (["validate", "-"], 1, "<stdin>: invalid", "<stdin>"),
+        (["replay", "-"], 1, "", "<stdin>:1: the file is empty"),
+        (["state", "-"], 1, "", "<stdin>:1: the file is empty"),
+        (["analyze", "-", "--no-bot"], 1, "", "<stdin>:1: the file is empty"),
+        (["replay", "-", "--deal", "1"], 1, "", "<stdin>:1: the file is empty"),
+    ],
+)
+def test_a_closed_stdin_reads_as_empty_input(args, code, out, err):
+    """`foursquare ... <&-`: no stdin at all is the same as an empty one."""
+    done = subprocess.run(
+        [*COMMAND, *args], capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV, preexec_fn=_close_stdin
+    )
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr
+    assert out in done.stdout
+    assert err in done.stderr
+    assert len(done.stderr.splitlines()) <= 1
+
+
+# ------------------------------------------- a reader that closes early
+
+#: A script whose output (grids drawn with `show`) is far more than a pipe holds.
+LONG_SHOW = "d4\n" + "show\n" * 400
+
+
+@pytest.mark.parametrize(
+    "args, script, code, stderr",
+    [
+        (["play", "--deal", "1", "--verbose"], LONG_SHOW + "e4\n", 0, ""),
+        (["play", "--deal", "1", "--verbose"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7 is not orthogonally adjacent to a pile\n"),
+        (["play", "--deal", "1", "--verbose"], LONG_SHOW + "7H e4\n", 1, "<stdin>:402: the card drawn is 3C, not 7H\n"),
+        (["play", "--deal", "1", "--interactive"], LONG_SHOW + "e4\n", 0, ""),
+        (["play", "--deal", "1"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7 is not orthogonally adjacent to a pile\n"),
+    ],
+)
+def test_a_closed_pipe_silences_the_output_but_not_the_errors_or_the_status(args, script, code, stderr):
+    """Like `foursquare play ... | head -1`: output stops, the command runs to its end."""
+    process = subprocess.Popen(
+        [*COMMAND, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    )
+    process.stdin.write(script.encode())
+    process.stdin.close()
+    first = process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == code
+    assert first.strip()
+    assert err == stderr  # no traceback, no "Exception ignored"
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["validate", *[str(EXAMPLES / "won.yaml")] * 400, str(EXAMPLES / "invalid.yaml")], 1),
+        (["validate", "--format", "json", *[str(EXAMPLES / "won.yaml")] * 400, str(EXAMPLES / "invalid.yaml")], 1),
+        (["replay", "--format", "yaml", str(EXAMPLES / "lost.yaml")], 0),
+    ],
+)
+def test_a_closed_pipe_keeps_the_status_of_every_command(args, code):
+    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == code
+    assert first.strip()
+    assert "Traceback" not in err and "Exception ignored" not in err
+    if code == 1:
+        assert "invalid.yaml:" in err  # the errors are still reported
+
+
+# ------------------------------------------------------------------ SIGTERM
+
+def _wait_for(predicate, seconds=30.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("mode", ["--interactive", "--script"])
+def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode):
+    record = tmp_path / "game.yaml"
+    process = subprocess.Popen(
+        [*COMMAND, "play", mode, "--deal", "1", "--record", str(record), "--verbose"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+    )
+    process.stdin.write(b"d4\ne4\n")
+    process.stdin.flush()
+    # both moves made: drawn on stdout ("Last move: 3C to e4")
+    seen = b""
+    while b"3C to e4" not in seen:
+        line = process.stdout.readline()
+        assert line, "the game ended early"
+        seen += line
+    time.sleep(0.2)  # waiting for the next line
+    process.terminate()
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM
+    assert b"Traceback" not in err
+    assert list(tmp_path.glob(".foursquare-*")) == []
+    check = run("validate", str(record))
+    assert check.returncode == 0, check.stderr
+    assert record.read_text().count("cell:") == 2
+
+
+def test_a_line_that_is_not_utf8_is_named_by_its_number():
+    done = subprocess.run(
+        [*COMMAND, "play", "--deal", "1"], input=b"d4\n3C e4 # caf\xe9\n", capture_output=True, timeout=60, cwd=ROOT
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith("<stdin>:2: the input is not UTF-8 text")

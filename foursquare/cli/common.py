@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import math
@@ -37,6 +38,28 @@ EXIT_INTERRUPTED = 130
 
 
 # ------------------------------------------------------------------ errors
+
+
+@contextlib.contextmanager
+def signals_deferred():
+    """Hold Ctrl-C and SIGTERM back while the block runs (the last write of a
+    recording), then act on them: ``KeyboardInterrupt`` or ``SystemExit(128 + n)``."""
+    caught: list[int] = []
+    saved = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            saved[signum] = signal.signal(signum, lambda n, frame: caught.append(n))
+    except (ValueError, OSError, AttributeError):  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+        if caught:
+            if caught[0] == signal.SIGINT:
+                raise KeyboardInterrupt
+            raise SystemExit(128 + caught[0])
 
 
 def fail(message: str) -> NoReturn:

@@ -41,6 +41,7 @@ from .common import (
     load_game_file,
     load_rules_option,
     new_game,
+    signals_deferred,
 )
 
 #: Random deals are drawn below this, so that their numbers are easy to type.
@@ -382,7 +383,20 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     try:
         _script(session, look, verbose)
     finally:
-        session.write_record()
+        # Written whatever happens.  A signal that came while stdin was being read
+        # may strike at the first call here, before any handler is held back:
+        # then write again, with the signals held back, and act on it after.
+        stop: BaseException | None = None
+        while True:
+            try:
+                with signals_deferred():
+                    session.write_record()
+            except (SystemExit, KeyboardInterrupt) as exc:
+                stop = stop or exc
+                continue
+            break
+        if stop is not None:
+            raise stop
     click.echo(summary(session.game, origin))
 
 

@@ -1,0 +1,221 @@
+"""Options across the commands, through CliRunner: a --deal/--deck/--rules that
+disagrees with the file is a usage error (never silently ignored), contradictory
+flags, deal numbers of any length, times that are not finite, --bot names,
+--game K for multi-game transcripts, and messages without stray prefixes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from foursquare import Game
+from foursquare.cli import main
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "examples"
+WON = str(EXAMPLES / "won.yaml")  # deal 153, standard rules
+LOST = str(EXAMPLES / "lost.yaml")  # deal 21
+STATE = str(EXAMPLES / "state.yaml")  # deal 153 after 12 moves
+INVALID = str(EXAMPLES / "invalid.yaml")  # four games
+
+
+def run(args, input=""):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def usage_error(result, *words):
+    assert result.exit_code == 2, result.output
+    assert "Usage:" in result.stderr and "Traceback" not in result.output
+    for word in words:
+        assert word in result.stderr
+
+
+@pytest.fixture
+def deck_of_153(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text(" ".join(str(c) for c in Game.from_deal(153).deck) + "\n")
+    return str(path)
+
+
+@pytest.fixture
+def deck_of_1(tmp_path):
+    path = tmp_path / "deck1.txt"
+    path.write_text(" ".join(str(c) for c in Game.from_deal(1).deck) + "\n")
+    return str(path)
+
+
+# --------------------------------------------- options that disagree with a file
+
+COMMANDS = [
+    lambda f: ["replay", f, "--final"],
+    lambda f: ["replay", f, "--format", "yaml", "--final"],
+    lambda f: ["state", f],
+    lambda f: ["play", "--resume", f],
+    lambda f: ["analyze", f, "--no-bot", "--max-nodes", "10"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("path", [WON, STATE])
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--deal", "1"], ["names deal 153", "--deal 1 disagrees"]),
+        (["--rules", "diagonal"], ["standard rules", "--rules diagonal disagrees"]),
+        (["--rules", "five-square"], ["--rules five-square disagrees"]),
+    ],
+)
+def test_an_option_that_disagrees_with_the_file_is_a_usage_error(command, path, extra, words):
+    usage_error(run(command(path) + extra), *words)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_deck_that_disagrees_with_the_file_is_a_usage_error(command, deck_of_1):
+    usage_error(run(command(WON) + ["--deck", deck_of_1]), "names deal 153", "disagrees")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("extra", [["--deal", "153"], ["--rules", "standard"], ["--deal", "153", "--rules", "standard"]])
+def test_an_option_equal_to_what_the_file_says_is_accepted(command, extra):
+    result = run(command(WON) + extra)
+    assert result.exit_code in (0, 1) and "Usage:" not in result.stderr, result.output
+
+
+def test_a_deck_equal_to_the_files_deal_is_accepted(deck_of_153):
+    result = run(["replay", WON, "--final", "--deck", deck_of_153])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_move_script_still_takes_its_deal_and_rules():
+    script = (EXAMPLES / "deal89.moves").read_text()
+    assert run(["replay", "-", "--deal", "89", "--final"], input=script).exit_code == 0
+    assert run(["state", "-", "--deal", "89", "--rules", "standard"], input=script).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["play", "--deal", "1", "--script", "--interactive"], ["--interactive", "--script"]),
+        (["play", "--deal", "1", "--interactive", "--script"], ["--interactive", "--script"]),
+        (["analyze", LOST, "--bot", "deep", "--no-bot"], ["--no-bot", "--bot"]),
+        (["analyze", LOST, "--budget", "1", "--no-bot"], ["--no-bot", "--budget"]),
+        (["replay", WON, "--deal", "153", "--deck", "x"], ["--deal", "--deck"]),
+    ],
+)
+def test_contradictory_flags_are_usage_errors(args, words):
+    usage_error(run(args), *words)
+
+
+# --------------------------------------------------------- option values
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["state", "--deal", HUGE],
+        ["play", "--deal", HUGE],
+        ["replay", "-", "--deal", HUGE],
+        ["solve", "--deal", HUGE],
+        ["state", "--deal", "9" * 25],
+        ["state", "--deal", str(2**64)],
+        ["state", "--deal", "-1"],
+        ["state", "--deal", "1e3"],
+        ["state", "--deal", "٣"],  # a digit, but not an ASCII one
+    ],
+)
+def test_a_deal_number_out_of_range_is_a_usage_error_naming_the_range(args):
+    result = run(args)
+    usage_error(result, "--deal", "0 to 18446744073709551615")
+    assert len(result.stderr) < 600  # 5000 digits are not echoed back
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "0", "-1", "x", ""])
+@pytest.mark.parametrize(
+    "args",
+    [
+        lambda v: ["solve", "--deal", "1", "--timeout", v],
+        lambda v: ["solve", "--deals", "0-1", "--timeout", v],
+        lambda v: ["analyze", LOST, "--timeout", v],
+        lambda v: ["analyze", LOST, "--budget", v],
+    ],
+)
+def test_times_must_be_finite_and_positive(args, value):
+    usage_error(run(args(value)), "seconds")
+
+
+@pytest.mark.parametrize("bot", ["bogus", "DEEP", ""])
+def test_analyze_bot_is_a_choice_of_the_registered_bots(bot):
+    usage_error(run(["analyze", LOST, "--bot", bot]), "--bot")
+
+
+# ------------------------------------------------------------- --game K
+
+
+@pytest.mark.parametrize("command", [["replay", "--final"], ["state"], ["analyze", "--no-bot", "--max-nodes", "10"]])
+def test_a_multi_game_transcript_needs_game_k(command):
+    result = run([command[0], INVALID, *command[1:]])
+    assert result.exit_code == 1
+    assert "holds 4 games; pick one with --game K (1 to 4)" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_game_k_picks_one_game(tmp_path):
+    two = tmp_path / "two.yaml"
+    two.write_text((EXAMPLES / "won.yaml").read_text() + "---\n" + (EXAMPLES / "lost.yaml").read_text())
+    first = run(["replay", str(two), "--game", "1", "--final"])
+    second = run(["replay", str(two), "--game", "2", "--final"])
+    assert first.exit_code == 0 and "Result: won, score 8 (deal 153" in first.stdout
+    assert second.exit_code == 0 and "(deal 21, 32 moves" in second.stdout
+    state = run(["state", str(two), "--game", "2", "--after", "3"])
+    assert state.exit_code == 0 and "deal: 21" in state.stdout and "placed: 3" in state.stdout
+    analysis = run(["analyze", str(two), "--game", "2", "--no-bot", "--max-nodes", "10", "--format", "json"])
+    assert analysis.exit_code == 0, analysis.output
+
+
+def test_game_k_reports_the_invalid_game_it_picks():
+    result = run(["replay", INVALID, "--game", "2"])
+    assert result.exit_code == 1
+    assert "game 2" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert run(["replay", INVALID, "--game", "1", "--final"]).exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+def test_game_k_beyond_the_file_is_an_error(command):
+    result = run([command, WON, "--game", "2"])
+    assert result.exit_code == 1
+    assert result.stderr == f"{WON}: --game 2: the file holds only 1 game\n"
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+@pytest.mark.parametrize("value", ["0", "-1", "x"])
+def test_game_k_must_be_a_positive_number(command, value):
+    usage_error(run([command, WON, "--game", value]), "--game")
+
+
+def test_game_k_needs_a_transcript():
+    usage_error(run(["replay", str(EXAMPLES / "deal89.moves"), "--deal", "89", "--game", "1"]), "--game")
+    usage_error(run(["state", STATE, "--game", "1"]), "--game")
+    usage_error(run(["state", "--deal", "1", "--game", "1"]), "--game")
+
+
+# ------------------------------------------------------------- messages
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["state", "--after", "3", "--deal", "1"], "--after 3: without MOVES the game is at its start"),
+        (["state", "--after", "33", WON], f"{WON}: --after 33: the game has only 32 moves"),
+        (["state", "--after", "2", "-", "--deal", "1"], "<stdin>: --after 2: the game has only 1 move"),
+    ],
+)
+def test_after_beyond_the_game_is_one_clean_line(args, expected):
+    result = run(args, input="d4\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(expected) and len(result.stderr.splitlines()) == 1
+    assert "--deal:" not in result.stderr

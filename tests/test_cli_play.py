@@ -219,9 +219,10 @@ def test_directory_as_deck_is_a_clear_error(tmp_path):
 
 
 def test_record_into_a_missing_folder_is_a_clear_error(tmp_path):
-    result = run(["play", "--deal", "1", "--record", str(tmp_path / "no" / "such.yaml")], input="d4\n")
+    path = tmp_path / "no" / "such.yaml"
+    result = run(["play", "--deal", "1", "--record", str(path)], input="d4\n")
     assert result.exit_code == 1
-    assert "No such file or directory" in result.stderr
+    assert result.stderr == f"{path}: no such folder to write the recording in\n"
     assert_clean(result)
 
 

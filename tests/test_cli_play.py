@@ -3,7 +3,6 @@ prompt mode (forced with --interactive), recording, and bad input."""
 
 from __future__ import annotations
 
-import builtins
 import json
 import sys
 import types
@@ -68,6 +67,55 @@ def test_script_mode_is_quiet_and_verbose_draws_every_move():
     loud = run(["play", "--deal", "1", "--verbose"], input="d4\ne4\n")
     assert loud.stdout.count("Last move:") == 2
     assert "Last move: 3C to e4, flipped d4" in loud.stdout
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+@pytest.mark.parametrize("bad", [0, 1, 4])
+@pytest.mark.parametrize("ends", ["\n", "\r\n"])
+def test_a_line_that_is_not_utf8_is_named_by_its_own_number(interactive, bad, ends):
+    """Lines are decoded one by one: the error names the bad line, never line 1 for all;
+    at the prompt it is one error and play goes on."""
+    lines = [b"d4", b"e4", b"c4 # ok", b"# caf\xc3\xa9 is fine", b"d5", b"d3"]
+    lines.insert(bad, b"3C e4 # caf\xe9")
+    data = b"\xef\xbb\xbf" + ends.encode().join(lines) + ends.encode()
+    args = ["play", "--deal", "1"] + (["--interactive", "--ascii"] if interactive else [])
+    result = CliRunner().invoke(main, args, input=data, catch_exceptions=False)
+    if interactive:
+        assert result.exit_code == 0
+        assert result.stderr == "the line is not UTF-8 text\n"
+        assert "Stopped after 5 cards placed" in result.stdout
+    else:
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"<stdin>:{bad + 1}: the input is not UTF-8 text")
+        assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_a_byte_order_mark_and_crlf_are_accepted_at_the_prompt_and_in_a_script(interactive):
+    args = ["play", "--deal", "1"] + (["--interactive", "--ascii"] if interactive else [])
+    result = CliRunner().invoke(main, args, input=b"\xef\xbb\xbfd4\r\ne4\r\n", catch_exceptions=False)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "Stopped after 2 cards placed" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("d0", "not a cell: 'd0'"),
+        ("z9", "not a cell: 'z9'"),
+        ("d44", "not a cell: 'd44'"),
+        ("7X e4", "not a card: '7X'"),
+        ("d4 e4 f4", "not a move: 'd4 e4 f4'"),
+        ("please", "not a move or a command: 'please'"),
+        ("g7", "g7 is not orthogonally adjacent to a pile"),
+        ("9H e4", "the card drawn is 3C, not 9H"),
+    ],
+)
+def test_the_prompt_says_what_is_wrong_with_a_line(line, message):
+    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{line}\ne4\n")
+    assert result.exit_code == 0
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1
+    assert "Stopped after 2 cards placed" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -297,14 +345,16 @@ def test_ctrl_c_at_the_prompt_exits_cleanly_with_the_recording(tmp_path, monkeyp
     record = tmp_path / "game.yaml"
     lines = iter(["d4", "e4"])
 
-    def fake_input(prompt=""):
-        sys.stdout.write(prompt)
+    def fake_read_line(prompt_loop):
+        sys.stdout.write(prompt_loop.prompt_text())
         try:
             return next(lines)
         except StopIteration:
             raise KeyboardInterrupt from None
 
-    monkeypatch.setattr(builtins, "input", fake_input)
+    from foursquare.cli.play import Prompt
+
+    monkeypatch.setattr(Prompt, "read_line", fake_read_line)
     result = CliRunner().invoke(main, ["play", "--interactive", "--deal", "1", "--record", str(record)])
     assert result.exit_code == 130
     assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -231,6 +231,7 @@ class Prompt:
         self.session = session
         self.look = look
         self.origin = origin
+        self.lines_read = 0
 
     @property
     def game(self) -> Game:
@@ -269,10 +270,13 @@ class Prompt:
         try:
             while True:
                 try:
-                    line = input(self.prompt_text())
+                    line = self.read_line()
                 except EOFError:
                     click.echo()
                     break
+                except UnicodeDecodeError:
+                    self.say_error("the line is not UTF-8 text")
+                    continue
                 if not self.handle(line):
                     break
         except KeyboardInterrupt:
@@ -280,6 +284,27 @@ class Prompt:
             click.echo(summary(self.game, self.origin))
             sys.exit(EXIT_INTERRUPTED)
         click.echo(summary(self.game, self.origin))
+
+    def read_line(self) -> str:
+        """The next line typed, after the prompt: through :func:`input` at a terminal
+        (line editing); otherwise read as bytes and decoded line by line, so that a
+        line that is not UTF-8 is one error and the next line is read as usual.
+
+        :raises EOFError: at the end of the input.
+        :raises UnicodeDecodeError: for a line that is not UTF-8.
+        """
+        prompt = self.prompt_text()
+        stream = getattr(sys.stdin, "buffer", None)
+        if sys.stdin.isatty() or stream is None:
+            return input(prompt)
+        click.echo(prompt, nl=False)
+        raw = stream.readline()
+        if not raw:
+            raise EOFError
+        self.lines_read += 1
+        if self.lines_read == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        return raw.decode("utf-8")
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)

@@ -72,7 +72,7 @@ class Card(int):
         t = text.strip()
         # At most 3 characters, ASCII apart from the suit symbols: str.upper() maps some
         # other letters to ASCII ones ('ſ' to 'S'), which must not make a card.
-        if 2 <= len(t) <= 3 and all(ch < "\x80" or ch in SUIT_SYMBOLS for ch in t):
+        if 2 <= len(t) <= 3 and (t.isascii() or all(ch < "\x80" or ch in SUIT_SYMBOLS for ch in t)):
             t = t.upper()
             rank = _RANK_TEXT.get(t[:-1])
             suit = _SUIT_TEXT.get(t[-1:])

@@ -113,7 +113,10 @@ def parse_entry(text: str) -> Move | Command | None:
 
 
 def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move]]:
-    """The moves of a move script, each with its line number (from 1).
+    """The moves of a script of moves only, each with its line number (from 1).
+
+    A script that may hold commands too (``undo``, ``quit``...) is read with
+    :func:`read_entries`; :func:`play_script` does.
 
     :param lines: the script's lines (a file opened as text, or ``text.splitlines()``).
     :param source: the name used in errors (``<stdin>`` for standard input).

@@ -130,7 +130,10 @@ def load_input(
     :param rules: the rule set, for a file that does not name one (default standard).
     :returns: the game.
     :raises FormatError: ``FILE:LINE: message`` at the first problem (for a move
-        script, the line of the illegal move or the wrong card); an empty file is an error.
+        script, the line of the illegal move or the wrong card, or of the first move
+        without a card when neither ``deal`` nor ``deck`` is given and the script
+        needs them); an empty file is an error.  A move script may hold the commands
+        of interactive play (:func:`foursquare.movescript.play_script`).
     """
     if not text.strip():
         raise FormatError(source, 1, "the file is empty (expected a move script, a transcript or a state)")

@@ -527,9 +527,12 @@ def validate(text: str, source: str) -> list[GameReport]:
 
     :param text: the file's text.
     :param source: the file name used in errors.
-    :returns: one :class:`GameReport` per game, in order.
-    :raises FormatError: when the file is not readable YAML or holds no game
-        (nothing can be said game by game).
+    :returns: one :class:`GameReport` per game, in order; a document that is not
+        readable YAML is an invalid game (``FILE:LINE: game K: YAML syntax error...``)
+        and the others are checked all the same; a state's document is an invalid
+        game that says it is a state.
+    :raises FormatError: when the file holds no game, or is a move script (nothing
+        can be said game by game).
     """
     reports = []
     for tg in read_transcripts(text, source):

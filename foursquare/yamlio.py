@@ -9,6 +9,13 @@ schema asks for a number explicitly (:func:`as_int`, digits only).  Duplicate
 keys, non-text keys and any tag outside the YAML core types (``!!python/...``,
 ``!!binary``, local ``!tags``) are errors.
 
+A stream is read document by document (:func:`read_each_document`): it is cut
+at its ``---`` / ``...`` lines and each piece is composed on its own with its
+line offset, so one unreadable document (a syntax error, a duplicate key) does
+not hide the others.  Every message quotes input through
+:func:`foursquare.errors.quote` (bounded), and numbers are checked for length
+before ``int()``.
+
 Writing uses :func:`yaml.dump` with a safe dumper that quotes every card and
 cell (:class:`Quoted`) and can put small mappings and lists on one line
 (:class:`Flow`).

@@ -538,3 +538,28 @@ def test_letters_that_fold_to_ascii_are_not_ascii(text):
 def test_ascii_spellings_still_read():
     assert [str(Card.parse(t)) for t in ("10♦", "td", "Td", "10d", " 7h ", "A♠")] == ["TD", "TD", "TD", "TD", "7H", "AS"]
     assert [str(Cell.parse(t)) for t in ("d4", "D4", " a1 ", "p16")] == ["d4", "d4", "a1", "p16"]
+
+
+def test_no_view_when_the_next_card_is_unknown():
+    game = Game(["5C", "9D", "2H"])
+    for cell in ("d4", "e4", "c4"):
+        game.play(cell)
+    assert message(read_view, state_text(game), "s.yaml") == (
+        "s.yaml:5: the next card is unknown (the stock is known only in part): no player's view"
+    )
+    got = message(load_view, "5C d4\n9D e4\n", "m.moves")
+    assert got == "m.moves: the next card is unknown (give --deal N or --deck FILE), so there is no player's view"
+    got = message(load_view, "d4\n", "m.moves", deck=[Card.parse("5C")])
+    assert got == "m.moves: the next card is unknown (the deck names no more cards), so there is no player's view"
+
+
+def test_a_won_game_has_an_exact_player_view():
+    from pathlib import Path
+
+    from foursquare.transcript import load_game
+
+    won = Path(__file__).parent.parent / "examples" / "won.yaml"
+    game = load_game(won.read_text(), "won.yaml")
+    assert game.score is not None and game.face_down == 0
+    view = read_view(state_text(game, player_view=True), "pv.yaml")
+    assert view == game.view() and view.next_card is None and view.status.value == "won"

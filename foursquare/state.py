@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .deal import MAX_DEAL, deal_deck, ordered_deck
-from .errors import FormatError, ParseError, shorten
+from .errors import FormatError, ParseError
 from .game import Game, Reason, Status
 from .layout import Cell, geometry
 from .movescript import Move, parse_move, play_move

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .deal import MAX_DEAL, deal_deck
+from .deal import MAX_DEAL
 from .errors import FormatError, ParseError
 from .game import Game, Reason, Status
 from .layout import Cell
@@ -42,7 +42,6 @@ from .yamlio import (
     as_int,
     as_text,
     dump,
-    read_documents,
     read_each_document,
     unknown_keys,
 )

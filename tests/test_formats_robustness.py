@@ -30,7 +30,7 @@ from foursquare.rules import STANDARD, get_rules
 from foursquare.rulesfile import load_rules, read_rules
 from foursquare.sources import load_input, load_view, read_deck
 from foursquare.state import read_state, read_view, state_text
-from foursquare.transcript import read_transcripts, transcript_text, transcripts_text, validate
+from foursquare.transcript import transcript_text, transcripts_text, validate
 from foursquare.yamlio import read_documents, read_each_document, split_documents
 
 HUGE = "9" * 5000

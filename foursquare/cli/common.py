@@ -127,8 +127,14 @@ class PipeGuard:
 
 
 def guard_stdout() -> None:
-    """Install :class:`PipeGuard` as ``sys.stdout`` (once)."""
-    if sys.stdout is not None and not isinstance(sys.stdout, PipeGuard):
+    """Install :class:`PipeGuard` as ``sys.stdout`` (once); a closed stdout
+    (``>&-``) becomes ``/dev/null``, so that the command still runs to its end."""
+    if sys.stdout is None:
+        try:
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")
+        except OSError:
+            sys.stdout = io.StringIO()
+    if not isinstance(sys.stdout, PipeGuard):
         sys.stdout = PipeGuard(sys.stdout)
 
 

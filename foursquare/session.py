@@ -31,7 +31,7 @@ COMMANDS: dict[str, str] = {
     "reveal": "show or hide the face-down cards you placed (a memory aid)",
     "hint": "ask a bot which cell looks best",
     "save FILE": "write the transcript of the game to FILE",
-    "state [--full|FILE]": "print what you can see of the state (YAML; --full: the hidden stock order too), or write it all to FILE",
+    "state [--full|FILE]": "the state as you see it (YAML); --full: with the stock order; FILE: write all",
     "help": "this list",
     "quit": "stop (a recording stays complete)",
 }

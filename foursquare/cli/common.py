@@ -42,14 +42,15 @@ EXIT_INTERRUPTED = 130
 
 @contextlib.contextmanager
 def signals_deferred():
-    """Hold Ctrl-C and SIGTERM back while the block runs (the last write of a
-    recording), then act on them: ``KeyboardInterrupt`` or ``SystemExit(128 + n)``."""
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while the block runs (the last write
+    of a recording), then act on them: ``KeyboardInterrupt`` or ``SystemExit(128 + n)``."""
     caught: list[int] = []
     saved = {}
+    signals = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
     try:
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in signals:
             saved[signum] = signal.signal(signum, lambda n, frame: caught.append(n))
-    except (ValueError, OSError, AttributeError):  # not the main thread
+    except (ValueError, OSError):  # not the main thread
         pass
     try:
         yield
@@ -152,13 +153,18 @@ def _terminated(signum, frame) -> NoReturn:
 
 
 def catch_sigterm() -> None:
-    """SIGTERM exits through :class:`SystemExit`, so that ``finally`` blocks run
-    (a recording is written, a temporary file removed)."""
-    try:
-        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-            signal.signal(signal.SIGTERM, _terminated)
-    except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM
-        pass
+    """SIGTERM (and SIGHUP, a closed terminal) exits through :class:`SystemExit`
+    (status 128 + the signal), so that ``finally`` blocks run: a recording is
+    written, a temporary file removed."""
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        try:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _terminated)
+        except (ValueError, OSError):  # not the main thread
+            pass
 
 
 def quiet_broken_pipe() -> NoReturn:

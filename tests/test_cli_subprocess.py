@@ -194,7 +194,8 @@ def _wait_for(predicate, seconds=30.0):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("mode", ["--interactive", "--script"])
-def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)])
+def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode, signum):
     record = tmp_path / "game.yaml"
     process = subprocess.Popen(
         [*COMMAND, "play", mode, "--deal", "1", "--record", str(record), "--verbose"],
@@ -213,9 +214,9 @@ def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode
         assert line, "the game ended early"
         seen += line
     time.sleep(0.2)  # waiting for the next line
-    process.terminate()
+    process.send_signal(signum)
     out, err = process.communicate(timeout=30)
-    assert process.returncode == 128 + signal.SIGTERM
+    assert process.returncode == 128 + signum
     assert b"Traceback" not in err
     assert list(tmp_path.glob(".foursquare-*")) == []
     check = run("validate", str(record))

@@ -2,10 +2,14 @@
 
 - :func:`game_options` adds ``--deal``, ``--deck`` and ``--rules``.
 - :func:`command_boundary` wraps a command so that bad input becomes one line
-  on stderr and exit status 1 (FORMATS.md), ``Ctrl-C`` exits quietly, and
-  output piped into a reader that closes early (``| head``) ends without a word.
-- :class:`Look` decides colour and suit symbols for a stream (a terminal, not
-  ``NO_COLOR``, not ``--ascii``).
+  on stderr and exit status 1 (FORMATS.md), ``Ctrl-C`` exits quietly, SIGTERM
+  runs the ``finally`` blocks, a closed stdin reads as empty, and output piped
+  into a reader that closes early (``| head``) is discarded without a word while
+  the command runs to its end (its errors and exit status unchanged).
+- :func:`load_game_file` reads a game file and refuses a ``--deal``/``--deck``/
+  ``--rules`` that disagrees with it; ``--game K`` picks a game of several.
+- :class:`Look` decides colour, suit symbols and width for a stream (a terminal,
+  not ``NO_COLOR``, not ``TERM=dumb``, not ``--ascii``).
 """
 
 from __future__ import annotations
@@ -152,18 +156,32 @@ def _terminated(signum, frame) -> NoReturn:
     raise SystemExit(128 + signum)
 
 
-def catch_sigterm() -> None:
+def catch_sigterm() -> dict:
     """SIGTERM (and SIGHUP, a closed terminal) exits through :class:`SystemExit`
     (status 128 + the signal), so that ``finally`` blocks run: a recording is
-    written, a temporary file removed."""
+    written, a temporary file removed.
+
+    :returns: the handlers replaced, for :func:`restore_handlers`.
+    """
+    saved = {}
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is None:
             continue
         try:
             if signal.getsignal(signum) is signal.SIG_DFL:
-                signal.signal(signum, _terminated)
+                saved[signum] = signal.signal(signum, _terminated)
         except (ValueError, OSError):  # not the main thread
+            pass
+    return saved
+
+
+def restore_handlers(saved: dict) -> None:
+    """Put back the signal handlers that :func:`catch_sigterm` replaced."""
+    for signum, handler in saved.items():
+        try:
+            signal.signal(signum, handler)
+        except (ValueError, OSError):
             pass
 
 
@@ -207,7 +225,7 @@ def command_boundary(func: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         guard_stdout()
         ensure_stdin()
-        catch_sigterm()
+        handlers = catch_sigterm()
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:  # output written around the guard
@@ -218,6 +236,7 @@ def command_boundary(func: Callable) -> Callable:
         except (FoursquareError, UnicodeDecodeError, OSError) as exc:
             fail(error_text(exc))
         finally:
+            restore_handlers(handlers)
             try:
                 sys.stdout.flush()
             except BrokenPipeError:

@@ -299,10 +299,13 @@ class PositiveSeconds(click.ParamType):
         else:
             try:
                 number = float(str(value).strip())
-            except ValueError:
-                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            except (ValueError, OverflowError):
+                number = None
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:24] + "...")
+        if number is None:
+            self.fail(f"{shown} is not a number of seconds", param, ctx)
         if not math.isfinite(number) or number <= 0:
-            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+            self.fail(f"{shown} is not a finite number of seconds above 0", param, ctx)
         return number
 
 

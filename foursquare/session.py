@@ -16,11 +16,10 @@ import importlib.util
 import os
 import stat
 import tempfile
-from typing import NamedTuple
 
 from .errors import IllegalMoveError, ParseError
 from .game import Game, Placement
-from .movescript import Move, parse_move, strip_line
+from .movescript import Command, Move, parse_entry
 
 #: Commands at the prompt besides a move: name -> one-line help.
 COMMANDS: dict[str, str] = {
@@ -35,44 +34,26 @@ COMMANDS: dict[str, str] = {
     "help": "this list",
     "quit": "stop (a recording stays complete)",
 }
-_ALIASES = {"exit": "quit", "q": "quit", "?": "help", "h": "help", "u": "undo", "r": "redo", "m": "moves"}
-_NAMES = {name.split()[0] for name in COMMANDS}
-_TAKES_ARGUMENT = {"save", "state"}
-
-
-class Command(NamedTuple):
-    """A command typed at the prompt: its name and its argument (or ``None``)."""
-
-    name: str
-    argument: str | None = None
 
 
 def read_entry(line: str) -> Move | Command | None:
-    """Read one line typed at the prompt or piped in.
+    """Read one line typed at the prompt or piped in, with the move-script reader
+    (:func:`foursquare.movescript.parse_entry`: one syntax for every reader).
 
     :param line: the line, with or without its line end and comment.
-    :returns: a :class:`~foursquare.movescript.Move`, a :class:`Command`, or
-        ``None`` for a blank or comment-only line.
+    :returns: a :class:`~foursquare.movescript.Move`, a
+        :class:`~foursquare.movescript.Command`, or ``None`` for a blank or
+        comment-only line.
     :raises ParseError: when the line is neither a move nor a command; the
-        message says what was expected.
+        message says what is wrong (``not a cell: 'd0' ...``), as a script's does.
     """
-    text = strip_line(line)
-    if not text:
-        return None
-    words = text.split()
-    name = _ALIASES.get(words[0].lower(), words[0].lower())
-    if name in _NAMES:
-        if len(words) > 2 or (len(words) == 2 and name not in _TAKES_ARGUMENT):
-            raise ParseError(f"{name}: too many words in {text!r}")
-        if name == "save" and len(words) < 2:
-            raise ParseError("save: name the file, like: save game.yaml")
-        return Command(name, words[1] if len(words) == 2 else None)
-    if not any(ch.isdigit() for ch in text):  # a mistyped command rather than a move
-        raise ParseError(f"not a move or a command: {text!r} (a move is a cell like d4; type help for the commands)")
     try:
-        return parse_move(text)
-    except ParseError as exc:  # what is wrong with the move, as a move script reports it
-        raise ParseError(f"{exc}; type help for the commands") from None
+        return parse_entry(line)
+    except ParseError as exc:
+        message = str(exc)
+        if "command" not in message:
+            message += "; type help for the commands"
+        raise ParseError(message) from None
 
 
 def _umask() -> int:

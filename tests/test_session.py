@@ -199,3 +199,10 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
     assert record.read_text().count("cell:") == 1
     session.redo()
     assert record.read_text().count("cell:") == 2
+
+
+def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
+    from foursquare.movescript import COMMAND_NAMES
+    from foursquare.session import COMMANDS
+
+    assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)

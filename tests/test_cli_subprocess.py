@@ -254,3 +254,45 @@ def test_a_closed_stdout_still_gives_the_errors_and_the_status(args, script, cod
     assert done.returncode == code
     assert "Traceback" not in done.stderr
     assert stderr in done.stderr and (stderr or done.stderr == "")
+
+
+def _on_a_terminal(args, input: bytes, env: dict) -> bytes:
+    """Run the program with stdin and stdout on a pseudo-terminal; its whole output."""
+    import pty
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [*COMMAND, *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=env
+    )
+    os.close(slave)
+    os.write(master, input)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the terminal is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    process.wait(timeout=60)
+    return out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
+@pytest.mark.parametrize(
+    "env, colour",
+    [({"TERM": "xterm"}, True), ({"TERM": "dumb"}, False), ({"TERM": "xterm", "NO_COLOR": "1"}, False)],
+)
+def test_colour_on_a_terminal_unless_dumb_or_no_color(env, colour):
+    base = {k: v for k, v in ENV.items() if k not in ("NO_COLOR", "TERM", "COLUMNS")}
+    out = _on_a_terminal(["play", "--deal", "1"], b"d4\nquit\n", {**base, **env, "COLUMNS": "40"})
+    assert b"Stopped after 1 card placed" in out
+    assert (b"\x1b[" in out) is colour
+    import re
+
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode("utf-8", "replace")).replace("\r", "")
+    grid = [line for line in plain.splitlines() if re.match(r"^( [1-7] | +[a-g]( |$))", line)]
+    assert len(grid) == 7 + 1 + 3 + 1  # the empty frame, then after d4: rows 3-5, headers
+    assert max(len(line) for line in grid) <= 40  # the grid fits a 40-column terminal

@@ -19,7 +19,7 @@ import click
 from ..errors import FoursquareError
 from ..game import Game, Placement
 from ..movescript import Move
-from ..render import card_text, outcome_text
+from ..render import card_text, fit, outcome_text
 from ..session import (
     COMMANDS,
     Command,
@@ -256,9 +256,9 @@ class Prompt:
         """Prompt until ``quit`` or end of input; Ctrl-C stops with status 130. A
         recording is complete after every move, so stopping loses nothing."""
         if self.game.deal is not None:
-            click.echo(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules). Type help for the commands.")
         else:
-            click.echo(f"Foursquare ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare ({self.game.rules.label} rules). Type help for the commands.")
         self.show()
         if self.game.is_over:
             self.announce_end()
@@ -281,9 +281,13 @@ class Prompt:
                     break
         except KeyboardInterrupt:
             click.echo()
-            click.echo(summary(self.game, self.origin))
+            click.echo(summary(self.game, self.origin))  # not broken: it holds commands to copy
             sys.exit(EXIT_INTERRUPTED)
         click.echo(summary(self.game, self.origin))
+
+    def say(self, text: str) -> None:
+        """Print ``text``, its lines broken to fit the terminal (when known)."""
+        click.echo("\n".join(part for line in text.split("\n") for part in fit(line, self.look.width)))
 
     def read_line(self) -> str:
         """The next line typed, after the prompt: through :func:`input` at a terminal
@@ -308,7 +312,8 @@ class Prompt:
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)
-        self.look.echo(self.look.style(f"Game over: {text}. Type undo to take back the last move, or quit.", "title"))
+        lines = fit(f"Game over: {text}. Type undo to take back the last move, or quit.", self.look.width)
+        self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""

@@ -121,62 +121,95 @@ def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
 
     ``om``, ``dm``, ``fm``: bit masks (bit ``row*F + column``) of the piles, the
     face-down top cards and the full piles.  See the module docstring.
+
+    The system has a variable for each row and each column and a ground node
+    (parity 0): an edge row--column of weight "face down" for each pile, and an
+    edge line--ground of weight 0 for each full line.  It has a solution unless
+    some cycle has odd weight.  One stacked card on pile z removes z's edge and
+    the ground edges of z's row and column; it can only help when it removes an
+    edge of the odd cycle found first, so only those piles are tried.
     """
-    cells = []
+    ground = 2 * F
+    edges = []  # (node, node, weight, pile index or -1, line node of a ground edge or -1)
+    rowcnt = [0] * F
+    colcnt = [0] * F
     m = om
     while m:
         b = m & -m
-        cells.append(b.bit_length() - 1)
+        q = b.bit_length() - 1
         m ^= b
-    rowcnt: dict[int, int] = {}
-    colcnt: dict[int, int] = {}
-    for q in cells:
         r, c = divmod(q, F)
-        rowcnt[r] = rowcnt.get(r, 0) + 1
-        colcnt[c] = colcnt.get(c, 0) + 1
-    full_rows = [r for r, k in rowcnt.items() if k >= n]
-    full_cols = [c for c, k in colcnt.items() if k >= n]
-    ground = 2 * F
+        rowcnt[r] += 1
+        colcnt[c] += 1
+        edges.append((r, F + c, (dm >> q) & 1, q))
+    for r in range(F):
+        if rowcnt[r] >= n:
+            edges.append((r, ground, 0, -1 - r))
+    for c in range(F):
+        if colcnt[c] >= n:
+            edges.append((F + c, ground, 0, -1 - (F + c)))
 
-    def consistent(skip: int) -> bool:
-        parent = list(range(2 * F + 1))
-        par = [0] * (2 * F + 1)
+    def odd_cycle(skip: int):
+        """None when consistent without pile ``skip``'s edges; else the tags of an odd cycle (a superset)."""
+        if skip >= 0:
+            sr, sc = divmod(skip, F)
+            gone = (skip, -1 - sr, -1 - (F + sc))
+        else:
+            gone = ()
+        adj: dict[int, list] = {}
+        for e in edges:
+            if e[3] in gone:
+                continue
+            a, b_ = e[0], e[1]
+            adj.setdefault(a, []).append((b_, e))
+            adj.setdefault(b_, []).append((a, e))
+        val: dict[int, int] = {}
+        up_edge: dict[int, tuple] = {}
+        for s0 in adj:
+            if s0 in val:
+                continue
+            val[s0] = 0
+            up_edge[s0] = None
+            todo = [s0]
+            while todo:
+                u = todo.pop()
+                vu = val[u]
+                for v, e in adj[u]:
+                    w = vu ^ e[2]
+                    if v not in val:
+                        val[v] = w
+                        up_edge[v] = (u, e)
+                        todo.append(v)
+                    elif val[v] != w:
+                        tags = {e[3]}
+                        for x in (u, v):
+                            while up_edge[x] is not None:
+                                x, f = up_edge[x]
+                                tags.add(f[3])
+                        return tags
+        return None
 
-        def find(a: int) -> tuple[int, int]:
-            p = 0
-            while parent[a] != a:
-                p ^= par[a]
-                a = parent[a]
-            return a, p
-
-        def union(a: int, b: int, w: int) -> bool:
-            ra, pa = find(a)
-            rb, pb = find(b)
-            if ra == rb:
-                return pa ^ pb == w
-            parent[ra] = rb
-            par[ra] = pa ^ pb ^ w
-            return True
-
-        sr, sc = divmod(skip, F) if skip >= 0 else (-1, -1)
-        for r in full_rows:
-            if r != sr and not union(r, ground, 0):
-                return False
-        for c in full_cols:
-            if c != sc and not union(F + c, ground, 0):
-                return False
-        for q in cells:
-            if q != skip and not union(q // F, F + q % F, (dm >> q) & 1):
-                return False
-        return True
-
-    if consistent(-1):
+    tags = odd_cycle(-1)
+    if tags is None:
         return 0
     if want < 2:
         return 1
-    for z in cells:
-        if not (fm >> z) & 1 and consistent(z):
-            return 1
+    tried = set()
+    for tag in tags:
+        if tag >= 0:
+            zs = (tag,)
+        else:
+            line = -1 - tag
+            if line < F:
+                zs = tuple(line * F + c for c in range(F))
+            else:
+                zs = tuple(r * F + line - F for r in range(F))
+        for z in zs:
+            if z in tried or not (om >> z) & 1 or (fm >> z) & 1:
+                continue
+            tried.add(z)
+            if odd_cycle(z) is None:
+                return 1
     return 2
 
 
@@ -335,6 +368,9 @@ class _Search:
             first += _parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
         path: list[int] = []
         for K in range(first, len(self.ranks) + 1):
+            if not self._last_card_can_end(K):
+                continue
+            self.tt.clear()  # entries of a smaller budget never answer for this one
             try:
                 found = self._dfs_root(K, path)
             except _Limit:
@@ -342,6 +378,45 @@ class _Search:
             if found:
                 return SOLVED, self.t0 + len(path), path
         return NO_WIN, len(self.ranks), []
+
+    def _last_card_can_end(self, K: int) -> bool:
+        """Whether a win whose last card is card ``K - 1`` is not ruled out by ranks alone.
+
+        Every smaller budget has failed before budget ``K`` is tried, so a win found
+        now uses exactly ``K`` cards and ends with card ``K - 1`` (rank x) at some
+        cell e of the full grid.  Each line through e then holds ``n - 1`` other
+        piles, and D = 0 after the move: a line that flips must have had all its
+        other piles face down, a line that does not flip must have had them all face
+        up with x between their lowest and highest rank (a tie counts).  Both lines
+        flipping would need ``2(n - 1)`` face-down piles before the move, more than
+        the limit allows (when it does).  So one line through e has face-up top
+        cards ranked <= x and >= x: top cards that are either on the grid now or
+        among cards ``t0 .. K - 2``.  When no such card exists, budget ``K`` fails.
+        """
+        b = self.b
+        n = b.n
+        last = K - 1
+        if last < self.t0 or 2 * (n - 1) <= b.limit:
+            return True
+        x = self.ranks[last]
+        pool = [self.ranks[i] for i in range(self.t0, last)]
+        pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
+        return any(v <= x for v in pool) and any(v >= x for v in pool)
+
+    @staticmethod
+    def _rank_classes(ranks: list[int], t: int, K: int) -> list[int]:
+        """Rank -> class for positions whose next card is card ``t`` and whose cards run out at ``K``.
+
+        A pile's rank only ever meets the ranks of cards ``t .. K - 1`` (RULES.md §4
+        compares the placed card with the others' top cards: ``lo <= x <= hi``).
+        The class counts the future ranks below the rank (twice) plus one when the
+        rank is itself a future rank: it is monotone, and for every future rank x,
+        ``v <= x`` exactly when ``class(v) <= class(x)``.  So two ranks of the same
+        class can be swapped without changing any future flip.
+        """
+        future = set(ranks[t:K])
+        top = max(ranks) + 2 if ranks else 2
+        return [2 * sum(1 for f in future if f < v) + (v in future) for v in range(top)]
 
     def _dfs_root(self, K: int, path: list[int]) -> bool:
         b = self.b
@@ -366,6 +441,7 @@ class _Search:
         deadline = self.deadline
         perf = time.perf_counter
         search = self
+        classes = [self._rank_classes(ranks, t, K) for t in range(last + 1)]
 
         def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int, fm: int) -> bool:
             search.nodes += 1
@@ -480,12 +556,14 @@ class _Search:
                                     cache.clear()
                                 e = cache[key] = _parity_extra(om2, dm2, fm2, F, n, slack + 1)
                             go = e <= slack
-                        if go and slack and np_ > 1:
-                            # transposition table: the layout up to translation, the frame's room, t1
+                        if go and np_ > 1:
+                            # transposition table: the layout up to translation with ranks
+                            # by class (see _rank_classes), the frame's room, t1
+                            cl = classes[t1]
                             key = t1
                             for r in range(R0, R1 + 1):
                                 for o in range(r * F + C0, r * F + C1 + 1):
-                                    key = (key << 9) | (h[o] << 5) | (rk[o] << 1) | up[o]
+                                    key = (key << 10) | (h[o] << 6) | (cl[rk[o]] << 1) | up[o]
                             w = nm1 - C1 + C0
                             v = nm1 - R1 + R0
                             key = (

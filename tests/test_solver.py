@@ -17,6 +17,8 @@ from foursquare.solver import (
     UNKNOWN,
     SolverError,
     _parity_extra,
+    _Board,
+    _Search,
     solve,
     solve_deal,
     solve_deals,
@@ -280,3 +282,131 @@ def test_batch_results_do_not_depend_on_the_number_of_workers():
     two = [(d, s.status, s.score, s.moves, s.nodes) for d, s in solve_deals(range(8, 14), max_nodes=20_000, jobs=2)]
     assert one == two
     assert [d for d, *_ in one] == list(range(8, 14))
+
+
+# ------------------------------------------- the last card of a win (exact budgets)
+
+
+def brute_force_win_lengths(game: Game) -> set[int]:
+    """The numbers of cards placed (from the start of the deck) of every win, by the engine."""
+    if game.status == "won":
+        return {game.placed}
+    if game.status == "lost" or game.next_card is None:
+        return set()
+    out: set[int] = set()
+    for cell in game.legal_cells():
+        game.play(cell)
+        out |= brute_force_win_lengths(game)
+        game.undo()
+    return out
+
+
+def _search(game: Game) -> _Search:
+    return _Search(_Board.of_game(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
+
+
+def _near_a_win(deal: int, k: int, seed: int, extra: int) -> Game:
+    """Deal ``deal`` along its optimal win for ``k`` moves, then one random move; the deck cut ``extra`` cards later."""
+    deck = deal_deck(deal)
+    win = solve_deal(deal)
+    game = Game(deck)
+    for cell in win.moves[:k]:
+        game.play(cell)
+    game.play(random.Random(seed).choice(game.legal_cells()))
+    cut = Game(deck[: game.placed + extra])
+    for p in game.moves:
+        cut.play(p.cell)
+    return cut
+
+
+@pytest.mark.parametrize("deal, k, seed", [(0, 11, 1), (3, 11, 30), (9, 10, 90)])
+def test_the_last_card_check_never_rules_out_a_win_the_brute_force_finds(deal, k, seed):
+    game = _near_a_win(deal, k, seed, extra=5)
+    lengths = brute_force_win_lengths(game.copy())
+    search = _search(game)
+    for cards in lengths:
+        assert search._last_card_can_end(cards)
+    sol = solve(game)
+    assert sol.settled
+    assert sol.score == (None if not lengths else 40 - min(lengths))
+
+
+def test_a_unique_lowest_card_last_rules_out_a_win_with_exactly_those_cards():
+    # Deal 7: the 16th card is the only ace among the first 16, so it cannot end a
+    # win: both its lines would flip, turning six face-down piles up.
+    deck = deal_deck(7)
+    ranks = [c >> 2 for c in deck[:16]]
+    assert ranks[15] < min(ranks[:15])
+    sol = solve_deck(deck[:16])
+    assert sol.status == NO_WIN and sol.nodes == 0
+    # the same late in a game: brute force with the engine agrees
+    game = _positions(7, depth=11, extra=0)
+    cut = Game(deck[:16])
+    for p in game.moves:
+        cut.play(p.cell)
+    assert brute_force_best(cut.copy()) is None
+    assert solve(cut).status == NO_WIN
+
+
+def test_the_last_card_check_is_off_when_both_lines_may_flip():
+    # with room for 2(n-1) face-down piles both lines of the last card may flip
+    rules = get_rules("three-square").with_changes(face_down_limit=4)
+    game = Game(deal_deck(7)[:9], rules)
+    assert _search(game)._last_card_can_end(9)
+
+
+def test_rank_classes_keep_every_comparison_with_a_future_card():
+    rng = random.Random(5)
+    for _ in range(200):
+        ranks = [rng.randint(1, 10) for _ in range(20)]
+        t = rng.randrange(0, 19)
+        K = rng.randrange(t + 1, 21)
+        cl = _Search._rank_classes(ranks, t, K)
+        top = max(ranks)
+        for x in ranks[t:K]:
+            for v in range(1, top + 1):
+                assert (v <= x) == (cl[v] <= cl[x])
+                assert (v >= x) == (cl[v] >= cl[x])
+        assert all(cl[v] <= cl[v + 1] for v in range(top))
+
+
+def _parity_reference(om, dm, fm, F, n, want):
+    """The parity bound by trying every parity of every line (slow, obviously right)."""
+    cells = [q for q in range(F * F) if (om >> q) & 1]
+
+    def solvable(skip):
+        rows = sorted({q // F for q in cells})
+        cols = sorted({q % F for q in cells})
+        full_r = {r for r in rows if sum(1 for q in cells if q // F == r) >= n}
+        full_c = {c for c in cols if sum(1 for q in cells if q % F == c) >= n}
+        if skip >= 0:
+            full_r.discard(skip // F)
+            full_c.discard(skip % F)
+        lines = rows + [F + c for c in cols]
+        for bits in range(1 << len(lines)):
+            val = {line: (bits >> i) & 1 for i, line in enumerate(lines)}
+            if any(val[r] for r in full_r) or any(val[F + c] for c in full_c):
+                continue
+            if all(val[q // F] ^ val[F + q % F] == (dm >> q) & 1 for q in cells if q != skip):
+                return True
+        return False
+
+    if solvable(-1):
+        return 0
+    if want < 2:
+        return 1
+    return 1 if any(solvable(z) for z in cells if not (fm >> z) & 1) else 2
+
+
+def test_parity_bound_matches_trying_every_line_parity():
+    rng = random.Random(11)
+    F = 7
+    for _ in range(300):
+        r0, c0 = rng.randrange(4), rng.randrange(4)
+        window = [(r0 + i) * F + c0 + j for i in range(4) for j in range(4)]
+        occ = rng.sample(window, rng.randrange(1, 17))
+        om = sum(1 << q for q in occ)
+        dm = sum(1 << q for q in occ if rng.random() < 0.3)
+        fm = sum(1 << q for q in occ if rng.random() < 0.15)
+        for want in (1, 2):
+            assert _parity_extra(om, dm, fm, F, 4, want) == _parity_reference(om, dm, fm, F, 4, want)

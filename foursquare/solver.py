@@ -558,12 +558,19 @@ class _Search:
                             go = e <= slack
                         if go and np_ > 1:
                             # transposition table: the layout up to translation with ranks
-                            # by class (see _rank_classes), the frame's room, t1
+                            # by class (see _rank_classes), the frame's room, t1; with no card to
+                            # spare (slack 0: no card is stacked from here on) the pile heights
+                            # never matter again, only which cells hold a pile
                             cl = classes[t1]
-                            key = t1
-                            for r in range(R0, R1 + 1):
-                                for o in range(r * F + C0, r * F + C1 + 1):
-                                    key = (key << 10) | (h[o] << 6) | (cl[rk[o]] << 1) | up[o]
+                            key = 2 * t1 + (not slack)
+                            if slack:
+                                for r in range(R0, R1 + 1):
+                                    for o in range(r * F + C0, r * F + C1 + 1):
+                                        key = (key << 10) | (h[o] << 6) | (cl[rk[o]] << 1) | up[o]
+                            else:
+                                for r in range(R0, R1 + 1):
+                                    for o in range(r * F + C0, r * F + C1 + 1):
+                                        key = (key << 7) | (cl[rk[o]] << 2) | (up[o] << 1) | (h[o] > 0)
                             w = nm1 - C1 + C0
                             v = nm1 - R1 + R0
                             key = (

@@ -11,7 +11,7 @@ import pytest
 from foursquare import Game, PlayerView, get_rules
 from foursquare.bots import BOTS, DEFAULT, BotError, get_bot, recommend
 from foursquare.bots._board import LOST, PLAYING, WON, Board
-from foursquare.bots.search import GreedyBot, Search, _Stop
+from foursquare.bots.search import DeepBot, SearchBot, Search, _Stop
 from foursquare.game import Status
 from foursquare.rules import PRESETS
 
@@ -187,11 +187,11 @@ def test_a_losing_cell_is_estimated_at_zero():
 
 
 def test_budget_by_design_a_spent_budget_or_work_limit_leaves_the_one_placement_answer():
-    """The deep bot always completes depth 1 and never starts a depth it cannot
-    finish: with no time (or one position) left it answers as greedy does."""
+    """The deep bot always completes depth 1 and stops at its limits: with no time
+    (or one position) left it answers from one placement ahead, as greedy does."""
     for game in _positions(deals=(4,), every=6):
         view = game.view()
-        greedy = GreedyBot().estimates(view)
+        greedy = SearchBot(depth=1, weights=DeepBot.WEIGHTS).estimates(view)
         assert get_bot("deep").estimates(view, budget=0.0) == greedy
         assert get_bot("deep", nodes=1).estimates(view) == greedy
 

@@ -15,6 +15,8 @@ missing (a win needs the full grid).
   A won position is worth ``win_bonus + score`` and a lost one 0, so a win is
   worth ``win_bonus`` points more than its score: the bots prefer a likely win
   to a high but unlikely score.  ``q`` is a preference, not a probability.
+  The ``deep`` bot, which looks further, weighs face-down cards 0.7
+  (:attr:`~foursquare.bots.search.DeepBot.WEIGHTS`).
 - The **estimate** reported to the player, (win chance, expected score with
   losses counting 0), comes from :data:`CALIBRATION`: how often the
   ``expectimax`` bot went on to win from positions with the same ``D`` and

@@ -92,3 +92,9 @@ def test_unwritable_output_is_a_one_line_error(tmp_path):
     result = _run("--bot", "random", "--deals", "0", "--output", str(tmp_path / "no" / "such.csv"))
     assert result.exit_code == 1
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_samples_is_the_same_fixed_work_limit_as_nodes():
+    a = json.loads(_run("--bot", "deep", "--deals", "0", "--nodes", "3000", "--format", "json").stdout)
+    b = json.loads(_run("--bot", "deep", "--deals", "0", "--samples", "3000", "--format", "json").stdout)
+    assert _strip_times(a) == _strip_times(b) and a["games"] == 1

@@ -288,7 +288,8 @@ def paired(a: Sequence[GameResult], b: Sequence[GameResult]) -> PairedDifference
     if [r.deal for r in a] != [r.deal for r in b]:
         raise ValueError("the two runs are not of the same deals")
     score, _, score_interval = _mean_interval([x.points - y.points for x, y in zip(a, b)])
-    win, _, win_interval = _mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
+    win, _, (low, high) = _mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
+    win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
     return PairedDifference(
         len(a),
         score,

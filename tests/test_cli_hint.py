@@ -81,3 +81,29 @@ def test_hint_for_a_state_file(tmp_path):
     result = _run(str(path), "--bot", "greedy", "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["cell"] == "d4"
+
+
+def test_hint_on_a_players_view_agrees_with_the_full_state(tmp_path):
+    """A player's view holds all a hint may use (RULES.md §6): the answer is the same."""
+    from foursquare.state import state_text
+
+    game = Game.from_deal(1)
+    while game.placed < 5:  # five cards, none face down (so the view hides nothing)
+        cell = next(c for c in game.legal_cells() if _keeps_all_face_up(game, c))
+        game.play(cell)
+    full = tmp_path / "full.yaml"
+    view = tmp_path / "view.yaml"
+    full.write_text(state_text(game))
+    view.write_text(state_text(game, player_view=True))
+    answers = [
+        json.loads(_run(str(p), "--bot", "expectimax", "--format", "json").stdout) for p in (full, view)
+    ]
+    assert answers[0] == answers[1]
+    assert answers[0]["cell"] in {str(c) for c in game.legal_cells()}
+
+
+def _keeps_all_face_up(game, cell):
+    game.play(cell)
+    ok = game.face_down == 0
+    game.undo()
+    return ok

@@ -219,3 +219,25 @@ def test_after_beyond_the_game_is_one_clean_line(args, expected):
     assert result.exit_code == 1
     assert result.stderr.startswith(expected) and len(result.stderr.splitlines()) == 1
     assert "--deal:" not in result.stderr
+
+
+# --deals A-B (solve, simulate): one parser, strict, bounded.
+
+@pytest.mark.parametrize("command", [["solve"], ["simulate", "--bot", "random"]])
+@pytest.mark.parametrize(
+    "value",
+    ["x", "5-2", "-3", "1-", "1-2-3", "٣-5", "0-１", "9" * 5000, "0-18446744073709551616", "0-18446744073709551615"],
+)
+def test_bad_deal_ranges_are_usage_errors_with_a_short_message(command, value):
+    result = CliRunner().invoke(main, [*command, "--deals", value])
+    assert result.exit_code == 2, result.output
+    assert "--deals" in result.output and len(result.output) < 600
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", [["hint", "examples/state.yaml"], ["simulate", "--bot", "random", "--deals", "0-1"]])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
+def test_budgets_are_finite_seconds_above_zero(command, value):
+    result = CliRunner().invoke(main, [*command, "--budget", value])
+    assert result.exit_code == 2, result.output
+    assert "--budget" in result.output

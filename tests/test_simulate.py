@@ -79,3 +79,15 @@ def test_paired_difference_of_two_bots():
     assert d.score_interval[0] < d.score < d.score_interval[1]
     with pytest.raises(ValueError):
         paired(a, b[:2])
+
+
+def test_paired_win_interval_stays_within_minus_one_and_one():
+    """A difference of win rates lies in [-1, 1]; its interval must too, even on few deals."""
+    from foursquare.simulate import paired
+
+    for wins in ([0], [0, 1], [0, 2], [1]):
+        a = [_result(d, score=10 if d in wins else None, bot="a") for d in range(3)]
+        b = [_result(d, bot="b") for d in range(3)]
+        difference = paired(a, b)
+        low, high = difference.win_interval
+        assert -1.0 <= low <= difference.win <= high <= 1.0

@@ -388,11 +388,29 @@ def load_game_file(
         file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
+    from ..sources import read_source
+
+    text, name = read_source(path)
+    return load_game_text(
+        text, name, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number
+    )
+
+
+def load_game_text(
+    text: str,
+    name: str,
+    deal: int | None,
+    deck_path: str | None,
+    rules: Rules | None,
+    *,
+    rules_spec: str | None = None,
+    game_number: int | None = None,
+) -> Game:
+    """:func:`load_game_file` for a file already read (``name`` is its display name)."""
     from ..errors import FormatError
-    from ..sources import input_kind, load_input, read_source
+    from ..sources import input_kind, load_input
 
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
-    text, name = read_source(path)
     if not text.strip():
         raise FormatError(name, 1, "the file is empty (expected a move script, a transcript or a state)")
     if input_kind(text) == "transcript":
@@ -506,3 +524,33 @@ class Look:
     def echo(self, text: str = "", **kwargs) -> None:
         """:func:`click.echo` with this look's colour decision."""
         click.echo(text, color=self.color, **kwargs)
+
+
+#: The most deals one ``--deals`` range may name (a larger range is a typo, not a plan).
+MAX_DEALS = 10_000_000
+
+
+def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> range | None:
+    """Click callback of ``--deals A-B``: the deal numbers A to B inclusive (or one number ``A``).
+
+    :raises click.BadParameter: (status 2) for text that is not a range of deal
+        numbers, a range that ends before it starts, or one of more than
+        :data:`MAX_DEALS` deals.
+    """
+    if value is None:
+        return None
+    from ..errors import quote
+
+    first, sep, last = value.strip().partition("-")
+    try:
+        a = parse_deal_number(first)
+        b = parse_deal_number(last) if sep else a
+    except ParseError:
+        raise click.BadParameter(
+            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999)"
+        ) from None
+    if b < a:
+        raise click.BadParameter(f"{quote(value)}: the range ends before it starts")
+    if b - a + 1 > MAX_DEALS:
+        raise click.BadParameter(f"{quote(value)}: at most {MAX_DEALS:,} deals at a time")
+    return range(a, b + 1)

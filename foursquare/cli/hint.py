@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .common import PATH, command_boundary, game_options, load_game_file, load_rules_option
+from .common import PATH, SECONDS, command_boundary, game_options, load_game_text, load_rules_option
 
 
 def _pct(p: float | None) -> str:
@@ -23,6 +23,23 @@ def _bot_names() -> list[str]:
     return list(BOTS)
 
 
+def _load_view(game_path, deal, deck_path, rules_spec):
+    """What the player knows at the end of the file: a state or player's view is
+    read as it is (a player's view has no stock order to replay); a transcript or
+    a move script is replayed, with the options' agreement checked."""
+    from ..sources import input_kind, load_view, read_source
+
+    text, name = read_source(game_path)
+    if text.strip() and input_kind(text) == "state" and deal is None and deck_path is None and rules_spec is None:
+        return load_view(text, name)
+    game = load_game_text(text, name, deal, deck_path, load_rules_option(rules_spec), rules_spec=rules_spec)
+    if game.status == "playing" and game.next_card is None:
+        from ..errors import FormatError
+
+        raise FormatError(name, None, "the next card is unknown (give --deal N or --deck FILE)")
+    return game.view()
+
+
 @click.command(short_help="Recommend a cell for the next card of a game file.")
 @click.argument("game_path", metavar="FILE", type=PATH)
 @game_options
@@ -35,7 +52,7 @@ def _bot_names() -> list[str]:
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=1.0,
     show_default=True,
     metavar="SECONDS",
@@ -57,17 +74,14 @@ def hint(game_path, deal, deck_path, rules_spec, bot, budget, seed, fmt):
     """
     from ..bots import BotError, recommend
 
-    game = load_game_file(game_path, deal, deck_path, load_rules_option(rules_spec))
-    if game.is_over:
-        outcome = f"won, score {game.score}" if game.score is not None else f"lost: {game.reason}"
-        raise BotError(f"{game_path}: the game is over ({outcome}): there is no card to place")
-    if game.next_card is None:
-        raise BotError(f"{game_path}: the next card is unknown (give --deal or --deck)")
-    estimates = recommend(game.view(), bot=bot, budget=budget, seed=seed)
+    view = _load_view(game_path, deal, deck_path, rules_spec)
+    if view.status != "playing":
+        raise BotError(f"{game_path}: the game is over ({view.status}): there is no card to place")
+    estimates = recommend(view, bot=bot, budget=budget, seed=seed)
     best = estimates[0]
     if fmt == "json":
         out = {
-            "card": str(game.next_card),
+            "card": str(view.next_card),
             "cell": str(best.cell),
             "win_chance": best.win_chance,
             "expected_score": best.expected_score,
@@ -78,7 +92,8 @@ def hint(game_path, deal, deck_path, rules_spec, bot, budget, seed, fmt):
         }
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{game.next_card} to {best.cell}   win {_pct(best.win_chance)}, expected score {_score(best.expected_score)}")
+    click.echo(f"{view.next_card} to {best.cell}   win {_pct(best.win_chance)}, expected score {_score(best.expected_score)}")
     for alt in estimates[1:3]:
         click.echo(f"   or {alt.cell}   win {_pct(alt.win_chance)}, expected score {_score(alt.expected_score)}")
-    click.echo(f"({bot} bot, {budget:g} s; {game.placed} cards placed, {game.stock_count} in the stock)")
+    placed = view.rules.deck_size - view.stock_count
+    click.echo(f"({bot} bot, {budget:g} s; {placed} cards placed, {view.stock_count} in the stock)")

@@ -8,8 +8,7 @@ import sys
 
 import click
 
-from .common import PATH, command_boundary, load_rules_option
-from .solve import _deal_range
+from .common import PATH, SECONDS, command_boundary, deal_range, load_rules_option
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -103,7 +102,7 @@ def _stdout():
     help="A second bot on the same deals; adds the paired difference (first bot minus this one).",
 )
 @click.option(
-    "--deals", "deals", required=True, metavar="A-B", callback=_deal_range, help="The deal numbers, A to B inclusive."
+    "--deals", "deals", required=True, metavar="A-B", callback=deal_range, help="The deal numbers, A to B inclusive."
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option(
@@ -119,7 +118,7 @@ def _stdout():
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     metavar="SECONDS",
     help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
 )

@@ -8,28 +8,7 @@ import sys
 
 import click
 
-from .common import PATH, SECONDS, command_boundary, exclusive, game_options, load_rules_option, new_game
-
-
-def _deal_range(ctx: click.Context, param: click.Parameter, value: str | None) -> range | None:
-    if value is None:
-        return None
-    from ..deal import MAX_DEAL
-
-    text = value.strip()
-    first, sep, last = text.partition("-")
-    try:
-        if not first.strip().isdigit() or (sep and not last.strip().isdigit()):
-            raise ValueError
-        a = int(first)
-        b = int(last) if sep else a
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a range of deal numbers (expected A-B, like 0-999)") from None
-    if b < a:
-        raise click.BadParameter(f"{value!r}: the range ends before it starts")
-    if b > MAX_DEAL:
-        raise click.BadParameter(f"{value!r}: deal numbers go up to {MAX_DEAL}")
-    return range(a, b + 1)
+from .common import PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game
 
 
 def _record(deal, sol, game=None) -> dict:
@@ -75,7 +54,7 @@ def _describe(sol, total: int) -> str:
 
 @click.command(short_help="Find the best score of a deal with the stock order known.")
 @game_options
-@click.option("--deals", "deal_range", metavar="A-B", callback=_deal_range, help="Solve every deal number from A to B.")
+@click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(
     "--max-nodes",
     type=click.IntRange(min=1),

@@ -88,9 +88,12 @@ def test_hint_on_a_players_view_agrees_with_the_full_state(tmp_path):
     from foursquare.state import state_text
 
     game = Game.from_deal(1)
-    while game.placed < 5:  # five cards, none face down (so the view hides nothing)
-        cell = next(c for c in game.legal_cells() if _keeps_all_face_up(game, c))
-        game.play(cell)
+    for _ in range(6):  # cards placed so that none is face down (the view then hides nothing)
+        cells = [c for c in game.legal_cells() if _keeps_all_face_up(game, c)]
+        if not cells:
+            break
+        game.play(cells[-1])
+    assert game.placed >= 3 and game.face_down == 0
     full = tmp_path / "full.yaml"
     view = tmp_path / "view.yaml"
     full.write_text(state_text(game))

@@ -29,9 +29,22 @@ still needed:
   least one card must be stacked (covering a pile frees its equation and the
   parities of its two lines); when no single such cell helps, at least two.
 
+Every smaller budget has failed before a budget K is tried, so a win found
+with budget K ends with card K - 1.  Its rank alone can rule the budget out
+(*last card*): the last card's lines hold n - 1 other piles each and must end
+face up, so one of its lines does not flip, which needs face-up cards ranked
+at most and at least its rank in that line (a tie counts) — when no card
+that can be on top then (a top card now, or a card before the last) qualifies,
+budget K is skipped without search.  (A deal whose 16th card is the only ace
+of the first 16 has no score-24 win.)
+
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
-the largest card budget with which each position is known to fail.  From an
+the card budgets with which positions are known to fail.  Ranks enter the key
+by *class*: a top card is only ever compared with the cards still to come, so
+two ranks with the same order relative to every rank still to come are
+interchangeable; with no card to spare (nothing stacked from here on) the pile
+heights are left out too.  From an
 empty board the first card goes to the centre (every game is a translation of
 one that does) and mirror images of layouts that lie on the middle row or
 column are searched once.
@@ -116,100 +129,83 @@ _PARITY_CACHE: dict[tuple, int] = {}
 _PARITY_CACHE_MAX = 2_000_000
 
 
+_COLUMN_MASKS: dict[int, list[int]] = {}
+
+
+def _parity_consistent(om: int, dm: int, F: int, n: int) -> bool:
+    """Whether the line-parity system (see :func:`_parity_extra`) has a solution, on bit masks.
+
+    The columns' parities are fixed row by row: a row that shares an already fixed
+    column must agree with it up to its own parity (all equal, or all opposite),
+    and fixes its other columns.  Full columns are fixed at 0 from the start and
+    full rows (parity 0) go first; a row that touches no fixed column starts a
+    component of its own, whose parity is free.
+    """
+    cm = _COLUMN_MASKS.get(F)
+    if cm is None:
+        cm = _COLUMN_MASKS[F] = [sum(1 << (r * F + c) for r in range(F)) for c in range(F)]
+    lm = (1 << F) - 1
+    fixed = 0
+    val = 0
+    for c in range(F):
+        if (om & cm[c]).bit_count() >= n:
+            fixed |= 1 << c
+    full = []
+    rest = []
+    for r in range(F):
+        rm = (om >> (r * F)) & lm
+        if rm:
+            dr = (dm >> (r * F)) & lm
+            (full if rm.bit_count() >= n else rest).append((rm, dr))
+    for rm, dr in full:
+        if (dr ^ val) & rm & fixed:
+            return False
+        val |= dr & rm & ~fixed
+        fixed |= rm
+    while rest:
+        left = []
+        for rm, dr in rest:
+            sh = rm & fixed
+            if not sh:
+                left.append((rm, dr))
+                continue
+            diff = (dr ^ val) & sh
+            if diff == sh:
+                dr ^= rm
+            elif diff:
+                return False
+            val |= dr & rm & ~fixed
+            fixed |= rm
+        if len(left) == len(rest):
+            rm, dr = left.pop()
+            val |= dr & rm
+            fixed |= rm
+        rest = left
+    return True
+
+
 def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """A lower bound on the cards that must be stacked (0, 1, or 2 when ``want`` is 2).
 
     ``om``, ``dm``, ``fm``: bit masks (bit ``row*F + column``) of the piles, the
     face-down top cards and the full piles.  See the module docstring.
 
-    The system has a variable for each row and each column and a ground node
-    (parity 0): an edge row--column of weight "face down" for each pile, and an
-    edge line--ground of weight 0 for each full line.  It has a solution unless
-    some cycle has odd weight.  One stacked card on pile z removes z's edge and
-    the ground edges of z's row and column; it can only help when it removes an
-    edge of the odd cycle found first, so only those piles are tried.
+    The system has a variable for each row and each column: for each pile,
+    row + column = "face down" (mod 2), and a full line's variable is 0.  One
+    stacked card on pile z (not full) frees z's equation and z's row and
+    column, as if z were not on the grid; so one card can help exactly when the
+    system without z has a solution.
     """
-    ground = 2 * F
-    edges = []  # (node, node, weight, pile index or -1, line node of a ground edge or -1)
-    rowcnt = [0] * F
-    colcnt = [0] * F
-    m = om
-    while m:
-        b = m & -m
-        q = b.bit_length() - 1
-        m ^= b
-        r, c = divmod(q, F)
-        rowcnt[r] += 1
-        colcnt[c] += 1
-        edges.append((r, F + c, (dm >> q) & 1, q))
-    for r in range(F):
-        if rowcnt[r] >= n:
-            edges.append((r, ground, 0, -1 - r))
-    for c in range(F):
-        if colcnt[c] >= n:
-            edges.append((F + c, ground, 0, -1 - (F + c)))
-
-    def odd_cycle(skip: int):
-        """None when consistent without pile ``skip``'s edges; else the tags of an odd cycle (a superset)."""
-        if skip >= 0:
-            sr, sc = divmod(skip, F)
-            gone = (skip, -1 - sr, -1 - (F + sc))
-        else:
-            gone = ()
-        adj: dict[int, list] = {}
-        for e in edges:
-            if e[3] in gone:
-                continue
-            a, b_ = e[0], e[1]
-            adj.setdefault(a, []).append((b_, e))
-            adj.setdefault(b_, []).append((a, e))
-        val: dict[int, int] = {}
-        up_edge: dict[int, tuple] = {}
-        for s0 in adj:
-            if s0 in val:
-                continue
-            val[s0] = 0
-            up_edge[s0] = None
-            todo = [s0]
-            while todo:
-                u = todo.pop()
-                vu = val[u]
-                for v, e in adj[u]:
-                    w = vu ^ e[2]
-                    if v not in val:
-                        val[v] = w
-                        up_edge[v] = (u, e)
-                        todo.append(v)
-                    elif val[v] != w:
-                        tags = {e[3]}
-                        for x in (u, v):
-                            while up_edge[x] is not None:
-                                x, f = up_edge[x]
-                                tags.add(f[3])
-                        return tags
-        return None
-
-    tags = odd_cycle(-1)
-    if tags is None:
+    if _parity_consistent(om, dm, F, n):
         return 0
     if want < 2:
         return 1
-    tried = set()
-    for tag in tags:
-        if tag >= 0:
-            zs = (tag,)
-        else:
-            line = -1 - tag
-            if line < F:
-                zs = tuple(line * F + c for c in range(F))
-            else:
-                zs = tuple(r * F + line - F for r in range(F))
-        for z in zs:
-            if z in tried or not (om >> z) & 1 or (fm >> z) & 1:
-                continue
-            tried.add(z)
-            if odd_cycle(z) is None:
-                return 1
+    m = om & ~fm
+    while m:
+        b = m & -m
+        m ^= b
+        if _parity_consistent(om ^ b, dm & ~b, F, n):
+            return 1
     return 2
 
 
@@ -487,9 +483,45 @@ class _Search:
             t1 = t + 1
             for q in cands:
                 oh = h[q]
-                ork = rk[q]
                 oup = up[q]
-                d = down
+                # D after the move, read before anything is written: most children go
+                # over the face-down limit (RULES.md §5) and are dropped right here
+                d = down - 1 if oh and not oup else down
+                lo = 99
+                hi = nu = nd = 0
+                for o in row_others[q]:
+                    if h[o]:
+                        if up[o]:
+                            nu += 1
+                            k = rk[o]
+                            if k < lo:
+                                lo = k
+                            if k > hi:
+                                hi = k
+                        else:
+                            nd += 1
+                flip_row = (nu or nd) and not (hi and lo <= x <= hi)
+                if flip_row:
+                    d += nu - nd
+                lo = 99
+                hi = nu = nd = 0
+                for o in col_others[q]:
+                    if h[o]:
+                        if up[o]:
+                            nu += 1
+                            k = rk[o]
+                            if k < lo:
+                                lo = k
+                            if k > hi:
+                                hi = k
+                        else:
+                            nd += 1
+                flip_col = (nu or nd) and not (hi and lo <= x <= hi)
+                if flip_col:
+                    d += nu - nd
+                if d > limit:
+                    continue
+                ork = rk[q]
                 np_ = p
                 R0, R1, C0, C1 = r0, r1, c0, c1
                 om2, dm2, fm2 = om, dm, fm
@@ -508,7 +540,6 @@ class _Search:
                     colcnt[c] += 1
                     om2 |= 1 << q
                 elif not oup:
-                    d -= 1
                     dm2 ^= 1 << q
                 h[q] = oh + 1
                 if oh + 1 >= cap:
@@ -516,30 +547,18 @@ class _Search:
                 rk[q] = x
                 up[q] = 1
                 flipped = []
-                for line in (row_others[q], col_others[q]):
-                    others = [o for o in line if h[o]]
-                    if not others:
-                        continue
-                    lo = 99
-                    hi = 0
-                    for o in others:
-                        if up[o]:
-                            k = rk[o]
-                            if k < lo:
-                                lo = k
-                            if k > hi:
-                                hi = k
-                    if hi and lo <= x <= hi:
-                        continue
-                    for o in others:
-                        if up[o]:
-                            up[o] = 0
-                            d += 1
-                        else:
-                            up[o] = 1
-                            d -= 1
-                        dm2 ^= 1 << o
-                    flipped += others
+                if flip_row:
+                    for o in row_others[q]:
+                        if h[o]:
+                            up[o] ^= 1
+                            dm2 ^= 1 << o
+                            flipped.append(o)
+                if flip_col:
+                    for o in col_others[q]:
+                        if h[o]:
+                            up[o] ^= 1
+                            dm2 ^= 1 << o
+                            flipped.append(o)
                 found = False
                 if np_ == n2 and d == 0:
                     found = True

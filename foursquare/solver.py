@@ -129,9 +129,6 @@ _PARITY_CACHE: dict[tuple, int] = {}
 _PARITY_CACHE_MAX = 2_000_000
 
 
-_COLUMN_MASKS: dict[int, list[int]] = {}
-
-
 def _parity_consistent(om: int, dm: int, F: int, n: int) -> bool:
     """Whether the line-parity system (see :func:`_parity_extra`) has a solution, on bit masks.
 
@@ -139,24 +136,26 @@ def _parity_consistent(om: int, dm: int, F: int, n: int) -> bool:
     column must agree with it up to its own parity (all equal, or all opposite),
     and fixes its other columns.  Full columns are fixed at 0 from the start and
     full rows (parity 0) go first; a row that touches no fixed column starts a
-    component of its own, whose parity is free.
+    component of its own, whose parity is free.  The piles fit in ``n`` rows, so
+    a full column has a pile in every row that holds one, and there are ``n``.
     """
-    cm = _COLUMN_MASKS.get(F)
-    if cm is None:
-        cm = _COLUMN_MASKS[F] = [sum(1 << (r * F + c) for r in range(F)) for c in range(F)]
     lm = (1 << F) - 1
-    fixed = 0
-    val = 0
-    for c in range(F):
-        if (om & cm[c]).bit_count() >= n:
-            fixed |= 1 << c
     full = []
     rest = []
-    for r in range(F):
-        rm = (om >> (r * F)) & lm
+    every = lm
+    nrows = 0
+    x = om
+    y = dm
+    while x:
+        rm = x & lm
         if rm:
-            dr = (dm >> (r * F)) & lm
-            (full if rm.bit_count() >= n else rest).append((rm, dr))
+            nrows += 1
+            every &= rm
+            (full if rm.bit_count() >= n else rest).append((rm, y & lm))
+        x >>= F
+        y >>= F
+    fixed = every if nrows >= n else 0
+    val = 0
     for rm, dr in full:
         if (dr ^ val) & rm & fixed:
             return False

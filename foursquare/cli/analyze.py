@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .common import PATH, SECONDS, command_boundary, exclusive, game_number_option, game_options, load_game_file, load_rules_option
+from .common import POSITIVE, PATH, SECONDS, command_boundary, exclusive, game_number_option, game_options, load_game_file, load_rules_option
 
 
 def _pct(x: float | None) -> str:
@@ -34,7 +34,7 @@ def _bot_choice() -> click.ParamType:
 @game_number_option
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     metavar="N",
     help="Solver positions per move before answering 'unknown' (default 200000).",
 )

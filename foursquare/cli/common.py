@@ -313,6 +313,53 @@ class PositiveSeconds(click.ParamType):
 SECONDS = PositiveSeconds()
 
 
+class BoundedInt(click.ParamType):
+    """A whole number written in ASCII digits, within ``[low, high]``: the type of
+    every integer option.
+
+    Unlike :class:`click.IntRange`, it accepts no Unicode digits (``４``), no sign
+    or underscores, checks the number of digits before converting (``int()`` of
+    5000 digits raises), and quotes bad input shortly
+    (:func:`foursquare.errors.quote`).  Usage error (status 2) otherwise.
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int = 0, high: int = 2**63 - 1) -> None:
+        self.low = low
+        self.high = high
+
+    def _range(self) -> str:
+        return f"a whole number from {self.low} to {self.high}"
+
+    def convert(self, value, param, ctx):
+        from ..errors import quote
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not (text and text.isascii() and text.isdigit()):
+                self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
+            if len(text.lstrip("0")) > len(str(self.high)):
+                self.fail(f"{quote(text)} is too large (expected {self._range()})", param, ctx)
+            number = int(text)
+        if not self.low <= number <= self.high:
+            self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
+        return number
+
+    def __repr__(self) -> str:
+        return f"BoundedInt({self.low}, {self.high})"
+
+
+#: A count of at least 1 (``--jobs``, ``--nodes``, ``--max-nodes``, ``--game``).
+POSITIVE = BoundedInt(1)
+#: A whole number from 0 (``--seed``, ``--after``).
+NATURAL = BoundedInt(0)
+#: ``--jobs``: worker processes, 1 to 256.
+JOBS = BoundedInt(1, 256)
+
+
 def exclusive(**options) -> None:
     """Raise a usage error (status 2) when more than one of the given options is set."""
     given = [name for name, value in options.items() if value is not None and value is not False]
@@ -363,7 +410,7 @@ def game_number_option(func: Callable) -> Callable:
     return click.option(
         "--game",
         "game_number",
-        type=click.IntRange(min=1),
+        type=POSITIVE,
         metavar="K",
         help="The K-th game of a transcript that holds several (from 1).",
     )(func)
@@ -377,6 +424,7 @@ def load_game_file(
     *,
     rules_spec: str | None = None,
     game_number: int | None = None,
+    empty_ok: bool = True,
 ) -> Game:
     """The game a file describes (a move script, a transcript or a state), replayed
     to its end; ``--deal`` / ``--deck`` / ``--rules`` give what the file does not.
@@ -392,7 +440,7 @@ def load_game_file(
 
     text, name = read_source(path)
     return load_game_text(
-        text, name, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number
+        text, name, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number, empty_ok=empty_ok
     )
 
 
@@ -405,14 +453,34 @@ def load_game_text(
     *,
     rules_spec: str | None = None,
     game_number: int | None = None,
+    empty_ok: bool = True,
 ) -> Game:
-    """:func:`load_game_file` for a file already read (``name`` is its display name)."""
+    """:func:`load_game_file` for a file already read (``name`` is its display name).
+
+    A text without moves (empty, or only comments and blank lines) is an empty
+    move script: the start of ``--deal``/``--deck`` (an error without them, or
+    with ``empty_ok=False``, as for ``play --resume``)."""
     from ..errors import FormatError
     from ..sources import input_kind, load_input
 
+    from ..movescript import strip_line
+
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
-    if not text.strip():
-        raise FormatError(name, 1, "the file is empty (expected a move script, a transcript or a state)")
+    if not any(strip_line(line) for line in text.splitlines()):
+        what = "is empty" if not text.strip() else "holds only comments"
+        if not empty_ok:
+            raise FormatError(name, 1, f"the file {what}: there is no game in it")
+        if deal is None and deck is None:
+            raise FormatError(
+                name, 1,
+                f"the file {what} (expected a move script, a transcript or a state;"
+                " with --deal N or --deck FILE, an empty move script means the start of the deal)",
+            )
+        if game_number is not None:
+            raise click.UsageError(f"--game picks a game of a transcript; {name} is not a transcript")
+        if deal is not None:
+            return Game.from_deal(deal, rules or STANDARD)
+        return Game(deck, rules or STANDARD)
     if input_kind(text) == "transcript":
         game = _transcript_game(text, name, deal, deck, rules, game_number)
     else:

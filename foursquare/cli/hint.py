@@ -6,7 +6,18 @@ import json
 
 import click
 
-from .common import PATH, SECONDS, command_boundary, game_options, load_game_text, load_rules_option
+from .common import (
+    NATURAL,
+    PATH,
+    SECONDS,
+    command_boundary,
+    exclusive,
+    game_number_option,
+    game_options,
+    load_game_text,
+    load_rules_option,
+    new_game,
+)
 
 
 def _pct(p: float | None) -> str:
@@ -23,16 +34,33 @@ def _bot_names() -> list[str]:
     return list(BOTS)
 
 
-def _load_view(game_path, deal, deck_path, rules_spec):
+def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     """What the player knows at the end of the file: a state or player's view is
     read as it is (a player's view has no stock order to replay); a transcript or
-    a move script is replayed, with the options' agreement checked."""
+    a move script is replayed, with the options' agreement checked.  Without a
+    file, the start of --deal/--deck."""
     from ..sources import input_kind, load_view, read_source
 
+    if game_path is None:
+        if game_number is not None:
+            raise click.UsageError("--game needs a transcript file (FILE)")
+        game = new_game(deal, deck_path, load_rules_option(rules_spec))
+        if game is None:
+            raise click.UsageError("give FILE, --deal N or --deck FILE")
+        return game.view()
     text, name = read_source(game_path)
-    if text.strip() and input_kind(text) == "state" and deal is None and deck_path is None and rules_spec is None:
+    if (
+        text.strip()
+        and input_kind(text) == "state"
+        and deal is None
+        and deck_path is None
+        and rules_spec is None
+        and game_number is None
+    ):
         return load_view(text, name)
-    game = load_game_text(text, name, deal, deck_path, load_rules_option(rules_spec), rules_spec=rules_spec)
+    game = load_game_text(
+        text, name, deal, deck_path, load_rules_option(rules_spec), rules_spec=rules_spec, game_number=game_number
+    )
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
 
@@ -41,8 +69,9 @@ def _load_view(game_path, deal, deck_path, rules_spec):
 
 
 @click.command(short_help="Recommend a cell for the next card of a game file.")
-@click.argument("game_path", metavar="FILE", type=PATH)
+@click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
 @game_options
+@game_number_option
 @click.option(
     "--bot",
     default="deep",
@@ -58,14 +87,16 @@ def _load_view(game_path, deal, deck_path, rules_spec):
     metavar="SECONDS",
     help="The bot's thinking time.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bot's random choices.")
+@click.option("--seed", type=NATURAL, default=0, show_default=True, help="Seed of the bot's random choices.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-def hint(game_path, deal, deck_path, rules_spec, bot, budget, seed, fmt):
+def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed, fmt):
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
-    a transcript or a move script; '-' for stdin), with the bot's estimate
+    a transcript or a move script; '-' for stdin; --game K picks one game of a
+    transcript of several), or at the start of --deal N / --deck FILE when FILE
+    is not given, with the bot's estimate
     (win chance, expected score with losses counting 0) and the next two
     alternatives.
 
@@ -74,9 +105,11 @@ def hint(game_path, deal, deck_path, rules_spec, bot, budget, seed, fmt):
     """
     from ..bots import BotError, recommend
 
-    view = _load_view(game_path, deal, deck_path, rules_spec)
+    exclusive(deal=deal, deck=deck_path)
+    view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
     if view.status != "playing":
-        raise BotError(f"{game_path}: the game is over ({view.status}): there is no card to place")
+        where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
+        raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
     estimates = recommend(view, bot=bot, budget=budget, seed=seed)
     best = estimates[0]
     if fmt == "json":

@@ -37,6 +37,7 @@ from .common import (
     command_boundary,
     exclusive,
     fail,
+    game_number_option,
     game_options,
     load_game_file,
     load_rules_option,
@@ -52,6 +53,7 @@ STDIN = "<stdin>"
 @click.command(short_help="Play a game at the prompt, or from a piped move script.")
 @game_options
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
+@game_number_option
 @click.option(
     "--record",
     metavar="FILE",
@@ -65,7 +67,7 @@ STDIN = "<stdin>"
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
 @command_boundary
-def play(deal, deck_path, rules_spec, resume_path, record, force, ascii_only, reveal, interactive, script, verbose):
+def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, ascii_only, reveal, interactive, script, verbose):
     """Play a game: at the prompt, or from a move script piped to stdin.
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
@@ -82,8 +84,12 @@ def play(deal, deck_path, rules_spec, resume_path, record, force, ascii_only, re
     check_record_target(record, resume_path, force)
     chosen = False
     if resume_path is not None:
-        game = load_game_file(resume_path, deal, deck_path, rules, rules_spec=rules_spec)
+        game = load_game_file(
+            resume_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number, empty_ok=False
+        )
     else:
+        if game_number is not None:
+            raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
         game = new_game(deal, deck_path, rules)
         if game is None:
             from ..rules import STANDARD

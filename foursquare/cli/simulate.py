@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .common import PATH, SECONDS, command_boundary, deal_range, load_rules_option
+from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -104,15 +104,15 @@ def _stdout():
 @click.option(
     "--deals", "deals", required=True, metavar="A-B", callback=deal_range, help="The deal numbers, A to B inclusive."
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes.")
 @click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bots' random choices."
+    "--seed", type=NATURAL, default=0, show_default=True, help="Seed of the bots' random choices."
 )
 @click.option(
     "--nodes",
     "--samples",
     "nodes",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     help="Fixed work per move for the search bot 'deep': the most positions it may examine "
     "(reproducible; default 600000).",
 )

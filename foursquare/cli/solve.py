@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .common import PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game
+from .common import JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game
 
 
 def _record(deal, sol, game=None) -> dict:
@@ -57,12 +57,12 @@ def _describe(sol, total: int) -> str:
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     metavar="N",
     help="Positions to search per deal before answering 'unknown' (default 3000000).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for --deals.")
+@click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import (
+    NATURAL,
     PATH,
     command_boundary,
     exclusive,
@@ -21,7 +22,7 @@ from .common import (
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
 @game_number_option
-@click.option("--after", type=click.IntRange(min=0), metavar="K", help="Stop after the first K moves.")
+@click.option("--after", type=NATURAL, metavar="K", help="Stop after the first K moves.")
 @click.option(
     "--player-view",
     is_flag=True,

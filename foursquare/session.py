@@ -17,7 +17,7 @@ import os
 import stat
 import tempfile
 
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, ParseError, quote, shorten
 from .game import Game, Placement
 from .movescript import Command, Move, parse_entry
 
@@ -29,11 +29,16 @@ COMMANDS: dict[str, str] = {
     "show": "draw the grid again",
     "reveal": "show or hide the face-down cards you placed (a memory aid)",
     "hint": "ask a bot which cell looks best",
-    "save FILE": "write the transcript of the game to FILE",
-    "state [--full|FILE]": "the state as you see it (YAML); --full: with the stock order; FILE: write all",
+    "save FILE": "write the transcript of the game to FILE (not over another file: save! FILE overwrites)",
+    "state [--full|FILE]": "the state as you see it (YAML); --full: with the stock order; FILE: write all"
+    " (state! FILE overwrites)",
     "help": "this list",
     "quit": "stop (a recording stays complete)",
 }
+
+
+#: ``save! FILE`` and ``state! FILE``: write even over an unrelated file that holds something.
+FORCED = ("save!", "state!")
 
 
 def read_entry(line: str) -> Move | Command | None:
@@ -46,14 +51,41 @@ def read_entry(line: str) -> Move | Command | None:
         comment-only line.
     :raises ParseError: when the line is neither a move nor a command; the
         message says what is wrong (``not a cell: 'd0' ...``), as a script's does.
+        A word starting with ``-`` after ``save`` or ``state`` (other than
+        ``state --full``) is an unknown option, not a file name.
+
+    ``save! FILE`` and ``state! FILE`` (prompt only) give the commands ``save!``
+    and ``state!``: write FILE even when it holds something else.
     """
+    from .movescript import strip_line
+
+    words = strip_line(line).split()
+    force = False
+    if words:
+        first = words[0].lower()
+        if first in FORCED:
+            force = True
+            words[0] = first = first[:-1]
+        if first in ("save", "state"):
+            for word in words[1:]:
+                if word.startswith("-") and not (first == "state" and word == "--full" and not force):
+                    raise ParseError(
+                        f"{first}: unknown option {quote(word)} ({first}! FILE overwrites a file;"
+                        f" name a file that starts with '-' as ./{shorten(word, 20)})"
+                    )
+            if force and len(words) != 2:
+                raise ParseError(f"{first}!: name the file, like: {first}! game.yaml")
+            line = " ".join(words)
     try:
-        return parse_entry(line)
+        entry = parse_entry(line)
     except ParseError as exc:
         message = str(exc)
         if "command" not in message:
             message += "; type help for the commands"
         raise ParseError(message) from None
+    if force and isinstance(entry, Command):
+        return Command(entry.name + "!", entry.argument)
+    return entry
 
 
 def _umask() -> int:
@@ -162,9 +194,17 @@ class Session:
     :raises OSError: when the recording cannot be written.
     """
 
-    def __init__(self, game: Game, *, record: str | None = None, autosave: bool = True) -> None:
+    def __init__(
+        self, game: Game, *, record: str | None = None, autosave: bool = True, resume: str | None = None
+    ) -> None:
         self.game = game
         self.record_path = record
+        #: Real paths this session may write over without ``force``: the recording,
+        #: the file resumed, and every file it wrote.
+        self._own: set[str] = set()
+        for path in (record, resume):
+            if path is not None:
+                self._own.add(os.path.realpath(path))
         self.autosave = autosave
         self.reveal = False
         self._redo: list[Placement] = []
@@ -215,23 +255,51 @@ class Session:
         from a saved state), so that a transcript can record the game."""
         return len(self.game.moves) == self.game.placed
 
-    def save(self, path: str) -> str:
+    def check_target(self, path: str, force: bool = False, command: str = "save") -> None:
+        """Refuse, like ``play --record``, to write over a file that holds something
+        unless it is the recording, the file resumed, one this session wrote, or
+        ``force`` is given.
+
+        :raises FileExistsError: naming ``path``; :raises OSError: when ``path``
+            is not a regular file.
+        """
+        real = writable_target(path)
+        if force or real in self._own:
+            return
+        try:
+            if os.path.getsize(real) == 0:
+                return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, path) from None
+        raise FileExistsError(errno.EEXIST, f"the file exists and is not empty; '{command}! FILE' overwrites it", path)
+
+    def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
+        """Write ``text`` to ``path`` atomically, after :meth:`check_target`."""
+        self.check_target(path, force, command)
+        write_atomically(path, text)
+        self._own.add(os.path.realpath(path))
+
+    def save(self, path: str, force: bool = False) -> str:
         """Write the game to ``path`` (atomically): its transcript, or its state
         when the game was resumed from a state (a transcript needs every move).
 
+        :param force: write even over an unrelated file that holds something
+            (otherwise refused, see :meth:`check_target`).
         :returns: what was written, ``transcript`` or ``state``.
-        :raises OSError: when the file cannot be written.
+        :raises OSError: when the file cannot be written or is refused.
         """
         if self.full_history:
-            write_atomically(path, transcript_of(self.game))
+            self.write_file(path, transcript_of(self.game), force)
             return "transcript"
-        write_atomically(path, state_of(self.game))
+        self.write_file(path, state_of(self.game), force)
         return "state"
 
     def write_record(self) -> None:
         """Rewrite the recording, when there is one, with the game as it stands."""
         if self.record_path is not None:
-            self.save(self.record_path)
+            self.save(self.record_path, force=True)  # checked by the caller before the game started
 
     def hint(self, budget: float = 1.0) -> list | None:
         """The bots' estimates for the next card (best first), or ``None`` when no

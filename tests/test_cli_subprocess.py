@@ -115,7 +115,8 @@ def _close_stdin():
         (["replay", "-"], 1, "", "<stdin>:1: the file is empty"),
         (["state", "-"], 1, "", "<stdin>:1: the file is empty"),
         (["analyze", "-", "--no-bot"], 1, "", "<stdin>:1: the file is empty"),
-        (["replay", "-", "--deal", "1"], 1, "", "<stdin>:1: the file is empty"),
+        # an empty move script with a deal: the start of the deal
+        (["replay", "-", "--deal", "1"], 0, "Result: playing (deal 1, 0 moves", ""),
     ],
 )
 def test_a_closed_stdin_reads_as_empty_input(args, code, out, err):

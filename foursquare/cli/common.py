@@ -33,9 +33,18 @@ from ..errors import FoursquareError, ParseError
 from ..game import Game
 from ..rules import STANDARD, Rules
 
-#: The type of every file parameter: shell completion offers files; nothing is checked
-#: here (a bad file is reported by the reader as ``FILE: reason``, status 1).
-PATH = click.Path(allow_dash=True)
+#: The type of every file parameter: shell completion offers files; only an empty
+#: name is refused here (a bad file is reported by the reader as ``FILE: reason``, status 1).
+class FilePath(click.Path):
+    """:class:`click.Path` (``-`` allowed) that refuses an empty name as a usage error."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty file name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+PATH = FilePath(allow_dash=True)
 
 #: Exit status of an interrupted command (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
@@ -64,7 +73,7 @@ def signals_deferred():
         if caught:
             if caught[0] == signal.SIGINT:
                 raise KeyboardInterrupt
-            raise SystemExit(128 + caught[0])
+            raise Terminated(128 + caught[0])
 
 
 def fail(message: str) -> NoReturn:
@@ -152,8 +161,13 @@ def ensure_stdin() -> None:
             sys.stdin = io.StringIO()
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP, turned into an exit with status 128 + the signal so that
+    ``finally`` blocks run; :func:`command_boundary` says ``Terminated.``."""
+
+
 def _terminated(signum, frame) -> NoReturn:
-    raise SystemExit(128 + signum)
+    raise Terminated(128 + signum)
 
 
 def catch_sigterm() -> dict:
@@ -233,6 +247,10 @@ def command_boundary(func: Callable) -> Callable:
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except Terminated:
+            with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+                click.echo("Terminated.", err=True)
+            raise
         except (FoursquareError, UnicodeDecodeError, OSError) as exc:
             fail(error_text(exc))
         finally:

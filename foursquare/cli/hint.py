@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 
 import click
 
+from ..simulate import human_seconds
 from .common import (
     NATURAL,
     PATH,
@@ -26,6 +28,12 @@ def _pct(p: float | None) -> str:
 
 def _score(s: float | None) -> str:
     return "-" if s is None else f"{s:.1f}"
+
+
+#: How the cells are ordered (printed under the hint when there is a choice).
+RANKING_NOTE = (
+    "(ranked by the bot's search; each estimate assumes the bot plays on after that cell)"
+)
 
 
 def _bot_names() -> list[str]:
@@ -110,7 +118,9 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
     if view.status != "playing":
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
+    started = time.perf_counter()
     estimates = recommend(view, bot=bot, budget=budget, seed=seed)
+    used = time.perf_counter() - started
     best = estimates[0]
     if fmt == "json":
         out = {
@@ -120,6 +130,8 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
             "expected_score": best.expected_score,
             "bot": bot,
             "budget": budget,
+            "seconds": round(used, 4),
+            "ranked_by": "search",
             "alternatives": [e.as_dict() for e in estimates[1:3]],
             "estimates": [e.as_dict() for e in estimates],
         }
@@ -129,4 +141,8 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
     for alt in estimates[1:3]:
         click.echo(f"   or {alt.cell}   win {_pct(alt.win_chance)}, expected score {_score(alt.expected_score)}")
     placed = view.rules.deck_size - view.stock_count
-    click.echo(f"({bot} bot, {budget:g} s; {placed} cards placed, {view.stock_count} in the stock)")
+    click.echo(
+        f"({bot} bot, used {human_seconds(used)} of {budget:g} s; {placed} cards placed, {view.stock_count} in the stock)"
+    )
+    if len(estimates) > 1:
+        click.echo(RANKING_NOTE)

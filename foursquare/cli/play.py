@@ -9,6 +9,7 @@ first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import os
 import random
@@ -28,11 +29,9 @@ from ..session import (
     read_entry,
     state_of,
     writable_target,
-    write_atomically,
 )
 from .common import (
     PATH,
-    EXIT_INTERRUPTED,
     Look,
     command_boundary,
     exclusive,
@@ -42,6 +41,7 @@ from .common import (
     load_game_file,
     load_rules_option,
     new_game,
+    Terminated,
     signals_deferred,
 )
 
@@ -101,7 +101,7 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     elif not interactive:
         interactive = sys.stdin.isatty()
     look = Look.for_stream(ascii=ascii_only)
-    session = Session(game, record=record, autosave=interactive)
+    session = Session(game, record=record, autosave=interactive, resume=resume_path)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
@@ -285,10 +285,13 @@ class Prompt:
                     continue
                 if not self.handle(line):
                     break
-        except KeyboardInterrupt:
-            click.echo()
-            click.echo(summary(self.game, self.origin))  # not broken: it holds commands to copy
-            sys.exit(EXIT_INTERRUPTED)
+        except (KeyboardInterrupt, Terminated):
+            # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
+            # commands to copy); the boundary says Interrupted. or Terminated.
+            with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+                click.echo()
+                click.echo(summary(self.game, self.origin))
+            raise
         click.echo(summary(self.game, self.origin))
 
     def say(self, text: str) -> None:
@@ -371,14 +374,14 @@ class Prompt:
                 self.show()
             elif name == "hint":
                 click.echo(hint_text(session))
-            elif name == "save":
-                kind = session.save(arg)
+            elif name in ("save", "save!"):
+                kind = session.save(arg, force=name == "save!")
                 click.echo(f"Saved the {kind} to {arg}.")
-            elif name == "state":
+            elif name in ("state", "state!"):
                 if arg is None or arg == "--full":
                     click.echo(state_of(self.game, player_view=arg is None), nl=False)
                 else:
-                    write_atomically(arg, state_of(self.game))
+                    session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
                     click.echo(f"Saved the state to {arg}.")
         except FoursquareError as exc:
             self.say_error(str(exc))
@@ -466,12 +469,12 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                 click.echo(help_text())
             elif name == "hint":
                 click.echo(hint_text(session))
-            elif name == "save":
-                session.save(arg)
-            elif name == "state":
+            elif name in ("save", "save!"):
+                session.save(arg, force=name == "save!")
+            elif name in ("state", "state!"):
                 if arg is None or arg == "--full":
                     click.echo(state_of(game, player_view=arg is None), nl=False)
                 else:
-                    write_atomically(arg, state_of(game))
+                    session.write_file(arg, state_of(game), force=name == "state!", command="state")
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")

@@ -94,7 +94,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     if fmt == "json":
         click.echo(json.dumps(_record(deal, sol, game)))
         return
-    name = f"deal {deal}" if deal is not None else deck_path
+    name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else deck_path
     lines = [f"{name}: {_describe(sol, game.rules.deck_size)}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     transcript = _transcript(game, sol)
     if transcript is None:

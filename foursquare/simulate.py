@@ -30,6 +30,8 @@ from .deal import MASK64, splitmix64
 from .game import Game, Status
 from .rules import STANDARD, Rules
 
+#: Decimals kept for the floats of ``as_dict`` (JSON output).
+JSON_DIGITS = 4
 #: The normal quantile of a two-sided 95% interval.
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -188,8 +190,8 @@ class Summary:
     median_move_seconds: float | None
 
     def as_dict(self) -> dict:
-        """The summary as JSON-ready values."""
-        return {
+        """The summary as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
+        return _rounded({
             "bot": self.bot,
             "games": self.games,
             "wins": self.wins,
@@ -203,22 +205,58 @@ class Summary:
             "scores": {str(k): v for k, v in self.scores.items()},
             "moves": self.moves,
             "median_move_seconds": self.median_move_seconds,
-        }
+        }, digits={"median_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
 
 
-def _mean_interval(values: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
-    """(mean, standard deviation, 95% interval of the mean) of some values."""
+def human_seconds(s: float | None) -> str:
+    """A duration in human units with 3 significant digits: '1.25 s', '12.5 ms', '64.0 µs'."""
+    if s is None:
+        return "-"
+    s = float(f"{s:.3g}")  # rounded first, so that 0.9996 ms reads '1.00 ms'
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if abs(s) >= scale or unit == "µs":
+            value = float(f"{s / scale:.3g}")
+            text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
+            return f"{text.rstrip('.')} {unit}"
+    raise AssertionError  # pragma: no cover
+
+
+def _mean_interval(
+    values: Sequence[float], low: float = -math.inf, high: float = math.inf
+) -> tuple[float, float, tuple[float, float]]:
+    """(mean, standard deviation, 95% interval of the mean) of some values.
+
+    The interval is the normal approximation, clipped to ``[low, high]``, the
+    range the values can take (a mean cannot lie outside it).
+    """
     n = len(values)
     if not n:
         return 0.0, 0.0, (0.0, 0.0)
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n)
-    return mean, sd, (mean - half, mean + half)
+    return mean, sd, (max(mean - half, low), min(mean + half, high))
 
 
-def summarize(results: Sequence[GameResult]) -> Summary:
+def _rounded(value, ndigits: int = JSON_DIGITS, digits: dict | None = None):
+    """``value`` with its floats rounded to ``ndigits`` decimals (for JSON output);
+    ``digits`` maps a dictionary key to its own number of decimals."""
+    if isinstance(value, float):
+        return round(value, ndigits) if math.isfinite(value) else value
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v, ndigits) for v in value]
+    if isinstance(value, dict):
+        digits = digits or {}
+        return {k: _rounded(v, digits.get(k, ndigits)) for k, v in value.items()}
+    return value
+
+
+def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Summary:
     """The figures of a list of results (of one bot).
+
+    :param max_score: the highest possible score (the deck size minus the piles
+        of a full grid: 24 in the standard game); the interval of the mean score
+        is clipped to ``[0, max_score]`` (``None``: clipped at 0 only).
 
     :raises ValueError: when the results are of more than one bot.
     """
@@ -227,7 +265,8 @@ def summarize(results: Sequence[GameResult]) -> Summary:
         raise ValueError(f"results of several bots: {', '.join(sorted(names))}")
     games = len(results)
     wins = sum(r.won for r in results)
-    mean, sd, interval = _mean_interval([r.points for r in results])
+    high = math.inf if max_score is None else max_score
+    mean, sd, interval = _mean_interval([r.points for r in results], 0.0, high)
     won_scores = [r.score for r in results if r.won]
     times = [t for r in results for t in r.move_seconds]
     return Summary(
@@ -268,8 +307,8 @@ class PairedDifference:
     only_b: int
 
     def as_dict(self) -> dict:
-        """The difference as JSON-ready values."""
-        return {
+        """The difference as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
+        return _rounded({
             "games": self.games,
             "score": self.score,
             "score_interval": list(self.score_interval),
@@ -277,17 +316,21 @@ class PairedDifference:
             "win_interval": list(self.win_interval),
             "only_a": self.only_a,
             "only_b": self.only_b,
-        }
+        })
 
 
-def paired(a: Sequence[GameResult], b: Sequence[GameResult]) -> PairedDifference:
+def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | None = None) -> PairedDifference:
     """The paired difference of two bots' results on the same deals (A − B).
+
+    :param max_score: the highest possible score: the score difference's interval
+        is clipped to ``[-max_score, max_score]`` (``None``: not clipped).
 
     :raises ValueError: when the two lists are not of the same deals.
     """
     if [r.deal for r in a] != [r.deal for r in b]:
         raise ValueError("the two runs are not of the same deals")
-    score, _, score_interval = _mean_interval([x.points - y.points for x, y in zip(a, b)])
+    bound = math.inf if max_score is None else max_score
+    score, _, score_interval = _mean_interval([x.points - y.points for x, y in zip(a, b)], -bound, bound)
     win, _, (low, high) = _mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
     win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
     return PairedDifference(

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from ..simulate import human_seconds
 from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option
 
 FORMATS = ["text", "json", "markdown"]
@@ -32,10 +33,6 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
-def _seconds(s: float | None) -> str:
-    return "-" if s is None else f"{s:.4f}" if s >= 0.0001 else f"{s:.1e}"
-
-
 def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
@@ -54,19 +51,29 @@ def _text(summary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
     lines = [
-        f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} games",
+        f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} game{'' if summary.games == 1 else 's'}",
         f"  wins {summary.wins}, win rate {_pct(summary.win_rate)} (95% CI {_pct(lo)} to {_pct(hi)})",
         f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
-        f"95% CI {slo:.2f} to {shi:.2f})",
+        f"95% CI {slo:.2f} to {shi:.2f}, normal approximation)",
     ]
     if summary.mean_winning_score is not None:
         lines.append(f"  mean winning score {summary.mean_winning_score:.2f}")
     if summary.losses:
         lines.append("  losses: " + ", ".join(f"{reason} {n}" for reason, n in summary.losses.items()))
-    lines.append(f"  median {_seconds(summary.median_move_seconds)} s per move ({summary.moves} moves)")
+    lines.append(f"  median {human_seconds(summary.median_move_seconds)} per move ({summary.moves} moves)")
     lines.append("  scores:")
     lines += _histogram(summary)
     return lines
+
+
+def _paired_text(d, a: str, b: str) -> list[str]:
+    """The paired comparison (A minus B), as text lines (also under a markdown table)."""
+    return [
+        f"{a} minus {b}, paired over {d.games} deal{'' if d.games == 1 else 's'} (95% CI, normal approximation):",
+        f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})",
+        f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
+        f"won by {a} only {d.only_a}, by {b} only {d.only_b}",
+    ]
 
 
 def _row(summary, deals: range) -> str:
@@ -156,8 +163,9 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         else:
             results = run(name, deals, seed, rules, budget, nodes, jobs)
         all_results[name] = results
-    summaries = {name: summarize(results) for name, results in all_results.items()}
-    difference = paired(all_results[names[0]], all_results[names[1]]) if vs is not None else None
+    max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
+    summaries = {name: summarize(results, max_score) for name, results in all_results.items()}
+    difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
 
     if csv_file is not None:
         with csv_file as f:
@@ -184,17 +192,14 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         click.echo(TABLE_HEADER)
         for summary in summaries.values():
             click.echo(_row(summary, deals))
+        if difference is not None:
+            click.echo()
+            click.echo("\n".join(_paired_text(difference, names[0], vs)))
         return
     for i, summary in enumerate(summaries.values()):
         if i:
             click.echo()
         click.echo("\n".join(_text(summary, deals)))
     if difference is not None:
-        d = difference
         click.echo()
-        click.echo(f"{names[0]} minus {vs}, paired over {d.games} deals (95% CI, normal approximation):")
-        click.echo(f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})")
-        click.echo(
-            f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
-            f"won by {names[0]} only {d.only_a}, by {vs} only {d.only_b}"
-        )
+        click.echo("\n".join(_paired_text(difference, names[0], vs)))

@@ -151,29 +151,40 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
             raise click.UsageError("--vs compares exactly one --bot with another")
         names.append(vs)
     # Open the CSV file first: an unwritable path fails before the games are played.
+    # Its header is written at once and each row as its game finishes (flushed),
+    # so that an interrupted run keeps every game played.
     csv_file = None
     if output is not None:
         csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
-    all_results = {}
-    for name in names:
-        label = f"{name} on deals {_deals_text(deals)}"
-        if sys.stderr.isatty():
-            with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
-                results = run(name, deals, seed, rules, budget, nodes, jobs, progress=lambda r: bar.update(1))
-        else:
-            results = run(name, deals, seed, rules, budget, nodes, jobs)
-        all_results[name] = results
+    with csv_file if csv_file is not None else _stdout() as out:
+        writer = None
+        if csv_file is not None:
+            writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
+            writer.writeheader()
+            out.flush()
+
+        def write_row(result) -> None:
+            if writer is not None:
+                writer.writerow(result.row())
+                out.flush()
+
+        all_results = {}
+        for name in names:
+            label = f"{name} on deals {_deals_text(deals)}"
+            if sys.stderr.isatty():
+                with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
+
+                    def progress(r) -> None:
+                        write_row(r)
+                        bar.update(1)
+
+                    results = run(name, deals, seed, rules, budget, nodes, jobs, progress=progress)
+            else:
+                results = run(name, deals, seed, rules, budget, nodes, jobs, progress=write_row)
+            all_results[name] = results
     max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
     summaries = {name: summarize(results, max_score) for name, results in all_results.items()}
     difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
-
-    if csv_file is not None:
-        with csv_file as f:
-            writer = csv.DictWriter(f, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
-            writer.writeheader()
-            for results in all_results.values():
-                for r in results:
-                    writer.writerow(r.row())
 
     if fmt == "json":
         if len(names) == 1:

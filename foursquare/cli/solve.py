@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sys
@@ -103,13 +104,57 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
         click.echo("".join(f"# {line}\n" for line in lines) + transcript, nl=False)
 
 
-def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) -> None:
-    from ..analysis import summarize
-    from ..rules import STANDARD
+def _solve_deal(task):
+    """Solve one deal in a worker process: ``(deal, solution)``."""
     from ..solver import solve_deals
 
+    deal, rules, limit, timeout = task
+    return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
+
+
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the pool); SIGTERM and
+    SIGHUP end the worker at once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def solve_stream(deals: range, rules, limit, timeout, jobs):
+    """``(deal, solution)`` for each deal, in deal order, each as soon as it and
+    the deals before it are solved (the pool hands out one deal at a time and
+    keeps only the results that finished out of order).  Stopping the iteration
+    (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
+    from ..solver import solve_deals
+
+    list(solve_deals([], rules))  # an unsupported rule set fails here, before any work
+    if jobs <= 1 or len(deals) <= 1:
+        yield from solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=1)
+        return
+    import multiprocessing
+
+    tasks = ((d, rules, limit, timeout) for d in deals)
+    with multiprocessing.Pool(min(jobs, len(deals)), initializer=_worker_signals) as pool:  # exit: terminate
+        yield from pool.imap(_solve_deal, tasks, chunksize=1)
+
+
+def _flush(*streams) -> None:
+    for stream in streams:
+        if stream is not None:
+            stream.flush()
+
+
+def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) -> None:
+    """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
+    row) as soon as it is known and flushed, so that an interrupted run keeps
+    every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
+    from ..analysis import summarize
+    from ..rules import STANDARD
+
     rules = rules or STANDARD
-    results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs)
     solutions = []
     writer = None
     csv_file = None
@@ -117,7 +162,10 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
         csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
         writer = csv.writer(csv_file)
         writer.writerow(["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
+        csv_file.flush()
     show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
+    results = solve_stream(deals, rules, limit, timeout, jobs)
+    stopped = False
     try:
         with click.progressbar(
             results, length=len(deals), label="solving", file=sys.stderr, hidden=not show_bar
@@ -134,11 +182,33 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
                     click.echo(json.dumps(_record(d, sol)))
                 elif verbose:
                     click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+                _flush(csv_file, sys.stdout)
+    except (KeyboardInterrupt, SystemExit):
+        stopped = True
+        raise
     finally:
+        results.close()  # stops the workers
         if csv_file is not None and csv_file is not sys.stdout:
             csv_file.close()
+        if stopped and solutions:
+            with contextlib.suppress(Exception):  # the interruption is what matters
+                _summary(solutions, fmt, interrupted=len(deals))
+    _summary(solutions, fmt)
+
+
+def _summary(solutions, fmt, interrupted: int | None = None) -> None:
+    """The summary of the deals solved; ``interrupted``: how many were asked for
+    (the run stopped before the end)."""
+    from ..analysis import summarize
+
     summary = summarize(solutions)
     if fmt == "json":
-        click.echo(json.dumps({"summary": summary.as_dict()}))
+        out = {"summary": summary.as_dict()}
+        if interrupted is not None:
+            out["interrupted"] = {"deals_solved": len(solutions), "deals_asked": interrupted}
+        click.echo(json.dumps(out))
     else:
+        if interrupted is not None:
+            click.echo(f"interrupted: {len(solutions)} of {interrupted} deals solved")
         click.echo("\n".join(summary.lines()))
+    _flush(sys.stdout)

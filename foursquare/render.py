@@ -107,12 +107,14 @@ def grid_text(
     faces = {cell: _face_text(pile, symbols, reveal) for cell, pile in grid.items()}
     width = max([FACE_WIDTH, *(len(f) for f in faces.values())])
     tail = 3 if grid else 0  # ":1*" after a face
-    header = "  " + "".join(
+    # The row numbers take 3 characters ("10" and a space), so that a face that
+    # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
+    header = "   " + "".join(
         " " + " " * (width - 2) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
     )
     lines = [style(header.rstrip(), "frame")]
     for r in range(r0, r1 + 1):
-        parts = [style(f"{r + 1:>2}", "frame")]
+        parts = [style(f"{r + 1:>2}", "frame") + " "]
         for c in range(c0, c1 + 1):
             cell = CELLS[r * STRIDE + c]
             pile = grid.get(cell)

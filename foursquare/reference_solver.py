@@ -1,0 +1,104 @@
+"""A plain perfect-information solver on the engine itself, for any rule set.
+
+:mod:`foursquare.solver` is fast but supports only the standard flip and
+adjacency rules.  This module searches with :class:`~foursquare.game.Game`
+directly (play/undo), so it follows every rule set the engine knows: it is the
+solver's fallback for the other variants (RULES.md §8) and an independent check
+of it.  Same question, same answers: the win that uses the fewest cards (the
+highest score, RULES.md §5), or a proof that no win exists, or ``unknown`` when
+a limit runs out.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .game import Game
+
+
+class _Limit(Exception):
+    """The node or time limit ran out."""
+
+
+def _key(game: Game) -> tuple:
+    """Everything the rest of the game depends on: the cards placed so far (the
+    stock position) and each pile's height, top card and face, cell by cell.
+
+    Cells are taken relative to the piles' box when the frame cannot bind any
+    more (every box of ``size`` rows and columns around the piles fits in the
+    frame), since the rules then look the same wherever the piles lie (RULES.md §3).
+    """
+    grid = game.grid()
+    box = game.bounding_box()
+    shift = 0
+    if box is not None:
+        r0, r1, c0, c1 = box
+        n, last = game.rules.size, game.rules.frame - 1
+        if r1 - (n - 1) >= 0 and r0 + (n - 1) <= last and c1 - (n - 1) >= 0 and c0 + (n - 1) <= last:
+            shift = r0 * 16 + c0
+    return (game.placed,) + tuple((cell - shift, len(p.cards), p.top, p.face_up) for cell, p in grid.items())
+
+
+def _first_cells(game: Game) -> list:
+    """The cells worth trying for the next card: on an empty floating grid only the
+    centre of the frame, since from there every placement of the final grid is
+    still open (RULES.md §3: the frame binds only near its edge)."""
+    if game.bounding_box() is None and game.rules.layout == "floating":
+        middle = game.rules.size - 1
+        return [c for c in game.legal_cells() if c.row == middle and c.column == middle]
+    return game.legal_cells()
+
+
+def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | None):
+    """Solve ``game`` from its position by iterative deepening on the number of cards used.
+
+    :param game: the game (not changed); its known deck is the stock order.
+    :param max_nodes: the most placements to try (``None``: no limit).
+    :param timeout: the most wall-clock seconds (``None``: no limit).
+    :returns: ``(status, cards, cells, nodes)``: status ``solved`` (``cards`` is the
+        number of cards placed at the win, ``cells`` the winning moves), ``no-win``,
+        or ``unknown`` (``cards``: the fewest cards a win may still need).
+    """
+    start = time.perf_counter()
+    game = game.copy()
+    rules = game.rules
+    full = rules.size * rules.size
+    last = min(len(game.deck), rules.deck_size)
+    nodes = 0
+    failed: dict[tuple, int] = {}  # key -> the largest card budget known to fail from there
+
+    def search(budget: int, path: list) -> bool:
+        nonlocal nodes
+        if game.status == "won":
+            return True
+        if game.is_over or game.placed >= budget or game.placed >= last:
+            return False
+        if full - len(game.grid()) > budget - game.placed:  # each missing pile needs a card
+            return False
+        key = _key(game)
+        if failed.get(key, -1) >= budget:
+            return False
+        for cell in _first_cells(game):
+            nodes += 1
+            if max_nodes is not None and nodes > max_nodes:
+                raise _Limit
+            if timeout is not None and nodes % 256 == 0 and time.perf_counter() - start > timeout:
+                raise _Limit
+            game.play(cell)
+            path.append(cell)
+            if search(budget, path):
+                return True
+            path.pop()
+            game.undo()
+        failed[key] = budget
+        return False
+
+    first = max(game.placed + 1, game.placed + full - len(game.grid()))
+    for budget in range(first, last + 1):
+        path: list = []
+        try:
+            if search(budget, path):
+                return "solved", budget, tuple(path), nodes
+        except _Limit:
+            return "unknown", budget, (), nodes
+    return "no-win", None, (), nodes

@@ -359,9 +359,10 @@ class BoundedInt(click.ParamType):
             text = str(value).strip()
             if not (text and text.isascii() and text.isdigit()):
                 self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
-            if len(text.lstrip("0")) > len(str(self.high)):
+            digits = text.lstrip("0") or "0"
+            if len(digits) > len(str(self.high)):
                 self.fail(f"{quote(text)} is too large (expected {self._range()})", param, ctx)
-            number = int(text)
+            number = int(digits)
         if not self.low <= number <= self.high:
             self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
         return number

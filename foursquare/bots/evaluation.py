@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ._board import Board
 
@@ -89,11 +90,31 @@ def estimate(board: Board) -> tuple[float, float]:
     return estimate_of(board.down, board.target - board.npiles, board.total - board.placed, board.rules.size)
 
 
+#: The win-chance model of the standard game: ``p = 1 / (1 + exp(-z))`` with
+#: ``z = b0 + bD * D + bM * M + bS * log(1 + max(0, stock - M))`` — fewer face-down
+#: cards, fewer missing piles and more cards to spare all help.  Fitted (logistic
+#: regression) on every position of the ``expectimax`` bot's games on deals
+#: 1000–1299 (6529 positions, 96.3% of games won): its predictions match the
+#: observed win rates within a point in every band (50%, 86%, 94%, 96%).
+WIN_MODEL = (-5.9504, -0.1526, -0.0449, 3.0595)
+#: The cards a win still takes: ``e0 + eM * M + eD * D`` (least squares on the same wins).
+EXTRA_MODEL = (3.411, 1.249, 0.493)
+
+
+@lru_cache(maxsize=4096)
 def estimate_of(down: int, missing: int, stock: int, size: int = 4) -> tuple[float, float]:
-    """:func:`estimate` from its inputs: face-down count, missing piles, cards in the stock, grid size."""
-    known = CALIBRATION.get((down, missing)) if size == 4 else None
-    if known is None:
+    """:func:`estimate` from its inputs: face-down count, missing piles, cards in the stock, grid size.
+
+    Smooth and monotone: the win chance and the expected score never rise with
+    another face-down card or another missing pile, and never fall with another
+    card in the stock — the directions in which the search utility moves too.
+    For other grid sizes (where nothing was measured) a rough formula stands in.
+    """
+    if size != 4:
         p, extra = 0.9, 2.6 + 1.25 * missing + 0.4 * down
-    else:
-        p, extra = known
-    return p, p * max(0.0, stock - extra)
+        return p, p * max(0.0, stock - extra)
+    b0, b_down, b_missing, b_spare = WIN_MODEL
+    z = b0 + b_down * down + b_missing * missing + b_spare * math.log1p(max(0, stock - missing))
+    p = 1.0 / (1.0 + math.exp(-z))
+    e0, e_missing, e_down = EXTRA_MODEL
+    return p, p * max(0.0, stock - (e0 + e_missing * missing + e_down * down))

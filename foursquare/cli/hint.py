@@ -36,6 +36,15 @@ RANKING_NOTE = (
 )
 
 
+def _dominates(a, b) -> bool:
+    """Whether estimate ``a`` is better than ``b`` on both counts (as printed, rounded)."""
+    if None in (a.win_chance, b.win_chance, a.expected_score, b.expected_score):
+        return False
+    return _pct(a.win_chance) != _pct(b.win_chance) and a.win_chance > b.win_chance and (
+        _score(a.expected_score) != _score(b.expected_score) and a.expected_score > b.expected_score
+    )
+
+
 def _bot_names() -> list[str]:
     from ..bots import BOTS
 
@@ -146,3 +155,9 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
     )
     if len(estimates) > 1:
         click.echo(RANKING_NOTE)
+    better = [e for e in estimates[1:3] if _dominates(e, best)]
+    if better:
+        click.echo(
+            f"(the search prefers {best.cell} to {', '.join(str(e.cell) for e in better)}: its utility values "
+            "filled piles and fewer face-down cards more than these estimates do)"
+        )

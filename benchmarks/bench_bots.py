@@ -4,7 +4,7 @@ A plain script (not a test)::
 
     python benchmarks/bench_bots.py                     # seconds per move, every bot
     python benchmarks/bench_bots.py --bots deep --budget 1
-    python benchmarks/bench_bots.py --calibrate --deals 1000-1399
+    python benchmarks/bench_bots.py --calibrate --deals 1000-1299   # needs numpy
 
 - Speed: positions are taken along games of ``--deals`` played by the
   ``expectimax`` bot; each bot answers each position ``--repeat`` times and the
@@ -13,9 +13,11 @@ A plain script (not a test)::
   ``foursquare simulate --bot NAME --deals A-B --format markdown``.
 - Calibration: plays ``--deals`` with the ``expectimax`` bot, and for every
   position after a placement records the face-down count D, the missing piles
-  M, whether the game was then won and how many more cards the win took; prints
-  the table :data:`foursquare.bots.evaluation.CALIBRATION` holds (entries seen
-  at least 10 times, the win chance shrunk towards 0.95 by 10 pseudo-games).
+  M, the stock, whether the game was then won and how many more cards the win
+  took; fits the models :data:`foursquare.bots.evaluation.WIN_MODEL` (logistic
+  regression) and :data:`~foursquare.bots.evaluation.EXTRA_MODEL` (least
+  squares) and prints them, with the current model's predicted against observed
+  win rates by band.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections import defaultdict
 
 from foursquare.bots import BOTS, get_bot
 from foursquare.game import Game
@@ -68,26 +69,41 @@ def bench_speed(names: list[str], deals: range, every: int, repeat: int, budget:
 
 
 def calibrate(deals: range) -> None:
+    import numpy as np
+
+    from foursquare.bots.evaluation import estimate_of
+
     bot = get_bot("expectimax")
-    stats: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
+    rows = []  # (D, M, stock, won, cards the win took)
     for deal in deals:
         game = Game.from_deal(deal)
         trajectory = []
         while not game.is_over:
             game.play(bot.choose(game.view()))
             if not game.is_over:
-                trajectory.append((game.face_down, game.rules.size**2 - len(game.grid()), game.placed))
+                trajectory.append((game.face_down, game.rules.size**2 - len(game.grid()), game.stock_count))
         won = game.score is not None
-        for down, missing, placed in trajectory:
-            entry = stats[(down, missing)]
-            entry[0] += 1
-            entry[1] += won
-            entry[2] += game.placed - placed if won else 0
-    print("CALIBRATION = {")
-    for (down, missing), (n, wins, extra) in sorted(stats.items()):
-        if n >= 10 and wins:
-            print(f"    ({down}, {missing}): ({(wins + 9.5) / (n + 10):.3f}, {extra / wins:.1f}),  # {n} positions")
-    print("}")
+        rows += [(d, m, s, won, s - (game.score or 0)) for d, m, s in trajectory]
+    data = np.array(rows, dtype=float)
+    down, missing, stock, won, took = data.T
+    x = np.stack([np.ones_like(down), down, missing, np.log1p(np.maximum(stock - missing, 0))], 1)
+    w = np.zeros(x.shape[1])
+    for _ in range(50):  # Newton's method, a touch of ridge
+        p = 1 / (1 + np.exp(-x @ w))
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(len(w))
+        w += np.linalg.solve(hessian, x.T @ (won - p) - 1e-3 * w)
+    wins = won == 1
+    a = np.stack([np.ones_like(down), missing, down], 1)
+    extra, *_ = np.linalg.lstsq(a[wins], took[wins], rcond=None)
+    print(f"{len(rows)} positions, {int(wins.sum())} of them in games won")
+    print("WIN_MODEL =", tuple(round(float(v), 4) for v in w))
+    print("EXTRA_MODEL =", tuple(round(float(v), 3) for v in extra))
+    predicted = np.array([estimate_of(int(d), int(m), int(s))[0] for d, m, s in zip(down, missing, stock)])
+    for lo, hi in [(0, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.0)]:
+        band = (predicted >= lo) & (predicted < hi)
+        if band.any():
+            print(f"  current model {lo:.2f}-{hi:.2f}: {int(band.sum())} positions, "
+                  f"predicted {predicted[band].mean():.3f}, observed {won[band].mean():.3f}")
 
 
 def main() -> None:

@@ -18,12 +18,15 @@ missing (a win needs the full grid).
   The ``deep`` bot, which looks further, weighs face-down cards 0.7
   (:attr:`~foursquare.bots.search.DeepBot.WEIGHTS`).
 - The **estimate** reported to the player, (win chance, expected score with
-  losses counting 0), comes from :data:`CALIBRATION`: how often the
-  ``expectimax`` bot went on to win from positions with the same ``D`` and
-  ``M`` (deals 1000–1399, shrunk towards 0.95 when there were few), and how
-  many more cards its wins took.  Stronger bots win somewhat more often, so
-  these estimates are cautious.  Outside the table (and for rule variants,
-  where it was not measured) a rough formula stands in.
+  losses counting 0), comes from a smooth model (:data:`WIN_MODEL`,
+  :data:`EXTRA_MODEL`) of how often the ``expectimax`` bot went on to win from
+  positions with the same ``D``, ``M`` and cards to spare (stock − ``M``), and how
+  many more cards its wins took (deals 1000–1299).  It moves the same way as the
+  utility in each of ``D``, ``M`` and the stock.  The searches carry it through the
+  same tree as the utility (chance nodes average it, max nodes take the child of
+  highest *utility*), so a cell's estimate is the expectation if the bot plays on.
+  Stronger bots win somewhat more often, so these estimates are cautious.  For
+  other grid sizes, where nothing was measured, a rough formula stands in.
 """
 
 from __future__ import annotations
@@ -50,28 +53,6 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-
-#: (D, M) -> (chance of a win, mean number of further cards a win took), measured for
-#: the standard rules with the ``expectimax`` bot (``benchmarks/bench_bots.py --calibrate``).
-CALIBRATION: dict[tuple[int, int], tuple[float, float]] = {
-    (0, 1): (0.973, 3.0), (0, 2): (0.981, 5.9), (0, 3): (0.978, 7.5), (0, 4): (0.953, 8.7),
-    (0, 5): (0.983, 10.8), (0, 6): (0.983, 12.4), (0, 7): (0.986, 13.4), (0, 8): (0.946, 14.2),
-    (0, 9): (0.967, 15.3), (0, 10): (0.949, 16.8), (0, 11): (0.959, 17.7), (0, 12): (0.974, 18.6),
-    (0, 14): (0.929, 20.5), (0, 15): (0.952, 21.6), (1, 0): (0.856, 2.6), (1, 1): (0.953, 5.3),
-    (1, 2): (0.932, 6.5), (1, 3): (0.992, 7.4), (1, 4): (0.980, 9.2), (1, 5): (0.961, 11.0),
-    (1, 6): (0.939, 12.8), (1, 7): (0.957, 14.0), (1, 8): (0.948, 15.4), (1, 9): (0.939, 15.7),
-    (1, 10): (0.959, 16.5), (1, 11): (0.936, 17.4), (1, 12): (0.922, 18.6), (1, 13): (0.955, 19.6),
-    (1, 14): (0.955, 20.6), (2, 0): (0.910, 4.4), (2, 1): (0.929, 5.5), (2, 2): (0.961, 7.7),
-    (2, 3): (0.938, 9.2), (2, 4): (0.938, 10.2), (2, 5): (0.940, 11.9), (2, 6): (0.959, 12.9),
-    (2, 7): (0.932, 13.8), (2, 8): (0.949, 14.3), (2, 9): (0.962, 15.5), (2, 10): (0.965, 16.3),
-    (2, 13): (0.929, 19.5), (3, 0): (0.938, 3.8), (3, 1): (0.928, 6.6), (3, 2): (0.941, 8.1),
-    (3, 3): (0.943, 9.7), (3, 4): (0.974, 10.8), (3, 5): (0.952, 11.3), (3, 6): (0.938, 12.0),
-    (3, 7): (0.930, 12.6), (3, 8): (0.991, 15.1), (3, 9): (0.946, 17.3), (3, 10): (0.896, 17.2),
-    (4, 0): (0.881, 5.0), (4, 1): (0.935, 7.4), (4, 2): (0.937, 8.8), (4, 3): (0.949, 9.6),
-    (4, 4): (0.925, 11.9), (4, 5): (0.969, 10.8), (4, 6): (0.969, 11.6), (4, 7): (0.983, 13.6),
-    (4, 8): (0.940, 12.9),
-}
-
 
 def utility(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The search utility of a position where the game goes on (see the module text)."""

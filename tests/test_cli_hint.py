@@ -120,3 +120,12 @@ def _keeps_all_face_up(game, cell):
     ok = game.face_down == 0
     game.undo()
     return ok
+
+
+def test_hint_says_how_it_ranks_and_the_time_used_of_the_budget(tmp_path):
+    path = _script(tmp_path, ["d4", "e4", "c4", "d3"])
+    lines = _run(path, "--deal", "1", "--bot", "expectimax", "--budget", "2").stdout.splitlines()
+    assert "(expectimax bot, used " in lines[3] and " of 2 s;" in lines[3]
+    assert "ranked by the bot's search" in lines[4]
+    data = json.loads(_run(path, "--deal", "1", "--bot", "expectimax", "--format", "json").stdout)
+    assert data["ranked_by"] == "search" and 0 <= data["seconds"] <= 60

@@ -98,3 +98,33 @@ def test_samples_is_the_same_fixed_work_limit_as_nodes():
     a = json.loads(_run("--bot", "deep", "--deals", "0", "--nodes", "3000", "--format", "json").stdout)
     b = json.loads(_run("--bot", "deep", "--deals", "0", "--samples", "3000", "--format", "json").stdout)
     assert _strip_times(a) == _strip_times(b) and a["games"] == 1
+
+
+def test_one_game_is_singular_and_times_are_in_human_units():
+    out = _run("--bot", "greedy", "--deals", "5").stdout
+    assert "greedy on deals 5: 1 game\n" in out
+    line = next(l for l in out.splitlines() if "per move" in l)
+    assert any(f" {unit} per move" in line for unit in ("s", "ms", "µs")) and "e-0" not in line
+
+
+def test_the_mean_score_interval_stays_within_the_possible_scores():
+    """A normal approximation can reach below 0 or above 24; it is clipped (and says so)."""
+    out = _run("--bot", "greedy", "--deals", "0-3").stdout
+    assert "normal approximation" in out
+    data = json.loads(_run("--bot", "greedy", "--deals", "0-3", "--format", "json").stdout)
+    low, high = data["score_interval"]
+    assert 0 <= low <= data["mean_score"] <= high <= 24
+
+
+def test_json_floats_are_rounded():
+    data = json.loads(_run("--bot", "expectimax", "--vs", "greedy", "--deals", "0-5", "--format", "json").stdout)
+    floats = [data["mean_score"], data["score_sd"], *data["score_interval"], *data["win_interval"]]
+    floats += [data["paired"]["score"], *data["paired"]["score_interval"], data["vs"]["mean_score"]]
+    assert all(round(x, 4) == x for x in floats)
+
+
+def test_markdown_keeps_the_paired_comparison():
+    out = _run("--bot", "greedy", "--vs", "random", "--deals", "0-3", "--format", "markdown").stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("| bot |") and lines[2].startswith("| greedy |") and lines[3].startswith("| random |")
+    assert "greedy minus random, paired over 4 deals" in out and "won by greedy only" in out

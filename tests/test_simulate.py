@@ -91,3 +91,34 @@ def test_paired_win_interval_stays_within_minus_one_and_one():
         difference = paired(a, b)
         low, high = difference.win_interval
         assert -1.0 <= low <= difference.win <= high <= 1.0
+
+
+def test_intervals_are_clipped_to_what_is_possible():
+    """Normal approximations of a mean score stay in [0, max score]; a paired
+    score difference stays in [-max, max]."""
+    from foursquare.simulate import summarize as summ
+
+    low = summ([_result(0, 24), _result(1), _result(2), _result(3)], max_score=24)
+    assert low.score_interval[0] == 0.0
+    high = summ([_result(0, 24), _result(1, 24), _result(2, 24), _result(3, 20)], max_score=24)
+    assert high.score_interval[1] == 24.0 and high.score_interval[0] < high.mean_score
+    a = [_result(i, 24) for i in range(3)] + [_result(3)]
+    b = [_result(i) for i in range(4)]
+    lo, hi = paired(a, b, max_score=24).score_interval
+    assert -24 <= lo and hi == 24
+
+
+def test_as_dict_rounds_floats():
+    s = summarize([_result(0, 13), _result(1, 12), _result(2, 12)])
+    d = s.as_dict()
+    assert d["mean_score"] == round(37 / 3, 4) and all(round(x, 4) == x for x in d["score_interval"])
+
+
+@pytest.mark.parametrize(
+    "seconds, text",
+    [(6.4e-05, "64.0 µs"), (0.0009996, "1.00 ms"), (0.0123, "12.3 ms"), (0.42, "420 ms"), (5, "5.00 s"), (None, "-")],
+)
+def test_human_seconds(seconds, text):
+    from foursquare.simulate import human_seconds
+
+    assert human_seconds(seconds) == text

@@ -129,3 +129,20 @@ def test_hint_says_how_it_ranks_and_the_time_used_of_the_budget(tmp_path):
     assert "ranked by the bot's search" in lines[4]
     data = json.loads(_run(path, "--deal", "1", "--bot", "expectimax", "--format", "json").stdout)
     assert data["ranked_by"] == "search" and 0 <= data["seconds"] <= 60
+
+
+def test_the_readme_hint_example_is_real_output_but_for_the_time_used():
+    """README.md shows `foursquare hint examples/state.yaml --bot greedy` in a text
+    block (the time used changes from run to run): the rest is exact."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    block = next(b for b in (root / "README.md").read_text().split("```") if b.startswith("text\n$ foursquare hint "))
+    command, _, output = block[len("text\n$ ") :].partition("\n")
+    words = shlex.split(command)[1:]
+    words[words.index("examples/state.yaml")] = str(root / "examples" / "state.yaml")
+    actual = CliRunner().invoke(main, words, catch_exceptions=False).output
+    used = re.compile(r"used [0-9.]+ (s|ms|µs) of")
+    assert used.search(actual) and used.sub("used T of", actual) == used.sub("used T of", output)

@@ -3,6 +3,7 @@ stdin, Ctrl-C at the prompt, exit codes.  A focused set (each run starts Python)
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -297,3 +298,84 @@ def test_colour_on_a_terminal_unless_dumb_or_no_color(env, colour):
     grid = [line for line in plain.splitlines() if re.match(r"^( [1-7] | +[a-g]( |$))", line)]
     assert len(grid) == 7 + 1 + 3 + 1  # the empty frame, then after d4: rows 3-5, headers
     assert max(len(line) for line in grid) <= 40  # the grid fits a 40-column terminal
+
+
+# ------------------------------------------- signals: what is said and kept
+
+
+def _wait_for(predicate, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Terminated.")])
+def test_a_signal_at_the_prompt_ends_the_line_and_says_why(tmp_path, signum, code, word):
+    process = subprocess.Popen(
+        [*COMMAND, "play", "--interactive", "--deal", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
+    )
+    process.stdin.write("d4\n")
+    process.stdin.flush()
+    time.sleep(1.0)  # at the prompt again
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == code
+    assert err == f"{word}\n"
+    assert "> \nStopped after 1 card placed" in out  # the prompt's line ended first
+
+
+def _lines(path):
+    return path.read_text().splitlines() if path.exists() else []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, fmt):
+    out_path, csv_path = tmp_path / "out", tmp_path / "out.csv"
+    with open(out_path, "w") as out:  # a file: block-buffered unless the command flushes
+        process = subprocess.Popen(
+            [*COMMAND, "solve", "--deals", "0-99999", "--jobs", "2", "--max-nodes", "3000", "--format", fmt,
+             "-v", "--output", str(csv_path)],
+            stdout=out, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
+        )
+        assert _wait_for(lambda: len(_lines(out_path)) >= 3 and len(_lines(csv_path)) >= 3)
+        process.send_signal(signum)
+        err = process.communicate(timeout=30)[1]
+    assert process.returncode == code
+    assert "Traceback" not in err and err.endswith(("Interrupted.\n", "Terminated.\n"))
+    lines, rows = _lines(out_path), _lines(csv_path)
+    assert rows[0].startswith("deal,status")
+    if fmt == "json":
+        records = [json.loads(line) for line in lines]
+        deals = [r["deal"] for r in records[:-1]]
+        assert deals == list(range(len(deals)))
+        assert records[-1]["interrupted"]["deals_solved"] == len(deals)
+        assert len(rows) - 1 == len(deals)
+    else:
+        assert lines[0].startswith("deal 0: ")
+        assert any(line.startswith("interrupted: ") for line in lines)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
+    csv_path = tmp_path / "int.csv"
+    process = subprocess.Popen(
+        [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-999999", "--jobs", jobs, "--output", str(csv_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
+    )
+    assert _wait_for(lambda: len(_lines(csv_path)) >= 3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err
+    rows = _lines(csv_path)
+    assert rows[0] == "bot,deal,status,reason,score,moves,seconds"
+    deals = [int(row.split(",")[1]) for row in rows[1:] if row.count(",") == 6]
+    assert deals[: len(deals)] == list(range(len(deals))) and len(deals) >= 2

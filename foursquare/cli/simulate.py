@@ -93,6 +93,49 @@ def _stdout():
     return contextlib.nullcontext(sys.stdout)
 
 
+def _play_deal(task):
+    """One game in a worker process."""
+    from ..simulate import run
+
+    name, deal, seed, rules, budget, nodes = task
+    return run(name, [deal], seed, rules, budget, nodes, 1)[0]
+
+
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle; SIGTERM and SIGHUP end it at once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _play(name, deals, seed, rules, budget, nodes, jobs, progress) -> list:
+    """:func:`foursquare.simulate.run`, with ``progress`` called on each result as
+    soon as it and the deals before it are played: the workers take one deal at a
+    time, so that the first results come at once however long the range; stopping
+    (Ctrl-C, SIGTERM) stops the workers."""
+    from ..simulate import run
+
+    run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
+    results = []
+    if jobs <= 1 or len(deals) <= 1:
+        for deal in deals:
+            result = run(name, [deal], seed, rules, budget, nodes, 1)[0]
+            results.append(result)
+            progress(result)
+        return results
+    import multiprocessing
+
+    tasks = ((name, d, seed, rules, budget, nodes) for d in deals)
+    with multiprocessing.Pool(min(jobs, len(deals)), initializer=_worker_signals) as pool:  # exit: terminate
+        for result in pool.imap(_play_deal, tasks, chunksize=1):
+            results.append(result)
+            progress(result)
+    return results
+
+
 @click.command(short_help="Play a bot over a range of deals and report its statistics.")
 @click.option(
     "--bot",
@@ -142,7 +185,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     see only what a player sees (RULES.md section 6).
     """
     from ..rules import STANDARD
-    from ..simulate import paired, run, summarize
+    from ..simulate import paired, summarize
 
     rules = load_rules_option(rules_spec) or STANDARD
     names = list(dict.fromkeys(bots))
@@ -178,9 +221,9 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
                         write_row(r)
                         bar.update(1)
 
-                    results = run(name, deals, seed, rules, budget, nodes, jobs, progress=progress)
+                    results = _play(name, deals, seed, rules, budget, nodes, jobs, progress)
             else:
-                results = run(name, deals, seed, rules, budget, nodes, jobs, progress=write_row)
+                results = _play(name, deals, seed, rules, budget, nodes, jobs, write_row)
             all_results[name] = results
     max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
     summaries = {name: summarize(results, max_score) for name, results in all_results.items()}

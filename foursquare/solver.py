@@ -208,6 +208,29 @@ def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     return 2
 
 
+def _two_last_rule_out(y: int, lo: int, hi: int, n: int, limit: int) -> bool:
+    """Whether a win whose last two cards both make new piles is impossible because
+    the second-to-last card (rank ``y``) is ranked strictly below or above every
+    top card it can meet (ranks ``lo`` .. ``hi``).
+
+    Such a card flips both of its lines (RULES.md §4: no face-up card can hold it
+    in between or tie it).  Say it goes to e' and the last card to e, the only
+    empty cells before it.  After it, just before the last card, every top card
+    outside e's lines is face up and each line through e is all face up or all
+    face down, not both face down when ``2(n - 1)`` exceeds the limit (see
+    :meth:`_Search._last_card_can_end`).  Undoing the flips of e''s lines then
+    leaves, before the second-to-last card, at least: ``2n - 3`` face-down cards
+    when both lines through e are face up (e''s ``2n - 3`` or ``2n - 2``
+    line-mates were all face up, as everything but e is); ``3n - 4`` when a line
+    through e is face down and e' lies on the other one; ``3n - 5`` when e' lies
+    on neither (e' on the face-down line is impossible: its own card is face
+    up).  When ``2n - 3`` already exceeds the limit the game was lost before.
+    """
+    if 2 * (n - 1) <= limit or 2 * n - 3 <= limit:
+        return False
+    return y < lo or y > hi
+
+
 class _Board:
     """The solver's own compact position: flat lists indexed ``row*F + column`` of the frame."""
 
@@ -363,7 +386,7 @@ class _Search:
             first += _parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
         path: list[int] = []
         for K in range(first, len(self.ranks) + 1):
-            if not self._last_card_can_end(K):
+            if not self._last_card_can_end(K) or not self._last_two_can_end(K):
                 continue
             self.tt.clear()  # entries of a smaller budget never answer for this one
             try:
@@ -397,6 +420,23 @@ class _Search:
         pool = [self.ranks[i] for i in range(self.t0, last)]
         pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         return any(v <= x for v in pool) and any(v >= x for v in pool)
+
+    def _last_two_can_end(self, K: int) -> bool:
+        """Whether a win with exactly ``K`` cards is not ruled out by its last two cards.
+
+        Only when every card from now on makes a new pile (``K`` cards exactly fill
+        the empty cells) and the face-down limit is below ``2n - 3``; see
+        :func:`_two_last_rule_out`.
+        """
+        b = self.b
+        n = b.n
+        if K - self.t0 != n * n - b.p or K - 2 < self.t0:
+            return True
+        tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
+        future = self.ranks[self.t0 : K - 2]
+        lo = min(tops + future, default=99)
+        hi = max(tops + future, default=0)
+        return not _two_last_rule_out(self.ranks[K - 2], lo, hi, n, b.limit)
 
     @staticmethod
     def _rank_classes(ranks: list[int], t: int, K: int) -> list[int]:
@@ -437,6 +477,42 @@ class _Search:
         perf = time.perf_counter
         search = self
         classes = [self._rank_classes(ranks, t, K) for t in range(last + 1)]
+        # The last-card and last-two-cards rules again after a stacked card: the
+        # covered card is no longer a top card that the last cards could meet.
+        x_last = ranks[K - 1]
+        y_last = ranks[K - 2] if K >= 2 else 0
+        two_rule = K - 2 >= self.t0 and _two_last_rule_out(y_last, 99, 0, n, limit)
+        one_rule = 2 * nm1 > limit
+        span1 = []  # min and max rank of cards t .. K-2 (before the last card)
+        span2 = []  # min and max rank of cards t .. K-3 (before the last two)
+        for t in range(last + 1):
+            a = ranks[t : K - 1]
+            span1.append((min(a, default=99), max(a, default=0)))
+            a = ranks[t : K - 2]
+            span2.append((min(a, default=99), max(a, default=0)))
+
+        def last_cards_rule_out(t1: int, slack: int, R0: int, R1: int, C0: int, C1: int) -> bool:
+            """After a stacked card: True when the last card (or, with no card to
+            spare, the last two) can no longer end a win (see _last_card_can_end)."""
+            lo = 99
+            hi = 0
+            for r in range(R0, R1 + 1):
+                for o in range(r * F + C0, r * F + C1 + 1):
+                    if h[o]:
+                        k = rk[o]
+                        if k < lo:
+                            lo = k
+                        if k > hi:
+                            hi = k
+            if one_rule and t1 <= K - 1:
+                a, b_ = span1[t1]
+                if not (min(lo, a) <= x_last <= max(hi, b_)):
+                    return True
+            if two_rule and not slack and t1 <= K - 2:
+                a, b_ = span2[t1]
+                if y_last < min(lo, a) or y_last > max(hi, b_):
+                    return True
+            return False
 
         def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int, fm: int) -> bool:
             search.nodes += 1
@@ -574,6 +650,8 @@ class _Search:
                                     cache.clear()
                                 e = cache[key] = _parity_extra(om2, dm2, fm2, F, n, slack + 1)
                             go = e <= slack
+                        if go and oh and last_cards_rule_out(t1, slack, R0, R1, C0, C1):
+                            go = False
                         if go and np_ > 1:
                             # transposition table: the layout up to translation with ranks
                             # by class (see _rank_classes), the frame's room, t1; with no card to

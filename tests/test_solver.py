@@ -17,6 +17,7 @@ from foursquare.solver import (
     UNKNOWN,
     SolverError,
     _parity_extra,
+    _two_last_rule_out,
     _Board,
     _Search,
     solve,
@@ -319,13 +320,14 @@ def _near_a_win(deal: int, k: int, seed: int, extra: int) -> Game:
     return cut
 
 
-@pytest.mark.parametrize("deal, k, seed", [(0, 11, 1), (3, 11, 30), (9, 10, 90)])
+@pytest.mark.parametrize("deal, k, seed", [(0, 11, 1), (3, 11, 30)])
 def test_the_last_card_check_never_rules_out_a_win_the_brute_force_finds(deal, k, seed):
     game = _near_a_win(deal, k, seed, extra=5)
     lengths = brute_force_win_lengths(game.copy())
     search = _search(game)
     for cards in lengths:
         assert search._last_card_can_end(cards)
+        assert search._last_two_can_end(cards)
     sol = solve(game)
     assert sol.settled
     assert sol.score == (None if not lengths else 40 - min(lengths))
@@ -410,3 +412,44 @@ def test_parity_bound_matches_trying_every_line_parity():
         fm = sum(1 << q for q in occ if rng.random() < 0.15)
         for want in (1, 2):
             assert _parity_extra(om, dm, fm, F, 4, want) == _parity_reference(om, dm, fm, F, 4, want)
+
+
+def test_a_second_to_last_card_ranked_beyond_every_other_rules_out_a_win_with_new_piles_only():
+    # Deal 69: the 15th card is the only ace of the first 15, so it flips both of
+    # its lines; the face-down cards that would need before it exceed the limit.
+    deck = deal_deck(69)
+    ranks = [c >> 2 for c in deck[:16]]
+    assert ranks[14] < min(ranks[:14]) and min(ranks[:15]) <= ranks[15] <= max(ranks[:15])
+    sol = solve_deck(deck[:16])
+    assert sol.status == NO_WIN and sol.nodes == 0
+    rng = random.Random(4)
+    for depth in (10, 11):
+        game = Game(deck[:16])
+        while game.placed < depth and game.status == "playing":
+            game.play(rng.choice([c for c in game.legal_cells() if game.pile(c) is None]))
+        if game.status == "playing":
+            assert brute_force_best(game.copy()) is None
+            assert solve(game).status == NO_WIN
+
+
+def test_two_last_rule_only_for_a_strict_extreme_and_a_tight_limit():
+    assert _two_last_rule_out(1, 2, 10, 4, 4) and _two_last_rule_out(10, 1, 9, 4, 4)
+    assert not _two_last_rule_out(2, 2, 10, 4, 4)  # a tie can hold it
+    assert not _two_last_rule_out(1, 2, 10, 4, 5)  # 2n-3 = 5 face-down cards allowed
+    assert _two_last_rule_out(1, 2, 10, 3, 2)  # three-square: 2n-3 = 3 > 2
+
+
+def test_the_last_cards_rules_after_a_stacked_card_match_brute_force():
+    # Deal 59: the 16th card is the only ace of the first 16, so no 24; the 23 stacks
+    # its last card.  Late in that win, every stacked card before the 16th card is
+    # cut off by the last-two-cards rule (the ace would flip both its lines): the
+    # score still matches the brute force with the engine.
+    deck = deal_deck(59)
+    win = solve_deal(59)
+    assert win.score == 23 and win.moves[-1] == win.moves[-2]
+    game = Game(deck[:17])
+    for cell in win.moves[:12]:
+        game.play(cell)
+    sol = solve(game)
+    assert sol.status == SOLVED and sol.score == brute_force_best(game.copy()) == 23
+    assert replay(game, sol.moves).score == 23

@@ -29,9 +29,9 @@ COMMANDS: dict[str, str] = {
     "show": "draw the grid again",
     "reveal": "show or hide the face-down cards you placed (a memory aid)",
     "hint": "ask a bot which cell looks best",
-    "save FILE": "write the transcript of the game to FILE (not over another file: save! FILE overwrites)",
-    "state [--full|FILE]": "the state as you see it (YAML); --full: with the stock order; FILE: write all"
-    " (state! FILE overwrites)",
+    "save FILE": "write the transcript to FILE, not over another file (save! FILE: over it too)",
+    "state [--full|FILE]": "the state you see (YAML); --full: with the stock order; FILE: write it all"
+    " (state! FILE: over another file too)",
     "help": "this list",
     "quit": "stop (a recording stays complete)",
 }
@@ -69,9 +69,10 @@ def read_entry(line: str) -> Move | Command | None:
         if first in ("save", "state"):
             for word in words[1:]:
                 if word.startswith("-") and not (first == "state" and word == "--full" and not force):
+                    known = "the only option is --full; " if first == "state" else ""
                     raise ParseError(
-                        f"{first}: unknown option {quote(word)} ({first}! FILE overwrites a file;"
-                        f" name a file that starts with '-' as ./{shorten(word, 20)})"
+                        f"{first}: unknown option {quote(word)} ({known}{first}! FILE overwrites a file;"
+                        f" a file whose name starts with '-': ./{shorten(word, 20)})"
                     )
             if force and len(words) != 2:
                 raise ParseError(f"{first}!: name the file, like: {first}! game.yaml")

@@ -53,10 +53,12 @@ COMMAND_ALIASES: dict[str, str] = {
 GAME_COMMANDS = frozenset({"undo", "redo"})
 #: Commands that end the reading of a script.
 STOP_COMMANDS = frozenset({"quit"})
+#: The forms of ``save`` and ``state`` that write even over a file holding something else.
+FORCED_COMMANDS: tuple[str, ...] = ("save!", "state!")
 #: Commands that only show or write something: ignored when a script is replayed from a file.
-DISPLAY_COMMANDS = frozenset(COMMAND_NAMES) - GAME_COMMANDS - STOP_COMMANDS
+DISPLAY_COMMANDS = frozenset(COMMAND_NAMES + FORCED_COMMANDS) - GAME_COMMANDS - STOP_COMMANDS
 #: Commands that take one argument: whether it is required.
-COMMAND_ARGUMENTS: dict[str, bool] = {"save": True, "state": False}
+COMMAND_ARGUMENTS: dict[str, bool] = {"save": True, "state": False, "save!": True, "state!": True}
 
 
 def strip_line(text: str) -> str:
@@ -97,7 +99,7 @@ def parse_entry(text: str) -> Move | Command | None:
     words = text.split()
     first = words[0].lower()
     name = COMMAND_ALIASES.get(first, first)
-    if name in COMMAND_NAMES:
+    if name in COMMAND_NAMES or name in FORCED_COMMANDS:
         needs = COMMAND_ARGUMENTS.get(name)
         if len(words) > 2 or (len(words) == 2 and needs is None):
             raise ParseError(f"{name}: too many words in {quote(text)}")

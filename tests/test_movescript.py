@@ -63,3 +63,15 @@ def test_the_worked_example_replays():
         [], ["d4"], ["d4", "e4"], ["c4", "e4"], [], ["d3", "d4"],
     ]
     assert [p.face_down for p in game.moves] == [0, 1, 1, 1, 1, 3]
+
+
+def test_every_prompt_command_form_is_read_by_the_script_reader_too():
+    """FORMATS.md: one syntax for the prompt and for scripts, so a script written at
+    the prompt (forced saves, ``state --full``) replays from a file."""
+    from foursquare.movescript import Command, parse_entry
+
+    assert parse_entry("save! game.yaml") == Command("save!", "game.yaml")
+    assert parse_entry("STATE! s.yaml") == Command("state!", "s.yaml")
+    assert parse_entry("state --full") == Command("state", "--full")
+    game = play_script("d4\nsave! x.yaml\nstate --full\nstate! y.yaml\ne4\n", "s.moves", deal=1)
+    assert [str(p.cell) for p in game.moves] == ["d4", "e4"]

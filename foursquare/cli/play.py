@@ -224,9 +224,9 @@ def hint_text(session: Session) -> str:
         return f"The hint failed: {type(exc).__name__}: {exc}"
     if not estimates:
         return "No hint."
-    lines = ["Hint (best first):"]
+    lines = ["Hint (ranked by the bot's search, best first):"]
     for e in estimates[:3]:
-        lines.append(f"  {e.cell}: wins {e.win_chance:.0%}, expected score {e.expected_score:.1f}")
+        lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
     return "\n".join(lines)
 
 

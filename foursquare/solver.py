@@ -36,7 +36,12 @@ face up, so one of its lines does not flip, which needs face-up cards ranked
 at most and at least its rank in that line (a tie counts) — when no card
 that can be on top then (a top card now, or a card before the last) qualifies,
 budget K is skipped without search.  (A deal whose 16th card is the only ace
-of the first 16 has no score-24 win.)
+of the first 16 has no score-24 win.)  *Last two cards*: when both make new
+piles and the second-to-last is ranked strictly beyond every top card it can
+meet, it flips both its lines, and the face-down cards that this needs just
+before it exceed the limit (see :func:`_two_last_rule_out`).  Both rules are
+checked again after each stacked card, since the covered card is no longer a
+top card.
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records

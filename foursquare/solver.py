@@ -121,11 +121,11 @@ class _Limit(Exception):
     """Raised inside the search when the node or time limit runs out."""
 
 
-def _check_rules(rules: Rules) -> None:
-    if rules.comparison != "face-up" or rules.ties != "block" or rules.self_flip or rules.adjacency != "edge":
-        raise SolverError(
-            f"the solver supports the standard flip and adjacency rules only, not the {rules.label} rules"
-        )
+def _fast_rules(rules: Rules) -> bool:
+    """Whether the fast search supports the rule set: the standard flip and adjacency
+    rules (any size, pile cap, face-down limit, deck and layout).  Other rule sets
+    are solved by :mod:`foursquare.reference_solver` on the engine itself."""
+    return rules.comparison == "face-up" and rules.ties == "block" and not rules.self_flip and rules.adjacency == "edge"
 
 
 # Parity bound cache: (occupied, face-down, full piles, frame width, size, want) -> extra cards (0, 1, 2).
@@ -312,12 +312,14 @@ def solve(
     :param max_nodes: the most positions to search (``None``: no limit).
     :param timeout: the most wall-clock seconds to spend (``None``: no limit).
     :returns: a :class:`Solution`; its moves start from the game's position.
-    :raises SolverError: for a rule set with other flip or adjacency rules, or a
-        game whose next card is unknown.
+    :raises SolverError: for a game whose next card is unknown.
+
+    Rule sets with other flip or adjacency rules (RULES.md §8) are searched by the
+    plain engine-based solver (:func:`foursquare.reference_solver.solve_with_engine`):
+    the same answers, much slower.
     """
     start = time.perf_counter()
     rules = game.rules
-    _check_rules(rules)
     total = rules.deck_size
     if game.status == "won":
         return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
@@ -327,6 +329,16 @@ def solve(
     t0 = game.placed
     if t0 >= len(deck):
         raise SolverError("the next card is unknown: the solver needs the stock order")
+    if not _fast_rules(rules):
+        from .reference_solver import solve_with_engine
+
+        status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout)
+        seconds = time.perf_counter() - start
+        if status == SOLVED:
+            return Solution(SOLVED, total - cards, cells, nodes, seconds, total - cards)
+        if status == NO_WIN:
+            return Solution(NO_WIN, None, (), nodes, seconds, None)
+        return Solution(UNKNOWN, None, (), nodes, seconds, total - cards)
     board = _Board.of_game(game)
     ranks = [c >> 2 for c in deck]
     search = _Search(board, ranks, t0, max_nodes, timeout, start)
@@ -727,9 +739,7 @@ def solve_deals(
     :param jobs: worker processes (1: solve in this process).  Each deal is solved
         on its own with the same limits, so the results do not depend on ``jobs``
         (except through ``timeout``, which depends on the machine's load).
-    :raises SolverError: for an unsupported rule set (before any work starts).
     """
-    _check_rules(rules)
     work = [(d, rules, max_nodes, timeout) for d in deals]
     if jobs <= 1 or len(work) <= 1:
         for item in work:

@@ -98,9 +98,21 @@ def test_solve_bad_deck_is_one_line_with_the_file_and_line(tmp_path):
     assert r.exit_code == 1 and "no such file" in r.output and "Traceback" not in r.output
 
 
-def test_solve_refuses_unsupported_rules_with_one_line():
-    r = run("solve", "--deal", "1", "--rules", "self-flip")
-    assert r.exit_code == 1 and "standard flip" in r.output and "Traceback" not in r.output
+def test_solve_works_under_every_preset_and_labels_the_transcript(tmp_path):
+    """Issue 6: every rule set is solved (the variants the fast search does not model
+    on the engine itself); the transcript names the rules and validates."""
+    from foursquare.rules import PRESETS
+
+    for name in PRESETS:
+        r = run("solve", "--deal", "1", "--rules", name, "--max-nodes", "3000")
+        assert r.exit_code == 0, (name, r.output)
+        assert "Traceback" not in r.output
+        if "solved" in r.output.splitlines()[0]:
+            path = tmp_path / f"{name}.yaml"
+            path.write_text(r.output)
+            check = run("validate", str(path))
+            assert check.exit_code == 0, check.output
+            assert f"rules: {name}" in r.output or name == "standard"
 
 
 def _lost_game_transcript(tmp_path):

@@ -265,9 +265,24 @@ def test_timeout_gives_unknown():
     assert sol.status == UNKNOWN and sol.seconds < 2
 
 
-def test_unsupported_rules_are_refused():
-    with pytest.raises(SolverError, match="standard flip"):
-        solve(Game.from_deal(0, get_rules("self-flip")))
+@pytest.mark.parametrize(("preset", "deal", "nodes"), [("diagonal", 1, 5_000), ("ties-count", 0, 40_000)])
+def test_other_flip_and_adjacency_rules_are_solved_on_the_engine(preset, deal, nodes):
+    """Variants the fast search does not model fall back to the engine-based solver:
+    its wins replay as wins, with the claimed score."""
+    rules = get_rules(preset)
+    sol = solve_deal(deal, rules, max_nodes=nodes)
+    assert sol.status == SOLVED
+    game = Game.from_deal(deal, rules)
+    for cell in sol.moves:
+        game.play(cell)
+    assert game.status == "won" and game.score == sol.score
+
+
+@pytest.mark.parametrize("preset", ["self-flip", "open-comparison"])
+def test_other_rules_prove_no_win_on_a_short_stock(preset):
+    rules = get_rules(preset)
+    sol = solve(Game(deal_deck(3, rules)[:12], rules), max_nodes=None)
+    assert sol.status == NO_WIN and sol.max_score is None
 
 
 def test_an_unknown_next_card_is_refused():

@@ -355,7 +355,7 @@ def test_every_command_name_and_alias_is_a_command():
         assert isinstance(entry, Command) and entry.name == name
     for alias, name in COMMAND_ALIASES.items():
         assert parse_entry(alias) == Command(name) and name in COMMAND_NAMES
-    assert DISPLAY_COMMANDS == {"moves", "show", "reveal", "hint", "help", "state", "save"}
+    assert DISPLAY_COMMANDS == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
 
 
 @pytest.mark.parametrize(

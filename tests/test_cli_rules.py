@@ -87,3 +87,18 @@ def test_play_tells_how_to_replay_under_the_same_rules(name):
     assert result.exit_code == 0, result.output
     replay = [line for line in result.output.splitlines() if "Play it again" in line][0]
     assert replay.endswith("--deal 3" + ("" if name == "standard" else f" --rules {name}"))
+
+
+def test_batch_results_are_labelled_with_their_rules():
+    """Issue 6: simulate and solve say which rule set their figures are for."""
+    import json
+
+    text = run("simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal")
+    assert text.exit_code == 0 and text.output.startswith("rules: diagonal\n")
+    data = json.loads(run("simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal", "--format", "json").output)
+    assert data["rules"] == "diagonal"
+    standard = json.loads(run("simulate", "--bot", "greedy", "--deals", "0-1", "--format", "json").output)
+    assert standard["rules"] == "standard"
+    solved = run("solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500", "--format", "json")
+    assert json.loads(solved.output.splitlines()[-1])["summary"]["rules"] == "fixed-board"
+    assert "rules: fixed-board" in run("solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500").output

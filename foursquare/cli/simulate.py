@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..simulate import human_seconds
+from ..rulesfile import rules_value
 from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option
 
 FORMATS = ["text", "json", "markdown"]
@@ -234,8 +235,14 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
             out = summaries[names[0]].as_dict()
             out["deals"] = _deals_text(deals)
             out["seed"] = seed
+            out["rules"] = rules_value(rules)
         else:
-            out = {"deals": _deals_text(deals), "seed": seed, "bots": [s.as_dict() for s in summaries.values()]}
+            out = {
+                "deals": _deals_text(deals),
+                "seed": seed,
+                "rules": rules_value(rules),
+                "bots": [s.as_dict() for s in summaries.values()],
+            }
             if difference is not None:
                 out.update(summaries[names[0]].as_dict())
                 out["vs"] = summaries[vs].as_dict()
@@ -243,6 +250,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         click.echo(json.dumps(out, indent=2))
         return
     if fmt == "markdown":
+        if rules.name != "standard":
+            click.echo(f"Rules: {rules.label}\n")
         click.echo(TABLE_HEADER)
         for summary in summaries.values():
             click.echo(_row(summary, deals))
@@ -250,6 +259,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
             click.echo()
             click.echo("\n".join(_paired_text(difference, names[0], vs)))
         return
+    if rules.name != "standard":
+        click.echo(f"rules: {rules.label}")
     for i, summary in enumerate(summaries.values()):
         if i:
             click.echo()

@@ -192,23 +192,26 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
             csv_file.close()
         if stopped and solutions:
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(solutions, fmt, interrupted=len(deals))
-    _summary(solutions, fmt)
+                _summary(solutions, fmt, rules, interrupted=len(deals))
+    _summary(solutions, fmt, rules)
 
 
-def _summary(solutions, fmt, interrupted: int | None = None) -> None:
-    """The summary of the deals solved; ``interrupted``: how many were asked for
-    (the run stopped before the end)."""
+def _summary(solutions, fmt, rules, interrupted: int | None = None) -> None:
+    """The summary of the deals solved under ``rules``; ``interrupted``: how many
+    were asked for (the run stopped before the end)."""
     from ..analysis import summarize
+    from ..rulesfile import rules_value
 
     summary = summarize(solutions)
     if fmt == "json":
-        out = {"summary": summary.as_dict()}
+        out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:
             out["interrupted"] = {"deals_solved": len(solutions), "deals_asked": interrupted}
         click.echo(json.dumps(out))
     else:
         if interrupted is not None:
             click.echo(f"interrupted: {len(solutions)} of {interrupted} deals solved")
+        if rules.name != "standard":
+            click.echo(f"rules: {rules.label}")
         click.echo("\n".join(summary.lines()))
     _flush(sys.stdout)

@@ -56,7 +56,8 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
     :param max_nodes: the most placements to try (``None``: no limit).
     :param timeout: the most wall-clock seconds (``None``: no limit).
     :returns: ``(status, cards, cells, nodes)``: status ``solved`` (``cards`` is the
-        number of cards placed at the win, ``cells`` the winning moves), ``no-win``,
+        number of cards placed at the win, ``cells`` the winning moves), ``no-win``
+        (no win with the known cards: for a deck prefix the caller says what that proves),
         or ``unknown`` (``cards``: the fewest cards a win may still need).
     """
     start = time.perf_counter()

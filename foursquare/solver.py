@@ -97,6 +97,8 @@ class Solution:
     :ivar seconds: wall-clock time spent, in seconds.
     :ivar max_score: the highest score not yet ruled out: equal to ``score`` when
         solved, ``None`` when no win exists; for ``unknown`` every win scores at most this.
+    :ivar unknown_cards: for ``unknown``: the known cards hold no win and the rest
+        of the stock is not known (a deck prefix), rather than a limit running out.
     """
 
     status: str
@@ -105,6 +107,7 @@ class Solution:
     nodes: int
     seconds: float
     max_score: int | None
+    unknown_cards: bool = False
 
     @property
     def won(self) -> bool:
@@ -302,13 +305,18 @@ def solve(
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
+    within_known_cards: bool = False,
 ) -> Solution:
     """Solve a game from its current position, knowing the whole stock order.
 
     :param game: a :class:`~foursquare.game.Game`; its known deck (``game.deck``)
-        is the stock order.  When the deck is a prefix, only wins within the known
-        cards are looked for (``no-win`` then means: none with these cards).
+        is the stock order.  When the deck is a prefix, wins within the known cards
+        are looked for: one found is optimal (a shorter win would use known cards
+        only); when there is none, the answer is ``unknown`` (the cards after the
+        prefix are not known), with ``max_score`` the best a later win could score.
         The game is not changed.
+    :param within_known_cards: answer the narrower question "is there a win using
+        only the known cards?": ``no-win`` then means none with these cards.
     :param max_nodes: the most positions to search (``None``: no limit).
     :param timeout: the most wall-clock seconds to spend (``None``: no limit).
     :returns: a :class:`Solution`; its moves start from the game's position.
@@ -318,6 +326,12 @@ def solve(
     plain engine-based solver (:func:`foursquare.reference_solver.solve_with_engine`):
     the same answers, much slower.
     """
+    sol = _solve(game, max_nodes=max_nodes, timeout=timeout)
+    return sol if within_known_cards else _known_cards_only(game, sol)
+
+
+def _solve(game, *, max_nodes: int | None, timeout: float | None) -> Solution:
+    """:func:`solve`, with ``no-win`` meaning: no win within the known cards."""
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
@@ -352,12 +366,24 @@ def solve(
     return Solution(UNKNOWN, None, (), search.nodes, seconds, total - cards)
 
 
+def _known_cards_only(game, sol: Solution) -> Solution:
+    """A ``no-win`` over a deck prefix proves nothing about the unknown cards after it:
+    report ``unknown``, bounded by the score of a win on the first unknown card."""
+    rules = game.rules
+    known = len(game.deck)
+    if sol.status != NO_WIN or known >= rules.deck_size or game.is_over:
+        return sol
+    best = min(rules.deck_size - known - 1, rules.deck_size - rules.size * rules.size)
+    return Solution(UNKNOWN, None, (), sol.nodes, sol.seconds, best, unknown_cards=True)
+
+
 def solve_deck(
     deck: Sequence[Card | str],
     rules: Rules = STANDARD,
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
+    within_known_cards: bool = False,
 ) -> Solution:
     """Solve a game from the start with a known card order (top first).
 
@@ -366,7 +392,7 @@ def solve_deck(
     """
     from .game import Game
 
-    return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout)
+    return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards)
 
 
 def solve_deal(

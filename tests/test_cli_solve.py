@@ -44,7 +44,8 @@ def test_solve_a_deck_file_and_a_short_deck_without_a_win(tmp_path):
     deck.write_text("9C 3S 5C 6S 2D 8H 9H 9S 3C 9D\n")
     r = run("solve", "--deck", str(deck))
     assert r.exit_code == 0
-    assert "no win (proved)" in r.output
+    assert "unknown (no win with the 10 cards the deck names, and the other 30 are unknown" in r.output
+    assert "no win (proved)" not in r.output
 
 
 def test_solve_unknown_when_the_node_limit_runs_out():

@@ -82,9 +82,15 @@ def test_solving_does_not_change_the_game():
 
 
 @pytest.mark.parametrize("cards", [1, 8, 15])
-def test_a_stock_shorter_than_the_grid_has_no_win(cards):
+def test_too_few_known_cards_hold_no_win_but_the_unknown_ones_might(cards):
+    """A deck prefix shorter than the grid: no win with those cards (proved), yet the
+    stock goes on with unknown cards, so the answer to "is there a win?" is unknown,
+    bounded by a win on the first unknown card (and by 24)."""
+    within = solve_deck(deal_deck(5)[:cards], within_known_cards=True)
+    assert within.status == NO_WIN and within.score is None and within.max_score is None and not within.moves
     sol = solve_deck(deal_deck(5)[:cards])
-    assert sol.status == NO_WIN and sol.score is None and sol.max_score is None and not sol.moves
+    assert sol.status == UNKNOWN and sol.unknown_cards and not sol.moves
+    assert sol.max_score == min(40 - cards - 1, 24)
 
 
 def test_a_prefix_of_exactly_16_cards_wins_only_with_score_24_or_not_at_all():
@@ -132,7 +138,7 @@ def test_optimal_score_matches_brute_force_late_in_the_game(seed):
     if game is None:
         pytest.skip("the random game ended early")
     expected = brute_force_best(game.copy())
-    sol = solve(game)
+    sol = solve(game, within_known_cards=True)
     assert sol.settled
     assert sol.score == expected
     if expected is not None:
@@ -147,7 +153,7 @@ def test_optimal_score_matches_brute_force_on_three_square(seed):
     if game is None:
         pytest.skip("the random game ended early")
     expected = brute_force_best(game.copy())
-    sol = solve(game)
+    sol = solve(game, within_known_cards=True)
     assert sol.settled and sol.score == expected
 
 
@@ -160,7 +166,7 @@ def test_optimal_score_matches_brute_force_when_cards_must_be_stacked():
     for cell in win.moves[:13]:
         game.play(cell)
     game.play([c for c in game.legal_cells() if game.pile(c)][1])
-    sol = solve(game)
+    sol = solve(game, within_known_cards=True)
     assert len(sol.moves) > 16 - len(game.grid())
     cut = Game(deck[: game.placed + len(sol.moves) + 1])
     for p in game.moves:
@@ -281,7 +287,7 @@ def test_other_flip_and_adjacency_rules_are_solved_on_the_engine(preset, deal, n
 @pytest.mark.parametrize("preset", ["self-flip", "open-comparison"])
 def test_other_rules_prove_no_win_on_a_short_stock(preset):
     rules = get_rules(preset)
-    sol = solve(Game(deal_deck(3, rules)[:12], rules), max_nodes=None)
+    sol = solve(Game(deal_deck(3, rules)[:12], rules), max_nodes=None, within_known_cards=True)
     assert sol.status == NO_WIN and sol.max_score is None
 
 
@@ -354,7 +360,7 @@ def test_a_unique_lowest_card_last_rules_out_a_win_with_exactly_those_cards():
     deck = deal_deck(7)
     ranks = [c >> 2 for c in deck[:16]]
     assert ranks[15] < min(ranks[:15])
-    sol = solve_deck(deck[:16])
+    sol = solve_deck(deck[:16], within_known_cards=True)
     assert sol.status == NO_WIN and sol.nodes == 0
     # the same late in a game: brute force with the engine agrees
     game = _positions(7, depth=11, extra=0)
@@ -362,7 +368,7 @@ def test_a_unique_lowest_card_last_rules_out_a_win_with_exactly_those_cards():
     for p in game.moves:
         cut.play(p.cell)
     assert brute_force_best(cut.copy()) is None
-    assert solve(cut).status == NO_WIN
+    assert solve(cut, within_known_cards=True).status == NO_WIN
 
 
 def test_the_last_card_check_is_off_when_both_lines_may_flip():
@@ -435,7 +441,7 @@ def test_a_second_to_last_card_ranked_beyond_every_other_rules_out_a_win_with_ne
     deck = deal_deck(69)
     ranks = [c >> 2 for c in deck[:16]]
     assert ranks[14] < min(ranks[:14]) and min(ranks[:15]) <= ranks[15] <= max(ranks[:15])
-    sol = solve_deck(deck[:16])
+    sol = solve_deck(deck[:16], within_known_cards=True)
     assert sol.status == NO_WIN and sol.nodes == 0
     rng = random.Random(4)
     for depth in (10, 11):
@@ -444,7 +450,7 @@ def test_a_second_to_last_card_ranked_beyond_every_other_rules_out_a_win_with_ne
             game.play(rng.choice([c for c in game.legal_cells() if game.pile(c) is None]))
         if game.status == "playing":
             assert brute_force_best(game.copy()) is None
-            assert solve(game).status == NO_WIN
+            assert solve(game, within_known_cards=True).status == NO_WIN
 
 
 def test_two_last_rule_only_for_a_strict_extreme_and_a_tight_limit():

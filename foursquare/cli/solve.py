@@ -18,6 +18,7 @@ def _record(deal, sol, game=None) -> dict:
         "status": sol.status,
         "score": sol.score,
         "max_score": sol.max_score,
+        "unknown_cards": sol.unknown_cards,
         "moves": [str(c) for c in sol.moves],
         "nodes": sol.nodes,
         "seconds": round(sol.seconds, 6),
@@ -44,12 +45,15 @@ def _transcript(game, sol) -> str | None:
     return None if won is None else transcript_text(won)
 
 
-def _describe(sol, total: int) -> str:
+def _describe(sol, total: int, known: int | None = None) -> str:
+    """One line for a solution; ``known``: the cards the deck names (a prefix may name fewer)."""
     if sol.status == "solved":
         return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
     if sol.status == "no-win":
         return "no win (proved)"
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
+    if sol.unknown_cards:
+        return f"unknown (no win with the {known} cards the deck names, and the other {total - known} are unknown{bound})"
     return f"unknown (the limit ran out{bound})"
 
 
@@ -96,7 +100,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
         click.echo(json.dumps(_record(deal, sol, game)))
         return
     name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else deck_path
-    lines = [f"{name}: {_describe(sol, game.rules.deck_size)}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
+    lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     transcript = _transcript(game, sol)
     if transcript is None:
         click.echo("\n".join(lines))

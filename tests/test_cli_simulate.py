@@ -128,3 +128,15 @@ def test_markdown_keeps_the_paired_comparison():
     lines = out.splitlines()
     assert lines[0].startswith("| bot |") and lines[2].startswith("| greedy |") and lines[3].startswith("| random |")
     assert "greedy minus random, paired over 4 deals" in out and "won by greedy only" in out
+
+
+def test_a_failed_csv_write_names_the_file_and_vs_needs_another_bot(tmp_path):
+    import os
+
+    from foursquare.cli import main
+
+    if os.path.exists("/dev/full"):
+        r = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--deals", "0-1", "--output", "/dev/full"])
+        assert r.exit_code == 1 and r.output.startswith("/dev/full: ")
+    r = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--vs", "greedy", "--deals", "0-1"])
+    assert r.exit_code == 2 and "another bot" in r.output

@@ -193,6 +193,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     if vs is not None:
         if len(names) != 1:
             raise click.UsageError("--vs compares exactly one --bot with another")
+        if vs == names[0]:
+            raise click.UsageError(f"--vs {vs}: compare {vs} with another bot")
         names.append(vs)
     # Open the CSV file first: an unwritable path fails before the games are played.
     # Its header is written at once and each row as its game finishes (flushed),
@@ -200,32 +202,37 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     csv_file = None
     if output is not None:
         csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
-    with csv_file if csv_file is not None else _stdout() as out:
-        writer = None
-        if csv_file is not None:
-            writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
-            writer.writeheader()
-            out.flush()
-
-        def write_row(result) -> None:
-            if writer is not None:
-                writer.writerow(result.row())
+    try:
+        with csv_file if csv_file is not None else _stdout() as out:
+            writer = None
+            if csv_file is not None:
+                writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
+                writer.writeheader()
                 out.flush()
 
-        all_results = {}
-        for name in names:
-            label = f"{name} on deals {_deals_text(deals)}"
-            if sys.stderr.isatty():
-                with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
+            def write_row(result) -> None:
+                if writer is not None:
+                    writer.writerow(result.row())
+                    out.flush()
 
-                    def progress(r) -> None:
-                        write_row(r)
-                        bar.update(1)
+            all_results = {}
+            for name in names:
+                label = f"{name} on deals {_deals_text(deals)}"
+                if sys.stderr.isatty():
+                    with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
 
-                    results = _play(name, deals, seed, rules, budget, nodes, jobs, progress)
-            else:
-                results = _play(name, deals, seed, rules, budget, nodes, jobs, write_row)
-            all_results[name] = results
+                        def progress(r) -> None:
+                            write_row(r)
+                            bar.update(1)
+
+                        results = _play(name, deals, seed, rules, budget, nodes, jobs, progress)
+                else:
+                    results = _play(name, deals, seed, rules, budget, nodes, jobs, write_row)
+                all_results[name] = results
+    except OSError as exc:  # a failed write (or the last flush on closing) names the file written
+        if exc.filename is None and output is not None:
+            raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
+        raise
     max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
     summaries = {name: summarize(results, max_score) for name, results in all_results.items()}
     difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None

@@ -388,7 +388,7 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
 
 
 def test_hint_without_bots(monkeypatch):
-    import foursquare.session as session
+    import foursquare.cli.session as session
 
     monkeypatch.setattr(session, "_recommend", lambda: None)
     result = interactive(["--deal", "1"], "d4\nhint\n")
@@ -396,7 +396,7 @@ def test_hint_without_bots(monkeypatch):
 
 
 def test_hint_with_a_bot(monkeypatch):
-    import foursquare.session as session
+    import foursquare.cli.session as session
 
     calls = []
 
@@ -445,7 +445,7 @@ def test_no_colour_on_a_dumb_terminal_or_under_no_color(monkeypatch, env):
 def test_every_picture_of_a_game_fits_a_40_column_terminal(deal):
     """Every move of a whole game, drawn for a 40-column terminal (symbols on): no line wraps."""
     from foursquare import Game
-    from foursquare.render import draw
+    from foursquare.cli.render import draw
 
     game = Game.from_deal(deal)
     pictures = [draw(game, symbols=True, width=40)]
@@ -470,7 +470,7 @@ def test_no_ansi_codes_when_piped():
 
 
 def test_a_failing_bot_does_not_end_the_game(monkeypatch):
-    import foursquare.session as session
+    import foursquare.cli.session as session
 
     def recommend(view, budget=1.0):
         raise RuntimeError("out of ideas")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import foursquare.session as session_module
+import foursquare.cli.session as session_module
 from foursquare.cli import main
 from foursquare.sources import load_input, read_source
 

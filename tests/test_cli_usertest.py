@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from foursquare import Game
 from foursquare.cli import COMMANDS, main
 from foursquare.cli.common import BoundedInt
-from foursquare.render import draw
-from foursquare.session import Session, read_entry
+from foursquare.cli.render import draw
+from foursquare.cli.session import Session, read_entry
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"

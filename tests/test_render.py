@@ -1,4 +1,4 @@
-"""The grid drawing (foursquare.render): golden pictures checked by hand against RULES.md."""
+"""The grid drawing (foursquare.cli.render): golden pictures checked by hand against RULES.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from foursquare import Game
-from foursquare.render import draw, grid_text, outcome_text, region, status_line
+from foursquare.cli.render import draw, grid_text, outcome_text, region, status_line
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = DATA / "golden"

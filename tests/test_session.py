@@ -1,4 +1,4 @@
-"""foursquare.session: what a line at the prompt means, and writing a recording safely
+"""foursquare.cli.session: what a line at the prompt means, and writing a recording safely
 (the real target of a link, never a device or a folder, the umask's mode, no
 temporary file left behind, errors that name the user's path)."""
 
@@ -14,7 +14,7 @@ import pytest
 from foursquare import Game
 from foursquare.errors import ParseError
 from foursquare.movescript import Move
-from foursquare.session import Command, Session, read_entry, writable_target, write_atomically
+from foursquare.cli.session import Command, Session, read_entry, writable_target, write_atomically
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 
@@ -203,6 +203,6 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
     from foursquare.movescript import COMMAND_NAMES
-    from foursquare.session import COMMANDS
+    from foursquare.cli.session import COMMANDS
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)

@@ -604,7 +604,7 @@ class Look:
 
     def draw(self, game: Game, *, reveal: bool = False, label: str = "Last move") -> str:
         """:func:`foursquare.render.draw` with this look (symbols, colour, width)."""
-        from ..render import draw
+        from .render import draw
 
         return draw(game, symbols=self.symbols, reveal=reveal, style=self.style, label=label, width=self.width)
 

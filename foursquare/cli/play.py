@@ -20,8 +20,8 @@ import click
 from ..errors import FoursquareError
 from ..game import Game, Placement
 from ..movescript import Move
-from ..render import card_text, fit, outcome_text
-from ..session import (
+from .render import card_text, fit, outcome_text
+from .session import (
     COMMANDS,
     Command,
     Session,

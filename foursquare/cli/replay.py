@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..game import Game
-from ..render import outcome_text
+from .render import outcome_text
 from .common import (
     PATH,
     Look,

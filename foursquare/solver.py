@@ -41,7 +41,9 @@ piles and the second-to-last is ranked strictly beyond every top card it can
 meet, it flips both its lines, and the face-down cards that this needs just
 before it exceed the limit (see :func:`_two_last_rule_out`).  Both rules are
 checked again after each stacked card, since the covered card is no longer a
-top card.
+top card.  With one card to spare (slack 1) the last-two rule still holds when
+the last card, too, lies outside every top card's rank span (the last card would
+then have to cover the second-to-last: see :func:`_two_last_cut`).
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
@@ -237,6 +239,44 @@ def _two_last_rule_out(y: int, lo: int, hi: int, n: int, limit: int) -> bool:
     if 2 * (n - 1) <= limit or 2 * n - 3 <= limit:
         return False
     return y < lo or y > hi
+
+
+def _two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: int) -> bool:
+    """Whether a win whose last two cards are ranked ``y`` then ``x`` is impossible when
+    ``slack`` (0 or 1) cards beyond the empty cells remain to be stacked, and every top
+    card the last two can meet (a top card now, or a card before the last two) is
+    ranked within ``lo`` .. ``hi``.
+
+    Slack 0: :func:`_two_last_rule_out`.  Slack 1 (exactly one card is stacked), with
+    ``2(n - 1)`` and ``2n - 3`` above the limit and ``y`` strictly beyond ``lo .. hi``
+    (so ``y`` flips both of its lines, at e'), by where the stacked card goes:
+
+    (i) a card before the last two: then both last cards make new piles, and the
+        top cards at that time are still within ``lo .. hi``: :func:`_two_last_rule_out`.
+    (ii) ``y`` is stacked, the last card makes a new pile at e: the counting of
+        :func:`_two_last_rule_out` never uses that e' was empty — it counts e''s
+        line-mates other than e and the piles of e's lines, all piles either way,
+        and e''s own (covered) top is not among them; so the same bound holds.
+    (iii) ``y`` makes the last new pile (at e'), the last card is stacked on e.
+        Before the last card every top off e's lines is face up and each line
+        through e (n - 1 piles each, e's own top is covered) is all up or all
+        down, not both down (``2(n - 1)`` > limit).  If e' != e: undo y's flips.
+        Both lines of e up: e''s ``2n - 2`` line-mates were face down, but for e
+        (whose top we do not know): at least ``2n - 3``.  One line L of e down,
+        e' on the other: e''s line-mates off L, but for e, were all face down:
+        ``2n - 3``.  L down, e' on neither (so e is no line-mate of e'): all of
+        e''s ``2n - 2`` line-mates but its one on L were face down (``2n - 3``),
+        and L's other ``n - 2`` piles too.  Each count exceeds the limit.  So e' = e: the last card covers y, and one line of e
+        does not flip, so holds face-up cards ranked <= x and >= x: these top
+        cards were top cards before y (y only flipped them), so within ``lo .. hi``
+        of this position's tops and the cards before the last two (y itself is
+        covered).  When ``x`` is outside ``lo .. hi``, (iii) fails too.
+    """
+    if not _two_last_rule_out(y, lo, hi, n, limit):
+        return False
+    if slack == 0:
+        return True
+    return slack == 1 and not lo <= x <= hi
 
 
 class _Board:
@@ -473,13 +513,14 @@ class _Search:
         """
         b = self.b
         n = b.n
-        if K - self.t0 != n * n - b.p or K - 2 < self.t0:
+        slack = K - self.t0 - (n * n - b.p)
+        if slack not in (0, 1) or K - 2 < self.t0:
             return True
         tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         future = self.ranks[self.t0 : K - 2]
         lo = min(tops + future, default=99)
         hi = max(tops + future, default=0)
-        return not _two_last_rule_out(self.ranks[K - 2], lo, hi, n, b.limit)
+        return not _two_last_cut(self.ranks[K - 2], self.ranks[K - 1], lo, hi, n, b.limit, slack)
 
     @staticmethod
     def _rank_classes(ranks: list[int], t: int, K: int) -> list[int]:
@@ -551,10 +592,14 @@ class _Search:
                 a, b_ = span1[t1]
                 if not (min(lo, a) <= x_last <= max(hi, b_)):
                     return True
-            if two_rule and not slack and t1 <= K - 2:
+            if two_rule and slack <= 1 and t1 <= K - 2:
                 a, b_ = span2[t1]
-                if y_last < min(lo, a) or y_last > max(hi, b_):
-                    return True
+                lo2 = min(lo, a)
+                hi2 = max(hi, b_)
+                if y_last < lo2 or y_last > hi2:
+                    # slack 1: see _two_last_cut, case (iii): the last card must fit lo2..hi2
+                    if not slack or not lo2 <= x_last <= hi2:
+                        return True
             return False
 
         def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int, fm: int) -> bool:

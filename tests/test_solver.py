@@ -17,6 +17,7 @@ from foursquare.solver import (
     UNKNOWN,
     SolverError,
     _parity_extra,
+    _two_last_cut,
     _two_last_rule_out,
     _Board,
     _Search,
@@ -474,3 +475,71 @@ def test_the_last_cards_rules_after_a_stacked_card_match_brute_force():
     sol = solve(game)
     assert sol.status == SOLVED and sol.score == brute_force_best(game.copy()) == 23
     assert replay(game, sol.moves).score == 23
+
+
+# --------------------------- the last two cards with one stacked card (slack 1)
+
+
+def test_two_last_cut_with_one_stacked_card_needs_the_last_card_outside_too():
+    # slack 0 is the plain rule; slack 1 also needs the last card beyond every top card
+    assert _two_last_cut(1, 5, 2, 10, 4, 4, 0)
+    assert _two_last_cut(1, 1, 2, 10, 4, 4, 1)  # deal 7: two aces last
+    assert not _two_last_cut(1, 5, 2, 10, 4, 4, 1)  # the last card may cover the ace
+    assert not _two_last_cut(1, 1, 2, 10, 4, 4, 2)  # two spare cards: not covered
+    assert not _two_last_cut(2, 1, 2, 10, 4, 4, 1)  # a tie can hold y
+
+
+def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_force_win():
+    # Three-square (2n-3 = 3 > 2 face-down cards): every position after a few random
+    # moves, the deck cut at one or two cards beyond the empty cells; every length of
+    # a win the engine's brute force finds passes the check, and the solver agrees.
+    rules = get_rules("three-square")
+    fired = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        deck = deal_deck(seed, rules)
+        game = Game(deck, rules)
+        for _ in range(rng.randrange(4, 7)):
+            if game.status != "playing":
+                break
+            game.play(rng.choice(game.legal_cells()))
+        if game.status != "playing":
+            continue
+        empties = 9 - len(game.grid())
+        for extra in (1,):
+            cut = Game(deck[: game.placed + empties + extra], rules)
+            for p in game.moves:
+                cut.play(p.cell)
+            lengths = brute_force_win_lengths(cut.copy())
+            search = _search(cut)
+            K = cut.placed + empties + 1
+            if not search._last_two_can_end(K):
+                fired += 1
+                assert K not in lengths
+            for cards in lengths:
+                assert search._last_two_can_end(cards)
+            best = brute_force_best(cut.copy())
+            assert solve(cut, within_known_cards=True).score == best
+    assert fired >= 2
+
+
+def test_two_aces_last_rule_out_a_23_late_in_deal_7_as_the_brute_force_agrees():
+    # Deal 7: cards 16 and 17 are the only aces of the first 17, so one stacked card
+    # cannot save a 23 (see _two_last_cut): the budget of 17 cards is skipped.
+    deck = deal_deck(7)
+    ranks = [c >> 2 for c in deck[:17]]
+    assert ranks[15] == ranks[16] == 1 < min(ranks[:15])
+    assert not _search(Game(deck[:17]))._last_two_can_end(17)
+    rng = random.Random(2)
+    checked = 0
+    for _ in range(300):
+        if checked >= 2:
+            break
+        game = Game(deck[:17])
+        while game.placed < 12 and game.status == "playing":
+            game.play(rng.choice([c for c in game.legal_cells() if game.pile(c) is None]))
+        if game.status == "playing":
+            checked += 1
+            assert 17 not in brute_force_win_lengths(game.copy())
+            assert solve(game, within_known_cards=True).status == NO_WIN
+    assert checked

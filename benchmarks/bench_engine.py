@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 
-from foursquare.game import Game
+from foursquare.game import Game, perft
 from foursquare.rules import get_rules
 
 
@@ -68,19 +68,6 @@ def bench_games(deals: range, rules, seed: int) -> tuple[float, int]:
     return time.process_time() - t0, len(deals)
 
 
-def perft(game: Game, depth: int) -> int:
-    """Move sequences of length ``depth`` (a sequence whose game ends early is not counted)."""
-    if depth == 0:
-        return 1
-    cells = game.legal_cells()
-    if depth == 1:
-        return len(cells)
-    total = 0
-    for cell in cells:
-        game.play(cell)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 def report(name: str, values: list[float], unit: str) -> None:

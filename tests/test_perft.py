@@ -20,7 +20,7 @@ import os
 import pytest
 
 from foursquare.deal import deal_deck
-from foursquare.game import Game
+from foursquare.game import Game, perft
 
 SLOW = pytest.mark.skipif(not os.environ.get("FOURSQUARE_SLOW"), reason="slow: set FOURSQUARE_SLOW=1")
 
@@ -140,22 +140,7 @@ def ref_perft(game: RefGame, depth: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# The engine's count, by play and undo.
-
-
-def perft(game: Game, depth: int) -> int:
-    """§9 with the engine: depth-first over ``legal_cells()`` with ``play``/``undo``."""
-    if depth == 0:
-        return 1
-    cells = game.legal_cells()
-    if depth == 1:
-        return len(cells)
-    total = 0
-    for cell in cells:
-        game.play(cell)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
+# The engine's count is foursquare.game.perft (play and undo).
 
 
 def divide(game: Game, depth: int) -> dict[str, int]:

@@ -15,7 +15,7 @@ How it works
 Depth-first search with iterative deepening on the number of cards used: first
 try to win with exactly the cards needed to fill the grid (score 24 from the
 start), then one more, and so on.  The search keeps its own compact board
-(flat lists, make/unmake) and prunes with admissible lower bounds on the cards
+(bit masks and flat lists, make/unmake) and prunes with admissible lower bounds on the cards
 still needed:
 
 - every empty cell of the final 4×4 grid needs a new pile: ``16 - piles`` cards;
@@ -28,6 +28,12 @@ still needed:
   unless a card is stacked in it.  When this parity system has no solution, at
   least one card must be stacked (covering a pile frees its equation and the
   parities of its two lines); when no single such cell helps, at least two.
+- *forced lines*: once the grid's place is known and at most one card is to spare,
+  a line in which every card still to come would flip (none can find face-up cards
+  ranked at most and at least its own there) is flipped by each card it gets, so
+  its parity is the number of its empty cells (plus one when the spare card is
+  stacked in it), no longer free; the parity system must still have a solution
+  (see :func:`_forced_lines_fail`).  Late aces and tens make such lines.
 
 Every smaller budget has failed before a budget K is tried, so a win found
 with budget K ends with card K - 1.  Its rank alone can rule the budget out
@@ -138,8 +144,11 @@ def _fast_rules(rules: Rules) -> bool:
 _PARITY_CACHE: dict[tuple, int] = {}
 _PARITY_CACHE_MAX = 2_000_000
 
+#: Column 0 of a frame F wide, as a bit mask; shifted left by c for column c.
+_COLUMN_MASKS = {F: sum(1 << (r * F) for r in range(F)) for F in range(1, 16)}
 
-def _parity_consistent(om: int, dm: int, F: int, n: int) -> bool:
+
+def _parity_consistent(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """Whether the line-parity system (see :func:`_parity_extra`) has a solution, on bit masks.
 
     The columns' parities are fixed row by row: a row that shares an already fixed
@@ -161,10 +170,11 @@ def _parity_consistent(om: int, dm: int, F: int, n: int) -> bool:
         if rm:
             nrows += 1
             every &= rm
-            (full if rm.bit_count() >= n else rest).append((rm, y & lm))
+            (full if rm.bit_count() >= n or frows & 1 else rest).append((rm, y & lm))
         x >>= F
         y >>= F
-    fixed = every if nrows >= n else 0
+        frows >>= 1
+    fixed = (every if nrows >= n else 0) | fcols
     val = 0
     for rm, dr in full:
         if (dr ^ val) & rm & fixed:
@@ -279,6 +289,121 @@ def _two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: i
     return slack == 1 and not lo <= x <= hi
 
 
+def _forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> tuple[list[list[bool]], list[list[bool]]]:
+    """Which lines every card from ``t`` to ``K - 1`` would flip (RULES.md §4).
+
+    ``table[k][lo][hi]`` is True when no card of ``ranks[t:K]`` placed in a line
+    whose piles are ranked ``lo`` .. ``hi`` can find face-up cards ranked at most and
+    at least its own there (a tie counts), so each of them flips the line whatever
+    the faces: ``k`` 0 for a line with one empty cell left, 1 for more (cards before
+    it may then join the line and widen its span).  Ranks below ``top``.
+    """
+    cards = ranks[t:K]
+    one = [[not any(lo <= x <= hi for x in cards) for hi in range(top)] for lo in range(top)]
+    more = [[False] * top for _ in range(top)]
+    for lo in range(top):
+        for hi in range(lo, top):
+            if one[lo][hi]:
+                a, b = lo, hi
+                for x in cards:
+                    if a <= x <= b:
+                        break
+                    a, b = min(a, x), max(b, x)
+                else:
+                    more[lo][hi] = True
+    return one, more
+
+
+def _forced_lines_fail(
+    h: list[int], rk: list[int], F: int, n: int, R0: int, C0: int, om: int, dm: int, fm: int, slack: int, table
+) -> bool:
+    """Whether the line-parity system has no solution once forced lines are fixed.
+
+    For a position whose grid lies at rows ``R0 ..`` and columns ``C0 ..`` (``n`` of
+    each, on a frame ``F`` wide; ``h``, ``rk``: heights and top ranks by cell; ``om``,
+    ``dm``, ``fm``: the piles, the face-down top cards and the full piles) and whose
+    cards to come fill its empty cells with ``slack`` (0 or 1) cards to spare.
+
+    With no card to spare, a line with ``k`` empty cells gets exactly ``k`` more
+    cards.  When every card to come flips it (``table``: see
+    :func:`_forced_lines_table`), each of its piles is flipped ``k`` times more by
+    the line, so the line's parity in the system of :func:`_parity_extra` is ``k``
+    mod 2, no longer free.  With one card to spare, that card is stacked on some
+    pile z (one there now, or one still to be made): z's equation goes (its top
+    card is covered) and z's two lines get one card more; the system must have a
+    solution for some z.  Future piles are left out: the test only ever rules out
+    positions that cannot end with every top card face up (RULES.md §5).
+    """
+    one, more = table
+    s = R0 * F + C0
+    flags = 0
+    for step, stride in ((1, F), (F, 1)):  # rows (cells one apart), then columns
+        for i in range(n):
+            first = s + i * stride
+            ranks = rk[first : first + n * step : step]  # 0 marks an empty cell
+            hi = max(ranks)
+            k = ranks.count(0)
+            flags <<= 2
+            if hi:
+                lo = min(filter(None, ranks)) if k else min(ranks)
+                if k and (more if k > 1 else one)[lo][hi]:
+                    flags |= 2
+                if slack and (more if k else one)[lo][hi]:
+                    flags |= 1
+    if not flags:
+        return False  # nothing beyond the parity bound already checked
+    key = ("forced", om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, F, n)
+    e = _PARITY_CACHE.get(key)
+    if e is None:
+        if len(_PARITY_CACHE) > _PARITY_CACHE_MAX:
+            _PARITY_CACHE.clear()
+        e = _PARITY_CACHE[key] = _forced_lines_search(om, dm, fm, slack, flags, F, n, R0, C0)
+    return e
+
+
+def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, R0: int, C0: int) -> bool:
+    """:func:`_forced_lines_fail` once the forced lines are known: ``flags`` holds two bits
+    a line, rows then columns, the first line highest (fixed with the cards the line
+    gets now; fixed with one card more)."""
+    s = R0 * F + C0
+    lines = []  # (its piles, fixed now, parity now, fixed with one more, parity then)
+    col = _COLUMN_MASKS[F] & ((1 << (n * F)) - 1)
+    for idx in range(2 * n):
+        f = flags >> (2 * (2 * n - 1 - idx)) & 3
+        m = om & ((((1 << n) - 1) << (s + idx * F)) if idx < n else (col << (s + idx - n)))
+        k = n - m.bit_count()
+        lines.append((m, f & 2, k & 1, f & 1, (k + 1) & 1))
+
+    def consistent(om2: int, zr: int, zc: int) -> bool:
+        frows = fcols = tog = 0
+        for idx, (m, f0, v0, f1, v1) in enumerate(lines):
+            if idx == zr or idx == n + zc:
+                f, v = f1, v1
+            else:
+                f, v = f0, v0
+            if f:
+                if idx < n:
+                    frows |= 1 << (R0 + idx)
+                else:
+                    fcols |= 1 << (C0 + idx - n)
+                if v:
+                    tog ^= m
+        return _parity_consistent(om2, (dm ^ tog) & om2, F, n, frows, fcols)
+
+    if slack == 0:
+        return not consistent(om, -1, -1)
+    s = R0 * F + C0
+    for i in range(n):
+        for j in range(n):
+            zb = 1 << (s + i * F + j)
+            if om & zb:
+                if not fm & zb and consistent(om ^ zb, i, j):
+                    return False
+            elif consistent(om, i, j):
+                return False
+    return True
+
+
 class _Board:
     """The solver's own compact position: flat lists indexed ``row*F + column`` of the frame."""
 
@@ -333,6 +458,17 @@ class _Board:
             r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
         b.box = (r0, r1, c0, c1)
         return b
+
+    def masks(self) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
+        """Bit masks of the frame: each cell's row and column without it, and the bands
+        of rows ``r0 .. r1`` and of columns ``c0 .. c1`` (indexed ``[r0][r1]``)."""
+        F = self.F
+        bit = [1 << q for q in range(F * F)]
+        row_o = [sum(bit[o] for o in others) for others in self.row_others]
+        col_o = [sum(bit[o] for o in others) for others in self.col_others]
+        rows_band = [[sum(bit[r * F + c] for r in range(r0, r1 + 1) for c in range(F)) for r1 in range(F)] for r0 in range(F)]
+        cols_band = [[sum(bit[r * F + c] for r in range(F) for c in range(c0, c1 + 1)) for c1 in range(F)] for c0 in range(F)]
+        return row_o, col_o, rows_band, cols_band
 
     def cell(self, q: int) -> Cell:
         """The engine's cell of an internal index."""
@@ -545,22 +681,50 @@ class _Search:
         nm1 = n - 1
         cap = b.cap
         limit = b.limit
-        h, rk, up = b.h, b.rk, b.up
-        rowcnt, colcnt = b.rowcnt, b.colcnt
-        row_others, col_others, nbrs = b.row_others, b.col_others, b.nbrs
+        h, rk = b.h, b.rk
         ranks = self.ranks
         last = len(ranks)
         tt = self.tt
         floating = b.rules.layout == "floating"
         mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
         centre = mid * F + mid
-        above_centre = centre - F
+        above_centre_bit = 1 << (centre - F)
         cache = _PARITY_CACHE
         max_nodes = self.max_nodes
         deadline = self.deadline
         perf = time.perf_counter
         search = self
-        classes = [self._rank_classes(ranks, t, K) for t in range(last + 1)]
+        # Bit masks over the frame (bit row*F + column): a line's other cells, bands of rows and columns.
+        row_o, col_o, rows_band, cols_band = b.masks()
+        col0 = cols_band[0][0]
+        colz = cols_band[F - 1][F - 1]
+        every = (1 << (F * F)) - 1
+        not_col0 = every & ~col0
+        not_colz = every & ~colz
+        # Top cards by rank (rm[v]: the piles whose top card has rank v) and piles by height
+        # (hm[k]: the piles of k cards or more), kept up to date by make/unmake.
+        top = max(ranks + rk) + 2
+        rm = [0] * top
+        hm = [0] * (cap + 2)
+        for q in range(F * F):
+            if h[q]:
+                rm[rk[q]] |= 1 << q
+                for k in range(1, h[q] + 1):
+                    hm[k] |= 1 << q
+        # The transposition key groups ranks by class (see _rank_classes): runs of ranks
+        # of one class, by the number of cards placed (made when first needed).
+        groups: list = [None] * (last + 1)
+
+        def rank_runs(t: int) -> list[tuple[int, ...]]:
+            cl = self._rank_classes(ranks, t, K)
+            runs: list[tuple[int, ...]] = []
+            for v in range(top):
+                if runs and cl[v] == cl[runs[-1][0]]:
+                    runs[-1] += (v,)
+                else:
+                    runs.append((v,))
+            groups[t] = runs
+            return runs
         # The last-card and last-two-cards rules again after a stacked card: the
         # covered card is no longer a top card that the last cards could meet.
         x_last = ranks[K - 1]
@@ -575,19 +739,15 @@ class _Search:
             a = ranks[t : K - 2]
             span2.append((min(a, default=99), max(a, default=0)))
 
-        def last_cards_rule_out(t1: int, slack: int, R0: int, R1: int, C0: int, C1: int) -> bool:
+        def last_cards_rule_out(t1: int, slack: int) -> bool:
             """After a stacked card: True when the last card (or, with no card to
             spare, the last two) can no longer end a win (see _last_card_can_end)."""
-            lo = 99
-            hi = 0
-            for r in range(R0, R1 + 1):
-                for o in range(r * F + C0, r * F + C1 + 1):
-                    if h[o]:
-                        k = rk[o]
-                        if k < lo:
-                            lo = k
-                        if k > hi:
-                            hi = k
+            lo = 0
+            while not rm[lo]:
+                lo += 1
+            hi = top - 1
+            while not rm[hi]:
+                hi -= 1
             if one_rule and t1 <= K - 1:
                 a, b_ = span1[t1]
                 if not (min(lo, a) <= x_last <= max(hi, b_)):
@@ -602,7 +762,13 @@ class _Search:
                         return True
             return False
 
-        def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int, fm: int) -> bool:
+        forced: list = [None] * (last + 1)  # _forced_lines_table by cards placed, made when first needed
+
+        def forced_table(t: int):
+            forced[t] = _forced_lines_table(ranks, t, K, top)
+            return forced[t]
+
+        def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:
             search.nodes += 1
             if search.nodes > max_nodes:
                 raise _Limit
@@ -611,7 +777,7 @@ class _Search:
             x = ranks[t]
             stack_ok = t + 1 + n2 - p <= K
             if p == 0:
-                cands = [centre] if floating else list(range(F * F))
+                cm = (1 << centre) if floating else every
             else:
                 rr0, rr1, cc0, cc1 = r0, r1, c0, c1
                 if r1 - r0 < nm1:
@@ -629,65 +795,47 @@ class _Search:
                         rr1 = mid
                     if c0 == c1 == mid:
                         cc1 = mid
-                cands = []
-                for r in range(rr0, rr1 + 1):
-                    for q in range(r * F + cc0, r * F + cc1 + 1):
-                        k = h[q]
-                        if k:
-                            if k < cap and stack_ok:
-                                cands.append(q)
-                        else:
-                            for o in nbrs[q]:
-                                if h[o]:
-                                    cands.append(q)
-                                    break
-                if floating and r0 == r1 == mid and c0 == c1 == mid and above_centre in cands:
-                    cands.remove(above_centre)  # the diagonal mirror of the cell to the left
+                cm = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & rows_band[rr0][rr1] & cols_band[cc0][cc1]
+                if stack_ok:
+                    cm |= om & ~hm[cap]
+                if floating and p == 1 and om >> centre == 1:
+                    cm &= ~above_centre_bit  # the diagonal mirror of the cell to the left
+            # the face-up top cards ranked at most x, and at least x
+            up = om & ~dm
+            le = ge = 0
+            for v in range(x + 1):
+                le |= rm[v]
+            for v in range(x, top):
+                ge |= rm[v]
+            le &= up
+            ge &= up
             t1 = t + 1
-            for q in cands:
+            kids = []
+            while cm:
+                qb = cm & -cm
+                cm ^= qb
+                q = qb.bit_length() - 1
+                # D after the move: most children go over the face-down limit
+                # (RULES.md §5) and are dropped right here
+                d = down - 1 if dm & qb else down
+                flip = 0
+                o = row_o[q] & om
+                if o and not (o & le and o & ge):
+                    flip = o
+                    d += o.bit_count() - 2 * (o & dm).bit_count()
+                o = col_o[q] & om
+                if o and not (o & le and o & ge):
+                    flip |= o
+                    d += o.bit_count() - 2 * (o & dm).bit_count()
+                if d <= limit:
+                    kids.append((d, q, qb, flip))
+            if not stack_ok:
+                kids.sort()  # no card to spare: fewest face-down cards first (see the module notes)
+            for d, q, qb, flip in kids:
                 oh = h[q]
-                oup = up[q]
-                # D after the move, read before anything is written: most children go
-                # over the face-down limit (RULES.md §5) and are dropped right here
-                d = down - 1 if oh and not oup else down
-                lo = 99
-                hi = nu = nd = 0
-                for o in row_others[q]:
-                    if h[o]:
-                        if up[o]:
-                            nu += 1
-                            k = rk[o]
-                            if k < lo:
-                                lo = k
-                            if k > hi:
-                                hi = k
-                        else:
-                            nd += 1
-                flip_row = (nu or nd) and not (hi and lo <= x <= hi)
-                if flip_row:
-                    d += nu - nd
-                lo = 99
-                hi = nu = nd = 0
-                for o in col_others[q]:
-                    if h[o]:
-                        if up[o]:
-                            nu += 1
-                            k = rk[o]
-                            if k < lo:
-                                lo = k
-                            if k > hi:
-                                hi = k
-                        else:
-                            nd += 1
-                flip_col = (nu or nd) and not (hi and lo <= x <= hi)
-                if flip_col:
-                    d += nu - nd
-                if d > limit:
-                    continue
                 ork = rk[q]
                 np_ = p
                 R0, R1, C0, C1 = r0, r1, c0, c1
-                om2, dm2, fm2 = om, dm, fm
                 if oh == 0:
                     np_ += 1
                     r, c = divmod(q, F)
@@ -699,87 +847,69 @@ class _Search:
                         C0 = c
                     if c > C1:
                         C1 = c
-                    rowcnt[r] += 1
-                    colcnt[c] += 1
-                    om2 |= 1 << q
-                elif not oup:
-                    dm2 ^= 1 << q
+                else:
+                    rm[ork] ^= qb
+                rm[x] |= qb
+                om2 = om | qb
+                dm2 = (dm & ~qb) ^ flip
                 h[q] = oh + 1
-                if oh + 1 >= cap:
-                    fm2 |= 1 << q
+                hm[oh + 1] |= qb
                 rk[q] = x
-                up[q] = 1
-                flipped = []
-                if flip_row:
-                    for o in row_others[q]:
-                        if h[o]:
-                            up[o] ^= 1
-                            dm2 ^= 1 << o
-                            flipped.append(o)
-                if flip_col:
-                    for o in col_others[q]:
-                        if h[o]:
-                            up[o] ^= 1
-                            dm2 ^= 1 << o
-                            flipped.append(o)
                 found = False
                 if np_ == n2 and d == 0:
                     found = True
-                elif d <= limit and t1 < last:
+                elif t1 < last:
                     slack = K - t1 - (n2 - np_)
                     if slack >= 0:
                         go = True
+                        s = R0 * F + C0
                         if d and slack < 2:
-                            s = R0 * F + C0
-                            key = (om2 >> s, dm2 >> s, fm2 >> s, F, n, slack + 1)
+                            key = (om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1)
                             e = cache.get(key)
                             if e is None:
                                 if len(cache) > _PARITY_CACHE_MAX:
                                     cache.clear()
-                                e = cache[key] = _parity_extra(om2, dm2, fm2, F, n, slack + 1)
+                                e = cache[key] = _parity_extra(om2, dm2, hm[cap], F, n, slack + 1)
                             go = e <= slack
-                        if go and oh and last_cards_rule_out(t1, slack, R0, R1, C0, C1):
+                        if go and oh and last_cards_rule_out(t1, slack):
+                            go = False
+                        if go and slack < 2 and R1 - R0 == nm1 and C1 - C0 == nm1 and _forced_lines_fail(h, rk, F, n, R0, C0, om2, dm2, hm[cap], slack, forced[t1] or forced_table(t1)):
                             go = False
                         if go and np_ > 1:
                             # transposition table: the layout up to translation with ranks
                             # by class (see _rank_classes), the frame's room, t1; with no card to
                             # spare (slack 0: no card is stacked from here on) the pile heights
                             # never matter again, only which cells hold a pile
-                            cl = classes[t1]
-                            key = 2 * t1 + (not slack)
-                            if slack:
-                                for r in range(R0, R1 + 1):
-                                    for o in range(r * F + C0, r * F + C1 + 1):
-                                        key = (key << 10) | (h[o] << 6) | (cl[rk[o]] << 1) | up[o]
-                            else:
-                                for r in range(R0, R1 + 1):
-                                    for o in range(r * F + C0, r * F + C1 + 1):
-                                        key = (key << 7) | (cl[rk[o]] << 2) | (up[o] << 1) | (h[o] > 0)
                             w = nm1 - C1 + C0
                             v = nm1 - R1 + R0
-                            key = (
-                                (((key << 6 | (R1 - R0) << 3 | (C1 - C0)) << 4 | min(C0, w)) << 4 | min(F - 1 - C1, w)) << 4
-                                | min(R0, v)
-                            ) << 4 | min(F - 1 - R1, v)
+                            key = [t1, om2 >> s, dm2 >> s, min(C0, w), min(F - 1 - C1, w), min(R0, v), min(F - 1 - R1, v)]
+                            for run in groups[t1] or rank_runs(t1):
+                                m = 0
+                                for v in run:
+                                    m |= rm[v]
+                                key.append(m >> s)
+                            # heights only matter through the room left on a pile (RULES.md §3:
+                            # at most cap cards), and at most `slack` more cards are stacked
+                            for k in range(max(2, cap + 1 - slack), cap + 1):
+                                key.append(hm[k] >> s)
+                            key = tuple(key)
                             if tt.get(key, -1) >= K:
                                 go = False
                             else:
-                                go = dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2, fm2)
+                                go = dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2)
                                 if go:
                                     found = True
                                 else:
                                     tt[key] = K
                                 go = False
-                        if go and dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2, fm2):
+                        if go and dfs(t1, np_, d, R0, R1, C0, C1, om2, dm2):
                             found = True
-                for o in flipped:
-                    up[o] ^= 1
+                hm[oh + 1] ^= qb
                 h[q] = oh
                 rk[q] = ork
-                up[q] = oup
-                if oh == 0:
-                    rowcnt[r] -= 1
-                    colcnt[c] -= 1
+                rm[x] ^= qb
+                if oh:
+                    rm[ork] |= qb
                 if found:
                     path.append(q)
                     return True
@@ -787,7 +917,7 @@ class _Search:
 
         r0, r1, c0, c1 = b.box
         path.clear()
-        found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm, b.fm)
+        found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm)
         path.reverse()
         return found
 

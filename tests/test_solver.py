@@ -3,6 +3,7 @@ optimality against a brute-force search with the engine, symmetry, limits, batch
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -16,6 +17,9 @@ from foursquare.solver import (
     SOLVED,
     UNKNOWN,
     SolverError,
+    _forced_lines_fail,
+    _forced_lines_table,
+    _parity_consistent,
     _parity_extra,
     _two_last_cut,
     _two_last_rule_out,
@@ -350,7 +354,7 @@ def test_the_last_card_check_never_rules_out_a_win_the_brute_force_finds(deal, k
     for cards in lengths:
         assert search._last_card_can_end(cards)
         assert search._last_two_can_end(cards)
-    sol = solve(game)
+    sol = solve(game, within_known_cards=True)
     assert sol.settled
     assert sol.score == (None if not lengths else 40 - min(lengths))
 
@@ -543,3 +547,107 @@ def test_two_aces_last_rule_out_a_23_late_in_deal_7_as_the_brute_force_agrees():
             assert 17 not in brute_force_win_lengths(game.copy())
             assert solve(game, within_known_cards=True).status == NO_WIN
     assert checked
+
+
+# ------------------------- lines that every card to come flips (no card to spare)
+
+
+def test_parity_with_fixed_lines_matches_trying_every_line_parity():
+    rng = random.Random(12)
+    F = 7
+    fired = 0
+    for _ in range(400):
+        r0, c0 = rng.randrange(4), rng.randrange(4)
+        window = [(r0 + i) * F + c0 + j for i in range(4) for j in range(4)]
+        occ = rng.sample(window, rng.randrange(1, 17))
+        om = sum(1 << q for q in occ)
+        dm = sum(1 << q for q in occ if rng.random() < 0.3)
+        frows = sum(1 << (r0 + i) for i in range(4) if rng.random() < 0.4)
+        fcols = sum(1 << (c0 + j) for j in range(4) if rng.random() < 0.4)
+        rows = sorted({q // F for q in occ})
+        cols = sorted({q % F for q in occ})
+        full_r = {r for r in rows if sum(1 for q in occ if q // F == r) >= 4} | {r for r in rows if frows >> r & 1}
+        full_c = {c for c in cols if sum(1 for q in occ if q % F == c) >= 4} | {c for c in cols if fcols >> c & 1}
+        lines = rows + [F + c for c in cols]
+        want = any(
+            not any((bits >> lines.index(r)) & 1 for r in full_r)
+            and not any((bits >> lines.index(F + c)) & 1 for c in full_c)
+            and all((bits >> lines.index(q // F) & 1) ^ (bits >> lines.index(F + q % F) & 1) == (dm >> q) & 1 for q in occ)
+            for bits in range(1 << len(lines))
+        )
+        got = _parity_consistent(om, dm, F, 4, frows, fcols)
+        assert got == want
+        fired += not got and _parity_consistent(om, dm, F, 4)
+    assert fired  # some systems fail only because of the fixed lines
+
+
+def test_forced_lines_table_marks_a_line_every_card_to_come_flips():
+    ranks = [5, 5, 5, 1, 10, 9]
+    one, more = _forced_lines_table(ranks, 3, 6, 11)
+    assert one[2][8]  # 1, 10 and 9 all lie outside 2..8: each flips such a line
+    assert not one[2][9]  # a 9 ties the highest pile
+    # with more than one empty cell the 1 and the 10 may join the line first: the 9 then lies within
+    assert not more[2][8]
+    assert more[2][8] is False and _forced_lines_table(ranks, 3, 5, 11)[1][2][8]  # without the 9: forced
+
+
+def new_pile_win_exists(game: Game) -> bool:
+    """Whether the known cards can fill the grid and win, by the engine (new piles only)."""
+    if game.status == "won":
+        return True
+    if game.status != "playing" or game.next_card is None:
+        return False
+    for cell in game.legal_cells():
+        if game.pile(cell) is None:
+            game.play(cell)
+            won = new_pile_win_exists(game)
+            game.undo()
+            if won:
+                return True
+    return False
+
+
+def _late_positions_with_exact_cards(deals, follow_wins: bool = True):
+    """Positions at 9 to 12 cards with a 4x4 bounding box, the deck cut to exactly the
+    cards that fill the grid: along a score-24 win (winnable), and off it at random."""
+    for deal in deals:
+        rng = random.Random(deal)
+        deck = deal_deck(deal)
+        win = solve_deal(deal, max_nodes=20_000) if follow_wins else None
+        for follow in (True, False):
+            if follow and (win is None or win.score != 24):
+                continue
+            game = Game(deck)
+            depth = rng.randrange(9, 13)
+            while game.placed < depth and game.status == "playing":
+                if follow:
+                    game.play(win.moves[game.placed])
+                else:
+                    game.play(rng.choice([c for c in game.legal_cells() if game.pile(c) is None]))
+            rows = {c >> 4 for c in game.grid()}
+            cols = {c & 15 for c in game.grid()}
+            if game.status != "playing" or len(rows) < 4 or len(cols) < 4:
+                continue
+            cut = Game(deck[: game.placed + 16 - len(game.grid())])
+            for p in game.moves:
+                cut.play(p.cell)
+            yield cut
+
+
+def test_forced_lines_never_rule_out_a_win_the_engine_finds():
+    # Whenever the forced-line parity says no win, the brute force with the engine
+    # finds none; and the solver agrees with the brute force on every position.
+    fired = wins = 0
+    positions = itertools.chain(_late_positions_with_exact_cards(range(60)), _late_positions_with_exact_cards(range(60, 600), False))
+    for cut in positions:
+        K = len(cut.deck)
+        board = _Board.of_game(cut)
+        table = _forced_lines_table([c >> 2 for c in cut.deck], cut.placed, K, 12)
+        fails = _forced_lines_fail(board.h, board.rk, board.F, 4, board.box[0], board.box[2], board.om, board.dm, board.fm, 0, table)
+        won = new_pile_win_exists(cut.copy())
+        wins += won
+        if fails:
+            fired += 1
+            assert not won
+        assert (solve(cut, within_known_cards=True).status == SOLVED) == won
+    assert fired >= 10 and wins >= 20

@@ -80,9 +80,9 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
         if failed.get(key, -1) >= budget:
             return False
         for cell in _first_cells(game):
+            if max_nodes is not None and nodes >= max_nodes:
+                raise _Limit  # never more than max_nodes placements tried
             nodes += 1
-            if max_nodes is not None and nodes > max_nodes:
-                raise _Limit
             if timeout is not None and nodes % 256 == 0 and time.perf_counter() - start > timeout:
                 raise _Limit
             game.play(cell)

@@ -769,9 +769,9 @@ class _Search:
             return forced[t]
 
         def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:
+            if search.nodes >= max_nodes:
+                raise _Limit  # the limit is the most positions searched: never one more
             search.nodes += 1
-            if search.nodes > max_nodes:
-                raise _Limit
             if deadline is not None and not search.nodes & 1023 and perf() > deadline:
                 raise _Limit
             x = ranks[t]

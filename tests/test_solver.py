@@ -268,7 +268,17 @@ def test_parity_bound_two_stacked_cards_when_one_cannot_help():
 def test_node_limit_gives_unknown_with_an_upper_bound():
     sol = solve_deal(2, max_nodes=5)
     assert sol.status == UNKNOWN and not sol.settled
-    assert sol.score is None and sol.max_score == 24 and sol.nodes >= 5
+    assert sol.score is None and sol.max_score == 24 and sol.nodes == 5
+
+
+@pytest.mark.parametrize("preset", ["standard", "self-flip"])
+@pytest.mark.parametrize("limit", [1, 7, 300])
+def test_a_node_limit_is_never_exceeded(preset, limit):
+    # both searches (the fast one and the engine-based one for other flip rules)
+    # stop at exactly the limit: a run that hits it reports it, never one more
+    sol = solve_deal(7, get_rules(preset), max_nodes=limit)
+    assert sol.nodes <= limit
+    assert sol.status != UNKNOWN or sol.nodes == limit
 
 
 def test_timeout_gives_unknown():

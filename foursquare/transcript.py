@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .deal import MAX_DEAL
-from .errors import FormatError, ParseError
+from .errors import FormatError, ParseError, shorten
 from .game import Game, Reason, Status
 from .layout import Cell
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rules import STANDARD, Rules
-from .rulesfile import rules_from_value, rules_value
+from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
     Flow,
     FlowList,
@@ -186,6 +186,7 @@ NEEDS_CARDS = (
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
     "state": "this is a state, not a transcript (foursquare state FILE reads it, play --resume FILE resumes it)",
+    "rules": "this is a rules file, not a transcript (give it to a command with --rules FILE)",
 }
 #: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
 #: ``grid`` or two of these is a state (one alone is more likely a misspelt key).
@@ -235,6 +236,15 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     tg.lines = {key: node.line for key, node in doc.entries.items()}
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
         err.new(doc.line, NOT_A_TRANSCRIPT["state"])
+        tg.complete = False
+        return tg
+    if not any(key in doc for key in GAME_KEYS):
+        # another kind of YAML file: one line saying so, not one error a key
+        if any(key in doc for key in ("preset",) + PARAMETERS):
+            err.new(doc.line, NOT_A_TRANSCRIPT["rules"])
+        else:
+            found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
+            err.new(doc.line, f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})")
         tg.complete = False
         return tg
     for error in unknown_keys(doc, GAME_KEYS, "a game", source):

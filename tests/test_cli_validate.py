@@ -127,3 +127,32 @@ def test_an_unreadable_file_does_not_stop_the_others(tmp_path):
 @pytest.mark.parametrize("args", [["validate"], ["validate", "--format", "xml", "x"], ["validate", "--bogus", "x"]])
 def test_usage_errors_exit_2(args):
     assert run(args).exit_code == 2
+
+
+@pytest.mark.parametrize("command", [["validate"], ["replay"], ["state"]])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        # a rules file (as `foursquare rules NAME --format yaml` writes it)
+        ("size: 4\npile_cap: 4\nface_down_limit: 4\nranks: 10\n", "this is a rules file, not a transcript"),
+        ("preset: diagonal\n", "this is a rules file, not a transcript"),
+        # some other YAML file altogether
+        ("services:\n  web: 1\nversion: 3\nname: x\nimage: y\nports: []\nenv: z\n", "not a Foursquare transcript"),
+    ],
+)
+def test_another_kind_of_yaml_file_gets_one_line_saying_what_it_is(tmp_path, command, text, says):
+    path = write(tmp_path, text)
+    result = run(command + [str(path)])
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith(f"{path}:")]
+    assert len(errors) == 1, result.stderr
+    assert errors[0].startswith(f"{path}:1: ") and says in errors[0]
+    assert "unknown key" not in result.stderr
+
+
+def test_a_game_with_one_misspelt_key_still_gets_every_key_checked(tmp_path):
+    # only a document with no game key at all is taken for another kind of file
+    path = write(tmp_path, "foursquare: 1\ndeal: 1\nmovess: [d4]\n")
+    result = run(["validate", str(path)])
+    assert result.exit_code == 1
+    assert "unknown key 'movess'" in result.stderr

@@ -379,3 +379,38 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
     assert rows[0] == "bot,deal,status,reason,score,moves,seconds"
     deals = [int(row.split(",")[1]) for row in rows[1:] if row.count(",") == 6]
     assert deals[: len(deals)] == list(range(len(deals))) and len(deals) >= 2
+
+
+def _close_stderr():
+    os.close(2)
+
+
+def _stderr_into_a_closed_pipe(args) -> int:
+    """The status of the program when the reader of its stderr is already gone."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write, timeout=60, cwd=ROOT)
+    finally:
+        os.close(write)
+    return done.returncode
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["play", "--bogus"], 2),  # Click's usage errors
+        (["solve", "--deal", "x"], 2),
+        (["nosuchcommand"], 2),
+        (["validate", str(EXAMPLES / "invalid.yaml")], 1),  # our own errors
+        (["replay", str(EXAMPLES / "won.yaml")], 0),
+    ],
+)
+def test_a_closed_or_unread_stderr_keeps_the_status(args, code):
+    """`2>&-` and `2>&1 | head -0`: the message is lost, the status is not."""
+    closed = subprocess.run(
+        [*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60, cwd=ROOT, preexec_fn=_close_stderr
+    )
+    assert closed.returncode == code
+    assert _stderr_into_a_closed_pipe(args) == code

@@ -32,6 +32,14 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
 
+    def main(self, *args, **kwargs):
+        # before Click parses anything: its usage errors, too, meet guarded streams
+        from .common import guard_stderr, guard_stdout
+
+        guard_stdout()
+        guard_stderr()
+        return super().main(*args, **kwargs)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import io
 import math
@@ -82,6 +83,12 @@ def fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
+def _reader_gone(exc: OSError) -> bool:
+    """Whether a failed write means nobody reads the stream any more: a closed pipe
+    (``| head``) or a closed descriptor (``2>&-``), as opposed to a full disk."""
+    return isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)
+
+
 class PipeGuard:
     """``sys.stdout`` for a command: when the reader of stdout goes away (``| head``),
     further output is discarded instead of raising :class:`BrokenPipeError`.
@@ -112,7 +119,9 @@ class PipeGuard:
             return len(text)
         try:
             return self._stream.write(text)
-        except BrokenPipeError:
+        except OSError as exc:
+            if not _reader_gone(exc):
+                raise
             self._broke()
             return len(text)
 
@@ -122,7 +131,9 @@ class PipeGuard:
             return
         try:
             self._stream.flush()
-        except BrokenPipeError:
+        except OSError as exc:
+            if not _reader_gone(exc):
+                raise
             self._broke()
             self._discard_buffer()
 
@@ -150,6 +161,19 @@ def guard_stdout() -> None:
             sys.stdout = io.StringIO()
     if not isinstance(sys.stdout, PipeGuard):
         sys.stdout = PipeGuard(sys.stdout)
+
+
+def guard_stderr() -> None:
+    """Guard ``sys.stderr`` as :func:`guard_stdout` guards stdout: a usage error written
+    into a closed pipe (``2>&1 | head -0``) or a closed stderr (``2>&-``) must still
+    end with Click's status 2, not with the status 1 of a failed write."""
+    if sys.stderr is None:
+        try:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")
+        except OSError:
+            sys.stderr = io.StringIO()
+    if not isinstance(sys.stderr, PipeGuard):
+        sys.stderr = PipeGuard(sys.stderr)
 
 
 def ensure_stdin() -> None:

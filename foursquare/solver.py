@@ -69,6 +69,7 @@ deck and a fixed board may vary.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -404,6 +405,20 @@ def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: i
     return True
 
 
+@functools.lru_cache(maxsize=None)
+def _frame_masks(F: int) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
+    """Bit masks (bit ``row*F + column``) of a frame ``F`` wide: each cell's row and
+    column without the cell, and the bands of rows ``r0 .. r1`` and of columns
+    ``c0 .. c1`` (indexed ``[r0][r1]``)."""
+    row = (1 << F) - 1
+    col = _COLUMN_MASKS[F]
+    row_o = [(row << (q - q % F)) & ~(1 << q) for q in range(F * F)]
+    col_o = [(col << (q % F)) & ~(1 << q) for q in range(F * F)]
+    rows_band = [[((1 << (F * (r1 - r0 + 1))) - 1) << (F * r0) if r1 >= r0 else 0 for r1 in range(F)] for r0 in range(F)]
+    cols_band = [[col * (((1 << (c1 - c0 + 1)) - 1) << c0) if c1 >= c0 else 0 for c1 in range(F)] for c0 in range(F)]
+    return row_o, col_o, rows_band, cols_band
+
+
 class _Board:
     """The solver's own compact position: flat lists indexed ``row*F + column`` of the frame."""
 
@@ -416,17 +431,7 @@ class _Board:
         F = self.F
         size = F * F
         self.h = [0] * size
-        self.rk = [0] * size
-        self.up = [0] * size
-        self.rowcnt = [0] * F
-        self.colcnt = [0] * F
-        self.row_others = [tuple(r * F + cc for cc in range(F) if cc != c) for r in range(F) for c in range(F)]
-        self.col_others = [tuple(rr * F + c for rr in range(F) if rr != r) for r in range(F) for c in range(F)]
-        self.nbrs = [
-            tuple((r + dr) * F + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)) if 0 <= r + dr < F and 0 <= c + dc < F)
-            for r in range(F)
-            for c in range(F)
-        ]
+        self.rk = [0] * size  # 0 marks an empty cell (ranks start at 1)
         self.p = 0
         self.down = 0
         self.box = (99, -1, 99, -1)
@@ -445,9 +450,6 @@ class _Board:
             q = r * F + c
             b.h[q] = len(pile.cards)
             b.rk[q] = pile.top >> 2
-            b.up[q] = 1 if pile.face_up else 0
-            b.rowcnt[r] += 1
-            b.colcnt[c] += 1
             b.p += 1
             b.om |= 1 << q
             if not pile.face_up:
@@ -458,17 +460,6 @@ class _Board:
             r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
         b.box = (r0, r1, c0, c1)
         return b
-
-    def masks(self) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
-        """Bit masks of the frame: each cell's row and column without it, and the bands
-        of rows ``r0 .. r1`` and of columns ``c0 .. c1`` (indexed ``[r0][r1]``)."""
-        F = self.F
-        bit = [1 << q for q in range(F * F)]
-        row_o = [sum(bit[o] for o in others) for others in self.row_others]
-        col_o = [sum(bit[o] for o in others) for others in self.col_others]
-        rows_band = [[sum(bit[r * F + c] for r in range(r0, r1 + 1) for c in range(F)) for r1 in range(F)] for r0 in range(F)]
-        cols_band = [[sum(bit[r * F + c] for r in range(F) for c in range(c0, c1 + 1)) for c1 in range(F)] for c0 in range(F)]
-        return row_o, col_o, rows_band, cols_band
 
     def cell(self, q: int) -> Cell:
         """The engine's cell of an internal index."""
@@ -695,7 +686,7 @@ class _Search:
         perf = time.perf_counter
         search = self
         # Bit masks over the frame (bit row*F + column): a line's other cells, bands of rows and columns.
-        row_o, col_o, rows_band, cols_band = b.masks()
+        row_o, col_o, rows_band, cols_band = _frame_masks(F)
         col0 = cols_band[0][0]
         colz = cols_band[F - 1][F - 1]
         every = (1 << (F * F)) - 1

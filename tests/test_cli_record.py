@@ -149,6 +149,19 @@ def test_resuming_through_a_link_to_the_recorded_file_counts_as_the_same_file(tm
     assert moves_in(record) == 6 and link.is_symlink()
 
 
+@pytest.mark.parametrize("interactive", [False, True])
+def test_resuming_one_game_of_several_into_the_same_file_never_drops_the_others(tmp_path, interactive):
+    record = tmp_path / "games.yaml"
+    two = "foursquare: 1\ndeal: 1\nmoves: [d4]\n---\nfoursquare: 1\ndeal: 2\nmoves: [d4]\n"
+    record.write_text(two)
+    result = run(["play", "--resume", str(record), "--game", "2", "--record", str(record), *modes(interactive)], input="e4\n")
+    assert result.exit_code == 1
+    assert "holds 2 games" in result.stderr and "--force" in result.stderr
+    assert record.read_text() == two  # nothing lost
+    forced = run(["play", "--resume", str(record), "--game", "2", "--record", str(record), "--force"], input="e4\n")
+    assert forced.exit_code == 0 and moves_in(record) == 2  # asked for: the one game replaces them
+
+
 # ------------------------------------------------- a piped script's recording
 
 

@@ -414,3 +414,30 @@ def test_a_closed_or_unread_stderr_keeps_the_status(args, code):
     )
     assert closed.returncode == code
     assert _stderr_into_a_closed_pipe(args) == code
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["play", "--help"], ["state", "--deal", "1"]])
+def test_output_to_a_full_disk_is_one_line_and_status_1(args):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*COMMAND, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "No space left on device" in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX devices")
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["validate", "/dev/zero"], "/dev/zero: too large"),
+        (["replay", "-", "--deal", "1"], "<stdin>: too large"),
+        (["play", "--deal", "1"], "<stdin>:1: the line is too long"),
+        (["play", "--deck", "/dev/zero"], "/dev/zero: too large"),
+    ],
+)
+def test_an_endless_input_ends_with_an_error_not_an_exhausted_memory(args, message):
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run([*COMMAND, *args], stdin=zero, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 1
+    assert message in done.stderr and "Traceback" not in done.stderr

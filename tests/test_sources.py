@@ -181,3 +181,15 @@ def test_example_files(name, deal, placed):
 @pytest.mark.parametrize("text", ["", "\n\n", "  \r\n"])
 def test_load_input_empty_file_is_an_error(text):
     assert error(load_input, text, "e.txt") == "e.txt:1: the file is empty (expected a move script, a transcript or a state)"
+
+
+def test_an_endless_or_huge_input_is_refused_not_read_into_memory(tmp_path, monkeypatch):
+    import foursquare.sources as sources
+
+    monkeypatch.setattr(sources, "MAX_INPUT_BYTES", 1000)
+    big = tmp_path / "big.yaml"
+    big.write_text("# x\n" * 400)
+    with pytest.raises(FormatError, match="too large"):
+        read_source(str(big))
+    big.write_text("# x\n" * 250)  # exactly at the limit: read
+    assert read_source(str(big))[0].count("\n") == 250

@@ -38,7 +38,12 @@ class LazyGroup(click.Group):
 
         guard_stdout()
         guard_stderr()
-        return super().main(*args, **kwargs)
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # --help or --version written to a full disk (> /dev/full)
+            from .common import error_text, fail
+
+            fail(error_text(exc))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:

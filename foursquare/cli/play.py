@@ -129,14 +129,34 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
         return
     if resume is not None:
         try:
-            if os.path.samefile(real, resume):
-                return
+            same = os.path.samefile(real, resume)
         except OSError:
-            pass
+            same = False
+        if same:
+            held = _games_held(resume)
+            if held <= 1:
+                return
+            fail(
+                f"{record}: the file holds {held} games and the recording would keep only the one resumed;"
+                " record to another file, or give --force to replace them all"
+            )
     fail(
         f"{record}: the file exists and is not empty; give --force to overwrite it"
         f" (or --resume {record} --record {record} to continue its game)"
     )
+
+
+def _games_held(path: str) -> int:
+    """How many YAML documents (games) a transcript file holds (0 when unreadable: the
+    resume itself then reports the file)."""
+    from ..sources import read_source
+    from ..yamlio import split_documents
+
+    try:
+        text, _ = read_source(path)
+    except (OSError, UnicodeDecodeError, FoursquareError):
+        return 0
+    return len(split_documents(text))
 
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:
@@ -390,6 +410,11 @@ class Prompt:
         return True
 
 
+#: The longest line of a piped move script (bytes): a move or a command is a few
+#: characters; an endless line (/dev/zero) must end with an error, not fill the memory.
+MAX_LINE_BYTES = 1024 * 1024
+
+
 def stdin_lines():
     """The lines of standard input, decoded one by one, each with its number (from 1).
 
@@ -398,11 +423,16 @@ def stdin_lines():
     CRLF line ends are accepted (the caller strips white space).
     """
     stream = getattr(sys.stdin, "buffer", None)
+    limit = MAX_LINE_BYTES
     if stream is None:  # a text stream without bytes (some test runners)
-        for number, line in enumerate(iter(sys.stdin.readline, ""), 1):
+        for number, line in enumerate(iter(lambda: sys.stdin.readline(limit + 1), ""), 1):
+            if len(line) > limit:
+                fail(f"{STDIN}:{number}: the line is too long (over {limit // 1024} KiB)")
             yield number, line
         return
-    for number, raw in enumerate(iter(stream.readline, b""), 1):
+    for number, raw in enumerate(iter(lambda: stream.readline(limit + 1), b""), 1):
+        if len(raw) > limit:
+            fail(f"{STDIN}:{number}: the line is too long (over {limit // 1024} KiB)")
         if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         try:

@@ -96,7 +96,7 @@ def test_every_integer_option_has_the_strict_type():
         assert isinstance(kind, BoundedInt), (command, option)
 
 
-BAD_NUMBERS = ["9" * 5000, "４", "٣", "-1", "+3", "1_000", "0x10", "1e3", "", " ", "3.0", "１２"]
+BAD_NUMBERS = ["9" * 5000, "４", "٣", "-1", "+3", "1_000", "0x10", "1e3", "", " ", "3.0", "１２", " 1", "1 ", "\t1\n"]
 
 
 @pytest.mark.parametrize("command, option", [(c, o) for c, o, _ in integer_options()])
@@ -117,9 +117,9 @@ def test_an_integer_out_of_range_names_the_range(command, option, kind):
 def test_the_strict_type_reads_ascii_digits():
     kind = BoundedInt(1, 100)
     assert kind.convert("42", None, None) == 42
-    assert kind.convert(" 007 ", None, None) == 7
+    assert kind.convert("007", None, None) == 7
     assert kind.convert(5, None, None) == 5
-    for bad in ["４", "0", "101", "1" * 5000, "0" * 5000 + "1x"]:
+    for bad in ["４", "0", "101", "1" * 5000, "0" * 5000 + "1x", " 7", "7 "]:
         with pytest.raises(click.BadParameter):
             kind.convert(bad, None, None)
     assert kind.convert("0" * 5000 + "9", None, None) == 9  # leading zeros are not size
@@ -320,3 +320,12 @@ def test_a_face_never_runs_into_the_row_number():
                             assert rest.startswith("  "), line  # a space, and the face's own room
                             tens += "10" in rest[:6]
     assert tens  # the case of the report was met
+
+
+@pytest.mark.parametrize("args", [["solve", "--deal"], ["state", "--deal"], ["solve", "--deals"], ["simulate", "--bot", "random", "--deals"]])
+@pytest.mark.parametrize("value", [" 1", "1 ", "1\n", " 0-1", "0- 1", "0 -1"])
+def test_deal_numbers_and_ranges_take_digits_only(args, value):
+    if "--deal" in args and "-" in value:
+        return  # a range is not a deal number: covered by the other values
+    result = CliRunner().invoke(main, args + [value], catch_exceptions=False)
+    assert result.exit_code == 2, result.output

@@ -290,16 +290,24 @@ def command_boundary(func: Callable) -> Callable:
 # ----------------------------------------------------------------- options
 
 
+def _plain_digits(text: str) -> bool:
+    """Whether an option's value is ASCII digits and nothing else: no sign, no
+    Unicode digits (``４``), no white space around them (README: integer options)."""
+    return bool(text) and text.isascii() and text.isdigit()
+
+
 def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     if value is None:
         return None
     from ..deal import MAX_DEAL
 
-    text = value.strip()
+    text = value
     range_text = f"expected a whole number from 0 to {MAX_DEAL}"
     if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
         raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
     try:
+        if not _plain_digits(value):
+            raise ParseError("not ASCII digits")
         return parse_deal_number(value)
     except (ParseError, ValueError):
         shown = value if len(value) <= 40 else value[:24] + "..."
@@ -380,8 +388,8 @@ class BoundedInt(click.ParamType):
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
-            text = str(value).strip()
-            if not (text and text.isascii() and text.isdigit()):
+            text = str(value)
+            if not _plain_digits(text):
                 self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
             digits = text.lstrip("0") or "0"
             if len(digits) > len(str(self.high)):
@@ -652,8 +660,10 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
         return None
     from ..errors import quote
 
-    first, sep, last = value.strip().partition("-")
+    first, sep, last = value.partition("-")
     try:
+        if not _plain_digits(first) or (sep and not _plain_digits(last)):
+            raise ParseError("not ASCII digits")
         a = parse_deal_number(first)
         b = parse_deal_number(last) if sep else a
     except ParseError:

@@ -265,3 +265,22 @@ def test_state_in_a_piped_script_is_the_players_view_too():
     assert result.exit_code == 0
     player, full = result.stdout.split("foursquare: 1")[1:3]
     assert "remaining" not in player and "remaining:" in full
+
+
+@pytest.mark.parametrize(
+    ("command", "target", "says"),
+    [
+        ("save", "full.yaml", "the file exists and is not empty"),
+        ("state", "full.yaml", "the file exists and is not empty"),
+        ("save", "no/such/folder/x.yaml", "no such folder to write the file in"),
+        ("save", "folder", "is a directory, not a file"),
+    ],
+)
+def test_a_file_command_that_fails_in_a_piped_script_names_its_line(tmp_path, command, target, says):
+    (tmp_path / "full.yaml").write_text("something\n")
+    (tmp_path / "folder").mkdir()
+    path = tmp_path / target
+    result = run(["play", "--deal", "1"], input=f"d4\n# then\n{command} {path}\n")
+    assert result.exit_code == 1
+    assert result.stderr == f"<stdin>:3: {path}: {says}" + result.stderr.split(says, 1)[1]
+    assert result.stderr.count("\n") == 1

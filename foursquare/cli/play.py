@@ -34,6 +34,7 @@ from .common import (
     PATH,
     Look,
     command_boundary,
+    error_text,
     exclusive,
     fail,
     game_number_option,
@@ -508,3 +509,5 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     session.write_file(arg, state_of(game), force=name == "state!", command="state")
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
+        except OSError as exc:  # save/state FILE that cannot be written: the line says which
+            fail(f"{STDIN}:{number}: {error_text(exc)}")

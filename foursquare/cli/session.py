@@ -137,6 +137,8 @@ def write_atomically(path: str, text: str, *, sync: bool = True) -> None:
     folder = os.path.dirname(real)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=folder)
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, path) from None
     try:

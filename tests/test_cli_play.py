@@ -383,7 +383,7 @@ def test_save_and_state_commands(tmp_path):
 def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
     result = interactive(["--deal", "1"], f"d4\nsave {tmp_path}/no/such\ne4\n")
     assert result.exit_code == 0
-    assert "No such file or directory" in result.stderr
+    assert "no such folder to write the file in" in result.stderr
     assert "Last move: 3C to e4" in result.stdout
 
 

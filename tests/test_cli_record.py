@@ -231,7 +231,7 @@ def test_a_long_piped_script_with_a_recording_is_fast(tmp_path):
 @pytest.mark.parametrize(
     "where, reason",
     [
-        ("{tmp}/no/such/x.yaml", "No such file or directory"),
+        ("{tmp}/no/such/x.yaml", "no such folder to write the file in"),
         ("{tmp}", "is a directory"),
         ("/dev/null", "not a regular file"),
     ],

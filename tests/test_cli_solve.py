@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from foursquare.cli import main
@@ -161,3 +162,17 @@ def test_analyze_bad_input_is_one_line(tmp_path):
     assert r.exit_code == 1 and "Traceback" not in r.output and r.output.count("\n") == 1
     r = run("analyze", str(tmp_path / "none.yaml"))
     assert r.exit_code == 1 and "no such file" in r.output
+
+
+@pytest.mark.parametrize("args", [["--deal", "2", "--max-nodes", "50"], ["--deck", "-"]])
+def test_solve_output_without_a_win_is_still_yaml(tmp_path, args):
+    # `solve > win.yaml` then `validate win.yaml` (README): with no win to print, the
+    # file holds comments only, which validate reports as "no game", not a YAML error
+    result = CliRunner().invoke(main, ["solve", *args], input="AS 2S\n", catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stdout and all(line.startswith("# ") for line in result.stdout.splitlines())
+    out = tmp_path / "win.yaml"
+    out.write_text(result.stdout)
+    checked = CliRunner().invoke(main, ["validate", str(out)], catch_exceptions=False)
+    assert checked.exit_code == 1 and "no game in the file" in checked.stderr
+    assert "YAML" not in checked.stderr

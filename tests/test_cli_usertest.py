@@ -232,7 +232,7 @@ def test_an_empty_file_name_is_a_usage_error(args):
 def test_solve_labels_stdin_as_stdin():
     result = run("solve", "--deck", "-", input="AS 2S\n")
     assert result.exit_code == 0
-    assert result.stdout.startswith("<stdin>: ")
+    assert result.stdout.startswith("# <stdin>: ")
 
 
 @pytest.mark.parametrize("files", [["-", "-"], ["-", str(EXAMPLES / "won.yaml"), "-"]])

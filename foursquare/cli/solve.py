@@ -101,11 +101,9 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
         return
     name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else deck_path
     lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
-    transcript = _transcript(game, sol)
-    if transcript is None:
-        click.echo("\n".join(lines))
-    else:  # comments first, so that the whole output is a transcript that validates
-        click.echo("".join(f"# {line}\n" for line in lines) + transcript, nl=False)
+    # comments, then the win's transcript: the whole output is YAML that validate
+    # reads (without a win, only the comments, never text that breaks the file)
+    click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
 
 
 def _solve_deal(task):

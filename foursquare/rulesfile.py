@@ -99,7 +99,14 @@ def read_rules(text: str, source: str) -> Rules:
         raise FormatError(source, 1, "the rules file is empty (expected a preset name or a rules mapping)")
     if len(nodes) > 1:
         raise FormatError(source, nodes[1].line, "the rules file holds more than one YAML document")
-    return rules_from_value(nodes[0], source)
+    node = nodes[0]
+    if isinstance(node, YMap) and "foursquare" in node and not any(key in node for key in PARAMETERS):
+        # a game file (transcript or state) given where a rules file is expected
+        raise FormatError(
+            source, node.line, "this is a game file (a transcript or a state), not a rules file;"
+            " its rules are read with the game (foursquare rules NAME shows a rule set)"
+        )
+    return rules_from_value(node, source)
 
 
 def load_rules(spec: str) -> Rules:

@@ -284,3 +284,9 @@ def test_a_file_command_that_fails_in_a_piped_script_names_its_line(tmp_path, co
     assert result.exit_code == 1
     assert result.stderr == f"<stdin>:3: {path}: {says}" + result.stderr.split(says, 1)[1]
     assert result.stderr.count("\n") == 1
+
+
+def test_record_to_stdin_name_says_a_file_is_needed():
+    result = run(["play", "--deal", "1", "--record", "-"], input="d4\n")
+    assert result.exit_code == 2
+    assert "the recording is written to a file" in result.stderr and "stdin" not in result.stderr

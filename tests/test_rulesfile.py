@@ -1,5 +1,7 @@
 """Rule sets given by name or in a YAML rules file (issue 6; RULES.md §8)."""
 
+from pathlib import Path
+
 import pytest
 
 from foursquare.errors import FormatError
@@ -87,3 +89,10 @@ def test_load_rules_unknown_name_or_missing_file():
 def test_example_rules_file_in_test_data():
     rules = load_rules("tests/data/formats/house-rules.yaml")
     assert rules.ties == "count" and rules.layout == "fixed"
+
+
+@pytest.mark.parametrize("name", ["won.yaml", "lost.yaml", "state.yaml"])
+def test_a_game_file_given_as_a_rules_file_is_named_as_such(name):
+    path = Path(__file__).parent.parent / "examples" / name
+    with pytest.raises(FormatError, match="this is a game file .*not a rules file"):
+        read_rules(path.read_text(), str(path))

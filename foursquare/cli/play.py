@@ -78,9 +78,11 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     """
     exclusive(deal=deal, deck=deck_path)
     exclusive(interactive=interactive, script=script)
-    for option, path in (("--deck", deck_path), ("--resume", resume_path), ("--record", record)):
+    for option, path in (("--deck", deck_path), ("--resume", resume_path)):
         if path == "-":
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
+    if record == "-":
+        raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     rules = load_rules_option(rules_spec)
     check_record_target(record, resume_path, force)
     chosen = False

@@ -414,6 +414,10 @@ def test_a_closed_or_unread_stderr_keeps_the_status(args, code):
     )
     assert closed.returncode == code
     assert _stderr_into_a_closed_pipe(args) == code
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=full, timeout=60, cwd=ROOT)
+        assert done.returncode == code
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

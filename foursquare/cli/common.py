@@ -99,9 +99,12 @@ class PipeGuard:
     its exit status stays right.
     """
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, *, any_error: bool = False) -> None:
         self._stream = stream
         self.broken = False
+        #: also give up on other write errors (a full disk): for stderr, where
+        #: there is nowhere left to report them
+        self._any_error = any_error
 
     def _broke(self) -> None:
         self.broken = True
@@ -120,7 +123,7 @@ class PipeGuard:
         try:
             return self._stream.write(text)
         except OSError as exc:
-            if not _reader_gone(exc):
+            if not (self._any_error or _reader_gone(exc)):
                 raise
             self._broke()
             return len(text)
@@ -132,7 +135,7 @@ class PipeGuard:
         try:
             self._stream.flush()
         except OSError as exc:
-            if not _reader_gone(exc):
+            if not (self._any_error or _reader_gone(exc)):
                 raise
             self._broke()
             self._discard_buffer()
@@ -165,15 +168,16 @@ def guard_stdout() -> None:
 
 def guard_stderr() -> None:
     """Guard ``sys.stderr`` as :func:`guard_stdout` guards stdout: a usage error written
-    into a closed pipe (``2>&1 | head -0``) or a closed stderr (``2>&-``) must still
-    end with Click's status 2, not with the status 1 of a failed write."""
+    into a closed pipe (``2>&1 | head -0``), a closed stderr (``2>&-``) or a full disk
+    (``2>/dev/full``) must still end with Click's status 2, not with the status 1 of a
+    failed write."""
     if sys.stderr is None:
         try:
             sys.stderr = open(os.devnull, "w", encoding="utf-8")
         except OSError:
             sys.stderr = io.StringIO()
     if not isinstance(sys.stderr, PipeGuard):
-        sys.stderr = PipeGuard(sys.stderr)
+        sys.stderr = PipeGuard(sys.stderr, any_error=True)
 
 
 def ensure_stdin() -> None:

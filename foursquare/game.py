@@ -491,6 +491,8 @@ class Game:
 
     def _draw(self, card: Card | None) -> Card:
         i = self._placed
+        if card is not None and (card >> 2 > self.rules.ranks or card & 3 >= self.rules.suits):
+            raise IllegalMoveError(f"{card} is not a card of the {self.rules.label} deck")
         if i < len(self._deck):
             drawn = self._deck[i]
             if card is not None and card != drawn:
@@ -498,8 +500,6 @@ class Game:
             return drawn
         if card is None:
             raise IllegalMoveError("the next card is unknown: the move must name it (like 7H d4)")
-        if card >> 2 > self.rules.ranks or card & 3 >= self.rules.suits:
-            raise IllegalMoveError(f"{card} is not a card of the {self.rules.label} deck")
         if card in self._deck:
             raise IllegalMoveError(f"{card} has been drawn already")
         self._deck.append(card)

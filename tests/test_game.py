@@ -367,3 +367,12 @@ def test_remaining_is_the_whole_known_stock_once_the_game_is_over():
         assert game.is_over
         assert len(game.remaining) == game.stock_count
         assert [str(c) for c in game.remaining] == record["deck"][game.placed:]
+
+
+@pytest.mark.parametrize("card", ["KH", "QS", "JD"])
+def test_a_move_naming_a_card_outside_the_deck_says_so_even_with_the_stock_known(card):
+    # not "the card drawn is 2D, not KH": the named card cannot be drawn at all
+    game = Game.from_deal(1)
+    with pytest.raises(IllegalMoveError, match=f"{card} is not a card of the standard deck"):
+        game.play("d4", card)
+    assert game.placed == 0

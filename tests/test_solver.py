@@ -408,15 +408,16 @@ def test_rank_classes_keep_every_comparison_with_a_future_card():
         assert all(cl[v] <= cl[v + 1] for v in range(top))
 
 
-def _parity_reference(om, dm, fm, F, n, want):
-    """The parity bound by trying every parity of every line (slow, obviously right)."""
+def _parity_reference(om, dm, fm, F, n, want, frows=0, fcols=0):
+    """The parity bound by trying every parity of every line (slow, obviously right);
+    ``frows``/``fcols``: lines fixed at parity 0 besides the full ones (bits by index)."""
     cells = [q for q in range(F * F) if (om >> q) & 1]
 
     def solvable(skip):
         rows = sorted({q // F for q in cells})
         cols = sorted({q % F for q in cells})
-        full_r = {r for r in rows if sum(1 for q in cells if q // F == r) >= n}
-        full_c = {c for c in cols if sum(1 for q in cells if q % F == c) >= n}
+        full_r = {r for r in rows if sum(1 for q in cells if q // F == r) >= n or frows >> r & 1}
+        full_c = {c for c in cols if sum(1 for q in cells if q % F == c) >= n or fcols >> c & 1}
         if skip >= 0:
             full_r.discard(skip // F)
             full_c.discard(skip % F)
@@ -436,15 +437,21 @@ def _parity_reference(om, dm, fm, F, n, want):
     return 1 if any(solvable(z) for z in cells if not (fm >> z) & 1) else 2
 
 
+def _random_layout(rng: random.Random, F: int = 7):
+    """A random 4x4 window of a frame F wide, piles in it, some face down: (r0, c0, piles, om, dm)."""
+    r0, c0 = rng.randrange(4), rng.randrange(4)
+    window = [(r0 + i) * F + c0 + j for i in range(4) for j in range(4)]
+    occ = rng.sample(window, rng.randrange(1, 17))
+    om = sum(1 << q for q in occ)
+    dm = sum(1 << q for q in occ if rng.random() < 0.3)
+    return r0, c0, occ, om, dm
+
+
 def test_parity_bound_matches_trying_every_line_parity():
     rng = random.Random(11)
     F = 7
     for _ in range(300):
-        r0, c0 = rng.randrange(4), rng.randrange(4)
-        window = [(r0 + i) * F + c0 + j for i in range(4) for j in range(4)]
-        occ = rng.sample(window, rng.randrange(1, 17))
-        om = sum(1 << q for q in occ)
-        dm = sum(1 << q for q in occ if rng.random() < 0.3)
+        r0, c0, occ, om, dm = _random_layout(rng, F)
         fm = sum(1 << q for q in occ if rng.random() < 0.15)
         for want in (1, 2):
             assert _parity_extra(om, dm, fm, F, 4, want) == _parity_reference(om, dm, fm, F, 4, want)
@@ -567,24 +574,10 @@ def test_parity_with_fixed_lines_matches_trying_every_line_parity():
     F = 7
     fired = 0
     for _ in range(400):
-        r0, c0 = rng.randrange(4), rng.randrange(4)
-        window = [(r0 + i) * F + c0 + j for i in range(4) for j in range(4)]
-        occ = rng.sample(window, rng.randrange(1, 17))
-        om = sum(1 << q for q in occ)
-        dm = sum(1 << q for q in occ if rng.random() < 0.3)
+        r0, c0, occ, om, dm = _random_layout(rng, F)
         frows = sum(1 << (r0 + i) for i in range(4) if rng.random() < 0.4)
         fcols = sum(1 << (c0 + j) for j in range(4) if rng.random() < 0.4)
-        rows = sorted({q // F for q in occ})
-        cols = sorted({q % F for q in occ})
-        full_r = {r for r in rows if sum(1 for q in occ if q // F == r) >= 4} | {r for r in rows if frows >> r & 1}
-        full_c = {c for c in cols if sum(1 for q in occ if q % F == c) >= 4} | {c for c in cols if fcols >> c & 1}
-        lines = rows + [F + c for c in cols]
-        want = any(
-            not any((bits >> lines.index(r)) & 1 for r in full_r)
-            and not any((bits >> lines.index(F + c)) & 1 for c in full_c)
-            and all((bits >> lines.index(q // F) & 1) ^ (bits >> lines.index(F + q % F) & 1) == (dm >> q) & 1 for q in occ)
-            for bits in range(1 << len(lines))
-        )
+        want = _parity_reference(om, dm, 0, F, 4, 1, frows, fcols) == 0
         got = _parity_consistent(om, dm, F, 4, frows, fcols)
         assert got == want
         fired += not got and _parity_consistent(om, dm, F, 4)

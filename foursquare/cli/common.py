@@ -154,30 +154,28 @@ class PipeGuard:
         return getattr(self._stream, name)
 
 
+def _guarded(stream, *, any_error: bool = False) -> PipeGuard:
+    """``stream`` behind a :class:`PipeGuard` (once); a closed one (``None``) becomes ``/dev/null``."""
+    if stream is None:
+        try:
+            stream = open(os.devnull, "w", encoding="utf-8")
+        except OSError:
+            stream = io.StringIO()
+    return stream if isinstance(stream, PipeGuard) else PipeGuard(stream, any_error=any_error)
+
+
 def guard_stdout() -> None:
     """Install :class:`PipeGuard` as ``sys.stdout`` (once); a closed stdout
     (``>&-``) becomes ``/dev/null``, so that the command still runs to its end."""
-    if sys.stdout is None:
-        try:
-            sys.stdout = open(os.devnull, "w", encoding="utf-8")
-        except OSError:
-            sys.stdout = io.StringIO()
-    if not isinstance(sys.stdout, PipeGuard):
-        sys.stdout = PipeGuard(sys.stdout)
+    sys.stdout = _guarded(sys.stdout)
 
 
 def guard_stderr() -> None:
     """Guard ``sys.stderr`` as :func:`guard_stdout` guards stdout: a usage error written
     into a closed pipe (``2>&1 | head -0``), a closed stderr (``2>&-``) or a full disk
     (``2>/dev/full``) must still end with Click's status 2, not with the status 1 of a
-    failed write."""
-    if sys.stderr is None:
-        try:
-            sys.stderr = open(os.devnull, "w", encoding="utf-8")
-        except OSError:
-            sys.stderr = io.StringIO()
-    if not isinstance(sys.stderr, PipeGuard):
-        sys.stderr = PipeGuard(sys.stderr, any_error=True)
+    failed write (stderr gives up on any write error: there is nowhere to report it)."""
+    sys.stderr = _guarded(sys.stderr, any_error=True)
 
 
 def ensure_stdin() -> None:

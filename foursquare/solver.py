@@ -83,7 +83,8 @@ SOLVED = "solved"
 NO_WIN = "no-win"
 UNKNOWN = "unknown"
 
-#: Default node limit of one solve (about a minute of work at the worst).
+#: Default node limit of one solve: most deals need a few hundred positions; the
+#: hardest use it all, at 7,000 to 50,000 positions a second (so up to minutes).
 DEFAULT_MAX_NODES = 3_000_000
 
 

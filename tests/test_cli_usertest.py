@@ -329,3 +329,21 @@ def test_deal_numbers_and_ranges_take_digits_only(args, value):
         return  # a range is not a deal number: covered by the other values
     result = CliRunner().invoke(main, args + [value], catch_exceptions=False)
     assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--deck", "-", "--rules", "-"],
+        ["analyze", "-", "--deck", "-", "--no-bot"],
+        ["state", "-", "--deck", "-"],
+        ["replay", "-", "--rules", "-"],
+        ["hint", "-", "--deck", "-"],
+        ["validate", "-", str(EXAMPLES / "won.yaml"), "-"],
+        ["play", "--deal", "1", "--rules", "-"],
+    ],
+)
+def test_stdin_named_by_two_inputs_is_a_usage_error(args):
+    # any two of a command's inputs (file, --deck, --rules, --resume) cannot both read stdin
+    line = one_line_error(run(*args, input="AS 2S\n"), 2)
+    assert "'-'" in line or "stdin" in line

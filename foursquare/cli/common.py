@@ -247,6 +247,24 @@ def error_text(exc: BaseException) -> str:
     return str(exc)
 
 
+#: The parameters of our commands that name a file to read, where ``-`` means stdin.
+_INPUT_PARAMETERS = ("game_path", "moves_path", "deck_path", "rules_spec", "resume_path", "files")
+
+
+def stdin_once(params: dict) -> None:
+    """A usage error (status 2) when a command's inputs name ``-`` more than once:
+    standard input can be read only once (``--deck - --rules -``, ``FILE - --deck -``)."""
+    uses = 0
+    for name in _INPUT_PARAMETERS:
+        value = params.get(name)
+        if isinstance(value, (tuple, list)):
+            uses += list(value).count("-")
+        elif value == "-":
+            uses += 1
+    if uses > 1:
+        raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+
+
 def command_boundary(func: Callable) -> Callable:
     """Decorate a command: errors become one line and status 1, never a traceback.
 
@@ -263,6 +281,7 @@ def command_boundary(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        stdin_once(kwargs)
         guard_stdout()
         ensure_stdin()
         handlers = catch_sigterm()

@@ -41,8 +41,6 @@ def validate(files, fmt):
     from ..sources import read_source
     from ..transcript import validate as check
 
-    if list(files).count("-") > 1:
-        raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
     results: list[dict] = []
     lines: list[str] = []
     for path in files:

@@ -53,6 +53,8 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     'unknown' means the solver's node limit ran out for that position.
     """
     from ..analysis import ANALYSIS_MAX_NODES, analyze_game
+    from ..errors import FormatError
+    from ..solver import SolverError
 
     exclusive(deal=deal, deck=deck_path)
     if no_bot and (bot is not None or budget is not None):
@@ -62,14 +64,18 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")
-    result = analyze_game(
-        game,
-        max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
-        timeout=timeout,
-        bot=bot,
-        use_bot=not no_bot,
-        budget=budget,
-    )
+    try:
+        result = analyze_game(
+            game,
+            max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
+            timeout=timeout,
+            bot=bot,
+            use_bot=not no_bot,
+            budget=budget,
+        )
+    except SolverError as exc:  # the game names no deal or deck: its stock order is not known
+        name = "<stdin>" if game_path == "-" else game_path
+        raise FormatError(name, None, f"{exc}; the game names only the cards played: give --deal N or --deck FILE") from None
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1))
         return

@@ -186,3 +186,21 @@ def test_analyze_a_game_without_its_stock_order_names_the_file(tmp_path):
     assert result.stderr.startswith(f"{path}: ") and "--deal N or --deck FILE" in result.stderr
     with_deal = CliRunner().invoke(main, ["analyze", str(path), "--no-bot", "--deal", "1"], catch_exceptions=False)
     assert with_deal.exit_code == 0 and "start: win 24" in with_deal.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "--deals", "0-2", "--max-nodes", "2000"], ["simulate", "--bot", "greedy", "--deals", "0-2"]],
+)
+def test_output_dash_keeps_stdout_one_csv(args):
+    result = CliRunner().invoke(main, [*args, "--output", "-"], catch_exceptions=False)
+    assert result.exit_code == 0
+    rows = list(csv.reader(result.stdout.splitlines()))
+    assert len(rows) == 4 and all(len(row) == len(rows[0]) for row in rows)  # header and three deals
+    assert "deals" in result.stderr or "games" in result.stderr  # the summary, on stderr
+
+
+@pytest.mark.parametrize("extra", [["--format", "json"], ["-v"]])
+def test_solve_output_dash_with_other_stdout_output_is_a_usage_error(extra):
+    result = CliRunner().invoke(main, ["solve", "--deals", "0-1", "--output", "-", *extra], catch_exceptions=False)
+    assert result.exit_code == 2 and "both write to stdout" in result.stderr

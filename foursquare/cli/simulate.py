@@ -236,7 +236,15 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
     summaries = {name: summarize(results, max_score) for name, results in all_results.items()}
     difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
+    # --output -: the CSV has stdout to itself; the summary goes to stderr
+    import contextlib
 
+    with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
+        _report(fmt, rules, deals, seed, names, summaries, difference, vs)
+
+
+def _report(fmt, rules, deals, seed, names, summaries, difference, vs) -> None:
+    """The summary of a simulation, in ``fmt`` (text, markdown or json), on stdout."""
     if fmt == "json":
         if len(names) == 1:
             out = summaries[names[0]].as_dict()

@@ -89,6 +89,8 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
     if csv_path is not None and deal_range is None:
         raise click.UsageError("--output needs --deals")
+    if csv_path == "-" and (fmt == "json" or verbose):
+        raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:
         _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose)
         return
@@ -194,17 +196,21 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
             csv_file.close()
         if stopped and solutions:
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(solutions, fmt, rules, interrupted=len(deals))
-    _summary(solutions, fmt, rules)
+                _summary(solutions, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
+    _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
 
 
-def _summary(solutions, fmt, rules, interrupted: int | None = None) -> None:
+def _summary(solutions, fmt, rules, interrupted: int | None = None, to_stderr: bool = False) -> None:
     """The summary of the deals solved under ``rules``; ``interrupted``: how many
-    were asked for (the run stopped before the end)."""
+    were asked for (the run stopped before the end); ``to_stderr`` for ``--output -``."""
     from ..analysis import summarize
     from ..rulesfile import rules_value
 
     summary = summarize(solutions)
+    if to_stderr:  # --output -: the CSV has stdout to itself
+        with contextlib.redirect_stdout(sys.stderr):
+            _summary(solutions, fmt, rules, interrupted)
+        return
     if fmt == "json":
         out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:

@@ -83,7 +83,7 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
             if max_nodes is not None and nodes >= max_nodes:
                 raise _Limit  # never more than max_nodes placements tried
             nodes += 1
-            if timeout is not None and nodes % 256 == 0 and time.perf_counter() - start > timeout:
+            if timeout is not None and nodes % 64 == 0 and time.perf_counter() - start > timeout:
                 raise _Limit
             game.play(cell)
             path.append(cell)

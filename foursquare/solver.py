@@ -764,7 +764,7 @@ class _Search:
             if search.nodes >= max_nodes:
                 raise _Limit  # the limit is the most positions searched: never one more
             search.nodes += 1
-            if deadline is not None and not search.nodes & 1023 and perf() > deadline:
+            if deadline is not None and not search.nodes & 63 and perf() > deadline:
                 raise _Limit
             x = ranks[t]
             stack_ok = t + 1 + n2 - p <= K

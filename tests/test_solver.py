@@ -654,3 +654,11 @@ def test_forced_lines_never_rule_out_a_win_the_engine_finds():
             assert not won
         assert (solve(cut, within_known_cards=True).status == SOLVED) == won
     assert fired >= 10 and wins >= 20
+
+
+@pytest.mark.parametrize("preset", ["standard", "diagonal"])
+def test_a_time_limit_is_checked_often(preset):
+    # a spent time limit stops both searches within 64 positions (not 1024: a slow
+    # deal searches 1024 positions in a tenth of a second)
+    sol = solve_deal(24, get_rules(preset), timeout=0.0, max_nodes=None)
+    assert sol.status == UNKNOWN and sol.nodes <= 64

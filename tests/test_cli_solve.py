@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -204,3 +205,10 @@ def test_output_dash_keeps_stdout_one_csv(args):
 def test_solve_output_dash_with_other_stdout_output_is_a_usage_error(extra):
     result = CliRunner().invoke(main, ["solve", "--deals", "0-1", "--output", "-", *extra], catch_exceptions=False)
     assert result.exit_code == 2 and "both write to stdout" in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_failed_csv_write_names_the_file():
+    result = CliRunner().invoke(main, ["solve", "--deals", "0-2", "--max-nodes", "2000", "--output", "/dev/full"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("/dev/full: No space left on device")

@@ -151,6 +151,17 @@ def _flush(*streams) -> None:
             stream.flush()
 
 
+def _csv_row(writer, stream, path: str, row: list) -> None:
+    """Write and flush one CSV row; a failed write names the CSV file (``<stdout>`` for ``-``)."""
+    try:
+        writer.writerow(row)
+        stream.flush()
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror, path if path != "-" else "<stdout>") from None
+
+
 def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) -> None:
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
@@ -165,8 +176,7 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     if csv_path is not None:
         csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
         writer = csv.writer(csv_file)
-        writer.writerow(["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
-        csv_file.flush()
+        _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
     show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
     results = solve_stream(deals, rules, limit, timeout, jobs)
     stopped = False
@@ -177,10 +187,11 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
             for d, sol in bar:
                 solutions.append(sol)
                 if writer is not None:
-                    writer.writerow(
+                    _csv_row(
+                        writer, csv_file, csv_path,
                         [d, sol.status, "" if sol.score is None else sol.score,
                          "" if sol.max_score is None else sol.max_score, sol.nodes,
-                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves)]
+                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves)],
                     )
                 if fmt == "json":
                     click.echo(json.dumps(_record(d, sol)))

@@ -137,8 +137,15 @@ def summarize(solutions: Iterable[Solution]) -> BatchSummary:
 # ------------------------------------------------------------ recorded games
 
 
-def _outlook(sol: Solution) -> str:
-    """``win`` (a win is still possible), ``no-win`` (proved), ``unknown``."""
+def _outlook(sol: Solution, winnable: bool = False) -> str:
+    """``win`` (a win is still possible), ``no-win`` (proved), ``unknown``.
+
+    :param winnable: the game itself shows a win from this position (it was won
+        later, or a later position of it is solved): ``win`` even when the solver's
+        limit ran out here (the best score then stays unknown).
+    """
+    if sol.status == UNKNOWN and winnable:
+        return "win"
     return {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
 
 
@@ -218,7 +225,9 @@ class GameAnalysis:
         }
 
 
-def _verdict(before: Solution, after: Solution) -> str:
+def _verdict(before: Solution, after: Solution, winnable_before: bool = False) -> str:
+    if before.status == UNKNOWN and winnable_before and after.status == NO_WIN:
+        return "threw-away-win"  # the game's own later positions show the win it threw away
     if before.status == UNKNOWN or after.status == UNKNOWN:
         if before.status == NO_WIN:
             return "ok"  # nothing left to lose
@@ -278,6 +287,12 @@ def analyze_game(
         if i < len(played):
             ests.append(_bot_estimates(replay, bot, budget, seed) if use_bot else None)
             replay.play(played[i].cell)
+    # a position is winnable when the game was won, or a later position is solved
+    winnable = [False] * len(sols)
+    seen = game.status == "won"
+    for i in range(len(sols) - 1, -1, -1):
+        seen = seen or sols[i].status == SOLVED
+        winnable[i] = seen
     reports = []
     for i, placement in enumerate(played):
         before, after, estimates = sols[i], sols[i + 1], ests[i]
@@ -293,12 +308,12 @@ def analyze_game(
                 number=i + 1,
                 card=str(placement.card),
                 cell=str(placement.cell),
-                before=_outlook(before),
-                after=_outlook(after),
+                before=_outlook(before, winnable[i]),
+                after=_outlook(after, winnable[i + 1]),
                 best_before=before.score,
                 best_after=after.score,
                 solver_cell=str(before.moves[0]) if before.moves else None,
-                verdict=_verdict(before, after),
+                verdict=_verdict(before, after, winnable[i]),
                 bot_cell=bot_cell,
                 bot_win_chance=bot_chance,
                 played_win_chance=played_chance,
@@ -309,7 +324,7 @@ def analyze_game(
     used_bot = any(r.bot_cell is not None for r in reports)
     return GameAnalysis(
         moves=reports,
-        start=_outlook(first),
+        start=_outlook(first, winnable[0]),
         best_start=first.score,
         status=game.status.value,
         score=game.score,

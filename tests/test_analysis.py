@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from foursquare.analysis import analyze_game, summarize, wilson_interval
@@ -81,3 +83,16 @@ def test_a_game_without_history_is_refused():
     game = Game.from_position({"d4": (["7H"], True)}, ["2C", "3C"])
     with pytest.raises(ValueError, match="without its moves"):
         analyze_game(game)
+
+
+def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out():
+    # with a tiny node limit the solver settles nothing early in the game, but the
+    # game was won: every position before the end could still be won
+    from foursquare.sources import load_input, read_source
+
+    text, name = read_source(str(Path(__file__).parent.parent / "examples" / "won.yaml"))
+    game = load_input(text, name)
+    result = analyze_game(game, max_nodes=50, use_bot=False)
+    assert result.start == "win"
+    assert all(m.before == "win" for m in result.moves)
+    assert any(m.best_before is None for m in result.moves)  # the optimum itself stays unknown

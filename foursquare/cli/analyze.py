@@ -15,7 +15,7 @@ def _pct(x: float | None) -> str:
 
 def _best(outlook: str, score: int | None) -> str:
     if outlook == "win":
-        return f"win {score}"
+        return f"win {score}" if score is not None else "win ?"  # ?: winnable, best score unknown
     return outlook
 
 
@@ -106,7 +106,7 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     click.echo(f"mistakes: {len(result.mistakes)}")
     for m in result.mistakes:
         if m.verdict == "threw-away-win":
-            what = f"threw the win away (best was {m.best_before})"
+            what = "threw the win away" + (f" (best was {m.best_before})" if m.best_before is not None else "")
         else:
             what = f"best score {m.best_before} -> {m.best_after}"
         better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""

@@ -717,6 +717,7 @@ class _Search:
                     runs.append((v,))
             groups[t] = runs
             return runs
+
         # The last-card and last-two-cards rules again after a stacked card: the
         # covered card is no longer a top card that the last cards could meet.
         x_last = ranks[K - 1]

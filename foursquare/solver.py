@@ -28,12 +28,13 @@ still needed:
   unless a card is stacked in it.  When this parity system has no solution, at
   least one card must be stacked (covering a pile frees its equation and the
   parities of its two lines); when no single such cell helps, at least two.
-- *forced lines*: once the grid's place is known and at most one card is to spare,
-  a line in which every card still to come would flip (none can find face-up cards
-  ranked at most and at least its own there) is flipped by each card it gets, so
-  its parity is the number of its empty cells (plus one when the spare card is
-  stacked in it), no longer free; the parity system must still have a solution
-  (see :func:`_forced_lines_fail`).  Late aces and tens make such lines.
+- *forced lines*: with no card to spare, a line in which every card still to come
+  would flip (none can find face-up cards ranked at most and at least its own
+  there) is flipped by each card it gets, so its parity is the number of cards it
+  still gets (``n`` minus its piles), no longer free; the parity system must still
+  have a solution (see :func:`_forced_lines_fail`).  With one card to spare, once
+  the grid's place is known, the same holds for some pile the spare card covers.
+  Late aces and tens make such lines.
 
 Every smaller budget has failed before a budget K is tried, so a win found
 with budget K ends with card K - 1.  Its rank alone can rule the budget out
@@ -317,77 +318,87 @@ def _forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> tuple
 
 
 def _forced_lines_fail(
-    h: list[int], rk: list[int], F: int, n: int, R0: int, C0: int, om: int, dm: int, fm: int, slack: int, table
+    h: list[int], rk: list[int], F: int, n: int, box: tuple[int, int, int, int], om: int, dm: int, fm: int, slack: int, table
 ) -> bool:
     """Whether the line-parity system has no solution once forced lines are fixed.
 
-    For a position whose grid lies at rows ``R0 ..`` and columns ``C0 ..`` (``n`` of
-    each, on a frame ``F`` wide; ``h``, ``rk``: heights and top ranks by cell; ``om``,
-    ``dm``, ``fm``: the piles, the face-down top cards and the full piles) and whose
-    cards to come fill its empty cells with ``slack`` (0 or 1) cards to spare.
+    For a position whose piles span rows ``R0 .. R1`` and columns ``C0 .. C1``
+    (``box``) of a frame ``F`` wide (``h``, ``rk``: heights and top ranks by cell;
+    ``om``, ``dm``, ``fm``: the piles, the face-down top cards and the full piles)
+    and whose cards to come fill the ``n`` x ``n`` grid with ``slack`` (0 or 1)
+    cards to spare.
 
-    With no card to spare, a line with ``k`` empty cells gets exactly ``k`` more
-    cards.  When every card to come flips it (``table``: see
+    With no card to spare, a line holding ``c`` piles gets exactly ``k = n - c``
+    more cards (the finished grid holds every pile and ``n`` in each line, wherever
+    it lies).  When every card to come flips it (``table``: see
     :func:`_forced_lines_table`), each of its piles is flipped ``k`` times more by
     the line, so the line's parity in the system of :func:`_parity_extra` is ``k``
-    mod 2, no longer free.  With one card to spare, that card is stacked on some
-    pile z (one there now, or one still to be made): z's equation goes (its top
-    card is covered) and z's two lines get one card more; the system must have a
-    solution for some z.  Future piles are left out: the test only ever rules out
-    positions that cannot end with every top card face up (RULES.md §5).
+    mod 2, no longer free.  With one card to spare (checked once the grid's place
+    is known: ``box`` n x n), that card is stacked on some pile z (one there now,
+    or one still to be made): z's equation goes (its top card is covered) and z's
+    two lines get one card more; the system must have a solution for some z.
+    Future piles are left out: the test only ever rules out positions that cannot
+    end with every top card face up (RULES.md §5).
     """
+    R0, R1, C0, C1 = box
+    if slack and (R1 - R0 != n - 1 or C1 - C0 != n - 1):
+        return False
     one, more = table
     s = R0 * F + C0
     flags = 0
-    for step, stride in ((1, F), (F, 1)):  # rows (cells one apart), then columns
-        for i in range(n):
-            first = s + i * stride
-            ranks = rk[first : first + n * step : step]  # 0 marks an empty cell
-            hi = max(ranks)
-            k = ranks.count(0)
-            flags <<= 2
-            if hi:
-                lo = min(filter(None, ranks)) if k else min(ranks)
-                if k and (more if k > 1 else one)[lo][hi]:
-                    flags |= 2
-                if slack and (more if k else one)[lo][hi]:
-                    flags |= 1
+    lines = [(r * F + C0, r * F + C1 + 1, 1) for r in range(R0, R1 + 1)]
+    lines += [(R0 * F + c, R1 * F + c + 1, F) for c in range(C0, C1 + 1)]
+    for first, stop, step in lines:
+        ranks = rk[first:stop:step]  # 0 marks an empty cell
+        hi = max(ranks)
+        flags <<= 2
+        if hi:
+            k = n - (len(ranks) - ranks.count(0))  # the cards this line still gets
+            lo = min(filter(None, ranks))
+            if k and (more if k > 1 else one)[lo][hi]:
+                flags |= 2
+            if slack and (more if k else one)[lo][hi]:
+                flags |= 1
     if not flags:
         return False  # nothing beyond the parity bound already checked
-    key = ("forced", om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, F, n)
+    key = ("forced", om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
     e = _PARITY_CACHE.get(key)
     if e is None:
         if len(_PARITY_CACHE) > _PARITY_CACHE_MAX:
             _PARITY_CACHE.clear()
-        e = _PARITY_CACHE[key] = _forced_lines_search(om, dm, fm, slack, flags, F, n, R0, C0)
+        e = _PARITY_CACHE[key] = _forced_lines_search(om, dm, fm, slack, flags, F, n, box)
     return e
 
 
-def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, R0: int, C0: int) -> bool:
+def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, box: tuple[int, int, int, int]) -> bool:
     """:func:`_forced_lines_fail` once the forced lines are known: ``flags`` holds two bits
-    a line, rows then columns, the first line highest (fixed with the cards the line
-    gets now; fixed with one card more)."""
+    a line, the rows then the columns of ``box``, the first line highest (fixed with the
+    cards the line gets now; fixed with one card more)."""
+    R0, R1, C0, C1 = box
+    nr = R1 - R0 + 1
+    nl = nr + C1 - C0 + 1
     s = R0 * F + C0
+    row = ((1 << F) - 1) << (R0 * F)
+    col = _COLUMN_MASKS[F] & ((1 << ((R1 + 1) * F)) - 1)
     lines = []  # (its piles, fixed now, parity now, fixed with one more, parity then)
-    col = _COLUMN_MASKS[F] & ((1 << (n * F)) - 1)
-    for idx in range(2 * n):
-        f = flags >> (2 * (2 * n - 1 - idx)) & 3
-        m = om & ((((1 << n) - 1) << (s + idx * F)) if idx < n else (col << (s + idx - n)))
+    for idx in range(nl):
+        f = flags >> (2 * (nl - 1 - idx)) & 3
+        m = om & ((row << (idx * F)) if idx < nr else (col << (C0 + idx - nr)))
         k = n - m.bit_count()
         lines.append((m, f & 2, k & 1, f & 1, (k + 1) & 1))
 
     def consistent(om2: int, zr: int, zc: int) -> bool:
         frows = fcols = tog = 0
         for idx, (m, f0, v0, f1, v1) in enumerate(lines):
-            if idx == zr or idx == n + zc:
+            if idx == zr or idx == nr + zc:
                 f, v = f1, v1
             else:
                 f, v = f0, v0
             if f:
-                if idx < n:
+                if idx < nr:
                     frows |= 1 << (R0 + idx)
                 else:
-                    fcols |= 1 << (C0 + idx - n)
+                    fcols |= 1 << (C0 + idx - nr)
                 if v:
                     tog ^= m
         return _parity_consistent(om2, (dm ^ tog) & om2, F, n, frows, fcols)
@@ -866,7 +877,7 @@ class _Search:
                             go = e <= slack
                         if go and oh and last_cards_rule_out(t1, slack):
                             go = False
-                        if go and slack < 2 and R1 - R0 == nm1 and C1 - C0 == nm1 and _forced_lines_fail(h, rk, F, n, R0, C0, om2, dm2, hm[cap], slack, forced[t1] or forced_table(t1)):
+                        if go and slack < 2 and _forced_lines_fail(h, rk, F, n, (R0, R1, C0, C1), om2, dm2, hm[cap], slack, forced[t1] or forced_table(t1)):
                             go = False
                         if go and np_ > 1:
                             # transposition table: the layout up to translation with ranks

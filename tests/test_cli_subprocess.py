@@ -185,7 +185,7 @@ def test_a_closed_pipe_keeps_the_status_of_every_command(args, code):
 
 # ------------------------------------------------------------------ SIGTERM
 
-def _wait_for(predicate, seconds=30.0):
+def _wait_for(predicate, seconds=60.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
@@ -301,15 +301,6 @@ def test_colour_on_a_terminal_unless_dumb_or_no_color(env, colour):
 
 
 # ------------------------------------------- signals: what is said and kept
-
-
-def _wait_for(predicate, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

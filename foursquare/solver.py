@@ -151,59 +151,87 @@ _PARITY_CACHE_MAX = 2_000_000
 _COLUMN_MASKS = {F: sum(1 << (r * F) for r in range(F)) for F in range(1, 16)}
 
 
+def _parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
+    """:func:`_parity_consistent` for piles that lie in rows and columns ``0 .. n - 1``
+    of a frame ``F`` wide (``frows``, ``fcols``: bit ``i`` for row or column ``i``).
+
+    For each choice of the column parities (an ``n``-bit value), each row's parity is
+    then forced (the value ``face down ^ column`` its piles share) or impossible; a
+    table (:func:`_parity_rows_table`) gives, for each row, the column choices it
+    accepts, and the system has a solution when some choice suits every row and
+    leaves the fixed columns 0.
+    """
+    table, free = _parity_rows_table(n)
+    lm = (1 << n) - 1
+    ok = free[fcols & lm]
+    every = lm
+    nrows = 0
+    for _ in range(n):
+        o = om & lm
+        if o:
+            nrows += 1
+            every &= o
+            ok &= table[(o << n | dm & o) << 1 | (frows & 1 or o.bit_count() >= n)]
+            if not ok:
+                return False
+        om >>= F
+        dm >>= F
+        frows >>= 1
+    if nrows >= n:
+        ok &= free[every]  # a column with a pile in each of the n rows is full
+    return ok != 0
+
+
 def _parity_consistent(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """Whether the line-parity system (see :func:`_parity_extra`) has a solution, on bit masks.
 
-    The columns' parities are fixed row by row: a row that shares an already fixed
-    column must agree with it up to its own parity (all equal, or all opposite),
-    and fixes its other columns.  Full columns are fixed at 0 from the start and
-    full rows (parity 0) go first; a row that touches no fixed column starts a
-    component of its own, whose parity is free.  The piles fit in ``n`` rows, so
-    a full column has a pile in every row that holds one, and there are ``n``.
+    ``om``, ``dm``: the piles and the face-down top cards (bit ``row*F + column``),
+    which fit in ``n`` rows and ``n`` columns.  Full lines (``n`` piles; a full
+    column has a pile in each of ``n`` rows) and the rows and columns of ``frows``
+    and ``fcols`` (bit ``i`` for frame row or column ``i``) are fixed at 0.
     """
+    if not om:
+        return True
+    r0, c0 = _window_origin(om, F)
+    s = r0 * F + c0
+    return _parity_window(om >> s, dm >> s, F, n, frows >> r0, fcols >> c0)
+
+
+def _window_origin(om: int, F: int) -> tuple[int, int]:
+    """The first row and the first column that hold a pile (``om`` not 0)."""
+    r0 = ((om & -om).bit_length() - 1) // F
     lm = (1 << F) - 1
-    full = []
-    rest = []
-    every = lm
-    nrows = 0
-    x = om
-    y = dm
-    while x:
-        rm = x & lm
-        if rm:
-            nrows += 1
-            every &= rm
-            (full if rm.bit_count() >= n or frows & 1 else rest).append((rm, y & lm))
-        x >>= F
-        y >>= F
-        frows >>= 1
-    fixed = (every if nrows >= n else 0) | fcols
-    val = 0
-    for rm, dr in full:
-        if (dr ^ val) & rm & fixed:
-            return False
-        val |= dr & rm & ~fixed
-        fixed |= rm
-    while rest:
-        left = []
-        for rm, dr in rest:
-            sh = rm & fixed
-            if not sh:
-                left.append((rm, dr))
-                continue
-            diff = (dr ^ val) & sh
-            if diff == sh:
-                dr ^= rm
-            elif diff:
-                return False
-            val |= dr & rm & ~fixed
-            fixed |= rm
-        if len(left) == len(rest):
-            rm, dr = left.pop()
-            val |= dr & rm
-            fixed |= rm
-        rest = left
-    return True
+    cols = 0
+    while om:
+        cols |= om & lm
+        om >>= F
+    return r0, (cols & -cols).bit_length() - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
+    """Tables for :func:`_parity_window` on ``n`` columns.
+
+    ``rows[(o << n | d) << 1 | f]``: the column parities (an ``n``-bit value ``C``,
+    as a set: bit ``C`` of the mask) with which a row holding piles ``o`` and
+    face-down top cards ``d`` (``n``-bit masks, ``d`` within ``o``) can be
+    satisfied: ``d ^ C`` is the same on every pile of the row (that value is the
+    row's parity) and 0 when the row is fixed (``f``).  ``free[fixed]``: the column
+    parities that leave the columns of ``fixed`` at 0.
+    """
+    size = 1 << n
+    rows = [0] * (size * size * 2)
+    for o in range(size):
+        for d in range(size):
+            for f in (0, 1):
+                m = 0
+                for c in range(size):
+                    v = (d ^ c) & o
+                    if not v or (not f and v == o):
+                        m |= 1 << c
+                rows[(o << n | d) << 1 | f] = m
+    free = [sum(1 << c for c in range(size) if not c & fixed) for fixed in range(size)]
+    return rows, free
 
 
 def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
@@ -218,15 +246,21 @@ def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     column, as if z were not on the grid; so one card can help exactly when the
     system without z has a solution.
     """
-    if _parity_consistent(om, dm, F, n):
+    if not om:
+        return 0
+    r0, c0 = _window_origin(om, F)
+    s = r0 * F + c0
+    om >>= s
+    dm >>= s
+    if _parity_window(om, dm, F, n):
         return 0
     if want < 2:
         return 1
-    m = om & ~fm
+    m = om & ~(fm >> s)
     while m:
         b = m & -m
         m ^= b
-        if _parity_consistent(om ^ b, dm & ~b, F, n):
+        if _parity_window(om ^ b, dm & ~b, F, n):
             return 1
     return 2
 
@@ -401,7 +435,7 @@ def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: i
                     fcols |= 1 << (C0 + idx - nr)
                 if v:
                     tog ^= m
-        return _parity_consistent(om2, (dm ^ tog) & om2, F, n, frows, fcols)
+        return _parity_window(om2 >> s, ((dm ^ tog) & om2) >> s, F, n, frows >> R0, fcols >> C0)
 
     if slack == 0:
         return not consistent(om, -1, -1)

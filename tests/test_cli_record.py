@@ -162,6 +162,29 @@ def test_resuming_one_game_of_several_into_the_same_file_never_drops_the_others(
     assert forced.exit_code == 0 and moves_in(record) == 2  # asked for: the one game replaces them
 
 
+@pytest.mark.parametrize("command", ["save", "state"])
+@pytest.mark.parametrize("interactive", [False, True])
+def test_save_or_state_at_the_prompt_never_drops_the_other_games_of_the_file_resumed(tmp_path, command, interactive):
+    games = tmp_path / "games.yaml"
+    two = "foursquare: 1\ndeal: 1\nmoves: [d4]\n---\nfoursquare: 1\ndeal: 2\nmoves: [d4]\n"
+    games.write_text(two)
+    other = tmp_path / "out.yaml"
+    args = ["play", "--resume", str(games), "--game", "1", "--record", str(other), *modes(interactive)]
+    result = run(args, input=f"e4\n{command} {games}\n")
+    assert games.read_text() == two  # refused: the file holds another game
+    assert "exists and is not empty" in result.output and f"{command}! FILE" in result.output
+    assert moves_in(other) == 2  # the game itself is kept in the recording
+    forced = run(["play", "--resume", str(games), "--game", "1", *modes(interactive)], input=f"e4\n{command}! {games}\n")
+    assert forced.exit_code == 0 and games.read_text() != two  # asked for: written over
+
+
+def test_save_at_the_prompt_may_rewrite_a_one_game_file_resumed(tmp_path):
+    game = tmp_path / "one.yaml"
+    game.write_text("foursquare: 1\ndeal: 1\nmoves: [d4]\n")
+    result = run(["play", "--resume", str(game), "--interactive"], input=f"e4\nsave {game}\n")
+    assert result.exit_code == 0 and moves_in(game) == 2
+
+
 # ------------------------------------------------- a piped script's recording
 
 

@@ -104,7 +104,9 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     elif not interactive:
         interactive = sys.stdin.isatty()
     look = Look.for_stream(ascii=ascii_only)
-    session = Session(game, record=record, autosave=interactive, resume=resume_path)
+    # the file resumed may be written over like the recording, unless it holds other games too
+    own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
+    session = Session(game, record=record, autosave=interactive, resume=own_resume)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:

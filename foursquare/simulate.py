@@ -21,13 +21,13 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .analysis import wilson_interval
 from .bots import get_bot
 from .deal import MASK64, splitmix64
 from .game import Game, Status
+from .parallel import ordered_map
 from .rules import STANDARD, Rules
 
 #: Decimals kept for the floats of ``as_dict`` (JSON output).
@@ -142,20 +142,17 @@ def run(
     :raises BotError: for an unknown bot (before any game is played).
     """
     get_bot(bot, nodes)  # fail early on a bad name
-    tasks = [(bot, d, seed, rules, budget, nodes) for d in deals]
+    deals = deals if isinstance(deals, Sequence) else list(deals)
+    tasks = ((bot, d, seed, rules, budget, nodes) for d in deals)
     results: list[GameResult] = []
-    if jobs <= 1 or len(tasks) <= 1:
+    if jobs <= 1 or len(deals) <= 1:
         stream = map(_play_task, tasks)
-        for result in stream:
-            results.append(result)
-            if progress:
-                progress(result)
-        return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(_play_task, tasks, chunksize=1):
-            results.append(result)
-            if progress:
-                progress(result)
+    else:
+        stream = ordered_map(_play_task, tasks, min(jobs, len(deals)))
+    for result in stream:
+        results.append(result)
+        if progress:
+            progress(result)
     return results
 
 

@@ -979,12 +979,11 @@ def solve_deals(
         on its own with the same limits, so the results do not depend on ``jobs``
         (except through ``timeout``, which depends on the machine's load).
     """
-    work = [(d, rules, max_nodes, timeout) for d in deals]
-    if jobs <= 1 or len(work) <= 1:
+    work = ((d, rules, max_nodes, timeout) for d in deals)
+    if jobs <= 1 or len(deals) <= 1:
         for item in work:
             yield _solve_one(item)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from .parallel import ordered_map
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_solve_one, work, chunksize=max(1, min(16, len(work) // (jobs * 8) or 1)))
+    yield from ordered_map(_solve_one, work, min(jobs, len(deals)))

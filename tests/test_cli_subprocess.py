@@ -331,7 +331,7 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
     out_path, csv_path = tmp_path / "out", tmp_path / "out.csv"
     with open(out_path, "w") as out:  # a file: block-buffered unless the command flushes
         process = subprocess.Popen(
-            [*COMMAND, "solve", "--deals", "0-99999", "--jobs", "2", "--max-nodes", "3000", "--format", fmt,
+            [*COMMAND, "solve", "--deals", "0-9999999", "--jobs", "2", "--max-nodes", "3000", "--format", fmt,
              "-v", "--output", str(csv_path)],
             stdout=out, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
         )
@@ -358,7 +358,7 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
 def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
     csv_path = tmp_path / "int.csv"
     process = subprocess.Popen(
-        [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-999999", "--jobs", jobs, "--output", str(csv_path)],
+        [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-9999999", "--jobs", jobs, "--output", str(csv_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
     )
     assert _wait_for(lambda: len(_lines(csv_path)) >= 3)

@@ -216,6 +216,15 @@ def catch_sigterm() -> dict:
     return saved
 
 
+def worker_signals() -> None:
+    """In a batch worker process: Ctrl-C is the parent's to handle (it stops the
+    workers and prints what is done); SIGTERM and SIGHUP end the worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 def restore_handlers(saved: dict) -> None:
     """Put back the signal handlers that :func:`catch_sigterm` replaced."""
     for signum, handler in saved.items():

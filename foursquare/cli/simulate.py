@@ -10,7 +10,7 @@ import click
 
 from ..simulate import human_seconds
 from ..rulesfile import rules_value
-from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option
+from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -102,16 +102,6 @@ def _play_deal(task):
     return run(name, [deal], seed, rules, budget, nodes, 1)[0]
 
 
-def _worker_signals() -> None:
-    """In a worker: Ctrl-C is the parent's to handle; SIGTERM and SIGHUP end it at once."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
 def _play(name, deals, seed, rules, budget, nodes, jobs, progress) -> list:
     """:func:`foursquare.simulate.run`, with ``progress`` called on each result as
     soon as it and the deals before it are played: the workers take one deal at a
@@ -127,13 +117,12 @@ def _play(name, deals, seed, rules, budget, nodes, jobs, progress) -> list:
             results.append(result)
             progress(result)
         return results
-    import multiprocessing
+    from ..parallel import ordered_map
 
     tasks = ((name, d, seed, rules, budget, nodes) for d in deals)
-    with multiprocessing.Pool(min(jobs, len(deals)), initializer=_worker_signals) as pool:  # exit: terminate
-        for result in pool.imap(_play_deal, tasks, chunksize=1):
-            results.append(result)
-            progress(result)
+    for result in ordered_map(_play_deal, tasks, min(jobs, len(deals)), initializer=worker_signals):
+        results.append(result)
+        progress(result)
     return results
 
 

@@ -9,7 +9,10 @@ import sys
 
 import click
 
-from .common import JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game
+from .common import (
+    JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
+    worker_signals,
+)
 
 
 def _record(deal, sol, game=None) -> dict:
@@ -116,17 +119,6 @@ def _solve_deal(task):
     return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
 
 
-def _worker_signals() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it stops the pool); SIGTERM and
-    SIGHUP end the worker at once."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
 def solve_stream(deals: range, rules, limit, timeout, jobs):
     """``(deal, solution)`` for each deal, in deal order, each as soon as it and
     the deals before it are solved (the pool hands out one deal at a time and
@@ -138,11 +130,10 @@ def solve_stream(deals: range, rules, limit, timeout, jobs):
     if jobs <= 1 or len(deals) <= 1:
         yield from solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=1)
         return
-    import multiprocessing
+    from ..parallel import ordered_map
 
     tasks = ((d, rules, limit, timeout) for d in deals)
-    with multiprocessing.Pool(min(jobs, len(deals)), initializer=_worker_signals) as pool:  # exit: terminate
-        yield from pool.imap(_solve_deal, tasks, chunksize=1)
+    yield from ordered_map(_solve_deal, tasks, min(jobs, len(deals)), initializer=worker_signals)
 
 
 def _flush(*streams) -> None:

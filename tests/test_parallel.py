@@ -1,0 +1,61 @@
+"""Batch work in worker processes: results in order, tasks read a few at a time,
+so that a huge range of deals starts at once and holds little memory."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import pytest
+
+from foursquare import simulate
+from foursquare.parallel import AHEAD, ordered_map
+from foursquare.solver import solve_deals
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _fail_on_three(x: int) -> int:
+    if x == 3:
+        raise ValueError("three")
+    return x
+
+
+def test_results_come_in_the_order_of_the_tasks():
+    assert list(ordered_map(_square, range(40), 2)) == [x * x for x in range(40)]
+
+
+def test_tasks_are_read_a_few_at_a_time():
+    pulled = []
+
+    def tasks():
+        for x in range(10**9):
+            pulled.append(x)
+            yield x
+
+    stream = ordered_map(_square, tasks(), 2)
+    assert list(islice(stream, 5)) == [0, 1, 4, 9, 16]
+    stream.close()  # terminates the workers
+    assert len(pulled) <= 5 + 2 * (AHEAD + 1)
+
+
+def test_an_error_in_a_task_reaches_the_caller_at_its_place():
+    stream = ordered_map(_fail_on_three, range(10), 2)
+    assert list(islice(stream, 3)) == [0, 1, 2]
+    with pytest.raises(ValueError, match="three"):
+        next(stream)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_solving_a_huge_range_of_deals_starts_at_once(jobs):
+    # a list of every task first would never finish
+    first = list(islice(solve_deals(range(10**15), max_nodes=2_000, jobs=jobs), 3))
+    assert [d for d, _ in first] == [0, 1, 2]
+    assert all(s.status in ("solved", "no-win", "unknown") for _, s in first)
+
+
+def test_simulating_with_workers_gives_the_results_of_one_process():
+    one = simulate.run("greedy", range(6), seed=3, jobs=1)
+    two = simulate.run("greedy", range(6), seed=3, jobs=2)
+    assert [(r.deal, r.status, r.score, r.moves) for r in one] == [(r.deal, r.status, r.score, r.moves) for r in two]

@@ -78,8 +78,9 @@ class MoveEntry:
 class TranscriptGame:
     """One game document as read, before replay.
 
-    :ivar number: the game's number in the file, from 1.
-    :ivar line: the document's first line.
+    :ivar number: the game's number in the file, from 1 (``None`` for a file that
+        could not be read game by game: its one error is about the whole file).
+    :ivar line: the document's first line (``None`` when the file has none to give).
     :ivar rules: the rule set (standard when the document names none).
     :ivar rules_given: whether the document has a ``rules`` key.
     :ivar deal: the deal number, or ``None``.
@@ -114,18 +115,19 @@ class TranscriptGame:
 class GameReport:
     """The verdict on one game of a transcript file.
 
-    :ivar number: the game's number in the file, from 1.
+    :ivar number: the game's number in the file, from 1 (``None`` for a file that
+        could not be read game by game: its one error is about the whole file).
     :ivar valid: whether the game has no error.
     :ivar errors: every error found, in line order.
     :ivar game: the game replayed as far as it got (``None`` when it could not be built).
-    :ivar line: the document's first line.
+    :ivar line: the document's first line (``None`` when the file has none to give).
     """
 
-    number: int
+    number: int | None
     valid: bool
     errors: list[FormatError]
     game: Game | None
-    line: int = 1
+    line: int | None = 1
 
     def to_dict(self) -> dict:
         """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each

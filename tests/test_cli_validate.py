@@ -124,6 +124,21 @@ def test_an_unreadable_file_does_not_stop_the_others(tmp_path):
     assert games[0]["game"] is None and games[0]["errors"][0]["message"] == "no such file"
 
 
+def test_every_json_object_has_the_same_keys_even_for_a_file_not_read_game_by_game(tmp_path):
+    (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "empty.yaml").write_text("")
+    (tmp_path / "broken.yaml").write_text("foursquare: 1\nmoves: [d4\n")
+    files = [tmp_path / "missing.yaml", tmp_path / "binary.yaml", tmp_path / "empty.yaml", tmp_path / "broken.yaml", tmp_path]
+    result = run(["validate", "--format", "json", *map(str, files), str(WON)])
+    games = json.loads(result.stdout)
+    assert len(games) == len(files) + 1
+    keys = set(games[-1])
+    assert {"file", "game", "line", "valid", "errors", "status", "reason", "score", "moves"} <= keys
+    for bad in games[:-1]:
+        assert set(bad) == keys and bad["valid"] is False and bad["errors"]
+        assert bad["status"] is None and bad["score"] is None and bad["moves"] == 0
+
+
 @pytest.mark.parametrize("args", [["validate"], ["validate", "--format", "xml", "x"], ["validate", "--bogus", "x"]])
 def test_usage_errors_exit_2(args):
     assert run(args).exit_code == 2

@@ -7,18 +7,14 @@ import json
 import click
 
 from ..errors import FormatError
+from ..transcript import GameReport
 from .common import PATH, command_boundary
 
 
 def _file_error(name: str, error: FormatError) -> dict:
-    """The JSON object of a file that could not be read game by game."""
-    return {
-        "file": name,
-        "game": None,
-        "line": error.line,
-        "valid": False,
-        "errors": [{"line": error.line, "move": error.move, "message": error.message, "text": str(error)}],
-    }
+    """The JSON object of a file that could not be read game by game: the keys of a
+    game's (``game`` null, no game replayed)."""
+    return {"file": name, **GameReport(None, False, [error], None, error.line).to_dict()}
 
 
 @click.command(short_help="Check transcripts (for CI).")

@@ -140,3 +140,21 @@ def test_a_failed_csv_write_names_the_file_and_vs_needs_another_bot(tmp_path):
         assert r.exit_code == 1 and r.output.startswith("/dev/full: ")
     r = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--vs", "greedy", "--deals", "0-1"])
     assert r.exit_code == 2 and "another bot" in r.output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["simulate", "--bot", "greedy", "--deals", "0-1"], ["solve", "--deals", "0-1", "--max-nodes", "500"]],
+)
+def test_output_never_replaces_a_file_that_holds_something_without_force(tmp_path, command):
+    target = tmp_path / "results.csv"
+    target.write_text("precious\n")
+    refused = CliRunner().invoke(main, [*command, "--output", str(target)])
+    assert refused.exit_code == 1
+    assert refused.stderr == f"{target}: the file exists and is not empty; give --force to overwrite it\n"
+    assert target.read_text() == "precious\n"
+    forced = CliRunner().invoke(main, [*command, "--output", str(target), "--force"])
+    assert forced.exit_code == 0 and target.read_text().startswith(("bot,deal", "deal,status"))
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert CliRunner().invoke(main, [*command, "--output", str(empty)]).exit_code == 0  # nothing to lose

@@ -22,6 +22,7 @@ import math
 import os
 import shutil
 import signal
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,6 +82,21 @@ def fail(message: str) -> NoReturn:
     """Print ``message`` (already ``FILE:LINE: ...``) on stderr and exit with status 1."""
     click.echo(f"{message}", err=True)
     sys.exit(1)
+
+
+def check_output_file(path: str | None, force: bool) -> None:
+    """Refuse (status 1) to write an ``--output`` file over a regular file that holds
+    something, unless ``force``: what a run writes never silently replaces another
+    run's results.  ``-`` (stdout), a new or empty file, and what is not a regular
+    file (a pipe, ``/dev/null``) pass; opening the file reports the rest."""
+    if path is None or path == "-" or force:
+        return
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode) and info.st_size > 0:
+        fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
 
 
 def _reader_gone(exc: OSError) -> bool:

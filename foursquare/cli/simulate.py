@@ -10,7 +10,7 @@ import click
 
 from ..simulate import human_seconds
 from ..rulesfile import rules_value
-from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals
+from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals, check_output_file
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -165,8 +165,9 @@ def _play(name, deals, seed, rules, budget, nodes, jobs, progress) -> list:
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule set (default standard).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
+@click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @command_boundary
-def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output):
+def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output, force):
     """Play every deal in the range with a bot and report games, wins, the win
     rate with its 95% Wilson interval, the mean score (losses count 0) with its
     spread, loss reasons, a histogram of scores and the median seconds per move.
@@ -189,6 +190,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     # Its header is written at once and each row as its game finishes (flushed),
     # so that an interrupted run keeps every game played.
     csv_file = None
+    check_output_file(output, force)
     if output is not None:
         csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
     try:

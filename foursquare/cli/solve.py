@@ -11,7 +11,7 @@ import click
 
 from .common import (
     JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
-    worker_signals,
+    worker_signals, check_output_file,
 )
 
 
@@ -73,9 +73,10 @@ def _describe(sol, total: int, known: int | None = None) -> str:
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
+@click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
 @command_boundary
-def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt, csv_path, verbose):
+def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt, csv_path, force, verbose):
     """Solve a deal with perfect information: the win that uses the fewest cards
     (the highest score), or a proof that no win exists.
 
@@ -95,6 +96,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     if csv_path == "-" and (fmt == "json" or verbose):
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:
+        check_output_file(csv_path, force)
         _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose)
         return
     game = new_game(deal, deck_path, rules)

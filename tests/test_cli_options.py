@@ -241,3 +241,13 @@ def test_budgets_are_finite_seconds_above_zero(command, value):
     result = CliRunner().invoke(main, [*command, "--budget", value])
     assert result.exit_code == 2, result.output
     assert "--budget" in result.output
+
+
+@pytest.mark.parametrize("option", ["--deck", "--resume", "--rules"])
+def test_play_takes_no_stdin_for_its_files_and_its_help_offers_none(option):
+    # play's stdin holds the moves; the help of every other command may offer '-'
+    result = CliRunner().invoke(main, ["play", option, "-"], input="d4\n")
+    assert result.exit_code == 2
+    assert "play reads its moves from stdin; give a file name" in result.stderr
+    help_text = CliRunner().invoke(main, ["play", "--help"]).stdout
+    assert "for stdin" not in help_text and "'-'" not in help_text

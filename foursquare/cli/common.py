@@ -360,8 +360,12 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
         raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
 
 
-def game_options(func: Callable) -> Callable:
-    """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command."""
+def game_options(func: Callable | None = None, *, deck_stdin: bool = True) -> Callable:
+    """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command
+    (``@game_options``, or ``@game_options(deck_stdin=False)`` for a command whose
+    stdin holds something else, so that its help does not offer ``-``)."""
+    if func is None:
+        return functools.partial(game_options, deck_stdin=deck_stdin)
     func = click.option(
         "--rules",
         "rules_spec",
@@ -373,7 +377,8 @@ def game_options(func: Callable) -> Callable:
         "deck_path",
         metavar="FILE",
         type=PATH,
-        help="Card order, top first, white-space separated ('-' for stdin).",
+        help="Card order, top first, white-space separated"
+        + (" ('-' for stdin)." if deck_stdin else " (a file: stdin holds the moves)."),
     )(func)
     func = click.option(
         "--deal",

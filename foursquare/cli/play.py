@@ -52,7 +52,7 @@ STDIN = "<stdin>"
 
 
 @click.command(short_help="Play a game at the prompt, or from a piped move script.")
-@game_options
+@game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option
 @click.option(

@@ -198,6 +198,13 @@ def load_view(
         return read_view(text, source)
     game = load_input(text, source, deal=deal, deck=deck, rules=rules)
     if game.status is Status.PLAYING and game.next_card is None:
-        hint = "give --deal N or --deck FILE" if deal is None and deck is None else "the deck names no more cards"
-        raise FormatError(source, None, f"the next card is unknown ({hint}), so there is no player's view")
+        raise FormatError(source, None, f"{next_card_unknown(game)}, so there is no player's view")
     return PlayerView.of(game)
+
+
+def next_card_unknown(game) -> str:
+    """Why a game that goes on has no next card: every card its deal, deck or moves
+    make known is placed (for a message; without ``FILE:`` before it)."""
+    known = len(game.deck)
+    placed = "the one card known is placed" if known == 1 else f"the {known} cards known are all placed"
+    return f"the next card is unknown: {placed} (give --deal N, or a --deck FILE that names more cards)"

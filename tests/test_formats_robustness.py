@@ -547,10 +547,38 @@ def test_no_view_when_the_next_card_is_unknown():
     assert message(read_view, state_text(game), "s.yaml") == (
         "s.yaml:5: the next card is unknown (the stock is known only in part): no player's view"
     )
+    more = "(give --deal N, or a --deck FILE that names more cards), so there is no player's view"
     got = message(load_view, "5C d4\n9D e4\n", "m.moves")
-    assert got == "m.moves: the next card is unknown (give --deal N or --deck FILE), so there is no player's view"
+    assert got == f"m.moves: the next card is unknown: the 2 cards known are all placed {more}"
     got = message(load_view, "d4\n", "m.moves", deck=[Card.parse("5C")])
-    assert got == "m.moves: the next card is unknown (the deck names no more cards), so there is no player's view"
+    assert got == f"m.moves: the next card is unknown: the one card known is placed {more}"
+
+
+@pytest.mark.parametrize("command", [["hint"], ["analyze"]])
+@pytest.mark.parametrize(
+    "text, deck",
+    [
+        ("5C d4\n9D e4\n", None),  # the moves name the only cards known
+        ("d4\ne4\n", "5C 9D"),  # a deck file that names no more cards
+        ("foursquare: 1\ndeck: [5C, 9D]\nmoves: [d4, e4]\n", None),  # a transcript's short deck
+    ],
+)
+def test_hint_and_analyze_say_why_the_next_card_is_unknown(tmp_path, command, text, deck):
+    from click.testing import CliRunner
+
+    from foursquare.cli import main
+
+    game = tmp_path / "g.yaml"
+    game.write_text(text)
+    args = [*command, str(game)]
+    if deck is not None:
+        (tmp_path / "deck.txt").write_text(deck)
+        args += ["--deck", str(tmp_path / "deck.txt")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{game}: ")
+    assert "the next card is unknown: the 2 cards known are all placed" in result.stderr
+    assert "--deck FILE that names more cards" in result.stderr and "only the cards played" not in result.stderr
 
 
 def test_a_won_game_has_an_exact_player_view():

@@ -73,9 +73,11 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
             use_bot=not no_bot,
             budget=budget,
         )
-    except SolverError as exc:  # the game names no deal or deck: its stock order is not known
+    except SolverError:  # a position of the game has no next card: the stock order is not known
+        from ..sources import next_card_unknown
+
         name = "<stdin>" if game_path == "-" else game_path
-        raise FormatError(name, None, f"{exc}; the game names only the cards played: give --deal N or --deck FILE") from None
+        raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1))
         return

@@ -81,7 +81,9 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
 
-        raise FormatError(name, None, "the next card is unknown (give --deal N or --deck FILE)")
+        from ..sources import next_card_unknown
+
+        raise FormatError(name, None, next_card_unknown(game))
     return game.view()
 
 

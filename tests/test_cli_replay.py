@@ -95,3 +95,10 @@ def test_transcript_file_with_bom_and_crlf(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Result: won, score 8" in result.stdout
     assert run(["validate", str(path)]).exit_code == 0
+
+
+@pytest.mark.parametrize("moves, words", [("d4\n", "1 move, 1 card placed"), ("d4\ne4\n", "2 moves, 2 cards placed")])
+def test_counts_in_the_result_line_agree_with_their_number(moves, words):
+    result = CliRunner().invoke(main, ["replay", "-", "--deal", "1", "--final"], input=moves)
+    assert result.exit_code == 0
+    assert result.stdout.rstrip().endswith(f"(deal 1, {words})")

@@ -78,6 +78,11 @@ def signals_deferred():
             raise Terminated(128 + caught[0])
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 move``, ``2 moves``: a count and its noun, plural when it is not 1."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def fail(message: str) -> NoReturn:
     """Print ``message`` (already ``FILE:LINE: ...``) on stderr and exit with status 1."""
     click.echo(f"{message}", err=True)

@@ -9,6 +9,7 @@ import click
 
 from ..simulate import human_seconds
 from .common import (
+    counted,
     NATURAL,
     PATH,
     SECONDS,
@@ -153,7 +154,7 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
         click.echo(f"   or {alt.cell}   win {_pct(alt.win_chance)}, expected score {_score(alt.expected_score)}")
     placed = view.rules.deck_size - view.stock_count
     click.echo(
-        f"({bot} bot, used {human_seconds(used)} of {budget:g} s; {placed} cards placed, {view.stock_count} in the stock)"
+        f"({bot} bot, used {human_seconds(used)} of {budget:g} s; {counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
     if len(estimates) > 1:
         click.echo(RANKING_NOTE)

@@ -7,6 +7,7 @@ import click
 from ..game import Game
 from .render import outcome_text
 from .common import (
+    counted,
     PATH,
     Look,
     command_boundary,
@@ -80,4 +81,4 @@ def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, asc
         show(game)
         click.echo()
     where = f"deal {game.deal}, " if game.deal is not None else ""
-    click.echo(f"Result: {outcome_text(game)} ({where}{len(game.moves)} moves, {game.placed} cards placed)")
+    click.echo(f"Result: {outcome_text(game)} ({where}{counted(len(game.moves), 'move')}, {counted(game.placed, 'card')} placed)")

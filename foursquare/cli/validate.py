@@ -8,7 +8,7 @@ import click
 
 from ..errors import FormatError
 from ..transcript import GameReport
-from .common import PATH, command_boundary
+from .common import PATH, command_boundary, counted
 
 
 def _file_error(name: str, error: FormatError) -> dict:
@@ -54,7 +54,7 @@ def validate(files, fmt):
                 click.echo(str(error), err=True)
             results.append({"file": name, **report.to_dict()})
         bad = sum(not r.valid for r in reports)
-        games = f"{len(reports)} game" + ("s" if len(reports) != 1 else "")
+        games = counted(len(reports), "game")
         lines.append(f"{name}: {games}, " + (f"{bad} invalid" if bad else "all valid"))
     invalid = sum(not r["valid"] for r in results)
     if fmt == "json":

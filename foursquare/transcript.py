@@ -164,7 +164,8 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
     """
     docs = [doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None]
     if not docs:
-        raise FormatError(source, 1, "no game in the file (it is empty)")
+        why = "it is empty" if not text.strip() else "it holds only comments or empty documents"
+        raise FormatError(source, 1, f"no game in the file ({why})")
     if len(docs) == 1 and _looks_like_moves(text, docs[0]):
         raise FormatError(source, docs[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
     games = []

@@ -255,7 +255,9 @@ def test_unreadable_documents_are_invalid_games(text, expected):
     "text, expected",
     [
         ("", "t.yaml:1: no game in the file (it is empty)"),
-        ("# only a comment\n", "t.yaml:1: no game in the file (it is empty)"),
+        ("  \n\n", "t.yaml:1: no game in the file (it is empty)"),
+        ("# only a comment\n", "t.yaml:1: no game in the file (it holds only comments or empty documents)"),
+        ("# deal 3: unknown\n---\n...\n", "t.yaml:1: no game in the file (it holds only comments or empty documents)"),
     ],
 )
 def test_unreadable_files_raise(text, expected):

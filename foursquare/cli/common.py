@@ -120,8 +120,10 @@ class PipeGuard:
     its exit status stays right.
     """
 
-    def __init__(self, stream, *, any_error: bool = False) -> None:
+    def __init__(self, stream, *, any_error: bool = False, name: str = "<stdout>") -> None:
         self._stream = stream
+        #: the stream's name in an error message (a full disk: ``<stdout>: No space left on device``)
+        self.name = name
         self.broken = False
         #: also give up on other write errors (a full disk): for stderr, where
         #: there is nowhere left to report them
@@ -145,7 +147,7 @@ class PipeGuard:
             return self._stream.write(text)
         except OSError as exc:
             if not (self._any_error or _reader_gone(exc)):
-                raise
+                raise self._named(exc) from None
             self._broke()
             return len(text)
 
@@ -157,9 +159,13 @@ class PipeGuard:
             self._stream.flush()
         except OSError as exc:
             if not (self._any_error or _reader_gone(exc)):
-                raise
+                raise self._named(exc) from None
             self._broke()
             self._discard_buffer()
+
+    def _named(self, exc: OSError) -> OSError:
+        """``exc`` naming this stream when it names no file."""
+        return exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name)
 
     def _discard_buffer(self) -> None:
         try:
@@ -175,14 +181,14 @@ class PipeGuard:
         return getattr(self._stream, name)
 
 
-def _guarded(stream, *, any_error: bool = False) -> PipeGuard:
+def _guarded(stream, *, any_error: bool = False, name: str = "<stdout>") -> PipeGuard:
     """``stream`` behind a :class:`PipeGuard` (once); a closed one (``None``) becomes ``/dev/null``."""
     if stream is None:
         try:
             stream = open(os.devnull, "w", encoding="utf-8")
         except OSError:
             stream = io.StringIO()
-    return stream if isinstance(stream, PipeGuard) else PipeGuard(stream, any_error=any_error)
+    return stream if isinstance(stream, PipeGuard) else PipeGuard(stream, any_error=any_error, name=name)
 
 
 def guard_stdout() -> None:
@@ -196,7 +202,7 @@ def guard_stderr() -> None:
     into a closed pipe (``2>&1 | head -0``), a closed stderr (``2>&-``) or a full disk
     (``2>/dev/full``) must still end with Click's status 2, not with the status 1 of a
     failed write (stderr gives up on any write error: there is nowhere to report it)."""
-    sys.stderr = _guarded(sys.stderr, any_error=True)
+    sys.stderr = _guarded(sys.stderr, any_error=True, name="<stderr>")
 
 
 def ensure_stdin() -> None:

@@ -313,3 +313,12 @@ def test_record_to_stdin_name_says_a_file_is_needed():
     result = run(["play", "--deal", "1", "--record", "-"], input="d4\n")
     assert result.exit_code == 2
     assert "the recording is written to a file" in result.stderr and "stdin" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["save", "state"])
+def test_save_and_state_at_the_prompt_expand_a_leading_tilde(tmp_path, monkeypatch, command):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} ~/g.yaml\n")
+    assert result.exit_code == 0
+    assert f"Saved the {'transcript' if command == 'save' else 'state'} to {tmp_path / 'g.yaml'}." in result.output
+    assert moves_in(tmp_path / "g.yaml") == 1

@@ -380,6 +380,8 @@ class Prompt:
     def command(self, command: Command) -> bool:
         name, arg = command
         session = self.session
+        if arg is not None and arg.startswith("~") and name in ("save", "save!", "state", "state!"):
+            arg = os.path.expanduser(arg)  # as a shell would: save ~/game.yaml
         try:
             if name == "quit":
                 return False

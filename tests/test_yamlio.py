@@ -116,7 +116,9 @@ def test_control_characters_are_an_error():
     assert "U+0007" in error(read_documents, "a: \x07\n", "f.yaml")
 
 
-@pytest.mark.parametrize("text", ["010", "-1", "1e3", "+5", "1_0", "'5'", '"5"', "five", "null", "[5]", "5.0", "0x5", "true"])
+@pytest.mark.parametrize(
+    "text", ["010", "-1", "1e3", "+5", "1_0", "'5'", '"5"', "!!str 5", "five", "null", "[5]", "5.0", "0x5", "true"]
+)
 def test_numbers_are_plain_decimal_digits_only(text):
     node = one(f"n: {text}\n").entries["n"]
     assert error(as_int, node, "n", "f.yaml").startswith("f.yaml:1: n must be a whole number")
@@ -131,7 +133,7 @@ def test_number_ranges():
 def test_booleans_are_true_or_false_only():
     assert as_bool(one("b: true\n").entries["b"], "b", "f") is True
     assert as_bool(one("b: False\n").entries["b"], "b", "f") is False
-    for bait in ("yes", "no", "on", "'true'", "1"):
+    for bait in ("yes", "no", "on", "'true'", "!!str true", "1"):
         assert "must be true or false" in error(as_bool, one(f"b: {bait}\n").entries["b"], "b", "f")
 
 

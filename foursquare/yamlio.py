@@ -6,8 +6,10 @@ with its 1-based line number, so that errors can say ``FILE:LINE``.  Nothing
 is constructed into Python objects by PyYAML, so no scalar is ever coerced:
 ``no``, ``on``, ``010``, ``1e3`` stay the text they were written as, and the
 schema asks for a number explicitly (:func:`as_int`, digits only).  Duplicate
-keys, non-text keys and any tag outside the YAML core types (``!!python/...``,
-``!!binary``, local ``!tags``) are errors.
+keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
+``!!binary``, local ``!tags``) and any tag that makes a value other than what it
+is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
+changes nothing (``!!int 5``) is allowed.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines and each piece is composed on its own with its
@@ -38,6 +40,8 @@ _CORE = "tag:yaml.org,2002:"
 ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
 #: PyYAML's safe loader (its C version when libyaml is there); only its composer is used.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
+_RESOLVER = yaml.resolver.Resolver()
 #: How many nodes one stream may expand to (aliases may repeat nodes).
 MAX_NODES = 1_000_000
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
@@ -332,6 +336,14 @@ class _Builder:
     def fail(self, node: yaml.Node, message: str) -> FormatError:
         return FormatError(self.source, node.start_mark.line + 1 + self.offset, message)
 
+    @staticmethod
+    def _untagged(node: yaml.Node) -> str:
+        """The tag ``node`` would have without an explicit one."""
+        if isinstance(node, yaml.ScalarNode):
+            plain = not node.style
+            return _RESOLVER.resolve(yaml.ScalarNode, node.value, (plain, not plain))
+        return _CORE + ("seq" if isinstance(node, yaml.SequenceNode) else "map")
+
     def build(self, node: yaml.Node) -> YNode:
         key = id(node)
         if key in self.done:
@@ -346,6 +358,9 @@ class _Builder:
                 raise self.fail(node, "YAML merge keys (<<) are not supported")
             tag = "!!" + node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else node.tag
             raise self.fail(node, f"unsupported YAML tag {shorten(tag)} (only plain values, lists and mappings)")
+        if node.tag != self._untagged(node):  # a tag that makes it something else: !!str 1, !!int "1", !!seq {}
+            tag = "!!" + node.tag.removeprefix(_CORE)
+            raise self.fail(node, f"unsupported YAML tag {tag} here (write the value plainly, without a tag)")
         line = node.start_mark.line + 1 + self.offset
         self.active.add(key)
         try:

@@ -69,9 +69,33 @@ def test_tags_outside_the_core_types_are_rejected(text, tag):
     )
 
 
-def test_core_tags_are_fine():
-    doc = one("a: !!str 010\nb: !!int 5\n")
-    assert doc.entries["a"].text == "010"
+def test_core_tags_that_change_nothing_are_fine():
+    doc = one("a: !!str text\nb: !!int 5\nc: !!seq [1]\nd: !!map {e: 1}\n")
+    assert doc.entries["a"].text == "text" and doc.entries["b"].text == "5"
+
+
+@pytest.mark.parametrize(
+    "text, tag",
+    [
+        ("a: !!str 010\n", "!!str"),
+        ("a: !!str 1\n", "!!str"),
+        ("a: !!str true\n", "!!str"),
+        ('a: !!int "1"\n', "!!int"),
+        ("a: !!float 1\n", "!!float"),
+        ("a: !!int\n", "!!int"),
+        ('a: !!null ""\n', "!!null"),
+        ("a: !!bool down\n", "!!bool"),
+        ("a: !!seq {b: 1}\n", "!!seq"),
+        ("a: !!map [1]\n", "!!map"),
+        ("!!int d4: x\n", "!!int"),
+        ("!!seq {a: 1}\n", "!!seq"),
+    ],
+)
+def test_tags_that_make_a_value_something_else_are_rejected(text, tag):
+    # one rule for every file: a value is what it is written as
+    assert error(read_documents, text, "f.yaml") == (
+        f"f.yaml:1: unsupported YAML tag {tag} here (write the value plainly, without a tag)"
+    )
 
 
 def test_merge_keys_and_non_text_keys_are_rejected():
@@ -117,7 +141,7 @@ def test_control_characters_are_an_error():
 
 
 @pytest.mark.parametrize(
-    "text", ["010", "-1", "1e3", "+5", "1_0", "'5'", '"5"', "!!str 5", "five", "null", "[5]", "5.0", "0x5", "true"]
+    "text", ["010", "-1", "1e3", "+5", "1_0", "'5'", '"5"', "five", "null", "[5]", "5.0", "0x5", "true"]
 )
 def test_numbers_are_plain_decimal_digits_only(text):
     node = one(f"n: {text}\n").entries["n"]
@@ -133,7 +157,7 @@ def test_number_ranges():
 def test_booleans_are_true_or_false_only():
     assert as_bool(one("b: true\n").entries["b"], "b", "f") is True
     assert as_bool(one("b: False\n").entries["b"], "b", "f") is False
-    for bait in ("yes", "no", "on", "'true'", "!!str true", "1"):
+    for bait in ("yes", "no", "on", "'true'", "1"):
         assert "must be true or false" in error(as_bool, one(f"b: {bait}\n").entries["b"], "b", "f")
 
 

@@ -15,6 +15,8 @@ commands (``moves``, ``show``, ``reveal``, ``hint``, ``help``, ``state``,
 
 from __future__ import annotations
 
+import shlex
+
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -66,6 +68,18 @@ def strip_line(text: str) -> str:
     return text.lstrip("\ufeff").split("#", 1)[0].strip()
 
 
+def file_words(text: str, name: str = "save") -> list[str]:
+    """The words of a command that names a file, split as a shell would: a name with
+    spaces is quoted (``save "my game.yaml"``), and the quotes go.
+
+    :raises ParseError: for a quote left open.
+    """
+    try:
+        return shlex.split(text)
+    except ValueError:
+        raise ParseError(f"{name}: a quote is not closed in {quote(text)}") from None
+
+
 def parse_move(text: str) -> Move:
     """Read one move: ``CELL`` or ``CARD CELL`` (comments and white space already removed).
 
@@ -101,6 +115,8 @@ def parse_entry(text: str) -> Move | Command | None:
     name = COMMAND_ALIASES.get(first, first)
     if name in COMMAND_NAMES or name in FORCED_COMMANDS:
         needs = COMMAND_ARGUMENTS.get(name)
+        if needs is not None:
+            words = file_words(text, name)
         if len(words) > 2 or (len(words) == 2 and needs is None):
             raise ParseError(f"{name}: too many words in {quote(text)}")
         if needs and len(words) < 2:

@@ -174,13 +174,16 @@ def test_a_script_refuses_to_write_over_an_unrelated_file(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize(
-    "line", ["state --bogus", "state -", "save --force x.yaml", "save -x", "state! --full", "save x --force"]
+    "line", ["state --bogus", "state -", "save --force x.yaml", "save -x", "state! --full", "save! -x", "save x --force"]
 )
 def test_words_starting_with_a_dash_are_unknown_options_not_files(tmp_path, monkeypatch, line):
     monkeypatch.chdir(tmp_path)
     result = prompt(tmp_path, [line, "quit"])
     assert result.exit_code == 0
-    assert "unknown option" in result.stderr
+    if "!" in line:  # save!/state! take nothing but a file name
+        assert "name the file, like:" in result.stderr and "unknown option" not in result.stderr
+    else:
+        assert "unknown option" in result.stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -347,3 +350,50 @@ def test_stdin_named_by_two_inputs_is_a_usage_error(args):
     # any two of a command's inputs (file, --deck, --rules, --resume) cannot both read stdin
     line = one_line_error(run(*args, input="AS 2S\n"), 2)
     assert "'-'" in line or "stdin" in line
+
+
+@pytest.mark.parametrize("command", ["save", "save!", "state", "state!"])
+def test_file_names_at_the_prompt_may_be_quoted_like_a_shell(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    result = prompt(tmp_path, ["d4", f'{command} "my game.yaml"', "quit"])
+    assert result.exit_code == 0 and "Saved the" in result.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["my game.yaml"]
+    unclosed = prompt(tmp_path, [f'{command} "x.yaml', "quit"])
+    assert f"{command.rstrip('!')}: a quote is not closed" in unclosed.stderr
+
+
+@pytest.mark.parametrize("command", ["save", "state"])
+@pytest.mark.parametrize(
+    "name, says",
+    [("a\0b.yaml", "a\\0b.yaml: a file name cannot hold a NUL character"),
+     ("new.yaml/", "new.yaml/: names a folder (it ends with /); give a file name")],
+)
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_file_name_that_cannot_be_a_file_is_one_line_and_the_game_goes_on(tmp_path, monkeypatch, command, name, says, interactive):
+    monkeypatch.chdir(tmp_path)
+    mode = ["--interactive"] if interactive else ["--script"]
+    result = CliRunner().invoke(main, ["play", "--deal", "1", *mode], input=f"d4\n{command} {name}\ne4\n")
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert says in result.stderr
+    if interactive:  # the prompt says it and goes on; a script stops at that line
+        assert result.exit_code == 0 and "Stopped after 2 cards placed" in result.stdout
+    else:
+        assert result.exit_code == 1 and result.stderr.startswith("<stdin>:2: ")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_state_is_never_written_into_the_recording(tmp_path, monkeypatch, interactive):
+    monkeypatch.chdir(tmp_path)
+    mode = ["--interactive"] if interactive else ["--script"]
+    result = CliRunner().invoke(main, ["play", "--deal", "1", "--record", "r.yaml", *mode], input="d4\nstate r.yaml\nstate! r.yaml\n")
+    assert result.stderr.count("r.yaml: is the recording") == (2 if interactive else 1)
+    assert (tmp_path / "r.yaml").read_text().startswith("foursquare: 1\n") and "moves:" in (tmp_path / "r.yaml").read_text()
+
+
+def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
+    deck = tmp_path / "short.deck"
+    deck.write_text("2D 3C\n")
+    result = CliRunner().invoke(main, ["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
+    assert "No hint: the next card is unknown" in result.output and "Error" not in result.output

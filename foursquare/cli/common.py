@@ -278,7 +278,7 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return f"the input is not UTF-8 text (byte {exc.start}: {exc.reason})"
     if isinstance(exc, OSError):
-        name = exc.filename if exc.filename is not None else "error"
+        name = str(exc.filename).replace("\0", "\\0") if exc.filename is not None else "error"  # a NUL typed in a name
         return f"{name}: {exc.strerror or exc}"
     return str(exc)
 

@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import errno
 import os
+import shlex
 import random
 import sys
 
@@ -25,6 +26,7 @@ from .session import (
     COMMANDS,
     Command,
     Session,
+    file_argument,
     hints_available,
     read_entry,
     state_of,
@@ -147,7 +149,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
             )
     fail(
         f"{record}: the file exists and is not empty; give --force to overwrite it"
-        f" (or --resume {record} --record {record} to continue its game)"
+        f" (or --resume {shlex.quote(record)} --record {shlex.quote(record)} to continue its game)"
     )
 
 
@@ -187,12 +189,13 @@ class Origin:
         if self.deal is not None:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {self.deck}{self.rules}")
+            out.append(f"Play it again: foursquare play --deck {shlex.quote(self.deck)}{self.rules}")
         if self.record is not None:
             kind = "transcript" if len(game.moves) == game.placed else "state"
-            out.append(f"The {kind} is in {self.record}: foursquare replay {self.record}")
+            record = shlex.quote(self.record)
+            out.append(f"The {kind} is in {self.record}: foursquare replay {record}")
             if not game.is_over:
-                out.append(f"Continue it: foursquare play --resume {self.record} --record {self.record}")
+                out.append(f"Continue it: foursquare play --resume {record} --record {record}")
         return out
 
 
@@ -243,6 +246,8 @@ def hint_text(session: Session) -> str:
         return "Hints are not available (no bot is installed)."
     if session.game.is_over:
         return "No hint: the game is over."
+    if session.game.next_card is None:
+        return "No hint: the next card is unknown (the deck names no more cards); name it in your move, like 7H d4."
     try:
         estimates = session.hint()
     except Exception as exc:  # a bot is a plug-in: its failure must not end the game
@@ -378,10 +383,8 @@ class Prompt:
         return True
 
     def command(self, command: Command) -> bool:
-        name, arg = command
+        name, arg = file_argument(*command)
         session = self.session
-        if arg is not None and arg.startswith("~") and name in ("save", "save!", "state", "state!"):
-            arg = os.path.expanduser(arg)  # as a shell would: save ~/game.yaml
         try:
             if name == "quit":
                 return False
@@ -413,7 +416,8 @@ class Prompt:
         except FoursquareError as exc:
             self.say_error(str(exc))
         except OSError as exc:
-            self.say_error(f"{arg if arg is not None else exc.filename}: {exc.strerror or exc}")
+            shown = str(arg if arg is not None else exc.filename).replace("\0", "\\0")  # a NUL typed in a name
+            self.say_error(f"{shown}: {exc.strerror or exc}")
         return True
 
 
@@ -489,7 +493,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     look.echo(look.draw(game, reveal=session.reveal))
                     look.echo()
                 continue
-            name, arg = entry
+            name, arg = file_argument(*entry)
             if name == "quit":
                 break
             if name in ("undo", "redo"):

@@ -57,18 +57,25 @@ def read_entry(line: str) -> Move | Command | None:
     ``save! FILE`` and ``state! FILE`` (prompt only) give the commands ``save!``
     and ``state!``: write FILE even when it holds something else.
     """
-    from ..movescript import strip_line
+    from ..movescript import file_words, strip_line
 
-    words = strip_line(line).split()
+    line = strip_line(line)
+    words = line.split()
     force = False
     if words:
         first = words[0].lower()
         if first in FORCED:
             force = True
-            words[0] = first = first[:-1]
+            first = first[:-1]
+            line = first + line[len(words[0]) :]
         if first in ("save", "state"):
+            words = file_words(line, first)
             for word in words[1:]:
                 if word.startswith("-") and not (first == "state" and word == "--full" and not force):
+                    if force:
+                        raise ParseError(
+                            f"{first}!: name the file, like: {first}! game.yaml (a file whose name starts with '-': ./{shorten(word, 20)})"
+                        )
                     known = "the only option is --full; " if first == "state" else ""
                     raise ParseError(
                         f"{first}: unknown option {quote(word)} ({known}{first}! FILE overwrites a file;"
@@ -76,7 +83,6 @@ def read_entry(line: str) -> Move | Command | None:
                     )
             if force and len(words) != 2:
                 raise ParseError(f"{first}!: name the file, like: {first}! game.yaml")
-            line = " ".join(words)
     try:
         entry = parse_entry(line)
     except ParseError as exc:
@@ -87,6 +93,14 @@ def read_entry(line: str) -> Move | Command | None:
     if force and isinstance(entry, Command):
         return Command(entry.name + "!", entry.argument)
     return entry
+
+
+def file_argument(name: str, arg: str | None) -> tuple[str, str | None]:
+    """A command and its argument, with a file name's leading ``~`` expanded as a
+    shell would (``save ~/game.yaml``)."""
+    if arg is not None and arg.startswith("~") and name in ("save", "save!", "state", "state!"):
+        arg = os.path.expanduser(arg)
+    return name, arg
 
 
 def _umask() -> int:
@@ -100,12 +114,17 @@ def writable_target(path: str) -> str:
 
     :returns: the resolved path (it may not exist yet).
     :raises OSError: naming ``path`` when it exists and is not a regular file
-        (a directory, a device, a FIFO, a socket).
+        (a directory, a device, a FIFO, a socket), when it ends with ``/`` (a
+        folder's name) or holds a NUL character.
     """
+    if "\0" in path:
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", path)
     real = os.path.realpath(path)
     try:
         info = os.stat(real)
     except FileNotFoundError:
+        if path.endswith(("/", os.sep)):
+            raise IsADirectoryError(errno.EISDIR, "names a folder (it ends with /); give a file name", path) from None
         return real
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, path) from None
@@ -114,6 +133,14 @@ def writable_target(path: str) -> str:
     if not stat.S_ISREG(info.st_mode):
         raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
     return real
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name the same file (links followed; a file not there yet by its path)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b) if "\0" not in a + b else False
 
 
 def write_atomically(path: str, text: str, *, sync: bool = True) -> None:
@@ -279,7 +306,15 @@ class Session:
         raise FileExistsError(errno.EEXIST, f"the file exists and is not empty; '{command}! FILE' overwrites it", path)
 
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
-        """Write ``text`` to ``path`` atomically, after :meth:`check_target`."""
+        """Write ``text`` to ``path`` atomically, after :meth:`check_target`.
+
+        :raises OSError: also for a state written into the recording (the next move
+            would rewrite it as the transcript: the state would be lost).
+        """
+        if command == "state" and self.record_path is not None and _same_file(path, self.record_path):
+            raise OSError(
+                errno.EEXIST, "is the recording, rewritten with the transcript after every move; save the state to another file", path
+            )
         self.check_target(path, force, command)
         write_atomically(path, text)
         self._own.add(os.path.realpath(path))

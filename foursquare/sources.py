@@ -206,5 +206,5 @@ def next_card_unknown(game) -> str:
     """Why a game that goes on has no next card: every card its deal, deck or moves
     make known is placed (for a message; without ``FILE:`` before it)."""
     known = len(game.deck)
-    placed = "the one card known is placed" if known == 1 else f"the {known} cards known are all placed"
+    placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
     return f"the next card is unknown: {placed} (give --deal N, or a --deck FILE that names more cards)"

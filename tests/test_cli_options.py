@@ -251,3 +251,21 @@ def test_play_takes_no_stdin_for_its_files_and_its_help_offers_none(option):
     assert "play reads its moves from stdin; give a file name" in result.stderr
     help_text = CliRunner().invoke(main, ["play", "--help"]).stdout
     assert "for stdin" not in help_text and "'-'" not in help_text
+
+
+@pytest.mark.parametrize("command", [["hint"], ["analyze", "--no-bot", "--max-nodes", "2000"], ["replay", "--final"], ["state"]])
+@pytest.mark.parametrize("own", ['deck: ["2D", "3C"]\nmoves: [d4, e4]', 'moves: ["2D d4", "3C e4"]'])
+def test_a_file_that_lists_only_the_first_cards_goes_on_with_a_longer_deal_or_deck(tmp_path, command, own):
+    # deal 1 starts 2D 3C: --deal 1 or a deck that starts the same way extends the file's cards
+    game = tmp_path / "g.yaml"
+    game.write_text(f"foursquare: 1\n{own}\n")
+    deck = tmp_path / "d.txt"
+    deck.write_text(" ".join(str(c) for c in Game.from_deal(1).deck))
+    for extra in (["--deal", "1"], ["--deck", str(deck)]):
+        result = CliRunner().invoke(main, [*command, str(game), *extra])
+        assert result.exit_code == 0, result.output
+    other = CliRunner().invoke(main, [*command, str(game), "--deal", "2"])  # deal 2 starts otherwise
+    if own.startswith("deck"):
+        assert other.exit_code == 2 and "--deal 2 disagrees" in other.stderr
+    else:  # each move's card is a claim, checked against the deal
+        assert other.exit_code == 1 and "move 1: wrong card: the card drawn is AD, not 2D" in other.stderr

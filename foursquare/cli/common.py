@@ -600,8 +600,24 @@ def load_game_text(
         if game_number is not None:
             raise click.UsageError(f"--game picks a game of a transcript; {name} is not a transcript")
         game = load_input(text, name, deal=deal, deck=deck, rules=rules)
+    game = _extended(game, deal, deck)
     _check_agreement(game, name, deal, deck, deck_path, rules, rules_spec)
     return game
+
+
+def _extended(game: Game, deal: int | None, deck: list | None) -> Game:
+    """The game replayed on the longer card order of ``--deal``/``--deck`` when its file
+    lists only the first cards (a ``deck:`` prefix, or moves that name their cards)
+    and that order goes on with them; otherwise the game as it is."""
+    if game.deal is not None or len(game.moves) != game.placed or (deal is None and deck is None):
+        return game
+    longer = Game.from_deal(deal, game.rules) if deal is not None else Game(deck, game.rules)
+    known = list(game.deck)
+    if len(longer.deck) <= len(known) or list(longer.deck[: len(known)]) != known:
+        return game
+    for placement in game.moves:
+        longer.play(placement.cell, placement.card)
+    return longer
 
 
 def _transcript_game(text, name, deal, deck, rules, game_number) -> Game:

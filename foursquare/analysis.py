@@ -101,6 +101,8 @@ class BatchSummary:
             )
         if self.scores:
             out.append("scores: " + ", ".join(f"{s}: {k}" for s, k in self.scores.items()))
+        if not self.deals:
+            return out  # no time to speak of
         out.append(
             f"time per deal: median {1000 * self.median_seconds:.1f} ms, worst {1000 * self.worst_seconds:.1f} ms; "
             f"nodes: median {self.median_nodes:g}, worst {self.worst_nodes}, total {self.total_nodes}"

@@ -158,3 +158,5 @@ def test_output_never_replaces_a_file_that_holds_something_without_force(tmp_pat
     empty = tmp_path / "empty.csv"
     empty.write_text("")
     assert CliRunner().invoke(main, [*command, "--output", str(empty)]).exit_code == 0  # nothing to lose
+    folder = CliRunner().invoke(main, [*command, "--output", str(tmp_path), "--force"])
+    assert folder.exit_code == 1 and folder.stderr == f"{tmp_path}: is a directory, not a file\n"

@@ -184,7 +184,7 @@ def test_analyze_a_game_without_its_stock_order_names_the_file(tmp_path):
     path.write_text('foursquare: 1\nmoves: ["2D d4", "3C e4", "7D c4"]\n')
     result = CliRunner().invoke(main, ["analyze", str(path), "--no-bot"], catch_exceptions=False)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"{path}: ") and "--deal N or --deck FILE" in result.stderr
+    assert result.stderr.startswith(f"{path}: ") and "give --deal N, or a --deck FILE" in result.stderr
     with_deal = CliRunner().invoke(main, ["analyze", str(path), "--no-bot", "--deal", "1"], catch_exceptions=False)
     assert with_deal.exit_code == 0 and "start: win 24" in with_deal.stdout
 

@@ -440,3 +440,21 @@ def test_an_endless_input_ends_with_an_error_not_an_exhausted_memory(args, messa
         done = subprocess.run([*COMMAND, *args], stdin=zero, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 1
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
+    # deal 24 takes seconds: Ctrl-C comes before any deal is finished
+    process = subprocess.Popen(
+        [*COMMAND, "solve", "--deals", "24-25", "--format", fmt],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
+    )
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "Traceback" not in err
+    if fmt == "json":
+        assert json.loads(out.splitlines()[-1])["interrupted"] == {"deals_solved": 0, "deals_asked": 2}
+    else:
+        assert out.splitlines()[:2] == ["interrupted: 0 of 2 deals solved", "deals: 0; settled: 0 (solved 0, no win 0); unknown: 0"]

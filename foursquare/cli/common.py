@@ -92,15 +92,17 @@ def fail(message: str) -> NoReturn:
 def check_output_file(path: str | None, force: bool) -> None:
     """Refuse (status 1) to write an ``--output`` file over a regular file that holds
     something, unless ``force``: what a run writes never silently replaces another
-    run's results.  ``-`` (stdout), a new or empty file, and what is not a regular
-    file (a pipe, ``/dev/null``) pass; opening the file reports the rest."""
-    if path is None or path == "-" or force:
+    run's results; a directory is refused too.  ``-`` (stdout), a new or empty file,
+    and a pipe or a device (``/dev/null``) pass; opening the file reports the rest."""
+    if path is None or path == "-":
         return
     try:
         info = os.stat(path)
     except OSError:
         return
-    if stat.S_ISREG(info.st_mode) and info.st_size > 0:
+    if stat.S_ISDIR(info.st_mode):
+        fail(f"{path}: is a directory, not a file")
+    if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
         fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
 
 

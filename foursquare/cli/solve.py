@@ -198,7 +198,7 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
         results.close()  # stops the workers
         if csv_file is not None and csv_file is not sys.stdout:
             csv_file.close()
-        if stopped and solutions:
+        if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
                 _summary(solutions, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
     _summary(solutions, fmt, rules, to_stderr=csv_path == "-")

@@ -370,6 +370,11 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
     assert rows[0] == "bot,deal,status,reason,score,moves,seconds"
     deals = [int(row.split(",")[1]) for row in rows[1:] if row.count(",") == 6]
     assert deals[: len(deals)] == list(range(len(deals))) and len(deals) >= 2
+    # the summary of the games played, as solve gives it
+    lines = out.splitlines()
+    played = int(lines[0].split()[1])
+    assert lines[0] == f"interrupted: {played} of 10000000 games played" and played >= len(deals)
+    assert lines[1] == f"greedy on deals 0-{played - 1}: {played} games"
 
 
 def _close_stderr():

@@ -102,15 +102,14 @@ def _play_deal(task):
     return run(name, [deal], seed, rules, budget, nodes, 1)[0]
 
 
-def _play(name, deals, seed, rules, budget, nodes, jobs, progress) -> list:
-    """:func:`foursquare.simulate.run`, with ``progress`` called on each result as
-    soon as it and the deals before it are played: the workers take one deal at a
-    time, so that the first results come at once however long the range; stopping
-    (Ctrl-C, SIGTERM) stops the workers."""
+def _play(name, deals, seed, rules, budget, nodes, jobs, progress, results: list) -> list:
+    """:func:`foursquare.simulate.run` into ``results`` (kept when the run is stopped),
+    with ``progress`` called on each result as soon as it and the deals before it are
+    played: the workers take one deal at a time, so that the first results come at
+    once however long the range; stopping (Ctrl-C, SIGTERM) stops the workers."""
     from ..simulate import run
 
     run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
-    results = []
     if jobs <= 1 or len(deals) <= 1:
         for deal in deals:
             result = run(name, [deal], seed, rules, budget, nodes, 1)[0]
@@ -176,7 +175,6 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     see only what a player sees (RULES.md section 6).
     """
     from ..rules import STANDARD
-    from ..simulate import paired, summarize
 
     rules = load_rules_option(rules_spec) or STANDARD
     names = list(dict.fromkeys(bots))
@@ -216,26 +214,58 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
                             write_row(r)
                             bar.update(1)
 
-                        results = _play(name, deals, seed, rules, budget, nodes, jobs, progress)
+                        _play(name, deals, seed, rules, budget, nodes, jobs, progress, all_results.setdefault(name, []))
                 else:
-                    results = _play(name, deals, seed, rules, budget, nodes, jobs, write_row)
-                all_results[name] = results
+                    _play(name, deals, seed, rules, budget, nodes, jobs, write_row, all_results.setdefault(name, []))
     except OSError as exc:  # a failed write (or the last flush on closing) names the file written
         if exc.filename is None and output is not None:
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
-    max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
-    summaries = {name: summarize(results, max_score) for name, results in all_results.items()}
-    difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
-    # --output -: the CSV has stdout to itself; the summary goes to stderr
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: the summary of the games played, then the exit
+        import contextlib
+
+        with contextlib.suppress(Exception):  # the interruption is what matters
+            _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+        raise
+    _summary(fmt, rules, deals, seed, names, all_results, vs, output)
+
+
+def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted: bool = False) -> None:
+    """Summarize the results of each bot (on the deals it played: a stopped run's
+    first ones) and report them; ``--output -`` sends the report to stderr."""
     import contextlib
 
+    from ..simulate import paired, summarize
+
+    stopped = None
+    if interrupted:
+        stopped = {"games_played": sum(len(r) for r in all_results.values()), "games_asked": len(deals) * len(names)}
+    names = [name for name in names if all_results.get(name)]
+    if not names:
+        if stopped is not None:
+            with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
+                click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
+        return
+    max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
+    summaries = {name: summarize(all_results[name], max_score) for name in names}
+    played = range(deals.start, deals.start + min(len(all_results[name]) for name in names))
+    difference = None
+    if vs is not None and len(names) == 2:  # paired on the deals both played
+        difference = paired(all_results[names[0]][: len(played)], all_results[names[1]][: len(played)], max_score)
+    # --output -: the CSV has stdout to itself; the summary goes to stderr
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
-        _report(fmt, rules, deals, seed, names, summaries, difference, vs)
+        _report(fmt, rules, played if interrupted else deals, seed, names, summaries, difference, vs if difference else None, stopped)
 
 
-def _report(fmt, rules, deals, seed, names, summaries, difference, vs) -> None:
-    """The summary of a simulation, in ``fmt`` (text, markdown or json), on stdout."""
+def _stopped_text(stopped: dict) -> str:
+    return f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
+
+
+def _report(fmt, rules, deals, seed, names, summaries, difference, vs, stopped: dict | None = None) -> None:
+    """The summary of a simulation, in ``fmt`` (text, markdown or json), on stdout;
+    ``stopped``: the games played and asked for, when the run was interrupted."""
+    if stopped is not None and fmt != "json":
+        click.echo(_stopped_text(stopped))
     if fmt == "json":
         if len(names) == 1:
             out = summaries[names[0]].as_dict()
@@ -253,6 +283,8 @@ def _report(fmt, rules, deals, seed, names, summaries, difference, vs) -> None:
                 out.update(summaries[names[0]].as_dict())
                 out["vs"] = summaries[vs].as_dict()
                 out["paired"] = difference.as_dict()
+        if stopped is not None:
+            out["interrupted"] = stopped
         click.echo(json.dumps(out, indent=2))
         return
     if fmt == "markdown":

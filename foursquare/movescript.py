@@ -15,6 +15,7 @@ commands (``moves``, ``show``, ``reveal``, ``hint``, ``help``, ``state``,
 
 from __future__ import annotations
 
+import os
 import shlex
 
 from collections.abc import Iterable, Iterator, Sequence
@@ -69,15 +70,45 @@ def strip_line(text: str) -> str:
 
 
 def file_words(text: str, name: str = "save") -> list[str]:
-    """The words of a command that names a file, split as a shell would: a name with
-    spaces is quoted (``save "my game.yaml"``), and the quotes go.
+    """The words of a command that names a file, read as a shell reads them.
 
-    :raises ParseError: for a quote left open.
+    A name with spaces is quoted (``save "my game.yaml"``) or escaped, and the quotes
+    go; ``#`` starts a comment only at the start of a word outside quotes
+    (``save a#b.yaml`` names ``a#b.yaml``); an unquoted leading ``~`` is the home
+    folder.
+
+    :param text: the whole line, with its comment, line end and byte-order mark.
+    :raises ParseError: for a quote left open, or an empty file name (``save ""``).
     """
+    text = text.lstrip("\ufeff").strip()
+    cut, quoted, escaped, word_start = len(text), None, False, True
+    for i, ch in enumerate(text):
+        if escaped:
+            escaped = word_start = False
+        elif quoted:
+            if ch == quoted:
+                quoted = None
+            elif ch == "\\" and quoted == '"':
+                escaped = True
+        elif ch == "\\":
+            escaped, word_start = True, False
+        elif ch in "'\"":
+            quoted, word_start = ch, False
+        elif ch == "#" and word_start:
+            cut = i
+            break
+        else:
+            word_start = ch.isspace()
+    text = text[:cut].rstrip()
     try:
-        return shlex.split(text)
+        words = shlex.split(text)
     except ValueError:
         raise ParseError(f"{name}: a quote is not closed in {quote(text)}") from None
+    if any(not word for word in words):
+        raise ParseError(f"{name}: the file name is empty; name the file, like: {name} game.yaml")
+    if len(words) > 1 and text.split(None, 1)[1].startswith("~"):
+        words[1] = os.path.expanduser(words[1])
+    return words
 
 
 def parse_move(text: str) -> Move:
@@ -107,6 +138,7 @@ def parse_entry(text: str) -> Move | Command | None:
     :raises ParseError: when the line is neither; for a line with a digit, the
         message says what is wrong with it as a move (``not a cell: 'z9' ...``).
     """
+    line = text
     text = strip_line(text)
     if not text:
         return None
@@ -116,7 +148,7 @@ def parse_entry(text: str) -> Move | Command | None:
     if name in COMMAND_NAMES or name in FORCED_COMMANDS:
         needs = COMMAND_ARGUMENTS.get(name)
         if needs is not None:
-            words = file_words(text, name)
+            words = file_words(line, name)
         if len(words) > 2 or (len(words) == 2 and needs is None):
             raise ParseError(f"{name}: too many words in {quote(text)}")
         if needs and len(words) < 2:

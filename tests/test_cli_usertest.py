@@ -181,7 +181,7 @@ def test_words_starting_with_a_dash_are_unknown_options_not_files(tmp_path, monk
     result = prompt(tmp_path, [line, "quit"])
     assert result.exit_code == 0
     if "!" in line:  # save!/state! take nothing but a file name
-        assert "name the file, like:" in result.stderr and "unknown option" not in result.stderr
+        assert "is not a file name here" in result.stderr and "takes one file" in result.stderr
     else:
         assert "unknown option" in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -397,3 +397,33 @@ def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
     deck.write_text("2D 3C\n")
     result = CliRunner().invoke(main, ["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
     assert "No hint: the next card is unknown" in result.output and "Error" not in result.output
+
+
+@pytest.mark.parametrize(
+    "typed, name",
+    [
+        ("save a#b.yaml", "a#b.yaml"),  # '#' inside a word is part of it
+        ('save "h#h.yaml"   # a comment', "h#h.yaml"),
+        ("save x\\#y.yaml", "x#y.yaml"),
+        ("save my\\ game.yaml", "my game.yaml"),
+        ("save 'it''s.yaml'", "its.yaml"),
+    ],
+)
+def test_file_names_at_the_prompt_are_words_as_a_shell_reads_them(tmp_path, monkeypatch, typed, name):
+    monkeypatch.chdir(tmp_path)
+    for mode in (["--interactive"], ["--script"]):
+        result = CliRunner().invoke(main, ["play", "--deal", "1", *mode], input=f"d4\n{typed}\n")
+        assert result.exit_code == 0, result.output
+        assert [p.name for p in tmp_path.iterdir()] == [name]
+        (tmp_path / name).unlink()
+
+
+def test_only_an_unquoted_tilde_is_the_home_folder(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    result = prompt(tmp_path, ["d4", 'save "~/q.yaml"', "save ~/h.yaml", 'save ""', "quit"])
+    assert "~/q.yaml: no such folder" in result.stderr  # quoted: a folder named ~, as in a shell
+    assert "save: the file name is empty" in result.stderr
+    assert [p.name for p in home.iterdir()] == ["h.yaml"]

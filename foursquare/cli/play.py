@@ -26,7 +26,6 @@ from .session import (
     COMMANDS,
     Command,
     Session,
-    file_argument,
     hints_available,
     read_entry,
     state_of,
@@ -383,7 +382,7 @@ class Prompt:
         return True
 
     def command(self, command: Command) -> bool:
-        name, arg = file_argument(*command)
+        name, arg = command
         session = self.session
         try:
             if name == "quit":
@@ -493,7 +492,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     look.echo(look.draw(game, reveal=session.reveal))
                     look.echo()
                 continue
-            name, arg = file_argument(*entry)
+            name, arg = entry
             if name == "quit":
                 break
             if name in ("undo", "redo"):

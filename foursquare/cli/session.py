@@ -59,14 +59,14 @@ def read_entry(line: str) -> Move | Command | None:
     """
     from ..movescript import file_words, strip_line
 
-    line = strip_line(line)
-    words = line.split()
+    words = strip_line(line).split()
     force = False
     if words:
         first = words[0].lower()
         if first in FORCED:
             force = True
             first = first[:-1]
+            line = line.lstrip("\ufeff").lstrip()
             line = first + line[len(words[0]) :]
         if first in ("save", "state"):
             words = file_words(line, first)
@@ -74,7 +74,8 @@ def read_entry(line: str) -> Move | Command | None:
                 if word.startswith("-") and not (first == "state" and word == "--full" and not force):
                     if force:
                         raise ParseError(
-                            f"{first}!: name the file, like: {first}! game.yaml (a file whose name starts with '-': ./{shorten(word, 20)})"
+                            f"{first}!: {quote(word)} is not a file name here ({first}! takes one file;"
+                            f" a file whose name starts with '-': ./{shorten(word, 20)})"
                         )
                     known = "the only option is --full; " if first == "state" else ""
                     raise ParseError(
@@ -93,14 +94,6 @@ def read_entry(line: str) -> Move | Command | None:
     if force and isinstance(entry, Command):
         return Command(entry.name + "!", entry.argument)
     return entry
-
-
-def file_argument(name: str, arg: str | None) -> tuple[str, str | None]:
-    """A command and its argument, with a file name's leading ``~`` expanded as a
-    shell would (``save ~/game.yaml``)."""
-    if arg is not None and arg.startswith("~") and name in ("save", "save!", "state", "state!"):
-        arg = os.path.expanduser(arg)
-    return name, arg
 
 
 def _umask() -> int:

@@ -160,3 +160,14 @@ def test_output_never_replaces_a_file_that_holds_something_without_force(tmp_pat
     assert CliRunner().invoke(main, [*command, "--output", str(empty)]).exit_code == 0  # nothing to lose
     folder = CliRunner().invoke(main, [*command, "--output", str(tmp_path), "--force"])
     assert folder.exit_code == 1 and folder.stderr == f"{tmp_path}: is a directory, not a file\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bots_compared_play_each_deal_in_turn(tmp_path, jobs):
+    # every bot plays a deal before the next: a stopped comparison stays paired
+    out = tmp_path / "vs.csv"
+    result = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--vs", "random", "--deals", "5-7", "--jobs", jobs, "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [line.split(",")[:2] for line in out.read_text().splitlines()[1:]]
+    assert rows == [[bot, str(d)] for d in (5, 6, 7) for bot in ("greedy", "random")]
+    assert "greedy minus random, paired over 3 deals" in result.stdout

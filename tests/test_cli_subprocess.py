@@ -355,10 +355,11 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
+@pytest.mark.parametrize("vs", [[], ["--vs", "random"]])
+def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs, vs):
     csv_path = tmp_path / "int.csv"
     process = subprocess.Popen(
-        [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-9999999", "--jobs", jobs, "--output", str(csv_path)],
+        [*COMMAND, "simulate", "--bot", "greedy", *vs, "--deals", "0-9999999", "--jobs", jobs, "--output", str(csv_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
     )
     assert _wait_for(lambda: len(_lines(csv_path)) >= 3)
@@ -368,13 +369,17 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs):
     assert "Traceback" not in err
     rows = _lines(csv_path)
     assert rows[0] == "bot,deal,status,reason,score,moves,seconds"
-    deals = [int(row.split(",")[1]) for row in rows[1:] if row.count(",") == 6]
-    assert deals[: len(deals)] == list(range(len(deals))) and len(deals) >= 2
-    # the summary of the games played, as solve gives it
+    games = [row.split(",")[:2] for row in rows[1:] if row.count(",") == 6]
+    bots = ["greedy", "random"] if vs else ["greedy"]
+    assert games == [[bots[i % len(bots)], str(i // len(bots))] for i in range(len(games))] and len(games) >= 2
+    # the summary of the games played (on the deals every bot finished), as solve gives it
     lines = out.splitlines()
     played = int(lines[0].split()[1])
-    assert lines[0] == f"interrupted: {played} of 10000000 games played" and played >= len(deals)
-    assert lines[1] == f"greedy on deals 0-{played - 1}: {played} games"
+    assert lines[0] == f"interrupted: {played} of {10000000 * len(bots)} games played" and played >= len(games)
+    both = played // len(bots)
+    assert lines[1] == f"greedy on deals 0-{both - 1}: {both} games"
+    if vs:
+        assert f"greedy minus random, paired over {both} deals (95% CI, normal approximation):" in lines
 
 
 def _close_stderr():

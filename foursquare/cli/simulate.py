@@ -102,27 +102,28 @@ def _play_deal(task):
     return run(name, [deal], seed, rules, budget, nodes, 1)[0]
 
 
-def _play(name, deals, seed, rules, budget, nodes, jobs, progress, results: list) -> list:
-    """:func:`foursquare.simulate.run` into ``results`` (kept when the run is stopped),
-    with ``progress`` called on each result as soon as it and the deals before it are
-    played: the workers take one deal at a time, so that the first results come at
-    once however long the range; stopping (Ctrl-C, SIGTERM) stops the workers."""
+def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results: dict) -> None:
+    """:func:`foursquare.simulate.run` for each bot, deal by deal (every bot plays a
+    deal before the next one starts, so that a stopped run can still compare them),
+    into ``all_results[name]`` (kept when the run is stopped); ``progress`` is called
+    on each result as soon as it and those before it are played.  The workers take
+    one game at a time, so that the first results come at once however long the
+    range; stopping (Ctrl-C, SIGTERM) stops the workers."""
     from ..simulate import run
 
-    run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
-    if jobs <= 1 or len(deals) <= 1:
-        for deal in deals:
-            result = run(name, [deal], seed, rules, budget, nodes, 1)[0]
-            results.append(result)
-            progress(result)
-        return results
-    from ..parallel import ordered_map
+    for name in names:
+        run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
+        all_results.setdefault(name, [])
+    tasks = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
+    if jobs <= 1 or len(deals) * len(names) <= 1:
+        stream = map(_play_deal, tasks)
+    else:
+        from ..parallel import ordered_map
 
-    tasks = ((name, d, seed, rules, budget, nodes) for d in deals)
-    for result in ordered_map(_play_deal, tasks, min(jobs, len(deals)), initializer=worker_signals):
-        results.append(result)
+        stream = ordered_map(_play_deal, tasks, min(jobs, len(deals) * len(names)), initializer=worker_signals)
+    for i, result in enumerate(stream):
+        all_results[names[i % len(names)]].append(result)
         progress(result)
-    return results
 
 
 @click.command(short_help="Play a bot over a range of deals and report its statistics.")
@@ -204,19 +205,18 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
                     writer.writerow(result.row())
                     out.flush()
 
-            all_results = {}
-            for name in names:
-                label = f"{name} on deals {_deals_text(deals)}"
-                if sys.stderr.isatty():
-                    with click.progressbar(length=len(deals), label=label, file=sys.stderr) as bar:
+            all_results: dict = {}
+            label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
+            if sys.stderr.isatty():
+                with click.progressbar(length=len(deals) * len(names), label=label, file=sys.stderr) as bar:
 
-                        def progress(r) -> None:
-                            write_row(r)
-                            bar.update(1)
+                    def progress(r) -> None:
+                        write_row(r)
+                        bar.update(1)
 
-                        _play(name, deals, seed, rules, budget, nodes, jobs, progress, all_results.setdefault(name, []))
-                else:
-                    _play(name, deals, seed, rules, budget, nodes, jobs, write_row, all_results.setdefault(name, []))
+                    _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results)
+            else:
+                _play(names, deals, seed, rules, budget, nodes, jobs, write_row, all_results)
     except OSError as exc:  # a failed write (or the last flush on closing) names the file written
         if exc.filename is None and output is not None:
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
@@ -231,30 +231,27 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
 
 
 def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted: bool = False) -> None:
-    """Summarize the results of each bot (on the deals it played: a stopped run's
-    first ones) and report them; ``--output -`` sends the report to stderr."""
+    """Summarize the results of each bot and report them; a stopped run is summarized
+    on the deals that every bot played (its first ones).  ``--output -`` sends the
+    report to stderr."""
     import contextlib
 
     from ..simulate import paired, summarize
 
     stopped = None
+    played = deals
     if interrupted:
-        stopped = {"games_played": sum(len(r) for r in all_results.values()), "games_asked": len(deals) * len(names)}
-    names = [name for name in names if all_results.get(name)]
-    if not names:
-        if stopped is not None:
-            with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
-                click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
-        return
-    max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
-    summaries = {name: summarize(all_results[name], max_score) for name in names}
-    played = range(deals.start, deals.start + min(len(all_results[name]) for name in names))
-    difference = None
-    if vs is not None and len(names) == 2:  # paired on the deals both played
-        difference = paired(all_results[names[0]][: len(played)], all_results[names[1]][: len(played)], max_score)
-    # --output -: the CSV has stdout to itself; the summary goes to stderr
+        stopped = {"games_played": sum(map(len, all_results.values())), "games_asked": len(deals) * len(names)}
+        played = range(deals.start, deals.start + min((len(all_results.get(name, [])) for name in names), default=0))
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
-        _report(fmt, rules, played if interrupted else deals, seed, names, summaries, difference, vs if difference else None, stopped)
+        if not played:
+            click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
+            return
+        max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
+        results = {name: all_results[name][: len(played)] for name in names}
+        summaries = {name: summarize(results[name], max_score) for name in names}
+        difference = paired(results[names[0]], results[names[1]], max_score) if vs is not None else None
+        _report(fmt, rules, played, seed, names, summaries, difference, vs, stopped)
 
 
 def _stopped_text(stopped: dict) -> str:

@@ -269,3 +269,15 @@ def test_a_file_that_lists_only_the_first_cards_goes_on_with_a_longer_deal_or_de
         assert other.exit_code == 2 and "--deal 2 disagrees" in other.stderr
     else:  # each move's card is a claim, checked against the deal
         assert other.exit_code == 1 and "move 1: wrong card: the card drawn is AD, not 2D" in other.stderr
+
+
+@pytest.mark.parametrize("command", [["replay"], ["state"], ["hint"], ["analyze", "--no-bot", "--max-nodes", "500"]])
+def test_a_transcript_that_names_no_rules_plays_the_standard_rules(tmp_path, command):
+    # FORMATS.md: rules are standard unless a variant is named; validate checks it so
+    game = tmp_path / "g.yaml"
+    game.write_text("foursquare: 1\ndeal: 1\nmoves: [d4, e4]\n")
+    other = CliRunner().invoke(main, [*command, str(game), "--rules", "three-square"])
+    assert other.exit_code == 2 and "plays the standard rules; --rules three-square disagrees" in other.stderr
+    assert CliRunner().invoke(main, [*command, str(game), "--rules", "standard"]).exit_code == 0
+    game.write_text("foursquare: 1\nrules: three-square\ndeal: 1\nmoves: [d4, e4]\n")
+    assert CliRunner().invoke(main, [*command, str(game), "--rules", "three-square"]).exit_code == 0

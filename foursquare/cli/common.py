@@ -636,7 +636,9 @@ def _transcript_game(text, name, deal, deck, rules, game_number) -> Game:
     elif game_number > len(games):
         held = "1 game" if len(games) == 1 else f"{len(games)} games"
         raise FormatError(name, None, f"--game {game_number}: the file holds only {held}")
-    game, errors = check_game(games[game_number - 1], name, deal=deal, deck=deck, rules=rules)
+    # a transcript plays the rules it names, the standard rules when it names none
+    # (FORMATS.md): a --rules that differs is then a disagreement, as for validate
+    game, errors = check_game(games[game_number - 1], name, deal=deal, deck=deck)
     if errors:
         raise errors[0]
     assert game is not None
@@ -653,7 +655,7 @@ def _check_agreement(game: Game, name: str, deal, deck, deck_path, rules, rules_
         own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
         raise click.UsageError(f"{name} {own}; --deck {deck_path} disagrees")
     if rules is not None and game.rules != rules:
-        raise click.UsageError(f"{name} names the {game.rules.label} rules; --rules {rules_spec or rules.label} disagrees")
+        raise click.UsageError(f"{name} plays the {game.rules.label} rules; --rules {rules_spec or rules.label} disagrees")
 
 
 # ------------------------------------------------------------------- looks

@@ -3,6 +3,8 @@ so that a huge range of deals starts at once and holds little memory."""
 
 from __future__ import annotations
 
+import os
+import time
 from itertools import islice
 
 import pytest
@@ -22,6 +24,29 @@ def _fail_on_three(x: int) -> int:
     return x
 
 
+def _first_waits_for_the_last(task: tuple) -> str:
+    """Task 0 waits (at most 30 s) for the file that the last task makes."""
+    path, number, count = task
+    if number == count - 1:
+        open(path, "w").close()
+    if number == 0:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(path):
+            if time.monotonic() > deadline:
+                return "gave up"
+            time.sleep(0.01)
+    return "done"
+
+
+def test_a_slow_task_holds_back_its_result_not_the_workers(tmp_path):
+    # the other worker goes on with the tasks after it (60 here, more than any window
+    # of tasks kept in flight), so the last one runs while the first still waits
+    count = 60
+    flag = str(tmp_path / "flag")
+    results = list(ordered_map(_first_waits_for_the_last, [(flag, i, count) for i in range(count)], 2))
+    assert results == ["done"] * count
+
+
 def test_results_come_in_the_order_of_the_tasks():
     assert list(ordered_map(_square, range(40), 2)) == [x * x for x in range(40)]
 
@@ -37,7 +62,7 @@ def test_tasks_are_read_a_few_at_a_time():
     stream = ordered_map(_square, tasks(), 2)
     assert list(islice(stream, 5)) == [0, 1, 4, 9, 16]
     stream.close()  # terminates the workers
-    assert len(pulled) <= 5 + 2 * (AHEAD + 1)
+    assert len(pulled) <= 5 + 2 * AHEAD + 1  # yielded, running, and one read ahead
 
 
 def test_an_error_in_a_task_reaches_the_caller_at_its_place():

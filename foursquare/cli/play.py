@@ -28,6 +28,7 @@ from .session import (
     Session,
     hints_available,
     read_entry,
+    same_file,
     state_of,
     writable_target,
 )
@@ -134,11 +135,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     if force or not os.path.exists(real) or os.path.getsize(real) == 0:
         return
     if resume is not None:
-        try:
-            same = os.path.samefile(real, resume)
-        except OSError:
-            same = False
-        if same:
+        if same_file(real, resume):
             held = _games_held(resume)
             if held <= 1:
                 return
@@ -415,8 +412,7 @@ class Prompt:
         except FoursquareError as exc:
             self.say_error(str(exc))
         except OSError as exc:
-            shown = str(arg if arg is not None else exc.filename).replace("\0", "\\0")  # a NUL typed in a name
-            self.say_error(f"{shown}: {exc.strerror or exc}")
+            self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         return True
 
 

@@ -128,7 +128,7 @@ def writable_target(path: str) -> str:
     return real
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
     """Whether two paths name the same file (links followed; a file not there yet by its path)."""
     try:
         return os.path.samefile(a, b)
@@ -304,7 +304,7 @@ class Session:
         :raises OSError: also for a state written into the recording (the next move
             would rewrite it as the transcript: the state would be lost).
         """
-        if command == "state" and self.record_path is not None and _same_file(path, self.record_path):
+        if command == "state" and self.record_path is not None and same_file(path, self.record_path):
             raise OSError(
                 errno.EEXIST, "is the recording, rewritten with the transcript after every move; save the state to another file", path
             )

@@ -375,7 +375,8 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs, vs):
     # the summary of the games played (on the deals every bot finished), as solve gives it
     lines = out.splitlines()
     played = int(lines[0].split()[1])
-    assert lines[0] == f"interrupted: {played} of {10000000 * len(bots)} games played" and played >= len(games)
+    assert lines[0] == f"interrupted: {played} of {10000000 * len(bots)} games played" and played == len(games)
+    assert played % len(bots) == 0  # whole deals only, in the CSV as in the summary
     both = played // len(bots)
     assert lines[1] == f"greedy on deals 0-{both - 1}: {both} games"
     if vs:

@@ -106,7 +106,8 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
     """:func:`foursquare.simulate.run` for each bot, deal by deal (every bot plays a
     deal before the next one starts, so that a stopped run can still compare them),
     into ``all_results[name]`` (kept when the run is stopped); ``progress`` is called
-    on each result as soon as it and those before it are played.  The workers take
+    on each result once every bot has played its deal and the deals before it, so
+    that the results kept (and the CSV rows) always cover whole deals.  The workers take
     one game at a time, so that the first results come at once however long the
     range; stopping (Ctrl-C, SIGTERM) stops the workers."""
     from ..simulate import run
@@ -121,9 +122,14 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
         from ..parallel import ordered_map
 
         stream = ordered_map(_play_deal, tasks, min(jobs, len(deals) * len(names)), initializer=worker_signals)
-    for i, result in enumerate(stream):
-        all_results[names[i % len(names)]].append(result)
-        progress(result)
+    deal: list = []  # the results of one deal, kept until every bot has played it
+    for result in stream:
+        deal.append(result)
+        if len(deal) == len(names):
+            for name, game in zip(names, deal):
+                all_results[name].append(game)
+                progress(game)
+            deal = []
 
 
 @click.command(short_help="Play a bot over a range of deals and report its statistics.")

@@ -196,7 +196,7 @@ def _wait_for(predicate, seconds=60.0):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("mode", ["--interactive", "--script"])
-@pytest.mark.parametrize("signum", [signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM), signal.SIGINT])
 def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode, signum):
     record = tmp_path / "game.yaml"
     process = subprocess.Popen(
@@ -220,6 +220,7 @@ def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode
     out, err = process.communicate(timeout=30)
     assert process.returncode == 128 + signum
     assert b"Traceback" not in err
+    assert b"Stopped after 2 cards placed" in out  # how far it got, at the prompt and in a script
     assert list(tmp_path.glob(".foursquare-*")) == []
     check = run("validate", str(record))
     assert check.returncode == 0, check.stderr

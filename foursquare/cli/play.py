@@ -12,8 +12,8 @@ import codecs
 import contextlib
 import errno
 import os
-import shlex
 import random
+import shlex
 import sys
 
 import click
@@ -455,8 +455,12 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
+    interrupted = False
     try:
         _script(session, look, verbose)
+    except (KeyboardInterrupt, Terminated):
+        interrupted = True
+        raise
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
@@ -470,6 +474,10 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
                 stop = stop or exc
                 continue
             break
+        if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
+            # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
+            with contextlib.suppress(Exception):
+                click.echo(summary(session.game, origin))
         if stop is not None:
             raise stop
     click.echo(summary(session.game, origin))

@@ -10,7 +10,10 @@ import click
 
 from ..simulate import human_seconds
 from ..rulesfile import rules_value
-from .common import JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals, check_output_file
+from .common import (
+    JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
+    check_output_file, signals_deferred,
+)
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -126,9 +129,10 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
     for result in stream:
         deal.append(result)
         if len(deal) == len(names):
-            for name, game in zip(names, deal):
-                all_results[name].append(game)
-                progress(game)
+            with signals_deferred():  # a deal is kept (and written) whole, even at Ctrl-C
+                for name, game in zip(names, deal):
+                    all_results[name].append(game)
+                    progress(game)
             deal = []
 
 

@@ -420,14 +420,14 @@ def as_text(node: YNode, what: str, source: str) -> str:
 
 
 def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number written as plain decimal digits (no sign, no leading zero, unquoted,
-    no ``!!str`` tag: a value the YAML reader itself takes for a number).
+    """A whole number written as plain decimal digits (no sign, no leading zero, unquoted;
+    a tag that would make it text is refused when the file is read).
 
     :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
     :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
     """
     span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
-    text = node.text if isinstance(node, YScalar) and node.plain and node.tag == "int" else None
+    text = node.text if isinstance(node, YScalar) and node.plain else None
     ok = text is not None and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
     # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
     ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
@@ -442,7 +442,7 @@ def as_bool(node: YNode, what: str, source: str) -> bool:
 
     :raises FormatError: for anything else.
     """
-    text = node.text.lower() if isinstance(node, YScalar) and node.plain and node.tag == "bool" else None
+    text = node.text.lower() if isinstance(node, YScalar) and node.plain else None
     if text not in ("true", "false"):
         raise FormatError(source, node.line, f"{what} must be true or false, not {node.kind}")
     return text == "true"

@@ -242,7 +242,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
 
 def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
-    on the deals that every bot played (its first ones).  ``--output -`` sends the
+    on the deals it finished (its first ones, every bot's: see :func:`_play`).  ``--output -`` sends the
     report to stderr."""
     import contextlib
 
@@ -252,15 +252,15 @@ def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupte
     played = deals
     if interrupted:
         stopped = {"games_played": sum(map(len, all_results.values())), "games_asked": len(deals) * len(names)}
-        played = range(deals.start, deals.start + min((len(all_results.get(name, [])) for name in names), default=0))
+        kept = len(all_results.get(names[0], []))  # whole deals (see _play): every bot has as many
+        played = range(deals.start, deals.start + kept)
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
         if not played:
             click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
             return
         max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
-        results = {name: all_results[name][: len(played)] for name in names}
-        summaries = {name: summarize(results[name], max_score) for name in names}
-        difference = paired(results[names[0]], results[names[1]], max_score) if vs is not None else None
+        summaries = {name: summarize(all_results[name], max_score) for name in names}
+        difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
         _report(fmt, rules, played, seed, names, summaries, difference, vs, stopped)
 
 

@@ -52,6 +52,14 @@ top card.  With one card to spare (slack 1) the last-two rule still holds when
 the last card, too, lies outside every top card's rank span (the last card would
 then have to cover the second-to-last: see :func:`_two_last_cut`).
 
+*Last three cards*: before each budget, :mod:`foursquare.lastcards` undoes the
+last three placements of a win from its known end (a full grid, every card face
+up), with the face-down limit after each and what the flips say about the ranks
+of the top cards placed before them; when no way back exists, the budget is
+skipped without search.  (Deal 24 has no 23: ``TH AC 9S`` are its cards 14 to
+16, and ``TC`` is the only other ten.)  This rule settles most deals whose best
+score is below 24, which the forward search alone could not.
+
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
 the card budgets with which positions are known to fail.  Ranks enter the key
@@ -77,6 +85,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import FoursquareError
+from .lastcards import TailLimit, tail_can_end
 from .layout import CELLS, STRIDE, Cell
 from .rules import STANDARD, Rules
 
@@ -86,7 +95,11 @@ UNKNOWN = "unknown"
 
 #: Default node limit of one solve: most deals need a few hundred positions; the
 #: hardest use it all, at 7,000 to 50,000 positions a second (so up to minutes).
+#: Positions include the steps of the last-cards search (:mod:`foursquare.lastcards`).
 DEFAULT_MAX_NODES = 3_000_000
+
+#: How many last cards of a win :mod:`foursquare.lastcards` undoes before each budget.
+TAIL_CARDS = 3
 
 
 class SolverError(FoursquareError, ValueError):
@@ -104,7 +117,7 @@ class Solution:
         or ``None`` unless solved.
     :ivar moves: the cells of an optimal win from the position, in order
         (empty unless solved).
-    :ivar nodes: positions searched.
+    :ivar nodes: positions searched (with the steps of the last-cards search).
     :ivar seconds: wall-clock time spent, in seconds.
     :ivar max_score: the highest score not yet ruled out: equal to ``score`` when
         solved, ``None`` when no win exists; for ``unknown`` every win scores at most this.
@@ -646,6 +659,8 @@ class _Search:
                 continue
             self.tt.clear()  # entries of a smaller budget never answer for this one
             try:
+                if not self._tail_can_end(K):
+                    continue
                 found = self._dfs_root(K, path)
             except _Limit:
                 return UNKNOWN, K, []
@@ -676,6 +691,28 @@ class _Search:
         pool = [self.ranks[i] for i in range(self.t0, last)]
         pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         return any(v <= x for v in pool) and any(v >= x for v in pool)
+
+    def _tail_can_end(self, K: int) -> bool:
+        """Whether a win with exactly ``K`` cards is not ruled out by its last
+        :data:`TAIL_CARDS` cards (see :mod:`foursquare.lastcards`).
+
+        The steps of that backward search count as positions searched.
+        :raises _Limit: when the node or time limit runs out.
+        """
+        b = self.b
+        k = min(TAIL_CARDS, K - self.t0, K - 1)
+        if k < 1:
+            return True
+        T = K - k
+        earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
+        slack = K - self.t0 - (b.n * b.n - b.p)
+        try:
+            ok, steps = tail_can_end(self.ranks[T:K], earlier, b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline)
+        except TailLimit as e:
+            self.nodes += e.steps
+            raise _Limit from None
+        self.nodes += steps
+        return ok
 
     def _last_two_can_end(self, K: int) -> bool:
         """Whether a win with exactly ``K`` cards is not ruled out by its last two cards.

@@ -457,9 +457,9 @@ def test_an_endless_input_ends_with_an_error_not_an_exhausted_memory(args, messa
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
-    # deal 24 takes seconds: Ctrl-C comes before any deal is finished
+    # deal 325 takes minutes: Ctrl-C comes before any deal is finished
     process = subprocess.Popen(
-        [*COMMAND, "solve", "--deals", "24-25", "--format", fmt],
+        [*COMMAND, "solve", "--deals", "325-326", "--format", fmt],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
     )
     time.sleep(1.5)

@@ -1,0 +1,271 @@
+"""Can a win end with these last cards?  A backward search over the last few placements.
+
+The solver (:mod:`foursquare.solver`) tries budgets of K cards in turn: a win with
+exactly K cards ends with cards ``K - k .. K - 1`` (the *tail*) placed on a full
+grid.  Whatever the position before the tail, its end is known exactly: every
+cell holds a pile and every top card is face up (RULES.md §5).  Undoing the tail
+placements one at a time from there, the faces before each placement follow
+from which lines it flipped (RULES.md §4 flips every other pile of a line, or
+none), so they are known at every step; only the top cards placed before the
+tail are unknown.  What the flip rule says about them becomes a range of ranks
+for each one (a flipped line's face-up cards all rank above the card, or all
+below; a line that did not flip holds a face-up card ranked at most and one
+ranked at least the card's rank), and the top cards must be different cards
+of the deck, so a range that only one card fits can be given to one pile only.
+
+:func:`tail_can_end` searches every way of undoing the tail (which cell, which
+flips, a new pile or a stacked card, the covered card's face) with these
+constraints and the face-down limit after every placement.  When none works,
+no win uses exactly K cards.  It is a relaxation (it ignores the order of
+the earlier cards, adjacency beyond "next to some pile", the pile cap), so
+"yes" proves nothing; "no" is a proof.
+
+Example: deal 24 under the standard rules draws ``TH AC 9S`` as cards 14 to 16,
+and ``TC`` is the only other ten among its first 14 cards.  No win uses exactly
+17 cards: the ace flips both of its lines wherever it goes, and the last card
+cannot turn enough of them back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+_BITS: dict[int, list] = {}
+
+
+def _bits_of(N: int):
+    """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first."""
+    table = _BITS.get(N)
+    if table is None and N <= 16:
+        table = [()] * (1 << N)
+        for m in range(1, 1 << N):
+            low = m & -m
+            table[m] = (low.bit_length() - 1,) + table[m ^ low]
+        _BITS[N] = table
+    if table is not None:
+        return table.__getitem__
+    cache: dict[int, tuple[int, ...]] = {}
+
+    def bits(m: int) -> tuple[int, ...]:
+        t = cache.get(m)
+        if t is None:
+            t = cache[m] = tuple(i for i in range(N) if m >> i & 1)
+        return t
+
+    return bits
+
+
+class TailLimit(Exception):
+    """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
+
+    def __init__(self, steps: int) -> None:
+        super().__init__(steps)
+        self.steps = steps
+
+
+def tail_can_end(
+    tail: Sequence[int],
+    earlier: Sequence[int],
+    n: int,
+    limit: int,
+    stacks: int,
+    *,
+    max_nodes: int | None = None,
+    deadline: float | None = None,
+) -> tuple[bool, int]:
+    """Whether a win can end with the placements of ``tail`` (standard flip rules).
+
+    :param tail: the ranks of the last ``k`` cards of the win, in the order drawn.
+    :param earlier: the ranks of every card that can be a top card when the tail
+        begins (the cards drawn before it, or the top cards of a position and the
+        cards drawn after it); each is one card (ranks repeat for different cards).
+    :param n: the grid is ``n`` × ``n`` piles.
+    :param limit: the face-down limit (RULES.md §5: more face-down top cards loses).
+    :param stacks: the most tail cards that may be stacked on a pile rather than
+        make a new one (cards beyond the empty cells the win must fill).
+    :param max_nodes: the most backward steps to try (``None``: no limit).
+    :param deadline: a :func:`time.perf_counter` time to give up at.
+    :returns: (``False`` when no win ends with this tail — a proof; ``True`` when
+        one may, steps searched).
+    :raises TailLimit: when ``max_nodes`` or ``deadline`` runs out first.
+    """
+    k = len(tail)
+    N = n * n
+    if k == 0:
+        return True, 0
+    # A top card only meets tail cards: its rank matters through its class, the
+    # number of tail ranks below it (twice), plus one when it is a tail rank.
+    tr = sorted(set(tail))
+
+    def rank_class(v: int) -> int:
+        return 2 * sum(1 for f in tr if f < v) + (v in tr)
+
+    xs = [rank_class(v) for v in tail]
+    HI = 2 * len(tr)
+    # avail[j][c]: cards of class c that can be top cards before tail card j
+    # (the earlier cards and tail cards 0 .. j-1); prefix[j][c]: those of class < c.
+    avail = []
+    counts = [0] * (HI + 1)
+    for v in earlier:
+        counts[rank_class(v)] += 1
+    for j in range(k):
+        avail.append(counts[:])
+        counts[xs[j]] += 1
+    prefix = []
+    for a in avail:
+        p = [0]
+        for v in a:
+            p.append(p[-1] + v)
+        prefix.append(p)
+    row_o = [0] * N
+    col_o = [0] * N
+    nbr = [0] * N
+    for q in range(N):
+        r, c = divmod(q, n)
+        for p in range(N):
+            pr, pc = divmod(p, n)
+            if p != q and pr == r:
+                row_o[q] |= 1 << p
+            if p != q and pc == c:
+                col_o[q] |= 1 << p
+            if abs(pr - r) + abs(pc - c) == 1:
+                nbr[q] |= 1 << p
+    # The end position is the same under the 8 symmetries of the square: the last
+    # card's cell is tried once per orbit.
+    seen: set[int] = set()
+    orbit_reps = []
+    for q in range(N):
+        r, c = divmod(q, n)
+        images = set()
+        for a, b in ((r, c), (c, r)):
+            for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
+                images.add(a2 * n + b2)
+        if not images & seen:
+            orbit_reps.append(q)
+        seen |= images
+    bits = _bits_of(N)
+    cap_nodes = max_nodes if max_nodes is not None else 1 << 62
+    nodes = 0
+    failed: set = set()
+
+    def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
+        """Whether the piles of ``om`` can have different cards within their ranges."""
+        return distinct([p for p in bits(om) if lo[p] or hi[p] < HI], lo, hi, av)
+
+    def distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
+        """Whether the piles ``narrowed`` can have different cards within their ranges
+        (the piles whose range is not narrowed never compete; greedy by range end is exact)."""
+        if len(narrowed) > 1:
+            narrowed.sort(key=hi.__getitem__)
+        a = av[:]
+        for p in narrowed:
+            v, b = lo[p], hi[p]
+            while v <= b and not a[v]:
+                v += 1
+            if v > b:
+                return False
+            a[v] -= 1
+        return True
+
+    def line_ways(line: int, up: int, flip: int, x: int, lo: list[int], hi: list[int], ps: list[int]) -> list[tuple]:
+        """The ways a line's flip test (RULES.md §4) can have gone, each as range
+        narrowings ``(pile, lo, hi)``: ``line`` its other piles, ``up`` the face-up
+        top cards before the placement, ``x`` the placed card's class."""
+        U = line & up
+        if flip:  # every face-up card ranks above x, or every one below
+            if not U:
+                return [()]
+            cells = bits(U)
+            ways = []
+            if all(ps[hi[p] + 1] - ps[max(lo[p], x + 1)] > 0 for p in cells):
+                ways.append(tuple((p, x + 1, HI) for p in cells))
+            if all(ps[min(hi[p], x - 1) + 1] - ps[lo[p]] > 0 for p in cells):
+                ways.append(tuple((p, 0, x - 1) for p in cells))
+            return ways
+        if not U:  # no face-up card: the line flips
+            return []
+        # a face-up card ranked at most x and one at least x; a pile already known
+        # to qualify makes every other choice redundant
+        cells = bits(U)
+        if any(hi[p] <= x for p in cells):
+            low: list[tuple] = [()]
+        else:
+            low = [((p, 0, x),) for p in cells if ps[min(hi[p], x) + 1] - ps[lo[p]] > 0]
+        if any(lo[p] >= x for p in cells):
+            high: list[tuple] = [()]
+        else:
+            high = [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
+        return [a + b for a in low for b in high]
+
+    def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> bool:
+        """Whether tail cards 0 .. j can be undone from this position (after card j):
+        ``om`` piles, ``dm`` face-down top cards, ``lo``/``hi`` class ranges, ``ts``
+        tail cards stacked so far."""
+        nonlocal nodes
+        if nodes >= cap_nodes or (deadline is not None and not nodes & 255 and time.perf_counter() > deadline):
+            raise TailLimit(nodes)
+        nodes += 1
+        if j < 0:
+            return True
+        key = (j, ts, om, dm, tuple(lo), tuple(hi))
+        if key in failed:
+            return False
+        x = xs[j]
+        av = avail[j]
+        ps = prefix[j]
+        narrowed = [p for p in bits(om) if lo[p] or hi[p] < HI]
+        others_fit = distinct(narrowed[:], lo, hi, av)  # for a q whose range is not narrowed
+        for q in orbit_reps if j == k - 1 else bits(om & ~dm):
+            # card j is q's top card, face up; the other top cards are earlier cards
+            if not lo[q] <= x <= hi[q]:
+                continue
+            if not (distinct([p for p in narrowed if p != q], lo, hi, av) if q in narrowed else others_fit):
+                continue
+            qb = 1 << q
+            R = row_o[q] & om
+            C = col_o[q] & om
+            for fr in (0, 1) if R else (0,):
+                for fc in (0, 1) if C else (0,):
+                    d2 = dm ^ (R if fr else 0) ^ (C if fc else 0)  # faces before card j
+                    down = (d2 & om & ~qb).bit_count()
+                    if down > limit + 1:
+                        continue
+                    up = om & ~d2
+                    col_ways = line_ways(C, up, fc, x, lo, hi, ps)
+                    if not col_ways:
+                        continue
+                    for w1 in line_ways(R, up, fr, x, lo, hi, ps):
+                        for w2 in col_ways:
+                            lo2 = lo[:]
+                            hi2 = hi[:]
+                            for p, a, b in w1 + w2:
+                                if a > lo2[p]:
+                                    lo2[p] = a
+                                if b < hi2[p]:
+                                    hi2[p] = b
+                                if lo2[p] > hi2[p]:
+                                    break
+                            else:
+                                lo2[q] = 0  # q: empty before card j, or an unknown covered card
+                                hi2[q] = HI
+                                om2 = om & ~qb
+                                # card j made a new pile next to another one (RULES.md §3)
+                                if (
+                                    down <= limit
+                                    and om2 & nbr[q]
+                                    and distinct_cards(om2, lo2, hi2, av)
+                                    and undo(j - 1, ts, om2, d2, lo2, hi2)
+                                ):
+                                    return True
+                                # card j was stacked on q's pile, whose top was face up or down
+                                if ts < stacks and distinct_cards(om, lo2, hi2, av):
+                                    if down <= limit and undo(j - 1, ts + 1, om, d2, lo2, hi2):
+                                        return True
+                                    if down < limit and undo(j - 1, ts + 1, om, d2 | qb, lo2, hi2):
+                                        return True
+        failed.add(key)
+        return False
+
+    full = (1 << N) - 1
+    return undo(k - 1, 0, full, 0, [0] * N, [HI] * N), nodes

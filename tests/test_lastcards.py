@@ -1,0 +1,142 @@
+"""The last-cards rule (foursquare.lastcards): it never rules out a real win, it
+rules out wins the brute force cannot find, and it settles deals it was made for."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from foursquare.deal import deal_deck
+from foursquare.game import Game
+from foursquare.lastcards import TailLimit, tail_can_end
+from foursquare.rules import STANDARD, get_rules
+from foursquare.solver import SOLVED, solve, solve_deal
+
+from test_solver import brute_force_win_lengths, replay
+
+RULE_SETS = [
+    STANDARD,
+    get_rules("three-square"),
+    STANDARD.with_changes(size=3),
+    STANDARD.with_changes(face_down_limit=3),
+    STANDARD.with_changes(size=3, face_down_limit=3, pile_cap=2),
+    STANDARD.with_changes(size=5),
+    STANDARD.with_changes(layout="fixed"),
+]
+
+
+def _ranks(game: Game) -> list[int]:
+    return [c >> 2 for c in game.deck]
+
+
+def _random_win(rules, rng: random.Random) -> Game | None:
+    """A game played with random moves, most of them keeping the fewest cards face down."""
+    game = Game.from_deal(rng.getrandbits(64), rules)
+    greedy = rng.random()
+    while game.status == "playing":
+        cells = game.legal_cells()
+        if not cells:
+            return None
+        if rng.random() < greedy:
+            scored = []
+            for cell in cells:
+                game.play(cell)
+                scored.append((game.status == "won", -game.face_down if game.status != "lost" else -99, rng.random(), cell))
+                game.undo()
+            game.play(max(scored)[3])
+        else:
+            game.play(rng.choice(cells))
+    return game if game.status == "won" else None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_win_of_random_play_passes_for_each_tail_length(seed):
+    rng = random.Random(seed)
+    wins = stacked = 0
+    for _ in range(800):
+        rules = rng.choice(RULE_SETS)
+        game = _random_win(rules, rng)
+        if game is None:
+            continue
+        wins += 1
+        n = rules.size
+        K = game.placed
+        stacked += K > n * n
+        ranks = _ranks(game)
+        for k in (1, 2, 3, 4):
+            ok, steps = tail_can_end(ranks[K - k : K], ranks[: K - k], n, rules.face_down_limit, K - n * n)
+            assert ok, (rules.label, [str(c) for c in game.deck[:K]], [str(p.cell) for p in game.moves], k)
+            assert steps >= 1
+    assert wins >= 20 and stacked >= 5  # the check met real wins, some with stacked cards
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed):
+    # Three-square positions after a few random moves, the deck cut 1 card
+    # beyond the empty cells: every length of a win that the engine's brute force
+    # finds passes; lengths the rule rules out have no win; the solver agrees.
+    rules = get_rules("three-square")
+    ruled_out = 0
+    for case in range(12):
+        rng = random.Random(seed * 100 + case)
+        deck = deal_deck(rng.getrandbits(64), rules)
+        game = Game(deck, rules)
+        for _ in range(rng.randrange(4, 7)):
+            if game.status != "playing":
+                break
+            game.play(rng.choice(game.legal_cells()))
+        if game.status != "playing":
+            continue
+        empties = 9 - len(game.grid())
+        cut = Game(deck[: game.placed + empties + 1], rules)
+        for p in game.moves:
+            cut.play(p.cell)
+        lengths = brute_force_win_lengths(cut.copy())
+        ranks = _ranks(cut)
+        tops = [pile.top >> 2 for pile in cut.grid().values()]
+        for K in range(cut.placed + empties, len(ranks) + 1):
+            k = min(3, K - cut.placed)
+            if k < 1:
+                continue
+            slack = K - cut.placed - empties
+            ok, _ = tail_can_end(ranks[K - k : K], tops + ranks[cut.placed : K - k], 3, rules.face_down_limit, slack)
+            if K in lengths:
+                assert ok, (seed, case, K)
+            ruled_out += not ok
+        best = rules.deck_size - min(lengths) if lengths else None
+        assert solve(cut, within_known_cards=True).score == best
+    assert ruled_out >= 1
+
+
+def test_deal_24_has_no_23_by_its_last_three_cards_and_its_22_is_proved():
+    # Cards 14 to 16 are TH AC 9S, and TC is the only other ten before them: the ace
+    # flips both of its lines wherever it goes, and neither the ten before it nor
+    # the nine after it can turn enough cards back.
+    ranks = [c >> 2 for c in deal_deck(24)]
+    assert tail_can_end(ranks[14:17], ranks[:14], 4, 4, 1)[0] is False
+    # with a second ten among the earlier cards, the same tail is possible
+    assert tail_can_end(ranks[14:17], ranks[:13] + [10], 4, 4, 1)[0] is True
+    sol = solve_deal(24, max_nodes=400_000)
+    assert sol.status == SOLVED and sol.score == 22
+    assert replay(Game.from_deal(24), sol.moves).score == 22
+
+
+def test_a_tail_of_the_first_cards_of_a_24_is_possible():
+    ranks = [c >> 2 for c in deal_deck(0)]
+    ok, steps = tail_can_end(ranks[13:16], ranks[:13], 4, 4, 0)
+    assert ok and steps >= 3
+    assert solve_deal(0).score == 24
+
+
+def test_limits_raise_with_the_steps_searched():
+    ranks = [c >> 2 for c in deal_deck(174)]
+    with pytest.raises(TailLimit) as info:
+        tail_can_end(ranks[14:17], ranks[:14], 4, 4, 1, max_nodes=50)
+    assert info.value.steps == 50
+    with pytest.raises(TailLimit):
+        tail_can_end(ranks[14:17], ranks[:14], 4, 4, 1, deadline=0.0)
+
+
+def test_an_empty_tail_ends_anything():
+    assert tail_can_end([], [1, 2, 3], 4, 4, 0) == (True, 0)

@@ -56,6 +56,45 @@ def _bits_of(N: int):
     return bits
 
 
+_GEOMETRY: dict[int, tuple] = {}
+
+
+def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """For an ``n`` × ``n`` grid (cell ``row*n + column``): bit masks of each cell's
+    row and column without the cell and of its edge neighbours, and one cell of
+    each orbit of the square's 8 symmetries."""
+    got = _GEOMETRY.get(n)
+    if got is not None:
+        return got
+    N = n * n
+    row_o = [0] * N
+    col_o = [0] * N
+    nbr = [0] * N
+    for q in range(N):
+        r, c = divmod(q, n)
+        for p in range(N):
+            pr, pc = divmod(p, n)
+            if p != q and pr == r:
+                row_o[q] |= 1 << p
+            if p != q and pc == c:
+                col_o[q] |= 1 << p
+            if abs(pr - r) + abs(pc - c) == 1:
+                nbr[q] |= 1 << p
+    seen: set[int] = set()
+    orbit_reps = []
+    for q in range(N):
+        r, c = divmod(q, n)
+        images = set()
+        for a, b in ((r, c), (c, r)):
+            for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
+                images.add(a2 * n + b2)
+        if not images & seen:
+            orbit_reps.append(q)
+        seen |= images
+    _GEOMETRY[n] = got = (row_o, col_o, nbr, orbit_reps)
+    return got
+
+
 class TailLimit(Exception):
     """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
 
@@ -118,32 +157,9 @@ def tail_can_end(
         for v in a:
             p.append(p[-1] + v)
         prefix.append(p)
-    row_o = [0] * N
-    col_o = [0] * N
-    nbr = [0] * N
-    for q in range(N):
-        r, c = divmod(q, n)
-        for p in range(N):
-            pr, pc = divmod(p, n)
-            if p != q and pr == r:
-                row_o[q] |= 1 << p
-            if p != q and pc == c:
-                col_o[q] |= 1 << p
-            if abs(pr - r) + abs(pc - c) == 1:
-                nbr[q] |= 1 << p
     # The end position is the same under the 8 symmetries of the square: the last
     # card's cell is tried once per orbit.
-    seen: set[int] = set()
-    orbit_reps = []
-    for q in range(N):
-        r, c = divmod(q, n)
-        images = set()
-        for a, b in ((r, c), (c, r)):
-            for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
-                images.add(a2 * n + b2)
-        if not images & seen:
-            orbit_reps.append(q)
-        seen |= images
+    row_o, col_o, nbr, orbit_reps = _geometry(n)
     bits = _bits_of(N)
     cap_nodes = max_nodes if max_nodes is not None else 1 << 62
     nodes = 0

@@ -281,3 +281,18 @@ def test_a_transcript_that_names_no_rules_plays_the_standard_rules(tmp_path, com
     assert CliRunner().invoke(main, [*command, str(game), "--rules", "standard"]).exit_code == 0
     game.write_text("foursquare: 1\nrules: three-square\ndeal: 1\nmoves: [d4, e4]\n")
     assert CliRunner().invoke(main, [*command, str(game), "--rules", "three-square"]).exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["solve", "play", "simulate"])
+def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command):
+    # Ctrl-C before the command's own handling (its module being imported):
+    # "Interrupted." and status 130, as inside the command; never Click's "Aborted!"
+    import foursquare.cli as cli
+
+    def interrupted(name):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.importlib, "import_module", interrupted)
+    r = CliRunner().invoke(main, [command, "--help"])
+    assert r.exit_code == 130
+    assert "Interrupted." in r.stderr and "Aborted" not in r.output

@@ -45,6 +45,18 @@ class LazyGroup(click.Group):
 
             fail(error_text(exc))
 
+    def invoke(self, ctx: click.Context):
+        # Ctrl-C before a command's own handling starts (while its module is
+        # imported or its options parsed) ends as it does inside the command,
+        # not with Click's "Aborted!" and status 1
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            from .common import EXIT_INTERRUPTED
+
+            click.echo("Interrupted.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")

@@ -20,7 +20,7 @@ no win uses exactly K cards.  It is a relaxation (it ignores the order of
 the earlier cards, adjacency beyond "next to some pile", the pile cap), so
 "yes" proves nothing; "no" is a proof.
 
-Example: deal 24 under the standard rules draws ``TH AC 9S`` as cards 14 to 16,
+Example: deal 24 under the standard rules draws ``TH AC 9S`` as its 15th to 17th cards,
 and ``TC`` is the only other ten among its first 14 cards.  No win uses exactly
 17 cards: the ace flips both of its lines wherever it goes, and the last card
 cannot turn enough of them back.

@@ -56,8 +56,8 @@ then have to cover the second-to-last: see :func:`_two_last_cut`).
 last three placements of a win from its known end (a full grid, every card face
 up), with the face-down limit after each and what the flips say about the ranks
 of the top cards placed before them; when no way back exists, the budget is
-skipped without search.  (Deal 24 has no 23: ``TH AC 9S`` are its cards 14 to
-16, and ``TC`` is the only other ten.)  This rule settles most deals whose best
+skipped without search.  (Deal 24 has no 23: ``TH AC 9S`` are its 15th to 17th
+cards, and ``TC`` is the only other ten.)  This rule settles most deals whose best
 score is below 24, which the forward search alone could not.
 
 A transposition table keyed on the layout up to translation (with the frame's

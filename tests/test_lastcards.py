@@ -110,7 +110,7 @@ def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed)
 
 
 def test_deal_24_has_no_23_by_its_last_three_cards_and_its_22_is_proved():
-    # Cards 14 to 16 are TH AC 9S, and TC is the only other ten before them: the ace
+    # The 15th to 17th cards (indexes 14 to 16) are TH AC 9S, and TC is the only other ten before them: the ace
     # flips both of its lines wherever it goes, and neither the ten before it nor
     # the nine after it can turn enough cards back.
     ranks = [c >> 2 for c in deal_deck(24)]

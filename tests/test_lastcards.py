@@ -13,7 +13,7 @@ from foursquare.lastcards import TailLimit, tail_can_end
 from foursquare.rules import STANDARD, get_rules
 from foursquare.solver import SOLVED, solve, solve_deal
 
-from test_solver import brute_force_win_lengths, replay
+from test_solver import brute_force_win_lengths, random_cut_position, replay
 
 RULE_SETS = [
     STANDARD,
@@ -80,18 +80,10 @@ def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed)
     ruled_out = 0
     for case in range(12):
         rng = random.Random(seed * 100 + case)
-        deck = deal_deck(rng.getrandbits(64), rules)
-        game = Game(deck, rules)
-        for _ in range(rng.randrange(4, 7)):
-            if game.status != "playing":
-                break
-            game.play(rng.choice(game.legal_cells()))
-        if game.status != "playing":
+        cut = random_cut_position(rng, deal_deck(rng.getrandbits(64), rules), rules)
+        if cut is None:
             continue
-        empties = 9 - len(game.grid())
-        cut = Game(deck[: game.placed + empties + 1], rules)
-        for p in game.moves:
-            cut.play(p.cell)
+        empties = 9 - len(cut.grid())
         lengths = brute_force_win_lengths(cut.copy())
         ranks = _ranks(cut)
         tops = [pile.top >> 2 for pile in cut.grid().values()]

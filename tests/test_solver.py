@@ -338,6 +338,23 @@ def brute_force_win_lengths(game: Game) -> set[int]:
     return out
 
 
+def random_cut_position(rng: random.Random, deck, rules) -> Game | None:
+    """A position after 4 to 6 random moves from ``deck``, its deck cut one card beyond
+    the empty cells (``None`` when the game ended first)."""
+    game = Game(deck, rules)
+    for _ in range(rng.randrange(4, 7)):
+        if game.status != "playing":
+            return None
+        game.play(rng.choice(game.legal_cells()))
+    if game.status != "playing":
+        return None
+    empties = rules.size * rules.size - len(game.grid())
+    cut = Game(deck[: game.placed + empties + 1], rules)
+    for p in game.moves:
+        cut.play(p.cell)
+    return cut
+
+
 def _search(game: Game) -> _Search:
     return _Search(_Board.of_game(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
 
@@ -517,30 +534,19 @@ def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_
     rules = get_rules("three-square")
     fired = 0
     for seed in range(40):
-        rng = random.Random(seed)
-        deck = deal_deck(seed, rules)
-        game = Game(deck, rules)
-        for _ in range(rng.randrange(4, 7)):
-            if game.status != "playing":
-                break
-            game.play(rng.choice(game.legal_cells()))
-        if game.status != "playing":
+        cut = random_cut_position(random.Random(seed), deal_deck(seed, rules), rules)
+        if cut is None:
             continue
-        empties = 9 - len(game.grid())
-        for extra in (1,):
-            cut = Game(deck[: game.placed + empties + extra], rules)
-            for p in game.moves:
-                cut.play(p.cell)
-            lengths = brute_force_win_lengths(cut.copy())
-            search = _search(cut)
-            K = cut.placed + empties + 1
-            if not search._last_two_can_end(K):
-                fired += 1
-                assert K not in lengths
-            for cards in lengths:
-                assert search._last_two_can_end(cards)
-            best = brute_force_best(cut.copy())
-            assert solve(cut, within_known_cards=True).score == best
+        lengths = brute_force_win_lengths(cut.copy())
+        search = _search(cut)
+        K = cut.placed + 9 - len(cut.grid()) + 1
+        if not search._last_two_can_end(K):
+            fired += 1
+            assert K not in lengths
+        for cards in lengths:
+            assert search._last_two_can_end(cards)
+        best = brute_force_best(cut.copy())
+        assert solve(cut, within_known_cards=True).score == best
     assert fired >= 2
 
 

@@ -29,7 +29,7 @@ cannot turn enough of them back.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 _BITS: dict[int, list] = {}
 
@@ -95,6 +95,20 @@ def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     return got
 
 
+def rank_classes(future: Iterable[int], top: int) -> list[int]:
+    """Rank -> class, for ranks ``0 .. top - 1``, against the ranks of ``future`` cards.
+
+    A card's rank only matters through comparisons with the cards still to come
+    (RULES.md §4: ``lo <= x <= hi`` with the face-up others).  The class counts the
+    future ranks below the rank (twice), plus one when the rank is itself a future
+    rank: it is monotone, and for every future rank x, ``v <= x`` exactly when
+    ``class(v) <= class(x)``.  So two ranks of the same class can be swapped without
+    changing any future flip.
+    """
+    ranks = set(future)
+    return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
+
+
 class TailLimit(Exception):
     """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
 
@@ -115,7 +129,8 @@ def tail_can_end(
 ) -> tuple[bool, int]:
     """Whether a win can end with the placements of ``tail`` (standard flip rules).
 
-    :param tail: the ranks of the last ``k`` cards of the win, in the order drawn.
+    :param tail: the ranks of the last ``k`` cards of the win, in the order drawn;
+        at least one card was placed before them (the tail does not start the game).
     :param earlier: the ranks of every card that can be a top card when the tail
         begins (the cards drawn before it, or the top cards of a position and the
         cards drawn after it); each is one card (ranks repeat for different cards).
@@ -133,21 +148,16 @@ def tail_can_end(
     N = n * n
     if k == 0:
         return True, 0
-    # A top card only meets tail cards: its rank matters through its class, the
-    # number of tail ranks below it (twice), plus one when it is a tail rank.
-    tr = sorted(set(tail))
-
-    def rank_class(v: int) -> int:
-        return 2 * sum(1 for f in tr if f < v) + (v in tr)
-
-    xs = [rank_class(v) for v in tail]
-    HI = 2 * len(tr)
+    # A top card only meets tail cards: its rank matters through its class.
+    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
+    xs = [rank_class[v] for v in tail]
+    HI = 2 * len(set(tail))
     # avail[j][c]: cards of class c that can be top cards before tail card j
     # (the earlier cards and tail cards 0 .. j-1); prefix[j][c]: those of class < c.
     avail = []
     counts = [0] * (HI + 1)
     for v in earlier:
-        counts[rank_class(v)] += 1
+        counts[rank_class[v]] += 1
     for j in range(k):
         avail.append(counts[:])
         counts[xs[j]] += 1

@@ -85,7 +85,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import FoursquareError
-from .lastcards import TailLimit, tail_can_end
+from .lastcards import TailLimit, rank_classes, tail_can_end
 from .layout import CELLS, STRIDE, Cell
 from .rules import STANDARD, Rules
 
@@ -736,16 +736,10 @@ class _Search:
     def _rank_classes(ranks: list[int], t: int, K: int) -> list[int]:
         """Rank -> class for positions whose next card is card ``t`` and whose cards run out at ``K``.
 
-        A pile's rank only ever meets the ranks of cards ``t .. K - 1`` (RULES.md §4
-        compares the placed card with the others' top cards: ``lo <= x <= hi``).
-        The class counts the future ranks below the rank (twice) plus one when the
-        rank is itself a future rank: it is monotone, and for every future rank x,
-        ``v <= x`` exactly when ``class(v) <= class(x)``.  So two ranks of the same
-        class can be swapped without changing any future flip.
+        A pile's rank only ever meets the ranks of cards ``t .. K - 1``: see
+        :func:`foursquare.lastcards.rank_classes`.
         """
-        future = set(ranks[t:K])
-        top = max(ranks) + 2 if ranks else 2
-        return [2 * sum(1 for f in future if f < v) + (v in future) for v in range(top)]
+        return rank_classes(ranks[t:K], max(ranks) + 2 if ranks else 2)
 
     def _dfs_root(self, K: int, path: list[int]) -> bool:
         b = self.b

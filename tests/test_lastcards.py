@@ -132,3 +132,8 @@ def test_limits_raise_with_the_steps_searched():
 
 def test_an_empty_tail_ends_anything():
     assert tail_can_end([], [1, 2, 3], 4, 4, 0) == (True, 0)
+
+
+def test_a_one_card_tail_with_no_earlier_card_is_answered():
+    # no earlier card can be a top card, so the other 15 piles of the grid cannot exist
+    assert tail_can_end([5], [], 4, 4, 0)[0] is False

@@ -13,12 +13,15 @@ below; a line that did not flip holds a face-up card ranked at most and one
 ranked at least the card's rank), and the top cards must be different cards
 of the deck, so a range that only one card fits can be given to one pile only.
 
-:func:`tail_can_end` searches every way of undoing the tail (which cell, which
+:func:`tail_patterns` searches every way of undoing the tail (which cell, which
 flips, a new pile or a stacked card, the covered card's face) with these
 constraints and the face-down limit after every placement.  When none works,
-no win uses exactly K cards.  It is a relaxation (it ignores the order of
-the earlier cards, adjacency beyond "next to some pile", the pile cap), so
-"yes" proves nothing; "no" is a proof.
+no win uses exactly K cards (:func:`tail_can_end`).  Otherwise it tells which
+tail cards can have been stacked (the *stack patterns* that work): a win with
+cards to spare stacks that many cards, and the solver drops every line that
+stacks them elsewhere.  It is a relaxation (it ignores the order of the earlier
+cards, adjacency beyond "next to some pile", the pile cap), so a pattern found
+proves nothing; a pattern not found is a proof.
 
 Example: deal 24 under the standard rules draws ``TH AC 9S`` as its 15th to 17th cards,
 and ``TC`` is the only other ten among its first 14 cards.  No win uses exactly
@@ -117,7 +120,7 @@ class TailLimit(Exception):
         self.steps = steps
 
 
-def tail_can_end(
+def tail_patterns(
     tail: Sequence[int],
     earlier: Sequence[int],
     n: int,
@@ -126,8 +129,18 @@ def tail_can_end(
     *,
     max_nodes: int | None = None,
     deadline: float | None = None,
-) -> tuple[bool, int]:
-    """Whether a win can end with the placements of ``tail`` (standard flip rules).
+    every: bool = False,
+) -> tuple[int, int]:
+    """The stack patterns with which a win can end with the placements of ``tail``
+    (standard flip rules).
+
+    A *stack pattern* says which tail cards were stacked on a pile rather than
+    making a new one: pattern ``p`` has bit ``j`` set when tail card ``j`` (in the
+    order drawn) was stacked.  The answer is a set of patterns as a bit mask over
+    them (bit ``p`` set: pattern ``p`` is possible), so 0 means that no win ends
+    with this tail.  Deal 546 needs 18 cards for its best win (score 22), two to
+    spare, and its only possible pattern is ``0b110``: its last two cards are
+    stacked, so its first 16 cards must fill the grid.
 
     :param tail: the ranks of the last ``k`` cards of the win, in the order drawn;
         at least one card was placed before them (the tail does not start the game).
@@ -140,8 +153,11 @@ def tail_can_end(
         make a new one (cards beyond the empty cells the win must fill).
     :param max_nodes: the most backward steps to try (``None``: no limit).
     :param deadline: a :func:`time.perf_counter` time to give up at.
-    :returns: (``False`` when no win ends with this tail — a proof; ``True`` when
-        one may, steps searched).
+    :param every: find every possible pattern; when false, stop at the first way
+        back found and report every pattern with at most ``stacks`` stacked cards
+        (the answer is then only "0 or not").
+    :returns: (the set of possible patterns — a pattern left out is a proof that no
+        win ends that way —, steps searched).
     :raises TailLimit: when ``max_nodes`` or ``deadline`` runs out first.
     """
     k = len(tail)
@@ -173,7 +189,14 @@ def tail_can_end(
     bits = _bits_of(N)
     cap_nodes = max_nodes if max_nodes is not None else 1 << 62
     nodes = 0
-    failed: set = set()
+    known: dict = {}  # state -> the patterns of the cards before it that undo it
+    # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
+    full = [[0] * (stacks + 1) for _ in range(k)]
+    for j in range(k):
+        for r in range(stacks + 1):
+            for p in range(1 << (j + 1)):
+                if p.bit_count() <= r:
+                    full[j][r] |= 1 << p
 
     def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
         """Whether the piles of ``om`` can have different cards within their ranges."""
@@ -224,19 +247,25 @@ def tail_can_end(
             high = [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
         return [a + b for a in low for b in high]
 
-    def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> bool:
-        """Whether tail cards 0 .. j can be undone from this position (after card j):
-        ``om`` piles, ``dm`` face-down top cards, ``lo``/``hi`` class ranges, ``ts``
-        tail cards stacked so far."""
+    def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> int:
+        """The stack patterns of tail cards 0 .. j with which they can be undone from
+        this position (after card j): ``om`` piles, ``dm`` face-down top cards,
+        ``lo``/``hi`` class ranges, ``ts`` tail cards stacked after card j."""
         nonlocal nodes
         if nodes >= cap_nodes or (deadline is not None and not nodes & 255 and time.perf_counter() > deadline):
             raise TailLimit(nodes)
         nodes += 1
         if j < 0:
-            return True
+            if not every:
+                raise _Enough
+            return 1
         key = (j, ts, om, dm, tuple(lo), tuple(hi))
-        if key in failed:
-            return False
+        got = known.get(key)
+        if got is not None:
+            return got
+        S = 0
+        enough = full[j][stacks - ts]
+        stack_bit = 1 << j
         x = xs[j]
         av = avail[j]
         ps = prefix[j]
@@ -277,21 +306,49 @@ def tail_can_end(
                                 hi2[q] = HI
                                 om2 = om & ~qb
                                 # card j made a new pile next to another one (RULES.md §3)
-                                if (
-                                    down <= limit
-                                    and om2 & nbr[q]
-                                    and distinct_cards(om2, lo2, hi2, av)
-                                    and undo(j - 1, ts, om2, d2, lo2, hi2)
-                                ):
-                                    return True
+                                if down <= limit and om2 & nbr[q] and distinct_cards(om2, lo2, hi2, av):
+                                    S |= undo(j - 1, ts, om2, d2, lo2, hi2)
+                                    if S & enough == enough:
+                                        known[key] = S
+                                        return S
                                 # card j was stacked on q's pile, whose top was face up or down
                                 if ts < stacks and distinct_cards(om, lo2, hi2, av):
-                                    if down <= limit and undo(j - 1, ts + 1, om, d2, lo2, hi2):
-                                        return True
-                                    if down < limit and undo(j - 1, ts + 1, om, d2 | qb, lo2, hi2):
-                                        return True
-        failed.add(key)
-        return False
+                                    if down <= limit:
+                                        S |= undo(j - 1, ts + 1, om, d2, lo2, hi2) << stack_bit
+                                    if down < limit:
+                                        S |= undo(j - 1, ts + 1, om, d2 | qb, lo2, hi2) << stack_bit
+                                    if S & enough == enough:
+                                        known[key] = S
+                                        return S
+        known[key] = S
+        return S
 
-    full = (1 << N) - 1
-    return undo(k - 1, 0, full, 0, [0] * N, [HI] * N), nodes
+    try:
+        return undo(k - 1, 0, (1 << N) - 1, 0, [0] * N, [HI] * N), nodes
+    except _Enough:
+        return full[k - 1][stacks], nodes
+
+
+class _Enough(Exception):
+    """A way back exists and no more is asked (``every`` false)."""
+
+
+def tail_can_end(
+    tail: Sequence[int],
+    earlier: Sequence[int],
+    n: int,
+    limit: int,
+    stacks: int,
+    *,
+    max_nodes: int | None = None,
+    deadline: float | None = None,
+) -> tuple[bool, int]:
+    """Whether a win can end with the placements of ``tail``: :func:`tail_patterns`
+    with the same arguments, stopped at the first way back.
+
+    :returns: (``False`` when no win ends with this tail — a proof; ``True`` when
+        one may, steps searched).
+    :raises TailLimit: as :func:`tail_patterns`.
+    """
+    patterns, steps = tail_patterns(tail, earlier, n, limit, stacks, max_nodes=max_nodes, deadline=deadline)
+    return patterns != 0, steps

@@ -58,7 +58,11 @@ up), with the face-down limit after each and what the flips say about the ranks
 of the top cards placed before them; when no way back exists, the budget is
 skipped without search.  (Deal 24 has no 23: ``TH AC 9S`` are its 15th to 17th
 cards, and ``TC`` is the only other ten.)  This rule settles most deals whose best
-score is below 24, which the forward search alone could not.
+score is below 24, which the forward search alone could not.  With cards to
+spare, the same backward search says which of the last three cards can be the
+stacked ones (*stack patterns*); the forward search then drops every line that
+stacks a card where no pattern allows it.  (Deal 546's best win stacks its last
+two cards, so its first 16 must fill the grid: a quarter of the positions.)
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
@@ -85,7 +89,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import FoursquareError
-from .lastcards import TailLimit, rank_classes, tail_can_end
+from .lastcards import TailLimit, rank_classes, tail_patterns
 from .layout import CELLS, STRIDE, Cell
 from .rules import STANDARD, Rules
 
@@ -659,9 +663,10 @@ class _Search:
                 continue
             self.tt.clear()  # entries of a smaller budget never answer for this one
             try:
-                if not self._tail_can_end(K):
+                pats = self._tail_patterns(K)
+                if not pats[0]:
                     continue
-                found = self._dfs_root(K, path)
+                found = self._dfs_root(K, path, pats)
             except _Limit:
                 return UNKNOWN, K, []
             if found:
@@ -692,27 +697,28 @@ class _Search:
         pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         return any(v <= x for v in pool) and any(v >= x for v in pool)
 
-    def _tail_can_end(self, K: int) -> bool:
-        """Whether a win with exactly ``K`` cards is not ruled out by its last
-        :data:`TAIL_CARDS` cards (see :mod:`foursquare.lastcards`).
+    def _tail_patterns(self, K: int) -> tuple[int, int]:
+        """The stack patterns of the last :data:`TAIL_CARDS` cards with which a win
+        of exactly ``K`` cards can end, as ``(set, k)``: see
+        :func:`foursquare.lastcards.tail_patterns`; an empty set (0) rules budget
+        ``K`` out.  The steps of that backward search count as positions searched.
 
-        The steps of that backward search count as positions searched.
         :raises _Limit: when the node or time limit runs out.
         """
         b = self.b
         k = min(TAIL_CARDS, K - self.t0, K - 1)
         if k < 1:
-            return True
+            return 1, 0
         T = K - k
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         slack = K - self.t0 - (b.n * b.n - b.p)
         try:
-            ok, steps = tail_can_end(self.ranks[T:K], earlier, b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline)
+            pats, steps = tail_patterns(self.ranks[T:K], earlier, b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline, every=True)
         except TailLimit as e:
             self.nodes += e.steps
             raise _Limit from None
         self.nodes += steps
-        return ok
+        return pats, k
 
     def _last_two_can_end(self, K: int) -> bool:
         """Whether a win with exactly ``K`` cards is not ruled out by its last two cards.
@@ -741,7 +747,7 @@ class _Search:
         """
         return rank_classes(ranks[t:K], max(ranks) + 2 if ranks else 2)
 
-    def _dfs_root(self, K: int, path: list[int]) -> bool:
+    def _dfs_root(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:
         b = self.b
         F = b.F
         n = b.n
@@ -830,6 +836,23 @@ class _Search:
                     if not slack or not lo2 <= x_last <= hi2:
                         return True
             return False
+
+        # Stack patterns of the last kt cards that can end a win (lastcards.tail_patterns):
+        # before the tail, the cards still to stack must leave room for a possible
+        # pattern; inside it, the cards stacked so far must begin one.  Positions in
+        # the tail are then keyed with their pattern so far (tailkey).
+        P, kt = pats
+        Kt = K - kt
+        spare = K - self.t0 - (n2 - b.p)  # the cards to spare: stacked cards of the win
+        pat_rule = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
+        okpre = oktail = None
+        if pat_rule:
+            possible = [p for p in range(1 << kt) if P >> p & 1]
+            # okpre[t][s]: s cards still to stack after card t - 1, none of them in the tail yet
+            okpre = [[any(p.bit_count() <= s <= p.bit_count() + Kt - t for p in possible) for s in range(last + 1)] for t in range(Kt + 1)]
+            # (tail cards placed, their pattern, cards still to stack)
+            oktail = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
+        stacked = [0] * (last + 1)
 
         forced: list = [None] * (last + 1)  # _forced_lines_table by cards placed, made when first needed
 
@@ -931,8 +954,19 @@ class _Search:
                     slack = K - t1 - (n2 - np_)
                     if slack >= 0:
                         go = True
+                        tailkey = -1
+                        if pat_rule:
+                            stacked[t] = 1 if oh else 0
+                            if t1 <= Kt:
+                                go = okpre[t1][slack]
+                            else:
+                                pre = 0
+                                for i in range(Kt, t1):
+                                    pre |= stacked[i] << (i - Kt)
+                                go = (t1 - Kt, pre, slack) in oktail
+                                tailkey = pre + (kt << 8)
                         s = R0 * F + C0
-                        if d and slack < 2:
+                        if go and d and slack < 2:
                             key = (om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1)
                             e = cache.get(key)
                             if e is None:
@@ -961,6 +995,7 @@ class _Search:
                             # at most cap cards), and at most `slack` more cards are stacked
                             for k in range(max(2, cap + 1 - slack), cap + 1):
                                 key.append(hm[k] >> s)
+                            key.append(tailkey)
                             key = tuple(key)
                             if tt.get(key, -1) >= K:
                                 go = False

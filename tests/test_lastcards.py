@@ -9,7 +9,7 @@ import pytest
 
 from foursquare.deal import deal_deck
 from foursquare.game import Game
-from foursquare.lastcards import TailLimit, tail_can_end
+from foursquare.lastcards import TailLimit, tail_can_end, tail_patterns
 from foursquare.rules import STANDARD, get_rules
 from foursquare.solver import SOLVED, solve, solve_deal
 
@@ -28,6 +28,18 @@ RULE_SETS = [
 
 def _ranks(game: Game) -> list[int]:
     return [c >> 2 for c in game.deck]
+
+
+def _stack_pattern(game: Game, start: int, end: int) -> int:
+    """The stack pattern of the moves ``start .. end - 1`` of a game (bit ``j``: move
+    ``start + j`` covered a pile), replayed from its deck."""
+    replayed = Game(game.deck, game.rules)
+    pattern = 0
+    for i, move in enumerate(game.moves[:end]):
+        if i >= start and move.cell in replayed.grid():
+            pattern |= 1 << (i - start)
+        replayed.play(move.cell)
+    return pattern
 
 
 def _random_win(rules, rng: random.Random) -> Game | None:
@@ -68,6 +80,9 @@ def test_every_win_of_random_play_passes_for_each_tail_length(seed):
             ok, steps = tail_can_end(ranks[K - k : K], ranks[: K - k], n, rules.face_down_limit, K - n * n)
             assert ok, (rules.label, [str(c) for c in game.deck[:K]], [str(p.cell) for p in game.moves], k)
             assert steps >= 1
+            # the win's own stack pattern of its last k cards is among the possible ones
+            patterns, _ = tail_patterns(ranks[K - k : K], ranks[: K - k], n, rules.face_down_limit, K - n * n, every=True)
+            assert patterns >> _stack_pattern(game, K - k, K) & 1, (rules.label, [str(p.cell) for p in game.moves], k)
     assert wins >= 20 and stacked >= 5  # the check met real wins, some with stacked cards
 
 
@@ -99,6 +114,68 @@ def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed)
         best = rules.deck_size - min(lengths) if lengths else None
         assert solve(cut, within_known_cards=True).score == best
     assert ruled_out >= 1
+
+
+def brute_force_win_patterns(game: Game, k: int, pattern: int = 0) -> set[tuple[int, int]]:
+    """(cards placed, stack pattern of the last ``k`` moves) of every win from a position, by the engine."""
+    if game.status == "won":
+        return {(game.placed, pattern & ((1 << k) - 1))}
+    if game.status == "lost" or game.next_card is None:
+        return set()
+    out: set[tuple[int, int]] = set()
+    grid = game.grid()
+    for cell in game.legal_cells():
+        game.play(cell)
+        # bit 0 is the newest move: reversed at the end
+        out |= brute_force_win_patterns(game, k, pattern << 1 | (cell in grid))
+        game.undo()
+    return out
+
+
+def _reverse(pattern: int, k: int) -> int:
+    return int(format(pattern, f"0{k}b")[::-1], 2)
+
+
+def test_stack_patterns_left_out_are_never_those_of_a_brute_force_win():
+    # Three-square positions with one card to spare: a win stacks one card, and
+    # the rule may say that it cannot be one of the last three.  In the first
+    # positions where it says so, the engine's brute force finds no win that
+    # stacks it there, and the solver, which drops those lines, finds the best win.
+    rules = get_rules("three-square")
+    one_stack = sum(1 << p for p in range(8) if p.bit_count() <= 1)
+    checked = 0
+    for case in range(400):
+        rng = random.Random(case)
+        cut = random_cut_position(rng, deal_deck(rng.getrandbits(64), rules), rules)
+        if cut is None or len(cut.deck) - 3 < cut.placed:
+            continue
+        ranks = _ranks(cut)
+        tops = [pile.top >> 2 for pile in cut.grid().values()]
+        K = len(ranks)
+        patterns, _ = tail_patterns(ranks[K - 3 :], tops + ranks[cut.placed : K - 3], 3, rules.face_down_limit, 1, every=True)
+        if patterns in (0, one_stack):
+            continue
+        wins = {(placed, _reverse(p, 3)) for placed, p in brute_force_win_patterns(cut.copy(), 3)}
+        for placed, pattern in wins:
+            if placed == K:
+                assert patterns >> pattern & 1, (case, pattern)
+        best = rules.deck_size - min(placed for placed, _ in wins) if wins else None
+        assert solve(cut, within_known_cards=True).score == best
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_deal_558_can_only_stack_its_last_card():
+    # No 24 (budget 16 is ruled out); a 23 has a card to spare, and of its last
+    # three cards only the 17th can be the stacked one: the first 16 fill the grid.
+    ranks = [c >> 2 for c in deal_deck(558)]
+    assert tail_patterns(ranks[13:16], ranks[:13], 4, 4, 0, every=True)[0] == 0
+    patterns, _ = tail_patterns(ranks[14:17], ranks[:14], 4, 4, 1, every=True)
+    assert patterns == 1 << 0b100
+    # stopped at the first way back, every pattern with at most one stack is reported
+    assert tail_patterns(ranks[14:17], ranks[:14], 4, 4, 1)[0] == sum(1 << p for p in range(8) if p.bit_count() <= 1)
 
 
 def test_deal_24_has_no_23_by_its_last_three_cards_and_its_22_is_proved():
@@ -137,3 +214,14 @@ def test_an_empty_tail_ends_anything():
 def test_a_one_card_tail_with_no_earlier_card_is_answered():
     # no earlier card can be a top card, so the other 15 piles of the grid cannot exist
     assert tail_can_end([5], [], 4, 4, 0)[0] is False
+
+
+def test_deal_720_is_solved_within_400000_positions_with_the_stack_patterns():
+    # Its 22 stacks its last two cards (the only possible pattern of its last
+    # three): the forward search drops every line that stacks a card before
+    # them, which more than halves its positions.
+    sol = solve_deal(720, max_nodes=400_000)
+    assert sol.status == SOLVED and sol.score == 22
+    game = replay(Game.from_deal(720), sol.moves)
+    assert game.score == 22
+    assert len(replay(Game.from_deal(720), sol.moves[:16]).grid()) == 16  # the first 16 cards fill the grid

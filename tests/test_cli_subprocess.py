@@ -3,6 +3,7 @@ stdin, Ctrl-C at the prompt, exit codes.  A focused set (each run starts Python)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -470,3 +471,25 @@ def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
         assert json.loads(out.splitlines()[-1])["interrupted"] == {"deals_solved": 0, "deals_asked": 2}
     else:
         assert out.splitlines()[:2] == ["interrupted: 0 of 2 deals solved", "deals: 0; settled: 0 (solved 0, no win 0); unknown: 0"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (getattr(signal, "SIGHUP", signal.SIGTERM), 128 + getattr(signal, "SIGHUP", signal.SIGTERM))])
+@pytest.mark.parametrize("deals", ["325-326", "0-9999999"])
+def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path, signum, code, deals):
+    # `timeout`, a closed terminal and service managers signal every process of the
+    # group, the workers too: the command still stops them and ends at once.
+    process = subprocess.Popen(
+        [*COMMAND, "solve", "--deals", deals, "--jobs", "2", "--max-nodes", "3000000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
+        start_new_session=True,
+    )
+    time.sleep(2.0)  # the workers are busy (325, 326) or between short deals
+    os.killpg(process.pid, signum)
+    try:
+        err = process.communicate(timeout=30)[1]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == code
+    assert "Traceback" not in err and err.endswith("Terminated.\n")

@@ -247,11 +247,14 @@ def catch_sigterm() -> dict:
 
 def worker_signals() -> None:
     """In a batch worker process: Ctrl-C is the parent's to handle (it stops the
-    workers and prints what is done); SIGTERM and SIGHUP end the worker at once."""
+    workers and prints what is done); SIGTERM and SIGHUP end the worker at once,
+    through :class:`SystemExit`: a worker killed outright while it waits for a task
+    would keep the task queue's lock, and the parent, signalled with its whole
+    process group (``timeout``, a closed terminal), would wait for it for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+            signal.signal(getattr(signal, name), _terminated)
 
 
 def restore_handlers(saved: dict) -> None:

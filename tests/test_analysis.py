@@ -20,6 +20,15 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("trials", [1, 7, 946, 9478, 10**6])
+def test_wilson_interval_is_exactly_0_or_1_on_the_side_of_an_all_or_none_share(trials):
+    # no rounding residue such as 0.9999999999999999 in a JSON summary
+    assert wilson_interval(trials, trials)[1] == 1.0
+    assert wilson_interval(0, trials)[0] == 0.0
+    lo, hi = wilson_interval(trials - 1, trials) if trials > 1 else (0.0, 1.0)
+    assert 0.0 <= lo <= hi <= 1.0
+
+
 def _sol(status, score=None, seconds=0.0, nodes=1):
     return Solution(status, score, (), nodes, seconds, score)
 

@@ -134,7 +134,7 @@ def test_a_deal_number_out_of_range_is_a_usage_error_naming_the_range(args):
     assert len(result.stderr) < 600  # 5000 digits are not echoed back
 
 
-@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "0", "-1", "x", ""])
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "0", "-1", "x", "", "1_0", "0_5"])
 @pytest.mark.parametrize(
     "args",
     [

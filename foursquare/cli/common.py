@@ -414,8 +414,10 @@ class PositiveSeconds(click.ParamType):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
         else:
+            text = str(value).strip()
             try:
-                number = float(str(value).strip())
+                # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
+                number = float(text) if "_" not in text else None
             except (ValueError, OverflowError):
                 number = None
         shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:24] + "...")

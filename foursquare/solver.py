@@ -888,8 +888,8 @@ class _Search:
                     if c0 == c1 == mid:
                         cc1 = mid
                 cm = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & rows_band[rr0][rr1] & cols_band[cc0][cc1]
-                if stack_ok:
-                    cm |= om & ~hm[cap]
+                if stack_ok and (not pat_rule or t >= Kt or okpre[t + 1][K - t - (n2 - p) - 1]):
+                    cm |= om & ~hm[cap]  # (unless no possible stack pattern lets this card be stacked)
                 if floating and p == 1 and om >> centre == 1:
                     cm &= ~above_centre_bit  # the diagonal mirror of the cell to the left
             # the face-up top cards ranked at most x, and at least x

@@ -394,8 +394,14 @@ def _forced_lines_fail(
     R0, R1, C0, C1 = box
     if slack and (R1 - R0 != n - 1 or C1 - C0 != n - 1):
         return False
+    return _forced_lines_verdict(om, dm, fm, slack, _forced_lines_flags(rk, F, n, box, slack, table), F, n, box)
+
+
+def _forced_lines_flags(rk: list[int], F: int, n: int, box: tuple[int, int, int, int], slack: int, table) -> int:
+    """The two bits of each line of ``box`` for :func:`_forced_lines_search`, from the
+    top ranks by cell (``rk``, 0 for an empty cell) and :func:`_forced_lines_table`."""
+    R0, R1, C0, C1 = box
     one, more = table
-    s = R0 * F + C0
     flags = 0
     lines = [(r * F + C0, r * F + C1 + 1, 1) for r in range(R0, R1 + 1)]
     lines += [(R0 * F + c, R1 * F + c + 1, F) for c in range(C0, C1 + 1)]
@@ -410,8 +416,40 @@ def _forced_lines_fail(
                 flags |= 2
             if slack and (more if k else one)[lo][hi]:
                 flags |= 1
+    return flags
+
+
+def _forced_lines_flag_table(table, n: int, top: int) -> list[list[list[int]]]:
+    """The two bits of a line in :func:`_forced_lines_fail`, looked up:
+    ``[slack][k][lo * top + hi]`` for a line whose piles' top cards are ranked
+    ``lo`` .. ``hi`` and that still gets ``k`` cards (``n`` minus its piles), from
+    :func:`_forced_lines_table`'s ``table``; ranks below ``top``."""
+    one, more = table
+    out = []
+    for slack in (0, 1):
+        per_k = []
+        for k in range(n + 1):
+            flat = [0] * (top * top)
+            for lo in range(1, top):  # ranks start at 1: lo = hi = 0 (a line with no pile) gives 0
+                for hi in range(lo, top):
+                    f = 0
+                    if k and (more if k > 1 else one)[lo][hi]:
+                        f |= 2
+                    if slack and (more if k else one)[lo][hi]:
+                        f |= 1
+                    flat[lo * top + hi] = f
+            per_k.append(flat)
+        out.append(per_k)
+    return out
+
+
+def _forced_lines_verdict(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, box: tuple[int, int, int, int]) -> bool:
+    """:func:`_forced_lines_fail` once the two bits of each line (``flags``) are known;
+    the verdicts are cached by the layout's shape."""
     if not flags:
         return False  # nothing beyond the parity bound already checked
+    R0, R1, C0, C1 = box
+    s = R0 * F + C0
     key = ("forced", om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
     e = _PARITY_CACHE.get(key)
     if e is None:
@@ -854,11 +892,24 @@ class _Search:
             oktail = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
         stacked = [0] * (last + 1)
 
-        forced: list = [None] * (last + 1)  # _forced_lines_table by cards placed, made when first needed
+        # _forced_lines_flag_table by cards placed, made when first needed
+        flagtabs: list = [None] * (last + 1)
 
-        def forced_table(t: int):
-            forced[t] = _forced_lines_table(ranks, t, K, top)
-            return forced[t]
+        def flag_table(t: int):
+            flagtabs[t] = _forced_lines_flag_table(_forced_lines_table(ranks, t, K, top), n, top)
+            return flagtabs[t]
+
+        # The lowest and highest top card of each row and column (0, 0 for a line
+        # with no pile), kept up to date by make/unmake for the forced-lines test.
+        lo_r = [0] * F
+        hi_r = [0] * F
+        lo_c = [0] * F
+        hi_c = [0] * F
+        for q in range(F * F):
+            if h[q]:
+                for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
+                    lo_l[i] = min(lo_l[i] or top, rk[q])
+                    hi_l[i] = max(hi_l[i], rk[q])
 
         def dfs(t: int, p: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:
             if search.nodes >= max_nodes:
@@ -894,13 +945,11 @@ class _Search:
                     cm &= ~above_centre_bit  # the diagonal mirror of the cell to the left
             # the face-up top cards ranked at most x, and at least x
             up = om & ~dm
-            le = ge = 0
-            for v in range(x + 1):
-                le |= rm[v]
-            for v in range(x, top):
-                ge |= rm[v]
-            le &= up
-            ge &= up
+            below = 0  # the piles ranked below x
+            for v in range(1, x):
+                below |= rm[v]
+            le = (below | rm[x]) & up
+            ge = up & ~below
             t1 = t + 1
             kids = []
             while cm:
@@ -928,9 +977,22 @@ class _Search:
                 ork = rk[q]
                 np_ = p
                 R0, R1, C0, C1 = r0, r1, c0, c1
+                r, c = divmod(q, F)
+                slr, shr, slc, shc = lo_r[r], hi_r[r], lo_c[c], hi_c[c]
                 if oh == 0:
                     np_ += 1
-                    r, c = divmod(q, F)
+                    if not shr:
+                        lo_r[r] = hi_r[r] = x
+                    elif x < slr:
+                        lo_r[r] = x
+                    elif x > shr:
+                        hi_r[r] = x
+                    if not shc:
+                        lo_c[c] = hi_c[c] = x
+                    elif x < slc:
+                        lo_c[c] = x
+                    elif x > shc:
+                        hi_c[c] = x
                     if r < R0:
                         R0 = r
                     if r > R1:
@@ -947,6 +1009,13 @@ class _Search:
                 h[q] = oh + 1
                 hm[oh + 1] |= qb
                 rk[q] = x
+                if oh:  # the covered card may have been its lines' lowest or highest
+                    line = [v for v in rk[r * F : r * F + F] if v]
+                    lo_r[r] = min(line)
+                    hi_r[r] = max(line)
+                    line = [v for v in rk[c::F] if v]
+                    lo_c[c] = min(line)
+                    hi_c[c] = max(line)
                 found = False
                 if np_ == n2 and d == 0:
                     found = True
@@ -976,8 +1045,16 @@ class _Search:
                             go = e <= slack
                         if go and oh and last_cards_rule_out(t1, slack):
                             go = False
-                        if go and slack < 2 and _forced_lines_fail(h, rk, F, n, (R0, R1, C0, C1), om2, dm2, hm[cap], slack, forced[t1] or forced_table(t1)):
-                            go = False
+                        if go and slack < 2 and (not slack or R1 - R0 == nm1 and C1 - C0 == nm1):
+                            # forced lines (_forced_lines_fail), from the lines' rank spans
+                            ft = (flagtabs[t1] or flag_table(t1))[slack]
+                            flags = 0
+                            for i in range(R0, R1 + 1):
+                                flags = flags << 2 | ft[n - (om2 & rows_band[i][i]).bit_count()][lo_r[i] * top + hi_r[i]]
+                            for i in range(C0, C1 + 1):
+                                flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
+                            if flags and _forced_lines_verdict(om2, dm2, hm[cap], slack, flags, F, n, (R0, R1, C0, C1)):
+                                go = False
                         if go and np_ > 1:
                             # transposition table: the layout up to translation with ranks
                             # by class (see _rank_classes), the frame's room, t1; with no card to
@@ -1011,6 +1088,7 @@ class _Search:
                 hm[oh + 1] ^= qb
                 h[q] = oh
                 rk[q] = ork
+                lo_r[r], hi_r[r], lo_c[c], hi_c[c] = slr, shr, slc, shc
                 rm[x] ^= qb
                 if oh:
                     rm[ork] |= qb

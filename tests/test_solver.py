@@ -18,6 +18,8 @@ from foursquare.solver import (
     UNKNOWN,
     SolverError,
     _forced_lines_fail,
+    _forced_lines_flag_table,
+    _forced_lines_flags,
     _forced_lines_table,
     _parity_consistent,
     _parity_extra,
@@ -598,6 +600,38 @@ def test_forced_lines_table_marks_a_line_every_card_to_come_flips():
     # with more than one empty cell the 1 and the 10 may join the line first: the 9 then lies within
     assert not more[2][8]
     assert more[2][8] is False and _forced_lines_table(ranks, 3, 5, 11)[1][2][8]  # without the 9: forced
+
+
+def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
+    # The search looks each line's two bits up by its rank span and the cards it
+    # still gets; the reference reads them off the line's cells.  Positions with
+    # stacked cards, at 0 and 1 card to spare, against every card count to come.
+    rng = random.Random(7)
+    compared = set_bits = 0
+    for deal in range(40):
+        deck = deal_deck(deal)
+        ranks = [c >> 2 for c in deck]
+        game = Game(deck)
+        while game.status == "playing" and game.placed < 20:
+            game.play(rng.choice(game.legal_cells()))
+            board = _Board.of_game(game)
+            R0, R1, C0, C1 = board.box
+            F = board.F
+            for K in range(game.placed + 1, 41):
+                table = _forced_lines_table(ranks, game.placed, K, 12)
+                looked_up = _forced_lines_flag_table(table, 4, 12)
+                for slack in (0, 1):
+                    want = _forced_lines_flags(board.rk, F, 4, board.box, slack, table)
+                    got = 0
+                    lines = [[board.rk[r * F + c] for c in range(C0, C1 + 1)] for r in range(R0, R1 + 1)]
+                    lines += [[board.rk[r * F + c] for r in range(R0, R1 + 1)] for c in range(C0, C1 + 1)]
+                    for line in lines:
+                        piles = [v for v in line if v]
+                        got = got << 2 | looked_up[slack][4 - len(piles)][min(piles) * 12 + max(piles)]
+                    assert got == want
+                    compared += 1
+                    set_bits += want != 0
+    assert compared > 1000 and set_bits > 100
 
 
 def new_pile_win_exists(game: Game) -> bool:

@@ -284,15 +284,24 @@ def test_a_transcript_that_names_no_rules_plays_the_standard_rules(tmp_path, com
 
 
 @pytest.mark.parametrize("command", ["solve", "play", "simulate"])
-def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command):
-    # Ctrl-C before the command's own handling (its module being imported):
-    # "Interrupted." and status 130, as inside the command; never Click's "Aborted!"
-    import foursquare.cli as cli
+@pytest.mark.parametrize("stage", ["streams", "parsing", "import"])
+def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command, stage):
+    # Ctrl-C before the command's own handling (the output streams being set up,
+    # the arguments parsed, the command's module imported): "Interrupted." and
+    # status 130, as inside the command; never a traceback or Click's "Aborted!"
+    import click
 
-    def interrupted(name):
+    import foursquare.cli as cli
+    import foursquare.cli.common as common
+
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.importlib, "import_module", interrupted)
-    r = CliRunner().invoke(main, [command, "--help"])
+    where = {"streams": (common, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
+    monkeypatch.setattr(*where[stage], interrupted)
+    try:
+        r = CliRunner().invoke(main, [command, "--help"])
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt escaped the command line")
     assert r.exit_code == 130
     assert "Interrupted." in r.stderr and "Aborted" not in r.output

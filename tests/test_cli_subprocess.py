@@ -26,6 +26,24 @@ def run(*args, input=None, stdin=None, timeout=60):
     )
 
 
+def test_ctrl_c_while_the_command_line_loads_ends_quietly():
+    # the console script (setup.cfg) and `python -m foursquare` start at run(), which
+    # imports the CLI's modules (Click among them): a Ctrl-C then is no traceback
+    hook = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from foursquare.__main__ import run\n"
+        "run()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", hook, "solve", "--deal", "1"], capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "Interrupted.\n")
+    assert "foursquare.__main__:run" in (ROOT / "setup.cfg").read_text()
+
+
 def test_a_whole_game_piped_into_play():
     done = run("play", "--deal", "89", input=(EXAMPLES / "deal89.moves").read_text())
     assert done.returncode == 0, done.stderr

@@ -7,6 +7,8 @@ so that ``foursquare play`` does not load the solver.
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import NoReturn
 
 import click
 
@@ -32,12 +34,20 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
 
-    def main(self, *args, **kwargs):
-        # before Click parses anything: its usage errors, too, meet guarded streams
-        from .common import guard_stderr, guard_stdout
+    # Ctrl-C before a command's own handling starts (while the modules load, the
+    # arguments are parsed or the command's module is imported) ends as it does
+    # inside the command (FORMATS.md), not with a traceback or Click's "Aborted!"
+    # and status 1.
 
-        guard_stdout()
-        guard_stderr()
+    def main(self, *args, **kwargs):
+        try:
+            # before Click parses anything: its usage errors, too, meet guarded streams
+            from .common import guard_stderr, guard_stdout
+
+            guard_stdout()
+            guard_stderr()
+        except KeyboardInterrupt:
+            _interrupted()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # --help or --version written to a full disk (> /dev/full)
@@ -45,23 +55,31 @@ class LazyGroup(click.Group):
 
             fail(error_text(exc))
 
+    def make_context(self, *args, **kwargs) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            _interrupted()
+
     def invoke(self, ctx: click.Context):
-        # Ctrl-C before a command's own handling starts (while its module is
-        # imported or its options parsed) ends as it does inside the command,
-        # not with Click's "Aborted!" and status 1
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            from .common import EXIT_INTERRUPTED
-
-            click.echo("Interrupted.", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            _interrupted()
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")
             return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
         return super().get_command(ctx, name)
+
+
+def _interrupted() -> NoReturn:
+    """End the program as an interrupt inside a command does: "Interrupted.", status 130."""
+    from .common import EXIT_INTERRUPTED
+
+    click.echo("Interrupted.", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

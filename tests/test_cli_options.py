@@ -305,3 +305,34 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         pytest.fail("the interrupt escaped the command line")
     assert r.exit_code == 130
     assert "Interrupted." in r.stderr and "Aborted" not in r.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", "--deal", "1", "--output", "x.csv"], "--output needs --deals"),
+        (["solve", "--deal", "1", "--force"], "--force needs --output"),
+        (["solve", "--deals", "1-2", "--force"], "--force needs --output"),
+        (["solve", "--deal", "1", "--jobs", "2"], "--jobs needs --deals"),
+        (["solve", "--deal", "1", "--jobs", "1"], "--jobs needs --deals"),
+        (["solve", "--deal", "1", "-v"], "-v needs --deals"),
+        (["simulate", "--deals", "0-1", "--force"], "--force needs --output"),
+        (["play", "--deal", "1", "--force"], "--force needs --record"),
+    ],
+)
+def test_an_option_given_without_the_one_it_modifies_is_a_usage_error(tmp_path, monkeypatch, args, message):
+    # an option that only changes another one (--force: overwrite the --output file)
+    # is never silently ignored: status 2, naming both, and nothing is run or written
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, args, input="d4\n")
+    assert r.exit_code == 2 and f"Error: {message}" in r.stderr and r.stdout == ""
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_options_given_with_the_ones_they_modify_are_accepted(tmp_path):
+    out = tmp_path / "x.csv"
+    r = CliRunner().invoke(main, ["solve", "--deals", "1-2", "--jobs", "1", "-v", "--output", str(out), "--force"])
+    assert r.exit_code == 0 and out.read_text().count("\n") == 3
+    record = tmp_path / "g.yaml"
+    r = CliRunner().invoke(main, ["play", "--deal", "1", "--record", str(record), "--force"], input="d4\n")
+    assert r.exit_code == 0 and "d4" in record.read_text()

@@ -487,6 +487,22 @@ def exclusive(**options) -> None:
         raise click.UsageError(f"use only one of {', '.join('--' + n.replace('_', '-') for n in given)}")
 
 
+def option_needs(option: str, value, other: str, other_value) -> None:
+    """Raise a usage error (status 2) when ``option`` (a name like ``--force``) is set
+    (``value`` neither ``None`` nor ``False``) without ``other``, the option it only
+    modifies: an option given in vain is an error, not silently ignored."""
+    if value is not None and value is not False and (other_value is None or other_value is False):
+        raise click.UsageError(f"{option} needs {other}")
+
+
+def given_on_the_command_line(name: str) -> bool | None:
+    """Whether the current command's parameter ``name`` was given (on the command line
+    or in the environment) rather than left at its default: ``True``, or ``None``
+    (for :func:`option_needs`)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return True if source not in (None, click.core.ParameterSource.DEFAULT) else None
+
+
 def load_rules_option(spec: str | None) -> Rules | None:
     """The rule set of a ``--rules`` value (a preset name or a rules file), or ``None`` when not given.
 

@@ -44,6 +44,7 @@ from .common import (
     load_game_file,
     load_rules_option,
     new_game,
+    option_needs,
     Terminated,
     signals_deferred,
 )
@@ -86,6 +87,7 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     rules = load_rules_option(rules_spec)
+    option_needs("--force", force, "--record", record)
     check_record_target(record, resume_path, force)
     chosen = False
     if resume_path is not None:

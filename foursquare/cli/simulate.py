@@ -12,7 +12,7 @@ from ..simulate import human_seconds
 from ..rulesfile import rules_value
 from .common import (
     JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
-    check_output_file, signals_deferred,
+    check_output_file, signals_deferred, option_needs,
 )
 
 FORMATS = ["text", "json", "markdown"]
@@ -199,6 +199,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     # Its header is written at once and each row as its game finishes (flushed),
     # so that an interrupted run keeps every game played.
     csv_file = None
+    option_needs("--force", force, "--output", output)
     check_output_file(output, force)
     if output is not None:
         csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()

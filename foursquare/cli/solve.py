@@ -11,7 +11,7 @@ import click
 
 from .common import (
     JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
-    worker_signals, check_output_file,
+    worker_signals, check_output_file, given_on_the_command_line, option_needs,
 )
 
 
@@ -91,8 +91,10 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     exclusive(deal=deal, deck=deck_path, deals=deal_range)
     rules = load_rules_option(rules_spec)
     limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
-    if csv_path is not None and deal_range is None:
-        raise click.UsageError("--output needs --deals")
+    option_needs("--output", csv_path, "--deals", deal_range)
+    option_needs("--force", force, "--output", csv_path)
+    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", deal_range)
+    option_needs("-v", verbose, "--deals", deal_range)
     if csv_path == "-" and (fmt == "json" or verbose):
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:

@@ -136,6 +136,23 @@ def test_analyze_text_names_the_mistakes(tmp_path):
     assert "mistakes:" in r.output and "start: win 24" in r.output
 
 
+@pytest.mark.parametrize("max_nodes", ["1", "100", "300", "3000000"])
+def test_analyze_says_when_moves_are_left_unjudged(max_nodes):
+    # a node limit that runs out leaves moves "unknown": the mistakes line says how
+    # many, whether or not mistakes were found, so a short list is not taken as complete
+    script = os.path.join(os.path.dirname(__file__), "..", "examples", "deal89.moves")
+    r = run("analyze", script, "--deal", "89", "--no-bot", "--max-nodes", max_nodes)
+    assert r.exit_code == 0, r.output
+    verdicts = [line.split()[-1] for line in r.output.splitlines()[1:] if line[:4].strip().isdigit()]
+    unknown = verdicts.count("unknown")
+    summary = next(line for line in r.output.splitlines() if line.startswith("mistakes:"))
+    if unknown:
+        assert f"({unknown} move{'s' if unknown > 1 else ''} unknown: a higher --max-nodes may find more)" in summary
+    else:
+        assert "unknown" not in summary
+    assert len(verdicts) == 36
+
+
 def test_analyze_json_and_yaml(tmp_path):
     import yaml
 

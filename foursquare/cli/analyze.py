@@ -101,11 +101,13 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
         click.echo(line + f"  {m.verdict}")
     outcome = f"won, score {result.score}" if result.status == "won" else result.status
     click.echo(f"start: {_best(result.start, result.best_start)}; outcome: {outcome}")
+    unknown = sum(m.verdict == "unknown" for m in result.moves)
+    # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
+    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: a higher --max-nodes may find more)" if unknown else ""
     if not result.mistakes:
-        unknown = sum(m.verdict == "unknown" for m in result.moves)
-        click.echo("mistakes: none found" + (f" ({unknown} moves unknown)" if unknown else ""))
+        click.echo("mistakes: none found" + more)
         return
-    click.echo(f"mistakes: {len(result.mistakes)}")
+    click.echo(f"mistakes: {len(result.mistakes)}{more}")
     for m in result.mistakes:
         if m.verdict == "threw-away-win":
             what = "threw the win away" + (f" (best was {m.best_before})" if m.best_before is not None else "")

@@ -59,15 +59,22 @@ _NUMBER_DIGITS = 40
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` for a message: unchanged when at most ``limit`` characters, else its
-    first ``limit`` characters, ``…`` and the length, like ``99999…(5000 characters)``.
+    """``text`` for a message: its first ``limit`` characters, ``…`` and the length,
+    like ``99999…(5000 characters)``; unchanged when that would not be shorter.
 
     Every message that echoes input goes through this (or :func:`quote`), so a
     50 MB line gives a short error line.
     """
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}…({len(text)} characters)"
+    cut = _cut_short(text, limit)
+    return text if cut is None else f"{cut}…({len(text)} characters)"
+
+
+def _cut_short(text: str, limit: int) -> str | None:
+    """The first ``limit`` characters of ``text``, or ``None`` when the text is no longer
+    than they and the note of its length together (cutting it would not shorten it)."""
+    if len(text) <= limit + len(f"…({len(text)} characters)"):
+        return None
+    return text[:limit]
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
@@ -76,9 +83,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     (``repr`` of an int over 4300 digits would raise); anything else by its
     ``repr``, cut short.  Never raises."""
     if isinstance(value, str):
-        if len(value) <= limit:
-            return repr(value)
-        return f"{value[:limit]!r}…({len(value)} characters)"
+        cut = _cut_short(value, limit)
+        return repr(value) if cut is None else f"{cut!r}…({len(value)} characters)"
     if isinstance(value, int) and not isinstance(value, bool):
         return number_text(value)
     try:

@@ -292,7 +292,12 @@ def test_transcript_messages_never_echo_unbounded_input(old, new):
 
 def test_quote_and_shorten():
     assert quote("d4") == "'d4'" and quote(12) == "12" and quote(None) == "None"
-    assert shorten("x" * 41) == "x" * 40 + "…(41 characters)"
+    # a value is cut only when that shortens it: 41 characters are not cut to 40 and a note
+    assert shorten("x" * 41) == "x" * 41 and quote("x" * 41) == repr("x" * 41)
+    assert shorten("x" * 100) == "x" * 40 + "…(100 characters)"
+    assert quote("x" * 100) == repr("x" * 40) + "…(100 characters)"
+    for n in range(30, 120):
+        assert len(shorten("x" * n)) <= n and len(quote("x" * n)) <= n + 2
     assert len(quote("é" * 10**6)) < 80 and len(quote(10**10000)) < 80 and len(quote(list(range(10**5)))) < 80
 
 

@@ -467,41 +467,56 @@ def _forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: i
     nr = R1 - R0 + 1
     nl = nr + C1 - C0 + 1
     s = R0 * F + C0
-    row = ((1 << F) - 1) << (R0 * F)
-    col = _COLUMN_MASKS[F] & ((1 << ((R1 + 1) * F)) - 1)
-    lines = []  # (its piles, fixed now, parity now, fixed with one more, parity then)
+    om >>= s
+    dm >>= s
+    row = (1 << F) - 1
+    col = _COLUMN_MASKS[F] & ((1 << (nr * F)) - 1)
+    # Each line as fixed now and as fixed with one card more: its bit among the fixed
+    # rows (or columns), and the piles its forced parity flips (0 when not fixed or even).
+    fix_now = [0] * nl
+    tog_now = [0] * nl
+    fix_more = [0] * nl
+    tog_more = [0] * nl
+    frows = fcols = tog = 0
     for idx in range(nl):
         f = flags >> (2 * (nl - 1 - idx)) & 3
-        m = om & ((row << (idx * F)) if idx < nr else (col << (C0 + idx - nr)))
+        if idx < nr:
+            m = om & (row << (idx * F))
+            bit = 1 << idx
+        else:
+            m = om & (col << (idx - nr))
+            bit = 1 << (idx - nr)
         k = n - m.bit_count()
-        lines.append((m, f & 2, k & 1, f & 1, (k + 1) & 1))
-
-    def consistent(om2: int, zr: int, zc: int) -> bool:
-        frows = fcols = tog = 0
-        for idx, (m, f0, v0, f1, v1) in enumerate(lines):
-            if idx == zr or idx == nr + zc:
-                f, v = f1, v1
-            else:
-                f, v = f0, v0
-            if f:
-                if idx < nr:
-                    frows |= 1 << (R0 + idx)
-                else:
-                    fcols |= 1 << (C0 + idx - nr)
-                if v:
-                    tog ^= m
-        return _parity_window(om2 >> s, ((dm ^ tog) & om2) >> s, F, n, frows >> R0, fcols >> C0)
-
+        if f & 2:
+            fix_now[idx] = bit
+            tog_now[idx] = m if k & 1 else 0
+        if f & 1:
+            fix_more[idx] = bit
+            tog_more[idx] = m if not k & 1 else 0
+        if idx < nr:
+            frows |= fix_now[idx]
+        else:
+            fcols |= fix_now[idx]
+        tog ^= tog_now[idx]
     if slack == 0:
-        return not consistent(om, -1, -1)
-    s = R0 * F + C0
+        return not _parity_window(om, (dm ^ tog) & om, F, n, frows, fcols)
+    fm >>= s
+    # the spare card on z = (i, j): z's row and column get one card more, z's equation goes
     for i in range(n):
+        fr = (frows & ~fix_now[i]) | fix_more[i]
+        ti = tog ^ tog_now[i] ^ tog_more[i]
         for j in range(n):
-            zb = 1 << (s + i * F + j)
+            c = nr + j
+            fc = (fcols & ~fix_now[c]) | fix_more[c]
+            tz = ti ^ tog_now[c] ^ tog_more[c]
+            zb = 1 << (i * F + j)
             if om & zb:
-                if not fm & zb and consistent(om ^ zb, i, j):
-                    return False
-            elif consistent(om, i, j):
+                if fm & zb:
+                    continue
+                o2 = om ^ zb
+            else:
+                o2 = om
+            if _parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
                 return False
     return True
 

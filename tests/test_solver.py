@@ -20,6 +20,7 @@ from foursquare.solver import (
     _forced_lines_fail,
     _forced_lines_flag_table,
     _forced_lines_flags,
+    _forced_lines_search,
     _forced_lines_table,
     _parity_consistent,
     _parity_extra,
@@ -632,6 +633,71 @@ def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
                     compared += 1
                     set_bits += want != 0
     assert compared > 1000 and set_bits > 100
+
+
+def _forced_reference(om, dm, fm, slack, flags, F, n, box):
+    """:func:`_forced_lines_search` by trying every parity of every line (slow, obviously
+    right): True when no choice (and, with a card to spare, no cell z for it) works."""
+    R0, R1, C0, C1 = box
+    rows = [[(r, c) for c in range(C0, C1 + 1)] for r in range(R0, R1 + 1)]
+    cols = [[(r, c) for r in range(R0, R1 + 1)] for c in range(C0, C1 + 1)]
+    lines = rows + cols
+    nl = len(lines)
+    pile = lambda cell: om >> (cell[0] * F + cell[1]) & 1  # noqa: E731
+    k = [n - sum(map(pile, line)) for line in lines]
+    f_now = [flags >> (2 * (nl - 1 - i)) & 2 for i in range(nl)]
+    f_more = [flags >> (2 * (nl - 1 - i)) & 1 for i in range(nl)]
+
+    def solvable(z):
+        piles = {cell for line in rows for cell in line if pile(cell) and cell != z}
+        z_lines = set() if z is None else {z[0] - R0, len(rows) + z[1] - C0}
+        for bits in range(1 << nl):
+            val = [bits >> i & 1 for i in range(nl)]
+            ok = True
+            for i, line in enumerate(lines):
+                if i in z_lines:  # the spare card's lines: one card more
+                    if f_more[i] and val[i] != (k[i] + 1) & 1:
+                        ok = False
+                elif f_now[i]:
+                    if val[i] != k[i] & 1:
+                        ok = False
+                elif sum(cell in piles for cell in line) >= n and val[i]:
+                    ok = False  # a full line gets no card
+            if ok and all(val[r - R0] ^ val[len(rows) + c - C0] == dm >> (r * F + c) & 1 for r, c in piles):
+                return True
+        return False
+
+    if slack == 0:
+        return not solvable(None)
+    cells = [cell for line in rows for cell in line]
+    return not any(solvable(z) for z in cells if not (pile(z) and fm >> (z[0] * F + z[1]) & 1))
+
+
+def test_forced_lines_search_agrees_with_trying_every_parity():
+    # Every line of the box counts, the last row too: with no card to spare, its
+    # forced parity was once read as "one card more" (not forced) and dropped.
+    rng = random.Random(11)
+    F, n = 7, 4
+    fails = 0
+    for _ in range(3000):
+        h, w = rng.randint(1, 4), rng.randint(1, 4)
+        slack = rng.randint(0, 1) if h == w == 4 else 0
+        R0, C0 = rng.randint(0, F - h), rng.randint(0, F - w)
+        box = (R0, R0 + h - 1, C0, C0 + w - 1)
+        om = dm = fm = 0
+        for r in range(R0, R0 + h):
+            for c in range(C0, C0 + w):
+                if rng.random() < 0.7:
+                    om |= 1 << (r * F + c)
+                    dm |= (rng.random() < 0.3) << (r * F + c)
+                    fm |= (rng.random() < 0.1) << (r * F + c)
+        flags = rng.getrandbits(2 * (h + w))
+        if not slack:
+            flags &= int("10" * (h + w), 2)  # with no card to spare only "fixed now" is set
+        want = _forced_reference(om, dm, fm, slack, flags, F, n, box)
+        assert _forced_lines_search(om, dm, fm, slack, flags, F, n, box) == want, (box, om, dm, fm, slack, flags)
+        fails += want
+    assert 300 < fails < 2700
 
 
 def new_pile_win_exists(game: Game) -> bool:

@@ -104,6 +104,10 @@ DEFAULT_MAX_NODES = 3_000_000
 
 #: How many last cards of a win :mod:`foursquare.lastcards` undoes before each budget.
 TAIL_CARDS = 3
+#: With exactly one card to spare, one more last card is undone first (which of the
+#: last four is the stacked one), within this many steps of the backward search;
+#: beyond them, the last :data:`TAIL_CARDS` only.
+TAIL_STEPS_ONE_MORE = 100_000
 
 
 class SolverError(FoursquareError, ValueError):
@@ -759,14 +763,27 @@ class _Search:
         :raises _Limit: when the node or time limit runs out.
         """
         b = self.b
+        slack = K - self.t0 - (b.n * b.n - b.p)
+        tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         k = min(TAIL_CARDS, K - self.t0, K - 1)
         if k < 1:
             return 1, 0
+        if slack == 1 and k < min(K - self.t0, K - 1):
+            # Deal 325's 23: the last three allow any one stacked card, the last four only the 15th.
+            T = K - k - 1
+            cap = min(TAIL_STEPS_ONE_MORE, self.max_nodes - self.nodes)
+            try:
+                pats, steps = tail_patterns(self.ranks[T:K], tops + self.ranks[self.t0 : T], b.n, b.limit, slack, max_nodes=cap, deadline=self.deadline, every=True)
+            except TailLimit as e:
+                self.nodes += e.steps
+                if self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                    raise _Limit from None
+            else:
+                self.nodes += steps
+                return pats, k + 1
         T = K - k
-        earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
-        slack = K - self.t0 - (b.n * b.n - b.p)
         try:
-            pats, steps = tail_patterns(self.ranks[T:K], earlier, b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline, every=True)
+            pats, steps = tail_patterns(self.ranks[T:K], tops + self.ranks[self.t0 : T], b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline, every=True)
         except TailLimit as e:
             self.nodes += e.steps
             raise _Limit from None

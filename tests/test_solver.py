@@ -766,3 +766,33 @@ def test_a_time_limit_is_checked_often(preset):
     # deal searches 1024 positions in a tenth of a second)
     sol = solve_deal(24, get_rules(preset), timeout=0.0, max_nodes=None)
     assert sol.status == UNKNOWN and sol.nodes <= 64
+
+
+def test_with_one_card_to_spare_the_last_four_cards_say_which_is_stacked(monkeypatch):
+    # Deal 325's 23 (one card to spare): the last three cards allow any one of them,
+    # or none of them, to be the stacked card; the last four say it is the 15th card.
+    import foursquare.solver as solver_module
+
+    game = Game.from_deal(325)
+    assert _search(game)._tail_patterns(17) == (1 << 0b0010, 4)
+    # beyond its step budget, that search gives way to the last three cards' patterns
+    monkeypatch.setattr(solver_module, "TAIL_STEPS_ONE_MORE", 1)
+    search = _search(game)
+    assert search._tail_patterns(17) == (0b10111, 3) and search.nodes > 1
+
+
+@pytest.mark.parametrize("deal", [59, 65, 69, 70, 71, 88])
+def test_a_win_with_one_card_to_spare_stacks_where_the_last_four_cards_allow(deal):
+    # the win's own pattern (pattern 0 when the stacked card comes before the last four)
+    sol = solve_deal(deal)
+    assert sol.score == 23
+    game = Game.from_deal(deal)
+    pats, k = _search(game)._tail_patterns(17)
+    assert k == 4
+    occupied = set()
+    pattern = 0
+    for i, cell in enumerate(sol.moves):
+        if cell in occupied and i >= 17 - k:  # a stacked card among the last four
+            pattern |= 1 << (i - (17 - k))
+        occupied.add(cell)
+    assert pats >> pattern & 1

@@ -98,9 +98,10 @@ NO_WIN = "no-win"
 UNKNOWN = "unknown"
 
 #: Default node limit of one solve: most deals need a few hundred positions; the
-#: hardest use it all, at 7,000 to 50,000 positions a second (so up to minutes).
+#: hardest of deals 0-999 (deal 325) needs 3.54 million; a search that uses it all
+#: runs at 20,000 to 60,000 positions a second (so up to minutes).
 #: Positions include the steps of the last-cards search (:mod:`foursquare.lastcards`).
-DEFAULT_MAX_NODES = 3_000_000
+DEFAULT_MAX_NODES = 4_000_000
 
 #: How many last cards of a win :mod:`foursquare.lastcards` undoes before each budget.
 TAIL_CARDS = 3

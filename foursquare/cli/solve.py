@@ -67,7 +67,7 @@ def _describe(sol, total: int, known: int | None = None) -> str:
     "--max-nodes",
     type=POSITIVE,
     metavar="N",
-    help="Positions to search per deal before answering 'unknown' (default 3000000; the hardest deals then take minutes, so --timeout may suit better).",
+    help="Positions to search per deal before answering 'unknown' (default 4000000; the hardest deals then take minutes, so --timeout may suit better).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")

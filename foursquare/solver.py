@@ -278,13 +278,49 @@ def _parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
         return 0
     if want < 2:
         return 1
-    m = om & ~(fm >> s)
-    while m:
-        b = m & -m
-        m ^= b
-        if _parity_window(om ^ b, dm & ~b, F, n):
-            return 1
-    return 2
+    return 1 if _one_pile_frees(om, dm, om & ~(fm >> s), F, n) else 2
+
+
+def _one_pile_frees(om: int, dm: int, candidates: int, F: int, n: int) -> bool:
+    """Whether some pile of ``candidates`` frees the parity system (:func:`_parity_window`
+    on ``om ^ z``, ``dm & ~z`` for that one pile z), for piles in rows ``0 .. n - 1``.
+
+    Only z's row changes (and the columns with a pile in every row), so the rows'
+    tables are looked up once, with the products of the rows before and after each row.
+    """
+    table, free = _parity_rows_table(n)
+    lm = (1 << n) - 1
+    every_choice = free[0]
+    rows_o = []
+    rows_t = []
+    for r in range(n):
+        o = om >> (r * F) & lm
+        d = dm >> (r * F) & lm
+        rows_o.append(o)
+        rows_t.append(table[(o << n | d & o) << 1 | (o.bit_count() >= n)] if o else every_choice)
+    before = [every_choice] * (n + 1)  # before[r]: the product of rows 0 .. r - 1; after[r]: rows r .. n - 1
+    after = [every_choice] * (n + 1)
+    before_o = [lm] * (n + 1)  # the same for the piles' columns (rows with no pile count as lm)
+    after_o = [lm] * (n + 1)
+    for r in range(n):
+        before[r + 1] = before[r] & rows_t[r]
+        before_o[r + 1] = before_o[r] & (rows_o[r] or lm)
+        after[n - 1 - r] = after[n - r] & rows_t[n - 1 - r]
+        after_o[n - 1 - r] = after_o[n - r] & (rows_o[n - 1 - r] or lm)
+    all_rows = all(rows_o)
+    while candidates:
+        b = candidates & -candidates
+        candidates ^= b
+        r, c = divmod(b.bit_length() - 1, F)
+        o = rows_o[r] & ~(1 << c)
+        ok = before[r] & after[r + 1]
+        if o:
+            ok &= table[(o << n | (dm >> (r * F)) & o) << 1]  # a row of n - 1 piles or fewer: not full
+            if all_rows:  # a column with a pile in each of the n rows is full
+                ok &= free[before_o[r] & after_o[r + 1] & o]
+        if ok:
+            return True
+    return False
 
 
 def _two_last_rule_out(y: int, lo: int, hi: int, n: int, limit: int) -> bool:

@@ -470,7 +470,7 @@ def _random_layout(rng: random.Random, F: int = 7):
 def test_parity_bound_matches_trying_every_line_parity():
     rng = random.Random(11)
     F = 7
-    for _ in range(300):
+    for _ in range(3000):
         r0, c0, occ, om, dm = _random_layout(rng, F)
         fm = sum(1 << q for q in occ if rng.random() < 0.15)
         for want in (1, 2):

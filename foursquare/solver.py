@@ -442,7 +442,6 @@ def _forced_lines_flags(rk: list[int], F: int, n: int, box: tuple[int, int, int,
     """The two bits of each line of ``box`` for :func:`_forced_lines_search`, from the
     top ranks by cell (``rk``, 0 for an empty cell) and :func:`_forced_lines_table`."""
     R0, R1, C0, C1 = box
-    one, more = table
     flags = 0
     lines = [(r * F + C0, r * F + C1 + 1, 1) for r in range(R0, R1 + 1)]
     lines += [(R0 * F + c, R1 * F + c + 1, F) for c in range(C0, C1 + 1)]
@@ -452,12 +451,21 @@ def _forced_lines_flags(rk: list[int], F: int, n: int, box: tuple[int, int, int,
         flags <<= 2
         if hi:
             k = n - (len(ranks) - ranks.count(0))  # the cards this line still gets
-            lo = min(filter(None, ranks))
-            if k and (more if k > 1 else one)[lo][hi]:
-                flags |= 2
-            if slack and (more if k else one)[lo][hi]:
-                flags |= 1
+            flags |= _line_bits(table, k, min(filter(None, ranks)), hi, slack)
     return flags
+
+
+def _line_bits(table, k: int, lo: int, hi: int, slack: int) -> int:
+    """A line's two bits for :func:`_forced_lines_search`: 2 when it is fixed with the
+    ``k`` cards it still gets, 1 (with a card to spare) when fixed with one card more;
+    its piles' top cards ranked ``lo`` .. ``hi``, ``table`` from :func:`_forced_lines_table`."""
+    one, more = table
+    f = 0
+    if k and (more if k > 1 else one)[lo][hi]:
+        f |= 2
+    if slack and (more if k else one)[lo][hi]:
+        f |= 1
+    return f
 
 
 def _forced_lines_flag_table(table, n: int, top: int) -> list[list[list[int]]]:
@@ -465,7 +473,6 @@ def _forced_lines_flag_table(table, n: int, top: int) -> list[list[list[int]]]:
     ``[slack][k][lo * top + hi]`` for a line whose piles' top cards are ranked
     ``lo`` .. ``hi`` and that still gets ``k`` cards (``n`` minus its piles), from
     :func:`_forced_lines_table`'s ``table``; ranks below ``top``."""
-    one, more = table
     out = []
     for slack in (0, 1):
         per_k = []
@@ -473,12 +480,7 @@ def _forced_lines_flag_table(table, n: int, top: int) -> list[list[list[int]]]:
             flat = [0] * (top * top)
             for lo in range(1, top):  # ranks start at 1: lo = hi = 0 (a line with no pile) gives 0
                 for hi in range(lo, top):
-                    f = 0
-                    if k and (more if k > 1 else one)[lo][hi]:
-                        f |= 2
-                    if slack and (more if k else one)[lo][hi]:
-                        f |= 1
-                    flat[lo * top + hi] = f
+                    flat[lo * top + hi] = _line_bits(table, k, lo, hi, slack)
             per_k.append(flat)
         out.append(per_k)
     return out
@@ -792,8 +794,9 @@ class _Search:
         return any(v <= x for v in pool) and any(v >= x for v in pool)
 
     def _tail_patterns(self, K: int) -> tuple[int, int]:
-        """The stack patterns of the last :data:`TAIL_CARDS` cards with which a win
-        of exactly ``K`` cards can end, as ``(set, k)``: see
+        """The stack patterns of the last :data:`TAIL_CARDS` cards (one more, when that
+        search ends within :data:`TAIL_STEPS_ONE_MORE` steps, with exactly one card to
+        spare) with which a win of exactly ``K`` cards can end, as ``(set, k)``: see
         :func:`foursquare.lastcards.tail_patterns`; an empty set (0) rules budget
         ``K`` out.  The steps of that backward search count as positions searched.
 
@@ -801,31 +804,38 @@ class _Search:
         """
         b = self.b
         slack = K - self.t0 - (b.n * b.n - b.p)
-        tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         k = min(TAIL_CARDS, K - self.t0, K - 1)
         if k < 1:
             return 1, 0
         if slack == 1 and k < min(K - self.t0, K - 1):
             # Deal 325's 23: the last three allow any one stacked card, the last four only the 15th.
-            T = K - k - 1
-            cap = min(TAIL_STEPS_ONE_MORE, self.max_nodes - self.nodes)
-            try:
-                pats, steps = tail_patterns(self.ranks[T:K], tops + self.ranks[self.t0 : T], b.n, b.limit, slack, max_nodes=cap, deadline=self.deadline, every=True)
-            except TailLimit as e:
-                self.nodes += e.steps
-                if self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                    raise _Limit from None
-            else:
-                self.nodes += steps
+            pats = self._tail_search(K, k + 1, slack, TAIL_STEPS_ONE_MORE)
+            if pats is not None:
                 return pats, k + 1
+        return self._tail_search(K, k, slack, None), k
+
+    def _tail_search(self, K: int, k: int, slack: int, cap: int | None) -> int | None:
+        """:func:`foursquare.lastcards.tail_patterns` for the last ``k`` of ``K`` cards, in
+        at most ``cap`` steps (``None``: the search's own limits); ``None`` when over ``cap``.
+
+        :raises _Limit: when the node or time limit runs out.
+        """
+        b = self.b
         T = K - k
+        earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
+        left = self.max_nodes - self.nodes
         try:
-            pats, steps = tail_patterns(self.ranks[T:K], tops + self.ranks[self.t0 : T], b.n, b.limit, slack, max_nodes=self.max_nodes - self.nodes, deadline=self.deadline, every=True)
+            pats, steps = tail_patterns(
+                self.ranks[T:K], earlier, b.n, b.limit, slack,
+                max_nodes=left if cap is None else min(cap, left), deadline=self.deadline, every=True,
+            )
         except TailLimit as e:
             self.nodes += e.steps
-            raise _Limit from None
+            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                raise _Limit from None
+            return None
         self.nodes += steps
-        return pats, k
+        return pats
 
     def _last_two_can_end(self, K: int) -> bool:
         """Whether a win with exactly ``K`` cards is not ruled out by its last two cards.

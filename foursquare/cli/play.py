@@ -86,8 +86,8 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
-    rules = load_rules_option(rules_spec)
     option_needs("--force", force, "--record", record)
+    rules = load_rules_option(rules_spec)
     check_record_target(record, resume_path, force)
     chosen = False
     if resume_path is not None:

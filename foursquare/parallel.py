@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
@@ -54,7 +55,18 @@ def ordered_map(
 
     handed = yielded = 0
     exhausted = False
-    with multiprocessing.Pool(jobs, initializer=initializer) as pool:  # exit: terminate
+    # Signals wait while the pool starts: a worker takes them once its initializer has
+    # set its handlers, and this process inside the `with`, whose exit stops the
+    # workers.  (Delivered earlier, they left workers that never ended, or a pool
+    # whose shutdown waited for ever on a worker stopped halfway through its start.)
+    mask = _block_signals()
+    try:
+        pool = multiprocessing.Pool(jobs, initializer=functools.partial(_start_worker, initializer, mask))
+    except BaseException:
+        _restore_signals(mask)
+        raise
+    with pool:  # exit: terminate
+        _restore_signals(mask)
         while True:
             with changed:
                 while not exhausted and running[0] < jobs * AHEAD and handed - yielded < BUFFER:
@@ -82,3 +94,28 @@ def ordered_map(
 
 
 _END = object()
+
+#: The signals held back while a pool starts (those this platform has).
+_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _block_signals():
+    """Hold back :data:`_HELD` in this thread (and the processes it starts); the mask
+    before, for :func:`_restore_signals` (``None`` where signal masks do not exist)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+
+
+def _restore_signals(mask) -> None:
+    """Put back the signal mask :func:`_block_signals` returned: held signals arrive now."""
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _start_worker(initializer: Callable[[], None] | None, mask) -> None:
+    """A worker's start: its own initializer (signal handlers), then the signals held
+    back since the pool started (a forked worker inherits the mask) may arrive."""
+    if initializer is not None:
+        initializer()
+    _restore_signals(mask)

@@ -3,7 +3,11 @@ so that a huge range of deals starts at once and holds little memory."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 import time
 from itertools import islice
 
@@ -85,3 +89,43 @@ def test_simulating_with_workers_gives_the_results_of_one_process():
     one = simulate.run("greedy", range(6), seed=3, jobs=1)
     two = simulate.run("greedy", range(6), seed=3, jobs=2)
     assert [(r.deal, r.status, r.score, r.moves) for r in one] == [(r.deal, r.status, r.score, r.moves) for r in two]
+
+
+_STARTING = """
+import os, sys, time
+from foursquare.cli.common import Terminated, catch_sigterm, worker_signals
+from foursquare.parallel import ordered_map
+
+# Each worker is still starting when the signals come (the parent's, then the pool's
+# own SIGTERM to stop it): in code after fork, where Python ignores an exception.
+os.register_at_fork(after_in_child=lambda: time.sleep(1.5))
+catch_sigterm()
+try:
+    print(sum(ordered_map(abs, range(-50, 50), 2, initializer=worker_signals)), flush=True)
+except Terminated as stop:
+    print("terminated", flush=True)
+    sys.exit(stop.code)
+"""
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_while_the_workers_start_stops_them_all(signum, code):
+    # `timeout` or a closed terminal signals the whole process group while the pool
+    # is starting: the workers must not take it before their handlers are set (they
+    # died halfway through their start, and the pool's shutdown waited for them).
+    process = subprocess.Popen(
+        [sys.executable, "-c", _STARTING], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+    time.sleep(0.5)
+    os.killpg(process.pid, signum)
+    try:
+        out, err = process.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert (process.returncode, out) == (code, "terminated\n")
+    assert "Traceback" not in err and "Exception ignored" not in err
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):  # no worker is left behind
+        os.killpg(process.pid, 0)

@@ -106,8 +106,8 @@ DEFAULT_MAX_NODES = 4_000_000
 #: How many last cards of a win :mod:`foursquare.lastcards` undoes before each budget.
 TAIL_CARDS = 3
 #: With exactly one card to spare, one more last card is undone first (which of the
-#: last four is the stacked one), within this many steps of the backward search;
-#: beyond them, the last :data:`TAIL_CARDS` only.
+#: last four is the stacked one), within this many steps of the backward search (and
+#: a tenth of the positions left); beyond them, the last :data:`TAIL_CARDS` only.
 TAIL_STEPS_ONE_MORE = 100_000
 
 
@@ -809,7 +809,8 @@ class _Search:
             return 1, 0
         if slack == 1 and k < min(K - self.t0, K - 1):
             # Deal 325's 23: the last three allow any one stacked card, the last four only the 15th.
-            pats = self._tail_search(K, k + 1, slack, TAIL_STEPS_ONE_MORE)
+            # (never more than a tenth of the positions left: under a low limit it would use them all)
+            pats = self._tail_search(K, k + 1, slack, min(TAIL_STEPS_ONE_MORE, (self.max_nodes - self.nodes) // 10))
             if pats is not None:
                 return pats, k + 1
         return self._tail_search(K, k, slack, None), k

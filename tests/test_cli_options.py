@@ -209,7 +209,6 @@ def test_game_k_needs_a_transcript():
 @pytest.mark.parametrize(
     "args, expected",
     [
-        (["state", "--after", "3", "--deal", "1"], "--after 3: without MOVES the game is at its start"),
         (["state", "--after", "33", WON], f"{WON}: --after 33: the game has only 32 moves"),
         (["state", "--after", "2", "-", "--deal", "1"], "<stdin>: --after 2: the game has only 1 move"),
     ],
@@ -318,6 +317,10 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         (["solve", "--deal", "1", "-v"], "-v needs --deals"),
         (["simulate", "--deals", "0-1", "--force"], "--force needs --output"),
         (["play", "--deal", "1", "--force"], "--force needs --record"),
+        (["solve", "--deals", "1-2", "-v", "--format", "json"], "-v needs --format text"),
+        (["replay", WON, "--format", "yaml", "--ascii"], "--ascii needs --format text"),
+        (["replay", WON, "--format", "yaml", "--reveal"], "--reveal needs --format text"),
+        (["state", "--deal", "1", "--after", "3"], "--after 3: without MOVES the game is at its start (0 moves)"),
     ],
 )
 def test_an_option_given_without_the_one_it_modifies_is_a_usage_error(tmp_path, monkeypatch, args, message):

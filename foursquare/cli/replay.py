@@ -16,6 +16,7 @@ from .common import (
     game_options,
     load_game_file,
     load_rules_option,
+    option_needs,
 )
 
 
@@ -51,6 +52,9 @@ def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, asc
     names its own deal (--game K picks one game of several).
     """
     exclusive(deal=deal, deck=deck_path)
+    text = fmt == "text" or None
+    option_needs("--ascii", ascii_only, "--format text", text)
+    option_needs("--reveal", reveal, "--format text", text)
     rules = load_rules_option(rules_spec)
     game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if fmt == "yaml":

@@ -95,6 +95,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     option_needs("--force", force, "--output", csv_path)
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", deal_range)
     option_needs("-v", verbose, "--deals", deal_range)
+    option_needs("-v", verbose, "--format text", fmt == "text" or None)
     if csv_path == "-" and (fmt == "json" or verbose):
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:

@@ -51,7 +51,7 @@ def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_vi
         if after > len(game.moves):
             held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
             if name is None:
-                fail(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
+                raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
             fail(f"{name}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()

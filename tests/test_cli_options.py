@@ -321,6 +321,10 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         (["replay", WON, "--format", "yaml", "--ascii"], "--ascii needs --format text"),
         (["replay", WON, "--format", "yaml", "--reveal"], "--reveal needs --format text"),
         (["state", "--deal", "1", "--after", "3"], "--after 3: without MOVES the game is at its start (0 moves)"),
+        (["simulate", "--bot", "random", "--deals", "0-1", "--nodes", "5"], "--nodes changes nothing for random: it applies to deep"),
+        (["simulate", "--bot", "greedy", "--vs", "random", "--deals", "0-1", "--nodes", "5"], "--nodes changes nothing for greedy, random"),
+        (["simulate", "--bot", "random", "--deals", "0-1", "--budget", "1"], "--budget changes nothing for random: it applies to"),
+        (["hint", "--deal", "1", "--bot", "random", "--budget", "2"], "--budget changes nothing for random: it applies to"),
     ],
 )
 def test_an_option_given_without_the_one_it_modifies_is_a_usage_error(tmp_path, monkeypatch, args, message):
@@ -339,3 +343,7 @@ def test_options_given_with_the_ones_they_modify_are_accepted(tmp_path):
     record = tmp_path / "g.yaml"
     r = CliRunner().invoke(main, ["play", "--deal", "1", "--record", str(record), "--force"], input="d4\n")
     assert r.exit_code == 0 and "d4" in record.read_text()
+    # a bot option is accepted when one of the bots uses it
+    assert CliRunner().invoke(main, ["simulate", "--bot", "deep", "--vs", "random", "--deals", "0-0", "--nodes", "500"]).exit_code == 0
+    assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "greedy", "--budget", "0.5"]).exit_code == 0
+    assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "random"]).exit_code == 0

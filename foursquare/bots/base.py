@@ -54,6 +54,10 @@ class Bot(ABC):
     name: ClassVar[str] = ""
     #: one line for ``--help`` and listings
     description: ClassVar[str] = ""
+    #: whether a work limit (``nodes``) changes its play
+    uses_nodes: ClassVar[bool] = False
+    #: whether a time budget changes its play
+    uses_budget: ClassVar[bool] = True
 
     @abstractmethod
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list:

@@ -250,6 +250,7 @@ class DeepBot(SearchBot):
 
     name = "deep"
     description = "expectimax 3 placements deep (4 near the end) within its limits: the strongest, the default"
+    uses_nodes = True
 
     #: A deeper search can afford to weigh face-down cards more (tuned on deals 100-199
     #: and on the deals 0-399 that ``expectimax`` lost).

@@ -13,6 +13,7 @@ class RandomBot(Bot):
 
     name = "random"
     description = "a uniformly random legal cell (a baseline)"
+    uses_budget = False
 
     def __init__(self, nodes: int | None = None) -> None:
         pass

@@ -495,6 +495,18 @@ def option_needs(option: str, value, other: str, other_value) -> None:
         raise click.UsageError(f"{option} needs {other}")
 
 
+def bot_option_needs(option: str, value, names, uses: str) -> None:
+    """Raise a usage error (status 2) when ``option`` is set for bots ``names`` none of
+    which it changes (``uses``: the :class:`~foursquare.bots.base.Bot` flag, like
+    ``uses_nodes``), naming the bots it does change."""
+    from ..bots import BOTS
+
+    if value is None or value is False or any(getattr(BOTS[n], uses) for n in names if n in BOTS):
+        return
+    takers = [n for n, cls in BOTS.items() if getattr(cls, uses)]
+    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {', '.join(takers)}")
+
+
 def given_on_the_command_line(name: str) -> bool | None:
     """Whether the current command's parameter ``name`` was given (on the command line
     or in the environment) rather than left at its default: ``True``, or ``None``

@@ -9,7 +9,9 @@ import click
 
 from ..simulate import human_seconds
 from .common import (
+    bot_option_needs,
     counted,
+    given_on_the_command_line,
     NATURAL,
     PATH,
     SECONDS,
@@ -126,6 +128,7 @@ def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed,
     from ..bots import BotError, recommend
 
     exclusive(deal=deal, deck=deck_path)
+    bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
     if view.status != "playing":
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)

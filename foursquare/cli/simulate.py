@@ -12,7 +12,7 @@ from ..simulate import human_seconds
 from ..rulesfile import rules_value
 from .common import (
     JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
-    check_output_file, signals_deferred, option_needs,
+    check_output_file, signals_deferred, option_needs, bot_option_needs,
 )
 
 FORMATS = ["text", "json", "markdown"]
@@ -195,6 +195,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         if vs == names[0]:
             raise click.UsageError(f"--vs {vs}: compare {vs} with another bot")
         names.append(vs)
+    bot_option_needs("--nodes", nodes, names, "uses_nodes")
+    bot_option_needs("--budget", budget, names, "uses_budget")
     # Open the CSV file first: an unwritable path fails before the games are played.
     # Its header is written at once and each row as its game finishes (flushed),
     # so that an interrupted run keeps every game played.

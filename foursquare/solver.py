@@ -473,17 +473,22 @@ def _forced_lines_flag_table(table, n: int, top: int) -> list[list[list[int]]]:
     ``[slack][k][lo * top + hi]`` for a line whose piles' top cards are ranked
     ``lo`` .. ``hi`` and that still gets ``k`` cards (``n`` minus its piles), from
     :func:`_forced_lines_table`'s ``table``; ranks below ``top``."""
-    out = []
-    for slack in (0, 1):
-        per_k = []
-        for k in range(n + 1):
-            flat = [0] * (top * top)
-            for lo in range(1, top):  # ranks start at 1: lo = hi = 0 (a line with no pile) gives 0
-                for hi in range(lo, top):
-                    flat[lo * top + hi] = _line_bits(table, k, lo, hi, slack)
-            per_k.append(flat)
-        out.append(per_k)
-    return out
+    one, more = table
+    # ranks start at 1, and lo <= hi: other entries (lo = hi = 0: a line with no pile) give 0
+    valid = [1 <= lo <= hi for lo in range(top) for hi in range(top)]
+    flat_one = [v and x for v, x in zip(valid, (x for row in one for x in row))]
+    flat_more = [v and x for v, x in zip(valid, (x for row in more for x in row))]
+    none = [False] * (top * top)
+
+    def bits(fixed_now: list, fixed_more: list) -> list[int]:
+        return [2 * a + b for a, b in zip(fixed_now, fixed_more)]
+
+    # as _line_bits: "fixed now" by k (0: never, 1: one, more: more), "fixed with one card
+    # more" only with a card to spare (k 0: one, else more); three tables serve every k
+    now = [none, flat_one] + [flat_more] * (n - 1)
+    no_spare = [bits(now[k], none) for k in range(min(n, 2) + 1)]
+    spare = [bits(now[k], flat_one if k == 0 else flat_more) for k in range(min(n, 2) + 1)]
+    return [[no_spare[min(k, 2)] for k in range(n + 1)], [spare[min(k, 2)] for k in range(n + 1)]]
 
 
 def _forced_lines_verdict(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, box: tuple[int, int, int, int]) -> bool:

@@ -62,7 +62,9 @@ score is below 24, which the forward search alone could not.  With cards to
 spare, the same backward search says which of the last three cards can be the
 stacked ones (*stack patterns*); the forward search then drops every line that
 stacks a card where no pattern allows it.  (Deal 546's best win stacks its last
-two cards, so its first 16 must fill the grid: a quarter of the positions.)
+two cards, so its first 16 must fill the grid: a quarter of the positions.)  With
+exactly one card to spare the last four cards are undone first, within a step
+budget: deal 325's 23 must stack its 15th card.
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records

@@ -14,15 +14,35 @@ The formats (move scripts, transcripts, state YAML) sit on it, and the
 ``foursquare`` command line on both.
 """
 
-from .cards import Card, card, parse_card
-from .deal import deal_deck, ordered_deck
-from .errors import FoursquareError, IllegalMoveError, ParseError, RulesError
-from .game import Game, Pile, Placement, Reason, Status, WrongCardError
-from .layout import Cell, parse_cell
-from .rules import PRESETS, STANDARD, Rules, get_rules
-from .view import PlayerView
+import importlib
 
 __version__ = "0.1.0"
+
+# The names below are loaded on first use (PEP 562), so that the ``foursquare``
+# command starts its Ctrl-C guard (``foursquare.__main__.run``) before any of them.
+_EXPORTS = {
+    "Card": "cards", "card": "cards", "parse_card": "cards",
+    "deal_deck": "deal", "ordered_deck": "deal",
+    "FoursquareError": "errors", "IllegalMoveError": "errors", "ParseError": "errors", "RulesError": "errors",
+    "Game": "game", "Pile": "game", "Placement": "game", "Reason": "game", "Status": "game", "WrongCardError": "game",
+    "Cell": "layout", "parse_cell": "layout",
+    "PRESETS": "rules", "STANDARD": "rules", "Rules": "rules", "get_rules": "rules",
+    "PlayerView": "view",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "Card", "Cell", "FoursquareError", "Game", "IllegalMoveError", "ParseError", "Pile",

@@ -42,6 +42,10 @@ def test_ctrl_c_while_the_command_line_loads_ends_quietly():
     done = subprocess.run([sys.executable, "-c", hook, "solve", "--deal", "1"], capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "Interrupted.\n")
     assert "foursquare.__main__:run" in (ROOT / "setup.cfg").read_text()
+    # and nothing of the package loads before the guard (its names load on first use)
+    loaded = "import sys, foursquare.__main__; print(sorted(m for m in sys.modules if m.startswith('foursquare')))"
+    done = subprocess.run([sys.executable, "-c", loaded], capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert done.stdout == "['foursquare', 'foursquare.__main__']\n"
 
 
 def test_a_whole_game_piped_into_play():

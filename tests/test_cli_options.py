@@ -325,6 +325,7 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         (["simulate", "--bot", "greedy", "--vs", "random", "--deals", "0-1", "--nodes", "5"], "--nodes changes nothing for greedy, random"),
         (["simulate", "--bot", "random", "--deals", "0-1", "--budget", "1"], "--budget changes nothing for random: it applies to"),
         (["hint", "--deal", "1", "--bot", "random", "--budget", "2"], "--budget changes nothing for random: it applies to"),
+        (["analyze", WON, "--bot", "random", "--budget", "0.5"], "--budget changes nothing for random: it applies to"),
     ],
 )
 def test_an_option_given_without_the_one_it_modifies_is_a_usage_error(tmp_path, monkeypatch, args, message):

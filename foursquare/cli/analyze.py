@@ -6,7 +6,10 @@ import json
 
 import click
 
-from .common import POSITIVE, PATH, SECONDS, command_boundary, exclusive, game_number_option, game_options, load_game_file, load_rules_option
+from .common import (
+    POSITIVE, PATH, SECONDS, bot_option_needs, command_boundary, exclusive, game_number_option, game_options, load_game_file,
+    load_rules_option,
+)
 
 
 def _pct(x: float | None) -> str:
@@ -59,6 +62,8 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     exclusive(deal=deal, deck=deck_path)
     if no_bot and (bot is not None or budget is not None):
         raise click.UsageError("--no-bot cannot be used with " + ("--bot" if bot is not None else "--budget"))
+    if bot is not None:
+        bot_option_needs("--budget", budget, [bot], "uses_budget")
     rules = load_rules_option(rules_spec)
     game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if len(game.moves) != game.placed:

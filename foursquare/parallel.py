@@ -1,31 +1,45 @@
 """Worker processes for batch work (many deals): results in order, tasks read as needed.
 
 Batch commands solve or play thousands to millions of deals.  :func:`ordered_map`
-hands the tasks to worker processes as they become free (never the whole range at
-once, which would hold every task in memory before the first result), yields the
-results in the order of the tasks as soon as each and those before it are done,
-and stops the workers when the caller stops iterating (Ctrl-C, an error, a closed
-generator).  A slow task holds back the results after it, not the workers: they go
-on with the next tasks while it runs, up to :data:`BUFFER` results kept waiting.
-No I/O of its own.
+hands the tasks, one at a time, to worker processes as they become free (never the
+whole range at once, which would hold every task in memory before the first
+result), yields the results in the order of the tasks as soon as each and those
+before it are done, and stops the workers when the caller stops iterating (Ctrl-C,
+an error, a closed generator).  A slow task holds back the results after it, not
+the workers: they go on with the next tasks while it runs, up to :data:`BUFFER`
+results kept waiting.  No I/O of its own.
+
+Each worker has a pipe of its own, and the workers share nothing (no queue, no
+lock), so that stopping them is always possible: a worker that ends halfway (a
+signal, ``kill -9``, out of memory) cannot leave a lock that the others, or this
+process, would wait on for ever (as :class:`multiprocessing.pool.Pool`'s task
+queue could), and its task is not silently lost: :class:`WorkerError`.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import multiprocessing
+import pickle
 import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from multiprocessing.connection import wait
+from typing import NoReturn, TypeVar
+
+from .errors import FoursquareError
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: Tasks handed to the pool and not finished, per worker: enough to keep each busy.
-AHEAD = 2
 #: The most results kept waiting behind a slow one (bounds the memory, not the speed).
 BUFFER = 4096
+#: Seconds a worker has to end after it is told to, before it is killed.
+STOP_SECONDS = 2.0
+
+
+class WorkerError(FoursquareError, RuntimeError):
+    """A worker process ended before it returned its task's result (killed, out of
+    memory), or returned a result that cannot be passed back."""
 
 
 def ordered_map(
@@ -33,69 +47,174 @@ def ordered_map(
 ) -> Iterator[R]:
     """``fn(task)`` for each task, in the order of ``tasks``, computed by ``jobs`` worker processes.
 
-    :param fn: a picklable function (defined at a module's top level).
-    :param tasks: any iterable, read lazily: a task is read when a worker is about to
-        be free, and at most ``jobs * AHEAD`` tasks are running or queued at a time
-        (and at most :data:`BUFFER` handed out and not yet yielded).
+    :param fn: a picklable function (defined at a module's top level); its tasks,
+        results and exceptions are passed through pipes (pickled).
+    :param tasks: any iterable, read lazily: a task is read when a worker is free,
+        so at most ``jobs`` tasks run at a time (and at most :data:`BUFFER` are
+        handed out and not yet yielded).
     :param jobs: worker processes (at least 1).
     :param initializer: run in each worker as it starts (e.g. to set signal handlers).
-    :returns: an iterator; closing it (or leaving it early) terminates the workers.
+        Workers ignore Ctrl-C (SIGINT): stopping is the caller's to do.
+    :returns: an iterator; closing it (or leaving it early) ends the workers.
+    :raises WorkerError: when a worker ends before its task's result is back.
     :raises: whatever ``fn`` raised for a task, when that task's result is reached.
     """
     it = iter(tasks)
-    changed = threading.Condition()
-    done: dict[int, tuple[bool, object]] = {}  # task number -> (succeeded, result or error)
-    running = [0]  # tasks handed to the pool and not finished (all guarded by `changed`)
-
-    def finished(number: int, ok: bool, value) -> None:  # in the pool's result thread
-        with changed:
-            done[number] = (ok, value)
-            running[0] -= 1
-            changed.notify()
-
-    handed = yielded = 0
-    exhausted = False
-    # Signals wait while the pool starts: a worker takes them once its initializer has
-    # set its handlers, and this process inside the `with`, whose exit stops the
-    # workers.  (Delivered earlier, they left workers that never ended, or a pool
-    # whose shutdown waited for ever on a worker stopped halfway through its start.)
+    context = multiprocessing.get_context()
+    workers: list[_Worker] = []
+    busy: dict = {}  # connection -> the worker running a task
+    # Signals wait while the workers start: a worker takes them once its initializer
+    # has set its handlers, and this process inside the `try`, whose `finally` stops
+    # the workers.  (Delivered earlier, they left workers that never ended.)
     mask = _block_signals()
     try:
-        pool = multiprocessing.Pool(jobs, initializer=functools.partial(_start_worker, initializer, mask))
+        for _ in range(jobs):
+            workers.append(_Worker(context, fn, initializer, mask, [w.conn for w in workers]))
     except BaseException:
+        _stop(workers, busy)
         _restore_signals(mask)
         raise
-    with pool:  # exit: terminate
+    try:
         _restore_signals(mask)
+        idle = list(workers)
+        done: dict[int, tuple[bool, object]] = {}  # task number -> (succeeded, result or error)
+        handed = yielded = 0
+        exhausted = False
         while True:
-            with changed:
-                while not exhausted and running[0] < jobs * AHEAD and handed - yielded < BUFFER:
-                    task = next(it, _END)
-                    if task is _END:
-                        exhausted = True
-                        break
-                    running[0] += 1
-                    pool.apply_async(
-                        fn, (task,),
-                        callback=functools.partial(finished, handed, True),
-                        error_callback=functools.partial(finished, handed, False),
-                    )
-                    handed += 1
-                if yielded == handed:
-                    return
-                if yielded not in done:
-                    changed.wait()  # a worker finishing wakes us: to hand out more, or to yield
-                    continue
+            while idle and not exhausted and handed - yielded < BUFFER:
+                task = next(it, _END)
+                if task is _END:
+                    exhausted = True
+                    break
+                worker = idle.pop()
+                busy[worker.conn] = worker
+                worker.give(handed, task)
+                handed += 1
+            if yielded in done:
                 ok, value = done.pop(yielded)
-            yielded += 1
-            if not ok:
-                raise value
-            yield value
+                yielded += 1
+                if not ok:
+                    raise value
+                yield value
+                continue
+            if not busy:
+                return
+            for conn in wait(list(busy)):
+                number, ok, value = busy[conn].result()
+                done[number] = (ok, value)
+                idle.append(busy.pop(conn))
+    finally:
+        _stop(workers, busy)
 
 
 _END = object()
 
-#: The signals held back while a pool starts (those this platform has).
+
+class _Worker:
+    """One worker process and this process's end of its pipe."""
+
+    def __init__(self, context, fn, initializer, mask, others: list) -> None:
+        self.conn, child = context.Pipe()
+        # the worker closes its copies of this end and of the earlier workers' ends, so
+        # that it reads the end of its pipe when this process goes (even killed)
+        self.process = context.Process(
+            target=_work, args=(fn, initializer, mask, child, [self.conn, *others]), daemon=True
+        )
+        try:
+            self.process.start()
+        finally:
+            child.close()
+
+    def give(self, number: int, task) -> None:
+        """Hand the worker task ``number``.
+
+        :raises WorkerError: when the worker has ended.
+        """
+        try:
+            self.conn.send((number, task))
+        except (BrokenPipeError, ConnectionResetError):
+            self._ended()
+
+    def result(self) -> tuple[int, bool, object]:
+        """The ``(task number, succeeded, result or error)`` the worker sent back.
+
+        :raises WorkerError: when the worker ended first, or its result cannot be read.
+        """
+        try:
+            data = self.conn.recv_bytes()
+        except (EOFError, OSError):
+            self._ended()
+        try:
+            return pickle.loads(data)
+        except Exception as exc:
+            raise WorkerError(f"a worker's result could not be read back: {exc}") from None
+
+    def _ended(self) -> NoReturn:
+        self.process.join(STOP_SECONDS)
+        code = self.process.exitcode
+        if code is None:
+            how = "closed its pipe"
+        elif code >= 0:
+            how = f"ended with status {code}"
+        else:
+            try:
+                how = f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        raise WorkerError(f"a worker process {how} before it finished its task")
+
+
+def _stop(workers: list[_Worker], busy: dict) -> None:
+    """End every worker: idle ones when told (at once), busy ones killed (their
+    tasks are no longer wanted), and any that has not ended in time."""
+    for worker in workers:
+        if worker.conn in busy:
+            worker.process.kill()
+        else:
+            with contextlib.suppress(OSError, ValueError):
+                worker.conn.send(None)
+        worker.conn.close()
+    for worker in workers:
+        worker.process.join(STOP_SECONDS)
+        if worker.process.exitcode is None:
+            worker.process.kill()
+            worker.process.join()
+
+
+def _work(fn, initializer, mask, conn, inherited: list) -> None:
+    """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
+    for other in inherited:
+        other.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
+    if initializer is not None:
+        initializer()
+    _restore_signals(mask)  # signals held back since the workers started may arrive now
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        number, task = job
+        try:
+            reply = (number, True, fn(task))
+        except Exception as exc:
+            reply = (number, False, exc)
+        try:
+            data = pickle.dumps(reply)
+            if not reply[1]:
+                pickle.loads(data)  # an exception that cannot be rebuilt goes back as its text
+        except Exception as exc:
+            text = f"{type(reply[2]).__name__}: {reply[2]}" if not reply[1] else f"a worker's result could not be passed back: {exc}"
+            data = pickle.dumps((number, False, WorkerError(text)))
+        try:
+            conn.send_bytes(data)
+        except OSError:
+            return
+
+
+#: The signals held back while the workers start (those this platform has).
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
@@ -111,11 +230,3 @@ def _restore_signals(mask) -> None:
     """Put back the signal mask :func:`_block_signals` returned: held signals arrive now."""
     if mask is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
-def _start_worker(initializer: Callable[[], None] | None, mask) -> None:
-    """A worker's start: its own initializer (signal handlers), then the signals held
-    back since the pool started (a forked worker inherits the mask) may arrive."""
-    if initializer is not None:
-        initializer()
-    _restore_signals(mask)

@@ -515,3 +515,44 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == code
     assert "Traceback" not in err and err.endswith("Terminated.\n")
+
+
+_A_WORKER_DIES = """
+import os, signal, sys
+from foursquare.cli import {module} as command
+
+real = command.{task}
+
+def dies_at_deal_6(task):  # as kill -9, or the kernel when memory runs out
+    if task[{at}] == 6:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(task)
+
+command.{task} = dies_at_deal_6
+from foursquare.__main__ import run
+sys.argv = ["foursquare", *sys.argv[1:]]
+run()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    "module, task, at, args, kept",
+    [
+        ("solve", "_solve_deal", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
+        ("simulate", "_play_deal", 1, ["simulate", "--bot", "greedy", "--deals", "0-40"], "interrupted: {} of 41 games played"),
+    ],
+)
+def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path, module, task, at, args, kept):
+    # (a process pool waited for ever for the dead worker's result)
+    csv_path = tmp_path / "out.csv"
+    process = subprocess.run(
+        [sys.executable, "-c", _A_WORKER_DIES.format(module=module, task=task, at=at), *args, "--jobs", "2", "--output", str(csv_path)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=ENV,
+    )
+    assert process.returncode == 1
+    assert process.stderr.endswith("a worker process was killed by SIGKILL before it finished its task\n")
+    assert "Traceback" not in process.stderr
+    rows = _lines(csv_path)[1:]
+    assert 1 <= len(rows) <= 6  # the deals before the lost one are kept
+    assert kept.format(len(rows)) in process.stdout

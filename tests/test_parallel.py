@@ -14,7 +14,7 @@ from itertools import islice
 import pytest
 
 from foursquare import simulate
-from foursquare.parallel import BUFFER, ordered_map
+from foursquare.parallel import BUFFER, WorkerError, ordered_map
 from foursquare.solver import solve_deals
 
 
@@ -129,3 +129,140 @@ def test_a_signal_while_the_workers_start_stops_them_all(signum, code):
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):  # no worker is left behind
         os.killpg(process.pid, 0)
+
+
+class _NeedsItsArguments(Exception):
+    """An exception that pickle cannot rebuild (its constructor wants two arguments)."""
+
+    def __init__(self, name: str, line: int) -> None:
+        super().__init__(f"{name}:{line}: bad")
+
+
+def _raise_unrebuildable(x: int) -> int:
+    if x == 2:
+        raise _NeedsItsArguments("f.txt", 7)
+    return x
+
+
+def test_an_exception_that_cannot_be_passed_back_keeps_its_message():
+    stream = ordered_map(_raise_unrebuildable, range(5), 2)
+    assert list(islice(stream, 2)) == [0, 1]
+    with pytest.raises(WorkerError, match=r"_NeedsItsArguments: f.txt:7: bad"):
+        next(stream)
+
+
+def _unpicklable_result(x: int):
+    return (lambda: x) if x == 1 else x
+
+
+def test_a_result_that_cannot_be_passed_back_is_an_error_at_its_place():
+    stream = ordered_map(_unpicklable_result, range(4), 2)
+    assert next(stream) == 0
+    with pytest.raises(WorkerError, match="could not be passed back"):
+        next(stream)
+
+
+_RUN = """
+import os, signal, sys, time
+from foursquare.parallel import WorkerError, ordered_map
+from tests.test_parallel import {fn}
+{body}
+"""
+
+_DIES = """
+try:
+    print(list(ordered_map(_dies_on_three, range(8), 2)))
+except WorkerError as exc:
+    print("error:", exc)
+"""
+
+
+def _dies_on_three(x: int) -> int:
+    if x == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # as kill -9, or the kernel when memory runs out
+    time.sleep(0.01)
+    return x
+
+
+def _run_in_a_group(code: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), **kwargs,
+    )
+
+
+def _ended(process: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    try:
+        return process.communicate(timeout=timeout)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def _group_gone(pgid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_worker_that_dies_mid_task_is_an_error_not_a_wait_for_ever():
+    # (a process pool replaced the dead worker and waited for the lost task's result)
+    process = _run_in_a_group(_RUN.format(fn="_dies_on_three", body=_DIES))
+    out, err = _ended(process, 60)
+    assert process.returncode == 0, err
+    assert out == "error: a worker process was killed by SIGKILL before it finished its task\n"
+    assert _group_gone(process.pid, 5)  # the other worker is stopped too
+
+
+_STALLS = """
+def tasks():
+    yield from range(4)
+    print("stalled", flush=True)
+    time.sleep(600)  # the workers are idle, waiting for a task
+
+print(sum(ordered_map(abs, tasks(), 2)))
+"""
+
+
+def test_workers_end_when_their_parent_is_killed():
+    process = _run_in_a_group(_RUN.format(fn="_square", body=_STALLS))
+    try:
+        assert process.stdout.readline() == "stalled\n"
+        process.kill()  # kill -9: no clean-up runs in the parent
+        process.wait(10)
+        assert _group_gone(process.pid, 10)  # each worker read the end of its pipe
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+_BUSY = """
+from foursquare.cli.common import Terminated, catch_sigterm, worker_signals
+catch_sigterm()
+print("started", flush=True)
+try:
+    for _ in ordered_map(_square, range(10**9), 2, initializer=worker_signals):
+        pass
+except Terminated as stop:
+    sys.exit(stop.code)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.07, 0.15, 0.3])
+def test_a_signal_to_the_whole_group_at_any_moment_ends_every_process(delay):
+    # `timeout` signals the parent and the workers at once, wherever each is: taking
+    # a task, sending a result, starting.  (A worker stopped between taking a process
+    # pool's task-queue lock and releasing it left the pool waiting for ever.)
+    process = _run_in_a_group(_RUN.format(fn="_square", body=_BUSY))
+    assert process.stdout.readline() == "started\n"
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = _ended(process, 20)
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    assert _group_gone(process.pid, 5)

@@ -247,10 +247,9 @@ def catch_sigterm() -> dict:
 
 def worker_signals() -> None:
     """In a batch worker process: Ctrl-C is the parent's to handle (it stops the
-    workers and prints what is done); SIGTERM and SIGHUP end the worker at once,
-    through :class:`SystemExit`: a worker killed outright while it waits for a task
-    would keep the task queue's lock, and the parent, signalled with its whole
-    process group (``timeout``, a closed terminal), would wait for it for ever."""
+    workers and prints what is done); SIGTERM and SIGHUP end the worker at once and
+    quietly, through :class:`SystemExit` (status 128 + the signal), whatever handlers
+    it inherited."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from ..errors import FoursquareError
 from ..simulate import human_seconds
 from ..rulesfile import rules_value
 from .common import (
@@ -234,7 +235,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         if exc.filename is None and output is not None:
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
-    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: the summary of the games played, then the exit
+    except (KeyboardInterrupt, SystemExit, FoursquareError):  # Ctrl-C, SIGTERM, a worker gone: the summary of the games played, then the exit
         import contextlib
 
         with contextlib.suppress(Exception):  # the interruption is what matters

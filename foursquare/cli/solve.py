@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..errors import FoursquareError
 from .common import (
     JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
     worker_signals, check_output_file, given_on_the_command_line, option_needs,
@@ -126,8 +127,8 @@ def _solve_deal(task):
 
 def solve_stream(deals: range, rules, limit, timeout, jobs):
     """``(deal, solution)`` for each deal, in deal order, each as soon as it and
-    the deals before it are solved (the pool hands out one deal at a time and
-    keeps only the results that finished out of order).  Stopping the iteration
+    the deals before it are solved (each worker takes one deal at a time; only
+    the results that finished out of order are kept waiting).  Stopping the iteration
     (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
     from ..solver import solve_deals
 
@@ -194,7 +195,7 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
                 elif verbose:
                     click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
                 _flush(csv_file, sys.stdout)
-    except (KeyboardInterrupt, SystemExit):
+    except (KeyboardInterrupt, SystemExit, FoursquareError):  # Ctrl-C, SIGTERM, a worker gone
         stopped = True
         raise
     finally:

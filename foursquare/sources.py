@@ -108,14 +108,14 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
     return cards
 
 
-_YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{)")
+_YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
 
 
 def input_kind(text: str) -> str:
     """What a file holds: ``state``, ``transcript`` or ``moves`` (a move script).
 
     A YAML file starts (after comments and blank lines) with a key (``foursquare:``),
-    ``---`` or a ``%`` directive; a move script never does.  A YAML mapping with a
+    ``---``, a ``%`` directive, or a list (``- item``, ``[``, ``{``); a move script never does.  A YAML mapping with a
     ``grid`` key is a state, any other YAML a transcript.
     """
     lines = clean_text(text).split("\n")

@@ -108,6 +108,19 @@ def test_input_kind():
     assert input_kind("") == "moves"
 
 
+@pytest.mark.parametrize("text", ["- d4\n- e4\n", "# moves\n-\n", "[d4, e4]\n"])
+def test_a_yaml_list_or_flow_collection_is_read_as_yaml_not_as_moves(text):
+    # a YAML file that is not a game says so, rather than "not a card: '-'"
+    assert input_kind(text) == "transcript"
+    with pytest.raises(FormatError, match=r"^f.yaml:\d: game 1: a game must be a mapping"):
+        load_input(text, "f.yaml", deal=1)
+
+
+@pytest.mark.parametrize("text", ["d4\n- e4\n", "-d4\n", "7H d4\n"])
+def test_a_move_script_is_decided_by_its_first_line(text):
+    assert input_kind(text) == "moves"
+
+
 def test_load_input_move_script_with_deal_deck_or_named_cards():
     game = load_input("d4\n# comment\n  e4  \n7d c4\n", "m.txt", deal=1)
     assert [str(p.card) for p in game.moves] == DEAL_1[:3]

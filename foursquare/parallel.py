@@ -87,8 +87,13 @@ def ordered_map(
                     exhausted = True
                     break
                 worker = idle.pop()
-                busy[worker.conn] = worker
-                worker.give(handed, task)
+                try:
+                    worker.give(handed, task)
+                except WorkerError as exc:
+                    done[handed] = (False, exc)  # raised at its place, after the results before it
+                    exhausted = True
+                else:
+                    busy[worker.conn] = worker
                 handed += 1
             if yielded in done:
                 ok, value = done.pop(yielded)
@@ -100,9 +105,15 @@ def ordered_map(
             if not busy:
                 return
             for conn in wait(list(busy)):
-                number, ok, value = busy[conn].result()
-                done[number] = (ok, value)
-                idle.append(busy.pop(conn))
+                worker = busy.pop(conn)
+                try:
+                    done[worker.task] = (True, worker.result())
+                except Exception as exc:  # raised at its place, after the results before it
+                    done[worker.task] = (False, exc)
+                    if not worker.alive:
+                        exhausted = True  # a task was lost: none is handed out after it
+                        continue
+                idle.append(worker)
     finally:
         _stop(workers, busy)
 
@@ -114,6 +125,8 @@ class _Worker:
     """One worker process and this process's end of its pipe."""
 
     def __init__(self, context, fn, initializer, mask, others: list) -> None:
+        self.task = -1  # the number of the task handed to it last
+        self.alive = True
         self.conn, child = context.Pipe()
         # the worker closes its copies of this end and of the earlier workers' ends, so
         # that it reads the end of its pipe when this process goes (even killed)
@@ -130,26 +143,33 @@ class _Worker:
 
         :raises WorkerError: when the worker has ended.
         """
+        self.task = number
         try:
-            self.conn.send((number, task))
+            self.conn.send((task,))  # (a task may itself be None, the signal to end)
         except (BrokenPipeError, ConnectionResetError):
             self._ended()
 
-    def result(self) -> tuple[int, bool, object]:
-        """The ``(task number, succeeded, result or error)`` the worker sent back.
+    def result(self):
+        """The result of the worker's task (:attr:`task`).
 
-        :raises WorkerError: when the worker ended first, or its result cannot be read.
+        :raises WorkerError: when the worker ended first (:attr:`alive` is then
+            false), or its result cannot be read.
+        :raises: the task's own exception.
         """
         try:
             data = self.conn.recv_bytes()
         except (EOFError, OSError):
             self._ended()
         try:
-            return pickle.loads(data)
+            ok, value = pickle.loads(data)
         except Exception as exc:
             raise WorkerError(f"a worker's result could not be read back: {exc}") from None
+        if not ok:
+            raise value
+        return value
 
     def _ended(self) -> NoReturn:
+        self.alive = False
         self.process.join(STOP_SECONDS)
         code = self.process.exitcode
         if code is None:
@@ -196,18 +216,17 @@ def _work(fn, initializer, mask, conn, inherited: list) -> None:
             return
         if job is None:
             return
-        number, task = job
         try:
-            reply = (number, True, fn(task))
+            reply = (True, fn(job[0]))
         except Exception as exc:
-            reply = (number, False, exc)
+            reply = (False, exc)
         try:
             data = pickle.dumps(reply)
-            if not reply[1]:
+            if not reply[0]:
                 pickle.loads(data)  # an exception that cannot be rebuilt goes back as its text
         except Exception as exc:
-            text = f"{type(reply[2]).__name__}: {reply[2]}" if not reply[1] else f"a worker's result could not be passed back: {exc}"
-            data = pickle.dumps((number, False, WorkerError(text)))
+            text = f"{type(reply[1]).__name__}: {reply[1]}" if not reply[0] else f"a worker's result could not be passed back: {exc}"
+            data = pickle.dumps((False, WorkerError(text)))
         try:
             conn.send_bytes(data)
         except OSError:

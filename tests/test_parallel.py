@@ -55,6 +55,10 @@ def test_results_come_in_the_order_of_the_tasks():
     assert list(ordered_map(_square, range(40), 2)) == [x * x for x in range(40)]
 
 
+def test_a_task_may_be_none():
+    assert list(ordered_map(repr, [None, 0, None], 2)) == ["None", "0", "None"]
+
+
 def test_tasks_are_read_a_few_at_a_time():
     pulled = []
 
@@ -170,17 +174,20 @@ from tests.test_parallel import {fn}
 """
 
 _DIES = """
+got = []
 try:
-    print(list(ordered_map(_dies_on_three, range(8), 2)))
+    for x in ordered_map(_dies_on_three, range(8), 2):
+        got.append(x)
 except WorkerError as exc:
-    print("error:", exc)
+    print(got, "error:", exc)
 """
 
 
 def _dies_on_three(x: int) -> int:
+    if x == 0:
+        time.sleep(1.0)  # the other worker runs 1, 2 and dies on 3 meanwhile
     if x == 3:
         os.kill(os.getpid(), signal.SIGKILL)  # as kill -9, or the kernel when memory runs out
-    time.sleep(0.01)
     return x
 
 
@@ -210,12 +217,13 @@ def _group_gone(pgid: int, within: float) -> bool:
     return False
 
 
-def test_a_worker_that_dies_mid_task_is_an_error_not_a_wait_for_ever():
+def test_a_worker_that_dies_mid_task_is_an_error_at_its_place_not_a_wait_for_ever():
     # (a process pool replaced the dead worker and waited for the lost task's result)
     process = _run_in_a_group(_RUN.format(fn="_dies_on_three", body=_DIES))
     out, err = _ended(process, 60)
     assert process.returncode == 0, err
-    assert out == "error: a worker process was killed by SIGKILL before it finished its task\n"
+    # every result before the lost task's place comes first, then the error
+    assert out == "[0, 1, 2] error: a worker process was killed by SIGKILL before it finished its task\n"
     assert _group_gone(process.pid, 5)  # the other worker is stopped too
 
 

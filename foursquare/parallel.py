@@ -13,15 +13,19 @@ Each worker has a pipe of its own, and the workers share nothing (no queue, no
 lock), so that stopping them is always possible: a worker that ends halfway (a
 signal, ``kill -9``, out of memory) cannot leave a lock that the others, or this
 process, would wait on for ever (as :class:`multiprocessing.pool.Pool`'s task
-queue could), and its task is not silently lost: :class:`WorkerError`.
+queue could), and its task is not silently lost: :class:`WorkerError`, raised at
+the task's place.  A worker also ends when this process does (even killed), idle
+or in the middle of a task.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import wait
 from typing import NoReturn, TypeVar
@@ -205,6 +209,9 @@ def _work(fn, initializer, mask, conn, inherited: list) -> None:
     """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
     for other in inherited:
         other.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a busy worker, too, ends when this process is gone (even killed)
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
     if initializer is not None:
         initializer()
@@ -231,6 +238,12 @@ def _work(fn, initializer, mask, conn, inherited: list) -> None:
             conn.send_bytes(data)
         except OSError:
             return
+
+
+def _end_with(sentinel) -> NoReturn:
+    """In a worker: wait for the parent process to end, then end at once."""
+    wait([sentinel])
+    os._exit(1)
 
 
 #: The signals held back while the workers start (those this platform has).

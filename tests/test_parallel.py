@@ -229,21 +229,28 @@ def test_a_worker_that_dies_mid_task_is_an_error_at_its_place_not_a_wait_for_eve
 
 _STALLS = """
 def tasks():
-    yield from range(4)
+    yield from {tasks}
     print("stalled", flush=True)
     time.sleep(600)  # the workers are idle, waiting for a task
 
-print(sum(ordered_map(abs, tasks(), 2)))
+print(sum(ordered_map(_sleep, tasks(), 2)))
 """
 
 
-def test_workers_end_when_their_parent_is_killed():
-    process = _run_in_a_group(_RUN.format(fn="_square", body=_STALLS))
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.parametrize("tasks", ["[0, 0, 0, 0]", "[600]"], ids=["idle", "busy"])
+def test_workers_end_when_their_parent_is_killed(tasks):
+    # idle ones read the end of their pipes; a busy one (a long deal) sees its parent gone
+    process = _run_in_a_group(_RUN.format(fn="_sleep", body=_STALLS.format(tasks=tasks)))
     try:
         assert process.stdout.readline() == "stalled\n"
         process.kill()  # kill -9: no clean-up runs in the parent
         process.wait(10)
-        assert _group_gone(process.pid, 10)  # each worker read the end of its pipe
+        assert _group_gone(process.pid, 10)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

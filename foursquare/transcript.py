@@ -19,6 +19,7 @@ reads a one-game transcript into a :class:`~foursquare.game.Game`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -162,14 +163,15 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
     :raises FormatError: when the file holds no game at all, or is a move script
         rather than a transcript (the message says so).
     """
-    docs = [doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None]
-    if not docs:
+    docs = (doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None)
+    first = list(itertools.islice(docs, 2))  # the rest is read game by game (one game's nodes at a time)
+    if not first:
         why = "it is empty" if not text.strip() else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
-    if len(docs) == 1 and _looks_like_moves(text, docs[0]):
-        raise FormatError(source, docs[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
+    if len(first) == 1 and _looks_like_moves(text, first[0]):
+        raise FormatError(source, first[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
     games = []
-    for number, doc in enumerate(docs, 1):
+    for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)

@@ -42,7 +42,8 @@ ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "nul
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
 _RESOLVER = yaml.resolver.Resolver()
-#: How many nodes one stream may expand to (aliases may repeat nodes).
+#: How many values (scalars, lists, mappings) one document may hold; an alias counts
+#: once (it is never expanded), so memory stays bounded by the documents' sizes.
 MAX_NODES = 1_000_000
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
@@ -245,31 +246,30 @@ class Document(NamedTuple):
     error: FormatError | None = None
 
 
-def read_each_document(text: str, source: str) -> list[Document]:
-    """Every document of a YAML stream, each read on its own.
+def read_each_document(text: str, source: str) -> Iterator[Document]:
+    """Every document of a YAML stream, each read on its own, one at a time.
 
     The stream is cut at its document markers (:func:`split_documents`) and each
     piece is composed separately with its line offset, so a syntax error, a
-    duplicate key or a bad tag spoils only its own document: the others are read.
+    duplicate key, a bad tag or a document over :data:`MAX_NODES` values spoils
+    only its own document: the others are read.
 
     :param text: the stream's text (a byte-order mark and CRLF are accepted).
     :param source: the name used in errors.
-    :returns: one :class:`Document` per piece with content (comments alone make
-        none); an empty document has node ``None`` and no error.
+    :returns: an iterator of one :class:`Document` per piece with content
+        (comments alone make none); an empty document has node ``None`` and no
+        error.  Each is composed when reached, so a long stream never holds every
+        document's nodes at once.
     """
     text = clean_text(text)
-    budget = [MAX_NODES]
-    out: list[Document] = []
     for piece in split_documents(text):
         try:
-            nodes = _compose(piece, source, budget)
+            nodes = _compose(piece, source)
         except FormatError as exc:
-            out.append(Document(piece.first, None, exc))
+            yield Document(piece.first, None, exc)
             continue
-        if not nodes:
-            continue
-        out.extend(Document(piece.first if node is None else node.line, node) for node in nodes)
-    return out
+        for node in nodes:
+            yield Document(piece.first if node is None else node.line, node)
 
 
 def read_documents(text: str, source: str) -> list[YNode | None]:
@@ -282,14 +282,14 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
         a duplicate key, a key that is not text, or a tag outside the core types:
         the first, in line order (:func:`read_each_document` reads past them).
     """
-    docs = read_each_document(text, source)
+    docs = list(read_each_document(text, source))
     for doc in docs:
         if doc.error is not None:
             raise doc.error
     return [doc.node for doc in docs]
 
 
-def _compose(piece: Piece, source: str, budget: list[int]) -> list[YNode | None]:
+def _compose(piece: Piece, source: str) -> list[YNode | None]:
     """The documents of one piece of a stream (normally one), lines counted from the stream's start."""
     offset = piece.offset
     try:
@@ -310,9 +310,8 @@ def _compose(piece: Piece, source: str, budget: list[int]) -> list[YNode | None]
         raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
     except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
         raise FormatError(source, piece.first, f"YAML error: {shorten(str(exc), 200)}") from None
-    builder = _Builder(source, offset, budget)
     try:
-        return [None if _is_empty(node) else builder.build(node) for node in nodes]
+        return [None if _is_empty(node) else _Builder(source, offset).build(node) for node in nodes]
     except RecursionError:
         raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
 
@@ -326,12 +325,12 @@ def _is_empty(node: yaml.Node | None) -> bool:
 class _Builder:
     """Turns PyYAML nodes into ours, checking tags, keys and cycles."""
 
-    def __init__(self, source: str, offset: int = 0, budget: list[int] | None = None) -> None:
+    def __init__(self, source: str, offset: int = 0) -> None:
         self.source = source
         self.offset = offset
         self.done: dict[int, YNode] = {}
         self.active: set[int] = set()
-        self.budget = budget if budget is not None else [MAX_NODES]
+        self.left = MAX_NODES  # values this document may still hold
 
     def fail(self, node: yaml.Node, message: str) -> FormatError:
         return FormatError(self.source, node.start_mark.line + 1 + self.offset, message)
@@ -350,9 +349,9 @@ class _Builder:
             return self.done[key]
         if key in self.active:
             raise self.fail(node, "a YAML alias refers to itself (a recursive structure)")
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
-            raise self.fail(node, "the YAML document is too large")
+        self.left -= 1
+        if self.left < 0:
+            raise self.fail(node, f"the YAML document is too large (more than {MAX_NODES:,} values)")
         if node.tag not in ALLOWED_TAGS:
             if node.tag == _CORE + "merge":
                 raise self.fail(node, "YAML merge keys (<<) are not supported")

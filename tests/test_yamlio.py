@@ -7,6 +7,7 @@ from foursquare import yamlio
 from foursquare.errors import FormatError
 from foursquare.yamlio import (
     Flow, FlowList, Quoted, YMap, YScalar, YSeq, as_bool, as_choice, as_int, as_text, decode, dump, read_documents,
+    read_each_document,
 )
 
 
@@ -182,3 +183,15 @@ def test_dump_quotes_cards_and_cells_and_reads_back():
     assert styles["next"].style == '"'
     assert all(item.style == '"' for item in styles["deck"].value)
     assert yaml.safe_load(text)["deck"] == ["9C", "3S"] * 20
+
+
+def test_the_size_limit_is_per_document_not_per_stream(monkeypatch):
+    # a long transcript of small games is read whole (its 2545th game was refused
+    # once the stream's shared budget ran out); one document over the limit is
+    # refused on its own, and the documents after it are read
+    monkeypatch.setattr(yamlio, "MAX_NODES", 10)
+    small = "a: [1, 2, 3]\n"  # 5 values
+    big = "b: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"  # 11 values
+    docs = list(read_each_document("---\n".join([small] * 30 + [big, small]), "s.yaml"))
+    assert [doc.error is None for doc in docs] == [True] * 30 + [False, True]
+    assert str(docs[30].error) == "s.yaml:61: the YAML document is too large (more than 10 values)"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -348,3 +349,32 @@ def test_options_given_with_the_ones_they_modify_are_accepted(tmp_path):
     assert CliRunner().invoke(main, ["simulate", "--bot", "deep", "--vs", "random", "--deals", "0-0", "--nodes", "500"]).exit_code == 0
     assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "greedy", "--budget", "0.5"]).exit_code == 0
     assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "random"]).exit_code == 0
+
+
+def _single_value_options():
+    """(command, option) for every option of every command that takes one value."""
+    from foursquare.cli import COMMANDS
+
+    ctx = main.make_context("foursquare", ["--help"], resilient_parsing=True)
+    for name in sorted(COMMANDS):
+        command = main.get_command(ctx, name)
+        for param in command.params:
+            if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag):
+                yield name, max(param.opts, key=len)
+
+
+@pytest.mark.parametrize("command, option", list(_single_value_options()))
+def test_an_option_that_takes_one_value_given_twice_is_a_usage_error(command, option):
+    # the last value silently won (simulate --vs expectimax --vs random played random only)
+    result = run([command, option, "1", option, "2"])
+    usage_error(result, option, "more than once")
+
+
+def test_options_meant_to_repeat_still_repeat():
+    assert run(["simulate", "--deals", "0-1", "--bot", "random", "--bot", "greedy"]).exit_code == 0
+    assert run(["replay", "--deal", "1", "--final", "--final", "-"], input="d4\n").exit_code == 0
+
+
+def test_a_bot_given_twice_is_a_usage_error():
+    result = run(["simulate", "--deals", "0-1", "--bot", "greedy", "--bot", "random", "--bot", "greedy"])
+    usage_error(result, "--bot greedy", "more than once")

@@ -7,6 +7,7 @@ import json
 import click
 
 from .common import (
+    Command,
     POSITIVE, PATH, SECONDS, bot_option_needs, command_boundary, exclusive, game_number_option, game_options, load_game_file,
     load_rules_option,
 )
@@ -31,7 +32,7 @@ def _bot_choice() -> click.ParamType:
     return click.Choice(list(BOTS))
 
 
-@click.command(short_help="Judge each move of a recorded game with the solver.")
+@click.command(cls=Command, short_help="Judge each move of a recorded game with the solver.")
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
 @game_options
 @game_number_option

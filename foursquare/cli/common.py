@@ -506,6 +506,24 @@ def bot_option_needs(option: str, value, names, uses: str) -> None:
     raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {', '.join(takers)}")
 
 
+class Command(click.Command):
+    """Every ``foursquare`` command: an option that takes one value is a usage error
+    when given twice (``--vs expectimax --vs random`` would keep only the last,
+    silently); options meant to repeat (``--bot``) and flags are not affected."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        seen: set[str] = set()
+        for param in order:
+            if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+                continue
+            if param.name in seen:
+                name = max(param.opts, key=len)
+                raise click.UsageError(f"Option '{name}' is given more than once: it takes one value", ctx)
+            seen.add(param.name)
+        return super().parse_args(ctx, args)
+
+
 def given_on_the_command_line(name: str) -> bool | None:
     """Whether the current command's parameter ``name`` was given (on the command line
     or in the environment) rather than left at its default: ``True``, or ``None``

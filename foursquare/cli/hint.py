@@ -9,6 +9,7 @@ import click
 
 from ..simulate import human_seconds
 from .common import (
+    Command,
     bot_option_needs,
     counted,
     given_on_the_command_line,
@@ -90,7 +91,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     return game.view()
 
 
-@click.command(short_help="Recommend a cell for the next card of a game file.")
+@click.command(cls=Command, short_help="Recommend a cell for the next card of a game file.")
 @click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
 @game_options
 @game_number_option

@@ -33,6 +33,7 @@ from .session import (
     writable_target,
 )
 from .common import (
+    Command,
     PATH,
     Look,
     command_boundary,
@@ -54,7 +55,7 @@ RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command(short_help="Play a game at the prompt, or from a piped move script.")
+@click.command(cls=Command, short_help="Play a game at the prompt, or from a piped move script.")
 @game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option

@@ -7,6 +7,7 @@ import click
 from ..game import Game
 from .render import outcome_text
 from .common import (
+    Command,
     counted,
     PATH,
     Look,
@@ -28,7 +29,7 @@ def start_of(game: Game) -> Game:
     return start
 
 
-@click.command(short_help="Show a game step by step.")
+@click.command(cls=Command, short_help="Show a game step by step.")
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options
 @game_number_option

@@ -8,7 +8,7 @@ import click
 
 from ..cards import RANK_CHARS
 from ..rules import DESCRIPTIONS, PRESETS, STANDARD, Rules
-from .common import command_boundary, load_rules_option
+from .common import Command, command_boundary, load_rules_option
 
 
 def explain(rules: Rules) -> list[str]:
@@ -49,7 +49,7 @@ def explain(rules: Rules) -> list[str]:
     return lines
 
 
-@click.command(short_help="List the rule presets, or explain a rule set.")
+@click.command(cls=Command, short_help="List the rule presets, or explain a rule set.")
 @click.argument("spec", metavar="[NAME|FILE]", required=False)
 @click.option(
     "--format",

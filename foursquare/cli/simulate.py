@@ -12,6 +12,7 @@ from ..errors import FoursquareError
 from ..simulate import human_seconds
 from ..rulesfile import rules_value
 from .common import (
+    Command,
     JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
     check_output_file, signals_deferred, option_needs, bot_option_needs,
 )
@@ -137,7 +138,7 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
             deal = []
 
 
-@click.command(short_help="Play a bot over a range of deals and report its statistics.")
+@click.command(cls=Command, short_help="Play a bot over a range of deals and report its statistics.")
 @click.option(
     "--bot",
     "bots",
@@ -190,6 +191,9 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
 
     rules = load_rules_option(rules_spec) or STANDARD
     names = list(dict.fromkeys(bots))
+    if len(names) < len(bots):
+        twice = next(name for name in names if bots.count(name) > 1)
+        raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
     if vs is not None:
         if len(names) != 1:
             raise click.UsageError("--vs compares exactly one --bot with another")

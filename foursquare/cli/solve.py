@@ -11,6 +11,7 @@ import click
 
 from ..errors import FoursquareError
 from .common import (
+    Command,
     JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
     worker_signals, check_output_file, given_on_the_command_line, option_needs,
 )
@@ -61,7 +62,7 @@ def _describe(sol, total: int, known: int | None = None) -> str:
     return f"unknown (the limit ran out{bound})"
 
 
-@click.command(short_help="Find the best score of a deal with the stock order known.")
+@click.command(cls=Command, short_help="Find the best score of a deal with the stock order known.")
 @game_options
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import (
+    Command,
     NATURAL,
     PATH,
     command_boundary,
@@ -18,7 +19,7 @@ from .common import (
 )
 
 
-@click.command(short_help="Print the state YAML of a game.")
+@click.command(cls=Command, short_help="Print the state YAML of a game.")
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
 @game_number_option

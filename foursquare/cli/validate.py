@@ -8,7 +8,7 @@ import click
 
 from ..errors import FormatError
 from ..transcript import GameReport
-from .common import PATH, command_boundary, counted
+from .common import Command, PATH, command_boundary, counted
 
 
 def _file_error(name: str, error: FormatError) -> dict:
@@ -17,7 +17,7 @@ def _file_error(name: str, error: FormatError) -> dict:
     return {"file": name, **GameReport(None, False, [error], None, error.line).to_dict()}
 
 
-@click.command(short_help="Check transcripts (for CI).")
+@click.command(cls=Command, short_help="Check transcripts (for CI).")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--format",

@@ -81,15 +81,17 @@ _NOT_RESUMABLE = "a player's view cannot be resumed: the hidden order of the sto
 _HIDDEN = (
     "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
     " flipped up, and which cards are unseen depends on it); use the full state (foursquare state"
-    " without --player-view) or write the card, which the player saw when it was placed"
+    " without --player-view, or with --player-view --reveal) or write the card, which the player saw"
+    " when it was placed"
 )
 
 
 # ------------------------------------------------------------------ writing
 
 
-def state_document(game: Game, *, player_view: bool = False) -> dict:
-    """The state of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`."""
+def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict:
+    """The state of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`
+    (``player_view``, ``reveal``: as :func:`state_text`)."""
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
@@ -114,7 +116,7 @@ def state_document(game: Game, *, player_view: bool = False) -> dict:
     grid = {}
     for cell, pile in game.grid().items():
         cards = [Quoted(str(c)) for c in pile.cards]
-        if player_view and not pile.face_up:
+        if player_view and not pile.face_up and not reveal:
             cards[-1] = None
         grid[Quoted(str(cell))] = Flow(cards=FlowList(cards), face="up" if pile.face_up else "down")
     doc["grid"] = grid
@@ -128,15 +130,18 @@ def state_document(game: Game, *, player_view: bool = False) -> dict:
     return doc
 
 
-def state_text(game: Game, *, player_view: bool = False) -> str:
+def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -> str:
     """The state of ``game`` as YAML (FORMATS.md "State"; the module doc shows the keys).
 
     :param game: the game.
     :param player_view: write only what the player may know (RULES.md §6): no
         ``remaining``, ``deal`` or ``moves``, face-down top cards as ``null``.
+    :param reveal: in a player's view, write the face-down top cards too: the player
+        saw each when it was placed (RULES.md §6, a memory aid), and the view is then
+        exact (a hint can read it).
     :returns: one YAML document; every card and cell is a quoted string.
     """
-    return dump(state_document(game, player_view=player_view))
+    return dump(state_document(game, player_view=player_view, reveal=reveal))
 
 
 # ------------------------------------------------------------------ reading

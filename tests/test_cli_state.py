@@ -51,6 +51,20 @@ def test_player_view_hides_the_stock_order_and_face_down_cards():
     assert "2D" not in result.stdout.split("grid:")[1]
 
 
+def test_a_player_view_with_its_face_down_cards_is_read_by_hint():
+    view = run(["state", "-", "--deal", "1", "--player-view", "--reveal"], input="d4\ne4\n").stdout
+    assert yaml.safe_load(view)["grid"]["d4"] == {"cards": ["2D"], "face": "down"}
+    assert "remaining" not in view
+    hint = run(["hint", "-", "--bot", "greedy"], input=view)
+    assert hint.exit_code == 0, hint.output
+    assert hint.stdout.startswith("7D to ")
+
+
+def test_reveal_needs_the_player_view():
+    result = run(["state", "--deal", "1", "--reveal"])
+    assert result.exit_code == 2 and "--reveal needs --player-view" in result.stderr
+
+
 def test_deck_file(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("5C 9D 2H 7S 7C AS\n")

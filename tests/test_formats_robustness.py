@@ -480,6 +480,12 @@ def test_read_view_of_every_kind_of_file(deal):
                     line = line.replace("null]", f'"{pile.top}"]')
             lines.append(line)
         assert read_view("\n".join(lines) + "\n", "pv.yaml") == view
+    # state --player-view --reveal writes them (the player saw them placed): exact, and nothing more
+    revealed = state_text(game, player_view=True, reveal=True)
+    assert read_view(revealed, "pv.yaml") == view
+    assert "remaining:" not in revealed and "moves:" not in revealed and "\ndeal:" not in revealed
+    with pytest.raises(FormatError, match="a player's view cannot be resumed"):
+        read_state(revealed, "pv.yaml")
 
 
 def test_a_player_view_is_checked_like_a_state():

@@ -16,6 +16,7 @@ from .common import (
     load_game_file,
     load_rules_option,
     new_game,
+    option_needs,
 )
 
 
@@ -29,14 +30,20 @@ from .common import (
     is_flag=True,
     help="Only what the player may know: no 'remaining', no face-down card identities.",
 )
+@click.option(
+    "--reveal",
+    is_flag=True,
+    help="With --player-view: write the face-down cards too (the player saw them placed), so that hint can read the view.",
+)
 @command_boundary
-def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_view):
+def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_view, reveal):
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Loading the output with 'foursquare play --resume FILE' resumes the game exactly.
     """
     exclusive(deal=deal, deck=deck_path)
+    option_needs("--reveal", reveal, "--player-view", player_view)
     rules = load_rules_option(rules_spec)
     if moves_path is not None:
         game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
@@ -58,4 +65,4 @@ def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_vi
             game.undo()
     from ..state import state_text
 
-    click.echo(state_text(game, player_view=player_view), nl=False)
+    click.echo(state_text(game, player_view=player_view, reveal=reveal), nl=False)

@@ -556,3 +556,25 @@ def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path,
     rows = _lines(csv_path)[1:]
     assert [row.split(",")[0 if module == "solve" else 1] for row in rows] == [str(d) for d in range(6)]  # the deals before the lost one
     assert kept.format(len(rows)) in process.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("delay", [0.05, 0.15, 0.4, 1.0])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
+    # an impatient user presses Ctrl-C twice: the second one met Click's own handler
+    # ("Aborted!", status 1) or cut the summary short
+    csv_path = tmp_path / "out.csv"
+    process = subprocess.Popen(
+        [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-999999", "--jobs", jobs, "--output", str(csv_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.002)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, err[-13:]) == (130, "Interrupted.\n"), err
+    assert "Aborted" not in err and "Traceback" not in err
+    if "interrupted:" in out:  # (the command was past loading: a summary of the games kept)
+        assert f"interrupted: {len(_lines(csv_path)) - 1} of 1000000 games played" in out

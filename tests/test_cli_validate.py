@@ -45,6 +45,16 @@ def test_every_error_of_every_game_and_exit_1():
     assert result.stdout.splitlines()[-1] == "5 games checked, 3 invalid"
 
 
+def test_a_file_that_cannot_be_read_is_not_counted_as_a_game(tmp_path):
+    missing = str(tmp_path / "missing.yaml")
+    result = run(["validate", missing, str(WON), str(INVALID)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "5 games checked, 3 invalid; 1 file not checked (see above)"
+    result = run(["validate", missing, str(WON)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "1 game checked, all valid; 1 file not checked (see above)"
+
+
 def test_json_has_one_object_per_game():
     result = run(["validate", "--format", "json", str(WON), str(INVALID)])
     assert result.exit_code == 1

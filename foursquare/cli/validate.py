@@ -63,6 +63,11 @@ def validate(files, fmt):
         for line in lines:
             click.echo(line)
         if len(files) > 1:
-            click.echo(f"{len(results)} games checked, {invalid} invalid" if invalid else f"{len(results)} games checked, all valid")
+            unread = sum(r["game"] is None for r in results)  # a file not read game by game
+            games = len(results) - unread
+            total = f"{counted(games, 'game')} checked, " + (f"{invalid - unread} invalid" if invalid > unread else "all valid")
+            if unread:
+                total += f"; {counted(unread, 'file')} not checked (see above)"
+            click.echo(total)
     if invalid:
         raise SystemExit(1)

@@ -374,9 +374,11 @@ class _Builder:
                     if not isinstance(k, YScalar) or k.is_null:
                         raise self.fail(knode, f"a mapping key must be text, not {k.kind}")
                     if k.text in out.entries:
-                        raise self.fail(
-                            knode, f"duplicate key {quote(k.text)} (first on line {out.key_lines[k.text]})"
-                        )
+                        why = f"duplicate key {quote(k.text)} (first on line {out.key_lines[k.text]})"
+                        if len(self.active) == 1 and k.text == "foursquare":
+                            # every format's version key, again: two documents (games) written one after the other
+                            why += "; to put several documents in one file, start each with a line '---'"
+                        raise self.fail(knode, why)
                     out.entries[k.text] = self.build(vnode)
                     out.key_lines[k.text] = k.line
         finally:

@@ -52,6 +52,12 @@ def test_every_node_has_its_line():
 def test_duplicate_keys_are_an_error_at_the_second_key():
     assert error(read_documents, "a: 1\nb: 2\na: 3\n", "f.yaml") == "f.yaml:3: duplicate key 'a' (first on line 1)"
     assert "f.yaml:2: duplicate key 'x'" in error(read_documents, "m:\n  {x: 1, x: 2}\n", "f.yaml")
+    # two documents run together (two `solve` outputs appended): say how to separate them
+    assert error(read_documents, "foursquare: 1\nmoves: []\nfoursquare: 1\n", "f.yaml") == (
+        "f.yaml:3: duplicate key 'foursquare' (first on line 1); to put several documents in one file,"
+        " start each with a line '---'"
+    )
+    assert error(read_documents, "m:\n  foursquare: 1\n  foursquare: 2\n", "f.yaml").endswith("(first on line 2)")
 
 
 #: Tags outside the core types, and core tags that make a value something else

@@ -223,7 +223,7 @@ def _wait_for(predicate, seconds=60.0):
 def test_sigterm_keeps_the_recording_and_leaves_no_temporary_file(tmp_path, mode, signum):
     record = tmp_path / "game.yaml"
     process = subprocess.Popen(
-        [*COMMAND, "play", mode, "--deal", "1", "--record", str(record), "--verbose"],
+        [*COMMAND, "play", mode, "--deal", "1", "--record", str(record), *(["--verbose"] if mode == "--script" else [])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

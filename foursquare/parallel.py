@@ -13,9 +13,10 @@ Each worker has a pipe of its own, and the workers share nothing (no queue, no
 lock), so that stopping them is always possible: a worker that ends halfway (a
 signal, ``kill -9``, out of memory) cannot leave a lock that the others, or this
 process, would wait on for ever (as :class:`multiprocessing.pool.Pool`'s task
-queue could), and its task is not silently lost: :class:`WorkerError`, raised at
-the task's place.  A worker also ends when this process does (even killed), idle
-or in the middle of a task.
+queue could), and its task is not silently lost: the run stops as at Ctrl-C,
+with :class:`WorkerError` once the results finished in order are out (the tasks
+still running are not awaited).  A worker also ends when this process does (even
+killed), idle or in the middle of a task.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def ordered_map(
     :param initializer: run in each worker as it starts (e.g. to set signal handlers).
         Workers ignore Ctrl-C (SIGINT): stopping is the caller's to do.
     :returns: an iterator; closing it (or leaving it early) ends the workers.
-    :raises WorkerError: when a worker ends before its task's result is back.
+    :raises WorkerError: when a worker ends before its task's result is back: after
+        the results that came before every unfinished task, without waiting for
+        the tasks still running.
     :raises: whatever ``fn`` raised for a task, when that task's result is reached.
     """
     it = iter(tasks)
@@ -84,8 +87,9 @@ def ordered_map(
         done: dict[int, tuple[bool, object]] = {}  # task number -> (succeeded, result or error)
         handed = yielded = 0
         exhausted = False
+        lost: WorkerError | None = None  # a worker died: stop as at Ctrl-C
         while True:
-            while idle and not exhausted and handed - yielded < BUFFER:
+            while idle and not exhausted and lost is None and handed - yielded < BUFFER:
                 task = next(it, _END)
                 if task is _END:
                     exhausted = True
@@ -94,10 +98,9 @@ def ordered_map(
                 try:
                     worker.give(handed, task)
                 except WorkerError as exc:
-                    done[handed] = (False, exc)  # raised at its place, after the results before it
-                    exhausted = True
-                else:
-                    busy[worker.conn] = worker
+                    lost = exc
+                    break
+                busy[worker.conn] = worker
                 handed += 1
             if yielded in done:
                 ok, value = done.pop(yielded)
@@ -106,17 +109,20 @@ def ordered_map(
                     raise value
                 yield value
                 continue
+            if lost is not None:
+                # the results finished in order are out; the ones still running are not awaited
+                raise lost
             if not busy:
                 return
             for conn in wait(list(busy)):
                 worker = busy.pop(conn)
                 try:
                     done[worker.task] = (True, worker.result())
-                except Exception as exc:  # raised at its place, after the results before it
-                    done[worker.task] = (False, exc)
+                except Exception as exc:
                     if not worker.alive:
-                        exhausted = True  # a task was lost: none is handed out after it
+                        lost = exc
                         continue
+                    done[worker.task] = (False, exc)  # the task's own error: raised at its place
                 idle.append(worker)
     finally:
         _stop(workers, busy)

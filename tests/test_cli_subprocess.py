@@ -518,13 +518,14 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
 
 
 _A_WORKER_DIES = """
-import os, signal, sys
+import os, signal, sys, time
 from foursquare.cli import {module} as command
 
 real = command.{task}
 
 def dies_at_deal_6(task):  # as kill -9, or the kernel when memory runs out
     if task[{at}] == 6:
+        time.sleep(0.5)  # (the deals before it are done by then)
         os.kill(os.getpid(), signal.SIGKILL)
     return real(task)
 

@@ -184,10 +184,11 @@ except WorkerError as exc:
 
 
 def _dies_on_three(x: int) -> int:
-    if x == 0:
-        time.sleep(1.0)  # the other worker runs 1, 2 and dies on 3 meanwhile
     if x == 3:
+        time.sleep(0.5)  # (0, 1 and 2 are done by then, and the other worker is on 4)
         os.kill(os.getpid(), signal.SIGKILL)  # as kill -9, or the kernel when memory runs out
+    if x == 4:
+        time.sleep(600)  # a long task: not awaited once the run stops
     return x
 
 
@@ -217,10 +218,11 @@ def _group_gone(pgid: int, within: float) -> bool:
     return False
 
 
-def test_a_worker_that_dies_mid_task_is_an_error_at_its_place_not_a_wait_for_ever():
-    # (a process pool replaced the dead worker and waited for the lost task's result)
+def test_a_worker_that_dies_mid_task_stops_the_run_at_once_after_the_results_in_order():
+    # (a process pool replaced the dead worker and waited for the lost task's result
+    # for ever; then the other worker's long task was awaited, for minutes)
     process = _run_in_a_group(_RUN.format(fn="_dies_on_three", body=_DIES))
-    out, err = _ended(process, 60)
+    out, err = _ended(process, 30)
     assert process.returncode == 0, err
     # every result before the lost task's place comes first, then the error
     assert out == "[0, 1, 2] error: a worker process was killed by SIGKILL before it finished its task\n"

@@ -77,7 +77,10 @@ VIEW_KEYS = (
 PILE_KEYS = ("cards", "face")
 STATUSES = tuple(s.value for s in Status)
 REASONS = tuple(r.value for r in Reason)
-_NOT_RESUMABLE = "a player's view cannot be resumed: the hidden order of the stock (remaining) is missing"
+_NOT_RESUMABLE = (
+    "a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is"
+    " missing (foursquare hint reads a player's view)"
+)
 _HIDDEN = (
     "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
     " flipped up, and which cards are unseen depends on it); use the full state (foursquare state"

@@ -362,7 +362,7 @@ def _single_value_options():
         command = main.get_command(ctx, name)
         for param in command.params:
             if isinstance(param, click.Option) and not (param.multiple or param.count or param.is_flag):
-                yield name, max(param.opts, key=len)
+                yield name, param.opts[0]
 
 
 @pytest.mark.parametrize("command, option", list(_single_value_options()))
@@ -370,6 +370,11 @@ def test_an_option_that_takes_one_value_given_twice_is_a_usage_error(command, op
     # the last value silently won (simulate --vs expectimax --vs random played random only)
     result = run([command, option, "1", option, "2"])
     usage_error(result, option, "more than once")
+
+
+def test_an_option_given_twice_under_its_two_names_is_named_by_both():
+    result = run(["simulate", "--bot", "deep", "--deals", "0-1", "--nodes", "5", "--samples", "6"])
+    usage_error(result, "Option '--nodes' / '--samples' is given more than once")
 
 
 def test_options_meant_to_repeat_still_repeat():

@@ -484,7 +484,7 @@ def test_read_view_of_every_kind_of_file(deal):
     revealed = state_text(game, player_view=True, reveal=True)
     assert read_view(revealed, "pv.yaml") == view
     assert "remaining:" not in revealed and "moves:" not in revealed and "\ndeal:" not in revealed
-    with pytest.raises(FormatError, match="a player's view cannot be resumed"):
+    with pytest.raises(FormatError, match="a player's view cannot be replayed or resumed"):
         read_state(revealed, "pv.yaml")
 
 
@@ -516,7 +516,7 @@ def test_a_finished_game_has_a_view_without_a_next_card():
 
 
 def test_a_state_resumed_from_a_player_view_is_still_refused():
-    assert "cannot be resumed" in message(read_state, state_text(played(2, 3), player_view=True), "pv.yaml")
+    assert "cannot be replayed or resumed" in message(read_state, state_text(played(2, 3), player_view=True), "pv.yaml")
 
 
 # ---------------------------------------------------- 7. ASCII digits only

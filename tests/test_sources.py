@@ -174,7 +174,7 @@ def test_load_input_reports_file_errors():
         "t.yaml:3: game 1, move 2: not a cell: 'z9'"
     )
     assert error(load_input, "foursquare: 1\ngrid: {}\nnext: null\n", "s.yaml") == (
-        "s.yaml:1: missing remaining: a player's view cannot be resumed: the hidden order of the stock (remaining) is missing"
+        "s.yaml:1: missing remaining: a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is missing (foursquare hint reads a player's view)"
     )
 
 

@@ -518,8 +518,8 @@ class Command(click.Command):
             if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
                 continue
             if param.name in seen:
-                name = max(param.opts, key=len)
-                raise click.UsageError(f"Option '{name}' is given more than once: it takes one value", ctx)
+                names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
+                raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
             seen.add(param.name)
         return super().parse_args(ctx, args)
 

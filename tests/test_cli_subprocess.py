@@ -560,7 +560,7 @@ def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path,
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("delay", [0.05, 0.15, 0.4, 1.0])
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.1, 0.5])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
     # an impatient user presses Ctrl-C twice: the second one met Click's own handler
@@ -570,6 +570,8 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
         [*COMMAND, "simulate", "--bot", "greedy", "--deals", "0-999999", "--jobs", jobs, "--output", str(csv_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV,
     )
+    # (from the CSV's header on: Python's own start-up, before the command's code runs, is past)
+    assert _wait_for(lambda: csv_path.exists() and csv_path.stat().st_size > 0)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     time.sleep(0.002)
@@ -577,5 +579,4 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
     out, err = process.communicate(timeout=60)
     assert (process.returncode, err[-13:]) == (130, "Interrupted.\n"), err
     assert "Aborted" not in err and "Traceback" not in err
-    if "interrupted:" in out:  # (the command was past loading: a summary of the games kept)
-        assert f"interrupted: {len(_lines(csv_path)) - 1} of 1000000 games played" in out
+    assert f"interrupted: {len(_lines(csv_path)) - 1} of 1000000 games played" in out

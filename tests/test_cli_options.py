@@ -385,3 +385,30 @@ def test_options_meant_to_repeat_still_repeat():
 def test_a_bot_given_twice_is_a_usage_error():
     result = run(["simulate", "--deals", "0-1", "--bot", "greedy", "--bot", "random", "--bot", "greedy"])
     usage_error(result, "--bot greedy", "more than once")
+
+
+def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
+    # held back while a deal's rows were written, it then skipped the command's
+    # handler, so a second Ctrl-C during the clean-up was not ignored (a traceback)
+    import signal
+
+    from foursquare.__main__ import _interrupt_once
+    from foursquare.cli.common import Terminated, catch_sigterm, restore_handlers, signals_deferred
+
+    saved = signal.signal(signal.SIGINT, _interrupt_once)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with signals_deferred():
+                signal.raise_signal(signal.SIGINT)
+                signal.raise_signal(signal.SIGINT)  # (held too: delivered once)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # the next Ctrl-C is ignored
+        handlers = catch_sigterm()
+        try:
+            with pytest.raises(Terminated) as stop:
+                with signals_deferred():
+                    signal.raise_signal(signal.SIGTERM)
+            assert stop.value.code == 128 + signal.SIGTERM
+        finally:
+            restore_handlers(handlers)
+    finally:
+        signal.signal(signal.SIGINT, saved)

@@ -58,7 +58,10 @@ EXIT_INTERRUPTED = 130
 @contextlib.contextmanager
 def signals_deferred():
     """Hold Ctrl-C, SIGTERM and SIGHUP back while the block runs (the last write
-    of a recording), then act on them: ``KeyboardInterrupt`` or ``SystemExit(128 + n)``."""
+    of a recording), then deliver them to the handlers in place again: Ctrl-C
+    raises ``KeyboardInterrupt`` (and the run's later Ctrl-Cs are ignored: see
+    :func:`foursquare.__main__.run`), SIGTERM and SIGHUP :class:`Terminated`
+    under :func:`catch_sigterm`."""
     caught: list[int] = []
     saved = {}
     signals = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
@@ -72,10 +75,8 @@ def signals_deferred():
     finally:
         for signum, handler in saved.items():
             signal.signal(signum, handler)
-        if caught:
-            if caught[0] == signal.SIGINT:
-                raise KeyboardInterrupt
-            raise Terminated(128 + caught[0])
+        for signum in dict.fromkeys(caught):  # in the order they came; the first handler that raises ends it
+            signal.raise_signal(signum)
 
 
 def counted(number: int, noun: str) -> str:

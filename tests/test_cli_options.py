@@ -408,6 +408,7 @@ def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
                 with signals_deferred():
                     signal.raise_signal(signal.SIGTERM)
             assert stop.value.code == 128 + signal.SIGTERM
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN  # and the next one is ignored
         finally:
             restore_handlers(handlers)
     finally:

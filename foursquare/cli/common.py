@@ -223,6 +223,9 @@ class Terminated(SystemExit):
 
 
 def _terminated(signum, frame) -> NoReturn:
+    for name in ("SIGTERM", "SIGHUP"):  # one is enough: the clean-up it starts runs to its end
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     raise Terminated(128 + signum)
 
 

@@ -327,7 +327,7 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         (["simulate", "--bot", "random", "--deals", "0-1", "--budget", "1"], "--budget changes nothing for random: it applies to"),
         (["hint", "--deal", "1", "--bot", "random", "--budget", "2"], "--budget changes nothing for random: it applies to"),
         (["analyze", WON, "--bot", "random", "--budget", "0.5"], "--budget changes nothing for random: it applies to"),
-        (["play", "--deal", "1", "--interactive", "-v"], "-v/--verbose draws the grid after every move of a script"),
+        (["play", "--deal", "1", "--interactive", "-v"], "use only one of --interactive, --verbose"),
         (["state", "--deal", "1", "--reveal"], "--reveal needs --player-view"),
     ],
 )

@@ -250,11 +250,10 @@ def catch_sigterm() -> dict:
 
 
 def worker_signals() -> None:
-    """In a batch worker process: Ctrl-C is the parent's to handle (it stops the
-    workers and prints what is done); SIGTERM and SIGHUP end the worker at once and
+    """In a batch worker process: SIGTERM and SIGHUP end the worker at once and
     quietly, through :class:`SystemExit` (status 128 + the signal), whatever handlers
-    it inherited."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    it inherited.  (Ctrl-C is the parent's to handle: every worker of
+    :func:`foursquare.parallel.ordered_map` ignores it.)"""
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _terminated)

@@ -82,8 +82,7 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     """
     exclusive(deal=deal, deck=deck_path)
     exclusive(interactive=interactive, script=script)
-    if interactive and verbose:
-        raise click.UsageError("-v/--verbose draws the grid after every move of a script; at the prompt (--interactive) it is always drawn")
+    exclusive(interactive=interactive, verbose=verbose)  # -v draws a script's moves; the prompt always draws
     for option, path in (("--deck", deck_path), ("--rules", rules_spec), ("--resume", resume_path)):
         if path == "-":
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")

@@ -27,7 +27,7 @@ import statistics
 import time
 
 from foursquare.bots import BOTS, get_bot
-from foursquare.game import Game
+from foursquare.engine.game import Game
 
 
 def _deals(text: str) -> range:

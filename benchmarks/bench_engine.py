@@ -21,8 +21,8 @@ import statistics
 import sys
 import time
 
-from foursquare.game import Game, perft
-from foursquare.rules import get_rules
+from foursquare.engine.game import Game, perft
+from foursquare.engine.rules import get_rules
 
 
 def playout(game: Game, rng: random.Random) -> int:

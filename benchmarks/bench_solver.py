@@ -1,7 +1,7 @@
 """Solver figures: deals settled, scores, time and nodes per deal over a range of deal numbers.
 
 A plain script (not a test): ``nice python benchmarks/bench_solver.py --deals 0-59``.
-Prints the summary of :func:`foursquare.analysis.summarize` (median and worst
+Prints the summary of :func:`foursquare.solver.analysis.summarize` (median and worst
 time per deal, nodes) and the deals left unknown.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from foursquare.analysis import summarize
-from foursquare.solver import DEFAULT_MAX_NODES, UNKNOWN, solve_deals
+from foursquare.solver.analysis import summarize
+from foursquare.solver.search import DEFAULT_MAX_NODES, UNKNOWN, solve_deals
 
 
 def main() -> None:

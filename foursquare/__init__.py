@@ -21,13 +21,13 @@ __version__ = "0.1.0"
 # The names below are loaded on first use (PEP 562), so that the ``foursquare``
 # command starts its Ctrl-C guard (``foursquare.__main__.run``) before any of them.
 _EXPORTS = {
-    "Card": "cards", "card": "cards", "parse_card": "cards",
-    "deal_deck": "deal", "ordered_deck": "deal",
+    "Card": "engine.cards", "card": "engine.cards", "parse_card": "engine.cards",
+    "deal_deck": "engine.deal", "ordered_deck": "engine.deal",
     "FoursquareError": "errors", "IllegalMoveError": "errors", "ParseError": "errors", "RulesError": "errors",
-    "Game": "game", "Pile": "game", "Placement": "game", "Reason": "game", "Status": "game", "WrongCardError": "game",
-    "Cell": "layout", "parse_cell": "layout",
-    "PRESETS": "rules", "STANDARD": "rules", "Rules": "rules", "get_rules": "rules",
-    "PlayerView": "view",
+    "Game": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game", "Status": "engine.game", "WrongCardError": "engine.game",
+    "Cell": "engine.layout", "parse_cell": "engine.layout",
+    "PRESETS": "engine.rules", "STANDARD": "engine.rules", "Rules": "engine.rules", "get_rules": "engine.rules",
+    "PlayerView": "engine.view",
 }
 
 

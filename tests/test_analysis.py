@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from foursquare.analysis import analyze_game, summarize, wilson_interval
-from foursquare.game import Game
-from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
+from foursquare.solver.analysis import analyze_game, summarize, wilson_interval
+from foursquare.engine.game import Game
+from foursquare.solver.search import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
 
 
 def test_wilson_interval_known_values():
@@ -97,7 +97,7 @@ def test_a_game_without_history_is_refused():
 def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out():
     # with a tiny node limit the solver settles nothing early in the game, but the
     # game was won: every position before the end could still be won
-    from foursquare.sources import load_input, read_source
+    from foursquare.formats.sources import load_input, read_source
 
     text, name = read_source(str(Path(__file__).parent.parent / "examples" / "won.yaml"))
     game = load_input(text, name)

@@ -12,8 +12,8 @@ from foursquare import Game, PlayerView, get_rules
 from foursquare.bots import BOTS, DEFAULT, BotError, get_bot, recommend
 from foursquare.bots._board import LOST, PLAYING, WON, Board
 from foursquare.bots.search import DeepBot, SearchBot, Search, _Stop
-from foursquare.game import Status
-from foursquare.rules import PRESETS
+from foursquare.engine.game import Status
+from foursquare.engine.rules import PRESETS
 
 FAST_BOTS = ["random", "greedy", "expectimax"]
 

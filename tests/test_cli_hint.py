@@ -95,7 +95,7 @@ def test_hint_for_a_state_file(tmp_path):
 
 def test_hint_on_a_players_view_agrees_with_the_full_state(tmp_path):
     """A player's view holds all a hint may use (RULES.md §6): the answer is the same."""
-    from foursquare.state import state_text
+    from foursquare.formats.state import state_text
 
     game = Game.from_deal(1)
     for _ in range(6):  # cards placed so that none is face down (the view then hides nothing)

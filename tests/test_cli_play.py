@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from foursquare import Game
 from foursquare.cli import main
 from foursquare.cli.common import Look
-from foursquare.sources import load_input, read_source
+from foursquare.formats.sources import load_input, read_source
 
 ROOT = Path(__file__).parent.parent
 CONFORMANCE = ROOT / "tests" / "data" / "conformance_games.jsonl"

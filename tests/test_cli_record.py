@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import foursquare.cli.session as session_module
 from foursquare.cli import main
-from foursquare.sources import load_input, read_source
+from foursquare.formats.sources import load_input, read_source
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"

@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner
 
 from foursquare.cli import main
-from foursquare.state import read_state
+from foursquare.formats.state import read_state
 
 ROOT = Path(__file__).parent.parent
 WON = ROOT / "examples" / "won.yaml"

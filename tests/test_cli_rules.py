@@ -5,8 +5,8 @@ import yaml
 from click.testing import CliRunner
 
 from foursquare.cli import main
-from foursquare.rules import DESCRIPTIONS, PRESETS, STANDARD
-from foursquare.rulesfile import load_rules
+from foursquare.engine.rules import DESCRIPTIONS, PRESETS, STANDARD
+from foursquare.formats.rulesfile import load_rules
 
 
 def run(*args, input=None):

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from foursquare.cli import main
-from foursquare.game import Game
-from foursquare.transcript import transcript_text
+from foursquare.engine.game import Game
+from foursquare.formats.transcript import transcript_text
 
 
 def run(*args, input=None):
@@ -104,7 +104,7 @@ def test_solve_bad_deck_is_one_line_with_the_file_and_line(tmp_path):
 def test_solve_works_under_every_preset_and_labels_the_transcript(tmp_path):
     """Issue 6: every rule set is solved (the variants the fast search does not model
     on the engine itself); the transcript names the rules and validates."""
-    from foursquare.rules import PRESETS
+    from foursquare.engine.rules import PRESETS
 
     for name in PRESETS:
         r = run("solve", "--deal", "1", "--rules", name, "--max-nodes", "3000")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from foursquare.deal import deal_deck
-from foursquare.game import Game
+from foursquare.engine.deal import deal_deck
+from foursquare.engine.game import Game
 
 DATA = Path(__file__).parent / "data" / "conformance_games.jsonl"
 GAMES = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]

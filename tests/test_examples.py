@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from foursquare.cli import main
-from foursquare.sources import load_input, read_source
+from foursquare.formats.sources import load_input, read_source
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -18,20 +18,21 @@ import random
 import pytest
 import yaml
 
-from foursquare import Game, yamlio
-from foursquare.cards import Card
-from foursquare.deal import parse_deal_number
+from foursquare import Game
+from foursquare.formats import yamlio
+from foursquare.engine.cards import Card
+from foursquare.engine.deal import parse_deal_number
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
-from foursquare.layout import Cell
-from foursquare.movescript import (
+from foursquare.engine.layout import Cell
+from foursquare.formats.movescript import (
     COMMAND_ALIASES, COMMAND_NAMES, DISPLAY_COMMANDS, Command, Move, parse_entry, parse_move, play_script,
 )
-from foursquare.rules import STANDARD, get_rules
-from foursquare.rulesfile import load_rules, read_rules
-from foursquare.sources import load_input, load_view, read_deck
-from foursquare.state import read_state, read_view, state_text
-from foursquare.transcript import transcript_text, transcripts_text, validate
-from foursquare.yamlio import read_documents, read_each_document, split_documents
+from foursquare.engine.rules import STANDARD, get_rules
+from foursquare.formats.rulesfile import load_rules, read_rules
+from foursquare.formats.sources import load_input, load_view, read_deck
+from foursquare.formats.state import read_state, read_view, state_text
+from foursquare.formats.transcript import transcript_text, transcripts_text, validate
+from foursquare.formats.yamlio import read_documents, read_each_document, split_documents
 
 HUGE = "9" * 5000
 #: Longest message allowed for any input (the input itself may be megabytes).
@@ -595,7 +596,7 @@ def test_hint_and_analyze_say_why_the_next_card_is_unknown(tmp_path, command, te
 def test_a_won_game_has_an_exact_player_view():
     from pathlib import Path
 
-    from foursquare.transcript import load_game
+    from foursquare.formats.transcript import load_game
 
     won = Path(__file__).parent.parent / "examples" / "won.yaml"
     game = load_game(won.read_text(), "won.yaml")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare.deal import ordered_deck
+from foursquare.engine.deal import ordered_deck
 from foursquare.errors import IllegalMoveError, ParseError
-from foursquare.game import Game, Placement, Reason, Status, WrongCardError, play_moves
+from foursquare.engine.game import Game, Placement, Reason, Status, WrongCardError, play_moves
 
 
 def stacked(*first: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The last-cards rule (foursquare.lastcards): it never rules out a real win, it
+"""The last-cards rule (foursquare.solver.lastcards): it never rules out a real win, it
 rules out wins the brute force cannot find, and it settles deals it was made for."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from foursquare.deal import deal_deck
-from foursquare.game import Game
-from foursquare.lastcards import TailLimit, tail_can_end, tail_patterns
-from foursquare.rules import STANDARD, get_rules
-from foursquare.solver import SOLVED, solve, solve_deal
+from foursquare.engine.deal import deal_deck
+from foursquare.engine.game import Game
+from foursquare.solver.lastcards import TailLimit, tail_can_end, tail_patterns
+from foursquare.engine.rules import STANDARD, get_rules
+from foursquare.solver.search import SOLVED, solve, solve_deal
 
 from test_solver import brute_force_win_lengths, random_cut_position, replay
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from foursquare.deal import ordered_deck
+from foursquare.engine.deal import ordered_deck
 from foursquare.errors import IllegalMoveError, ParseError
-from foursquare.game import Game
-from foursquare.layout import CELLS, Cell, cell_at, geometry
-from foursquare.rules import STANDARD
+from foursquare.engine.game import Game
+from foursquare.engine.layout import CELLS, Cell, cell_at, geometry
+from foursquare.engine.rules import STANDARD
 
 FRAME_NAMES = [c + str(r) for r in range(1, 8) for c in "abcdefg"]
 

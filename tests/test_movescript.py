@@ -3,10 +3,10 @@
 import pytest
 
 from foursquare import Game
-from foursquare.cards import Card
+from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
-from foursquare.layout import Cell
-from foursquare.movescript import Move, new_game, parse_move, play_move, play_script, read_moves
+from foursquare.engine.layout import Cell
+from foursquare.formats.movescript import Move, new_game, parse_move, play_move, play_script, read_moves
 
 
 def test_parse_move_cell_or_card_and_cell():
@@ -68,7 +68,7 @@ def test_the_worked_example_replays():
 def test_every_prompt_command_form_is_read_by_the_script_reader_too():
     """FORMATS.md: one syntax for the prompt and for scripts, so a script written at
     the prompt (forced saves, ``state --full``) replays from a file."""
-    from foursquare.movescript import Command, parse_entry
+    from foursquare.formats.movescript import Command, parse_entry
 
     assert parse_entry("save! game.yaml") == Command("save!", "game.yaml")
     assert parse_entry("STATE! s.yaml") == Command("state!", "s.yaml")

@@ -13,9 +13,9 @@ from itertools import islice
 
 import pytest
 
-from foursquare import simulate
+from foursquare.bots import simulate
 from foursquare.parallel import BUFFER, WorkerError, ordered_map
-from foursquare.solver import solve_deals
+from foursquare.solver.search import solve_deals
 
 
 def _square(x: int) -> int:

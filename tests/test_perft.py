@@ -19,8 +19,8 @@ import os
 
 import pytest
 
-from foursquare.deal import deal_deck
-from foursquare.game import Game, perft
+from foursquare.engine.deal import deal_deck
+from foursquare.engine.game import Game, perft
 
 SLOW = pytest.mark.skipif(not os.environ.get("FOURSQUARE_SLOW"), reason="slow: set FOURSQUARE_SLOW=1")
 
@@ -140,7 +140,7 @@ def ref_perft(game: RefGame, depth: int) -> int:
 
 
 # --------------------------------------------------------------------------
-# The engine's count is foursquare.game.perft (play and undo).
+# The engine's count is foursquare.engine.game.perft (play and undo).
 
 
 def divide(game: Game, depth: int) -> dict[str, int]:

@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from foursquare import PRESETS, Game
-from foursquare.reference_solver import solve_with_engine
+from foursquare.solver.reference import solve_with_engine
 
 
 def _best_by_brute_force(game: Game):

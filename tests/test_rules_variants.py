@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from foursquare.cards import Card
-from foursquare.deal import deal_deck, ordered_deck
+from foursquare.engine.cards import Card
+from foursquare.engine.deal import deal_deck, ordered_deck
 from foursquare.errors import IllegalMoveError, ParseError, RulesError
-from foursquare.game import Game, Reason, Status
-from foursquare.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, STANDARD, Rules, get_rules
+from foursquare.engine.game import Game, Reason, Status
+from foursquare.engine.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, STANDARD, Rules, get_rules
 
 
 def flips(game: Game, cell: str) -> list[str]:

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from foursquare.errors import FormatError
-from foursquare.rules import PRESETS, STANDARD, get_rules
-from foursquare.rulesfile import load_rules, read_rules, rules_from_value, rules_value
-from foursquare.yamlio import dump, read_documents
+from foursquare.engine.rules import PRESETS, STANDARD, get_rules
+from foursquare.formats.rulesfile import load_rules, read_rules, rules_from_value, rules_value
+from foursquare.formats.yamlio import dump, read_documents
 
 
 def error(text):

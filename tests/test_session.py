@@ -13,7 +13,7 @@ import pytest
 
 from foursquare import Game
 from foursquare.errors import ParseError
-from foursquare.movescript import Move
+from foursquare.formats.movescript import Move
 from foursquare.cli.session import Command, Session, read_entry, writable_target, write_atomically
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
@@ -202,7 +202,7 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
-    from foursquare.movescript import COMMAND_NAMES
+    from foursquare.formats.movescript import COMMAND_NAMES
     from foursquare.cli.session import COMMANDS
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)

@@ -1,4 +1,4 @@
-"""Batch simulation (foursquare.simulate): reproducible per (seed, deal) whatever
+"""Batch simulation (foursquare.bots.simulate): reproducible per (seed, deal) whatever
 the number of jobs, and the statistics of a run."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import pytest
 
 from foursquare.bots import BotError
-from foursquare.simulate import GameResult, deal_seed, paired, play_game, run, summarize
+from foursquare.bots.simulate import GameResult, deal_seed, paired, play_game, run, summarize
 
 
 def _key(results):
@@ -83,7 +83,7 @@ def test_paired_difference_of_two_bots():
 
 def test_paired_win_interval_stays_within_minus_one_and_one():
     """A difference of win rates lies in [-1, 1]; its interval must too, even on few deals."""
-    from foursquare.simulate import paired
+    from foursquare.bots.simulate import paired
 
     for wins in ([0], [0, 1], [0, 2], [1]):
         a = [_result(d, score=10 if d in wins else None, bot="a") for d in range(3)]
@@ -96,7 +96,7 @@ def test_paired_win_interval_stays_within_minus_one_and_one():
 def test_intervals_are_clipped_to_what_is_possible():
     """Normal approximations of a mean score stay in [0, max score]; a paired
     score difference stays in [-max, max]."""
-    from foursquare.simulate import summarize as summ
+    from foursquare.bots.simulate import summarize as summ
 
     low = summ([_result(0, 24), _result(1), _result(2), _result(3)], max_score=24)
     assert low.score_interval[0] == 0.0
@@ -119,6 +119,6 @@ def test_as_dict_rounds_floats():
     [(6.4e-05, "64.0 µs"), (0.0009996, "1.00 ms"), (0.0123, "12.3 ms"), (0.42, "420 ms"), (5, "5.00 s"), (None, "-")],
 )
 def test_human_seconds(seconds, text):
-    from foursquare.simulate import human_seconds
+    from foursquare.bots.simulate import human_seconds
 
     assert human_seconds(seconds) == text

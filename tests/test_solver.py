@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from foursquare.deal import deal_deck
-from foursquare.game import Game
-from foursquare.layout import CELLS, STRIDE
-from foursquare.rules import STANDARD, get_rules
-from foursquare.solver import (
+from foursquare.engine.deal import deal_deck
+from foursquare.engine.game import Game
+from foursquare.engine.layout import CELLS, STRIDE
+from foursquare.engine.rules import STANDARD, get_rules
+from foursquare.solver.search import (
     NO_WIN,
     SOLVED,
     UNKNOWN,
@@ -771,7 +771,7 @@ def test_a_time_limit_is_checked_often(preset):
 def test_with_one_card_to_spare_the_last_four_cards_say_which_is_stacked(monkeypatch):
     # Deal 325's 23 (one card to spare): the last three cards allow any one of them,
     # or none of them, to be the stacked card; the last four say it is the 15th card.
-    import foursquare.solver as solver_module
+    import foursquare.solver.search as solver_module
 
     game = Game.from_deal(325)
     assert _search(game)._tail_patterns(17) == (1 << 0b0010, 4)

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from foursquare import Game, get_rules
-from foursquare.cards import Card
+from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
-from foursquare.sources import input_kind, load_input, read_deck, read_source
-from foursquare.state import state_text
-from foursquare.transcript import transcript_text
+from foursquare.formats.sources import input_kind, load_input, read_deck, read_source
+from foursquare.formats.state import state_text
+from foursquare.formats.transcript import transcript_text
 
 DATA = Path(__file__).parent / "data" / "formats"
 DEAL_1 = [str(c) for c in Game.from_deal(1).deck]  # RULES.md §2 vector: 2D 3C 7D 7H 9H 9D 5H 3D TH 6S ...
@@ -197,7 +197,7 @@ def test_load_input_empty_file_is_an_error(text):
 
 
 def test_an_endless_or_huge_input_is_refused_not_read_into_memory(tmp_path, monkeypatch):
-    import foursquare.sources as sources
+    import foursquare.formats.sources as sources
 
     monkeypatch.setattr(sources, "MAX_INPUT_BYTES", 1000)
     big = tmp_path / "big.yaml"

@@ -9,9 +9,9 @@ import yaml
 
 from foursquare import Game, get_rules
 from foursquare.errors import FormatError
-from foursquare.rules import STANDARD
-from foursquare.state import read_state, state_text
-from foursquare.transcript import transcript_text, validate
+from foursquare.engine.rules import STANDARD
+from foursquare.formats.state import read_state, state_text
+from foursquare.formats.transcript import transcript_text, validate
 
 DATA = Path(__file__).parent / "data"
 RECORDS = [json.loads(line) for line in (DATA / "conformance_games.jsonl").read_text().splitlines()]
@@ -184,7 +184,7 @@ def test_state_without_moves_resumes_from_the_position():
         ("deal: 1", "deal: -1", "s.yaml:3: deal must be a whole number from 0 to 18446744073709551615"),
         ("foursquare: 1", "foursquare: 2", "s.yaml:1: unsupported format version 2"),
         ("placed: 5", "placed: 5\nplaced: 5", "s.yaml:5: duplicate key 'placed' (first on line 4)"),
-        ("rules: standard", "rules: !!python/object:foursquare.rules.Rules {}", "s.yaml:2: unsupported YAML tag"),
+        ("rules: standard", "rules: !!python/object:foursquare.engine.rules.Rules {}", "s.yaml:2: unsupported YAML tag"),
     ],
 )
 def test_bad_states(base, old, new, expected):

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from foursquare import Game, get_rules
-from foursquare.cards import Card
+from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
-from foursquare.rules import STANDARD
-from foursquare.transcript import (
+from foursquare.engine.rules import STANDARD
+from foursquare.formats.transcript import (
     check_game, load_game, read_transcripts, transcript_text, transcripts_text, validate,
 )
 
@@ -424,8 +424,8 @@ def test_example_files_in_test_data():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from foursquare.sources import load_input  # noqa: E402
-from foursquare.state import read_state, state_text  # noqa: E402
+from foursquare.formats.sources import load_input  # noqa: E402
+from foursquare.formats.state import read_state, state_text  # noqa: E402
 
 SAMPLE_TRANSCRIPT = transcript_text(played())
 SAMPLE_STATE = state_text(played())

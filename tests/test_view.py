@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from foursquare.game import Game, Status
-from foursquare.view import PlayerView
+from foursquare.engine.game import Game, Status
+from foursquare.engine.view import PlayerView
 
 
 def played(deck, cells):

@@ -3,9 +3,9 @@
 import pytest
 import yaml
 
-from foursquare import yamlio
+from foursquare.formats import yamlio
 from foursquare.errors import FormatError
-from foursquare.yamlio import (
+from foursquare.formats.yamlio import (
     Flow, FlowList, Quoted, YMap, YScalar, YSeq, as_bool, as_choice, as_int, as_text, decode, dump, read_documents,
     read_each_document,
 )

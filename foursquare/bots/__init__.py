@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..view import PlayerView
+from ..engine.view import PlayerView
 from .base import Bot, BotError, Estimate
 from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 
-from ..layout import CELLS, STRIDE
-from ..rules import Rules
+from ..engine.layout import CELLS, STRIDE
+from ..engine.rules import Rules
 
 PLAYING, WON, LOST = 0, 1, -1
 

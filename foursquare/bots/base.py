@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..errors import FoursquareError
-from ..game import Status
-from ..layout import Cell
-from ..view import PlayerView
+from ..engine.game import Status
+from ..engine.layout import Cell
+from ..engine.view import PlayerView
 from ._board import Board
 
 

@@ -56,9 +56,9 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
 
     'unknown' means the solver's node limit ran out for that position.
     """
-    from ..analysis import ANALYSIS_MAX_NODES, analyze_game
+    from ..solver.analysis import ANALYSIS_MAX_NODES, analyze_game
     from ..errors import FormatError
-    from ..solver import SolverError
+    from ..solver.search import SolverError
 
     exclusive(deal=deal, deck=deck_path)
     if no_bot and (bot is not None or budget is not None):
@@ -80,7 +80,7 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
             budget=budget,
         )
     except SolverError:  # a position of the game has no next card: the stock order is not known
-        from ..sources import next_card_unknown
+        from ..formats.sources import next_card_unknown
 
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None

@@ -30,10 +30,10 @@ from typing import NoReturn
 
 import click
 
-from ..deal import parse_deal_number
+from ..engine.deal import parse_deal_number
 from ..errors import FoursquareError, ParseError
-from ..game import Game
-from ..rules import STANDARD, Rules
+from ..engine.game import Game
+from ..engine.rules import STANDARD, Rules
 
 #: The type of every file parameter: shell completion offers files; only an empty
 #: name is refused here (a bad file is reported by the reader as ``FILE: reason``, status 1).
@@ -363,7 +363,7 @@ def _plain_digits(text: str) -> bool:
 def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     if value is None:
         return None
-    from ..deal import MAX_DEAL
+    from ..engine.deal import MAX_DEAL
 
     text = value
     range_text = f"expected a whole number from 0 to {MAX_DEAL}"
@@ -543,8 +543,8 @@ def load_rules_option(spec: str | None) -> Rules | None:
     """
     if spec is None:
         return None
-    from ..rules import PRESETS
-    from ..rulesfile import load_rules
+    from ..engine.rules import PRESETS
+    from ..formats.rulesfile import load_rules
 
     if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
         raise click.BadParameter(
@@ -558,7 +558,7 @@ def read_deck_option(path: str, rules: Rules | None) -> list:
 
     :raises FormatError: naming the file and line of the first bad card.
     """
-    from ..sources import read_deck, read_source
+    from ..formats.sources import read_deck, read_source
 
     text, name = read_source(path)
     return read_deck(text, name, rules or STANDARD)
@@ -604,7 +604,7 @@ def load_game_file(
         file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
-    from ..sources import read_source
+    from ..formats.sources import read_source
 
     text, name = read_source(path)
     return load_game_text(
@@ -629,9 +629,9 @@ def load_game_text(
     move script: the start of ``--deal``/``--deck`` (an error without them, or
     with ``empty_ok=False``, as for ``play --resume``)."""
     from ..errors import FormatError
-    from ..sources import input_kind, load_input
+    from ..formats.sources import input_kind, load_input
 
-    from ..movescript import strip_line
+    from ..formats.movescript import strip_line
 
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
     if not any(strip_line(line) for line in text.splitlines()):
@@ -677,7 +677,7 @@ def _extended(game: Game, deal: int | None, deck: list | None) -> Game:
 
 def _transcript_game(text, name, deal, deck, rules, game_number) -> Game:
     from ..errors import FormatError
-    from ..transcript import check_game, read_transcripts
+    from ..formats.transcript import check_game, read_transcripts
 
     games = read_transcripts(text, name)
     if game_number is None:

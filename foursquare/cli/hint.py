@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..simulate import human_seconds
+from ..bots.simulate import human_seconds
 from .common import (
     Command,
     bot_option_needs,
@@ -60,7 +60,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..sources import input_kind, load_view, read_source
+    from ..formats.sources import input_kind, load_view, read_source
 
     if game_path is None:
         if game_number is not None:
@@ -85,7 +85,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
 
-        from ..sources import next_card_unknown
+        from ..formats.sources import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))
     return game.view()

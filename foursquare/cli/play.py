@@ -19,8 +19,8 @@ import sys
 import click
 
 from ..errors import FoursquareError
-from ..game import Game, Placement
-from ..movescript import Move
+from ..engine.game import Game, Placement
+from ..formats.movescript import Move
 from .render import card_text, fit, outcome_text
 from .session import (
     COMMANDS,
@@ -101,7 +101,7 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
             raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
         game = new_game(deal, deck_path, rules)
         if game is None:
-            from ..rules import STANDARD
+            from ..engine.rules import STANDARD
 
             game = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
             chosen = True
@@ -156,8 +156,8 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..sources import read_source
-    from ..yamlio import split_documents
+    from ..formats.sources import read_source
+    from ..formats.yamlio import split_documents
 
     try:
         text, _ = read_source(path)
@@ -168,7 +168,7 @@ def _games_held(path: str) -> int:
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:
     """The ``--rules`` option that plays the game's rule set again (empty for the standard rules)."""
-    from ..rules import STANDARD
+    from ..engine.rules import STANDARD
 
     if game.rules == STANDARD:
         return ""

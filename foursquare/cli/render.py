@@ -33,9 +33,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
-from ..cards import Card
-from ..game import Game, Status
-from ..layout import COLUMN_LETTERS, CELLS, STRIDE, Cell
+from ..engine.cards import Card
+from ..engine.game import Game, Status
+from ..engine.layout import COLUMN_LETTERS, CELLS, STRIDE, Cell
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]

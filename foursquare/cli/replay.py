@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..game import Game
+from ..engine.game import Game
 from .render import outcome_text
 from .common import (
     Command,
@@ -59,7 +59,7 @@ def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, asc
     rules = load_rules_option(rules_spec)
     game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if fmt == "yaml":
-        from ..state import state_text
+        from ..formats.state import state_text
 
         if final:
             click.echo(state_text(game), nl=False)

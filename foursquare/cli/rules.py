@@ -6,8 +6,8 @@ import os
 
 import click
 
-from ..cards import RANK_CHARS
-from ..rules import DESCRIPTIONS, PRESETS, STANDARD, Rules
+from ..engine.cards import RANK_CHARS
+from ..engine.rules import DESCRIPTIONS, PRESETS, STANDARD, Rules
 from .common import Command, command_boundary, load_rules_option
 
 

@@ -18,8 +18,8 @@ import stat
 import tempfile
 
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..game import Game, Placement
-from ..movescript import Command, Move, parse_entry
+from ..engine.game import Game, Placement
+from ..formats.movescript import Command, Move, parse_entry
 
 #: Commands at the prompt besides a move: name -> one-line help.
 COMMANDS: dict[str, str] = {
@@ -57,7 +57,7 @@ def read_entry(line: str) -> Move | Command | None:
     ``save! FILE`` and ``state! FILE`` (prompt only) give the commands ``save!``
     and ``state!``: write FILE even when it holds something else.
     """
-    from ..movescript import file_words, strip_line
+    from ..formats.movescript import file_words, strip_line
 
     words = strip_line(line).split()
     force = False
@@ -181,14 +181,14 @@ def write_atomically(path: str, text: str, *, sync: bool = True) -> None:
 
 def transcript_of(game: Game) -> str:
     """The transcript (FORMATS.md) of ``game``: one YAML document."""
-    from ..transcript import transcript_text
+    from ..formats.transcript import transcript_text
 
     return transcript_text(game)
 
 
 def state_of(game: Game, *, player_view: bool = False) -> str:
     """The state YAML (FORMATS.md) of ``game``."""
-    from ..state import state_text
+    from ..formats.state import state_text
 
     return state_text(game, player_view=player_view)
 

@@ -9,8 +9,8 @@ import sys
 import click
 
 from ..errors import FoursquareError
-from ..simulate import human_seconds
-from ..rulesfile import rules_value
+from ..bots.simulate import human_seconds
+from ..formats.rulesfile import rules_value
 from .common import (
     Command,
     JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
@@ -101,7 +101,7 @@ def _stdout():
 
 def _play_deal(task):
     """One game in a worker process."""
-    from ..simulate import run
+    from ..bots.simulate import run
 
     name, deal, seed, rules, budget, nodes = task
     return run(name, [deal], seed, rules, budget, nodes, 1)[0]
@@ -115,7 +115,7 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
     that the results kept (and the CSV rows) always cover whole deals.  The workers take
     one game at a time, so that the first results come at once however long the
     range; stopping (Ctrl-C, SIGTERM) stops the workers."""
-    from ..simulate import run
+    from ..bots.simulate import run
 
     for name in names:
         run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
@@ -187,7 +187,7 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     The same deals and seed give the same games whatever --jobs is.  The bots
     see only what a player sees (RULES.md section 6).
     """
-    from ..rules import STANDARD
+    from ..engine.rules import STANDARD
 
     rules = load_rules_option(rules_spec) or STANDARD
     names = list(dict.fromkeys(bots))
@@ -254,7 +254,7 @@ def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupte
     report to stderr."""
     import contextlib
 
-    from ..simulate import paired, summarize
+    from ..bots.simulate import paired, summarize
 
     stopped = None
     played = deals

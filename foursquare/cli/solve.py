@@ -44,7 +44,7 @@ def _winning_game(game, sol):
 
 
 def _transcript(game, sol) -> str | None:
-    from ..transcript import transcript_text
+    from ..formats.transcript import transcript_text
 
     won = _winning_game(game, sol)
     return None if won is None else transcript_text(won)
@@ -120,7 +120,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
 
 def _solve_deal(task):
     """Solve one deal in a worker process: ``(deal, solution)``."""
-    from ..solver import solve_deals
+    from ..solver.search import solve_deals
 
     deal, rules, limit, timeout = task
     return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
@@ -131,7 +131,7 @@ def solve_stream(deals: range, rules, limit, timeout, jobs):
     the deals before it are solved (each worker takes one deal at a time; only
     the results that finished out of order are kept waiting).  Stopping the iteration
     (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
-    from ..solver import solve_deals
+    from ..solver.search import solve_deals
 
     list(solve_deals([], rules))  # an unsupported rule set fails here, before any work
     if jobs <= 1 or len(deals) <= 1:
@@ -164,8 +164,8 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
     every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
-    from ..analysis import summarize
-    from ..rules import STANDARD
+    from ..solver.analysis import summarize
+    from ..engine.rules import STANDARD
 
     rules = rules or STANDARD
     solutions = []
@@ -212,8 +212,8 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
 def _summary(solutions, fmt, rules, interrupted: int | None = None, to_stderr: bool = False) -> None:
     """The summary of the deals solved under ``rules``; ``interrupted``: how many
     were asked for (the run stopped before the end); ``to_stderr`` for ``--output -``."""
-    from ..analysis import summarize
-    from ..rulesfile import rules_value
+    from ..solver.analysis import summarize
+    from ..formats.rulesfile import rules_value
 
     summary = summarize(solutions)
     if to_stderr:  # --output -: the CSV has stdout to itself

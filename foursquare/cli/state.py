@@ -63,6 +63,6 @@ def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_vi
             fail(f"{name}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()
-    from ..state import state_text
+    from ..formats.state import state_text
 
     click.echo(state_text(game, player_view=player_view, reveal=reveal), nl=False)

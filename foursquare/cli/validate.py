@@ -7,7 +7,7 @@ import json
 import click
 
 from ..errors import FormatError
-from ..transcript import GameReport
+from ..formats.transcript import GameReport
 from .common import Command, PATH, command_boundary, counted
 
 
@@ -34,8 +34,8 @@ def validate(files, fmt):
     M: message; a summary goes to stdout.  Exit status 0 when every game is
     valid, 1 otherwise.
     """
-    from ..sources import read_source
-    from ..transcript import validate as check
+    from ..formats.sources import read_source
+    from ..formats.transcript import validate as check
 
     results: list[dict] = []
     lines: list[str] = []

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import sys
 
-from .cards import Card
-from .errors import FormatError, ParseError
-from .game import Game, Status
-from .rules import STANDARD, Rules
-from .view import PlayerView
+from ..engine.cards import Card
+from ..errors import FormatError, ParseError
+from ..engine.game import Game, Status
+from ..engine.rules import STANDARD, Rules
+from ..engine.view import PlayerView
 from .yamlio import clean_text, decode
 
 #: The name used for standard input in messages.

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from .errors import FormatError, digits_text, quote, shorten
+from ..errors import FormatError, digits_text, quote, shorten
 
 _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus

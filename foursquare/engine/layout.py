@@ -11,7 +11,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from .errors import ParseError, quote
+from ..errors import ParseError, quote
 from .rules import Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide

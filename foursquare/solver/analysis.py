@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .game import Game
-from .solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
+from ..engine.game import Game
+from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`.
 ANALYSIS_MAX_NODES = 200_000
@@ -247,7 +247,7 @@ def _verdict(before: Solution, after: Solution, winnable_before: bool = False) -
 def _bot_estimates(game: Game, bot: str | None, budget: float | None, seed: int):
     """The bot's estimates for the position, or ``None`` when no bot package is available."""
     try:
-        from .bots import recommend  # type: ignore[attr-defined]
+        from ..bots import recommend  # type: ignore[attr-defined]
     except ImportError:
         return None
     kwargs = {"budget": budget, "seed": seed}

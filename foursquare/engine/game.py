@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from .cards import CARDS, Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .errors import IllegalMoveError, ParseError
+from ..errors import IllegalMoveError, ParseError
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, geometry
 from .rules import STANDARD, Rules
 

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from .cards import MAX_RANK
-from .errors import RulesError, quote
+from ..errors import RulesError, quote
 
 #: Allowed values of the parameters that take a word.
 CHOICES = {

@@ -21,11 +21,11 @@ import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from .cards import Card
-from .errors import FormatError, IllegalMoveError, ParseError, quote
-from .game import Game, Placement, WrongCardError
-from .layout import Cell
-from .rules import STANDARD, Rules
+from ..engine.cards import Card
+from ..errors import FormatError, IllegalMoveError, ParseError, quote
+from ..engine.game import Game, Placement, WrongCardError
+from ..engine.layout import Cell
+from ..engine.rules import STANDARD, Rules
 
 
 class Move(NamedTuple):

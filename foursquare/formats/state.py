@@ -39,15 +39,15 @@ card, or its identity filled in), and otherwise says so.
 
 from __future__ import annotations
 
-from .cards import Card
-from .deal import MAX_DEAL, deal_deck, ordered_deck
-from .errors import FormatError, ParseError
-from .game import Game, Reason, Status
-from .layout import Cell, geometry
+from ..engine.cards import Card
+from ..engine.deal import MAX_DEAL, deal_deck, ordered_deck
+from ..errors import FormatError, ParseError
+from ..engine.game import Game, Reason, Status
+from ..engine.layout import Cell, geometry
 from .movescript import Move, parse_move, play_move
-from .rules import STANDARD, Rules
+from ..engine.rules import STANDARD, Rules
 from .rulesfile import rules_from_value, rules_value
-from .view import PlayerView
+from ..engine.view import PlayerView
 from .yamlio import (
     Flow,
     FlowList,

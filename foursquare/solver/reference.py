@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from .game import Game
+from ..engine.game import Game
 
 
 class _Limit(Exception):

@@ -89,11 +89,11 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import Card
-from .errors import FoursquareError
+from ..engine.cards import Card
+from ..errors import FoursquareError
 from .lastcards import TailLimit, rank_classes, tail_patterns
-from .layout import CELLS, STRIDE, Cell
-from .rules import STANDARD, Rules
+from ..engine.layout import CELLS, STRIDE, Cell
+from ..engine.rules import STANDARD, Rules
 
 SOLVED = "solved"
 NO_WIN = "no-win"
@@ -677,7 +677,7 @@ def _solve(game, *, max_nodes: int | None, timeout: float | None) -> Solution:
     if t0 >= len(deck):
         raise SolverError("the next card is unknown: the solver needs the stock order")
     if not _fast_rules(rules):
-        from .reference_solver import solve_with_engine
+        from .reference import solve_with_engine
 
         status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout)
         seconds = time.perf_counter() - start
@@ -723,7 +723,7 @@ def solve_deck(
     :param deck: the stock, top first (40 cards, or a prefix: see :func:`solve`).
     :raises ParseError, ValueError: for a deck the engine rejects; :class:`SolverError` as :func:`solve`.
     """
-    from .game import Game
+    from ..engine.game import Game
 
     return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards)
 
@@ -736,7 +736,7 @@ def solve_deal(
     timeout: float | None = None,
 ) -> Solution:
     """Solve deal number ``deal`` (RULES.md §2) from the start; see :func:`solve`."""
-    from .game import Game
+    from ..engine.game import Game
 
     return solve(Game.from_deal(deal, rules), max_nodes=max_nodes, timeout=timeout)
 
@@ -1215,6 +1215,6 @@ def solve_deals(
         for item in work:
             yield _solve_one(item)
         return
-    from .parallel import ordered_map
+    from ..parallel import ordered_map
 
     yield from ordered_map(_solve_one, work, min(jobs, len(deals)))

@@ -9,7 +9,7 @@ for rule variants with a longer deck.
 
 from __future__ import annotations
 
-from .errors import ParseError, quote
+from ..errors import ParseError, quote
 
 #: Rank characters by rank value (index 0 unused).  ``T`` is ten.
 RANK_CHARS = "?A23456789TJQK"

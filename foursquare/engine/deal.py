@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .cards import CARDS, Card
-from .errors import ParseError, quote
+from ..errors import ParseError, quote
 from .rules import STANDARD, Rules
 
 MASK64 = (1 << 64) - 1

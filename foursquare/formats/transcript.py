@@ -23,13 +23,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card
-from .deal import MAX_DEAL
-from .errors import FormatError, ParseError, shorten
-from .game import Game, Reason, Status
-from .layout import Cell
+from ..engine.cards import Card
+from ..engine.deal import MAX_DEAL
+from ..errors import FormatError, ParseError, shorten
+from ..engine.game import Game, Reason, Status
+from ..engine.layout import Cell
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
-from .rules import STANDARD, Rules
+from ..engine.rules import STANDARD, Rules
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
     Flow,

@@ -1,0 +1,29 @@
+"""The perfect-information solver: it sees the stock's order (RULES §6 does not apply).
+
+``solve(game)`` returns the best score still reachable, proven, or a bound within a
+work limit; ``analyze_game`` (in :mod:`foursquare.solver.analysis`) judges a recorded
+game move by move.
+
+    >>> from foursquare import Game
+    >>> from foursquare.solver import solve
+    >>> solve(Game.from_deal(1)).score
+    24
+"""
+
+from .search import (
+    DEFAULT_MAX_NODES,
+    NO_WIN,
+    SOLVED,
+    UNKNOWN,
+    Solution,
+    SolverError,
+    solve,
+    solve_deal,
+    solve_deals,
+    solve_deck,
+)
+
+__all__ = [
+    "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Solution", "SolverError",
+    "solve", "solve_deal", "solve_deals", "solve_deck",
+]

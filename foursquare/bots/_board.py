@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 
 from ..engine.layout import CELLS, STRIDE
-from ..engine.rules import Rules
+from ..engine.rules import Adjacency, Comparison, Rules, Ties
 
 PLAYING, WON, LOST = 0, 1, -1
 
@@ -33,7 +33,7 @@ class Geometry:
         self.row_others = [tuple(r * f + c for c in range(f) if c != i % f) for i in range(f * f) for r in [i // f]]
         self.col_others = [tuple(r * f + c for r in range(f) if r != i // f) for i in range(f * f) for c in [i % f]]
         steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        if rules.adjacency == "edge-or-corner":
+        if rules.adjacency is Adjacency.EDGE_OR_CORNER:
             steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
         self.nbrs = [
             tuple((i // f + dr) * f + i % f + dc for dr, dc in steps if 0 <= i // f + dr < f and 0 <= i % f + dc < f)
@@ -76,8 +76,8 @@ class Board:
         self.cap = rules.pile_cap
         self.limit = rules.face_down_limit
         self.total = rules.deck_size
-        self.sees_all = rules.comparison == "all"
-        self.ties_count = rules.ties == "count"
+        self.sees_all = rules.comparison is Comparison.ALL
+        self.ties_count = rules.ties is Ties.COUNT
         self.self_flip = rules.self_flip
         n = geo.ncells
         self.rank = [0] * n

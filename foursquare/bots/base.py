@@ -11,10 +11,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..errors import FoursquareError
 from ..engine.game import Status
 from ..engine.layout import Cell
+from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
+from ..errors import FoursquareError
 from ._board import Board
 
 
@@ -81,7 +82,7 @@ class Bot(ABC):
         deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
         board = Board.from_view(view)
         cells = board.legal()
-        if not board.npiles and view.rules.layout == "floating":
+        if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
             cells = [board.geo.centre]
         to_cell = board.geo.to_cell
         return [

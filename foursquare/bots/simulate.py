@@ -23,12 +23,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..solver.analysis import wilson_interval
-from . import get_bot
 from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
-from ..parallel import ordered_map
 from ..engine.rules import STANDARD, Rules
+from ..parallel import ordered_map
+from ..solver.analysis import wilson_interval
+from . import get_bot
 
 #: Decimals kept for the floats of ``as_dict`` (JSON output).
 JSON_DIGITS = 4

@@ -7,8 +7,16 @@ import json
 import click
 
 from .common import (
+    PATH,
+    POSITIVE,
+    SECONDS,
     Command,
-    POSITIVE, PATH, SECONDS, bot_option_needs, command_boundary, exclusive, game_number_option, game_options, load_game_file,
+    bot_option_needs,
+    command_boundary,
+    exclusive,
+    game_number_option,
+    game_options,
+    load_game_file,
     load_rules_option,
 )
 
@@ -56,8 +64,8 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
 
     'unknown' means the solver's node limit ran out for that position.
     """
-    from ..solver.analysis import ANALYSIS_MAX_NODES, analyze_game
     from ..errors import FormatError
+    from ..solver.analysis import ANALYSIS_MAX_NODES, analyze_game
     from ..solver.search import SolverError
 
     exclusive(deal=deal, deck=deck_path)

@@ -31,9 +31,10 @@ from typing import NoReturn
 import click
 
 from ..engine.deal import parse_deal_number
-from ..errors import FoursquareError, ParseError
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
+from ..errors import FoursquareError, ParseError
+
 
 #: The type of every file parameter: shell completion offers files; only an empty
 #: name is refused here (a bad file is reported by the reader as ``FILE: reason``, status 1).
@@ -629,9 +630,8 @@ def load_game_text(
     move script: the start of ``--deal``/``--deck`` (an error without them, or
     with ``empty_ok=False``, as for ``play --resume``)."""
     from ..errors import FormatError
-    from ..formats.sources import input_kind, load_input
-
     from ..formats.movescript import strip_line
+    from ..formats.sources import input_kind, load_input
 
     deck = read_deck_option(deck_path, rules) if deck_path is not None else None
     if not any(strip_line(line) for line in text.splitlines()):

@@ -9,17 +9,17 @@ import click
 
 from ..bots.simulate import human_seconds
 from .common import (
-    Command,
-    bot_option_needs,
-    counted,
-    given_on_the_command_line,
     NATURAL,
     PATH,
     SECONDS,
+    Command,
+    bot_option_needs,
     command_boundary,
+    counted,
     exclusive,
     game_number_option,
     game_options,
+    given_on_the_command_line,
     load_game_text,
     load_rules_option,
     new_game,
@@ -84,7 +84,6 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     )
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
-
         from ..formats.sources import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))

@@ -18,9 +18,26 @@ import sys
 
 import click
 
-from ..errors import FoursquareError
 from ..engine.game import Game, Placement
+from ..errors import FoursquareError
 from ..formats.movescript import Move
+from .common import (
+    PATH,
+    Look,
+    Terminated,
+    command_boundary,
+    error_text,
+    exclusive,
+    fail,
+    game_number_option,
+    game_options,
+    load_game_file,
+    load_rules_option,
+    new_game,
+    option_needs,
+    signals_deferred,
+)
+from .common import Command as CliCommand
 from .render import card_text, fit, outcome_text
 from .session import (
     COMMANDS,
@@ -32,30 +49,13 @@ from .session import (
     state_of,
     writable_target,
 )
-from .common import (
-    Command,
-    PATH,
-    Look,
-    command_boundary,
-    error_text,
-    exclusive,
-    fail,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    new_game,
-    option_needs,
-    Terminated,
-    signals_deferred,
-)
 
 #: Random deals are drawn below this, so that their numbers are easy to type.
 RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command(cls=Command, short_help="Play a game at the prompt, or from a piped move script.")
+@click.command(cls=CliCommand, short_help="Play a game at the prompt, or from a piped move script.")
 @game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option

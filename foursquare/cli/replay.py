@@ -5,13 +5,12 @@ from __future__ import annotations
 import click
 
 from ..engine.game import Game
-from .render import outcome_text
 from .common import (
-    Command,
-    counted,
     PATH,
+    Command,
     Look,
     command_boundary,
+    counted,
     exclusive,
     game_number_option,
     game_options,
@@ -19,6 +18,7 @@ from .common import (
     load_rules_option,
     option_needs,
 )
+from .render import outcome_text
 
 
 def start_of(game: Game) -> Game:

@@ -7,7 +7,16 @@ import os
 import click
 
 from ..engine.cards import RANK_CHARS
-from ..engine.rules import DESCRIPTIONS, PRESETS, STANDARD, Rules
+from ..engine.rules import (
+    DESCRIPTIONS,
+    PRESETS,
+    STANDARD,
+    Adjacency,
+    Comparison,
+    LayoutKind,
+    Rules,
+    Ties,
+)
 from .common import Command, command_boundary, load_rules_option
 
 
@@ -24,22 +33,22 @@ def explain(rules: Rules) -> list[str]:
         + ("one suit." if rules.suits == 1 else f"{rules.suits} suits."),
         (
             f"Layout: a fixed {n}x{n} board, cells a1 to {chr(96 + n)}{n}."
-            if rules.layout == "fixed"
+            if rules.layout is LayoutKind.FIXED
             else f"Layout: floating; the first card goes anywhere in a {rules.frame}x{rules.frame} frame "
             f"and the piles must fit in {n} rows and {n} columns."
         ),
         "A new pile goes next to an existing one, sharing "
-        + ("an edge." if rules.adjacency == "edge" else "an edge or a corner."),
+        + ("an edge." if rules.adjacency is Adjacency.EDGE else "an edge or a corner."),
         ("A pile holds one card only." if rules.pile_cap == 1 else f"A pile holds at most {rules.pile_cap} cards; ")
         + ("" if rules.pile_cap == 1 else "a card placed on a pile covers its top card."),
         "After each placement the card is compared with the "
-        + ("face-up top cards" if rules.comparison == "face-up" else "top cards, face up or down,")
+        + ("face-up top cards" if rules.comparison is Comparison.FACE_UP else "top cards, face up or down,")
         + " of the other piles in its row, then in its column.",
         "If it is higher than all of them, lower than all of them, or there are none, the other top cards "
         "of that line flip; "
         + (
             "a tie with any of them blocks the flip."
-            if rules.ties == "block"
+            if rules.ties is Ties.BLOCK
             else "an equal rank counts as higher or lower, so a tie flips too."
         ),
         "The placed card " + ("flips with its line." if rules.self_flip else "stays face up."),

@@ -17,8 +17,8 @@ import os
 import stat
 import tempfile
 
-from ..errors import IllegalMoveError, ParseError, quote, shorten
 from ..engine.game import Game, Placement
+from ..errors import IllegalMoveError, ParseError, quote, shorten
 from ..formats.movescript import Command, Move, parse_entry
 
 #: Commands at the prompt besides a move: name -> one-line help.

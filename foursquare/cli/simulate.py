@@ -8,13 +8,24 @@ import sys
 
 import click
 
-from ..errors import FoursquareError
 from ..bots.simulate import human_seconds
+from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from .common import (
+    JOBS,
+    NATURAL,
+    PATH,
+    POSITIVE,
+    SECONDS,
     Command,
-    JOBS, POSITIVE, NATURAL, PATH, SECONDS, command_boundary, deal_range, load_rules_option, worker_signals,
-    check_output_file, signals_deferred, option_needs, bot_option_needs,
+    bot_option_needs,
+    check_output_file,
+    command_boundary,
+    deal_range,
+    load_rules_option,
+    option_needs,
+    signals_deferred,
+    worker_signals,
 )
 
 FORMATS = ["text", "json", "markdown"]

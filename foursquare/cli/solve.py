@@ -11,9 +11,21 @@ import click
 
 from ..errors import FoursquareError
 from .common import (
+    JOBS,
+    PATH,
+    POSITIVE,
+    SECONDS,
     Command,
-    JOBS, POSITIVE, PATH, SECONDS, command_boundary, deal_range, exclusive, game_options, load_rules_option, new_game,
-    worker_signals, check_output_file, given_on_the_command_line, option_needs,
+    check_output_file,
+    command_boundary,
+    deal_range,
+    exclusive,
+    game_options,
+    given_on_the_command_line,
+    load_rules_option,
+    new_game,
+    option_needs,
+    worker_signals,
 )
 
 
@@ -164,8 +176,8 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
     every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
-    from ..solver.analysis import summarize
     from ..engine.rules import STANDARD
+    from ..solver.analysis import summarize
 
     rules = rules or STANDARD
     solutions = []
@@ -212,8 +224,8 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
 def _summary(solutions, fmt, rules, interrupted: int | None = None, to_stderr: bool = False) -> None:
     """The summary of the deals solved under ``rules``; ``interrupted``: how many
     were asked for (the run stopped before the end); ``to_stderr`` for ``--output -``."""
-    from ..solver.analysis import summarize
     from ..formats.rulesfile import rules_value
+    from ..solver.analysis import summarize
 
     summary = summarize(solutions)
     if to_stderr:  # --output -: the CSV has stdout to itself

@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from .common import (
-    Command,
     NATURAL,
     PATH,
+    Command,
     command_boundary,
     exclusive,
     fail,

@@ -8,7 +8,7 @@ import click
 
 from ..errors import FormatError
 from ..formats.transcript import GameReport
-from .common import Command, PATH, command_boundary, counted
+from .common import PATH, Command, command_boundary, counted
 
 
 def _file_error(name: str, error: FormatError) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cards import CARDS, Card
 from ..errors import ParseError, quote
+from .cards import CARDS, Card
 from .rules import STANDARD, Rules
 
 MASK64 = (1 << 64) - 1

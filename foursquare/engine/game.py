@@ -21,11 +21,11 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
+from ..errors import IllegalMoveError, ParseError
 from .cards import CARDS, Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from ..errors import IllegalMoveError, ParseError
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, geometry
-from .rules import STANDARD, Rules
+from .rules import STANDARD, Adjacency, Comparison, Rules, Ties
 
 
 class Status(StrEnum):
@@ -145,8 +145,8 @@ class Game:
         self._cap = rules.pile_cap
         self._limit = rules.face_down_limit
         self._total = rules.deck_size
-        self._sees_all = rules.comparison == "all"
-        self._ties_count = rules.ties == "count"
+        self._sees_all = rules.comparison is Comparison.ALL
+        self._ties_count = rules.ties is Ties.COUNT
         self._self_flip = rules.self_flip
         self._size = rules.size
         self._piles: dict[Cell, list[Card]] = {}  # cell -> cards bottom to top
@@ -395,7 +395,7 @@ class Game:
         if self._h[c]:
             return f"the pile at {c} is full ({self._cap} cards)"
         if not self._nb[c]:
-            kind = "orthogonally " if self.rules.adjacency == "edge" else ""
+            kind = "orthogonally " if self.rules.adjacency is Adjacency.EDGE else ""
             return f"{c} is not {kind}adjacent to a pile"
         r0, r1, c0, c1 = self._box
         r, col = c.row, c.column

@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import ParseError, quote
-from .rules import Rules
+from .rules import Adjacency, Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
 COLUMN_LETTERS = "abcdefghijklmnop"
@@ -178,4 +178,4 @@ def _geometry(frame: int, diagonal: bool) -> Geometry:
 
 def geometry(rules: Rules) -> Geometry:
     """The (shared, cached) :class:`Geometry` of a rule set's frame."""
-    return _geometry(rules.frame, rules.adjacency == "edge-or-corner")
+    return _geometry(rules.frame, rules.adjacency is Adjacency.EDGE_OR_CORNER)

@@ -9,17 +9,49 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-from .cards import MAX_RANK
 from ..errors import RulesError, quote
+from .cards import MAX_RANK
 
-#: Allowed values of the parameters that take a word.
-CHOICES = {
-    "comparison": ("face-up", "all"),
-    "adjacency": ("edge", "edge-or-corner"),
-    "layout": ("floating", "fixed"),
-    "ties": ("block", "count"),
+
+class Comparison(StrEnum):
+    """Which other top cards the placed card is compared with (RULES §4, §8)."""
+
+    FACE_UP = "face-up"  #: the face-up top cards only (standard)
+    ALL = "all"  #: every top card, face up or down
+
+
+class Adjacency(StrEnum):
+    """Where a new pile may go (RULES §3, §8)."""
+
+    EDGE = "edge"  #: next to a pile, sharing an edge (standard)
+    EDGE_OR_CORNER = "edge-or-corner"  #: also diagonally next to one
+
+
+class LayoutKind(StrEnum):
+    """The kind of grid (RULES §3, §8)."""
+
+    FLOATING = "floating"  #: a ``2*size-1`` square frame, the first card anywhere (standard)
+    FIXED = "fixed"  #: a ``size`` square board at ``a1``
+
+
+class Ties(StrEnum):
+    """What a tie with a face-up card does to a flip (RULES §4, §8)."""
+
+    BLOCK = "block"  #: a tie blocks the flip (standard)
+    COUNT = "count"  #: an equal rank counts as higher or lower, so the line flips
+
+
+#: The parameters that take a word, with the enum of their allowed values.
+CHOICE_TYPES: dict[str, type[StrEnum]] = {
+    "comparison": Comparison,
+    "adjacency": Adjacency,
+    "layout": LayoutKind,
+    "ties": Ties,
 }
+#: Allowed values of the parameters that take a word, as text.
+CHOICES: dict[str, tuple[str, ...]] = {key: tuple(e.value for e in enum) for key, enum in CHOICE_TYPES.items()}
 #: Allowed ranges (inclusive) of the parameters that take a number.
 RANGES = {
     "size": (3, 6),
@@ -57,11 +89,11 @@ class Rules:
     face_down_limit: int = 4
     ranks: int = 10
     suits: int = 4
-    comparison: str = "face-up"
+    comparison: Comparison = Comparison.FACE_UP
     self_flip: bool = False
-    adjacency: str = "edge"
-    layout: str = "floating"
-    ties: str = "block"
+    adjacency: Adjacency = Adjacency.EDGE
+    layout: LayoutKind = LayoutKind.FLOATING
+    ties: Ties = Ties.BLOCK
     name: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -69,9 +101,12 @@ class Rules:
             value = getattr(self, key)
             if type(value) is not int or not low <= value <= high:
                 raise RulesError(f"rules: {key} must be a whole number from {low} to {high}, not {quote(value)}")
-        for key, allowed in CHOICES.items():
-            if getattr(self, key) not in allowed:
-                raise RulesError(f"rules: {key} must be one of {', '.join(allowed)}, not {quote(getattr(self, key))}")
+        for key, enum in CHOICE_TYPES.items():
+            value = getattr(self, key)
+            if not isinstance(value, str) or value not in CHOICES[key]:
+                raise RulesError(f"rules: {key} must be one of {', '.join(CHOICES[key])}, not {quote(value)}")
+            # A word given as text becomes its enum member: one representation.
+            object.__setattr__(self, key, enum(value))
         if type(self.self_flip) is not bool:
             raise RulesError(f"rules: self_flip must be true or false, not {quote(self.self_flip)}")
         if self.deck_size < self.size * self.size:
@@ -82,7 +117,7 @@ class Rules:
     @property
     def frame(self) -> int:
         """Side of the square frame of cells: ``2*size-1`` floating, ``size`` fixed."""
-        return self.size if self.layout == "fixed" else 2 * self.size - 1
+        return self.size if self.layout is LayoutKind.FIXED else 2 * self.size - 1
 
     @property
     def deck_size(self) -> int:
@@ -94,9 +129,17 @@ class Rules:
         """The preset name, or ``custom``."""
         return self.name or "custom"
 
-    def parameters(self) -> dict:
-        """The parameters as a plain mapping (without the name), in declaration order."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+    def parameters(self) -> dict[str, int | bool | str]:
+        """The parameters as a plain mapping (without the name), in declaration order.
+
+        Words are plain ``str`` (``"face-up"``), ready for YAML or JSON.
+        """
+        return {
+            f.name: (str(value) if isinstance(value, StrEnum) else value)
+            for f in dataclasses.fields(self)
+            if f.name != "name"
+            for value in (getattr(self, f.name),)
+        }
 
     def with_changes(self, **changes) -> "Rules":
         """A copy with some parameters changed; the name is kept only when nothing changes.
@@ -129,11 +172,11 @@ def _preset(name: str, description: str, **changes) -> None:
     DESCRIPTIONS[name] = description
 
 
-_preset("fixed-board", "a fixed 4x4 board at a1-d4 instead of a floating grid", layout="fixed")
-_preset("open-comparison", "the placed card is compared with every top card, face down too", comparison="all")
+_preset("fixed-board", "a fixed 4x4 board at a1-d4 instead of a floating grid", layout=LayoutKind.FIXED)
+_preset("open-comparison", "the placed card is compared with every top card, face down too", comparison=Comparison.ALL)
 _preset("self-flip", "the placed card flips with its row or column", self_flip=True)
-_preset("diagonal", "a new pile may also go diagonally next to an existing one", adjacency="edge-or-corner")
-_preset("ties-count", "an equal rank counts as higher or lower, so ties flip the line", ties="count")
+_preset("diagonal", "a new pile may also go diagonally next to an existing one", adjacency=Adjacency.EDGE_OR_CORNER)
+_preset("ties-count", "an equal rank counts as higher or lower, so ties flip the line", ties=Ties.COUNT)
 _preset("five-square", "a 5x5 grid dealt from a 52-card deck (ranks A-K)", size=5, ranks=13)
 _preset("three-square", "a 3x3 grid with piles of at most 3 and at most 2 face down", size=3, pile_cap=3, face_down_limit=2)
 

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import os
 import shlex
-
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..engine.cards import Card
-from ..errors import FormatError, IllegalMoveError, ParseError, quote
 from ..engine.game import Game, Placement, WrongCardError
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
+from ..errors import FormatError, IllegalMoveError, ParseError, quote
 
 
 class Move(NamedTuple):

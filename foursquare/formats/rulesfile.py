@@ -14,9 +14,18 @@ from __future__ import annotations
 
 import os
 
-from ..errors import FormatError, RulesError, quote, shorten
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
-from .yamlio import YMap, YNode, YScalar, as_bool, as_choice, as_int, read_documents, unknown_keys
+from ..errors import FormatError, RulesError, quote, shorten
+from .yamlio import (
+    YMap,
+    YNode,
+    YScalar,
+    as_bool,
+    as_choice,
+    as_int,
+    read_documents,
+    unknown_keys,
+)
 
 #: The parameter names, in the order :meth:`Rules.parameters` gives them.
 PARAMETERS: tuple[str, ...] = tuple(STANDARD.parameters())

@@ -12,10 +12,10 @@ import re
 import sys
 
 from ..engine.cards import Card
-from ..errors import FormatError, ParseError
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
+from ..errors import FormatError, ParseError
 from .yamlio import clean_text, decode
 
 #: The name used for standard input in messages.

@@ -41,13 +41,13 @@ from __future__ import annotations
 
 from ..engine.cards import Card
 from ..engine.deal import MAX_DEAL, deal_deck, ordered_deck
-from ..errors import FormatError, ParseError
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell, geometry
-from .movescript import Move, parse_move, play_move
 from ..engine.rules import STANDARD, Rules
-from .rulesfile import rules_from_value, rules_value
 from ..engine.view import PlayerView
+from ..errors import FormatError, ParseError
+from .movescript import Move, parse_move, play_move
+from .rulesfile import rules_from_value, rules_value
 from .yamlio import (
     Flow,
     FlowList,

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 from ..engine.cards import Card
 from ..engine.deal import MAX_DEAL
-from ..errors import FormatError, ParseError, shorten
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
-from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from ..engine.rules import STANDARD, Rules
+from ..errors import FormatError, ParseError, shorten
+from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
     Flow,

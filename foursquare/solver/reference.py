@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 
 from ..engine.game import Game
+from ..engine.rules import LayoutKind
 
 
 class _Limit(Exception):
@@ -43,7 +44,7 @@ def _first_cells(game: Game) -> list:
     """The cells worth trying for the next card: on an empty floating grid only the
     centre of the frame, since from there every placement of the final grid is
     still open (RULES.md §3: the frame binds only near its edge)."""
-    if game.bounding_box() is None and game.rules.layout == "floating":
+    if game.bounding_box() is None and game.rules.layout is LayoutKind.FLOATING:
         middle = game.rules.size - 1
         return [c for c in game.legal_cells() if c.row == middle and c.column == middle]
     return game.legal_cells()

@@ -90,10 +90,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import Card
+from ..engine.layout import CELLS, STRIDE, Cell
+from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
 from ..errors import FoursquareError
 from .lastcards import TailLimit, rank_classes, tail_patterns
-from ..engine.layout import CELLS, STRIDE, Cell
-from ..engine.rules import STANDARD, Rules
 
 SOLVED = "solved"
 NO_WIN = "no-win"
@@ -163,7 +163,7 @@ def _fast_rules(rules: Rules) -> bool:
     """Whether the fast search supports the rule set: the standard flip and adjacency
     rules (any size, pile cap, face-down limit, deck and layout).  Other rule sets
     are solved by :mod:`foursquare.reference_solver` on the engine itself."""
-    return rules.comparison == "face-up" and rules.ties == "block" and not rules.self_flip and rules.adjacency == "edge"
+    return rules.comparison is Comparison.FACE_UP and rules.ties is Ties.BLOCK and not rules.self_flip and rules.adjacency is Adjacency.EDGE
 
 
 # Parity bound cache: (occupied, face-down, full piles, frame width, size, want) -> extra cards (0, 1, 2).
@@ -884,7 +884,7 @@ class _Search:
         ranks = self.ranks
         last = len(ranks)
         tt = self.tt
-        floating = b.rules.layout == "floating"
+        floating = b.rules.layout is LayoutKind.FLOATING
         mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
         centre = mid * F + mid
         above_centre_bit = 1 << (centre - F)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from foursquare.solver.analysis import analyze_game, summarize, wilson_interval
+from foursquare.solver.analysis import analyze_game, summarize
+from foursquare.stats import wilson_interval
 from foursquare.engine.game import Game
 from foursquare.solver.search import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
 
@@ -54,7 +55,7 @@ def _played(deal, cells):
 
 def test_an_optimal_game_has_no_mistakes_and_keeps_its_best_score():
     win = solve_deal(3)
-    result = analyze_game(_played(3, win.moves), use_bot=False)
+    result = analyze_game(_played(3, win.moves))
     assert result.status == "won" and result.score == 24
     assert result.start == "win" and result.best_start == 24
     assert not result.mistakes
@@ -71,7 +72,7 @@ def test_the_move_that_threw_the_game_away_is_named():
             g = game.copy()
             g.play(cell)
             if cell != win.moves[k] and solve(g).status == NO_WIN:
-                result = analyze_game(g, use_bot=False)
+                result = analyze_game(g)
                 assert [m.number for m in result.mistakes] == [k + 1]
                 last = result.moves[-1]
                 assert last.before == "win" and last.after == "no-win" and last.verdict == "threw-away-win"
@@ -82,7 +83,7 @@ def test_the_move_that_threw_the_game_away_is_named():
 
 
 def test_unknown_is_reported_honestly_when_the_node_limit_runs_out():
-    result = analyze_game(_played(7, ["d4", "e4"]), max_nodes=3, use_bot=False)
+    result = analyze_game(_played(7, ["d4", "e4"]), max_nodes=3)
     assert result.start == "unknown"
     assert all(m.verdict == "unknown" for m in result.moves)
     assert not result.mistakes
@@ -101,7 +102,7 @@ def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out()
 
     text, name = read_source(str(Path(__file__).parent.parent / "examples" / "won.yaml"))
     game = load_input(text, name)
-    result = analyze_game(game, max_nodes=50, use_bot=False)
+    result = analyze_game(game, max_nodes=50)
     assert result.start == "win"
     assert all(m.before == "win" for m in result.moves)
     assert any(m.best_before is None for m in result.moves)  # the optimum itself stays unknown

@@ -27,13 +27,11 @@ from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..parallel import ordered_map
-from ..solver.analysis import wilson_interval
+from ..stats import mean_interval, wilson_interval
 from . import get_bot
 
 #: Decimals kept for the floats of ``as_dict`` (JSON output).
 JSON_DIGITS = 4
-#: The normal quantile of a two-sided 95% interval.
-Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -205,36 +203,6 @@ class Summary:
         }, digits={"median_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
 
 
-def human_seconds(s: float | None) -> str:
-    """A duration in human units with 3 significant digits: '1.25 s', '12.5 ms', '64.0 µs'."""
-    if s is None:
-        return "-"
-    s = float(f"{s:.3g}")  # rounded first, so that 0.9996 ms reads '1.00 ms'
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if abs(s) >= scale or unit == "µs":
-            value = float(f"{s / scale:.3g}")
-            text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
-            return f"{text.rstrip('.')} {unit}"
-    raise AssertionError  # pragma: no cover
-
-
-def _mean_interval(
-    values: Sequence[float], low: float = -math.inf, high: float = math.inf
-) -> tuple[float, float, tuple[float, float]]:
-    """(mean, standard deviation, 95% interval of the mean) of some values.
-
-    The interval is the normal approximation, clipped to ``[low, high]``, the
-    range the values can take (a mean cannot lie outside it).
-    """
-    n = len(values)
-    if not n:
-        return 0.0, 0.0, (0.0, 0.0)
-    mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    return mean, sd, (max(mean - half, low), min(mean + half, high))
-
-
 def _rounded(value, ndigits: int = JSON_DIGITS, digits: dict | None = None):
     """``value`` with its floats rounded to ``ndigits`` decimals (for JSON output);
     ``digits`` maps a dictionary key to its own number of decimals."""
@@ -263,7 +231,7 @@ def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Su
     games = len(results)
     wins = sum(r.won for r in results)
     high = math.inf if max_score is None else max_score
-    mean, sd, interval = _mean_interval([r.points for r in results], 0.0, high)
+    mean, sd, interval = mean_interval([r.points for r in results], 0.0, high)
     won_scores = [r.score for r in results if r.won]
     times = [t for r in results for t in r.move_seconds]
     return Summary(
@@ -327,8 +295,8 @@ def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | No
     if [r.deal for r in a] != [r.deal for r in b]:
         raise ValueError("the two runs are not of the same deals")
     bound = math.inf if max_score is None else max_score
-    score, _, score_interval = _mean_interval([x.points - y.points for x, y in zip(a, b)], -bound, bound)
-    win, _, (low, high) = _mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
+    score, _, score_interval = mean_interval([x.points - y.points for x, y in zip(a, b)], -bound, bound)
+    win, _, (low, high) = mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
     win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
     return PairedDifference(
         len(a),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,10 @@ from .common import (
     load_game_file,
     load_rules_option,
 )
+
+if TYPE_CHECKING:
+    from ..bots import Estimate
+    from ..engine.game import Game
 
 
 def _pct(x: float | None) -> str:
@@ -78,14 +83,20 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")
+    estimator = None
+    if not no_bot:
+        from ..bots import DEFAULT, recommend
+
+        def estimator(position: Game) -> list[Estimate]:
+            return recommend(position.view(), bot=bot if bot is not None else DEFAULT, budget=budget, seed=0)
+
     try:
         result = analyze_game(
             game,
             max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
             timeout=timeout,
+            estimator=estimator,
             bot=bot,
-            use_bot=not no_bot,
-            budget=budget,
         )
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.sources import next_card_unknown

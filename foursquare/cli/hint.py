@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..bots.simulate import human_seconds
+from ..stats import human_seconds
 from .common import (
     NATURAL,
     PATH,

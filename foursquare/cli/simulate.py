@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..bots.simulate import human_seconds
+from ..stats import human_seconds
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from .common import (

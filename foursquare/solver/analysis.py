@@ -14,36 +14,19 @@ No I/O, no Click: the ``solve`` and ``analyze`` commands print what these return
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..engine.game import Game
+from ..engine.layout import Cell
+from ..stats import wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`.
 ANALYSIS_MAX_NODES = 200_000
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    :param successes: the count of successes, 0 ≤ successes ≤ trials.
-    :param trials: the number of trials; with none the interval is (0, 1).
-    :returns: (low, high), both within [0, 1].
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    # at p = 0 or 1 the bound on that side is exactly 0 or 1 (no rounding residue)
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
 
 
 @dataclass(frozen=True)
@@ -244,16 +227,20 @@ def _verdict(before: Solution, after: Solution, winnable_before: bool = False) -
     return "ok"
 
 
-def _bot_estimates(game: Game, bot: str | None, budget: float | None, seed: int):
-    """The bot's estimates for the position, or ``None`` when no bot package is available."""
-    try:
-        from ..bots import recommend  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    kwargs = {"budget": budget, "seed": seed}
-    if bot is not None:
-        kwargs["bot"] = bot
-    return recommend(game.view(), **kwargs)
+class Estimate(Protocol):
+    """What :func:`analyze_game` reads of a bot's estimate for one cell
+    (:class:`foursquare.bots.Estimate` has these)."""
+
+    @property
+    def cell(self) -> Cell: ...
+    @property
+    def win_chance(self) -> float: ...
+    @property
+    def expected_score(self) -> float: ...
+
+
+#: A bot's judgement of a position: its estimates, one per legal cell, or ``None``.
+Estimator = Callable[[Game], Sequence[Estimate] | None]
 
 
 def analyze_game(
@@ -261,10 +248,8 @@ def analyze_game(
     *,
     max_nodes: int | None = ANALYSIS_MAX_NODES,
     timeout: float | None = None,
+    estimator: Estimator | None = None,
     bot: str | None = None,
-    use_bot: bool = True,
-    budget: float | None = None,
-    seed: int = 0,
 ) -> GameAnalysis:
     """Judge every move of a recorded game with the perfect-information solver.
 
@@ -273,10 +258,10 @@ def analyze_game(
     :param max_nodes: the solver's node limit for each position (``None``: none);
         a position the solver cannot settle is reported ``unknown``.
     :param timeout: the solver's time limit for each position, in seconds.
-    :param bot: the bot's name for :func:`foursquare.bots.recommend` (its default when ``None``).
-    :param use_bot: whether to consult the bot at all (when the package exists).
-    :param budget: the bot's time budget per move, in seconds.
-    :param seed: the bot's random seed.
+    :param estimator: a bot's judgement of each position before a move (for
+        example ``lambda g: foursquare.bots.recommend(g.view())``); ``None``: no bot.
+        The solver does not import the bots: the caller chooses one.
+    :param bot: the bot's name, as the analysis reports it (``default`` when ``None``).
     :returns: a :class:`GameAnalysis`.
     :raises ValueError: for a game resumed from a position without its moves.
     :raises SolverError: for an unsupported rule set.
@@ -290,7 +275,7 @@ def analyze_game(
     for i in range(len(played) + 1):
         sols.append(solve(replay, max_nodes=max_nodes, timeout=timeout))
         if i < len(played):
-            ests.append(_bot_estimates(replay, bot, budget, seed) if use_bot else None)
+            ests.append(estimator(replay) if estimator is not None else None)
             replay.play(played[i].cell)
     # a position is winnable when the game was won, or a later position is solved
     winnable = [False] * len(sols)
@@ -347,5 +332,4 @@ __all__ = [
     "MoveReport",
     "analyze_game",
     "summarize",
-    "wilson_interval",
 ]

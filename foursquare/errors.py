@@ -22,6 +22,23 @@ class RulesError(FoursquareError, ValueError):
     """A rule set with an unknown or out-of-range parameter."""
 
 
+class PositionError(FoursquareError, ValueError):
+    """A position that cannot arise under the rule set: a pile too high, piles
+    outside the frame, not connected or not fitting the box (RULES.md §3), a card
+    given twice (§1), more cards than the deck holds; or a position with no
+    player's view to take, its next card unknown (§6)."""
+
+
+class HistoryError(FoursquareError, ValueError):
+    """A game without the history that is asked for: resumed from a position
+    without its moves, it cannot be written as a transcript (FORMATS.md)."""
+
+
+class SimulationError(FoursquareError, ValueError):
+    """Batch results that do not go together: of several bots where one is
+    expected, or two runs of different deals compared."""
+
+
 class FormatError(FoursquareError, ValueError):
     """Bad input in a file or stream: names the source, the line and (in
     multi-game files) the game.  ``str(error)`` is ``FILE:LINE: message``

@@ -1,7 +1,8 @@
 """The engine: cards, deals, the layout, the rule set, the game and the player's view.
 
-Pure and fast, no I/O. Each module imports only the ones below it in this list:
+Pure and fast, no I/O. Each module imports only the ones before it in this list:
 ``cards`` (RULES §1), ``rules`` (§8, the rule set as a value), ``deal`` (§2),
-``layout`` (cells and the frame, §3), ``game`` (placing, flipping and the end, §3–5),
-``view`` (what a player may know, §6).
+``layout`` (cells and the frame, §3), ``game`` (placing §3, flipping §4 and the
+end of the turn §5; also the player's view, §6, since a game and its view are
+built from each other), ``view`` (the view's import path, §6).
 """

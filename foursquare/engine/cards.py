@@ -55,7 +55,7 @@ class Card(int):
         return ("10" if rank == 10 else RANK_CHARS[rank]) + SUIT_SYMBOLS[self & 3]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read a card written as in RULES.md §1.
 
         Accepts a rank ``A 2..9 T`` (``J Q K`` in long-deck variants) or ``10``,

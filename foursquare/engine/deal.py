@@ -74,7 +74,7 @@ def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
     """
     check_deal_number(deal)
     deck = ordered_deck(rules)
-    for i, z in zip(range(len(deck) - 1, 0, -1), splitmix64(deal)):
+    for i, z in zip(range(len(deck) - 1, 0, -1), splitmix64(deal), strict=False):
         j = z % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck

@@ -1,11 +1,16 @@
-"""The game: placements, flips and the end of each turn (RULES.md §3–5).
+"""The game: placements, flips and the end of each turn (RULES.md §3–5), and the player's view (§6).
 
-:class:`Game` is the whole state of one game under a :class:`~foursquare.rules.Rules`
+:class:`Game` is the whole state of one game under a :class:`~foursquare.engine.rules.Rules`
 value, with legal cells, :meth:`Game.play` / :meth:`Game.undo` as a stack, a
-copy, and the outcome.  Each rule lives in one method: placement legality in
-:meth:`Game._is_open` (§3, explained by :meth:`Game.why_illegal`), the flip of a
-line in :meth:`Game._flip_line` (§4) and the end of the turn in
-:meth:`Game._end_of_turn` (§5).
+copy, and the outcome.  Each rule lives in one method:
+
+- §3 placement: :meth:`Game._is_open` (explained by :meth:`Game.why_illegal`;
+  :meth:`Game.play` writes the same test out for speed);
+- §4 flip: :meth:`Game._flip_line`, once for the row and once for the column;
+- §5 end of the turn: :meth:`Game._end_of_turn`;
+- §6 information: :class:`PlayerView` (also importable from
+  :mod:`foursquare.engine.view`), defined here because a game and its view are
+  built from each other (:meth:`Game.view`, :meth:`PlayerView.sample`).
 
 For speed (``benchmarks/bench_engine.py``) the game keeps, besides the piles,
 a few tables that it updates at each placement and undo instead of recomputing
@@ -17,19 +22,21 @@ and neighbours go, and the window of cells the 4×4 box still allows (§3).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..errors import IllegalMoveError, ParseError
+from ..errors import IllegalMoveError, ParseError, PositionError
 from .cards import CARDS, Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, geometry
+from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
 from .rules import STANDARD, Adjacency, Comparison, Rules, Ties
 
 
 class Status(StrEnum):
-    """Where a game stands after a turn (RULES.md §5)."""
+    """Where a game stands after a turn (RULES.md §5); the value is the text of files and output."""
 
     PLAYING = "playing"
     WON = "won"
@@ -89,7 +96,12 @@ _STOCK_EMPTY = Reason.STOCK_EMPTY
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
-_new_placement = tuple.__new__
+_new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.__new__
+#: What :meth:`Game.undo` restores of a placement: the cell's face before it, the
+#: box and window, the face-down count, the length of the known deck.
+_Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
+#: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
+_PileSpec = tuple[Sequence[Card | str], bool]
 _text_order = TEXT_ORDER.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
@@ -103,7 +115,7 @@ def _as_cell(cell: Cell | str | int) -> Cell:
     raise ParseError(f"not a cell: {cell!r} (expected a cell like d4)")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _deck_set(rules: Rules) -> frozenset[Card]:
     """The cards of a rule set's deck."""
     return frozenset(ordered_deck(rules))
@@ -128,8 +140,9 @@ class Game:
     :param deck: cards top first, at most the rule set's deck size, no card twice.
     :param rules: the rule set (default: the standard rules).
     :param deal: the deal number the deck came from, when there is one.
-    :raises ParseError: for a card that is not a card, or not in the rule set's deck.
-    :raises ValueError: for a deck with a repeated card or too many cards.
+    :raises ParseError: for a card that is not a card, or not in the rule set's deck,
+        or too many cards.
+    :raises PositionError: for a deck with a repeated card (a ``ValueError`` too).
     """
 
     def __init__(self, deck: Sequence[Card | str] = (), rules: Rules = STANDARD, deal: int | None = None) -> None:
@@ -173,12 +186,12 @@ class Game:
         self._reason: Reason | None = None
         self._score: int | None = None
         self._moves: list[Placement] = []
-        self._undo: list[tuple] = []
+        self._undo: list[_Undo] = []
 
     # ----------------------------------------------------------------- set-up
 
     @classmethod
-    def from_deal(cls, deal: int, rules: Rules = STANDARD) -> "Game":
+    def from_deal(cls, deal: int, rules: Rules = STANDARD) -> Game:
         """A new game on deal number ``deal`` (0 ≤ deal < 2^64, RULES.md §2).
 
         :raises ParseError: when ``deal`` is not a deal number.
@@ -188,36 +201,41 @@ class Game:
     @classmethod
     def from_position(
         cls,
-        grid: dict[Cell | str, tuple[Sequence[Card | str], bool]],
+        grid: Mapping[Cell, _PileSpec] | Mapping[str, _PileSpec] | Mapping[Cell | str, _PileSpec],
         stock: Sequence[Card | str],
         rules: Rules = STANDARD,
         deal: int | None = None,
-    ) -> "Game":
+    ) -> Game:
         """A game resumed from a position with no history (a saved state).
 
-        :param grid: cell -> (cards bottom to top, top face up?).
+        The status is decided as at the end of a turn (RULES.md §5).
+
+        :param grid: cell (like ``d4``) -> (cards bottom to top, top face up?).
         :param stock: the cards not yet placed, next card first (may be a prefix).
         :param rules: the rule set.
         :param deal: the deal number, when known (informative).
         :returns: a game whose :attr:`moves` start empty; :meth:`undo` stops there.
-        :raises ParseError, ValueError: when the position breaks the rules' shape
-            (a pile too high, a box too large, a card twice, a cell outside the frame).
+        :raises ParseError: for text that is not a cell or a card, or a card not in the deck.
+        :raises PositionError: when the position breaks the rules' shape (RULES.md §3:
+            a pile too high, piles not fitting the box or not connected, a cell
+            outside the frame; §1: a card twice, more cards than the deck).
         """
         game = cls((), rules, deal)
         geo = game._geo
         on_grid: list[Card] = []
-        rows, cols = set(), set()
+        rows: set[int] = set()
+        cols: set[int] = set()
         for name, (cards, face_up) in grid.items():
             cell = _as_cell(name)
             pile = [_as_card(c) for c in cards]
             if not geo.inside[cell]:
-                raise ValueError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")
+                raise PositionError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")
             if not 1 <= len(pile) <= rules.pile_cap:
-                raise ValueError(f"pile {CELLS[cell]} has {len(pile)} cards (1 to {rules.pile_cap} allowed)")
+                raise PositionError(f"pile {CELLS[cell]} has {len(pile)} cards (1 to {rules.pile_cap} allowed)")
             if type(face_up) is not bool:
-                raise ValueError(f"pile {CELLS[cell]}: face must be up or down")
+                raise PositionError(f"pile {CELLS[cell]}: face must be up or down")
             if cell in game._piles:
-                raise ValueError(f"cell {cell} is given twice")
+                raise PositionError(f"cell {cell} is given twice")
             game._add_pile(cell)
             game._piles[cell] = pile
             game._h[cell] = len(pile)
@@ -229,35 +247,36 @@ class Game:
             cols.add(cell & 15)
             on_grid += pile
         if rows and (max(rows) - min(rows) >= rules.size or max(cols) - min(cols) >= rules.size):
-            raise ValueError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
+            raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
         if game._npiles > 1 and not game._connected():
-            raise ValueError("the piles are not connected")
+            raise PositionError("the piles are not connected")
         rest = [_as_card(c) for c in stock]
         cards = on_grid + rest
         game._check_cards(cards, "the position")
         if len(cards) > rules.deck_size:
-            raise ValueError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
+            raise PositionError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
         game._deck = cards
         game._placed = game._origin = len(on_grid)
         game._end_of_turn()
         return game
 
     def _check_cards(self, cards: list[Card], what: str) -> None:
-        """Raise ParseError for a card outside the rule set's deck, ValueError for a card given twice."""
+        """Raise ParseError for a card outside the rule set's deck, PositionError for a card given twice (RULES.md §1)."""
         if _deck_set(self.rules).issuperset(cards) and len(set(cards)) == len(cards):
             return
-        seen = set()
+        seen: set[Card] = set()
         for c in cards:
             if c >> 2 > self.rules.ranks or c & 3 >= self.rules.suits:
                 raise ParseError(f"{c} is not a card of the {self.rules.label} deck")
             if c in seen:
-                raise ValueError(f"{what} holds {c} twice")
+                raise PositionError(f"{what} holds {c} twice")
             seen.add(c)
 
     def _connected(self) -> bool:
+        """Whether the piles form one group of cells next to each other (RULES.md §3)."""
         cells = [c for c in self._geo.cells if self._h[c]]
-        seen = {cells[0]}
-        todo = [cells[0]]
+        seen: set[int] = {cells[0]}
+        todo: list[int] = [cells[0]]
         while todo:
             for n in self._geo.neighbours[todo.pop()]:
                 if self._h[n] and n not in seen:
@@ -265,7 +284,7 @@ class Game:
                     todo.append(n)
         return len(seen) == len(cells)
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy with the same position and history."""
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
@@ -366,13 +385,16 @@ class Game:
         Which cards these are is known to the player; their order is not (RULES.md §6).
         """
         seen = set(self._deck[: self._placed])  # the grid's cards: the deck's first cards
-        seen.add(self.next_card)
+        nxt = self.next_card
+        if nxt is not None:
+            seen.add(nxt)
         return [c for c in ordered_deck(self.rules) if c not in seen]
 
-    def view(self):
-        """What the player may know now (RULES.md §6): a :class:`~foursquare.view.PlayerView`."""
-        from .view import PlayerView
+    def view(self) -> PlayerView:
+        """What the player may know now (RULES.md §6): :meth:`PlayerView.of` this game.
 
+        :raises PositionError: when the next card is not known (a deck prefix ran out).
+        """
         return PlayerView.of(self)
 
     # ------------------------------------------------------------ placements
@@ -585,8 +607,18 @@ class Game:
         return others
 
     def _end_of_turn(self) -> None:
-        """RULES.md §5: won (full grid, none face down), else lost (too many face
-        down, then stock empty), else playing."""
+        """RULES.md §5, the end of the turn: won when the grid is full (every cell
+        of the ``size``×``size`` grid holds a pile) and no top card is face down
+        (the score: the cards left in the stock); else lost when more than
+        ``face_down_limit`` top cards are face down (``too-many-face-down``), then
+        when the stock is empty (``stock-empty``); else the game goes on.
+
+        :meth:`play` calls it only when one of these can hold (it tests the same
+        three conditions first); :meth:`from_position` and :meth:`undo` always.
+        §5's fourth case, lost with no legal cell for the next card (``no-placement``,
+        possible only under some variants), is not decided here: such a game stays
+        ``playing`` with no legal cell.
+        """
         if self._npiles == self._n_cells and self._down == 0:
             self._status, self._reason, self._score = _WON, None, self._total - self._placed
         elif self._down > self._limit:
@@ -640,6 +672,71 @@ class Game:
     def __repr__(self) -> str:
         origin = f"deal {self.deal}" if self.deal is not None else "a card order"
         return f"<Game {self.rules.label} rules, {origin}, {self._placed} placed, {self._outcome_text()}>"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What the player knows at one moment (RULES.md §6).
+
+    The layout (face-down top cards included, since the player saw them placed),
+    the card to place, the number of cards in the stock and *which* cards are
+    unseen — never their order.  Bots and hints take a view, so that their answer
+    cannot depend on the hidden order.
+
+    :ivar rules: the rule set.
+    :ivar grid: cell (like ``d4``) -> :class:`Pile`, in reading order.
+    :ivar next_card: the card to place, or ``None`` when the game is over.
+    :ivar stock_count: cards not yet placed, the next card included.
+    :ivar unseen: the cards not yet seen, sorted (a multiset; order unknown).
+    :ivar face_down: the number of face-down top cards.
+    :ivar status: the status of the game (RULES.md §5).
+    """
+
+    rules: Rules
+    grid: dict[Cell, Pile]
+    next_card: Card | None
+    stock_count: int
+    unseen: tuple[Card, ...]
+    face_down: int
+    status: Status
+
+    @classmethod
+    def of(cls, game: Game) -> PlayerView:
+        """The view of ``game``'s player (RULES.md §6).
+
+        :param game: a game, running or over.
+        :returns: its view; of a game over, with no next card.
+        :raises PositionError: when the game goes on but its next card is not known
+            (a deck prefix ran out).
+        """
+        if game.status is Status.PLAYING and game.next_card is None:
+            raise PositionError("the next card is unknown, so there is no player's view to take")
+        return cls(
+            game.rules,
+            game.grid(),
+            game.next_card,
+            game.stock_count,
+            tuple(sorted(game.unseen())),
+            game.face_down,
+            game.status,
+        )
+
+    def legal_cells(self) -> list[Cell]:
+        """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`)."""
+        return self.sample(random.Random(0)).legal_cells()
+
+    def sample(self, rng: random.Random) -> Game:
+        """A game in this position with the unseen cards in a random order (a determinization).
+
+        :param rng: the random source that orders the unseen cards.
+        :returns: a new :class:`Game` (from :meth:`Game.from_position`, no history)
+            whose stock is the next card then a shuffle of :attr:`unseen`.
+        """
+        rest = list(self.unseen)
+        rng.shuffle(rest)
+        stock = ([self.next_card] if self.next_card is not None else []) + rest
+        grid = {cell: (pile.cards, pile.face_up) for cell, pile in self.grid.items()}
+        return Game.from_position(grid, stock, self.rules)
 
 
 def play_moves(game: Game, cells: Iterable[Cell | str]) -> Game:

@@ -47,7 +47,7 @@ class Cell(int):
         return f"Cell({CELL_NAMES[self]!r})"
 
     @classmethod
-    def parse(cls, text: str) -> "Cell":
+    def parse(cls, text: str) -> Cell:
         """Read a cell name such as ``d4`` (either case, white space around it ignored).
 
         Whether the cell lies inside the frame is for the game to say.
@@ -118,7 +118,7 @@ class Geometry:
 
         self._windows: dict[int, _Windows] = {}
 
-    def windows(self, size: int) -> "dict[tuple[int, int, int, int], Window]":
+    def windows(self, size: int) -> dict[tuple[int, int, int, int], Window]:
         """The :meth:`window` of each box for a ``size``×``size`` grid, as a mapping filled on demand."""
         found = self._windows.get(size)
         if found is None:
@@ -158,7 +158,7 @@ class Geometry:
         return f"a1-{CELL_NAMES[(self.frame - 1) * STRIDE + self.frame - 1]}"
 
 
-class _Windows(dict):
+class _Windows(dict[tuple[int, int, int, int], Window]):
     """box -> :class:`Window` for one grid size, computed on first use."""
 
     def __init__(self, geo: Geometry, size: int) -> None:
@@ -171,7 +171,7 @@ class _Windows(dict):
         return window
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _geometry(frame: int, diagonal: bool) -> Geometry:
     return Geometry(frame, diagonal)
 

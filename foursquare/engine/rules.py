@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ..errors import RulesError, quote
 from .cards import MAX_RANK
@@ -141,7 +142,7 @@ class Rules:
             for value in (getattr(self, f.name),)
         }
 
-    def with_changes(self, **changes) -> "Rules":
+    def with_changes(self, **changes: Any) -> Rules:
         """A copy with some parameters changed; the name is kept only when nothing changes.
 
         :raises RulesError: for an unknown parameter or a bad value.
@@ -167,7 +168,7 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
-def _preset(name: str, description: str, **changes) -> None:
+def _preset(name: str, description: str, **changes: Any) -> None:
     PRESETS[name] = dataclasses.replace(STANDARD, name=name, **changes)
     DESCRIPTIONS[name] = description
 

@@ -10,8 +10,8 @@ import pytest
 
 from foursquare import Game, PlayerView, get_rules
 from foursquare.bots import BOTS, DEFAULT, BotError, get_bot, recommend
-from foursquare.bots._board import LOST, PLAYING, WON, Board
-from foursquare.bots.search import DeepBot, SearchBot, Search, _Stop
+from foursquare.bots._board import Board
+from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
 
@@ -52,9 +52,9 @@ def test_board_plays_exactly_as_the_engine_rules_3_to_5(preset):
             record = game.play(cell)
             assert _board_state(board) == _game_state(game)
             assert board.down == record.face_down
-            expected = {Status.WON: WON, Status.LOST: LOST, Status.PLAYING: PLAYING}[record.status]
+            expected = record.status
             assert board.status() == expected
-            if expected == WON:
+            if expected == Status.WON:
                 assert board.score == record.score
             if game.next_card is not None:
                 board.draw(game.next_card >> 2)
@@ -256,16 +256,16 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
 
     def outcome(b):  # (utility, win chance, expected score) just after a placement
         st = b.status()
-        if st == WON:
+        if st == Status.WON:
             return DEFAULT_WEIGHTS.win_bonus + b.score, 1.0, float(b.score)
-        if st == LOST:
+        if st == Status.LOST:
             return 0.0, 0.0, 0.0
         return (utility(b), *estimate(b))
 
     board.play(cell, x)
     try:
         st = board.status()
-        if st != PLAYING:
+        if st != Status.PLAYING:
             return outcome(board)[1:]
         p = s = 0.0
         for r, k in enumerate(board.counts):

@@ -1,6 +1,6 @@
 """Bots and hints: programs that play Foursquare as a player must (RULES.md §6).
 
-A bot receives only a :class:`~foursquare.view.PlayerView` — the layout, the
+A bot receives only a :class:`~foursquare.engine.view.PlayerView` — the layout, the
 card to place and *which* cards are unseen, never their order — and a time
 budget, and answers with estimates per candidate cell, best first::
 

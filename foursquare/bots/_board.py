@@ -7,18 +7,29 @@ placement (§3), flip (§4) and end-of-turn (§5) rules of any
 :class:`~foursquare.rules.Rules` value, without building records.  It is
 checked against :class:`~foursquare.game.Game` by ``tests/test_bots.py``.
 
-A board is built from a :class:`~foursquare.view.PlayerView`, so it can only
+A board is built from a :class:`~foursquare.engine.view.PlayerView`, so it can only
 know what the player knows: the unseen cards are a count per rank.
+
+Its outcome (:meth:`Board.status`) is the engine's
+:class:`~foursquare.engine.game.Status`, the one representation of where a game
+stands: comparing members by identity (``is``) is as fast in the searches' loops
+as comparing small ints.
 """
 
 from __future__ import annotations
 
 import functools
 
+from ..engine.game import Status
 from ..engine.layout import CELLS, STRIDE
 from ..engine.rules import Adjacency, Comparison, Rules, Ties
+from ..engine.view import PlayerView
 
-PLAYING, WON, LOST = 0, 1, -1
+_PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
+#: What :meth:`Board.undo` restores of one placement: (cell, its old top rank, its
+#: old face, the old box: top row, bottom row, left column, right column, the old
+#: face-down count).
+Saved = tuple[int, int, bool, int, int, int, int, int]
 
 
 class Geometry:
@@ -61,11 +72,13 @@ class Board:
     :ivar h: pile height.
     :ivar counts: unseen cards per rank (index 0 unused); the card to place is not counted.
     :ivar unseen: the number of unseen cards.
+    :ivar stack: per :meth:`play` not yet undone, what :meth:`undo` restores (:data:`Saved`).
+    :ivar flips: per :meth:`play` not yet undone, the cells it flipped.
     """
 
     __slots__ = (
         "rules", "geo", "size", "target", "cap", "limit", "total", "sees_all", "ties_count", "self_flip",
-        "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "counts", "unseen",
+        "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -88,13 +101,14 @@ class Board:
         self.placed = 0
         self.r0 = self.c0 = 99
         self.r1 = self.c1 = -1
-        self.stack: list = []
+        self.stack: list[Saved] = []
+        self.flips: list[list[int]] = []
         self.counts = [0] * (rules.ranks + 1)
         self.unseen = 0
 
     @classmethod
-    def from_view(cls, view) -> "Board":
-        """The board of a :class:`~foursquare.view.PlayerView` (unseen cards as counts per rank)."""
+    def from_view(cls, view: PlayerView) -> Board:
+        """The board of a :class:`~foursquare.engine.view.PlayerView` (unseen cards as counts per rank)."""
         board = cls(view.rules)
         geo = board.geo
         for cell, pile in view.grid.items():
@@ -113,7 +127,7 @@ class Board:
         board.unseen = len(view.unseen)
         return board
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         """An independent copy (without the undo history)."""
         new = object.__new__(Board)
         for name in Board.__slots__:
@@ -123,15 +137,16 @@ class Board:
         new.h = list(self.h)
         new.counts = list(self.counts)
         new.stack = []
+        new.flips = []
         return new
 
-    def status(self) -> int:
-        """:data:`WON`, :data:`LOST` or :data:`PLAYING`, as RULES.md §5 decides after a turn."""
+    def status(self) -> Status:
+        """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``)."""
         if self.npiles == self.target and self.down == 0:
-            return WON
+            return _WON
         if self.down > self.limit or self.placed >= self.total:
-            return LOST
-        return PLAYING
+            return _LOST
+        return _PLAYING
 
     @property
     def score(self) -> int:
@@ -153,7 +168,7 @@ class Board:
             r0, r1 = max(r0 - 1, 0), min(r1 + 1, f - 1)
         if c1 - c0 + 1 < n:
             c0, c1 = max(c0 - 1, 0), min(c1 + 1, f - 1)
-        out = []
+        out: list[int] = []
         for r in range(r0, r1 + 1):
             base = r * f
             for c in range(base + c0, base + c1 + 1):
@@ -195,12 +210,12 @@ class Board:
         rank[c] = x
         up[c] = True
         self.placed += 1
-        flipped = []
+        flipped: list[int] = []
         sees_all = self.sees_all
         for line in (self.geo.row_others[c], self.geo.col_others[c]):
             lo = 99
             hi = 0
-            others = []
+            others: list[int] = []
             for o in line:
                 if h[o]:
                     others.append(o)
@@ -231,12 +246,12 @@ class Board:
                     down -= 1
                 flipped.append(c)
         self.down = down
-        self.stack.append(flipped)
+        self.flips.append(flipped)
 
     def undo(self) -> None:
         """Take back the last :meth:`play`."""
         up = self.up
-        for f in self.stack.pop():
+        for f in self.flips.pop():
             up[f] = not up[f]
         c, old_rank, old_up, self.r0, self.r1, self.c0, self.c1, self.down = self.stack.pop()
         self.rank[c] = old_rank

@@ -1,6 +1,6 @@
 """The bots' one small interface: a player's view and a time budget in, a cell (with estimates) out.
 
-A bot sees only a :class:`~foursquare.view.PlayerView` (RULES.md §6): the layout,
+A bot sees only a :class:`~foursquare.engine.view.PlayerView` (RULES.md §6): the layout,
 the card to place and *which* cards are unseen, never their order.
 """
 
@@ -17,6 +17,10 @@ from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
 from ..errors import FoursquareError
 from ._board import Board
+
+#: (board cell, win chance, expected score): one cell's estimate as :meth:`Bot._estimates`
+#: gives it (``None`` where the bot has no estimate).
+CellEstimate = tuple[int, float | None, float | None]
 
 
 class BotError(FoursquareError, ValueError):
@@ -37,7 +41,7 @@ class Estimate:
     win_chance: float | None = None
     expected_score: float | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | float | None]:
         """The estimate as plain JSON-ready values (``cell`` as text)."""
         return {"cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score}
 
@@ -61,7 +65,7 @@ class Bot(ABC):
     uses_budget: ClassVar[bool] = True
 
     @abstractmethod
-    def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list:
+    def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         """Return ``[(board cell, win_chance, expected_score), ...]`` best first, for ``cells``."""
 
     def estimates(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> list[Estimate]:

@@ -26,9 +26,16 @@ from __future__ import annotations
 import time
 from math import exp
 
-from ._board import LOST, WON, Board
-from .base import Bot
+from ..engine.game import Status
+from ._board import Board
+from .base import Bot, CellEstimate
 from .evaluation import DEFAULT_WEIGHTS, Weights, estimate, estimate_of, utility
+
+_WON, _LOST = Status.WON, Status.LOST
+#: (utility, win chance, expected score): the value of a node.
+Value = tuple[float, float, float]
+#: (board cell, utility, win chance, expected score): a root cell's value.
+RootValue = tuple[int, float, float, float]
 
 
 class _Stop(Exception):
@@ -73,11 +80,11 @@ class Search:
         if self.deadline is not None and not self.nodes & 127 and time.perf_counter() > self.deadline:
             raise _Stop
 
-    def root(self, cells: list[int], x: int, depth: int) -> list[tuple[int, float, float, float]]:
+    def root(self, cells: list[int], x: int, depth: int) -> list[RootValue]:
         """(cell, utility, win chance, expected score) of placing rank ``x`` on each cell,
         searching ``depth`` placements (this one included), best first."""
         b = self.board
-        out = []
+        out: list[RootValue] = []
         for c in cells:
             b.play(c, x)
             self._tick()
@@ -86,14 +93,14 @@ class Search:
         out.sort(key=lambda e: -e[1])
         return out
 
-    def _after(self, depth: int) -> tuple[float, float, float]:
+    def _after(self, depth: int) -> Value:
         """The value of the board just after a placement, ``depth`` placements still to search."""
         b = self.board
         st = b.status()
-        if st == WON:
+        if st is _WON:
             score = float(b.total - b.placed)
             return self.weights.win_bonus + score, 1.0, score
-        if st == LOST:
+        if st is _LOST:
             return 0.0, 0.0, 0.0
         if depth == 0:
             self.used_evaluation = True
@@ -112,7 +119,7 @@ class Search:
         n = b.unseen
         return su / n, sp / n, ss / n
 
-    def _best(self, x: int, depth: int) -> tuple[float, float, float]:
+    def _best(self, x: int, depth: int) -> Value:
         """The best placement of rank ``x`` searching ``depth`` (≥ 2) placements."""
         b = self.board
         cells = b.legal()
@@ -128,7 +135,7 @@ class Search:
                 best = value
         return best
 
-    def _best_last(self, x: int) -> tuple[float, float, float]:
+    def _best_last(self, x: int) -> Value:
         """The best placement of rank ``x`` judged by its outcome or the utility (the hot loop)."""
         b = self.board
         w = self.weights
@@ -136,7 +143,7 @@ class Search:
         target, limit, total = b.target, b.limit, b.total
         self.used_evaluation = True
         bu = -1.0
-        best = None
+        best: tuple[int, int, int] | None = None  # (face down, missing piles, stock) of the best cell
         for c in b.legal():
             b.play(c, x)
             self._tick()
@@ -153,6 +160,7 @@ class Search:
             if u > bu:
                 bu = u
                 best = (down, missing, stock)
+        assert best is not None, "no legal cell in a position that goes on"
         down, missing, stock = best
         if not missing and not down:
             return bu, 1.0, float(stock)
@@ -187,7 +195,7 @@ class SearchBot(Bot):
         self.iterative = iterative
         self.weights = weights
 
-    def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list:
+    def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         search = Search(board, self.weights, self.width)
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
         if search.used_evaluation is False or self.depth == 1 or len(cells) == 1:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ._board import Board
-from .base import Bot
+from .base import Bot, CellEstimate
 
 
 class RandomBot(Bot):
@@ -18,7 +18,7 @@ class RandomBot(Bot):
     def __init__(self, nodes: int | None = None) -> None:
         pass
 
-    def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list:
+    def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         order = list(cells)
         random.Random(seed).shuffle(order)
         return [(c, None, None) for c in order]

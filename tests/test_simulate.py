@@ -8,7 +8,7 @@ import math
 import pytest
 
 from foursquare.bots import BotError
-from foursquare.bots.simulate import GameResult, deal_seed, paired, play_game, run, summarize
+from foursquare.bots.simulate import GameResult, deal_seed, paired, play_deals, play_game, run, summarize
 
 
 def _key(results):
@@ -44,6 +44,20 @@ def test_play_game_plays_to_the_end_and_times_each_move():
 def test_unknown_bot_fails_before_playing():
     with pytest.raises(BotError, match="unknown bot"):
         run("nope", range(3))
+
+
+def test_play_deals_goes_deal_by_deal_and_each_game_is_the_bots_own():
+    names = ["random", "greedy"]
+    results = list(play_deals(names, range(5, 8), seed=4))
+    assert [(r.deal, r.bot) for r in results] == [(d, n) for d in range(5, 8) for n in names]
+    assert _key(results[0::2]) == _key(run("random", range(5, 8), seed=4))
+    assert _key(results[1::2]) == _key(run("greedy", range(5, 8), seed=4))
+    assert _key(play_deals(names, range(5, 8), seed=4, jobs=2)) == _key(results)
+
+
+def test_play_deals_fails_at_the_call_on_a_bad_bot_name():
+    with pytest.raises(BotError, match="unknown bot"):
+        play_deals(["greedy", "nope"], range(3))
 
 
 def _result(deal, score=None, reason="too-many-face-down", bot="x", moves=20):

@@ -1,7 +1,8 @@
 """Batch simulation: a bot plays many numbered deals; the statistics of the results.
 
-:func:`run` plays deal numbers with a named bot (in worker processes when
-``jobs > 1``) and returns one :class:`GameResult` per deal, in deal order;
+:func:`play_deals` plays deal numbers with one or more named bots (in worker
+processes when ``jobs > 1``) and yields one :class:`GameResult` per game, deal by
+deal, as the games end; :func:`run` plays them with one bot into a list;
 :func:`summarize` gives the figures (win rate with its 95% Wilson interval,
 mean score with losses counting 0, loss reasons, the score distribution,
 seconds per move) and :func:`paired` compares two bots on the same deals.
@@ -20,12 +21,14 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
+from ..errors import SimulationError
 from ..parallel import ordered_map
 from ..stats import mean_interval, wilson_interval
 from . import get_bot
@@ -45,7 +48,7 @@ class GameResult:
 
     :ivar bot: the bot's name.
     :ivar deal: the deal number.
-    :ivar status: ``won`` or ``lost``.
+    :ivar status: ``won`` or ``lost`` (the text of the game's :class:`~foursquare.engine.game.Status`).
     :ivar reason: why it was lost (``too-many-face-down``, ``stock-empty``), or ``None``.
     :ivar score: the score of a win, else ``None``.
     :ivar moves: the number of placements.
@@ -70,7 +73,7 @@ class GameResult:
         """The score, a loss counting 0."""
         return self.score or 0
 
-    def row(self) -> dict:
+    def row(self) -> dict[str, str | int | float]:
         """The result as one CSV/JSON row (times in seconds)."""
         return {
             "bot": self.bot,
@@ -99,7 +102,7 @@ def play_game(
     player = get_bot(bot, nodes)
     game = Game.from_deal(deal, rules)
     rng = random.Random(deal_seed(seed, deal))
-    times = []
+    times: list[float] = []
     while not game.is_over:
         view = game.view()
         move_seed = rng.getrandbits(64)
@@ -118,8 +121,56 @@ def play_game(
     )
 
 
-def _play_task(task: tuple) -> GameResult:
+#: One game for a worker: (bot, deal, seed, rules, budget, nodes), :func:`play_game`'s arguments.
+_Task = tuple[str, int, int, Rules, "float | None", "int | None"]
+
+
+def _play_task(task: _Task) -> GameResult:
     return play_game(*task)
+
+
+def play_deals(
+    names: Sequence[str],
+    deals: Sequence[int],
+    *,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    budget: float | None = None,
+    nodes: int | None = None,
+    jobs: int = 1,
+    initializer: Callable[[], None] | None = None,
+) -> Iterator[GameResult]:
+    """Every bot of ``names`` plays every deal of ``deals``: the results deal by deal.
+
+    For each deal in order, the game of each bot in the order of ``names``
+    (deal-major, bot-minor), so that a run stopped early holds whole deals once
+    every bot's result of its last deal is in.  Lazily: each result is yielded as
+    soon as it and those before it are done.  A game is the same whatever the
+    bots beside it and the number of jobs (:func:`play_game`, :func:`deal_seed`).
+
+    :param names: bot names (see :data:`foursquare.bots.BOTS`), in the order their
+        results come for each deal.
+    :param deals: the deal numbers, in order.
+    :param seed: the run's seed; each game's seeds derive from ``(seed, deal)``.
+    :param rules: the rule set.
+    :param budget: seconds per move (``None``: none; the bots' fixed work only).
+    :param nodes: the bots' work limit per move (``None``: their default).
+    :param jobs: worker processes; with more than 1 (and more than one game), the
+        games are played by :func:`foursquare.parallel.ordered_map`, one game per
+        task, at most one worker per game.
+    :param initializer: run in each worker process as it starts (e.g. to set
+        signal handlers); not run when the games are played in this process.
+    :returns: an iterator of :class:`GameResult`; closing it stops the workers.
+    :raises BotError: for an unknown bot name, at the call, before any game.
+    :raises WorkerError: when a worker process ends before its game's result.
+    """
+    for name in names:
+        get_bot(name, nodes)  # fail here, before any game, on a bad name
+    tasks: Iterator[_Task] = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
+    games = len(deals) * len(names)
+    if jobs <= 1 or games <= 1:
+        return map(_play_task, tasks)
+    return ordered_map(_play_task, tasks, min(jobs, games), initializer=initializer)
 
 
 def run(
@@ -132,21 +183,16 @@ def run(
     jobs: int = 1,
     progress: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
-    """Play every deal with a bot; the results in deal order.
+    """Play every deal with a bot (:func:`play_deals` with one bot); the results in deal order.
 
     :param jobs: worker processes (1: play in this process).  The results do not
         depend on it (except the timings, and the games themselves under a budget).
     :param progress: called with each result as it arrives (in deal order).
     :raises BotError: for an unknown bot (before any game is played).
     """
-    get_bot(bot, nodes)  # fail early on a bad name
-    deals = deals if isinstance(deals, Sequence) else list(deals)
-    tasks = ((bot, d, seed, rules, budget, nodes) for d in deals)
+    order = deals if isinstance(deals, Sequence) else list(deals)
+    stream = play_deals([bot], order, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs)
     results: list[GameResult] = []
-    if jobs <= 1 or len(deals) <= 1:
-        stream = map(_play_task, tasks)
-    else:
-        stream = ordered_map(_play_task, tasks, min(jobs, len(deals)))
     for result in stream:
         results.append(result)
         if progress:
@@ -184,9 +230,9 @@ class Summary:
     moves: int
     median_move_seconds: float | None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        return _rounded({
+        rounded: dict[str, Any] = _rounded({
             "bot": self.bot,
             "games": self.games,
             "wins": self.wins,
@@ -201,9 +247,10 @@ class Summary:
             "moves": self.moves,
             "median_move_seconds": self.median_move_seconds,
         }, digits={"median_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
+        return rounded
 
 
-def _rounded(value, ndigits: int = JSON_DIGITS, digits: dict | None = None):
+def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | None = None) -> Any:
     """``value`` with its floats rounded to ``ndigits`` decimals (for JSON output);
     ``digits`` maps a dictionary key to its own number of decimals."""
     if isinstance(value, float):
@@ -223,16 +270,16 @@ def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Su
         of a full grid: 24 in the standard game); the interval of the mean score
         is clipped to ``[0, max_score]`` (``None``: clipped at 0 only).
 
-    :raises ValueError: when the results are of more than one bot.
+    :raises SimulationError: when the results are of more than one bot (a ``ValueError`` too).
     """
     names = {r.bot for r in results}
     if len(names) > 1:
-        raise ValueError(f"results of several bots: {', '.join(sorted(names))}")
+        raise SimulationError(f"results of several bots: {', '.join(sorted(names))}")
     games = len(results)
     wins = sum(r.won for r in results)
     high = math.inf if max_score is None else max_score
     mean, sd, interval = mean_interval([r.points for r in results], 0.0, high)
-    won_scores = [r.score for r in results if r.won]
+    won_scores = [r.points for r in results if r.won]  # a win's score is its points
     times = [t for r in results for t in r.move_seconds]
     return Summary(
         bot=names.pop() if names else "",
@@ -244,7 +291,7 @@ def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Su
         score_sd=sd,
         score_interval=interval,
         mean_winning_score=statistics.fmean(won_scores) if won_scores else None,
-        losses=dict(sorted(Counter(r.reason for r in results if not r.won).items())),
+        losses=dict(sorted(cast("Counter[str]", Counter(r.reason for r in results if not r.won)).items())),
         scores=dict(sorted(Counter(won_scores).items(), reverse=True)),
         moves=len(times),
         median_move_seconds=statistics.median(times) if times else None,
@@ -271,9 +318,9 @@ class PairedDifference:
     only_a: int
     only_b: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The difference as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        return _rounded({
+        rounded: dict[str, Any] = _rounded({
             "games": self.games,
             "score": self.score,
             "score_interval": list(self.score_interval),
@@ -282,6 +329,7 @@ class PairedDifference:
             "only_a": self.only_a,
             "only_b": self.only_b,
         })
+        return rounded
 
 
 def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | None = None) -> PairedDifference:
@@ -290,13 +338,13 @@ def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | No
     :param max_score: the highest possible score: the score difference's interval
         is clipped to ``[-max_score, max_score]`` (``None``: not clipped).
 
-    :raises ValueError: when the two lists are not of the same deals.
+    :raises SimulationError: when the two lists are not of the same deals (a ``ValueError`` too).
     """
     if [r.deal for r in a] != [r.deal for r in b]:
-        raise ValueError("the two runs are not of the same deals")
+        raise SimulationError("the two runs are not of the same deals")
     bound = math.inf if max_score is None else max_score
-    score, _, score_interval = mean_interval([x.points - y.points for x, y in zip(a, b)], -bound, bound)
-    win, _, (low, high) = mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b)])
+    score, _, score_interval = mean_interval([x.points - y.points for x, y in zip(a, b, strict=True)], -bound, bound)
+    win, _, (low, high) = mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b, strict=True)])
     win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
     return PairedDifference(
         len(a),
@@ -304,6 +352,6 @@ def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | No
         score_interval,
         win,
         win_interval,
-        sum(x.won and not y.won for x, y in zip(a, b)),
-        sum(y.won and not x.won for x, y in zip(a, b)),
+        sum(x.won and not y.won for x, y in zip(a, b, strict=True)),
+        sum(y.won and not x.won for x, y in zip(a, b, strict=True)),
     )

@@ -31,7 +31,7 @@ from .yamlio import (
 PARAMETERS: tuple[str, ...] = tuple(STANDARD.parameters())
 
 
-def rules_value(rules: Rules) -> str | dict:
+def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
     """How a rule set is written: its preset name, or every parameter as a mapping.
 
     :param rules: the rule set.
@@ -72,7 +72,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
                 f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
             )
         base = STANDARD
-    changes = {}
+    changes: dict[str, int | bool | str] = {}
     for key, value in node.entries.items():
         if key == "preset":
             continue

@@ -39,13 +39,15 @@ card, or its identity filled in), and otherwise says so.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.cards import Card
 from ..engine.deal import MAX_DEAL, deal_deck, ordered_deck
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell, geometry
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
-from ..errors import FormatError, ParseError
+from ..errors import FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
 from .rulesfile import rules_from_value, rules_value
 from .yamlio import (
@@ -66,6 +68,8 @@ from .yamlio import (
 )
 
 VERSION = 1
+#: A grid as read: cell -> (cards bottom to top, top face up?).
+_Grid = dict[Cell, tuple[list[Card], bool]]
 STATE_KEYS = (
     "foursquare", "view", "rules", "deal", "placed", "stock", "next", "status", "reason", "score",
     "face_down", "grid", "remaining", "unknown", "moves",
@@ -92,8 +96,8 @@ _HIDDEN = (
 # ------------------------------------------------------------------ writing
 
 
-def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict:
-    """The state of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`
+def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict[str, Any]:
+    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`
     (``player_view``, ``reveal``: as :func:`state_text`)."""
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
@@ -101,7 +105,7 @@ def state_document(game: Game, *, player_view: bool = False, reveal: bool = Fals
     remaining = known[1:] if nxt is not None else known
     stock = game.stock_count
     rules = rules_value(game.rules)
-    doc: dict = {"foursquare": VERSION}
+    doc: dict[str, Any] = {"foursquare": VERSION}
     if player_view:
         doc["view"] = "player"
     doc["rules"] = rules if isinstance(rules, str) else Flow(rules)
@@ -116,9 +120,9 @@ def state_document(game: Game, *, player_view: bool = False, reveal: bool = Fals
         score=game.score,
         face_down=game.face_down,
     )
-    grid = {}
+    grid: dict[Quoted, Flow] = {}
     for cell, pile in game.grid().items():
-        cards = [Quoted(str(c)) for c in pile.cards]
+        cards: list[Quoted | None] = [Quoted(str(c)) for c in pile.cards]
         if player_view and not pile.face_up and not reveal:
             cards[-1] = None
         grid[Quoted(str(cell))] = Flow(cards=FlowList(cards), face="up" if pile.face_up else "down")
@@ -244,8 +248,9 @@ class _StateReader:
         version = doc.get("foursquare")
         if version is None:
             raise self.error(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
-        if as_int(version, "foursquare (the format version)", src, 1) != VERSION:
-            raise self.error(version.line, f"unsupported format version {version.text} (this program reads {VERSION})")
+        number = as_int(version, "foursquare (the format version)", src, 1)  # written as its digits
+        if number != VERSION:
+            raise self.error(version.line, f"unsupported format version {number} (this program reads {VERSION})")
         if "view" in doc:
             as_choice(doc.entries["view"], "view", src, ("player",))
         if "rules" in doc:
@@ -275,7 +280,7 @@ class _StateReader:
         unseen = [c for c in ordered_deck(rules) if c not in on_grid and c != nxt]
         try:
             game = Game.from_position(grid, ([nxt] if nxt is not None else []) + unseen, rules)
-        except (ParseError, ValueError) as exc:
+        except (ParseError, PositionError) as exc:
             raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
         if nxt is None and not game.is_over:
             raise self.error(nxt_node.line, "next is null but the game goes on (next is the card to place now)")
@@ -359,10 +364,10 @@ class _StateReader:
             self.cell_lines[cell] = line
         return grid
 
-    def position(self, doc: YMap, grid: dict, known: list[Card], deal: int | None) -> Game:
+    def position(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         try:
             game = Game.from_position(grid, known, self.rules, deal)
-        except (ParseError, ValueError) as exc:
+        except (ParseError, PositionError) as exc:
             raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
@@ -375,7 +380,7 @@ class _StateReader:
                 )
         return game
 
-    def replay(self, doc: YMap, grid: dict, known: list[Card], deal: int | None) -> Game:
+    def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         src = self.source
         items = as_list(doc.entries["moves"], "moves", src).items
         moves: list[tuple[int, Move]] = []
@@ -395,7 +400,7 @@ class _StateReader:
                 cards.append(move.card)
             try:
                 game = Game(cards + known, self.rules)
-            except (ParseError, ValueError) as exc:
+            except (ParseError, PositionError) as exc:
                 raise self.error(doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
             play_move(game, move, src, line, number)
@@ -415,28 +420,32 @@ class _StateReader:
         if game.is_over and nxt is not None:
             raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
         for key, actual in (("placed", game.placed), ("stock", stock), ("face_down", game.face_down)):
-            if key in doc and as_int(doc.entries[key], key, src, 0) != actual:
-                raise self.error(doc.line_of(key), f"{key}: {doc.entries[key].text}, but the grid gives {actual}")
-        if "status" in doc and as_choice(doc.entries["status"], "status", src, STATUSES) != game.status:
-            raise self.error(doc.line_of("status"), f"status: {doc.entries['status'].text}, but the position is {game.status}")
+            if key in doc:
+                count = as_int(doc.entries[key], key, src, 0)  # written as its digits
+                if count != actual:
+                    raise self.error(doc.line_of(key), f"{key}: {count}, but the grid gives {actual}")
+        if "status" in doc:
+            status = as_choice(doc.entries["status"], "status", src, STATUSES)  # the word as written
+            if status != game.status:
+                raise self.error(doc.line_of("status"), f"status: {status}, but the position is {game.status}")
         if "reason" in doc:
             node = doc.entries["reason"]
-            claimed = None if isinstance(node, YScalar) and node.is_null else as_choice(node, "reason", src, REASONS)
-            if claimed != game.reason:
-                raise self.error(node.line, f"reason: {claimed or 'null'}, but the position gives {game.reason or 'null'}")
+            reason = None if isinstance(node, YScalar) and node.is_null else as_choice(node, "reason", src, REASONS)
+            if reason != game.reason:
+                raise self.error(node.line, f"reason: {reason or 'null'}, but the position gives {game.reason or 'null'}")
         if "score" in doc:
             node = doc.entries["score"]
-            claimed = None if isinstance(node, YScalar) and node.is_null else as_int(node, "score", src, 0)
-            if claimed != game.score:
-                actual = "null" if game.score is None else game.score
-                raise self.error(node.line, f"score: {'null' if claimed is None else claimed}, but the position gives {actual}")
+            score = None if isinstance(node, YScalar) and node.is_null else as_int(node, "score", src, 0)
+            if score != game.score:
+                shown = "null" if game.score is None else game.score
+                raise self.error(node.line, f"score: {'null' if score is None else score}, but the position gives {shown}")
 
 
 def _key_line(doc: YMap, key: str) -> int:
     return doc.key_lines.get(key, doc.line)
 
 
-def _pile(pile) -> str:
+def _pile(pile: tuple[list[Card], bool] | None) -> str:
     if pile is None:
         return "no pile"
     cards, up = pile

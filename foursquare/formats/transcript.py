@@ -20,18 +20,20 @@ reads a one-game transcript into a :class:`~foursquare.game.Game`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.cards import Card
 from ..engine.deal import MAX_DEAL
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import FormatError, ParseError, shorten
+from ..errors import FormatError, HistoryError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
+    Document,
     Flow,
     FlowList,
     Quoted,
@@ -70,9 +72,9 @@ class MoveEntry:
 
     card: Card | None
     cell: Cell
-    claims: dict = field(default_factory=dict)
+    claims: dict[str, Any] = field(default_factory=dict)
     line: int = 0
-    claim_lines: dict = field(default_factory=dict)
+    claim_lines: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -105,9 +107,9 @@ class TranscriptGame:
     deck: list[Card] | None = None
     moves: list[MoveEntry] = field(default_factory=list)
     complete: bool = True
-    result: dict = field(default_factory=dict)
-    result_lines: dict = field(default_factory=dict)
-    lines: dict = field(default_factory=dict)
+    result: dict[str, Any] = field(default_factory=dict)
+    result_lines: dict[str, int] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
     readable: bool = True
 
@@ -130,7 +132,7 @@ class GameReport:
     game: Game | None
     line: int | None = 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each
         ``{line, move, message, text}``), ``status``, ``reason``, ``score``, ``moves``."""
         g = self.game
@@ -176,6 +178,7 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)
         else:
+            assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
         games.append(tg)
     return games
@@ -198,7 +201,7 @@ NOT_A_TRANSCRIPT = {
 _STATE_ONLY_KEYS = frozenset({"grid", "placed", "stock", "next", "remaining", "face_down", "view", "unknown"})
 
 
-def _looks_like_moves(text: str, doc) -> bool:
+def _looks_like_moves(text: str, doc: Document) -> bool:
     """Whether a one-document file is a move script: YAML reads it as one plain text
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
@@ -249,7 +252,10 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             err.new(doc.line, NOT_A_TRANSCRIPT["rules"])
         else:
             found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
-            err.new(doc.line, f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})")
+            err.new(
+                doc.line,
+                f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})",
+            )
         tg.complete = False
         return tg
     for error in unknown_keys(doc, GAME_KEYS, "a game", source):
@@ -373,8 +379,8 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
         except FormatError as exc:
             err.add(exc, m)
             ok = False
-    claims: dict = {}
-    claim_lines: dict = {}
+    claims: dict[str, Any] = {}
+    claim_lines: dict[str, int] = {}
     for key in ("flipped", "face_down", "status"):
         node = item.get(key)
         if node is None:
@@ -392,7 +398,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
-    if not ok:
+    if not ok or cell is None:  # (a move that is ok has its cell)
         return None
     return MoveEntry(card, cell, claims, item.line, claim_lines)
 
@@ -461,9 +467,10 @@ def check_game(
         if tg.deal is not None:
             game = new_game(deal=tg.deal, rules=game_rules)
             if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
-                at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck)) if a != b) if len(
-                    tg.deck
-                ) <= len(game.deck) else len(game.deck)
+                if len(tg.deck) > len(game.deck):
+                    at = len(game.deck)
+                else:  # the first card where they differ (the deal's deck is the longer)
+                    at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b)
                 fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
         elif tg.deck is not None:
             game = new_game(deck=tg.deck, rules=game_rules)
@@ -471,7 +478,7 @@ def check_game(
             game = None  # a bad deal or deck, already reported
         else:
             game = new_game(deal=deal, deck=deck, rules=game_rules)
-    except (ParseError, ValueError) as exc:
+    except (ParseError, PositionError) as exc:
         key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
         fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
         game = None
@@ -513,15 +520,15 @@ def check_game(
     return game, _in_order(errors)
 
 
-def _check_result(tg: TranscriptGame, game: Game, fail) -> None:
+def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:
     result = tg.result
     lines = tg.result_lines
     if "status" in result and result["status"] != game.status:
         fail(lines["status"], f"result status: {result['status']}, but the game is {game.status}")
     if "reason" in result and result["reason"] != game.reason:
-        actual = game.reason.value if game.reason is not None else "null (the game is not lost)"
+        actual_reason = game.reason.value if game.reason is not None else "null (the game is not lost)"
         claimed = result["reason"].value if result["reason"] is not None else "null"
-        fail(lines["reason"], f"result reason: {claimed}, but the reason is {actual}")
+        fail(lines["reason"], f"result reason: {claimed}, but the reason is {actual_reason}")
     if "score" in result and result["score"] != game.score:
         actual = game.score if game.score is not None else "null (the game is not won)"
         claimed = result["score"] if result["score"] is not None else "null"
@@ -584,18 +591,18 @@ def load_game(
 # ------------------------------------------------------------------ writing
 
 
-def transcript_document(game: Game, *, claims: bool = True) -> dict:
-    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.yamlio.dump`.
+def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
+    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`.
 
-    :raises ValueError: when the game has no full history (resumed from a
-        position without its moves), which a transcript cannot record.
+    :raises HistoryError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record (a ``ValueError`` too).
     """
     if len(game.moves) != game.placed:
-        raise ValueError(
+        raise HistoryError(
             "this game was resumed from a position without its moves, so it cannot be written as a transcript"
         )
     rules = rules_value(game.rules)
-    doc: dict = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    doc: dict[str, Any] = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
     if game.deal is not None:
         doc["deal"] = game.deal
     else:
@@ -631,7 +638,7 @@ def transcript_text(game: Game, *, claims: bool = True) -> str:
     cells are quoted.  The text validates (:func:`validate`).  Join several games'
     texts with :func:`transcripts_text`.
 
-    :raises ValueError: when the game has no full history (see :func:`transcript_document`).
+    :raises HistoryError: when the game has no full history (see :func:`transcript_document`).
     """
     return dump(transcript_document(game, claims=claims))
 

@@ -26,7 +26,7 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -42,6 +42,8 @@ ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "nul
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
 _RESOLVER = yaml.resolver.Resolver()
+#: ``_RESOLVER.resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
+_resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
 #: How many values (scalars, lists, mappings) one document may hold; an alias counts
 #: once (it is never expanded), so memory stays bounded by the documents' sizes.
 MAX_NODES = 1_000_000
@@ -340,7 +342,7 @@ class _Builder:
         """The tag ``node`` would have without an explicit one."""
         if isinstance(node, yaml.ScalarNode):
             plain = not node.style
-            return _RESOLVER.resolve(yaml.ScalarNode, node.value, (plain, not plain))
+            return _resolve(yaml.ScalarNode, node.value, (plain, not plain))
         return _CORE + ("seq" if isinstance(node, yaml.SequenceNode) else "map")
 
     def build(self, node: yaml.Node) -> YNode:
@@ -428,8 +430,8 @@ def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None =
     :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
     """
     span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
-    text = node.text if isinstance(node, YScalar) and node.plain else None
-    ok = text is not None and text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
+    text = node.text if isinstance(node, YScalar) and node.plain else ""  # "" is no number
+    ok = text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
     # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
     ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
     value = int(text) if ok else None
@@ -478,11 +480,11 @@ class Quoted(str):
     __slots__ = ()
 
 
-class Flow(dict):
+class Flow(dict[str, Any]):
     """A mapping written on one line: ``{cards: ["5C"], face: up}``."""
 
 
-class FlowList(list):
+class FlowList(list[Any]):
     """A list written on one line: ``["d4", "e4"]``."""
 
 
@@ -499,7 +501,7 @@ def _represent_flow(dumper: yaml.SafeDumper, data: Flow) -> yaml.Node:
     return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=True)
 
 
-def _represent_block(dumper: yaml.SafeDumper, data: dict) -> yaml.Node:
+def _represent_block(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
     return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=False)
 
 
@@ -507,7 +509,7 @@ def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
     return dumper.represent_sequence(_CORE + "seq", data, flow_style=True)
 
 
-def _represent_block_list(dumper: yaml.SafeDumper, data: list) -> yaml.Node:
+def _represent_block_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
     return dumper.represent_sequence(_CORE + "seq", data, flow_style=False)
 
 
@@ -523,7 +525,7 @@ _Dumper.add_representer(list, _represent_block_list)
 _Dumper.add_representer(type(None), _represent_none)
 
 
-def dump(data: dict) -> str:
+def dump(data: Mapping[str, Any]) -> str:
     """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
     on one line, :class:`Quoted` in double quotes, keys in insertion order.
 

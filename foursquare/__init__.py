@@ -15,23 +15,39 @@ The formats (move scripts, transcripts, state YAML) sit on it, and the
 """
 
 import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
+    from .engine.cards import Card, card, parse_card
+    from .engine.deal import deal_deck, ordered_deck
+    from .engine.game import Game, Pile, Placement, Reason, Status, WrongCardError
+    from .engine.layout import Cell, parse_cell
+    from .engine.rules import PRESETS, STANDARD, Rules, get_rules
+    from .engine.view import PlayerView
+    from .errors import FoursquareError, IllegalMoveError, ParseError, RulesError
 
 __version__ = "0.1.0"
 
 # The names below are loaded on first use (PEP 562), so that the ``foursquare``
 # command starts its Ctrl-C guard (``foursquare.__main__.run``) before any of them.
-_EXPORTS = {
+# name -> the module (below this package) that defines it.
+_EXPORTS: dict[str, str] = {
     "Card": "engine.cards", "card": "engine.cards", "parse_card": "engine.cards",
     "deal_deck": "engine.deal", "ordered_deck": "engine.deal",
     "FoursquareError": "errors", "IllegalMoveError": "errors", "ParseError": "errors", "RulesError": "errors",
-    "Game": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game", "Status": "engine.game", "WrongCardError": "engine.game",
+    "Game": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game",
+    "Status": "engine.game", "WrongCardError": "engine.game",
     "Cell": "engine.layout", "parse_cell": "engine.layout",
     "PRESETS": "engine.rules", "STANDARD": "engine.rules", "Rules": "engine.rules", "get_rules": "engine.rules",
     "PlayerView": "engine.view",
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
+    """One of :data:`__all__`, imported from its module on first use (PEP 562).
+
+    :raises AttributeError: for any other name.
+    """
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,6 +2,7 @@
 
 import signal
 import sys
+from types import FrameType
 
 
 def run() -> None:
@@ -24,7 +25,8 @@ def run() -> None:
     main(prog_name="foursquare")
 
 
-def _interrupt_once(signum, frame):
+def _interrupt_once(signum: int, frame: FrameType | None) -> None:
+    """SIGINT's handler: a ``KeyboardInterrupt`` the first time, the later ones ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise KeyboardInterrupt
 

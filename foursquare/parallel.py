@@ -28,8 +28,9 @@ import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.connection import wait
-from typing import NoReturn, TypeVar
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import DefaultContext
+from typing import Any, NoReturn, TypeAlias, TypeVar, cast
 
 from .errors import FoursquareError
 
@@ -69,7 +70,7 @@ def ordered_map(
     it = iter(tasks)
     context = multiprocessing.get_context()
     workers: list[_Worker] = []
-    busy: dict = {}  # connection -> the worker running a task
+    busy: dict[Connection[Any, Any], _Worker] = {}  # connection -> the worker running a task
     # Signals wait while the workers start: a worker takes them once its initializer
     # has set its handlers, and this process inside the `try`, whose `finally` stops
     # the workers.  (Delivered earlier, they left workers that never ended.)
@@ -84,10 +85,10 @@ def ordered_map(
     try:
         _restore_signals(mask)
         idle = list(workers)
-        done: dict[int, tuple[bool, object]] = {}  # task number -> (succeeded, result or error)
+        done: dict[int, R | _Raised] = {}  # task number -> its result, or the error it raised
         handed = yielded = 0
         exhausted = False
-        lost: WorkerError | None = None  # a worker died: stop as at Ctrl-C
+        lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
         while True:
             while idle and not exhausted and lost is None and handed - yielded < BUFFER:
                 task = next(it, _END)
@@ -103,10 +104,10 @@ def ordered_map(
                 busy[worker.conn] = worker
                 handed += 1
             if yielded in done:
-                ok, value = done.pop(yielded)
+                value = done.pop(yielded)
                 yielded += 1
-                if not ok:
-                    raise value
+                if isinstance(value, _Raised):
+                    raise value.error
                 yield value
                 continue
             if lost is not None:
@@ -115,26 +116,44 @@ def ordered_map(
             if not busy:
                 return
             for conn in wait(list(busy)):
-                worker = busy.pop(conn)
+                worker = busy.pop(cast("Connection[Any, Any]", conn))  # (wait gives back what it was given)
                 try:
-                    done[worker.task] = (True, worker.result())
+                    done[worker.task] = worker.result()
                 except Exception as exc:
                     if not worker.alive:
                         lost = exc
                         continue
-                    done[worker.task] = (False, exc)  # the task's own error: raised at its place
+                    done[worker.task] = _Raised(exc)  # the task's own error: raised at its place
                 idle.append(worker)
     finally:
         _stop(workers, busy)
 
 
 _END = object()
+#: A signal mask as :func:`signal.pthread_sigmask` gives it, or ``None`` where there is none.
+_Mask: TypeAlias = "set[int | signal.Signals] | None"
+
+
+class _Raised:
+    """A task's exception, kept in its place among the results."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
 
 
 class _Worker:
     """One worker process and this process's end of its pipe."""
 
-    def __init__(self, context, fn, initializer, mask, others: list) -> None:
+    def __init__(
+        self,
+        context: DefaultContext,
+        fn: Callable[[Any], Any],
+        initializer: Callable[[], None] | None,
+        mask: _Mask,
+        others: list[Connection[Any, Any]],
+    ) -> None:
         self.task = -1  # the number of the task handed to it last
         self.alive = True
         self.conn, child = context.Pipe()
@@ -148,7 +167,7 @@ class _Worker:
         finally:
             child.close()
 
-    def give(self, number: int, task) -> None:
+    def give(self, number: int, task: object) -> None:
         """Hand the worker task ``number``.
 
         :raises WorkerError: when the worker has ended.
@@ -159,8 +178,8 @@ class _Worker:
         except (BrokenPipeError, ConnectionResetError):
             self._ended()
 
-    def result(self):
-        """The result of the worker's task (:attr:`task`).
+    def result(self) -> Any:
+        """The result of the worker's task (:attr:`task`), unpickled.
 
         :raises WorkerError: when the worker ended first (:attr:`alive` is then
             false), or its result cannot be read.
@@ -194,7 +213,7 @@ class _Worker:
         raise WorkerError(f"a worker process {how} before it finished its task")
 
 
-def _stop(workers: list[_Worker], busy: dict) -> None:
+def _stop(workers: list[_Worker], busy: dict[Connection[Any, Any], _Worker]) -> None:
     """End every worker: idle ones when told (at once), busy ones killed (their
     tasks are no longer wanted), and any that has not ended in time."""
     for worker in workers:
@@ -211,7 +230,13 @@ def _stop(workers: list[_Worker], busy: dict) -> None:
             worker.process.join()
 
 
-def _work(fn, initializer, mask, conn, inherited: list) -> None:
+def _work(
+    fn: Callable[[Any], Any],
+    initializer: Callable[[], None] | None,
+    mask: _Mask,
+    conn: Connection[Any, Any],
+    inherited: list[Connection[Any, Any]],
+) -> None:
     """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
     for other in inherited:
         other.close()
@@ -229,6 +254,7 @@ def _work(fn, initializer, mask, conn, inherited: list) -> None:
             return
         if job is None:
             return
+        reply: tuple[bool, Any]
         try:
             reply = (True, fn(job[0]))
         except Exception as exc:
@@ -246,7 +272,7 @@ def _work(fn, initializer, mask, conn, inherited: list) -> None:
             return
 
 
-def _end_with(sentinel) -> NoReturn:
+def _end_with(sentinel: int) -> NoReturn:
     """In a worker: wait for the parent process to end, then end at once."""
     wait([sentinel])
     os._exit(1)
@@ -256,7 +282,7 @@ def _end_with(sentinel) -> NoReturn:
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _block_signals():
+def _block_signals() -> _Mask:
     """Hold back :data:`_HELD` in this thread (and the processes it starts); the mask
     before, for :func:`_restore_signals` (``None`` where signal masks do not exist)."""
     if not hasattr(signal, "pthread_sigmask"):
@@ -264,7 +290,7 @@ def _block_signals():
     return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
 
 
-def _restore_signals(mask) -> None:
+def _restore_signals(mask: _Mask) -> None:
     """Put back the signal mask :func:`_block_signals` returned: held signals arrive now."""
     if mask is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -98,7 +98,7 @@ def calibrate(deals: range) -> None:
     print(f"{len(rows)} positions, {int(wins.sum())} of them in games won")
     print("WIN_MODEL =", tuple(round(float(v), 4) for v in w))
     print("EXTRA_MODEL =", tuple(round(float(v), 3) for v in extra))
-    predicted = np.array([estimate_of(int(d), int(m), int(s))[0] for d, m, s in zip(down, missing, stock)])
+    predicted = np.array([estimate_of(int(d), int(m), int(s))[0] for d, m, s in zip(down, missing, stock, strict=False)])
     for lo, hi in [(0, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.0)]:
         band = (predicted >= lo) & (predicted < hi)
         if band.any():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from foursquare.engine.cards import CARDS, Card, card
-from foursquare.errors import ParseError
-from foursquare.engine.rules import STANDARD
 from foursquare.engine.deal import ordered_deck
+from foursquare.engine.rules import STANDARD
+from foursquare.errors import ParseError
 
 
 def test_s1_deck_has_40_distinct_cards_ranks_1_to_10_in_four_suits():

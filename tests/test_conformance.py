@@ -32,7 +32,7 @@ def test_conformance_game(record):
         assert [str(c) for c in deal_deck(record["deal"])] == record["deck"]  # §2
     game = Game(record["deck"], deal=record["deal"])
     assert len(record["moves"]) == len(record["steps"])
-    for i, (move, step) in enumerate(zip(record["moves"], record["steps"]), 1):
+    for i, (move, step) in enumerate(zip(record["moves"], record["steps"], strict=False), 1):
         assert str(game.next_card) == step["card"], f"move {i}"
         placement = game.play(move)
         got = {

@@ -6,8 +6,8 @@ import pytest
 
 from foursquare.engine.cards import Card
 from foursquare.engine.deal import MAX_DEAL, check_deal_number, deal_deck, ordered_deck, parse_deal_number, splitmix64
-from foursquare.errors import ParseError
 from foursquare.engine.game import Game
+from foursquare.errors import ParseError
 
 VECTORS = {
     0: "9C 3S 5C 6S 2D 8H 9H 9S 3C 9D",

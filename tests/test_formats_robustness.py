@@ -19,15 +19,22 @@ import pytest
 import yaml
 
 from foursquare import Game
-from foursquare.formats import yamlio
 from foursquare.engine.cards import Card
 from foursquare.engine.deal import parse_deal_number
-from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
 from foursquare.engine.layout import Cell
-from foursquare.formats.movescript import (
-    COMMAND_ALIASES, COMMAND_NAMES, DISPLAY_COMMANDS, Command, Move, parse_entry, parse_move, play_script,
-)
 from foursquare.engine.rules import STANDARD, get_rules
+from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
+from foursquare.formats import yamlio
+from foursquare.formats.movescript import (
+    COMMAND_ALIASES,
+    COMMAND_NAMES,
+    DISPLAY_COMMANDS,
+    Command,
+    Move,
+    parse_entry,
+    parse_move,
+    play_script,
+)
 from foursquare.formats.rulesfile import load_rules, read_rules
 from foursquare.formats.sources import load_input, load_view, read_deck
 from foursquare.formats.state import read_state, read_view, state_text
@@ -182,7 +189,7 @@ def test_reading_document_by_document_matches_reading_the_stream(monkeypatch, lo
     whole = list(yaml.compose_all(clean, Loader=loader))
     docs = read_documents(text, "f.yaml")
     assert len(docs) == len(whole)
-    for ours, theirs in zip(docs, whole):
+    for ours, theirs in zip(docs, whole, strict=False):
         if ours is None:
             assert theirs is None or yamlio._is_empty(theirs)
             continue

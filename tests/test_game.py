@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from foursquare.engine.deal import ordered_deck
-from foursquare.errors import IllegalMoveError, ParseError
 from foursquare.engine.game import Game, Placement, Reason, Status, WrongCardError, play_moves
+from foursquare.errors import IllegalMoveError, ParseError
 
 
 def stacked(*first: str) -> list[str]:
@@ -134,10 +134,10 @@ def test_s4_row_and_column_both_flip_and_do_not_interact():
 def test_s4_flipped_sorted_as_text_whatever_order_the_piles_were_made(order):
     # Regression: the engine keeps each line's piles in the order they were made;
     # the record must still list the flipped cells sorted as text (§9).
-    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(order.split(), ["AC", "2C", "3C"])}
+    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(order.split(), ["AC", "2C", "3C"], strict=False)}
     game = Game.from_position(grid, ["TC"])
     assert [str(f) for f in game.play("d4").flipped] == ["e4", "f4", "g4"]
-    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(["d5", "d7", "d6"], ["AC", "2C", "3C"])}
+    grid = {"d4": (["5C"], True)} | {cell: ([card], True) for cell, card in zip(["d5", "d7", "d6"], ["AC", "2C", "3C"], strict=False)}
     game = Game.from_position(grid, ["TC"])
     assert [str(f) for f in game.play("d4").flipped] == ["d5", "d6", "d7"]
 
@@ -161,7 +161,7 @@ def full_grid_position(
     Row 4 tops are ``row4`` (A, T, 3) and column d tops A, T, 3, so by default a 5
     placed on d4 flips nothing (it lies between the face-up ranks in both lines).
     """
-    fixed_tops = dict(zip(["a4", "b4", "c4"], row4)) | {"d1": "AD", "d2": "TD", "d3": "3D"}
+    fixed_tops = dict(zip(["a4", "b4", "c4"], row4, strict=False)) | {"d1": "AD", "d2": "TD", "d3": "3D"}
     cells = [c + r for r in "1234" for c in "abcd" if c + r != "d4"]
     spare = [str(c) for c in ordered_deck() if str(c) not in fixed_tops.values() and str(c) != last]
     tops_ = dict(fixed_tops)
@@ -336,7 +336,7 @@ def test_from_position_undo_stops_at_the_position():
         ({"d4": (["5C", "6C", "7C", "8C", "9C"], True)}, "has 5 cards"),
         ({"d4": ([], True)}, "has 0 cards"),
         ({"d4": (["5C"], "up")}, "face must be up or down"),
-        ({f"a{row}": ([card], True) for row, card in zip(range(1, 6), ["5C", "6C", "7C", "8C", "9C"])}, "do not fit"),
+        ({f"a{row}": ([card], True) for row, card in zip(range(1, 6), ["5C", "6C", "7C", "8C", "9C"], strict=False)}, "do not fit"),
         ({"a1": (["5C"], True), "c1": (["6C"], True)}, "not connected"),
         ({"a1": (["5C"], True), "a2": (["5C"], True)}, "5C twice"),
         ({"d4": (["5C"], True), "D4": (["6C"], True)}, "d4 is given twice"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from foursquare.engine.deal import ordered_deck
-from foursquare.errors import IllegalMoveError, ParseError
 from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, Cell, cell_at, geometry
 from foursquare.engine.rules import STANDARD
+from foursquare.errors import IllegalMoveError, ParseError
 
 FRAME_NAMES = [c + str(r) for r in range(1, 8) for c in "abcdefg"]
 

@@ -60,7 +60,7 @@ class RefGame:
         self.reason = None
         self.score = None
 
-    def copy(self) -> "RefGame":
+    def copy(self) -> RefGame:
         new = RefGame(self.deck)
         new.cards = {cell: list(pile) for cell, pile in self.cards.items()}
         new.face_up = dict(self.face_up)

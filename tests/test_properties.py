@@ -13,12 +13,12 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_perft import RefGame
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game, Status, play_moves
 from foursquare.engine.layout import CELLS, STRIDE, geometry
 from foursquare.engine.rules import STANDARD
-from test_perft import RefGame
 
 deals = st.integers(min_value=0, max_value=2**64 - 1)
 seeds = st.integers(min_value=0, max_value=2**32)

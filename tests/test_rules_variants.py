@@ -14,9 +14,9 @@ import pytest
 
 from foursquare.engine.cards import Card
 from foursquare.engine.deal import deal_deck, ordered_deck
-from foursquare.errors import IllegalMoveError, ParseError, RulesError
 from foursquare.engine.game import Game, Reason, Status
 from foursquare.engine.rules import CHOICES, DESCRIPTIONS, PRESETS, RANGES, STANDARD, Rules, get_rules
+from foursquare.errors import IllegalMoveError, ParseError, RulesError
 
 
 def flips(game: Game, cell: str) -> list[str]:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from foursquare.errors import FormatError
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
+from foursquare.errors import FormatError
 from foursquare.formats.rulesfile import load_rules, read_rules, rules_from_value, rules_value
 from foursquare.formats.yamlio import dump, read_documents
 

@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from foursquare import Game, get_rules
-from foursquare.errors import FormatError
 from foursquare.engine.rules import STANDARD
+from foursquare.errors import FormatError
 from foursquare.formats.state import read_state, state_text
 from foursquare.formats.transcript import transcript_text, validate
 
@@ -140,7 +140,8 @@ def test_player_view_hides_the_order_and_face_down_cards_and_cannot_be_resumed()
     with pytest.raises(FormatError) as info:
         read_state(text, "s.yaml")
     assert str(info.value) == (
-        "s.yaml:2: a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is missing (foursquare hint reads a player's view)"
+        "s.yaml:2: a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is missing"
+        " (foursquare hint reads a player's view)"
     )
 
 

@@ -8,10 +8,15 @@ import pytest
 
 from foursquare import Game, get_rules
 from foursquare.engine.cards import Card
-from foursquare.errors import FormatError
 from foursquare.engine.rules import STANDARD
+from foursquare.errors import FormatError
 from foursquare.formats.transcript import (
-    check_game, load_game, read_transcripts, transcript_text, transcripts_text, validate,
+    check_game,
+    load_game,
+    read_transcripts,
+    transcript_text,
+    transcripts_text,
+    validate,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -274,7 +279,10 @@ def test_unreadable_files_raise(text, expected):
         (GOOD + "reslt: {status: won}\n", "t.yaml:7: game 1: unknown key 'reslt' in a game"),
         (GOOD + "result: {status: won, points: 3}\n", "t.yaml:7: game 1: unknown key 'points' in result"),
         ("foursquare: 1\ndeal: 1\nmoves: d4\n", "t.yaml:3: game 1: moves must be a list, not the text 'd4'"),
-        ("foursquare: 1\ndeal: forty\n", "t.yaml:2: game 1: deal must be a whole number from 0 to 18446744073709551615, not the text 'forty'"),
+        (
+            "foursquare: 1\ndeal: forty\n",
+            "t.yaml:2: game 1: deal must be a whole number from 0 to 18446744073709551615, not the text 'forty'",
+        ),
         ("foursquare: 1\ndeal: '42'\n", "t.yaml:2: game 1: deal must be a whole number"),
         ("foursquare: 1\ndeal: -1\n", "t.yaml:2: game 1: deal must be a whole number"),
         (f"foursquare: 1\ndeal: {2**64}\n", "t.yaml:2: game 1: deal must be a whole number"),
@@ -303,7 +311,10 @@ def test_schema_errors(text, expected):
         (GOOD.replace('"3C e4"', '"3C g7"'), "t.yaml:5: game 1, move 2: illegal move 3C g7: g7 is not orthogonally adjacent to a pile"),
         (GOOD.replace('"3C e4"', '"3C h1"'), "t.yaml:5: game 1, move 2: illegal move 3C h1: h1 is outside the frame (a1-g7)"),
         ('foursquare: 1\nmoves:\n- "2D d4"\n- "2D e4"\n', "t.yaml:4: game 1, move 2: illegal move 2D e4: 2D has been drawn already"),
-        ('foursquare: 1\nmoves:\n- "2D d4"\n- "e4"\n', "t.yaml:4: game 1, move 2: the game names no deal or deck and this move names no card"),
+        (
+            'foursquare: 1\nmoves:\n- "2D d4"\n- "e4"\n',
+            "t.yaml:4: game 1, move 2: the game names no deal or deck and this move names no card",
+        ),
         ('foursquare: 1\ndeck: ["2D", "3C", "2D"]\n', "t.yaml:2: game 1: deck: 2D is listed twice (first on line 2)"),
         ('foursquare: 1\ndeck: ["2D", "JC"]\n', "t.yaml:2: game 1: deck: JC is not a card of the standard deck"),
         ('foursquare: 1\ndeal: 1\ndeck: ["2D", "3D"]\n', "t.yaml:3: game 1: deck disagrees with deal 1 at card 2"),

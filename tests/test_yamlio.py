@@ -3,13 +3,23 @@
 import pytest
 import yaml
 
-from foursquare.formats import yamlio
 from foursquare.errors import FormatError
+from foursquare.formats import yamlio
 from foursquare.formats.yamlio import (
-    Flow, FlowList, Quoted, YMap, YScalar, YSeq, as_bool, as_choice, as_int, as_text, decode, dump, read_documents,
+    Flow,
+    FlowList,
+    Quoted,
+    YMap,
+    YSeq,
+    as_bool,
+    as_choice,
+    as_int,
+    as_text,
+    decode,
+    dump,
+    read_documents,
     read_each_document,
 )
-
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 

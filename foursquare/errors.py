@@ -1,8 +1,11 @@
 """The package's exceptions: one small hierarchy.
 
 Every error the package raises on purpose is a :class:`FoursquareError`; the
-ones about bad text or illegal moves are also :class:`ValueError`, so callers
-that only know the standard library can still catch them.
+ones about a bad value (text, a move, a rule set, a position, a file) are also
+:class:`ValueError`, so callers that only know the standard library can still
+catch them.  Some live beside the code that raises them: ``BotError``
+(:mod:`foursquare.bots.base`), ``WorkerError`` (:mod:`foursquare.parallel`),
+``WrongCardError`` (:mod:`foursquare.engine.game`), ``SolverError``.
 """
 
 

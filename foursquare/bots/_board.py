@@ -4,8 +4,8 @@ Suits never affect play (RULES.md §1), so a search needs only each pile's
 top rank, whether it is face up, and the pile heights.  :class:`Board` keeps
 those in flat lists indexed by ``row * frame + column`` and implements the
 placement (§3), flip (§4) and end-of-turn (§5) rules of any
-:class:`~foursquare.rules.Rules` value, without building records.  It is
-checked against :class:`~foursquare.game.Game` by ``tests/test_bots.py``.
+:class:`~foursquare.engine.rules.Rules` value, without building records.  It is
+checked against :class:`~foursquare.engine.game.Game` by ``tests/test_bots.py``.
 
 A board is built from a :class:`~foursquare.engine.view.PlayerView`, so it can only
 know what the player knows: the unseen cards are a count per rank.

@@ -5,7 +5,7 @@ transcript or a state — it is either a preset name (``standard``,
 ``fixed-board``, ...) or a mapping:
 
 - ``{preset: NAME, KEY: VALUE, ...}``: the preset with some parameters changed;
-- every parameter of :class:`~foursquare.rules.Rules` (as :func:`rules_value` writes it).
+- every parameter of :class:`~foursquare.engine.rules.Rules` (as :func:`rules_value` writes it).
 
 Unknown keys and out-of-range values are errors naming the key and what is allowed.
 """
@@ -45,8 +45,8 @@ def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
 def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
 
-    :param node: a :class:`~foursquare.yamlio.YScalar` (preset name) or
-        :class:`~foursquare.yamlio.YMap`.
+    :param node: a :class:`~foursquare.formats.yamlio.YScalar` (preset name) or
+        :class:`~foursquare.formats.yamlio.YMap`.
     :param source: the file name for errors.
     :param what: how the value is named in errors (``rules``).
     :returns: the rule set (a preset itself when the parameters equal one).

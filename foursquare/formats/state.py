@@ -175,7 +175,7 @@ def read_state(text: str, source: str) -> Game:
 
 def read_view(text: str, source: str) -> PlayerView:
     """What the player may know (RULES.md §6) in the position of a state: a
-    :class:`~foursquare.view.PlayerView`, for a hint or a bot.
+    :class:`~foursquare.engine.view.PlayerView`, for a hint or a bot.
 
     A full state is read as :func:`read_state` reads it (every check made) and
     gives its game's view.  A player's view (``view: player``) is checked the same

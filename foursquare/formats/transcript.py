@@ -14,7 +14,7 @@ Reading is in two steps: :func:`read_transcripts` checks each document's
 shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
 checks every claim.  :func:`validate` does both for a whole file (the
 ``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
-reads a one-game transcript into a :class:`~foursquare.game.Game`.
+reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class MoveEntry:
     :ivar card: the card the move names, or ``None``.
     :ivar cell: where the card goes.
     :ivar claims: the claims to check after the move: ``flipped`` (list of
-        :class:`~foursquare.layout.Cell`), ``face_down`` (int), ``status`` (:class:`Status`).
+        :class:`~foursquare.engine.layout.Cell`), ``face_down`` (int), ``status`` (:class:`Status`).
     :ivar line: the item's line.
     :ivar claim_lines: claim name -> its line.
     """

@@ -310,12 +310,12 @@ class Game:
 
     @property
     def reason(self) -> Reason | None:
-        """Why the game was lost (``too-many-face-down``, ``stock-empty``), else ``None``."""
+        """Why the game was lost (``too-many-face-down``, ``stock-empty``: RULES.md §5), else ``None``."""
         return self._reason
 
     @property
     def score(self) -> int | None:
-        """Cards left in the stock when the game was won (0 to 24), else ``None``."""
+        """Cards left in the stock when the game was won (0 to 24 in the standard game, RULES.md §5), else ``None``."""
         return self._score
 
     @property
@@ -325,7 +325,7 @@ class Game:
 
     @property
     def face_down(self) -> int:
-        """The number of face-down top cards."""
+        """The number of face-down top cards (D of RULES.md §5)."""
         return self._down
 
     @property

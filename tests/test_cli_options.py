@@ -292,12 +292,12 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
     import click
 
     import foursquare.cli as cli
-    import foursquare.cli.common as common
+    import foursquare.cli.streams as streams
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    where = {"streams": (common, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
+    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
     monkeypatch.setattr(*where[stage], interrupted)
     try:
         r = CliRunner().invoke(main, [command, "--help"])
@@ -393,7 +393,7 @@ def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
     import signal
 
     from foursquare.__main__ import _interrupt_once
-    from foursquare.cli.common import Terminated, catch_sigterm, restore_handlers, signals_deferred
+    from foursquare.cli.signals import Terminated, catch_sigterm, restore_handlers, signals_deferred
 
     saved = signal.signal(signal.SIGINT, _interrupt_once)
     try:

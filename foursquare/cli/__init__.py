@@ -42,7 +42,7 @@ class LazyGroup(click.Group):
     def main(self, *args, **kwargs):
         try:
             # before Click parses anything: its usage errors, too, meet guarded streams
-            from .common import guard_stderr, guard_stdout
+            from .streams import guard_stderr, guard_stdout
 
             guard_stdout()
             guard_stderr()
@@ -51,7 +51,7 @@ class LazyGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # --help or --version written to a full disk (> /dev/full)
-            from .common import error_text, fail
+            from .boundary import error_text, fail
 
             fail(error_text(exc))
 
@@ -76,7 +76,7 @@ class LazyGroup(click.Group):
 
 def _interrupted() -> NoReturn:
     """End the program as an interrupt inside a command does: "Interrupted.", status 130."""
-    from .common import EXIT_INTERRUPTED
+    from .signals import EXIT_INTERRUPTED
 
     click.echo("Interrupted.", err=True)
     sys.exit(EXIT_INTERRUPTED)

@@ -7,19 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import (
-    PATH,
-    POSITIVE,
-    SECONDS,
-    Command,
-    bot_option_needs,
-    command_boundary,
-    exclusive,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-)
+from .boundary import Command, command_boundary
+from .games import load_game_file, load_rules_option
+from .options import PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
 
 if TYPE_CHECKING:
     from ..bots import Estimate
@@ -99,7 +89,7 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
             bot=bot,
         )
     except SolverError:  # a position of the game has no next card: the stock order is not known
-        from ..formats.sources import next_card_unknown
+        from ..formats.loading import next_card_unknown
 
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None

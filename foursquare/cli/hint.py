@@ -8,22 +8,19 @@ import time
 import click
 
 from ..stats import human_seconds
-from .common import (
+from .boundary import Command, command_boundary
+from .games import load_game_text, load_rules_option, new_game
+from .options import (
     NATURAL,
     PATH,
     SECONDS,
-    Command,
     bot_option_needs,
-    command_boundary,
-    counted,
     exclusive,
     game_number_option,
     game_options,
     given_on_the_command_line,
-    load_game_text,
-    load_rules_option,
-    new_game,
 )
+from .style import counted
 
 
 def _pct(p: float | None) -> str:
@@ -60,7 +57,8 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.sources import input_kind, load_view, read_source
+    from ..formats.files import read_source
+    from ..formats.loading import input_kind, load_view
 
     if game_path is None:
         if game_number is not None:
@@ -84,7 +82,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     )
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
-        from ..formats.sources import next_card_unknown
+        from ..formats.loading import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))
     return game.view()

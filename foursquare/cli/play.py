@@ -21,23 +21,10 @@ import click
 from ..engine.game import Game, Placement
 from ..errors import FoursquareError
 from ..formats.movescript import Move
-from .common import (
-    PATH,
-    Look,
-    Terminated,
-    command_boundary,
-    error_text,
-    exclusive,
-    fail,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    new_game,
-    option_needs,
-    signals_deferred,
-)
-from .common import Command as CliCommand
+from .boundary import Command as CliCommand
+from .boundary import command_boundary, error_text, fail
+from .games import load_game_file, load_rules_option, new_game
+from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, outcome_text
 from .session import (
     COMMANDS,
@@ -49,6 +36,8 @@ from .session import (
     state_of,
     writable_target,
 )
+from .signals import Terminated, signals_deferred
+from .style import Look
 
 #: Random deals are drawn below this, so that their numbers are easy to type.
 RANDOM_DEALS = 1_000_000
@@ -156,7 +145,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..formats.sources import read_source
+    from ..formats.files import read_source
     from ..formats.yamlio import split_documents
 
     try:

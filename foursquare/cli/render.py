@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from ..engine.cards import Card
 from ..engine.game import Game, Status
-from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE, Cell
+from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]

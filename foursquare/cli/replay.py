@@ -5,20 +5,11 @@ from __future__ import annotations
 import click
 
 from ..engine.game import Game
-from .common import (
-    PATH,
-    Command,
-    Look,
-    command_boundary,
-    counted,
-    exclusive,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    option_needs,
-)
+from .boundary import Command, command_boundary
+from .games import load_game_file, load_rules_option
+from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import outcome_text
+from .style import Look, counted
 
 
 def start_of(game: Game) -> Game:

@@ -17,7 +17,8 @@ from ..engine.rules import (
     Rules,
     Ties,
 )
-from .common import Command, command_boundary, load_rules_option
+from .boundary import Command, command_boundary
+from .games import load_rules_option
 
 
 def explain(rules: Rules) -> list[str]:

@@ -8,25 +8,13 @@ import sys
 
 import click
 
-from ..stats import human_seconds
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
-from .common import (
-    JOBS,
-    NATURAL,
-    PATH,
-    POSITIVE,
-    SECONDS,
-    Command,
-    bot_option_needs,
-    check_output_file,
-    command_boundary,
-    deal_range,
-    load_rules_option,
-    option_needs,
-    signals_deferred,
-    worker_signals,
-)
+from ..stats import human_seconds
+from .boundary import Command, check_output_file, command_boundary
+from .games import load_rules_option
+from .options import JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
+from .signals import signals_deferred, worker_signals
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).

@@ -10,23 +10,20 @@ import sys
 import click
 
 from ..errors import FoursquareError
-from .common import (
+from .boundary import Command, check_output_file, command_boundary
+from .games import load_rules_option, new_game
+from .options import (
     JOBS,
     PATH,
     POSITIVE,
     SECONDS,
-    Command,
-    check_output_file,
-    command_boundary,
     deal_range,
     exclusive,
     game_options,
     given_on_the_command_line,
-    load_rules_option,
-    new_game,
     option_needs,
-    worker_signals,
 )
+from .signals import worker_signals
 
 
 def _record(deal, sol, game=None) -> dict:
@@ -177,7 +174,6 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     row) as soon as it is known and flushed, so that an interrupted run keeps
     every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
     from ..engine.rules import STANDARD
-    from ..solver.analysis import summarize
 
     rules = rules or STANDARD
     solutions = []

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .common import (
-    NATURAL,
-    PATH,
-    Command,
-    command_boundary,
-    exclusive,
-    fail,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    new_game,
-    option_needs,
-)
+from .boundary import Command, command_boundary, fail
+from .games import load_game_file, load_rules_option, new_game
+from .options import NATURAL, PATH, exclusive, game_number_option, game_options, option_needs
 
 
 @click.command(cls=Command, short_help="Print the state YAML of a game.")

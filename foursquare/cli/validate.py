@@ -8,7 +8,9 @@ import click
 
 from ..errors import FormatError
 from ..formats.transcript import GameReport
-from .common import PATH, Command, command_boundary, counted
+from .boundary import Command, command_boundary
+from .options import PATH
+from .style import counted
 
 
 def _file_error(name: str, error: FormatError) -> dict:
@@ -34,7 +36,7 @@ def validate(files, fmt):
     M: message; a summary goes to stdout.  Exit status 0 when every game is
     valid, 1 otherwise.
     """
-    from ..formats.sources import read_source
+    from ..formats.files import read_source
     from ..formats.transcript import validate as check
 
     results: list[dict] = []

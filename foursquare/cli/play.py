@@ -20,15 +20,14 @@ import click
 
 from ..engine.game import Game, Placement
 from ..errors import FoursquareError
+from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
 from ..formats.movescript import Move
-from .boundary import Command as CliCommand
-from .boundary import command_boundary, error_text, fail
+from .boundary import Command, command_boundary, error_text, fail
 from .games import load_game_file, load_rules_option, new_game
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, outcome_text
 from .session import (
     COMMANDS,
-    Command,
     Session,
     hints_available,
     read_entry,
@@ -44,7 +43,7 @@ RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command(cls=CliCommand, short_help="Play a game at the prompt, or from a piped move script.")
+@click.command(cls=Command, short_help="Play a game at the prompt, or from a piped move script.")
 @game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option
@@ -371,11 +370,11 @@ class Prompt:
             self.announce_end()
         return True
 
-    def command(self, command: Command) -> bool:
+    def command(self, command: PromptCommand) -> bool:
         name, arg = command
         session = self.session
         try:
-            if name == "quit":
+            if name in STOP_COMMANDS:
                 return False
             if name == "help":
                 click.echo(help_text())
@@ -387,7 +386,7 @@ class Prompt:
                 session.reveal = not session.reveal
                 click.echo("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
                 self.show()
-            elif name in ("undo", "redo"):
+            elif name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
                 click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
                 self.show()
@@ -490,9 +489,9 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     look.echo()
                 continue
             name, arg = entry
-            if name == "quit":
+            if name in STOP_COMMANDS:
                 break
-            if name in ("undo", "redo"):
+            if name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
                 if verbose:
                     look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))

@@ -98,34 +98,21 @@ def _stdout():
     return contextlib.nullcontext(sys.stdout)
 
 
-def _play_deal(task):
-    """One game in a worker process."""
-    from ..bots.simulate import run
-
-    name, deal, seed, rules, budget, nodes = task
-    return run(name, [deal], seed, rules, budget, nodes, 1)[0]
-
-
 def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results: dict) -> None:
-    """:func:`foursquare.simulate.run` for each bot, deal by deal (every bot plays a
-    deal before the next one starts, so that a stopped run can still compare them),
-    into ``all_results[name]`` (kept when the run is stopped); ``progress`` is called
-    on each result once every bot has played its deal and the deals before it, so
-    that the results kept (and the CSV rows) always cover whole deals.  The workers take
+    """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
+    next one starts (so that a stopped run can still compare them), into
+    ``all_results[name]`` (kept when the run is stopped); ``progress`` is called on
+    each result once every bot has played its deal and the deals before it, so that
+    the results kept (and the CSV rows) always cover whole deals.  The workers take
     one game at a time, so that the first results come at once however long the
     range; stopping (Ctrl-C, SIGTERM) stops the workers."""
-    from ..bots.simulate import run
+    from ..bots.simulate import play_deals
 
+    stream = play_deals(
+        names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals
+    )  # a bad bot fails here, before any game
     for name in names:
-        run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
         all_results.setdefault(name, [])
-    tasks = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
-    if jobs <= 1 or len(deals) * len(names) <= 1:
-        stream = map(_play_deal, tasks)
-    else:
-        from ..parallel import ordered_map
-
-        stream = ordered_map(_play_deal, tasks, min(jobs, len(deals) * len(names)), initializer=worker_signals)
     deal: list = []  # the results of one deal, kept until every bot has played it
     for result in stream:
         deal.append(result)

@@ -127,31 +127,6 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
 
 
-def _solve_deal(task):
-    """Solve one deal in a worker process: ``(deal, solution)``."""
-    from ..solver.search import solve_deals
-
-    deal, rules, limit, timeout = task
-    return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
-
-
-def solve_stream(deals: range, rules, limit, timeout, jobs):
-    """``(deal, solution)`` for each deal, in deal order, each as soon as it and
-    the deals before it are solved (each worker takes one deal at a time; only
-    the results that finished out of order are kept waiting).  Stopping the iteration
-    (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
-    from ..solver.search import solve_deals
-
-    list(solve_deals([], rules))  # an unsupported rule set fails here, before any work
-    if jobs <= 1 or len(deals) <= 1:
-        yield from solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=1)
-        return
-    from ..parallel import ordered_map
-
-    tasks = ((d, rules, limit, timeout) for d in deals)
-    yield from ordered_map(_solve_deal, tasks, min(jobs, len(deals)), initializer=worker_signals)
-
-
 def _flush(*streams) -> None:
     for stream in streams:
         if stream is not None:
@@ -174,8 +149,10 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     row) as soon as it is known and flushed, so that an interrupted run keeps
     every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
     from ..engine.rules import STANDARD
+    from ..solver import check_rules, solve_deals
 
     rules = rules or STANDARD
+    check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
     solutions = []
     writer = None
     csv_file = None
@@ -184,7 +161,7 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
         writer = csv.writer(csv_file)
         _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
     show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
-    results = solve_stream(deals, rules, limit, timeout, jobs)
+    results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
     stopped = False
     try:
         with click.progressbar(
@@ -208,7 +185,9 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
         stopped = True
         raise
     finally:
-        results.close()  # stops the workers
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the workers
         if csv_file is not None and csv_file is not sys.stdout:
             csv_file.close()
         if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"

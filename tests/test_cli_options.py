@@ -413,3 +413,41 @@ def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
             restore_handlers(handlers)
     finally:
         signal.signal(signal.SIGINT, saved)
+
+
+_MODULES_AFTER = """
+import contextlib, io, sys
+sys.argv = ["foursquare", *sys.argv[1:]]
+from foursquare.__main__ import run
+with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):
+    run()
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["hint", "--help"], ["play", "--help"]])
+def test_help_loads_no_solver_bot_or_worker_module(args):
+    # start-up: the help of the group (and of a command) imports none of the heavy layers
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _MODULES_AFTER, *args], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split()
+    loaded = [m for m in out if m.startswith(("foursquare.solver", "foursquare.bots", "multiprocessing"))]
+    assert loaded == []
+    assert "foursquare.cli" in out
+
+
+def test_the_static_lists_of_the_command_line_match_what_they_stand_for():
+    # the group's help and --bot's choices are listed without importing the commands or the bots
+    from foursquare.bots import BOTS
+    from foursquare.cli import COMMANDS as COMMANDS_TABLE
+    from foursquare.cli import SHORT_HELP
+    from foursquare.cli.options import BOT_NAMES
+
+    ctx = click.Context(main)
+    assert list(BOT_NAMES) == list(BOTS)
+    assert set(SHORT_HELP) == set(COMMANDS_TABLE)
+    for name in COMMANDS_TABLE:
+        assert main.get_command(ctx, name).short_help == SHORT_HELP[name]

@@ -26,6 +26,20 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate",
     "rules": "rules:rules",
 }
+#: Subcommand name -> its line in ``foursquare --help`` (the command's ``short_help``):
+#: listed here so that the group's help imports no command module (nor the solver or
+#: the bots behind them).
+SHORT_HELP: dict[str, str] = {
+    "analyze": "Judge each move of a recorded game with the solver.",
+    "hint": "Recommend a cell for the next card of a game file.",
+    "play": "Play a game at the prompt, or from a piped move script.",
+    "replay": "Show a game step by step.",
+    "rules": "List the rule presets, or explain a rule set.",
+    "simulate": "Play a bot over a range of deals and report its statistics.",
+    "solve": "Find the best score of a deal with the stock order known.",
+    "state": "Print the state YAML of a game.",
+    "validate": "Check transcripts (for CI).",
+}
 
 
 class LazyGroup(click.Group):
@@ -66,6 +80,13 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             _interrupted()
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in the group's help, from :data:`SHORT_HELP` (no command is imported)."""
+        rows = [(name, SHORT_HELP[name]) for name in self.list_commands(ctx) if name in SHORT_HELP]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
 from .options import PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
@@ -35,7 +36,7 @@ def _bot_choice() -> click.ParamType:
     return click.Choice(list(BOTS))
 
 
-@click.command(cls=Command, short_help="Judge each move of a recorded game with the solver.")
+@click.command(cls=Command, short_help=SHORT_HELP["analyze"])
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
 @game_options
 @game_number_option

@@ -8,9 +8,11 @@ import time
 import click
 
 from ..stats import human_seconds
+from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_text, load_rules_option, new_game
 from .options import (
+    BOT_NAMES,
     NATURAL,
     PATH,
     SECONDS,
@@ -45,11 +47,6 @@ def _dominates(a, b) -> bool:
         _score(a.expected_score) != _score(b.expected_score) and a.expected_score > b.expected_score
     )
 
-
-def _bot_names() -> list[str]:
-    from ..bots import BOTS
-
-    return list(BOTS)
 
 
 def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
@@ -88,7 +85,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     return game.view()
 
 
-@click.command(cls=Command, short_help="Recommend a cell for the next card of a game file.")
+@click.command(cls=Command, short_help=SHORT_HELP["hint"])
 @click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
 @game_options
 @game_number_option
@@ -96,7 +93,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     "--bot",
     default="deep",
     show_default=True,
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="The bot that answers.",
 )
 @click.option(

@@ -193,6 +193,12 @@ def option_needs(option: str, value: object, other: str, other_value: object) ->
         raise click.UsageError(f"{option} needs {other}")
 
 
+#: The names of the bots (:data:`foursquare.bots.BOTS`), in its order: the choices of
+#: ``--bot`` and ``--vs``, listed here so that a command's ``--help`` loads no bot
+#: (a test checks that they are the same).
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep")
+
+
 def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str) -> None:
     """Raise a usage error (status 2) when ``option`` is set for bots ``names`` none of
     which it changes (``uses``: the :class:`~foursquare.bots.base.Bot` flag, like

@@ -22,6 +22,7 @@ from ..engine.game import Game, Placement
 from ..errors import FoursquareError
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
 from ..formats.movescript import Move
+from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import load_game_file, load_rules_option, new_game
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -43,7 +44,7 @@ RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command(cls=Command, short_help="Play a game at the prompt, or from a piped move script.")
+@click.command(cls=Command, short_help=SHORT_HELP["play"])
 @game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option

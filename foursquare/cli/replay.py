@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..engine.game import Game
+from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -20,7 +21,7 @@ def start_of(game: Game) -> Game:
     return start
 
 
-@click.command(cls=Command, short_help="Show a game step by step.")
+@click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options
 @game_number_option

@@ -17,6 +17,7 @@ from ..engine.rules import (
     Rules,
     Ties,
 )
+from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_rules_option
 
@@ -59,7 +60,7 @@ def explain(rules: Rules) -> list[str]:
     return lines
 
 
-@click.command(cls=Command, short_help="List the rule presets, or explain a rule set.")
+@click.command(cls=Command, short_help=SHORT_HELP["rules"])
 @click.argument("spec", metavar="[NAME|FILE]", required=False)
 @click.option(
     "--format",

@@ -11,9 +11,10 @@ import click
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
+from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary
 from .games import load_rules_option
-from .options import JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
+from .options import BOT_NAMES, JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
 from .signals import signals_deferred, worker_signals
 
 FORMATS = ["text", "json", "markdown"]
@@ -23,11 +24,6 @@ TABLE_HEADER = (
     "|---|---|---|---|---|---|---|"
 )
 
-
-def _bot_names() -> list[str]:
-    from ..bots import BOTS
-
-    return list(BOTS)
 
 
 def _deals_text(deals: range) -> str:
@@ -124,19 +120,19 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
             deal = []
 
 
-@click.command(cls=Command, short_help="Play a bot over a range of deals and report its statistics.")
+@click.command(cls=Command, short_help=SHORT_HELP["simulate"])
 @click.option(
     "--bot",
     "bots",
     multiple=True,
     default=["deep"],
     show_default=True,
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="The bot to play (repeat for several, one after the other).",
 )
 @click.option(
     "--vs",
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="A second bot on the same deals; adds the paired difference (first bot minus this one).",
 )
 @click.option(

@@ -10,6 +10,7 @@ import sys
 import click
 
 from ..errors import FoursquareError
+from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary
 from .games import load_rules_option, new_game
 from .options import (
@@ -71,7 +72,7 @@ def _describe(sol, total: int, known: int | None = None) -> str:
     return f"unknown (the limit ran out{bound})"
 
 
-@click.command(cls=Command, short_help="Find the best score of a deal with the stock order known.")
+@click.command(cls=Command, short_help=SHORT_HELP["solve"])
 @game_options
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(

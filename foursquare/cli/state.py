@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
+from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .games import load_game_file, load_rules_option, new_game
 from .options import NATURAL, PATH, exclusive, game_number_option, game_options, option_needs
 
 
-@click.command(cls=Command, short_help="Print the state YAML of a game.")
+@click.command(cls=Command, short_help=SHORT_HELP["state"])
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
 @game_number_option

@@ -8,6 +8,7 @@ import click
 
 from ..errors import FormatError
 from ..formats.transcript import GameReport
+from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .options import PATH
 from .style import counted
@@ -19,7 +20,7 @@ def _file_error(name: str, error: FormatError) -> dict:
     return {"file": name, **GameReport(None, False, [error], None, error.line).to_dict()}
 
 
-@click.command(cls=Command, short_help="Check transcripts (for CI).")
+@click.command(cls=Command, short_help=SHORT_HELP["validate"])
 @click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--format",

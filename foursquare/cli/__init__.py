@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -53,7 +53,7 @@ class LazyGroup(click.Group):
     # inside the command (FORMATS.md), not with a traceback or Click's "Aborted!"
     # and status 1.
 
-    def main(self, *args, **kwargs):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
             # before Click parses anything: its usage errors, too, meet guarded streams
             from .streams import guard_stderr, guard_stdout
@@ -69,13 +69,13 @@ class LazyGroup(click.Group):
 
             fail(error_text(exc))
 
-    def make_context(self, *args, **kwargs) -> click.Context:
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:
             _interrupted()
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
@@ -91,7 +91,8 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")
-            return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            return command
         return super().get_command(ctx, name)
 
 

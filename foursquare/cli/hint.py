@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 import click
 
+from ..engine.view import PlayerView
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
@@ -24,6 +26,9 @@ from .options import (
 )
 from .style import counted
 
+if TYPE_CHECKING:
+    from ..bots import Estimate
+
 
 def _pct(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:.1f}%"
@@ -39,17 +44,22 @@ RANKING_NOTE = (
 )
 
 
-def _dominates(a, b) -> bool:
+def _dominates(a: Estimate, b: Estimate) -> bool:
     """Whether estimate ``a`` is better than ``b`` on both counts (as printed, rounded)."""
-    if None in (a.win_chance, b.win_chance, a.expected_score, b.expected_score):
+    a_win, b_win, a_score, b_score = a.win_chance, b.win_chance, a.expected_score, b.expected_score
+    if a_win is None or b_win is None or a_score is None or b_score is None:
         return False
-    return _pct(a.win_chance) != _pct(b.win_chance) and a.win_chance > b.win_chance and (
-        _score(a.expected_score) != _score(b.expected_score) and a.expected_score > b.expected_score
-    )
+    return _pct(a_win) != _pct(b_win) and a_win > b_win and (_score(a_score) != _score(b_score) and a_score > b_score)
 
 
 
-def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
+def _load_view(
+    game_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None = None,
+) -> PlayerView:
     """What the player knows at the end of the file: a state or player's view is
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
@@ -63,7 +73,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
         game = new_game(deal, deck_path, load_rules_option(rules_spec))
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
-        return game.view()
+        return PlayerView.of(game)
     text, name = read_source(game_path)
     if (
         text.strip()
@@ -82,7 +92,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
         from ..formats.loading import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))
-    return game.view()
+    return PlayerView.of(game)
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["hint"])
@@ -109,7 +119,17 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed, fmt):
+def hint(
+    game_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    bot: str,
+    budget: float,
+    seed: int,
+    fmt: str,
+) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import click
 
@@ -60,6 +60,10 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
         raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
 
 
+@overload
+def game_options(func: F) -> F: ...
+@overload
+def game_options(func: None = None, *, deck_stdin: bool = True) -> Callable[[F], F]: ...
 def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = True) -> Any:
     """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command
     (``@game_options``, or ``@game_options(deck_stdin=False)`` for a command whose
@@ -102,7 +106,7 @@ def game_number_option(func: F) -> F:
     )(func)
 
 
-class PositiveSeconds(click.ParamType):
+class PositiveSeconds(click.ParamType[float]):
     """A time in seconds: a finite number above 0 (``nan``, ``inf`` and ``0`` are usage errors)."""
 
     name = "seconds"
@@ -130,7 +134,7 @@ class PositiveSeconds(click.ParamType):
 SECONDS = PositiveSeconds()
 
 
-class BoundedInt(click.ParamType):
+class BoundedInt(click.ParamType[int]):
     """A whole number written in ASCII digits, within ``[low, high]``: the type of
     every integer option.
 

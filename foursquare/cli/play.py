@@ -15,6 +15,7 @@ import os
 import random
 import shlex
 import sys
+from collections.abc import Iterator
 
 import click
 
@@ -61,7 +62,20 @@ STDIN = "<stdin>"
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
 @command_boundary
-def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, ascii_only, reveal, interactive, script, verbose):
+def play(
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    resume_path: str | None,
+    game_number: int | None,
+    record: str | None,
+    force: bool,
+    ascii_only: bool,
+    reveal: bool,
+    interactive: bool | None,
+    script: bool | None,
+    verbose: bool,
+) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
@@ -88,12 +102,13 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     else:
         if game_number is not None:
             raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
-        game = new_game(deal, deck_path, rules)
-        if game is None:
+        started = new_game(deal, deck_path, rules)
+        if started is None:
             from ..engine.rules import STANDARD
 
-            game = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
+            started = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
             chosen = True
+        game = started
     if script:
         interactive = False
     elif not interactive:
@@ -336,7 +351,8 @@ class Prompt:
         self.lines_read += 1
         if self.lines_read == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
-        return raw.decode("utf-8")
+        line: str = raw.decode("utf-8")
+        return line
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)
@@ -394,6 +410,7 @@ class Prompt:
             elif name == "hint":
                 click.echo(hint_text(session))
             elif name in ("save", "save!"):
+                assert arg is not None  # the parser requires it
                 kind = session.save(arg, force=name == "save!")
                 click.echo(f"Saved the {kind} to {arg}.")
             elif name in ("state", "state!"):
@@ -414,7 +431,7 @@ class Prompt:
 MAX_LINE_BYTES = 1024 * 1024
 
 
-def stdin_lines():
+def stdin_lines() -> Iterator[tuple[int, str]]:
     """The lines of standard input, decoded one by one, each with its number (from 1).
 
     Read as bytes, so that a line that is not UTF-8 is reported at its own line
@@ -507,6 +524,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             elif name == "hint":
                 click.echo(hint_text(session))
             elif name in ("save", "save!"):
+                assert arg is not None  # the parser requires it
                 session.save(arg, force=name == "save!")
             elif name in ("state", "state!"):
                 if arg is None or arg == "--full":

@@ -37,7 +37,17 @@ def start_of(game: Game) -> Game:
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets.")
 @command_boundary
-def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, ascii_only, reveal):
+def replay(
+    moves_path: str,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    final: bool,
+    fmt: str,
+    ascii_only: bool,
+    reveal: bool,
+) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end

@@ -16,6 +16,8 @@ import importlib.util
 import os
 import stat
 import tempfile
+from collections.abc import Callable
+from typing import Any
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
@@ -181,12 +183,13 @@ def state_of(game: Game, *, player_view: bool = False) -> str:
     return state_text(game, player_view=player_view)
 
 
-def _recommend():
+def _recommend() -> Callable[..., list[Any]] | None:
     """``foursquare.bots.recommend``, or ``None`` when no bot module provides it."""
     if importlib.util.find_spec("foursquare.bots") is None:
         return None
     bots = importlib.import_module("foursquare.bots")
-    return getattr(bots, "recommend", None)
+    recommend: Callable[..., list[Any]] | None = getattr(bots, "recommend", None)
+    return recommend
 
 
 def hints_available() -> bool:
@@ -320,11 +323,13 @@ class Session:
         if self.record_path is not None:
             self.save(self.record_path, force=True)  # checked by the caller before the game started
 
-    def hint(self, budget: float = 1.0) -> list | None:
+    def hint(self, budget: float = 1.0) -> list[Any] | None:
         """The bots' estimates for the next card (best first), or ``None`` when no
         bot module is installed.  Each estimate has ``.cell``, ``.win_chance``
         and ``.expected_score``."""
         recommend = _recommend()
         if recommend is None:
             return None
-        return recommend(self.game.view(), budget=budget)
+        from ..engine.view import PlayerView
+
+        return recommend(PlayerView.of(self.game), budget=budget)

@@ -42,7 +42,7 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         for signum, handler in saved.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]  # what signal.signal returned
+            signal.signal(signum, handler)
         for signum in dict.fromkeys(caught):  # in the order they came; the first handler that raises ends it
             signal.raise_signal(signum)
 
@@ -93,6 +93,6 @@ def restore_handlers(saved: dict[int, Handler]) -> None:
     """Put back the signal handlers that :func:`catch_sigterm` replaced."""
     for signum, handler in saved.items():
         try:
-            signal.signal(signum, handler)  # type: ignore[arg-type]  # what signal.signal returned
+            signal.signal(signum, handler)
         except (ValueError, OSError):
             pass

@@ -26,7 +26,16 @@ from .options import NATURAL, PATH, exclusive, game_number_option, game_options,
     help="With --player-view: write the face-down cards too (the player saw them placed), so that hint can read the view.",
 )
 @command_boundary
-def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_view, reveal):
+def state(
+    moves_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    after: int | None,
+    player_view: bool,
+    reveal: bool,
+) -> None:
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
@@ -41,10 +50,10 @@ def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_vi
     else:
         if game_number is not None:
             raise click.UsageError("--game needs a transcript file (MOVES)")
-        game = new_game(deal, deck_path, rules)
-        if game is None:
+        started = new_game(deal, deck_path, rules)
+        if started is None:
             raise click.UsageError("give MOVES, --deal N or --deck FILE")
-        name = None
+        game, name = started, None
     if after is not None:
         if after > len(game.moves):
             held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"

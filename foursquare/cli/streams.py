@@ -114,7 +114,7 @@ def _guarded(stream: IO[str] | None, *, any_error: bool = False, name: str = "<s
 def guard_stdout() -> None:
     """Install :class:`PipeGuard` as ``sys.stdout`` (once); a closed stdout
     (``>&-``) becomes ``/dev/null``, so that the command still runs to its end."""
-    sys.stdout = _guarded(sys.stdout)  # type: ignore[assignment]  # a text stream in all but name
+    sys.stdout = _guarded(sys.stdout)
 
 
 def guard_stderr() -> None:
@@ -122,7 +122,7 @@ def guard_stderr() -> None:
     into a closed pipe (``2>&1 | head -0``), a closed stderr (``2>&-``) or a full disk
     (``2>/dev/full``) must still end with Click's status 2, not with the status 1 of a
     failed write (stderr gives up on any write error: there is nowhere to report it)."""
-    sys.stderr = _guarded(sys.stderr, any_error=True, name="<stderr>")  # type: ignore[assignment]
+    sys.stderr = _guarded(sys.stderr, any_error=True, name="<stderr>")
 
 
 def ensure_stdin() -> None:

@@ -161,13 +161,13 @@ def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
     from ..formats.files import read_source
-    from ..formats.yamlio import split_documents
+    from ..formats.loading import games_held
 
     try:
         text, _ = read_source(path)
     except (OSError, UnicodeDecodeError, FoursquareError):
         return 0
-    return len(split_documents(text))
+    return games_held(text)
 
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:

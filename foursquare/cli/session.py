@@ -21,7 +21,7 @@ from typing import Any
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..formats.commands import FORCED_COMMANDS, HELP, PromptCommand
+from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, PromptCommand
 from ..formats.movescript import Move, parse_entry
 
 #: Commands at the prompt besides a move: usage -> one-line help (the command table's).
@@ -58,7 +58,7 @@ def read_entry(line: str) -> Move | PromptCommand | None:
             first = first[:-1]
             line = line.lstrip("\ufeff").lstrip()
             line = first + line[len(words[0]) :]
-        if first in ("save", "state"):
+        if first in FILE_COMMANDS:
             words = file_words(line, first)
             for word in words[1:]:
                 if word.startswith("-") and not (first == "state" and word == "--full" and not force):

@@ -109,6 +109,8 @@ STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
 FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)
 #: Commands that only show or write something: ignored when a script is replayed from a file.
 DISPLAY_COMMANDS = frozenset(c.name for c in TABLE if c.kind in (_DISPLAY, _FORCED))
+#: Commands that name a file (each has a ``!`` form).
+FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not Argument.NONE and c.kind is not _FORCED)
 #: Commands that take one argument: whether it is required.
 COMMAND_ARGUMENTS: dict[str, bool] = {
     c.name: c.argument is Argument.REQUIRED for c in TABLE if c.argument is not Argument.NONE

@@ -56,6 +56,15 @@ def holds_entries(text: str) -> bool:
     return any(strip_line(line) for line in text.splitlines())
 
 
+def games_held(text: str) -> int:
+    """How many games a file's text holds: its YAML documents (a transcript may hold
+    several, each starting with ``---``); 1 for a move script or a state, 0 for a text of
+    only blank lines and comments."""
+    from .yamlio import split_documents
+
+    return len(split_documents(text))
+
+
 def load_input(
     text: str,
     source: str,

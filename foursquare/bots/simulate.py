@@ -154,7 +154,6 @@ def run(
     return results
 
 
-
 def play_deals(
     names: Sequence[str],
     deals: Sequence[int],
@@ -180,6 +179,7 @@ def play_deals(
     if jobs <= 1 or count <= 1:
         return map(_play_task, tasks)
     return ordered_map(_play_task, tasks, min(jobs, count), initializer=initializer)
+
 
 @dataclass(frozen=True)
 class Summary:

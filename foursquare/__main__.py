@@ -21,7 +21,7 @@ def run() -> None:
         from .cli import main
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
-        sys.exit(130)  # foursquare.cli.common.EXIT_INTERRUPTED, not imported: it loads Click
+        sys.exit(130)  # foursquare.cli.signals.EXIT_INTERRUPTED, not imported: it loads Click
     main(prog_name="foursquare")
 
 

@@ -129,3 +129,66 @@ def digits_text(text: str) -> str:
     if len(text) <= QUOTE_LIMIT:
         return text
     return f"{text[:QUOTE_LIMIT]}…({len(text)} digits)"
+
+
+class AgreementError(FoursquareError, ValueError):
+    """What a caller gave with a game file disagrees with what the file names itself:
+    a deal, a card order, a rule set, or a game number for a file that is not a
+    transcript (one equal to the file's own is no error).
+
+    :param source: the file's display name.
+    :param given: what was given: ``deal``, ``deck``, ``rules`` or ``game``.
+    :param own: what the file says instead, as words after its name
+        (``names deal 7``, ``has its own card order``, ``plays the standard rules``,
+        ``is not a transcript``).
+    :param value: the value given, for the message (``5``), or ``None``.
+    """
+
+    def __init__(self, source: str, given: str, own: str, value: object = None) -> None:
+        self.source = source
+        self.given = given
+        self.own = own
+        self.value = value
+        shown = "" if value is None else f" ({value})"
+        super().__init__(f"{source} {own}; the {given} given{shown} disagrees")
+
+
+class GameChoiceError(FormatError):
+    """A multi-game transcript read without saying which game, or a game number past
+    its last game.
+
+    :param games: how many games the file holds; :param number: the game asked for
+        (from 1), or ``None`` when none was.
+    """
+
+    def __init__(self, source: str, line: int | None, games: int, number: int | None) -> None:
+        self.games = games
+        self.number = number
+        if number is None:
+            message = f"the file holds {games} games; pick one by its number (1 to {games})"
+        else:
+            held = "1 game" if games == 1 else f"{games} games"
+            message = f"game {number}: the file holds only {held}"
+        super().__init__(source, line, message)
+
+
+class EmptyGameFileError(FormatError):
+    """A game file without moves (empty, or only comments and blank lines) where a
+    game needs its file, or its deal or card order, to start from.
+
+    :param what: ``is empty`` or ``holds only comments``; :param start_allowed:
+        whether a deal or a card order given with it would have made it the start
+        of that deal.
+    """
+
+    def __init__(self, source: str, what: str, start_allowed: bool) -> None:
+        self.what = what
+        self.start_allowed = start_allowed
+        if start_allowed:
+            message = (
+                f"the file {what} (expected a move script, a transcript or a state;"
+                " with a deal or a card order given, an empty move script means the start of the deal)"
+            )
+        else:
+            message = f"the file {what}: there is no game in it"
+        super().__init__(source, 1, message)

@@ -292,12 +292,12 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
     import click
 
     import foursquare.cli as cli
-    import foursquare.cli.common as common
+    import foursquare.cli.streams as streams
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    where = {"streams": (common, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
+    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
     monkeypatch.setattr(*where[stage], interrupted)
     try:
         r = CliRunner().invoke(main, [command, "--help"])
@@ -393,7 +393,7 @@ def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
     import signal
 
     from foursquare.__main__ import _interrupt_once
-    from foursquare.cli.common import Terminated, catch_sigterm, restore_handlers, signals_deferred
+    from foursquare.cli.signals import Terminated, catch_sigterm, restore_handlers, signals_deferred
 
     saved = signal.signal(signal.SIGINT, _interrupt_once)
     try:
@@ -413,3 +413,41 @@ def test_a_ctrl_c_held_back_is_delivered_to_the_handler_in_place():
             restore_handlers(handlers)
     finally:
         signal.signal(signal.SIGINT, saved)
+
+
+_MODULES_AFTER = """
+import contextlib, io, sys
+sys.argv = ["foursquare", *sys.argv[1:]]
+from foursquare.__main__ import run
+with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):
+    run()
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["hint", "--help"], ["play", "--help"]])
+def test_help_loads_no_solver_bot_or_worker_module(args):
+    # start-up: the help of the group (and of a command) imports none of the heavy layers
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _MODULES_AFTER, *args], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split()
+    loaded = [m for m in out if m.startswith(("foursquare.solver", "foursquare.bots", "multiprocessing"))]
+    assert loaded == []
+    assert "foursquare.cli" in out
+
+
+def test_the_static_lists_of_the_command_line_match_what_they_stand_for():
+    # the group's help and --bot's choices are listed without importing the commands or the bots
+    from foursquare.bots import BOTS
+    from foursquare.cli import COMMANDS as COMMANDS_TABLE
+    from foursquare.cli import SHORT_HELP
+    from foursquare.cli.options import BOT_NAMES
+
+    ctx = click.Context(main)
+    assert list(BOT_NAMES) == list(BOTS)
+    assert set(SHORT_HELP) == set(COMMANDS_TABLE)
+    for name in COMMANDS_TABLE:
+        assert main.get_command(ctx, name).short_help == SHORT_HELP[name]

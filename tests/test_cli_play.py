@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from foursquare import Game
 from foursquare.cli import main
-from foursquare.cli.common import Look
-from foursquare.formats.sources import load_input, read_source
+from foursquare.cli.style import Look
+from foursquare.formats.files import read_source
+from foursquare.formats.loading import load_input
 
 ROOT = Path(__file__).parent.parent
 CONFORMANCE = ROOT / "tests" / "data" / "conformance_games.jsonl"

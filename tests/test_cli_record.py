@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 import foursquare.cli.session as session_module
 from foursquare.cli import main
-from foursquare.formats.sources import load_input, read_source
+from foursquare.formats.files import read_source
+from foursquare.formats.loading import load_input
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"

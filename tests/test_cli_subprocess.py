@@ -519,7 +519,7 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
 
 _A_WORKER_DIES = """
 import os, signal, sys, time
-from foursquare.cli import {module} as command
+import {module} as command
 
 real = command.{task}
 
@@ -540,8 +540,8 @@ run()
 @pytest.mark.parametrize(
     "module, task, at, args, kept",
     [
-        ("solve", "_solve_deal", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
-        ("simulate", "_play_deal", 1, ["simulate", "--bot", "greedy", "--deals", "0-40"], "interrupted: {} of 41 games played"),
+        ("foursquare.solver.search", "_solve_one", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
+        ("foursquare.bots.simulate", "_play_task", 1, ["simulate", "--bot", "greedy", "--deals", "0-40"], "interrupted: {} of 41 games played"),
     ],
 )
 def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path, module, task, at, args, kept):
@@ -555,7 +555,7 @@ def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path,
     assert process.stderr.endswith("a worker process was killed by SIGKILL before it finished its task\n")
     assert "Traceback" not in process.stderr
     rows = _lines(csv_path)[1:]
-    assert [row.split(",")[0 if module == "solve" else 1] for row in rows] == [str(d) for d in range(6)]  # the deals before the lost one
+    assert [row.split(",")[0 if module.endswith("search") else 1] for row in rows] == [str(d) for d in range(6)]  # the deals before the lost one
     assert kept.format(len(rows)) in process.stdout
 
 

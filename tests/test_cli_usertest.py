@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from foursquare import Game
 from foursquare.cli import COMMANDS, main
-from foursquare.cli.common import BoundedInt
+from foursquare.cli.options import BoundedInt
 from foursquare.cli.render import draw
 from foursquare.cli.session import Session, read_entry
 

@@ -68,7 +68,8 @@ def test_the_worked_example_replays():
 def test_every_prompt_command_form_is_read_by_the_script_reader_too():
     """FORMATS.md: one syntax for the prompt and for scripts, so a script written at
     the prompt (forced saves, ``state --full``) replays from a file."""
-    from foursquare.formats.movescript import Command, parse_entry
+    from foursquare.formats.movescript import PromptCommand as Command
+    from foursquare.formats.movescript import parse_entry
 
     assert parse_entry("save! game.yaml") == Command("save!", "game.yaml")
     assert parse_entry("STATE! s.yaml") == Command("state!", "s.yaml")

@@ -97,7 +97,7 @@ def test_simulating_with_workers_gives_the_results_of_one_process():
 
 _STARTING = """
 import os, sys, time
-from foursquare.cli.common import Terminated, catch_sigterm, worker_signals
+from foursquare.cli.signals import Terminated, catch_sigterm, worker_signals
 from foursquare.parallel import ordered_map
 
 # Each worker is still starting when the signals come (the parent's, then the pool's
@@ -259,7 +259,7 @@ def test_workers_end_when_their_parent_is_killed(tasks):
 
 
 _BUSY = """
-from foursquare.cli.common import Terminated, catch_sigterm, worker_signals
+from foursquare.cli.signals import Terminated, catch_sigterm, worker_signals
 catch_sigterm()
 print("started", flush=True)
 try:

@@ -14,7 +14,8 @@ import pytest
 from foursquare import Game
 from foursquare.errors import ParseError
 from foursquare.formats.movescript import Move
-from foursquare.cli.session import Command, Session, read_entry, writable_target, write_atomically
+from foursquare.cli.session import Session, read_entry, writable_target, write_atomically
+from foursquare.formats.commands import PromptCommand as Command
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 

@@ -9,7 +9,9 @@ import pytest
 from foursquare import Game, get_rules
 from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
-from foursquare.formats.sources import input_kind, load_input, read_deck, read_source
+from foursquare.formats.deck import read_deck
+from foursquare.formats.files import read_source
+from foursquare.formats.loading import input_kind, load_input
 from foursquare.formats.state import state_text
 from foursquare.formats.transcript import transcript_text
 
@@ -197,9 +199,9 @@ def test_load_input_empty_file_is_an_error(text):
 
 
 def test_an_endless_or_huge_input_is_refused_not_read_into_memory(tmp_path, monkeypatch):
-    import foursquare.formats.sources as sources
+    import foursquare.formats.files as files
 
-    monkeypatch.setattr(sources, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(files, "MAX_INPUT_BYTES", 1000)
     big = tmp_path / "big.yaml"
     big.write_text("# x\n" * 400)
     with pytest.raises(FormatError, match="too large"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -26,6 +26,20 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate",
     "rules": "rules:rules",
 }
+#: Subcommand name -> its line in ``foursquare --help`` (the command's ``short_help``):
+#: listed here so that the group's help imports no command module (nor the solver or
+#: the bots behind them).
+SHORT_HELP: dict[str, str] = {
+    "analyze": "Judge each move of a recorded game with the solver.",
+    "hint": "Recommend a cell for the next card of a game file.",
+    "play": "Play a game at the prompt, or from a piped move script.",
+    "replay": "Show a game step by step.",
+    "rules": "List the rule presets, or explain a rule set.",
+    "simulate": "Play a bot over a range of deals and report its statistics.",
+    "solve": "Find the best score of a deal with the stock order known.",
+    "state": "Print the state YAML of a game.",
+    "validate": "Check transcripts (for CI).",
+}
 
 
 class LazyGroup(click.Group):
@@ -39,10 +53,10 @@ class LazyGroup(click.Group):
     # inside the command (FORMATS.md), not with a traceback or Click's "Aborted!"
     # and status 1.
 
-    def main(self, *args, **kwargs):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
             # before Click parses anything: its usage errors, too, meet guarded streams
-            from .common import guard_stderr, guard_stdout
+            from .streams import guard_stderr, guard_stdout
 
             guard_stdout()
             guard_stderr()
@@ -51,32 +65,40 @@ class LazyGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # --help or --version written to a full disk (> /dev/full)
-            from .common import error_text, fail
+            from .boundary import error_text, fail
 
             fail(error_text(exc))
 
-    def make_context(self, *args, **kwargs) -> click.Context:
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:
             _interrupted()
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             _interrupted()
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in the group's help, from :data:`SHORT_HELP` (no command is imported)."""
+        rows = [(name, SHORT_HELP[name]) for name in self.list_commands(ctx) if name in SHORT_HELP]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")
-            return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            return command
         return super().get_command(ctx, name)
 
 
 def _interrupted() -> NoReturn:
     """End the program as an interrupt inside a command does: "Interrupted.", status 130."""
-    from .common import EXIT_INTERRUPTED
+    from .signals import EXIT_INTERRUPTED
 
     click.echo("Interrupted.", err=True)
     sys.exit(EXIT_INTERRUPTED)

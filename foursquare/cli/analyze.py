@@ -7,19 +7,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import (
-    PATH,
-    POSITIVE,
-    SECONDS,
-    Command,
-    bot_option_needs,
-    command_boundary,
-    exclusive,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-)
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .games import load_game_file, load_rules_option
+from .options import BOT_NAMES, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
 
 if TYPE_CHECKING:
     from ..bots import Estimate
@@ -36,16 +27,7 @@ def _best(outlook: str, score: int | None) -> str:
     return outlook
 
 
-def _bot_choice() -> click.ParamType:
-    """The registered bots' names, or any name when the bots package is absent."""
-    try:
-        from ..bots import BOTS
-    except ImportError:
-        return click.STRING
-    return click.Choice(list(BOTS))
-
-
-@click.command(cls=Command, short_help="Judge each move of a recorded game with the solver.")
+@click.command(cls=Command, short_help=SHORT_HELP["analyze"])
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
 @game_options
 @game_number_option
@@ -56,12 +38,24 @@ def _bot_choice() -> click.ParamType:
     help="Solver positions per move before answering 'unknown' (default 200000).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Solver time limit per move.")
-@click.option("--bot", type=_bot_choice(), help="The bot to compare with (default: the bots package's default).")
+@click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: the bots package's default).")
 @click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
 @click.option("--budget", type=SECONDS, metavar="SECONDS", help="The bot's time per move.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
 @command_boundary
-def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, timeout, bot, no_bot, budget, fmt):
+def analyze(
+    game_path: str,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    max_nodes: int | None,
+    timeout: float | None,
+    bot: str | None,
+    no_bot: bool,
+    budget: float | None,
+    fmt: str,
+) -> None:
     """For each move of a recorded game (a transcript or a move script with
     --deal/--deck; '-' for stdin): whether a win was still possible with perfect
     information before and after it, the best score from there, the solver's
@@ -86,9 +80,10 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
     estimator = None
     if not no_bot:
         from ..bots import DEFAULT, recommend
+        from ..engine.view import PlayerView
 
         def estimator(position: Game) -> list[Estimate]:
-            return recommend(position.view(), bot=bot if bot is not None else DEFAULT, budget=budget, seed=0)
+            return recommend(PlayerView.of(position), bot=bot if bot is not None else DEFAULT, budget=budget, seed=0)
 
     try:
         result = analyze_game(
@@ -99,7 +94,7 @@ def analyze(game_path, deal, deck_path, rules_spec, game_number, max_nodes, time
             bot=bot,
         )
     except SolverError:  # a position of the game has no next card: the stock order is not known
-        from ..formats.sources import next_card_unknown
+        from ..formats.loading import next_card_unknown
 
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None

@@ -4,26 +4,30 @@ from __future__ import annotations
 
 import json
 import time
+from typing import TYPE_CHECKING
 
 import click
 
+from ..engine.view import PlayerView
 from ..stats import human_seconds
-from .common import (
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .games import load_game_text, load_rules_option, new_game
+from .options import (
+    BOT_NAMES,
     NATURAL,
     PATH,
     SECONDS,
-    Command,
     bot_option_needs,
-    command_boundary,
-    counted,
     exclusive,
     game_number_option,
     game_options,
     given_on_the_command_line,
-    load_game_text,
-    load_rules_option,
-    new_game,
 )
+from .style import counted
+
+if TYPE_CHECKING:
+    from ..bots import Estimate
 
 
 def _pct(p: float | None) -> str:
@@ -40,27 +44,28 @@ RANKING_NOTE = (
 )
 
 
-def _dominates(a, b) -> bool:
+def _dominates(a: Estimate, b: Estimate) -> bool:
     """Whether estimate ``a`` is better than ``b`` on both counts (as printed, rounded)."""
-    if None in (a.win_chance, b.win_chance, a.expected_score, b.expected_score):
+    a_win, b_win, a_score, b_score = a.win_chance, b.win_chance, a.expected_score, b.expected_score
+    if a_win is None or b_win is None or a_score is None or b_score is None:
         return False
-    return _pct(a.win_chance) != _pct(b.win_chance) and a.win_chance > b.win_chance and (
-        _score(a.expected_score) != _score(b.expected_score) and a.expected_score > b.expected_score
-    )
+    return _pct(a_win) != _pct(b_win) and a_win > b_win and (_score(a_score) != _score(b_score) and a_score > b_score)
 
 
-def _bot_names() -> list[str]:
-    from ..bots import BOTS
 
-    return list(BOTS)
-
-
-def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
+def _load_view(
+    game_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None = None,
+) -> PlayerView:
     """What the player knows at the end of the file: a state or player's view is
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.sources import input_kind, load_view, read_source
+    from ..formats.files import read_source
+    from ..formats.loading import input_kind, load_view
 
     if game_path is None:
         if game_number is not None:
@@ -68,7 +73,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
         game = new_game(deal, deck_path, load_rules_option(rules_spec))
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
-        return game.view()
+        return PlayerView.of(game)
     text, name = read_source(game_path)
     if (
         text.strip()
@@ -84,13 +89,13 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     )
     if game.status == "playing" and game.next_card is None:
         from ..errors import FormatError
-        from ..formats.sources import next_card_unknown
+        from ..formats.loading import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))
-    return game.view()
+    return PlayerView.of(game)
 
 
-@click.command(cls=Command, short_help="Recommend a cell for the next card of a game file.")
+@click.command(cls=Command, short_help=SHORT_HELP["hint"])
 @click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
 @game_options
 @game_number_option
@@ -98,7 +103,7 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     "--bot",
     default="deep",
     show_default=True,
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="The bot that answers.",
 )
 @click.option(
@@ -114,7 +119,17 @@ def _load_view(game_path, deal, deck_path, rules_spec, game_number=None):
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-def hint(game_path, deal, deck_path, rules_spec, game_number, bot, budget, seed, fmt):
+def hint(
+    game_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    bot: str,
+    budget: float,
+    seed: int,
+    fmt: str,
+) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE

@@ -15,33 +15,21 @@ import os
 import random
 import shlex
 import sys
+from collections.abc import Iterator
 
 import click
 
 from ..engine.game import Game, Placement
 from ..errors import FoursquareError
+from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
 from ..formats.movescript import Move
-from .common import (
-    PATH,
-    Look,
-    Terminated,
-    command_boundary,
-    error_text,
-    exclusive,
-    fail,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    new_game,
-    option_needs,
-    signals_deferred,
-)
-from .common import Command as CliCommand
+from . import SHORT_HELP
+from .boundary import Command, command_boundary, error_text, fail
+from .games import load_game_file, load_rules_option, new_game
+from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, outcome_text
 from .session import (
     COMMANDS,
-    Command,
     Session,
     hints_available,
     read_entry,
@@ -49,13 +37,15 @@ from .session import (
     state_of,
     writable_target,
 )
+from .signals import Terminated, signals_deferred
+from .style import Look
 
 #: Random deals are drawn below this, so that their numbers are easy to type.
 RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
-@click.command(cls=CliCommand, short_help="Play a game at the prompt, or from a piped move script.")
+@click.command(cls=Command, short_help=SHORT_HELP["play"])
 @game_options(deck_stdin=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option
@@ -72,7 +62,20 @@ STDIN = "<stdin>"
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
 @command_boundary
-def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, ascii_only, reveal, interactive, script, verbose):
+def play(
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    resume_path: str | None,
+    game_number: int | None,
+    record: str | None,
+    force: bool,
+    ascii_only: bool,
+    reveal: bool,
+    interactive: bool | None,
+    script: bool | None,
+    verbose: bool,
+) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
@@ -99,12 +102,13 @@ def play(deal, deck_path, rules_spec, resume_path, game_number, record, force, a
     else:
         if game_number is not None:
             raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
-        game = new_game(deal, deck_path, rules)
-        if game is None:
+        started = new_game(deal, deck_path, rules)
+        if started is None:
             from ..engine.rules import STANDARD
 
-            game = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
+            started = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
             chosen = True
+        game = started
     if script:
         interactive = False
     elif not interactive:
@@ -156,14 +160,14 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..formats.sources import read_source
-    from ..formats.yamlio import split_documents
+    from ..formats.files import read_source
+    from ..formats.loading import games_held
 
     try:
         text, _ = read_source(path)
     except (OSError, UnicodeDecodeError, FoursquareError):
         return 0
-    return len(split_documents(text))
+    return games_held(text)
 
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:
@@ -347,7 +351,8 @@ class Prompt:
         self.lines_read += 1
         if self.lines_read == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
-        return raw.decode("utf-8")
+        line: str = raw.decode("utf-8")
+        return line
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)
@@ -382,11 +387,11 @@ class Prompt:
             self.announce_end()
         return True
 
-    def command(self, command: Command) -> bool:
+    def command(self, command: PromptCommand) -> bool:
         name, arg = command
         session = self.session
         try:
-            if name == "quit":
+            if name in STOP_COMMANDS:
                 return False
             if name == "help":
                 click.echo(help_text())
@@ -398,13 +403,14 @@ class Prompt:
                 session.reveal = not session.reveal
                 click.echo("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
                 self.show()
-            elif name in ("undo", "redo"):
+            elif name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
                 click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
                 self.show()
             elif name == "hint":
                 click.echo(hint_text(session))
             elif name in ("save", "save!"):
+                assert arg is not None  # the parser requires it
                 kind = session.save(arg, force=name == "save!")
                 click.echo(f"Saved the {kind} to {arg}.")
             elif name in ("state", "state!"):
@@ -425,7 +431,7 @@ class Prompt:
 MAX_LINE_BYTES = 1024 * 1024
 
 
-def stdin_lines():
+def stdin_lines() -> Iterator[tuple[int, str]]:
     """The lines of standard input, decoded one by one, each with its number (from 1).
 
     Read as bytes, so that a line that is not UTF-8 is reported at its own line
@@ -501,9 +507,9 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     look.echo()
                 continue
             name, arg = entry
-            if name == "quit":
+            if name in STOP_COMMANDS:
                 break
-            if name in ("undo", "redo"):
+            if name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
                 if verbose:
                     look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
@@ -518,6 +524,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             elif name == "hint":
                 click.echo(hint_text(session))
             elif name in ("save", "save!"):
+                assert arg is not None  # the parser requires it
                 session.save(arg, force=name == "save!")
             elif name in ("state", "state!"):
                 if arg is None or arg == "--full":

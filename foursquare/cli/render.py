@@ -34,8 +34,8 @@ import textwrap
 from collections.abc import Callable
 
 from ..engine.cards import Card
-from ..engine.game import Game, Status
-from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE, Cell
+from ..engine.game import Game, Pile, Status
+from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]
@@ -68,7 +68,7 @@ def region(game: Game) -> tuple[int, int, int, int] | None:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _face_text(pile, symbols: bool, reveal: bool) -> str:
+def _face_text(pile: Pile, symbols: bool, reveal: bool) -> str:
     top = card_text(pile.top, symbols=symbols)
     if pile.face_up:
         return top

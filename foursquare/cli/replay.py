@@ -5,20 +5,12 @@ from __future__ import annotations
 import click
 
 from ..engine.game import Game
-from .common import (
-    PATH,
-    Command,
-    Look,
-    command_boundary,
-    counted,
-    exclusive,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    option_needs,
-)
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .games import load_game_file, load_rules_option
+from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import outcome_text
+from .style import Look, counted
 
 
 def start_of(game: Game) -> Game:
@@ -29,7 +21,7 @@ def start_of(game: Game) -> Game:
     return start
 
 
-@click.command(cls=Command, short_help="Show a game step by step.")
+@click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options
 @game_number_option
@@ -45,7 +37,17 @@ def start_of(game: Game) -> Game:
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets.")
 @command_boundary
-def replay(moves_path, deal, deck_path, rules_spec, game_number, final, fmt, ascii_only, reveal):
+def replay(
+    moves_path: str,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    final: bool,
+    fmt: str,
+    ascii_only: bool,
+    reveal: bool,
+) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end

@@ -17,7 +17,9 @@ from ..engine.rules import (
     Rules,
     Ties,
 )
-from .common import Command, command_boundary, load_rules_option
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .games import load_rules_option
 
 
 def explain(rules: Rules) -> list[str]:
@@ -58,7 +60,7 @@ def explain(rules: Rules) -> list[str]:
     return lines
 
 
-@click.command(cls=Command, short_help="List the rule presets, or explain a rule set.")
+@click.command(cls=Command, short_help=SHORT_HELP["rules"])
 @click.argument("spec", metavar="[NAME|FILE]", required=False)
 @click.option(
     "--format",
@@ -69,7 +71,7 @@ def explain(rules: Rules) -> list[str]:
     help="yaml: the parameters as a rules file.",
 )
 @command_boundary
-def rules(spec, fmt):
+def rules(spec: str | None, fmt: str) -> None:
     """With no argument, list the presets of the rules, one line each; with a
     preset NAME or a rules FILE (YAML), explain that rule set in plain words and
     list its parameters. Every command takes the same value with --rules."""
@@ -85,6 +87,7 @@ def rules(spec, fmt):
             f"{spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="NAME|FILE"
         )
     chosen = load_rules_option(spec)
+    assert chosen is not None  # spec is given
     if fmt == "yaml":
         import yaml
 

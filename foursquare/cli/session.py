@@ -2,7 +2,7 @@
 
 What the ``play`` prompt (and a piped move script) drives, kept apart from
 Click so that it can be tested and reused.  A line of input is either a move
-(FORMATS.md, move scripts) or one of the commands of :data:`COMMANDS`;
+(FORMATS.md, move scripts) or one of the commands of :mod:`foursquare.formats.commands`;
 :func:`read_entry` tells which.  A :class:`Session` applies moves, takes them
 back and replays them, and keeps the transcript file it was asked to record
 complete after every change (written to a temporary file and renamed over the
@@ -16,38 +16,28 @@ import importlib.util
 import os
 import stat
 import tempfile
+from collections.abc import Callable
+from typing import Any
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..formats.movescript import Command, Move, parse_entry
+from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, PromptCommand
+from ..formats.movescript import Move, parse_entry
 
-#: Commands at the prompt besides a move: name -> one-line help.
-COMMANDS: dict[str, str] = {
-    "moves": "list the cells where the card may go",
-    "undo": "take back the last move (as often as you like)",
-    "redo": "play again a move taken back",
-    "show": "draw the grid again",
-    "reveal": "show or hide the face-down cards you placed (a memory aid)",
-    "hint": "ask a bot which cell looks best",
-    "save FILE": "write the transcript to FILE, not over another file (save! FILE: over it too)",
-    "state [--full|FILE]": "the state you see (YAML); --full: with the stock order; FILE: write it all"
-    " (state! FILE: over another file too)",
-    "help": "this list",
-    "quit": "stop (a recording stays complete)",
-}
-
+#: Commands at the prompt besides a move: usage -> one-line help (the command table's).
+COMMANDS: dict[str, str] = HELP
 
 #: ``save! FILE`` and ``state! FILE``: write even over an unrelated file that holds something.
-FORCED = ("save!", "state!")
+FORCED = FORCED_COMMANDS
 
 
-def read_entry(line: str) -> Move | Command | None:
+def read_entry(line: str) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
     (:func:`foursquare.movescript.parse_entry`: one syntax for every reader).
 
     :param line: the line, with or without its line end and comment.
     :returns: a :class:`~foursquare.movescript.Move`, a
-        :class:`~foursquare.movescript.Command`, or ``None`` for a blank or
+        :class:`~foursquare.formats.commands.PromptCommand`, or ``None`` for a blank or
         comment-only line.
     :raises ParseError: when the line is neither a move nor a command; the
         message says what is wrong (``not a cell: 'd0' ...``), as a script's does.
@@ -68,7 +58,7 @@ def read_entry(line: str) -> Move | Command | None:
             first = first[:-1]
             line = line.lstrip("\ufeff").lstrip()
             line = first + line[len(words[0]) :]
-        if first in ("save", "state"):
+        if first in FILE_COMMANDS:
             words = file_words(line, first)
             for word in words[1:]:
                 if word.startswith("-") and not (first == "state" and word == "--full" and not force):
@@ -91,8 +81,8 @@ def read_entry(line: str) -> Move | Command | None:
         if "command" not in message:
             message += "; type help for the commands"
         raise ParseError(message) from None
-    if force and isinstance(entry, Command):
-        return Command(entry.name + "!", entry.argument)
+    if force and isinstance(entry, PromptCommand):
+        return PromptCommand(entry.name + "!", entry.argument)
     return entry
 
 
@@ -193,12 +183,13 @@ def state_of(game: Game, *, player_view: bool = False) -> str:
     return state_text(game, player_view=player_view)
 
 
-def _recommend():
+def _recommend() -> Callable[..., list[Any]] | None:
     """``foursquare.bots.recommend``, or ``None`` when no bot module provides it."""
     if importlib.util.find_spec("foursquare.bots") is None:
         return None
     bots = importlib.import_module("foursquare.bots")
-    return getattr(bots, "recommend", None)
+    recommend: Callable[..., list[Any]] | None = getattr(bots, "recommend", None)
+    return recommend
 
 
 def hints_available() -> bool:
@@ -332,11 +323,13 @@ class Session:
         if self.record_path is not None:
             self.save(self.record_path, force=True)  # checked by the caller before the game started
 
-    def hint(self, budget: float = 1.0) -> list | None:
+    def hint(self, budget: float = 1.0) -> list[Any] | None:
         """The bots' estimates for the next card (best first), or ``None`` when no
         bot module is installed.  Each estimate has ``.cell``, ``.win_chance``
         and ``.expected_score``."""
         recommend = _recommend()
         if recommend is None:
             return None
-        return recommend(self.game.view(), budget=budget)
+        from ..engine.view import PlayerView
+
+        return recommend(PlayerView.of(self.game), budget=budget)

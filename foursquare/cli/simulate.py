@@ -5,28 +5,24 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import IO, TYPE_CHECKING
 
 import click
 
-from ..stats import human_seconds
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
-from .common import (
-    JOBS,
-    NATURAL,
-    PATH,
-    POSITIVE,
-    SECONDS,
-    Command,
-    bot_option_needs,
-    check_output_file,
-    command_boundary,
-    deal_range,
-    load_rules_option,
-    option_needs,
-    signals_deferred,
-    worker_signals,
-)
+from ..stats import human_seconds
+from . import SHORT_HELP
+from .boundary import Command, check_output_file, command_boundary
+from .games import load_rules_option
+from .options import BOT_NAMES, JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
+from .signals import signals_deferred, worker_signals
+
+if TYPE_CHECKING:
+    from ..bots.simulate import GameResult, PairedDifference, Summary
+    from ..engine.rules import Rules
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -35,11 +31,6 @@ TABLE_HEADER = (
     "|---|---|---|---|---|---|---|"
 )
 
-
-def _bot_names() -> list[str]:
-    from ..bots import BOTS
-
-    return list(BOTS)
 
 
 def _deals_text(deals: range) -> str:
@@ -54,7 +45,7 @@ def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
 
-def _histogram(summary, width: int = 40) -> list[str]:
+def _histogram(summary: Summary, width: int = 40) -> list[str]:
     """A text histogram: one bar per score of the wins, one for the losses."""
     rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
     lost = summary.games - summary.wins
@@ -64,7 +55,7 @@ def _histogram(summary, width: int = 40) -> list[str]:
     return [f"  {label} | {'#' * max(1, round(width * n / top))} {n}" for label, n in rows]
 
 
-def _text(summary, deals: range) -> list[str]:
+def _text(summary: Summary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
     lines = [
@@ -83,7 +74,7 @@ def _text(summary, deals: range) -> list[str]:
     return lines
 
 
-def _paired_text(d, a: str, b: str) -> list[str]:
+def _paired_text(d: PairedDifference, a: str, b: str) -> list[str]:
     """The paired comparison (A minus B), as text lines (also under a markdown table)."""
     return [
         f"{a} minus {b}, paired over {d.games} deal{'' if d.games == 1 else 's'} (95% CI, normal approximation):",
@@ -93,7 +84,7 @@ def _paired_text(d, a: str, b: str) -> list[str]:
     ]
 
 
-def _row(summary, deals: range) -> str:
+def _row(summary: Summary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
     return (
@@ -103,65 +94,62 @@ def _row(summary, deals: range) -> str:
     )
 
 
-def _stdout():
+def _stdout() -> AbstractContextManager[IO[str]]:
     """Standard output for ``--output -`` (not closed afterwards)."""
     import contextlib
 
     return contextlib.nullcontext(sys.stdout)
 
 
-def _play_deal(task):
-    """One game in a worker process."""
-    from ..bots.simulate import run
-
-    name, deal, seed, rules, budget, nodes = task
-    return run(name, [deal], seed, rules, budget, nodes, 1)[0]
-
-
-def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results: dict) -> None:
-    """:func:`foursquare.simulate.run` for each bot, deal by deal (every bot plays a
-    deal before the next one starts, so that a stopped run can still compare them),
-    into ``all_results[name]`` (kept when the run is stopped); ``progress`` is called
-    on each result once every bot has played its deal and the deals before it, so
-    that the results kept (and the CSV rows) always cover whole deals.  The workers take
+def _play(
+    names: Sequence[str],
+    deals: range,
+    seed: int,
+    rules: Rules,
+    budget: float | None,
+    nodes: int | None,
+    jobs: int,
+    progress: Callable[[GameResult], None],
+    all_results: dict[str, list[GameResult]],
+) -> None:
+    """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
+    next one starts (so that a stopped run can still compare them), into
+    ``all_results[name]`` (kept when the run is stopped); ``progress`` is called on
+    each result once every bot has played its deal and the deals before it, so that
+    the results kept (and the CSV rows) always cover whole deals.  The workers take
     one game at a time, so that the first results come at once however long the
     range; stopping (Ctrl-C, SIGTERM) stops the workers."""
-    from ..bots.simulate import run
+    from ..bots.simulate import play_deals
 
+    stream = play_deals(
+        names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals
+    )  # a bad bot fails here, before any game
     for name in names:
-        run(name, [], seed, rules, budget, nodes, 1)  # a bad bot fails here, before any game
         all_results.setdefault(name, [])
-    tasks = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
-    if jobs <= 1 or len(deals) * len(names) <= 1:
-        stream = map(_play_deal, tasks)
-    else:
-        from ..parallel import ordered_map
-
-        stream = ordered_map(_play_deal, tasks, min(jobs, len(deals) * len(names)), initializer=worker_signals)
-    deal: list = []  # the results of one deal, kept until every bot has played it
+    deal: list[GameResult] = []  # the results of one deal, kept until every bot has played it
     for result in stream:
         deal.append(result)
         if len(deal) == len(names):
             with signals_deferred():  # a deal is kept (and written) whole, even at Ctrl-C
-                for name, game in zip(names, deal):
+                for name, game in zip(names, deal, strict=True):
                     all_results[name].append(game)
                     progress(game)
             deal = []
 
 
-@click.command(cls=Command, short_help="Play a bot over a range of deals and report its statistics.")
+@click.command(cls=Command, short_help=SHORT_HELP["simulate"])
 @click.option(
     "--bot",
     "bots",
     multiple=True,
     default=["deep"],
     show_default=True,
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="The bot to play (repeat for several, one after the other).",
 )
 @click.option(
     "--vs",
-    type=click.Choice(_bot_names()),
+    type=click.Choice(BOT_NAMES),
     help="A second bot on the same deals; adds the paired difference (first bot minus this one).",
 )
 @click.option(
@@ -190,7 +178,19 @@ def _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results:
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @command_boundary
-def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output, force):
+def simulate(
+    bots: tuple[str, ...],
+    vs: str | None,
+    deals: range,
+    jobs: int,
+    seed: int,
+    nodes: int | None,
+    budget: float | None,
+    rules_spec: str | None,
+    fmt: str,
+    output: str | None,
+    force: bool,
+) -> None:
     """Play every deal in the range with a bot and report games, wins, the win
     rate with its 95% Wilson interval, the mean score (losses count 0) with its
     spread, loss reasons, a histogram of scores and the median seconds per move.
@@ -216,30 +216,30 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     # Open the CSV file first: an unwritable path fails before the games are played.
     # Its header is written at once and each row as its game finishes (flushed),
     # so that an interrupted run keeps every game played.
-    csv_file = None
+    csv_file: AbstractContextManager[IO[str]] | None = None
     option_needs("--force", force, "--output", output)
     check_output_file(output, force)
     if output is not None:
         csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
     try:
         with csv_file if csv_file is not None else _stdout() as out:
-            writer = None
+            writer: csv.DictWriter[str] | None = None
             if csv_file is not None:
                 writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
                 writer.writeheader()
                 out.flush()
 
-            def write_row(result) -> None:
+            def write_row(result: GameResult) -> None:
                 if writer is not None:
                     writer.writerow(result.row())
                     out.flush()
 
-            all_results: dict = {}
+            all_results: dict[str, list[GameResult]] = {}
             label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
             if sys.stderr.isatty():
                 with click.progressbar(length=len(deals) * len(names), label=label, file=sys.stderr) as bar:
 
-                    def progress(r) -> None:
+                    def progress(r: GameResult) -> None:
                         write_row(r)
                         bar.update(1)
 
@@ -250,7 +250,8 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
         if exc.filename is None and output is not None:
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
-    except (KeyboardInterrupt, SystemExit, FoursquareError):  # Ctrl-C, SIGTERM, a worker gone: the summary of the games played, then the exit
+    except (KeyboardInterrupt, SystemExit, FoursquareError):
+        # Ctrl-C, SIGTERM, a worker gone: the summary of the games played, then the exit
         import contextlib
 
         with contextlib.suppress(Exception):  # the interruption is what matters
@@ -259,7 +260,17 @@ def simulate(bots, vs, deals, jobs, seed, nodes, budget, rules_spec, fmt, output
     _summary(fmt, rules, deals, seed, names, all_results, vs, output)
 
 
-def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted: bool = False) -> None:
+def _summary(
+    fmt: str,
+    rules: Rules,
+    deals: range,
+    seed: int,
+    names: Sequence[str],
+    all_results: dict[str, list[GameResult]],
+    vs: str | None,
+    output: str | None,
+    interrupted: bool = False,
+) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
     on the deals it finished (its first ones, every bot's: see :func:`_play`).  ``--output -`` sends the
     report to stderr."""
@@ -267,7 +278,7 @@ def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupte
 
     from ..bots.simulate import paired, summarize
 
-    stopped = None
+    stopped: dict[str, int] | None = None
     played = deals
     if interrupted:
         stopped = {"games_played": sum(map(len, all_results.values())), "games_asked": len(deals) * len(names)}
@@ -275,6 +286,7 @@ def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupte
         played = range(deals.start, deals.start + kept)
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
         if not played:
+            assert stopped is not None  # no deal played: the run was stopped
             click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
             return
         max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
@@ -283,11 +295,21 @@ def _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupte
         _report(fmt, rules, played, seed, names, summaries, difference, vs, stopped)
 
 
-def _stopped_text(stopped: dict) -> str:
+def _stopped_text(stopped: dict[str, int]) -> str:
     return f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
 
 
-def _report(fmt, rules, deals, seed, names, summaries, difference, vs, stopped: dict | None = None) -> None:
+def _report(
+    fmt: str,
+    rules: Rules,
+    deals: range,
+    seed: int,
+    names: Sequence[str],
+    summaries: dict[str, Summary],
+    difference: PairedDifference | None,
+    vs: str | None,
+    stopped: dict[str, int] | None = None,
+) -> None:
     """The summary of a simulation, in ``fmt`` (text, markdown or json), on stdout;
     ``stopped``: the games played and asked for, when the run was interrupted."""
     if stopped is not None and fmt != "json":
@@ -306,6 +328,7 @@ def _report(fmt, rules, deals, seed, names, summaries, difference, vs, stopped: 
                 "bots": [s.as_dict() for s in summaries.values()],
             }
             if difference is not None:
+                assert vs is not None  # a paired difference compares with --vs
                 out.update(summaries[names[0]].as_dict())
                 out["vs"] = summaries[vs].as_dict()
                 out["paired"] = difference.as_dict()
@@ -320,6 +343,7 @@ def _report(fmt, rules, deals, seed, names, summaries, difference, vs, stopped: 
         for summary in summaries.values():
             click.echo(_row(summary, deals))
         if difference is not None:
+            assert vs is not None
             click.echo()
             click.echo("\n".join(_paired_text(difference, names[0], vs)))
         return
@@ -330,5 +354,6 @@ def _report(fmt, rules, deals, seed, names, summaries, difference, vs, stopped: 
             click.echo()
         click.echo("\n".join(_text(summary, deals)))
     if difference is not None:
+        assert vs is not None
         click.echo()
         click.echo("\n".join(_paired_text(difference, names[0], vs)))

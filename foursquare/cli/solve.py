@@ -6,31 +6,36 @@ import contextlib
 import csv
 import json
 import sys
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..errors import FoursquareError
-from .common import (
+from . import SHORT_HELP
+from .boundary import Command, check_output_file, command_boundary
+from .games import load_rules_option, new_game
+from .options import (
     JOBS,
     PATH,
     POSITIVE,
     SECONDS,
-    Command,
-    check_output_file,
-    command_boundary,
     deal_range,
     exclusive,
     game_options,
     given_on_the_command_line,
-    load_rules_option,
-    new_game,
     option_needs,
-    worker_signals,
 )
+from .signals import worker_signals
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.rules import Rules
+    from ..solver import Solution
 
 
-def _record(deal, sol, game=None) -> dict:
-    out = {
+def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
         "deal": deal,
         "status": sol.status,
         "score": sol.score,
@@ -45,7 +50,7 @@ def _record(deal, sol, game=None) -> dict:
     return out
 
 
-def _winning_game(game, sol):
+def _winning_game(game: Game, sol: Solution) -> Game | None:
     """The game played along the solution (a copy), or ``None`` without a win."""
     if not sol.won:
         return None
@@ -55,33 +60,36 @@ def _winning_game(game, sol):
     return won
 
 
-def _transcript(game, sol) -> str | None:
+def _transcript(game: Game, sol: Solution) -> str | None:
     from ..formats.transcript import transcript_text
 
     won = _winning_game(game, sol)
     return None if won is None else transcript_text(won)
 
 
-def _describe(sol, total: int, known: int | None = None) -> str:
+def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     """One line for a solution; ``known``: the cards the deck names (a prefix may name fewer)."""
     if sol.status == "solved":
+        assert sol.score is not None  # a solved deal has its score
         return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
     if sol.status == "no-win":
         return "no win (proved)"
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
     if sol.unknown_cards:
+        assert known is not None  # given for a deck that names only some cards
         return f"unknown (no win with the {known} cards the deck names, and the other {total - known} are unknown{bound})"
     return f"unknown (the limit ran out{bound})"
 
 
-@click.command(cls=Command, short_help="Find the best score of a deal with the stock order known.")
+@click.command(cls=Command, short_help=SHORT_HELP["solve"])
 @game_options
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(
     "--max-nodes",
     type=POSITIVE,
     metavar="N",
-    help="Positions to search per deal before answering 'unknown' (default 4000000; the hardest deals then take minutes, so --timeout may suit better).",
+    help="Positions to search per deal before answering 'unknown' (default 4000000; the hardest deals then take minutes,"
+    " so --timeout may suit better).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
@@ -90,7 +98,19 @@ def _describe(sol, total: int, known: int | None = None) -> str:
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
 @command_boundary
-def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt, csv_path, force, verbose):
+def solve(
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    deal_range: range | None,
+    max_nodes: int | None,
+    timeout: float | None,
+    jobs: int,
+    fmt: str,
+    csv_path: str | None,
+    force: bool,
+    verbose: bool,
+) -> None:
     """Solve a deal with perfect information: the win that uses the fewest cards
     (the highest score), or a proof that no win exists.
 
@@ -130,38 +150,13 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
 
 
-def _solve_deal(task):
-    """Solve one deal in a worker process: ``(deal, solution)``."""
-    from ..solver.search import solve_deals
-
-    deal, rules, limit, timeout = task
-    return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
-
-
-def solve_stream(deals: range, rules, limit, timeout, jobs):
-    """``(deal, solution)`` for each deal, in deal order, each as soon as it and
-    the deals before it are solved (each worker takes one deal at a time; only
-    the results that finished out of order are kept waiting).  Stopping the iteration
-    (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
-    from ..solver.search import solve_deals
-
-    list(solve_deals([], rules))  # an unsupported rule set fails here, before any work
-    if jobs <= 1 or len(deals) <= 1:
-        yield from solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=1)
-        return
-    from ..parallel import ordered_map
-
-    tasks = ((d, rules, limit, timeout) for d in deals)
-    yield from ordered_map(_solve_deal, tasks, min(jobs, len(deals)), initializer=worker_signals)
-
-
-def _flush(*streams) -> None:
+def _flush(*streams: IO[str] | None) -> None:
     for stream in streams:
         if stream is not None:
             stream.flush()
 
 
-def _csv_row(writer, stream, path: str, row: list) -> None:
+def _csv_row(writer: Any, stream: IO[str], path: str, row: Iterable[object]) -> None:
     """Write and flush one CSV row; a failed write names the CSV file (``<stdout>`` for ``-``)."""
     try:
         writer.writerow(row)
@@ -172,23 +167,33 @@ def _csv_row(writer, stream, path: str, row: list) -> None:
         raise OSError(exc.errno, exc.strerror, path if path != "-" else "<stdout>") from None
 
 
-def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) -> None:
+def _batch(
+    deals: range,
+    rules: Rules | None,
+    limit: int,
+    timeout: float | None,
+    jobs: int,
+    fmt: str,
+    csv_path: str | None,
+    verbose: bool,
+) -> None:
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
     every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
     from ..engine.rules import STANDARD
-    from ..solver.analysis import summarize
+    from ..solver import check_rules, solve_deals
 
     rules = rules or STANDARD
+    check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
     solutions = []
-    writer = None
-    csv_file = None
+    writer: Any = None
+    csv_file: IO[str] | None = None
     if csv_path is not None:
         csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
         writer = csv.writer(csv_file)
         _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
     show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
-    results = solve_stream(deals, rules, limit, timeout, jobs)
+    results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
     stopped = False
     try:
         with click.progressbar(
@@ -197,6 +202,7 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
             for d, sol in bar:
                 solutions.append(sol)
                 if writer is not None:
+                    assert csv_file is not None and csv_path is not None
                     _csv_row(
                         writer, csv_file, csv_path,
                         [d, sol.status, "" if sol.score is None else sol.score,
@@ -212,7 +218,9 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
         stopped = True
         raise
     finally:
-        results.close()  # stops the workers
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the workers
         if csv_file is not None and csv_file is not sys.stdout:
             csv_file.close()
         if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
@@ -221,7 +229,9 @@ def _batch(deals: range, rules, limit, timeout, jobs, fmt, csv_path, verbose) ->
     _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
 
 
-def _summary(solutions, fmt, rules, interrupted: int | None = None, to_stderr: bool = False) -> None:
+def _summary(
+    solutions: list[Solution], fmt: str, rules: Rules, interrupted: int | None = None, to_stderr: bool = False
+) -> None:
     """The summary of the deals solved under ``rules``; ``interrupted``: how many
     were asked for (the run stopped before the end); ``to_stderr`` for ``--output -``."""
     from ..formats.rulesfile import rules_value

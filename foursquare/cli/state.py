@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import click
 
-from .common import (
-    NATURAL,
-    PATH,
-    Command,
-    command_boundary,
-    exclusive,
-    fail,
-    game_number_option,
-    game_options,
-    load_game_file,
-    load_rules_option,
-    new_game,
-    option_needs,
-)
+from . import SHORT_HELP
+from .boundary import Command, command_boundary, fail
+from .games import load_game_file, load_rules_option, new_game
+from .options import NATURAL, PATH, exclusive, game_number_option, game_options, option_needs
 
 
-@click.command(cls=Command, short_help="Print the state YAML of a game.")
+@click.command(cls=Command, short_help=SHORT_HELP["state"])
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
 @game_options
 @game_number_option
@@ -36,7 +26,16 @@ from .common import (
     help="With --player-view: write the face-down cards too (the player saw them placed), so that hint can read the view.",
 )
 @command_boundary
-def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_view, reveal):
+def state(
+    moves_path: str | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules_spec: str | None,
+    game_number: int | None,
+    after: int | None,
+    player_view: bool,
+    reveal: bool,
+) -> None:
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
@@ -51,10 +50,10 @@ def state(moves_path, deal, deck_path, rules_spec, game_number, after, player_vi
     else:
         if game_number is not None:
             raise click.UsageError("--game needs a transcript file (MOVES)")
-        game = new_game(deal, deck_path, rules)
-        if game is None:
+        started = new_game(deal, deck_path, rules)
+        if started is None:
             raise click.UsageError("give MOVES, --deal N or --deck FILE")
-        name = None
+        game, name = started, None
     if after is not None:
         if after > len(game.moves):
             held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from ..errors import FormatError
 from ..formats.transcript import GameReport
-from .common import PATH, Command, command_boundary, counted
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .options import PATH
+from .style import counted
 
 
-def _file_error(name: str, error: FormatError) -> dict:
+def _file_error(name: str, error: FormatError) -> dict[str, Any]:
     """The JSON object of a file that could not be read game by game: the keys of a
     game's (``game`` null, no game replayed)."""
     return {"file": name, **GameReport(None, False, [error], None, error.line).to_dict()}
 
 
-@click.command(cls=Command, short_help="Check transcripts (for CI).")
+@click.command(cls=Command, short_help=SHORT_HELP["validate"])
 @click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
     "--format",
@@ -28,16 +32,16 @@ def _file_error(name: str, error: FormatError) -> dict:
     help="text: a summary; json: one object per game (file, game, valid, errors, ...).",
 )
 @command_boundary
-def validate(files, fmt):
+def validate(files: tuple[str, ...], fmt: str) -> None:
     """Check every game of each transcript FILE ('-' for stdin): its shape, its
     moves and every claim.  Each error goes to stderr as FILE:LINE: game K, move
     M: message; a summary goes to stdout.  Exit status 0 when every game is
     valid, 1 otherwise.
     """
-    from ..formats.sources import read_source
+    from ..formats.files import read_source
     from ..formats.transcript import validate as check
 
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
     lines: list[str] = []
     for path in files:
         name = "<stdin>" if path == "-" else path
@@ -64,8 +68,8 @@ def validate(files, fmt):
             click.echo(line)
         if len(files) > 1:
             unread = sum(r["game"] is None for r in results)  # a file not read game by game
-            games = len(results) - unread
-            total = f"{counted(games, 'game')} checked, " + (f"{invalid - unread} invalid" if invalid > unread else "all valid")
+            checked = len(results) - unread
+            total = f"{counted(checked, 'game')} checked, " + (f"{invalid - unread} invalid" if invalid > unread else "all valid")
             if unread:
                 total += f"; {counted(unread, 'file')} not checked (see above)"
             click.echo(total)

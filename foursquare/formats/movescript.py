@@ -25,6 +25,17 @@ from ..engine.game import Game, Placement, WrongCardError
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import FormatError, IllegalMoveError, ParseError, quote
+from .commands import (
+    COMMAND_ALIASES,
+    COMMAND_ARGUMENTS,
+    COMMAND_NAMES,
+    DISPLAY_COMMANDS,
+    FORCED_COMMANDS,
+    GAME_COMMANDS,
+    STOP_COMMANDS,
+    PromptCommand,
+    spec,
+)
 
 
 class Move(NamedTuple):
@@ -37,30 +48,14 @@ class Move(NamedTuple):
         return f"{self.card} {self.cell}" if self.card is not None else str(self.cell)
 
 
-class Command(NamedTuple):
-    """A command line of a move script or the prompt: its name (aliases resolved) and
-    its argument (or ``None``)."""
+__all__ = [
+    "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "parse_move", "play_move", "play_script", "read_entries", "read_moves", "strip_line",
+]
 
-    name: str
-    argument: str | None = None
-
-
-#: The commands, besides moves, in the order help lists them.
-COMMAND_NAMES: tuple[str, ...] = ("moves", "undo", "redo", "show", "reveal", "hint", "save", "state", "help", "quit")
-#: Short and other names of the commands.
-COMMAND_ALIASES: dict[str, str] = {
-    "exit": "quit", "q": "quit", "?": "help", "h": "help", "u": "undo", "r": "redo", "m": "moves",
-}
-#: Commands that change the game when a script is replayed.
-GAME_COMMANDS = frozenset({"undo", "redo"})
-#: Commands that end the reading of a script.
-STOP_COMMANDS = frozenset({"quit"})
-#: The forms of ``save`` and ``state`` that write even over a file holding something else.
-FORCED_COMMANDS: tuple[str, ...] = ("save!", "state!")
-#: Commands that only show or write something: ignored when a script is replayed from a file.
-DISPLAY_COMMANDS = frozenset(COMMAND_NAMES + FORCED_COMMANDS) - GAME_COMMANDS - STOP_COMMANDS
-#: Commands that take one argument: whether it is required.
-COMMAND_ARGUMENTS: dict[str, bool] = {"save": True, "state": False, "save!": True, "state!": True}
+#: The former name of :class:`~foursquare.formats.commands.PromptCommand`, for existing importers.
+Command = PromptCommand
 
 
 def strip_line(text: str) -> str:
@@ -123,16 +118,16 @@ def parse_move(text: str) -> Move:
     raise ParseError(f"not a move: {quote(text)} (expected a cell like d4, or a card and a cell like 7H d4)")
 
 
-def parse_entry(text: str) -> Move | Command | None:
+def parse_entry(text: str) -> Move | PromptCommand | None:
     """Read one line of a move script or of the prompt: a move, a command, or nothing.
 
     The one classifier of the move-script syntax (FORMATS.md), shared by every
-    reader.  Command names are case-insensitive; see :data:`COMMAND_NAMES` and
-    :data:`COMMAND_ALIASES`.  ``save`` needs a file name, ``state`` may have one;
+    reader.  Command names are case-insensitive; see the table of
+    :mod:`foursquare.formats.commands`.  ``save`` needs a file name, ``state`` may have one;
     other commands take no argument.
 
     :param text: the line, with or without its line end, comment and byte-order mark.
-    :returns: a :class:`Move`, a :class:`Command`, or ``None`` for a blank or
+    :returns: a :class:`Move`, a :class:`~foursquare.formats.commands.PromptCommand`, or ``None`` for a blank or
         comment-only line.
     :raises ParseError: when the line is neither; for a line with a digit, the
         message says what is wrong with it as a move (``not a cell: 'z9' ...``).
@@ -142,9 +137,9 @@ def parse_entry(text: str) -> Move | Command | None:
     if not text:
         return None
     words = text.split()
-    first = words[0].lower()
-    name = COMMAND_ALIASES.get(first, first)
-    if name in COMMAND_NAMES or name in FORCED_COMMANDS:
+    command = spec(words[0])
+    if command is not None:
+        name = command.name
         needs = COMMAND_ARGUMENTS.get(name)
         if needs is not None:
             words = file_words(line, name)
@@ -152,7 +147,7 @@ def parse_entry(text: str) -> Move | Command | None:
             raise ParseError(f"{name}: too many words in {quote(text)}")
         if needs and len(words) < 2:
             raise ParseError(f"{name}: name the file, like: {name} game.yaml")
-        return Command(name, words[1] if len(words) == 2 else None)
+        return PromptCommand(name, words[1] if len(words) == 2 else None)
     if not any(ch.isdigit() for ch in text):  # no row number: a mistyped command rather than a move
         raise ParseError(
             f"not a move or a command: {quote(text)} (a move is a cell like d4, or a card and a cell like 7H d4;"
@@ -181,7 +176,7 @@ def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[
             raise FormatError(source, number, str(exc)) from None
 
 
-def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | Command]]:
+def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | PromptCommand]]:
     """The moves and commands of a move script (:func:`parse_entry`), each with its line number.
 
     :raises FormatError: ``FILE:LINE: message`` at the first line that is neither.
@@ -216,7 +211,9 @@ def new_game(
     return Game(list(deck or ()), rules)
 
 
-def play_move(game: Game, move: Move, source: str, line: int | None, number: int | None = None, game_number: int | None = None) -> Placement:
+def play_move(
+    game: Game, move: Move, source: str, line: int | None, number: int | None = None, game_number: int | None = None
+) -> Placement:
     """Play one move on ``game``, turning the engine's refusal into a located error.
 
     :param move: the move (its card, when given, must be the card drawn).
@@ -247,7 +244,7 @@ def play_script(
 
     Moves are played; ``undo`` takes back the last move and ``redo`` plays again
     the last move taken back (a new move forgets it); ``quit`` ends the script;
-    the display commands (:data:`DISPLAY_COMMANDS`) are ignored.
+    the display commands (:data:`~foursquare.formats.commands.DISPLAY_COMMANDS`) are ignored.
 
     :param text: the script.
     :param source: the name used in errors.
@@ -277,7 +274,7 @@ def play_script(
             redo.clear()
             continue
         name = entry.name
-        if name == "quit":
+        if name in STOP_COMMANDS:
             break
         if name == "undo":
             try:

@@ -132,7 +132,7 @@ def load_rules(spec: str) -> Rules:
         return PRESETS[spec]
     if spec != "-" and not os.path.exists(spec):
         raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
-    from .sources import read_source
+    from .files import read_source
 
     text, name = read_source(spec)
     return read_rules(text, name)

@@ -17,6 +17,7 @@ from .search import (
     UNKNOWN,
     Solution,
     SolverError,
+    check_rules,
     solve,
     solve_deal,
     solve_deals,
@@ -25,5 +26,5 @@ from .search import (
 
 __all__ = [
     "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Solution", "SolverError",
-    "solve", "solve_deal", "solve_deals", "solve_deck",
+    "check_rules", "solve", "solve_deal", "solve_deals", "solve_deck",
 ]

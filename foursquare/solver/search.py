@@ -86,7 +86,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import Card
@@ -1203,6 +1203,7 @@ def solve_deals(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
     jobs: int = 1,
+    initializer: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, Solution]]:
     """Solve many deal numbers; yields ``(deal, solution)`` in the order of ``deals``.
 
@@ -1217,4 +1218,11 @@ def solve_deals(
         return
     from ..parallel import ordered_map
 
-    yield from ordered_map(_solve_one, work, min(jobs, len(deals)))
+    yield from ordered_map(_solve_one, work, min(jobs, len(deals)), initializer=initializer)
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse, before any work, a rule set the solver cannot handle (none is refused yet).
+
+    :raises SolverError: for such a rule set.
+    """

@@ -1,0 +1,147 @@
+"""The boundary of every command: errors become one line on stderr and an exit
+status (FORMATS.md, command line), never a traceback.
+
+- :func:`command_boundary` wraps a command's function: bad input becomes one line
+  and status 1, a disagreement between the options and a file status 2, ``Ctrl-C``
+  exits quietly with status 130, SIGTERM runs the ``finally`` blocks, a closed
+  stdin reads as empty, and output piped into a reader that closes early
+  (``| head``) is discarded without a word while the command runs to its end.
+- :class:`Command` is the class of every command (an option given twice is a usage error).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import stat
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from ..errors import AgreementError, FoursquareError
+from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
+from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``message`` (already ``FILE:LINE: ...``) on stderr and exit with status 1."""
+    click.echo(f"{message}", err=True)
+    sys.exit(1)
+
+
+def check_output_file(path: str | None, force: bool) -> None:
+    """Refuse (status 1) to write an ``--output`` file over a regular file that holds
+    something, unless ``force``: what a run writes never silently replaces another
+    run's results; a directory is refused too.  ``-`` (stdout), a new or empty file,
+    and a pipe or a device (``/dev/null``) pass; opening the file reports the rest."""
+    if path is None or path == "-":
+        return
+    try:
+        info = os.stat(path)
+    except OSError:
+        return
+    if stat.S_ISDIR(info.st_mode):
+        fail(f"{path}: is a directory, not a file")
+    if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
+        fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
+
+
+def error_text(exc: BaseException) -> str:
+    """One line for an error at the command boundary: ``FILE:LINE: message``
+    for a :class:`~foursquare.errors.FormatError`, ``FILE: reason`` for a file
+    that cannot be read."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"the input is not UTF-8 text (byte {exc.start}: {exc.reason})"
+    if isinstance(exc, OSError):
+        name = str(exc.filename).replace("\0", "\\0") if exc.filename is not None else "error"  # a NUL typed in a name
+        return f"{name}: {exc.strerror or exc}"
+    return str(exc)
+
+
+#: The parameters of our commands that name a file to read, where ``-`` means stdin.
+_INPUT_PARAMETERS = ("game_path", "moves_path", "deck_path", "rules_spec", "resume_path", "files")
+
+
+def stdin_once(params: Mapping[str, object]) -> None:
+    """A usage error (status 2) when a command's inputs name ``-`` more than once:
+    standard input can be read only once (``--deck - --rules -``, ``FILE - --deck -``)."""
+    uses = 0
+    for name in _INPUT_PARAMETERS:
+        value = params.get(name)
+        if isinstance(value, (tuple, list)):
+            uses += list(value).count("-")
+        elif value == "-":
+            uses += 1
+    if uses > 1:
+        raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+
+
+def command_boundary(func: F) -> F:
+    """Decorate a command: errors become one line and status 1, never a traceback.
+
+    :class:`~foursquare.errors.FoursquareError` (``FormatError`` included),
+    :class:`OSError` and :class:`UnicodeDecodeError` are reported with
+    :func:`fail`; an :class:`~foursquare.errors.AgreementError` that no command
+    translated is a usage error (status 2); :class:`BrokenPipeError` ends quietly;
+    ``Ctrl-C`` prints ``Interrupted.`` and exits with status 130.  Click's own
+    usage errors pass through (status 2).
+
+    Standard output is guarded (:class:`~foursquare.cli.streams.PipeGuard`): a
+    reader that closes early only silences the output; a closed stdin reads as
+    empty; SIGTERM runs the ``finally`` blocks
+    (:func:`~foursquare.cli.signals.catch_sigterm`).
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        stdin_once(kwargs)
+        guard_stdout()
+        ensure_stdin()
+        handlers = catch_sigterm()
+        try:
+            return func(*args, **kwargs)
+        except BrokenPipeError:  # output written around the guard
+            quiet_broken_pipe()
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except Terminated:
+            with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+                click.echo("Terminated.", err=True)
+            raise
+        except AgreementError as exc:
+            raise click.UsageError(str(exc)) from None
+        except (FoursquareError, UnicodeDecodeError, OSError) as exc:
+            fail(error_text(exc))
+        finally:
+            restore_handlers(handlers)
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                quiet_broken_pipe()
+
+    return wrapper  # type: ignore[return-value]  # the same signature
+
+
+class Command(click.Command):
+    """Every ``foursquare`` command: an option that takes one value is a usage error
+    when given twice (``--vs expectimax --vs random`` would keep only the last,
+    silently); options meant to repeat (``--bot``) and flags are not affected."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        seen: set[str] = set()
+        for param in order:
+            if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+                continue
+            if param.name in seen:
+                names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
+                raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
+            if param.name is not None:
+                seen.add(param.name)
+        return super().parse_args(ctx, args)

@@ -1,0 +1,255 @@
+"""The options our commands share and the types of their values (Click).
+
+- :func:`game_options` adds ``--deal``, ``--deck`` and ``--rules``; :func:`game_number_option` ``--game K``.
+- :class:`BoundedInt`, :class:`PositiveSeconds`, :data:`PATH`: the types of integer,
+  time and file options; :func:`deal_range` reads ``--deals A-B``.
+- :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
+  (status 2) for options that do not go together.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, overload
+
+import click
+
+from ..engine.deal import parse_deal_number
+from ..errors import ParseError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+#: The type of every file parameter: shell completion offers files; only an empty
+#: name is refused here (a bad file is reported by the reader as ``FILE: reason``, status 1).
+class FilePath(click.Path):
+    """:class:`click.Path` (``-`` allowed) that refuses an empty name as a usage error."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty file name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+PATH = FilePath(allow_dash=True)
+
+
+def _plain_digits(text: str) -> bool:
+    """Whether an option's value is ASCII digits and nothing else: no sign, no
+    Unicode digits (``４``), no white space around them (README: integer options)."""
+    return bool(text) and text.isascii() and text.isdigit()
+
+
+def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    from ..engine.deal import MAX_DEAL
+
+    text = value
+    range_text = f"expected a whole number from 0 to {MAX_DEAL}"
+    if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
+        raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
+    try:
+        if not _plain_digits(value):
+            raise ParseError("not ASCII digits")
+        return parse_deal_number(value)
+    except (ParseError, ValueError):
+        shown = value if len(value) <= 40 else value[:24] + "..."
+        raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
+
+
+@overload
+def game_options(func: F) -> F: ...
+@overload
+def game_options(func: None = None, *, deck_stdin: bool = True) -> Callable[[F], F]: ...
+def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = True) -> Any:
+    """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command
+    (``@game_options``, or ``@game_options(deck_stdin=False)`` for a command whose
+    stdin holds something else, so that its help does not offer ``-``).
+
+    :returns: the decorated command function (or, without ``func``, the decorator)."""
+    if func is None:
+        return functools.partial(game_options, deck_stdin=deck_stdin)
+    func = click.option(
+        "--rules",
+        "rules_spec",
+        metavar="NAME|FILE",
+        help="Rule set: a preset name (standard, fixed-board, ...) or a rules YAML file. Default: standard.",
+    )(func)
+    func = click.option(
+        "--deck",
+        "deck_path",
+        metavar="FILE",
+        type=PATH,
+        help="Card order, top first, white-space separated"
+        + (" ('-' for stdin)." if deck_stdin else " (a file: stdin holds the moves)."),
+    )(func)
+    func = click.option(
+        "--deal",
+        metavar="N",
+        callback=_deal_callback,
+        help="Deal number (0 to 2^64-1), as in RULES.md section 2.",
+    )(func)
+    return func
+
+
+def game_number_option(func: F) -> F:
+    """Add ``--game K``: which game of a multi-game transcript."""
+    return click.option(
+        "--game",
+        "game_number",
+        type=POSITIVE,
+        metavar="K",
+        help="The K-th game of a transcript that holds several (from 1).",
+    )(func)
+
+
+class PositiveSeconds(click.ParamType[float]):
+    """A time in seconds: a finite number above 0 (``nan``, ``inf`` and ``0`` are usage errors)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        number: float | None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            text = str(value).strip()
+            try:
+                # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
+                number = float(text) if "_" not in text else None
+            except (ValueError, OverflowError):
+                number = None
+        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:24] + "...")
+        if number is None:
+            self.fail(f"{shown} is not a number of seconds", param, ctx)
+        if not math.isfinite(number) or number <= 0:
+            self.fail(f"{shown} is not a finite number of seconds above 0", param, ctx)
+        return number
+
+
+#: The type of ``--timeout`` and ``--budget`` options.
+SECONDS = PositiveSeconds()
+
+
+class BoundedInt(click.ParamType[int]):
+    """A whole number written in ASCII digits, within ``[low, high]``: the type of
+    every integer option.
+
+    Unlike :class:`click.IntRange`, it accepts no Unicode digits (``４``), no sign
+    or underscores, checks the number of digits before converting (``int()`` of
+    5000 digits raises), and quotes bad input shortly
+    (:func:`foursquare.errors.quote`).  Usage error (status 2) otherwise.
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int = 0, high: int = 2**63 - 1) -> None:
+        self.low = low
+        self.high = high
+
+    def _range(self) -> str:
+        return f"a whole number from {self.low} to {self.high}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from ..errors import quote
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value)
+            if not _plain_digits(text):
+                self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
+            digits = text.lstrip("0") or "0"
+            if len(digits) > len(str(self.high)):
+                self.fail(f"{quote(text)} is too large (expected {self._range()})", param, ctx)
+            number = int(digits)
+        if not self.low <= number <= self.high:
+            self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
+        return number
+
+    def __repr__(self) -> str:
+        return f"BoundedInt({self.low}, {self.high})"
+
+
+#: A count of at least 1 (``--jobs``, ``--nodes``, ``--max-nodes``, ``--game``).
+POSITIVE = BoundedInt(1)
+#: A whole number from 0 (``--seed``, ``--after``).
+NATURAL = BoundedInt(0)
+#: ``--jobs``: worker processes, 1 to 256.
+JOBS = BoundedInt(1, 256)
+
+
+def exclusive(**options: object) -> None:
+    """Raise a usage error (status 2) when more than one of the given options is set."""
+    given = [name for name, value in options.items() if value is not None and value is not False]
+    if len(given) > 1:
+        raise click.UsageError(f"use only one of {', '.join('--' + n.replace('_', '-') for n in given)}")
+
+
+def option_needs(option: str, value: object, other: str, other_value: object) -> None:
+    """Raise a usage error (status 2) when ``option`` (a name like ``--force``) is set
+    (``value`` neither ``None`` nor ``False``) without ``other``, the option it only
+    modifies: an option given in vain is an error, not silently ignored."""
+    if value is not None and value is not False and (other_value is None or other_value is False):
+        raise click.UsageError(f"{option} needs {other}")
+
+
+#: The names of the bots (:data:`foursquare.bots.BOTS`), in its order: the choices of
+#: ``--bot`` and ``--vs``, listed here so that a command's ``--help`` loads no bot
+#: (a test checks that they are the same).
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep")
+
+
+def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str) -> None:
+    """Raise a usage error (status 2) when ``option`` is set for bots ``names`` none of
+    which it changes (``uses``: the :class:`~foursquare.bots.base.Bot` flag, like
+    ``uses_nodes``), naming the bots it does change."""
+    from ..bots import BOTS
+
+    if value is None or value is False or any(getattr(BOTS[n], uses) for n in names if n in BOTS):
+        return
+    takers = [n for n, cls in BOTS.items() if getattr(cls, uses)]
+    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {', '.join(takers)}")
+
+
+def given_on_the_command_line(name: str) -> bool | None:
+    """Whether the current command's parameter ``name`` was given (on the command line
+    or in the environment) rather than left at its default: ``True``, or ``None``
+    (for :func:`option_needs`)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return True if source not in (None, click.core.ParameterSource.DEFAULT) else None
+
+
+#: The most deals one ``--deals`` range may name (a larger range is a typo, not a plan).
+MAX_DEALS = 10_000_000
+
+
+def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> range | None:
+    """Click callback of ``--deals A-B``: the deal numbers A to B inclusive (or one number ``A``).
+
+    :raises click.BadParameter: (status 2) for text that is not a range of deal
+        numbers, a range that ends before it starts, or one of more than
+        :data:`MAX_DEALS` deals.
+    """
+    if value is None:
+        return None
+    from ..errors import quote
+
+    first, sep, last = value.partition("-")
+    try:
+        if not _plain_digits(first) or (sep and not _plain_digits(last)):
+            raise ParseError("not ASCII digits")
+        a = parse_deal_number(first)
+        b = parse_deal_number(last) if sep else a
+    except ParseError:
+        raise click.BadParameter(
+            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999)"
+        ) from None
+    if b < a:
+        raise click.BadParameter(f"{quote(value)}: the range ends before it starts")
+    if b - a + 1 > MAX_DEALS:
+        raise click.BadParameter(f"{quote(value)}: at most {MAX_DEALS:,} deals at a time")
+    return range(a, b + 1)

@@ -1,0 +1,144 @@
+"""The standard streams of a command: output into a reader that closes early
+(``| head``), a closed stream (``>&-``, ``<&-``), a full disk.
+
+:func:`guard_stdout` and :func:`guard_stderr` put a :class:`PipeGuard` in front
+of the stream; :func:`ensure_stdin` makes a closed stdin read as empty.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+from collections.abc import Iterable
+from typing import IO, Any, NoReturn
+
+
+def _reader_gone(exc: OSError) -> bool:
+    """Whether a failed write means nobody reads the stream any more: a closed pipe
+    (``| head``) or a closed descriptor (``2>&-``), as opposed to a full disk."""
+    return isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)
+
+
+class PipeGuard:
+    """``sys.stdout`` for a command: when the reader of stdout goes away (``| head``),
+    further output is discarded instead of raising :class:`BrokenPipeError`.
+
+    As the Python documentation advises for SIGPIPE, file descriptor 1 is pointed
+    at ``/dev/null`` so that no later flush (the interpreter's last one included)
+    complains; the command carries on, so that its errors still reach stderr and
+    its exit status stays right.
+
+    :param stream: the text stream guarded.
+    :param any_error: also give up on other write errors (for stderr).
+    :param name: the stream's name in an error message.
+    """
+
+    def __init__(self, stream: IO[str], *, any_error: bool = False, name: str = "<stdout>") -> None:
+        self._stream = stream
+        #: the stream's name in an error message (a full disk: ``<stdout>: No space left on device``)
+        self.name = name
+        self.broken = False
+        #: also give up on other write errors (a full disk): for stderr, where
+        #: there is nowhere left to report them
+        self._any_error = any_error
+
+    def _broke(self) -> None:
+        self.broken = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self._stream.fileno())
+            finally:
+                os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass  # not a real file (a test runner): the flag alone discards the output
+
+    def write(self, text: str) -> int:
+        """Write ``text``; its length when the reader is gone (the text discarded).
+
+        :raises OSError: naming the stream, for another write error (unless ``any_error``)."""
+        if self.broken:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            if not (self._any_error or _reader_gone(exc)):
+                raise self._named(exc) from None
+            self._broke()
+            return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream, as :meth:`write` writes."""
+        if self.broken:
+            self._discard_buffer()
+            return
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            if not (self._any_error or _reader_gone(exc)):
+                raise self._named(exc) from None
+            self._broke()
+            self._discard_buffer()
+
+    def _named(self, exc: OSError) -> OSError:
+        """``exc`` naming this stream when it names no file."""
+        return exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name)
+
+    def _discard_buffer(self) -> None:
+        try:
+            self._stream.flush()  # now into /dev/null
+        except (OSError, ValueError):
+            pass
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        """Write each line, as :meth:`write` does."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _guarded(stream: IO[str] | None, *, any_error: bool = False, name: str = "<stdout>") -> PipeGuard:
+    """``stream`` behind a :class:`PipeGuard` (once); a closed one (``None``) becomes ``/dev/null``."""
+    if stream is None:
+        try:
+            stream = open(os.devnull, "w", encoding="utf-8")
+        except OSError:
+            stream = io.StringIO()
+    return stream if isinstance(stream, PipeGuard) else PipeGuard(stream, any_error=any_error, name=name)
+
+
+def guard_stdout() -> None:
+    """Install :class:`PipeGuard` as ``sys.stdout`` (once); a closed stdout
+    (``>&-``) becomes ``/dev/null``, so that the command still runs to its end."""
+    sys.stdout = _guarded(sys.stdout)
+
+
+def guard_stderr() -> None:
+    """Guard ``sys.stderr`` as :func:`guard_stdout` guards stdout: a usage error written
+    into a closed pipe (``2>&1 | head -0``), a closed stderr (``2>&-``) or a full disk
+    (``2>/dev/full``) must still end with Click's status 2, not with the status 1 of a
+    failed write (stderr gives up on any write error: there is nowhere to report it)."""
+    sys.stderr = _guarded(sys.stderr, any_error=True, name="<stderr>")
+
+
+def ensure_stdin() -> None:
+    """A closed standard input (``<&-``) reads as empty input, like ``/dev/null``."""
+    if sys.stdin is None:
+        try:
+            sys.stdin = open(os.devnull, encoding="utf-8")
+        except OSError:
+            sys.stdin = io.StringIO()
+
+
+def quiet_broken_pipe() -> NoReturn:
+    """End quietly after the reader of stdout went away, where the guard could not help."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except (OSError, ValueError):
+        pass
+    sys.exit(0)

@@ -1,0 +1,86 @@
+"""The look of the output: colour, suit symbols and width for a stream (:class:`Look`), and wording helpers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from typing import IO, Any
+
+import click
+
+from ..engine.game import Game
+
+_COLOURS: dict[str, dict[str, Any]] = {
+    "red": {"fg": "red", "bold": True},
+    "black": {"bold": True},
+    "down": {"fg": "blue"},
+    "legal": {"fg": "green"},
+    "flip": {"fg": "yellow", "bold": True},
+    "frame": {"dim": True},
+    "title": {"bold": True},
+    "error": {"fg": "red"},
+}
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 move``, ``2 moves``: a count and its noun, plural when it is not 1."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+@dataclass(frozen=True)
+class Look:
+    """How to draw for one output stream.
+
+    :ivar color: use colour (ANSI styles through :func:`click.style`).
+    :ivar symbols: use suit symbols (``10♦``) rather than ASCII (``TD``).
+    :ivar width: the terminal's width (long text lines are broken to fit), or ``None``.
+    """
+
+    color: bool = False
+    symbols: bool = False
+    width: int | None = None
+
+    @classmethod
+    def for_stream(cls, stream: IO[str] | None = None, *, ascii: bool = False) -> Look:
+        """Colour and symbols only on a terminal that can show them; never colour
+        under ``NO_COLOR`` (https://no-color.org) or on a ``TERM=dumb`` terminal;
+        neither with ``ascii``.  On a terminal, its width too.
+
+        :param stream: the stream written to (default ``sys.stdout``)."""
+        stream = sys.stdout if stream is None else stream
+        try:
+            terminal = stream.isatty()
+        except (AttributeError, ValueError):
+            terminal = False
+        if not terminal:
+            return cls(False, False)
+        width = shutil.get_terminal_size().columns or None
+        if ascii:
+            return cls(False, False, width)
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "♣♦♥♠".encode(encoding)
+            symbols = True
+        except (LookupError, UnicodeEncodeError):
+            symbols = False
+        dumb = os.environ.get("TERM", "") == "dumb"
+        return cls(not os.environ.get("NO_COLOR") and not dumb, symbols, width)
+
+    def style(self, text: str, role: str) -> str:
+        """``text`` styled for its role (``red``, ``frame``, ``error``...) when colour is on
+        (see :mod:`foursquare.cli.render`)."""
+        if not self.color or role not in _COLOURS:
+            return text
+        return click.style(text, **_COLOURS[role])
+
+    def draw(self, game: Game, *, reveal: bool = False, label: str = "Last move") -> str:
+        """:func:`foursquare.cli.render.draw` with this look (symbols, colour, width)."""
+        from .render import draw
+
+        return draw(game, symbols=self.symbols, reveal=reveal, style=self.style, label=label, width=self.width)
+
+    def echo(self, text: str = "", **kwargs: Any) -> None:
+        """:func:`click.echo` with this look's colour decision."""
+        click.echo(text, color=self.color, **kwargs)

@@ -1,0 +1,130 @@
+"""The commands of the move-script syntax (FORMATS.md "Move scripts"): one table
+for every reader, the script replayer, the prompt and its help.
+
+Each :class:`CommandSpec` names a command, its argument, its line of help and
+its :class:`CommandKind`: what replaying it from a file does.
+
+    >>> COMMAND_NAMES[:3], spec("u").name, spec("save!").kind
+    (('moves', 'undo', 'redo'), 'undo', <CommandKind.FORCED: 'forced'>)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple
+
+
+class CommandKind(StrEnum):
+    """What a command does when a script is replayed."""
+
+    #: changes the game (``undo``, ``redo``)
+    GAME = "game"
+    #: ends the reading of the script (``quit``)
+    STOP = "stop"
+    #: only shows or writes something: ignored when a script is replayed from a file
+    DISPLAY = "display"
+    #: the ``!`` form of a command that writes a file: writes even over a file that
+    #: holds something else (a display command too)
+    FORCED = "forced"
+
+
+class Argument(StrEnum):
+    """The argument a command takes."""
+
+    NONE = "none"
+    #: a file name may follow (``state``, ``state FILE``; ``state --full``)
+    OPTIONAL = "optional"
+    #: a file name must follow (``save FILE``)
+    REQUIRED = "required"
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command of the move-script syntax.
+
+    :ivar name: its name, lower case (``save``, ``save!``).
+    :ivar kind: see :class:`CommandKind`.
+    :ivar argument: see :class:`Argument`.
+    :ivar usage: how help shows it (``save FILE``), or ``None`` for a form help
+        shows with another (``save!``).
+    :ivar help: its line of help (empty for such a form).
+    :ivar aliases: other names typed for it (``q``, ``exit``).
+    """
+
+    name: str
+    kind: CommandKind
+    argument: Argument = Argument.NONE
+    usage: str | None = None
+    help: str = ""
+    aliases: tuple[str, ...] = ()
+
+
+class PromptCommand(NamedTuple):
+    """A command line of a move script or the prompt: its name (aliases resolved) and
+    its argument (or ``None``)."""
+
+    name: str
+    argument: str | None = None
+
+
+_GAME, _STOP, _DISPLAY, _FORCED = CommandKind.GAME, CommandKind.STOP, CommandKind.DISPLAY, CommandKind.FORCED
+
+#: Every command, in the order help lists them; the ``!`` forms last.
+TABLE: tuple[CommandSpec, ...] = (
+    CommandSpec("moves", _DISPLAY, usage="moves", help="list the cells where the card may go", aliases=("m",)),
+    CommandSpec("undo", _GAME, usage="undo", help="take back the last move (as often as you like)", aliases=("u",)),
+    CommandSpec("redo", _GAME, usage="redo", help="play again a move taken back", aliases=("r",)),
+    CommandSpec("show", _DISPLAY, usage="show", help="draw the grid again"),
+    CommandSpec(
+        "reveal", _DISPLAY, usage="reveal", help="show or hide the face-down cards you placed (a memory aid)"
+    ),
+    CommandSpec("hint", _DISPLAY, usage="hint", help="ask a bot which cell looks best"),
+    CommandSpec(
+        "save", _DISPLAY, Argument.REQUIRED, usage="save FILE",
+        help="write the transcript to FILE, not over another file (save! FILE: over it too)",
+    ),
+    CommandSpec(
+        "state", _DISPLAY, Argument.OPTIONAL, usage="state [--full|FILE]",
+        help="the state you see (YAML); --full: with the stock order; FILE: write it all"
+        " (state! FILE: over another file too)",
+    ),
+    CommandSpec("help", _DISPLAY, usage="help", help="this list", aliases=("?", "h")),
+    CommandSpec("quit", _STOP, usage="quit", help="stop (a recording stays complete)", aliases=("exit", "q")),
+    CommandSpec("save!", _FORCED, Argument.REQUIRED),
+    CommandSpec("state!", _FORCED, Argument.REQUIRED),
+)
+
+_BY_NAME: dict[str, CommandSpec] = {c.name: c for c in TABLE} | {a: c for c in TABLE for a in c.aliases}
+
+#: The commands, besides moves, in the order help lists them (without the ``!`` forms).
+COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is not _FORCED)
+#: Short and other names of the commands: alias -> name.
+COMMAND_ALIASES: dict[str, str] = {a: c.name for c in TABLE for a in c.aliases}
+#: Commands that change the game when a script is replayed.
+GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _GAME)
+#: Commands that end the reading of a script.
+STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
+#: The forms of ``save`` and ``state`` that write even over a file holding something else.
+FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)
+#: Commands that only show or write something: ignored when a script is replayed from a file.
+DISPLAY_COMMANDS = frozenset(c.name for c in TABLE if c.kind in (_DISPLAY, _FORCED))
+#: Commands that name a file (each has a ``!`` form).
+FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not Argument.NONE and c.kind is not _FORCED)
+#: Commands that take one argument: whether it is required.
+COMMAND_ARGUMENTS: dict[str, bool] = {
+    c.name: c.argument is Argument.REQUIRED for c in TABLE if c.argument is not Argument.NONE
+}
+#: The help of the prompt: usage (``save FILE``) -> its line.
+HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
+
+
+def spec(name: str) -> CommandSpec | None:
+    """The command a word names (a name or an alias, any case), or ``None``."""
+    return _BY_NAME.get(name.lower())
+
+
+def kind(name: str) -> CommandKind | None:
+    """The kind of the command a word names, or ``None`` for no command."""
+    found = spec(name)
+    return None if found is None else found.kind

@@ -1,0 +1,57 @@
+"""Deck files: a card order, top first (FORMATS.md "Deck files")."""
+
+from __future__ import annotations
+
+from ..engine.cards import Card
+from ..engine.rules import STANDARD, Rules
+from ..errors import FormatError, ParseError
+from .files import read_source
+from .yamlio import clean_text
+
+
+def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
+    """A deck file: cards top first, separated by white space; ``#`` starts a comment.
+
+    The deck holds the rule set's whole deck (40 cards in the standard game) or a
+    prefix of it (then each move past it must name its card).
+
+    :param text: the file's text.
+    :param source: the name used in errors.
+    :param rules: the rule set whose deck the cards must belong to.
+    :returns: the cards, top (first drawn) first.
+    :raises FormatError: ``FILE:LINE: message`` for a word that is not a card, a
+        card outside the rule set's deck, a card listed twice, too many cards, or
+        no card at all.
+    """
+    cards: list[Card] = []
+    first_line: dict[Card, int] = {}
+    for number, line in enumerate(clean_text(text).split("\n"), 1):
+        for word in line.split("#", 1)[0].split():
+            try:
+                card = Card.parse(word)
+            except ParseError as exc:
+                raise FormatError(source, number, str(exc)) from None
+            if card.rank > rules.ranks or card.suit >= rules.suits:
+                raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
+            if card in first_line:
+                raise FormatError(source, number, f"{card} is listed twice (first on line {first_line[card]})")
+            if len(cards) == rules.deck_size:
+                raise FormatError(
+                    source, number, f"too many cards: the {rules.label} deck has {rules.deck_size} cards"
+                )
+            first_line[card] = number
+            cards.append(card)
+    if not cards:
+        raise FormatError(source, 1, "the deck file lists no cards")
+    return cards
+
+
+def read_deck_file(path: str, rules: Rules | None = None) -> list[Card]:
+    """The cards of a deck file (``-``: standard input), top first.
+
+    :param rules: the rule set whose deck the cards belong to (default standard).
+    :raises FormatError: for a file that cannot be read, or naming the file and
+        line of the first bad card (:func:`read_deck`).
+    """
+    text, name = read_source(path)
+    return read_deck(text, name, rules or STANDARD)

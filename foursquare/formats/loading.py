@@ -1,0 +1,276 @@
+"""Game files of every kind: telling them apart and loading the game they describe (FORMATS.md).
+
+:func:`input_kind` tells a state, a transcript and a move script apart (the one
+place that does); :func:`load_input` returns the game of a file's text;
+:func:`load_view` what the player may know at its end (for a hint);
+:func:`load_game_file` / :func:`load_game_text` load a game checking what the
+caller gave besides (a deal, a card order, a rule set, which game of several)
+against what the file names itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..engine.cards import Card
+from ..engine.game import Game, Status
+from ..engine.rules import STANDARD, Rules
+from ..engine.view import PlayerView
+from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from .files import read_source
+from .yamlio import clean_text
+
+_YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
+_STATE_KEY = re.compile(r"grid\s*:")
+
+
+def input_kind(text: str) -> str:
+    """What a file holds: ``state``, ``transcript`` or ``moves`` (a move script).
+
+    A YAML file starts (after comments and blank lines) with a key (``foursquare:``),
+    ``---``, a ``%`` directive, or a list (``- item``, ``[``, ``{``); a move script never does.  A YAML mapping with a
+    ``grid`` key is a state, any other YAML a transcript.  A text without
+    entries (empty, or only comments) is a move script.
+
+    >>> input_kind("d4\\n7H e4\\n"), input_kind("foursquare: 1\\n"), input_kind("grid:\\n  d4: 7H\\n")
+    ('moves', 'transcript', 'state')
+    """
+    lines = clean_text(text).split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
+        if not stripped:
+            continue
+        if not _YAML_START.match(line.strip()):
+            return "moves"
+        if any(_STATE_KEY.match(rest) for rest in lines[i:]):
+            return "state"
+        return "transcript"
+    return "moves"
+
+
+def holds_entries(text: str) -> bool:
+    """Whether a text holds anything but blank lines and ``#`` comments (a move, a key...)."""
+    from .movescript import strip_line
+
+    return any(strip_line(line) for line in text.splitlines())
+
+
+def games_held(text: str) -> int:
+    """How many games a file's text holds: its YAML documents (a transcript may hold
+    several, each starting with ``---``); 1 for a move script or a state, 0 for a text of
+    only blank lines and comments."""
+    from .yamlio import split_documents
+
+    return len(split_documents(text))
+
+
+def load_input(
+    text: str,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+) -> Game:
+    """The game a file describes, replayed to its end (a state resumes as saved).
+
+    :param text: a state (FORMATS.md "State"), a transcript ("Transcripts") or a
+        move script ("Move scripts"); see :func:`input_kind`.
+    :param source: the name used in errors.
+    :param deal: the deal number, for a file that does not name its deal.
+    :param deck: the card order, top first, likewise.
+    :param rules: the rule set, for a file that does not name one (default standard).
+    :returns: the game.
+    :raises FormatError: ``FILE:LINE: message`` at the first problem (for a move
+        script, the line of the illegal move or the wrong card, or of the first move
+        without a card when neither ``deal`` nor ``deck`` is given and the script
+        needs them); an empty file is an error.  A move script may hold the commands
+        of interactive play (:func:`foursquare.formats.movescript.play_script`).
+    """
+    if not text.strip():
+        raise FormatError(source, 1, "the file is empty (expected a move script, a transcript or a state)")
+    kind = input_kind(text)
+    if kind == "state":
+        from .state import read_state
+
+        return read_state(text, source)
+    if kind == "transcript":
+        from .transcript import load_game
+
+        return load_game(text, source, deal=deal, deck=deck, rules=rules)
+    from .movescript import play_script
+
+    return play_script(text, source, deal=deal, deck=deck, rules=rules)
+
+
+def load_view(
+    text: str,
+    source: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+) -> PlayerView:
+    """What the player may know (RULES.md §6) at the end of a file: what a hint needs.
+
+    :param text: a state, a player's view (``foursquare state --player-view``), a
+        transcript or a move script (see :func:`input_kind`).
+    :param source: the name used in errors.
+    :param deal, deck, rules: as for :func:`load_input`.
+    :returns: the :class:`~foursquare.engine.view.PlayerView` (of a game over too: its
+        ``status`` says so and its ``next_card`` is ``None``).
+    :raises FormatError: as :func:`load_input`; for a player's view that hides a
+        face-down top card (it cannot give an exact view: see
+        :func:`foursquare.formats.state.read_view`); when the game goes on but its next
+        card is unknown (a move script or a deck prefix that names no more cards).
+    """
+    if text.strip() and input_kind(text) == "state":
+        from .state import read_view
+
+        return read_view(text, source)
+    game = load_input(text, source, deal=deal, deck=deck, rules=rules)
+    if game.status is Status.PLAYING and game.next_card is None:
+        raise FormatError(source, None, f"{next_card_unknown(game)}, so there is no player's view")
+    return PlayerView.of(game)
+
+
+def next_card_unknown(game: Game) -> str:
+    """Why a game that goes on has no next card: every card its deal, deck or moves
+    make known is placed (for a message; without ``FILE:`` before it)."""
+    known = len(game.deck)
+    placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
+    return f"the next card is unknown: {placed} (give --deal N, or a --deck FILE that names more cards)"
+
+
+def load_game_file(
+    path: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+    game_number: int | None = None,
+    empty_ok: bool = True,
+) -> Game:
+    """The game a file (``-``: standard input) describes, replayed to its end: :func:`load_game_text`
+    of the file's text."""
+    text, name = read_source(path)
+    return load_game_text(text, name, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok)
+
+
+def load_game_text(
+    text: str,
+    name: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+    game_number: int | None = None,
+    empty_ok: bool = True,
+) -> Game:
+    """The game a file describes (a move script, a transcript or a state), replayed
+    to its end; ``deal`` / ``deck`` / ``rules`` give what the file does not, and
+    must agree with what it does.
+
+    A text without moves (empty, or only comments and blank lines) is an empty
+    move script: the start of ``deal`` or ``deck``.  A file that lists only the
+    first cards (a ``deck:`` prefix, or moves that name their cards) is replayed
+    on the longer card order of ``deal``/``deck`` when that order goes on with them.
+
+    :param text: the file's text; :param name: its display name (in errors).
+    :param deal: a deal number (RULES.md §2); :param deck: a card order, top first;
+        :param rules: a rule set (a transcript plays the rules it names, the
+        standard rules when it names none).
+    :param game_number: the game of a multi-game transcript (from 1); without it
+        such a file is an error.
+    :param empty_ok: whether a text without moves is the start of ``deal``/``deck``
+        (otherwise an error, as when resuming a game).
+    :returns: the game.
+    :raises AgreementError: when ``deal``, ``deck`` or ``rules`` disagrees with
+        what the file names itself, or ``game_number`` is given for a file that
+        is not a transcript.
+    :raises GameChoiceError: for a multi-game transcript without ``game_number``,
+        or a ``game_number`` past its last game.
+    :raises EmptyGameFileError: for a text without moves and no ``deal``/``deck``
+        (or ``empty_ok=False``).
+    :raises FormatError: ``FILE:LINE: message`` at the first problem of the file.
+    """
+    if not holds_entries(text):
+        what = "is empty" if not text.strip() else "holds only comments"
+        if not empty_ok:
+            raise EmptyGameFileError(name, what, start_allowed=False)
+        if deal is None and deck is None:
+            raise EmptyGameFileError(name, what, start_allowed=True)
+        if game_number is not None:
+            raise AgreementError(name, "game", "is not a transcript", game_number)
+        if deal is not None:
+            return Game.from_deal(deal, rules or STANDARD)
+        return Game(list(deck or ()), rules or STANDARD)
+    if input_kind(text) == "transcript":
+        game = _transcript_game(text, name, deal, deck, game_number)
+    else:
+        if game_number is not None:
+            raise AgreementError(name, "game", "is not a transcript", game_number)
+        game = load_input(text, name, deal=deal, deck=deck, rules=rules)
+    game = _extended(game, deal, deck)
+    check_agreement(game, name, deal=deal, deck=deck, rules=rules)
+    return game
+
+
+def _extended(game: Game, deal: int | None, deck: Sequence[Card] | None) -> Game:
+    """The game replayed on the longer card order of ``deal``/``deck`` when its file
+    lists only the first cards (a ``deck:`` prefix, or moves that name their cards)
+    and that order goes on with them; otherwise the game as it is."""
+    if game.deal is not None or len(game.moves) != game.placed or (deal is None and deck is None):
+        return game
+    longer = Game.from_deal(deal, game.rules) if deal is not None else Game(list(deck or ()), game.rules)
+    known = list(game.deck)
+    if len(longer.deck) <= len(known) or list(longer.deck[: len(known)]) != known:
+        return game
+    for placement in game.moves:
+        longer.play(placement.cell, placement.card)
+    return longer
+
+
+def _transcript_game(
+    text: str, name: str, deal: int | None, deck: Sequence[Card] | None, game_number: int | None
+) -> Game:
+    """Game ``game_number`` of a transcript (the only one when ``None``), replayed."""
+    from .transcript import check_game, read_transcripts
+
+    games = read_transcripts(text, name)
+    if game_number is None:
+        if len(games) > 1:
+            raise GameChoiceError(name, games[1].line, len(games), None)
+        game_number = 1
+    elif game_number > len(games):
+        raise GameChoiceError(name, None, len(games), game_number)
+    # a transcript plays the rules it names, the standard rules when it names none
+    # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
+    game, errors = check_game(games[game_number - 1], name, deal=deal, deck=deck)
+    if errors:
+        raise errors[0]
+    assert game is not None
+    return game
+
+
+def check_agreement(
+    game: Game,
+    name: str,
+    *,
+    deal: int | None = None,
+    deck: Sequence[Card] | None = None,
+    rules: Rules | None = None,
+) -> None:
+    """Refuse a deal, card order or rule set that the file of ``game`` overrides,
+    rather than ignore it silently; one equal to the file's own is accepted.
+
+    :raises AgreementError: naming the file (``name``) and what it says instead.
+    """
+    own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
+    if deal is not None and game.deal != deal:
+        raise AgreementError(name, "deal", own, deal)
+    if deck is not None and list(game.deck[: len(deck)]) != list(deck):
+        raise AgreementError(name, "deck", own)
+    if rules is not None and game.rules != rules:
+        raise AgreementError(name, "rules", f"plays the {game.rules.label} rules", rules.label)

@@ -1,0 +1,77 @@
+"""The library's loading of game files (formats/loading.py): the agreement checks
+without the command line, in the package's own errors and words."""
+
+from __future__ import annotations
+
+import pytest
+
+from foursquare import Game, get_rules
+from foursquare.errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from foursquare.formats.commands import COMMAND_NAMES, HELP, TABLE, CommandKind, spec
+from foursquare.formats.loading import load_game_file, load_game_text
+from foursquare.formats.transcript import transcript_text
+
+
+def _transcript(deal: int = 7, moves: int = 3) -> str:
+    game = Game.from_deal(deal)
+    for _ in range(moves):
+        game.play(game.legal_cells()[0])
+    return transcript_text(game)
+
+
+def test_a_file_loads_with_what_it_does_not_name():
+    game = load_game_text("d4\n", "m.txt", deal=5)
+    assert game.deal == 5 and len(game.moves) == 1
+
+
+def test_a_deal_that_disagrees_is_an_agreement_error_that_names_no_option():
+    with pytest.raises(AgreementError) as caught:
+        load_game_text(_transcript(7), "t.yaml", deal=5)
+    error = caught.value
+    assert (error.source, error.given, error.own, error.value) == ("t.yaml", "deal", "names deal 7", 5)
+    assert str(error) == "t.yaml names deal 7; the deal given (5) disagrees"
+    assert "--" not in str(error)
+    assert isinstance(error, ValueError)
+
+
+def test_equal_values_agree_and_other_rules_do_not():
+    assert load_game_text(_transcript(7), "t.yaml", deal=7, rules=get_rules("standard")).deal == 7
+    with pytest.raises(AgreementError, match="plays the standard rules; the rules given"):
+        load_game_text(_transcript(7), "t.yaml", rules=get_rules("fixed-board"))
+
+
+def test_a_game_number_for_a_move_script_or_past_the_last_game():
+    with pytest.raises(AgreementError) as caught:
+        load_game_text("d4\n", "m.txt", deal=1, game_number=2)
+    assert caught.value.given == "game" and "--" not in str(caught.value)
+    two = _transcript(7) + "---\n" + _transcript(8)
+    with pytest.raises(GameChoiceError) as choice:
+        load_game_text(two, "two.yaml")
+    assert (choice.value.games, choice.value.number) == (2, None) and "--" not in str(choice.value)
+    assert load_game_text(two, "two.yaml", game_number=2).deal == 8
+    with pytest.raises(GameChoiceError, match="game 3: the file holds only 2 games"):
+        load_game_text(two, "two.yaml", game_number=3)
+
+
+@pytest.mark.parametrize("text, what", [("", "is empty"), ("# only\n\n", "holds only comments")])
+def test_a_file_without_moves(text, what):
+    with pytest.raises(EmptyGameFileError) as caught:
+        load_game_text(text, "e.txt")
+    assert caught.value.what == what and caught.value.start_allowed and "--" not in str(caught.value)
+    assert isinstance(caught.value, FormatError)
+    assert load_game_text(text, "e.txt", deal=3).placed == 0
+    with pytest.raises(EmptyGameFileError, match="there is no game in it"):
+        load_game_text(text, "e.txt", deal=3, empty_ok=False)
+
+
+def test_load_game_file_reads_the_file(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(_transcript(9))
+    assert load_game_file(str(path)).deal == 9
+
+
+def test_the_command_table_gives_every_reader_the_same_vocabulary():
+    assert COMMAND_NAMES == tuple(c.name for c in TABLE if c.kind is not CommandKind.FORCED)
+    assert [usage.split()[0] for usage in HELP] == list(COMMAND_NAMES)
+    assert spec("Q").name == spec("exit").name == "quit" and spec("nope") is None
+    assert {c.name for c in TABLE if c.kind is CommandKind.GAME} == {"undo", "redo"}

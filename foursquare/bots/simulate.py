@@ -200,33 +200,6 @@ def run(
     return results
 
 
-def play_deals(
-    names: Sequence[str],
-    deals: Sequence[int],
-    *,
-    seed: int = 0,
-    rules: Rules = STANDARD,
-    budget: float | None = None,
-    nodes: int | None = None,
-    jobs: int = 1,
-    initializer: Callable[[], None] | None = None,
-) -> Iterator[GameResult]:
-    """The game of every bot in ``names`` on each deal, deal by deal (every bot plays
-    a deal before the next deal starts), lazily, in that order.
-
-    :param jobs: worker processes (1: play in this process); :param initializer: run
-        in each worker process as it starts.
-    :raises BotError: for an unknown bot, before any game is played.
-    """
-    for name in names:
-        get_bot(name, nodes)
-    tasks = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
-    count = len(deals) * len(names)
-    if jobs <= 1 or count <= 1:
-        return map(_play_task, tasks)
-    return ordered_map(_play_task, tasks, min(jobs, count), initializer=initializer)
-
-
 @dataclass(frozen=True)
 class Summary:
     """The figures of one bot over a set of games.

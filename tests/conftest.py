@@ -6,7 +6,7 @@ is importable whichever ``--import-mode`` pytest runs with.
 
 The exhaustive brute-force comparisons are marked ``@pytest.mark.slow`` (the
 marker is registered in setup.cfg) and deselected by default; ``python -m pytest
--q -m slow`` runs them, and ``.ci/run`` runs both.
+-q -m slow`` runs them, ``-m ""`` runs everything, and ``.ci/run`` runs both steps.
 """
 
 from __future__ import annotations

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
+from helpers import invoke
 
 from foursquare import Game
-from foursquare.cli import main
-
-
-def _run(*args, input=None):
-    return CliRunner().invoke(main, ["hint", *args], input=input)
 
 
 def _script(tmp_path, cells, name="game.moves"):
@@ -22,7 +17,7 @@ def _script(tmp_path, cells, name="game.moves"):
 
 def test_hint_json_names_a_legal_cell_with_estimates(tmp_path):
     path = _script(tmp_path, ["d4", "e4", "c4"])
-    result = _run(path, "--deal", "1", "--bot", "expectimax", "--format", "json")
+    result = invoke(["hint", path, "--deal", "1", "--bot", "expectimax", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     game = Game.from_deal(1)
@@ -38,7 +33,7 @@ def test_hint_json_names_a_legal_cell_with_estimates(tmp_path):
 
 def test_hint_text_shows_the_cell_and_two_alternatives(tmp_path):
     path = _script(tmp_path, ["d4", "e4", "c4", "d3"])
-    result = _run(path, "--deal", "1", "--budget", "0.3")
+    result = invoke(["hint", path, "--deal", "1", "--budget", "0.3"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert " to " in lines[0] and "win " in lines[0] and "expected score" in lines[0]
@@ -47,8 +42,8 @@ def test_hint_text_shows_the_cell_and_two_alternatives(tmp_path):
 
 
 def test_hint_reads_stdin_and_is_the_same_for_the_same_seed(tmp_path):
-    first = _run("-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json", input="d4\nd5\n")
-    again = _run("-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json", input="d4\nd5\n")
+    first = invoke(["hint", "-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json"], input="d4\nd5\n")
+    again = invoke(["hint", "-", "--deal", "2", "--bot", "random", "--seed", "5", "--format", "json"], input="d4\nd5\n")
     assert first.exit_code == 0 and again.exit_code == 0
     assert _untimed(json.loads(first.stdout)) == _untimed(json.loads(again.stdout))
 
@@ -69,26 +64,26 @@ def test_a_finished_game_is_a_one_line_error(tmp_path):
         cell = game.legal_cells()[0]
         cells.append(str(cell))
         game.play(cell)
-    result = _run(_script(tmp_path, cells), "--deal", "3", "--bot", "greedy")
+    result = invoke(["hint", _script(tmp_path, cells), "--deal", "3", "--bot", "greedy"])
     assert result.exit_code == 1
     assert "the game is over" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_bad_input_and_usage_errors(tmp_path):
-    missing = _run(str(tmp_path / "nothing.moves"), "--deal", "1")
+    missing = invoke(["hint", str(tmp_path / "nothing.moves"), "--deal", "1"])
     assert missing.exit_code == 1 and "Traceback" not in missing.output
-    illegal = _run(_script(tmp_path, ["d4", "a1"]), "--deal", "1")
+    illegal = invoke(["hint", _script(tmp_path, ["d4", "a1"]), "--deal", "1"])
     assert illegal.exit_code == 1 and ":2:" in illegal.stderr
-    assert _run(_script(tmp_path, ["d4"]), "--deal", "1", "--bot", "nope").exit_code == 2
-    assert _run(_script(tmp_path, ["d4"]), "--deal", "1", "--budget", "0").exit_code == 2
-    assert _run(_script(tmp_path, ["d4"]), "--deal", "x").exit_code == 2
+    assert invoke(["hint", _script(tmp_path, ["d4"]), "--deal", "1", "--bot", "nope"]).exit_code == 2
+    assert invoke(["hint", _script(tmp_path, ["d4"]), "--deal", "1", "--budget", "0"]).exit_code == 2
+    assert invoke(["hint", _script(tmp_path, ["d4"]), "--deal", "x"]).exit_code == 2
 
 
 def test_hint_for_a_state_file(tmp_path):
-    state = CliRunner().invoke(main, ["state", "--deal", "5"]).stdout
+    state = invoke(["state", "--deal", "5"]).stdout
     path = tmp_path / "start.yaml"
     path.write_text(state)
-    result = _run(str(path), "--bot", "greedy", "--format", "json")
+    result = invoke(["hint", str(path), "--bot", "greedy", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["cell"] == "d4"
 
@@ -109,7 +104,7 @@ def test_hint_on_a_players_view_agrees_with_the_full_state(tmp_path):
     full.write_text(state_text(game))
     view.write_text(state_text(game, player_view=True))
     answers = [
-        json.loads(_run(str(p), "--bot", "expectimax", "--format", "json").stdout) for p in (full, view)
+        json.loads(invoke(["hint", str(p), "--bot", "expectimax", "--format", "json"]).stdout) for p in (full, view)
     ]
     assert _untimed(answers[0]) == _untimed(answers[1])
     assert answers[0]["cell"] in {str(c) for c in game.legal_cells()}
@@ -124,10 +119,10 @@ def _keeps_all_face_up(game, cell):
 
 def test_hint_says_how_it_ranks_and_the_time_used_of_the_budget(tmp_path):
     path = _script(tmp_path, ["d4", "e4", "c4", "d3"])
-    lines = _run(path, "--deal", "1", "--bot", "expectimax", "--budget", "2").stdout.splitlines()
+    lines = invoke(["hint", path, "--deal", "1", "--bot", "expectimax", "--budget", "2"]).stdout.splitlines()
     assert "(expectimax bot, used " in lines[3] and " of 2 s;" in lines[3]
     assert "ranked by the bot's search" in lines[4]
-    data = json.loads(_run(path, "--deal", "1", "--bot", "expectimax", "--format", "json").stdout)
+    data = json.loads(invoke(["hint", path, "--deal", "1", "--bot", "expectimax", "--format", "json"]).stdout)
     assert data["ranked_by"] == "search" and 0 <= data["seconds"] <= 60
 
 
@@ -143,6 +138,6 @@ def test_the_readme_hint_example_is_real_output_but_for_the_time_used():
     command, _, output = block[len("text\n$ ") :].partition("\n")
     words = shlex.split(command)[1:]
     words[words.index("examples/state.yaml")] = str(root / "examples" / "state.yaml")
-    actual = CliRunner().invoke(main, words, catch_exceptions=False).output
+    actual = invoke(words).output
     used = re.compile(r"used [0-9.]+ (s|ms|µs) of")
     assert used.search(actual) and used.sub("used T of", actual) == used.sub("used T of", output)

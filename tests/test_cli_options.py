@@ -5,25 +5,17 @@ flags, deal numbers of any length, times that are not finite, --bot names,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 import pytest
-from click.testing import CliRunner
+from helpers import EXAMPLES, invoke
 
 from foursquare import Game
 from foursquare.cli import main
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = ROOT / "examples"
 WON = str(EXAMPLES / "won.yaml")  # deal 153, standard rules
 LOST = str(EXAMPLES / "lost.yaml")  # deal 21
 STATE = str(EXAMPLES / "state.yaml")  # deal 153 after 12 moves
 INVALID = str(EXAMPLES / "invalid.yaml")  # four games
-
-
-def run(args, input=""):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
 def usage_error(result, *words):
@@ -69,30 +61,30 @@ COMMANDS = [
     ],
 )
 def test_an_option_that_disagrees_with_the_file_is_a_usage_error(command, path, extra, words):
-    usage_error(run(command(path) + extra), *words)
+    usage_error(invoke(command(path) + extra), *words)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_deck_that_disagrees_with_the_file_is_a_usage_error(command, deck_of_1):
-    usage_error(run(command(WON) + ["--deck", deck_of_1]), "names deal 153", "disagrees")
+    usage_error(invoke(command(WON) + ["--deck", deck_of_1]), "names deal 153", "disagrees")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("extra", [["--deal", "153"], ["--rules", "standard"], ["--deal", "153", "--rules", "standard"]])
 def test_an_option_equal_to_what_the_file_says_is_accepted(command, extra):
-    result = run(command(WON) + extra)
+    result = invoke(command(WON) + extra)
     assert result.exit_code in (0, 1) and "Usage:" not in result.stderr, result.output
 
 
 def test_a_deck_equal_to_the_files_deal_is_accepted(deck_of_153):
-    result = run(["replay", WON, "--final", "--deck", deck_of_153])
+    result = invoke(["replay", WON, "--final", "--deck", deck_of_153])
     assert result.exit_code == 0, result.output
 
 
 def test_a_move_script_still_takes_its_deal_and_rules():
     script = (EXAMPLES / "deal89.moves").read_text()
-    assert run(["replay", "-", "--deal", "89", "--final"], input=script).exit_code == 0
-    assert run(["state", "-", "--deal", "89", "--rules", "standard"], input=script).exit_code == 0
+    assert invoke(["replay", "-", "--deal", "89", "--final"], input=script).exit_code == 0
+    assert invoke(["state", "-", "--deal", "89", "--rules", "standard"], input=script).exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -106,7 +98,7 @@ def test_a_move_script_still_takes_its_deal_and_rules():
     ],
 )
 def test_contradictory_flags_are_usage_errors(args, words):
-    usage_error(run(args), *words)
+    usage_error(invoke(args), *words)
 
 
 # --------------------------------------------------------- option values
@@ -130,7 +122,7 @@ HUGE = "9" * 5000
     ],
 )
 def test_a_deal_number_out_of_range_is_a_usage_error_naming_the_range(args):
-    result = run(args)
+    result = invoke(args)
     usage_error(result, "--deal", "0 to 18446744073709551615")
     assert len(result.stderr) < 600  # 5000 digits are not echoed back
 
@@ -146,12 +138,12 @@ def test_a_deal_number_out_of_range_is_a_usage_error_naming_the_range(args):
     ],
 )
 def test_times_must_be_finite_and_positive(args, value):
-    usage_error(run(args(value)), "seconds")
+    usage_error(invoke(args(value)), "seconds")
 
 
 @pytest.mark.parametrize("bot", ["bogus", "DEEP", ""])
 def test_analyze_bot_is_a_choice_of_the_registered_bots(bot):
-    usage_error(run(["analyze", LOST, "--bot", bot]), "--bot")
+    usage_error(invoke(["analyze", LOST, "--bot", bot]), "--bot")
 
 
 # ------------------------------------------------------------- --game K
@@ -159,7 +151,7 @@ def test_analyze_bot_is_a_choice_of_the_registered_bots(bot):
 
 @pytest.mark.parametrize("command", [["replay", "--final"], ["state"], ["analyze", "--no-bot", "--max-nodes", "10"]])
 def test_a_multi_game_transcript_needs_game_k(command):
-    result = run([command[0], INVALID, *command[1:]])
+    result = invoke([command[0], INVALID, *command[1:]])
     assert result.exit_code == 1
     assert "holds 4 games; pick one with --game K (1 to 4)" in result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -168,26 +160,26 @@ def test_a_multi_game_transcript_needs_game_k(command):
 def test_game_k_picks_one_game(tmp_path):
     two = tmp_path / "two.yaml"
     two.write_text((EXAMPLES / "won.yaml").read_text() + "---\n" + (EXAMPLES / "lost.yaml").read_text())
-    first = run(["replay", str(two), "--game", "1", "--final"])
-    second = run(["replay", str(two), "--game", "2", "--final"])
+    first = invoke(["replay", str(two), "--game", "1", "--final"])
+    second = invoke(["replay", str(two), "--game", "2", "--final"])
     assert first.exit_code == 0 and "Result: won, score 8 (deal 153" in first.stdout
     assert second.exit_code == 0 and "(deal 21, 32 moves" in second.stdout
-    state = run(["state", str(two), "--game", "2", "--after", "3"])
+    state = invoke(["state", str(two), "--game", "2", "--after", "3"])
     assert state.exit_code == 0 and "deal: 21" in state.stdout and "placed: 3" in state.stdout
-    analysis = run(["analyze", str(two), "--game", "2", "--no-bot", "--max-nodes", "10", "--format", "json"])
+    analysis = invoke(["analyze", str(two), "--game", "2", "--no-bot", "--max-nodes", "10", "--format", "json"])
     assert analysis.exit_code == 0, analysis.output
 
 
 def test_game_k_reports_the_invalid_game_it_picks():
-    result = run(["replay", INVALID, "--game", "2"])
+    result = invoke(["replay", INVALID, "--game", "2"])
     assert result.exit_code == 1
     assert "game 2" in result.stderr and len(result.stderr.splitlines()) == 1
-    assert run(["replay", INVALID, "--game", "1", "--final"]).exit_code == 0
+    assert invoke(["replay", INVALID, "--game", "1", "--final"]).exit_code == 0
 
 
 @pytest.mark.parametrize("command", ["replay", "state"])
 def test_game_k_beyond_the_file_is_an_error(command):
-    result = run([command, WON, "--game", "2"])
+    result = invoke([command, WON, "--game", "2"])
     assert result.exit_code == 1
     assert result.stderr == f"{WON}: --game 2: the file holds only 1 game\n"
 
@@ -195,13 +187,13 @@ def test_game_k_beyond_the_file_is_an_error(command):
 @pytest.mark.parametrize("command", ["replay", "state"])
 @pytest.mark.parametrize("value", ["0", "-1", "x"])
 def test_game_k_must_be_a_positive_number(command, value):
-    usage_error(run([command, WON, "--game", value]), "--game")
+    usage_error(invoke([command, WON, "--game", value]), "--game")
 
 
 def test_game_k_needs_a_transcript():
-    usage_error(run(["replay", str(EXAMPLES / "deal89.moves"), "--deal", "89", "--game", "1"]), "--game")
-    usage_error(run(["state", STATE, "--game", "1"]), "--game")
-    usage_error(run(["state", "--deal", "1", "--game", "1"]), "--game")
+    usage_error(invoke(["replay", str(EXAMPLES / "deal89.moves"), "--deal", "89", "--game", "1"]), "--game")
+    usage_error(invoke(["state", STATE, "--game", "1"]), "--game")
+    usage_error(invoke(["state", "--deal", "1", "--game", "1"]), "--game")
 
 
 # ------------------------------------------------------------- messages
@@ -215,7 +207,7 @@ def test_game_k_needs_a_transcript():
     ],
 )
 def test_after_beyond_the_game_is_one_clean_line(args, expected):
-    result = run(args, input="d4\n")
+    result = invoke(args, input="d4\n")
     assert result.exit_code == 1
     assert result.stderr.startswith(expected) and len(result.stderr.splitlines()) == 1
     assert "--deal:" not in result.stderr
@@ -229,7 +221,7 @@ def test_after_beyond_the_game_is_one_clean_line(args, expected):
     ["x", "5-2", "-3", "1-", "1-2-3", "٣-5", "0-１", "9" * 5000, "0-18446744073709551616", "0-18446744073709551615"],
 )
 def test_bad_deal_ranges_are_usage_errors_with_a_short_message(command, value):
-    result = CliRunner().invoke(main, [*command, "--deals", value])
+    result = invoke([*command, "--deals", value])
     assert result.exit_code == 2, result.output
     assert "--deals" in result.output and len(result.output) < 600
     assert "Traceback" not in result.output
@@ -238,7 +230,7 @@ def test_bad_deal_ranges_are_usage_errors_with_a_short_message(command, value):
 @pytest.mark.parametrize("command", [["hint", "examples/state.yaml"], ["simulate", "--bot", "random", "--deals", "0-1"]])
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
 def test_budgets_are_finite_seconds_above_zero(command, value):
-    result = CliRunner().invoke(main, [*command, "--budget", value])
+    result = invoke([*command, "--budget", value])
     assert result.exit_code == 2, result.output
     assert "--budget" in result.output
 
@@ -246,10 +238,10 @@ def test_budgets_are_finite_seconds_above_zero(command, value):
 @pytest.mark.parametrize("option", ["--deck", "--resume", "--rules"])
 def test_play_takes_no_stdin_for_its_files_and_its_help_offers_none(option):
     # play's stdin holds the moves; the help of every other command may offer '-'
-    result = CliRunner().invoke(main, ["play", option, "-"], input="d4\n")
+    result = invoke(["play", option, "-"], input="d4\n")
     assert result.exit_code == 2
     assert "play reads its moves from stdin; give a file name" in result.stderr
-    help_text = CliRunner().invoke(main, ["play", "--help"]).stdout
+    help_text = invoke(["play", "--help"]).stdout
     assert "for stdin" not in help_text and "'-'" not in help_text
 
 
@@ -262,9 +254,9 @@ def test_a_file_that_lists_only_the_first_cards_goes_on_with_a_longer_deal_or_de
     deck = tmp_path / "d.txt"
     deck.write_text(" ".join(str(c) for c in Game.from_deal(1).deck))
     for extra in (["--deal", "1"], ["--deck", str(deck)]):
-        result = CliRunner().invoke(main, [*command, str(game), *extra])
+        result = invoke([*command, str(game), *extra])
         assert result.exit_code == 0, result.output
-    other = CliRunner().invoke(main, [*command, str(game), "--deal", "2"])  # deal 2 starts otherwise
+    other = invoke([*command, str(game), "--deal", "2"])  # deal 2 starts otherwise
     if own.startswith("deck"):
         assert other.exit_code == 2 and "--deal 2 disagrees" in other.stderr
     else:  # each move's card is a claim, checked against the deal
@@ -276,11 +268,11 @@ def test_a_transcript_that_names_no_rules_plays_the_standard_rules(tmp_path, com
     # FORMATS.md: rules are standard unless a variant is named; validate checks it so
     game = tmp_path / "g.yaml"
     game.write_text("foursquare: 1\ndeal: 1\nmoves: [d4, e4]\n")
-    other = CliRunner().invoke(main, [*command, str(game), "--rules", "three-square"])
+    other = invoke([*command, str(game), "--rules", "three-square"])
     assert other.exit_code == 2 and "plays the standard rules; --rules three-square disagrees" in other.stderr
-    assert CliRunner().invoke(main, [*command, str(game), "--rules", "standard"]).exit_code == 0
+    assert invoke([*command, str(game), "--rules", "standard"]).exit_code == 0
     game.write_text("foursquare: 1\nrules: three-square\ndeal: 1\nmoves: [d4, e4]\n")
-    assert CliRunner().invoke(main, [*command, str(game), "--rules", "three-square"]).exit_code == 0
+    assert invoke([*command, str(game), "--rules", "three-square"]).exit_code == 0
 
 
 @pytest.mark.parametrize("command", ["solve", "play", "simulate"])
@@ -300,7 +292,7 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
     where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
     monkeypatch.setattr(*where[stage], interrupted)
     try:
-        r = CliRunner().invoke(main, [command, "--help"])
+        r = invoke([command, "--help"])
     except KeyboardInterrupt:
         pytest.fail("the interrupt escaped the command line")
     assert r.exit_code == 130
@@ -335,22 +327,22 @@ def test_an_option_given_without_the_one_it_modifies_is_a_usage_error(tmp_path, 
     # an option that only changes another one (--force: overwrite the --output file)
     # is never silently ignored: status 2, naming both, and nothing is run or written
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, args, input="d4\n")
+    r = invoke(args, input="d4\n")
     assert r.exit_code == 2 and f"Error: {message}" in r.stderr and r.stdout == ""
     assert not (tmp_path / "x.csv").exists()
 
 
 def test_options_given_with_the_ones_they_modify_are_accepted(tmp_path):
     out = tmp_path / "x.csv"
-    r = CliRunner().invoke(main, ["solve", "--deals", "1-2", "--jobs", "1", "-v", "--output", str(out), "--force"])
+    r = invoke(["solve", "--deals", "1-2", "--jobs", "1", "-v", "--output", str(out), "--force"])
     assert r.exit_code == 0 and out.read_text().count("\n") == 3
     record = tmp_path / "g.yaml"
-    r = CliRunner().invoke(main, ["play", "--deal", "1", "--record", str(record), "--force"], input="d4\n")
+    r = invoke(["play", "--deal", "1", "--record", str(record), "--force"], input="d4\n")
     assert r.exit_code == 0 and "d4" in record.read_text()
     # a bot option is accepted when one of the bots uses it
-    assert CliRunner().invoke(main, ["simulate", "--bot", "deep", "--vs", "random", "--deals", "0-0", "--nodes", "500"]).exit_code == 0
-    assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "greedy", "--budget", "0.5"]).exit_code == 0
-    assert CliRunner().invoke(main, ["hint", "--deal", "1", "--bot", "random"]).exit_code == 0
+    assert invoke(["simulate", "--bot", "deep", "--vs", "random", "--deals", "0-0", "--nodes", "500"]).exit_code == 0
+    assert invoke(["hint", "--deal", "1", "--bot", "greedy", "--budget", "0.5"]).exit_code == 0
+    assert invoke(["hint", "--deal", "1", "--bot", "random"]).exit_code == 0
 
 
 def _single_value_options():
@@ -368,22 +360,22 @@ def _single_value_options():
 @pytest.mark.parametrize("command, option", list(_single_value_options()))
 def test_an_option_that_takes_one_value_given_twice_is_a_usage_error(command, option):
     # the last value silently won (simulate --vs expectimax --vs random played random only)
-    result = run([command, option, "1", option, "2"])
+    result = invoke([command, option, "1", option, "2"])
     usage_error(result, option, "more than once")
 
 
 def test_an_option_given_twice_under_its_two_names_is_named_by_both():
-    result = run(["simulate", "--bot", "deep", "--deals", "0-1", "--nodes", "5", "--samples", "6"])
+    result = invoke(["simulate", "--bot", "deep", "--deals", "0-1", "--nodes", "5", "--samples", "6"])
     usage_error(result, "Option '--nodes' / '--samples' is given more than once")
 
 
 def test_options_meant_to_repeat_still_repeat():
-    assert run(["simulate", "--deals", "0-1", "--bot", "random", "--bot", "greedy"]).exit_code == 0
-    assert run(["replay", "--deal", "1", "--final", "--final", "-"], input="d4\n").exit_code == 0
+    assert invoke(["simulate", "--deals", "0-1", "--bot", "random", "--bot", "greedy"]).exit_code == 0
+    assert invoke(["replay", "--deal", "1", "--final", "--final", "-"], input="d4\n").exit_code == 0
 
 
 def test_a_bot_given_twice_is_a_usage_error():
-    result = run(["simulate", "--deals", "0-1", "--bot", "greedy", "--bot", "random", "--bot", "greedy"])
+    result = invoke(["simulate", "--deals", "0-1", "--bot", "greedy", "--bot", "random", "--bot", "greedy"])
     usage_error(result, "--bot greedy", "more than once")
 
 

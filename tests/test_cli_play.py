@@ -3,34 +3,17 @@ prompt mode (forced with --interactive), recording, and bad input."""
 
 from __future__ import annotations
 
-import json
 import sys
 import types
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import conformance_record, invoke
 
 from foursquare import Game
-from foursquare.cli import main
 from foursquare.cli.style import Look
 from foursquare.formats.files import read_source
 from foursquare.formats.loading import load_input
-
-ROOT = Path(__file__).parent.parent
-CONFORMANCE = ROOT / "tests" / "data" / "conformance_games.jsonl"
-
-
-def conformance(deal: int) -> dict:
-    for line in CONFORMANCE.read_text().splitlines():
-        record = json.loads(line)
-        if record["deal"] == deal:
-            return record
-    raise LookupError(deal)
-
-
-def run(args, input=None, **kwargs):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False, **kwargs)
 
 
 def load(path: Path) -> Game:
@@ -46,8 +29,8 @@ def assert_clean(result):
 
 
 def test_a_whole_won_game_piped_in():
-    record = conformance(153)
-    result = run(["play", "--deal", "153"], input="\n".join(record["moves"]) + "\n")
+    record = conformance_record(153)
+    result = invoke(["play", "--deal", "153"], input="\n".join(record["moves"]) + "\n")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "Won, score 8."
     assert "foursquare play --deal 153" in result.stdout
@@ -55,17 +38,17 @@ def test_a_whole_won_game_piped_in():
 
 
 def test_a_whole_lost_game_piped_in():
-    record = conformance(21)
-    result = run(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
+    record = conformance_record(21)
+    result = invoke(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
     assert result.exit_code == 0
     assert result.stdout.startswith("Lost: too many face down (5, more than 4).")
 
 
 def test_script_mode_is_quiet_and_verbose_draws_every_move():
-    quiet = run(["play", "--deal", "1"], input="d4\ne4\n")
+    quiet = invoke(["play", "--deal", "1"], input="d4\ne4\n")
     assert quiet.stdout.startswith("Stopped after 2 cards placed")
     assert "Last move" not in quiet.stdout
-    loud = run(["play", "--deal", "1", "--verbose"], input="d4\ne4\n")
+    loud = invoke(["play", "--deal", "1", "--verbose"], input="d4\ne4\n")
     assert loud.stdout.count("Last move:") == 2
     assert "Last move: 3C to e4, flipped d4" in loud.stdout
 
@@ -80,7 +63,7 @@ def test_a_line_that_is_not_utf8_is_named_by_its_own_number(interactive, bad, en
     lines.insert(bad, b"3C e4 # caf\xe9")
     data = b"\xef\xbb\xbf" + ends.encode().join(lines) + ends.encode()
     args = ["play", "--deal", "1"] + (["--interactive", "--ascii"] if interactive else [])
-    result = CliRunner().invoke(main, args, input=data, catch_exceptions=False)
+    result = invoke(args, input=data)
     if interactive:
         assert result.exit_code == 0
         assert result.stderr == "the line is not UTF-8 text\n"
@@ -94,7 +77,7 @@ def test_a_line_that_is_not_utf8_is_named_by_its_own_number(interactive, bad, en
 @pytest.mark.parametrize("interactive", [False, True])
 def test_a_byte_order_mark_and_crlf_are_accepted_at_the_prompt_and_in_a_script(interactive):
     args = ["play", "--deal", "1"] + (["--interactive", "--ascii"] if interactive else [])
-    result = CliRunner().invoke(main, args, input=b"\xef\xbb\xbfd4\r\ne4\r\n", catch_exceptions=False)
+    result = invoke(args, input=b"\xef\xbb\xbfd4\r\ne4\r\n")
     assert result.exit_code == 0 and result.stderr == ""
     assert "Stopped after 2 cards placed" in result.stdout
 
@@ -113,7 +96,7 @@ def test_a_byte_order_mark_and_crlf_are_accepted_at_the_prompt_and_in_a_script(i
     ],
 )
 def test_the_prompt_says_what_is_wrong_with_a_line(line, message):
-    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{line}\ne4\n")
+    result = invoke(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{line}\ne4\n")
     assert result.exit_code == 0
     assert message in result.stderr and len(result.stderr.splitlines()) == 1
     assert "Stopped after 2 cards placed" in result.stdout
@@ -136,7 +119,7 @@ def test_the_prompt_says_what_is_wrong_with_a_line(line, message):
     ],
 )
 def test_a_bad_line_names_stdin_and_its_line(script, line, message):
-    result = run(["play", "--deal", "1"], input=script)
+    result = invoke(["play", "--deal", "1"], input=script)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"<stdin>:{line}: ")
     assert message in result.stderr
@@ -145,20 +128,20 @@ def test_a_bad_line_names_stdin_and_its_line(script, line, message):
 
 
 def test_a_move_after_the_end_of_the_game_is_an_error_at_its_line():
-    moves = conformance(21)["moves"]
-    result = run(["play", "--deal", "21"], input="\n".join(moves + ["a1"]) + "\n")
+    moves = conformance_record(21)["moves"]
+    result = invoke(["play", "--deal", "21"], input="\n".join(moves + ["a1"]) + "\n")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: the game is over")
 
 
 def test_bom_and_crlf_in_a_piped_script():
-    result = run(["play", "--deal", "1"], input="\ufeffd4\r\n3C e4 # checked\r\n\r\n")
+    result = invoke(["play", "--deal", "1"], input="\ufeffd4\r\n3C e4 # checked\r\n\r\n")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Stopped after 2 cards placed")
 
 
 def test_binary_input_is_a_clear_error():
-    result = CliRunner().invoke(main, ["play", "--deal", "1"], input=b"d4\n\xff\xfe\x00\n")
+    result = invoke(["play", "--deal", "1"], input=b"d4\n\xff\xfe\x00\n")
     assert result.exit_code == 1
     assert "not UTF-8" in result.stderr
     assert_clean(result)
@@ -166,7 +149,7 @@ def test_binary_input_is_a_clear_error():
 
 def test_end_of_input_keeps_the_recording(tmp_path):
     record = tmp_path / "game.yaml"
-    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nd5\n")
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nd5\n")
     assert result.exit_code == 0
     game = load(record)
     assert [str(p.cell) for p in game.moves] == ["d4", "e4", "d5"] and game.deal == 1
@@ -174,17 +157,17 @@ def test_end_of_input_keeps_the_recording(tmp_path):
 
 def test_an_illegal_move_keeps_the_moves_recorded_before_it(tmp_path):
     record = tmp_path / "game.yaml"
-    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\ng7\n")
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\ng7\n")
     assert result.exit_code == 1 and result.stderr.startswith("<stdin>:3:")
     assert [str(p.cell) for p in load(record).moves] == ["d4", "e4"]
 
 
 def test_random_deal_is_printed_and_replayable():
-    result = run(["play"], input="d4\n")
+    result = invoke(["play"], input="d4\n")
     first = result.stdout.splitlines()[0]
     assert first.startswith("Deal ") and "--deal" in first
     deal = int(first.split()[1])
-    again = run(["play", "--deal", str(deal), "--verbose"], input="d4\n")
+    again = invoke(["play", "--deal", str(deal), "--verbose"], input="d4\n")
     card = str(Game.from_deal(deal).next_card)
     assert f"Last move: {card} to d4" in again.stdout
 
@@ -193,7 +176,7 @@ def test_deck_file(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("5C 9D 2H\n7S 7C AS # the worked example\n")
     script = "d4\ne4\nc4\nd4\nd3\nd5\n"
-    result = run(["play", "--deck", str(deck), "--verbose"], input=script)
+    result = invoke(["play", "--deck", str(deck), "--verbose"], input=script)
     assert result.exit_code == 0, result.output
     assert "Last move: AS to d5, flipped d3 d4" in result.stdout
     assert "Face down: 3 (limit 4)" in result.stdout
@@ -201,21 +184,21 @@ def test_deck_file(tmp_path):
 
 def test_resume_a_transcript_and_a_state(tmp_path):
     record = tmp_path / "game.yaml"
-    run(["play", "--deal", "153", "--record", str(record)], input="\n".join(conformance(153)["moves"][:10]))
+    invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(conformance_record(153)["moves"][:10]))
     state = tmp_path / "state.yaml"
-    state.write_text(run(["state", str(record)]).stdout)
-    rest = "\n".join(conformance(153)["moves"][10:]) + "\n"
+    state.write_text(invoke(["state", str(record)]).stdout)
+    rest = "\n".join(conformance_record(153)["moves"][10:]) + "\n"
     for path in (record, state):
-        result = run(["play", "--resume", str(path)], input=rest)
+        result = invoke(["play", "--resume", str(path)], input=rest)
         assert result.exit_code == 0, result.output
         assert result.stdout.startswith("Won, score 8.")
 
 
 def test_recording_a_game_resumed_from_a_state_writes_a_state(tmp_path):
     state = tmp_path / "state.yaml"
-    state.write_text(run(["state", "--deal", "1"]).stdout)
+    state.write_text(invoke(["state", "--deal", "1"]).stdout)
     out = tmp_path / "out.yaml"
-    result = run(["play", "--resume", str(state), "--record", str(out)], input="d4\n")
+    result = invoke(["play", "--resume", str(state), "--record", str(out)], input="d4\n")
     assert result.exit_code == 0, result.output
     game = load(out)
     assert game.placed == 1 and str(game.pile("d4").top) == "2D"
@@ -234,7 +217,7 @@ def test_recording_a_game_resumed_from_a_state_writes_a_state(tmp_path):
     ],
 )
 def test_usage_errors_exit_2(args):
-    result = run(args, input="")
+    result = invoke(args, input="")
     assert result.exit_code == 2
     assert_clean(result)
 
@@ -254,7 +237,7 @@ def test_bad_game_files_exit_1(tmp_path, option, content, message):
     path = tmp_path / "file"
     if content is not None:
         path.write_bytes(content.encode("latin-1"))
-    result = run(["play", option, str(path)], input="")
+    result = invoke(["play", option, str(path)], input="")
     assert result.exit_code == 1
     assert result.stderr.startswith(str(path))
     assert message in result.stderr
@@ -262,14 +245,14 @@ def test_bad_game_files_exit_1(tmp_path, option, content, message):
 
 
 def test_directory_as_deck_is_a_clear_error(tmp_path):
-    result = run(["play", "--deck", str(tmp_path)], input="")
+    result = invoke(["play", "--deck", str(tmp_path)], input="")
     assert result.exit_code == 1 and "directory" in result.stderr
     assert_clean(result)
 
 
 def test_record_into_a_missing_folder_is_a_clear_error(tmp_path):
     path = tmp_path / "no" / "such.yaml"
-    result = run(["play", "--deal", "1", "--record", str(path)], input="d4\n")
+    result = invoke(["play", "--deal", "1", "--record", str(path)], input="d4\n")
     assert result.exit_code == 1
     assert result.stderr == f"{path}: no such folder to write the recording in\n"
     assert_clean(result)
@@ -277,7 +260,7 @@ def test_record_into_a_missing_folder_is_a_clear_error(tmp_path):
 
 def test_rules_option_plays_a_variant():
     # fixed-board: the frame is a1-d4, so e1 is outside it
-    result = run(["play", "--deal", "1", "--rules", "fixed-board"], input="e1\n")
+    result = invoke(["play", "--deal", "1", "--rules", "fixed-board"], input="e1\n")
     assert result.exit_code == 1
     assert "outside the frame (a1-d4)" in result.stderr
 
@@ -286,7 +269,7 @@ def test_rules_option_plays_a_variant():
 
 
 def interactive(args, input, **kwargs):
-    return run(["play", "--interactive", "--ascii", *args], input=input, **kwargs)
+    return invoke(["play", "--interactive", "--ascii", *args], input=input, **kwargs)
 
 
 def test_prompt_draws_the_grid_and_takes_moves():
@@ -311,7 +294,7 @@ def test_prompt_reports_a_bad_move_and_goes_on():
 
 def test_unlimited_undo_and_redo(tmp_path):
     record = tmp_path / "game.yaml"
-    moves = conformance(153)["moves"][:6]
+    moves = conformance_record(153)["moves"][:6]
     script = "\n".join(moves + ["undo"] * 7 + ["redo"] * 6 + ["redo"]) + "\n"
     result = interactive(["--deal", "153", "--record", str(record)], script)
     assert result.exit_code == 0
@@ -326,7 +309,7 @@ def test_a_new_move_forgets_the_redo_stack():
 
 
 def test_undo_after_the_game_is_over():
-    moves = conformance(21)["moves"]
+    moves = conformance_record(21)["moves"]
     result = interactive(["--deal", "21"], "\n".join(moves + ["undo", "state"]) + "\n")
     assert "Game over: lost: too many face down" in result.stdout
     assert "Took back AS to f7" in result.stdout
@@ -356,7 +339,7 @@ def test_ctrl_c_at_the_prompt_exits_cleanly_with_the_recording(tmp_path, monkeyp
     from foursquare.cli.play import Prompt
 
     monkeypatch.setattr(Prompt, "read_line", fake_read_line)
-    result = CliRunner().invoke(main, ["play", "--interactive", "--deal", "1", "--record", str(record)])
+    result = invoke(["play", "--interactive", "--deal", "1", "--record", str(record)])
     assert result.exit_code == 130
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert_clean(result)
@@ -478,7 +461,7 @@ def test_a_failing_bot_does_not_end_the_game(monkeypatch):
 
     monkeypatch.setattr(session, "_recommend", lambda: recommend)
     for mode in (["--interactive"], ["--script"]):
-        result = run(["play", *mode, "--deal", "1"], input="d4\nhint\ne4\n")
+        result = invoke(["play", *mode, "--deal", "1"], input="d4\nhint\ne4\n")
         assert result.exit_code == 0
         assert "The hint failed: RuntimeError: out of ideas" in result.stdout
         assert "Stopped after 2 cards placed" in result.stdout

@@ -12,23 +12,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import EXAMPLES, invoke
 
 import foursquare.cli.session as session_module
-from foursquare.cli import main
 from foursquare.formats.files import read_source
 from foursquare.formats.loading import load_input
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = ROOT / "examples"
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 
 #: Deal 153 won with score 8 (examples/won.yaml), one cell a line.
 WON_153 = [line.split("cell: ")[1].split('"')[1] for line in (EXAMPLES / "won.yaml").read_text().splitlines() if "cell:" in line]
-
-
-def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
 def moves_in(path: Path) -> int:
@@ -66,7 +59,7 @@ def _fifo(tmp_path: Path) -> str:
 def test_record_refuses_what_is_not_a_regular_file_before_the_game_starts(tmp_path, make, reason, interactive):
     path = make(tmp_path)
     kind = stat.S_IFMT(os.stat(path).st_mode) if os.path.exists(path) else None
-    result = run(["play", "--deal", "1", "--record", path, *modes(interactive)], input="d4\ne4\n")
+    result = invoke(["play", "--deal", "1", "--record", path, *modes(interactive)], input="d4\ne4\n")
     assert result.exit_code == 1
     assert result.stderr == f"{path}: {result.stderr.split(': ', 1)[1]}" and reason in result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -82,7 +75,7 @@ def test_record_through_a_symbolic_link_writes_the_target(tmp_path, interactive)
     target = tmp_path / "target.yaml"
     link = tmp_path / "link.yaml"
     link.symlink_to(target)
-    result = run(["play", "--deal", "1", "--record", str(link), *modes(interactive)], input="d4\ne4\n")
+    result = invoke(["play", "--deal", "1", "--record", str(link), *modes(interactive)], input="d4\ne4\n")
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and moves_in(target) == 2
     assert leftovers(tmp_path) == []
@@ -94,7 +87,7 @@ def test_a_new_recording_gets_the_umask_mode(tmp_path, mask, mode):
     record = tmp_path / "game.yaml"
     old = os.umask(mask)
     try:
-        result = run(["play", "--deal", "1", "--record", str(record)], input="d4\n")
+        result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\n")
     finally:
         os.umask(old)
     assert result.exit_code == 0
@@ -110,7 +103,7 @@ def test_record_does_not_overwrite_a_file_with_something_in_it(tmp_path, interac
     record = tmp_path / "won.yaml"
     record.write_text((EXAMPLES / "won.yaml").read_text())
     before = record.read_bytes()
-    result = run(["play", "--deal", "1", "--record", str(record), *modes(interactive)], input=input)
+    result = invoke(["play", "--deal", "1", "--record", str(record), *modes(interactive)], input=input)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{record}: the file exists and is not empty; give --force")
     assert record.read_bytes() == before
@@ -124,7 +117,7 @@ def test_force_overwrites_and_an_empty_file_needs_no_force(tmp_path, interactive
     empty = tmp_path / "empty.yaml"
     empty.write_text("")
     for args in (["--record", str(full), "--force"], ["--record", str(empty)]):
-        result = run(["play", "--deal", "1", *args, *modes(interactive)], input="d4\n")
+        result = invoke(["play", "--deal", "1", *args, *modes(interactive)], input="d4\n")
         assert result.exit_code == 0, result.output
     assert moves_in(full) == 1 and moves_in(empty) == 1
 
@@ -132,9 +125,9 @@ def test_force_overwrites_and_an_empty_file_needs_no_force(tmp_path, interactive
 @pytest.mark.parametrize("interactive", [False, True])
 def test_resuming_into_the_same_file_keeps_the_continued_moves(tmp_path, interactive):
     record = tmp_path / "game.yaml"
-    first = run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:10]) + "\n")
+    first = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:10]) + "\n")
     assert f"Continue it: foursquare play --resume {record} --record {record}" in first.stdout
-    again = run(["play", "--resume", str(record), "--record", str(record), *modes(interactive)], input="\n".join(WON_153[10:15]) + "\n")
+    again = invoke(["play", "--resume", str(record), "--record", str(record), *modes(interactive)], input="\n".join(WON_153[10:15]) + "\n")
     assert again.exit_code == 0, again.output
     assert moves_in(record) == 15
 
@@ -142,10 +135,10 @@ def test_resuming_into_the_same_file_keeps_the_continued_moves(tmp_path, interac
 @posix_only
 def test_resuming_through_a_link_to_the_recorded_file_counts_as_the_same_file(tmp_path):
     record = tmp_path / "game.yaml"
-    run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:5]) + "\n")
+    invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:5]) + "\n")
     link = tmp_path / "link.yaml"
     link.symlink_to(record)
-    result = run(["play", "--resume", str(record), "--record", str(link)], input=WON_153[5] + "\n")
+    result = invoke(["play", "--resume", str(record), "--record", str(link)], input=WON_153[5] + "\n")
     assert result.exit_code == 0, result.output
     assert moves_in(record) == 6 and link.is_symlink()
 
@@ -155,11 +148,11 @@ def test_resuming_one_game_of_several_into_the_same_file_never_drops_the_others(
     record = tmp_path / "games.yaml"
     two = "foursquare: 1\ndeal: 1\nmoves: [d4]\n---\nfoursquare: 1\ndeal: 2\nmoves: [d4]\n"
     record.write_text(two)
-    result = run(["play", "--resume", str(record), "--game", "2", "--record", str(record), *modes(interactive)], input="e4\n")
+    result = invoke(["play", "--resume", str(record), "--game", "2", "--record", str(record), *modes(interactive)], input="e4\n")
     assert result.exit_code == 1
     assert "holds 2 games" in result.stderr and "--force" in result.stderr
     assert record.read_text() == two  # nothing lost
-    forced = run(["play", "--resume", str(record), "--game", "2", "--record", str(record), "--force"], input="e4\n")
+    forced = invoke(["play", "--resume", str(record), "--game", "2", "--record", str(record), "--force"], input="e4\n")
     assert forced.exit_code == 0 and moves_in(record) == 2  # asked for: the one game replaces them
 
 
@@ -171,18 +164,18 @@ def test_save_or_state_at_the_prompt_never_drops_the_other_games_of_the_file_res
     games.write_text(two)
     other = tmp_path / "out.yaml"
     args = ["play", "--resume", str(games), "--game", "1", "--record", str(other), *modes(interactive)]
-    result = run(args, input=f"e4\n{command} {games}\n")
+    result = invoke(args, input=f"e4\n{command} {games}\n")
     assert games.read_text() == two  # refused: the file holds another game
     assert "exists and is not empty" in result.output and f"{command}! FILE" in result.output
     assert moves_in(other) == 2  # the game itself is kept in the recording
-    forced = run(["play", "--resume", str(games), "--game", "1", *modes(interactive)], input=f"e4\n{command}! {games}\n")
+    forced = invoke(["play", "--resume", str(games), "--game", "1", *modes(interactive)], input=f"e4\n{command}! {games}\n")
     assert forced.exit_code == 0 and games.read_text() != two  # asked for: written over
 
 
 def test_save_at_the_prompt_may_rewrite_a_one_game_file_resumed(tmp_path):
     game = tmp_path / "one.yaml"
     game.write_text("foursquare: 1\ndeal: 1\nmoves: [d4]\n")
-    result = run(["play", "--resume", str(game), "--interactive"], input=f"e4\nsave {game}\n")
+    result = invoke(["play", "--resume", str(game), "--interactive"], input=f"e4\nsave {game}\n")
     assert result.exit_code == 0 and moves_in(game) == 2
 
 
@@ -194,7 +187,7 @@ def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
     real = session_module.write_atomically
     monkeypatch.setattr(session_module, "write_atomically", lambda path, text, **kw: (writes.append(path), real(path, text, **kw)))
     record = tmp_path / "game.yaml"
-    result = run(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
+    result = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
     assert result.exit_code == 0 and result.stdout.startswith("Won, score 8.")
     assert writes == [str(record)]
     assert moves_in(record) == len(WON_153)
@@ -212,7 +205,7 @@ def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
 )
 def test_a_piped_script_keeps_its_moves_however_it_ends(tmp_path, script, made, status):
     record = tmp_path / "game.yaml"
-    result = run(["play", "--deal", "1", "--record", str(record)], input=script)
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input=script)
     assert result.exit_code == status
     assert moves_in(record) == made
 
@@ -229,7 +222,7 @@ def test_a_piped_script_keeps_its_moves_when_interrupted(tmp_path, monkeypatch, 
         return real(self, move)
 
     monkeypatch.setattr(session_module.Session, "play", play)
-    result = run(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nc4\nd5\n")
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nc4\nd5\n")
     assert result.exit_code == status
     assert moves_in(record) == 2
     assert leftovers(tmp_path) == []
@@ -242,7 +235,7 @@ def test_a_long_piped_script_with_a_recording_is_fast(tmp_path):
     record = tmp_path / "game.yaml"
     script = "d4\n" + "e4\nundo\n" * 1000
     start = time.perf_counter()
-    result = run(["play", "--deal", "1", "--record", str(record)], input=script)
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input=script)
     assert result.exit_code == 0
     assert time.perf_counter() - start < 5
     assert moves_in(record) == 1
@@ -262,7 +255,7 @@ def test_a_long_piped_script_with_a_recording_is_fast(tmp_path):
 )
 def test_save_errors_name_the_users_path(tmp_path, command, where, reason):
     path = where.format(tmp=tmp_path)
-    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} {path}\ne4\n")
+    result = invoke(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} {path}\ne4\n")
     assert result.exit_code == 0
     assert f"{path}: " in result.stderr and reason in result.stderr
     assert ".tmp" not in result.stderr and ".foursquare-" not in result.stderr
@@ -274,7 +267,7 @@ def test_state_at_the_prompt_shows_the_players_view_unless_full(tmp_path):
     saved = tmp_path / "saved.yaml"
     state = tmp_path / "state.yaml"
     script = f"d4\ne4\nstate\nstate --full\nsave {saved}\nstate {state}\n"
-    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=script)
+    result = invoke(["play", "--deal", "1", "--interactive", "--ascii"], input=script)
     shown = result.stdout.split("foursquare: 1")
     assert len(shown) == 3
     player, full = shown[1], shown[2]
@@ -285,7 +278,7 @@ def test_state_at_the_prompt_shows_the_players_view_unless_full(tmp_path):
 
 
 def test_state_in_a_piped_script_is_the_players_view_too():
-    result = run(["play", "--deal", "1"], input="d4\nstate\nstate --full\n")
+    result = invoke(["play", "--deal", "1"], input="d4\nstate\nstate --full\n")
     assert result.exit_code == 0
     player, full = result.stdout.split("foursquare: 1")[1:3]
     assert "remaining" not in player and "remaining:" in full
@@ -304,14 +297,14 @@ def test_a_file_command_that_fails_in_a_piped_script_names_its_line(tmp_path, co
     (tmp_path / "full.yaml").write_text("something\n")
     (tmp_path / "folder").mkdir()
     path = tmp_path / target
-    result = run(["play", "--deal", "1"], input=f"d4\n# then\n{command} {path}\n")
+    result = invoke(["play", "--deal", "1"], input=f"d4\n# then\n{command} {path}\n")
     assert result.exit_code == 1
     assert result.stderr == f"<stdin>:3: {path}: {says}" + result.stderr.split(says, 1)[1]
     assert result.stderr.count("\n") == 1
 
 
 def test_record_to_stdin_name_says_a_file_is_needed():
-    result = run(["play", "--deal", "1", "--record", "-"], input="d4\n")
+    result = invoke(["play", "--deal", "1", "--record", "-"], input="d4\n")
     assert result.exit_code == 2
     assert "the recording is written to a file" in result.stderr and "stdin" not in result.stderr
 
@@ -319,7 +312,7 @@ def test_record_to_stdin_name_says_a_file_is_needed():
 @pytest.mark.parametrize("command", ["save", "state"])
 def test_save_and_state_at_the_prompt_expand_a_leading_tilde(tmp_path, monkeypatch, command):
     monkeypatch.setenv("HOME", str(tmp_path))
-    result = run(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} ~/g.yaml\n")
+    result = invoke(["play", "--deal", "1", "--interactive", "--ascii"], input=f"d4\n{command} ~/g.yaml\n")
     assert result.exit_code == 0
     assert f"Saved the {'transcript' if command == 'save' else 'state'} to {tmp_path / 'g.yaml'}." in result.output
     assert moves_in(tmp_path / "g.yaml") == 1

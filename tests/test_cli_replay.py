@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 import yaml
-from click.testing import CliRunner
+from helpers import EXAMPLES, conformance_record, invoke
 
-from foursquare.cli import main
 from foursquare.formats.state import read_state
 
-ROOT = Path(__file__).parent.parent
-WON = ROOT / "examples" / "won.yaml"
-
-
-def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
-
-
-def moves_of(deal: int) -> list[str]:
-    for line in (ROOT / "tests" / "data" / "conformance_games.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        if record["deal"] == deal:
-            return record["moves"]
-    raise LookupError(deal)
+WON = EXAMPLES / "won.yaml"
 
 
 def test_every_move_is_drawn_with_what_it_flipped():
-    result = run(["replay", str(WON), "--ascii"])
+    result = invoke(["replay", str(WON), "--ascii"])
     assert result.exit_code == 0
     out = result.stdout
     assert out.count("Move ") == 32
@@ -38,25 +21,25 @@ def test_every_move_is_drawn_with_what_it_flipped():
 
 
 def test_final_only():
-    result = run(["replay", str(WON), "--final"])
+    result = invoke(["replay", str(WON), "--final"])
     assert "Move " not in result.stdout
     assert "Game over: won, score 8" in result.stdout
 
 
 def test_a_move_script_needs_the_deal(tmp_path):
     script = tmp_path / "game.moves"
-    script.write_text("\n".join(moves_of(153)) + "\n")
-    with_deal = run(["replay", str(script), "--deal", "153", "--final"])
+    script.write_text("\n".join(conformance_record(153)["moves"]) + "\n")
+    with_deal = invoke(["replay", str(script), "--deal", "153", "--final"])
     assert with_deal.exit_code == 0 and "won, score 8" in with_deal.stdout
-    without = run(["replay", str(script)])
+    without = invoke(["replay", str(script)])
     assert without.exit_code == 1
     assert without.stderr.startswith(f"{script}:1: ")
     assert "Traceback" not in without.output
 
 
 def test_stdin_with_bom_and_crlf():
-    text = "\ufeff" + "\r\n".join(moves_of(153)) + "\r\n"
-    result = run(["replay", "-", "--deal", "153", "--final"], input=text)
+    text = "\ufeff" + "\r\n".join(conformance_record(153)["moves"]) + "\r\n"
+    result = invoke(["replay", "-", "--deal", "153", "--final"], input=text)
     assert result.exit_code == 0, result.output
     assert "won, score 8" in result.stdout
 
@@ -64,14 +47,14 @@ def test_stdin_with_bom_and_crlf():
 def test_an_illegal_move_names_file_and_line(tmp_path):
     script = tmp_path / "bad.moves"
     script.write_text("# deal 1\nd4\n\ng7\n")
-    result = run(["replay", str(script), "--deal", "1"])
+    result = invoke(["replay", str(script), "--deal", "1"])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{script}:4: ")
     assert "g7" in result.stderr
 
 
 def test_yaml_format_gives_the_state_after_each_move():
-    result = run(["replay", str(WON), "--format", "yaml"])
+    result = invoke(["replay", str(WON), "--format", "yaml"])
     documents = result.stdout.split("---\n")
     assert len(documents) == 32
     assert [yaml.safe_load(d)["placed"] for d in documents] == list(range(1, 33))
@@ -79,26 +62,26 @@ def test_yaml_format_gives_the_state_after_each_move():
     assert last.status == "won" and last.score == 8
     tenth = read_state(documents[9], "tenth")
     assert tenth.placed == 10 and str(tenth.next_card) == yaml.safe_load(documents[9])["next"]
-    final = run(["replay", str(WON), "--format", "yaml", "--final"])
+    final = invoke(["replay", str(WON), "--format", "yaml", "--final"])
     assert final.stdout == documents[-1]
 
 
 @pytest.mark.parametrize("args", [["replay"], ["replay", "x", "--format", "xml"], ["replay", "x", "--deal", "1", "--deck", "y"]])
 def test_usage_errors(args):
-    assert run(args).exit_code == 2
+    assert invoke(args).exit_code == 2
 
 
 def test_transcript_file_with_bom_and_crlf(tmp_path):
     path = tmp_path / "won.yaml"
     path.write_bytes(b"\xef\xbb\xbf" + WON.read_bytes().replace(b"\n", b"\r\n"))
-    result = run(["replay", str(path), "--final"])
+    result = invoke(["replay", str(path), "--final"])
     assert result.exit_code == 0, result.output
     assert "Result: won, score 8" in result.stdout
-    assert run(["validate", str(path)]).exit_code == 0
+    assert invoke(["validate", str(path)]).exit_code == 0
 
 
 @pytest.mark.parametrize("moves, words", [("d4\n", "1 move, 1 card placed"), ("d4\ne4\n", "2 moves, 2 cards placed")])
 def test_counts_in_the_result_line_agree_with_their_number(moves, words):
-    result = CliRunner().invoke(main, ["replay", "-", "--deal", "1", "--final"], input=moves)
+    result = invoke(["replay", "-", "--deal", "1", "--final"], input=moves)
     assert result.exit_code == 0
     assert result.stdout.rstrip().endswith(f"(deal 1, {words})")

@@ -2,19 +2,14 @@
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from helpers import invoke
 
-from foursquare.cli import main
 from foursquare.engine.rules import DESCRIPTIONS, PRESETS, STANDARD
 from foursquare.formats.rulesfile import load_rules
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
 def test_without_argument_every_preset_is_listed_with_its_description():
-    result = run("rules")
+    result = invoke(["rules"])
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert [line.split()[0] for line in lines] == list(PRESETS)
@@ -24,7 +19,7 @@ def test_without_argument_every_preset_is_listed_with_its_description():
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_each_preset_is_explained_and_its_changed_parameters_marked(name):
-    result = run("rules", name)
+    result = invoke(["rules", name])
     assert result.exit_code == 0, result.output
     rules = PRESETS[name]
     assert f"Rules: {name}" in result.output
@@ -37,18 +32,18 @@ def test_each_preset_is_explained_and_its_changed_parameters_marked(name):
 
 
 def test_the_explanation_follows_the_parameters():
-    assert "stays face up" in run("rules", "standard").output
-    assert "flips with its line" in run("rules", "self-flip").output
-    assert "an edge or a corner" in run("rules", "diagonal").output
-    assert "face up or down" in run("rules", "open-comparison").output
-    assert "a tie flips too" in run("rules", "ties-count").output
-    assert "fixed 4x4 board, cells a1 to d4" in run("rules", "fixed-board").output
-    assert "all 9 piles" in run("rules", "three-square").output
+    assert "stays face up" in invoke(["rules", "standard"]).output
+    assert "flips with its line" in invoke(["rules", "self-flip"]).output
+    assert "an edge or a corner" in invoke(["rules", "diagonal"]).output
+    assert "face up or down" in invoke(["rules", "open-comparison"]).output
+    assert "a tie flips too" in invoke(["rules", "ties-count"]).output
+    assert "fixed 4x4 board, cells a1 to d4" in invoke(["rules", "fixed-board"]).output
+    assert "all 9 piles" in invoke(["rules", "three-square"]).output
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_yaml_output_is_a_rules_file_that_loads_to_the_same_rules(name, tmp_path):
-    result = run("rules", name, "--format", "yaml")
+    result = invoke(["rules", name, "--format", "yaml"])
     assert result.exit_code == 0
     path = tmp_path / "rules.yaml"
     path.write_text(result.output)
@@ -57,14 +52,14 @@ def test_yaml_output_is_a_rules_file_that_loads_to_the_same_rules(name, tmp_path
 
 
 def test_a_rules_file_from_stdin_is_explained_as_custom():
-    result = run("rules", "-", input="{preset: diagonal, ties: count}\n")
+    result = invoke(["rules", "-"], input="{preset: diagonal, ties: count}\n")
     assert result.exit_code == 0, result.output
     assert "Rules: custom" in result.output
     assert "* adjacency: edge-or-corner" in result.output and "* ties: count" in result.output
 
 
 def test_unknown_name_is_a_usage_error_listing_presets():
-    result = run("rules", "no-such-rules")
+    result = invoke(["rules", "no-such-rules"])
     assert result.exit_code == 2
     assert "standard" in result.output and "Traceback" not in result.output
 
@@ -72,18 +67,18 @@ def test_unknown_name_is_a_usage_error_listing_presets():
 def test_bad_rules_file_names_file_line_and_allowed_values(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text("preset: standard\nsize: 9\n")
-    result = run("rules", str(path))
+    result = invoke(["rules", str(path)])
     assert result.exit_code == 1
     assert f"{path}:2:" in result.output and "3 to 6" in result.output
 
 
 def test_yaml_format_without_a_rule_set_is_a_usage_error():
-    assert run("rules", "--format", "yaml").exit_code == 2
+    assert invoke(["rules", "--format", "yaml"]).exit_code == 2
 
 
 @pytest.mark.parametrize("name", ["five-square", "self-flip", "standard"])
 def test_play_tells_how_to_replay_under_the_same_rules(name):
-    result = run("play", "--deal", "3", "--rules", name, input="d4\n")
+    result = invoke(["play", "--deal", "3", "--rules", name], input="d4\n")
     assert result.exit_code == 0, result.output
     replay = [line for line in result.output.splitlines() if "Play it again" in line][0]
     assert replay.endswith("--deal 3" + ("" if name == "standard" else f" --rules {name}"))
@@ -93,12 +88,12 @@ def test_batch_results_are_labelled_with_their_rules():
     """Issue 6: simulate and solve say which rule set their figures are for."""
     import json
 
-    text = run("simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal")
+    text = invoke(["simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal"])
     assert text.exit_code == 0 and text.output.startswith("rules: diagonal\n")
-    data = json.loads(run("simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal", "--format", "json").output)
+    data = json.loads(invoke(["simulate", "--bot", "greedy", "--deals", "0-1", "--rules", "diagonal", "--format", "json"]).output)
     assert data["rules"] == "diagonal"
-    standard = json.loads(run("simulate", "--bot", "greedy", "--deals", "0-1", "--format", "json").output)
+    standard = json.loads(invoke(["simulate", "--bot", "greedy", "--deals", "0-1", "--format", "json"]).output)
     assert standard["rules"] == "standard"
-    solved = run("solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500", "--format", "json")
+    solved = invoke(["solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500", "--format", "json"])
     assert json.loads(solved.output.splitlines()[-1])["summary"]["rules"] == "fixed-board"
-    assert "rules: fixed-board" in run("solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500").output
+    assert "rules: fixed-board" in invoke(["solve", "--deals", "0-1", "--rules", "fixed-board", "--max-nodes", "500"]).output

@@ -6,13 +6,7 @@ import csv
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from foursquare.cli import main
-
-
-def _run(*args):
-    return CliRunner().invoke(main, ["simulate", *args])
+from helpers import invoke
 
 
 def _strip_times(data: dict) -> dict:
@@ -20,7 +14,7 @@ def _strip_times(data: dict) -> dict:
 
 
 def test_json_has_the_figures():
-    result = _run("--bot", "greedy", "--deals", "0-4", "--format", "json")
+    result = invoke(["simulate", "--bot", "greedy", "--deals", "0-4", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"] == 5 and 0 <= data["wins"] <= 5 and data["deals"] == "0-4"
@@ -30,7 +24,7 @@ def test_json_has_the_figures():
 
 
 def test_text_report_and_histogram():
-    result = _run("--bot", "random", "--deals", "0-9", "--seed", "4")
+    result = invoke(["simulate", "--bot", "random", "--deals", "0-9", "--seed", "4"])
     assert result.exit_code == 0
     out = result.stdout
     assert "random on deals 0-9: 10 games" in out and "95% CI" in out and "per move" in out
@@ -38,14 +32,14 @@ def test_text_report_and_histogram():
 
 
 def test_jobs_do_not_change_the_results():
-    one = json.loads(_run("--bot", "expectimax", "--deals", "20-22", "--format", "json").stdout)
-    two = json.loads(_run("--bot", "expectimax", "--deals", "20-22", "--format", "json", "--jobs", "2").stdout)
+    one = json.loads(invoke(["simulate", "--bot", "expectimax", "--deals", "20-22", "--format", "json"]).stdout)
+    two = json.loads(invoke(["simulate", "--bot", "expectimax", "--deals", "20-22", "--format", "json", "--jobs", "2"]).stdout)
     assert _strip_times(one) == _strip_times(two)
 
 
 def test_vs_gives_the_paired_difference(tmp_path):
     out = tmp_path / "games.csv"
-    result = _run("--bot", "expectimax", "--vs", "random", "--deals", "0-3", "--format", "json", "--output", str(out))
+    result = invoke(["simulate", "--bot", "expectimax", "--vs", "random", "--deals", "0-3", "--format", "json", "--output", str(out)])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["bot"] == "expectimax" and data["vs"]["bot"] == "random"
@@ -54,12 +48,12 @@ def test_vs_gives_the_paired_difference(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 8 and {r["bot"] for r in rows} == {"expectimax", "random"}
     assert rows[0].keys() >= {"deal", "status", "reason", "score", "moves", "seconds"}
-    text = _run("--bot", "expectimax", "--vs", "random", "--deals", "0-1").stdout
+    text = invoke(["simulate", "--bot", "expectimax", "--vs", "random", "--deals", "0-1"]).stdout
     assert "expectimax minus random, paired over 2 deals" in text
 
 
 def test_markdown_table_has_a_row_per_bot():
-    result = _run("--bot", "random", "--bot", "greedy", "--deals", "0-2", "--format", "markdown")
+    result = invoke(["simulate", "--bot", "random", "--bot", "greedy", "--deals", "0-2", "--format", "markdown"])
     lines = result.stdout.splitlines()
     assert lines[0].startswith("| bot | deals |") and len(lines) == 4
     assert lines[2].startswith("| random | 0-2 | 3 |") and lines[3].startswith("| greedy | 0-2 | 3 |")
@@ -70,7 +64,7 @@ def test_markdown_table_has_a_row_per_bot():
     [("5-2", "ends before it starts"), ("x", "not a range of deal numbers"), ("1-", "not a range"), ("-3", "not a range")],
 )
 def test_bad_deal_ranges_are_usage_errors(deals, message):
-    result = _run("--bot", "greedy", "--deals", deals)
+    result = invoke(["simulate", "--bot", "greedy", "--deals", deals])
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
 
@@ -83,25 +77,25 @@ def test_unknown_bot_and_bad_options_are_usage_errors():
         ["--bot", "greedy"],
         ["--bot", "greedy", "--bot", "random", "--vs", "deep", "--deals", "0-1"],
     ):
-        result = _run(*args)
+        result = invoke(["simulate", *args])
         assert result.exit_code == 2, args
         assert "Error" in result.stderr
 
 
 def test_unwritable_output_is_a_one_line_error(tmp_path):
-    result = _run("--bot", "random", "--deals", "0", "--output", str(tmp_path / "no" / "such.csv"))
+    result = invoke(["simulate", "--bot", "random", "--deals", "0", "--output", str(tmp_path / "no" / "such.csv")])
     assert result.exit_code == 1
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
 def test_samples_is_the_same_fixed_work_limit_as_nodes():
-    a = json.loads(_run("--bot", "deep", "--deals", "0", "--nodes", "3000", "--format", "json").stdout)
-    b = json.loads(_run("--bot", "deep", "--deals", "0", "--samples", "3000", "--format", "json").stdout)
+    a = json.loads(invoke(["simulate", "--bot", "deep", "--deals", "0", "--nodes", "3000", "--format", "json"]).stdout)
+    b = json.loads(invoke(["simulate", "--bot", "deep", "--deals", "0", "--samples", "3000", "--format", "json"]).stdout)
     assert _strip_times(a) == _strip_times(b) and a["games"] == 1
 
 
 def test_one_game_is_singular_and_times_are_in_human_units():
-    out = _run("--bot", "greedy", "--deals", "5").stdout
+    out = invoke(["simulate", "--bot", "greedy", "--deals", "5"]).stdout
     assert "greedy on deals 5: 1 game\n" in out
     line = next(l for l in out.splitlines() if "per move" in l)
     assert any(f" {unit} per move" in line for unit in ("s", "ms", "µs")) and "e-0" not in line
@@ -109,22 +103,22 @@ def test_one_game_is_singular_and_times_are_in_human_units():
 
 def test_the_mean_score_interval_stays_within_the_possible_scores():
     """A normal approximation can reach below 0 or above 24; it is clipped (and says so)."""
-    out = _run("--bot", "greedy", "--deals", "0-3").stdout
+    out = invoke(["simulate", "--bot", "greedy", "--deals", "0-3"]).stdout
     assert "normal approximation" in out
-    data = json.loads(_run("--bot", "greedy", "--deals", "0-3", "--format", "json").stdout)
+    data = json.loads(invoke(["simulate", "--bot", "greedy", "--deals", "0-3", "--format", "json"]).stdout)
     low, high = data["score_interval"]
     assert 0 <= low <= data["mean_score"] <= high <= 24
 
 
 def test_json_floats_are_rounded():
-    data = json.loads(_run("--bot", "expectimax", "--vs", "greedy", "--deals", "0-5", "--format", "json").stdout)
+    data = json.loads(invoke(["simulate", "--bot", "expectimax", "--vs", "greedy", "--deals", "0-5", "--format", "json"]).stdout)
     floats = [data["mean_score"], data["score_sd"], *data["score_interval"], *data["win_interval"]]
     floats += [data["paired"]["score"], *data["paired"]["score_interval"], data["vs"]["mean_score"]]
     assert all(round(x, 4) == x for x in floats)
 
 
 def test_markdown_keeps_the_paired_comparison():
-    out = _run("--bot", "greedy", "--vs", "random", "--deals", "0-3", "--format", "markdown").stdout
+    out = invoke(["simulate", "--bot", "greedy", "--vs", "random", "--deals", "0-3", "--format", "markdown"]).stdout
     lines = out.splitlines()
     assert lines[0].startswith("| bot |") and lines[2].startswith("| greedy |") and lines[3].startswith("| random |")
     assert "greedy minus random, paired over 4 deals" in out and "won by greedy only" in out
@@ -133,12 +127,10 @@ def test_markdown_keeps_the_paired_comparison():
 def test_a_failed_csv_write_names_the_file_and_vs_needs_another_bot(tmp_path):
     import os
 
-    from foursquare.cli import main
-
     if os.path.exists("/dev/full"):
-        r = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--deals", "0-1", "--output", "/dev/full"])
+        r = invoke(["simulate", "--bot", "greedy", "--deals", "0-1", "--output", "/dev/full"])
         assert r.exit_code == 1 and r.output.startswith("/dev/full: ")
-    r = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--vs", "greedy", "--deals", "0-1"])
+    r = invoke(["simulate", "--bot", "greedy", "--vs", "greedy", "--deals", "0-1"])
     assert r.exit_code == 2 and "another bot" in r.output
 
 
@@ -149,16 +141,16 @@ def test_a_failed_csv_write_names_the_file_and_vs_needs_another_bot(tmp_path):
 def test_output_never_replaces_a_file_that_holds_something_without_force(tmp_path, command):
     target = tmp_path / "results.csv"
     target.write_text("precious\n")
-    refused = CliRunner().invoke(main, [*command, "--output", str(target)])
+    refused = invoke([*command, "--output", str(target)])
     assert refused.exit_code == 1
     assert refused.stderr == f"{target}: the file exists and is not empty; give --force to overwrite it\n"
     assert target.read_text() == "precious\n"
-    forced = CliRunner().invoke(main, [*command, "--output", str(target), "--force"])
+    forced = invoke([*command, "--output", str(target), "--force"])
     assert forced.exit_code == 0 and target.read_text().startswith(("bot,deal", "deal,status"))
     empty = tmp_path / "empty.csv"
     empty.write_text("")
-    assert CliRunner().invoke(main, [*command, "--output", str(empty)]).exit_code == 0  # nothing to lose
-    folder = CliRunner().invoke(main, [*command, "--output", str(tmp_path), "--force"])
+    assert invoke([*command, "--output", str(empty)]).exit_code == 0  # nothing to lose
+    folder = invoke([*command, "--output", str(tmp_path), "--force"])
     assert folder.exit_code == 1 and folder.stderr == f"{tmp_path}: is a directory, not a file\n"
 
 
@@ -166,7 +158,7 @@ def test_output_never_replaces_a_file_that_holds_something_without_force(tmp_pat
 def test_bots_compared_play_each_deal_in_turn(tmp_path, jobs):
     # every bot plays a deal before the next: a stopped comparison stays paired
     out = tmp_path / "vs.csv"
-    result = CliRunner().invoke(main, ["simulate", "--bot", "greedy", "--vs", "random", "--deals", "5-7", "--jobs", jobs, "--output", str(out)])
+    result = invoke(["simulate", "--bot", "greedy", "--vs", "random", "--deals", "5-7", "--jobs", jobs, "--output", str(out)])
     assert result.exit_code == 0, result.output
     rows = [line.split(",")[:2] for line in out.read_text().splitlines()[1:]]
     assert rows == [[bot, str(d)] for d in (5, 6, 7) for bot in ("greedy", "random")]

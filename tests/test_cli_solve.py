@@ -7,29 +7,24 @@ import json
 import os
 
 import pytest
-from click.testing import CliRunner
+from helpers import invoke
 
-from foursquare.cli import main
 from foursquare.engine.game import Game
 from foursquare.formats.transcript import transcript_text
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
 def test_solve_a_deal_prints_a_transcript_that_validates(tmp_path):
-    r = run("solve", "--deal", "42")
+    r = invoke(["solve", "--deal", "42"])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("# deal 42: solved: score 24")
     path = tmp_path / "win.yaml"
     path.write_text(r.output)
-    v = run("validate", str(path))
+    v = invoke(["validate", str(path)])
     assert v.exit_code == 0, v.output
 
 
 def test_solve_json_has_the_result_and_the_moves():
-    r = run("solve", "--deal", "3", "--format", "json")
+    r = invoke(["solve", "--deal", "3", "--format", "json"])
     assert r.exit_code == 0
     data = json.loads(r.output)
     assert data["deal"] == 3 and data["status"] == "solved" and data["score"] == 24
@@ -44,14 +39,14 @@ def test_solve_json_has_the_result_and_the_moves():
 def test_solve_a_deck_file_and_a_short_deck_without_a_win(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("9C 3S 5C 6S 2D 8H 9H 9S 3C 9D\n")
-    r = run("solve", "--deck", str(deck))
+    r = invoke(["solve", "--deck", str(deck)])
     assert r.exit_code == 0
     assert "unknown (no win with the 10 cards the deck names, and the other 30 are unknown" in r.output
     assert "no win (proved)" not in r.output
 
 
 def test_solve_unknown_when_the_node_limit_runs_out():
-    r = run("solve", "--deal", "7", "--max-nodes", "10", "--format", "json")
+    r = invoke(["solve", "--deal", "7", "--max-nodes", "10", "--format", "json"])
     data = json.loads(r.output)
     assert data["status"] == "unknown" and data["score"] is None
     assert isinstance(data["max_score"], int) and 0 <= data["max_score"] <= 24  # the bound is the solver's business
@@ -60,7 +55,7 @@ def test_solve_unknown_when_the_node_limit_runs_out():
 def test_solve_batch_json_one_object_per_deal_then_the_summary_same_for_any_jobs():
     outs = []
     for jobs in ("1", "2"):
-        r = run("solve", "--deals", "8-11", "--format", "json", "--jobs", jobs, "--max-nodes", "20000")
+        r = invoke(["solve", "--deals", "8-11", "--format", "json", "--jobs", jobs, "--max-nodes", "20000"])
         assert r.exit_code == 0, r.output
         lines = [json.loads(line) for line in r.output.splitlines()]
         assert [x["deal"] for x in lines[:-1]] == [8, 9, 10, 11]
@@ -71,7 +66,7 @@ def test_solve_batch_json_one_object_per_deal_then_the_summary_same_for_any_jobs
 
 def test_solve_batch_text_summary_and_csv(tmp_path):
     out = tmp_path / "deals.csv"
-    r = run("solve", "--deals", "0-3", "--output", str(out))
+    r = invoke(["solve", "--deals", "0-3", "--output", str(out)])
     assert r.exit_code == 0, r.output
     assert "winnable: 4/4 = 100.0% (95% Wilson interval" in r.output
     assert "scores: 24: 4" in r.output and "time per deal: median" in r.output
@@ -82,22 +77,22 @@ def test_solve_batch_text_summary_and_csv(tmp_path):
 
 def test_solve_bad_ranges_and_options_are_usage_errors():
     for bad in ("5-3", "x", "1-", "-3", "1-2-3", "99999999999999999999"):
-        r = run("solve", "--deals", bad)
+        r = invoke(["solve", "--deals", bad])
         assert r.exit_code == 2, (bad, r.output)
         assert "--deals" in r.output
-    assert run("solve").exit_code == 2
-    assert run("solve", "--deal", "1", "--deals", "1-2").exit_code == 2
-    assert run("solve", "--deal", "1", "--output", "x.csv").exit_code == 2
-    assert run("solve", "--deals", "1-2", "--jobs", "0").exit_code == 2
+    assert invoke(["solve"]).exit_code == 2
+    assert invoke(["solve", "--deal", "1", "--deals", "1-2"]).exit_code == 2
+    assert invoke(["solve", "--deal", "1", "--output", "x.csv"]).exit_code == 2
+    assert invoke(["solve", "--deals", "1-2", "--jobs", "0"]).exit_code == 2
 
 
 def test_solve_bad_deck_is_one_line_with_the_file_and_line(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text("7H 2C\nXX\n")
-    r = run("solve", "--deck", str(deck))
+    r = invoke(["solve", "--deck", str(deck)])
     assert r.exit_code == 1
     assert r.output.strip() == f"{deck}:2: not a card: 'XX' (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)"
-    r = run("solve", "--deck", str(tmp_path / "missing.txt"))
+    r = invoke(["solve", "--deck", str(tmp_path / "missing.txt")])
     assert r.exit_code == 1 and "no such file" in r.output and "Traceback" not in r.output
 
 
@@ -107,13 +102,13 @@ def test_solve_works_under_every_preset_and_labels_the_transcript(tmp_path):
     from foursquare.engine.rules import PRESETS
 
     for name in PRESETS:
-        r = run("solve", "--deal", "1", "--rules", name, "--max-nodes", "3000")
+        r = invoke(["solve", "--deal", "1", "--rules", name, "--max-nodes", "3000"])
         assert r.exit_code == 0, (name, r.output)
         assert "Traceback" not in r.output
         if "solved" in r.output.splitlines()[0]:
             path = tmp_path / f"{name}.yaml"
             path.write_text(r.output)
-            check = run("validate", str(path))
+            check = invoke(["validate", str(path)])
             assert check.exit_code == 0, check.output
             assert f"rules: {name}" in r.output or name == "standard"
 
@@ -130,7 +125,7 @@ def _lost_game_transcript(tmp_path):
 
 def test_analyze_text_names_the_mistakes(tmp_path):
     path, game = _lost_game_transcript(tmp_path)
-    r = run("analyze", str(path), "--no-bot")
+    r = invoke(["analyze", str(path), "--no-bot"])
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[0].split()[:4] == ["move", "card", "cell", "before"]
     assert "mistakes:" in r.output and "start: win 24" in r.output
@@ -141,7 +136,7 @@ def test_analyze_says_when_moves_are_left_unjudged(max_nodes):
     # a node limit that runs out leaves moves "unknown": the mistakes line says how
     # many, whether or not mistakes were found, so a short list is not taken as complete
     script = os.path.join(os.path.dirname(__file__), "..", "examples", "deal89.moves")
-    r = run("analyze", script, "--deal", "89", "--no-bot", "--max-nodes", max_nodes)
+    r = invoke(["analyze", script, "--deal", "89", "--no-bot", "--max-nodes", max_nodes])
     assert r.exit_code == 0, r.output
     verdicts = [line.split()[-1] for line in r.output.splitlines()[1:] if line[:4].strip().isdigit()]
     unknown = verdicts.count("unknown")
@@ -157,18 +152,18 @@ def test_analyze_json_and_yaml(tmp_path):
     import yaml
 
     path, game = _lost_game_transcript(tmp_path)
-    r = run("analyze", str(path), "--no-bot", "--format", "json")
+    r = invoke(["analyze", str(path), "--no-bot", "--format", "json"])
     data = json.loads(r.output)
     assert len(data["moves"]) == len(game.moves) and data["status"] == game.status.value
     assert data["moves"][0]["before"] == "win" and data["mistakes"]
-    r = run("analyze", str(path), "--no-bot", "--format", "yaml")
+    r = invoke(["analyze", str(path), "--no-bot", "--format", "yaml"])
     assert yaml.safe_load(r.output)["moves"][0]["number"] == 1
 
 
 def test_analyze_a_move_script_needs_the_deal(tmp_path):
     script = tmp_path / "moves.txt"
     script.write_text("d4\ne4\n")
-    r = run("analyze", str(script), "--deal", "3", "--no-bot", "--format", "json")
+    r = invoke(["analyze", str(script), "--deal", "3", "--no-bot", "--format", "json"])
     assert r.exit_code == 0, r.output
     assert [m["cell"] for m in json.loads(r.output)["moves"]] == ["d4", "e4"]
 
@@ -176,9 +171,9 @@ def test_analyze_a_move_script_needs_the_deal(tmp_path):
 def test_analyze_bad_input_is_one_line(tmp_path):
     script = tmp_path / "moves.txt"
     script.write_text("d4\nz9\n")
-    r = run("analyze", str(script), "--deal", "3")
+    r = invoke(["analyze", str(script), "--deal", "3"])
     assert r.exit_code == 1 and "Traceback" not in r.output and r.output.count("\n") == 1
-    r = run("analyze", str(tmp_path / "none.yaml"))
+    r = invoke(["analyze", str(tmp_path / "none.yaml")])
     assert r.exit_code == 1 and "no such file" in r.output
 
 
@@ -186,12 +181,12 @@ def test_analyze_bad_input_is_one_line(tmp_path):
 def test_solve_output_without_a_win_is_still_yaml(tmp_path, args):
     # `solve > win.yaml` then `validate win.yaml` (README): with no win to print, the
     # file holds comments only, which validate reports as "no game", not a YAML error
-    result = CliRunner().invoke(main, ["solve", *args], input="AS 2S\n", catch_exceptions=False)
+    result = invoke(["solve", *args], input="AS 2S\n")
     assert result.exit_code == 0
     assert result.stdout and all(line.startswith("# ") for line in result.stdout.splitlines())
     out = tmp_path / "win.yaml"
     out.write_text(result.stdout)
-    checked = CliRunner().invoke(main, ["validate", str(out)], catch_exceptions=False)
+    checked = invoke(["validate", str(out)])
     assert checked.exit_code == 1 and "no game in the file" in checked.stderr
     assert "YAML" not in checked.stderr
 
@@ -199,10 +194,10 @@ def test_solve_output_without_a_win_is_still_yaml(tmp_path, args):
 def test_analyze_a_game_without_its_stock_order_names_the_file(tmp_path):
     path = tmp_path / "nodeal.yaml"
     path.write_text('foursquare: 1\nmoves: ["2D d4", "3C e4", "7D c4"]\n')
-    result = CliRunner().invoke(main, ["analyze", str(path), "--no-bot"], catch_exceptions=False)
+    result = invoke(["analyze", str(path), "--no-bot"])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{path}: ") and "give --deal N, or a --deck FILE" in result.stderr
-    with_deal = CliRunner().invoke(main, ["analyze", str(path), "--no-bot", "--deal", "1"], catch_exceptions=False)
+    with_deal = invoke(["analyze", str(path), "--no-bot", "--deal", "1"])
     assert with_deal.exit_code == 0 and "start: win 24" in with_deal.stdout
 
 
@@ -211,7 +206,7 @@ def test_analyze_a_game_without_its_stock_order_names_the_file(tmp_path):
     [["solve", "--deals", "0-2", "--max-nodes", "2000"], ["simulate", "--bot", "greedy", "--deals", "0-2"]],
 )
 def test_output_dash_keeps_stdout_one_csv(args):
-    result = CliRunner().invoke(main, [*args, "--output", "-"], catch_exceptions=False)
+    result = invoke([*args, "--output", "-"])
     assert result.exit_code == 0
     rows = list(csv.reader(result.stdout.splitlines()))
     assert len(rows) == 4 and all(len(row) == len(rows[0]) for row in rows)  # header and three deals
@@ -220,12 +215,12 @@ def test_output_dash_keeps_stdout_one_csv(args):
 
 @pytest.mark.parametrize("extra", [["--format", "json"], ["-v"]])
 def test_solve_output_dash_with_other_stdout_output_is_a_usage_error(extra):
-    result = CliRunner().invoke(main, ["solve", "--deals", "0-1", "--output", "-", *extra], catch_exceptions=False)
+    result = invoke(["solve", "--deals", "0-1", "--output", "-", *extra])
     assert result.exit_code == 2 and "both write to stdout" in result.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_failed_csv_write_names_the_file():
-    result = CliRunner().invoke(main, ["solve", "--deals", "0-2", "--max-nodes", "2000", "--output", "/dev/full"])
+    result = invoke(["solve", "--deals", "0-2", "--max-nodes", "2000", "--output", "/dev/full"])
     assert result.exit_code == 1
     assert result.stderr.startswith("/dev/full: No space left on device")

@@ -10,12 +10,10 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from helpers import EXAMPLES, ROOT
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = ROOT / "examples"
 COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from helpers import EXAMPLES, invoke
 
 from foursquare import Game
 from foursquare.cli import COMMANDS, main
@@ -17,13 +16,7 @@ from foursquare.cli.options import BoundedInt
 from foursquare.cli.render import draw
 from foursquare.cli.session import Session, read_entry
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = ROOT / "examples"
 INVALID = str(EXAMPLES / "invalid.yaml")  # four games; game 1 is valid
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def one_line_error(result, code):
@@ -40,22 +33,22 @@ def one_line_error(result, code):
 
 
 def test_hint_takes_game_k_as_its_message_says():
-    told = run("hint", INVALID, "--bot", "greedy")
+    told = invoke(["hint", INVALID, "--bot", "greedy"])
     assert "pick one with --game K" in one_line_error(told, 1)
-    done = run("hint", INVALID, "--bot", "greedy", "--game", "1")
+    done = invoke(["hint", INVALID, "--bot", "greedy", "--game", "1"])
     assert done.exit_code == 0, done.output
     assert "2 cards placed" in done.stdout
-    beyond = run("hint", INVALID, "--bot", "greedy", "--game", "9")
+    beyond = invoke(["hint", INVALID, "--bot", "greedy", "--game", "9"])
     assert "holds only 4 games" in one_line_error(beyond, 1)
 
 
 def test_play_resume_takes_game_k_as_its_message_says():
-    told = run("play", "--resume", INVALID, "--script", input="")
+    told = invoke(["play", "--resume", INVALID, "--script"], input="")
     assert "pick one with --game K" in one_line_error(told, 1)
-    done = run("play", "--resume", INVALID, "--game", "1", "--script", input="quit\n")
+    done = invoke(["play", "--resume", INVALID, "--game", "1", "--script"], input="quit\n")
     assert done.exit_code == 0, done.output
     assert "Stopped after 2 cards placed" in done.stdout
-    alone = run("play", "--deal", "1", "--game", "1", "--script", input="")
+    alone = invoke(["play", "--deal", "1", "--game", "1", "--script"], input="")
     assert "--resume" in one_line_error(alone, 2)
 
 
@@ -102,7 +95,7 @@ BAD_NUMBERS = ["9" * 5000, "４", "٣", "-1", "+3", "1_000", "0x10", "1e3", "", 
 @pytest.mark.parametrize("command, option", [(c, o) for c, o, _ in integer_options()])
 @pytest.mark.parametrize("value", BAD_NUMBERS, ids=lambda v: f"{v[:6]!r}({len(v)})")
 def test_a_bad_integer_is_a_short_usage_error(command, option, value):
-    result = run(command, option, value)
+    result = invoke([command, option, value])
     line = one_line_error(result, 2)
     assert option in line
     assert "9" * 50 not in line
@@ -110,7 +103,7 @@ def test_a_bad_integer_is_a_short_usage_error(command, option, value):
 
 @pytest.mark.parametrize("command, option, kind", integer_options())
 def test_an_integer_out_of_range_names_the_range(command, option, kind):
-    line = one_line_error(run(command, option, str(kind.low - 1) if kind.low else str(kind.high + 1)), 2)
+    line = one_line_error(invoke([command, option, str(kind.low - 1) if kind.low else str(kind.high + 1)]), 2)
     assert f"from {kind.low} to {kind.high}" in line
 
 
@@ -129,9 +122,7 @@ def test_the_strict_type_reads_ascii_digits():
 
 
 def prompt(tmp_path, lines, *extra):
-    return CliRunner().invoke(
-        main, ["play", "--deal", "1", "--interactive", *extra], input="\n".join(lines) + "\n"
-    )
+    return invoke(["play", "--deal", "1", "--interactive", *extra], input="\n".join(lines) + "\n")
 
 
 @pytest.mark.parametrize("command", ["save", "state"])
@@ -159,16 +150,14 @@ def test_the_prompt_writes_freely_to_its_own_files(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "exists" not in result.stderr
     assert "e4" in (tmp_path / "new.yaml").read_text() and "e4" in (tmp_path / "empty.yaml").read_text()
-    resumed = CliRunner().invoke(
-        main, ["play", "--resume", str(record), "--interactive"], input=f"save {record}\nquit\n"
-    )
+    resumed = invoke(["play", "--resume", str(record), "--interactive"], input=f"save {record}\nquit\n")
     assert resumed.exit_code == 0 and "exists" not in resumed.stderr
 
 
 def test_a_script_refuses_to_write_over_an_unrelated_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "keep.txt").write_text("precious\n")
-    result = run("play", "--deal", "1", "--script", input="d4\nsave keep.txt\n")
+    result = invoke(["play", "--deal", "1", "--script"], input="d4\nsave keep.txt\n")
     assert "keep.txt: the file exists and is not empty" in one_line_error(result, 1)
     assert (tmp_path / "keep.txt").read_text() == "precious\n"
 
@@ -228,34 +217,34 @@ def test_session_save_refuses_unless_forced_or_its_own(tmp_path):
     ],
 )
 def test_an_empty_file_name_is_a_usage_error(args):
-    line = one_line_error(run(*args), 2)
+    line = one_line_error(invoke(args), 2)
     assert "empty file name" in line or "neither a preset" in line
 
 
 def test_solve_labels_stdin_as_stdin():
-    result = run("solve", "--deck", "-", input="AS 2S\n")
+    result = invoke(["solve", "--deck", "-"], input="AS 2S\n")
     assert result.exit_code == 0
     assert result.stdout.startswith("# <stdin>: ")
 
 
 @pytest.mark.parametrize("files", [["-", "-"], ["-", str(EXAMPLES / "won.yaml"), "-"]])
 def test_stdin_twice_is_a_usage_error(files):
-    assert "more than once" in one_line_error(run("validate", *files, input=""), 2)
+    assert "more than once" in one_line_error(invoke(["validate", *files], input=""), 2)
 
 
 # ----------------------------------------------- 6. no file, empty files
 
 
 def test_hint_at_the_start_of_a_deal_or_deck(tmp_path):
-    by_deal = run("hint", "--deal", "1", "--bot", "greedy")
+    by_deal = invoke(["hint", "--deal", "1", "--bot", "greedy"])
     assert by_deal.exit_code == 0, by_deal.output
     assert by_deal.stdout.startswith("2D to ") and "0 cards placed" in by_deal.stdout
     deck = tmp_path / "deck.txt"
     deck.write_text(" ".join(str(c) for c in Game.from_deal(1).deck))
-    by_deck = run("hint", "--deck", deck, "--bot", "greedy")
+    by_deck = invoke(["hint", "--deck", deck, "--bot", "greedy"])
     assert by_deck.stdout.splitlines()[0] == by_deal.stdout.splitlines()[0]  # the rest has timings
-    assert "give FILE" in one_line_error(run("hint"), 2)
-    assert "--game" in one_line_error(run("hint", "--deal", "1", "--game", "1"), 2)
+    assert "give FILE" in one_line_error(invoke(["hint"]), 2)
+    assert "--game" in one_line_error(invoke(["hint", "--deal", "1", "--game", "1"]), 2)
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# nothing yet\n", "  # a comment\n\n# another\n", "\ufeff# bom\n"])
@@ -264,15 +253,15 @@ def test_an_empty_or_comment_only_script_is_the_start(tmp_path, command, text):
     path = tmp_path / "moves.txt"
     path.write_text(text, encoding="utf-8")
     extra = ["--bot", "greedy"] if command == "hint" else []
-    with_deal = run(command, path, "--deal", "1", *extra)
+    with_deal = invoke([command, path, "--deal", "1", *extra])
     assert with_deal.exit_code == 0, with_deal.output
-    start = run(command, "-", "--deal", "1", *extra, input="")
+    start = invoke([command, "-", "--deal", "1", *extra], input="")
     assert start.exit_code == 0
     if command == "hint":  # its last line has timings
         assert start.stdout.splitlines()[0] == with_deal.stdout.splitlines()[0]
     else:
         assert start.stdout == with_deal.stdout
-    without = run(command, path, *extra)
+    without = invoke([command, path, *extra])
     assert "with --deal N or --deck FILE" in one_line_error(without, 1)
 
 
@@ -280,7 +269,7 @@ def test_an_empty_or_comment_only_script_is_the_start(tmp_path, command, text):
 def test_play_resume_of_an_empty_file_is_an_error(tmp_path, text):
     path = tmp_path / "game.yaml"
     path.write_text(text)
-    assert "no game in it" in one_line_error(run("play", "--resume", path, "--script", input=""), 1)
+    assert "no game in it" in one_line_error(invoke(["play", "--resume", path, "--script"], input=""), 1)
 
 
 # --------------------------------------------------------- 4. streaming
@@ -288,7 +277,7 @@ def test_play_resume_of_an_empty_file_is_an_error(tmp_path, text):
 
 def test_solve_streams_in_deal_order_whatever_the_jobs():
     args = ["solve", "--deals", "0-7", "--max-nodes", "3000", "--format", "json"]
-    one, two = run(*args), run(*args, "--jobs", "2")
+    one, two = invoke(args), invoke([*args, "--jobs", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, two.output
 
     def untimed(text):
@@ -330,7 +319,7 @@ def test_a_face_never_runs_into_the_row_number():
 def test_deal_numbers_and_ranges_take_digits_only(args, value):
     if "--deal" in args and "-" in value:
         return  # a range is not a deal number: covered by the other values
-    result = CliRunner().invoke(main, args + [value], catch_exceptions=False)
+    result = invoke(args + [value])
     assert result.exit_code == 2, result.output
 
 
@@ -348,7 +337,7 @@ def test_deal_numbers_and_ranges_take_digits_only(args, value):
 )
 def test_stdin_named_by_two_inputs_is_a_usage_error(args):
     # any two of a command's inputs (file, --deck, --rules, --resume) cannot both read stdin
-    line = one_line_error(run(*args, input="AS 2S\n"), 2)
+    line = one_line_error(invoke(args, input="AS 2S\n"), 2)
     assert "'-'" in line or "stdin" in line
 
 
@@ -372,7 +361,7 @@ def test_file_names_at_the_prompt_may_be_quoted_like_a_shell(tmp_path, monkeypat
 def test_a_file_name_that_cannot_be_a_file_is_one_line_and_the_game_goes_on(tmp_path, monkeypatch, command, name, says, interactive):
     monkeypatch.chdir(tmp_path)
     mode = ["--interactive"] if interactive else ["--script"]
-    result = CliRunner().invoke(main, ["play", "--deal", "1", *mode], input=f"d4\n{command} {name}\ne4\n")
+    result = invoke(["play", "--deal", "1", *mode], input=f"d4\n{command} {name}\ne4\n")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert says in result.stderr
@@ -387,7 +376,7 @@ def test_a_file_name_that_cannot_be_a_file_is_one_line_and_the_game_goes_on(tmp_
 def test_a_state_is_never_written_into_the_recording(tmp_path, monkeypatch, interactive):
     monkeypatch.chdir(tmp_path)
     mode = ["--interactive"] if interactive else ["--script"]
-    result = CliRunner().invoke(main, ["play", "--deal", "1", "--record", "r.yaml", *mode], input="d4\nstate r.yaml\nstate! r.yaml\n")
+    result = invoke(["play", "--deal", "1", "--record", "r.yaml", *mode], input="d4\nstate r.yaml\nstate! r.yaml\n")
     assert result.stderr.count("r.yaml: is the recording") == (2 if interactive else 1)
     assert (tmp_path / "r.yaml").read_text().startswith("foursquare: 1\n") and "moves:" in (tmp_path / "r.yaml").read_text()
 
@@ -395,7 +384,7 @@ def test_a_state_is_never_written_into_the_recording(tmp_path, monkeypatch, inte
 def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
     deck = tmp_path / "short.deck"
     deck.write_text("2D 3C\n")
-    result = CliRunner().invoke(main, ["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
+    result = invoke(["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
     assert "No hint: the next card is unknown" in result.output and "Error" not in result.output
 
 
@@ -412,7 +401,7 @@ def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
 def test_file_names_at_the_prompt_are_words_as_a_shell_reads_them(tmp_path, monkeypatch, typed, name):
     monkeypatch.chdir(tmp_path)
     for mode in (["--interactive"], ["--script"]):
-        result = CliRunner().invoke(main, ["play", "--deal", "1", *mode], input=f"d4\n{typed}\n")
+        result = invoke(["play", "--deal", "1", *mode], input=f"d4\n{typed}\n")
         assert result.exit_code == 0, result.output
         assert [p.name for p in tmp_path.iterdir()] == [name]
         (tmp_path / name).unlink()

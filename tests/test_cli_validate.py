@@ -6,16 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import EXAMPLES, invoke
 
-from foursquare.cli import main
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
 WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
-
-
-def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
 def write(tmp_path, text: str | bytes, name="game.yaml") -> Path:
@@ -25,7 +18,7 @@ def write(tmp_path, text: str | bytes, name="game.yaml") -> Path:
 
 
 def test_valid_files_exit_0_with_a_summary():
-    result = run(["validate", str(WON), str(LOST)])
+    result = invoke(["validate", str(WON), str(LOST)])
     assert result.exit_code == 0
     assert result.stderr == ""
     assert result.stdout.splitlines() == [
@@ -36,7 +29,7 @@ def test_valid_files_exit_0_with_a_summary():
 
 
 def test_every_error_of_every_game_and_exit_1():
-    result = run(["validate", str(WON), str(INVALID)])
+    result = invoke(["validate", str(WON), str(INVALID)])
     assert result.exit_code == 1
     errors = result.stderr.splitlines()
     assert len(errors) == 5
@@ -47,16 +40,16 @@ def test_every_error_of_every_game_and_exit_1():
 
 def test_a_file_that_cannot_be_read_is_not_counted_as_a_game(tmp_path):
     missing = str(tmp_path / "missing.yaml")
-    result = run(["validate", missing, str(WON), str(INVALID)])
+    result = invoke(["validate", missing, str(WON), str(INVALID)])
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == "5 games checked, 3 invalid; 1 file not checked (see above)"
-    result = run(["validate", missing, str(WON)])
+    result = invoke(["validate", missing, str(WON)])
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == "1 game checked, all valid; 1 file not checked (see above)"
 
 
 def test_json_has_one_object_per_game():
-    result = run(["validate", "--format", "json", str(WON), str(INVALID)])
+    result = invoke(["validate", "--format", "json", str(WON), str(INVALID)])
     assert result.exit_code == 1
     games = json.loads(result.stdout)
     assert [(Path(g["file"]).name, g["game"], g["valid"]) for g in games] == [
@@ -72,7 +65,7 @@ def test_json_has_one_object_per_game():
 
 def test_stdin_and_bom_and_crlf():
     text = "\ufeff" + WON.read_text().replace("\n", "\r\n")
-    result = run(["validate", "-"], input=text)
+    result = invoke(["validate", "-"], input=text)
     assert result.exit_code == 0, result.output
     assert result.stdout == "<stdin>: 1 game, all valid\n"
 
@@ -91,7 +84,7 @@ def test_stdin_and_bom_and_crlf():
 )
 def test_yaml_that_coerces_or_is_unsafe_is_a_clear_error(tmp_path, text, line, message):
     path = write(tmp_path, text)
-    result = run(["validate", str(path)])
+    result = invoke(["validate", str(path)])
     assert result.exit_code == 1
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"{path}:{line}:" if line else f"{path}:")
@@ -112,7 +105,7 @@ def test_bad_files_are_one_clear_line(tmp_path, content, message):
     path = tmp_path / "file.yaml"
     if content is not None:
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
-    result = run(["validate", str(path)])
+    result = invoke(["validate", str(path)])
     assert result.exit_code == 1
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(str(path))
@@ -121,13 +114,13 @@ def test_bad_files_are_one_clear_line(tmp_path, content, message):
 
 
 def test_a_directory_is_a_clear_error(tmp_path):
-    result = run(["validate", str(tmp_path)])
+    result = invoke(["validate", str(tmp_path)])
     assert result.exit_code == 1
     assert result.stderr == f"{tmp_path}: is a directory, not a file\n"
 
 
 def test_an_unreadable_file_does_not_stop_the_others(tmp_path):
-    result = run(["validate", "--format", "json", str(tmp_path / "missing.yaml"), str(WON)])
+    result = invoke(["validate", "--format", "json", str(tmp_path / "missing.yaml"), str(WON)])
     assert result.exit_code == 1
     games = json.loads(result.stdout)
     assert [g["valid"] for g in games] == [False, True]
@@ -139,7 +132,7 @@ def test_every_json_object_has_the_same_keys_even_for_a_file_not_read_game_by_ga
     (tmp_path / "empty.yaml").write_text("")
     (tmp_path / "broken.yaml").write_text("foursquare: 1\nmoves: [d4\n")
     files = [tmp_path / "missing.yaml", tmp_path / "binary.yaml", tmp_path / "empty.yaml", tmp_path / "broken.yaml", tmp_path]
-    result = run(["validate", "--format", "json", *map(str, files), str(WON)])
+    result = invoke(["validate", "--format", "json", *map(str, files), str(WON)])
     games = json.loads(result.stdout)
     assert len(games) == len(files) + 1
     keys = set(games[-1])
@@ -151,7 +144,7 @@ def test_every_json_object_has_the_same_keys_even_for_a_file_not_read_game_by_ga
 
 @pytest.mark.parametrize("args", [["validate"], ["validate", "--format", "xml", "x"], ["validate", "--bogus", "x"]])
 def test_usage_errors_exit_2(args):
-    assert run(args).exit_code == 2
+    assert invoke(args).exit_code == 2
 
 
 @pytest.mark.parametrize("command", [["validate"], ["replay"], ["state"]])
@@ -167,7 +160,7 @@ def test_usage_errors_exit_2(args):
 )
 def test_another_kind_of_yaml_file_gets_one_line_saying_what_it_is(tmp_path, command, text, says):
     path = write(tmp_path, text)
-    result = run(command + [str(path)])
+    result = invoke(command + [str(path)])
     assert result.exit_code == 1
     errors = [line for line in result.stderr.splitlines() if line.startswith(f"{path}:")]
     assert len(errors) == 1, result.stderr
@@ -178,6 +171,6 @@ def test_another_kind_of_yaml_file_gets_one_line_saying_what_it_is(tmp_path, com
 def test_a_game_with_one_misspelt_key_still_gets_every_key_checked(tmp_path):
     # only a document with no game key at all is taken for another kind of file
     path = write(tmp_path, "foursquare: 1\ndeal: 1\nmovess: [d4]\n")
-    result = run(["validate", str(path)])
+    result = invoke(["validate", str(path)])
     assert result.exit_code == 1
     assert "unknown key 'movess'" in result.stderr

@@ -8,16 +8,13 @@ final status, reason, score, cards placed and grid must match.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from helpers import conformance_records
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 
-DATA = Path(__file__).parent / "data" / "conformance_games.jsonl"
-GAMES = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+GAMES = conformance_records()
 
 
 def test_the_data_covers_every_ending():

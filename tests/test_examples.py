@@ -9,16 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import EXAMPLES, invoke
 
-from foursquare.cli import main
 from foursquare.formats.sources import load_input, read_source
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
-
-
-def run(args, input=None):
-    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
 def load(name: str):
@@ -31,21 +24,21 @@ def load(name: str):
     [("won.yaml", 153, "won", None, 8), ("lost.yaml", 21, "lost", "too-many-face-down", None)],
 )
 def test_recorded_games_validate_and_end_as_claimed(name, deal, status, reason, score):
-    result = run(["validate", str(EXAMPLES / name)])
+    result = invoke(["validate", str(EXAMPLES / name)])
     assert result.exit_code == 0 and result.stderr == ""
     game = load(name)
     assert (game.deal, game.status, game.reason, game.score) == (deal, status, reason, score)
 
 
 def test_move_script_wins_when_piped_into_play():
-    result = run(["play", "--deal", "89"], input=(EXAMPLES / "deal89.moves").read_text())
+    result = invoke(["play", "--deal", "89"], input=(EXAMPLES / "deal89.moves").read_text())
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "Won, score 4."
 
 
 def test_invalid_transcript_gives_exactly_the_expected_errors(monkeypatch):
     monkeypatch.chdir(EXAMPLES)
-    result = run(["validate", "invalid.yaml"])
+    result = invoke(["validate", "invalid.yaml"])
     assert result.exit_code == 1
     assert result.stderr == (EXAMPLES / "invalid.expected").read_text()
     assert result.stdout == "invalid.yaml: 4 games, 3 invalid\n"
@@ -54,7 +47,7 @@ def test_invalid_transcript_gives_exactly_the_expected_errors(monkeypatch):
 def test_saved_state_resumes_exactly():
     game = load("state.yaml")
     assert (game.deal, game.placed, str(game.next_card)) == (153, 12, "2D")
-    again = run(["state", str(EXAMPLES / "state.yaml")])
+    again = invoke(["state", str(EXAMPLES / "state.yaml")])
     assert again.stdout == (EXAMPLES / "state.yaml").read_text()
 
 
@@ -101,7 +94,7 @@ def test_readme_console_examples_are_real_output(command, output, monkeypatch):
         at = words.index("<")
         stdin = Path(words[at + 1]).read_text()
         words = words[:at]
-    result = CliRunner().invoke(main, words, input=stdin, catch_exceptions=False)
+    result = invoke(words, input=stdin)
     assert result.output == output
 
 

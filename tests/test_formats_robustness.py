@@ -17,6 +17,7 @@ import random
 
 import pytest
 import yaml
+from helpers import EXAMPLES, invoke
 
 from foursquare import Game
 from foursquare.engine.cards import Card
@@ -583,17 +584,13 @@ def test_no_view_when_the_next_card_is_unknown():
     ],
 )
 def test_hint_and_analyze_say_why_the_next_card_is_unknown(tmp_path, command, text, deck):
-    from click.testing import CliRunner
-
-    from foursquare.cli import main
-
     game = tmp_path / "g.yaml"
     game.write_text(text)
     args = [*command, str(game)]
     if deck is not None:
         (tmp_path / "deck.txt").write_text(deck)
         args += ["--deck", str(tmp_path / "deck.txt")]
-    result = CliRunner().invoke(main, args)
+    result = invoke(args)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{game}: ")
     assert "the next card is unknown: the 2 cards known are all placed" in result.stderr
@@ -601,11 +598,9 @@ def test_hint_and_analyze_say_why_the_next_card_is_unknown(tmp_path, command, te
 
 
 def test_a_won_game_has_an_exact_player_view():
-    from pathlib import Path
-
     from foursquare.formats.transcript import load_game
 
-    won = Path(__file__).parent.parent / "examples" / "won.yaml"
+    won = EXAMPLES / "won.yaml"
     game = load_game(won.read_text(), "won.yaml")
     assert game.score is not None and game.face_down == 0
     view = read_view(state_text(game, player_view=True), "pv.yaml")

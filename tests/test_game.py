@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import conformance_records
 
 from foursquare.engine.deal import ordered_deck
 from foursquare.engine.game import Game, Placement, Reason, Status, WrongCardError, play_moves
@@ -354,11 +355,7 @@ def test_status_and_reason_are_the_format_words():
 
 def test_remaining_is_the_whole_known_stock_once_the_game_is_over():
     """FORMATS.md, State: `remaining` follows `next`; with no next card it is all the stock."""
-    import json
-    from pathlib import Path
-
-    with open(Path(__file__).parent / "data" / "conformance_games.jsonl") as f:
-        games = [json.loads(line) for line in f]
+    games = conformance_records()
     for record in games[:40]:
         game = Game.from_deal(record["deal"])
         for cell in record["moves"]:

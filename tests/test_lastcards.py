@@ -86,6 +86,7 @@ def test_every_win_of_random_play_passes_for_each_tail_length(seed):
     assert wins >= 20 and stacked >= 5  # the check met real wins, some with stacked cards
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed):
     # Three-square positions after a few random moves, the deck cut 1 card

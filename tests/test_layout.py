@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import play
 
 from foursquare.engine.deal import ordered_deck
 from foursquare.engine.game import Game
@@ -18,10 +19,7 @@ def names(cells):
 
 
 def game_after(*moves, deck=None):
-    game = Game(deck or ordered_deck())
-    for m in moves:
-        game.play(m)
-    return game
+    return play(Game(deck or ordered_deck()), moves)
 
 
 # -------------------------------------------------------------- cell names

@@ -9,20 +9,16 @@ in this module: a dict of cells, no tables, no undo, copied at every step.
 The property tests (``test_properties.py``) use it too.
 
 The full depth-6 and depth-7 counts take tens of seconds with the reference
-engine; they run when ``FOURSQUARE_SLOW=1`` is set.  The default run compares
+engine; they are marked ``slow`` and run with ``pytest -m slow``.  The default run compares
 the two engines move by move ("divide") on a few first moves instead.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game, perft
-
-SLOW = pytest.mark.skipif(not os.environ.get("FOURSQUARE_SLOW"), reason="slow: set FOURSQUARE_SLOW=1")
 
 # --------------------------------------------------------------------------
 # The reference engine: RULES.md §3–5 for the standard rules, read literally.
@@ -227,14 +223,14 @@ def test_s9_midgame_divide_with_losses_agrees_with_reference(deal, opening):
     assert divide(game, 4) == {name: ref_perft(_after(ref, name), 3) for name in ref.legal_names()}
 
 
-@SLOW
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", [1, 42])
 def test_s9_perft_depth_6_agrees_with_reference(deal):
     deck = deal_deck(deal)
     assert perft(Game(deck), 6) == ref_perft(RefGame([str(c) for c in deck]), 6)
 
 
-@SLOW
+@pytest.mark.slow
 def test_s9_perft_depth_7_divide_agrees_with_reference():
     game = Game.from_deal(1)
     game.play("d4")

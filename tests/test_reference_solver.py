@@ -4,6 +4,7 @@ and by exhaustive search on small cases (RULES.md §5, §8)."""
 import itertools
 
 import pytest
+from helpers import conformance_records
 
 from foursquare import PRESETS, Game
 from foursquare.solver.reference import solve_with_engine
@@ -95,11 +96,7 @@ def test_limits_give_unknown_and_leave_the_game_unchanged():
 
 
 def _won_conformance_games():
-    import json
-    from pathlib import Path
-
-    lines = (Path(__file__).parent / "data" / "conformance_games.jsonl").read_text().splitlines()
-    return [g for g in map(json.loads, lines) if g["final"]["status"] == "won"]
+    return [g for g in conformance_records() if g["final"]["status"] == "won"]
 
 
 @pytest.mark.parametrize("record", _won_conformance_games(), ids=lambda g: g["id"])

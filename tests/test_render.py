@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from helpers import DATA, conformance_record, play
 
 from foursquare import Game
 from foursquare.cli.render import draw, grid_text, outcome_text, region, status_line
 
-DATA = Path(__file__).parent / "data"
 GOLDEN = DATA / "golden"
 
 
 def worked_example() -> Game:
     """RULES.md §7 after its six moves (the next card, 3D, added to the stock)."""
-    game = Game("5C 9D 2H 7S 7C AS 3D".split())
-    for cell in "d4 e4 c4 d4 d3 d5".split():
-        game.play(cell)
-    return game
+    return play(Game("5C 9D 2H 7S 7C AS 3D".split()), "d4 e4 c4 d4 d3 d5".split())
 
 
 def conformance_game(deal: int) -> Game:
-    for line in (DATA / "conformance_games.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        if record["deal"] == deal:
-            game = Game.from_deal(deal)
-            for cell in record["moves"]:
-                game.play(cell)
-            return game
-    raise LookupError(deal)
+    return play(Game.from_deal(deal), conformance_record(deal)["moves"])
 
 
 @pytest.mark.parametrize(

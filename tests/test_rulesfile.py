@@ -1,8 +1,7 @@
 """Rule sets given by name or in a YAML rules file (issue 6; RULES.md §8)."""
 
-from pathlib import Path
-
 import pytest
+from helpers import EXAMPLES
 
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
 from foursquare.errors import FormatError
@@ -93,6 +92,6 @@ def test_example_rules_file_in_test_data():
 
 @pytest.mark.parametrize("name", ["won.yaml", "lost.yaml", "state.yaml"])
 def test_a_game_file_given_as_a_rules_file_is_named_as_such(name):
-    path = Path(__file__).parent.parent / "examples" / name
+    path = EXAMPLES / name
     with pytest.raises(FormatError, match="this is a game file .*not a rules file"):
         read_rules(path.read_text(), str(path))

@@ -467,6 +467,7 @@ def _random_layout(rng: random.Random, F: int = 7):
     return r0, c0, occ, om, dm
 
 
+@pytest.mark.slow
 def test_parity_bound_matches_trying_every_line_parity():
     rng = random.Random(11)
     F = 7
@@ -530,6 +531,7 @@ def test_two_last_cut_with_one_stacked_card_needs_the_last_card_outside_too():
     assert not _two_last_cut(2, 1, 2, 10, 4, 4, 1)  # a tie can hold y
 
 
+@pytest.mark.slow
 def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_force_win():
     # Three-square (2n-3 = 3 > 2 face-down cards): every position after a few random
     # moves, the deck cut at one or two cards beyond the empty cells; every length of
@@ -741,6 +743,7 @@ def _late_positions_with_exact_cards(deals, follow_wins: bool = True):
             yield cut
 
 
+@pytest.mark.slow
 def test_forced_lines_never_rule_out_a_win_the_engine_finds():
     # Whenever the forced-line parity says no win, the brute force with the engine
     # finds none; and the solver agrees with the brute force on every position.

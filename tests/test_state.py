@@ -1,11 +1,10 @@
 """State YAML (FORMATS.md "State"): dump, resume exactly, and every inconsistency caught."""
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 import yaml
+from helpers import DATA, conformance_records, play
 
 from foursquare import Game, get_rules
 from foursquare.engine.rules import STANDARD
@@ -13,18 +12,14 @@ from foursquare.errors import FormatError
 from foursquare.formats.state import read_state, state_text
 from foursquare.formats.transcript import transcript_text, validate
 
-DATA = Path(__file__).parent / "data"
-RECORDS = [json.loads(line) for line in (DATA / "conformance_games.jsonl").read_text().splitlines()]
+RECORDS = conformance_records()
 WON = next(r for r in RECORDS if r["final"]["status"] == "won")
 LOST_FACE_DOWN = next(r for r in RECORDS if r["final"]["reason"] == "too-many-face-down")
 LOST_STOCK = next(r for r in RECORDS if r["final"]["reason"] == "stock-empty")
 
 
 def replayed(rec, upto=None):
-    game = Game.from_deal(rec["deal"])
-    for cell in rec["moves"][:upto]:
-        game.play(cell)
-    return game
+    return play(Game.from_deal(rec["deal"]), rec["moves"][:upto])
 
 
 def in_progress():

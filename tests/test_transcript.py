@@ -2,9 +2,9 @@
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from helpers import DATA, conformance_records, play
 
 from foursquare import Game, get_rules
 from foursquare.engine.cards import Card
@@ -19,8 +19,7 @@ from foursquare.formats.transcript import (
     validate,
 )
 
-DATA = Path(__file__).parent / "data"
-RECORDS = [json.loads(line) for line in (DATA / "conformance_games.jsonl").read_text().splitlines()]
+RECORDS = conformance_records()
 
 
 def conformance_yaml(rec, use_deck=False):
@@ -132,17 +131,11 @@ def test_flipped_claims_compare_as_sets_of_cells():
 
 
 def played(deal=1, cells=("d4", "e4", "c4", "d3", "d5"), rules=STANDARD):
-    game = Game.from_deal(deal, rules)
-    for cell in cells:
-        game.play(cell)
-    return game
+    return play(Game.from_deal(deal, rules), cells)
 
 
 def finished(rec):
-    game = Game.from_deal(rec["deal"])
-    for cell in rec["moves"]:
-        game.play(cell)
-    return game
+    return play(Game.from_deal(rec["deal"]), rec["moves"])
 
 
 WON = next(r for r in RECORDS if r["final"]["status"] == "won")

@@ -6,16 +6,10 @@ import dataclasses
 import random
 
 import pytest
+from helpers import play
 
 from foursquare.engine.game import Game, Status
 from foursquare.engine.view import PlayerView
-
-
-def played(deck, cells):
-    game = Game(deck)
-    for cell in cells:
-        game.play(cell)
-    return game
 
 
 def opening(deal: int, n: int, seed: int = 0) -> Game:
@@ -47,7 +41,7 @@ def test_s6_two_orders_of_the_unseen_cards_give_the_same_view(deal, n):
     decks = {game.deck}
     for seed in range(5):
         random.Random(seed).shuffle(rest)
-        other = played(seen + rest, [m.cell for m in game.moves])
+        other = play(Game(seen + rest), [m.cell for m in game.moves])
         decks.add(other.deck)
         assert other.view() == game.view()
     assert len(decks) > 1  # the orders did differ
@@ -60,7 +54,7 @@ def test_s6_the_view_holds_no_order_field():
 
 def test_s6_face_down_cards_are_known_and_marked():
     # §7 steps 1–2: the 5C on d4 is face down after the 9D; the player saw it placed.
-    game = played(["5C", "9D", "2H"], ["d4", "e4"])
+    game = play(Game(["5C", "9D", "2H"]), ["d4", "e4"])
     view = game.view()
     assert view.face_down == 1
     pile = view.grid[game.moves[0].cell]
@@ -108,6 +102,6 @@ def test_s6_view_of_a_finished_game():
 
 
 def test_s6_no_view_when_the_next_card_is_unknown():
-    game = played(["5C"], ["d4"])
+    game = play(Game(["5C"]), ["d4"])
     with pytest.raises(ValueError, match="next card is unknown"):
         game.view()

@@ -1,0 +1,19 @@
+"""Shared by the whole test suite.
+
+The helpers that several modules use live in ``tests/helpers.py`` (paths, the
+command line run in-process, the conformance games); this makes sure ``tests/``
+is importable whichever ``--import-mode`` pytest runs with.
+
+The exhaustive brute-force comparisons are marked ``@pytest.mark.slow`` (the
+marker is registered in setup.cfg) and deselected by default; ``python -m pytest
+-q -m slow`` runs them, ``-m ""`` runs everything, and ``.ci/run`` runs both steps.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TESTS = str(Path(__file__).parent)
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)

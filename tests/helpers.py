@@ -1,0 +1,60 @@
+"""What several test modules share: the repository's paths, the command line run
+in-process, the conformance games, a game played from a list of cells.
+
+Import it as ``from helpers import ...``: ``tests/`` is on ``sys.path`` (pytest puts
+the folder of ``conftest.py`` there, and ``conftest.py`` makes sure of it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from foursquare.cli import main
+from foursquare.engine.game import Game
+
+#: The repository's root folder (README.md, setup.cfg, examples/, tests/).
+ROOT = Path(__file__).parent.parent
+#: The example files of examples/README.md.
+EXAMPLES = ROOT / "examples"
+#: The test data: conformance games, golden renderings, format samples.
+DATA = ROOT / "tests" / "data"
+#: One conformance game a line (JSON): id, deal, moves (cells), final status and score.
+CONFORMANCE = DATA / "conformance_games.jsonl"
+
+
+def invoke(args: Sequence[object], input: str | bytes | None = None, **kwargs: Any) -> Result:
+    """Run ``foursquare ARGS...`` in-process through Click's CliRunner.
+
+    ``args`` are the words after ``foursquare`` (each passed through ``str``, so a
+    ``Path`` may stand for a file name); ``input`` is what stdin holds (none: empty).
+    Exceptions other than ``SystemExit`` are raised, not caught, unless
+    ``catch_exceptions=True`` is given; other keywords go to ``CliRunner.invoke``.
+    Returns Click's ``Result`` (``exit_code``, ``stdout``, ``stderr``, ``output``).
+    """
+    kwargs.setdefault("catch_exceptions", False)
+    return CliRunner().invoke(main, [str(arg) for arg in args], input=input, **kwargs)
+
+
+def conformance_records() -> list[dict[str, Any]]:
+    """Every conformance game (a fresh list of fresh dicts each call: a test may change them)."""
+    return [json.loads(line) for line in CONFORMANCE.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def conformance_record(deal: int) -> dict[str, Any]:
+    """The first conformance game of deal number ``deal``; ``LookupError`` if none."""
+    for record in conformance_records():
+        if record["deal"] == deal:
+            return record
+    raise LookupError(deal)
+
+
+def play(game: Game, cells: Iterable[Any]) -> Game:
+    """Play ``cells`` (like ``"d4"``) on ``game`` one by one, in place, and return it."""
+    for cell in cells:
+        game.play(cell)
+    return game

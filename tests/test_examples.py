@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, invoke
 
-from foursquare.formats.sources import load_input, read_source
+from foursquare.formats.files import read_source
+from foursquare.formats.loading import load_input
 
 
 def load(name: str):

@@ -428,7 +428,7 @@ def test_example_files_in_test_data():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from foursquare.formats.sources import load_input  # noqa: E402
+from foursquare.formats.loading import load_input  # noqa: E402
 from foursquare.formats.state import read_state, state_text  # noqa: E402
 
 SAMPLE_TRANSCRIPT = transcript_text(played())

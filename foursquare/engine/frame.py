@@ -90,7 +90,7 @@ class Frame:
         self.nbr_mask: list[int] = [_mask(line) for line in self.nbrs]
         col0 = sum(1 << (r * f) for r in range(f))
         lines = range(f)
-        self.rows_band: list[list[int]] = [[((1 << (f * (r1 - r0 + 1))) - 1) << (f * r0) if r1 >= r0 else 0 for r1 in lines] for r0 in lines]
+        self.rows_band: list[list[int]] = [[((1 << f * (r1 - r0 + 1)) - 1) << f * r0 if r1 >= r0 else 0 for r1 in lines] for r0 in lines]
         self.cols_band: list[list[int]] = [[col0 * (((1 << (c1 - c0 + 1)) - 1) << c0) if c1 >= c0 else 0 for c1 in lines] for c0 in lines]
         self.every = (1 << (f * f)) - 1
 

@@ -132,7 +132,7 @@ def solve(deal, deck_path, rules_spec, deal_range, max_nodes, timeout, jobs, fmt
 
 def _solve_deal(task):
     """Solve one deal in a worker process: ``(deal, solution)``."""
-    from ..solver.search import solve_deals
+    from ..solver import solve_deals
 
     deal, rules, limit, timeout = task
     return next(iter(solve_deals([deal], rules, max_nodes=limit, timeout=timeout, jobs=1)))
@@ -143,7 +143,7 @@ def solve_stream(deals: range, rules, limit, timeout, jobs):
     the deals before it are solved (each worker takes one deal at a time; only
     the results that finished out of order are kept waiting).  Stopping the iteration
     (Ctrl-C, SIGTERM, a closed generator) stops the worker processes."""
-    from ..solver.search import solve_deals
+    from ..solver import solve_deals
 
     list(solve_deals([], rules))  # an unsupported rule set fails here, before any work
     if jobs <= 1 or len(deals) <= 1:

@@ -14,10 +14,11 @@ the tests check them against brute force.  Positions are bit masks over a frame
 - *Forced lines* (a line that every card to come would flip):
   :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_flags`,
   :func:`forced_lines_fail`, :func:`forced_lines_verdict`, :func:`forced_lines_search`.
-- *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`.
+- *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`; with the *last
+  card* rule again after a stacked card: :func:`last_cards_rule`.
 
-The last-card rule and the last-three-cards rule (stack patterns) are in
-:class:`foursquare.solver.search.Search` and :mod:`foursquare.solver.lastcards`.
+The last-card rule before a budget is :meth:`foursquare.solver.search.Search.last_card_can_end`;
+the last-three-cards rule (stack patterns) is in :mod:`foursquare.solver.lastcards`.
 
 The verdicts of the parity and forced-lines tests depend on the layout's shape
 only, so they are kept in caches shared by every search (:data:`PARITY_CACHE`, :data:`FORCED_CACHE`).
@@ -26,7 +27,7 @@ only, so they are kept in caches shared by every search (:data:`PARITY_CACHE`, :
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine.frame import frame_tables
 
@@ -440,3 +441,54 @@ def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: in
             if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
                 return False
     return True
+
+
+def last_cards_rule(ranks: Sequence[int], t0: int, K: int, n: int, limit: int, rm: list[int], top: int) -> Callable[[int, int], bool]:
+    """The *last card* and *last two cards* rules again after a stacked card, for a win
+    of exactly ``K`` cards (the solver's docstring; :meth:`~foursquare.solver.search.Search.last_card_can_end`,
+    :func:`two_last_cut`): the covered card is no longer a top card that the last cards
+    could meet.
+
+    :param ranks: the ranks of the deck, top first; ``t0``: the first card of the search.
+    :param n: the grid's side; ``limit``: the face-down limit (RULES.md §5).
+    :param rm: the search's top cards by rank (``rm[v]``: a mask of the piles whose
+        top card has rank ``v``), read at each call; ``top``: its length (ranks below it,
+        some pile on the grid).
+    :returns: a function ``(t1, slack) -> bool``: True when the rules rule out the
+        position whose next card is card ``t1``, with ``slack`` cards to spare.
+    """
+    last = len(ranks)
+    x_last = ranks[K - 1]
+    y_last = ranks[K - 2] if K >= 2 else 0
+    two_rule = K - 2 >= t0 and two_last_rule_out(y_last, 99, 0, n, limit)
+    one_rule = 2 * (n - 1) > limit
+    span1 = []  # min and max rank of cards t .. K-2 (before the last card)
+    span2 = []  # min and max rank of cards t .. K-3 (before the last two)
+    for t in range(last + 1):
+        a = ranks[t : K - 1]
+        span1.append((min(a, default=99), max(a, default=0)))
+        a = ranks[t : K - 2]
+        span2.append((min(a, default=99), max(a, default=0)))
+
+    def last_cards_rule_out(t1: int, slack: int) -> bool:
+        lo = 0  # the lowest and highest top card now
+        while not rm[lo]:
+            lo += 1
+        hi = top - 1
+        while not rm[hi]:
+            hi -= 1
+        if one_rule and t1 <= K - 1:  # the last card's rank within the tops it can meet
+            a, b = span1[t1]
+            if not (min(lo, a) <= x_last <= max(hi, b)):
+                return True
+        if two_rule and slack <= 1 and t1 <= K - 2:  # the second-to-last strictly beyond them
+            a, b = span2[t1]
+            lo2 = min(lo, a)
+            hi2 = max(hi, b)
+            if y_last < lo2 or y_last > hi2:
+                # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
+                if not slack or not lo2 <= x_last <= hi2:
+                    return True
+        return False
+
+    return last_cards_rule_out

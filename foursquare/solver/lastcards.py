@@ -34,8 +34,10 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from ..engine.frame import frame_tables
+from ..errors import FoursquareError
 
 #: A range narrowing of one pile: (pile, lowest class, highest class).
 _Narrowing = tuple[int, int, int]
@@ -99,7 +101,7 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
 
 
-class TailLimit(Exception):
+class TailLimit(FoursquareError):
     """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
 
     def __init__(self, steps: int) -> None:
@@ -339,3 +341,47 @@ def tail_can_end(
     """
     patterns, steps = tail_patterns(tail, earlier, n, limit, stacks, max_nodes=max_nodes, deadline=deadline)
     return patterns != 0, steps
+
+
+class StackPatternRule(NamedTuple):
+    """The forward search's use of the stack patterns (:func:`stack_pattern_rule`).
+
+    :ivar in_force: whether the patterns rule anything out (not when every pattern
+        with at most the cards to spare is possible).
+    :ivar tail_start: the first tail card (``K - k``).
+    :ivar before: ``before[t][s]``: whether ``s`` cards still to stack after card
+        ``t - 1``, none of them in the tail yet, fit some possible pattern
+        (``t`` up to ``tail_start``).
+    :ivar inside: ``(tail cards placed, their pattern, cards still to stack)`` for
+        every beginning of a possible pattern.
+    """
+
+    in_force: bool
+    tail_start: int
+    before: list[list[bool]]
+    inside: set[tuple[int, int, int]]
+
+
+def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int) -> StackPatternRule:
+    """The *stack patterns* rule for a win of exactly ``K`` cards: before the tail, the
+    cards still to stack must leave room for a possible pattern; inside it, the cards
+    stacked so far must begin one.
+
+    :param patterns: ``(set, k)``: the possible patterns of the last ``k`` cards
+        (:func:`tail_patterns`, bit ``p`` for pattern ``p``).
+    :param spare: the cards to spare (the win's stacked cards, RULES.md §3).
+    :param last: the number of known cards (the tables cover ``0 .. last`` cards to stack).
+    """
+    P, kt = patterns
+    tail_start = K - kt
+    in_force = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
+    before: list[list[bool]] = []
+    inside: set[tuple[int, int, int]] = set()
+    if in_force:
+        possible = [p for p in range(1 << kt) if P >> p & 1]
+        before = [
+            [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
+            for t in range(tail_start + 1)
+        ]
+        inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
+    return StackPatternRule(in_force, tail_start, before, inside)

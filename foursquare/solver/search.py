@@ -93,7 +93,7 @@ generation, the transposition key: :class:`Search`), :mod:`foursquare.solver.bat
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..engine.cards import Card
 from ..engine.game import Game
@@ -106,11 +106,11 @@ from .bounds import (
     forced_lines_flag_table,
     forced_lines_table,
     forced_lines_verdict,
+    last_cards_rule,
     parity_extra,
     two_last_cut,
-    two_last_rule_out,
 )
-from .lastcards import TailLimit, rank_classes, tail_patterns
+from .lastcards import TailLimit, rank_classes, stack_pattern_rule, tail_patterns
 from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
 
 __all__ = [
@@ -388,83 +388,6 @@ class Search:
         """
         return rank_classes(ranks[t:K], max(ranks) + 2 if ranks else 2)
 
-    # ---------------------------------------------------------------- one budget
-
-    def _stack_pattern_rule(self, K: int, pats: tuple[int, int]) -> tuple[bool, int, list[list[bool]], set[tuple[int, int, int]]]:
-        """The *stack patterns* rule's tables for budget ``K``: the patterns ``pats``
-        (:meth:`tail_patterns`) of the last ``kt`` cards that can end a win.
-
-        Before the tail (cards ``K - kt`` on), the cards still to stack must leave room
-        for a possible pattern; inside it, the cards stacked so far must begin one.
-
-        :returns: ``(in force, first tail card, before, inside)``: ``before[t][s]``
-            says whether ``s`` cards still to stack after card ``t - 1`` (none in the
-            tail yet) fit some pattern; ``inside`` holds ``(tail cards placed, their
-            pattern, cards still to stack)`` for every start of a possible pattern.
-            Not in force when every pattern with at most the cards to spare is possible.
-        """
-        b = self.b
-        P, kt = pats
-        tail_start = K - kt
-        last = len(self.ranks)
-        spare = K - self.t0 - (b.n * b.n - b.p)  # the cards to spare: stacked cards of the win
-        in_force = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
-        before: list[list[bool]] = []
-        inside: set[tuple[int, int, int]] = set()
-        if in_force:
-            possible = [p for p in range(1 << kt) if P >> p & 1]
-            before = [
-                [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
-                for t in range(tail_start + 1)
-            ]
-            inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
-        return in_force, tail_start, before, inside
-
-    def _last_cards_rule(self, K: int, rm: list[int], top: int) -> Callable[[int, int], bool]:
-        """The *last card* and *last two cards* rules again after a stacked card (the
-        covered card is no longer a top card that the last cards could meet): a function
-        ``(t1, slack) -> True`` when they now rule the position out, reading the top
-        cards by rank from ``rm`` (kept up to date by the search)."""
-        b = self.b
-        n = b.n
-        ranks = self.ranks
-        limit = b.limit
-        last = len(ranks)
-        x_last = ranks[K - 1]
-        y_last = ranks[K - 2] if K >= 2 else 0
-        two_rule = K - 2 >= self.t0 and two_last_rule_out(y_last, 99, 0, n, limit)
-        one_rule = 2 * (n - 1) > limit
-        span1 = []  # min and max rank of cards t .. K-2 (before the last card)
-        span2 = []  # min and max rank of cards t .. K-3 (before the last two)
-        for t in range(last + 1):
-            a = ranks[t : K - 1]
-            span1.append((min(a, default=99), max(a, default=0)))
-            a = ranks[t : K - 2]
-            span2.append((min(a, default=99), max(a, default=0)))
-
-        def last_cards_rule_out(t1: int, slack: int) -> bool:
-            lo = 0
-            while not rm[lo]:
-                lo += 1
-            hi = top - 1
-            while not rm[hi]:
-                hi -= 1
-            if one_rule and t1 <= K - 1:
-                a, b_ = span1[t1]
-                if not (min(lo, a) <= x_last <= max(hi, b_)):
-                    return True
-            if two_rule and slack <= 1 and t1 <= K - 2:
-                a, b_ = span2[t1]
-                lo2 = min(lo, a)
-                hi2 = max(hi, b_)
-                if y_last < lo2 or y_last > hi2:
-                    # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
-                    if not slack or not lo2 <= x_last <= hi2:
-                        return True
-            return False
-
-        return last_cards_rule_out
-
     def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:
         """Depth-first search for a win with exactly ``K`` cards from the board's position.
 
@@ -534,12 +457,13 @@ class Search:
             groups[t] = runs
             return runs
 
-        last_cards_rule_out = self._last_cards_rule(K, rm, top)
+        last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
 
-        # Stack patterns of the last kt cards (see _stack_pattern_rule); positions in the
-        # tail are keyed with their pattern so far (tail_key).
+        # Stack patterns of the last kt cards (lastcards.stack_pattern_rule); positions in
+        # the tail are keyed with their pattern so far (tail_key).
         kt = pats[1]
-        pat_rule, tail_start, ok_before_tail, ok_in_tail = self._stack_pattern_rule(K, pats)
+        spare = K - self.t0 - (n2 - b.p)  # the cards to spare: stacked cards of the win
+        pat_rule, tail_start, ok_before_tail, ok_in_tail = stack_pattern_rule(pats, K, spare, last)
         stacked = [0] * (last + 1)  # stacked[t]: 1 when card t was stacked on a pile
 
         # forced_lines_flag_table by cards placed, made when first needed

@@ -4,15 +4,17 @@ optimality against a brute-force search with the engine, symmetry, limits, batch
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 
+from foursquare import parallel
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, STRIDE
-from foursquare.engine.rules import STANDARD, get_rules
-from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, SolverError, solve, solve_deal, solve_deals, solve_deck
+from foursquare.engine.rules import PRESETS, STANDARD, get_rules
+from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, check_rules, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
     forced_lines_fail,
@@ -315,6 +317,36 @@ def test_batch_results_do_not_depend_on_the_number_of_workers():
     two = [(d, s.status, s.score, s.moves, s.nodes) for d, s in solve_deals(range(8, 14), max_nodes=20_000, jobs=2)]
     assert one == two
     assert [d for d, *_ in one] == list(range(8, 14))
+
+
+def _no_setup() -> None:
+    pass
+
+
+def test_batch_hands_one_deal_per_task_and_the_initializer_to_the_workers(monkeypatch):
+    seen = {}
+
+    def fake_ordered_map(fn, tasks, jobs, *, initializer=None):
+        seen.update(jobs=jobs, initializer=initializer)
+        return map(fn, tasks)
+
+    monkeypatch.setattr(parallel, "ordered_map", fake_ordered_map)
+    got = [(d, s.score) for d, s in solve_deals([1, 3, 42], max_nodes=20_000, jobs=2, initializer=_no_setup)]
+    assert got == [(1, 24), (3, 24), (42, 24)]
+    assert seen == {"jobs": 2, "initializer": _no_setup}
+
+
+def test_every_preset_passes_the_batch_rule_check():
+    for rules in PRESETS.values():
+        assert check_rules(rules) is None
+
+
+def test_outcomes_are_members_inside_and_plain_strings_outside():
+    assert (SOLVED, NO_WIN, UNKNOWN) == (Outcome.SOLVED, Outcome.NO_WIN, Outcome.UNKNOWN)
+    assert (SOLVED, NO_WIN, UNKNOWN) == ("solved", "no-win", "unknown")
+    sol = solve_deal(1)
+    assert sol.status is SOLVED
+    assert json.dumps(sol.status) == '"solved"' and f"{sol.status}" == "solved"
 
 
 # ------------------------------------------- the last card of a win (exact budgets)

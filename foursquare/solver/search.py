@@ -647,8 +647,9 @@ class Search:
                             # never matter again, only which cells hold a pile
                             room_c = nm1 - C1 + C0
                             room_r = nm1 - R1 + R0
-                            key = [t1, om2 >> s, dm2 >> s]
-                            key += min(C0, room_c), min(F - 1 - C1, room_c), min(R0, room_r), min(F - 1 - R1, room_r)
+                            key = [
+                                t1, om2 >> s, dm2 >> s, min(C0, room_c), min(F - 1 - C1, room_c), min(R0, room_r), min(F - 1 - R1, room_r),
+                            ]
                             for run in groups[t1] or rank_runs(t1):
                                 m = 0
                                 for v in run:

@@ -35,7 +35,7 @@ class Board:
         self.rules = rules
         self.n = rules.size
         self.F = rules.frame
-        self.frame: Frame = frame_tables(self.F)
+        self.frame: Frame = frame_tables(self.F)  # edge adjacency: the only one the fast search supports
         self.cap = rules.pile_cap
         self.limit = rules.face_down_limit
         size = self.F * self.F

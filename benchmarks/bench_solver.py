@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from foursquare.solver import DEFAULT_MAX_NODES, UNKNOWN, solve_deals
 from foursquare.solver.analysis import summarize
-from foursquare.solver.search import DEFAULT_MAX_NODES, UNKNOWN, solve_deals
 
 
 def main() -> None:

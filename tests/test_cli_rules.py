@@ -13,7 +13,7 @@ def test_without_argument_every_preset_is_listed_with_its_description():
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert [line.split()[0] for line in lines] == list(PRESETS)
-    for line, name in zip(lines, PRESETS):
+    for line, name in zip(lines, PRESETS, strict=True):
         assert line.endswith(DESCRIPTIONS[name])
 
 

@@ -97,7 +97,7 @@ def test_samples_is_the_same_fixed_work_limit_as_nodes():
 def test_one_game_is_singular_and_times_are_in_human_units():
     out = invoke(["simulate", "--bot", "greedy", "--deals", "5"]).stdout
     assert "greedy on deals 5: 1 game\n" in out
-    line = next(l for l in out.splitlines() if "per move" in l)
+    line = next(text for text in out.splitlines() if "per move" in text)
     assert any(f" {unit} per move" in line for unit in ("s", "ms", "µs")) and "e-0" not in line
 
 

@@ -26,6 +26,8 @@ from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
 from foursquare.formats import yamlio
+from foursquare.formats.deck import read_deck
+from foursquare.formats.loading import load_input, load_view
 from foursquare.formats.movescript import (
     COMMAND_ALIASES,
     COMMAND_NAMES,
@@ -37,8 +39,6 @@ from foursquare.formats.movescript import (
     play_script,
 )
 from foursquare.formats.rulesfile import load_rules, read_rules
-from foursquare.formats.deck import read_deck
-from foursquare.formats.loading import load_input, load_view
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
 from foursquare.formats.yamlio import read_documents, read_each_document, split_documents

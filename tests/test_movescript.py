@@ -4,8 +4,8 @@ import pytest
 
 from foursquare import Game
 from foursquare.engine.cards import Card
-from foursquare.errors import FormatError
 from foursquare.engine.layout import Cell
+from foursquare.errors import FormatError
 from foursquare.formats.movescript import Move, new_game, parse_move, play_move, play_script, read_moves
 
 

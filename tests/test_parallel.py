@@ -15,7 +15,7 @@ import pytest
 
 from foursquare.bots import simulate
 from foursquare.parallel import BUFFER, WorkerError, ordered_map
-from foursquare.solver.search import solve_deals
+from foursquare.solver import solve_deals
 
 
 def _square(x: int) -> int:

@@ -12,10 +12,10 @@ import sys
 import pytest
 
 from foursquare import Game
-from foursquare.errors import ParseError
-from foursquare.formats.movescript import Move
 from foursquare.cli.session import Session, read_entry, writable_target, write_atomically
+from foursquare.errors import ParseError
 from foursquare.formats.commands import PromptCommand as Command
+from foursquare.formats.movescript import Move
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 
@@ -203,7 +203,7 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
-    from foursquare.formats.movescript import COMMAND_NAMES
     from foursquare.cli.session import COMMANDS
+    from foursquare.formats.movescript import COMMAND_NAMES
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)

@@ -4,35 +4,30 @@ optimality against a brute-force search with the engine, symmetry, limits, batch
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 
+from foursquare import parallel
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, STRIDE
-from foursquare.engine.rules import STANDARD, get_rules
-from foursquare.solver.search import (
-    NO_WIN,
-    SOLVED,
-    UNKNOWN,
-    SolverError,
-    _forced_lines_fail,
-    _forced_lines_flag_table,
-    _forced_lines_flags,
-    _forced_lines_search,
-    _forced_lines_table,
-    _parity_consistent,
-    _parity_extra,
-    _two_last_cut,
-    _two_last_rule_out,
-    _Board,
-    _Search,
-    solve,
-    solve_deal,
-    solve_deals,
-    solve_deck,
+from foursquare.engine.rules import PRESETS, STANDARD, get_rules
+from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, check_rules, solve, solve_deal, solve_deals, solve_deck
+from foursquare.solver.board import Board
+from foursquare.solver.bounds import (
+    forced_lines_fail,
+    forced_lines_flag_table,
+    forced_lines_flags,
+    forced_lines_search,
+    forced_lines_table,
+    parity_consistent,
+    parity_extra,
+    two_last_cut,
+    two_last_rule_out,
 )
+from foursquare.solver.search import Search
 
 
 def replay(game: Game, moves) -> Game:
@@ -241,28 +236,28 @@ def _mask(cells, F=7):
 
 def test_parity_bound_no_face_down_needs_nothing():
     full = [f"{col}{row}" for col in "abcd" for row in "1234"]
-    assert _parity_extra(_mask(full), 0, 0, 7, 4, 2) == 0
+    assert parity_extra(_mask(full), 0, 0, 7, 4, 2) == 0
 
 
 def test_parity_bound_a_face_down_pile_in_a_full_row_and_column_needs_a_stacked_card():
     cells = ["a1", "b1", "c1", "d1", "a2", "a3", "a4"]
-    assert _parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 2) == 1
+    assert parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 2) == 1
 
 
 def test_parity_bound_one_face_down_corner_of_a_rectangle_is_inconsistent():
     # R(1)+C(a)=1, R(1)+C(b)=0, R(2)+C(a)=0, R(2)+C(b)=0 has no solution.
     cells = ["a1", "b1", "a2", "b2"]
-    assert _parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 1) == 1
-    assert _parity_extra(_mask(cells), _mask(["a1", "b1"]), 0, 7, 4, 1) == 0
+    assert parity_extra(_mask(cells), _mask(["a1"]), 0, 7, 4, 1) == 1
+    assert parity_extra(_mask(cells), _mask(["a1", "b1"]), 0, 7, 4, 1) == 0
 
 
 def test_parity_bound_two_stacked_cards_when_one_cannot_help():
     full = [f"{col}{row}" for col in "abcd" for row in "1234"]
-    assert _parity_extra(_mask(full), _mask(["a1"]), 0, 7, 4, 2) == 1
-    assert _parity_extra(_mask(full), _mask(["a1", "d4"]), 0, 7, 4, 2) == 2
-    assert _parity_extra(_mask(full), _mask(["a1", "b1"]), 0, 7, 4, 2) == 2
+    assert parity_extra(_mask(full), _mask(["a1"]), 0, 7, 4, 2) == 1
+    assert parity_extra(_mask(full), _mask(["a1", "d4"]), 0, 7, 4, 2) == 2
+    assert parity_extra(_mask(full), _mask(["a1", "b1"]), 0, 7, 4, 2) == 2
     # a full pile cannot be covered: the one stacked card cannot free a1's equation
-    assert _parity_extra(_mask(full), _mask(["a1"]), _mask(["a1"]), 7, 4, 2) == 2
+    assert parity_extra(_mask(full), _mask(["a1"]), _mask(["a1"]), 7, 4, 2) == 2
 
 
 # ----------------------------------------------------------------- limits
@@ -324,6 +319,36 @@ def test_batch_results_do_not_depend_on_the_number_of_workers():
     assert [d for d, *_ in one] == list(range(8, 14))
 
 
+def _no_setup() -> None:
+    pass
+
+
+def test_batch_hands_one_deal_per_task_and_the_initializer_to_the_workers(monkeypatch):
+    seen = {}
+
+    def fake_ordered_map(fn, tasks, jobs, *, initializer=None):
+        seen.update(jobs=jobs, initializer=initializer)
+        return map(fn, tasks)
+
+    monkeypatch.setattr(parallel, "ordered_map", fake_ordered_map)
+    got = [(d, s.score) for d, s in solve_deals([1, 3, 42], max_nodes=20_000, jobs=2, initializer=_no_setup)]
+    assert got == [(1, 24), (3, 24), (42, 24)]
+    assert seen == {"jobs": 2, "initializer": _no_setup}
+
+
+def test_every_preset_passes_the_batch_rule_check():
+    for rules in PRESETS.values():
+        assert check_rules(rules) is None
+
+
+def test_outcomes_are_members_inside_and_plain_strings_outside():
+    assert (SOLVED, NO_WIN, UNKNOWN) == (Outcome.SOLVED, Outcome.NO_WIN, Outcome.UNKNOWN)
+    assert (SOLVED, NO_WIN, UNKNOWN) == ("solved", "no-win", "unknown")
+    sol = solve_deal(1)
+    assert sol.status is SOLVED
+    assert json.dumps(sol.status) == '"solved"' and f"{sol.status}" == "solved"
+
+
 # ------------------------------------------- the last card of a win (exact budgets)
 
 
@@ -358,8 +383,8 @@ def random_cut_position(rng: random.Random, deck, rules) -> Game | None:
     return cut
 
 
-def _search(game: Game) -> _Search:
-    return _Search(_Board.of_game(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
+def _search(game: Game) -> Search:
+    return Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
 
 
 def _near_a_win(deal: int, k: int, seed: int, extra: int) -> Game:
@@ -382,8 +407,8 @@ def test_the_last_card_check_never_rules_out_a_win_the_brute_force_finds(deal, k
     lengths = brute_force_win_lengths(game.copy())
     search = _search(game)
     for cards in lengths:
-        assert search._last_card_can_end(cards)
-        assert search._last_two_can_end(cards)
+        assert search.last_card_can_end(cards)
+        assert search.last_two_can_end(cards)
     sol = solve(game, within_known_cards=True)
     assert sol.settled
     assert sol.score == (None if not lengths else 40 - min(lengths))
@@ -410,7 +435,7 @@ def test_the_last_card_check_is_off_when_both_lines_may_flip():
     # with room for 2(n-1) face-down piles both lines of the last card may flip
     rules = get_rules("three-square").with_changes(face_down_limit=4)
     game = Game(deal_deck(7)[:9], rules)
-    assert _search(game)._last_card_can_end(9)
+    assert _search(game).last_card_can_end(9)
 
 
 def test_rank_classes_keep_every_comparison_with_a_future_card():
@@ -419,7 +444,7 @@ def test_rank_classes_keep_every_comparison_with_a_future_card():
         ranks = [rng.randint(1, 10) for _ in range(20)]
         t = rng.randrange(0, 19)
         K = rng.randrange(t + 1, 21)
-        cl = _Search._rank_classes(ranks, t, K)
+        cl = Search.rank_classes(ranks, t, K)
         top = max(ranks)
         for x in ranks[t:K]:
             for v in range(1, top + 1):
@@ -475,7 +500,7 @@ def test_parity_bound_matches_trying_every_line_parity():
         r0, c0, occ, om, dm = _random_layout(rng, F)
         fm = sum(1 << q for q in occ if rng.random() < 0.15)
         for want in (1, 2):
-            assert _parity_extra(om, dm, fm, F, 4, want) == _parity_reference(om, dm, fm, F, 4, want)
+            assert parity_extra(om, dm, fm, F, 4, want) == _parity_reference(om, dm, fm, F, 4, want)
 
 
 def test_a_second_to_last_card_ranked_beyond_every_other_rules_out_a_win_with_new_piles_only():
@@ -497,10 +522,10 @@ def test_a_second_to_last_card_ranked_beyond_every_other_rules_out_a_win_with_ne
 
 
 def test_two_last_rule_only_for_a_strict_extreme_and_a_tight_limit():
-    assert _two_last_rule_out(1, 2, 10, 4, 4) and _two_last_rule_out(10, 1, 9, 4, 4)
-    assert not _two_last_rule_out(2, 2, 10, 4, 4)  # a tie can hold it
-    assert not _two_last_rule_out(1, 2, 10, 4, 5)  # 2n-3 = 5 face-down cards allowed
-    assert _two_last_rule_out(1, 2, 10, 3, 2)  # three-square: 2n-3 = 3 > 2
+    assert two_last_rule_out(1, 2, 10, 4, 4) and two_last_rule_out(10, 1, 9, 4, 4)
+    assert not two_last_rule_out(2, 2, 10, 4, 4)  # a tie can hold it
+    assert not two_last_rule_out(1, 2, 10, 4, 5)  # 2n-3 = 5 face-down cards allowed
+    assert two_last_rule_out(1, 2, 10, 3, 2)  # three-square: 2n-3 = 3 > 2
 
 
 def test_the_last_cards_rules_after_a_stacked_card_match_brute_force():
@@ -524,11 +549,11 @@ def test_the_last_cards_rules_after_a_stacked_card_match_brute_force():
 
 def test_two_last_cut_with_one_stacked_card_needs_the_last_card_outside_too():
     # slack 0 is the plain rule; slack 1 also needs the last card beyond every top card
-    assert _two_last_cut(1, 5, 2, 10, 4, 4, 0)
-    assert _two_last_cut(1, 1, 2, 10, 4, 4, 1)  # deal 7: two aces last
-    assert not _two_last_cut(1, 5, 2, 10, 4, 4, 1)  # the last card may cover the ace
-    assert not _two_last_cut(1, 1, 2, 10, 4, 4, 2)  # two spare cards: not covered
-    assert not _two_last_cut(2, 1, 2, 10, 4, 4, 1)  # a tie can hold y
+    assert two_last_cut(1, 5, 2, 10, 4, 4, 0)
+    assert two_last_cut(1, 1, 2, 10, 4, 4, 1)  # deal 7: two aces last
+    assert not two_last_cut(1, 5, 2, 10, 4, 4, 1)  # the last card may cover the ace
+    assert not two_last_cut(1, 1, 2, 10, 4, 4, 2)  # two spare cards: not covered
+    assert not two_last_cut(2, 1, 2, 10, 4, 4, 1)  # a tie can hold y
 
 
 @pytest.mark.slow
@@ -545,11 +570,11 @@ def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_
         lengths = brute_force_win_lengths(cut.copy())
         search = _search(cut)
         K = cut.placed + 9 - len(cut.grid()) + 1
-        if not search._last_two_can_end(K):
+        if not search.last_two_can_end(K):
             fired += 1
             assert K not in lengths
         for cards in lengths:
-            assert search._last_two_can_end(cards)
+            assert search.last_two_can_end(cards)
         best = brute_force_best(cut.copy())
         assert solve(cut, within_known_cards=True).score == best
     assert fired >= 2
@@ -557,11 +582,11 @@ def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_
 
 def test_two_aces_last_rule_out_a_23_late_in_deal_7_as_the_brute_force_agrees():
     # Deal 7: cards 16 and 17 are the only aces of the first 17, so one stacked card
-    # cannot save a 23 (see _two_last_cut): the budget of 17 cards is skipped.
+    # cannot save a 23 (see two_last_cut): the budget of 17 cards is skipped.
     deck = deal_deck(7)
     ranks = [c >> 2 for c in deck[:17]]
     assert ranks[15] == ranks[16] == 1 < min(ranks[:15])
-    assert not _search(Game(deck[:17]))._last_two_can_end(17)
+    assert not _search(Game(deck[:17])).last_two_can_end(17)
     rng = random.Random(2)
     checked = 0
     for _ in range(300):
@@ -589,20 +614,20 @@ def test_parity_with_fixed_lines_matches_trying_every_line_parity():
         frows = sum(1 << (r0 + i) for i in range(4) if rng.random() < 0.4)
         fcols = sum(1 << (c0 + j) for j in range(4) if rng.random() < 0.4)
         want = _parity_reference(om, dm, 0, F, 4, 1, frows, fcols) == 0
-        got = _parity_consistent(om, dm, F, 4, frows, fcols)
+        got = parity_consistent(om, dm, F, 4, frows, fcols)
         assert got == want
-        fired += not got and _parity_consistent(om, dm, F, 4)
+        fired += not got and parity_consistent(om, dm, F, 4)
     assert fired  # some systems fail only because of the fixed lines
 
 
 def test_forced_lines_table_marks_a_line_every_card_to_come_flips():
     ranks = [5, 5, 5, 1, 10, 9]
-    one, more = _forced_lines_table(ranks, 3, 6, 11)
+    one, more = forced_lines_table(ranks, 3, 6, 11)
     assert one[2][8]  # 1, 10 and 9 all lie outside 2..8: each flips such a line
     assert not one[2][9]  # a 9 ties the highest pile
     # with more than one empty cell the 1 and the 10 may join the line first: the 9 then lies within
     assert not more[2][8]
-    assert more[2][8] is False and _forced_lines_table(ranks, 3, 5, 11)[1][2][8]  # without the 9: forced
+    assert more[2][8] is False and forced_lines_table(ranks, 3, 5, 11)[1][2][8]  # without the 9: forced
 
 
 def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
@@ -617,14 +642,14 @@ def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
         game = Game(deck)
         while game.status == "playing" and game.placed < 20:
             game.play(rng.choice(game.legal_cells()))
-            board = _Board.of_game(game)
+            board = Board.of_game(game)
             R0, R1, C0, C1 = board.box
             F = board.F
             for K in range(game.placed + 1, 41):
-                table = _forced_lines_table(ranks, game.placed, K, 12)
-                looked_up = _forced_lines_flag_table(table, 4, 12)
+                table = forced_lines_table(ranks, game.placed, K, 12)
+                looked_up = forced_lines_flag_table(table, 4, 12)
                 for slack in (0, 1):
-                    want = _forced_lines_flags(board.rk, F, 4, board.box, slack, table)
+                    want = forced_lines_flags(board.rk, F, 4, board.box, slack, table)
                     got = 0
                     lines = [[board.rk[r * F + c] for c in range(C0, C1 + 1)] for r in range(R0, R1 + 1)]
                     lines += [[board.rk[r * F + c] for r in range(R0, R1 + 1)] for c in range(C0, C1 + 1)]
@@ -638,7 +663,7 @@ def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
 
 
 def _forced_reference(om, dm, fm, slack, flags, F, n, box):
-    """:func:`_forced_lines_search` by trying every parity of every line (slow, obviously
+    """:func:`forced_lines_search` by trying every parity of every line (slow, obviously
     right): True when no choice (and, with a card to spare, no cell z for it) works."""
     R0, R1, C0, C1 = box
     rows = [[(r, c) for c in range(C0, C1 + 1)] for r in range(R0, R1 + 1)]
@@ -697,7 +722,7 @@ def test_forced_lines_search_agrees_with_trying_every_parity():
         if not slack:
             flags &= int("10" * (h + w), 2)  # with no card to spare only "fixed now" is set
         want = _forced_reference(om, dm, fm, slack, flags, F, n, box)
-        assert _forced_lines_search(om, dm, fm, slack, flags, F, n, box) == want, (box, om, dm, fm, slack, flags)
+        assert forced_lines_search(om, dm, fm, slack, flags, F, n, box) == want, (box, om, dm, fm, slack, flags)
         fails += want
     assert 300 < fails < 2700
 
@@ -751,9 +776,9 @@ def test_forced_lines_never_rule_out_a_win_the_engine_finds():
     positions = itertools.chain(_late_positions_with_exact_cards(range(60)), _late_positions_with_exact_cards(range(60, 600), False))
     for cut in positions:
         K = len(cut.deck)
-        board = _Board.of_game(cut)
-        table = _forced_lines_table([c >> 2 for c in cut.deck], cut.placed, K, 12)
-        fails = _forced_lines_fail(board.h, board.rk, board.F, 4, board.box, board.om, board.dm, board.fm, 0, table)
+        board = Board.of_game(cut)
+        table = forced_lines_table([c >> 2 for c in cut.deck], cut.placed, K, 12)
+        fails = forced_lines_fail(board.h, board.rk, board.F, 4, board.box, board.om, board.dm, board.fm, 0, table)
         won = new_pile_win_exists(cut.copy())
         wins += won
         if fails:
@@ -777,11 +802,11 @@ def test_with_one_card_to_spare_the_last_four_cards_say_which_is_stacked(monkeyp
     import foursquare.solver.search as solver_module
 
     game = Game.from_deal(325)
-    assert _search(game)._tail_patterns(17) == (1 << 0b0010, 4)
+    assert _search(game).tail_patterns(17) == (1 << 0b0010, 4)
     # beyond its step budget, that search gives way to the last three cards' patterns
     monkeypatch.setattr(solver_module, "TAIL_STEPS_ONE_MORE", 1)
     search = _search(game)
-    assert search._tail_patterns(17) == (0b10111, 3) and search.nodes > 1
+    assert search.tail_patterns(17) == (0b10111, 3) and search.nodes > 1
 
 
 @pytest.mark.parametrize("deal", [59, 65, 69, 70, 71, 88])
@@ -790,7 +815,7 @@ def test_a_win_with_one_card_to_spare_stacks_where_the_last_four_cards_allow(dea
     sol = solve_deal(deal)
     assert sol.score == 23
     game = Game.from_deal(deal)
-    pats, k = _search(game)._tail_patterns(17)
+    pats, k = _search(game).tail_patterns(17)
     assert k == 4
     occupied = set()
     pattern = 0

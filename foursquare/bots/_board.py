@@ -18,11 +18,9 @@ as comparing small ints.
 
 from __future__ import annotations
 
-import functools
-
+from ..engine.frame import Frame, frame_of
 from ..engine.game import Status
-from ..engine.layout import CELLS, STRIDE
-from ..engine.rules import Adjacency, Comparison, Rules, Ties
+from ..engine.rules import Comparison, Rules, Ties
 from ..engine.view import PlayerView
 
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
@@ -32,36 +30,13 @@ _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 Saved = tuple[int, int, bool, int, int, int, int, int]
 
 
-class Geometry:
-    """Tables of a frame in the board's own indexing (``row * frame + column``)."""
-
-    def __init__(self, rules: Rules) -> None:
-        f = rules.frame
-        self.frame = f
-        self.ncells = f * f
-        self.row = [i // f for i in range(f * f)]
-        self.col = [i % f for i in range(f * f)]
-        self.row_others = [tuple(r * f + c for c in range(f) if c != i % f) for i in range(f * f) for r in [i // f]]
-        self.col_others = [tuple(r * f + c for r in range(f) if r != i // f) for i in range(f * f) for c in [i % f]]
-        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        if rules.adjacency is Adjacency.EDGE_OR_CORNER:
-            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
-        self.nbrs = [
-            tuple((i // f + dr) * f + i % f + dc for dr, dc in steps if 0 <= i // f + dr < f and 0 <= i % f + dc < f)
-            for i in range(f * f)
-        ]
-        #: board index -> engine cell, and back
-        self.to_cell = [CELLS[(i // f) * STRIDE + i % f] for i in range(f * f)]
-        self.from_cell = {int(c): i for i, c in enumerate(self.to_cell)}
-        #: the cell a first card should take: the centre of a floating frame
-        #: leaves the grid free to grow in every direction, so it is as good as any.
-        self.centre = (f // 2) * f + f // 2
+#: The board's tables of a frame (``row * frame + column`` indexing): :class:`foursquare.engine.frame.Frame`.
+Geometry = Frame
 
 
-@functools.lru_cache(maxsize=None)
 def geometry(rules: Rules) -> Geometry:
-    """The (cached) board geometry of a rule set."""
-    return Geometry(rules)
+    """The (cached) board geometry of a rule set: :func:`foursquare.engine.frame.frame_of`."""
+    return frame_of(rules)
 
 
 class Board:

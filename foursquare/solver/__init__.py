@@ -1,8 +1,9 @@
 """The perfect-information solver: it sees the stock's order (RULES §6 does not apply).
 
 ``solve(game)`` returns the best score still reachable, proven, or a bound within a
-work limit; ``analyze_game`` (in :mod:`foursquare.solver.analysis`) judges a recorded
-game move by move.
+work limit; ``solve_deals`` solves many deals (in worker processes);
+``analyze_game`` (in :mod:`foursquare.solver.analysis`) judges a recorded game
+move by move.
 
     >>> from foursquare import Game
     >>> from foursquare.solver import solve
@@ -10,21 +11,11 @@ game move by move.
     24
 """
 
-from .search import (
-    DEFAULT_MAX_NODES,
-    NO_WIN,
-    SOLVED,
-    UNKNOWN,
-    Solution,
-    SolverError,
-    check_rules,
-    solve,
-    solve_deal,
-    solve_deals,
-    solve_deck,
-)
+from .batch import check_rules, solve_deals
+from .search import solve, solve_deal, solve_deck
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
 
 __all__ = [
-    "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Solution", "SolverError",
+    "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Outcome", "Solution", "SolverError",
     "check_rules", "solve", "solve_deal", "solve_deals", "solve_deck",
 ]

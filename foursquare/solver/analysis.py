@@ -22,11 +22,16 @@ from typing import Protocol
 
 from ..engine.game import Game
 from ..engine.layout import Cell
+from ..errors import FoursquareError
 from ..stats import wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`.
 ANALYSIS_MAX_NODES = 200_000
+
+
+class AnalysisError(FoursquareError, ValueError):
+    """A game that cannot be analyzed (resumed from a position without its moves)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ class BatchSummary:
     worst_nodes: int
     total_nodes: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """Plain values for JSON."""
         return {
             "deals": self.deals,
@@ -99,11 +104,11 @@ class BatchSummary:
 def summarize(solutions: Iterable[Solution]) -> BatchSummary:
     """Figures over the solutions of many deals (see :class:`BatchSummary`)."""
     sols = list(solutions)
-    solved = sum(s.status == SOLVED for s in sols)
-    no_win = sum(s.status == NO_WIN for s in sols)
-    unknown = sum(s.status == UNKNOWN for s in sols)
+    solved = sum(s.status is SOLVED for s in sols)
+    no_win = sum(s.status is NO_WIN for s in sols)
+    unknown = sum(s.status is UNKNOWN for s in sols)
     settled = solved + no_win
-    scores = Counter(s.score for s in sols if s.status == SOLVED)
+    scores = Counter(s.score for s in sols if s.status is SOLVED and s.score is not None)
     seconds = [s.seconds for s in sols] or [0.0]
     nodes = [s.nodes for s in sols] or [0]
     return BatchSummary(
@@ -132,7 +137,7 @@ def _outlook(sol: Solution, winnable: bool = False) -> str:
         later, or a later position of it is solved): ``win`` even when the solver's
         limit ran out here (the best score then stays unknown).
     """
-    if sol.status == UNKNOWN and winnable:
+    if sol.status is UNKNOWN and winnable:
         return "win"
     return {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
 
@@ -172,7 +177,7 @@ class MoveReport:
     played_win_chance: float | None = None
     nodes: int = 0
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """Plain values for JSON/YAML."""
         return dict(self.__dict__)
 
@@ -199,7 +204,7 @@ class GameAnalysis:
     bot: str | None = None
     mistakes: list[MoveReport] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """Plain values for JSON/YAML."""
         return {
             "start": self.start,
@@ -214,15 +219,15 @@ class GameAnalysis:
 
 
 def _verdict(before: Solution, after: Solution, winnable_before: bool = False) -> str:
-    if before.status == UNKNOWN and winnable_before and after.status == NO_WIN:
+    if before.status is UNKNOWN and winnable_before and after.status is NO_WIN:
         return "threw-away-win"  # the game's own later positions show the win it threw away
-    if before.status == UNKNOWN or after.status == UNKNOWN:
-        if before.status == NO_WIN:
+    if before.status is UNKNOWN or after.status is UNKNOWN:
+        if before.status is NO_WIN:
             return "ok"  # nothing left to lose
         return "unknown"
-    if before.status == SOLVED and after.status == NO_WIN:
+    if before.status is SOLVED and after.status is NO_WIN:
         return "threw-away-win"
-    if before.status == SOLVED and after.status == SOLVED and after.score < before.score:
+    if before.status is SOLVED and after.status is SOLVED and (after.score or 0) < (before.score or 0):  # solved: both scores given
         return "lost-points"
     return "ok"
 
@@ -234,9 +239,9 @@ class Estimate(Protocol):
     @property
     def cell(self) -> Cell: ...
     @property
-    def win_chance(self) -> float: ...
+    def win_chance(self) -> float | None: ...
     @property
-    def expected_score(self) -> float: ...
+    def expected_score(self) -> float | None: ...
 
 
 #: A bot's judgement of a position: its estimates, one per legal cell, or ``None``.
@@ -263,15 +268,15 @@ def analyze_game(
         The solver does not import the bots: the caller chooses one.
     :param bot: the bot's name, as the analysis reports it (``default`` when ``None``).
     :returns: a :class:`GameAnalysis`.
-    :raises ValueError: for a game resumed from a position without its moves.
-    :raises SolverError: for an unsupported rule set.
+    :raises AnalysisError: (a ``ValueError``) for a game resumed from a position without its moves.
+    :raises SolverError: when the solver cannot work on a position (its next card unknown).
     """
     if len(game.moves) != game.placed:
-        raise ValueError("the game was resumed from a position without its moves; there is nothing to analyze")
+        raise AnalysisError("the game was resumed from a position without its moves; there is nothing to analyze")
     played = list(game.moves)
     replay = Game(game.deck, game.rules, game.deal)
     sols: list[Solution] = []
-    ests: list = []
+    ests: list[Sequence[Estimate] | None] = []
     for i in range(len(played) + 1):
         sols.append(solve(replay, max_nodes=max_nodes, timeout=timeout))
         if i < len(played):
@@ -281,7 +286,7 @@ def analyze_game(
     winnable = [False] * len(sols)
     seen = game.status == "won"
     for i in range(len(sols) - 1, -1, -1):
-        seen = seen or sols[i].status == SOLVED
+        seen = seen or sols[i].status is SOLVED
         winnable[i] = seen
     reports = []
     for i, placement in enumerate(played):
@@ -326,6 +331,7 @@ def analyze_game(
 
 __all__ = [
     "ANALYSIS_MAX_NODES",
+    "AnalysisError",
     "BatchSummary",
     "DEFAULT_MAX_NODES",
     "GameAnalysis",

@@ -31,13 +31,21 @@ cannot turn enough of them back.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
-_BITS: dict[int, list] = {}
+from ..engine.frame import frame_tables
+from ..errors import FoursquareError
+
+#: A range narrowing of one pile: (pile, lowest class, highest class).
+_Narrowing = tuple[int, int, int]
+
+_BITS: dict[int, list[tuple[int, ...]]] = {}
 
 
-def _bits_of(N: int):
+def _bits_of(N: int) -> Callable[[int], tuple[int, ...]]:
     """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first."""
     table = _BITS.get(N)
     if table is None and N <= 16:
@@ -59,33 +67,15 @@ def _bits_of(N: int):
     return bits
 
 
-_GEOMETRY: dict[int, tuple] = {}
-
-
+@functools.cache
 def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
-    """For an ``n`` × ``n`` grid (cell ``row*n + column``): bit masks of each cell's
-    row and column without the cell and of its edge neighbours, and one cell of
-    each orbit of the square's 8 symmetries."""
-    got = _GEOMETRY.get(n)
-    if got is not None:
-        return got
-    N = n * n
-    row_o = [0] * N
-    col_o = [0] * N
-    nbr = [0] * N
-    for q in range(N):
-        r, c = divmod(q, n)
-        for p in range(N):
-            pr, pc = divmod(p, n)
-            if p != q and pr == r:
-                row_o[q] |= 1 << p
-            if p != q and pc == c:
-                col_o[q] |= 1 << p
-            if abs(pr - r) + abs(pc - c) == 1:
-                nbr[q] |= 1 << p
+    """For an ``n`` × ``n`` grid (cell ``row*n + column``, :mod:`foursquare.engine.frame`):
+    bit masks of each cell's row and column without the cell and of its edge
+    neighbours, and one cell of each orbit of the square's 8 symmetries."""
+    frame = frame_tables(n)
     seen: set[int] = set()
     orbit_reps = []
-    for q in range(N):
+    for q in range(n * n):
         r, c = divmod(q, n)
         images = set()
         for a, b in ((r, c), (c, r)):
@@ -94,8 +84,7 @@ def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
         if not images & seen:
             orbit_reps.append(q)
         seen |= images
-    _GEOMETRY[n] = got = (row_o, col_o, nbr, orbit_reps)
-    return got
+    return frame.row_mask, frame.col_mask, frame.nbr_mask, orbit_reps
 
 
 def rank_classes(future: Iterable[int], top: int) -> list[int]:
@@ -112,7 +101,7 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
 
 
-class TailLimit(Exception):
+class TailLimit(FoursquareError):
     """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
 
     def __init__(self, steps: int) -> None:
@@ -189,14 +178,14 @@ def tail_patterns(
     bits = _bits_of(N)
     cap_nodes = max_nodes if max_nodes is not None else 1 << 62
     nodes = 0
-    known: dict = {}  # state -> the patterns of the cards before it that undo it
+    known: dict[tuple[object, ...], int] = {}  # state -> the patterns of the cards before it that undo it
     # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
     full = [[0] * (stacks + 1) for _ in range(k)]
     for j in range(k):
         for r in range(stacks + 1):
-            for p in range(1 << (j + 1)):
-                if p.bit_count() <= r:
-                    full[j][r] |= 1 << p
+            for pattern in range(1 << (j + 1)):
+                if pattern.bit_count() <= r:
+                    full[j][r] |= 1 << pattern
 
     def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
         """Whether the piles of ``om`` can have different cards within their ranges."""
@@ -217,7 +206,7 @@ def tail_patterns(
             a[v] -= 1
         return True
 
-    def line_ways(line: int, up: int, flip: int, x: int, lo: list[int], hi: list[int], ps: list[int]) -> list[tuple]:
+    def line_ways(line: int, up: int, flip: int, x: int, lo: list[int], hi: list[int], ps: list[int]) -> list[tuple[_Narrowing, ...]]:
         """The ways a line's flip test (RULES.md §4) can have gone, each as range
         narrowings ``(pile, lo, hi)``: ``line`` its other piles, ``up`` the face-up
         top cards before the placement, ``x`` the placed card's class."""
@@ -226,7 +215,7 @@ def tail_patterns(
             if not U:
                 return [()]
             cells = bits(U)
-            ways = []
+            ways: list[tuple[_Narrowing, ...]] = []
             if all(ps[hi[p] + 1] - ps[max(lo[p], x + 1)] > 0 for p in cells):
                 ways.append(tuple((p, x + 1, HI) for p in cells))
             if all(ps[min(hi[p], x - 1) + 1] - ps[lo[p]] > 0 for p in cells):
@@ -238,11 +227,11 @@ def tail_patterns(
         # to qualify makes every other choice redundant
         cells = bits(U)
         if any(hi[p] <= x for p in cells):
-            low: list[tuple] = [()]
+            low: list[tuple[_Narrowing, ...]] = [()]
         else:
             low = [((p, 0, x),) for p in cells if ps[min(hi[p], x) + 1] - ps[lo[p]] > 0]
         if any(lo[p] >= x for p in cells):
-            high: list[tuple] = [()]
+            high: list[tuple[_Narrowing, ...]] = [()]
         else:
             high = [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
         return [a + b for a in low for b in high]
@@ -352,3 +341,47 @@ def tail_can_end(
     """
     patterns, steps = tail_patterns(tail, earlier, n, limit, stacks, max_nodes=max_nodes, deadline=deadline)
     return patterns != 0, steps
+
+
+class StackPatternRule(NamedTuple):
+    """The forward search's use of the stack patterns (:func:`stack_pattern_rule`).
+
+    :ivar in_force: whether the patterns rule anything out (not when every pattern
+        with at most the cards to spare is possible).
+    :ivar tail_start: the first tail card (``K - k``).
+    :ivar before: ``before[t][s]``: whether ``s`` cards still to stack after card
+        ``t - 1``, none of them in the tail yet, fit some possible pattern
+        (``t`` up to ``tail_start``).
+    :ivar inside: ``(tail cards placed, their pattern, cards still to stack)`` for
+        every beginning of a possible pattern.
+    """
+
+    in_force: bool
+    tail_start: int
+    before: list[list[bool]]
+    inside: set[tuple[int, int, int]]
+
+
+def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int) -> StackPatternRule:
+    """The *stack patterns* rule for a win of exactly ``K`` cards: before the tail, the
+    cards still to stack must leave room for a possible pattern; inside it, the cards
+    stacked so far must begin one.
+
+    :param patterns: ``(set, k)``: the possible patterns of the last ``k`` cards
+        (:func:`tail_patterns`, bit ``p`` for pattern ``p``).
+    :param spare: the cards to spare (the win's stacked cards, RULES.md §3).
+    :param last: the number of known cards (the tables cover ``0 .. last`` cards to stack).
+    """
+    P, kt = patterns
+    tail_start = K - kt
+    in_force = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
+    before: list[list[bool]] = []
+    inside: set[tuple[int, int, int]] = set()
+    if in_force:
+        possible = [p for p in range(1 << kt) if P >> p & 1]
+        before = [
+            [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
+            for t in range(tail_start + 1)
+        ]
+        inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
+    return StackPatternRule(in_force, tail_start, before, inside)

@@ -14,14 +14,16 @@ from __future__ import annotations
 import time
 
 from ..engine.game import Game
+from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
+from .solution import NO_WIN, SOLVED, UNKNOWN, Outcome
 
 
 class _Limit(Exception):
     """The node or time limit ran out."""
 
 
-def _key(game: Game) -> tuple:
+def _key(game: Game) -> tuple[object, ...]:
     """Everything the rest of the game depends on: the cards placed so far (the
     stock position) and each pile's height, top card and face, cell by cell.
 
@@ -40,7 +42,7 @@ def _key(game: Game) -> tuple:
     return (game.placed,) + tuple((cell - shift, len(p.cards), p.top, p.face_up) for cell, p in grid.items())
 
 
-def _first_cells(game: Game) -> list:
+def _first_cells(game: Game) -> list[Cell]:
     """The cells worth trying for the next card: on an empty floating grid only the
     centre of the frame, since from there every placement of the final grid is
     still open (RULES.md §3: the frame binds only near its edge)."""
@@ -50,13 +52,13 @@ def _first_cells(game: Game) -> list:
     return game.legal_cells()
 
 
-def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | None):
+def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | None) -> tuple[Outcome, int | None, tuple[Cell, ...], int]:
     """Solve ``game`` from its position by iterative deepening on the number of cards used.
 
     :param game: the game (not changed); its known deck is the stock order.
     :param max_nodes: the most placements to try (``None``: no limit).
     :param timeout: the most wall-clock seconds (``None``: no limit).
-    :returns: ``(status, cards, cells, nodes)``: status ``solved`` (``cards`` is the
+    :returns: ``(status, cards, cells, nodes)``: status :data:`~foursquare.solver.solution.SOLVED` (``cards`` is the
         number of cards placed at the win, ``cells`` the winning moves), ``no-win``
         (no win with the known cards: for a deck prefix the caller says what that proves),
         or ``unknown`` (``cards``: the fewest cards a win may still need).
@@ -67,9 +69,9 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
     full = rules.size * rules.size
     last = min(len(game.deck), rules.deck_size)
     nodes = 0
-    failed: dict[tuple, int] = {}  # key -> the largest card budget known to fail from there
+    failed: dict[tuple[object, ...], int] = {}  # key -> the largest card budget known to fail from there
 
-    def search(budget: int, path: list) -> bool:
+    def search(budget: int, path: list[Cell]) -> bool:
         nonlocal nodes
         if game.status == "won":
             return True
@@ -97,10 +99,10 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
 
     first = max(game.placed + 1, game.placed + full - len(game.grid()))
     for budget in range(first, last + 1):
-        path: list = []
+        path: list[Cell] = []
         try:
             if search(budget, path):
-                return "solved", budget, tuple(path), nodes
+                return SOLVED, budget, tuple(path), nodes
         except _Limit:
-            return "unknown", budget, (), nodes
-    return "no-win", None, (), nodes
+            return UNKNOWN, budget, (), nodes
+    return NO_WIN, None, (), nodes

@@ -1,0 +1,65 @@
+"""Many deals at once: :func:`solve_deals`, in this process or in worker processes.
+
+Each deal is solved on its own (:func:`foursquare.solver.search.solve_deal`) with the
+same limits, so the results do not depend on the number of processes (except
+through a time limit, which depends on the machine's load).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from ..engine.rules import STANDARD, Rules
+from .search import DEFAULT_MAX_NODES, Solution, solve_deal
+
+
+def check_rules(rules: Rules) -> None:
+    """Raise :class:`~foursquare.solver.solution.SolverError` for a rule set that
+    :func:`solve_deals` cannot handle.
+
+    Every rule set the engine accepts (:class:`~foursquare.engine.rules.Rules`
+    validates its own values) can be solved: the standard flip and adjacency rules by
+    the fast search, the others (RULES.md §8) by the engine-based solver
+    (:mod:`foursquare.solver.reference`).  So nothing fails here today; a caller that
+    checks before starting a batch keeps working when a limit comes back.
+    """
+
+
+def _solve_one(args: tuple[int, Rules, int | None, float | None]) -> tuple[int, Solution]:
+    """One task of :func:`solve_deals`: ``(deal, rules, max_nodes, timeout)`` -> ``(deal, solution)``."""
+    deal, rules, max_nodes, timeout = args
+    return deal, solve_deal(deal, rules, max_nodes=max_nodes, timeout=timeout)
+
+
+def solve_deals(
+    deals: Sequence[int],
+    rules: Rules = STANDARD,
+    *,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    timeout: float | None = None,
+    jobs: int = 1,
+    initializer: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, Solution]]:
+    """Solve deal numbers (RULES.md §2) from the start; yields ``(deal, solution)`` in the order of ``deals``.
+
+    Each result comes as soon as it and the ones before it are done.
+
+    :param deals: the deal numbers.
+    :param rules: the rule set of every deal.
+    :param max_nodes: the node limit of each deal (``None``: no limit).
+    :param timeout: the most seconds for each deal (``None``: no limit).
+    :param jobs: worker processes (:func:`foursquare.parallel.ordered_map`, one deal
+        per task); 1 or less, or a single deal: solved in this process, lazily.
+    :param initializer: run in each worker process as it starts (e.g. to set signal
+        handlers); not used in this process.
+    :raises SolverError: as :func:`~foursquare.solver.search.solve`.
+    :raises WorkerError: when a worker process ends before its deal is solved.
+    """
+    work = ((d, rules, max_nodes, timeout) for d in deals)
+    if jobs <= 1 or len(deals) <= 1:
+        for item in work:
+            yield _solve_one(item)
+        return
+    from ..parallel import ordered_map
+
+    yield from ordered_map(_solve_one, work, min(jobs, len(deals)), initializer=initializer)

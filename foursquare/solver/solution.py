@@ -1,0 +1,77 @@
+"""What a solve returns: the outcome, the :class:`Solution` record, the solver's error.
+
+The outcomes are strings in files and output (``solved``, ``no-win``, ``unknown``):
+:class:`Outcome` is a :class:`~enum.StrEnum`, so its members write as those strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..engine.layout import Cell
+from ..errors import FoursquareError
+
+
+class Outcome(StrEnum):
+    """How a solve ended: a proved-optimal win, a proof of no win, or a limit first."""
+
+    #: A win with the fewest cards (the highest score, RULES.md §5), proved optimal.
+    SOLVED = "solved"
+    #: Proved: no order of placements wins with the known cards.
+    NO_WIN = "no-win"
+    #: The node or time limit ran out first (or the cards after a deck prefix are not known).
+    UNKNOWN = "unknown"
+
+
+SOLVED = Outcome.SOLVED
+NO_WIN = Outcome.NO_WIN
+UNKNOWN = Outcome.UNKNOWN
+
+#: Default node limit of one solve: most deals need a few hundred positions; the
+#: hardest of deals 0-999 (deal 325) needs 3.54 million; a search that uses it all
+#: runs at 20,000 to 60,000 positions a second (so up to minutes).
+#: Positions include the steps of the last-cards search (:mod:`foursquare.solver.lastcards`).
+DEFAULT_MAX_NODES = 4_000_000
+
+
+class SolverError(FoursquareError, ValueError):
+    """The solver cannot work on this input (an unsupported rule set, an unknown next card)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver found for one position.
+
+    :ivar status: :data:`SOLVED` (a win with the fewest cards, proved optimal),
+        :data:`NO_WIN` (proved: no win exists with the known cards) or :data:`UNKNOWN`
+        (a limit ran out first).
+    :ivar score: the best score (cards left in the stock when the game is won),
+        or ``None`` unless solved.
+    :ivar moves: the cells of an optimal win from the position, in order
+        (empty unless solved).
+    :ivar nodes: positions searched (with the steps of the last-cards search).
+    :ivar seconds: wall-clock time spent, in seconds.
+    :ivar max_score: the highest score not yet ruled out: equal to ``score`` when
+        solved, ``None`` when no win exists; for ``unknown`` every win scores at most this.
+    :ivar unknown_cards: for ``unknown``: the known cards hold no win and the rest
+        of the stock is not known (a deck prefix), rather than a limit running out.
+    """
+
+    status: Outcome
+    score: int | None
+    moves: tuple[Cell, ...]
+    nodes: int
+    seconds: float
+    max_score: int | None
+    unknown_cards: bool = False
+
+    @property
+    def won(self) -> bool:
+        """Whether a win exists (the status is ``solved``)."""
+        return self.status is Outcome.SOLVED
+
+    @property
+    def settled(self) -> bool:
+        """Whether the question is answered (``solved`` or ``no-win``)."""
+        return self.status is not Outcome.UNKNOWN

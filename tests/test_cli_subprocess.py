@@ -538,7 +538,7 @@ run()
 @pytest.mark.parametrize(
     "module, task, at, args, kept",
     [
-        ("foursquare.solver.search", "_solve_one", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
+        ("foursquare.solver.batch", "_solve_one", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
         ("foursquare.bots.simulate", "_play_task", 1, ["simulate", "--bot", "greedy", "--deals", "0-40"], "interrupted: {} of 41 games played"),
     ],
 )
@@ -553,7 +553,7 @@ def test_a_worker_killed_mid_batch_is_one_error_line_after_the_summary(tmp_path,
     assert process.stderr.endswith("a worker process was killed by SIGKILL before it finished its task\n")
     assert "Traceback" not in process.stderr
     rows = _lines(csv_path)[1:]
-    assert [row.split(",")[0 if module.endswith("search") else 1] for row in rows] == [str(d) for d in range(6)]  # the deals before the lost one
+    assert [row.split(",")[0 if module.endswith("batch") else 1] for row in rows] == [str(d) for d in range(6)]  # the deals before the lost one
     assert kept.format(len(rows)) in process.stdout
 
 

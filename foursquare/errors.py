@@ -7,6 +7,23 @@ catch them.  Some live beside the code that raises them: ``BotError``
 (:mod:`foursquare.bots.base`), ``WorkerError`` (:mod:`foursquare.parallel`),
 ``WrongCardError`` (:mod:`foursquare.engine.game`), ``SolverError``.
 """
+from enum import StrEnum
+
+
+class Advice(StrEnum):
+    """What a reader of a library message can do next, in the library's words.
+
+    Library messages name no command-line option: where one would help, the message
+    carries one of these phrases, and the command line says it in its own options
+    (``foursquare.cli.boundary.cli_text``: for example "name the deal or the deck"
+    becomes "give --deal N or --deck FILE").
+    """
+
+    NAME_THE_CARDS = "name the deal or the deck"
+    NAME_MORE_CARDS = "name the deal, or a deck that names more cards"
+    REVEAL = "use the full state (or a player's view with its face-down cards revealed)"
+    READ_AS_STATE = "read it as a state, or resume the game from it"
+    USE_AS_RULES = "use it as a rule set"
 
 
 class FoursquareError(Exception):

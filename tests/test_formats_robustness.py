@@ -410,7 +410,7 @@ def test_the_session_commands_agree_with_the_classifier():
 
 # ------------------------------------------------- 5. clearer messages
 
-NEEDS = "the moves don't name their cards; give --deal N or --deck FILE"
+NEEDS = "the moves don't name their cards; name the deal or the deck"  # the library's words
 
 
 @pytest.mark.parametrize(
@@ -568,7 +568,7 @@ def test_no_view_when_the_next_card_is_unknown():
     assert message(read_view, state_text(game), "s.yaml") == (
         "s.yaml:5: the next card is unknown (the stock is known only in part): no player's view"
     )
-    more = "(give --deal N, or a --deck FILE that names more cards), so there is no player's view"
+    more = "(name the deal, or a deck that names more cards), so there is no player's view"
     got = message(load_view, "5C d4\n9D e4\n", "m.moves")
     assert got == f"m.moves: the next card is unknown: the 2 cards known are all placed {more}"
     got = message(load_view, "d4\n", "m.moves", deck=[Card.parse("5C")])

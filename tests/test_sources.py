@@ -147,7 +147,8 @@ def test_load_input_move_script_errors_name_the_line(text, expected):
 
 
 def test_load_input_move_script_without_a_deal_needs_named_cards():
-    needs = "the moves don't name their cards; give --deal N or --deck FILE"
+    # the library's words; the command line says "give --deal N or --deck FILE" (tests/test_cli_*)
+    needs = "the moves don't name their cards; name the deal or the deck"
     assert error(load_input, "d4\n", "m.txt") == f"m.txt:1: {needs}"
     # said at the first move that names no card, after the ones that do
     assert error(load_input, "# c\n5D d1\nAH d1\n\nd1\n", "m.txt") == f"m.txt:5: {needs}"

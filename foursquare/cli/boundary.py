@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from ..errors import AgreementError, FoursquareError
+from ..errors import Advice, AgreementError, FoursquareError
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -51,6 +51,28 @@ def check_output_file(path: str | None, force: bool) -> None:
         fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
 
 
+#: How the command line says each piece of the library's advice (:class:`~foursquare.errors.Advice`).
+CLI_ADVICE: dict[Advice, str] = {
+    Advice.NAME_THE_CARDS: "give --deal N or --deck FILE",
+    Advice.NAME_MORE_CARDS: "give --deal N, or a --deck FILE that names more cards",
+    Advice.REVEAL: "use the full state (foursquare state without --player-view, or with --player-view --reveal)",
+    Advice.READ_AS_STATE: "foursquare state FILE reads it, play --resume FILE resumes it",
+    Advice.USE_AS_RULES: "give it to a command with --rules FILE",
+}
+
+
+def cli_text(message: str) -> str:
+    """A library message in the command line's words: its advice names our options.
+
+    >>> cli_text("the moves don't name their cards; name the deal or the deck")
+    "the moves don't name their cards; give --deal N or --deck FILE"
+    """
+    for advice, words in CLI_ADVICE.items():
+        if advice.value in message:
+            message = message.replace(advice.value, words)
+    return message
+
+
 def error_text(exc: BaseException) -> str:
     """One line for an error at the command boundary: ``FILE:LINE: message``
     for a :class:`~foursquare.errors.FormatError`, ``FILE: reason`` for a file
@@ -60,7 +82,7 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         name = str(exc.filename).replace("\0", "\\0") if exc.filename is not None else "error"  # a NUL typed in a name
         return f"{name}: {exc.strerror or exc}"
-    return str(exc)
+    return cli_text(str(exc))
 
 
 #: The parameters of our commands that name a file to read, where ``-`` means stdin.

@@ -364,7 +364,7 @@ class Prompt:
         try:
             entry = read_entry(line)
         except FoursquareError as exc:
-            self.say_error(str(exc))
+            self.say_error(error_text(exc))
             return True
         if entry is None:
             return True
@@ -420,7 +420,7 @@ class Prompt:
                     session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
                     click.echo(f"Saved the state to {arg}.")
         except FoursquareError as exc:
-            self.say_error(str(exc))
+            self.say_error(error_text(exc))
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         return True

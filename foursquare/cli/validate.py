@@ -10,7 +10,7 @@ import click
 from ..errors import FormatError
 from ..formats.transcript import GameReport
 from . import SHORT_HELP
-from .boundary import Command, command_boundary
+from .boundary import Command, cli_text, command_boundary, error_text
 from .options import PATH
 from .style import counted
 
@@ -18,7 +18,14 @@ from .style import counted
 def _file_error(name: str, error: FormatError) -> dict[str, Any]:
     """The JSON object of a file that could not be read game by game: the keys of a
     game's (``game`` null, no game replayed)."""
-    return {"file": name, **GameReport(None, False, [error], None, error.line).to_dict()}
+    return _in_cli_words({"file": name, **GameReport(None, False, [error], None, error.line).to_dict()})
+
+
+def _in_cli_words(result: dict[str, Any]) -> dict[str, Any]:
+    """A game's JSON object with its error messages in the command line's words."""
+    for error in result["errors"]:
+        error["message"], error["text"] = cli_text(error["message"]), cli_text(error["text"])
+    return result
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["validate"])
@@ -49,14 +56,14 @@ def validate(files: tuple[str, ...], fmt: str) -> None:
             text, name = read_source(path)
             reports = check(text, name)
         except FormatError as exc:
-            click.echo(str(exc), err=True)
+            click.echo(error_text(exc), err=True)
             results.append(_file_error(name, exc))
-            lines.append(f"{name}: invalid, not checked game by game: {exc.message}")
+            lines.append(f"{name}: invalid, not checked game by game: {cli_text(exc.message)}")
             continue
         for report in reports:
             for error in report.errors:
-                click.echo(str(error), err=True)
-            results.append({"file": name, **report.to_dict()})
+                click.echo(error_text(error), err=True)
+            results.append(_in_cli_words({"file": name, **report.to_dict()}))
         bad = sum(not r.valid for r in reports)
         games = counted(len(reports), "game")
         lines.append(f"{name}: {games}, " + (f"{bad} invalid" if bad else "all valid"))

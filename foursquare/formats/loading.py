@@ -17,7 +17,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
-from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from ..errors import Advice, AgreementError, EmptyGameFileError, FormatError, GameChoiceError
 from .files import read_source
 from .yamlio import clean_text
 
@@ -140,7 +140,7 @@ def next_card_unknown(game: Game) -> str:
     make known is placed (for a message; without ``FILE:`` before it)."""
     known = len(game.deck)
     placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
-    return f"the next card is unknown: {placed} (give --deal N, or a --deck FILE that names more cards)"
+    return f"the next card is unknown: {placed} ({Advice.NAME_MORE_CARDS})"
 
 
 def load_game_file(

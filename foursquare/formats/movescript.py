@@ -24,7 +24,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Placement, WrongCardError
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import FormatError, IllegalMoveError, ParseError, quote
+from ..errors import Advice, FormatError, IllegalMoveError, ParseError, quote
 from .commands import (
     COMMAND_ALIASES,
     COMMAND_ARGUMENTS,
@@ -191,7 +191,7 @@ def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tupl
 
 
 #: Said at the first move without a card when the script is replayed on an unknown card order.
-NEEDS_CARDS = "the moves don't name their cards; give --deal N or --deck FILE"
+NEEDS_CARDS = f"the moves don't name their cards; {Advice.NAME_THE_CARDS}"
 
 
 def new_game(

@@ -47,7 +47,7 @@ from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell, geometry
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
-from ..errors import FormatError, ParseError, PositionError
+from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
 from .rulesfile import rules_from_value, rules_value
 from .yamlio import (
@@ -87,9 +87,8 @@ _NOT_RESUMABLE = (
 )
 _HIDDEN = (
     "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
-    " flipped up, and which cards are unseen depends on it); use the full state (foursquare state"
-    " without --player-view, or with --player-view --reveal) or write the card, which the player saw"
-    " when it was placed"
+    f" flipped up, and which cards are unseen depends on it); {Advice.REVEAL} or write the card,"
+    " which the player saw when it was placed"
 )
 
 

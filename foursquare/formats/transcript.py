@@ -29,7 +29,7 @@ from ..engine.deal import MAX_DEAL
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import FormatError, HistoryError, ParseError, PositionError, shorten
+from ..errors import Advice, FormatError, HistoryError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
@@ -187,14 +187,14 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
 #: Said at the first move without a card of a game whose card order is unknown.
 NEEDS_CARDS = (
     "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
-    " (or give --deal N or --deck FILE)"
+    f" (or {Advice.NAME_THE_CARDS})"
 )
 
 #: What :func:`read_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
-    "state": "this is a state, not a transcript (foursquare state FILE reads it, play --resume FILE resumes it)",
-    "rules": "this is a rules file, not a transcript (give it to a command with --rules FILE)",
+    "state": f"this is a state, not a transcript ({Advice.READ_AS_STATE})",
+    "rules": f"this is a rules file, not a transcript ({Advice.USE_AS_RULES})",
 }
 #: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
 #: ``grid`` or two of these is a state (one alone is more likely a misspelt key).

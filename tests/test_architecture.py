@@ -1,0 +1,146 @@
+"""The layers of docs/ARCHITECTURE.md, read from the code itself: imports point one
+way (counting imports inside functions), no import cycle, no module over 800 lines,
+and nothing below the command line imports Click or names a command-line option."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from foursquare.cli.boundary import CLI_ADVICE, cli_text
+from foursquare.errors import Advice
+
+PACKAGE = ROOT / "foursquare"
+
+#: Each layer and the layers it may import (the foundation is errors, stats, parallel).
+ALLOWED = {
+    "foundation": {"foundation"},
+    "engine": {"foundation", "engine"},
+    "formats": {"foundation", "engine", "formats"},
+    "bots": {"foundation", "engine", "formats", "bots"},
+    "solver": {"foundation", "engine", "formats", "solver"},
+    "cli": {"foundation", "engine", "formats", "bots", "solver", "cli"},
+    "top": {"foundation", "engine", "formats", "bots", "solver", "cli", "top"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in ("__init__", "__main__"):
+        return "top"
+    if parts[1] in ("errors", "stats", "parallel"):
+        return "foundation"
+    return parts[1]
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(module: str) -> set[str]:
+    """The package's modules that ``module`` imports anywhere in its code."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            # "from . import x" may name a module x
+            names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        # the root package's __init__ (lazy names, __version__) runs before any of its modules
+        found.update(name for name in names if name in MODULES and name not in (module, "foursquare"))
+    return found
+
+
+GRAPH = {module: _imports(module) for module in MODULES}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_a_module_imports_only_its_own_layer_and_the_ones_below(module):
+    layer = _layer(module)
+    upward = sorted(m for m in GRAPH[module] if _layer(m) not in ALLOWED[layer])
+    assert not upward, f"{module} ({layer}) imports {upward}"
+
+
+def test_there_is_no_import_cycle():
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(GRAPH[module]):
+            if other in _package_inits(module):
+                continue  # a module's own package __init__ runs first anyway
+            if state.get(other) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(path[path.index(other):] + [other]))
+            if other not in state:
+                visit(other)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module)
+
+
+def _package_inits(module: str) -> set[str]:
+    parts = module.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_is_over_800_lines(module):
+    assert len(MODULES[module].read_text(encoding="utf-8").splitlines()) <= 800
+
+
+_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
+
+
+#: The prompt's own commands take options of their own (``state --full``): that is
+#: the move-script syntax (formats/commands.py), not the command line's.
+_PROMPT_SYNTAX = {"foursquare.formats.commands"}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) not in ("cli", "top") and m not in _PROMPT_SYNTAX))
+def test_below_the_command_line_nothing_imports_click_or_names_an_option(module):
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    assert "click" not in {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert "click" not in {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+    }
+    messages = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+    assert not [text for text in messages if _OPTION.search(text)]
+
+
+def test_the_command_line_words_every_piece_of_advice_with_its_options():
+    assert set(CLI_ADVICE) == set(Advice)
+    for advice in Advice:
+        words = cli_text(f"x ({advice})")
+        assert advice.value not in words and "--" in words or "foursquare" in words

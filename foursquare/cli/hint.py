@@ -65,7 +65,7 @@ def _load_view(
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
     from ..formats.files import read_source
-    from ..formats.loading import input_kind, load_view
+    from ..formats.loading import FileKind, input_kind, load_view
 
     if game_path is None:
         if game_number is not None:
@@ -77,7 +77,7 @@ def _load_view(
     text, name = read_source(game_path)
     if (
         text.strip()
-        and input_kind(text) == "state"
+        and input_kind(text) is FileKind.STATE
         and deal is None
         and deck_path is None
         and rules_spec is None

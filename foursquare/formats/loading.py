@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from enum import StrEnum
 
 from ..engine.cards import Card
 from ..engine.game import Game, Status
@@ -25,16 +26,24 @@ _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$)
 _STATE_KEY = re.compile(r"grid\s*:")
 
 
-def input_kind(text: str) -> str:
-    """What a file holds: ``state``, ``transcript`` or ``moves`` (a move script).
+class FileKind(StrEnum):
+    """What a game file holds (FORMATS.md): a state, a transcript or a move script."""
+
+    STATE = "state"
+    TRANSCRIPT = "transcript"
+    MOVES = "moves"
+
+
+def input_kind(text: str) -> FileKind:
+    """What a file holds: a state, a transcript or a move script (:class:`FileKind`).
 
     A YAML file starts (after comments and blank lines) with a key (``foursquare:``),
     ``---``, a ``%`` directive, or a list (``- item``, ``[``, ``{``); a move script never does.  A YAML mapping with a
     ``grid`` key is a state, any other YAML a transcript.  A text without
     entries (empty, or only comments) is a move script.
 
-    >>> input_kind("d4\\n7H e4\\n"), input_kind("foursquare: 1\\n"), input_kind("grid:\\n  d4: 7H\\n")
-    ('moves', 'transcript', 'state')
+    >>> [str(input_kind(text)) for text in ("d4\\n7H e4\\n", "foursquare: 1\\n", "grid:\\n  d4: 7H\\n")]
+    ['moves', 'transcript', 'state']
     """
     lines = clean_text(text).split("\n")
     for i, line in enumerate(lines):
@@ -42,11 +51,11 @@ def input_kind(text: str) -> str:
         if not stripped:
             continue
         if not _YAML_START.match(line.strip()):
-            return "moves"
+            return FileKind.MOVES
         if any(_STATE_KEY.match(rest) for rest in lines[i:]):
-            return "state"
-        return "transcript"
-    return "moves"
+            return FileKind.STATE
+        return FileKind.TRANSCRIPT
+    return FileKind.MOVES
 
 
 def holds_entries(text: str) -> bool:
@@ -91,11 +100,11 @@ def load_input(
     if not text.strip():
         raise FormatError(source, 1, "the file is empty (expected a move script, a transcript or a state)")
     kind = input_kind(text)
-    if kind == "state":
+    if kind is FileKind.STATE:
         from .state import read_state
 
         return read_state(text, source)
-    if kind == "transcript":
+    if kind is FileKind.TRANSCRIPT:
         from .transcript import load_game
 
         return load_game(text, source, deal=deal, deck=deck, rules=rules)
@@ -125,7 +134,7 @@ def load_view(
         :func:`foursquare.formats.state.read_view`); when the game goes on but its next
         card is unknown (a move script or a deck prefix that names no more cards).
     """
-    if text.strip() and input_kind(text) == "state":
+    if text.strip() and input_kind(text) is FileKind.STATE:
         from .state import read_view
 
         return read_view(text, source)
@@ -206,7 +215,7 @@ def load_game_text(
         if deal is not None:
             return Game.from_deal(deal, rules or STANDARD)
         return Game(list(deck or ()), rules or STANDARD)
-    if input_kind(text) == "transcript":
+    if input_kind(text) is FileKind.TRANSCRIPT:
         game = _transcript_game(text, name, deal, deck, game_number)
     else:
         if game_number is not None:

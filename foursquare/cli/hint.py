@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..engine.game import Status
 from ..engine.view import PlayerView
 from ..stats import human_seconds
 from . import SHORT_HELP
@@ -87,7 +88,7 @@ def _load_view(
     game = load_game_text(
         text, name, deal, deck_path, load_rules_option(rules_spec), rules_spec=rules_spec, game_number=game_number
     )
-    if game.status == "playing" and game.next_card is None:
+    if game.status is Status.PLAYING and game.next_card is None:
         from ..errors import FormatError
         from ..formats.loading import next_card_unknown
 

@@ -55,7 +55,7 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
         if not _plain_digits(value):
             raise ParseError("not ASCII digits")
         return parse_deal_number(value)
-    except (ParseError, ValueError):
+    except ParseError:
         shown = value if len(value) <= 40 else value[:24] + "..."
         raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
 

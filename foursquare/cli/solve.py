@@ -69,10 +69,12 @@ def _transcript(game: Game, sol: Solution) -> str | None:
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     """One line for a solution; ``known``: the cards the deck names (a prefix may name fewer)."""
-    if sol.status == "solved":
+    from ..solver import Outcome
+
+    if sol.status is Outcome.SOLVED:
         assert sol.score is not None  # a solved deal has its score
         return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
-    if sol.status == "no-win":
+    if sol.status is Outcome.NO_WIN:
         return "no win (proved)"
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
     if sol.unknown_cards:

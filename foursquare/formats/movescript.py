@@ -24,7 +24,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Placement, WrongCardError
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, IllegalMoveError, ParseError, quote
+from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
 from .commands import (
     COMMAND_ALIASES,
     COMMAND_ARGUMENTS,
@@ -203,7 +203,7 @@ def new_game(
     :param deal: a deal number (RULES.md §2); wins over ``deck`` when both are given.
     :param deck: cards top first.
     :param rules: the rule set (default: standard).
-    :raises ParseError, ValueError: for a bad deal number or deck (the engine's errors).
+    :raises ParseError, PositionError: for a bad deal number or deck (the engine's errors).
     """
     rules = rules or STANDARD
     if deal is not None:
@@ -260,7 +260,7 @@ def play_script(
     if game is None:
         try:
             game = new_game(deal=deal, deck=deck, rules=rules)
-        except (ParseError, ValueError) as exc:
+        except (ParseError, PositionError) as exc:
             raise FormatError(source, None, str(exc)) from None
     start = len(game.moves)
     redo: list[Placement] = []

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..engine.game import Game
+from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..errors import FoursquareError
 from ..stats import wilson_interval
@@ -284,7 +284,7 @@ def analyze_game(
             replay.play(played[i].cell)
     # a position is winnable when the game was won, or a later position is solved
     winnable = [False] * len(sols)
-    seen = game.status == "won"
+    seen = game.status is Status.WON
     for i in range(len(sols) - 1, -1, -1):
         seen = seen or sols[i].status is SOLVED
         winnable[i] = seen

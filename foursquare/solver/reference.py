@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from ..engine.game import Game
+from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from .solution import NO_WIN, SOLVED, UNKNOWN, Outcome
@@ -73,7 +73,7 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
 
     def search(budget: int, path: list[Cell]) -> bool:
         nonlocal nodes
-        if game.status == "won":
+        if game.status is Status.WON:
             return True
         if game.is_over or game.placed >= budget or game.placed >= last:
             return False

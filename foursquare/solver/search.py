@@ -96,7 +96,7 @@ import time
 from collections.abc import Sequence
 
 from ..engine.cards import Card
-from ..engine.game import Game
+from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
 from .board import Board
 from .bounds import (
@@ -173,9 +173,9 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None) -> Solut
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
-    if game.status == "won":
+    if game.status is Status.WON:
         return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
-    if game.status == "lost":
+    if game.status is Status.LOST:
         return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
     deck = game.deck
     t0 = game.placed

@@ -195,6 +195,7 @@ NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
     "state": f"this is a state, not a transcript ({Advice.READ_AS_STATE})",
     "rules": f"this is a rules file, not a transcript ({Advice.USE_AS_RULES})",
+    "view": "this is a player's view, not a transcript (foursquare hint reads it)",
 }
 #: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
 #: ``grid`` or two of these is a state (one alone is more likely a misspelt key).
@@ -243,7 +244,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         return tg
     tg.lines = {key: node.line for key, node in doc.entries.items()}
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        err.new(doc.line, NOT_A_TRANSCRIPT["state"])
+        err.new(doc.line, NOT_A_TRANSCRIPT["view" if "view" in doc else "state"])
         tg.complete = False
         return tg
     if not any(key in doc for key in GAME_KEYS):

@@ -102,9 +102,9 @@ def analyze(
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
     if fmt == "yaml":
-        import yaml
+        from ..formats.yamlio import dump  # the one writer of YAML: no string split across lines
 
-        click.echo(yaml.safe_dump(result.as_dict(), sort_keys=False), nl=False)
+        click.echo(dump(result.as_dict()), nl=False)
         return
     with_bot = result.bot is not None
     head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':9} {'after':9} {'solver':6}"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
@@ -76,7 +77,7 @@ def analyze(
     game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
-        raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")
+        raise click.ClickException(f"{shown_name(name)}: a state has no moves to analyze; give a transcript or a move script")
     estimator = None
     if not no_bot:
         from ..bots import DEFAULT, recommend

@@ -120,3 +120,11 @@ def test_a_name_with_a_space_in_messages(tmp_path: Path, monkeypatch: pytest.Mon
     assert result.exit_code == 1
     assert json.loads(result.stdout)[0]["file"] == "'my game.yaml'"
     assert result.stderr.startswith("'my game.yaml':")
+
+
+@pytest.mark.parametrize("args", [["rules", b"none\xfe.yaml"], ["replay", "--rules", b"none\xfe.yaml", "-"]])
+def test_a_rules_name_that_is_no_file_is_shown_one_way(odd: Path, args: list[str | bytes]) -> None:
+    done = run(args, odd)
+    assert_clean(done.stdout, done.stderr)
+    assert done.returncode == 2
+    assert "$'none\\xfe.yaml' is neither a preset" in done.stderr.decode()

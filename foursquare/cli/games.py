@@ -17,7 +17,7 @@ import click
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
-from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError, shown_name
 
 
 def load_rules_option(spec: str | None) -> Rules | None:
@@ -33,7 +33,7 @@ def load_rules_option(spec: str | None) -> Rules | None:
 
     if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
         raise click.BadParameter(
-            f"{spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="'--rules'"
+            f"{shown_name(spec)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="'--rules'"
         )
     return load_rules(spec)
 

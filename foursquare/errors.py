@@ -213,7 +213,7 @@ class AgreementError(FoursquareError, ValueError):
         self.own = own
         self.value = value
         shown = "" if value is None else f" ({value})"
-        super().__init__(f"{source} {own}; the {given} given{shown} disagrees")
+        super().__init__(f"{shown_name(source)} {own}; the {given} given{shown} disagrees")
 
 
 class GameChoiceError(FormatError):

@@ -65,15 +65,16 @@ def _option_names(
     try:
         yield
     except AgreementError as exc:
+        source = shown_name(exc.source)
         if exc.given == "game":
-            message = f"--game picks a game of a transcript; {exc.source} is not a transcript"
+            message = f"--game picks a game of a transcript; {source} is not a transcript"
         elif exc.given == "deal":
-            message = f"{exc.source} {exc.own}; --deal {deal} disagrees"
+            message = f"{source} {exc.own}; --deal {deal} disagrees"
         elif exc.given == "deck":
-            message = f"{exc.source} {exc.own}; --deck {deck_path} disagrees"
+            message = f"{source} {exc.own}; --deck {shown_name(str(deck_path))} disagrees"
         else:
             assert rules is not None
-            message = f"{exc.source} {exc.own}; --rules {rules_spec or rules.label} disagrees"
+            message = f"{source} {exc.own}; --rules {shown_name(rules_spec) if rules_spec else rules.label} disagrees"
         raise click.UsageError(message) from None
     except GameChoiceError as exc:
         if exc.number is None:

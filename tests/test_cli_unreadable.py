@@ -141,3 +141,15 @@ def test_validate_subprocess(folder: Path) -> None:
     assert done.stderr == b"locked.yaml: permission denied\n"
     results = json.loads(done.stdout)
     assert [(r["file"], r["valid"]) for r in results] == [("won.yaml", True), ("locked.yaml", False)]
+
+
+# (a --rules value that names no existing file may be a mistyped preset: a usage error, as for a missing file)
+@pytest.mark.parametrize(
+    "args", [a for a in COMMANDS if a[0] != "rules" and "--rules" not in a], ids=lambda a: " ".join(x for x in a if "/" not in x)
+)
+def test_a_path_through_a_file_is_one_error(folder: Path, args: list[str]) -> None:
+    """Another OS error that stops even root (``won.yaml/x``: not a directory): in words, status 1."""
+    bad = str(folder / "won.yaml" / "x")
+    result = invoke([bad if a == "LOCKED" else a for a in args])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().splitlines()[-1] == f"{bad}: cannot read: Not a directory"

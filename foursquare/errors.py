@@ -7,6 +7,7 @@ catch them.  Some live beside the code that raises them: ``BotError``
 (:mod:`foursquare.bots.base`), ``WorkerError`` (:mod:`foursquare.parallel`),
 ``WrongCardError`` (:mod:`foursquare.engine.game`), ``SolverError``.
 """
+import re
 from enum import StrEnum
 
 
@@ -82,11 +83,56 @@ class FormatError(FoursquareError, ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        source = shown_name(self.source)
+        where = source if self.line is None else f"{source}:{self.line}"
         context = ", ".join(
             part for part in (self.game and f"game {self.game}", self.move and f"move {self.move}") if part
         )
         return f"{where}: {context}: {self.message}" if context else f"{where}: {self.message}"
+
+
+#: The characters of a file name a shell reads as they are (:func:`shlex.quote`'s, and
+#: any letter or digit: ``café.yaml`` needs no quotes).
+_PLAIN_NAME = re.compile(r"[\w@%+=:,./-]+")
+#: The names of the standard streams in messages: shown as they are.
+_STREAM_NAMES = frozenset({"<stdin>", "<stdout>", "<stderr>", "-"})
+#: Backslash escapes of bash's ``$'...'`` quoting.
+_C_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+
+
+def shown_name(name: str) -> str:
+    """A file name as every message, summary and JSON shows it: as a shell would
+    quote it, so that it can be copied into a command.
+
+    A name of letters, digits and ``@%+=:,./-`` is shown as it is (``<stdin>`` too);
+    other printable UTF-8 in single quotes (``'my game.yaml'``); a name with a
+    byte that is not UTF-8 (held as a surrogate, as Python decodes file names) or a
+    character that cannot be printed in bash's ``$'...'`` quoting, each such byte
+    as ``\\xHH`` (``$'w\\xfe.yaml'``).  The result is always valid UTF-8.
+
+    >>> print(shown_name("won.yaml"), shown_name("my game.yaml"), shown_name("it's"))
+    won.yaml 'my game.yaml' 'it'"'"'s'
+    >>> print(shown_name("w" + chr(0xDCFE) + ".yaml"))  # the byte 0xfe, as os.fsdecode holds it
+    $'w\\xfe.yaml'
+    """
+    if name in _STREAM_NAMES or _PLAIN_NAME.fullmatch(name):
+        return name
+    if name.isprintable():  # a surrogate is not printable
+        return "'" + name.replace("'", "'\"'\"'") + "'"
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if ch in _C_ESCAPES:
+            out.append(_C_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        else:  # another character that cannot be printed (a lone surrogate too: never printed raw)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+    return "$'" + "".join(out) + "'"
 
 
 #: How many characters of an input a message quotes before cutting it short.
@@ -167,7 +213,7 @@ class AgreementError(FoursquareError, ValueError):
         self.own = own
         self.value = value
         shown = "" if value is None else f" ({value})"
-        super().__init__(f"{source} {own}; the {given} given{shown} disagrees")
+        super().__init__(f"{shown_name(source)} {own}; the {given} given{shown} disagrees")
 
 
 class GameChoiceError(FormatError):

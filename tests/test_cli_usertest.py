@@ -354,7 +354,7 @@ def test_file_names_at_the_prompt_may_be_quoted_like_a_shell(tmp_path, monkeypat
 @pytest.mark.parametrize("command", ["save", "state"])
 @pytest.mark.parametrize(
     "name, says",
-    [("a\0b.yaml", "a\\0b.yaml: a file name cannot hold a NUL character"),
+    [("a\0b.yaml", "$'a\\0b.yaml': a file name cannot hold a NUL character"),  # as a shell quotes it
      ("new.yaml/", "new.yaml/: names a folder (it ends with /); give a file name")],
 )
 @pytest.mark.parametrize("interactive", [True, False])
@@ -413,6 +413,6 @@ def test_only_an_unquoted_tilde_is_the_home_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(tmp_path)
     result = prompt(tmp_path, ["d4", 'save "~/q.yaml"', "save ~/h.yaml", 'save ""', "quit"])
-    assert "~/q.yaml: no such folder" in result.stderr  # quoted: a folder named ~, as in a shell
+    assert "'~/q.yaml': no such folder" in result.stderr  # quoted: a folder named ~, as in a shell
     assert "save: the file name is empty" in result.stderr
     assert [p.name for p in home.iterdir()] == ["h.yaml"]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
@@ -76,7 +77,7 @@ def analyze(
     game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
-        raise click.ClickException(f"{name}: a state has no moves to analyze; give a transcript or a move script")
+        raise click.ClickException(f"{shown_name(name)}: a state has no moves to analyze; give a transcript or a move script")
     estimator = None
     if not no_bot:
         from ..bots import DEFAULT, recommend
@@ -102,9 +103,9 @@ def analyze(
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
     if fmt == "yaml":
-        import yaml
+        from ..formats.yamlio import dump  # the one writer of YAML: no string split across lines
 
-        click.echo(yaml.safe_dump(result.as_dict(), sort_keys=False), nl=False)
+        click.echo(dump(result.as_dict()), nl=False)
         return
     with_bot = result.bot is not None
     head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':9} {'after':9} {'solver':6}"

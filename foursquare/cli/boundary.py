@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from ..errors import Advice, AgreementError, FoursquareError
+from ..errors import Advice, AgreementError, FoursquareError, shown_name
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -46,9 +46,9 @@ def check_output_file(path: str | None, force: bool) -> None:
     except OSError:
         return
     if stat.S_ISDIR(info.st_mode):
-        fail(f"{path}: is a directory, not a file")
+        fail(f"{shown_name(path)}: is a directory, not a file")
     if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
-        fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
+        fail(f"{shown_name(path)}: the file exists and is not empty; give --force to overwrite it")
 
 
 #: How the command line says each piece of the library's advice (:class:`~foursquare.errors.Advice`).
@@ -80,7 +80,10 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return f"the input is not UTF-8 text (byte {exc.start}: {exc.reason})"
     if isinstance(exc, OSError):
-        name = str(exc.filename).replace("\0", "\\0") if exc.filename is not None else "error"  # a NUL typed in a name
+        filename = exc.filename
+        if isinstance(filename, bytes):
+            filename = os.fsdecode(filename)
+        name = shown_name(str(filename)) if filename is not None else "error"
         return f"{name}: {exc.strerror or exc}"
     return cli_text(str(exc))
 

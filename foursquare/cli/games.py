@@ -17,7 +17,7 @@ import click
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
-from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError, shown_name
 
 
 def load_rules_option(spec: str | None) -> Rules | None:
@@ -33,7 +33,7 @@ def load_rules_option(spec: str | None) -> Rules | None:
 
     if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
         raise click.BadParameter(
-            f"{spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="'--rules'"
+            f"{shown_name(spec)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="'--rules'"
         )
     return load_rules(spec)
 
@@ -65,15 +65,16 @@ def _option_names(
     try:
         yield
     except AgreementError as exc:
+        source = shown_name(exc.source)
         if exc.given == "game":
-            message = f"--game picks a game of a transcript; {exc.source} is not a transcript"
+            message = f"--game picks a game of a transcript; {source} is not a transcript"
         elif exc.given == "deal":
-            message = f"{exc.source} {exc.own}; --deal {deal} disagrees"
+            message = f"{source} {exc.own}; --deal {deal} disagrees"
         elif exc.given == "deck":
-            message = f"{exc.source} {exc.own}; --deck {deck_path} disagrees"
+            message = f"{source} {exc.own}; --deck {shown_name(str(deck_path))} disagrees"
         else:
             assert rules is not None
-            message = f"{exc.source} {exc.own}; --rules {rules_spec or rules.label} disagrees"
+            message = f"{source} {exc.own}; --rules {shown_name(rules_spec) if rules_spec else rules.label} disagrees"
         raise click.UsageError(message) from None
     except GameChoiceError as exc:
         if exc.number is None:

@@ -10,6 +10,7 @@ import click
 
 from ..engine.game import Status
 from ..engine.view import PlayerView
+from ..errors import shown_name
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
@@ -148,6 +149,7 @@ def hint(
     view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
     if view.status != "playing":
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
+        where = shown_name(where) if where and where != f"deal {deal}" else where
         raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
     estimates = recommend(view, bot=bot, budget=budget, seed=seed)

@@ -25,7 +25,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: The type of every file parameter: shell completion offers files; only an empty
 #: name is refused here (a bad file is reported by the reader as ``FILE: reason``, status 1).
 class FilePath(click.Path):
-    """:class:`click.Path` (``-`` allowed) that refuses an empty name as a usage error."""
+    """:class:`click.Path` (``-`` allowed) that refuses an empty name as a usage error.
+
+    It checks nothing else: a missing, unreadable or odd file is the reader's
+    ``FILE: reason`` error (status 1, :func:`foursquare.formats.files.read_source`),
+    so that ``validate`` still checks the other files (Click's own check would be a
+    usage error, status 2, before any file is read)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.strip():
@@ -33,7 +38,7 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
-PATH = FilePath(allow_dash=True)
+PATH = FilePath(allow_dash=True, readable=False)
 
 
 def _plain_digits(text: str) -> bool:

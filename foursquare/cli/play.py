@@ -13,14 +13,13 @@ import contextlib
 import errno
 import os
 import random
-import shlex
 import sys
 from collections.abc import Iterator
 
 import click
 
 from ..engine.game import Game, Placement
-from ..errors import FoursquareError
+from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -148,12 +147,12 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
             if held <= 1:
                 return
             fail(
-                f"{record}: the file holds {held} games and the recording would keep only the one resumed;"
+                f"{shown_name(record)}: the file holds {held} games and the recording would keep only the one resumed;"
                 " record to another file, or give --force to replace them all"
             )
     fail(
-        f"{record}: the file exists and is not empty; give --force to overwrite it"
-        f" (or --resume {shlex.quote(record)} --record {shlex.quote(record)} to continue its game)"
+        f"{shown_name(record)}: the file exists and is not empty; give --force to overwrite it"
+        f" (or --resume {shown_name(record)} --record {shown_name(record)} to continue its game)"
     )
 
 
@@ -193,11 +192,11 @@ class Origin:
         if self.deal is not None:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {shlex.quote(self.deck)}{self.rules}")
+            out.append(f"Play it again: foursquare play --deck {shown_name(self.deck)}{self.rules}")
         if self.record is not None:
             kind = "transcript" if len(game.moves) == game.placed else "state"
-            record = shlex.quote(self.record)
-            out.append(f"The {kind} is in {self.record}: foursquare replay {record}")
+            record = shown_name(self.record)
+            out.append(f"The {kind} is in {record}: foursquare replay {record}")
             if not game.is_over:
                 out.append(f"Continue it: foursquare play --resume {record} --record {record}")
         return out
@@ -412,13 +411,13 @@ class Prompt:
             elif name in ("save", "save!"):
                 assert arg is not None  # the parser requires it
                 kind = session.save(arg, force=name == "save!")
-                click.echo(f"Saved the {kind} to {arg}.")
+                click.echo(f"Saved the {kind} to {shown_name(arg)}.")
             elif name in ("state", "state!"):
                 if arg is None or arg == "--full":
                     click.echo(state_of(self.game, player_view=arg is None), nl=False)
                 else:
                     session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
-                    click.echo(f"Saved the state to {arg}.")
+                    click.echo(f"Saved the state to {shown_name(arg)}.")
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:

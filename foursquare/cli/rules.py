@@ -17,6 +17,7 @@ from ..engine.rules import (
     Rules,
     Ties,
 )
+from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_rules_option
@@ -84,7 +85,7 @@ def rules(spec: str | None, fmt: str) -> None:
         return
     if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
         raise click.BadParameter(
-            f"{spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="NAME|FILE"
+            f"{shown_name(spec)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="NAME|FILE"
         )
     chosen = load_rules_option(spec)
     assert chosen is not None  # spec is given

@@ -11,7 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..errors import FoursquareError
+from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary
 from .games import load_rules_option, new_game
@@ -145,7 +145,7 @@ def solve(
     if fmt == "json":
         click.echo(json.dumps(_record(deal, sol, game)))
         return
-    name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else deck_path
+    name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else shown_name(str(deck_path))
     lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)

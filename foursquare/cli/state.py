@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .games import load_game_file, load_rules_option, new_game
@@ -59,7 +60,7 @@ def state(
             held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
             if name is None:
                 raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
-            fail(f"{name}: --after {after}: the game has only {held}")
+            fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()
     from ..formats.state import state_text

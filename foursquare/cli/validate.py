@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..errors import FormatError
+from ..errors import FormatError, shown_name
 from ..formats.transcript import GameReport
 from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
@@ -18,7 +18,7 @@ from .style import counted
 def _file_error(name: str, error: FormatError) -> dict[str, Any]:
     """The JSON object of a file that could not be read game by game: the keys of a
     game's (``game`` null, no game replayed)."""
-    return _in_cli_words({"file": name, **GameReport(None, False, [error], None, error.line).to_dict()})
+    return _in_cli_words({"file": shown_name(name), **GameReport(None, False, [error], None, error.line).to_dict()})
 
 
 def _in_cli_words(result: dict[str, Any]) -> dict[str, Any]:
@@ -58,15 +58,15 @@ def validate(files: tuple[str, ...], fmt: str) -> None:
         except FormatError as exc:
             click.echo(error_text(exc), err=True)
             results.append(_file_error(name, exc))
-            lines.append(f"{name}: invalid, not checked game by game: {cli_text(exc.message)}")
+            lines.append(f"{shown_name(name)}: invalid, not checked game by game: {cli_text(exc.message)}")
             continue
         for report in reports:
             for error in report.errors:
                 click.echo(error_text(error), err=True)
-            results.append(_in_cli_words({"file": name, **report.to_dict()}))
+            results.append(_in_cli_words({"file": shown_name(name), **report.to_dict()}))
         bad = sum(not r.valid for r in reports)
         games = counted(len(reports), "game")
-        lines.append(f"{name}: {games}, " + (f"{bad} invalid" if bad else "all valid"))
+        lines.append(f"{shown_name(name)}: {games}, " + (f"{bad} invalid" if bad else "all valid"))
     invalid = sum(not r["valid"] for r in results)
     if fmt == "json":
         click.echo(json.dumps(results, indent=2))

@@ -16,7 +16,6 @@ commands (``moves``, ``show``, ``reveal``, ``hint``, ``help``, ``state``,
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -69,10 +68,14 @@ def file_words(text: str, name: str = "save") -> list[str]:
     A name with spaces is quoted (``save "my game.yaml"``) or escaped, and the quotes
     go; ``#`` starts a comment only at the start of a word outside quotes
     (``save a#b.yaml`` names ``a#b.yaml``); an unquoted leading ``~`` is the home
-    folder.
+    folder.  Nothing else is expanded: an unquoted ``*``, ``?`` or ``[`` (a
+    wildcard) and a ``$`` or backquote outside single quotes (a variable, a
+    command) are refused rather than read as themselves, so that no name means
+    something else than at a shell.  Linear in the length of the line.
 
     :param text: the whole line, with its comment, line end and byte-order mark.
-    :raises ParseError: for a quote left open, or an empty file name (``save ""``).
+    :raises ParseError: for a quote left open, a backslash that escapes nothing,
+        a wildcard, variable or command, or an empty file name (``save ""``).
     """
     text = text.lstrip("\ufeff").strip()
     cut, quoted, escaped, word_start = len(text), None, False, True
@@ -94,15 +97,83 @@ def file_words(text: str, name: str = "save") -> list[str]:
         else:
             word_start = ch.isspace()
     text = text[:cut].rstrip()
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        raise ParseError(f"{name}: a quote is not closed in {quote(text)}") from None
+    words = _shell_words(text, name)
     if any(not word for word in words):
         raise ParseError(f"{name}: the file name is empty; name the file, like: {name} game.yaml")
     if len(words) > 1 and text.split(None, 1)[1].startswith("~"):
         words[1] = os.path.expanduser(words[1])
     return words
+
+
+#: What a shell would expand outside quotes (wildcards, variables, commands), and inside double quotes.
+_EXPANDED, _EXPANDED_IN_DOUBLE = frozenset("*?[$`"), frozenset("$`")
+#: The white space between words (as :func:`shlex.split` has it).
+_BLANKS = frozenset(" \t\r\n")
+
+
+def _shell_words(text: str, name: str) -> list[str]:
+    """``text`` cut into words as a POSIX shell (and :func:`shlex.split`) cuts them:
+    single quotes keep everything, double quotes keep everything but ``\\"`` and
+    ``\\\\``, a backslash outside quotes keeps the next character; ``""`` is an
+    empty word.  One pass over the text (:func:`shlex.split` is quadratic on long lines).
+
+    :raises ParseError: for a quote left open, a backslash at the end, or a character
+        a shell would expand (:data:`_EXPANDED`).
+    """
+    words: list[str] = []
+    word: list[str] = []
+    in_word = escaped = False
+    quoted: str | None = None
+    for ch in text:
+        if escaped:
+            if quoted == '"' and ch not in '"\\':
+                word.append("\\")
+            word.append(ch)
+            escaped = False
+        elif quoted == "'":
+            if ch == "'":
+                quoted = None
+            else:
+                word.append(ch)
+        elif quoted == '"':
+            if ch == '"':
+                quoted = None
+            elif ch == "\\":
+                escaped = True
+            elif ch in _EXPANDED_IN_DOUBLE:
+                raise _expanded(name, ch, text)
+            else:
+                word.append(ch)
+        elif ch in _BLANKS:
+            if in_word:
+                words.append("".join(word))
+                word, in_word = [], False
+        else:
+            in_word = True
+            if ch == "\\":
+                escaped = True
+            elif ch in "'\"":
+                quoted = ch
+            elif ch in _EXPANDED:
+                raise _expanded(name, ch, text)
+            else:
+                word.append(ch)
+    if quoted:
+        raise ParseError(f"{name}: a quote is not closed in {quote(text)}")
+    if escaped:
+        raise ParseError(f"{name}: a backslash ends the line, escaping nothing, in {quote(text)}")
+    if in_word:
+        words.append("".join(word))
+    return words
+
+
+def _expanded(name: str, ch: str, text: str) -> ParseError:
+    what = "a wildcard" if ch in "*?[" else "a variable" if ch == "$" else "a command"
+    return ParseError(
+        f"{name}: {ch!r} would be {what} at a shell, and file names here expand none"
+        f" (in {quote(text)}); write ~ for your home folder, and put the name in single quotes"
+        f" to mean the character itself: {name} 'a{ch}b.yaml'"
+    )
 
 
 def parse_move(text: str) -> Move:

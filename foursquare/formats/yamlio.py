@@ -492,6 +492,18 @@ class _Dumper(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
+    # A long line breaks between the entries of a flow list, never inside a string:
+    # PyYAML would fold a scalar at a space past the width ("4H\ <newline> \ b4"),
+    # which is valid YAML but breaks grep, hand edits and diffs (issue 16).
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        super().write_double_quoted(text, split=False)
+
+    def write_single_quoted(self, text: str, split: bool = True) -> None:
+        super().write_single_quoted(text, split=False)
+
+    def write_plain(self, text: str, split: bool = True) -> None:
+        super().write_plain(text, split=False)
+
 
 def _represent_quoted(dumper: yaml.SafeDumper, data: Quoted) -> yaml.Node:
     return dumper.represent_scalar(_CORE + "str", str(data), style='"')
@@ -527,7 +539,9 @@ _Dumper.add_representer(type(None), _represent_none)
 
 def dump(data: Mapping[str, Any]) -> str:
     """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
-    on one line, :class:`Quoted` in double quotes, keys in insertion order.
+    on one line, :class:`Quoted` in double quotes, keys in insertion order.  A line
+    past 100 characters breaks between list entries, never inside a string: each
+    card or move is one unbroken string.
 
     :param data: plain values (str, int, bool, None, lists, mappings).
     :returns: the text, ending with a newline.

@@ -381,3 +381,67 @@ def test_os_errors_are_words_everywhere():
 
     assert error_text(OSError(28, None, "f.yaml")) == "f.yaml: No space left on device (the disk is full)"
     assert "Errno" not in error_text(OSError(5, "Input/output error", "f.yaml"))
+
+
+# ------------------------------------------------------------- the lock across rewrites
+
+
+def test_the_lock_follows_the_file_across_every_rewrite(tmp_path, monkeypatch):
+    """The rename gives the path a new inode: it is locked before it is renamed, so a
+    second claim is refused after any number of rewrites, and after a failed one
+    (the old text kept, no temporary file); once released, the file can be claimed."""
+    from foursquare.cli import files
+
+    path = tmp_path / "held.yaml"
+    first = files.claim(str(path))
+    assert first.created and path.read_text() == ""
+    for text in ("one\n", "two\n"):
+        first.rewrite(text)
+        with pytest.raises(BlockingIOError, match="in use"):
+            files.claim(str(path))
+    real_write = os.write
+
+    def full(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError) as caught:
+        first.rewrite("three\n")
+    monkeypatch.setattr(os, "write", real_write)
+    assert caught.value.filename == str(path)
+    assert path.read_text() == "two\n" and not list(tmp_path.glob(".foursquare-*"))
+    with pytest.raises(BlockingIOError):
+        files.claim(str(path))
+    first.release()
+    second = files.claim(str(path))
+    assert not second.created and second.size() == 4
+    second.release()
+
+
+def test_a_claim_that_opened_the_old_file_before_a_rename_tries_the_new_one(tmp_path, monkeypatch):
+    """A claim whose open came just before another writer's rename locks the old inode
+    (free by then), sees that the path names another one, and tries again: refused by
+    the new inode's lock."""
+    from foursquare.cli import files
+
+    path = tmp_path / "held.yaml"
+    path.write_text("old\n")
+    stale = os.open(path, os.O_RDWR)  # the second writer's open, before the rename
+    first = files.claim(str(path))
+    first.rewrite("new\n")  # the path now names a new inode, locked; the old one is free
+    real_open = os.open
+    opened = []
+
+    def open_(name, flags, *mode):
+        if not flags & os.O_CREAT and not opened:
+            opened.append(name)
+            return stale  # as if opened before the rename
+        return real_open(name, flags, *mode)
+
+    monkeypatch.setattr(os, "open", open_)
+    with pytest.raises(BlockingIOError, match="in use"):
+        files.claim(str(path))
+    assert opened == [str(path)]
+    monkeypatch.setattr(os, "open", real_open)
+    first.release()
+    assert path.read_text() == "new\n"

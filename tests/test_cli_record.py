@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, invoke
 
+import foursquare.cli.files as files_module
 import foursquare.cli.session as session_module
 from foursquare.formats.files import read_source
 from foursquare.formats.loading import load_input
@@ -184,8 +185,8 @@ def test_save_at_the_prompt_may_rewrite_a_one_game_file_resumed(tmp_path):
 
 def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
     writes = []
-    real = session_module.write_atomically
-    monkeypatch.setattr(session_module, "write_atomically", lambda path, text, **kw: (writes.append(path), real(path, text, **kw)))
+    real = files_module.LockedFile.rewrite
+    monkeypatch.setattr(files_module.LockedFile, "rewrite", lambda self, text, **kw: (writes.append(self.path), real(self, text, **kw)))
     record = tmp_path / "game.yaml"
     result = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
     assert result.exit_code == 0 and result.stdout.startswith("Won, score 8.")

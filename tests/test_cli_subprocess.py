@@ -455,7 +455,7 @@ def test_output_to_a_full_disk_is_one_line_and_status_1(args):
         done = subprocess.run([*COMMAND, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert done.stderr == "<stdout>: No space left on device\n"
+    assert done.stderr == "<stdout>: No space left on device (the disk is full)\n"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX devices")

@@ -17,11 +17,12 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, NoReturn, TypeVar
+from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
 from ..errors import Advice, AgreementError, FoursquareError, shown_name
+from .files import READ_ONLY, claim, is_read_only, os_error_words
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -47,8 +48,31 @@ def check_output_file(path: str | None, force: bool) -> None:
         return
     if stat.S_ISDIR(info.st_mode):
         fail(f"{shown_name(path)}: is a directory, not a file")
+    if stat.S_ISREG(info.st_mode) and is_read_only(info.st_mode):
+        fail(f"{shown_name(path)}: {READ_ONLY}")
     if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
         fail(f"{shown_name(path)}: the file exists and is not empty; give --force to overwrite it")
+
+
+def open_output_file(path: str, force: bool) -> IO[str]:
+    """Open an ``--output`` file to write rows into (``-``: standard output, not to be
+    closed): a regular file is claimed (:func:`~foursquare.cli.files.claim`:
+    created atomically, locked while it is written, refused when another command
+    writes it or it is read-only) and, unless ``force``, refused (status 1) when it
+    holds something; then emptied.  A device or a pipe is opened as it is."""
+    if path == "-":
+        return sys.stdout
+    try:
+        info: os.stat_result | None = os.stat(path)
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        return open(path, "w", newline="", encoding="utf-8")  # /dev/null, a pipe
+    held = claim(path)
+    if not force and held.size() > 0:
+        held.release()
+        fail(f"{path}: the file exists and is not empty; give --force to overwrite it")
+    return held.stream()
 
 
 #: How the command line says each piece of the library's advice (:class:`~foursquare.errors.Advice`).
@@ -84,7 +108,7 @@ def error_text(exc: BaseException) -> str:
         if isinstance(filename, bytes):
             filename = os.fsdecode(filename)
         name = shown_name(str(filename)) if filename is not None else "error"
-        return f"{name}: {exc.strerror or exc}"
+        return f"{name}: {os_error_words(exc)}"
     return cli_text(str(exc))
 
 

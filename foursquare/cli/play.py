@@ -19,11 +19,13 @@ from collections.abc import Iterator
 import click
 
 from ..engine.game import Game, Placement
+from ..engine.rules import Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
+from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, outcome_text
@@ -92,7 +94,30 @@ def play(
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     option_needs("--force", force, "--record", record)
     rules = load_rules_option(rules_spec)
-    check_record_target(record, resume_path, force)
+    held = check_record_target(record, resume_path, force)
+    try:
+        _play(held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive, script, verbose)
+    finally:
+        if held is not None:
+            held.release(remove_if_new=True)
+
+
+def _play(
+    held: LockedFile | None,
+    deal: int | None,
+    deck_path: str | None,
+    rules: Rules | None,
+    rules_spec: str | None,
+    resume_path: str | None,
+    game_number: int | None,
+    record: str | None,
+    ascii_only: bool,
+    reveal: bool,
+    interactive: bool | None,
+    script: bool | None,
+    verbose: bool,
+) -> None:
+    """The game of :func:`play` once its recording, if any, is claimed (``held``)."""
     chosen = False
     if resume_path is not None:
         game = load_game_file(
@@ -115,7 +140,7 @@ def play(
     look = Look.for_stream(ascii=ascii_only)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(game, record=record, autosave=interactive, resume=own_resume)
+    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
@@ -124,30 +149,47 @@ def play(
         Prompt(session, look, origin).run()
     else:
         run_script(session, look, origin, verbose)
+    if session.record_behind:
+        sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
 
 
-def check_record_target(record: str | None, resume: str | None, force: bool) -> None:
-    """Refuse, before the game starts, a ``--record`` path that is not a regular
-    file (a directory, a device, a FIFO) or that holds something already, unless
-    it is the file being resumed or ``--force`` is given.
+def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
+    """Claim, before the game starts, the ``--record`` file: created atomically when
+    new, locked for the session (:func:`~foursquare.cli.files.claim`).  Refuse a
+    path that is not a regular file (a directory, a device, a FIFO), a read-only
+    file, a file another session writes, or one that holds something already,
+    unless it is the file being resumed or ``--force`` is given.
 
-    :raises OSError: naming the path when it is not a regular file or its folder
-        does not exist (status 1).
+    :returns: the claimed file (``None`` without ``--record``): the caller releases it.
+    :raises OSError: naming the path when it is not a regular file, is read-only,
+        is in use or its folder does not exist (status 1).
     """
     if record is None:
-        return
+        return None
     real = writable_target(record)
     if not os.path.isdir(os.path.dirname(real)):
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
-    if force or not os.path.exists(real) or os.path.getsize(real) == 0:
+    held = claim(record)  # created or opened, and locked: a second writer is refused here
+    try:
+        _check_record_content(held, record, resume, force)
+    except BaseException:
+        held.release(remove_if_new=True)
+        raise
+    return held
+
+
+def _check_record_content(held: LockedFile, record: str, resume: str | None, force: bool) -> None:
+    """Refuse (status 1) a claimed recording that holds something, unless it is the
+    game resumed or ``force`` is given (checked under the lock: no window)."""
+    if force or held.size() == 0:
         return
     if resume is not None:
-        if same_file(real, resume):
-            held = _games_held(resume)
-            if held <= 1:
+        if same_file(held.real, resume):
+            held_games = _games_held(resume)
+            if held_games <= 1:
                 return
             fail(
-                f"{shown_name(record)}: the file holds {held} games and the recording would keep only the one resumed;"
+                f"{shown_name(record)}: the file holds {held_games} games and the recording would keep only the one resumed;"
                 " record to another file, or give --force to replace them all"
             )
     fail(
@@ -186,14 +228,15 @@ class Origin:
     ) -> None:
         self.deal, self.deck, self.resume, self.record, self.rules = deal, deck, resume, record, rules
 
-    def lines(self, game: Game) -> list[str]:
-        """The closing lines: the deal and the commands that replay or resume the game."""
+    def lines(self, game: Game, behind: bool = False) -> list[str]:
+        """The closing lines: the deal and the commands that replay or resume the game;
+        ``behind``: the recording misses moves, so no line points to it."""
         out = []
         if self.deal is not None:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
             out.append(f"Play it again: foursquare play --deck {shown_name(self.deck)}{self.rules}")
-        if self.record is not None:
+        if self.record is not None and not behind:
             kind = "transcript" if len(game.moves) == game.placed else "state"
             record = shown_name(self.record)
             out.append(f"The {kind} is in {record}: foursquare replay {record}")
@@ -202,15 +245,48 @@ class Origin:
         return out
 
 
-def summary(game: Game, origin: Origin) -> str:
-    """The end of a session: the result (or how far the game got), the score, how to replay."""
+def summary(game: Game, origin: Origin, behind: bool = False) -> str:
+    """The end of a session: the result (or how far the game got), the score, how to replay
+    (``behind``: without the lines that point to a recording that misses moves)."""
     if game.is_over:
         head = outcome_text(game)
         head = head[0].upper() + head[1:] + "."
     else:
         cards = "card" if game.placed == 1 else "cards"
         head = f"Stopped after {game.placed} {cards} placed ({game.stock_count} in the stock, {game.face_down} face down)."
-    return "\n".join([head, *origin.lines(game)])
+    return "\n".join([head, *origin.lines(game, behind)])
+
+
+def closing(session: Session, origin: Origin) -> None:
+    """The end of a session: the recording tried once more when it is behind, the
+    summary, and, when the file still misses moves, a plain statement of it on
+    stderr with a copy of the game in the temporary folder (the caller exits 1)."""
+    if session.record_behind:
+        session.write_record()
+    behind = session.record_behind
+    click.echo(summary(session.game, origin, behind))
+    if behind:
+        record_lost(session)
+
+
+def record_lost(session: Session) -> None:
+    """Say on stderr that the recording is not complete, how far it is behind, and
+    where a copy of the game went (or that none could be written)."""
+    assert session.record_error is not None and session.record_path is not None
+    name = shown_name(session.record_path)
+    lines = [
+        f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {session.missing_text()}."
+    ]
+    try:
+        copy = session.write_copy()
+    except OSError as exc:
+        lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
+    else:
+        quoted = shown_name(copy)
+        lines.append(f"The whole game is in {quoted} instead: foursquare replay {quoted}")
+        if not session.game.is_over:
+            lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
+    click.echo("\n".join(lines), err=True)
 
 
 def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
@@ -285,6 +361,12 @@ class Prompt:
     def say_error(self, message: str) -> None:
         self.look.echo(self.look.style(message, "error"), err=True)
 
+    def tell_recording(self) -> None:
+        """Say, once, that the recording could not be written (or is written again)."""
+        news = self.session.record_news()
+        if news is not None:
+            self.say_error(news)
+
     def prompt_text(self) -> str:
         nxt = self.game.next_card
         if self.game.is_over:
@@ -323,9 +405,9 @@ class Prompt:
             # commands to copy); the boundary says Interrupted. or Terminated.
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo()
-                click.echo(summary(self.game, self.origin))
+                closing(self.session, self.origin)
             raise
-        click.echo(summary(self.game, self.origin))
+        closing(self.session, self.origin)
 
     def say(self, text: str) -> None:
         """Print ``text``, its lines broken to fit the terminal (when known)."""
@@ -378,9 +460,7 @@ class Prompt:
         except FoursquareError as exc:
             self.say_error(f"{move}: {exc}")
             return True
-        except OSError as exc:  # the recording failed after the move was made
-            self.say_error(f"could not write the recording: {exc}")
-            return True
+        self.tell_recording()
         self.show()
         if self.game.is_over and not was_over:
             self.announce_end()
@@ -422,6 +502,7 @@ class Prompt:
             self.say_error(error_text(exc))
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
+        self.tell_recording()
         return True
 
 
@@ -464,11 +545,14 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
-    interrupted = False
+    interrupted = failed = False
     try:
         _script(session, look, verbose)
     except (KeyboardInterrupt, Terminated):
         interrupted = True
+        raise
+    except SystemExit:  # a bad line: its error, then what became of the recording
+        failed = True
         raise
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
@@ -486,10 +570,15 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
         if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
-                click.echo(summary(session.game, origin))
+                closing(session, origin)
+        elif failed and session.record_behind:
+            session.write_record()
+            if session.record_behind:
+                with contextlib.suppress(Exception):
+                    record_lost(session)
         if stop is not None:
             raise stop
-    click.echo(summary(session.game, origin))
+    closing(session, origin)
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:

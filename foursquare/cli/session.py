@@ -6,23 +6,29 @@ Click so that it can be tested and reused.  A line of input is either a move
 :func:`read_entry` tells which.  A :class:`Session` applies moves, takes them
 back and replays them, and keeps the transcript file it was asked to record
 complete after every change (written to a temporary file and renamed over the
-old one, so an interruption never leaves half a file).
+old one, so an interruption never leaves half a file; :mod:`foursquare.cli.files`).
+A recording that cannot be written (the disk full) does not stop the game: the
+session says so once, tries again after every change, and knows how far the
+file is behind (:attr:`Session.record_behind`, :meth:`Session.missing_text`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib.util
 import os
-import stat
 import tempfile
 from collections.abc import Callable
 from typing import Any
 
 from ..engine.game import Game, Placement
-from ..errors import IllegalMoveError, ParseError, quote, shorten
+from ..errors import IllegalMoveError, ParseError, quote, shorten, shown_name
 from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, PromptCommand
 from ..formats.movescript import Move, parse_entry
+from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
+
+__all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
 
 #: Commands at the prompt besides a move: usage -> one-line help (the command table's).
 COMMANDS: dict[str, str] = HELP
@@ -86,89 +92,6 @@ def read_entry(line: str) -> Move | PromptCommand | None:
     return entry
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def writable_target(path: str) -> str:
-    """The real file that writing ``path`` means: symbolic links followed.
-
-    :returns: the resolved path (it may not exist yet).
-    :raises OSError: naming ``path`` when it exists and is not a regular file
-        (a directory, a device, a FIFO, a socket), when it ends with ``/`` (a
-        folder's name) or holds a NUL character.
-    """
-    if "\0" in path:
-        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", path)
-    real = os.path.realpath(path)
-    try:
-        info = os.stat(real)
-    except FileNotFoundError:
-        if path.endswith(("/", os.sep)):
-            raise IsADirectoryError(errno.EISDIR, "names a folder (it ends with /); give a file name", path) from None
-        return real
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path)
-    if not stat.S_ISREG(info.st_mode):
-        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
-    return real
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether two paths name the same file (links followed; a file not there yet by its path)."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return os.path.realpath(a) == os.path.realpath(b) if "\0" not in a + b else False
-
-
-def write_atomically(path: str, text: str, *, sync: bool = True) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside the real target
-    (symbolic links followed) and :func:`os.replace`, so that the file is always
-    either the old or the new text.
-
-    A new file gets the mode the umask allows (``0o666 & ~umask``); an existing
-    file keeps its mode.  The temporary file is removed on every exit that
-    Python sees (an error, Ctrl-C, SIGTERM turned into ``SystemExit``).
-
-    :param sync: :func:`os.fsync` the data before the rename.
-    :raises OSError: naming ``path`` (never the temporary file) when the file
-        cannot be written, or when ``path`` is not a regular file.
-    """
-    real = writable_target(path)
-    try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except OSError:
-        mode = 0o666 & ~_umask()
-    folder = os.path.dirname(real)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=folder)
-    except FileNotFoundError:
-        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            os.fchmod(out.fileno(), mode)
-            out.write(text)
-            out.flush()
-            if sync:
-                os.fsync(out.fileno())
-        os.replace(tmp, real)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise OSError(exc.errno, exc.strerror, path) from None
-        raise
-
-
 def transcript_of(game: Game) -> str:
     """The transcript (FORMATS.md) of ``game``: one YAML document."""
     from ..formats.transcript import transcript_text
@@ -205,11 +128,21 @@ class Session:
     :param autosave: rewrite the recording after every change (at the prompt);
         otherwise the caller writes it with :meth:`write_record` when it is done
         (a piped script: writing after every move would cost O(n²)).
-    :raises OSError: when the recording cannot be written.
+    :param recording: the recording's file, already claimed (:func:`~foursquare.cli.files.claim`:
+        open and locked); without it, the file is claimed at its first write.
+    :raises OSError: when the recording cannot be written at the start (nothing is
+        played yet: the caller refuses the game); later failures are kept in
+        :attr:`record_error` and told once (:meth:`record_news`).
     """
 
     def __init__(
-        self, game: Game, *, record: str | None = None, autosave: bool = True, resume: str | None = None
+        self,
+        game: Game,
+        *,
+        record: str | None = None,
+        autosave: bool = True,
+        resume: str | None = None,
+        recording: LockedFile | None = None,
     ) -> None:
         self.game = game
         self.record_path = record
@@ -222,11 +155,57 @@ class Session:
         self.autosave = autosave
         self.reveal = False
         self._redo: list[Placement] = []
-        self._changed()
+        self._recording = recording
+        #: Why the last write of the recording failed (``None``: the file is complete).
+        self.record_error: OSError | None = None
+        self._told = False
+        #: The moves the recording holds on disk (the game resumed from it, or none).
+        self._file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
+        if self.autosave and record is not None:
+            self.write_record()
+            if self.record_error is not None:
+                error, self.record_error = self.record_error, None
+                raise error
 
     def _changed(self) -> None:
         if self.autosave:
             self.write_record()
+
+    @property
+    def record_behind(self) -> bool:
+        """Whether the recording on disk misses something of the game (its last write failed)."""
+        return self.record_path is not None and self.record_error is not None
+
+    def missing_text(self) -> str:
+        """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
+        have, want = self._file_moves, len(self.game.moves)
+        if have < want:
+            missing = want - have
+            return f"the file misses {missing} of the game's {want} move{'s' if want != 1 else ''}"
+        return f"the file does not hold the last change (it has {have} moves, the game {want})"
+
+    def record_news(self) -> str | None:
+        """What to tell the player about the recording since the last call, once: that it
+        could not be written (and is tried again), or that it is complete again."""
+        if self.record_path is None:
+            return None
+        if self.record_error is not None and not self._told:
+            self._told = True
+            return (
+                f"{shown_name(self.record_path)}: the recording could not be written: {os_error_words(self.record_error)};"
+                f" {self.missing_text()}. Play on: it is tried again after every move and at the end"
+                " ('save FILE' writes a copy elsewhere)."
+            )
+        if self.record_error is None and self._told:
+            self._told = False
+            return f"{shown_name(self.record_path)}: the recording is written again; it holds every move."
+        return None
+
+    def close(self) -> None:
+        """Let the recording's file go (its lock with it); a file created and never written is removed."""
+        if self._recording is not None:
+            self._recording.release(remove_if_new=True)
+            self._recording = None
 
     def play(self, move: Move) -> Placement:
         """Play a move; a new move forgets what ``redo`` could replay.
@@ -277,17 +256,22 @@ class Session:
         :raises FileExistsError: naming ``path``; :raises OSError: when ``path``
             is not a regular file.
         """
-        real = writable_target(path)
-        if force or real in self._own:
+        if self._refusal(path, force, command) is None:
             return
         try:
-            if os.path.getsize(real) == 0:
+            if os.path.getsize(writable_target(path)) == 0:
                 return
         except FileNotFoundError:
             return
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, path) from None
-        raise FileExistsError(errno.EEXIST, f"the file exists and is not empty; '{command}! FILE' overwrites it", path)
+        raise FileExistsError(errno.EEXIST, self._refusal(path, force, command), path)
+
+    def _refusal(self, path: str, force: bool, command: str) -> str | None:
+        """The words refusing a file that holds something, or ``None`` when it may be overwritten."""
+        if force or writable_target(path) in self._own:
+            return None
+        return f"the file exists and is not empty; '{command}! FILE' overwrites it"
 
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
         """Write ``text`` to ``path`` atomically, after :meth:`check_target`.
@@ -299,9 +283,21 @@ class Session:
             raise OSError(
                 errno.EEXIST, "is the recording, rewritten with the transcript after every move; save the state to another file", path
             )
-        self.check_target(path, force, command)
-        write_atomically(path, text)
+        if self.record_path is not None and same_file(path, self.record_path):
+            self._write_recording(text)
+        else:
+            self.check_target(path, force, command)
+            write_atomically(path, text, unless_full=self._refusal(path, force, command))  # checked again under the lock
         self._own.add(os.path.realpath(path))
+
+    def _write_recording(self, text: str) -> None:
+        """Rewrite the recording through its claimed, locked file (claimed now if it is not yet)."""
+        assert self.record_path is not None
+        if self._recording is None:
+            self._recording = claim(self.record_path)
+        self._recording.rewrite(text)
+        self._file_moves = len(self.game.moves)
+        self.record_error = None
 
     def save(self, path: str, force: bool = False) -> str:
         """Write the game to ``path`` (atomically): its transcript, or its state
@@ -318,10 +314,43 @@ class Session:
         self.write_file(path, state_of(self.game), force)
         return "state"
 
-    def write_record(self) -> None:
-        """Rewrite the recording, when there is one, with the game as it stands."""
-        if self.record_path is not None:
-            self.save(self.record_path, force=True)  # checked by the caller before the game started
+    def text(self) -> str:
+        """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
+        return transcript_of(self.game) if self.full_history else state_of(self.game)
+
+    def write_record(self) -> bool:
+        """Rewrite the recording, when there is one, with the game as it stands.
+
+        :returns: whether the file on disk is complete now; a failure is kept in
+            :attr:`record_error` (never raised), to be told once and tried again.
+        """
+        if self.record_path is None:
+            return True
+        try:
+            self._write_recording(self.text())
+        except OSError as exc:
+            self.record_error = exc
+            return False
+        return True
+
+    def write_copy(self) -> str:
+        """Write the game (:meth:`text`) to a new file in the temporary folder, for a
+        recording that could not be written.
+
+        :returns: the copy's path.
+        :raises OSError: when it cannot be written either.
+        """
+        fd, path = tempfile.mkstemp(prefix="foursquare-", suffix=".yaml")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+                out.write(self.text())
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise
+        return path
 
     def hint(self, budget: float = 1.0) -> list[Any] | None:
         """The bots' estimates for the next card (best first), or ``None`` when no

@@ -15,7 +15,7 @@ from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary
+from .boundary import Command, check_output_file, command_boundary, open_output_file
 from .games import load_rules_option
 from .options import BOT_NAMES, JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
 from .signals import signals_deferred, worker_signals
@@ -220,7 +220,7 @@ def simulate(
     option_needs("--force", force, "--output", output)
     check_output_file(output, force)
     if output is not None:
-        csv_file = open(output, "w", newline="", encoding="utf-8") if output != "-" else _stdout()
+        csv_file = open_output_file(output, force) if output != "-" else _stdout()
     try:
         with csv_file if csv_file is not None else _stdout() as out:
             writer: csv.DictWriter[str] | None = None

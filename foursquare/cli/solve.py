@@ -13,7 +13,7 @@ import click
 
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary
+from .boundary import Command, check_output_file, command_boundary, open_output_file
 from .games import load_rules_option, new_game
 from .options import (
     JOBS,
@@ -136,7 +136,7 @@ def solve(
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:
         check_output_file(csv_path, force)
-        _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose)
+        _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose, force=force)
         return
     game = new_game(deal, deck_path, rules)
     if game is None:
@@ -178,6 +178,7 @@ def _batch(
     fmt: str,
     csv_path: str | None,
     verbose: bool,
+    force: bool = False,
 ) -> None:
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
@@ -191,7 +192,7 @@ def _batch(
     writer: Any = None
     csv_file: IO[str] | None = None
     if csv_path is not None:
-        csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
+        csv_file = open_output_file(csv_path, force)
         writer = csv.writer(csv_file)
         _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
     show_bar = sys.stderr.isatty() and fmt == "text" and not verbose

@@ -48,7 +48,7 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
     from ..engine.deal import MAX_DEAL
 
     text = value
-    range_text = f"expected a whole number from 0 to {MAX_DEAL}"
+    range_text = f"expected a whole number from 0 to {MAX_DEAL}, with no leading zero"
     if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
         raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
     try:
@@ -246,7 +246,8 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
         b = parse_deal_number(last) if sep else a
     except ParseError:
         raise click.BadParameter(
-            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999)"
+            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999,"
+            " with no leading zero)"
         ) from None
     if b < a:
         raise click.BadParameter(f"{quote(value)}: the range ends before it starts")

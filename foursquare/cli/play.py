@@ -258,9 +258,16 @@ def hint_text(session: Session) -> str:
         return f"The hint failed: {type(exc).__name__}: {exc}"
     if not estimates:
         return "No hint."
+    if all(e.win_chance is None or e.expected_score is None for e in estimates):  # a bot that estimates nothing
+        return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
+            str(e.cell) for e in estimates[:3]
+        )
     lines = ["Hint (ranked by the bot's search, best first):"]
     for e in estimates[:3]:
-        lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
+        if e.win_chance is None or e.expected_score is None:
+            lines.append(f"  {e.cell}: no estimate")
+        else:
+            lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
     return "\n".join(lines)
 
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.deal import MAX_DEAL
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
@@ -42,6 +41,7 @@ from .yamlio import (
     YScalar,
     YSeq,
     as_choice,
+    as_deal,
     as_int,
     as_text,
     dump,
@@ -270,7 +270,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             tg.complete = False  # the moves cannot be judged under unknown rules
     if "deal" in doc:
         try:
-            tg.deal = as_int(doc.entries["deal"], "deal", source, 0, MAX_DEAL)
+            tg.deal = as_deal(doc.entries["deal"], "deal", source)
         except FormatError as exc:
             err.add(exc)
             tg.complete = False

@@ -1,0 +1,66 @@
+"""The command line's smaller promises (issue 16, item 7): what a bot without
+estimates says, one wording of a loss's reason, prompts that offer what works,
+lines that fit 40 columns, progress on a terminal, "did you mean", completion,
+usage errors on closed pipes, node limits, deal numbers read one way, and
+solve's summary after an interrupt."""
+
+from __future__ import annotations
+
+import json
+import types
+
+import pytest
+from helpers import EXAMPLES, invoke
+
+# --- hint with a bot that estimates nothing -------------------------------------------------
+
+
+@pytest.mark.parametrize("source", [[str(EXAMPLES / "state.yaml")], ["--deal", "3"]])
+def test_hint_of_a_bot_without_estimates_says_what_it_did(source):
+    text = invoke(["hint", *source, "--bot", "random"])
+    assert text.exit_code == 0, text.output
+    assert "win -" not in text.stdout and "expected score -" not in text.stdout
+    assert "ranked by the bot's search" not in text.stdout
+    assert "random order of the legal cells" in text.stdout
+    data = json.loads(invoke(["hint", *source, "--bot", "random", "--format", "json"]).stdout)
+    assert data["ranked_by"] == "random" and data["win_chance"] is None
+    searched = json.loads(invoke(["hint", *source, "--bot", "greedy", "--format", "json"]).stdout)
+    assert searched["ranked_by"] == "search"
+
+
+def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
+    import foursquare.cli.session as session
+
+    def recommend(view, budget=1.0):
+        return [types.SimpleNamespace(cell=c, win_chance=None, expected_score=None) for c in ("e4", "d5")]
+
+    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    result = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "no estimate" in result.stdout and "e4, d5" in result.stdout
+    assert "ranked by the bot's search" not in result.stdout
+
+
+# --- deal numbers: one parser, one rule for leading zeros ------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["transcript", "state"])
+def test_a_deal_number_reads_the_same_on_the_command_line_and_in_a_file(tmp_path, kind):
+    if kind == "transcript":
+        text = "foursquare: 1\ndeal: {deal}\nmoves: [d4]\n"
+    else:
+        text = invoke(["state", "--deal", "7"]).stdout.replace("deal: 7", "deal: {deal}")
+    path = tmp_path / "g.yaml"
+    path.write_text(text.replace("{deal}", "7"), encoding="utf-8")
+    from_file = invoke(["state", path])
+    assert from_file.exit_code == 0 and "deal: 7\n" in from_file.stdout, from_file.output
+    for bad in ("007", "07", "-7", "7.0", "0x7", "'7'", "18446744073709551616"):
+        path.write_text(text.replace("{deal}", bad), encoding="utf-8")
+        from_file = invoke(["state", path])
+        assert from_file.exit_code == 1 and "deal must be a whole number" in from_file.stderr, (bad, from_file.output)
+        if "'" not in bad:
+            from_option = invoke(["state", "--deal", bad])
+            assert from_option.exit_code == 2 and "not a deal number" in from_option.stderr, bad
+            assert invoke(["simulate", "--deals", f"{bad}-9", "--bot", "random"]).exit_code == 2, bad
+    zeros = invoke(["state", "--deal", "05"]).stderr
+    assert "leading zero" in zeros

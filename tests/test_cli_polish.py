@@ -64,3 +64,69 @@ def test_a_deal_number_reads_the_same_on_the_command_line_and_in_a_file(tmp_path
             assert invoke(["simulate", "--deals", f"{bad}-9", "--bot", "random"]).exit_code == 2, bad
     zeros = invoke(["state", "--deal", "05"]).stderr
     assert "leading zero" in zeros
+
+
+# --- a mistyped command ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed, meant", [("plya", "play"), ("vaildate", "validate"), ("solv", "solve"), ("anlyze", "analyze")])
+def test_a_mistyped_command_gets_did_you_mean(typed, meant):
+    result = invoke([typed, "--deal", "1"])
+    assert result.exit_code == 2
+    assert f"did you mean {meant}" in result.stderr and result.stdout == ""
+
+
+def test_a_word_like_no_command_gets_no_guess():
+    result = invoke(["xyzzy"])
+    assert result.exit_code == 2 and "No such command 'xyzzy'" in result.stderr and "did you mean" not in result.stderr
+
+
+def test_did_you_mean_imports_no_command_module():
+    import subprocess
+    import sys
+
+    script = (
+        "import contextlib, io, sys\n"
+        "sys.argv = ['foursquare', 'plya']\n"
+        "from foursquare.__main__ import run\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    run()\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    commands = ("play", "replay", "state", "validate", "solve", "analyze", "hint", "simulate", "rules")
+    assert not [m for m in loaded.stdout.split() if m in {f"foursquare.cli.{c}" for c in commands}]
+
+
+# --- shell completion ----------------------------------------------------------------------------
+
+
+def _complete(words: str) -> list[tuple[str, str]]:
+    """What bash completion offers for the last word of ``words`` (``foursquare ...``)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, _FOURSQUARE_COMPLETE="bash_complete", COMP_WORDS=words, COMP_CWORD=str(len(words.split(" ")) - 1))
+    out = subprocess.run(
+        [sys.executable, "-m", "foursquare"], env=env, capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    return [tuple(line.split(",", 1)) for line in out.splitlines()]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("command", ["play", "simulate --deals 0-9", "hint", "solve", "rules"])
+def test_completion_offers_the_rule_presets_and_files(command):
+    from foursquare.engine.rules import PRESETS
+
+    option = "" if command == "rules" else " --rules"
+    offered = _complete(f"foursquare {command}{option} ")
+    assert [v for kind, v in offered if kind == "plain"] == list(PRESETS)
+    assert ("file", "") in offered
+    assert [v for kind, v in _complete(f"foursquare {command}{option} th") if kind == "plain"] == ["three-square"]
+
+
+@pytest.mark.parametrize("words", ["foursquare hint --bot ", "foursquare simulate --bot ", "foursquare simulate --vs "])
+def test_completion_offers_the_bots(words):
+    from foursquare.bots import BOTS
+
+    assert [v for kind, v in _complete(words) if kind == "plain"] == list(BOTS)

@@ -36,6 +36,32 @@ class FilePath(click.Path):
 PATH = FilePath(allow_dash=True)
 
 
+class RulesSpec(click.ParamType[str]):
+    """The value of ``--rules NAME|FILE`` (and ``rules [NAME|FILE]``): text, kept as
+    given (:func:`foursquare.cli.games.load_rules_option` reads it); shell completion
+    offers the preset names that start with what is typed, and file names."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return str(value)
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[click.shell_completion.CompletionItem]:
+        """The presets starting with ``incomplete``, then the shell's own file completion."""
+        from click.shell_completion import CompletionItem
+
+        from ..engine.rules import PRESETS
+
+        presets = [CompletionItem(name) for name in PRESETS if name.startswith(incomplete)]
+        return [*presets, CompletionItem(incomplete, type="file")]
+
+
+#: The type of ``--rules`` and of ``rules``' argument.
+RULES_SPEC = RulesSpec()
+
+
 def _plain_digits(text: str) -> bool:
     """Whether an option's value is ASCII digits and nothing else: no sign, no
     Unicode digits (``４``), no white space around them (README: integer options)."""
@@ -76,6 +102,7 @@ def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = T
         "--rules",
         "rules_spec",
         metavar="NAME|FILE",
+        type=RULES_SPEC,
         help="Rule set: a preset name (standard, fixed-board, ...) or a rules YAML file. Default: standard.",
     )(func)
     func = click.option(

@@ -17,7 +17,18 @@ from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary
 from .games import load_rules_option
-from .options import BOT_NAMES, JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
+from .options import (
+    BOT_NAMES,
+    JOBS,
+    NATURAL,
+    PATH,
+    POSITIVE,
+    RULES_SPEC,
+    SECONDS,
+    bot_option_needs,
+    deal_range,
+    option_needs,
+)
 from .signals import signals_deferred, worker_signals
 
 if TYPE_CHECKING:
@@ -173,7 +184,7 @@ def _play(
     metavar="SECONDS",
     help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
 )
-@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule set (default standard).")
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", type=RULES_SPEC, help="Rule set (default standard).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")

@@ -130,3 +130,37 @@ def test_completion_offers_the_bots(words):
     from foursquare.bots import BOTS
 
     assert [v for kind, v in _complete(words) if kind == "plain"] == list(BOTS)
+
+
+# --- solve's summary after an interrupt ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_an_interrupted_summary_counts_unknown_deals_as_done_not_solved(capsys, fmt):
+    from foursquare.cli.solve import _summary
+    from foursquare.engine.rules import STANDARD
+    from foursquare.solver.search import solve_deal
+
+    solutions = [solve_deal(0), solve_deal(2, max_nodes=5), solve_deal(1)]  # settled, unknown, settled
+    assert [s.settled for s in solutions] == [True, False, True]
+    _summary(solutions, fmt, STANDARD, interrupted=10)
+    out = capsys.readouterr().out
+    if fmt == "json":
+        assert json.loads(out)["interrupted"] == {"deals_solved": 2, "deals_unknown": 1, "deals_done": 3, "deals_asked": 10}
+    else:
+        assert out.splitlines()[0] == "interrupted: 3 of 10 deals done (2 settled, 1 unknown)"
+
+
+# --- the node limit ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", [1, 2, 9, 150])
+def test_the_node_limit_holds_under_every_preset(limit):
+    from foursquare.engine.rules import PRESETS
+    from foursquare.solver.search import solve_deal
+
+    for rules in PRESETS.values():
+        for deal in range(6):
+            sol = solve_deal(deal, rules, max_nodes=limit)
+            assert sol.nodes <= limit, (rules.name, deal, sol.nodes)
+            assert sol.settled or sol.nodes == limit  # stopped by the limit: at it, not past it

@@ -242,14 +242,23 @@ def _summary(
         with contextlib.redirect_stdout(sys.stderr):
             _summary(solutions, fmt, rules, interrupted)
         return
+    settled = sum(sol.settled for sol in solutions)  # an unknown deal is done, not solved
     if fmt == "json":
         out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:
-            out["interrupted"] = {"deals_solved": len(solutions), "deals_asked": interrupted}
+            out["interrupted"] = {
+                "deals_solved": settled,
+                "deals_unknown": len(solutions) - settled,
+                "deals_done": len(solutions),
+                "deals_asked": interrupted,
+            }
         click.echo(json.dumps(out))
     else:
         if interrupted is not None:
-            click.echo(f"interrupted: {len(solutions)} of {interrupted} deals solved")
+            click.echo(
+                f"interrupted: {len(solutions)} of {interrupted} deals done "
+                f"({settled} settled, {len(solutions) - settled} unknown)"
+            )
         if rules.name != "standard":
             click.echo(f"rules: {rules.label}")
         click.echo("\n".join(summary.lines()))

@@ -7,6 +7,7 @@ solve's summary after an interrupt."""
 from __future__ import annotations
 
 import json
+import sys
 import types
 
 import pytest
@@ -164,3 +165,56 @@ def test_the_node_limit_holds_under_every_preset(limit):
             sol = solve_deal(deal, rules, max_nodes=limit)
             assert sol.nodes <= limit, (rules.name, deal, sol.nodes)
             assert sol.settled or sol.nodes == limit  # stopped by the limit: at it, not past it
+
+
+# --- validate on a file of another kind ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kind, says",
+    [("rules", "this is a rules file, not a transcript"), ("state", "this is a state, not a transcript"),
+     ("moves", "this looks like a move script"), ("other", "not a Foursquare transcript")],
+)
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_validate_says_once_that_a_file_is_of_another_kind(tmp_path, kind, says, fmt):
+    text = {
+        "rules": invoke(["rules", "three-square", "--format", "yaml"]).stdout,
+        "state": (EXAMPLES / "state.yaml").read_text(encoding="utf-8"),
+        "moves": "d4\ne4\n",
+        "other": "services:\n  web: 1\n",
+    }[kind]
+    path = tmp_path / f"f.{kind}"
+    path.write_text(text, encoding="utf-8")
+    result = invoke(["validate", "--format", fmt, path, EXAMPLES / "won.yaml"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f"{path}:1: {result.stderr.split(': ', 1)[1].rstrip()}"]
+    assert says in result.stderr and "game 1" not in result.stderr
+    if fmt == "json":
+        first = json.loads(result.stdout)[0]
+        assert first["game"] is None and first["status"] is None and first["valid"] is False
+    else:
+        out = result.stdout.splitlines()
+        assert out[0] == f"{path}: not checked (see the error above)" and says not in result.stdout
+        assert out[-1] == "1 game checked, all valid; 1 file not checked (see above)"
+
+
+# --- a usage error with stderr closed or unread ------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+@pytest.mark.parametrize("args", [["play", "--bogus"], ["plya"], ["solve", "--deal", "05"], ["hint", "--bot", "nobody"], []])
+def test_a_usage_error_with_stderr_closed_prints_nothing_on_stdout_and_keeps_status_2(args):
+    import os
+    import subprocess
+
+    command = [sys.executable, "-m", "foursquare", *args]
+    closed = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=False, stdout=subprocess.PIPE,
+                            preexec_fn=lambda: os.close(2), timeout=60)
+    assert (closed.returncode, closed.stdout) == (2, b"")
+    read, write = os.pipe()
+    os.close(read)  # `2>&1 | head -0`: the reader of stderr is gone
+    try:
+        unread = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=write, timeout=60)
+    finally:
+        os.close(write)
+    assert (unread.returncode, unread.stdout) == (2, b"")

@@ -218,3 +218,47 @@ def test_a_usage_error_with_stderr_closed_prints_nothing_on_stdout_and_keeps_sta
     finally:
         os.close(write)
     assert (unread.returncode, unread.stdout) == (2, b"")
+
+
+# --- progress on a terminal -------------------------------------------------------------------------
+
+
+def _stderr_on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run ``foursquare ARGS`` with stderr on a pseudo-terminal: (status, stdout, what the terminal got)."""
+    import os
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    out = process.communicate(timeout=120)[0]
+    return process.returncode, out, seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
+@pytest.mark.parametrize(
+    "args, label",
+    [(["analyze", str(EXAMPLES / "won.yaml"), "--no-bot", "--max-nodes", "500"], b"analyzing"),
+     (["solve", "--deals", "0-3", "--max-nodes", "500"], b"solving")],
+)
+def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
+    import subprocess
+
+    code, out, terminal = _stderr_on_a_terminal(args)
+    assert code == 0
+    assert label in terminal and b"100%" in terminal and label not in out
+    piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.splitlines()[0] == out.splitlines()[0]

@@ -27,6 +27,7 @@ from .options import (
     option_needs,
 )
 from .signals import worker_signals
+from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -192,13 +193,11 @@ def _batch(
         csv_file = open(csv_path, "w", newline="", encoding="utf-8") if csv_path != "-" else sys.stdout
         writer = csv.writer(csv_file)
         _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
-    show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
+    show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
     stopped = False
     try:
-        with click.progressbar(
-            results, length=len(deals), label="solving", file=sys.stderr, hidden=not show_bar
-        ) as bar:
+        with progress_bar(results, len(deals), "solving", shown=show_bar) as bar:
             for d, sol in bar:
                 solutions.append(sol)
                 if writer is not None:

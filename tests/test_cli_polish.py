@@ -262,3 +262,57 @@ def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
     assert label in terminal and b"100%" in terminal and label not in out
     piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.splitlines()[0] == out.splitlines()[0]
+
+
+# --- a loss's reason in words, one wording --------------------------------------------------------
+
+
+def test_every_loss_reason_has_words_and_no_token():
+    from foursquare.engine.game import Reason
+    from foursquare.engine.outcome import outcome_words, reason_words
+
+    for reason in Reason:
+        words = outcome_words("lost", reason, face_down=5, limit=4)
+        assert words.startswith("lost: ") and reason.value not in words and "-" not in reason_words(reason)
+
+
+def test_no_reason_token_reaches_a_person():
+    from foursquare.engine.game import Reason
+
+    lost = EXAMPLES / "lost.yaml"
+    outputs = [
+        invoke(["play", "--interactive", "--ascii", "--resume", lost], input="d4\nmoves\nundo\nredo\nquit\n"),
+        invoke(["play", "--resume", lost], input="d4\n"),  # a script: the move after the end is an error
+        invoke(["replay", lost]),
+        invoke(["simulate", "--bot", "random", "--deals", "0-20"]),
+    ]
+    for result in outputs:
+        shown = result.stdout + result.stderr
+        assert "too many face down" in shown or "the stock is empty" in shown, shown[-500:]
+        assert not [r.value for r in Reason if r.value in shown], shown[-500:]
+
+
+# --- script errors and the game-over prompt --------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["zz", "d0", "9H e4 x", "save"])
+def test_only_the_prompt_says_type_help(line):
+    typed = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input=f"{line}\nquit\n")
+    piped = invoke(["play", "--deal", "1"], input=f"{line}\n")
+    assert piped.exit_code == 1 and piped.stderr.startswith("<stdin>:1: ")
+    assert "type help" not in piped.stderr
+    if "commands are" not in typed.stderr:  # a message that already lists the commands
+        assert "type help for the commands" in typed.stderr
+
+
+def test_the_game_over_prompt_offers_exactly_the_commands_that_work():
+    from foursquare.formats.commands import GAME_COMMANDS, STOP_COMMANDS
+
+    lost = EXAMPLES / "lost.yaml"
+    result = invoke(["play", "--interactive", "--ascii", "--resume", lost], input="quit\n")
+    offered = result.stdout.split("game over (")[1].split(")>")[0].split(", ")
+    assert set(offered) <= GAME_COMMANDS | STOP_COMMANDS and set(STOP_COMMANDS) <= set(offered)
+    for command in sorted(GAME_COMMANDS):  # each one offered works there, each one left out does not
+        tried = invoke(["play", "--interactive", "--ascii", "--resume", lost], input=f"{command}\nquit\n")
+        works = "Took back" in tried.stdout or "Again:" in tried.stdout
+        assert works == (command in offered), (command, tried.stderr)

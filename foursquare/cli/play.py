@@ -21,7 +21,7 @@ import click
 
 from ..engine.game import Game, Placement
 from ..errors import FoursquareError
-from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
+from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -293,10 +293,17 @@ class Prompt:
     def say_error(self, message: str) -> None:
         self.look.echo(self.look.style(message, "error"), err=True)
 
+    def commands_left(self) -> list[str]:
+        """At the end of a game: the commands of the table (formats/commands.py) that
+        still change or end something, in its order: ``undo``/``redo`` when they
+        have a move to act on (at the end of a game there is never one to redo:
+        it is the last position of its line), then ``quit``."""
+        return [c.name for c in TABLE if (c.kind is CommandKind.GAME and self.session.can(c.name)) or c.name in STOP_COMMANDS]
+
     def prompt_text(self) -> str:
         nxt = self.game.next_card
         if self.game.is_over:
-            return "game over (undo, quit)> "
+            return f"game over ({', '.join(self.commands_left())})> "
         return f"{card_text(nxt, symbols=self.look.symbols) if nxt is not None else '??'}> "
 
     def run(self) -> None:
@@ -363,13 +370,15 @@ class Prompt:
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)
-        lines = fit(f"Game over: {text}. Type undo to take back the last move, or quit.", self.look.width)
+        left = self.commands_left()
+        offer = "Type undo to take back the last move, or quit." if "undo" in left else "Type quit to stop."
+        lines = fit(f"Game over: {text}. {offer}", self.look.width)
         self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""
         try:
-            entry = read_entry(line)
+            entry = read_entry(line, at_prompt=True)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
             return True

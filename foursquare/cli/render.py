@@ -34,8 +34,9 @@ import textwrap
 from collections.abc import Callable
 
 from ..engine.cards import Card
-from ..engine.game import Game, Pile, Status
+from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
+from ..engine.outcome import outcome_words
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]
@@ -131,15 +132,12 @@ def grid_text(
 
 
 def outcome_text(game: Game) -> str:
-    """The result in words: ``won, score 3``, ``lost: too many face down (5 of 4)``,
-    ``lost: the stock is empty`` or ``playing``."""
-    if game.status is Status.WON:
-        return f"won, score {game.score}"
-    if game.status is Status.LOST:
-        if game.reason == "too-many-face-down":
-            return f"lost: too many face down ({game.face_down}, more than {game.rules.face_down_limit})"
-        return "lost: the stock is empty"
-    return "playing"
+    """The result in words: ``won, score 3``, ``lost: too many face down (5, more than 4)``,
+    ``lost: the stock is empty`` or ``playing`` (:func:`foursquare.engine.outcome.outcome_words`,
+    the one wording)."""
+    return outcome_words(
+        game.status, game.reason, score=game.score, face_down=game.face_down, limit=game.rules.face_down_limit
+    )
 
 
 def status_line(game: Game, *, symbols: bool = False) -> str:

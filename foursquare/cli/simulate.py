@@ -78,7 +78,9 @@ def _text(summary: Summary, deals: range) -> list[str]:
     if summary.mean_winning_score is not None:
         lines.append(f"  mean winning score {summary.mean_winning_score:.2f}")
     if summary.losses:
-        lines.append("  losses: " + ", ".join(f"{reason} {n}" for reason, n in summary.losses.items()))
+        from ..engine.outcome import reason_words
+
+        lines.append("  losses: " + ", ".join(f"{reason_words(reason)} ({n})" for reason, n in summary.losses.items()))
     lines.append(f"  median {human_seconds(summary.median_move_seconds)} per move ({summary.moves} moves)")
     lines.append("  scores:")
     lines += _histogram(summary)

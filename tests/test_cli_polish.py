@@ -7,6 +7,7 @@ solve's summary after an interrupt."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 
@@ -194,7 +195,7 @@ def test_validate_says_once_that_a_file_is_of_another_kind(tmp_path, kind, says,
         assert first["game"] is None and first["status"] is None and first["valid"] is False
     else:
         out = result.stdout.splitlines()
-        assert out[0] == f"{path}: not checked (see the error above)" and says not in result.stdout
+        assert out[0] == f"{path}: invalid, not checked game by game (see the error above)" and says not in result.stdout
         assert out[-1] == "1 game checked, all valid; 1 file not checked (see above)"
 
 
@@ -316,3 +317,51 @@ def test_the_game_over_prompt_offers_exactly_the_commands_that_work():
         tried = invoke(["play", "--interactive", "--ascii", "--resume", lost], input=f"{command}\nquit\n")
         works = "Took back" in tried.stdout or "Again:" in tried.stdout
         assert works == (command in offered), (command, tried.stderr)
+
+
+# --- 40 columns ------------------------------------------------------------------------------------
+
+#: What the prompt prints before the line typed (a piped session shows no line end after it).
+_PROMPTS = re.compile(r"^(?:(?:[2-9TAJQK][CDHS]|\?\?|game over \([a-z, ]+\))> )+")
+
+
+def _too_wide(text: str, width: int = 40) -> list[str]:
+    lines = [_PROMPTS.sub("", line) for line in text.splitlines()]
+    return [line for line in lines if len(line) > width]
+
+
+def _moves(path) -> list[str]:
+    lines = (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line]
+
+
+@pytest.mark.parametrize("reveal", [[], ["--reveal"]])
+def test_whole_games_drawn_with_v_fit_40_columns(reveal):
+    from helpers import conformance_records
+
+    games = [(89, _moves(EXAMPLES / "deal89.moves"))]
+    games += [(r["deal"], r["moves"]) for r in conformance_records()[::6]]  # won, lost, every policy
+    for deal, moves in games:
+        result = invoke(["play", "-v", "--ascii", "--deal", deal, *reveal], input="\n".join(moves) + "\n")
+        assert result.exit_code == 0, result.output
+        assert _too_wide(result.stdout) == [], deal
+
+
+def test_a_whole_session_at_the_prompt_fits_a_40_column_terminal(monkeypatch, tmp_path):
+    import foursquare.cli.session as session
+    from foursquare.cli.style import Look
+
+    monkeypatch.setattr(Look, "for_stream", classmethod(lambda cls, stream=None, *, ascii=False: cls(False, False, 40)))
+    estimates = [types.SimpleNamespace(cell=c, win_chance=0.5, expected_score=12.25) for c in ("d4", "e4")]
+    monkeypatch.setattr(session, "_recommend", lambda: lambda view, budget=1.0: estimates)
+    moves = _moves(EXAMPLES / "deal89.moves")
+    typed = ["help", "moves", "zz", "d0", "hint", "reveal", "show", "reveal", *moves[:12], "undo", "redo", "save",
+             "state --bogus", "9H e4", "moves", *moves[12:], "moves", "hint", "d4", "undo", "redo", "quit"]
+    monkeypatch.chdir(tmp_path)  # a short file name: a command naming a long one cannot fit
+    result = invoke(["play", "--interactive", "--ascii", "--deal", "89", "--record", "rec.yaml"], input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Won, score 4." in result.stdout and "foursquare replay" in result.stdout
+    assert _too_wide(result.stdout + result.stderr) == []
+    lost = invoke(["play", "--interactive", "--ascii", "--resume", EXAMPLES / "lost.yaml"], input="d4\nundo\nquit\n")
+    assert "Game over: lost: too many face down" in lost.stdout
+    assert _too_wide(lost.stdout + lost.stderr) == []

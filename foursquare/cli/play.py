@@ -15,6 +15,7 @@ import os
 import random
 import shlex
 import sys
+import textwrap
 from collections.abc import Iterator
 
 import click
@@ -27,7 +28,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import load_game_file, load_rules_option, new_game
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
-from .render import card_text, fit, outcome_text
+from .render import card_text, fit, fit_commands, outcome_text
 from .session import (
     COMMANDS,
     Session,
@@ -120,7 +121,8 @@ def play(
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
-        click.echo(f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})")
+        chosen_line = f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})"
+        click.echo("\n".join(fit(chosen_line, look.width)))
     if interactive:
         Prompt(session, look, origin).run()
     else:
@@ -210,8 +212,9 @@ def summary(game: Game, origin: Origin) -> str:
         head = head[0].upper() + head[1:] + "."
     else:
         cards = "card" if game.placed == 1 else "cards"
-        head = f"Stopped after {game.placed} {cards} placed ({game.stock_count} in the stock, {game.face_down} face down)."
-    return "\n".join([head, *origin.lines(game)])
+        head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
+    lines = [*head.split("\n"), *origin.lines(game)]
+    return "\n".join(part for line in lines for part in fit_commands(line))  # 40 columns where possible
 
 
 def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
@@ -236,11 +239,19 @@ def moves_text(game: Game) -> str:
     return "The card may go to: " + "; ".join(parts)
 
 
-def help_text() -> str:
-    """The list of commands at the prompt."""
-    width = max(len(name) for name in COMMANDS)
+def help_text(width: int | None = None) -> str:
+    """The list of commands at the prompt; on a terminal of ``width`` columns too
+    narrow for a command and its help on one line, each help goes under its
+    command, indented, broken between words."""
+    column = max(len(name) for name in COMMANDS)
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
-    lines += [f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()]
+    for name, text in COMMANDS.items():
+        line = f"  {name:<{column}}  {text}"
+        if width is None or len(line) <= width:
+            lines.append(line)
+        else:
+            lines.append(f"  {name}")
+            lines += textwrap.wrap(text, max(width - 6, 20), initial_indent="      ", subsequent_indent="      ")
     return "\n".join(lines)
 
 
@@ -291,7 +302,9 @@ class Prompt:
         click.echo()
 
     def say_error(self, message: str) -> None:
-        self.look.echo(self.look.style(message, "error"), err=True)
+        """Print an error on stderr, its lines broken to fit the terminal (when known)."""
+        lines = [part for line in message.split("\n") for part in fit(line, self.look.width)]
+        self.look.echo("\n".join(self.look.style(line, "error") for line in lines), err=True)
 
     def commands_left(self) -> list[str]:
         """At the end of a game: the commands of the table (formats/commands.py) that
@@ -310,9 +323,9 @@ class Prompt:
         """Prompt until ``quit`` or end of input; Ctrl-C stops with status 130. A
         recording is complete after every move, so stopping loses nothing."""
         if self.game.deal is not None:
-            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules).\nType help for the commands.")
         else:
-            self.say(f"Foursquare ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare ({self.game.rules.label} rules).\nType help for the commands.")
         self.show()
         if self.game.is_over:
             self.announce_end()
@@ -410,31 +423,31 @@ class Prompt:
             if name in STOP_COMMANDS:
                 return False
             if name == "help":
-                click.echo(help_text())
+                self.say(help_text(self.look.width))
             elif name == "moves":
-                click.echo(moves_text(self.game))
+                self.say(moves_text(self.game))
             elif name == "show":
                 self.show()
             elif name == "reveal":
                 session.reveal = not session.reveal
-                click.echo("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
+                self.say("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
                 self.show()
             elif name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
-                click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
+                self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
                 self.show()
             elif name == "hint":
-                click.echo(hint_text(session))
+                self.say(hint_text(session))
             elif name in ("save", "save!"):
                 assert arg is not None  # the parser requires it
                 kind = session.save(arg, force=name == "save!")
-                click.echo(f"Saved the {kind} to {arg}.")
+                self.say(f"Saved the {kind} to {arg}.")
             elif name in ("state", "state!"):
                 if arg is None or arg == "--full":
                     click.echo(state_of(self.game, player_view=arg is None), nl=False)
                 else:
                     session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
-                    click.echo(f"Saved the state to {arg}.")
+                    self.say(f"Saved the state to {arg}.")
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:

@@ -4,7 +4,9 @@ summaries, the engine's "the game is over" message).  Files and JSON keep the
 tokens (``too-many-face-down``).
 
     >>> outcome_words("lost", "too-many-face-down", face_down=5, limit=4)
-    'lost: too many face down (5, more than 4)'
+    'lost: too many face down (5, limit 4)'
+    >>> outcome_words("lost", "too-many-face-down")  # the counts shown elsewhere
+    'lost: too many face down'
     >>> reason_words("stock-empty")
     'the stock is empty'
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 REASON_WORDS: dict[str, str] = {
     "too-many-face-down": "too many face down",
     "stock-empty": "the stock is empty",
-    "no-placement": "no legal cell for the next card",
+    "no-placement": "no legal cell left",
 }
 
 
@@ -28,20 +30,21 @@ def reason_words(reason: str) -> str:
 
 
 def outcome_words(
-    status: str, reason: str | None, *, score: int | None = None, face_down: int = 0, limit: int = 0
+    status: str, reason: str | None, *, score: int | None = None, face_down: int | None = None, limit: int = 0
 ) -> str:
-    """The result in words: ``won, score 3``, ``lost: too many face down (5, more
-    than 4)``, ``lost: the stock is empty`` or ``playing``.
+    """The result in words: ``won, score 3``, ``lost: too many face down (5, limit
+    4)``, ``lost: the stock is empty`` or ``playing``.
 
     :param status: ``playing``, ``won`` or ``lost`` (a ``Status``).
     :param reason: the loss reason token (a ``Reason``), or ``None``.
     :param score: the score of a win; :param face_down: the face-down count and
-        :param limit: the rules' face-down limit (said with a loss of too many face down).
+        :param limit: the rules' face-down limit (said with a loss of too many face
+        down; ``face_down=None``: not said, where the counts are shown beside it).
     :returns: one line, no full stop."""
     if status == "won":
         return f"won, score {score}"
     if status == "lost":
-        if reason == "too-many-face-down":
-            return f"lost: too many face down ({face_down}, more than {limit})"
+        if reason == "too-many-face-down" and face_down is not None:
+            return f"lost: too many face down ({face_down}, limit {limit})"
         return f"lost: {reason_words(reason)}" if reason is not None else "lost"
     return str(status)

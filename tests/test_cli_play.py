@@ -41,7 +41,7 @@ def test_a_whole_lost_game_piped_in():
     record = conformance_record(21)
     result = invoke(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
     assert result.exit_code == 0
-    assert result.stdout.startswith("Lost: too many face down (5, more than 4).")
+    assert result.stdout.startswith("Lost: too many face down (5, limit 4).")
 
 
 def test_script_mode_is_quiet_and_verbose_draws_every_move():
@@ -276,7 +276,7 @@ def test_prompt_draws_the_grid_and_takes_moves():
     result = interactive(["--deal", "1"], "d4\ne4\nquit\n")
     assert result.exit_code == 0
     out = result.stdout
-    assert "Card to place: 2D   Stock: 40" in out
+    assert "Card to place: 2D\nStock: 40" in out
     assert "Last move: 3C to e4, flipped d4" in out
     assert "##:1*" in out  # d4 turned face down by the last move
     assert "Stopped after 2 cards placed" in out

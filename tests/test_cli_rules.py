@@ -80,7 +80,8 @@ def test_yaml_format_without_a_rule_set_is_a_usage_error():
 def test_play_tells_how_to_replay_under_the_same_rules(name):
     result = invoke(["play", "--deal", "3", "--rules", name], input="d4\n")
     assert result.exit_code == 0, result.output
-    replay = [line for line in result.output.splitlines() if "Play it again" in line][0]
+    joined = result.output.replace(":\n  foursquare ", ": foursquare ")  # the command may be on a line of its own
+    replay = [line for line in joined.splitlines() if "Play it again" in line][0]
     assert replay.endswith("--deal 3" + ("" if name == "standard" else f" --rules {name}"))
 
 

@@ -368,7 +368,11 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
         records = [json.loads(line) for line in lines]
         deals = [r["deal"] for r in records[:-1]]
         assert deals == list(range(len(deals)))
-        assert records[-1]["interrupted"]["deals_solved"] == len(deals)
+        interrupted = records[-1]["interrupted"]
+        assert interrupted["deals_done"] == len(deals)
+        # an unknown deal (the node limit ran out) is done but not solved
+        settled = sum(r["status"] != "unknown" for r in records[:-1])
+        assert interrupted["deals_solved"] == settled and interrupted["deals_unknown"] == len(deals) - settled
         assert len(rows) - 1 == len(deals)
     else:
         assert lines[0].startswith("deal 0: ")
@@ -488,9 +492,9 @@ def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130 and "Traceback" not in err
     if fmt == "json":
-        assert json.loads(out.splitlines()[-1])["interrupted"] == {"deals_solved": 0, "deals_asked": 2}
+        assert json.loads(out.splitlines()[-1])["interrupted"] == {"deals_solved": 0, "deals_unknown": 0, "deals_done": 0, "deals_asked": 2}
     else:
-        assert out.splitlines()[:2] == ["interrupted: 0 of 2 deals solved", "deals: 0; settled: 0 (solved 0, no win 0); unknown: 0"]
+        assert out.splitlines()[:2] == ["interrupted: 0 of 2 deals done (0 settled, 0 unknown)", "deals: 0; settled: 0 (solved 0, no win 0); unknown: 0"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -538,7 +542,7 @@ run()
 @pytest.mark.parametrize(
     "module, task, at, args, kept",
     [
-        ("foursquare.solver.batch", "_solve_one", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals solved"),
+        ("foursquare.solver.batch", "_solve_one", 0, ["solve", "--deals", "0-40", "--max-nodes", "3000"], "interrupted: {} of 41 deals done"),
         ("foursquare.bots.simulate", "_play_task", 1, ["simulate", "--bot", "greedy", "--deals", "0-40"], "interrupted: {} of 41 games played"),
     ],
 )

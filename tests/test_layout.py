@@ -157,7 +157,9 @@ def test_s3_game_over_message():
         game.play(game.legal_cells()[0])
     why = game.why_illegal("d4")
     assert why.startswith("the game is over (")
-    assert str(game.reason or game.score) in why
+    from foursquare.engine.outcome import reason_words
+
+    assert (reason_words(game.reason) if game.reason else str(game.score)) in why  # in words, not the token
     assert game.legal_cells() == []
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.play("d4")

@@ -77,11 +77,11 @@ def test_style_gets_roles_and_does_not_change_the_layout():
 
 def test_status_line_counts_against_the_limit():
     game = worked_example()
-    assert status_line(game) == "Card to place: 3D   Stock: 34   Face down: 3 (limit 4)"
+    assert status_line(game) == "Card to place: 3D\nStock: 34   Face down: 3 (limit 4)"
     assert status_line(game, symbols=True).startswith("Card to place: 3♦")
 
 
 def test_outcome_text_of_won_and_lost_games():
     assert outcome_text(conformance_game(153)) == "won, score 8"
-    assert outcome_text(conformance_game(21)) == "lost: too many face down (5, more than 4)"
+    assert outcome_text(conformance_game(21)) == "lost: too many face down (5, limit 4)"
     assert outcome_text(Game.from_deal(1)) == "playing"

@@ -88,6 +88,26 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's lookup of the command word, with "did you mean play?" for a
+        mistyped one (:func:`difflib.get_close_matches` over the command names;
+        no command module is imported for it).
+
+        :raises click.UsageError: (status 2) for a word that names no command."""
+        name = args[0] if args else ""
+        if args and name not in COMMANDS and not name.startswith("-") and super().get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+            if close and not ctx.resilient_parsing:
+                from ..errors import quote
+
+                offer = " or ".join(close)
+                raise click.UsageError(f"No such command {quote(name)}: did you mean {offer}?", ctx)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in COMMANDS:
             module, attr = COMMANDS[name].split(":")

@@ -12,6 +12,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
 from .options import BOT_NAMES, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..bots import Estimate
@@ -87,13 +88,15 @@ def analyze(
             return recommend(PlayerView.of(position), bot=bot if bot is not None else DEFAULT, budget=budget, seed=0)
 
     try:
-        result = analyze_game(
-            game,
-            max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
-            timeout=timeout,
-            estimator=estimator,
-            bot=bot,
-        )
+        with progress_bar(None, len(game.moves) + 1, "analyzing") as bar:  # on a terminal only
+            result = analyze_game(
+                game,
+                max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
+                timeout=timeout,
+                estimator=estimator,
+                bot=bot,
+                progress=lambda: bar.update(1),
+            )
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 

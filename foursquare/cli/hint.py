@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -44,6 +45,25 @@ def _score(s: float | None) -> str:
 RANKING_NOTE = (
     "(ranked by the bot's search; each estimate assumes the bot plays on after that cell)"
 )
+
+
+#: What ``random`` does instead of ranking (printed in place of :data:`RANKING_NOTE`).
+RANDOM_NOTE = "(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)"
+
+
+def ranked_by(estimates: Sequence[Estimate]) -> str:
+    """How the cells of ``estimates`` are ordered: ``"search"`` when the bot estimated
+    them, ``"random"`` when it gave no estimate at all (the random bot).
+    :returns: the value of ``--format json``'s ``ranked_by``."""
+    estimated = any(e.win_chance is not None or e.expected_score is not None for e in estimates)
+    return "search" if estimated else "random"
+
+
+def _line(estimate: Estimate, random_order: bool) -> str:
+    """``win W%, expected score S`` of one cell, or nothing for a random order."""
+    if random_order:
+        return ""
+    return f"   win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
 
 
 def _dominates(a: Estimate, b: Estimate) -> bool:
@@ -155,6 +175,8 @@ def hint(
     estimates = recommend(view, bot=bot, budget=budget, seed=seed)
     used = time.perf_counter() - started
     best = estimates[0]
+    order = ranked_by(estimates)
+    random_order = order == "random"
     if fmt == "json":
         out = {
             "card": str(view.next_card),
@@ -164,20 +186,23 @@ def hint(
             "bot": bot,
             "budget": budget,
             "seconds": round(used, 4),
-            "ranked_by": "search",
+            "ranked_by": order,
             "alternatives": [e.as_dict() for e in estimates[1:3]],
             "estimates": [e.as_dict() for e in estimates],
         }
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{view.next_card} to {best.cell}   win {_pct(best.win_chance)}, expected score {_score(best.expected_score)}")
+    click.echo(f"{view.next_card} to {best.cell}{_line(best, random_order)}")
     for alt in estimates[1:3]:
-        click.echo(f"   or {alt.cell}   win {_pct(alt.win_chance)}, expected score {_score(alt.expected_score)}")
+        click.echo(f"   or {alt.cell}{_line(alt, random_order)}")
     placed = view.rules.deck_size - view.stock_count
     click.echo(
-        f"({bot} bot, used {human_seconds(used)} of {budget:g} s; {counted(placed, 'card')} placed, {view.stock_count} in the stock)"
+        f"({bot} bot, used {human_seconds(used)}{'' if random_order else f' of {budget:g} s'}; "
+        f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
-    if len(estimates) > 1:
+    if random_order:
+        click.echo(RANDOM_NOTE)
+    elif len(estimates) > 1:
         click.echo(RANKING_NOTE)
     better = [e for e in estimates[1:3] if _dominates(e, best)]
     if better:

@@ -41,6 +41,32 @@ class FilePath(click.Path):
 PATH = FilePath(allow_dash=True, readable=False)
 
 
+class RulesSpec(click.ParamType[str]):
+    """The value of ``--rules NAME|FILE`` (and ``rules [NAME|FILE]``): text, kept as
+    given (:func:`foursquare.cli.games.load_rules_option` reads it); shell completion
+    offers the preset names that start with what is typed, and file names."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return str(value)
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[click.shell_completion.CompletionItem]:
+        """The presets starting with ``incomplete``, then the shell's own file completion."""
+        from click.shell_completion import CompletionItem
+
+        from ..engine.rules import PRESETS
+
+        presets = [CompletionItem(name) for name in PRESETS if name.startswith(incomplete)]
+        return [*presets, CompletionItem(incomplete, type="file")]
+
+
+#: The type of ``--rules`` and of ``rules``' argument.
+RULES_SPEC = RulesSpec()
+
+
 def _plain_digits(text: str) -> bool:
     """Whether an option's value is ASCII digits and nothing else: no sign, no
     Unicode digits (``４``), no white space around them (README: integer options)."""
@@ -53,7 +79,7 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
     from ..engine.deal import MAX_DEAL
 
     text = value
-    range_text = f"expected a whole number from 0 to {MAX_DEAL}"
+    range_text = f"expected a whole number from 0 to {MAX_DEAL}, with no leading zero"
     if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
         raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
     try:
@@ -81,6 +107,7 @@ def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = T
         "--rules",
         "rules_spec",
         metavar="NAME|FILE",
+        type=RULES_SPEC,
         help="Rule set: a preset name (standard, fixed-board, ...) or a rules YAML file. Default: standard.",
     )(func)
     func = click.option(
@@ -251,7 +278,8 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
         b = parse_deal_number(last) if sep else a
     except ParseError:
         raise click.BadParameter(
-            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999)"
+            f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999,"
+            " with no leading zero)"
         ) from None
     if b < a:
         raise click.BadParameter(f"{quote(value)}: the range ends before it starts")

@@ -14,6 +14,7 @@ import errno
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Iterator
 
 import click
@@ -21,14 +22,14 @@ import click
 from ..engine.game import Game, Placement
 from ..engine.rules import Rules
 from ..errors import FoursquareError, shown_name
-from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, PromptCommand
+from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
-from .render import card_text, fit, outcome_text
+from .render import card_text, fit, fit_commands, outcome_text
 from .session import (
     COMMANDS,
     Session,
@@ -144,7 +145,8 @@ def _play(
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
-        click.echo(f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})")
+        chosen_line = f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})"
+        click.echo("\n".join(fit(chosen_line, look.width)))
     if interactive:
         Prompt(session, look, origin).run()
     else:
@@ -253,8 +255,9 @@ def summary(game: Game, origin: Origin, behind: bool = False) -> str:
         head = head[0].upper() + head[1:] + "."
     else:
         cards = "card" if game.placed == 1 else "cards"
-        head = f"Stopped after {game.placed} {cards} placed ({game.stock_count} in the stock, {game.face_down} face down)."
-    return "\n".join([head, *origin.lines(game, behind)])
+        head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
+    lines = [*head.split("\n"), *origin.lines(game, behind)]
+    return "\n".join(part for line in lines for part in fit_commands(line))  # 40 columns where possible
 
 
 def closing(session: Session, origin: Origin) -> None:
@@ -311,11 +314,19 @@ def moves_text(game: Game) -> str:
     return "The card may go to: " + "; ".join(parts)
 
 
-def help_text() -> str:
-    """The list of commands at the prompt."""
-    width = max(len(name) for name in COMMANDS)
+def help_text(width: int | None = None) -> str:
+    """The list of commands at the prompt; on a terminal of ``width`` columns too
+    narrow for a command and its help on one line, each help goes under its
+    command, indented, broken between words."""
+    column = max(len(name) for name in COMMANDS)
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
-    lines += [f"  {name:<{width}}  {text}" for name, text in COMMANDS.items()]
+    for name, text in COMMANDS.items():
+        line = f"  {name:<{column}}  {text}"
+        if width is None or len(line) <= width:
+            lines.append(line)
+        else:
+            lines.append(f"  {name}")
+            lines += textwrap.wrap(text, max(width - 6, 20), initial_indent="      ", subsequent_indent="      ")
     return "\n".join(lines)
 
 
@@ -333,9 +344,16 @@ def hint_text(session: Session) -> str:
         return f"The hint failed: {type(exc).__name__}: {exc}"
     if not estimates:
         return "No hint."
+    if all(e.win_chance is None or e.expected_score is None for e in estimates):  # a bot that estimates nothing
+        return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
+            str(e.cell) for e in estimates[:3]
+        )
     lines = ["Hint (ranked by the bot's search, best first):"]
     for e in estimates[:3]:
-        lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
+        if e.win_chance is None or e.expected_score is None:
+            lines.append(f"  {e.cell}: no estimate")
+        else:
+            lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
     return "\n".join(lines)
 
 
@@ -359,7 +377,16 @@ class Prompt:
         click.echo()
 
     def say_error(self, message: str) -> None:
-        self.look.echo(self.look.style(message, "error"), err=True)
+        """Print an error on stderr, its lines broken to fit the terminal (when known)."""
+        lines = [part for line in message.split("\n") for part in fit(line, self.look.width)]
+        self.look.echo("\n".join(self.look.style(line, "error") for line in lines), err=True)
+
+    def commands_left(self) -> list[str]:
+        """At the end of a game: the commands of the table (formats/commands.py) that
+        still change or end something, in its order: ``undo``/``redo`` when they
+        have a move to act on (at the end of a game there is never one to redo:
+        it is the last position of its line), then ``quit``."""
+        return [c.name for c in TABLE if (c.kind is CommandKind.GAME and self.session.can(c.name)) or c.name in STOP_COMMANDS]
 
     def tell_recording(self) -> None:
         """Say, once, that the recording could not be written (or is written again)."""
@@ -370,16 +397,16 @@ class Prompt:
     def prompt_text(self) -> str:
         nxt = self.game.next_card
         if self.game.is_over:
-            return "game over (undo, quit)> "
+            return f"game over ({', '.join(self.commands_left())})> "
         return f"{card_text(nxt, symbols=self.look.symbols) if nxt is not None else '??'}> "
 
     def run(self) -> None:
         """Prompt until ``quit`` or end of input; Ctrl-C stops with status 130. A
         recording is complete after every move, so stopping loses nothing."""
         if self.game.deal is not None:
-            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules).\nType help for the commands.")
         else:
-            self.say(f"Foursquare ({self.game.rules.label} rules). Type help for the commands.")
+            self.say(f"Foursquare ({self.game.rules.label} rules).\nType help for the commands.")
         self.show()
         if self.game.is_over:
             self.announce_end()
@@ -437,13 +464,15 @@ class Prompt:
 
     def announce_end(self) -> None:
         text = outcome_text(self.game)
-        lines = fit(f"Game over: {text}. Type undo to take back the last move, or quit.", self.look.width)
+        left = self.commands_left()
+        offer = "Type undo to take back the last move, or quit." if "undo" in left else "Type quit to stop."
+        lines = fit(f"Game over: {text}. {offer}", self.look.width)
         self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""
         try:
-            entry = read_entry(line)
+            entry = read_entry(line, at_prompt=True)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
             return True
@@ -473,31 +502,31 @@ class Prompt:
             if name in STOP_COMMANDS:
                 return False
             if name == "help":
-                click.echo(help_text())
+                self.say(help_text(self.look.width))
             elif name == "moves":
-                click.echo(moves_text(self.game))
+                self.say(moves_text(self.game))
             elif name == "show":
                 self.show()
             elif name == "reveal":
                 session.reveal = not session.reveal
-                click.echo("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
+                self.say("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
                 self.show()
             elif name in GAME_COMMANDS:
                 placement = session.undo() if name == "undo" else session.redo()
-                click.echo(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
+                self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
                 self.show()
             elif name == "hint":
-                click.echo(hint_text(session))
+                self.say(hint_text(session))
             elif name in ("save", "save!"):
                 assert arg is not None  # the parser requires it
                 kind = session.save(arg, force=name == "save!")
-                click.echo(f"Saved the {kind} to {shown_name(arg)}.")
+                self.say(f"Saved the {kind} to {shown_name(arg)}.")
             elif name in ("state", "state!"):
                 if arg is None or arg == "--full":
                     click.echo(state_of(self.game, player_view=arg is None), nl=False)
                 else:
                     session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
-                    click.echo(f"Saved the state to {shown_name(arg)}.")
+                    self.say(f"Saved the state to {shown_name(arg)}.")
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:

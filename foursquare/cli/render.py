@@ -11,7 +11,8 @@ cells) and ``title``.
 A drawing looks like this (the worked example of RULES.md §7, in ASCII)::
 
     Last move: AS to d5, flipped d3 d4
-    Card to place: 3D   Stock: 34   Face down: 3 (limit 4)
+    Card to place: 3D
+    Stock: 34   Face down: 3 (limit 4)
 
         b      c      d      e      f
      2  .      .      +      .      .
@@ -34,8 +35,30 @@ import textwrap
 from collections.abc import Callable
 
 from ..engine.cards import Card
-from ..engine.game import Game, Pile, Status
+from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
+from ..engine.outcome import outcome_words
+
+#: The columns a drawing fits (README: a 40-column terminal holds it): its text
+#: lines are broken there, and the grid of a standard game is narrower.
+DRAWING_WIDTH = 40
+
+
+def fit_commands(line: str, width: int = DRAWING_WIDTH) -> list[str]:
+    """A closing line that names a command to copy (``Play it again: foursquare play
+    --deal 89``), as lines of at most ``width`` where possible: when it is longer, the
+    command goes on a line of its own, indented, if it fits there (a command is never
+    broken: one naming a long file stays on its line); other text is broken between
+    words (:func:`fit`)."""
+    if len(line) <= width:
+        return [line]
+    head, sep, command = line.partition(": foursquare ")
+    if not sep:
+        return fit(line, width)
+    if len("  foursquare " + command) > width:
+        return [line]
+    return [*fit(head + ":", width), "  foursquare " + command]
+
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]
@@ -131,27 +154,31 @@ def grid_text(
 
 
 def outcome_text(game: Game) -> str:
-    """The result in words: ``won, score 3``, ``lost: too many face down (5 of 4)``,
-    ``lost: the stock is empty`` or ``playing``."""
-    if game.status is Status.WON:
-        return f"won, score {game.score}"
-    if game.status is Status.LOST:
-        if game.reason == "too-many-face-down":
-            return f"lost: too many face down ({game.face_down}, more than {game.rules.face_down_limit})"
-        return "lost: the stock is empty"
-    return "playing"
+    """The result in words: ``won, score 3``, ``lost: too many face down (5, limit 4)``,
+    ``lost: the stock is empty`` or ``playing`` (:func:`foursquare.engine.outcome.outcome_words`,
+    the one wording)."""
+    return outcome_words(
+        game.status, game.reason, score=game.score, face_down=game.face_down, limit=game.rules.face_down_limit
+    )
 
 
 def status_line(game: Game, *, symbols: bool = False) -> str:
-    """The card to place, the stock count and the face-down count against the limit."""
+    """The status, two lines of at most 40 characters for a standard game: the card to
+    place (or the end of the game), then the stock count and the face-down count
+    against the limit::
+
+        Card to place: 3D
+        Stock: 34   Face down: 3 (limit 4)
+
+    :returns: the two lines joined by a newline (no final newline)."""
     limit = game.rules.face_down_limit
-    if game.is_over:
-        lead = f"Game over: {outcome_text(game)}"
+    if game.is_over:  # the counts are on the next line: the outcome without them
+        lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
     elif game.next_card is None:
         lead = "Card to place: unknown (name it: 7H d4)"
     else:
         lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
-    return f"{lead}   Stock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
+    return f"{lead}\nStock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
 
 
 def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") -> str | None:
@@ -193,15 +220,17 @@ def draw(
 
     :param label: how to name the last move (``Last move``, ``Move 12``).
     :param width: the terminal's width: longer text lines are broken to fit
-        (the grid is compact already); ``None`` for no limit.
+        (the grid is compact already); the drawing's lines never pass
+        :data:`DRAWING_WIDTH` (40) anyway, so that a 40-column terminal holds it.
     :returns: text without a final newline (see :func:`grid_text` for the other parameters).
     """
     style = style or _plain
+    width = min(width, DRAWING_WIDTH) if width is not None else DRAWING_WIDTH
     lines = []
     last = move_line(game, symbols=symbols, label=label)
     if last:
         lines += [style(part, "title") for part in fit(last, width)]
-    lines += fit(status_line(game, symbols=symbols), width)
+    lines += [part for line in status_line(game, symbols=symbols).split("\n") for part in fit(line, width)]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:
         lines += ["", grid]

@@ -21,6 +21,7 @@ from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_rules_option
+from .options import RULES_SPEC
 
 
 def explain(rules: Rules) -> list[str]:
@@ -62,7 +63,7 @@ def explain(rules: Rules) -> list[str]:
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["rules"])
-@click.argument("spec", metavar="[NAME|FILE]", required=False)
+@click.argument("spec", metavar="[NAME|FILE]", required=False, type=RULES_SPEC)
 @click.option(
     "--format",
     "fmt",

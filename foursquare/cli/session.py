@@ -37,11 +37,13 @@ COMMANDS: dict[str, str] = HELP
 FORCED = FORCED_COMMANDS
 
 
-def read_entry(line: str) -> Move | PromptCommand | None:
+def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
     (:func:`foursquare.movescript.parse_entry`: one syntax for every reader).
 
     :param line: the line, with or without its line end and comment.
+    :param at_prompt: the line was typed at the prompt: an error then ends with
+        "; type help for the commands" (a piped script has no one to type it).
     :returns: a :class:`~foursquare.movescript.Move`, a
         :class:`~foursquare.formats.commands.PromptCommand`, or ``None`` for a blank or
         comment-only line.
@@ -84,7 +86,7 @@ def read_entry(line: str) -> Move | PromptCommand | None:
         entry = parse_entry(line)
     except ParseError as exc:
         message = str(exc)
-        if "command" not in message:
+        if at_prompt and "command" not in message:
             message += "; type help for the commands"
         raise ParseError(message) from None
     if force and isinstance(entry, PromptCommand):
@@ -241,6 +243,15 @@ class Session:
         self._redo.pop()
         self._changed()
         return done
+
+    def can(self, command: str) -> bool:
+        """Whether a game command (``undo``, ``redo``) has something to do now:
+        a move to take back, a move taken back to play again."""
+        if command == "undo":
+            return bool(self.game.moves)
+        if command == "redo":
+            return bool(self._redo)
+        return False
 
     @property
     def full_history(self) -> bool:

@@ -17,7 +17,18 @@ from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file
 from .games import load_rules_option
-from .options import BOT_NAMES, JOBS, NATURAL, PATH, POSITIVE, SECONDS, bot_option_needs, deal_range, option_needs
+from .options import (
+    BOT_NAMES,
+    JOBS,
+    NATURAL,
+    PATH,
+    POSITIVE,
+    RULES_SPEC,
+    SECONDS,
+    bot_option_needs,
+    deal_range,
+    option_needs,
+)
 from .signals import signals_deferred, worker_signals
 
 if TYPE_CHECKING:
@@ -67,7 +78,9 @@ def _text(summary: Summary, deals: range) -> list[str]:
     if summary.mean_winning_score is not None:
         lines.append(f"  mean winning score {summary.mean_winning_score:.2f}")
     if summary.losses:
-        lines.append("  losses: " + ", ".join(f"{reason} {n}" for reason, n in summary.losses.items()))
+        from ..engine.outcome import reason_words
+
+        lines.append("  losses: " + ", ".join(f"{reason_words(reason)} ({n})" for reason, n in summary.losses.items()))
     lines.append(f"  median {human_seconds(summary.median_move_seconds)} per move ({summary.moves} moves)")
     lines.append("  scores:")
     lines += _histogram(summary)
@@ -173,7 +186,7 @@ def _play(
     metavar="SECONDS",
     help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
 )
-@click.option("--rules", "rules_spec", metavar="NAME|FILE", help="Rule set (default standard).")
+@click.option("--rules", "rules_spec", metavar="NAME|FILE", type=RULES_SPEC, help="Rule set (default standard).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")

@@ -27,6 +27,7 @@ from .options import (
     option_needs,
 )
 from .signals import worker_signals
+from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -195,13 +196,11 @@ def _batch(
         csv_file = open_output_file(csv_path, force)
         writer = csv.writer(csv_file)
         _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
-    show_bar = sys.stderr.isatty() and fmt == "text" and not verbose
+    show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
     stopped = False
     try:
-        with click.progressbar(
-            results, length=len(deals), label="solving", file=sys.stderr, hidden=not show_bar
-        ) as bar:
+        with progress_bar(results, len(deals), "solving", shown=show_bar) as bar:
             for d, sol in bar:
                 solutions.append(sol)
                 if writer is not None:
@@ -245,14 +244,23 @@ def _summary(
         with contextlib.redirect_stdout(sys.stderr):
             _summary(solutions, fmt, rules, interrupted)
         return
+    settled = sum(sol.settled for sol in solutions)  # an unknown deal is done, not solved
     if fmt == "json":
         out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:
-            out["interrupted"] = {"deals_solved": len(solutions), "deals_asked": interrupted}
+            out["interrupted"] = {
+                "deals_solved": settled,
+                "deals_unknown": len(solutions) - settled,
+                "deals_done": len(solutions),
+                "deals_asked": interrupted,
+            }
         click.echo(json.dumps(out))
     else:
         if interrupted is not None:
-            click.echo(f"interrupted: {len(solutions)} of {interrupted} deals solved")
+            click.echo(
+                f"interrupted: {len(solutions)} of {interrupted} deals done "
+                f"({settled} settled, {len(solutions) - settled} unknown)"
+            )
         if rules.name != "standard":
             click.echo(f"rules: {rules.label}")
         click.echo("\n".join(summary.lines()))

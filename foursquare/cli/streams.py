@@ -134,6 +134,20 @@ def ensure_stdin() -> None:
             sys.stdin = io.StringIO()
 
 
+def progress_bar(iterable: Iterable[Any] | None, length: int, label: str, *, shown: bool = True) -> Any:
+    """The progress bar of a long command (``solve --deals``, ``analyze``): Click's
+    :func:`click.progressbar` on stderr, drawn only when stderr is a terminal (and
+    ``shown``), never on stdout; a hidden bar writes nothing at all (not even its label).
+
+    :param iterable: what the bar steps through (``None``: step it with ``bar.update(1)``).
+    :param length: how many steps make the whole.
+    :returns: the bar, a context manager (iterate it, or call ``update``)."""
+    import click
+
+    visible = shown and sys.stderr is not None and sys.stderr.isatty()
+    return click.progressbar(iterable, length=length, label=label, file=sys.stderr, hidden=not visible)
+
+
 def quiet_broken_pipe() -> NoReturn:
     """End quietly after the reader of stdout went away, where the guard could not help."""
     try:

@@ -58,7 +58,7 @@ def validate(files: tuple[str, ...], fmt: str) -> None:
         except FormatError as exc:
             click.echo(error_text(exc), err=True)
             results.append(_file_error(name, exc))
-            lines.append(f"{shown_name(name)}: invalid, not checked game by game: {cli_text(exc.message)}")
+            lines.append(f"{shown_name(name)}: invalid, not checked game by game (see the error above)")  # said once, on stderr
             continue
         for report in reports:
             for error in report.errors:

@@ -45,9 +45,14 @@ def check_deal_number(deal: int) -> int:
 
 
 def parse_deal_number(text: str) -> int:
-    """Read a deal number written in decimal, e.g. ``42``.
+    """Read a deal number written in decimal, e.g. ``42``: the one reader of deal
+    numbers, for the command line (``--deal``, ``--deals``) and the files (``deal:``).
 
-    :raises ParseError: when the text is not a number from 0 to 2^64 - 1.
+    A deal number is written one way, as the tool prints it: ASCII digits with no
+    leading zero (``05`` is refused, as ``deal: 05`` in YAML, where some readers
+    take it for octal); white space around it is ignored.
+
+    :raises ParseError: when the text is not a number from 0 to 2^64 - 1 so written.
     """
     if isinstance(text, int) and not isinstance(text, bool):
         return check_deal_number(text)
@@ -57,7 +62,10 @@ def parse_deal_number(text: str) -> int:
     # than 2^64 - 1 has: int() of over 4300 digits raises, and a longer number is out of range anyway.
     if not t.isascii() or not t.isdigit() or len(digits) > _DEAL_DIGITS:
         raise ParseError(f"not a deal number: {quote(text)} (expected a whole number from 0 to {MAX_DEAL})")
-    return check_deal_number(int(digits))
+    value = check_deal_number(int(digits))
+    if t != digits:
+        raise ParseError(f"not a deal number: {quote(text)} (write it without leading zeros: {digits})")
+    return value
 
 
 def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:

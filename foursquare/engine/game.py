@@ -663,11 +663,11 @@ class Game:
         return record
 
     def _outcome_text(self) -> str:
-        if self._status is _WON:
-            return f"won, score {self._score}"
-        if self._status is _LOST:
-            return f"lost: {self._reason}"
-        return "playing"
+        from .outcome import outcome_words
+
+        return outcome_words(
+            self._status, self._reason, score=self._score, face_down=self._down, limit=self.rules.face_down_limit
+        )
 
     def __repr__(self) -> str:
         origin = f"deal {self.deal}" if self.deal is not None else "a card order"

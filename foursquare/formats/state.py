@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.deal import MAX_DEAL, deal_deck, ordered_deck
+from ..engine.deal import deal_deck, ordered_deck
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell, geometry
 from ..engine.rules import STANDARD, Rules
@@ -58,6 +58,7 @@ from .yamlio import (
     YNode,
     YScalar,
     as_choice,
+    as_deal,
     as_int,
     as_list,
     as_map,
@@ -292,7 +293,7 @@ class _StateReader:
         if "view" in doc:
             raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules
-        deal = as_int(doc.entries["deal"], "deal", src, 0, MAX_DEAL) if "deal" in doc else None
+        deal = as_deal(doc.entries["deal"], "deal", src) if "deal" in doc else None
         if "grid" not in doc:
             raise self.error(doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.deal import MAX_DEAL
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
@@ -42,6 +41,7 @@ from .yamlio import (
     YScalar,
     YSeq,
     as_choice,
+    as_deal,
     as_int,
     as_text,
     dump,
@@ -162,8 +162,9 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
         tag) is a game with that error, and the other games are still read.
-    :raises FormatError: when the file holds no game at all, or is a move script
-        rather than a transcript (the message says so).
+    :raises FormatError: when the file holds no game at all, or is a move script,
+        a state, a rules file or another YAML file of one document rather than a
+        transcript (the message says which).
     """
     docs = (doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None)
     first = list(itertools.islice(docs, 2))  # the rest is read game by game (one game's nodes at a time)
@@ -172,6 +173,10 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
         raise FormatError(source, 1, f"no game in the file ({why})")
     if len(first) == 1 and _looks_like_moves(text, first[0]):
         raise FormatError(source, first[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
+    if len(first) == 1 and isinstance(first[0].node, YMap):  # a whole file of another kind: a file error, no game
+        other = _another_kind(first[0].node)
+        if other is not None:
+            raise FormatError(source, first[0].line, other)
     games = []
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.error is not None:
@@ -217,6 +222,19 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     return False
 
 
+def _another_kind(doc: YMap) -> str | None:
+    """What a document that is no game is (a state, a rules file, some other YAML),
+    in the words of :data:`NOT_A_TRANSCRIPT`; ``None`` for a game document."""
+    if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
+        return NOT_A_TRANSCRIPT["view" if "view" in doc else "state"]
+    if any(key in doc for key in GAME_KEYS):
+        return None
+    if any(key in doc for key in ("preset",) + PARAMETERS):
+        return NOT_A_TRANSCRIPT["rules"]
+    found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
+    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})"
+
+
 class _Errors:
     """Collects errors for one game."""
 
@@ -243,20 +261,9 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         tg.complete = False
         return tg
     tg.lines = {key: node.line for key, node in doc.entries.items()}
-    if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        err.new(doc.line, NOT_A_TRANSCRIPT["view" if "view" in doc else "state"])
-        tg.complete = False
-        return tg
-    if not any(key in doc for key in GAME_KEYS):
-        # another kind of YAML file: one line saying so, not one error a key
-        if any(key in doc for key in ("preset",) + PARAMETERS):
-            err.new(doc.line, NOT_A_TRANSCRIPT["rules"])
-        else:
-            found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
-            err.new(
-                doc.line,
-                f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})",
-            )
+    other = _another_kind(doc)
+    if other is not None:  # one line saying what the document is, not one error a key
+        err.new(doc.line, other)
         tg.complete = False
         return tg
     for error in unknown_keys(doc, GAME_KEYS, "a game", source):
@@ -271,7 +278,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             tg.complete = False  # the moves cannot be judged under unknown rules
     if "deal" in doc:
         try:
-            tg.deal = as_int(doc.entries["deal"], "deal", source, 0, MAX_DEAL)
+            tg.deal = as_deal(doc.entries["deal"], "deal", source)
         except FormatError as exc:
             err.add(exc)
             tg.complete = False

@@ -32,7 +32,8 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from ..errors import FormatError, digits_text, quote, shorten
+from ..engine.deal import MAX_DEAL, parse_deal_number
+from ..errors import FormatError, ParseError, digits_text, quote, shorten
 
 _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
@@ -438,6 +439,25 @@ def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None =
     if value is None or value < low or (high is not None and value > high):
         raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
     return value
+
+
+def as_deal(node: YNode, what: str, source: str) -> int:
+    """A deal number (RULES.md §2) read as ``--deal N`` reads it, by the one parser
+    :func:`foursquare.engine.deal.parse_deal_number`: plain decimal digits with no
+    leading zero (``01`` is refused, as ``--deal 01`` is), unquoted.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from 0 to 2^64-1, not ...``.
+    """
+    text = node.text if isinstance(node, YScalar) and node.plain else ""
+    try:
+        if not text or text != text.strip():
+            raise ParseError("not a deal number")
+        return parse_deal_number(text)
+    except ParseError as exc:
+        zeros = " (write it without leading zeros)" if "leading zeros" in str(exc) else ""
+        raise FormatError(
+            source, node.line, f"{what} must be a whole number from 0 to {MAX_DEAL}, not {node.kind}{zeros}"
+        ) from None
 
 
 def as_bool(node: YNode, what: str, source: str) -> bool:

@@ -255,6 +255,7 @@ def analyze_game(
     timeout: float | None = None,
     estimator: Estimator | None = None,
     bot: str | None = None,
+    progress: Callable[[], None] | None = None,
 ) -> GameAnalysis:
     """Judge every move of a recorded game with the perfect-information solver.
 
@@ -267,6 +268,8 @@ def analyze_game(
         example ``lambda g: foursquare.bots.recommend(g.view())``); ``None``: no bot.
         The solver does not import the bots: the caller chooses one.
     :param bot: the bot's name, as the analysis reports it (``default`` when ``None``).
+    :param progress: called once per position judged (``len(game.moves) + 1`` of them,
+        the start included), for a progress bar.
     :returns: a :class:`GameAnalysis`.
     :raises AnalysisError: (a ``ValueError``) for a game resumed from a position without its moves.
     :raises SolverError: when the solver cannot work on a position (its next card unknown).
@@ -282,6 +285,8 @@ def analyze_game(
         if i < len(played):
             ests.append(estimator(replay) if estimator is not None else None)
             replay.play(played[i].cell)
+        if progress is not None:
+            progress()
     # a position is winnable when the game was won, or a later position is solved
     winnable = [False] * len(sols)
     seen = game.status is Status.WON

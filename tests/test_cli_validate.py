@@ -182,5 +182,5 @@ def test_a_players_view_is_named_as_such_with_the_command_that_reads_it(tmp_path
     view.write_text(invoke(["state", str(EXAMPLES / "won.yaml"), "--after", "12", "--player-view"]).stdout)
     result = invoke(["validate", str(view)])
     assert result.exit_code == 1
-    assert f"{view}:1: game 1: this is a player's view, not a transcript (foursquare hint reads it)" in result.stderr
+    assert f"{view}:1: this is a player's view, not a transcript (foursquare hint reads it)" in result.stderr
     assert invoke(["hint", str(view), "--bot", "greedy"]).exit_code == 0

@@ -78,7 +78,8 @@ def test_a_recording_is_named_one_way(odd: Path) -> None:
     assert_clean(done.stdout, done.stderr)
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode()
-    assert "The transcript is in $'rec\\xfe.yaml': foursquare replay $'rec\\xfe.yaml'" in out
+    # (the command goes on a line of its own when the whole line passes 40 columns)
+    assert "The transcript is in $'rec\\xfe.yaml':" in out and "foursquare replay $'rec\\xfe.yaml'\n" in out
     assert "Continue it: foursquare play --resume $'rec\\xfe.yaml' --record $'rec\\xfe.yaml'" in out
     assert (odd / os.fsdecode(b"rec\xfe.yaml")).exists()
     again = run(["play", "--deal", "1", "--record", b"rec\xfe.yaml"], odd, stdin=b"quit\n")

@@ -34,7 +34,7 @@ import textwrap
 from collections.abc import Callable
 
 from ..engine.cards import Card
-from ..engine.game import Game, Pile, Status
+from ..engine.game import Game, Pile, Reason, Status
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
@@ -132,12 +132,17 @@ def grid_text(
 
 def outcome_text(game: Game) -> str:
     """The result in words: ``won, score 3``, ``lost: too many face down (5 of 4)``,
-    ``lost: the stock is empty`` or ``playing``."""
+    ``lost: the stock is empty``, ``lost: no room for the next card (all 9 piles full, 3 cards each)``
+    (RULES.md §5 point 4, variants only) or ``playing``."""
     if game.status is Status.WON:
         return f"won, score {game.score}"
     if game.status is Status.LOST:
-        if game.reason == "too-many-face-down":
+        if game.reason is Reason.TOO_MANY_FACE_DOWN:
             return f"lost: too many face down ({game.face_down}, more than {game.rules.face_down_limit})"
+        if game.reason is Reason.NO_PLACEMENT:
+            rules = game.rules
+            cards = "1 card" if rules.pile_cap == 1 else f"{rules.pile_cap} cards"
+            return f"lost: no room for the next card (all {rules.size * rules.size} piles full, {cards} each)"
         return "lost: the stock is empty"
     return "playing"
 

@@ -48,6 +48,7 @@ class Reason(StrEnum):
 
     TOO_MANY_FACE_DOWN = "too-many-face-down"
     STOCK_EMPTY = "stock-empty"
+    NO_PLACEMENT = "no-placement"  #: no legal cell for the next card (variants only)
 
 
 class Placement(NamedTuple):
@@ -93,6 +94,7 @@ _WON = Status.WON
 _LOST = Status.LOST
 _TOO_MANY = Reason.TOO_MANY_FACE_DOWN
 _STOCK_EMPTY = Reason.STOCK_EMPTY
+_NO_PLACEMENT = Reason.NO_PLACEMENT
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
@@ -158,6 +160,9 @@ class Game:
         self._cap = rules.pile_cap
         self._limit = rules.face_down_limit
         self._total = rules.deck_size
+        # RULES.md §5 point 4: no legal cell is left exactly when ``room`` cards
+        # are placed (every pile full); -1 when that cannot happen (Rules.can_run_out_of_room).
+        self._room = rules.room if rules.can_run_out_of_room else -1
         self._sees_all = rules.comparison is Comparison.ALL
         self._ties_count = rules.ties is Ties.COUNT
         self._self_flip = rules.self_flip
@@ -310,7 +315,7 @@ class Game:
 
     @property
     def reason(self) -> Reason | None:
-        """Why the game was lost (``too-many-face-down``, ``stock-empty``: RULES.md §5), else ``None``."""
+        """Why the game was lost (``too-many-face-down``, ``stock-empty``, ``no-placement``: RULES.md §5), else ``None``."""
         return self._reason
 
     @property
@@ -500,7 +505,8 @@ class Game:
             if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
                 flipped = [f for f in flipped if f != c]
             flipped.sort(key=_text_order)
-        # §5: only a full grid, too many face down or an empty stock can end the game.
+        # §5: only a full grid, too many face down or an empty stock can end the game
+        # (no legal cell, point 4, needs a full grid too).
         down = self._down
         if self._npiles == self._n_cells or down > self._limit or placed >= self._total:
             self._end_of_turn()
@@ -615,9 +621,10 @@ class Game:
 
         :meth:`play` calls it only when one of these can hold (it tests the same
         three conditions first); :meth:`from_position` and :meth:`undo` always.
-        §5's fourth case, lost with no legal cell for the next card (``no-placement``,
-        possible only under some variants), is not decided here: such a game stays
-        ``playing`` with no legal cell.
+        Last, lost when the next card has no legal cell (``no-placement``, §5
+        point 4): the grid holds ``room`` cards, every pile full, so the grid is
+        full and :meth:`play` calls this at every later turn.  Only rule sets that
+        :attr:`~foursquare.engine.rules.Rules.can_run_out_of_room` test it.
         """
         if self._npiles == self._n_cells and self._down == 0:
             self._status, self._reason, self._score = _WON, None, self._total - self._placed
@@ -625,6 +632,8 @@ class Game:
             self._status, self._reason, self._score = _LOST, _TOO_MANY, None
         elif self._placed >= self._total:
             self._status, self._reason, self._score = _LOST, _STOCK_EMPTY, None
+        elif self._placed == self._room:
+            self._status, self._reason, self._score = _LOST, _NO_PLACEMENT, None
         else:
             self._status, self._reason, self._score = _PLAYING, None, None
 

@@ -134,8 +134,12 @@ class Rules:
     def can_run_out_of_room(self) -> bool:
         """Whether a game can be lost with no legal cell for the next card (RULES.md §5, point 4).
 
-        Exactly when the grid holds fewer cards than the deck (:attr:`room` <
-        :attr:`deck_size`) and ``face_down_limit`` is at least 1.  A running game
+        True when the grid holds fewer cards than the deck (:attr:`room` <
+        :attr:`deck_size`) and ``face_down_limit`` is at least 1; when false, no
+        game ever gets there.  When true the position is allowed, and reached in
+        play under ``three-square`` and small grids; how often depends on the deal
+        and the limit (with a limit of 1 it is rare, and some decks may never
+        reach it), so "can" is an upper bound and "cannot" exact.  A running game
         always has an empty cell next to a pile inside the box until all
         ``size * size`` piles exist (the piles are connected and their box, or the
         row or column beside it, holds an empty neighbour), so no cell is left only

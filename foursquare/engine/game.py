@@ -448,7 +448,8 @@ class Game:
         return self.why_illegal(cell) is None
 
     def legal_cells(self) -> list[Cell]:
-        """The cells where the next card may go, in reading order (RULES.md §3); empty when over.
+        """The cells where the next card may go, in reading order (RULES.md §3); empty exactly when
+        the game is over (no cell left ends it: §5 point 4).
 
         The cells for which :meth:`_is_open` holds: the window's open cells.
         """
@@ -731,7 +732,9 @@ class PlayerView:
         )
 
     def legal_cells(self) -> list[Cell]:
-        """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`)."""
+        """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`):
+        empty exactly when :attr:`status` is not ``playing`` (a full grid with no
+        room left is lost, §5 point 4)."""
         return self.sample(random.Random(0)).legal_cells()
 
     def sample(self, rng: random.Random) -> Game:

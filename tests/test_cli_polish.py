@@ -269,11 +269,11 @@ def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
 
 
 def test_every_loss_reason_has_words_and_no_token():
-    from foursquare.engine.game import Reason
+    from foursquare.engine.game import Reason, Status
     from foursquare.engine.outcome import outcome_words, reason_words
 
     for reason in Reason:
-        words = outcome_words("lost", reason, face_down=5, limit=4)
+        words = outcome_words(Status.LOST, reason, face_down=5, limit=4)
         assert words.startswith("lost: ") and reason.value not in words and "-" not in reason_words(reason)
 
 

@@ -350,7 +350,7 @@ def test_from_position_rejects_impossible_positions(grid, message):
 
 def test_status_and_reason_are_the_format_words():
     assert [s.value for s in Status] == ["playing", "won", "lost"]
-    assert [r.value for r in Reason] == ["too-many-face-down", "stock-empty"]
+    assert [r.value for r in Reason] == ["too-many-face-down", "stock-empty", "no-placement"]
 
 
 def test_remaining_is_the_whole_known_stock_once_the_game_is_over():

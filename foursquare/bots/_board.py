@@ -52,7 +52,7 @@ class Board:
     """
 
     __slots__ = (
-        "rules", "geo", "size", "target", "cap", "limit", "total", "sees_all", "ties_count", "self_flip",
+        "rules", "geo", "size", "target", "cap", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
         "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
@@ -64,6 +64,8 @@ class Board:
         self.cap = rules.pile_cap
         self.limit = rules.face_down_limit
         self.total = rules.deck_size
+        # Cards placed when no legal cell is left (RULES.md §5 point 4), -1 when that cannot happen.
+        self.room = rules.room if rules.can_run_out_of_room else -1
         self.sees_all = rules.comparison is Comparison.ALL
         self.ties_count = rules.ties is Ties.COUNT
         self.self_flip = rules.self_flip
@@ -116,10 +118,14 @@ class Board:
         return new
 
     def status(self) -> Status:
-        """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``)."""
+        """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``).
+
+        Lost also with no legal cell for the next card (§5 point 4: every pile
+        full), so :meth:`legal` is never empty while playing.
+        """
         if self.npiles == self.target and self.down == 0:
             return _WON
-        if self.down > self.limit or self.placed >= self.total:
+        if self.down > self.limit or self.placed >= self.total or self.placed == self.room:
             return _LOST
         return _PLAYING
 

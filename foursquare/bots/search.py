@@ -141,6 +141,7 @@ class Search:
         w = self.weights
         bonus, a_down, a_missing = w.win_bonus, w.face_down, w.missing
         target, limit, total = b.target, b.limit, b.total
+        full = total - b.room  # the stock when every pile is full: lost, no legal cell (RULES.md §5 point 4)
         self.used_evaluation = True
         bu = -1.0
         best: tuple[int, int, int] | None = None  # (face down, missing piles, stock) of the best cell
@@ -153,7 +154,7 @@ class Search:
             b.undo()
             if not missing and not down:
                 u = bonus + stock
-            elif down > limit or stock <= 0:
+            elif down > limit or stock <= 0 or stock == full:
                 u = 0.0
             else:
                 u = exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
@@ -164,7 +165,7 @@ class Search:
         down, missing, stock = best
         if not missing and not down:
             return bu, 1.0, float(stock)
-        if down > limit or stock <= 0:
+        if down > limit or stock <= 0 or stock == full:
             return 0.0, 0.0, 0.0
         return (bu, *estimate_of(down, missing, stock, b.size))
 

@@ -49,7 +49,7 @@ class GameResult:
     :ivar bot: the bot's name.
     :ivar deal: the deal number.
     :ivar status: ``won`` or ``lost`` (the text of the game's :class:`~foursquare.engine.game.Status`).
-    :ivar reason: why it was lost (``too-many-face-down``, ``stock-empty``), or ``None``.
+    :ivar reason: why it was lost (``too-many-face-down``, ``stock-empty``, ``no-placement``), or ``None``.
     :ivar score: the score of a win, else ``None``.
     :ivar moves: the number of placements.
     :ivar move_seconds: the bot's thinking time for each placement (seconds).

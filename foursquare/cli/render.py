@@ -155,10 +155,11 @@ def grid_text(
 
 def outcome_text(game: Game) -> str:
     """The result in words: ``won, score 3``, ``lost: too many face down (5, limit 4)``,
-    ``lost: the stock is empty`` or ``playing`` (:func:`foursquare.engine.outcome.outcome_words`,
-    the one wording)."""
+    ``lost: the stock is empty``, ``lost: no room for the next card (all 9 piles full, 3 cards
+    each)`` or ``playing`` (:func:`foursquare.engine.outcome.outcome_words`, the one wording)."""
     return outcome_words(
-        game.status, game.reason, score=game.score, face_down=game.face_down, limit=game.rules.face_down_limit
+        game.status, game.reason, score=game.score, face_down=game.face_down, limit=game.rules.face_down_limit,
+        rules=game.rules,
     )
 
 

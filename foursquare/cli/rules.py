@@ -57,7 +57,12 @@ def explain(rules: Rules) -> list[str]:
         ),
         "The placed card " + ("flips with its line." if rules.self_flip else "stays face up."),
         f"Won: all {n * n} piles laid with no top card face down; the score is the cards left in the stock.",
-        f"Lost: more than {rules.face_down_limit} top cards face down, or the stock runs out.",
+        f"Lost: more than {rules.face_down_limit} top cards face down, or the stock runs out"
+        + (
+            f", or every pile is full ({n * n} piles of {rules.pile_cap}: {rules.room} cards) with no cell for the next card."
+            if rules.can_run_out_of_room
+            else "."
+        ),
     ]
     return lines
 

@@ -25,29 +25,14 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError, ParseError, PositionError
 from .cards import CARDS, Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
+from .outcome import Reason, Status, outcome_words
 from .rules import STANDARD, Adjacency, Comparison, Rules, Ties
-
-
-class Status(StrEnum):
-    """Where a game stands after a turn (RULES.md §5); the value is the text of files and output."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-
-
-class Reason(StrEnum):
-    """Why a game was lost (RULES.md §5)."""
-
-    TOO_MANY_FACE_DOWN = "too-many-face-down"
-    STOCK_EMPTY = "stock-empty"
 
 
 class Placement(NamedTuple):
@@ -93,6 +78,7 @@ _WON = Status.WON
 _LOST = Status.LOST
 _TOO_MANY = Reason.TOO_MANY_FACE_DOWN
 _STOCK_EMPTY = Reason.STOCK_EMPTY
+_NO_PLACEMENT = Reason.NO_PLACEMENT
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
@@ -158,6 +144,9 @@ class Game:
         self._cap = rules.pile_cap
         self._limit = rules.face_down_limit
         self._total = rules.deck_size
+        # RULES.md §5 point 4: no legal cell is left exactly when ``room`` cards
+        # are placed (every pile full); -1 when that cannot happen (Rules.can_run_out_of_room).
+        self._room = rules.room if rules.can_run_out_of_room else -1
         self._sees_all = rules.comparison is Comparison.ALL
         self._ties_count = rules.ties is Ties.COUNT
         self._self_flip = rules.self_flip
@@ -310,7 +299,7 @@ class Game:
 
     @property
     def reason(self) -> Reason | None:
-        """Why the game was lost (``too-many-face-down``, ``stock-empty``: RULES.md §5), else ``None``."""
+        """Why the game was lost (``too-many-face-down``, ``stock-empty``, ``no-placement``: RULES.md §5), else ``None``."""
         return self._reason
 
     @property
@@ -443,7 +432,8 @@ class Game:
         return self.why_illegal(cell) is None
 
     def legal_cells(self) -> list[Cell]:
-        """The cells where the next card may go, in reading order (RULES.md §3); empty when over.
+        """The cells where the next card may go, in reading order (RULES.md §3); empty exactly when
+        the game is over (no cell left ends it: §5 point 4).
 
         The cells for which :meth:`_is_open` holds: the window's open cells.
         """
@@ -500,7 +490,8 @@ class Game:
             if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
                 flipped = [f for f in flipped if f != c]
             flipped.sort(key=_text_order)
-        # §5: only a full grid, too many face down or an empty stock can end the game.
+        # §5: only a full grid, too many face down or an empty stock can end the game
+        # (no legal cell, point 4, needs a full grid too).
         down = self._down
         if self._npiles == self._n_cells or down > self._limit or placed >= self._total:
             self._end_of_turn()
@@ -615,9 +606,10 @@ class Game:
 
         :meth:`play` calls it only when one of these can hold (it tests the same
         three conditions first); :meth:`from_position` and :meth:`undo` always.
-        §5's fourth case, lost with no legal cell for the next card (``no-placement``,
-        possible only under some variants), is not decided here: such a game stays
-        ``playing`` with no legal cell.
+        Last, lost when the next card has no legal cell (``no-placement``, §5
+        point 4): the grid holds ``room`` cards, every pile full, so the grid is
+        full and :meth:`play` calls this at every later turn.  Only rule sets that
+        :attr:`~foursquare.engine.rules.Rules.can_run_out_of_room` test it.
         """
         if self._npiles == self._n_cells and self._down == 0:
             self._status, self._reason, self._score = _WON, None, self._total - self._placed
@@ -625,6 +617,8 @@ class Game:
             self._status, self._reason, self._score = _LOST, _TOO_MANY, None
         elif self._placed >= self._total:
             self._status, self._reason, self._score = _LOST, _STOCK_EMPTY, None
+        elif self._placed == self._room:
+            self._status, self._reason, self._score = _LOST, _NO_PLACEMENT, None
         else:
             self._status, self._reason, self._score = _PLAYING, None, None
 
@@ -663,10 +657,8 @@ class Game:
         return record
 
     def _outcome_text(self) -> str:
-        from .outcome import outcome_words
-
         return outcome_words(
-            self._status, self._reason, score=self._score, face_down=self._down, limit=self.rules.face_down_limit
+            self._status, self._reason, score=self._score, face_down=self._down, limit=self.rules.face_down_limit, rules=self.rules
         )
 
     def __repr__(self) -> str:
@@ -722,7 +714,9 @@ class PlayerView:
         )
 
     def legal_cells(self) -> list[Cell]:
-        """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`)."""
+        """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`):
+        empty exactly when :attr:`status` is not ``playing`` (a full grid with no
+        room left is lost, §5 point 4)."""
         return self.sample(random.Random(0)).legal_cells()
 
     def sample(self, rng: random.Random) -> Game:

@@ -126,6 +126,32 @@ class Rules:
         return self.ranks * self.suits
 
     @property
+    def room(self) -> int:
+        """Cards the grid can hold: ``size * size`` piles of ``pile_cap`` (64 in the standard game)."""
+        return self.size * self.size * self.pile_cap
+
+    @property
+    def can_run_out_of_room(self) -> bool:
+        """Whether a game can be lost with no legal cell for the next card (RULES.md §5, point 4).
+
+        True when the grid holds fewer cards than the deck (:attr:`room` <
+        :attr:`deck_size`) and ``face_down_limit`` is at least 1; when false, no
+        game ever gets there.  When true the position is allowed, and reached in
+        play under ``three-square`` and small grids; how often depends on the deal
+        and the limit (with a limit of 1 it is rare, and some decks may never
+        reach it), so "can" is an upper bound and "cannot" exact.  A running game
+        always has an empty cell next to a pile inside the box until all
+        ``size * size`` piles exist (the piles are connected and their box, or the
+        row or column beside it, holds an empty neighbour), so no cell is left only
+        when every pile is full: :attr:`room` cards placed.  A card must then
+        remain in the stock, and the full grid must not have ended the game: with
+        a limit of 0 it is won (no card face down) or lost (too many face down).
+        Under the standard rules (64 >= 40) and the presets other than
+        ``three-square`` (27 < 40, limit 2) it never happens.
+        """
+        return self.room < self.deck_size and self.face_down_limit >= 1
+
+    @property
     def label(self) -> str:
         """The preset name, or ``custom``."""
         return self.name or "custom"

@@ -6,7 +6,8 @@ directly (play/undo), so it follows every rule set the engine knows: it is the
 solver's fallback for the other variants (RULES.md §8) and an independent check
 of it.  Same question, same answers: the win that uses the fewest cards (the
 highest score, RULES.md §5), or a proof that no win exists, or ``unknown`` when
-a limit runs out.
+a limit runs out.  A line that fills every pile is lost there (no legal cell,
+RULES.md §5 point 4): :attr:`Game.is_over` ends it like any other loss.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
     rules = game.rules
     full = rules.size * rules.size
     last = min(len(game.deck), rules.deck_size)
+    if rules.can_run_out_of_room:  # with every pile full the game is lost (RULES.md §5 point 4): no win needs more
+        last = min(last, rules.room)
     nodes = 0
     failed: dict[tuple[object, ...], int] = {}  # key -> the largest card budget known to fail from there
 

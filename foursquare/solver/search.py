@@ -77,6 +77,10 @@ empty board the first card goes to the centre (every game is a translation of
 one that does) and mirror images of layouts that lie on the middle row or
 column are searched once.
 
+A rule set whose grid holds fewer cards than the deck can run out of room
+(RULES.md §5 point 4): the position with every pile full is lost, a dead end,
+and no budget beyond the grid's room is tried.
+
 Only the standard flip mechanics are supported (face-up comparison, blocking
 ties, no self-flip, edge adjacency); grid size, pile cap, face-down limit, the
 deck and a fixed board may vary.
@@ -274,7 +278,10 @@ class Search:
         if b.down:
             first += parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
         path: list[int] = []
-        for K in range(first, len(self.ranks) + 1):
+        last = len(self.ranks)
+        if b.rules.can_run_out_of_room:
+            last = min(last, b.rules.room)  # a win needs a legal cell for each card (RULES.md §5 point 4)
+        for K in range(first, last + 1):
             if not self.last_card_can_end(K) or not self.last_two_can_end(K):
                 continue
             self.tt.clear()  # entries of a smaller budget never answer for this one
@@ -415,6 +422,9 @@ class Search:
         h, rk = b.h, b.rk  # pile height and top rank by board index (0: empty)
         ranks = self.ranks
         last = len(ranks)
+        # Cards placed when every pile is full: no legal cell is left, the game is lost
+        # (RULES.md §5 point 4), a dead end; -1 when the rules cannot get there.
+        room = b.rules.room if b.rules.can_run_out_of_room else -1
         tt = self.tt
         floating = b.rules.layout is LayoutKind.FLOATING
         mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
@@ -604,7 +614,7 @@ class Search:
                 found = False
                 if piles_after == n2 and down_after == 0:
                     found = True
-                elif t1 < last:
+                elif t1 < last and t1 != room:
                     slack = K - t1 - (n2 - piles_after)  # cards to spare: the budget's first bound
                     if slack >= 0:
                         go = True

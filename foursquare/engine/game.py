@@ -31,7 +31,9 @@ from ..errors import IllegalMoveError, ParseError, PositionError
 from .cards import CARDS, Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
-from .outcome import Reason, Status, outcome_words
+from .outcome import Reason as Reason  # re-exported: the game's end, with the game
+from .outcome import Status as Status
+from .outcome import outcome_words
 from .rules import STANDARD, Adjacency, Comparison, Rules, Ties
 
 

@@ -445,3 +445,30 @@ def test_a_claim_that_opened_the_old_file_before_a_rename_tries_the_new_one(tmp_
     monkeypatch.setattr(os, "open", real_open)
     first.release()
     assert path.read_text() == "new\n"
+
+
+@pytest.mark.parametrize(
+    "args, done",
+    [
+        (["solve", "--deals", "0-300", "--max-nodes", "2000"], r"interrupted: (\d+) of 301 deals done"),
+        (["simulate", "--bot", "greedy", "--deals", "0-300"], r"interrupted: (\d+) of 301 games played"),
+    ],
+)
+def test_an_output_csv_that_cannot_be_written_stops_the_run_and_names_the_file(tmp_path, args, done):
+    # (solve said 'error: No space left on device' with no file name and no summary)
+    out = tmp_path / "out.csv"
+
+    def limit() -> None:  # writes past 3000 bytes fail (EFBIG), as on a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3000, resource.RLIM_INFINITY))
+
+    run = subprocess.run([*COMMAND, *args, "--output", str(out)], capture_output=True, text=True, cwd=ROOT,
+                         preexec_fn=limit, timeout=300)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith(f"{out}: File too large"), run.stderr
+    assert "Traceback" not in run.stderr
+    found = re.search(done, run.stdout)
+    assert found, run.stdout
+    rows = out.read_text().splitlines()[1:]
+    kept = int(found.group(1))
+    deal_column = 0 if args[0] == "solve" else 1
+    assert 0 < kept < 301 and [row.split(",")[deal_column] for row in rows[: kept - 1]] == [str(d) for d in range(kept - 1)]

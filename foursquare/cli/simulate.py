@@ -234,6 +234,7 @@ def simulate(
     check_output_file(output, force)
     if output is not None:
         csv_file = open_output_file(output, force) if output != "-" else _stdout()
+    all_results: dict[str, list[GameResult]] = {}
     try:
         with csv_file if csv_file is not None else _stdout() as out:
             writer: csv.DictWriter[str] | None = None
@@ -247,7 +248,6 @@ def simulate(
                     writer.writerow(result.row())
                     out.flush()
 
-            all_results: dict[str, list[GameResult]] = {}
             label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
             if sys.stderr.isatty():
                 with click.progressbar(length=len(deals) * len(names), label=label, file=sys.stderr) as bar:
@@ -259,16 +259,15 @@ def simulate(
                     _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results)
             else:
                 _play(names, deals, seed, rules, budget, nodes, jobs, write_row, all_results)
-    except OSError as exc:  # a failed write (or the last flush on closing) names the file written
-        if exc.filename is None and output is not None:
-            raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
-        raise
-    except (KeyboardInterrupt, SystemExit, FoursquareError):
-        # Ctrl-C, SIGTERM, a worker gone: the summary of the games played, then the exit
+    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
+        # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
+        # the summary of the games played, then the exit
         import contextlib
 
         with contextlib.suppress(Exception):  # the interruption is what matters
             _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+        if isinstance(exc, OSError) and exc.filename is None and output is not None:  # name the file written
+            raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
     _summary(fmt, rules, deals, seed, names, all_results, vs, output)
 

@@ -216,18 +216,26 @@ def _batch(
                 elif verbose:
                     click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
                 _flush(csv_file, sys.stdout)
-    except (KeyboardInterrupt, SystemExit, FoursquareError):  # Ctrl-C, SIGTERM, a worker gone
+    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
         stopped = True
         raise
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers
+        unwritten: OSError | None = None
         if csv_file is not None and csv_file is not sys.stdout:
-            csv_file.close()
+            try:
+                csv_file.close()
+            except OSError as exc:  # the last rows, flushed on closing (raised once the summary is out)
+                stopped = True
+                assert csv_path is not None
+                unwritten = OSError(exc.errno, exc.strerror, csv_path)
         if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
                 _summary(solutions, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
+        if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
+            raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
     _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
 
 

@@ -472,3 +472,11 @@ def test_an_output_csv_that_cannot_be_written_stops_the_run_and_names_the_file(t
     kept = int(found.group(1))
     deal_column = 0 if args[0] == "solve" else 1
     assert 0 < kept < 301 and [row.split(",")[deal_column] for row in rows[: kept - 1]] == [str(d) for d in range(kept - 1)]
+
+
+def test_a_file_name_too_long_for_the_system_is_shown_short(tmp_path):
+    # (save with a million-character name printed the whole name back, 1 MB of stderr)
+    name = "a" * 1_000_000
+    run = subprocess.run([*COMMAND, "play", "--deal", "1"], input=f"d4\nsave {name}\nquit\n", capture_output=True,
+                         text=True, cwd=tmp_path, timeout=60)
+    assert "File name too long" in run.stderr and len(run.stderr) < 2000, run.stderr[:300]

@@ -582,3 +582,29 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
     assert (process.returncode, err[-13:]) == (130, "Interrupted.\n"), err
     assert "Aborted" not in err and "Traceback" not in err
     assert f"interrupted: {len(_lines(csv_path)) - 1} of 1000000 games played" in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["solve", "--deals", "0-999999", "--max-nodes", "2000", "--output", "-"], "interrupted: "),
+        (["solve", "--deals", "0-999999", "--max-nodes", "2000", "--format", "json"], ""),
+        (["simulate", "--bot", "greedy", "--deals", "0-999999", "--output", "-"], "interrupted: "),
+    ],
+)
+def test_a_batch_whose_results_go_to_stdout_stops_when_the_reader_leaves(args, said):
+    # (| head -2 left the batch running to its end: minutes, or until a timeout killed it)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # the reader leaves, as head does
+    try:
+        code = process.wait(timeout=60)
+    finally:
+        process.kill()
+    err = process.stderr.read().decode()
+    assert first and code == 0, err
+    assert "Traceback" not in err and said in err

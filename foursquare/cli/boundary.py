@@ -21,7 +21,7 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
-from ..errors import Advice, AgreementError, FoursquareError, shown_name
+from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
 from .files import READ_ONLY, claim, is_read_only, os_error_words
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
@@ -107,7 +107,8 @@ def error_text(exc: BaseException) -> str:
         filename = exc.filename
         if isinstance(filename, bytes):
             filename = os.fsdecode(filename)
-        name = shown_name(str(filename)) if filename is not None else "error"
+        # a name typed at the prompt may be a million characters: shown short, as input is
+        name = shorten(shown_name(str(filename)), 200) if filename is not None else "error"
         return f"{name}: {os_error_words(exc)}"
     return cli_text(str(exc))
 

@@ -30,6 +30,7 @@ from .options import (
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
+from .streams import ReaderGone, stdout_reader_gone
 
 if TYPE_CHECKING:
     from ..bots.simulate import GameResult, PairedDifference, Summary
@@ -124,6 +125,7 @@ def _play(
     jobs: int,
     progress: Callable[[GameResult], None],
     all_results: dict[str, list[GameResult]],
+    results_to_stdout: bool = False,
 ) -> None:
     """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
     next one starts (so that a stopped run can still compare them), into
@@ -148,6 +150,8 @@ def _play(
                     all_results[name].append(game)
                     progress(game)
             deal = []
+            if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
+                raise ReaderGone
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["simulate"])
@@ -256,9 +260,12 @@ def simulate(
                         write_row(r)
                         bar.update(1)
 
-                    _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results)
+                    _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results, output == "-")
             else:
-                _play(names, deals, seed, rules, budget, nodes, jobs, write_row, all_results)
+                _play(names, deals, seed, rules, budget, nodes, jobs, write_row, all_results, output == "-")
+    except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
+        _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+        return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
         # the summary of the games played, then the exit

@@ -27,7 +27,7 @@ from .options import (
     option_needs,
 )
 from .signals import worker_signals
-from .streams import progress_bar
+from .streams import progress_bar, stdout_reader_gone
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -199,6 +199,7 @@ def _batch(
     show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
     stopped = False
+    to_stdout = fmt == "json" or verbose or csv_path == "-"  # the results themselves go to stdout
     try:
         with progress_bar(results, len(deals), "solving", shown=show_bar) as bar:
             for d, sol in bar:
@@ -216,6 +217,9 @@ def _batch(
                 elif verbose:
                     click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
                 _flush(csv_file, sys.stdout)
+                if to_stdout and stdout_reader_gone():  # | head: nobody reads the results any more
+                    stopped = True
+                    break
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
         stopped = True
         raise
@@ -236,6 +240,8 @@ def _batch(
                 _summary(solutions, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
             raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
+    if stopped:  # the reader of stdout left: the summary of the deals done is out (above)
+        return
     _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
 
 

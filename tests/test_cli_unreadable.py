@@ -90,7 +90,7 @@ COMMANDS = [
     ["play", "--deck", "LOCKED"],
     ["rules", "LOCKED"],
     ["hint", "LOCKED"],
-    ["analyze", "LOCKED"],
+    ["analyze", "--max-nodes", "100", "--no-bot", "LOCKED"],
     ["validate", "LOCKED"],
 ]
 

@@ -216,6 +216,7 @@ def test_a_one_card_tail_with_no_earlier_card_is_answered():
     assert tail_can_end([5], [], 4, 4, 0)[0] is False
 
 
+@pytest.mark.slow  # a deep search (5 s): a node count the slow step checks
 def test_deal_720_is_solved_within_400000_positions_with_the_stack_patterns():
     # Its 22 stacks its last two cards (the only possible pattern of its last
     # three): the forward search drops every line that stacks a card before

@@ -365,3 +365,11 @@ def test_a_whole_session_at_the_prompt_fits_a_40_column_terminal(monkeypatch, tm
     lost = invoke(["play", "--interactive", "--ascii", "--resume", EXAMPLES / "lost.yaml"], input="d4\nundo\nquit\n")
     assert "Game over: lost: too many face down" in lost.stdout
     assert _too_wide(lost.stdout + lost.stderr) == []
+
+
+def test_hint_json_gives_no_budget_for_a_bot_that_uses_none():
+    import json
+
+    random_hint = json.loads(invoke(["hint", "--deal", "1", "--bot", "random", "--format", "json"]).stdout)
+    greedy_hint = json.loads(invoke(["hint", "--deal", "1", "--bot", "greedy", "--format", "json"]).stdout)
+    assert random_hint["budget"] is None and greedy_hint["budget"] == 1.0

@@ -162,12 +162,12 @@ def hint(
     The bot sees only what the player sees: the layout, the card in hand and
     which cards are unseen, never their order (RULES.md section 6).
     """
-    from ..bots import BotError, recommend
+    from ..bots import BotError, get_bot, recommend
 
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
-    if view.status != "playing":
+    if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
@@ -184,7 +184,7 @@ def hint(
             "win_chance": best.win_chance,
             "expected_score": best.expected_score,
             "bot": bot,
-            "budget": budget,
+            "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
             "seconds": round(used, 4),
             "ranked_by": order,
             "alternatives": [e.as_dict() for e in estimates[1:3]],

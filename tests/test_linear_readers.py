@@ -6,6 +6,7 @@ and refuses what a shell would expand."""
 
 from __future__ import annotations
 
+import gc
 import random
 import shlex
 import time
@@ -25,26 +26,40 @@ MAX_RATIO = 30
 
 
 def seconds(work: Callable[[], object]) -> float:
-    """The shortest of three runs of ``work`` (a FoursquareError ends a run as usual;
-    a run over a second is not repeated)."""
+    """The shortest of five runs of ``work``, the garbage collector off (its pauses
+    are noise here; a FoursquareError ends a run as usual; a run over a second is
+    not repeated)."""
     best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        try:
-            work()
-        except FoursquareError:
-            pass
-        best = min(best, time.perf_counter() - start)
-        if best > 1:
-            break
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(5):
+            start = time.perf_counter()
+            try:
+                work()
+            except FoursquareError:
+                pass
+            best = min(best, time.perf_counter() - start)
+            if best > 1:
+                break
+    finally:
+        if collecting:
+            gc.enable()
     return best
 
 
 def assert_linear(make: Callable[[int], Callable[[], object]], n: int) -> None:
     """``make(n)`` builds the work for an input of size ``n``; its time at ``10 n``
-    must be under :data:`MAX_RATIO` times its time at ``n``."""
-    short, long = seconds(make(n)), seconds(make(10 * n))
-    assert long < MAX_RATIO * max(short, 1e-3), (short, long)
+    must be under :data:`MAX_RATIO` times its time at ``n``.  A shared machine can
+    slow one measurement down: the pair is measured up to three times, and linear
+    work passes on any of them (quadratic work fails every one, by a factor of 3)."""
+    ratios = []
+    for _ in range(3):
+        short, long = seconds(make(n)), seconds(make(10 * n))
+        if long < MAX_RATIO * max(short, 1e-3):
+            return
+        ratios.append((short, long))
+    raise AssertionError(ratios)
 
 
 LINES: dict[str, Callable[[int], str]] = {
@@ -81,7 +96,7 @@ def test_move_script_lines_are_linear(make: Callable[[int], str]) -> None:
 
 
 def test_other_readers_are_linear() -> None:
-    assert_linear(lambda n: lambda: read_deck("AS " * (n // 3), "d.txt"), 200_000)
+    assert_linear(lambda n: lambda: read_deck("AS " * (n // 3), "d.txt"), 600_000)  # (at 200,000 the short one fits in the caches: ratios of 40)
     assert_linear(lambda n: lambda: read_deck("# " + "'" * n, "d.txt"), 200_000)
     assert_linear(lambda n: lambda: split_documents("a: 1\n---\n" * (n // 10)), 50_000)
     assert_linear(lambda n: lambda: split_documents("a: " + "x" * n), 200_000)

@@ -151,8 +151,16 @@ KNOWN = {
 
 def test_every_yaml_file_of_the_examples_and_test_data_is_checked():
     found = {p for folder in (EXAMPLES, DATA) for p in folder.rglob("*.y*ml")}
-    not_games = {p for p in found if p.name.startswith(".") or "workflow" in p.as_posix()}  # CI and hook configs
-    assert found - not_games == set(KNOWN) | {EXAMPLES / "invalid.yaml"}
+    # a file of this tool has a version key (a game) or is a rules value; the rest are
+    # other tools' files (a CI workflow, a pre-commit configuration)
+    rules_keys = {"preset", *build_schema("rules")["$defs"]["rules"]["anyOf"][1]["properties"]}
+    ours = {
+        p for p in found
+        for doc in _documents(p)[:1]
+        if isinstance(doc, str) or isinstance(doc, dict) and ("foursquare" in doc or set(doc) <= rules_keys)
+    }
+    assert ours == set(KNOWN) | {EXAMPLES / "invalid.yaml"}
+    assert EXAMPLES / ".pre-commit-config.yaml" in found - ours
 
 
 @pytest.mark.parametrize("path", sorted(KNOWN), ids=lambda p: p.name)
@@ -388,3 +396,112 @@ def test_the_readme_example_names_its_schema_and_satisfies_it(tmp_path):
     assert accepts("transcript", yaml.safe_load(text))
     (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
     assert invoke(["validate", tmp_path / "game.yaml"]).exit_code == 0
+
+
+# Every kind of change to a good document, at every kind of place in it: each leaf
+# replaced by values of every type (and near misses), each key dropped, an unknown key
+# added to each mapping.  Whenever the schema rejects the result, the reader must too.
+JUNK: list[Any] = [None, True, False, 0, -1, 7, 2**64, 1.5, "", "x", "td", "10♦", " 7H ", "d4", "Z9", [], ["d4"], {}]
+
+
+def _shapes(doc: Any, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """One path for each shape of place in ``doc`` (list indices as '*'): shape -> path."""
+    shape = tuple("*" if isinstance(p, int) else p for p in path)
+    found = {shape: path}
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for key, value in items:
+        for sub, at in _shapes(value, (*path, key)).items():
+            found.setdefault(sub, at)
+    return found
+
+
+def _mutants(good: dict[str, Any]) -> list[Any]:
+    out = []
+    for path in _shapes(good).values():
+        if not path:
+            continue
+        for value in JUNK:
+            doc = copy.deepcopy(good)
+            target = doc
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            out.append(doc)
+        doc = copy.deepcopy(good)
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        if isinstance(target, dict):
+            del target[path[-1]]
+            out.append(doc)
+            extra = copy.deepcopy(good)
+            target = extra
+            for key in path[:-1]:
+                target = target[key]
+            target["zz_unknown"] = 1
+            out.append(extra)
+    return out
+
+
+def _good_game() -> dict[str, Any]:
+    game = yaml.safe_load(invoke(["solve", "--deal", "89"]).stdout)
+    third, fourth = game["moves"][3:5]
+    game["moves"][3:5] = [f"{third['card']} {third['cell']}", fourth["cell"]]  # the two forms of a move text
+    return game
+
+
+def test_a_changed_game_the_schema_rejects_validate_rejects(tmp_path):
+    games = [_good_game()]
+    with_deck = _good_game()
+    with_deck["deck"] = [str(c) for c in deal_deck(89)]
+    with_deck["rules"] = {"preset": "standard", "ties": "block"}
+    games.append(with_deck)
+    path = tmp_path / "games.yaml"
+    path.write_text(yaml.safe_dump_all(games, sort_keys=False), encoding="utf-8")
+    assert all(accepts("transcript", good) for good in games)
+    assert invoke(["validate", path]).exit_code == 0
+    rejected = [m for good in games for m in _mutants(good) if not accepts("transcript", m)]
+    assert len(rejected) > 200
+    path.write_text(yaml.safe_dump_all(rejected, sort_keys=False), encoding="utf-8")
+    result = invoke(["validate", "--format", "json", path])
+    assert result.exit_code == 1
+    verdicts = json.loads(result.stdout)
+    assert len(verdicts) == len(rejected)
+    passed = [rejected[v["game"] - 1] for v in verdicts if v["valid"]]
+    assert not passed, passed[:3]
+
+
+def test_a_changed_state_or_view_the_schema_rejects_the_readers_reject():
+    state = yaml.safe_load(invoke(["state", EXAMPLES / "won.yaml", "--after", "6"]).stdout)
+    view = yaml.safe_load(invoke(["state", EXAMPLES / "won.yaml", "--after", "6", "--player-view", "--reveal"]).stdout)
+    for good in (state, view):
+        assert accepts("state", good)
+        read_view(yaml.safe_dump(good, sort_keys=False), "good.yaml")
+    rejected = [m for good in (state, view) for m in _mutants(good) if not accepts("state", m)]
+    assert len(rejected) > 200
+    passed = []
+    for doc in rejected:
+        try:
+            read_view(yaml.safe_dump(doc, sort_keys=False), "bad.yaml")
+        except FoursquareError:
+            continue
+        passed.append(doc)
+    assert not passed, passed[:3]
+
+
+def test_a_changed_rules_file_the_schema_rejects_the_rules_reader_rejects():
+    full = yaml.safe_load(invoke(["rules", "five-square", "--format", "yaml"]).stdout)
+    goods = (full, {"preset": "diagonal", "size": 5})
+    for good in goods:
+        assert accepts("rules", good)
+        read_rules(yaml.safe_dump(good, sort_keys=False), "good.yaml")
+    rejected = [m for good in goods for m in _mutants(good) if not accepts("rules", m)]
+    assert len(rejected) > 100
+    passed = []
+    for doc in rejected:
+        try:
+            read_rules(yaml.safe_dump(doc, sort_keys=False), "bad.yaml")
+        except FoursquareError:
+            continue
+        passed.append(doc)
+    assert not passed, passed[:3]

@@ -16,6 +16,9 @@ def schema(name: str) -> None:
     """Print the JSON Schema (draft 2020-12) of one game document of a transcript,
     of a state (or player's view) or of a rules file, as shipped in the package.
 
-    Editors validate and complete files with it: save it and put
-    '# yaml-language-server: $schema=FILE' at the top of a YAML file."""
+    Editors validate and complete files with it: save it to FILE and put this
+    line at the top of a YAML file:
+
+    \b
+        # yaml-language-server: $schema=FILE"""
     click.echo(schema_text(name), nl=False)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "hint": "hint:hint",
     "simulate": "simulate:simulate",
     "rules": "rules:rules",
+    "schema": "schema:schema",
 }
 #: Subcommand name -> its line in ``foursquare --help`` (the command's ``short_help``):
 #: listed here so that the group's help imports no command module (nor the solver or
@@ -35,6 +36,7 @@ SHORT_HELP: dict[str, str] = {
     "play": "Play a game at the prompt, or from a piped move script.",
     "replay": "Show a game step by step.",
     "rules": "List the rule presets, or explain a rule set.",
+    "schema": "Print the JSON Schema of a transcript, a state or a rules file.",
     "simulate": "Play a bot over a range of deals and report its statistics.",
     "solve": "Find the best score of a deal with the stock order known.",
     "state": "Print the state YAML of a game.",

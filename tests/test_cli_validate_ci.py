@@ -224,3 +224,18 @@ def test_game_k_past_the_end_and_no_choice_still_count_every_game(tmp_path):
     assert result.exit_code == 1 and "the file holds only 3 games" in result.stderr
     result = invoke(["replay", path])
     assert result.exit_code == 1 and "the file holds 3 games" in result.stderr
+
+
+def test_the_github_actions_example_runs_validate_with_annotations():
+    import shlex
+
+    import yaml
+
+    workflow = yaml.safe_load((EXAMPLES / "github-actions.yml").read_text(encoding="utf-8"))
+    runs = [step["run"] for job in workflow["jobs"].values() for step in job["steps"] if "run" in step]
+    (command,) = [r for r in runs if r.startswith("foursquare validate")]
+    words = shlex.split(command)[1:]
+    assert words[-1] == "games/*.yaml"
+    result = invoke([*words[:-1], WON, INVALID])  # the same options on the examples
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"::error file={INVALID},line=13,")

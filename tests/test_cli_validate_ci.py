@@ -239,3 +239,27 @@ def test_the_github_actions_example_runs_validate_with_annotations():
     result = invoke([*words[:-1], WON, INVALID])  # the same options on the examples
     assert result.exit_code == 1
     assert result.stdout.startswith(f"::error file={INVALID},line=13,")
+
+
+def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
+    import signal
+
+    path = write(tmp_path, games_text(3000))
+    out = tmp_path / "out.json"
+    with out.open("w") as stdout:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "foursquare", "validate", "--format", "json", str(path)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while out.stat().st_size < 10_000 and time.monotonic() < deadline:  # some games written
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=30)
+        finally:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    games = json.loads(out.read_text())
+    assert 0 < len(games) < 3000 and [g["game"] for g in games] == list(range(1, len(games) + 1))

@@ -263,3 +263,17 @@ def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
     assert process.returncode == 130
     games = json.loads(out.read_text())
     assert 0 < len(games) < 3000 and [g["game"] for g in games] == list(range(1, len(games) + 1))
+
+
+def test_junit_holds_a_message_with_a_control_character():
+    from foursquare.cli.ci_formats import Reporter
+
+    out: list[str] = []
+    reporter = Reporter("junit", out.append)
+    reporter.begin()
+    error = {"line": 3, "move": None, "message": "bad \x01 <&>", "text": "f.yaml:3: game 1: bad \x01 <&>"}
+    reporter.game({"file": "f.yaml", "game": 1, "valid": False, "errors": [error]})
+    reporter.file_end("f.yaml")
+    reporter.end()
+    failure = ET.fromstring("".join(out)).find("testsuite/testcase/failure")
+    assert failure.text == "f.yaml:3: game 1: bad \\x01 <&>"

@@ -11,6 +11,7 @@ format holds every game's report to the end.  No Click here: the command gives `
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -18,6 +19,13 @@ from typing import Any
 
 #: Writes one piece of text, as it is.
 Write = Callable[[str], None]
+#: The characters XML 1.0 cannot hold even escaped (control characters but tab, LF, CR).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with each character XML cannot hold shown as ``\\xNN``."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def escape_data(text: str) -> str:
@@ -81,10 +89,10 @@ class Reporter:
                 self.write(github_command(result, error) + "\n")
         elif self.fmt == "junit":
             name = "file" if result["game"] is None else f"game {result['game']}"
-            case = ET.Element("testcase", classname=result["file"], name=name)
+            case = ET.Element("testcase", classname=_xml_text(result["file"]), name=name)
             if not result["valid"]:
                 self._failures += 1
-                texts = [e["text"] for e in result["errors"]]
+                texts = [_xml_text(e["text"]) for e in result["errors"]]
                 first = texts[0] if texts else "invalid"
                 failure = ET.SubElement(case, "failure", message=first, type="invalid")
                 failure.text = "\n".join(texts)
@@ -94,7 +102,7 @@ class Reporter:
         """After the last game of a file (``shown``: its name as messages show it)."""
         if self.fmt != "junit":
             return
-        suite = ET.Element("testsuite", name=shown, tests=str(len(self._cases)), failures=str(self._failures), errors="0")
+        suite = ET.Element("testsuite", name=_xml_text(shown), tests=str(len(self._cases)), failures=str(self._failures), errors="0")
         suite.extend(self._cases)
         ET.indent(suite, space="  ", level=1)
         self.write("  " + ET.tostring(suite, encoding="unicode") + "\n")

@@ -10,6 +10,7 @@ against what the file names itself.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from enum import StrEnum
@@ -245,12 +246,15 @@ def _transcript_game(
     text: str, name: str, deal: int | None, deck: Sequence[Card] | None, game_number: int | None
 ) -> Game:
     """Game ``game_number`` of a transcript (the only one when ``None``), replayed."""
-    from .transcript import check_game, read_transcripts
+    from .transcript import check_game, iter_transcripts
 
-    games = read_transcripts(text, name)
+    # read no further than the game wanted (a second one, to refuse a choice not made)
+    wanted = 1 if game_number is None else game_number
+    each = iter_transcripts(text, name)
+    games = list(itertools.islice(each, wanted + (game_number is None)))
     if game_number is None:
-        if len(games) > 1:
-            raise GameChoiceError(name, games[1].line, len(games), None)
+        if len(games) > 1:  # an error: the count of the rest is worth reading them
+            raise GameChoiceError(name, games[1].line, len(games) + sum(1 for _ in each), None)
         game_number = 1
     elif game_number > len(games):
         raise GameChoiceError(name, None, len(games), game_number)

@@ -19,8 +19,9 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, HistoryError, ParseError, PositionError, shorten
+from ..errors import Advice, FormatError, HistoryError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
@@ -154,17 +155,27 @@ class GameReport:
 
 
 def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
-    """Read every game document of a transcript file (shape only; no replay).
+    """Every game document of a transcript file, read (shape only; no replay): the
+    list of :func:`iter_transcripts`, whose description and errors it shares."""
+    return list(iter_transcripts(text, source))
+
+
+def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
+    """Read the game documents of a transcript file one at a time (shape only; no replay).
+
+    Each document is read when the iterator reaches it, so a caller that drops each
+    game before taking the next holds one game at a time, and one that stops after
+    game K reads no further.
 
     :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted).
     :param source: the file name used in errors.
-    :returns: one :class:`TranscriptGame` per non-empty document; the errors of
+    :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
         tag) is a game with that error, and the other games are still read.
     :raises FormatError: when the file holds no game at all, or is a move script,
         a state, a rules file or another YAML file of one document rather than a
-        transcript (the message says which).
+        transcript (the message says which): raised before the first game is given.
     """
     docs = (doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None)
     first = list(itertools.islice(docs, 2))  # the rest is read game by game (one game's nodes at a time)
@@ -177,7 +188,6 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
         other = _another_kind(first[0].node)
         if other is not None:
             raise FormatError(source, first[0].line, other)
-    games = []
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
@@ -185,8 +195,7 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
         else:
             assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
-        games.append(tg)
-    return games
+        yield tg
 
 
 #: Said at the first move without a card of a game whose card order is unknown.
@@ -551,23 +560,76 @@ def _in_order(errors: list[FormatError]) -> list[FormatError]:
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def validate(text: str, source: str) -> list[GameReport]:
-    """Check every game of a transcript file (the ``validate`` command).
+def validate(text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
+    """Check every game of a transcript file: the list of :func:`iter_validate`,
+    whose parameters, description and errors it shares."""
+    return list(iter_validate(text, source, finished=finished, repeats=repeats))
+
+
+def iter_validate(
+    text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None
+) -> Iterator[GameReport]:
+    """Check the games of a transcript file one at a time (the ``validate`` command).
+
+    Each game is read, replayed and reported before the next is read
+    (:func:`iter_transcripts`), so a caller that drops each report holds one game.
 
     :param text: the file's text.
     :param source: the file name used in errors.
+    :param finished: when true, a game still going on (status ``playing``) is an
+        error at its first line (RULES.md "End of the game": a finished game is won or lost).
+    :param repeats: when given, a game that repeats one it has seen (in this file or
+        an earlier one given to the same :class:`Repeats`) is an error naming both places.
     :returns: one :class:`GameReport` per game, in order; a document that is not
         readable YAML is an invalid game (``FILE:LINE: game K: YAML syntax error...``)
         and the others are checked all the same; a state's document is an invalid
         game that says it is a state.
     :raises FormatError: when the file holds no game, or is a move script (nothing
-        can be said game by game).
+        can be said game by game), before the first report.
     """
-    reports = []
-    for tg in read_transcripts(text, source):
+    for tg in iter_transcripts(text, source):
         game, errors = check_game(tg, source)
-        reports.append(GameReport(tg.number, not errors, errors, game, tg.line))
-    return reports
+        if game is not None and not errors:
+            if finished and game.status is Status.PLAYING:
+                errors.append(FormatError(source, tg.line, UNFINISHED, tg.number))
+            if repeats is not None:
+                first = repeats.seen(game, source, tg.line, tg.number)
+                if first is not None:
+                    errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
+            errors = _in_order(errors)
+        yield GameReport(tg.number, not errors, errors, game, tg.line)
+
+
+#: Said (with ``--finished``) of a game that goes on.
+UNFINISHED = "the game is not finished (status playing): every game must be won or lost"
+
+
+class Repeats:
+    """The games seen so far, to find a game that repeats an earlier one: the same
+    card order (its deal's, or its deck), the same rules and the same moves (cells
+    and cards), in any of the files checked with it.
+
+    Each game seen is kept as a 16-byte digest and its place (file, line, number),
+    so memory grows by about 150 bytes a game.
+    """
+
+    def __init__(self) -> None:
+        self._places: dict[bytes, tuple[str, int | None, int]] = {}
+
+    def seen(self, game: Game, source: str, line: int | None, number: int) -> str | None:
+        """Note ``game`` (game ``number`` of ``source``, at ``line``).
+
+        :returns: ``None`` the first time such a game is seen; for a repeat, where the
+            first one is, as ``game J (FILE:LINE)``.
+        """
+        key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
+        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        first = self._places.setdefault(digest, (source, line, number))
+        if first == (source, line, number):
+            return None
+        name, at, j = first
+        where = shown_name(name) if at is None else f"{shown_name(name)}:{at}"
+        return f"game {j} ({where})"
 
 
 def load_game(

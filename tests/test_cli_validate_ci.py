@@ -1,0 +1,279 @@
+"""``foursquare validate`` for CI: its machine formats (json, json-lines, github,
+junit) parsed back, ``--finished``, ``--duplicates``, errors written as they are found,
+and ``--game K`` reading no further than game K."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+from helpers import EXAMPLES, ROOT, invoke
+
+from foursquare.cli.ci_formats import escape_data, escape_property, github_command
+
+WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
+UNFINISHED = 'foursquare: 1\ndeal: 1\nmoves: ["d4", "e4"]\n'
+
+
+def write(tmp_path, text: str, name="games.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def games_text(n: int) -> str:
+    """``n`` copies of the won example (a full game with every claim)."""
+    return "---\n".join([WON.read_text(encoding="utf-8")] * n)
+
+
+# ----------------------------------------------------------------- formats
+
+
+def test_json_lines_one_object_a_line_and_json_the_same_objects():
+    lines = invoke(["validate", "--format", "json-lines", WON, INVALID])
+    array = invoke(["validate", "--format", "json", WON, INVALID])
+    assert lines.exit_code == array.exit_code == 1
+    objects = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert objects == json.loads(array.stdout)
+    assert [(o["file"], o["game"], o["valid"]) for o in objects] == [(str(WON), 1, True)] + [(str(INVALID), k, k == 1) for k in range(1, 5)]
+
+
+def test_json_of_no_game_checked_is_an_empty_array_and_a_file_error_is_an_object(tmp_path):
+    empty = write(tmp_path, "# nothing\n")
+    result = invoke(["validate", "--format", "json", empty])
+    assert result.exit_code == 1
+    (only,) = json.loads(result.stdout)
+    assert only["game"] is None and not only["valid"]
+
+
+def test_junit_parses_with_a_testcase_per_game_and_a_failure_per_invalid_game():
+    result = invoke(["validate", "--format", "junit", WON, INVALID])
+    assert result.exit_code == 1
+    root = ET.fromstring(result.stdout)
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [str(WON), str(INVALID)]
+    assert [(s.get("tests"), s.get("failures")) for s in suites] == [("1", "0"), ("4", "3")]
+    cases = suites[1].findall("testcase")
+    assert [c.get("name") for c in cases] == [f"game {k}" for k in range(1, 5)]
+    assert {c.get("classname") for c in cases} == {str(INVALID)}
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("name") for c in failed] == ["game 2", "game 3", "game 4"]
+    errors = [e for e in result.stderr.splitlines() if ": game 2," in e or ": game 2:" in e]
+    assert failed[0].find("failure").text.splitlines() == errors  # every error of the game
+
+
+def test_github_commands_one_per_error_then_the_summary():
+    result = invoke(["validate", "--format", "github", WON, INVALID])
+    assert result.exit_code == 1
+    out = result.stdout.splitlines()
+    commands = [line for line in out if line.startswith("::error ")]
+    assert len(commands) == len(result.stderr.splitlines()) == 5
+    for command, text in zip(commands, result.stderr.splitlines(), strict=True):
+        props, message = command[len("::error ") :].split("::", 1)
+        fields = dict(p.split("=", 1) for p in props.split(","))
+        assert fields["file"] == escape_property(str(INVALID))
+        assert text.startswith(f"{INVALID}:{fields['line']}: ")
+        assert text.endswith(message)
+        assert fields["title"].startswith("foursquare validate%3A game ")
+    assert out[-1] == "5 games checked, 3 invalid"  # the summary still printed
+
+
+def _unescape(text: str) -> str:
+    """The Actions runner's unescaping of a workflow command (its reverse order)."""
+    for code, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(code, char)
+    return text
+
+
+@pytest.mark.parametrize("text", ["100% sure", "a\rb\nc", "x: y, z", "%0A is not a newline", "::error ,,::"])
+def test_github_escapes_follow_the_toolkit(text):
+    assert escape_data(text) == text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    assert escape_property(text) == escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    command = github_command(
+        {"file": f"d/{text}.yaml", "game": 3},
+        {"line": 7, "move": 2, "message": text},
+    )
+    props, message = command[len("::error ") :].split("::", 1)
+    assert "\n" not in command and "\r" not in command
+    assert _unescape(message) == text
+    fields = dict(p.split("=", 1) for p in props.split(","))  # no raw comma in a property
+    assert set(fields) == {"file", "line", "title"}
+    assert _unescape(fields["file"]) == f"d/{text}.yaml" and ":" not in fields["file"]
+    assert _unescape(fields["title"]) == "foursquare validate: game 3, move 2"
+
+
+# ----------------------------------------------------------- --finished, --duplicates
+
+
+def test_finished_makes_an_unfinished_game_an_error_at_its_line(tmp_path):
+    path = write(tmp_path, WON.read_text(encoding="utf-8") + "---\n" + UNFINISHED)
+    assert invoke(["validate", path]).exit_code == 0
+    result = invoke(["validate", "--finished", path])
+    assert result.exit_code == 1
+    line = WON.read_text(encoding="utf-8").count("\n") + 2
+    assert result.stderr.splitlines() == [
+        f"{path}:{line}: game 2: the game is not finished (status playing): every game must be won or lost"
+    ]
+    assert result.stdout.splitlines() == [f"{path}: 2 games, 1 invalid"]
+
+
+def test_duplicates_across_two_files_name_both_places(tmp_path):
+    won = WON.read_text(encoding="utf-8")
+    first = write(tmp_path, LOST.read_text(encoding="utf-8") + "---\n" + won, "a.yaml")
+    second = write(tmp_path, UNFINISHED + "---\n" + won, "b.yaml")
+    assert invoke(["validate", first, second]).exit_code == 0
+    result = invoke(["validate", "--duplicates", first, second])
+    assert result.exit_code == 1
+    at_first = LOST.read_text(encoding="utf-8").count("\n") + 4  # after "---", the won game's "foursquare: 1"
+    at_second = UNFINISHED.count("\n") + 4
+    assert result.stderr.splitlines() == [f"{second}:{at_second}: game 2: the game repeats game 2 ({first}:{at_first})"]
+    assert result.stdout.splitlines()[-1] == "4 games checked, 1 invalid"
+
+
+def test_duplicates_within_a_file_and_not_of_a_different_game(tmp_path):
+    path = write(tmp_path, "---\n".join([UNFINISHED, UNFINISHED.replace("deal: 1", "deal: 2"), UNFINISHED]))
+    result = invoke(["validate", "--duplicates", "--format", "json-lines", path])
+    verdicts = [json.loads(line)["valid"] for line in result.stdout.splitlines()]
+    assert verdicts == [True, True, False]
+
+
+# --------------------------------------------------------------- streaming
+
+
+def test_errors_are_written_as_found_not_at_the_end(tmp_path):
+    # the first game is invalid; thousands of valid games follow: its error line is
+    # read while the process is still checking the rest
+    bad = INVALID.read_text(encoding="utf-8").split("---\n")[2]  # game 3: a wrong card
+    path = write(tmp_path, bad + "---\n" + games_text(3000))
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", "validate", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        first = process.stderr.readline()
+        time.sleep(1)  # written at the end, the error would come a moment before the exit
+        running = process.poll() is None
+    finally:
+        process.kill()
+        process.wait()
+    assert first.startswith(f"{path}:") and ": game 1, move 2:" in first
+    assert running  # the error came before the end
+
+
+def test_json_is_written_element_by_element(tmp_path):
+    path = write(tmp_path, games_text(3000))
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", "validate", "--format", "json-lines", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        first = json.loads(process.stdout.readline())
+        time.sleep(1)
+        running = process.poll() is None
+    finally:
+        process.kill()
+        process.wait()
+    assert first["game"] == 1 and first["valid"]
+    assert running
+
+
+# ----------------------------------------------------------------- --game K
+
+
+def _seconds(args) -> float:
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        result = invoke(args)
+        best = min(best, time.perf_counter() - start)
+        assert result.exit_code == 0, result.output
+    return best
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+def test_game_k_reads_no_further_than_game_k(tmp_path, command):
+    short = write(tmp_path, games_text(40), "short.yaml")
+    long = write(tmp_path, games_text(440), "long.yaml")  # 10x more games after game 20
+    args = [command, "--game", "20"] + (["--final"] if command == "replay" else [])
+    invoke([*args, short])  # warm up
+    ratio = _seconds([*args, long]) / _seconds([*args, short])
+    # reading and checking the games after game 20 made it about 11; what is left is
+    # cutting the text into documents, a quick pass over the whole file
+    assert ratio < 5, ratio
+
+
+def test_game_k_past_the_end_and_no_choice_still_count_every_game(tmp_path):
+    path = write(tmp_path, games_text(3))
+    result = invoke(["replay", "--game", "5", path])
+    assert result.exit_code == 1 and "the file holds only 3 games" in result.stderr
+    result = invoke(["replay", path])
+    assert result.exit_code == 1 and "the file holds 3 games" in result.stderr
+
+
+def test_the_github_actions_example_runs_validate_with_annotations():
+    import shlex
+
+    import yaml
+
+    workflow = yaml.safe_load((EXAMPLES / "github-actions.yml").read_text(encoding="utf-8"))
+    runs = [step["run"] for job in workflow["jobs"].values() for step in job["steps"] if "run" in step]
+    (command,) = [r for r in runs if r.startswith("foursquare validate")]
+    words = shlex.split(command)[1:]
+    assert words[-1] == "games/*.yaml"
+    result = invoke([*words[:-1], WON, INVALID])  # the same options on the examples
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"::error file={INVALID},line=13,")
+
+
+def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
+    import signal
+
+    path = write(tmp_path, games_text(3000))
+    out = tmp_path / "out.json"
+    with out.open("w") as stdout:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "foursquare", "validate", "--format", "json", str(path)],
+            stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while out.stat().st_size < 10_000 and time.monotonic() < deadline:  # some games written
+                time.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=30)
+        finally:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    games = json.loads(out.read_text())
+    assert 0 < len(games) < 3000 and [g["game"] for g in games] == list(range(1, len(games) + 1))
+
+
+def test_junit_holds_a_message_with_a_control_character():
+    from foursquare.cli.ci_formats import Reporter
+
+    out: list[str] = []
+    reporter = Reporter("junit", out.append)
+    reporter.begin()
+    error = {"line": 3, "move": None, "message": "bad \x01 <&>", "text": "f.yaml:3: game 1: bad \x01 <&>"}
+    reporter.game({"file": "f.yaml", "game": 1, "valid": False, "errors": [error]})
+    reporter.file_end("f.yaml")
+    reporter.end()
+    failure = ET.fromstring("".join(out)).find("testsuite/testcase/failure")
+    assert failure.text == "f.yaml:3: game 1: bad \\x01 <&>"

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from foursquare.errors import FormatError
 from foursquare.formats import yamlio
-from foursquare.formats.yamlio import YMap, YNode, YScalar, YSeq, read_documents, read_each_document
+from foursquare.formats.yamlio import Piece, YMap, YNode, YScalar, YSeq, read_documents, read_each_document
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
@@ -156,3 +156,62 @@ def test_c_and_pure_events_agree_on_generated_documents(documents):
 )
 def test_c_and_pure_events_agree_on_dumped_values(value, flow):
     assert_agree(yaml.safe_dump({"v": value}, default_flow_style=flow, allow_unicode=True))
+
+
+# ------------------------------------------------------------ the cut into documents
+
+
+def reference_split(text: str) -> list[Piece]:
+    """The cut by lines as it was first written (split_documents must give the same pieces)."""
+    lines = yamlio._BREAKS.split(text)
+    breaks = yamlio._BREAKS.findall(text) + [""]
+    pieces: list[Piece] = []
+    start = 0
+    first: int | None = None  # the first content line of the current piece
+    started = False  # the piece has its '---' or some content: a '---' now starts the next one
+
+    def close(end: int) -> None:
+        if first is not None:
+            pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
+
+    for i, line in enumerate(lines):
+        marker = yamlio._MARKER.match(line) if line[:1] in "-." else None
+        if marker and marker.group(1) == "---":
+            if started:
+                close(i)
+                start, first = i, None
+            started = True
+            first = i + 1 if first is None else first
+        elif marker:  # '...': the document ends with this line
+            if started or first is not None:
+                first = i + 1 if first is None else first
+                close(i + 1)
+            # (a '...' with no document open ends nothing: it is left out)
+            start, first, started = i + 1, None, False
+        elif not started:
+            stripped = line.strip()
+            if line.startswith("%"):  # a directive: it belongs to the document its '---' starts
+                first = i + 1 if first is None else first
+            elif stripped and not stripped.startswith("#"):
+                started = True
+                first = i + 1 if first is None else first
+    if started or first is not None:
+        close(len(lines))
+    return pieces
+
+
+SPLIT_LINES = st.lists(
+    st.sampled_from(
+        ["---", "--- a: 1", "...", "... # end", "---x", "a: 1", "  b", "# c", "", "  ", "%YAML 1.1", "  %x",
+         "- x", ".", "\u3000", "\x0c", "'---'", "|", "  --- no"]
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(SPLIT_LINES, st.lists(st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029"]), min_size=1))
+def test_the_cut_into_documents_is_the_cut_by_lines(lines, breaks):
+    text = "".join(line + breaks[i % len(breaks)] for i, line in enumerate(lines))
+    for variant in (text, text.rstrip("\n"), text + "x"):
+        assert yamlio.split_documents(variant) == reference_split(variant)

@@ -201,43 +201,89 @@ def split_documents(text: str) -> list[Piece]:
     blank lines and comments are dropped, and so is a ``...`` that ends no document.
 
     :param text: the stream (CRLF already made LF, or not).
-    :returns: the pieces in order.
+    :returns: the pieces in order (:func:`iter_documents` gives them one at a time).
     """
-    lines = _BREAKS.split(text)
-    breaks = _BREAKS.findall(text) + [""]
-    pieces: list[Piece] = []
-    start = 0
+    return list(iter_documents(text))
+
+
+#: The start of a line (after any YAML line break; CRLF is one break).
+_SOL = "(?:\\A|(?<=[\n\x85\u2028\u2029])|(?<=\r)(?!\n))"
+#: A line that starts with a document marker.
+_MARKER_LINE = re.compile(_SOL + "(?:---|\\.\\.\\.)(?=[ \t\r\n\x85\u2028\u2029]|\\Z)")
+#: A line that holds something (not blank, not only a comment).
+_CONTENT_LINE = re.compile(_SOL + "[^\\S\r\n\x85\u2028\u2029]*[^\\s#]")
+#: The same two, for a text whose only line break is LF (the common case: faster).
+_MARKER_LINE_LF = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
+_CONTENT_LINE_LF = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
+#: A YAML line break other than LF.
+_OTHER_BREAK = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _breaks_in(text: str, start: int, end: int) -> int:
+    """How many YAML line breaks ``text[start:end]`` holds (CRLF counting once)."""
+    count = text.count("\n", start, end)
+    if text.count("\r", start, end):
+        count += text.count("\r", start, end) - text.count("\r\n", start, end)
+    for other in "\x85\u2028\u2029":
+        count += text.count(other, start, end)
+    return count
+
+
+def iter_documents(text: str) -> Iterator[Piece]:
+    """The pieces :func:`split_documents` gives, one at a time, found without splitting the text into lines.
+
+    Only the lines that can change a piece are looked at (a marker, or, between
+    documents, a directive or the first content), so memory stays that of the
+    pieces themselves.
+    """
+    n = len(text)
+    lf_only = _OTHER_BREAK.search(text) is None
+    markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
+    pos = line = 0  # a line start, and its index from 0
+    start = start_pos = 0  # the current piece's first line and where it starts
     first: int | None = None  # the first content line of the current piece
     started = False  # the piece has its '---' or some content: a '---' now starts the next one
-
-    def close(end: int) -> None:
-        if first is not None:
-            pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
-
-    for i, line in enumerate(lines):
-        marker = _MARKER.match(line) if line[:1] in "-." else None
+    while True:
+        match = (markers if started else contents).search(text, pos)
+        if match is None:
+            break
+        at = match.start()
+        if lf_only:
+            line += text.count("\n", pos, at)
+            end = text.find("\n", at)
+            brk = None if end < 0 else True
+            end, after = (n, n) if end < 0 else (end, end + 1)
+        else:
+            line += _breaks_in(text, pos, at)
+            found = _BREAKS.search(text, at)
+            brk = None if found is None else True
+            end, after = (found.start(), found.end()) if found is not None else (n, n)
+        current = text[at:end]
+        marker = _MARKER.match(current) if current[:1] in "-." else None
         if marker and marker.group(1) == "---":
             if started:
-                close(i)
-                start, first = i, None
+                if first is not None:
+                    yield Piece(start, text[start_pos:at], first)
+                start, start_pos, first = line, at, None
             started = True
-            first = i + 1 if first is None else first
+            first = line + 1 if first is None else first
         elif marker:  # '...': the document ends with this line
             if started or first is not None:
-                first = i + 1 if first is None else first
-                close(i + 1)
+                first = line + 1 if first is None else first
+                yield Piece(start, text[start_pos:after], first)
             # (a '...' with no document open ends nothing: it is left out)
-            start, first, started = i + 1, None, False
+            start, start_pos, first, started = line + 1, after, None, False
         elif not started:
-            stripped = line.strip()
-            if line.startswith("%"):  # a directive: it belongs to the document its '---' starts
-                first = i + 1 if first is None else first
-            elif stripped and not stripped.startswith("#"):
+            if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
+                first = line + 1 if first is None else first
+            else:
                 started = True
-                first = i + 1 if first is None else first
-    if started or first is not None:
-        close(len(lines))
-    return pieces
+                first = line + 1 if first is None else first
+        if brk is None:
+            break
+        pos, line = after, line + 1
+    if first is not None:
+        yield Piece(start, text[start_pos:], first)
 
 
 class Document(NamedTuple):
@@ -269,7 +315,7 @@ def read_each_document(text: str, source: str) -> Iterator[Document]:
         document's nodes at once.
     """
     text = clean_text(text)
-    for piece in split_documents(text):
+    for piece in iter_documents(text):
         try:
             nodes = _compose(piece, source)
         except FormatError as exc:
@@ -383,11 +429,17 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
     """
     docs: list[YNode | None] = []
     left = MAX_NODES
+    too_large = f"the YAML document is too large (more than {MAX_NODES:,} values)"
     anchors: dict[str, YNode] = {}
     open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
-    stack: list[Any] = []  # the collections being built
-    keys: list[YScalar | None] = []  # for each, the key waiting for its value (lists: None)
-    anchored: list[str | None] = []  # for each, its anchor
+    # The collection being built (None: none, at a document's root), and for a mapping
+    # the key waiting for its value; the enclosing ones wait on the stack.
+    top: YMap | YSeq | None = None
+    entries: dict[str, YNode] = {}
+    key: str | None = None
+    key_line = 0
+    stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
+    anchor: str | None
     plain_tags = _PLAIN_TAGS
     while True:
         event = get_event()
@@ -395,21 +447,33 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
         if kind is _ScalarEvent:
             left -= 1
             line = event.start_mark.line + 1 + offset
+            if left < 0:
+                raise FormatError(source, line, too_large)
             text = event.value
-            plain = not event.style
+            style = event.style
             tag = event.tag
             if tag is None:
-                name = (plain_tags.get(text) or _plain_tag(text)) if plain else "str"
-                if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
-                    raise FormatError(source, line, _explicit_tag(_CORE + name, yaml.ScalarNode, text, plain) or "")
+                if style:
+                    name = "str"
+                else:
+                    name = plain_tags.get(text) or _plain_tag(text)
+                    if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
+                        raise FormatError(source, line, _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or "")
             else:
                 full = _resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
-                why = _explicit_tag(full, yaml.ScalarNode, text, plain)
+                why = _explicit_tag(full, yaml.ScalarNode, text, not style)
                 if why is not None:
                     raise FormatError(source, line, why)
                 name = full.removeprefix(_CORE)
-            node: YNode = YScalar(line, text, plain, name)
             anchor = event.anchor
+            if key is None and anchor is None and type(top) is YMap:  # a key, the most common case: no node
+                if name == "null" and not style:
+                    raise FormatError(source, line, "a mapping key must be text, not null")
+                if text in entries:
+                    raise FormatError(source, line, _duplicate(text, top, len(stack)))
+                key, key_line = text, line
+                continue
+            node: YNode = YScalar(line, text, not style, name)
         elif kind is _MappingStart or kind is _SequenceStart:
             left -= 1
             line = event.start_mark.line + 1 + offset
@@ -419,23 +483,24 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                 if why is not None:
                     raise FormatError(source, line, why)
             if left < 0:
-                raise FormatError(source, line, f"the YAML document is too large (more than {MAX_NODES:,} values)")
+                raise FormatError(source, line, too_large)
             anchor = event.anchor
             if anchor is not None:
                 _new_anchor(anchor, anchors, open_anchors, line, source)
                 open_anchors[anchor] = line
-            stack.append(YMap(line) if is_map else YSeq(line))
-            keys.append(None)
-            anchored.append(anchor)
+            stack.append((top, key, key_line, anchor))
+            top = YMap(line) if is_map else YSeq(line)
+            entries = top.entries if is_map else {}  # type: ignore[union-attr]
+            key = None
             continue
         elif kind in _CollectionEnd:
-            node = stack.pop()
-            keys.pop()
-            anchor = anchored.pop()
+            node = top  # type: ignore[assignment]
+            top, key, key_line, anchor = stack.pop()
+            entries = top.entries if type(top) is YMap else {}
             if anchor is not None:
                 del open_anchors[anchor]
                 anchors[anchor] = node
-            anchor = None
+                anchor = None
         elif kind is _AliasEvent:
             name = event.anchor
             line = event.start_mark.line + 1 + offset
@@ -454,38 +519,33 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
         else:  # the stream's start, a document's end
             continue
         if anchor is not None:
-            if left < 0:
-                raise FormatError(source, node.line, f"the YAML document is too large (more than {MAX_NODES:,} values)")
             _new_anchor(anchor, anchors, open_anchors, node.line, source)
             anchors[anchor] = node
-        if not stack:  # a document's root
-            if isinstance(node, YScalar) and kind is _ScalarEvent and not node.text and node.is_null:
-                docs.append(None)
-            else:
-                docs.append(node)
-            continue
-        if left < 0:
-            raise FormatError(source, node.line, f"the YAML document is too large (more than {MAX_NODES:,} values)")
-        parent = stack[-1]
-        if type(parent) is YSeq:
-            parent.items.append(node)
-            continue
-        key = keys[-1]
-        if key is not None:
-            parent.entries[key.text] = node
-            parent.key_lines[key.text] = key.line
-            keys[-1] = None
-            continue
-        if type(node) is not YScalar or node.is_null:
-            raise FormatError(source, node.line, f"a mapping key must be text, not {node.kind}")
-        if node.text in parent.entries:
-            first = parent.key_lines[node.text]
-            why = f"duplicate key {quote(node.text)} (first on line {first})"
-            if len(stack) == 1 and node.text == "foursquare":
-                # every format's version key, again: two documents (games) written one after the other
-                why += "; to put several documents in one file, start each with a line '---'"
-            raise FormatError(source, node.line, why)
-        keys[-1] = node
+        if top is None:  # a document's root
+            empty = isinstance(node, YScalar) and kind is _ScalarEvent and not node.text and node.is_null
+            docs.append(None if empty else node)
+        elif type(top) is YSeq:
+            top.items.append(node)
+        elif key is not None:
+            entries[key] = node
+            top.key_lines[key] = key_line  # type: ignore[union-attr]
+            key = None
+        else:  # a key that is an alias, has an anchor, or is a list or a mapping
+            if type(node) is not YScalar or node.is_null:
+                raise FormatError(source, node.line, f"a mapping key must be text, not {node.kind}")
+            if node.text in entries:
+                raise FormatError(source, node.line, _duplicate(node.text, top, len(stack)))
+            key, key_line = node.text, node.line
+
+
+def _duplicate(key: str, mapping: YMap | YSeq, depth: int) -> str:
+    """The message for a key given twice in ``mapping`` (``depth`` 1: the document's root)."""
+    assert isinstance(mapping, YMap)
+    why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
+    if depth == 1 and key == "foursquare":
+        # every format's version key, again: two documents (games) written one after the other
+        why += "; to put several documents in one file, start each with a line '---'"
+    return why
 
 
 def _new_anchor(anchor: str, anchors: dict[str, YNode], open_anchors: dict[str, int], line: int, source: str) -> None:

@@ -63,6 +63,18 @@ def test_the_limit_counts_what_is_built(loader, text, monkeypatch):
         read_documents(text, "f.yaml")
 
 
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+def test_nesting_is_limited_while_reading_at_the_line_that_passes_the_limit(loader, monkeypatch):
+    monkeypatch.setattr(yamlio, "_LOADER", loader)
+    deep = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 300))
+    [doc] = read_each_document(deep, "deep.yaml")
+    assert str(doc.error) == f"deep.yaml:{yamlio.MAX_DEPTH + 1}: the YAML is nested too deeply (more than {yamlio.MAX_DEPTH} levels)"
+    flow = "x: " + "[" * 300 + "]" * 300
+    [doc] = read_each_document(flow, "flow.yaml")
+    assert str(doc.error) == f"flow.yaml:1: the YAML is nested too deeply (more than {yamlio.MAX_DEPTH} levels)"
+    assert read_documents("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "ok.yaml")
+
+
 # ------------------------------------------------------------ C and pure agree
 
 

@@ -49,9 +49,12 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESOLVER = yaml.resolver.Resolver()
 #: ``_RESOLVER.resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
 _resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
-#: How many values (scalars, lists, mappings) one document may hold; an alias counts
-#: once (it is never expanded), so memory stays bounded by the documents' sizes.
-MAX_NODES = 1_000_000
+#: How many values (scalars, lists, mappings, keys included) one document may hold;
+#: an alias counts once (it is never expanded).  Counted as the document is read, so
+#: one document's values take at most some 15 MB (a game takes a few hundred).
+MAX_NODES = 100_000
+#: How deeply lists and mappings may nest in one document (the formats need 4 levels).
+MAX_DEPTH = 200
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
 
@@ -420,8 +423,8 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
 
     Checks as the events come: tags (:data:`ALLOWED_TAGS`, a tag that changes
     the value), keys (text, not duplicated), aliases (defined, not recursive,
-    never expanded: the node is shared) and at most :data:`MAX_NODES` values a
-    document, so that a document over the limit is refused at the value that
+    never expanded: the node is shared), at most :data:`MAX_NODES` values a
+    document and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
     passes it, before the rest is read.
 
     :returns: one node per document, ``None`` for an empty one.
@@ -488,6 +491,8 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
             if anchor is not None:
                 _new_anchor(anchor, anchors, open_anchors, line, source)
                 open_anchors[anchor] = line
+            if len(stack) >= MAX_DEPTH:
+                raise FormatError(source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
             stack.append((top, key, key_line, anchor))
             top = YMap(line) if is_map else YSeq(line)
             entries = top.entries if is_map else {}  # type: ignore[union-attr]

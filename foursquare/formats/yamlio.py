@@ -1,8 +1,12 @@
 """Strict, safe YAML for every YAML format of the package (FORMATS.md).
 
-Reading composes the YAML into nodes with PyYAML's safe composer and builds
-our own small tree, :class:`YScalar`, :class:`YMap` and :class:`YSeq`, each
-with its 1-based line number, so that errors can say ``FILE:LINE``.  Nothing
+Reading builds our own small tree, :class:`YScalar`, :class:`YMap` and
+:class:`YSeq`, each with its 1-based line number (so that errors can say
+``FILE:LINE``), straight from the events of PyYAML's safe parser (libyaml's
+when it is installed, else PyYAML's pure-Python one, with the same results):
+no PyYAML node tree is composed first, and the limits (:data:`MAX_NODES`) hold
+as the events come, so a document is refused at the value that passes them,
+before the rest of it is parsed.  Nothing
 is constructed into Python objects by PyYAML, so no scalar is ever coerced:
 ``no``, ``on``, ``010``, ``1e3`` stay the text they were written as, and the
 schema asks for a number explicitly (:func:`as_int`, digits only).  Duplicate
@@ -12,7 +16,7 @@ is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
-at its ``---`` / ``...`` lines and each piece is composed on its own with its
+at its ``---`` / ``...`` lines and each piece is read on its own with its
 line offset, so one unreadable document (a syntax error, a duplicate key) does
 not hide the others.  Every message quotes input through
 :func:`foursquare.errors.quote` (bounded), and numbers are checked for length
@@ -39,15 +43,18 @@ _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
 #: PyYAML's implicit timestamp (harmless: we keep the text).
 ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
-#: PyYAML's safe loader (its C version when libyaml is there); only its composer is used.
+#: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
 _RESOLVER = yaml.resolver.Resolver()
 #: ``_RESOLVER.resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
 _resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
-#: How many values (scalars, lists, mappings) one document may hold; an alias counts
-#: once (it is never expanded), so memory stays bounded by the documents' sizes.
-MAX_NODES = 1_000_000
+#: How many values (scalars, lists, mappings, keys included) one document may hold;
+#: an alias counts once (it is never expanded).  Counted as the document is read, so
+#: one document's values take at most some 15 MB (a game takes a few hundred).
+MAX_NODES = 100_000
+#: How deeply lists and mappings may nest in one document (the formats need 4 levels).
+MAX_DEPTH = 200
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
 
@@ -55,7 +62,7 @@ MAX_DIGITS = 30
 # --------------------------------------------------------------------- nodes
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class YNode:
     """A node of a YAML document with its line number (from 1)."""
 
@@ -67,7 +74,7 @@ class YNode:
         return "a value"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class YScalar(YNode):
     """A scalar, kept as the text written.
 
@@ -98,7 +105,7 @@ class YScalar(YNode):
         return f"the text {quote(self.text)}"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class YMap(YNode):
     """A mapping whose keys are text.
 
@@ -126,7 +133,7 @@ class YMap(YNode):
         return key in self.entries
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class YSeq(YNode):
     """A list of nodes."""
 
@@ -197,43 +204,89 @@ def split_documents(text: str) -> list[Piece]:
     blank lines and comments are dropped, and so is a ``...`` that ends no document.
 
     :param text: the stream (CRLF already made LF, or not).
-    :returns: the pieces in order.
+    :returns: the pieces in order (:func:`iter_documents` gives them one at a time).
     """
-    lines = _BREAKS.split(text)
-    breaks = _BREAKS.findall(text) + [""]
-    pieces: list[Piece] = []
-    start = 0
+    return list(iter_documents(text))
+
+
+#: The start of a line (after any YAML line break; CRLF is one break).
+_SOL = "(?:\\A|(?<=[\n\x85\u2028\u2029])|(?<=\r)(?!\n))"
+#: A line that starts with a document marker.
+_MARKER_LINE = re.compile(_SOL + "(?:---|\\.\\.\\.)(?=[ \t\r\n\x85\u2028\u2029]|\\Z)")
+#: A line that holds something (not blank, not only a comment).
+_CONTENT_LINE = re.compile(_SOL + "[^\\S\r\n\x85\u2028\u2029]*[^\\s#]")
+#: The same two, for a text whose only line break is LF (the common case: faster).
+_MARKER_LINE_LF = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
+_CONTENT_LINE_LF = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
+#: A YAML line break other than LF.
+_OTHER_BREAK = re.compile("[\r\x85\u2028\u2029]")
+
+
+def _breaks_in(text: str, start: int, end: int) -> int:
+    """How many YAML line breaks ``text[start:end]`` holds (CRLF counting once)."""
+    count = text.count("\n", start, end)
+    if text.count("\r", start, end):
+        count += text.count("\r", start, end) - text.count("\r\n", start, end)
+    for other in "\x85\u2028\u2029":
+        count += text.count(other, start, end)
+    return count
+
+
+def iter_documents(text: str) -> Iterator[Piece]:
+    """The pieces :func:`split_documents` gives, one at a time, found without splitting the text into lines.
+
+    Only the lines that can change a piece are looked at (a marker, or, between
+    documents, a directive or the first content), so memory stays that of the
+    pieces themselves.
+    """
+    n = len(text)
+    lf_only = _OTHER_BREAK.search(text) is None
+    markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
+    pos = line = 0  # a line start, and its index from 0
+    start = start_pos = 0  # the current piece's first line and where it starts
     first: int | None = None  # the first content line of the current piece
     started = False  # the piece has its '---' or some content: a '---' now starts the next one
-
-    def close(end: int) -> None:
-        if first is not None:
-            pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
-
-    for i, line in enumerate(lines):
-        marker = _MARKER.match(line) if line[:1] in "-." else None
+    while True:
+        match = (markers if started else contents).search(text, pos)
+        if match is None:
+            break
+        at = match.start()
+        if lf_only:
+            line += text.count("\n", pos, at)
+            end = text.find("\n", at)
+            brk = None if end < 0 else True
+            end, after = (n, n) if end < 0 else (end, end + 1)
+        else:
+            line += _breaks_in(text, pos, at)
+            found = _BREAKS.search(text, at)
+            brk = None if found is None else True
+            end, after = (found.start(), found.end()) if found is not None else (n, n)
+        current = text[at:end]
+        marker = _MARKER.match(current) if current[:1] in "-." else None
         if marker and marker.group(1) == "---":
             if started:
-                close(i)
-                start, first = i, None
+                if first is not None:
+                    yield Piece(start, text[start_pos:at], first)
+                start, start_pos, first = line, at, None
             started = True
-            first = i + 1 if first is None else first
+            first = line + 1 if first is None else first
         elif marker:  # '...': the document ends with this line
             if started or first is not None:
-                first = i + 1 if first is None else first
-                close(i + 1)
+                first = line + 1 if first is None else first
+                yield Piece(start, text[start_pos:after], first)
             # (a '...' with no document open ends nothing: it is left out)
-            start, first, started = i + 1, None, False
+            start, start_pos, first, started = line + 1, after, None, False
         elif not started:
-            stripped = line.strip()
-            if line.startswith("%"):  # a directive: it belongs to the document its '---' starts
-                first = i + 1 if first is None else first
-            elif stripped and not stripped.startswith("#"):
+            if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
+                first = line + 1 if first is None else first
+            else:
                 started = True
-                first = i + 1 if first is None else first
-    if started or first is not None:
-        close(len(lines))
-    return pieces
+                first = line + 1 if first is None else first
+        if brk is None:
+            break
+        pos, line = after, line + 1
+    if first is not None:
+        yield Piece(start, text[start_pos:], first)
 
 
 class Document(NamedTuple):
@@ -253,7 +306,7 @@ def read_each_document(text: str, source: str) -> Iterator[Document]:
     """Every document of a YAML stream, each read on its own, one at a time.
 
     The stream is cut at its document markers (:func:`split_documents`) and each
-    piece is composed separately with its line offset, so a syntax error, a
+    piece is read separately from its parser events with its line offset, so a syntax error, a
     duplicate key, a bad tag or a document over :data:`MAX_NODES` values spoils
     only its own document: the others are read.
 
@@ -261,11 +314,11 @@ def read_each_document(text: str, source: str) -> Iterator[Document]:
     :param source: the name used in errors.
     :returns: an iterator of one :class:`Document` per piece with content
         (comments alone make none); an empty document has node ``None`` and no
-        error.  Each is composed when reached, so a long stream never holds every
+        error.  Each is read when reached, so a long stream never holds every
         document's nodes at once.
     """
     text = clean_text(text)
-    for piece in split_documents(text):
+    for piece in iter_documents(text):
         try:
             nodes = _compose(piece, source)
         except FormatError as exc:
@@ -293,10 +346,14 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
 
 
 def _compose(piece: Piece, source: str) -> list[YNode | None]:
-    """The documents of one piece of a stream (normally one), lines counted from the stream's start."""
+    """The documents of one piece of a stream (normally one), lines counted from the stream's start.
+
+    The values are built straight from the parser's events (:func:`_build`): no
+    node tree is composed first, and the limits hold as the events come.
+    """
     offset = piece.offset
     try:
-        nodes = list(yaml.compose_all(piece.text, Loader=_LOADER))
+        return _build(_LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
@@ -313,81 +370,194 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
     except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
         raise FormatError(source, piece.first, f"YAML error: {shorten(str(exc), 200)}") from None
-    try:
-        return [None if _is_empty(node) else _Builder(source, offset).build(node) for node in nodes]
-    except RecursionError:
-        raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
 
 
 def _is_empty(node: yaml.Node | None) -> bool:
+    """Whether a composed PyYAML node is an empty document (what :func:`_build` reads as ``None``)."""
     return node is None or (
         isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "null" and node.value == "" and not node.style
     )
 
 
-class _Builder:
-    """Turns PyYAML nodes into ours, checking tags, keys and cycles."""
+_ScalarEvent = yaml.ScalarEvent
+_MappingStart = yaml.MappingStartEvent
+_SequenceStart = yaml.SequenceStartEvent
+_CollectionEnd = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+_AliasEvent = yaml.AliasEvent
+_StreamEnd = yaml.StreamEndEvent
+_DocumentStart = yaml.DocumentStartEvent
+#: The tags (without prefix) an untagged plain scalar may resolve to.
+_PLAIN_OK = frozenset(t.removeprefix(_CORE) for t in ALLOWED_TAGS)
+#: The tag of each plain scalar seen (PyYAML's resolver is slow); bounded.
+_PLAIN_TAGS: dict[str, str] = {}
 
-    def __init__(self, source: str, offset: int = 0) -> None:
-        self.source = source
-        self.offset = offset
-        self.done: dict[int, YNode] = {}
-        self.active: set[int] = set()
-        self.left = MAX_NODES  # values this document may still hold
 
-    def fail(self, node: yaml.Node, message: str) -> FormatError:
-        return FormatError(self.source, node.start_mark.line + 1 + self.offset, message)
+def _plain_tag(text: str) -> str:
+    """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
+    tag = _PLAIN_TAGS.get(text)
+    if tag is None:
+        tag = _resolve(yaml.ScalarNode, text, (True, False)).removeprefix(_CORE)
+        if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
+            _PLAIN_TAGS[text] = tag
+    return tag
 
-    @staticmethod
-    def _untagged(node: yaml.Node) -> str:
-        """The tag ``node`` would have without an explicit one."""
-        if isinstance(node, yaml.ScalarNode):
-            plain = not node.style
-            return _resolve(yaml.ScalarNode, node.value, (plain, not plain))
-        return _CORE + ("seq" if isinstance(node, yaml.SequenceNode) else "map")
 
-    def build(self, node: yaml.Node) -> YNode:
-        key = id(node)
-        if key in self.done:
-            return self.done[key]
-        if key in self.active:
-            raise self.fail(node, "a YAML alias refers to itself (a recursive structure)")
-        self.left -= 1
-        if self.left < 0:
-            raise self.fail(node, f"the YAML document is too large (more than {MAX_NODES:,} values)")
-        if node.tag not in ALLOWED_TAGS:
-            if node.tag == _CORE + "merge":
-                raise self.fail(node, "YAML merge keys (<<) are not supported")
-            tag = "!!" + node.tag.removeprefix(_CORE) if node.tag.startswith(_CORE) else node.tag
-            raise self.fail(node, f"unsupported YAML tag {shorten(tag)} (only plain values, lists and mappings)")
-        if node.tag != self._untagged(node):  # a tag that makes it something else: !!str 1, !!int "1", !!seq {}
-            tag = "!!" + node.tag.removeprefix(_CORE)
-            raise self.fail(node, f"unsupported YAML tag {tag} here (write the value plainly, without a tag)")
-        line = node.start_mark.line + 1 + self.offset
-        self.active.add(key)
-        try:
-            if isinstance(node, yaml.ScalarNode):
-                out: YNode = YScalar(line, node.value, not node.style, node.tag.removeprefix(_CORE))
-            elif isinstance(node, yaml.SequenceNode):
-                out = YSeq(line, [self.build(item) for item in node.value])
+def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:
+    """Why an explicit tag is refused (a message), or ``None`` when it changes nothing."""
+    if tag not in ALLOWED_TAGS:
+        if tag == _CORE + "merge":
+            return "YAML merge keys (<<) are not supported"
+        shown = "!!" + tag.removeprefix(_CORE) if tag.startswith(_CORE) else tag
+        return f"unsupported YAML tag {shorten(shown)} (only plain values, lists and mappings)"
+    if kind is yaml.ScalarNode:
+        untagged = _resolve(yaml.ScalarNode, text or "", (plain, not plain))
+    else:
+        untagged = _CORE + ("seq" if kind is yaml.SequenceNode else "map")
+    if tag != untagged:  # a tag that makes it something else: !!str 1, !!int "1", !!seq {}
+        return f"unsupported YAML tag !!{tag.removeprefix(_CORE)} here (write the value plainly, without a tag)"
+    return None
+
+
+def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode | None]:
+    """Our nodes, built from a parser's events (``get_event`` of PyYAML's C or pure parser).
+
+    Checks as the events come: tags (:data:`ALLOWED_TAGS`, a tag that changes
+    the value), keys (text, not duplicated), aliases (defined, not recursive,
+    never expanded: the node is shared), at most :data:`MAX_NODES` values a
+    document and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
+    passes it, before the rest is read.
+
+    :returns: one node per document, ``None`` for an empty one.
+    :raises FormatError: at the line of the fault; PyYAML's errors pass through.
+    """
+    docs: list[YNode | None] = []
+    left = MAX_NODES
+    too_large = f"the YAML document is too large (more than {MAX_NODES:,} values)"
+    anchors: dict[str, YNode] = {}
+    open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
+    # The collection being built (None: none, at a document's root), and for a mapping
+    # the key waiting for its value; the enclosing ones wait on the stack.
+    top: YMap | YSeq | None = None
+    entries: dict[str, YNode] = {}
+    key: str | None = None
+    key_line = 0
+    stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
+    anchor: str | None
+    plain_tags = _PLAIN_TAGS
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is _ScalarEvent:
+            left -= 1
+            line = event.start_mark.line + 1 + offset
+            if left < 0:
+                raise FormatError(source, line, too_large)
+            text = event.value
+            style = event.style
+            tag = event.tag
+            if tag is None:
+                if style:
+                    name = "str"
+                else:
+                    name = plain_tags.get(text) or _plain_tag(text)
+                    if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
+                        raise FormatError(source, line, _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or "")
             else:
-                out = YMap(line)
-                for knode, vnode in node.value:
-                    k = self.build(knode)
-                    if not isinstance(k, YScalar) or k.is_null:
-                        raise self.fail(knode, f"a mapping key must be text, not {k.kind}")
-                    if k.text in out.entries:
-                        why = f"duplicate key {quote(k.text)} (first on line {out.key_lines[k.text]})"
-                        if len(self.active) == 1 and k.text == "foursquare":
-                            # every format's version key, again: two documents (games) written one after the other
-                            why += "; to put several documents in one file, start each with a line '---'"
-                        raise self.fail(knode, why)
-                    out.entries[k.text] = self.build(vnode)
-                    out.key_lines[k.text] = k.line
-        finally:
-            self.active.discard(key)
-        self.done[key] = out
-        return out
+                full = _resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
+                why = _explicit_tag(full, yaml.ScalarNode, text, not style)
+                if why is not None:
+                    raise FormatError(source, line, why)
+                name = full.removeprefix(_CORE)
+            anchor = event.anchor
+            if key is None and anchor is None and type(top) is YMap:  # a key, the most common case: no node
+                if name == "null" and not style:
+                    raise FormatError(source, line, "a mapping key must be text, not null")
+                if text in entries:
+                    raise FormatError(source, line, _duplicate(text, top, len(stack)))
+                key, key_line = text, line
+                continue
+            node: YNode = YScalar(line, text, not style, name)
+        elif kind is _MappingStart or kind is _SequenceStart:
+            left -= 1
+            line = event.start_mark.line + 1 + offset
+            is_map = kind is _MappingStart
+            if event.tag is not None and event.tag != "!":
+                why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
+                if why is not None:
+                    raise FormatError(source, line, why)
+            if left < 0:
+                raise FormatError(source, line, too_large)
+            anchor = event.anchor
+            if anchor is not None:
+                _new_anchor(anchor, anchors, open_anchors, line, source)
+                open_anchors[anchor] = line
+            if len(stack) >= MAX_DEPTH:
+                raise FormatError(source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
+            stack.append((top, key, key_line, anchor))
+            top = YMap(line) if is_map else YSeq(line)
+            entries = top.entries if is_map else {}  # type: ignore[union-attr]
+            key = None
+            continue
+        elif kind in _CollectionEnd:
+            node = top  # type: ignore[assignment]
+            top, key, key_line, anchor = stack.pop()
+            entries = top.entries if type(top) is YMap else {}
+            if anchor is not None:
+                del open_anchors[anchor]
+                anchors[anchor] = node
+                anchor = None
+        elif kind is _AliasEvent:
+            name = event.anchor
+            line = event.start_mark.line + 1 + offset
+            if name in anchors:
+                node = anchors[name]
+            elif name in open_anchors:
+                raise FormatError(source, open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
+            else:
+                raise FormatError(source, line, f"YAML syntax error: found undefined alias {quote(name)}")
+            anchor = None
+        elif kind is _DocumentStart:
+            anchors = {}
+            continue
+        elif event is None or kind is _StreamEnd:
+            return docs
+        else:  # the stream's start, a document's end
+            continue
+        if anchor is not None:
+            _new_anchor(anchor, anchors, open_anchors, node.line, source)
+            anchors[anchor] = node
+        if top is None:  # a document's root
+            empty = isinstance(node, YScalar) and kind is _ScalarEvent and not node.text and node.is_null
+            docs.append(None if empty else node)
+        elif type(top) is YSeq:
+            top.items.append(node)
+        elif key is not None:
+            entries[key] = node
+            top.key_lines[key] = key_line  # type: ignore[union-attr]
+            key = None
+        else:  # a key that is an alias, has an anchor, or is a list or a mapping
+            if type(node) is not YScalar or node.is_null:
+                raise FormatError(source, node.line, f"a mapping key must be text, not {node.kind}")
+            if node.text in entries:
+                raise FormatError(source, node.line, _duplicate(node.text, top, len(stack)))
+            key, key_line = node.text, node.line
+
+
+def _duplicate(key: str, mapping: YMap | YSeq, depth: int) -> str:
+    """The message for a key given twice in ``mapping`` (``depth`` 1: the document's root)."""
+    assert isinstance(mapping, YMap)
+    why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
+    if depth == 1 and key == "foursquare":
+        # every format's version key, again: two documents (games) written one after the other
+        why += "; to put several documents in one file, start each with a line '---'"
+    return why
+
+
+def _new_anchor(anchor: str, anchors: dict[str, YNode], open_anchors: dict[str, int], line: int, source: str) -> None:
+    """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
+    first = anchors[anchor].line if anchor in anchors else open_anchors.get(anchor)
+    if first is not None:
+        raise FormatError(source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
 
 
 # ------------------------------------------------------------ schema helpers

@@ -191,6 +191,7 @@ def test_every_bot_plays_to_a_no_placement_loss_without_error(name):
             check_position(game)
 
 
+@pytest.mark.slow  # two solvers searched to the end (3 s)
 @pytest.mark.parametrize("rules", [CAN[0], CAN[4]], ids=_id)
 def test_the_fast_solver_and_the_engine_solver_agree_where_room_runs_out(rules):
     """A branch that fills every pile is a dead end; ``no-win`` follows when every branch is."""

@@ -114,6 +114,7 @@ def _texts(length: int) -> list[str]:
     return ["".join(t) for n in range(1, length + 1) for t in itertools.product(_ALPHABET, repeat=n)]
 
 
+@pytest.mark.slow  # about 100,000 strings against the parsers (3 s)
 @pytest.mark.parametrize("kind, parse", [("card", Card.parse), ("cell", Cell.parse)])
 def test_the_card_and_cell_patterns_accept_exactly_what_the_readers_read(kind, parse):
     schema = {"$ref": f"#/$defs/{kind}", "$defs": build_schema("transcript")["$defs"]}

@@ -630,6 +630,7 @@ def test_forced_lines_table_marks_a_line_every_card_to_come_flips():
     assert more[2][8] is False and forced_lines_table(ranks, 3, 5, 11)[1][2][8]  # without the 9: forced
 
 
+@pytest.mark.slow  # an exhaustive comparison (3 s)
 def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
     # The search looks each line's two bits up by its rank span and the cards it
     # still gets; the reference reads them off the line's cells.  Positions with

@@ -277,3 +277,16 @@ def test_junit_holds_a_message_with_a_control_character():
     reporter.end()
     failure = ET.fromstring("".join(out)).find("testsuite/testcase/failure")
     assert failure.text == "f.yaml:3: game 1: bad \\x01 <&>"
+
+
+def test_github_annotations_name_the_path_as_given_so_github_can_place_them(tmp_path):
+    # (file= carried the shell's quoting, 'games/sp ace.yaml', which names no file of the repository)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    bad = folder / "sp ace%,:.yaml"
+    bad.write_text((EXAMPLES / "invalid.yaml").read_text())
+    result = invoke(["validate", "--format", "github", str(bad)])
+    assert result.exit_code == 1
+    first = result.stdout.splitlines()[0]
+    expected = str(bad).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
+    assert first.startswith(f"::error file={expected},line=")

@@ -40,10 +40,22 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_command(result: dict[str, Any], error: dict[str, Any]) -> str:
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a byte of the name that is not UTF-8 (a lone surrogate)
+        return True
+    return False
+
+
+def github_command(result: dict[str, Any], error: dict[str, Any], path: str | None = None) -> str:
     """The ``::error file=F,line=L,title=T::message`` workflow command of one error of
-    a game's (or a file's) JSON object; ``line`` is left out when no line applies."""
-    props = [f"file={escape_property(result['file'])}"]
+    a game's (or a file's) JSON object; ``line`` is left out when no line applies.
+    ``path``: the file's path as given, which GitHub needs to place the annotation
+    (the object's ``file`` is quoted as a shell would quote it)."""
+    if path is not None and (not path.isprintable() or _not_utf8(path)):
+        path = None  # a name no annotation can hold as it is: the shell's quoting, as elsewhere
+    props = [f"file={escape_property(path if path is not None else result['file'])}"]
     if error["line"] is not None:
         props.append(f"line={error['line']}")
     where = ", ".join(part for part in (result["game"] and f"game {result['game']}", error["move"] and f"move {error['move']}") if part)
@@ -76,7 +88,7 @@ class Reporter:
         if self.fmt == "junit":
             self.write('<?xml version="1.0" encoding="utf-8"?>\n<testsuites name="foursquare validate">\n')
 
-    def game(self, result: dict[str, Any]) -> None:
+    def game(self, result: dict[str, Any], path: str | None = None) -> None:
         """One game's JSON object (a file not read game by game: ``game`` null)."""
         self.count += 1
         if self.fmt == "json":
@@ -86,7 +98,7 @@ class Reporter:
             self.write(json.dumps(result) + "\n")
         elif self.fmt == "github":
             for error in result["errors"]:
-                self.write(github_command(result, error) + "\n")
+                self.write(github_command(result, error, path) + "\n")
         elif self.fmt == "junit":
             name = "file" if result["game"] is None else f"game {result['game']}"
             case = ET.Element("testcase", classname=_xml_text(result["file"]), name=name)

@@ -74,10 +74,10 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
                         click.echo(error_text(error), err=True)
                     count += 1
                     bad += not report.valid
-                    reporter.game(_in_cli_words({"file": shown_name(name), **report.to_dict()}))
+                    reporter.game(_in_cli_words({"file": shown_name(name), **report.to_dict()}), path=name)
             except FormatError as exc:  # said before any game of the file (the file is not a transcript)
                 click.echo(error_text(exc), err=True)
-                reporter.game(_file_error(name, exc))
+                reporter.game(_file_error(name, exc), path=name)
                 reporter.file_end(shown_name(name))
                 unread += 1
                 lines.append(f"{shown_name(name)}: invalid, not checked game by game (see the error above)")

@@ -35,9 +35,9 @@ from foursquare.engine.game import Game
 from foursquare.formats import transcript, yamlio
 
 
-def games_text(count: int) -> str:
-    """``count`` finished games (the greedy bot, deals 1..count) written with every claim."""
-    bot = get_bot("greedy")
+def games_text(count: int, bot_name: str = "greedy") -> str:
+    """``count`` finished games (the bot ``bot_name``, deals 1..count) written with every claim."""
+    bot = get_bot(bot_name)
     games = []
     for deal in range(1, count + 1):
         game = Game.from_deal(deal)

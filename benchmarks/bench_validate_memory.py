@@ -14,29 +14,18 @@ the file's size, the peak resident memory (``ru_maxrss`` of the child) and the t
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import tempfile
 import time
 
-from foursquare.bots import get_bot
-from foursquare.engine.game import Game
-from foursquare.formats.transcript import transcripts_text
+from bench_validate import games_text  # the same games, written the same way (this folder)
 
 
 def games_file(n: int, path: str) -> None:
     """Write ``n`` full-claim games (deals 1 to ``n``, the random bot) to ``path``."""
-    bot = get_bot("random")
-    games = []
-    for deal in range(1, n + 1):
-        game = Game.from_deal(deal)
-        rng = random.Random(deal)
-        while not game.is_over:
-            game.play(bot.choose(game.view(), None, rng.getrandbits(64)))
-        games.append(game)
     with open(path, "w", encoding="utf-8") as out:
-        out.write(transcripts_text(games, claims=True))
+        out.write(games_text(n, "random"))
 
 
 def measure(path: str) -> tuple[float, float]:

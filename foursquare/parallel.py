@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import DefaultContext
-from typing import Any, NoReturn, TypeAlias, TypeVar, cast
+from typing import Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
 from .errors import FoursquareError
 
@@ -41,6 +41,18 @@ R = TypeVar("R")
 BUFFER = 4096
 #: Seconds a worker has to end after it is told to, before it is killed.
 STOP_SECONDS = 2.0
+
+
+class Mapper(Protocol):
+    """A way to run batch work elsewhere, in the shape of :func:`ordered_map`:
+    ``fn(task)`` for each task, yielded in the order of ``tasks`` as soon as each and
+    those before it are done, the tasks read lazily; leaving the iterator early
+    stops the work not yet done.  ``name`` says how an error names a task
+    (``deal 17``).  :meth:`foursquare.cluster.Cluster.map` is one (a Dask cluster)."""
+
+    def __call__(
+        self, fn: Callable[[T], R], tasks: Iterable[T], name: Callable[[T], str] | None = None
+    ) -> Iterator[R]: ...
 
 
 class WorkerError(FoursquareError, RuntimeError):

@@ -16,7 +16,7 @@ from foursquare.errors import Advice
 
 PACKAGE = ROOT / "foursquare"
 
-#: Each layer and the layers it may import (the foundation is errors, stats, parallel).
+#: Each layer and the layers it may import (the foundation is errors, stats, parallel, cluster).
 ALLOWED = {
     "foundation": {"foundation"},
     "engine": {"foundation", "engine"},
@@ -39,7 +39,7 @@ def _layer(module: str) -> str:
     parts = module.split(".")
     if len(parts) == 1 or parts[1] in ("__init__", "__main__"):
         return "top"
-    if parts[1] in ("errors", "stats", "parallel"):
+    if parts[1] in ("errors", "stats", "parallel", "cluster"):
         return "foundation"
     return parts[1]
 

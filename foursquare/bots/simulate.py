@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
@@ -32,6 +32,9 @@ from ..errors import SimulationError
 from ..parallel import ordered_map
 from ..stats import mean_interval, wilson_interval
 from . import get_bot
+
+if TYPE_CHECKING:
+    from ..parallel import Mapper
 
 #: Decimals kept for the floats of ``as_dict`` (JSON output).
 JSON_DIGITS = 4
@@ -129,6 +132,11 @@ def _play_task(task: _Task) -> GameResult:
     return play_game(*task)
 
 
+def _game_name(task: _Task) -> str:
+    """How an error names a task of :func:`play_deals`: its deal and bot."""
+    return f"deal {task[1]} ({task[0]})"
+
+
 def play_deals(
     names: Sequence[str],
     deals: Sequence[int],
@@ -139,6 +147,7 @@ def play_deals(
     nodes: int | None = None,
     jobs: int = 1,
     initializer: Callable[[], None] | None = None,
+    mapper: Mapper | None = None,
 ) -> Iterator[GameResult]:
     """Every bot of ``names`` plays every deal of ``deals``: the results deal by deal.
 
@@ -160,6 +169,9 @@ def play_deals(
         task, at most one worker per game.
     :param initializer: run in each worker process as it starts (e.g. to set
         signal handlers); not run when the games are played in this process.
+    :param mapper: where the games are played instead (one game per task): a
+        :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
+        (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
     :returns: an iterator of :class:`GameResult`; closing it stops the workers.
     :raises BotError: for an unknown bot name, at the call, before any game.
     :raises WorkerError: when a worker process ends before its game's result.
@@ -168,6 +180,8 @@ def play_deals(
         get_bot(name, nodes)  # fail here, before any game, on a bad name
     tasks: Iterator[_Task] = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
     games = len(deals) * len(names)
+    if mapper is not None:
+        return mapper(_play_task, tasks, _game_name)
     if jobs <= 1 or games <= 1:
         return map(_play_task, tasks)
     return ordered_map(_play_task, tasks, min(jobs, games), initializer=initializer)

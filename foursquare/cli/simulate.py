@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import sys
@@ -27,13 +28,26 @@ from .options import (
     SECONDS,
     bot_option_needs,
     deal_range,
+    given_on_the_command_line,
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import ReaderGone, stdout_reader_gone
+from .sweep import (
+    RESUME_HELP,
+    SCHEDULER_HELP,
+    check_sweep_options,
+    int_or_none,
+    limit_text,
+    open_cluster,
+    resume_csv,
+    resumed_notice,
+    rules_text,
+)
 
 if TYPE_CHECKING:
     from ..bots.simulate import GameResult, PairedDifference, Summary
+    from ..cluster import Cluster
     from ..engine.rules import Rules
 
 FORMATS = ["text", "json", "markdown"]
@@ -42,6 +56,10 @@ TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move |\n"
     "|---|---|---|---|---|---|---|"
 )
+#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
+RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds"]
+#: ... then the settings that shape it (cli/sweep.py), with the options that set them.
+SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
 
 
 
@@ -126,6 +144,7 @@ def _play(
     progress: Callable[[GameResult], None],
     all_results: dict[str, list[GameResult]],
     results_to_stdout: bool = False,
+    cluster: Cluster | None = None,
 ) -> None:
     """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
     next one starts (so that a stopped run can still compare them), into
@@ -133,11 +152,13 @@ def _play(
     each result once every bot has played its deal and the deals before it, so that
     the results kept (and the CSV rows) always cover whole deals.  The workers take
     one game at a time, so that the first results come at once however long the
-    range; stopping (Ctrl-C, SIGTERM) stops the workers."""
+    range; stopping (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games
+    are played on that Dask cluster."""
     from ..bots.simulate import play_deals
 
     stream = play_deals(
-        names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals
+        names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals,
+        mapper=cluster.map if cluster is not None else None,
     )  # a bad bot fails here, before any game
     for name in names:
         all_results.setdefault(name, [])
@@ -173,6 +194,7 @@ def _play(
     "--deals", "deals", required=True, metavar="A-B", callback=deal_range, help="The deal numbers, A to B inclusive."
 )
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes.")
+@click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option(
     "--seed", type=NATURAL, default=0, show_default=True, help="Seed of the bots' random choices."
 )
@@ -194,12 +216,14 @@ def _play(
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
 @command_boundary
 def simulate(
     bots: tuple[str, ...],
     vs: str | None,
     deals: range,
     jobs: int,
+    scheduler: str | None,
     seed: int,
     nodes: int | None,
     budget: float | None,
@@ -207,13 +231,15 @@ def simulate(
     fmt: str,
     output: str | None,
     force: bool,
+    resume: bool,
 ) -> None:
     """Play every deal in the range with a bot and report games, wins, the win
     rate with its 95% Wilson interval, the mean score (losses count 0) with its
     spread, loss reasons, a histogram of scores and the median seconds per move.
 
-    The same deals and seed give the same games whatever --jobs is.  The bots
-    see only what a player sees (RULES.md section 6).
+    The same deals and seed give the same games whatever --jobs is, and on a
+    Dask cluster (--scheduler).  --output FILE.csv --resume continues an
+    interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
     from ..engine.rules import STANDARD
 
@@ -235,48 +261,85 @@ def simulate(
     # so that an interrupted run keeps every game played.
     csv_file: AbstractContextManager[IO[str]] | None = None
     option_needs("--force", force, "--output", output)
-    check_output_file(output, force)
-    if output is not None:
-        csv_file = open_output_file(output, force) if output != "-" else _stdout()
-    all_results: dict[str, list[GameResult]] = {}
+    option_needs("--resume", resume, "--output", output)
+    check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, output, force)
+    settings = {"seed": str(seed), "nodes": limit_text(nodes), "budget": limit_text(budget), "rules": rules_text(rules)}
+    if not resume:
+        check_output_file(output, force)
+    cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
+    all_results: dict[str, list[GameResult]] = {name: [] for name in names}
+    todo = deals
     try:
-        with csv_file if csv_file is not None else _stdout() as out:
+        if output is not None and resume:
+            resumed = resume_csv(
+                output, RESULT_FIELDS + list(SETTING_FIELDS),
+                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game, names,
+            )
+            csv_file = resumed.stream  # (a file: closed on leaving the with)
+            for i, game in enumerate(resumed.rows):
+                all_results[names[i % len(names)]].append(game)
+            todo = deals[len(resumed.rows) // len(names):]
+            if resumed.rows:
+                resumed_notice(output, len(resumed.rows), len(deals) * len(names), "games")
+        elif output is not None:
+            csv_file = open_output_file(output, force) if output != "-" else _stdout()
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
+    try:
+        with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
             writer: csv.DictWriter[str] | None = None
             if csv_file is not None:
-                writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
-                writer.writeheader()
-                out.flush()
+                writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS + list(SETTING_FIELDS))
+                if not resume:
+                    writer.writeheader()
+                    out.flush()
 
             def write_row(result: GameResult) -> None:
                 if writer is not None:
-                    writer.writerow(result.row())
+                    writer.writerow(result.row() | settings)
                     out.flush()
 
             label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
             if sys.stderr.isatty():
-                with click.progressbar(length=len(deals) * len(names), label=label, file=sys.stderr) as bar:
+                with click.progressbar(length=len(todo) * len(names), label=label, file=sys.stderr) as bar:
 
                     def progress(r: GameResult) -> None:
                         write_row(r)
                         bar.update(1)
 
-                    _play(names, deals, seed, rules, budget, nodes, jobs, progress, all_results, output == "-")
+                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, all_results, output == "-", cluster)
             else:
-                _play(names, deals, seed, rules, budget, nodes, jobs, write_row, all_results, output == "-")
+                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, all_results, output == "-", cluster)
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
         _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
         return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
         # the summary of the games played, then the exit
-        import contextlib
-
         with contextlib.suppress(Exception):  # the interruption is what matters
             _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
         if isinstance(exc, OSError) and exc.filename is None and output is not None:  # name the file written
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
     _summary(fmt, rules, deals, seed, names, all_results, vs, output)
+
+
+def _game(row: dict[str, str]) -> GameResult:
+    """A game as its CSV row gives it back, for the summary of a resumed run.  The row
+    has the game's total time only: each of its moves counts at the game's mean time
+    per move (so the summary counts every move, and its median time per move mixes
+    these means with the times measured by this run)."""
+    from ..bots.simulate import GameResult
+
+    if row["status"] not in ("won", "lost"):
+        raise ValueError(f"status {row['status']!r}")
+    moves, seconds = int(row["moves"]), float(row["seconds"])
+    return GameResult(
+        row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves,
+        (seconds / moves,) * moves if moves else (),
+    )
 
 
 def _summary(

@@ -28,11 +28,26 @@ from .options import (
 )
 from .signals import worker_signals
 from .streams import progress_bar, stdout_reader_gone
+from .sweep import (
+    RESUME_HELP,
+    SCHEDULER_HELP,
+    check_sweep_options,
+    int_or_none,
+    limit_text,
+    open_cluster,
+    resume_csv,
+    resumed_notice,
+    rules_text,
+)
 
 if TYPE_CHECKING:
+    from ..cluster import Cluster
     from ..engine.game import Game
     from ..engine.rules import Rules
     from ..solver import Solution
+
+#: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (cli/sweep.py).
+CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
 
 
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
@@ -96,9 +111,11 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
+@click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
 @command_boundary
 def solve(
@@ -109,9 +126,11 @@ def solve(
     max_nodes: int | None,
     timeout: float | None,
     jobs: int,
+    scheduler: str | None,
     fmt: str,
     csv_path: str | None,
     force: bool,
+    resume: bool,
     verbose: bool,
 ) -> None:
     """Solve a deal with perfect information: the win that uses the fewest cards
@@ -121,7 +140,8 @@ def solve(
     moves as a transcript that 'foursquare validate' accepts.  Many deals with
     --deals A-B: a summary (deals solved, winnable share with a 95% Wilson
     interval, scores, time per deal); --format json prints one JSON object per
-    line, one per deal, then {"summary": ...}.
+    line, one per deal, then {"summary": ...}.  --scheduler runs the deals on
+    a Dask cluster; --output FILE.csv --resume continues an interrupted run.
     """
     from .. import solver
 
@@ -131,13 +151,19 @@ def solve(
     option_needs("--output", csv_path, "--deals", deal_range)
     option_needs("--force", force, "--output", csv_path)
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", deal_range)
+    option_needs("--scheduler", scheduler, "--deals", deal_range)
+    option_needs("--resume", resume, "--output", csv_path)
+    check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, csv_path, force)
     option_needs("-v", verbose, "--deals", deal_range)
     option_needs("-v", verbose, "--format text", fmt == "text" or None)
     if csv_path == "-" and (fmt == "json" or verbose):
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
     if deal_range is not None:
-        check_output_file(csv_path, force)
-        _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose, force=force)
+        if not resume:
+            check_output_file(csv_path, force)
+        cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
+        with cluster if cluster is not None else contextlib.nullcontext():
+            _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose, force=force, cluster=cluster, resume=resume)
         return
     game = new_game(deal, deck_path, rules)
     if game is None:
@@ -180,28 +206,48 @@ def _batch(
     csv_path: str | None,
     verbose: bool,
     force: bool = False,
+    cluster: Cluster | None = None,
+    resume: bool = False,
 ) -> None:
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
     row) as soon as it is known and flushed, so that an interrupted run keeps
-    every deal finished; Ctrl-C or SIGTERM then prints the summary of those."""
+    every deal finished; Ctrl-C or SIGTERM then prints the summary of those.
+    ``cluster``: solve them on a Dask cluster; ``resume``: continue the CSV file
+    (its deals are not solved again, and count in the summary)."""
     from ..engine.rules import STANDARD
     from ..solver import check_rules, solve_deals
 
     rules = rules or STANDARD
     check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
-    solutions = []
+    solutions: list[Solution] = []
     writer: Any = None
     csv_file: IO[str] | None = None
-    if csv_path is not None:
+    settings = [rules_text(rules), str(limit), limit_text(timeout)]
+    todo = deals
+    if csv_path is not None and resume:
+        resumed = resume_csv(
+            csv_path, CSV_HEADER,
+            list(zip(CSV_HEADER[-3:], ["--rules", "--max-nodes", "--timeout"], settings, strict=True)), deals, _solution,
+        )
+        csv_file = resumed.stream
+        writer = csv.writer(csv_file)
+        solutions = resumed.rows
+        todo = deals[len(solutions):]
+        if solutions:
+            resumed_notice(csv_path, len(solutions), len(deals))
+    elif csv_path is not None:
         csv_file = open_output_file(csv_path, force)
         writer = csv.writer(csv_file)
-        _csv_row(writer, csv_file, csv_path, ["deal", "status", "score", "max_score", "nodes", "seconds", "moves"])
+        _csv_row(writer, csv_file, csv_path, CSV_HEADER)
     show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
-    results = solve_deals(deals, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals)
+    results = solve_deals(
+        todo, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals,
+        mapper=cluster.map if cluster is not None else None,
+    )
     stopped = False
     to_stdout = fmt == "json" or verbose or csv_path == "-"  # the results themselves go to stdout
     try:
-        with progress_bar(results, len(deals), "solving", shown=show_bar) as bar:
+        with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:
                 solutions.append(sol)
                 if writer is not None:
@@ -210,7 +256,7 @@ def _batch(
                         writer, csv_file, csv_path,
                         [d, sol.status, "" if sol.score is None else sol.score,
                          "" if sol.max_score is None else sol.max_score, sol.nodes,
-                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves)],
+                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
                     )
                 if fmt == "json":
                     click.echo(json.dumps(_record(d, sol)))
@@ -243,6 +289,17 @@ def _batch(
     if stopped:  # the reader of stdout left: the summary of the deals done is out (above)
         return
     _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
+
+
+def _solution(row: dict[str, str]) -> Solution:
+    """A deal's result as its CSV row gives it back, for the summary of a resumed run
+    (without the moves, which the summary does not use)."""
+    from ..solver import Outcome, Solution
+
+    return Solution(
+        Outcome(row["status"]), int_or_none(row["score"]), (), int(row["nodes"]), float(row["seconds"]),
+        int_or_none(row["max_score"]),
+    )
 
 
 def _summary(

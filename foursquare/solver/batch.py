@@ -8,9 +8,13 @@ through a time limit, which depends on the machine's load).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ..engine.rules import STANDARD, Rules
 from .search import DEFAULT_MAX_NODES, Solution, solve_deal
+
+if TYPE_CHECKING:
+    from ..parallel import Mapper
 
 
 def check_rules(rules: Rules) -> None:
@@ -31,6 +35,11 @@ def _solve_one(args: tuple[int, Rules, int | None, float | None]) -> tuple[int, 
     return deal, solve_deal(deal, rules, max_nodes=max_nodes, timeout=timeout)
 
 
+def _deal_name(args: tuple[int, Rules, int | None, float | None]) -> str:
+    """How an error names a task of :func:`solve_deals`: its deal."""
+    return f"deal {args[0]}"
+
+
 def solve_deals(
     deals: Sequence[int],
     rules: Rules = STANDARD,
@@ -39,6 +48,7 @@ def solve_deals(
     timeout: float | None = None,
     jobs: int = 1,
     initializer: Callable[[], None] | None = None,
+    mapper: Mapper | None = None,
 ) -> Iterator[tuple[int, Solution]]:
     """Solve deal numbers (RULES.md §2) from the start; yields ``(deal, solution)`` in the order of ``deals``.
 
@@ -52,10 +62,17 @@ def solve_deals(
         per task); 1 or less, or a single deal: solved in this process, lazily.
     :param initializer: run in each worker process as it starts (e.g. to set signal
         handlers); not used in this process.
+    :param mapper: where the deals are solved instead (one deal per task, given to
+        it lazily): a :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
+        (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
     :raises SolverError: as :func:`~foursquare.solver.search.solve`.
     :raises WorkerError: when a worker process ends before its deal is solved.
+    :raises ClusterError: from a cluster's mapper (a deal that failed there is named).
     """
     work = ((d, rules, max_nodes, timeout) for d in deals)
+    if mapper is not None:
+        yield from mapper(_solve_one, work, _deal_name)
+        return
     if jobs <= 1 or len(deals) <= 1:
         for item in work:
             yield _solve_one(item)

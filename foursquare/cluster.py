@@ -1,0 +1,301 @@
+"""Batch work on a Dask distributed cluster: :meth:`Cluster.map`, in the shape of
+:func:`foursquare.parallel.ordered_map`, with the tasks run by the cluster's workers.
+
+:func:`connect` reaches a Dask scheduler (``tcp://host:8786``) and gives a
+:class:`Cluster`; its :meth:`~Cluster.map` yields ``fn(task)`` for each task in
+the order of the tasks, as soon as each and those before it are done, so a
+caller cannot tell it from :func:`~foursquare.parallel.ordered_map` but by the
+speed.  The package ``distributed`` is imported only here and only by
+:func:`connect` (the ``dask`` extra); without it, :class:`ClusterUnavailable`.
+
+How the tasks go to the cluster:
+
+- **In chunks.**  Dask spends about a millisecond on each of its tasks, more
+  than some of ours take (a game of the random bot), so consecutive tasks go
+  together in a chunk, one Dask task.  The first chunks hold one task; then
+  each chunk is sized from the time the tasks took so far to last about
+  :data:`CHUNK_SECONDS` (at most :data:`MAX_CHUNK` tasks).  A result never
+  depends on its chunk (each task is computed on its own).
+- **A few at a time.**  The tasks are read lazily; chunks are handed out while
+  fewer than two per worker thread are running and fewer than
+  :data:`~foursquare.parallel.BUFFER` results wait behind a slow one, so a
+  million tasks start at once and hold little memory.
+- **Keys unique per run.**  A chunk's key names its tasks' positions and a
+  random token drawn for the run (``foursquare-solve-<token>-<first>-<last>``):
+  Dask takes two tasks with one key for the same task, so two runs of the
+  same deals on one cluster must not share keys.
+- **A dead worker's chunks run elsewhere.**  The scheduler hands them to other
+  workers (a chunk whose workers die over and over is given up: its error is
+  :class:`ClusterError`); the results are the same, as each task's result
+  depends on the task alone.
+- **A task's own error is kept at its place**: the chunk stops there, and
+  :meth:`~Cluster.map` raises :class:`ClusterTaskError` naming the task (the
+  ``name`` given, e.g. ``deal 17``) once the results before it are out.
+- **Stopping** (the caller leaves the iterator: Ctrl-C, an error) cancels the
+  chunks still running or waiting.
+
+No I/O of its own, but the network.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, TypeVar
+
+from .errors import FoursquareError
+from .parallel import BUFFER
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: The time a chunk of tasks is sized to take (seconds): Dask's overhead per task
+#: (about a millisecond) is then a few parts in a thousand.
+CHUNK_SECONDS = 0.25
+#: The most tasks in one chunk (however fast they are).
+MAX_CHUNK = 2000
+#: Seconds to wait for the scheduler when connecting.
+CONNECT_SECONDS = 10.0
+#: Seconds between two looks at the cluster's size (workers join and leave).
+LOOK_SECONDS = 2.0
+#: What to install for :func:`connect` (the ``dask`` extra).
+INSTALL = "pip install 'foursquare[dask]'"
+
+
+class ClusterError(FoursquareError, RuntimeError):
+    """The cluster could not do the work: the scheduler unreachable or lost, a
+    chunk of tasks given up after its workers died, a worker that cannot run
+    our tasks (foursquare missing or of another version there)."""
+
+
+class ClusterUnavailable(ClusterError):
+    """The package ``distributed`` (the ``dask`` extra) is not installed here."""
+
+
+class ClusterTaskError(ClusterError):
+    """One task failed on the cluster for its own reason (the task named in the message)."""
+
+
+def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
+    """Connect to the Dask scheduler at ``address``.
+
+    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too).
+    :param timeout: the most seconds to wait for it.
+    :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
+    :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
+    :raises ClusterError: when the scheduler cannot be reached in time.
+    """
+    try:
+        import logging
+
+        import distributed
+    except ImportError as exc:
+        raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
+    # The client logs its reconnection attempts and the cancelled tasks of a stopped
+    # run; the errors that matter reach the caller as ClusterError.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_words(exc)}") from None
+    return Cluster(address, client)
+
+
+@dataclass
+class _Chunk:
+    first: int  # the position of its first task in the run
+    tasks: list[Any]
+    future: Any  # a distributed.Future
+    done: bool = False
+    outcome: _Outcome | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a chunk gives back: the results (``(True, result)`` or, last, ``(False, error)``),
+    the seconds its tasks took on the worker, and the worker's foursquare version."""
+
+    results: list[tuple[bool, Any]]
+    seconds: float
+    version: str
+
+
+class Cluster:
+    """A connection to a Dask scheduler (made by :func:`connect`)."""
+
+    def __init__(self, address: str, client: Any) -> None:
+        self.address = address
+        self._client = client
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (the chunks of a run still going are cancelled first by :meth:`map`)."""
+        try:
+            self._client.close(timeout=5)
+        except Exception:  # a lost scheduler: nothing left to close
+            pass
+
+    def threads(self) -> int:
+        """The worker threads of the cluster now (0 while no worker is connected)."""
+        return sum(self._client.nthreads().values())
+
+    def map(self, fn: Callable[[T], R], tasks: Iterable[T], name: Callable[[T], str] | None = None,
+            *, label: str = "task") -> Iterator[R]:
+        """``fn(task)`` for each task, in the order of ``tasks``, computed on the cluster (module doc).
+
+        :param fn: a function defined at a module's top level of a package every
+            worker has installed (it goes by name); its tasks, results and errors
+            are pickled.
+        :param tasks: any iterable, read lazily.
+        :param name: how an error names a task (``deal 17``); default ``task N``.
+        :param label: the word in the chunks' keys (what the cluster's dashboard shows).
+        :returns: an iterator; leaving it early cancels the chunks not yet done.
+        :raises ClusterTaskError: when ``fn`` raised for a task, once the results before it are out.
+        :raises ClusterError: when the scheduler is lost, a chunk is given up (its
+            workers died again and again), or a worker runs another version of foursquare.
+        """
+        from distributed import wait
+
+        from . import __version__
+
+        run = uuid.uuid4().hex[:16]
+        it = iter(tasks)
+        chunks: deque[_Chunk] = deque()  # handed out, in order, not yet yielded
+        handed = 0  # tasks handed out
+        exhausted = False
+        spent, timed = 0.0, 0  # seconds the finished tasks took, and how many they were
+        threads, looked = self._threads(), time.monotonic()
+        try:
+            while True:
+                if time.monotonic() - looked > LOOK_SECONDS:
+                    threads, looked = self._threads(), time.monotonic()
+                running = sum(not c.done for c in chunks)
+                waiting = sum(len(c.tasks) for c in chunks)
+                while not exhausted and running < 2 * max(threads, 1) and waiting < BUFFER:
+                    size = 1 if timed == 0 else max(1, min(MAX_CHUNK, math.floor(CHUNK_SECONDS * timed / max(spent, 1e-9))))
+                    part = [task for _, task in zip(range(size), it, strict=False)]
+                    if len(part) < size:
+                        exhausted = True
+                    if not part:
+                        break
+                    key = f"foursquare-{label}-{run}-{handed}-{handed + len(part) - 1}"
+                    future = self._client.submit(_run_chunk, fn, part, key=key, pure=False)
+                    chunks.append(_Chunk(handed, part, future))
+                    handed += len(part)
+                    running += 1
+                    waiting += len(part)
+                while chunks and chunks[0].done:
+                    chunk = chunks.popleft()
+                    assert chunk.outcome is not None  # a chunk marked done has its outcome
+                    for number, (ok, value) in enumerate(chunk.outcome.results):
+                        if not ok:
+                            task = chunk.tasks[number]
+                            what = name(task) if name is not None else f"task {chunk.first + number}"
+                            raise ClusterTaskError(f"{what}: {_error_text(value)}")
+                        yield value
+                if not chunks:
+                    if exhausted:
+                        return
+                    continue
+                pending = [c.future for c in chunks if not c.done]
+                if pending:
+                    try:
+                        with self._client.as_current():  # (wait finds its client so)
+                            wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+                    except TimeoutError:
+                        continue
+                    except Exception as exc:  # the connection went
+                        raise ClusterError(f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}") from None
+                for chunk in chunks:
+                    if not chunk.done and chunk.future.done():
+                        chunk.outcome = self._outcome(chunk, __version__)
+                        chunk.done = True
+                        spent += chunk.outcome.seconds
+                        timed += len(chunk.outcome.results)
+        finally:
+            left = [c.future for c in chunks if not c.future.done()]
+            if left:
+                try:
+                    self._client.cancel(left, force=True)
+                except Exception:  # the scheduler is gone: nothing runs for us there
+                    pass
+
+    def _threads(self) -> int:
+        try:
+            return self.threads()
+        except Exception as exc:
+            raise ClusterError(f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}") from None
+
+    def _outcome(self, chunk: _Chunk, version: str) -> _Outcome:
+        """The outcome of a finished chunk, or :class:`ClusterError` for a chunk the cluster gave up."""
+        try:
+            outcome = chunk.future.result()
+        except Exception as exc:  # the chunk itself failed: its workers died, the connection went, ...
+            raise ClusterError(self._failure(chunk, exc)) from None
+        if not isinstance(outcome, _Outcome):
+            raise ClusterError(f"a worker of {self.address} gave back something other than results")
+        if outcome.version != version:
+            raise ClusterError(
+                f"a worker of {self.address} runs foursquare {outcome.version}, this machine {version}: "
+                "install the same version everywhere (results may differ between versions)"
+            )
+        return outcome
+
+    def _failure(self, chunk: _Chunk, exc: Exception) -> str:
+        tasks = f"tasks {chunk.first}-{chunk.first + len(chunk.tasks) - 1}"
+        kind = type(exc).__name__
+        if kind == "KilledWorker":
+            return f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})"
+        if kind in ("CancelledError", "FutureCancelledError"):
+            return f"lost the connection to the Dask scheduler at {self.address} (the tasks were cancelled)"
+        if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)):
+            return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
+        return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"
+
+
+def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:
+    """On a worker: ``fn`` over the tasks of one chunk, stopping at the first error
+    (kept in its place, as a value that can be passed back)."""
+    from . import __version__
+
+    results: list[tuple[bool, Any]] = []
+    start = time.perf_counter()
+    for task in tasks:
+        try:
+            results.append((True, fn(task)))
+        except Exception as exc:
+            results.append((False, _portable(exc)))
+            break
+    return _Outcome(results, time.perf_counter() - start, __version__)
+
+
+def _portable(exc: Exception) -> Exception:
+    """``exc`` if it survives pickling, else a :class:`ClusterTaskError` with its text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return ClusterTaskError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _error_text(exc: Exception) -> str:
+    """A task's error in one line: our own errors by their message, others by their kind too."""
+    if isinstance(exc, FoursquareError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _words(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

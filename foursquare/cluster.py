@@ -259,7 +259,7 @@ class Cluster:
             return f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})"
         if kind in ("CancelledError", "FutureCancelledError"):
             return f"lost the connection to the Dask scheduler at {self.address} (the tasks were cancelled)"
-        if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)):
+        if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
             return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
         return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"
 

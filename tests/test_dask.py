@@ -1,0 +1,319 @@
+"""Batches on a Dask cluster (foursquare/cluster.py, ``--scheduler``): a real
+``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, started here.
+
+The same rows in the same order as a local run, in CSV and JSON, and the same
+summary; a worker killed in the middle of a run changes nothing; a run stopped by
+Ctrl-C resumes on the cluster; without ``distributed`` installed, ``--scheduler``
+is a usage error naming the extra."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, invoke
+from test_resume import summary_without_times, without_seconds
+
+HAVE_DASK = find_spec("distributed") is not None
+needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install -e '.[test,dask]')")
+
+COMMAND = [sys.executable, "-m", "foursquare"]
+ENV = dict(os.environ, PYTHONUNBUFFERED="1")
+#: ``dask scheduler`` and ``dask worker`` of this Python.
+DASK = [sys.executable, "-m", "dask"]
+
+
+def _wait_for(predicate, seconds=60.0, step=0.05):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+class LocalCluster:
+    """A scheduler and its workers, processes of their own (each its own process group)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.processes: list[subprocess.Popen] = []
+        self.address = ""
+
+    def _start(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = (self.folder / f"{name}.log").open("w")
+        # the workers import this module's functions by name, as they import foursquare's
+        env = dict(ENV, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")])))
+        process = subprocess.Popen([*DASK, *args], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+                                   start_new_session=True)
+        self.processes.append(process)
+        return process
+
+    def start(self, workers: int = 2) -> LocalCluster:
+        file = self.folder / "scheduler.json"
+        self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                  "--scheduler-file", str(file)])
+        assert _wait_for(lambda: file.exists() and "address" in file.read_text()), self.log("scheduler")
+        self.address = json.loads(file.read_text())["address"]
+        for i in range(workers):
+            self.add_worker(f"worker{i}")
+        self.wait_for_workers(workers)
+        return self
+
+    def add_worker(self, name: str) -> None:
+        self._start(name, ["worker", self.address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1", "--name", name])
+
+    def client(self):
+        import distributed
+
+        return distributed.Client(self.address, timeout=30, set_as_default=False)
+
+    def wait_for_workers(self, count: int) -> None:
+        with contextlib.closing(self.client()) as client:
+            client.wait_for_workers(count, timeout=120)
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text()
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                pass
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # the worker a nanny started, too
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    if not HAVE_DASK:
+        pytest.skip("needs the dask extra")
+    local = LocalCluster(tmp_path_factory.mktemp("dask"))
+    try:
+        yield local.start()
+    finally:
+        local.stop()
+
+
+def _both(tmp_path, args, address):
+    """The CSV and stdout of ``args`` run here and on the cluster."""
+    out = {}
+    for where, extra in (("local", []), ("cluster", ["--scheduler", address])):
+        path = tmp_path / f"{where}.csv"
+        result = invoke([*args, *extra, "--output", path])
+        assert result.exit_code == 0, result.output
+        out[where] = (path.read_bytes().decode(), result.stdout)
+    return out["local"], out["cluster"]
+
+
+@needs_dask
+def test_solve_on_the_cluster_gives_the_rows_and_summary_of_a_local_run(tmp_path, cluster):
+    (csv_local, out_local), (csv_cluster, out_cluster) = _both(
+        tmp_path, ["solve", "--deals", "0-39", "--max-nodes", "3000", "--format", "json"], cluster.address
+    )
+    assert without_seconds(csv_cluster) == without_seconds(csv_local) and len(without_seconds(csv_local)) == 41
+    local, remote = ([json.loads(line) for line in out.splitlines()] for out in (out_local, out_cluster))
+    assert [r["deal"] for r in remote[:-1]] == list(range(40))
+    assert summary_without_times(remote) == summary_without_times(local)
+
+
+@needs_dask
+def test_simulate_on_the_cluster_gives_the_games_and_summary_of_a_local_run(tmp_path, cluster):
+    (csv_local, out_local), (csv_cluster, out_cluster) = _both(
+        tmp_path, ["simulate", "--bot", "greedy", "--vs", "random", "--deals", "0-299", "--format", "json"], cluster.address
+    )
+    assert without_seconds(csv_cluster) == without_seconds(csv_local) and len(without_seconds(csv_local)) == 601
+    assert summary_without_times(json.loads(out_cluster)) == summary_without_times(json.loads(out_local))
+    remote = invoke(["simulate", "--bot", "greedy", "--deals", "0-49", "--scheduler", cluster.address])
+    local = invoke(["simulate", "--bot", "greedy", "--deals", "0-49"])
+    assert remote.exit_code == 0 and _same_but_times(remote.stdout, local.stdout)
+    assert "greedy on deals 0-49: 50 games" in remote.stdout
+
+
+def _same_but_times(a: str, b: str) -> bool:
+    keep = [line for line in a.splitlines() if "per move" not in line]
+    return keep == [line for line in b.splitlines() if "per move" not in line]
+
+
+@needs_dask
+def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(tmp_path, cluster):
+    # expectimax takes about 0.2 s a game, so that the chunks are one game each and
+    # both workers are busy when one is killed (its nanny starts it again)
+    args = ["simulate", "--bot", "expectimax", "--deals", "0-23"]
+    path = tmp_path / "cluster.csv"
+    process = subprocess.Popen([*COMMAND, *args, "--scheduler", cluster.address, "--output", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
+    try:
+        with contextlib.closing(cluster.client()) as client:
+            assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3)
+            busy = {}
+            assert _wait_for(lambda: busy.update({w: k for w, k in client.processing().items() if k}) or busy, step=0.01)
+            victim = next(iter(busy))
+            pid = client.run(os.getpid, workers=[victim])[victim]
+            rows_then = path.read_bytes().count(b"\n") - 1
+            os.kill(pid, signal.SIGKILL)
+            out, err = process.communicate(timeout=300)
+            assert process.returncode == 0, err
+            assert rows_then < 24  # killed before the end
+            cluster.wait_for_workers(2)  # (started again by its nanny, for the tests after this one)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    local = tmp_path / "local.csv"
+    assert invoke([*args, "--output", local]).exit_code == 0
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(local.read_bytes().decode())
+
+
+@needs_dask
+def test_a_cluster_run_stopped_by_ctrl_c_resumes_on_the_cluster(tmp_path, cluster):
+    args = ["solve", "--deals", "0-59", "--max-nodes", "500"]
+    path = tmp_path / "sweep.csv"
+    process = subprocess.Popen([*COMMAND, *args, "--scheduler", cluster.address, "--output", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
+    assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in err and "interrupted: " in out
+    kept = path.read_bytes().count(b"\n") - 1
+    assert 3 <= kept < 60
+    resumed = invoke([*args, "--scheduler", cluster.address, "--output", path, "--resume"])
+    assert resumed.exit_code == 0 and f"{kept} of 60 deals done already" in resumed.stderr
+    local = tmp_path / "local.csv"
+    assert invoke([*args, "--output", local]).exit_code == 0
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(local.read_bytes().decode())
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _fails_on_seven(x: int) -> int:
+    if x == 7:
+        raise ValueError("seven is not welcome")
+    return x
+
+
+def _token(x: int) -> str:
+    return os.urandom(8).hex()
+
+
+@pytest.fixture(scope="module")
+def connected(cluster):
+    from foursquare.cluster import connect
+
+    with connect(cluster.address) as handle:
+        yield handle
+
+
+@needs_dask
+def test_results_come_in_order_in_chunks_that_grow_with_fast_tasks(connected, cluster):
+    import distributed
+
+    with contextlib.closing(cluster.client()) as client, distributed.get_task_stream(client=client) as stream:
+        assert list(connected.map(_square, range(3000), label="count")) == [x * x for x in range(3000)]
+    chunks = [t["key"] for t in stream.data if str(t["key"]).startswith("foursquare-count-")]
+    # fast tasks share chunks: far fewer Dask tasks than tasks, the first of one task each
+    assert 2 <= len(chunks) <= 50
+    assert any(str(key).endswith("-0-0") for key in chunks)
+
+
+@needs_dask
+def test_a_tasks_own_error_comes_at_its_place_naming_it(connected):
+    from foursquare.cluster import ClusterTaskError
+
+    stream = connected.map(_fails_on_seven, range(20), name=lambda x: f"deal {x}")
+    assert list(itertools.islice(stream, 7)) == list(range(7))
+    with pytest.raises(ClusterTaskError, match=r"^deal 7: ValueError: seven is not welcome$"):
+        next(stream)
+
+
+@needs_dask
+def test_two_runs_of_the_same_tasks_are_not_taken_for_one(connected):
+    first, second = connected.map(_token, range(50)), connected.map(_token, range(50))
+    a, b = [], []
+    for x, y in zip(first, second, strict=True):  # at the same time, on the same cluster
+        a.append(x)
+        b.append(y)
+    assert len(set(a) | set(b)) == 100  # every task computed: no key shared
+
+
+@needs_dask
+def test_leaving_a_run_early_cancels_its_tasks(connected, cluster):
+    stream = connected.map(_square, range(10**9))
+    assert list(itertools.islice(stream, 100)) == [x * x for x in range(100)]
+    stream.close()
+    with contextlib.closing(cluster.client()) as client:
+        assert _wait_for(lambda: not client.run_on_scheduler(_our_tasks), seconds=30)
+
+
+def _our_tasks(dask_scheduler) -> list[str]:
+    return [str(key) for key in dask_scheduler.tasks if str(key).startswith("foursquare-")]
+
+
+@needs_dask
+def test_an_unreachable_scheduler_is_one_error_line():
+    from foursquare.cluster import ClusterError, connect
+
+    with pytest.raises(ClusterError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9: "):
+        connect("tcp://127.0.0.1:9", timeout=1)
+
+
+@needs_dask
+@pytest.mark.slow
+def test_an_unreachable_scheduler_fails_the_command_before_the_file_is_written(tmp_path):
+    path = tmp_path / "never.csv"
+    result = invoke(["solve", "--deals", "0-3", "--scheduler", "tcp://127.0.0.1:9", "--output", path])
+    assert result.exit_code == 1 and result.stderr.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["solve", "--deals", "0-3", "--jobs", "2", "--scheduler", "tcp://h:8786"], "--jobs and --scheduler"),
+        (["simulate", "--deals", "0-3", "--jobs", "2", "--scheduler", "tcp://h:8786"], "--jobs and --scheduler"),
+        (["solve", "--deal", "3", "--scheduler", "tcp://h:8786"], "--scheduler"),
+    ],
+)
+def test_scheduler_usage_errors(args, words):
+    result = invoke(args)
+    assert result.exit_code == 2 and words in result.stderr
+
+
+#: Runs the command line in a Python where ``distributed`` cannot be imported
+#: (``sys.modules[name] = None`` is how Python marks a module as not importable).
+_WITHOUT_DASK = (
+    "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None\n"
+    "from foursquare.__main__ import run\n"
+    "sys.argv = ['foursquare', *sys.argv[1:]]\n"
+    "run()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "--deals", "0-3"], ["simulate", "--bot", "random", "--deals", "0-3"]],
+    ids=["solve", "simulate"],
+)
+def test_without_the_dask_extra_scheduler_is_a_usage_error_naming_it(tmp_path, args):
+    path = tmp_path / "never.csv"
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, *args, "--scheduler", "tcp://127.0.0.1:8786", "--output", str(path)],
+                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'foursquare[dask]'" in done.stderr and "Traceback" not in done.stderr
+    assert not path.exists()

@@ -99,7 +99,9 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
         raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
     # run; the errors that matter reach the caller as ClusterError.
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for name in [*logging.root.manager.loggerDict, "distributed"]:  # (its own configuration sets each one's level)
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
@@ -216,7 +218,7 @@ class Cluster:
                     except TimeoutError:
                         continue
                     except Exception as exc:  # the connection went
-                        raise ClusterError(f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}") from None
+                        raise ClusterError(self._lost(exc)) from None
                 for chunk in chunks:
                     if not chunk.done and chunk.future.done():
                         chunk.outcome = self._outcome(chunk, __version__)
@@ -235,7 +237,12 @@ class Cluster:
         try:
             return self.threads()
         except Exception as exc:
-            raise ClusterError(f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}") from None
+            raise ClusterError(self._lost(exc)) from None
+
+    def _lost(self, exc: Exception) -> str:
+        if "cancelled" in str(exc).lower():
+            return f"lost the connection to the Dask scheduler at {self.address} (the tasks under way were cancelled)"
+        return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
 
     def _outcome(self, chunk: _Chunk, version: str) -> _Outcome:
         """The outcome of a finished chunk, or :class:`ClusterError` for a chunk the cluster gave up."""
@@ -258,7 +265,7 @@ class Cluster:
         if kind == "KilledWorker":
             return f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})"
         if kind in ("CancelledError", "FutureCancelledError"):
-            return f"lost the connection to the Dask scheduler at {self.address} (the tasks were cancelled)"
+            return self._lost(exc)
         if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
             return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
         return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"

@@ -17,9 +17,9 @@ How the tasks go to the cluster:
   :data:`CHUNK_SECONDS` (at most :data:`MAX_CHUNK` tasks).  A result never
   depends on its chunk (each task is computed on its own).
 - **A few at a time.**  The tasks are read lazily; chunks are handed out while
-  fewer than two per worker thread are running and fewer than
-  :data:`~foursquare.parallel.BUFFER` results wait behind a slow one, so a
-  million tasks start at once and hold little memory.
+  fewer than two per worker thread are running and fewer than :data:`IN_FLIGHT`
+  tasks are handed out and not yet yielded (the chunks are made smaller on a
+  large cluster to fit), so a million tasks start at once and hold little memory.
 - **Keys unique per run.**  A chunk's key names its tasks' positions and a
   random token drawn for the run (``foursquare-solve-<token>-<first>-<last>``):
   Dask takes two tasks with one key for the same task, so two runs of the
@@ -50,7 +50,6 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from .errors import FoursquareError
-from .parallel import BUFFER
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,6 +59,8 @@ R = TypeVar("R")
 CHUNK_SECONDS = 0.25
 #: The most tasks in one chunk (however fast they are).
 MAX_CHUNK = 2000
+#: The most tasks handed out and not yet yielded (running, or done behind a slow one).
+IN_FLIGHT = 65536
 #: Seconds to wait for the scheduler when connecting.
 CONNECT_SECONDS = 10.0
 #: Seconds between two looks at the cluster's size (workers join and leave).
@@ -184,8 +185,10 @@ class Cluster:
                     threads, looked = self._threads(), time.monotonic()
                 running = sum(not c.done for c in chunks)
                 waiting = sum(len(c.tasks) for c in chunks)
-                while not exhausted and running < 2 * max(threads, 1) and waiting < BUFFER:
-                    size = 1 if timed == 0 else max(1, min(MAX_CHUNK, math.floor(CHUNK_SECONDS * timed / max(spent, 1e-9))))
+                wanted = 2 * max(threads, 1)  # chunks running at a time
+                while not exhausted and running < wanted and waiting < IN_FLIGHT:
+                    size = 1 if timed == 0 else math.floor(CHUNK_SECONDS * timed / max(spent, 1e-9))
+                    size = max(1, min(size, MAX_CHUNK, IN_FLIGHT // wanted))
                     part = [task for _, task in zip(range(size), it, strict=False)]
                     if len(part) < size:
                         exhausted = True

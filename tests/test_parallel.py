@@ -283,3 +283,31 @@ def test_a_signal_to_the_whole_group_at_any_moment_ends_every_process(delay):
     assert process.returncode == 143, err
     assert "Traceback" not in err
     assert _group_gone(process.pid, 5)
+
+
+class _InThisProcess:
+    """A :class:`foursquare.parallel.Mapper` of the plainest kind: ``fn`` over the
+    tasks here; it keeps the names it was given, to check what the batches pass."""
+
+    def __init__(self):
+        self.names = []
+
+    def __call__(self, fn, tasks, name=None):
+        for task in tasks:
+            self.names.append(name(task))
+            yield fn(task)
+
+
+def test_solve_deals_hands_its_deals_to_a_mapper_named_by_deal():
+    mapper = _InThisProcess()
+    given = [(d, (s.status, s.score, s.nodes)) for d, s in solve_deals(range(3, 7), max_nodes=2000, mapper=mapper)]
+    local = [(d, (s.status, s.score, s.nodes)) for d, s in solve_deals(range(3, 7), max_nodes=2000)]
+    assert given == local and mapper.names == ["deal 3", "deal 4", "deal 5", "deal 6"]
+
+
+def test_play_deals_hands_its_games_to_a_mapper_named_by_deal_and_bot():
+    mapper = _InThisProcess()
+    given = [r.row() for r in simulate.play_deals(["greedy", "random"], range(2), mapper=mapper)]
+    local = [r.row() for r in simulate.play_deals(["greedy", "random"], range(2))]
+    assert [{**r, "seconds": 0} for r in given] == [{**r, "seconds": 0} for r in local]
+    assert mapper.names == ["deal 0 (greedy)", "deal 0 (random)", "deal 1 (greedy)", "deal 1 (random)"]

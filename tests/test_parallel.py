@@ -4,6 +4,7 @@ so that a huge range of deals starts at once and holds little memory."""
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import os
 import signal
 import subprocess
@@ -149,6 +150,10 @@ def _raise_unrebuildable(x: int) -> int:
 
 
 def test_an_exception_that_cannot_be_passed_back_keeps_its_message():
+    # Importing distributed (tests/test_dask.py, earlier in the same run) registers
+    # tblib's reducer for every exception class then known, which rebuilds this one:
+    # the plain pickle of a command's worker processes is what is tested here.
+    copyreg.dispatch_table.pop(_NeedsItsArguments, None)
     stream = ordered_map(_raise_unrebuildable, range(5), 2)
     assert list(islice(stream, 2)) == [0, 1]
     with pytest.raises(WorkerError, match=r"_NeedsItsArguments: f.txt:7: bad"):

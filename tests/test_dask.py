@@ -317,3 +317,28 @@ def test_without_the_dask_extra_scheduler_is_a_usage_error_naming_it(tmp_path, a
     assert done.returncode == 2, done.stderr
     assert "pip install 'foursquare[dask]'" in done.stderr and "Traceback" not in done.stderr
     assert not path.exists()
+
+
+@needs_dask
+def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_finishes_it_on_another(tmp_path, cluster):
+    args = ["solve", "--deals", "0-59", "--max-nodes", "500"]
+    path = tmp_path / "sweep.csv"
+    doomed = LocalCluster(tmp_path).start(workers=1)
+    try:
+        process = subprocess.Popen([*COMMAND, *args, "--scheduler", doomed.address, "--output", str(path)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
+        assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
+        os.killpg(doomed.processes[0].pid, signal.SIGKILL)  # the scheduler, at once
+        out, err = process.communicate(timeout=120)
+    finally:
+        doomed.stop()
+    assert process.returncode == 1, err
+    assert err.splitlines()[-1].startswith(f"lost the connection to the Dask scheduler at {doomed.address}")
+    assert "Traceback" not in err and "interrupted: " in out
+    kept = path.read_bytes().count(b"\n") - 1
+    assert kept < 60
+    resumed = invoke([*args, "--scheduler", cluster.address, "--output", path, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    local = tmp_path / "local.csv"
+    assert invoke([*args, "--output", local]).exit_code == 0
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(local.read_bytes().decode())

@@ -65,7 +65,11 @@ def _uninterrupted(tmp_path, args, name="whole.csv"):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-59"], [*SIMULATE, "--deals", "0-299"]], ids=["solve", "simulate"])
+@pytest.mark.parametrize(
+    "args",
+    [[*SOLVE, "--deals", "0-59"], pytest.param([*SIMULATE, "--deals", "0-299"], marks=pytest.mark.slow)],
+    ids=["solve", "simulate"],
+)
 def test_a_run_stopped_by_ctrl_c_resumes_to_the_file_of_an_uninterrupted_run(tmp_path, args):
     path = tmp_path / "sweep.csv"
     process = subprocess.Popen([*COMMAND, *args, "--output", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

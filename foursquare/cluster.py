@@ -21,7 +21,7 @@ How the tasks go to the cluster:
   tasks are handed out and not yet yielded (the chunks are made smaller on a
   large cluster to fit), so a million tasks start at once and hold little memory.
 - **Keys unique per run.**  A chunk's key names its tasks' positions and a
-  random token drawn for the run (``foursquare-solve-<token>-<first>-<last>``):
+  random token drawn for the run (``foursquare-solve_one-<token>-<first>-<last>``):
   Dask takes two tasks with one key for the same task, so two runs of the
   same deals on one cluster must not share keys.
 - **A dead worker's chunks run elsewhere.**  The scheduler hands them to other
@@ -154,7 +154,7 @@ class Cluster:
         return sum(self._client.nthreads().values())
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T], name: Callable[[T], str] | None = None,
-            *, label: str = "task") -> Iterator[R]:
+            *, label: str | None = None) -> Iterator[R]:
         """``fn(task)`` for each task, in the order of ``tasks``, computed on the cluster (module doc).
 
         :param fn: a function defined at a module's top level of a package every
@@ -162,7 +162,8 @@ class Cluster:
             are pickled.
         :param tasks: any iterable, read lazily.
         :param name: how an error names a task (``deal 17``); default ``task N``.
-        :param label: the word in the chunks' keys (what the cluster's dashboard shows).
+        :param label: the word in the chunks' keys, which the cluster's dashboard shows
+            (default: the function's name, ``solve_one``).
         :returns: an iterator; leaving it early cancels the chunks not yet done.
         :raises ClusterTaskError: when ``fn`` raised for a task, once the results before it are out.
         :raises ClusterError: when the scheduler is lost, a chunk is given up (its
@@ -173,6 +174,7 @@ class Cluster:
         from . import __version__
 
         run = uuid.uuid4().hex[:16]
+        word = label or getattr(fn, "__name__", "task").strip("_").replace("-", "_") or "task"
         it = iter(tasks)
         chunks: deque[_Chunk] = deque()  # handed out, in order, not yet yielded
         handed = 0  # tasks handed out
@@ -194,7 +196,7 @@ class Cluster:
                         exhausted = True
                     if not part:
                         break
-                    key = f"foursquare-{label}-{run}-{handed}-{handed + len(part) - 1}"
+                    key = f"foursquare-{word}-{run}-{handed}-{handed + len(part) - 1}"
                     future = self._client.submit(_run_chunk, fn, part, key=key, pure=False)
                     chunks.append(_Chunk(handed, part, future))
                     handed += len(part)

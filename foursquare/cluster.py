@@ -95,7 +95,7 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     try:
         import logging
 
-        import distributed
+        import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
     except ImportError as exc:
         raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
@@ -169,7 +169,7 @@ class Cluster:
         :raises ClusterError: when the scheduler is lost, a chunk is given up (its
             workers died again and again), or a worker runs another version of foursquare.
         """
-        from distributed import wait
+        from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
         from . import __version__
 

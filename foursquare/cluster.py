@@ -32,7 +32,9 @@ How the tasks go to the cluster:
   :meth:`~Cluster.map` raises :class:`ClusterTaskError` naming the task (the
   ``name`` given, e.g. ``deal 17``) once the results before it are out.
 - **Stopping** (the caller leaves the iterator: Ctrl-C, an error) cancels the
-  chunks still running or waiting.
+  chunks still running or waiting.  A cluster left without any worker for
+  :data:`NO_WORKER_SECONDS` stops the run too (:class:`ClusterError`), rather
+  than wait for ever (a worker that cannot read our tasks ends at once).
 
 No I/O of its own, but the network.
 """
@@ -65,6 +67,9 @@ IN_FLIGHT = 65536
 CONNECT_SECONDS = 10.0
 #: Seconds between two looks at the cluster's size (workers join and leave).
 LOOK_SECONDS = 2.0
+#: Seconds a run waits for a worker when the cluster has none (before any joined, or
+#: after every one left) before it stops with :class:`ClusterError`.
+NO_WORKER_SECONDS = 60.0
 #: What to install for :func:`connect` (the ``dask`` extra).
 INSTALL = "pip install 'foursquare[dask]'"
 
@@ -167,7 +172,8 @@ class Cluster:
         :returns: an iterator; leaving it early cancels the chunks not yet done.
         :raises ClusterTaskError: when ``fn`` raised for a task, once the results before it are out.
         :raises ClusterError: when the scheduler is lost, a chunk is given up (its
-            workers died again and again), or a worker runs another version of foursquare.
+            workers died again and again), a worker runs another version of
+            foursquare, or the cluster has no worker for :data:`NO_WORKER_SECONDS`.
         """
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
@@ -181,10 +187,17 @@ class Cluster:
         exhausted = False
         spent, timed = 0.0, 0  # seconds the finished tasks took, and how many they were
         threads, looked = self._threads(), time.monotonic()
+        alone = None if threads else looked  # since when the cluster has had no worker
         try:
             while True:
                 if time.monotonic() - looked > LOOK_SECONDS:
                     threads, looked = self._threads(), time.monotonic()
+                    alone = None if threads else alone or looked
+                if alone is not None and looked - alone > NO_WORKER_SECONDS:
+                    raise ClusterError(
+                        f"the Dask scheduler at {self.address} has had no worker for {NO_WORKER_SECONDS:.0f} s "
+                        "(none started, or every one ended: see the workers' logs)"
+                    )
                 running = sum(not c.done for c in chunks)
                 waiting = sum(len(c.tasks) for c in chunks)
                 wanted = 2 * max(threads, 1)  # chunks running at a time

@@ -58,19 +58,26 @@ class LocalCluster:
         self.processes.append(process)
         return process
 
-    def start(self, workers: int = 2) -> LocalCluster:
+    def start(self, workers: int = 2, prelude: str | None = None) -> LocalCluster:
         file = self.folder / "scheduler.json"
         self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                   "--scheduler-file", str(file)])
         assert _wait_for(lambda: file.exists() and "address" in file.read_text()), self.log("scheduler")
         self.address = json.loads(file.read_text())["address"]
         for i in range(workers):
-            self.add_worker(f"worker{i}")
-        self.wait_for_workers(workers)
+            self.add_worker(f"worker{i}", prelude)
+        if workers:
+            self.wait_for_workers(workers)
         return self
 
-    def add_worker(self, name: str) -> None:
-        self._start(name, ["worker", self.address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1", "--name", name])
+    def add_worker(self, name: str, prelude: str | None = None) -> None:
+        """A worker; ``prelude``: Python run first in each of its processes (a ``--preload`` file)."""
+        args = ["worker", self.address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1", "--name", name]
+        if prelude is not None:
+            file = self.folder / f"{name}_prelude.py"
+            file.write_text(prelude + "\n")
+            args += ["--preload", str(file)]
+        self._start(name, args)
 
     def client(self):
         import distributed
@@ -342,3 +349,43 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_finishes_it_on_an
     local = tmp_path / "local.csv"
     assert invoke([*args, "--output", local]).exit_code == 0
     assert without_seconds(path.read_bytes().decode()) == without_seconds(local.read_bytes().decode())
+
+
+@needs_dask
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("prelude", "words"),
+    [
+        # a worker of another version of foursquare
+        ("import foursquare; foursquare.__version__ = '0.0.1'", "runs foursquare 0.0.1, this machine"),
+    ],
+    ids=["other-version"],
+)
+def test_a_worker_that_cannot_give_the_same_results_stops_the_run_in_one_line(tmp_path, prelude, words):
+    odd = LocalCluster(tmp_path).start(workers=1, prelude=prelude)
+    try:
+        path = tmp_path / "never.csv"
+        result = subprocess.run([*COMMAND, "solve", "--deals", "0-9", "--max-nodes", "500", "--scheduler", odd.address,
+                                 "--output", str(path)], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    finally:
+        odd.stop()
+    assert result.returncode == 1, result.stderr
+    assert words in result.stderr.splitlines()[-1] and "Traceback" not in result.stderr
+    assert path.read_bytes().count(b"\n") == 1  # the header, no row
+
+
+@needs_dask
+def test_a_cluster_without_any_worker_stops_the_run_rather_than_wait_for_ever(tmp_path, monkeypatch):
+    # (a worker where foursquare cannot be imported ends as it reads its first task,
+    # and its tasks then wait for a worker that never comes)
+    from foursquare import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "NO_WORKER_SECONDS", 1.0)
+    monkeypatch.setattr(cluster_module, "LOOK_SECONDS", 0.2)
+    empty = LocalCluster(tmp_path).start(workers=0)
+    try:
+        with cluster_module.connect(empty.address) as handle:
+            with pytest.raises(cluster_module.ClusterError, match=r"has had no worker for 1 s"):
+                list(handle.map(_square, range(10)))
+    finally:
+        empty.stop()

@@ -119,7 +119,7 @@ def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, t
     if pick is None or pick.day is None or not game.is_over:
         return
     if terminal:
-        click.echo("The solver is working out its best score for the deal...")
+        click.echo("Working out the solver's best score...")
     line = daily_comparison(game, pick)
     if line is not None:
         click.echo("\n".join(fit(line, width)))

@@ -27,9 +27,11 @@ RANDOM_DEALS = 1_000_000
 #: deals 0-999), nearly all of them winnable, so one try is the rule and twenty a bound.
 WINNABLE_TRIES = 20
 WINNABLE_NODES = 50_000
-#: ``--daily``: the solver's limit for the best score shown at the end of the game
-#: (every one of deals 0-999 but one settles within it).
-DAILY_NODES = 1_000_000
+#: ``--daily``: the solver's limits for the best score shown at the end of the game: the
+#: positions (most deals need a few thousand; README: 945 of deals 0-999 settle within
+#: 50,000) and, since the player waits for it, the seconds.
+DAILY_NODES = 300_000
+DAILY_SECONDS = 15.0
 
 
 class NoWinnableDealError(FoursquareError):
@@ -91,10 +93,12 @@ def daily_pick(day: datetime.date | None = None) -> Pick:
     return Pick(daily_deal(day), f"the daily deal of {day.isoformat()}, UTC", day)
 
 
-def daily_comparison(game: Game, pick: Pick, *, max_nodes: int = DAILY_NODES) -> str | None:
+def daily_comparison(
+    game: Game, pick: Pick, *, max_nodes: int = DAILY_NODES, timeout: float | None = DAILY_SECONDS
+) -> str | None:
     """The line that ends a daily game: the solver's best score for the deal beside the
     player's result, worked out now (at the end, so that the game is not spoiled), within
-    ``max_nodes`` positions; ``None`` while the game is not over.
+    ``max_nodes`` positions and ``timeout`` seconds; ``None`` while the game is not over.
 
     :returns: e.g. ``Daily deal of 2026-12-01: the solver's best score is 23; yours is 8.``
     """
@@ -104,13 +108,14 @@ def daily_comparison(game: Game, pick: Pick, *, max_nodes: int = DAILY_NODES) ->
 
     head = f"Daily deal of {pick.day.isoformat()}"
     yours = f"yours is {game.score}" if game.score is not None else "you lost"
-    solution = solve_deal(pick.deal, game.rules, max_nodes=max_nodes)
+    solution = solve_deal(pick.deal, game.rules, max_nodes=max_nodes, timeout=timeout)
     if solution.won:
         return f"{head}: the solver's best score is {solution.score}; {yours}."
     if solution.settled:
         return f"{head}: the solver proved that it cannot be won; {yours}."
     bound = "" if solution.max_score is None else f" (at most {solution.max_score})"
-    return f"{head}: the solver did not settle its best score within {max_nodes:,} positions{bound}; {yours}."
+    limit = f"{max_nodes:,} positions" + (f" or {timeout:g} s" if timeout is not None else "")
+    return f"{head}: the solver did not settle its best score within {limit}{bound}; {yours}."
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:

@@ -257,7 +257,8 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
         loaded from a state has no last move, so nothing is marked as flipped.
     :param reveal: write the face-down top cards' identities on their backs (the
         player saw them placed, RULES.md §6); by default a back shows nothing.
-    :returns: the document: an XML declaration, one ``<svg>`` element, a final newline.
+    :returns: the document: an XML declaration, one ``<svg>`` element (one element a
+        line, indented), a final newline.
     """
     r0, r1, c0, c1 = _region(game)
     rows, cols = r1 - r0 + 1, c1 - c0 + 1
@@ -314,6 +315,7 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
                 d.add(None, "circle", cx=x + CARD_W / 2, cy=y + CARD_H / 2, r=2, fill=INK_ON_FELT, fill_opacity=0.25)
     _panel(d, game, left + grid_w + 16, top)
     _legend(d, game, MARGIN, height - MARGIN - 6, bool(flipped))
+    ET.indent(d.root, space=" ")  # one element a line: readable, and a diff shows what changed
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(d.root, encoding="unicode") + "\n"
 
 

@@ -17,3 +17,13 @@ from pathlib import Path
 TESTS = str(Path(__file__).parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own data folder (FOURSQUARE_HOME): the game history and the
+    prompt's line history of a test never touch the user's, nor another test's."""
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path_factory.mktemp("home")))

@@ -16,6 +16,7 @@ import random
 import sys
 import textwrap
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
@@ -42,6 +43,9 @@ from .session import (
 from .signals import Terminated, signals_deferred
 from .style import Look
 
+if TYPE_CHECKING:
+    from ..formats.history import GameRecorder
+
 #: Random deals are drawn below this, so that their numbers are easy to type.
 RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
@@ -63,6 +67,12 @@ STDIN = "<stdin>"
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
+@click.option(
+    "--history/--no-history",
+    "history",
+    default=None,
+    help="Keep the game in the history of 'foursquare stats' (default: at the prompt, not for a piped script).",
+)
 @command_boundary
 def play(
     deal: int | None,
@@ -77,6 +87,7 @@ def play(
     interactive: bool | None,
     script: bool | None,
     verbose: bool,
+    history: bool | None,
 ) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
@@ -97,7 +108,10 @@ def play(
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
     try:
-        _play(held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive, script, verbose)
+        _play(
+            held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal,
+            interactive, script, verbose, history,
+        )
     finally:
         if held is not None:
             held.release(remove_if_new=True)
@@ -117,6 +131,7 @@ def _play(
     interactive: bool | None,
     script: bool | None,
     verbose: bool,
+    history: bool | None = None,
 ) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``)."""
     chosen = False
@@ -141,18 +156,47 @@ def _play(
     look = Look.for_stream(ascii=ascii_only)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held)
+    recorder = start_history(game, interactive, history)
+    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen:
         chosen_line = f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})"
         click.echo("\n".join(fit(chosen_line, look.width)))
-    if interactive:
-        Prompt(session, look, origin).run()
-    else:
-        run_script(session, look, origin, verbose)
+    try:
+        if interactive:
+            Prompt(session, look, origin).run()
+        else:
+            run_script(session, look, origin, verbose)
+    finally:
+        end_history(session)
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
+
+
+def start_history(game: Game, interactive: bool, wanted: bool | None) -> GameRecorder | None:
+    """The recorder that keeps ``game`` in the history of the data folder
+    (:mod:`foursquare.cli.home`): at the prompt unless ``--no-history``, for a
+    script only with ``--history``.  A history file that is refused (from a newer
+    version, not a history) is said on stderr now, and the game is played unrecorded."""
+    if not (interactive if wanted is None else wanted):
+        return None
+    from ..formats.history import GameRecorder, Source
+    from .home import history_path
+
+    recorder = GameRecorder(history_path(), game, Source.PROMPT if interactive else Source.SCRIPT)
+    if recorder.refused is not None:
+        click.echo(f"{recorder.refused}. This game is not recorded in the history.", err=True)
+    return recorder
+
+
+def end_history(session: Session) -> None:
+    """The game written in the history at the end of the session (however it ends);
+    a warning on stderr when the history does not hold it."""
+    with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+        news = session.end()
+        if news is not None:
+            click.echo(news, err=True)
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
@@ -390,9 +434,9 @@ class Prompt:
 
     def tell_recording(self) -> None:
         """Say, once, that the recording could not be written (or is written again)."""
-        news = self.session.record_news()
-        if news is not None:
-            self.say_error(news)
+        for news in (self.session.record_news(), self.session.history_news()):
+            if news is not None:
+                self.say_error(news)
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card
@@ -410,11 +454,13 @@ class Prompt:
         self.show()
         if self.game.is_over:
             self.announce_end()
-        if sys.stdin.isatty():
-            try:
-                import readline  # noqa: F401  (line editing and history for input())
-            except ImportError:
-                pass
+        from .completion import prompt_editing
+
+        with prompt_editing(self.session):  # at a terminal: Tab completion, the line history
+            self._loop()
+
+    def _loop(self) -> None:
+        """Read and act on lines until the end (see :meth:`run`)."""
         try:
             while True:
                 try:

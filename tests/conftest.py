@@ -11,15 +11,25 @@ marker is registered in setup.cfg) and deselected by default; ``python -m pytest
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 TESTS = str(Path(__file__).parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
 
 
-import pytest  # noqa: E402
+# A data folder for the whole run, set before any test module is imported: modules that
+# copy os.environ at import (for their subprocesses) never point at the user's folder.
+_RUN_HOME = tempfile.mkdtemp(prefix="foursquare-tests-home-")
+os.environ["FOURSQUARE_HOME"] = _RUN_HOME
+atexit.register(shutil.rmtree, _RUN_HOME, True)
 
 
 @pytest.fixture(autouse=True)

@@ -580,14 +580,18 @@ class GameRecorder:
 
 
 def error_words(exc: BaseException) -> str:
-    """Why a write of the history failed, in words: SQLite's reason with a gloss."""
+    """Why a write of the history failed, in words: SQLite's (or the system's) reason
+    with a gloss (``database is locked (another foursquare command is writing it)``)."""
     text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
+    code = str(getattr(exc, "sqlite_errorname", ""))
     lower = text.lower()
-    if "locked" in lower or "busy" in lower:
+    if "locked" in lower or "busy" in lower or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return f"{text} (another foursquare command is writing it)"
-    if "full" in lower:
+    if "full" in lower or code == "SQLITE_FULL":
         return f"{text} (the disk is full)"
-    if "readonly" in lower or "read-only" in lower:
+    if code.startswith("SQLITE_IOERR"):
+        return f"{text} (a write failed: the disk may be full, over a size limit, or failing)"
+    if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
         return f"{text} (the file or its folder is read-only)"
     return text
 

@@ -61,7 +61,7 @@ from ..stats import wilson_interval
 #: The schema this module reads and writes (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
 #: How long a writer waits for another writer's lock before it gives up (seconds).
-BUSY_SECONDS = 0.5
+BUSY_SECONDS = 1.0
 #: The first 16 bytes of every SQLite 3 file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 

@@ -27,7 +27,12 @@ from .options import PATH, BoundedInt
 from .stats import duration_text
 
 
-@click.group(invoke_without_command=True, short_help=SHORT_HELP["history"])
+class _Group(Command, click.Group):
+    """The ``history`` group: an option that takes one value given twice is a usage
+    error, as for every command (:class:`~foursquare.cli.boundary.Command`)."""
+
+
+@click.group(cls=_Group, invoke_without_command=True, short_help=SHORT_HELP["history"])
 @click.option("--limit", metavar="N", type=BoundedInt(1), help="List only the newest N games.")
 @click.option(
     "--format",

@@ -127,3 +127,25 @@ def test_at_a_terminal_stats_draws_the_histogram_and_through_a_pipe_it_does_not(
     os.close(master)
     assert done.returncode == 0
     assert b"Scores of the 1 game won:" in screen and b" 8 | " + b"#" * BAR + b" 1" in screen
+
+
+def test_the_readme_shows_a_stats_output_whose_figures_agree():
+    from helpers import ROOT
+
+    blocks = (ROOT / "README.md").read_text().split("```")
+    (block,) = [b for b in blocks[1::2] if b.startswith("text\n$ foursquare stats\n")]
+    lines = block.splitlines()[2:]
+    import re
+
+    played, won, lost = map(int, re.fullmatch(r"Games played: (\d+) \(won (\d+), lost (\d+)\).*", lines[0]).groups())
+    assert played == won + lost
+    low, high = wilson_interval(won, played)
+    assert lines[1] == f"Won: {100 * won / played:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)"
+    bars = [line for line in lines if re.fullmatch(r" *\d+ \| #* ?\d+", line)]
+    counts = {int(line.split("|")[0]): int(line.split()[-1]) for line in bars}
+    assert sum(counts.values()) == won
+    mean = sum(score * n for score, n in counts.items()) / won
+    assert f"Score: mean {mean:.1f}, best {max(s for s, n in counts.items() if n)} (of the {won} games won)" in lines
+    table = block.split("By rule set:\n")[1].split("\n\n")[0].splitlines()[1:]
+    assert sum(int(row.split()[1]) for row in table) == played
+    assert sum(int(row.split()[2]) for row in table) == won

@@ -186,23 +186,25 @@ def test_a_locked_history_fails_a_write_that_the_next_change_makes_up_for(path):
 def test_a_full_history_fails_a_write_and_keeps_the_rows_it_had(path):
     with HistoryStore.open(path, create=True) as store:
         store.add(first_cells(Game.from_deal(9), 3), Source.PROMPT, started=0.0)
-        for deal in range(10, 13):
-            store.add(first_cells(Game.from_deal(deal), 8), Source.PROMPT, started=0.0)
     recorder = GameRecorder(path, Game.from_deal(4))
     assert recorder.store is not None
     db = recorder.store._db  # the recorder's own connection: SQLite's real limit of its file
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    db.execute(f"PRAGMA max_page_count = {pages}")
-    for _ in range(30):  # a row that no longer fits in the pages the file has
-        first_cells(recorder.game, 1)
-        if not recorder.update(0):
-            break
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    fillers = 0
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        for deal in range(100, 400):  # the pages the file may have, filled up
+            recorder.store.add(first_cells(Game.from_deal(deal), 1), Source.PROMPT, started=0.0)
+            fillers += 1
+    first_cells(recorder.game, 10)
+    assert not recorder.update(0)
     assert recorder.behind and "the disk is full" in error_words(recorder.error)
-    db.execute("PRAGMA max_page_count = 1000000")
+    db.execute("PRAGMA max_page_count = 1000000")  # room again: the next write keeps the whole game
+    first_cells(recorder.game, 1)
     assert recorder.update(0, ended=True)
     records = HistoryStore.open(path).records()
-    assert [r.deal for r in records] == [9, 10, 11, 12, 4]
-    assert records[0].moves == 3 and records[-1].moves == len(recorder.game.moves)
+    assert len(records) == 2 + fillers
+    assert (records[0].deal, records[0].moves) == (9, 3)
+    assert (records[-1].deal, records[-1].moves) == (4, 11)
 
 
 def test_a_read_only_history_is_not_written_even_by_root_and_the_game_goes_on(path):

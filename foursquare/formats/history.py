@@ -179,12 +179,14 @@ def digest(game: Game) -> bytes:
 
 
 def record_of(game: Game) -> tuple[Kind, str]:
-    """What a row keeps of ``game``: its transcript, or its state when it was
-    resumed from a position without its moves."""
+    """What a row keeps of ``game``: its transcript (each move as ``"CARD CELL"``, with
+    the result; the claims of each move, which a reader works out again, would make
+    it ten times slower to write), or its state when it was resumed from a position
+    without its moves."""
     if len(game.moves) == game.placed:
         from .transcript import transcript_text
 
-        return Kind.TRANSCRIPT, transcript_text(game)
+        return Kind.TRANSCRIPT, transcript_text(game, claims=False)
     from .state import state_text
 
     return Kind.STATE, state_text(game)

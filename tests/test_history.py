@@ -250,3 +250,29 @@ def test_import_is_all_or_nothing_and_skips_games_already_there(path):
     ]
     assert all(r.hints is None and r.started is None for r in records)
     assert all(r.status is Status.PLAYING for r in records)
+
+
+def test_writers_creating_the_history_at_the_same_moment_all_find_it_a_history(path):
+    import threading
+
+    barrier = threading.Barrier(8)
+    outcomes: list[object] = []
+
+    def create() -> None:
+        barrier.wait()
+        try:
+            with HistoryStore.open(path, create=True) as store:
+                store.add(first_cells(Game.from_deal(1), 1), Source.PROMPT, started=0.0)
+            outcomes.append("ok")
+        except sqlite3.OperationalError as exc:  # busy for over a second: the prompt would try again
+            outcomes.append(exc)
+        except Exception as exc:  # a history refused as not one: the race this guards against
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not [o for o in outcomes if not isinstance(o, (str, sqlite3.OperationalError))]
+    assert len(HistoryStore.open(path).records()) == outcomes.count("ok") >= 1

@@ -290,7 +290,12 @@ class HistoryStore:
         :raises sqlite3.OperationalError: when the file cannot be read now (locked).
         """
         try:
-            version = self._version()
+            self._db.execute("BEGIN")  # one snapshot: the version and the tables of the same moment
+            try:
+                version, tables = self._version(), self._tables()
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
             if version > SCHEMA_VERSION:
                 raise NewerHistoryError(
                     f"{shown_name(self.path)}: the history was written by a newer foursquare (schema version"
@@ -300,7 +305,6 @@ class HistoryStore:
             check = self._db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
                 raise CorruptHistoryError(_not_history(self.path, f"SQLite finds it damaged: {check[0] if check else '?'}"))
-            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as exc:
@@ -332,6 +336,9 @@ class HistoryStore:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
+
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def _version(self) -> int:
         row = self._db.execute("PRAGMA user_version").fetchone()

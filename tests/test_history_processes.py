@@ -135,7 +135,7 @@ def test_a_locked_history_warns_once_the_game_goes_on_and_nothing_is_lost(tmp_pa
     assert p.finish() == 0
     err = p.stderr.decode()
     assert err.count("could not be written to the history") == 1
-    assert "database is locked (another foursquare command is writing it)" in err
+    assert "database is locked (another foursquare command or program is writing it)" in err
     assert "the history holds the game again" in err
     got = {r.deal: r.moves for r in records(tmp_path)}
     assert got == {7: 1, 42: 4}

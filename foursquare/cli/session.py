@@ -432,4 +432,6 @@ class Session:
         from ..engine.view import PlayerView
 
         self.hints_asked += 1
+        if self.autosave and self.history is not None:
+            self.history.update(self.hints_asked)  # a game already in the history keeps the count
         return recommend(PlayerView.of(self.game), budget=budget)

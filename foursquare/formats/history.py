@@ -590,12 +590,12 @@ class GameRecorder:
 
 def error_words(exc: BaseException) -> str:
     """Why a write of the history failed, in words: SQLite's (or the system's) reason
-    with a gloss (``database is locked (another foursquare command is writing it)``)."""
+    with a gloss (``database is locked (another foursquare command or program is writing it)``)."""
     text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
     code = str(getattr(exc, "sqlite_errorname", ""))
     lower = text.lower()
     if "locked" in lower or "busy" in lower or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return f"{text} (another foursquare command is writing it)"
+        return f"{text} (another foursquare command or program is writing it)"
     if "full" in lower or code == "SQLITE_FULL":
         return f"{text} (the disk is full)"
     if code.startswith("SQLITE_IOERR"):

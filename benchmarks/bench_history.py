@@ -25,7 +25,7 @@ import time
 
 from foursquare.cli.session import Session
 from foursquare.engine.game import Game
-from foursquare.formats.history import GameRecorder, HistoryStore, Source
+from foursquare.formats.history import GameRecorder, HistoryStore
 from foursquare.formats.movescript import Move
 
 

@@ -129,12 +129,12 @@ def test_a_locked_history_warns_once_the_game_goes_on_and_nothing_is_lost(tmp_pa
     holder.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
     p = Prompt(tmp_path, 42)
     p.send(moves[0], moves[1])
-    assert wait_for(lambda: b"could not be written to the history" in p.stderr), p.stderr
+    assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
     holder.execute("COMMIT")
     p.send(moves[2], moves[3], "quit")
     assert p.finish() == 0
     err = p.stderr.decode()
-    assert err.count("could not be written to the history") == 1
+    assert err.count("the history cannot take the game now") == 1
     assert "database is locked (another foursquare command or program is writing it)" in err
     assert "the history holds the game again" in err
     got = {r.deal: r.moves for r in records(tmp_path)}
@@ -155,7 +155,7 @@ def test_a_write_over_the_size_limit_warns_and_the_game_and_the_old_games_stay(t
     )
     assert done.returncode == 0
     assert "Stopped after 6 cards placed." in done.stdout
-    assert done.stderr.count("could not be written to the history") == 1
+    assert done.stderr.count("the history cannot take the game now") == 1
     assert "the game is NOT in the history as it stands" in done.stderr
     assert "Traceback" not in done.stderr
     assert {r.deal: r.moves for r in records(tmp_path)}.get(7) == 2
@@ -190,3 +190,51 @@ def test_a_newer_or_corrupt_history_is_refused_by_the_real_program(tmp_path):
     assert done.returncode == 0 and "schema version 99" in done.stderr
     assert run(db, "history").returncode == 1
     assert (db / "history.sqlite3").read_bytes() == before
+
+
+def _mount_tmpfs(folder, size: str) -> bool:
+    import shutil
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
+    return done.returncode == 0
+
+
+def _fill(folder):
+    """Fill the file system of ``folder`` to the last byte."""
+    import contextlib
+
+    filler = folder / "filler"
+    for size in (1024, 1):
+        with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:
+            while True:
+                out.write(b"\0" * size)
+    return filler
+
+
+def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_frees_up(tmp_path):
+    home = tmp_path / "disk"
+    home.mkdir()
+    if not _mount_tmpfs(home, "256k"):
+        import pytest
+
+        pytest.skip("cannot mount a small tmpfs here (needs root and mount)")
+    try:
+        assert run(home, "play", "--deal", 7, "--history", input="d4\ne4\n").returncode == 0
+        moves = cells(44, 12)
+        p = Prompt(home, 44)
+        p.send(*moves[:3])
+        assert wait_for(lambda: {r.deal: r.moves for r in records(home)}.get(44) == 3)
+        filler = _fill(home)
+        p.send(*moves[3:8])
+        assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
+        filler.unlink()
+        p.send(*moves[8:], "quit")
+        assert p.finish() == 0
+        err = p.stderr.decode()
+        assert err.count("the history cannot take the game now") == 1 and "(the disk is full)" in err
+        assert "the history holds the game again" in err and "NOT in the history" not in err
+        assert {r.deal: r.moves for r in records(home)} == {7: 2, 44: len(moves)}
+    finally:
+        subprocess.run(["umount", "-l", str(home)], capture_output=True)

@@ -201,7 +201,7 @@ class Session:
         if history.error is not None and not self._history_told:
             self._history_told = True
             return (
-                f"{name}: the game could not be written to the history: {error_words(history.error)}."
+                f"{name}: the history cannot take the game now: {error_words(history.error)}."
                 " Play on: it is tried again after every move and at the end."
             )
         if history.error is None and self._history_told:

@@ -225,15 +225,16 @@ def test_a_game_looked_at_and_left_is_not_recorded_and_a_resumed_stopped_game_co
     assert idle.update(0, ended=True) and idle.row is None
     first = GameRecorder(path, Game.from_deal(1))
     play(first.game, ["d4", "e4"])
-    assert first.update(0, ended=True)
+    assert first.update(2, ended=True)
     resumed = Game.from_deal(1)
     play(resumed, ["d4", "e4"])
     again = GameRecorder(path, resumed)
     assert again.row == first.row
     play(resumed, ["c4"])
-    assert again.update(0, ended=True)
+    assert again.update(1, ended=True)
     (record,) = HistoryStore.open(path).records()
     assert record.moves == 3
+    assert record.hints == 3  # the hints of both sessions
 
 
 def test_import_is_all_or_nothing_and_skips_games_already_there(path):

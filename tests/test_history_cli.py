@@ -195,3 +195,17 @@ def test_a_refused_history_is_an_error_for_stats_history_and_import_and_a_warnin
     assert "Stopped after 2 cards placed." in played.stdout  # the game went on
     with open(history_file(), "rb") as f:
         assert f.read() == before
+
+
+def test_a_game_resumed_from_its_recording_continues_its_row_in_the_history(tmp_path):
+    record = tmp_path / "g.yaml"
+    moves = cells(17, 6)
+    assert prompt(17, [*moves[:3], "quit"], "--record", record).exit_code == 0
+    done = invoke(["play", "--resume", record, "--record", record, "--interactive", "--ascii"],
+                  input="".join(f"{m}\n" for m in moves[3:]) + "quit\n")
+    assert done.exit_code == 0, done.output
+    (row,) = records()
+    assert (row.deal, row.moves) == (17, 6)
+    # a game resumed elsewhere (not where a stopped game of the history stands) is a new row
+    assert prompt(17, [*moves[:2], "quit"]).exit_code == 0
+    assert [r.moves for r in records()] == [6, 2]

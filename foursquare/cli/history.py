@@ -139,7 +139,7 @@ def _as_json(r: GameRecord, number: int | None) -> dict[str, object]:
     }
 
 
-@history.command("export", cls=Command)
+@history.command("export", cls=Command, short_help="Write the games as one transcript stream.")
 @click.argument("file", metavar="[FILE]", type=PATH, default="-", required=False)
 @click.option("--force", is_flag=True, help="Overwrite FILE when it holds something.")
 @command_boundary
@@ -177,7 +177,7 @@ def _games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
 
 
-@history.command("import", cls=Command)
+@history.command("import", cls=Command, short_help="Add the games of a transcript file.")
 @click.argument("file", metavar="FILE", type=PATH)
 @command_boundary
 def import_(file: str) -> None:

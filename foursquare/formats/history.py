@@ -516,7 +516,7 @@ class GameRecorder:
         self.error: Exception | None = None
         #: why the file is not used at all (``None``: it is)
         self.refused: HistoryStoreError | None = None
-        self._written_moves = -1
+        self._hints_before = 0  # of the sessions before, for a game continued
         self._start = digest(game)
         self._open()
 
@@ -538,7 +538,7 @@ class GameRecorder:
                 stopped = None
             if stopped is not None:
                 self.row = stopped.id
-                self._written_moves = len(self.game.moves)
+                self._hints_before = stopped.hints or 0
                 self._start = b""
         return True
 
@@ -555,7 +555,8 @@ class GameRecorder:
     def update(self, hints: int, *, ended: bool = False) -> bool:
         """Write the game as it stands (its row added at the first change).
 
-        :param hints: the hints asked so far.
+        :param hints: the hints asked so far in this session (added to those of the
+            sessions before, for a game continued).
         :param ended: the session ends: the end time is written too (a game never
             changed is then not written at all).
         :returns: whether the history now holds the game as it stands; a failure is
@@ -569,6 +570,7 @@ class GameRecorder:
             if not self._open():
                 return False
             assert self.store is not None
+            hints += self._hints_before
             if self.row is None:
                 self.row = self.store.add(self.game, self.source, started=self.started, hints=hints)
                 if ended:

@@ -16,7 +16,6 @@ import random
 import sys
 import textwrap
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import click
 
@@ -29,6 +28,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
+from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, fit_commands, outcome_text
 from .session import (
@@ -42,9 +42,6 @@ from .session import (
 )
 from .signals import Terminated, signals_deferred
 from .style import Look
-
-if TYPE_CHECKING:
-    from ..formats.history import GameRecorder
 
 #: Random deals are drawn below this, so that their numbers are easy to type.
 RANDOM_DEALS = 1_000_000
@@ -172,31 +169,6 @@ def _play(
         end_history(session)
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
-
-
-def start_history(game: Game, interactive: bool, wanted: bool | None) -> GameRecorder | None:
-    """The recorder that keeps ``game`` in the history of the data folder
-    (:mod:`foursquare.cli.home`): at the prompt unless ``--no-history``, for a
-    script only with ``--history``.  A history file that is refused (from a newer
-    version, not a history) is said on stderr now, and the game is played unrecorded."""
-    if not (interactive if wanted is None else wanted):
-        return None
-    from ..formats.history import GameRecorder, Source
-    from .home import history_path
-
-    recorder = GameRecorder(history_path(), game, Source.PROMPT if interactive else Source.SCRIPT)
-    if recorder.refused is not None:
-        click.echo(f"{recorder.refused}. This game is not recorded in the history.", err=True)
-    return recorder
-
-
-def end_history(session: Session) -> None:
-    """The game written in the history at the end of the session (however it ends);
-    a warning on stderr when the history does not hold it."""
-    with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
-        news = session.end()
-        if news is not None:
-            click.echo(news, err=True)
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:

@@ -29,6 +29,7 @@ from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
 from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
+from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, fit_commands, outcome_text
 from .session import (
@@ -66,6 +67,12 @@ STDIN = "<stdin>"
 @click.option(
     "--daily", is_flag=True, help="Today's deal (UTC), the same for everyone; at the end, the solver's best score for it."
 )
+@click.option(
+    "--history/--no-history",
+    "history",
+    default=None,
+    help="Keep the game in the history of 'foursquare stats' (default: at the prompt, not for a piped script).",
+)
 @command_boundary
 def play(
     deal: int | None,
@@ -82,6 +89,7 @@ def play(
     verbose: bool,
     winnable: bool,
     daily: bool,
+    history: bool | None,
 ) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
@@ -110,7 +118,7 @@ def play(
             deal = pick.deal
         _play(
             held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive,
-            script, verbose, pick,
+            script, verbose, pick, history,
         )
     finally:
         if held is not None:
@@ -132,6 +140,7 @@ def _play(
     script: bool | None,
     verbose: bool,
     pick: Pick | None = None,
+    history: bool | None = None,
 ) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``)."""
     chosen = False
@@ -156,17 +165,21 @@ def _play(
     look = Look.for_stream(ascii=ascii_only)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held)
+    recorder = start_history(game, interactive, history)
+    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen or pick is not None:
         words = pick.words if pick is not None else "chosen at random"
         chosen_line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{origin.rules})"
         click.echo("\n".join(fit(chosen_line, look.width)))
-    if interactive:
-        Prompt(session, look, origin).run()
-    else:
-        run_script(session, look, origin, verbose)
+    try:
+        if interactive:
+            Prompt(session, look, origin).run()
+        else:
+            run_script(session, look, origin, verbose)
+    finally:
+        end_history(session)
     echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
@@ -407,9 +420,9 @@ class Prompt:
 
     def tell_recording(self) -> None:
         """Say, once, that the recording could not be written (or is written again)."""
-        news = self.session.record_news()
-        if news is not None:
-            self.say_error(news)
+        for news in (self.session.record_news(), self.session.history_news()):
+            if news is not None:
+                self.say_error(news)
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card
@@ -427,11 +440,13 @@ class Prompt:
         self.show()
         if self.game.is_over:
             self.announce_end()
-        if sys.stdin.isatty():
-            try:
-                import readline  # noqa: F401  (line editing and history for input())
-            except ImportError:
-                pass
+        from .completion import prompt_editing
+
+        with prompt_editing(self.session):  # at a terminal: Tab completion, the line history
+            self._loop()
+
+    def _loop(self) -> None:
+        """Read and act on lines until the end (see :meth:`run`)."""
         try:
             while True:
                 try:

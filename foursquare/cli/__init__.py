@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate",
     "rules": "rules:rules",
     "schema": "schema:schema",
+    "stats": "stats:stats",
+    "history": "history:history",
 }
 #: Subcommand name -> its line in ``foursquare --help`` (the command's ``short_help``):
 #: listed here so that the group's help imports no command module (nor the solver or
@@ -33,6 +35,7 @@ COMMANDS: dict[str, str] = {
 SHORT_HELP: dict[str, str] = {
     "analyze": "Judge each move of a recorded game with the solver.",
     "hint": "Recommend a cell for the next card of a game file.",
+    "history": "List the games played; export or import them as transcripts.",
     "play": "Play a game at the prompt, or from a piped move script.",
     "replay": "Show a game step by step.",
     "rules": "List the rule presets, or explain a rule set.",
@@ -40,6 +43,7 @@ SHORT_HELP: dict[str, str] = {
     "simulate": "Play a bot over a range of deals and report its statistics.",
     "solve": "Find the best score of a deal with the stock order known.",
     "state": "Print the state YAML of a game.",
+    "stats": "Statistics of the games played: won, scores, streaks, time.",
     "validate": "Check transcripts (for CI).",
 }
 

@@ -26,8 +26,10 @@ from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind,
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
+from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
 from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
+from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import card_text, fit, fit_commands, outcome_text
 from .session import (
@@ -42,8 +44,6 @@ from .session import (
 from .signals import Terminated, signals_deferred
 from .style import Look
 
-#: Random deals are drawn below this, so that their numbers are easy to type.
-RANDOM_DEALS = 1_000_000
 STDIN = "<stdin>"
 
 
@@ -63,6 +63,16 @@ STDIN = "<stdin>"
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
+@click.option("--winnable", is_flag=True, help="A random deal that the solver proves winnable.")
+@click.option(
+    "--daily", is_flag=True, help="Today's deal (UTC), the same for everyone; at the end, the solver's best score for it."
+)
+@click.option(
+    "--history/--no-history",
+    "history",
+    default=None,
+    help="Keep the game in the history of 'foursquare stats' (default: at the prompt, not for a piped script).",
+)
 @command_boundary
 def play(
     deal: int | None,
@@ -77,6 +87,9 @@ def play(
     interactive: bool | None,
     script: bool | None,
     verbose: bool,
+    winnable: bool,
+    daily: bool,
+    history: bool | None,
 ) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
@@ -86,6 +99,8 @@ def play(
     commands (moves, undo, redo, show, hint, save, state, quit).
     """
     exclusive(deal=deal, deck=deck_path)
+    if winnable or daily:
+        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=winnable, daily=daily)
     exclusive(interactive=interactive, script=script)
     exclusive(interactive=interactive, verbose=verbose)  # -v draws a script's moves; the prompt always draws
     for option, path in (("--deck", deck_path), ("--rules", rules_spec), ("--resume", resume_path)):
@@ -97,7 +112,14 @@ def play(
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
     try:
-        _play(held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive, script, verbose)
+        pick = None
+        if winnable or daily:
+            pick = daily_pick() if daily else winnable_pick(rules)
+            deal = pick.deal
+        _play(
+            held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive,
+            script, verbose, pick, history,
+        )
     finally:
         if held is not None:
             held.release(remove_if_new=True)
@@ -117,6 +139,8 @@ def _play(
     interactive: bool | None,
     script: bool | None,
     verbose: bool,
+    pick: Pick | None = None,
+    history: bool | None = None,
 ) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``)."""
     chosen = False
@@ -141,16 +165,22 @@ def _play(
     look = Look.for_stream(ascii=ascii_only)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held)
+    recorder = start_history(game, interactive, history)
+    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
-    if chosen:
-        chosen_line = f"Deal {game.deal} (chosen at random; play it again with --deal {game.deal}{origin.rules})"
+    if chosen or pick is not None:
+        words = pick.words if pick is not None else "chosen at random"
+        chosen_line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{origin.rules})"
         click.echo("\n".join(fit(chosen_line, look.width)))
-    if interactive:
-        Prompt(session, look, origin).run()
-    else:
-        run_script(session, look, origin, verbose)
+    try:
+        if interactive:
+            Prompt(session, look, origin).run()
+        else:
+            run_script(session, look, origin, verbose)
+    finally:
+        end_history(session)
+    echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
 
@@ -390,9 +420,9 @@ class Prompt:
 
     def tell_recording(self) -> None:
         """Say, once, that the recording could not be written (or is written again)."""
-        news = self.session.record_news()
-        if news is not None:
-            self.say_error(news)
+        for news in (self.session.record_news(), self.session.history_news()):
+            if news is not None:
+                self.say_error(news)
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card
@@ -410,11 +440,13 @@ class Prompt:
         self.show()
         if self.game.is_over:
             self.announce_end()
-        if sys.stdin.isatty():
-            try:
-                import readline  # noqa: F401  (line editing and history for input())
-            except ImportError:
-                pass
+        from .completion import prompt_editing
+
+        with prompt_editing(self.session):  # at a terminal: Tab completion, the line history
+            self._loop()
+
+    def _loop(self) -> None:
+        """Read and act on lines until the end (see :meth:`run`)."""
         try:
             while True:
                 try:

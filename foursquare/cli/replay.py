@@ -29,13 +29,14 @@ def start_of(game: Game) -> Game:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "yaml"]),
+    type=click.Choice(["text", "yaml", "svg"]),
     default="text",
     show_default=True,
-    help="text: the grid after each move; yaml: the state after each move, one YAML document each.",
+    help="text: the grid after each move; yaml: the state after each move, one YAML document each;"
+    " svg (with --final): a picture of the end (SVG, for a browser).",
 )
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
-@click.option("--reveal", is_flag=True, help="Show face-down cards in brackets.")
+@click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
 @command_boundary
 def replay(
     moves_path: str,
@@ -57,9 +58,17 @@ def replay(
     exclusive(deal=deal, deck=deck_path)
     text = fmt == "text" or None
     option_needs("--ascii", ascii_only, "--format text", text)
-    option_needs("--reveal", reveal, "--format text", text)
+    if fmt == "svg":  # one picture a file: of the end
+        option_needs("--format svg", True, "--final", final)
+    else:
+        option_needs("--reveal", reveal, "--format text", text)
     rules = load_rules_option(rules_spec)
     game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
+    if fmt == "svg":
+        from ..formats.svg import svg_text
+
+        click.echo(svg_text(game, reveal=reveal), nl=False)
+        return
     if fmt == "yaml":
         from ..formats.state import state_text
 

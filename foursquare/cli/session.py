@@ -10,6 +10,9 @@ old one, so an interruption never leaves half a file; :mod:`foursquare.cli.files
 A recording that cannot be written (the disk full) does not stop the game: the
 session says so once, tries again after every change, and knows how far the
 file is behind (:attr:`Session.record_behind`, :meth:`Session.missing_text`).
+The game history (:mod:`foursquare.formats.history`) is kept the same way: the
+game rewritten in it after every change, a failure told once and tried again,
+never stopping the game (:meth:`Session.history_news`, :meth:`Session.end`).
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ import importlib.util
 import os
 import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten, shown_name
 from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, PromptCommand
 from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
+
+if TYPE_CHECKING:
+    from ..formats.history import GameRecorder
 
 __all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
 
@@ -132,6 +138,8 @@ class Session:
         (a piped script: writing after every move would cost O(n²)).
     :param recording: the recording's file, already claimed (:func:`~foursquare.cli.files.claim`:
         open and locked); without it, the file is claimed at its first write.
+    :param history: keeps the game in the game history: rewritten after every change
+        with ``autosave``, and always at :meth:`end`; ``None``: not recorded.
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
         :attr:`record_error` and told once (:meth:`record_news`).
@@ -145,8 +153,13 @@ class Session:
         autosave: bool = True,
         resume: str | None = None,
         recording: LockedFile | None = None,
+        history: GameRecorder | None = None,
     ) -> None:
         self.game = game
+        self.history = history
+        #: The hints asked in this session (kept in the history).
+        self.hints_asked = 0
+        self._history_told = False
         self.record_path = record
         #: Real paths this session may write over without ``force``: the recording,
         #: the file resumed, and every file it wrote.
@@ -172,6 +185,52 @@ class Session:
     def _changed(self) -> None:
         if self.autosave:
             self.write_record()
+            if self.history is not None:
+                self.history.update(self.hints_asked)
+
+    def history_news(self) -> str | None:
+        """What to tell the player about the game history since the last call, once:
+        that the game could not be written in it (and is tried again), or that it
+        is written again; ``None`` when there is nothing new."""
+        history = self.history
+        if history is None or not history.active:
+            return None
+        from ..formats.history import error_words
+
+        name = shown_name(history.path)
+        if history.error is not None and not self._history_told:
+            self._history_told = True
+            return (
+                f"{name}: the history cannot take the game now: {error_words(history.error)}."
+                " Play on: it is tried again after every move and at the end."
+            )
+        if history.error is None and self._history_told:
+            self._history_told = False
+            return f"{name}: the history holds the game again."
+        return None
+
+    def end(self) -> str | None:
+        """The end of the session: the game written in the history as it stands,
+        with the end time, and the file closed.
+
+        :returns: a warning for stderr when the history does not hold the game (its
+            file refused, or the last write failed), else ``None``.
+        """
+        history = self.history
+        if history is None:
+            return None
+        if not history.active:
+            history.close()
+            return None  # said at the start
+        history.update(self.hints_asked, ended=True)
+        history.close()
+        if history.error is None:
+            return None
+        from ..formats.history import error_words
+
+        return (
+            f"{shown_name(history.path)}: the game is NOT in the history as it stands: {error_words(history.error)}."
+        )
 
     @property
     def record_behind(self) -> bool:
@@ -372,4 +431,7 @@ class Session:
             return None
         from ..engine.view import PlayerView
 
+        self.hints_asked += 1
+        if self.autosave and self.history is not None:
+            self.history.update(self.hints_asked)  # a game already in the history keeps the count
         return recommend(PlayerView.of(self.game), budget=budget)

@@ -24,7 +24,16 @@ from .options import NATURAL, PATH, exclusive, game_number_option, game_options,
 @click.option(
     "--reveal",
     is_flag=True,
-    help="With --player-view: write the face-down cards too (the player saw them placed), so that hint can read the view.",
+    help="With --player-view: write the face-down cards too (the player saw them placed), so that hint can read the view;"
+    " with --format svg: print them on their backs.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "svg"]),
+    default="yaml",
+    show_default=True,
+    help="yaml: the state; svg: a picture of the layout (SVG, for a browser; redirect it to a file).",
 )
 @command_boundary
 def state(
@@ -36,14 +45,20 @@ def state(
     after: int | None,
     player_view: bool,
     reveal: bool,
+    fmt: str,
 ) -> None:
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Loading the output with 'foursquare play --resume FILE' resumes the game exactly.
+    --format svg draws the layout instead, as a picture (state ... --format svg > game.svg).
     """
     exclusive(deal=deal, deck=deck_path)
-    option_needs("--reveal", reveal, "--player-view", player_view)
+    svg = fmt == "svg" or None
+    if svg:
+        option_needs("--player-view", player_view, "--format yaml", None)
+    else:
+        option_needs("--reveal", reveal, "--player-view", player_view)
     rules = load_rules_option(rules_spec)
     if moves_path is not None:
         game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
@@ -63,6 +78,11 @@ def state(
             fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()
+    if svg:
+        from ..formats.svg import svg_text
+
+        click.echo(svg_text(game, reveal=reveal), nl=False)
+        return
     from ..formats.state import state_text
 
     click.echo(state_text(game, player_view=player_view, reveal=reveal), nl=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 
 from ..errors import ParseError, quote
@@ -11,6 +12,8 @@ from .rules import STANDARD, Rules
 MASK64 = (1 << 64) - 1
 MAX_DEAL = MASK64
 _DEAL_DIGITS = len(str(MAX_DEAL))
+#: Daily deals are numbered below this (:func:`daily_deal`), so that they are easy to type.
+DAILY_DEALS = 1_000_000
 
 
 def ordered_deck(rules: Rules = STANDARD) -> list[Card]:
@@ -86,3 +89,31 @@ def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
         j = z % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def daily_deal(day: datetime.date) -> int:
+    """The deal number of a calendar day: the same for everyone on that date.
+
+    The formula, reproducible in any language: write the date as the number
+    YYYYMMDD (1 December 2026 is 20261201), seed the SplitMix64 generator of
+    RULES.md §2 with it, and take its first output modulo 1,000,000
+    (:data:`DAILY_DEALS`)::
+
+        daily_deal(date) = splitmix64(YYYYMMDD).first_output mod 1000000
+
+    The command line passes today's date in UTC, so that the whole world shares a
+    deal for a day; the number is an ordinary deal number (``--deal N`` plays it
+    again, on any day).
+
+    >>> daily_deal(datetime.date(2026, 12, 1)) == next(splitmix64(20261201)) % DAILY_DEALS
+    True
+
+    :param day: the date (a :class:`datetime.date`; of a :class:`datetime.datetime`
+        only the date counts, in its own time zone).
+    :returns: a deal number from 0 to 999,999.
+    :raises TypeError: when ``day`` is not a date.
+    """
+    if not isinstance(day, datetime.date):
+        raise TypeError(f"daily_deal takes a date, not {type(day).__name__}")
+    seed = day.year * 10_000 + day.month * 100 + day.day
+    return next(splitmix64(seed)) % DAILY_DEALS

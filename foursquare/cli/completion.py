@@ -1,0 +1,193 @@
+"""Line editing at the prompt: Tab completion and the line history between sessions.
+
+Only at a terminal (stdin a terminal), and only where the standard library's
+:mod:`readline` is there.  Tab completes, at the start of a line, the commands
+of the one command table (:mod:`foursquare.formats.commands`) and the cells
+where the card in hand may go; after a card (``7H d``) the cells; after
+``save``/``state`` (and their ``!`` forms) a file name, and ``--full`` for
+``state``.  The lines typed are kept in the data folder
+(:func:`foursquare.cli.home.prompt_history_path`): read at the start, the new
+ones appended at the end (so that two prompts at once keep both sessions' lines),
+the file cut to its last :data:`HISTORY_LINES` lines when it grows to twice that.
+
+:class:`Completer` is a plain object, so its candidates can be tested without a
+terminal::
+
+    >>> from foursquare.engine.game import Game
+    >>> game = Game.from_deal(1)
+    >>> _ = game.play("d4")
+    >>> Completer(game).candidates("", "c")
+    ['c4']
+    >>> Completer(game).candidates("", "re")
+    ['redo', 'reveal']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..errors import ParseError
+from ..formats.commands import COMMAND_NAMES, FILE_COMMANDS, FORCED_COMMANDS
+
+#: The lines of the prompt's history kept between sessions.
+HISTORY_LINES = 1000
+
+
+class _HasGame(Protocol):
+    @property
+    def game(self) -> Game: ...
+
+
+class Completer:
+    """Candidates for the word being typed at the prompt, readline's way.
+
+    :param source: the game, or anything with a ``game`` (a
+        :class:`~foursquare.cli.session.Session`: the game it plays now, after undo too).
+    """
+
+    def __init__(self, source: Game | _HasGame) -> None:
+        self._source = source
+        self._matches: list[str] = []
+
+    @property
+    def game(self) -> Game:
+        source = self._source
+        return source if isinstance(source, Game) else source.game
+
+    def cells(self) -> list[str]:
+        """The cells where the card in hand may go, in reading order (none when the game is over)."""
+        if self.game.is_over:
+            return []
+        return [str(cell) for cell in self.game.legal_cells()]
+
+    def candidates(self, before: str, text: str) -> list[str]:
+        """The words that may complete ``text``.
+
+        :param before: the line before the word being completed (``"7H "``, ``"save "``).
+        :param text: the word so far (``"d"``; empty at a Tab after a space).
+        :returns: the matching words, sorted (commands, cells, file names; a folder ends with ``/``).
+        """
+        words = before.split()
+        lower = text.lower()
+        if not words:
+            options = [*COMMAND_NAMES, *FORCED_COMMANDS, *self.cells()]
+        elif len(words) == 1 and _is_card(words[0]):
+            options = self.cells()
+        elif len(words) == 1 and words[0].lower().rstrip("!") in FILE_COMMANDS:
+            files = _file_names(text)
+            if words[0].lower() == "state" and "--full".startswith(text):
+                files.append("--full")
+            return sorted(files)
+        else:
+            return []
+        return sorted(option for option in options if option.startswith(lower))
+
+    def complete(self, text: str, state: int) -> str | None:
+        """readline's completer: the ``state``-th candidate for ``text`` (the line
+        read from :func:`readline.get_line_buffer`), ``None`` after the last."""
+        if state == 0:
+            try:
+                import readline
+
+                before = readline.get_line_buffer()[: readline.get_begidx()]
+            except (ImportError, AttributeError):
+                before = ""
+            try:
+                self._matches = self.candidates(before, text)
+            except Exception:  # a completer that raises is silently dropped by readline: never raise
+                self._matches = []
+        return self._matches[state] if state < len(self._matches) else None
+
+
+def _is_card(word: str) -> bool:
+    try:
+        Card.parse(word)
+    except (ParseError, ValueError):
+        return False
+    return True
+
+
+def _file_names(text: str) -> list[str]:
+    """The names in the folder of ``text`` that start with its last part (a folder with ``/``)."""
+    folder, start = os.path.split(text)
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
+            continue
+        path = os.path.join(folder, name)
+        out.append(path + "/" if os.path.isdir(path) else path)
+    return out
+
+
+@contextlib.contextmanager
+def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> Iterator[None]:
+    """Tab completion (:class:`Completer`) and the line history while the prompt runs,
+    when stdin is a terminal and :mod:`readline` is there; nothing otherwise.
+
+    :param history_file: the line history's file (default: the data folder's,
+        :func:`~foursquare.cli.home.prompt_history_path`).  A history that cannot be
+        read or written is left out quietly: it is a convenience.
+    """
+    if not sys.stdin.isatty():
+        yield
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - a Python built without it
+        yield
+        return
+    if history_file is None:
+        from .home import prompt_history_path
+
+        history_file = prompt_history_path()
+    old = readline.get_completer(), readline.get_completer_delims()
+    readline.set_completer(Completer(source).complete)
+    readline.set_completer_delims(" \t\n")
+    if "libedit" in (readline.__doc__ or ""):  # macOS's readline
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+    start = _load_history(readline, history_file)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            _save_history(readline, history_file, readline.get_current_history_length() - start)
+        readline.set_completer(old[0])
+        readline.set_completer_delims(old[1])
+
+
+def _load_history(readline: Any, path: str) -> int:
+    """Read the line history (none when missing or unreadable); the lines it holds now."""
+    with contextlib.suppress(OSError):
+        readline.read_history_file(path)
+    length: int = readline.get_current_history_length()
+    return length
+
+
+def _save_history(readline: Any, path: str, new: int) -> None:
+    """Add the ``new`` lines of this session to the history file, then cut it to its
+    last :data:`HISTORY_LINES` lines when it has grown to twice that."""
+    if new <= 0:
+        return
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if not os.path.exists(path):
+        with open(path, "a", encoding="utf-8"):
+            pass
+    readline.append_history_file(new, path)
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.readlines()
+    if len(lines) >= 2 * HISTORY_LINES:
+        from .files import write_atomically
+
+        write_atomically(path, "".join(lines[-HISTORY_LINES:]))

@@ -1,0 +1,211 @@
+"""``foursquare history``: the games of the history; ``export`` and ``import`` transcripts.
+
+``history`` lists the games, newest first (``--limit N``); ``history export [FILE]``
+writes them, oldest first, as one transcript stream (FORMATS.md) that
+``foursquare validate`` accepts and ``foursquare replay FILE --game K`` replays
+(K is the ``#`` of the list); ``history import FILE`` adds the games of a
+transcript file, every game checked first: one bad game and nothing is added.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+
+import click
+
+from ..engine.game import Game
+from ..engine.outcome import outcome_words
+from ..errors import shown_name
+from ..formats.history import GameRecord, HistoryStore, Kind, error_words
+from . import SHORT_HELP
+from .boundary import Command, command_boundary, fail
+from .home import history_path
+from .options import PATH, BoundedInt
+from .stats import duration_text
+
+
+class _Group(Command, click.Group):
+    """The ``history`` group: an option that takes one value given twice is a usage
+    error, as for every command (:class:`~foursquare.cli.boundary.Command`)."""
+
+
+@click.group(cls=_Group, invoke_without_command=True, short_help=SHORT_HELP["history"])
+@click.option("--limit", metavar="N", type=BoundedInt(1), help="List only the newest N games.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a table; json: an array of objects, newest first.",
+)
+@click.pass_context
+@command_boundary
+def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
+    """The games of the history, newest first: when, rules, deal, moves, result,
+    hints, time.  '#' is the game's number in 'history export' (and in
+    'replay FILE --game K' of the file exported).
+
+    Games played at the prompt go into the history (the data folder:
+    FOURSQUARE_HOME, or the user's application folder).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    path = history_path()
+    with HistoryStore.open(path) as store:
+        records = store.records()
+    numbers = export_numbers(records)
+    shown = list(reversed(records))[:limit] if limit is not None else list(reversed(records))
+    if fmt == "json":
+        click.echo(json.dumps([_as_json(r, numbers.get(r.id)) for r in shown], indent=2))
+        return
+    if not records:
+        click.echo(f"No games in the history yet ({shown_name(path)}).")
+        return
+    click.echo("\n".join(history_table(shown, numbers)))
+
+
+def export_numbers(records: list[GameRecord]) -> dict[int, int]:
+    """Row id -> the game's number in the export (from 1, oldest first); a game kept
+    as a state (resumed from a position without its moves) has none."""
+    numbers: dict[int, int] = {}
+    for record in records:
+        if record.kind is Kind.TRANSCRIPT:
+            numbers[record.id] = len(numbers) + 1
+    return numbers
+
+
+def _when(seconds: float | None) -> str:
+    return "-" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def _iso(seconds: float | None) -> str | None:
+    return None if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def result_text(record: GameRecord) -> str:
+    """``won, score 4``, ``lost: the stock is empty``, ``stopped`` (a game left while playing)."""
+    if not record.finished:
+        return "stopped" if record.ended is not None or record.source.value == "import" else "stopped (no end: killed?)"
+    return outcome_words(record.status, record.reason, score=record.score)
+
+
+def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[str]:
+    """The table of :func:`history`: one line a game."""
+    rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
+    for r in records:
+        started = _when(r.started) if r.started is not None else ("imported" if r.source.value == "import" else "-")
+        rows.append(
+            (
+                str(numbers.get(r.id, "-")),
+                started,
+                r.rules,
+                "deck" if r.deal is None else str(r.deal),
+                str(r.moves),
+                "-" if r.hints is None else str(r.hints),
+                "-" if r.seconds is None else duration_text(r.seconds),
+                result_text(r),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    right = {0, 3, 4, 5}
+    lines = []
+    for row in rows:
+        cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:-1], widths, strict=True))]
+        lines.append("  ".join(cells + [row[-1]]).rstrip())
+    return lines
+
+
+def _as_json(r: GameRecord, number: int | None) -> dict[str, object]:
+    return {
+        "game": number,
+        "id": r.id,
+        "rules": r.rules,
+        "deal": r.deal,
+        "moves": r.moves,
+        "status": r.status.value,
+        "reason": None if r.reason is None else r.reason.value,
+        "score": r.score,
+        "hints": r.hints,
+        "started": _iso(r.started),
+        "last_move": _iso(r.last_move),
+        "ended": _iso(r.ended),
+        "seconds": r.seconds,
+        "source": r.source.value,
+        "origin": r.origin,
+    }
+
+
+@history.command("export", cls=Command, short_help="Write the games as one transcript stream.")
+@click.argument("file", metavar="[FILE]", type=PATH, default="-", required=False)
+@click.option("--force", is_flag=True, help="Overwrite FILE when it holds something.")
+@command_boundary
+def export(file: str, force: bool) -> None:
+    """Write the games of the history, oldest first, as one transcript stream to
+    FILE (default: stdout): 'foursquare validate FILE' checks it, 'foursquare
+    replay FILE --game K' replays game K ('#' in 'foursquare history')."""
+    with HistoryStore.open(history_path()) as store:
+        records = store.records()
+    texts = [r.record for r in records if r.kind is Kind.TRANSCRIPT]
+    left_out = len(records) - len(texts)
+    if left_out:
+        click.echo(
+            f"{_games(left_out)} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
+            " left out (a transcript needs every move).",
+            err=True,
+        )
+    if not texts:
+        click.echo("The history holds no game to export: nothing written.", err=True)
+        return
+    text = "---\n".join(texts)
+    if file == "-":
+        click.echo(text, nl=False)
+        return
+    from .boundary import check_output_file
+    from .files import write_atomically
+
+    check_output_file(file, force)
+    refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
+    write_atomically(file, text, unless_full=refusal)
+    click.echo(f"Wrote {_games(len(texts))} to {shown_name(file)}.", err=True)
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+@history.command("import", cls=Command, short_help="Add the games of a transcript file.")
+@click.argument("file", metavar="FILE", type=PATH)
+@command_boundary
+def import_(file: str) -> None:
+    """Add the games of a transcript FILE ('-': stdin) to the history.  Every game
+    is checked first, as 'foursquare validate' checks it: a file with a bad game
+    is refused (its errors named by file and line) and nothing is added.  A game
+    already in the history (the same rules, cards and moves) is not added again."""
+    from ..formats.files import read_source
+    from ..formats.transcript import iter_validate
+
+    text, name = read_source(file)
+    games: list[Game] = []
+    errors = invalid = 0
+    for report in iter_validate(text, name):
+        if not report.valid:
+            invalid += 1
+            for error in report.errors:
+                errors += 1
+                click.echo(str(error), err=True)
+        elif report.game is not None:
+            games.append(report.game)
+    if invalid:
+        fail(f"{shown_name(name)}: {_games(invalid)} of {invalid + len(games)} invalid: nothing imported")
+    path = history_path()
+    try:
+        with HistoryStore.open(path, create=True) as store:
+            added, already = store.import_games(games, origin=name)
+    except (sqlite3.Error, OSError) as exc:
+        fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
+    there = f" ({already} already in the history)" if already else ""
+    click.echo(f"Imported {_games(added)} from {shown_name(name)}{there}.", file=sys.stdout)

@@ -1,0 +1,156 @@
+"""``foursquare stats``: the statistics of the games in the history.
+
+The games come from the history of the data folder (:mod:`foursquare.cli.home`,
+:mod:`foursquare.formats.history`): games played (won or lost), games stopped
+before their end, the share won with its 95% Wilson interval, the mean and best
+score of the games won, the current and longest winning streaks, hints and time
+per game; the same for each rule set; at a terminal, a histogram of the scores.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import shown_name
+from ..formats.history import GameRecord, HistoryStore, Summary, summarize
+from . import SHORT_HELP
+from .boundary import Command, command_boundary
+from .home import history_path
+
+#: The longest bar of the histogram (characters).
+BAR = 30
+
+
+@click.command(cls=Command, short_help=SHORT_HELP["stats"])
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: for people; json: one object (played, won, ..., and by_rules for each rule set).",
+)
+@click.option(
+    "--histogram/--no-histogram",
+    default=None,
+    help="Draw the scores of the games won as a text histogram (default: when stdout is a terminal).",
+)
+@command_boundary
+def stats(fmt: str, histogram: bool | None) -> None:
+    """The statistics of the games in the history: played, won, scores, streaks,
+    hints and time, in all and for each rule set.
+
+    The history is kept in the data folder (FOURSQUARE_HOME, or the user's
+    application folder); games played at the prompt go into it.
+    """
+    path = history_path()
+    with HistoryStore.open(path) as store:
+        records = store.records()
+    by_rules = _by_rules(records)
+    if fmt == "json":
+        out: dict[str, object] = {"history": path, **summarize(records).to_dict()}
+        out["by_rules"] = {name: summarize(games).to_dict() for name, games in by_rules.items()}
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(stats_text(records, path, histogram=sys.stdout.isatty() if histogram is None else histogram))
+
+
+def _by_rules(records: list[GameRecord]) -> dict[str, list[GameRecord]]:
+    groups: dict[str, list[GameRecord]] = {}
+    for record in records:
+        groups.setdefault(record.rules, []).append(record)
+    return dict(sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])))
+
+
+def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False) -> str:
+    """The statistics for people: the summary, a table by rule set when there are
+    several, and (``histogram``) the scores of the games won as bars."""
+    if not records:
+        return f"No games in the history yet ({shown_name(path)}).\nPlay one at the prompt: foursquare play"
+    total = summarize(records)
+    lines = summary_lines(total)
+    groups = _by_rules(records)
+    if len(groups) > 1:
+        lines += ["", "By rule set:", *rules_table({name: summarize(games) for name, games in groups.items()})]
+    if histogram and total.scores:
+        lines += ["", f"Scores of the {_games(total.won)} won:", *histogram_lines(total.scores)]
+    return "\n".join(lines)
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def summary_lines(s: Summary) -> list[str]:
+    """The lines of one summary: played, the share won, scores, streaks, hints, time."""
+    stopped = f"; {s.stopped} stopped before the end" if s.stopped else ""
+    lines = [f"Games played: {s.played} (won {s.won}, lost {s.lost}){stopped}"]
+    if s.played:
+        low, high = s.win_interval
+        lines.append(f"Won: {_percent(s.win_share)} (95% interval {_percent(low)} to {_percent(high)})")
+    if s.mean_score is not None:
+        lines.append(f"Score: mean {s.mean_score:.1f}, best {s.best_score} (of the {_games(s.won)} won)")
+    lines.append(f"Winning streak: current {s.current_streak}, longest {s.longest_streak}")
+    if s.hints_per_game is not None:
+        lines.append(f"Hints: {s.hints_per_game:.1f} a game")
+    if s.seconds_per_game is not None:
+        lines.append(f"Time: {duration_text(s.seconds_per_game)} a game (median)")
+    return lines
+
+
+def rules_table(groups: dict[str, Summary]) -> list[str]:
+    """One line a rule set: played, won, the share won, stopped, mean and best score."""
+    width = max(len("rules"), *(len(name) for name in groups))
+    head = f"  {'rules':<{width}}  played   won   share  stopped   mean  best"
+    rows = [head]
+    for name, s in groups.items():
+        share = _percent(s.win_share) if s.played else "-"
+        mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"
+        best = str(s.best_score) if s.best_score is not None else "-"
+        rows.append(f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {share:>6}  {s.stopped:>7}  {mean:>5}  {best:>4}")
+    return rows
+
+
+def histogram_lines(scores: dict[int, int]) -> list[str]:
+    """A bar a score, from the lowest to the highest score reached (a score no game
+    reached has an empty bar), the longest bar :data:`BAR` characters.
+
+    >>> print("\\n".join(histogram_lines({2: 1, 4: 3})))
+     2 | ########## 1
+     3 | 0
+     4 | ############################## 3
+    """
+    low, high = min(scores), max(scores)
+    most = max(scores.values())
+    width = len(str(high))
+    lines = []
+    for score in range(low, high + 1):
+        count = scores.get(score, 0)
+        bar = "#" * (round(BAR * count / most) if count else 0)
+        if count and not bar:
+            bar = "#"
+        lines.append(f"{score:>{width + 1}} | {bar + ' ' if bar else ''}{count}")
+    return lines
+
+
+def duration_text(seconds: float) -> str:
+    """A duration for people: ``45 s``, ``3 min 05 s``, ``1 h 02 min``.
+
+    >>> duration_text(45.2), duration_text(185), duration_text(3725)
+    ('45 s', '3 min 05 s', '1 h 02 min')
+    """
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"

@@ -1,0 +1,211 @@
+"""``play`` keeps its games in the history; ``foursquare history`` lists, exports and
+imports them; ``foursquare stats`` sums them up (CliRunner, a real SQLite file in
+the test's own FOURSQUARE_HOME)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+import pytest
+from helpers import EXAMPLES, invoke
+
+from foursquare.engine.game import Game
+from foursquare.formats.history import SCHEMA_VERSION, HistoryStore
+from foursquare.formats.transcript import validate
+
+
+def history_file() -> str:
+    return os.path.join(os.environ["FOURSQUARE_HOME"], "history.sqlite3")
+
+
+def records():
+    return HistoryStore.open(history_file()).records()
+
+
+def cells(deal: int, n: int) -> list[str]:
+    """The first legal cell, ``n`` times (fewer when the game ends first)."""
+    game = Game.from_deal(deal)
+    out = []
+    while len(out) < n and not game.is_over:
+        cell = str(game.legal_cells()[0])
+        game.play(cell)
+        out.append(cell)
+    return out
+
+
+def prompt(deal: int, lines: list[str], *extra: str):
+    return invoke(["play", "--deal", deal, "--interactive", "--ascii", *extra], input="".join(f"{x}\n" for x in lines))
+
+
+def test_a_game_at_the_prompt_is_recorded_with_its_moves_hints_and_times():
+    done = prompt(1, [*cells(1, 3), "hint", "quit"])
+    assert done.exit_code == 0, done.output
+    (record,) = records()
+    assert (record.deal, record.moves, record.rules, record.source.value) == (1, 3, "standard", "prompt")
+    from foursquare.cli.session import hints_available
+
+    assert record.hints == (1 if hints_available() else 0)  # a hint needs a bot to give it
+    assert record.started is not None and record.ended is not None and record.started <= record.ended
+    (report,) = validate(record.record, "row")
+    assert report.valid and len(report.game.moves) == 3
+
+
+def test_undo_is_recorded_as_the_game_stands():
+    prompt(1, ["d4", "e4", "undo", "quit"])
+    (record,) = records()
+    assert record.moves == 1
+
+
+def test_a_piped_script_is_recorded_only_with_history_and_no_history_skips_the_prompt():
+    script = "".join(f"{c}\n" for c in cells(2, 4))
+    assert invoke(["play", "--deal", 2], input=script).exit_code == 0
+    assert not os.path.exists(history_file())
+    assert prompt(3, ["d4", "quit"], "--no-history").exit_code == 0
+    assert not os.path.exists(history_file())
+    assert invoke(["play", "--deal", 2, "--history"], input=script).exit_code == 0
+    (record,) = records()
+    assert (record.deal, record.moves, record.source.value) == (2, 4, "script")
+
+
+def test_a_whole_won_game_and_a_lost_one_give_the_stats():
+    invoke(["play", "--deal", 89, "--history"], input=(EXAMPLES / "deal89.moves").read_text())
+    assert invoke(["history", "import", EXAMPLES / "lost.yaml"]).exit_code == 0
+    assert invoke(["history", "import", EXAMPLES / "won.yaml"]).exit_code == 0
+    prompt(5, ["d4", "quit"])
+    done = invoke(["stats", "--format", "json"])
+    assert done.exit_code == 0
+    stats = json.loads(done.stdout)
+    # deal89.moves wins with 4, won.yaml with 8, lost.yaml loses: in the order they ended
+    assert (stats["played"], stats["won"], stats["lost"], stats["stopped"]) == (3, 2, 1, 1)
+    assert stats["best_score"] == 8 and stats["mean_score"] == 6.0
+    assert (stats["current_streak"], stats["longest_streak"]) == (1, 1)
+    low, high = stats["win_interval"]
+    assert 0 < low < 2 / 3 < high < 1
+    assert stats["scores"] == {"4": 1, "8": 1}
+    assert set(stats["by_rules"]) == {"standard"}
+    text = invoke(["stats", "--histogram"]).stdout
+    assert "Games played: 3 (won 2, lost 1); 1 stopped before the end" in text
+    assert "Won: 66.7% (95% interval" in text and "best 8" in text
+    assert " 8 | ###" in text and " 5 | 0" in text
+
+
+def test_stats_by_rule_set():
+    prompt(1, cells(1, 2) + ["quit"])
+    three = invoke(["play", "--deal", 4, "--rules", "three-square", "--interactive"], input="d4\nquit\n")
+    assert three.exit_code == 0
+    stats = json.loads(invoke(["stats", "--format", "json"]).stdout)
+    assert {name: s["stopped"] for name, s in stats["by_rules"].items()} == {"standard": 1, "three-square": 1}
+    assert "By rule set:" in invoke(["stats"]).stdout
+
+
+def test_an_empty_history_says_so():
+    done = invoke(["stats"])
+    assert done.exit_code == 0 and "No games in the history yet" in done.stdout
+    assert json.loads(invoke(["stats", "--format", "json"]).stdout)["played"] == 0
+    assert "No games" in invoke(["history"]).stdout
+    assert not os.path.exists(history_file())  # reading creates nothing
+
+
+def test_history_lists_newest_first_with_limit_and_json():
+    for deal in (11, 12, 13):
+        prompt(deal, [*cells(deal, 2), "quit"])
+    lines = invoke(["history"]).stdout.splitlines()
+    assert lines[0].split()[:3] == ["#", "started", "rules"]
+    assert [line.split()[4] for line in lines[1:]] == ["13", "12", "11"]
+    assert [line.split()[0] for line in lines[1:]] == ["3", "2", "1"]
+    limited = invoke(["history", "--limit", 2]).stdout.splitlines()
+    assert len(limited) == 3
+    rows = json.loads(invoke(["history", "--format", "json", "--limit", 1]).stdout)
+    assert [(r["game"], r["deal"], r["moves"], r["status"]) for r in rows] == [(3, 13, 2, "playing")]
+    assert invoke(["history", "--limit", 0]).exit_code == 2
+
+
+def test_export_validates_and_replay_game_k_replays_the_game_of_that_number(tmp_path):
+    for deal in (21, 22):
+        prompt(deal, [*cells(deal, 3 + deal - 21), "quit"])
+    out = tmp_path / "all.yaml"
+    assert invoke(["history", "export", out]).exit_code == 0
+    assert invoke(["validate", out]).exit_code == 0
+    reports = validate(out.read_text(), str(out))
+    assert [r.game.deal for r in reports] == [21, 22]
+    done = invoke(["replay", out, "--game", 2, "--final", "--ascii"])
+    assert done.exit_code == 0 and "deal 22, 4 moves" in done.stdout
+    # to stdout as well; an existing file is not overwritten without --force
+    assert invoke(["history", "export"]).stdout == out.read_text()
+    again = invoke(["history", "export", out])
+    assert again.exit_code == 1 and "--force" in again.stderr
+    assert invoke(["history", "export", out, "--force"]).exit_code == 0
+
+
+def test_export_of_an_empty_history_writes_nothing(tmp_path):
+    done = invoke(["history", "export", tmp_path / "x.yaml"])
+    assert done.exit_code == 0 and "no game" in done.stderr and not (tmp_path / "x.yaml").exists()
+
+
+def test_import_refuses_a_bad_file_naming_file_and_line_and_adds_nothing(tmp_path):
+    invoke(["history", "import", EXAMPLES / "won.yaml"])
+    done = invoke(["history", "import", EXAMPLES / "invalid.yaml"])
+    assert done.exit_code == 1
+    assert "examples/invalid.yaml:13: game 2, move 2: claim flipped" in done.stderr.replace(str(EXAMPLES.parent) + "/", "")
+    assert "nothing imported" in done.stderr
+    assert len(records()) == 1  # the valid game 1 of invalid.yaml was not added either
+    state = invoke(["history", "import", EXAMPLES / "state.yaml"])
+    assert state.exit_code == 1 and "state.yaml" in state.stderr and "is a state" in state.stderr
+    missing = invoke(["history", "import", tmp_path / "none.yaml"])
+    assert missing.exit_code == 1 and "no such file" in missing.stderr
+
+
+def test_import_of_a_game_already_there_adds_nothing_and_stdin_is_read():
+    text = (EXAMPLES / "won.yaml").read_text()
+    assert "Imported 1 game" in invoke(["history", "import", "-"], input=text).stdout
+    again = invoke(["history", "import", EXAMPLES / "won.yaml"])
+    assert "Imported 0 games" in again.stdout and "1 already in the history" in again.stdout
+    assert len(records()) == 1
+
+
+def _newer():
+    os.makedirs(os.path.dirname(history_file()), exist_ok=True)
+    db = sqlite3.connect(history_file())
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 4}")
+    db.commit()
+    db.close()
+
+
+def _corrupt():
+    os.makedirs(os.path.dirname(history_file()), exist_ok=True)
+    with open(history_file(), "w") as f:
+        f.write("my notes, not a database\n")
+
+
+@pytest.mark.parametrize("make, words", [(_newer, "newer foursquare"), (_corrupt, "not a foursquare history")])
+def test_a_refused_history_is_an_error_for_stats_history_and_import_and_a_warning_for_play(make, words):
+    make()
+    with open(history_file(), "rb") as f:
+        before = f.read()
+    for args in (["stats"], ["history"], ["history", "export"], ["history", "import", EXAMPLES / "won.yaml"]):
+        done = invoke(args)
+        assert done.exit_code == 1, args
+        assert words in done.stderr and "history.sqlite3" in done.stderr and "Traceback" not in done.output
+    played = prompt(1, ["d4", "e4", "quit"])
+    assert played.exit_code == 0
+    assert words in played.stderr and "This game is not recorded in the history." in played.stderr
+    assert "Stopped after 2 cards placed." in played.stdout  # the game went on
+    with open(history_file(), "rb") as f:
+        assert f.read() == before
+
+
+def test_a_game_resumed_from_its_recording_continues_its_row_in_the_history(tmp_path):
+    record = tmp_path / "g.yaml"
+    moves = cells(17, 6)
+    assert prompt(17, [*moves[:3], "quit"], "--record", record).exit_code == 0
+    done = invoke(["play", "--resume", record, "--record", record, "--interactive", "--ascii"],
+                  input="".join(f"{m}\n" for m in moves[3:]) + "quit\n")
+    assert done.exit_code == 0, done.output
+    (row,) = records()
+    assert (row.deal, row.moves) == (17, 6)
+    # a game resumed elsewhere (not where a stopped game of the history stands) is a new row
+    assert prompt(17, [*moves[:2], "quit"]).exit_code == 0
+    assert [r.moves for r in records()] == [6, 2]

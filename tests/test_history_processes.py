@@ -1,0 +1,240 @@
+"""The history with real processes on a real file: several prompts writing it at once,
+a prompt killed with SIGKILL mid-game, a file locked by another program, a write
+over the size limit (as a full disk), a read-only or refused file."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+from helpers import ROOT
+
+from foursquare.engine.game import Game
+from foursquare.formats.history import HistoryStore
+
+COMMAND = [sys.executable, "-m", "foursquare"]
+
+
+def env(home) -> dict[str, str]:
+    return dict(os.environ, FOURSQUARE_HOME=str(home), PYTHONUNBUFFERED="1", NO_COLOR="1")
+
+
+def cells(deal: int, n: int) -> list[str]:
+    game = Game.from_deal(deal)
+    out = []
+    while len(out) < n and not game.is_over:
+        cell = str(game.legal_cells()[0])
+        game.play(cell)
+        out.append(cell)
+    return out
+
+
+def run(home, *args, input=None, **kwargs):
+    return subprocess.run(
+        [*COMMAND, *map(str, args)], input=input, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env(home), **kwargs
+    )
+
+
+def records(home):
+    return HistoryStore.open(str(home / "history.sqlite3")).records()
+
+
+def wait_for(condition, timeout=60.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+class Prompt:
+    """A ``play --interactive`` process fed line by line, its stderr read as it comes."""
+
+    def __init__(self, home, deal: int) -> None:
+        self.process = subprocess.Popen(
+            [*COMMAND, "play", "--deal", str(deal), "--interactive", "--ascii"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=env(home),
+        )
+        self.stderr = b""
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for chunk in iter(lambda: self.process.stderr.read1(4096), b""):  # type: ignore[union-attr]
+            self.stderr += chunk
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(f"{line}\n" for line in lines).encode())
+        self.process.stdin.flush()
+
+    def finish(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        code = self.process.wait(120)
+        self._reader.join(10)
+        return code
+
+
+def test_several_prompts_at_once_all_keep_their_whole_game(tmp_path):
+    deals = [31, 32, 33, 34]
+    games = {deal: cells(deal, 8) for deal in deals}
+    prompts = [Prompt(tmp_path, deal) for deal in deals]
+    for step in range(8):  # interleaved: every process writes after each of its moves
+        for deal, p in zip(deals, prompts, strict=True):
+            if step < len(games[deal]):
+                p.send(games[deal][step])
+    for p in prompts:
+        p.send("quit")
+    assert [p.finish() for p in prompts] == [0] * len(deals)
+    for p in prompts:
+        assert b"NOT in the history" not in p.stderr, p.stderr
+    got = {r.deal: r for r in records(tmp_path)}
+    assert sorted(got) == deals
+    for deal in deals:
+        assert got[deal].moves == len(games[deal]) and got[deal].ended is not None
+    assert json.loads(run(tmp_path, "stats", "--format", "json").stdout)["stopped"] == len(deals)
+
+
+def test_a_prompt_killed_mid_game_leaves_the_game_so_far_and_stats_shows_it(tmp_path):
+    moves = cells(41, 5)
+    p = Prompt(tmp_path, 41)
+    p.send(*moves)
+    assert wait_for(lambda: os.path.exists(tmp_path / "history.sqlite3") and any(r.moves == 5 for r in records(tmp_path)))
+    p.process.send_signal(signal.SIGKILL)
+    assert p.finish() == -signal.SIGKILL
+    (record,) = records(tmp_path)
+    assert (record.deal, record.moves, record.ended) == (41, 5, None)
+    stats = run(tmp_path, "stats")
+    assert stats.returncode == 0 and "1 stopped before the end" in stats.stdout
+    listed = run(tmp_path, "history")
+    assert "stopped (no end: killed?)" in listed.stdout
+    exported = run(tmp_path, "history", "export")
+    assert run(tmp_path, "validate", "-", input=exported.stdout).returncode == 0
+
+
+def test_a_locked_history_warns_once_the_game_goes_on_and_nothing_is_lost(tmp_path):
+    moves = cells(42, 4)
+    assert run(tmp_path, "play", "--deal", 7, "--history", input="d4\n").returncode == 0  # the file exists
+    holder = sqlite3.connect(tmp_path / "history.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
+    p = Prompt(tmp_path, 42)
+    p.send(moves[0], moves[1])
+    assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
+    holder.execute("COMMIT")
+    p.send(moves[2], moves[3], "quit")
+    assert p.finish() == 0
+    err = p.stderr.decode()
+    assert err.count("the history cannot take the game now") == 1
+    assert "database is locked (another foursquare command or program is writing it)" in err
+    assert "the history holds the game again" in err
+    got = {r.deal: r.moves for r in records(tmp_path)}
+    assert got == {7: 1, 42: 4}
+
+
+def _size_limit():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+
+def test_a_write_over_the_size_limit_warns_and_the_game_and_the_old_games_stay(tmp_path):
+    # RLIMIT_FSIZE makes every write past 8 KiB fail (EFBIG), as a full disk does
+    assert run(tmp_path, "play", "--deal", 7, "--history", input="d4\ne4\n").returncode == 0
+    done = subprocess.run(
+        [*COMMAND, "play", "--deal", "43", "--interactive", "--ascii"], input="\n".join(cells(43, 6) + ["quit"]) + "\n",
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=env(tmp_path), preexec_fn=_size_limit,
+    )
+    assert done.returncode == 0
+    assert "Stopped after 6 cards placed." in done.stdout
+    assert done.stderr.count("the history cannot take the game now") == 1
+    assert "the game is NOT in the history as it stands" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert {r.deal: r.moves for r in records(tmp_path)}.get(7) == 2
+
+
+def test_a_read_only_history_warns_and_is_left_as_it_is(tmp_path):
+    assert run(tmp_path, "play", "--deal", 7, "--history", input="d4\n").returncode == 0
+    path = tmp_path / "history.sqlite3"
+    os.chmod(path, 0o444)
+    before = path.read_bytes()
+    done = run(tmp_path, "play", "--deal", 8, "--interactive", "--ascii", input="d4\nquit\n")
+    assert done.returncode == 0 and "Stopped after 1 card placed." in done.stdout
+    assert "the history file is read-only" in done.stderr
+    assert path.read_bytes() == before
+    assert "1 stopped" in run(tmp_path, "stats").stdout
+
+
+def test_a_newer_or_corrupt_history_is_refused_by_the_real_program(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    path.write_bytes(b"\x00\x01 not sqlite at all")
+    stats = run(tmp_path, "stats")
+    assert stats.returncode == 1 and stats.stderr.startswith(f"{path}: not a foursquare history")
+    db = tmp_path / "newer"
+    db.mkdir()
+    con = sqlite3.connect(db / "history.sqlite3")
+    con.execute("PRAGMA user_version = 99")
+    con.execute("CREATE TABLE games (x)")
+    con.commit()
+    con.close()
+    before = (db / "history.sqlite3").read_bytes()
+    done = run(db, "play", "--deal", 1, "--interactive", input="d4\nquit\n")
+    assert done.returncode == 0 and "schema version 99" in done.stderr
+    assert run(db, "history").returncode == 1
+    assert (db / "history.sqlite3").read_bytes() == before
+
+
+def _mount_tmpfs(folder, size: str) -> bool:
+    import shutil
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
+    return done.returncode == 0
+
+
+def _fill(folder):
+    """Fill the file system of ``folder`` to the last byte."""
+    import contextlib
+
+    filler = folder / "filler"
+    for size in (1024, 1):
+        with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:
+            while True:
+                out.write(b"\0" * size)
+    return filler
+
+
+def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_frees_up(tmp_path):
+    home = tmp_path / "disk"
+    home.mkdir()
+    if not _mount_tmpfs(home, "256k"):
+        import pytest
+
+        pytest.skip("cannot mount a small tmpfs here (needs root and mount)")
+    try:
+        assert run(home, "play", "--deal", 7, "--history", input="d4\ne4\n").returncode == 0
+        moves = cells(44, 12)
+        p = Prompt(home, 44)
+        p.send(*moves[:3])
+        assert wait_for(lambda: {r.deal: r.moves for r in records(home)}.get(44) == 3)
+        filler = _fill(home)
+        p.send(*moves[3:8])
+        assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
+        filler.unlink()
+        p.send(*moves[8:], "quit")
+        assert p.finish() == 0
+        err = p.stderr.decode()
+        assert err.count("the history cannot take the game now") == 1 and "(the disk is full)" in err
+        assert "the history holds the game again" in err and "NOT in the history" not in err
+        assert {r.deal: r.moves for r in records(home)} == {7: 2, 44: len(moves)}
+    finally:
+        subprocess.run(["umount", "-l", str(home)], capture_output=True)

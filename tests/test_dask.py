@@ -59,6 +59,14 @@ class LocalCluster:
         return process
 
     def start(self, workers: int = 2, prelude: str | None = None) -> LocalCluster:
+        """Start the scheduler and the workers (all stopped again if one of them fails to start)."""
+        try:
+            return self._start_all(workers, prelude)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start_all(self, workers: int, prelude: str | None) -> LocalCluster:
         file = self.folder / "scheduler.json"
         self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                   "--scheduler-file", str(file)])

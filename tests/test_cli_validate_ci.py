@@ -241,7 +241,7 @@ def test_the_github_actions_example_runs_validate_with_annotations():
     assert result.stdout.startswith(f"::error file={INVALID},line=13,")
 
 
-def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
+def test_json_cut_short_by_ctrl_c_is_still_a_valid_array_that_says_it_is_incomplete(tmp_path):
     import signal
 
     path = write(tmp_path, games_text(3000))
@@ -261,8 +261,11 @@ def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
             process.kill()
             process.wait()
     assert process.returncode == 130
-    games = json.loads(out.read_text())
+    *games, last = json.loads(out.read_text())
     assert 0 < len(games) < 3000 and [g["game"] for g in games] == list(range(1, len(games) + 1))
+    # the last object says the report stops short, and is invalid: a run cut short is never all valid
+    assert last["game"] is None and not last["valid"] and last["file"] == str(path)
+    assert "interrupted: this report is incomplete" in last["errors"][0]["message"]
 
 
 def test_junit_holds_a_message_with_a_control_character():

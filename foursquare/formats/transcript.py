@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,14 +160,18 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
     return list(iter_transcripts(text, source))
 
 
-def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
+def iter_transcripts(text: str | Iterable[str], source: str) -> Iterator[TranscriptGame]:
     """Read the game documents of a transcript file one at a time (shape only; no replay).
 
     Each document is read when the iterator reaches it, so a caller that drops each
     game before taking the next holds one game at a time, and one that stops after
     game K reads no further.
 
-    :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted).
+    :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted),
+        or its blocks as :class:`foursquare.formats.files.Source` reads them: then the
+        file is read as the games are taken, and the first game is given as soon as it
+        is read (when it is a game; a first document that is not one is looked at with
+        the next, to tell a file of another kind).
     :param source: the file name used in errors.
     :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
@@ -177,12 +181,15 @@ def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
         a state, a rules file or another YAML file of one document rather than a
         transcript (the message says which): raised before the first game is given.
     """
-    docs = (doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None)
-    first = list(itertools.islice(docs, 2))  # the rest is read game by game (one game's nodes at a time)
+    seen = _Seen(text)
+    docs = (doc for doc in read_each_document(seen.blocks(), source) if doc.node is not None or doc.error is not None)
+    first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
     if not first:
-        why = "it is empty" if not text.strip() else "it holds only comments or empty documents"
+        why = "it is empty" if not seen.content else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
-    if len(first) == 1 and _looks_like_moves(text, first[0]):
+    if not (isinstance(first[0].node, YMap) and _another_kind(first[0].node) is None):
+        first += itertools.islice(docs, 1)  # not a game: one document alone is a file of another kind
+    if len(first) == 1 and _looks_like_moves(text if isinstance(text, str) else first[0].text, first[0]):
         raise FormatError(source, first[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
     if len(first) == 1 and isinstance(first[0].node, YMap):  # a whole file of another kind: a file error, no game
         other = _another_kind(first[0].node)
@@ -196,6 +203,25 @@ def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
             assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
         yield tg
+
+
+class _Seen:
+    """A file's text or blocks, noting whether any holds more than white space."""
+
+    def __init__(self, text: str | Iterable[str]) -> None:
+        self.text = text
+        self.content = isinstance(text, str) and bool(text.strip())
+
+    def blocks(self) -> str | Iterator[str]:
+        if isinstance(self.text, str):
+            return self.text
+        return self._noted(self.text)
+
+    def _noted(self, blocks: Iterable[str]) -> Iterator[str]:
+        for block in blocks:
+            if not self.content and not block.isspace():
+                self.content = bool(block)
+            yield block
 
 
 #: Said at the first move without a card of a game whose card order is unknown.
@@ -560,21 +586,21 @@ def _in_order(errors: list[FormatError]) -> list[FormatError]:
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def validate(text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
+def validate(text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
     """Check every game of a transcript file: the list of :func:`iter_validate`,
     whose parameters, description and errors it shares."""
     return list(iter_validate(text, source, finished=finished, repeats=repeats))
 
 
 def iter_validate(
-    text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None
+    text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None
 ) -> Iterator[GameReport]:
     """Check the games of a transcript file one at a time (the ``validate`` command).
 
     Each game is read, replayed and reported before the next is read
     (:func:`iter_transcripts`), so a caller that drops each report holds one game.
 
-    :param text: the file's text.
+    :param text: the file's text, or its blocks as read (:func:`iter_transcripts`).
     :param source: the file name used in errors.
     :param finished: when true, a game still going on (status ``playing``) is an
         error at its first line (RULES.md "End of the game": a finished game is won or lost).

@@ -30,7 +30,7 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -55,6 +55,10 @@ _resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.r
 MAX_NODES = 100_000
 #: How deeply lists and mappings may nest in one document (the formats need 4 levels).
 MAX_DEPTH = 200
+#: The most characters one document may hold (a game takes a few thousand): a longer
+#: one is refused as it is read, before it is parsed, so that one document of a file
+#: within the input cap never holds the whole file in memory.
+MAX_DOCUMENT_CHARS = 8 * 1024 * 1024
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
 
@@ -180,11 +184,14 @@ class Piece(NamedTuple):
     :ivar offset: the number of lines before it (its first line is ``offset + 1``).
     :ivar text: its text.
     :ivar first: the line of its first content (not blank, a comment or a directive).
+    :ivar oversize: true when it holds more than the limit of :func:`iter_pieces`
+        (its ``text`` is then empty: it was dropped as it was read).
     """
 
     offset: int
     text: str
     first: int
+    oversize: bool = False
 
     @property
     def last(self) -> int:
@@ -239,54 +246,93 @@ def iter_documents(text: str) -> Iterator[Piece]:
     documents, a directive or the first content), so memory stays that of the
     pieces themselves.
     """
-    n = len(text)
-    lf_only = _OTHER_BREAK.search(text) is None
-    markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
-    pos = line = 0  # a line start, and its index from 0
-    start = start_pos = 0  # the current piece's first line and where it starts
+    return iter_pieces((text,))
+
+
+def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:
+    """The pieces of a stream given block by block (as a file is read), one at a time.
+
+    :param blocks: the stream's text in blocks, each ending at a line break (the last
+        may not): :func:`foursquare.formats.files.Source` reads a file so.  The pieces
+        are those of :func:`split_documents` of the blocks joined; a piece is given as
+        soon as the line that ends it is read, so a pipe's first document is read
+        before the pipe ends.
+    :param limit: the most characters a piece may hold (default
+        :data:`MAX_DOCUMENT_CHARS`): a longer one is given with ``oversize`` true and
+        no text, and its text is dropped while it is read, so memory stays that of
+        one document within the limit.
+    """
+    limit = MAX_DOCUMENT_CHARS if limit is None else limit
+    line = 0  # the current line's index, from 0
+    start = 0  # the current piece's first line
     first: int | None = None  # the first content line of the current piece
     started = False  # the piece has its '---' or some content: a '---' now starts the next one
-    while True:
-        match = (markers if started else contents).search(text, pos)
-        if match is None:
-            break
-        at = match.start()
-        if lf_only:
-            line += text.count("\n", pos, at)
-            end = text.find("\n", at)
-            brk = None if end < 0 else True
-            end, after = (n, n) if end < 0 else (end, end + 1)
-        else:
-            line += _breaks_in(text, pos, at)
-            found = _BREAKS.search(text, at)
-            brk = None if found is None else True
-            end, after = (found.start(), found.end()) if found is not None else (n, n)
-        current = text[at:end]
-        marker = _MARKER.match(current) if current[:1] in "-." else None
-        if marker and marker.group(1) == "---":
-            if started:
-                if first is not None:
-                    yield Piece(start, text[start_pos:at], first)
-                start, start_pos, first = line, at, None
-            started = True
-            first = line + 1 if first is None else first
-        elif marker:  # '...': the document ends with this line
-            if started or first is not None:
-                first = line + 1 if first is None else first
-                yield Piece(start, text[start_pos:after], first)
-            # (a '...' with no document open ends nothing: it is left out)
-            start, start_pos, first, started = line + 1, after, None, False
-        elif not started:
-            if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
-                first = line + 1 if first is None else first
+    parts: list[str] = []  # the current piece's text in the blocks before this one
+    size = 0  # its length so far (also when dropped)
+
+    def piece(tail: str) -> Piece:
+        assert first is not None
+        if size + len(tail) > limit:
+            return Piece(start, "", first, True)
+        return Piece(start, "".join(parts) + tail if parts else tail, first)
+
+    for text in blocks:
+        if not text:
+            continue
+        n = len(text)
+        block_line = line
+        lf_only = _OTHER_BREAK.search(text) is None
+        markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
+        pos = 0  # a line start
+        start_pos = 0  # where the current piece starts in this block (0: in an earlier one)
+        while True:
+            match = (markers if started else contents).search(text, pos)
+            if match is None:
+                break
+            at = match.start()
+            if lf_only:
+                line += text.count("\n", pos, at)
+                end = text.find("\n", at)
+                brk = None if end < 0 else True
+                end, after = (n, n) if end < 0 else (end, end + 1)
             else:
+                line += _breaks_in(text, pos, at)
+                found = _BREAKS.search(text, at)
+                brk = None if found is None else True
+                end, after = (found.start(), found.end()) if found is not None else (n, n)
+            current = text[at:end]
+            marker = _MARKER.match(current) if current[:1] in "-." else None
+            if marker and marker.group(1) == "---":
+                if started:
+                    if first is not None:
+                        yield piece(text[start_pos:at])
+                    start, start_pos, first, parts, size = line, at, None, [], 0
                 started = True
                 first = line + 1 if first is None else first
-        if brk is None:
-            break
-        pos, line = after, line + 1
+            elif marker:  # '...': the document ends with this line
+                if started or first is not None:
+                    first = line + 1 if first is None else first
+                    yield piece(text[start_pos:after])
+                # (a '...' with no document open ends nothing: it is left out)
+                start, start_pos, first, started, parts, size = line + 1, after, None, False, [], 0
+            elif not started:
+                if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
+                    first = line + 1 if first is None else first
+                else:
+                    started = True
+                    first = line + 1 if first is None else first
+            if brk is None:
+                break
+            pos, line = after, line + 1
+        line = block_line + (text.count("\n") if lf_only else _breaks_in(text, 0, n))
+        rest = n - start_pos
+        if size + rest <= limit:
+            parts.append(text[start_pos:] if start_pos else text)
+        else:  # too large: its text is dropped as it is read
+            parts = []
+        size += rest
     if first is not None:
-        yield Piece(start, text[start_pos:], first)
+        yield piece("")
 
 
 class Document(NamedTuple):
@@ -295,37 +341,42 @@ class Document(NamedTuple):
     :ivar line: the line of its first content (a directive, ``---`` or the first key).
     :ivar node: the document's node, ``None`` when it is empty or unreadable.
     :ivar error: why it cannot be read, or ``None``.
+    :ivar text: the text of its piece of the stream (:class:`Piece`).
     """
 
     line: int
     node: YNode | None
     error: FormatError | None = None
+    text: str = ""
 
 
-def read_each_document(text: str, source: str) -> Iterator[Document]:
+def read_each_document(text: str | Iterable[str], source: str) -> Iterator[Document]:
     """Every document of a YAML stream, each read on its own, one at a time.
 
-    The stream is cut at its document markers (:func:`split_documents`) and each
+    The stream is cut at its document markers (:func:`iter_pieces`) and each
     piece is read separately from its parser events with its line offset, so a syntax error, a
-    duplicate key, a bad tag or a document over :data:`MAX_NODES` values spoils
-    only its own document: the others are read.
+    duplicate key, a bad tag, a document over :data:`MAX_NODES` values or over
+    :data:`MAX_DOCUMENT_CHARS` characters spoils only its own document: the others are read.
 
-    :param text: the stream's text (a byte-order mark and CRLF are accepted).
+    :param text: the stream's text (a byte-order mark and CRLF are accepted), or its
+        blocks as :class:`foursquare.formats.files.Source` reads them (already clean,
+        each ending at a line break): then only one document's text is held at a time,
+        and each document is given as soon as the line after it is read.
     :param source: the name used in errors.
     :returns: an iterator of one :class:`Document` per piece with content
         (comments alone make none); an empty document has node ``None`` and no
         error.  Each is read when reached, so a long stream never holds every
         document's nodes at once.
     """
-    text = clean_text(text)
-    for piece in iter_documents(text):
+    blocks = (clean_text(text),) if isinstance(text, str) else text
+    for piece in iter_pieces(blocks):
         try:
             nodes = _compose(piece, source)
         except FormatError as exc:
-            yield Document(piece.first, None, exc)
+            yield Document(piece.first, None, exc, piece.text)
             continue
         for node in nodes:
-            yield Document(piece.first if node is None else node.line, node)
+            yield Document(piece.first if node is None else node.line, node, None, piece.text)
 
 
 def read_documents(text: str, source: str) -> list[YNode | None]:
@@ -352,6 +403,10 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     node tree is composed first, and the limits hold as the events come.
     """
     offset = piece.offset
+    if piece.oversize:
+        raise FormatError(
+            source, piece.first, f"the YAML document is too large (over {MAX_DOCUMENT_CHARS:,} characters)"
+        )
     try:
         return _build(_LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:

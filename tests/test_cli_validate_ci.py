@@ -293,3 +293,30 @@ def test_github_annotations_name_the_path_as_given_so_github_can_place_them(tmp_
     first = result.stdout.splitlines()[0]
     expected = str(bad).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
     assert first.startswith(f"::error file={expected},line=")
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+def test_game_k_of_a_pipe_that_goes_on_is_answered_once_game_k_is_read(command):
+    # game 2 is followed by the start of game 3 and the pipe stays open: nothing after
+    # game 2 is needed, so the command answers without waiting for the pipe's end
+    won = WON.read_text(encoding="utf-8")
+    unreadable = "foursquare: 1\nmoves: [d4\n"  # game 1 is only counted: its error does not matter
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", command, "--game", "2", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(f"{unreadable}---\n{won}---\nfoursquare: 1\n".encode())
+        process.stdin.flush()
+        deadline = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        ended = process.poll() is not None
+        out = process.stdout.read().decode()
+    finally:
+        process.kill()
+        process.wait()
+    assert ended and process.returncode == 0, out
+    reference = invoke([command, "--game", "1", WON])
+    assert out == reference.stdout

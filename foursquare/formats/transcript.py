@@ -98,6 +98,7 @@ class TranscriptGame:
     :ivar errors: the schema errors found while reading the document.
     :ivar readable: false when the document is not readable YAML (its error is in
         ``errors``; nothing else is known of the game).
+    :ivar shape_read: false for a game only counted (``read`` of :func:`iter_transcripts`).
     """
 
     number: int
@@ -113,6 +114,7 @@ class TranscriptGame:
     lines: dict[str, int] = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
     readable: bool = True
+    shape_read: bool = True
 
 
 @dataclass
@@ -160,7 +162,9 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
     return list(iter_transcripts(text, source))
 
 
-def iter_transcripts(text: str | Iterable[str], source: str) -> Iterator[TranscriptGame]:
+def iter_transcripts(
+    text: str | Iterable[str], source: str, *, read: Callable[[int], bool] | None = None
+) -> Iterator[TranscriptGame]:
     """Read the game documents of a transcript file one at a time (shape only; no replay).
 
     Each document is read when the iterator reaches it, so a caller that drops each
@@ -173,6 +177,9 @@ def iter_transcripts(text: str | Iterable[str], source: str) -> Iterator[Transcr
         is read (when it is a game; a first document that is not one is looked at with
         the next, to tell a file of another kind).
     :param source: the file name used in errors.
+    :param read: which games to read, by number (``None``: all): the others are only
+        counted (their first events are read, to know that they are a game), and are
+        given with ``shape_read`` false and nothing else known but their number and line.
     :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
@@ -182,7 +189,12 @@ def iter_transcripts(text: str | Iterable[str], source: str) -> Iterator[Transcr
         transcript (the message says which): raised before the first game is given.
     """
     seen = _Seen(text)
-    docs = (doc for doc in read_each_document(seen.blocks(), source) if doc.node is not None or doc.error is not None)
+    skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
+    docs = (
+        doc
+        for doc in read_each_document(seen.blocks(), source, skip=skip)
+        if doc.node is not None or doc.error is not None or doc.skipped
+    )
     first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
     if not first:
         why = "it is empty" if not seen.content else "it holds only comments or empty documents"
@@ -196,7 +208,9 @@ def iter_transcripts(text: str | Iterable[str], source: str) -> Iterator[Transcr
         if other is not None:
             raise FormatError(source, first[0].line, other)
     for number, doc in enumerate(itertools.chain(first, docs), 1):
-        if doc.error is not None:
+        if doc.skipped or read is not None and not read(number):
+            tg = TranscriptGame(number, doc.line, complete=False, shape_read=False)
+        elif doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)
         else:

@@ -342,15 +342,19 @@ class Document(NamedTuple):
     :ivar node: the document's node, ``None`` when it is empty or unreadable.
     :ivar error: why it cannot be read, or ``None``.
     :ivar text: the text of its piece of the stream (:class:`Piece`).
+    :ivar skipped: true for a document left unread (``skip`` of :func:`read_each_document`).
     """
 
     line: int
     node: YNode | None
     error: FormatError | None = None
     text: str = ""
+    skipped: bool = False
 
 
-def read_each_document(text: str | Iterable[str], source: str) -> Iterator[Document]:
+def read_each_document(
+    text: str | Iterable[str], source: str, *, skip: Callable[[int], bool] | None = None
+) -> Iterator[Document]:
     """Every document of a YAML stream, each read on its own, one at a time.
 
     The stream is cut at its document markers (:func:`iter_pieces`) and each
@@ -363,20 +367,50 @@ def read_each_document(text: str | Iterable[str], source: str) -> Iterator[Docum
         each ending at a line break): then only one document's text is held at a time,
         and each document is given as soon as the line after it is read.
     :param source: the name used in errors.
+    :param skip: which documents need not be read, by their number among those that
+        hold a value or an error (from 1): such a document, once its first events show
+        that it holds a list or a mapping, is given as ``skipped`` (no node, no error)
+        without reading the rest of it: what finding game K of a long file needs.
     :returns: an iterator of one :class:`Document` per piece with content
         (comments alone make none); an empty document has node ``None`` and no
         error.  Each is read when reached, so a long stream never holds every
         document's nodes at once.
     """
     blocks = (clean_text(text),) if isinstance(text, str) else text
+    counted = 0  # the documents given that hold a value or an error
     for piece in iter_pieces(blocks):
+        if skip is not None and skip(counted + 1) and _holds_a_collection(piece):
+            counted += 1
+            yield Document(piece.first, None, None, "", True)
+            continue
         try:
             nodes = _compose(piece, source)
         except FormatError as exc:
+            counted += 1
             yield Document(piece.first, None, exc, piece.text)
             continue
         for node in nodes:
+            counted += node is not None
             yield Document(piece.first if node is None else node.line, node, None, piece.text)
+
+
+def _holds_a_collection(piece: Piece) -> bool:
+    """Whether a piece's first value is a list or a mapping (or it cannot be read): then it
+    holds one document that is not empty, whatever the rest of it says.  Only the
+    parser's first events are read; ``False`` also when they do not tell (read it whole)."""
+    if piece.oversize:
+        return True
+    try:
+        loader = _LOADER(piece.text)
+        for _ in range(4):  # the stream's start, the document's start, its first value
+            kind = type(loader.get_event())
+            if kind is _MappingStart or kind is _SequenceStart:
+                return True
+            if kind is _ScalarEvent or kind is _AliasEvent or kind is _StreamEnd:
+                return False
+    except yaml.YAMLError:
+        return True  # an error is a document (its error) too
+    return False
 
 
 def read_documents(text: str, source: str) -> list[YNode | None]:

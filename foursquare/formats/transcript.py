@@ -56,6 +56,9 @@ GAME_KEYS = ("foursquare", "rules", "deal", "deck", "moves", "result")
 MOVE_KEYS = ("card", "cell", "flipped", "face_down", "status")
 RESULT_KEYS = ("status", "reason", "score")
 STATUSES = tuple(s.value for s in Status)
+_STATUS_OF = {s.value: s for s in Status}
+_MOVE_KEY_SET = frozenset(MOVE_KEYS)
+_CLAIM_KEYS = ("flipped", "face_down", "status")
 REASONS = tuple(r.value for r in Reason)
 
 
@@ -354,20 +357,41 @@ def _read_version(doc: YMap, source: str, err: _Errors) -> None:
         err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
+#: The card and the cell of each text read so far (only texts that are one: the parsers
+#: are pure, so a text read once is read alike again); bounded.
+_CARD_OF: dict[str, Card] = {}
+_CELL_OF: dict[str, Cell] = {}
+_CACHE_SIZE = 4096
+
+
 def _card(node: YNode, what: str, source: str) -> Card:
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        card = _CARD_OF.get(node.text)
+        if card is not None:
+            return card
     text = as_text(node, what, source)
     try:
-        return Card.parse(text)
+        card = Card.parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(_CARD_OF) < _CACHE_SIZE and len(text) < 16:
+        _CARD_OF[text] = card
+    return card
 
 
 def _cell(node: YNode, what: str, source: str) -> Cell:
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        cell = _CELL_OF.get(node.text)
+        if cell is not None:
+            return cell
     text = as_text(node, what, source)
     try:
-        return Cell.parse(text)
+        cell = Cell.parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(_CELL_OF) < _CACHE_SIZE and len(text) < 16:
+        _CELL_OF[text] = cell
+    return cell
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
@@ -417,41 +441,43 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    for error in unknown_keys(item, MOVE_KEYS, "a move", source):
-        err.add(error, m)
+    entries = item.entries
+    if not entries.keys() <= _MOVE_KEY_SET:
+        for error in unknown_keys(item, MOVE_KEYS, "a move", source):
+            err.add(error, m)
     ok = True
     card = cell = None
-    if "card" in item:
+    if "card" in entries:
         try:
-            card = _card(item.entries["card"], "card", source)
+            card = _card(entries["card"], "card", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
-    if "cell" not in item:
+    if "cell" not in entries:
         err.new(item.line, "the move has no cell", m)
         ok = False
     else:
         try:
-            cell = _cell(item.entries["cell"], "cell", source)
+            cell = _cell(entries["cell"], "cell", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
-    for key in ("flipped", "face_down", "status"):
-        node = item.get(key)
+    for key in _CLAIM_KEYS:
+        node = entries.get(key)
         if node is None:
             continue
         try:
             if key == "flipped":
-                cells = node.items if isinstance(node, YSeq) else None
+                cells = node.items if type(node) is YSeq else None
                 if cells is None:
                     raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
                 claims[key] = [_cell(c, "flipped", source) for c in cells]
             elif key == "face_down":
                 claims[key] = as_int(node, "face_down", source, 0)
             else:
-                claims[key] = Status(as_choice(node, "status", source, STATUSES))
+                claims[key] = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
@@ -557,8 +583,10 @@ def check_game(
         claims = entry.claims
         lines = entry.claim_lines
         if "flipped" in claims:
-            claimed = sorted(set(claims["flipped"]), key=str)
-            if len(claimed) != len(claims["flipped"]) or claimed != sorted(placement.flipped, key=str):
+            said, did = claims["flipped"], placement.flipped
+            # (as the sorted lists, each cell once, compare: the same cells, none twice)
+            claimed, flipped = set(said), set(did)
+            if len(claimed) != len(said) or claimed != flipped or len(flipped) != len(did):
                 fail(
                     lines["flipped"],
                     f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}",

@@ -481,6 +481,10 @@ _PLAIN_OK = frozenset(t.removeprefix(_CORE) for t in ALLOWED_TAGS)
 _PLAIN_TAGS: dict[str, str] = {}
 
 
+#: The same, for the plain scalars whose tag is allowed (:data:`_PLAIN_OK`) only.
+_PLAIN_OK_TAGS: dict[str, str] = {}
+
+
 def _plain_tag(text: str) -> str:
     """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
     tag = _PLAIN_TAGS.get(text)
@@ -488,6 +492,8 @@ def _plain_tag(text: str) -> str:
         tag = _resolve(yaml.ScalarNode, text, (True, False)).removeprefix(_CORE)
         if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
             _PLAIN_TAGS[text] = tag
+            if tag in _PLAIN_OK:
+                _PLAIN_OK_TAGS[text] = tag
     return tag
 
 
@@ -527,18 +533,21 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
     # The collection being built (None: none, at a document's root), and for a mapping
     # the key waiting for its value; the enclosing ones wait on the stack.
     top: YMap | YSeq | None = None
-    entries: dict[str, YNode] = {}
+    entries: dict[str, YNode] = {}  # the entries, key lines and items of top (when it has them)
+    key_lines: dict[str, int] = {}
+    items: list[YNode] = []
     key: str | None = None
     key_line = 0
     stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
     anchor: str | None
-    plain_tags = _PLAIN_TAGS
+    ok_tags = _PLAIN_OK_TAGS
+    base = offset + 1
     while True:
         event = get_event()
         kind = type(event)
         if kind is _ScalarEvent:
             left -= 1
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             if left < 0:
                 raise FormatError(source, line, too_large)
             text = event.value
@@ -548,9 +557,12 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                 if style:
                     name = "str"
                 else:
-                    name = plain_tags.get(text) or _plain_tag(text)
-                    if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
-                        raise FormatError(source, line, _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or "")
+                    name = ok_tags.get(text)  # type: ignore[assignment]
+                    if name is None:
+                        name = _plain_tag(text)
+                        if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
+                            why = _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or ""
+                            raise FormatError(source, line, why)
             else:
                 full = _resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
                 why = _explicit_tag(full, yaml.ScalarNode, text, not style)
@@ -558,17 +570,25 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                     raise FormatError(source, line, why)
                 name = full.removeprefix(_CORE)
             anchor = event.anchor
-            if key is None and anchor is None and type(top) is YMap:  # a key, the most common case: no node
-                if name == "null" and not style:
-                    raise FormatError(source, line, "a mapping key must be text, not null")
-                if text in entries:
-                    raise FormatError(source, line, _duplicate(text, top, len(stack)))
-                key, key_line = text, line
+            if anchor is None and top is not None:  # the most common cases, written out
+                if type(top) is YMap:
+                    if key is None:  # a key: no node
+                        if name == "null" and not style:
+                            raise FormatError(source, line, "a mapping key must be text, not null")
+                        if text in entries:
+                            raise FormatError(source, line, _duplicate(text, top, len(stack)))
+                        key, key_line = text, line
+                        continue
+                    entries[key] = YScalar(line, text, not style, name)
+                    key_lines[key] = key_line
+                    key = None
+                    continue
+                items.append(YScalar(line, text, not style, name))
                 continue
             node: YNode = YScalar(line, text, not style, name)
         elif kind is _MappingStart or kind is _SequenceStart:
             left -= 1
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             is_map = kind is _MappingStart
             if event.tag is not None and event.tag != "!":
                 why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
@@ -583,21 +603,28 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
             if len(stack) >= MAX_DEPTH:
                 raise FormatError(source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
             stack.append((top, key, key_line, anchor))
-            top = YMap(line) if is_map else YSeq(line)
-            entries = top.entries if is_map else {}  # type: ignore[union-attr]
+            if is_map:
+                top = YMap(line)
+                entries, key_lines = top.entries, top.key_lines
+            else:
+                top = YSeq(line)
+                items = top.items
             key = None
             continue
         elif kind in _CollectionEnd:
             node = top  # type: ignore[assignment]
             top, key, key_line, anchor = stack.pop()
-            entries = top.entries if type(top) is YMap else {}
+            if type(top) is YMap:
+                entries, key_lines = top.entries, top.key_lines
+            elif type(top) is YSeq:
+                items = top.items
             if anchor is not None:
                 del open_anchors[anchor]
                 anchors[anchor] = node
                 anchor = None
         elif kind is _AliasEvent:
             name = event.anchor
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             if name in anchors:
                 node = anchors[name]
             elif name in open_anchors:
@@ -689,13 +716,13 @@ def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None =
     :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
     :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
     """
-    span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
     text = node.text if isinstance(node, YScalar) and node.plain else ""  # "" is no number
     ok = text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
     # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
     ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
     value = int(text) if ok else None
     if value is None or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
         raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
     return value
 

@@ -53,9 +53,10 @@ class Source:
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte).
     """
 
-    def __init__(self, path: str, *, line_limit: int | None = None) -> None:
+    def __init__(self, path: str, *, line_limit: int | None = None, chunk: int | None = None) -> None:
         self.name = STDIN if path == "-" else path
         self.line_limit = line_limit
+        self.chunk = chunk
         self._own = path != "-"
         self._binary: IO[bytes] | None = None
         self._text: IO[str] | None = None
@@ -102,10 +103,11 @@ class Source:
     def _chunks(self) -> Iterator[tuple[str, bytes]]:
         """The text read, a chunk at a time, with the bytes it was decoded from."""
         limit = MAX_INPUT_BYTES
+        size = self.chunk or CHUNK_BYTES
         total = 0
         if self._text is not None:
             while True:
-                text = self._text.read(CHUNK_BYTES)
+                text = self._text.read(size)
                 total += len(text)
                 if total > limit:
                     raise _too_large(self.name, limit)
@@ -118,7 +120,7 @@ class Source:
         lines = 0  # line ends read before this chunk
         while True:
             try:
-                data = read(CHUNK_BYTES)
+                data = read(size)
             except OSError as exc:
                 raise FormatError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
             total += len(data)

@@ -187,7 +187,7 @@ def load_game_file(
     if game_number is None:
         text, name = read_source(path)
         return load_game_text(text, name, deal=deal, deck=deck, rules=rules, empty_ok=empty_ok)
-    with Source(path) as source:
+    with Source(path, chunk=64 * 1024) as source:  # read little past game K
         blocks = iter(source)
         head = ""
         for block in blocks:

@@ -29,7 +29,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, HistoryError, ParseError, PositionError, shorten, shown_name
+from ..errors import Advice, FormatError, HistoryError, IllegalMoveError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
@@ -59,6 +59,8 @@ STATUSES = tuple(s.value for s in Status)
 _STATUS_OF = {s.value: s for s in Status}
 _MOVE_KEY_SET = frozenset(MOVE_KEYS)
 _CLAIM_KEYS = ("flipped", "face_down", "status")
+#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yamlio.as_int` reads them.
+_SMALL_NUMBER = {str(n): n for n in range(100)}
 REASONS = tuple(r.value for r in Reason)
 
 
@@ -464,6 +466,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
+    cell_of = _CELL_OF
     for key in _CLAIM_KEYS:
         node = entries.get(key)
         if node is None:
@@ -473,11 +476,20 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
                 cells = node.items if type(node) is YSeq else None
                 if cells is None:
                     raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-                claims[key] = [_cell(c, "flipped", source) for c in cells]
+                value: Any = [
+                    c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
+                    else _cell(e, "flipped", source)
+                    for e in cells
+                ]  # fmt: skip
             elif key == "face_down":
-                claims[key] = as_int(node, "face_down", source, 0)
+                value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
+                if value is None:
+                    value = as_int(node, "face_down", source, 0)
             else:
-                claims[key] = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+                value = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+                if value is None:
+                    value = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+            claims[key] = value
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
@@ -575,9 +587,13 @@ def check_game(
             stopped = True
             break
         try:
-            placement = play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
-        except FormatError as exc:
-            errors.append(exc)
+            placement = game.play(entry.cell, entry.card)
+        except (IllegalMoveError, ParseError):
+            # refused before anything changed: play_move, trying again, says why at the move's line
+            try:
+                play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
+            except FormatError as exc:
+                errors.append(exc)
             stopped = True
             break
         claims = entry.claims

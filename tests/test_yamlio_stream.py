@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare.errors import FormatError
-from foursquare.formats import files, transcript, yamlio
+from foursquare.formats import files, transcript, yamlcut, yamlio
 from foursquare.formats.files import Source
 from foursquare.formats.yamlio import read_each_document
 
@@ -80,12 +80,12 @@ def test_a_pipe_over_the_input_cap_is_refused_while_read(monkeypatch):
 
 
 def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(yamlio, "MAX_DOCUMENT_CHARS", 8000)
+    monkeypatch.setattr(yamlcut, "MAX_DOCUMENT_CHARS", 8000)
     path = tmp_path / "g.yaml"
     huge_line = "x: " + "y" * 50_000 + "\n"  # one line far over the limit: cut while read
     many_lines = "".join(f"k{i}: {i}\n" for i in range(2000))  # many short lines over the limit
     path.write_text("---\n".join([WON, huge_line, WON, many_lines, WON]), encoding="utf-8")
-    blocks = _source_blocks(path, monkeypatch, 4096, line_limit=yamlio.MAX_DOCUMENT_CHARS)
+    blocks = _source_blocks(path, monkeypatch, 4096, line_limit=yamlcut.MAX_DOCUMENT_CHARS)
     assert max(len(b) for b in blocks) < 12_000  # the long line was cut as it was read
     reports = list(transcript.iter_validate(iter(blocks), "g.yaml"))
     assert [r.valid for r in reports] == [True, False, True, False, True]

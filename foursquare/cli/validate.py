@@ -125,7 +125,7 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     run says in its format that the report is incomplete.
     """
     from ..formats.files import Source
-    from ..formats.transcript import Repeats
+    from ..formats.repeats import Repeats
     from ..formats.transcript import iter_validate as check
     from ..formats.yamlio import MAX_DOCUMENT_CHARS
     from .streams import stdout_reader_gone

@@ -19,7 +19,6 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -29,8 +28,9 @@ from ..engine.cards import Card
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, HistoryError, IllegalMoveError, ParseError, PositionError, shorten, shown_name
+from ..errors import Advice, FormatError, HistoryError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
+from .repeats import Repeats
 from .rulesfile import PARAMETERS, rules_from_value, rules_value
 from .yamlio import (
     Document,
@@ -686,34 +686,6 @@ def iter_validate(
 
 #: Said (with ``--finished``) of a game that goes on.
 UNFINISHED = "the game is not finished (status playing): every game must be won or lost"
-
-
-class Repeats:
-    """The games seen so far, to find a game that repeats an earlier one: the same
-    card order (its deal's, or its deck), the same rules and the same moves (cells
-    and cards), in any of the files checked with it.
-
-    Each game seen is kept as a 16-byte digest and its place (file, line, number),
-    so memory grows by about 150 bytes a game.
-    """
-
-    def __init__(self) -> None:
-        self._places: dict[bytes, tuple[str, int | None, int]] = {}
-
-    def seen(self, game: Game, source: str, line: int | None, number: int) -> str | None:
-        """Note ``game`` (game ``number`` of ``source``, at ``line``).
-
-        :returns: ``None`` the first time such a game is seen; for a repeat, where the
-            first one is, as ``game J (FILE:LINE)``.
-        """
-        key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
-        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
-        first = self._places.setdefault(digest, (source, line, number))
-        if first == (source, line, number):
-            return None
-        name, at, j = first
-        where = shown_name(name) if at is None else f"{shown_name(name)}:{at}"
-        return f"game {j} ({where})"
 
 
 def load_game(

@@ -16,29 +16,16 @@ cost, no YAML parsed) and PyYAML's C parser emitting the whole file's events.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
-import time
 
-from bench_validate import games_text
+from bench_validate import child, games_text
 
 _CUT = (
     "import sys; from foursquare.formats import files, yamlio\n"
     "with files.Source(sys.argv[1]) as s:\n    n = sum(1 for _ in yamlio.iter_pieces(s))"
 )
 _EVENTS = "import sys, yaml\nfor _ in yaml.parse(open(sys.argv[1], encoding='utf-8'), Loader=yaml.CSafeLoader): pass"
-
-
-def measure(args: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of ``python ARGS`` in a child process."""
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise SystemExit(f"{args} exited {code}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 def main(n: int, ks: list[int]) -> None:
@@ -52,7 +39,7 @@ def main(n: int, ks: list[int]) -> None:
             ("cut into documents", ["-c", _CUT, path]),
             ("C event stream", ["-c", _EVENTS, path]),
         ]:
-            seconds, peak = measure(args)
+            seconds, peak = child(args, ok=(0,))
             print(f"{label:>20}: {seconds:6.2f} s  peak {peak:7.1f} MB")
 
 

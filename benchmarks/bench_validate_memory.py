@@ -11,7 +11,7 @@ to a temporary file, runs ``foursquare validate`` on it in a fresh process and p
 the file's size, the peak resident memory (``ru_maxrss`` of the child) and the wall
 time, beside the same for the baseline of the same run: a fresh process that reads
 the file whole into one string (what validate did before it read block by block)
-and one that only imports the command line.  Last, the largest file's games are
+and ``foursquare validate`` of a one-game file (the fixed cost of the command).  Last, the largest file's games are
 repeated up to just under the 64 MiB input cap (``--no-cap`` leaves it out).
 """
 
@@ -21,9 +21,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
-from bench_validate import games_text  # the same games, written the same way (this folder)
+from bench_validate import child, games_text  # the same games, written the same way (this folder)
 
 _WHOLE = "import sys; text = open(sys.argv[1], encoding='utf-8').read(); import foursquare.cli"
 
@@ -35,42 +34,38 @@ def games_file(n: int, path: str) -> None:
 
 
 def measure(args: list[str]) -> tuple[float, float]:
-    """Peak RSS (MB) and wall seconds of ``python ARGS`` in a child process."""
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)  # the child's own peak
-    process.returncode = code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"{args} exited {code}")
-    return usage.ru_maxrss / 1024, time.perf_counter() - start  # ru_maxrss is in KB on Linux
+    """Peak RSS (MB) and wall seconds of ``python ARGS`` in a fresh process (:func:`bench_validate.child`)."""
+    seconds, rss = child(args)
+    return rss, seconds
 
 
-def row(label: str, path: str) -> None:
+def row(label: str, path: str, one: str) -> None:
     rss, seconds = measure(["-m", "foursquare", "validate", path])
     whole, _ = measure(["-c", _WHOLE, path])
-    base, _ = measure(["-c", "import foursquare.cli"])
+    base, _ = measure(["-m", "foursquare", "validate", one])
     size = os.path.getsize(path) / 1e6
     print(f"{label:>9} {size:>8.1f} {rss:>12.1f} {seconds:>8.2f} {whole:>15.1f} {base:>12.1f}")
 
 
 def main(counts: list[int], cap: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        print(f"{'games':>9} {'file MB':>8} {'peak RSS MB':>12} {'seconds':>8} {'read whole MB':>15} {'import MB':>12}")
+        print(f"{'games':>9} {'file MB':>8} {'peak RSS MB':>12} {'seconds':>8} {'read whole MB':>15} {'1 game MB':>12}")
+        one = os.path.join(folder, "one.yaml")
+        subprocess.run([sys.executable, __file__, "--write", "1", one], check=True)
         path = ""
         for n in counts:
             path = os.path.join(folder, f"games{n}.yaml")
             # written by another process: this one stays small, and its children's peak is theirs
             subprocess.run([sys.executable, __file__, "--write", str(n), path], check=True)
-            row(f"{n:,}", path)
+            row(f"{n:,}", path, one)
         if cap and path:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            copies = (63 * 1024 * 1024) // (len(text.encode()) + 4)
+            copies = (63 * 1024 * 1024) // (os.path.getsize(path) + 4)
             big = os.path.join(folder, "cap.yaml")
-            with open(big, "w", encoding="utf-8") as out:
-                out.write("---\n".join([text] * copies))
-            del text
-            row(f"{copies}x{counts[-1] // 1000}k", big)
+            with open(big, "wb") as out:
+                for i in range(copies):
+                    with open(path, "rb") as part:
+                        out.write(part.read() + (b"---\n" if i < copies - 1 else b""))
+            row(f"{copies}x{counts[-1] // 1000}k", big, one)
 
 
 if __name__ == "__main__":

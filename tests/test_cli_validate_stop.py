@@ -138,3 +138,20 @@ def test_a_reader_that_goes_away_is_told_on_stderr_and_the_status_still_judges_e
     assert first["game"] == 1
     assert "<stdout>: the reader of the report went away: the report it got is incomplete" in err
     assert process.returncode == 1 and ": game 501, move 1:" in err  # checked to the end all the same
+
+
+def test_a_file_error_found_while_reading_stops_the_file_after_the_games_before_it(tmp_path, monkeypatch):
+    from foursquare.formats import files
+
+    monkeypatch.setattr(files, "CHUNK_BYTES", 1024)  # the bad byte comes chunks after the first games
+    path = tmp_path / "g.yaml"
+    good = ("---\n".join([WON, WON]) + "---\n").encode()
+    path.write_bytes(good + b"foursquare: 1\n# \xff\n")
+    bad_line = good.count(b"\n") + 2
+    result = invoke(["validate", "--format", "json-lines", path])
+    assert result.exit_code == 1
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(o["game"], o["valid"]) for o in objects] == [(1, True), (2, True), (None, False)]
+    assert result.stderr == f"{path}:{bad_line}: not UTF-8 text\n"
+    summary = invoke(["validate", path])
+    assert summary.stdout == f"{path}: invalid, 2 games checked, then reading stopped (see the error above)\n"

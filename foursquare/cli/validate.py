@@ -61,7 +61,8 @@ class _WholeWrites:
 
     def __exit__(self, *exc: object) -> None:
         for signum, handler in self.saved.items():
-            signal.signal(signum, handler)
+            if signal.getsignal(signum) == self._caught:  # (a handler may have put another: SIG_IGN)
+                signal.signal(signum, handler)
 
     def _caught(self, signum: int, frame: FrameType | None) -> None:
         if self.writing:

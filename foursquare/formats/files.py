@@ -126,11 +126,14 @@ class Source:
             total += len(data)
             if total > limit:
                 raise _too_large(self.name, limit)
-            held = len(decoder.getstate()[0])  # bytes of a character begun in the chunk before
+            pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as exc:
-                line = lines + data[: max(0, exc.start - held)].count(b"\n") + 1
+                good = (pending + data)[: exc.start]  # valid UTF-8, up to the bad byte
+                if good:  # read first: the games it ends are reported before the error
+                    yield good.decode("utf-8"), good
+                line = lines + good.count(b"\n") + 1
                 raise FormatError(self.name, line, "not UTF-8 text") from None
             lines += data.count(b"\n")
             if not data:

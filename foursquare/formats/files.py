@@ -1,4 +1,6 @@
-"""Reading an input file (or standard input) into text, within a size limit (FORMATS.md).
+"""Reading an input file (or standard input) into text, within a size limit (FORMATS.md):
+whole (:func:`read_source`), or block by block as it comes (:class:`Source`), so that a
+reader of a long file or a slow pipe holds one part of it at a time.
 
 The lowest layer of the formats: it imports no reader of a file kind (state,
 transcript, rules), so that every reader may use it.

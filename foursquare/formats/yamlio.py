@@ -16,9 +16,10 @@ is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
-at its ``---`` / ``...`` lines and each piece is read on its own with its
-line offset, so one unreadable document (a syntax error, a duplicate key) does
-not hide the others.  Every message quotes input through
+at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yamlcut`, also as it is
+read block by block) and each piece is read on its own with its line offset, so
+one unreadable document (a syntax error, a duplicate key, a document over
+:data:`MAX_DOCUMENT_CHARS`) does not hide the others.  Every message quotes input through
 :func:`foursquare.errors.quote` (bounded), and numbers are checked for length
 before ``int()``.
 

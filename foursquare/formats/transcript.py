@@ -444,6 +444,10 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
     entries = item.entries
+    if len(entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+        entry = _common_move(item)
+        if entry is not None:
+            return entry
     if not entries.keys() <= _MOVE_KEY_SET:
         for error in unknown_keys(item, MOVE_KEYS, "a move", source):
             err.add(error, m)
@@ -496,6 +500,42 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not ok or cell is None:  # (a move that is ok has its cell)
         return None
     return MoveEntry(card, cell, claims, item.line, claim_lines)
+
+
+def _common_move(item: YMap) -> MoveEntry | None:
+    """A move with its five keys whose values are all common texts (a card, a cell, a
+    list of cells, a small number, a status word, as the dicts of the readers know them),
+    read without the general path, to the same entry; ``None`` when any is not (the
+    general path then reads it, and says what is wrong)."""
+    e = item.entries
+    if e.keys() != _MOVE_KEY_SET:
+        return None
+    card_node, cell_node, flipped_node = e["card"], e["cell"], e["flipped"]
+    face_down_node, status_node = e["face_down"], e["status"]
+    if (
+        type(card_node) is not YScalar or card_node.tag == "null"
+        or type(cell_node) is not YScalar or cell_node.tag == "null"
+        or type(flipped_node) is not YSeq
+        or type(face_down_node) is not YScalar or not face_down_node.plain
+        or type(status_node) is not YScalar or status_node.tag == "null"
+    ):  # fmt: skip
+        return None
+    card = _CARD_OF.get(card_node.text)
+    cell = _CELL_OF.get(cell_node.text)
+    face_down = _SMALL_NUMBER.get(face_down_node.text)
+    status = _STATUS_OF.get(status_node.text)
+    if card is None or cell is None or face_down is None or status is None:
+        return None
+    cell_of = _CELL_OF
+    flipped = []
+    for node in flipped_node.items:
+        flip = cell_of.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+        if flip is None:
+            return None
+        flipped.append(flip)
+    claims = {"flipped": flipped, "face_down": face_down, "status": status}
+    lines = {"flipped": flipped_node.line, "face_down": face_down_node.line, "status": status_node.line}
+    return MoveEntry(card, cell, claims, item.line, lines)
 
 
 def _read_result(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
@@ -600,8 +640,9 @@ def check_game(
         lines = entry.claim_lines
         if "flipped" in claims:
             said, did = claims["flipped"], placement.flipped
-            # (as the sorted lists, each cell once, compare: the same cells, none twice)
-            claimed, flipped = set(said), set(did)
+            # (as the sorted lists, each cell once, compare: the same cells, none twice; the
+            # engine's list is in text order, with no cell twice, as a transcript writes it)
+            claimed, flipped = (did, did) if tuple(said) == did else (set(said), set(did))
             if len(claimed) != len(said) or claimed != flipped or len(flipped) != len(did):
                 fail(
                     lines["flipped"],

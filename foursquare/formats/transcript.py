@@ -28,15 +28,16 @@ from ..engine.cards import Card
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, HistoryError, IllegalMoveError, ParseError, PositionError, shorten
+from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
-from .rulesfile import PARAMETERS, rules_from_value, rules_value
+from .rulesfile import PARAMETERS, rules_from_value
+from .transcript_write import VERSION
+from .transcript_write import transcript_document as transcript_document
+from .transcript_write import transcript_text as transcript_text
+from .transcript_write import transcripts_text as transcripts_text
 from .yamlio import (
     Document,
-    Flow,
-    FlowList,
-    Quoted,
     YMap,
     YNode,
     YScalar,
@@ -45,13 +46,10 @@ from .yamlio import (
     as_deal,
     as_int,
     as_text,
-    dump,
     read_each_document,
     unknown_keys,
 )
 
-#: The format version this module reads and writes.
-VERSION = 1
 GAME_KEYS = ("foursquare", "rules", "deal", "deck", "moves", "result")
 MOVE_KEYS = ("card", "cell", "flipped", "face_down", "status")
 RESULT_KEYS = ("status", "reason", "score")
@@ -753,63 +751,3 @@ def load_game(
         raise errors[0]
     assert game is not None
     return game
-
-
-# ------------------------------------------------------------------ writing
-
-
-def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
-    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`.
-
-    :raises HistoryError: when the game has no full history (resumed from a
-        position without its moves), which a transcript cannot record (a ``ValueError`` too).
-    """
-    if len(game.moves) != game.placed:
-        raise HistoryError(
-            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
-        )
-    rules = rules_value(game.rules)
-    doc: dict[str, Any] = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
-    if game.deal is not None:
-        doc["deal"] = game.deal
-    else:
-        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
-    if claims:
-        doc["moves"] = [
-            Flow(
-                card=Quoted(str(p.card)),
-                cell=Quoted(str(p.cell)),
-                flipped=FlowList(Quoted(str(c)) for c in p.flipped),
-                face_down=p.face_down,
-                status=p.status.value,
-            )
-            for p in game.moves
-        ]
-    else:
-        doc["moves"] = [Quoted(f"{p.card} {p.cell}") for p in game.moves]
-    doc["result"] = Flow(
-        status=game.status.value,
-        reason=None if game.reason is None else game.reason.value,
-        score=game.score,
-    )
-    return doc
-
-
-def transcript_text(game: Game, *, claims: bool = True) -> str:
-    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
-
-    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
-    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
-    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
-    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
-    cells are quoted.  The text validates (:func:`validate`).  Join several games'
-    texts with :func:`transcripts_text`.
-
-    :raises HistoryError: when the game has no full history (see :func:`transcript_document`).
-    """
-    return dump(transcript_document(game, claims=claims))
-
-
-def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
-    """Several games as one multi-document transcript (documents joined with ``---``)."""
-    return "---\n".join(transcript_text(g, claims=claims) for g in games)

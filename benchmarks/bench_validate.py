@@ -6,25 +6,31 @@ A plain script (not a test)::
     python benchmarks/bench_validate.py --games 1000 --floods 50000 --repeat 3
 
 - Speed: ``--games`` games played by the ``greedy`` bot on deals 1.. are written
-  with every claim (:func:`foursquare.formats.transcript.transcripts_text`).  In
-  the same run, the median of ``--repeat`` timings of (a) PyYAML's C parser
-  just emitting the file's events (``yaml.parse`` with ``CSafeLoader``: the
-  floor of any reader built on PyYAML), (b) the strict reader alone
-  (``yamlio.read_each_document``, each document dropped once read) and (c) the
-  whole check (``transcript.validate``) are printed, with games/s and the ratio
-  to (a).
-- Flood: ``---\\nfoursquare: 1\\n`` repeated ``--floods`` times is validated in
-  a fresh subprocess, which reports its time and peak memory (``ru_maxrss``).
+  with every claim (:func:`foursquare.formats.transcript.transcripts_text`) to a
+  temporary file.  In the same run, interleaved round by round, ``--repeat``
+  timings (CPU time of this process, less disturbed by other processes than the
+  wall clock) of (a) PyYAML's C parser just emitting the file's events
+  (``yaml.parse`` with ``CSafeLoader``: the floor of any reader built on PyYAML),
+  (b) the strict reader alone (``yamlio.read_each_document``, each document
+  dropped once read), (c) the whole check of the text (``transcript.iter_validate``)
+  and (d) the same check of the file read block by block as ``foursquare validate``
+  reads it (``files.Source``) are printed: median and worst, games/s and the
+  median's ratio to (a).
+- Flood: ``---\\nfoursquare: 1\\n`` repeated ``--floods`` times is written to a file
+  and ``foursquare validate`` runs on it in a fresh process; its wall time and peak
+  memory (``ru_maxrss``) are printed beside those of the baseline process:
+  ``foursquare validate`` of a file of one such document (the command's fixed cost).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 
@@ -32,7 +38,7 @@ import yaml
 
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
-from foursquare.formats import transcript, yamlio
+from foursquare.formats import files, transcript, yamlio
 
 
 def games_text(count: int, bot_name: str = "greedy") -> str:
@@ -48,16 +54,6 @@ def games_text(count: int, bot_name: str = "greedy") -> str:
     return transcript.transcripts_text(games, claims=True)
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    """The median wall time of ``repeat`` calls (seconds)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def drain(items: Iterable[object]) -> None:
     """Go through ``items`` keeping none (as a streaming reader is used)."""
     for _ in items:
@@ -70,42 +66,85 @@ def events(text: str) -> None:
         pass
 
 
-_FLOOD = """
-import resource, sys, time, json
-from foursquare.formats import transcript
-text = "---\\nfoursquare: 1\\n" * int(sys.argv[1])
-start = time.perf_counter()
-reports = transcript.validate(text, "flood.yaml")
-n = sum(1 for _ in reports)
-print(json.dumps({"seconds": time.perf_counter() - start, "documents": n,
-                  "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
+def interleaved(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
+    """CPU seconds of each function, ``repeat`` rounds, one call of each per round (side by side)."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.process_time()
+            fn()
+            times[name].append(time.process_time() - start)
+    return times
 
 
-def flood(count: int) -> dict[str, float]:
-    """Validate ``count`` tiny documents in a fresh interpreter: its time and peak memory."""
-    out = subprocess.run([sys.executable, "-c", _FLOOD, str(count)], capture_output=True, text=True, check=True)
-    return dict(json.loads(out.stdout))
+#: Runs ``python ARGS`` and prints its exit status, wall seconds and peak RSS (KB).  A
+#: small process of its own, because Linux keeps a child's peak RSS across ``exec``: a
+#: child forked from a big process (this one holds the games) would report its size.
+_LAUNCH = (
+    "import os, subprocess, sys, time\n"
+    "start = time.perf_counter()\n"
+    "p = subprocess.Popen([sys.executable, *sys.argv[1:]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(p.pid, 0)\n"
+    "print(os.waitstatus_to_exitcode(status), time.perf_counter() - start, usage.ru_maxrss)"
+)
+
+
+def child(args: list[str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of a fresh ``python ARGS`` (its own ``ru_maxrss``,
+    through a small launcher process)."""
+    out = subprocess.run([sys.executable, "-c", _LAUNCH, *args], capture_output=True, text=True, check=True)
+    code, seconds, kb = out.stdout.split()
+    if int(code) not in ok:
+        raise SystemExit(f"{args} exited {code}")
+    return float(seconds), int(kb) / 1024  # ru_maxrss is in KB on Linux
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--floods", type=int, nargs="*", default=[50_000, 300_000])
     args = parser.parse_args()
 
-    print(f"C loader: {hasattr(yaml, 'CSafeLoader')}; yamlio event path: {getattr(yamlio, 'FAST', None)}")
+    print(f"C loader: {hasattr(yaml, 'CSafeLoader')}")
     text = games_text(args.games)
-    print(f"{args.games} games, {len(text) / 1e6:.1f} MB, {text.count(chr(10)):,} lines")
-    floor = median_time(lambda: events(text), args.repeat)
-    read = median_time(lambda: drain(yamlio.read_each_document(text, "g.yaml")), args.repeat)
-    check = median_time(lambda: drain(transcript.validate(text, "g.yaml")), args.repeat)
-    for name, seconds in (("C event stream", floor), ("yamlio read", read), ("validate", check)):
-        print(f"{name:>15}: {seconds:7.3f} s  {args.games / seconds:8.0f} games/s  {seconds / floor:5.2f}x events")
-    for count in args.floods:
-        got = flood(count)
-        print(f"flood {count:>7,}: {got['seconds']:6.2f} s  peak {got['maxrss_mb']:7.1f} MB")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "games.yaml")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+        print(f"{args.games} games, {len(text) / 1e6:.1f} MB, {text.count(chr(10)):,} lines; CPU s, {args.repeat} rounds")
+
+        def streamed() -> None:
+            with files.Source(path, line_limit=yamlio.MAX_DOCUMENT_CHARS) as source:
+                drain(transcript.iter_validate(source, path))
+
+        times = interleaved(
+            {
+                "C event stream": lambda: events(text),
+                "yamlio read": lambda: drain(yamlio.read_each_document(text, "g.yaml")),
+                "validate text": lambda: drain(transcript.iter_validate(text, "g.yaml")),
+                "validate file": streamed,
+            },
+            args.repeat,
+        )
+        floor = statistics.median(times["C event stream"])
+        for name, seconds in times.items():
+            median = statistics.median(seconds)
+            print(
+                f"{name:>15}: median {median:7.3f} s, worst {max(seconds):7.3f} s"
+                f"  {args.games / median:8.0f} games/s  {median / floor:5.2f}x events"
+            )
+        one = os.path.join(folder, "one.yaml")
+        with open(one, "w", encoding="utf-8") as out:
+            out.write("---\nfoursquare: 1\n")
+        base_s, base_mb = child(["-m", "foursquare", "validate", one])
+        print(f"{'baseline':>15}: validate of 1 such document: {base_s:6.2f} s  peak {base_mb:7.1f} MB")
+        for count in args.floods:
+            flood = os.path.join(folder, f"flood{count}.yaml")
+            with open(flood, "w", encoding="utf-8") as out:
+                out.write("---\nfoursquare: 1\n" * count)
+            seconds, peak = child(["-m", "foursquare", "validate", flood])
+            print(f"flood {count:>8,}: {os.path.getsize(flood) / 1e6:5.1f} MB  {seconds:6.2f} s  peak {peak:7.1f} MB")
 
 
 if __name__ == "__main__":

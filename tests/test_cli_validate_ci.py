@@ -241,7 +241,7 @@ def test_the_github_actions_example_runs_validate_with_annotations():
     assert result.stdout.startswith(f"::error file={INVALID},line=13,")
 
 
-def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
+def test_json_cut_short_by_ctrl_c_is_still_a_valid_array_that_says_it_is_incomplete(tmp_path):
     import signal
 
     path = write(tmp_path, games_text(3000))
@@ -261,8 +261,11 @@ def test_json_cut_short_by_ctrl_c_is_still_a_valid_array(tmp_path):
             process.kill()
             process.wait()
     assert process.returncode == 130
-    games = json.loads(out.read_text())
+    *games, last = json.loads(out.read_text())
     assert 0 < len(games) < 3000 and [g["game"] for g in games] == list(range(1, len(games) + 1))
+    # the last object says the report stops short, and is invalid: a run cut short is never all valid
+    assert last["game"] is None and not last["valid"] and last["file"] == str(path)
+    assert "interrupted: this report is incomplete" in last["errors"][0]["message"]
 
 
 def test_junit_holds_a_message_with_a_control_character():
@@ -290,3 +293,30 @@ def test_github_annotations_name_the_path_as_given_so_github_can_place_them(tmp_
     first = result.stdout.splitlines()[0]
     expected = str(bad).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
     assert first.startswith(f"::error file={expected},line=")
+
+
+@pytest.mark.parametrize("command", ["replay", "state"])
+def test_game_k_of_a_pipe_that_goes_on_is_answered_once_game_k_is_read(command):
+    # game 2 is followed by the start of game 3 and the pipe stays open: nothing after
+    # game 2 is needed, so the command answers without waiting for the pipe's end
+    won = WON.read_text(encoding="utf-8")
+    unreadable = "foursquare: 1\nmoves: [d4\n"  # game 1 is only counted: its error does not matter
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", command, "--game", "2", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(f"{unreadable}---\n{won}---\nfoursquare: 1\n".encode())
+        process.stdin.flush()
+        deadline = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        ended = process.poll() is not None
+        out = process.stdout.read().decode()
+    finally:
+        process.kill()
+        process.wait()
+    assert ended and process.returncode == 0, out
+    reference = invoke([command, "--game", "1", WON])
+    assert out == reference.stdout

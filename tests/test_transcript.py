@@ -450,3 +450,55 @@ def test_mangled_files_give_format_errors_never_a_traceback(base, data):
             reader(text)
         except FormatError as exc:
             assert str(exc).startswith("f")
+
+
+# ------------------------------------------------ the common move's fast path
+
+_MOVE_VARIANTS = st.fixed_dictionaries(
+    {
+        "card": st.sampled_from(['"2D"', "2D", '"2d"', "null", '"XX"', "[2D]", '"10D"', "~"]),
+        "cell": st.sampled_from(['"d4"', "d4", '"D4"', '"z9"', "null", "''", "{a: 1}"]),
+        "flipped": st.sampled_from(["[]", '["d4"]', '["d3", "d4"]', '["d4", "d3"]', '["d4", "d4"]', "[null]", "x", '["q1"]']),
+        "face_down": st.sampled_from(["0", "1", "01", '"1"', "-1", "100", "null", "1.0"]),
+        "status": st.sampled_from(["playing", '"playing"', "Playing", "won", "null", "lost"]),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MOVE_VARIANTS, min_size=1, max_size=3), st.booleans())
+def test_a_move_read_by_the_fast_path_is_read_as_the_general_path_reads_it(moves, extra_key):
+    import foursquare.formats.transcript as transcript_module
+
+    more = ", x: 1" if extra_key else ""
+    lines = [f"- {{{', '.join(f'{k}: {v}' for k, v in move.items())}{more}}}" for move in moves]
+    text = "foursquare: 1\ndeal: 1\nmoves:\n" + "\n".join(lines) + "\n"
+
+    def read() -> tuple[list, list[str]]:
+        (tg,) = read_transcripts(text, "t.yaml")
+        shape = [(m.card, m.cell, m.claims, m.line, m.claim_lines) for m in tg.moves], tg.complete
+        return [shape, [str(e) for e in tg.errors]], [str(e) for e in check_game(tg, "t.yaml")[1]]
+
+    read()  # the dicts of common texts now know this game's texts
+    fast = read()
+    saved = transcript_module._common_move
+    transcript_module._common_move = lambda item: None  # the general path only
+    try:
+        general = read()
+    finally:
+        transcript_module._common_move = saved
+    assert fast == general
+
+
+def test_the_fast_path_reads_a_move_as_transcript_text_writes_it():
+    import foursquare.formats.transcript as transcript_module
+    from foursquare.formats.yamlio import read_documents
+
+    game = play(Game.from_deal(1), ["d4", "d3"])
+    text = transcript_text(game)
+    (tg,) = read_transcripts(text, "t.yaml")  # the texts of its cards and cells are now known
+    (node,) = read_documents(text, "t.yaml")
+    entries = [transcript_module._common_move(item) for item in node.entries["moves"].items]
+    assert all(entry is not None for entry in entries)
+    assert [(e.card, e.cell, e.claims) for e in entries] == [(m.card, m.cell, m.claims) for m in tg.moves]
+    assert [(m.card, m.cell) for m in tg.moves] == [(p.card, p.cell) for p in game.moves]

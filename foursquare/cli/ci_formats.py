@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 #: Writes one piece of text, as it is.
 Write = Callable[[str], None]
@@ -72,16 +73,17 @@ class Reporter:
         classname is the file, a ``failure`` per invalid game listing its errors).
     :param write: where the text goes.
 
-    A JUnit testsuite is written when its file ends (its counts come first), so that
-    writer keeps one small element per game of the current file until then.
+    A JUnit testsuite is written when its file ends (its counts come first): until
+    then its testcases wait in a temporary file (in memory while small), so that
+    memory does not grow with the games of a file.
     """
 
     def __init__(self, fmt: str, write: Write) -> None:
         self.fmt = fmt
         self.write = write
         self.count = 0
-        self._cases: list[ET.Element] = []
-        self._failures = 0
+        self._cases: IO[str] | None = None
+        self._tests = self._failures = self._errors = 0
 
     def begin(self) -> None:
         """Before the first game."""
@@ -101,24 +103,51 @@ class Reporter:
                 self.write(github_command(result, error, path) + "\n")
         elif self.fmt == "junit":
             name = "file" if result["game"] is None else f"game {result['game']}"
-            case = ET.Element("testcase", classname=_xml_text(result["file"]), name=name)
-            if not result["valid"]:
-                self._failures += 1
-                texts = [_xml_text(e["text"]) for e in result["errors"]]
-                first = texts[0] if texts else "invalid"
-                failure = ET.SubElement(case, "failure", message=first, type="invalid")
-                failure.text = "\n".join(texts)
-            self._cases.append(case)
+            self._case(result["file"], name, None if result["valid"] else [e["text"] for e in result["errors"]])
+
+    def _case(self, file: str, name: str, failure: list[str] | None, kind: str = "failure") -> None:
+        case = ET.Element("testcase", classname=_xml_text(file), name=name)
+        if failure is not None:
+            self._failures += kind == "failure"
+            self._errors += kind == "error"
+            texts = [_xml_text(text) for text in failure]
+            why = "invalid" if kind == "failure" else "incomplete"
+            element = ET.SubElement(case, kind, message=texts[0] if texts else why, type=why)
+            element.text = "\n".join(texts)
+        ET.indent(case, space="  ", level=2)
+        if self._cases is None:
+            self._cases = tempfile.SpooledTemporaryFile(max_size=1024 * 1024, mode="w+", encoding="utf-8")
+        self._cases.write("    " + ET.tostring(case, encoding="unicode") + "\n")
+        self._tests += 1
 
     def file_end(self, shown: str) -> None:
         """After the last game of a file (``shown``: its name as messages show it)."""
-        if self.fmt != "junit":
+        if self.fmt != "junit" or self._cases is None:
             return
-        suite = ET.Element("testsuite", name=_xml_text(shown), tests=str(len(self._cases)), failures=str(self._failures), errors="0")
-        suite.extend(self._cases)
-        ET.indent(suite, space="  ", level=1)
-        self.write("  " + ET.tostring(suite, encoding="unicode") + "\n")
-        self._cases, self._failures = [], 0
+        counts = {"tests": self._tests, "failures": self._failures, "errors": self._errors}
+        suite = ET.Element("testsuite", {"name": _xml_text(shown)} | {key: str(n) for key, n in counts.items()})
+        opening = ET.tostring(suite, encoding="unicode").removesuffix(" />")
+        cases, self._cases, self._tests, self._failures, self._errors = self._cases, None, 0, 0, 0
+        self.write(f"  {opening}>\n")
+        cases.seek(0)
+        while chunk := cases.read(1024 * 1024):
+            self.write(chunk)
+        cases.close()
+        self.write("  </testsuite>\n")
+
+    def incomplete(self, file: str | None, message: str) -> None:
+        """Say in the format itself that the report stops short (the run was interrupted):
+        an object of no game (``game`` null, invalid, ``message`` its one error), a
+        workflow command, or a JUnit testcase ``incomplete`` with an ``error``."""
+        if self.fmt == "junit":
+            self._case(file or "foursquare validate", "incomplete", [message], "error")
+            self.file_end(file or "foursquare validate")
+        elif self.fmt == "github":
+            self.write(f"::error title=foursquare validate::{escape_data(message)}\n")
+        elif self.fmt in ("json", "json-lines"):
+            error = {"line": None, "move": None, "message": message, "text": message}
+            self.game({"file": file, "game": None, "line": None, "valid": False, "errors": [error],
+                       "status": None, "reason": None, "score": None, "moves": 0})  # fmt: skip
 
     def end(self) -> None:
         """After the last file (also when the run is cut short: a JSON array is closed)."""

@@ -114,12 +114,11 @@ def load_game_file(
         file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
-    from ..formats.files import read_source
+    from ..formats.loading import load_game_file as load
 
-    text, name = read_source(path)
-    return load_game_text(
-        text, name, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number, empty_ok=empty_ok
-    )
+    deck = read_deck_option(deck_path, rules) if deck_path is not None else None
+    with _option_names(deal, deck_path, rules, rules_spec):
+        return load(path, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok)
 
 
 def load_game_text(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import click
@@ -12,7 +15,13 @@ from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
 from .ci_formats import Reporter
 from .options import PATH
+from .signals import Terminated
 from .style import counted
+
+#: Said (in the format itself) when the run stops before its end.
+INCOMPLETE = "the check was interrupted: this report is incomplete (the games after the last one reported were not checked)"
+#: Said on stderr when the reader of stdout went away (``| head``).
+READER_GONE = "<stdout>: the reader of the report went away: the report it got is incomplete"
 
 
 def _file_error(name: str, error: FormatError) -> dict[str, Any]:
@@ -26,6 +35,65 @@ def _in_cli_words(result: dict[str, Any]) -> dict[str, Any]:
     for error in result["errors"]:
         error["message"], error["text"] = cli_text(error["message"]), cli_text(error["text"])
     return result
+
+
+class _WholeWrites:
+    """Ctrl-C, SIGTERM and SIGHUP wait while a game's report is written, so that an
+    interrupted run never leaves half a JSON object or half a testcase: the signal is
+    delivered (to the handler in place before) once the write ends; between writes
+    (reading a slow pipe, checking a game) it acts at once."""
+
+    def __init__(self) -> None:
+        self.writing = False
+        self.pending: list[int] = []
+        self.saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _WholeWrites:
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            try:
+                old = signal.getsignal(signum) if signum is not None else None
+                if signum is not None and callable(old):
+                    self.saved[signum] = signal.signal(signum, self._caught)
+            except (ValueError, OSError):  # not the main thread
+                pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self.saved.items():
+            if signal.getsignal(signum) == self._caught:  # (a handler may have put another: SIG_IGN)
+                signal.signal(signum, handler)
+
+    def _caught(self, signum: int, frame: FrameType | None) -> None:
+        if self.writing:
+            self.pending.append(signum)
+        else:
+            self.saved[signum](signum, frame)
+
+    def run(self, action: Callable[..., None], *args: Any) -> None:
+        """Run ``action(*args)`` (a write) whole, then deliver a signal that came meanwhile."""
+        self.writing = True
+        try:
+            action(*args)
+        finally:
+            self.writing = False
+            if self.pending:
+                signum = self.pending[0]
+                self.pending.clear()
+                self.saved[signum](signum, None)
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of a regular file (``-``: standard input's), to tell the same file
+    given twice under two names; ``None`` when it cannot be known."""
+    import os
+    import stat
+
+    try:
+        info = os.fstat(0) if path == "-" else os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["validate"])
@@ -44,50 +112,86 @@ def _in_cli_words(result: dict[str, Any]) -> dict[str, Any]:
 @click.option(
     "--duplicates",
     is_flag=True,
-    help="A game that repeats an earlier one (same deal or deck, rules and moves), in any FILE, is an error.",
+    help="A game that repeats an earlier one (same deal or deck, rules and moves), in any FILE, is an error;"
+    " a FILE given twice (under any name) is an error, not checked again.",
 )
 @command_boundary
 def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool) -> None:
     """Check every game of each transcript FILE ('-' for stdin): its shape, its
     moves and every claim.  Each error goes to stderr as FILE:LINE: game K, move
     M: message, as it is found; a summary goes to stdout (json, json-lines and
-    junit write their format there instead).  Each game is checked and reported
-    before the next is read.  Exit status 0 when every game is valid, 1 otherwise.
+    junit write their format there instead).  Each game is read, checked and
+    reported before the next is read, in memory that does not grow with the
+    games.  Exit status 0 when every game is valid, 1 otherwise; an interrupted
+    run says in its format that the report is incomplete.
     """
-    from ..formats.files import read_source
-    from ..formats.transcript import Repeats
+    from ..formats.files import Source
+    from ..formats.repeats import Repeats
     from ..formats.transcript import iter_validate as check
+    from ..formats.yamlio import MAX_DOCUMENT_CHARS
+    from .streams import stdout_reader_gone
 
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     repeats = Repeats() if duplicates else None
     lines: list[str] = []
     games = invalid = unread = 0
-    reporter.begin()
-    try:
-        for path in files:
-            name = "<stdin>" if path == "-" else path
-            count = bad = 0
-            try:
-                text, name = read_source(path)
-                for report in check(text, name, finished=finished, repeats=repeats):
-                    for error in report.errors:
-                        click.echo(error_text(error), err=True)
-                    count += 1
-                    bad += not report.valid
-                    reporter.game(_in_cli_words({"file": shown_name(name), **report.to_dict()}), path=name)
-            except FormatError as exc:  # said before any game of the file (the file is not a transcript)
-                click.echo(error_text(exc), err=True)
-                reporter.game(_file_error(name, exc), path=name)
-                reporter.file_end(shown_name(name))
-                unread += 1
-                lines.append(f"{shown_name(name)}: invalid, not checked game by game (see the error above)")
-                continue
-            reporter.file_end(shown_name(name))
-            games += count
-            invalid += bad
-            lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
-    finally:
-        reporter.end()
+    seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
+    current: str | None = None  # the file being checked (its shown name)
+
+    def report(result: dict[str, Any], errors: list[FormatError], path: str) -> None:
+        for error in errors:
+            click.echo(error_text(error), err=True)
+        reporter.game(result, path=path)
+
+    with _WholeWrites() as whole:
+        try:
+            whole.run(reporter.begin)
+            for path in files:
+                name = "<stdin>" if path == "-" else path
+                identity = _file_identity(path) if duplicates else None
+                if identity is not None and identity in seen:
+                    exc = FormatError(name, None, f"the same file as {shown_name(seen[identity])}, given twice:"
+                                      " with --duplicates each of its games would repeat itself; not checked again")  # fmt: skip
+                    whole.run(report, _file_error(name, exc), [exc], name)
+                    whole.run(reporter.file_end, shown_name(name))
+                    unread += 1
+                    lines.append(f"{shown_name(name)}: invalid, given twice (see the error above)")
+                    continue
+                if identity is not None:
+                    seen[identity] = name
+                count = bad = 0
+                current = shown_name(name)
+                try:
+                    with Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+                        for one in check(source, name, finished=finished, repeats=repeats):
+                            count += 1
+                            bad += not one.valid
+                            result = _in_cli_words({"file": current, **one.to_dict()})
+                            whole.run(report, result, one.errors, name)
+                except FormatError as exc:  # the file itself: not a transcript, not UTF-8, over the cap
+                    whole.run(report, _file_error(name, exc), [exc], name)
+                    whole.run(reporter.file_end, current)
+                    unread += 1
+                    games += count
+                    invalid += bad
+                    if count:
+                        lines.append(f"{current}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)")
+                    else:
+                        lines.append(f"{current}: invalid, not checked game by game (see the error above)")
+                    current = None
+                    continue
+                whole.run(reporter.file_end, current)
+                current = None
+                games += count
+                invalid += bad
+                lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+        except (KeyboardInterrupt, Terminated):
+            whole.run(reporter.incomplete, current, INCOMPLETE)
+            raise
+        finally:
+            whole.run(reporter.end)
+    if stdout_reader_gone():
+        click.echo(READER_GONE, err=True)
     if fmt in ("text", "github"):
         for line in lines:
             click.echo(line)

@@ -463,6 +463,8 @@ class Game:
         deck_len = len(self._deck)
         if card is None and placed < deck_len:
             x = self._deck[placed]
+        elif placed < deck_len and type(card) is Card and card == self._deck[placed]:
+            x = self._deck[placed]  # the card drawn, named: what _draw would return
         else:
             x = self._draw(None if card is None else _as_card(card))
 

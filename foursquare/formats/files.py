@@ -1,4 +1,6 @@
-"""Reading an input file (or standard input) into text, within a size limit (FORMATS.md).
+"""Reading an input file (or standard input) into text, within a size limit (FORMATS.md):
+whole (:func:`read_source`), or block by block as it comes (:class:`Source`), so that a
+reader of a long file or a slow pipe holds one part of it at a time.
 
 The lowest layer of the formats: it imports no reader of a file kind (state,
 transcript, rules), so that every reader may use it.
@@ -6,10 +8,14 @@ transcript, rules), so that every reader may use it.
 
 from __future__ import annotations
 
+import codecs
+import os
+import stat
 import sys
+from collections.abc import Iterator
+from typing import IO
 
 from ..errors import FormatError
-from .yamlio import clean_text, decode
 
 #: The name used for standard input in messages.
 STDIN = "<stdin>"
@@ -25,10 +31,149 @@ def _too_large(name: str, limit: int) -> FormatError:
     return FormatError(name, None, f"too large: over {limit // (1024 * 1024)} MiB, more than any game file holds")
 
 
+#: How many bytes are read at a time (from a pipe: what has come, up to this).
+CHUNK_BYTES = 1024 * 1024
+
+
+class Source:
+    """An input file (or standard input, ``-``) read block by block, within the size limit.
+
+    Opening it checks that it can be read (a missing file, a directory, a file over
+    :data:`MAX_INPUT_BYTES` are refused at once); iterating gives its text in blocks,
+    each ending at a line end (the last may not), as it is read: from a pipe, what has
+    come so far, so that a reader can report the first document before the pipe ends.
+    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF).
+
+    :param path: a file path, or ``-``.
+    :param line_limit: the most characters a line keeps (``None``: no limit): a longer
+        line is cut to ``line_limit + 1`` characters and the rest dropped as it is read
+        (its line break is kept, so the lines after it keep their numbers).  A YAML
+        reader with a per-document limit gives it, so that one line never fills the memory.
+    :ivar name: the display name (``<stdin>`` for ``-``).
+    :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
+        file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe,
+        text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte).
+    """
+
+    def __init__(self, path: str, *, line_limit: int | None = None, chunk: int | None = None) -> None:
+        self.name = STDIN if path == "-" else path
+        self.line_limit = line_limit
+        self.chunk = chunk
+        self._own = path != "-"
+        self._binary: IO[bytes] | None = None
+        self._text: IO[str] | None = None
+        if path == "-":
+            buffer = getattr(sys.stdin, "buffer", None)
+            if buffer is None:  # a text stream without bytes (e.g. some test runners)
+                self._text = sys.stdin
+            else:
+                self._binary = buffer
+            return
+        try:
+            self._binary = open(path, "rb")  # noqa: SIM115 (closed by close())
+            info = os.fstat(self._binary.fileno())
+        except FileNotFoundError:
+            raise FormatError(path, None, "no such file") from None
+        except IsADirectoryError:
+            raise FormatError(path, None, "is a directory, not a file") from None
+        except PermissionError:
+            raise FormatError(path, None, "permission denied") from None
+        except OSError as exc:
+            raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
+        if stat.S_ISDIR(info.st_mode):
+            self.close()
+            raise FormatError(path, None, "is a directory, not a file")
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_INPUT_BYTES:
+            self.close()
+            raise _too_large(path, MAX_INPUT_BYTES)
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file (never standard input)."""
+        if self._own and self._binary is not None:
+            self._binary.close()
+
+    def read_text(self) -> str:
+        """The whole text (what :func:`read_source` returns)."""
+        return "".join(self)
+
+    def _chunks(self) -> Iterator[tuple[str, bytes]]:
+        """The text read, a chunk at a time, with the bytes it was decoded from."""
+        limit = MAX_INPUT_BYTES
+        size = self.chunk or CHUNK_BYTES
+        total = 0
+        if self._text is not None:
+            while True:
+                text = self._text.read(size)
+                total += len(text)
+                if total > limit:
+                    raise _too_large(self.name, limit)
+                if not text:
+                    return
+                yield text, b""
+        assert self._binary is not None
+        read = getattr(self._binary, "read1", self._binary.read)
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        lines = 0  # line ends read before this chunk
+        while True:
+            try:
+                data = read(size)
+            except OSError as exc:
+                raise FormatError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
+            total += len(data)
+            if total > limit:
+                raise _too_large(self.name, limit)
+            pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                good = (pending + data)[: exc.start]  # valid UTF-8, up to the bad byte
+                if good:  # read first: the games it ends are reported before the error
+                    yield good.decode("utf-8"), good
+                line = lines + good.count(b"\n") + 1
+                raise FormatError(self.name, line, "not UTF-8 text") from None
+            lines += data.count(b"\n")
+            if not data:
+                return
+            yield text, data
+
+    def __iter__(self) -> Iterator[str]:
+        first = True
+        cap = self.line_limit
+        tail = ""  # the text after the last line end
+        skipping = False  # dropping the rest of a line over the limit
+        for text, _ in self._chunks():
+            if first and text:
+                text, first = text.removeprefix("\ufeff"), False
+            if skipping:
+                cut = text.find("\n")
+                if cut < 0:
+                    continue
+                text, skipping = text[cut + 1 :], False  # its line end was given with its start
+            buf = tail + text if tail else text
+            cut = buf.rfind("\n")
+            if cut >= 0:
+                tail = buf[cut + 1 :]
+                yield buf[: cut + 1].replace("\r\n", "\n")
+            else:
+                tail = buf
+            if cap is not None and len(tail) > cap:
+                yield tail[: cap + 1].replace("\r\n", "\n") + "\n"
+                tail, skipping = "", True
+        if tail:
+            yield tail.replace("\r\n", "\n")
+
+
 def read_source(path: str) -> tuple[str, str]:
     """The text of a file and its display name; ``-`` reads standard input as ``<stdin>``.
 
-    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF).
+    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF): :class:`Source`
+    read whole.
 
     :param path: a file path, or ``-``.
     :returns: ``(text, name)``.
@@ -36,29 +181,5 @@ def read_source(path: str) -> tuple[str, str]:
         file over :data:`MAX_INPUT_BYTES` or text that is not UTF-8
         (``FILE:LINE: not UTF-8 text``).
     """
-    limit = MAX_INPUT_BYTES
-    if path == "-":
-        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
-        if stream is None:  # a text stream without bytes (e.g. some test runners)
-            text = sys.stdin.read(limit + 1)
-            if len(text) > limit:
-                raise _too_large(STDIN, limit)
-            return clean_text(text), STDIN
-        data = stream.read(limit + 1)
-        if len(data) > limit:
-            raise _too_large(STDIN, limit)
-        return decode(data, STDIN), STDIN
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except FileNotFoundError:
-        raise FormatError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise FormatError(path, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise FormatError(path, None, "permission denied") from None
-    except OSError as exc:
-        raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise _too_large(path, limit)
-    return decode(data, path), path
+    with Source(path) as source:
+        return source.read_text(), source.name

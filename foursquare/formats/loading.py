@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 
 from ..engine.cards import Card
@@ -20,11 +20,12 @@ from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, EmptyGameFileError, FormatError, GameChoiceError
-from .files import read_source
+from .files import Source, read_source
 from .yamlio import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
-_STATE_KEY = re.compile(r"grid\s*:")
+#: A line that starts with a state's ``grid`` key.
+_STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 
 
 class FileKind(StrEnum):
@@ -46,16 +47,18 @@ def input_kind(text: str) -> FileKind:
     >>> [str(input_kind(text)) for text in ("d4\\n7H e4\\n", "foursquare: 1\\n", "grid:\\n  d4: 7H\\n")]
     ['moves', 'transcript', 'state']
     """
-    lines = clean_text(text).split("\n")
-    for i, line in enumerate(lines):
+    text = clean_text(text)
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
         stripped = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
-        if not stripped:
-            continue
-        if not _YAML_START.match(line.strip()):
-            return FileKind.MOVES
-        if any(_STATE_KEY.match(rest) for rest in lines[i:]):
-            return FileKind.STATE
-        return FileKind.TRANSCRIPT
+        if stripped:
+            if not _YAML_START.match(line.strip()):
+                return FileKind.MOVES
+            return FileKind.STATE if _STATE_LINE.search(text, start) else FileKind.TRANSCRIPT
+        start = end + 1
     return FileKind.MOVES
 
 
@@ -63,7 +66,17 @@ def holds_entries(text: str) -> bool:
     """Whether a text holds anything but blank lines and ``#`` comments (a move, a key...)."""
     from .movescript import strip_line
 
-    return any(strip_line(line) for line in text.splitlines())
+    return any(strip_line(line) for line in _lines(text))
+
+
+def _lines(text: str, size: int = 64 * 1024) -> Iterator[str]:
+    """``text.splitlines()``, a part at a time (cut after a LF, where no line break is split)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + size)
+        end = len(text) if end < 0 else end + 1
+        yield from text[start:end].splitlines()
+        start = end
 
 
 def games_held(text: str) -> int:
@@ -163,9 +176,32 @@ def load_game_file(
     empty_ok: bool = True,
 ) -> Game:
     """The game a file (``-``: standard input) describes, replayed to its end: :func:`load_game_text`
-    of the file's text."""
-    text, name = read_source(path)
-    return load_game_text(text, name, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok)
+    of the file's text.
+
+    With ``game_number`` K, a file whose first entry is a transcript's is read only as far
+    as game K (block by block: the games before it are counted, not read; nothing after
+    it is read), so that the memory and time do not grow with the games after it.
+    Which kind a file is, is then told by its beginning (a transcript's game K of a file
+    whose later documents hold a state's ``grid`` is read as a game).
+    """
+    if game_number is None:
+        text, name = read_source(path)
+        return load_game_text(text, name, deal=deal, deck=deck, rules=rules, empty_ok=empty_ok)
+    with Source(path, chunk=64 * 1024) as source:  # read little past game K
+        blocks = iter(source)
+        head = ""
+        for block in blocks:
+            head += block
+            if holds_entries(head):
+                break
+        if not holds_entries(head) or input_kind(head) is not FileKind.TRANSCRIPT:
+            text = head + "".join(blocks)
+            return load_game_text(text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number,
+                                  empty_ok=empty_ok)  # fmt: skip
+        game = _transcript_game(itertools.chain((head,), blocks), source.name, deal, deck, game_number)
+    game = _extended(game, deal, deck)
+    check_agreement(game, source.name, deal=deal, deck=deck, rules=rules)
+    return game
 
 
 def load_game_text(
@@ -243,24 +279,32 @@ def _extended(game: Game, deal: int | None, deck: Sequence[Card] | None) -> Game
 
 
 def _transcript_game(
-    text: str, name: str, deal: int | None, deck: Sequence[Card] | None, game_number: int | None
+    text: str | Iterable[str], name: str, deal: int | None, deck: Sequence[Card] | None, game_number: int | None
 ) -> Game:
-    """Game ``game_number`` of a transcript (the only one when ``None``), replayed."""
+    """Game ``game_number`` of a transcript (the only one when ``None``), replayed.
+
+    Only the game wanted is read and checked (and a second one, to refuse a choice not
+    made); the others are counted, and nothing after the game wanted is read."""
     from .transcript import check_game, iter_transcripts
 
-    # read no further than the game wanted (a second one, to refuse a choice not made)
-    wanted = 1 if game_number is None else game_number
-    each = iter_transcripts(text, name)
-    games = list(itertools.islice(each, wanted + (game_number is None)))
     if game_number is None:
-        if len(games) > 1:  # an error: the count of the rest is worth reading them
+        each = iter_transcripts(text, name, read=lambda k: k <= 2)
+        games = list(itertools.islice(each, 2))
+        if len(games) > 1:  # an error: the count of the rest is worth counting them
             raise GameChoiceError(name, games[1].line, len(games) + sum(1 for _ in each), None)
-        game_number = 1
-    elif game_number > len(games):
-        raise GameChoiceError(name, None, len(games), game_number)
+        wanted = games[0]
+    else:
+        count = 0
+        for tg in iter_transcripts(text, name, read=lambda k: k == game_number):
+            count = tg.number
+            if count == game_number:
+                wanted = tg
+                break
+        else:
+            raise GameChoiceError(name, None, count, game_number)
     # a transcript plays the rules it names, the standard rules when it names none
     # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
-    game, errors = check_game(games[game_number - 1], name, deal=deal, deck=deck)
+    game, errors = check_game(wanted, name, deal=deal, deck=deck)
     if errors:
         raise errors[0]
     assert game is not None

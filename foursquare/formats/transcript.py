@@ -19,9 +19,8 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,14 +28,16 @@ from ..engine.cards import Card
 from ..engine.game import Game, Reason, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, HistoryError, ParseError, PositionError, shorten, shown_name
+from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
-from .rulesfile import PARAMETERS, rules_from_value, rules_value
+from .repeats import Repeats
+from .rulesfile import PARAMETERS, rules_from_value
+from .transcript_write import VERSION
+from .transcript_write import transcript_document as transcript_document
+from .transcript_write import transcript_text as transcript_text
+from .transcript_write import transcripts_text as transcripts_text
 from .yamlio import (
     Document,
-    Flow,
-    FlowList,
-    Quoted,
     YMap,
     YNode,
     YScalar,
@@ -45,17 +46,19 @@ from .yamlio import (
     as_deal,
     as_int,
     as_text,
-    dump,
     read_each_document,
     unknown_keys,
 )
 
-#: The format version this module reads and writes.
-VERSION = 1
 GAME_KEYS = ("foursquare", "rules", "deal", "deck", "moves", "result")
 MOVE_KEYS = ("card", "cell", "flipped", "face_down", "status")
 RESULT_KEYS = ("status", "reason", "score")
 STATUSES = tuple(s.value for s in Status)
+_STATUS_OF = {s.value: s for s in Status}
+_MOVE_KEY_SET = frozenset(MOVE_KEYS)
+_CLAIM_KEYS = ("flipped", "face_down", "status")
+#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yamlio.as_int` reads them.
+_SMALL_NUMBER = {str(n): n for n in range(100)}
 REASONS = tuple(r.value for r in Reason)
 
 
@@ -98,6 +101,7 @@ class TranscriptGame:
     :ivar errors: the schema errors found while reading the document.
     :ivar readable: false when the document is not readable YAML (its error is in
         ``errors``; nothing else is known of the game).
+    :ivar shape_read: false for a game only counted (``read`` of :func:`iter_transcripts`).
     """
 
     number: int
@@ -113,6 +117,7 @@ class TranscriptGame:
     lines: dict[str, int] = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
     readable: bool = True
+    shape_read: bool = True
 
 
 @dataclass
@@ -160,15 +165,24 @@ def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
     return list(iter_transcripts(text, source))
 
 
-def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
+def iter_transcripts(
+    text: str | Iterable[str], source: str, *, read: Callable[[int], bool] | None = None
+) -> Iterator[TranscriptGame]:
     """Read the game documents of a transcript file one at a time (shape only; no replay).
 
     Each document is read when the iterator reaches it, so a caller that drops each
     game before taking the next holds one game at a time, and one that stops after
     game K reads no further.
 
-    :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted).
+    :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted),
+        or its blocks as :class:`foursquare.formats.files.Source` reads them: then the
+        file is read as the games are taken, and the first game is given as soon as it
+        is read (when it is a game; a first document that is not one is looked at with
+        the next, to tell a file of another kind).
     :param source: the file name used in errors.
+    :param read: which games to read, by number (``None``: all): the others are only
+        counted (their first events are read, to know that they are a game), and are
+        given with ``shape_read`` false and nothing else known but their number and line.
     :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
@@ -177,25 +191,54 @@ def iter_transcripts(text: str, source: str) -> Iterator[TranscriptGame]:
         a state, a rules file or another YAML file of one document rather than a
         transcript (the message says which): raised before the first game is given.
     """
-    docs = (doc for doc in read_each_document(text, source) if doc.node is not None or doc.error is not None)
-    first = list(itertools.islice(docs, 2))  # the rest is read game by game (one game's nodes at a time)
+    seen = _Seen(text)
+    skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
+    docs = (
+        doc
+        for doc in read_each_document(seen.blocks(), source, skip=skip)
+        if doc.node is not None or doc.error is not None or doc.skipped
+    )
+    first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
     if not first:
-        why = "it is empty" if not text.strip() else "it holds only comments or empty documents"
+        why = "it is empty" if not seen.content else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
-    if len(first) == 1 and _looks_like_moves(text, first[0]):
+    if not (isinstance(first[0].node, YMap) and _another_kind(first[0].node) is None):
+        first += itertools.islice(docs, 1)  # not a game: one document alone is a file of another kind
+    if len(first) == 1 and _looks_like_moves(text if isinstance(text, str) else first[0].text, first[0]):
         raise FormatError(source, first[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
     if len(first) == 1 and isinstance(first[0].node, YMap):  # a whole file of another kind: a file error, no game
         other = _another_kind(first[0].node)
         if other is not None:
             raise FormatError(source, first[0].line, other)
     for number, doc in enumerate(itertools.chain(first, docs), 1):
-        if doc.error is not None:
+        if doc.skipped or read is not None and not read(number):
+            tg = TranscriptGame(number, doc.line, complete=False, shape_read=False)
+        elif doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)
         else:
             assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
         yield tg
+
+
+class _Seen:
+    """A file's text or blocks, noting whether any holds more than white space."""
+
+    def __init__(self, text: str | Iterable[str]) -> None:
+        self.text = text
+        self.content = isinstance(text, str) and bool(text.strip())
+
+    def blocks(self) -> str | Iterator[str]:
+        if isinstance(self.text, str):
+            return self.text
+        return self._noted(self.text)
+
+    def _noted(self, blocks: Iterable[str]) -> Iterator[str]:
+        for block in blocks:
+            if not self.content and not block.isspace():
+                self.content = bool(block)
+            yield block
 
 
 #: Said at the first move without a card of a game whose card order is unknown.
@@ -314,20 +357,41 @@ def _read_version(doc: YMap, source: str, err: _Errors) -> None:
         err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
+#: The card and the cell of each text read so far (only texts that are one: the parsers
+#: are pure, so a text read once is read alike again); bounded.
+_CARD_OF: dict[str, Card] = {}
+_CELL_OF: dict[str, Cell] = {}
+_CACHE_SIZE = 4096
+
+
 def _card(node: YNode, what: str, source: str) -> Card:
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        card = _CARD_OF.get(node.text)
+        if card is not None:
+            return card
     text = as_text(node, what, source)
     try:
-        return Card.parse(text)
+        card = Card.parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(_CARD_OF) < _CACHE_SIZE and len(text) < 16:
+        _CARD_OF[text] = card
+    return card
 
 
 def _cell(node: YNode, what: str, source: str) -> Cell:
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        cell = _CELL_OF.get(node.text)
+        if cell is not None:
+            return cell
     text = as_text(node, what, source)
     try:
-        return Cell.parse(text)
+        cell = Cell.parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(_CELL_OF) < _CACHE_SIZE and len(text) < 16:
+        _CELL_OF[text] = cell
+    return cell
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
@@ -377,47 +441,99 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    for error in unknown_keys(item, MOVE_KEYS, "a move", source):
-        err.add(error, m)
+    entries = item.entries
+    if len(entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+        entry = _common_move(item)
+        if entry is not None:
+            return entry
+    if not entries.keys() <= _MOVE_KEY_SET:
+        for error in unknown_keys(item, MOVE_KEYS, "a move", source):
+            err.add(error, m)
     ok = True
     card = cell = None
-    if "card" in item:
+    if "card" in entries:
         try:
-            card = _card(item.entries["card"], "card", source)
+            card = _card(entries["card"], "card", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
-    if "cell" not in item:
+    if "cell" not in entries:
         err.new(item.line, "the move has no cell", m)
         ok = False
     else:
         try:
-            cell = _cell(item.entries["cell"], "cell", source)
+            cell = _cell(entries["cell"], "cell", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
-    for key in ("flipped", "face_down", "status"):
-        node = item.get(key)
+    cell_of = _CELL_OF
+    for key in _CLAIM_KEYS:
+        node = entries.get(key)
         if node is None:
             continue
         try:
             if key == "flipped":
-                cells = node.items if isinstance(node, YSeq) else None
+                cells = node.items if type(node) is YSeq else None
                 if cells is None:
                     raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-                claims[key] = [_cell(c, "flipped", source) for c in cells]
+                value: Any = [
+                    c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
+                    else _cell(e, "flipped", source)
+                    for e in cells
+                ]  # fmt: skip
             elif key == "face_down":
-                claims[key] = as_int(node, "face_down", source, 0)
+                value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
+                if value is None:
+                    value = as_int(node, "face_down", source, 0)
             else:
-                claims[key] = Status(as_choice(node, "status", source, STATUSES))
+                value = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+                if value is None:
+                    value = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+            claims[key] = value
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
     if not ok or cell is None:  # (a move that is ok has its cell)
         return None
     return MoveEntry(card, cell, claims, item.line, claim_lines)
+
+
+def _common_move(item: YMap) -> MoveEntry | None:
+    """A move with its five keys whose values are all common texts (a card, a cell, a
+    list of cells, a small number, a status word, as the dicts of the readers know them),
+    read without the general path, to the same entry; ``None`` when any is not (the
+    general path then reads it, and says what is wrong)."""
+    e = item.entries
+    if e.keys() != _MOVE_KEY_SET:
+        return None
+    card_node, cell_node, flipped_node = e["card"], e["cell"], e["flipped"]
+    face_down_node, status_node = e["face_down"], e["status"]
+    if (
+        type(card_node) is not YScalar or card_node.tag == "null"
+        or type(cell_node) is not YScalar or cell_node.tag == "null"
+        or type(flipped_node) is not YSeq
+        or type(face_down_node) is not YScalar or not face_down_node.plain
+        or type(status_node) is not YScalar or status_node.tag == "null"
+    ):  # fmt: skip
+        return None
+    card = _CARD_OF.get(card_node.text)
+    cell = _CELL_OF.get(cell_node.text)
+    face_down = _SMALL_NUMBER.get(face_down_node.text)
+    status = _STATUS_OF.get(status_node.text)
+    if card is None or cell is None or face_down is None or status is None:
+        return None
+    cell_of = _CELL_OF
+    flipped = []
+    for node in flipped_node.items:
+        flip = cell_of.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+        if flip is None:
+            return None
+        flipped.append(flip)
+    claims = {"flipped": flipped, "face_down": face_down, "status": status}
+    lines = {"flipped": flipped_node.line, "face_down": face_down_node.line, "status": status_node.line}
+    return MoveEntry(card, cell, claims, item.line, lines)
 
 
 def _read_result(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
@@ -509,16 +625,23 @@ def check_game(
             stopped = True
             break
         try:
-            placement = play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
-        except FormatError as exc:
-            errors.append(exc)
+            placement = game.play(entry.cell, entry.card)
+        except (IllegalMoveError, ParseError):
+            # refused before anything changed: play_move, trying again, says why at the move's line
+            try:
+                play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
+            except FormatError as exc:
+                errors.append(exc)
             stopped = True
             break
         claims = entry.claims
         lines = entry.claim_lines
         if "flipped" in claims:
-            claimed = sorted(set(claims["flipped"]), key=str)
-            if len(claimed) != len(claims["flipped"]) or claimed != sorted(placement.flipped, key=str):
+            said, did = claims["flipped"], placement.flipped
+            # (as the sorted lists, each cell once, compare: the same cells, none twice; the
+            # engine's list is in text order, with no cell twice, as a transcript writes it)
+            claimed, flipped = (did, did) if tuple(said) == did else (set(said), set(did))
+            if len(claimed) != len(said) or claimed != flipped or len(flipped) != len(did):
                 fail(
                     lines["flipped"],
                     f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}",
@@ -560,21 +683,21 @@ def _in_order(errors: list[FormatError]) -> list[FormatError]:
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def validate(text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
+def validate(text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
     """Check every game of a transcript file: the list of :func:`iter_validate`,
     whose parameters, description and errors it shares."""
     return list(iter_validate(text, source, finished=finished, repeats=repeats))
 
 
 def iter_validate(
-    text: str, source: str, *, finished: bool = False, repeats: Repeats | None = None
+    text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None
 ) -> Iterator[GameReport]:
     """Check the games of a transcript file one at a time (the ``validate`` command).
 
     Each game is read, replayed and reported before the next is read
     (:func:`iter_transcripts`), so a caller that drops each report holds one game.
 
-    :param text: the file's text.
+    :param text: the file's text, or its blocks as read (:func:`iter_transcripts`).
     :param source: the file name used in errors.
     :param finished: when true, a game still going on (status ``playing``) is an
         error at its first line (RULES.md "End of the game": a finished game is won or lost).
@@ -604,34 +727,6 @@ def iter_validate(
 UNFINISHED = "the game is not finished (status playing): every game must be won or lost"
 
 
-class Repeats:
-    """The games seen so far, to find a game that repeats an earlier one: the same
-    card order (its deal's, or its deck), the same rules and the same moves (cells
-    and cards), in any of the files checked with it.
-
-    Each game seen is kept as a 16-byte digest and its place (file, line, number),
-    so memory grows by about 150 bytes a game.
-    """
-
-    def __init__(self) -> None:
-        self._places: dict[bytes, tuple[str, int | None, int]] = {}
-
-    def seen(self, game: Game, source: str, line: int | None, number: int) -> str | None:
-        """Note ``game`` (game ``number`` of ``source``, at ``line``).
-
-        :returns: ``None`` the first time such a game is seen; for a repeat, where the
-            first one is, as ``game J (FILE:LINE)``.
-        """
-        key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
-        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
-        first = self._places.setdefault(digest, (source, line, number))
-        if first == (source, line, number):
-            return None
-        name, at, j = first
-        where = shown_name(name) if at is None else f"{shown_name(name)}:{at}"
-        return f"game {j} ({where})"
-
-
 def load_game(
     text: str,
     source: str,
@@ -656,63 +751,3 @@ def load_game(
         raise errors[0]
     assert game is not None
     return game
-
-
-# ------------------------------------------------------------------ writing
-
-
-def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
-    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`.
-
-    :raises HistoryError: when the game has no full history (resumed from a
-        position without its moves), which a transcript cannot record (a ``ValueError`` too).
-    """
-    if len(game.moves) != game.placed:
-        raise HistoryError(
-            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
-        )
-    rules = rules_value(game.rules)
-    doc: dict[str, Any] = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
-    if game.deal is not None:
-        doc["deal"] = game.deal
-    else:
-        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
-    if claims:
-        doc["moves"] = [
-            Flow(
-                card=Quoted(str(p.card)),
-                cell=Quoted(str(p.cell)),
-                flipped=FlowList(Quoted(str(c)) for c in p.flipped),
-                face_down=p.face_down,
-                status=p.status.value,
-            )
-            for p in game.moves
-        ]
-    else:
-        doc["moves"] = [Quoted(f"{p.card} {p.cell}") for p in game.moves]
-    doc["result"] = Flow(
-        status=game.status.value,
-        reason=None if game.reason is None else game.reason.value,
-        score=game.score,
-    )
-    return doc
-
-
-def transcript_text(game: Game, *, claims: bool = True) -> str:
-    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
-
-    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
-    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
-    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
-    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
-    cells are quoted.  The text validates (:func:`validate`).  Join several games'
-    texts with :func:`transcripts_text`.
-
-    :raises HistoryError: when the game has no full history (see :func:`transcript_document`).
-    """
-    return dump(transcript_document(game, claims=claims))
-
-
-def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
-    """Several games as one multi-document transcript (documents joined with ``---``)."""
-    return "---\n".join(transcript_text(g, claims=claims) for g in games)

@@ -16,9 +16,10 @@ is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
-at its ``---`` / ``...`` lines and each piece is read on its own with its
-line offset, so one unreadable document (a syntax error, a duplicate key) does
-not hide the others.  Every message quotes input through
+at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yamlcut`, also as it is
+read block by block) and each piece is read on its own with its line offset, so
+one unreadable document (a syntax error, a duplicate key, a document over
+:data:`MAX_DOCUMENT_CHARS`) does not hide the others.  Every message quotes input through
 :func:`foursquare.errors.quote` (bounded), and numbers are checked for length
 before ``int()``.
 
@@ -29,8 +30,7 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -38,6 +38,12 @@ import yaml
 
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..errors import FormatError, ParseError, digits_text, quote, shorten
+from . import yamlcut
+from .yamlcut import _BREAKS as _BREAKS
+from .yamlcut import _MARKER as _MARKER
+from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
+
+__all__ = ["MAX_DOCUMENT_CHARS", "Piece", "iter_documents", "iter_pieces", "split_documents"]
 
 _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
@@ -168,164 +174,82 @@ def clean_text(text: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
-#: A document marker: ``---`` or ``...`` at the start of a line, then white space or the line end.
-_MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
-#: YAML's line breaks (as PyYAML and libyaml count lines).
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-
-
-class Piece(NamedTuple):
-    """A part of a YAML stream holding at most one document (:func:`split_documents`).
-
-    :ivar offset: the number of lines before it (its first line is ``offset + 1``).
-    :ivar text: its text.
-    :ivar first: the line of its first content (not blank, a comment or a directive).
-    """
-
-    offset: int
-    text: str
-    first: int
-
-    @property
-    def last(self) -> int:
-        """The index (from 0, within the piece) of its last line that is not blank."""
-        lines = _BREAKS.split(self.text.rstrip())
-        return len(lines) - 1
-
-
-def split_documents(text: str) -> list[Piece]:
-    """Cut a YAML stream at its document markers, so that each document is read on its own.
-
-    A ``---`` or ``...`` at the start of a line (then white space or the line
-    end) is a document marker wherever it stands: YAML forbids it inside any
-    scalar, and it ends a block scalar.  So a cut by lines is sound.  ``---``
-    starts a document (with any ``%`` directives and comments just before it, and
-    any content after it on the same line); ``...`` ends one.  Pieces holding only
-    blank lines and comments are dropped, and so is a ``...`` that ends no document.
-
-    :param text: the stream (CRLF already made LF, or not).
-    :returns: the pieces in order (:func:`iter_documents` gives them one at a time).
-    """
-    return list(iter_documents(text))
-
-
-#: The start of a line (after any YAML line break; CRLF is one break).
-_SOL = "(?:\\A|(?<=[\n\x85\u2028\u2029])|(?<=\r)(?!\n))"
-#: A line that starts with a document marker.
-_MARKER_LINE = re.compile(_SOL + "(?:---|\\.\\.\\.)(?=[ \t\r\n\x85\u2028\u2029]|\\Z)")
-#: A line that holds something (not blank, not only a comment).
-_CONTENT_LINE = re.compile(_SOL + "[^\\S\r\n\x85\u2028\u2029]*[^\\s#]")
-#: The same two, for a text whose only line break is LF (the common case: faster).
-_MARKER_LINE_LF = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
-_CONTENT_LINE_LF = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
-#: A YAML line break other than LF.
-_OTHER_BREAK = re.compile("[\r\x85\u2028\u2029]")
-
-
-def _breaks_in(text: str, start: int, end: int) -> int:
-    """How many YAML line breaks ``text[start:end]`` holds (CRLF counting once)."""
-    count = text.count("\n", start, end)
-    if text.count("\r", start, end):
-        count += text.count("\r", start, end) - text.count("\r\n", start, end)
-    for other in "\x85\u2028\u2029":
-        count += text.count(other, start, end)
-    return count
-
-
-def iter_documents(text: str) -> Iterator[Piece]:
-    """The pieces :func:`split_documents` gives, one at a time, found without splitting the text into lines.
-
-    Only the lines that can change a piece are looked at (a marker, or, between
-    documents, a directive or the first content), so memory stays that of the
-    pieces themselves.
-    """
-    n = len(text)
-    lf_only = _OTHER_BREAK.search(text) is None
-    markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
-    pos = line = 0  # a line start, and its index from 0
-    start = start_pos = 0  # the current piece's first line and where it starts
-    first: int | None = None  # the first content line of the current piece
-    started = False  # the piece has its '---' or some content: a '---' now starts the next one
-    while True:
-        match = (markers if started else contents).search(text, pos)
-        if match is None:
-            break
-        at = match.start()
-        if lf_only:
-            line += text.count("\n", pos, at)
-            end = text.find("\n", at)
-            brk = None if end < 0 else True
-            end, after = (n, n) if end < 0 else (end, end + 1)
-        else:
-            line += _breaks_in(text, pos, at)
-            found = _BREAKS.search(text, at)
-            brk = None if found is None else True
-            end, after = (found.start(), found.end()) if found is not None else (n, n)
-        current = text[at:end]
-        marker = _MARKER.match(current) if current[:1] in "-." else None
-        if marker and marker.group(1) == "---":
-            if started:
-                if first is not None:
-                    yield Piece(start, text[start_pos:at], first)
-                start, start_pos, first = line, at, None
-            started = True
-            first = line + 1 if first is None else first
-        elif marker:  # '...': the document ends with this line
-            if started or first is not None:
-                first = line + 1 if first is None else first
-                yield Piece(start, text[start_pos:after], first)
-            # (a '...' with no document open ends nothing: it is left out)
-            start, start_pos, first, started = line + 1, after, None, False
-        elif not started:
-            if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
-                first = line + 1 if first is None else first
-            else:
-                started = True
-                first = line + 1 if first is None else first
-        if brk is None:
-            break
-        pos, line = after, line + 1
-    if first is not None:
-        yield Piece(start, text[start_pos:], first)
-
-
 class Document(NamedTuple):
     """One document of a stream as :func:`read_each_document` gives it.
 
     :ivar line: the line of its first content (a directive, ``---`` or the first key).
     :ivar node: the document's node, ``None`` when it is empty or unreadable.
     :ivar error: why it cannot be read, or ``None``.
+    :ivar text: the text of its piece of the stream (:class:`Piece`).
+    :ivar skipped: true for a document left unread (``skip`` of :func:`read_each_document`).
     """
 
     line: int
     node: YNode | None
     error: FormatError | None = None
+    text: str = ""
+    skipped: bool = False
 
 
-def read_each_document(text: str, source: str) -> Iterator[Document]:
+def read_each_document(
+    text: str | Iterable[str], source: str, *, skip: Callable[[int], bool] | None = None
+) -> Iterator[Document]:
     """Every document of a YAML stream, each read on its own, one at a time.
 
-    The stream is cut at its document markers (:func:`split_documents`) and each
+    The stream is cut at its document markers (:func:`iter_pieces`) and each
     piece is read separately from its parser events with its line offset, so a syntax error, a
-    duplicate key, a bad tag or a document over :data:`MAX_NODES` values spoils
-    only its own document: the others are read.
+    duplicate key, a bad tag, a document over :data:`MAX_NODES` values or over
+    :data:`MAX_DOCUMENT_CHARS` characters spoils only its own document: the others are read.
 
-    :param text: the stream's text (a byte-order mark and CRLF are accepted).
+    :param text: the stream's text (a byte-order mark and CRLF are accepted), or its
+        blocks as :class:`foursquare.formats.files.Source` reads them (already clean,
+        each ending at a line break): then only one document's text is held at a time,
+        and each document is given as soon as the line after it is read.
     :param source: the name used in errors.
+    :param skip: which documents need not be read, by their number among those that
+        hold a value or an error (from 1): such a document, once its first events show
+        that it holds a list or a mapping, is given as ``skipped`` (no node, no error)
+        without reading the rest of it: what finding game K of a long file needs.
     :returns: an iterator of one :class:`Document` per piece with content
         (comments alone make none); an empty document has node ``None`` and no
         error.  Each is read when reached, so a long stream never holds every
         document's nodes at once.
     """
-    text = clean_text(text)
-    for piece in iter_documents(text):
+    blocks = (clean_text(text),) if isinstance(text, str) else text
+    counted = 0  # the documents given that hold a value or an error
+    for piece in iter_pieces(blocks):
+        if skip is not None and skip(counted + 1) and _holds_a_collection(piece):
+            counted += 1
+            yield Document(piece.first, None, None, "", True)
+            continue
         try:
             nodes = _compose(piece, source)
         except FormatError as exc:
-            yield Document(piece.first, None, exc)
+            counted += 1
+            yield Document(piece.first, None, exc, piece.text)
             continue
         for node in nodes:
-            yield Document(piece.first if node is None else node.line, node)
+            counted += node is not None
+            yield Document(piece.first if node is None else node.line, node, None, piece.text)
+
+
+def _holds_a_collection(piece: Piece) -> bool:
+    """Whether a piece's first value is a list or a mapping (or it cannot be read): then it
+    holds one document that is not empty, whatever the rest of it says.  Only the
+    parser's first events are read; ``False`` also when they do not tell (read it whole)."""
+    if piece.oversize:
+        return True
+    try:
+        loader = _LOADER(piece.text)
+        for _ in range(4):  # the stream's start, the document's start, its first value
+            kind = type(loader.get_event())
+            if kind is _MappingStart or kind is _SequenceStart:
+                return True
+            if kind is _ScalarEvent or kind is _AliasEvent or kind is _StreamEnd:
+                return False
+    except yaml.YAMLError:
+        return True  # an error is a document (its error) too
+    return False
 
 
 def read_documents(text: str, source: str) -> list[YNode | None]:
@@ -352,6 +276,10 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     node tree is composed first, and the limits hold as the events come.
     """
     offset = piece.offset
+    if piece.oversize:
+        raise FormatError(
+            source, piece.first, f"the YAML document is too large (over {yamlcut.MAX_DOCUMENT_CHARS:,} characters)"
+        )
     try:
         return _build(_LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:
@@ -392,6 +320,10 @@ _PLAIN_OK = frozenset(t.removeprefix(_CORE) for t in ALLOWED_TAGS)
 _PLAIN_TAGS: dict[str, str] = {}
 
 
+#: The same, for the plain scalars whose tag is allowed (:data:`_PLAIN_OK`) only.
+_PLAIN_OK_TAGS: dict[str, str] = {}
+
+
 def _plain_tag(text: str) -> str:
     """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
     tag = _PLAIN_TAGS.get(text)
@@ -399,6 +331,8 @@ def _plain_tag(text: str) -> str:
         tag = _resolve(yaml.ScalarNode, text, (True, False)).removeprefix(_CORE)
         if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
             _PLAIN_TAGS[text] = tag
+            if tag in _PLAIN_OK:
+                _PLAIN_OK_TAGS[text] = tag
     return tag
 
 
@@ -438,18 +372,21 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
     # The collection being built (None: none, at a document's root), and for a mapping
     # the key waiting for its value; the enclosing ones wait on the stack.
     top: YMap | YSeq | None = None
-    entries: dict[str, YNode] = {}
+    entries: dict[str, YNode] = {}  # the entries, key lines and items of top (when it has them)
+    key_lines: dict[str, int] = {}
+    items: list[YNode] = []
     key: str | None = None
     key_line = 0
     stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
     anchor: str | None
-    plain_tags = _PLAIN_TAGS
+    ok_tags = _PLAIN_OK_TAGS
+    base = offset + 1
     while True:
         event = get_event()
         kind = type(event)
         if kind is _ScalarEvent:
             left -= 1
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             if left < 0:
                 raise FormatError(source, line, too_large)
             text = event.value
@@ -459,9 +396,12 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                 if style:
                     name = "str"
                 else:
-                    name = plain_tags.get(text) or _plain_tag(text)
-                    if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
-                        raise FormatError(source, line, _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or "")
+                    name = ok_tags.get(text)  # type: ignore[assignment]
+                    if name is None:
+                        name = _plain_tag(text)
+                        if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
+                            why = _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or ""
+                            raise FormatError(source, line, why)
             else:
                 full = _resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
                 why = _explicit_tag(full, yaml.ScalarNode, text, not style)
@@ -469,17 +409,25 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                     raise FormatError(source, line, why)
                 name = full.removeprefix(_CORE)
             anchor = event.anchor
-            if key is None and anchor is None and type(top) is YMap:  # a key, the most common case: no node
-                if name == "null" and not style:
-                    raise FormatError(source, line, "a mapping key must be text, not null")
-                if text in entries:
-                    raise FormatError(source, line, _duplicate(text, top, len(stack)))
-                key, key_line = text, line
+            if anchor is None and top is not None:  # the most common cases, written out
+                if type(top) is YMap:
+                    if key is None:  # a key: no node
+                        if name == "null" and not style:
+                            raise FormatError(source, line, "a mapping key must be text, not null")
+                        if text in entries:
+                            raise FormatError(source, line, _duplicate(text, top, len(stack)))
+                        key, key_line = text, line
+                        continue
+                    entries[key] = YScalar(line, text, not style, name)
+                    key_lines[key] = key_line
+                    key = None
+                    continue
+                items.append(YScalar(line, text, not style, name))
                 continue
             node: YNode = YScalar(line, text, not style, name)
         elif kind is _MappingStart or kind is _SequenceStart:
             left -= 1
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             is_map = kind is _MappingStart
             if event.tag is not None and event.tag != "!":
                 why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
@@ -494,21 +442,28 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
             if len(stack) >= MAX_DEPTH:
                 raise FormatError(source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
             stack.append((top, key, key_line, anchor))
-            top = YMap(line) if is_map else YSeq(line)
-            entries = top.entries if is_map else {}  # type: ignore[union-attr]
+            if is_map:
+                top = YMap(line)
+                entries, key_lines = top.entries, top.key_lines
+            else:
+                top = YSeq(line)
+                items = top.items
             key = None
             continue
         elif kind in _CollectionEnd:
             node = top  # type: ignore[assignment]
             top, key, key_line, anchor = stack.pop()
-            entries = top.entries if type(top) is YMap else {}
+            if type(top) is YMap:
+                entries, key_lines = top.entries, top.key_lines
+            elif type(top) is YSeq:
+                items = top.items
             if anchor is not None:
                 del open_anchors[anchor]
                 anchors[anchor] = node
                 anchor = None
         elif kind is _AliasEvent:
             name = event.anchor
-            line = event.start_mark.line + 1 + offset
+            line = event.start_mark.line + base
             if name in anchors:
                 node = anchors[name]
             elif name in open_anchors:
@@ -600,13 +555,13 @@ def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None =
     :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
     :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
     """
-    span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
     text = node.text if isinstance(node, YScalar) and node.plain else ""  # "" is no number
     ok = text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
     # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
     ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
     value = int(text) if ok else None
     if value is None or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
         raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
     return value
 

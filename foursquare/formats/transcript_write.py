@@ -1,0 +1,74 @@
+"""Writing transcripts (FORMATS.md "Transcripts"): one YAML document per game, every
+claim written or the moves alone.  :mod:`foursquare.formats.transcript` reads them (and
+gives these functions too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.game import Game
+from ..errors import HistoryError
+from .rulesfile import rules_value
+from .yamlio import Flow, FlowList, Quoted, dump
+
+#: The format version this module writes and :mod:`foursquare.formats.transcript` reads.
+VERSION = 1
+
+
+def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
+    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`.
+
+    :raises HistoryError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record (a ``ValueError`` too).
+    """
+    if len(game.moves) != game.placed:
+        raise HistoryError(
+            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
+        )
+    rules = rules_value(game.rules)
+    doc: dict[str, Any] = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    if game.deal is not None:
+        doc["deal"] = game.deal
+    else:
+        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
+    if claims:
+        doc["moves"] = [
+            Flow(
+                card=Quoted(str(p.card)),
+                cell=Quoted(str(p.cell)),
+                flipped=FlowList(Quoted(str(c)) for c in p.flipped),
+                face_down=p.face_down,
+                status=p.status.value,
+            )
+            for p in game.moves
+        ]
+    else:
+        doc["moves"] = [Quoted(f"{p.card} {p.cell}") for p in game.moves]
+    doc["result"] = Flow(
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+    )
+    return doc
+
+
+def transcript_text(game: Game, *, claims: bool = True) -> str:
+    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
+
+    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
+    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
+    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
+    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
+    cells are quoted.  The text validates (:func:`validate`).  Join several games'
+    texts with :func:`transcripts_text`.
+
+    :raises HistoryError: when the game has no full history (see :func:`transcript_document`).
+    """
+    return dump(transcript_document(game, claims=claims))
+
+
+def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
+    """Several games as one multi-document transcript (documents joined with ``---``)."""
+    return "---\n".join(transcript_text(g, claims=claims) for g in games)

@@ -1,0 +1,157 @@
+"""``foursquare validate`` stopped short (Ctrl-C, SIGTERM, a reader that goes away) and
+given the same file twice: what a CI job reads must say so (issue 17)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+from helpers import EXAMPLES, ROOT, invoke
+
+from foursquare.formats.transcript import validate
+
+WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
+
+
+def write(tmp_path, text: str, name="games.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------- the same file twice
+
+
+def test_duplicates_with_the_same_file_twice_under_any_name_is_an_error_naming_both(tmp_path):
+    path = write(tmp_path, "---\n".join([WON, 'foursquare: 1\ndeal: 1\nmoves: ["d4", "e4"]\n']), "a.yaml")
+    line = validate(WON, "w.yaml")[0].line  # the line of the won game's first key
+    os.link(path, tmp_path / "b.yaml")  # a hard link: the same file under another name
+    other = write(tmp_path, WON, "c.yaml")
+    for again in (str(path), f"{tmp_path}/./a.yaml", str(tmp_path / "b.yaml")):
+        result = invoke(["validate", "--duplicates", path, again, other])
+        assert result.exit_code == 1
+        assert f"{again}: the same file as {path}, given twice" in result.stderr
+        assert f"{again}: invalid, given twice" in result.stdout
+        # the file is checked once, and the third file's game still repeats its first game
+        assert f"{other}:{line}: game 1: the game repeats game 1 ({path}:{line})" in result.stderr
+        assert result.stdout.splitlines()[0] == f"{path}: 2 games, all valid"
+
+
+def test_without_duplicates_a_file_given_twice_is_checked_twice(tmp_path):
+    path = write(tmp_path, WON)
+    result = invoke(["validate", path, path])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [f"{path}: 1 game, all valid"] * 2 + ["2 games checked, all valid"]
+
+
+def test_duplicates_with_stdin_redirected_from_a_file_also_given_by_name(tmp_path):
+    path = write(tmp_path, WON)
+    with path.open("rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "foursquare", "validate", "--duplicates", str(path), "-"],
+            stdin=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert f"<stdin>: the same file as {path}, given twice" in done.stderr
+
+
+# ---------------------------------------------------------- stopped short
+
+
+def _start(args, stdout, **kwargs):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.Popen(
+        [sys.executable, "-m", "foursquare", "validate", *map(str, args)],
+        stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env, **kwargs,
+    )  # fmt: skip
+
+
+def _wait_for(path, needle: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while needle not in path.read_text(encoding="utf-8") and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_junit_stopped_by_a_signal_is_well_formed_xml_that_says_it_is_incomplete(tmp_path, signum):
+    small = write(tmp_path, "---\n".join([WON] * 3), "small.yaml")
+    big = write(tmp_path, "---\n".join([WON] * 5000), "big.yaml")
+    out = tmp_path / "out.xml"
+    with out.open("w") as stdout:
+        process = _start(["--format", "junit", small, big], stdout)
+        try:
+            _wait_for(out, "</testsuite>")  # the first file is reported; the second is being checked
+            time.sleep(0.5)
+            process.send_signal(signum)
+            _, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+            process.wait()
+    assert process.returncode == 128 + signum
+    root = ET.fromstring(out.read_text(encoding="utf-8"))  # well formed, closed
+    first, second = root.findall("testsuite")
+    assert (first.get("name"), first.get("tests"), first.get("errors")) == (str(small), "3", "0")
+    cases = second.findall("testcase")
+    assert second.get("name") == str(big) and second.get("errors") == "1" and int(second.get("tests")) == len(cases)
+    *games, last = cases
+    assert [c.get("name") for c in games] == [f"game {k}" for k in range(1, len(games) + 1)]
+    assert last.get("name") == "incomplete" and "report is incomplete" in last.find("error").get("message")
+    assert len(games) < 5000
+
+
+def test_json_lines_stopped_by_sigterm_ends_with_an_object_saying_so(tmp_path):
+    big = write(tmp_path, "---\n".join([WON] * 5000))
+    out = tmp_path / "out.jsonl"
+    with out.open("w") as stdout:
+        process = _start(["--format", "json-lines", big], stdout)
+        try:
+            _wait_for(out, '"game": 20,')
+            process.send_signal(signal.SIGTERM)
+            process.communicate(timeout=60)
+        finally:
+            process.kill()
+            process.wait()
+    assert process.returncode == 128 + signal.SIGTERM
+    *games, last = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [g["game"] for g in games] == list(range(1, len(games) + 1)) and len(games) < 5000
+    assert last["game"] is None and not last["valid"] and "incomplete" in last["errors"][0]["message"]
+
+
+def test_a_reader_that_goes_away_is_told_on_stderr_and_the_status_still_judges_every_game(tmp_path):
+    bad = WON.replace("deal: 153", "deal: 1")  # the moves do not fit this deal
+    path = write(tmp_path, "---\n".join([WON] * 500 + [bad]))
+    process = _start(["--format", "json-lines", path], subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        first = json.loads(process.stdout.readline())
+        process.stdout.close()  # the reader goes away (as `| head -1` does)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+    assert first["game"] == 1
+    assert "<stdout>: the reader of the report went away: the report it got is incomplete" in err
+    assert process.returncode == 1 and ": game 501, move 1:" in err  # checked to the end all the same
+
+
+def test_a_file_error_found_while_reading_stops_the_file_after_the_games_before_it(tmp_path, monkeypatch):
+    from foursquare.formats import files
+
+    monkeypatch.setattr(files, "CHUNK_BYTES", 1024)  # the bad byte comes chunks after the first games
+    path = tmp_path / "g.yaml"
+    good = ("---\n".join([WON, WON]) + "---\n").encode()
+    path.write_bytes(good + b"foursquare: 1\n# \xff\n")
+    bad_line = good.count(b"\n") + 2
+    result = invoke(["validate", "--format", "json-lines", path])
+    assert result.exit_code == 1
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(o["game"], o["valid"]) for o in objects] == [(1, True), (2, True), (None, False)]
+    assert result.stderr == f"{path}:{bad_line}: not UTF-8 text\n"
+    summary = invoke(["validate", path])
+    assert summary.stdout == f"{path}: invalid, 2 games checked, then reading stopped (see the error above)\n"

@@ -123,7 +123,7 @@ def test_json_lines_stopped_by_sigterm_ends_with_an_object_saying_so(tmp_path):
     assert last["game"] is None and not last["valid"] and "incomplete" in last["errors"][0]["message"]
 
 
-def test_a_reader_that_goes_away_is_told_on_stderr_and_the_status_still_judges_every_game(tmp_path):
+def test_a_reader_that_goes_away_ends_quietly_and_the_status_still_judges_every_game(tmp_path):
     bad = WON.replace("deal: 153", "deal: 1")  # the moves do not fit this deal
     path = write(tmp_path, "---\n".join([WON] * 500 + [bad]))
     process = _start(["--format", "json-lines", path], subprocess.PIPE)
@@ -136,7 +136,8 @@ def test_a_reader_that_goes_away_is_told_on_stderr_and_the_status_still_judges_e
         process.kill()
         process.wait()
     assert first["game"] == 1
-    assert "<stdout>: the reader of the report went away: the report it got is incomplete" in err
+    # FORMATS.md: a closed reader ends quietly: stderr holds only the errors of the games
+    assert err.strip() and all(": game 501, move " in line for line in err.splitlines())
     assert process.returncode == 1 and ": game 501, move 1:" in err  # checked to the end all the same
 
 

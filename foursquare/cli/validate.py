@@ -21,7 +21,6 @@ from .style import counted
 #: Said (in the format itself) when the run stops before its end.
 INCOMPLETE = "the check was interrupted: this report is incomplete (the games after the last one reported were not checked)"
 #: Said on stderr when the reader of stdout went away (``| head``).
-READER_GONE = "<stdout>: the reader of the report went away: the report it got is incomplete"
 
 
 def _file_error(name: str, error: FormatError) -> dict[str, Any]:
@@ -129,7 +128,6 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     from ..formats.repeats import Repeats
     from ..formats.transcript import iter_validate as check
     from ..formats.yamlio import MAX_DOCUMENT_CHARS
-    from .streams import stdout_reader_gone
 
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     repeats = Repeats() if duplicates else None
@@ -190,8 +188,6 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
             raise
         finally:
             whole.run(reporter.end)
-    if stdout_reader_gone():
-        click.echo(READER_GONE, err=True)
     if fmt in ("text", "github"):
         for line in lines:
             click.echo(line)

@@ -142,7 +142,7 @@ def test_a_recording_written_at_the_end_after_a_failure_is_complete_and_status_0
     code = player.finish(*(WON_153[20:] if interactive else WON_153))
     assert code == 0, player.stderr
     assert moves_in(record) == len(WON_153)
-    assert f"The transcript is in {record}" in player.stdout
+    assert f"  foursquare replay {record}\n" in player.stdout  # the command on its own line (40 columns)
     if interactive:
         assert "the recording is written again; it holds every move" in player.stderr
     assert "NOT complete" not in player.stderr
@@ -199,7 +199,7 @@ def test_a_full_disk_during_play(tmp_path, small_disk, frees_up):
         code = player.finish(*WON_153[10:], "quit")
         assert code == 0, player.stderr
         assert moves_in(record) == len(WON_153) and "Won, score 8." in player.stdout
-        assert f"The transcript is in {record}" in player.stdout
+        assert f"  foursquare replay {record}\n" in player.stdout
         return
     code = player.finish(*WON_153[10:20], "quit")
     assert code == 1
@@ -209,8 +209,9 @@ def test_a_full_disk_during_play(tmp_path, small_disk, frees_up):
     assert "The transcript is in" not in player.stdout and "Continue it" not in player.stdout
     (copy,) = _copies(copies)
     assert moves_in(copy) == 20
-    assert f"The whole game is in {copy} instead" in player.stderr
-    assert f"Continue it: foursquare play --resume {copy} --record {copy}" in player.stderr
+    assert f"The whole game is in {copy} instead: foursquare replay {copy}" in " ".join(player.stderr.split())
+    assert f"\n  foursquare replay {copy}\n" in player.stderr  # the command on its own line
+    assert f"Continue it:\n  foursquare play --resume {copy} --record {copy}\n" in player.stderr
     assert not list(small_disk.glob(".foursquare-*"))  # no temporary file left on the full disk
 
 

@@ -321,7 +321,7 @@ def test_end_of_input_at_the_prompt_exits_cleanly_with_the_recording(tmp_path):
     result = interactive(["--deal", "1", "--record", str(record)], "d4\ne4\n")
     assert result.exit_code == 0
     assert_clean(result)
-    assert "Continue it: foursquare play --resume" in result.stdout
+    assert f"Continue it:\n  foursquare play --resume {record} --record {record}\n" in result.stdout
     assert len(load(record).moves) == 2
 
 
@@ -465,3 +465,166 @@ def test_a_failing_bot_does_not_end_the_game(monkeypatch):
         assert result.exit_code == 0
         assert "The hint failed: RuntimeError: out of ideas" in result.stdout
         assert "Stopped after 2 cards placed" in result.stdout
+
+
+# ------------------------------------------------------------- the closing lines and the warnings, fitted
+
+
+def _at_width(monkeypatch, width):
+    monkeypatch.setattr(Look, "for_stream", classmethod(lambda cls, stream=None, *, ascii=False: cls(False, False, width)))
+
+
+def _readme_session() -> tuple[list[str], str]:
+    """The README's session at 40 columns: the lines typed and what the prompt prints
+    (each typed line taken out from behind its prompt, as a pipe does not echo it)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in readme.split("```") if b.startswith("text\n$ foursquare play --deal 1 --ascii --record deal1.yaml\n"))
+    lines = block.split("\n")[2:]
+    typed, out = [], []
+    import re
+
+    for line in lines:
+        match = re.match(r"^(\S+> |game over \(.*\)> )(.+)$", line)
+        if match:
+            typed.append(match.group(2))
+            out.append(match.group(1))
+        elif out and out[-1].endswith("> "):
+            out[-1] += line
+        else:
+            out.append(line)
+    return typed, "\n".join(out)
+
+
+def test_the_readme_session_is_real_output_at_40_columns(monkeypatch, tmp_path):
+    _at_width(monkeypatch, 40)
+    monkeypatch.chdir(tmp_path)
+    typed, expected = _readme_session()
+    done = invoke(["play", "--deal", "1", "--ascii", "--record", "deal1.yaml", "--interactive"], input="\n".join(typed) + "\n")
+    assert done.exit_code == 0, done.output
+    assert done.stdout == expected
+    tail = done.stdout.splitlines()[-6:]
+    assert tail[-2:] == ["Continue it:", "  foursquare play --resume deal1.yaml --record deal1.yaml"]
+    for line in expected.splitlines():  # what the README shows: 40 columns but for a command to copy, whole
+        assert len(line) <= 40 or line.startswith("  foursquare ") or "> " in line, line
+
+
+@pytest.mark.parametrize("width", [40, 80])
+def test_a_command_that_does_not_fit_beside_its_label_has_a_line_of_its_own(monkeypatch, tmp_path, width):
+    _at_width(monkeypatch, width)
+    folder = tmp_path / ("a-rather-long-folder-name-" * 2)
+    folder.mkdir()
+    record = folder / "d1.yaml"
+    done = interactive(["--deal", "1", "--record", record], "d4\nquit\n")
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert f"  foursquare replay {record}" in lines
+    assert f"  foursquare play --resume {record} --record {record}" in lines
+    for line in lines:
+        assert len(line) <= min(width, 40) or line.startswith("  foursquare ") or " " not in line.strip(), line
+
+
+def test_the_closing_lines_of_a_lost_recording_are_fitted_too(monkeypatch, tmp_path):
+    from foursquare.cli import play as play_module
+
+    lines = []
+    monkeypatch.setattr(play_module.click, "echo", lambda text="", **kw: lines.extend(str(text).splitlines()))
+    session = types.SimpleNamespace(
+        record_error=OSError(28, "No space left on device"), record_path=str(tmp_path / "rec.yaml"),
+        missing_text=lambda: "the file misses 1 of the game's 1 move", write_copy=lambda: str(tmp_path / "copy.yaml"),
+        game=Game.from_deal(1),
+    )
+    play_module.record_lost(session, 40)  # type: ignore[arg-type]
+    copy = tmp_path / "copy.yaml"
+    assert f"  foursquare replay {copy}" in lines and f"  foursquare play --resume {copy} --record {copy}" in lines
+
+
+def test_history_and_no_history_together_are_a_usage_error():
+    for args in (["--history", "--no-history"], ["--no-history", "--history"]):
+        done = invoke(["play", "--deal", "1", *args], input="d4\n")
+        assert done.exit_code == 2 and "use only one of --history, --no-history" in done.stderr
+
+
+def _commands(group, path=()):
+    import click
+
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield (*path, name), command
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+
+
+def test_every_on_off_pair_of_every_command_refuses_both_halves():
+    from foursquare.cli import main
+
+    pairs = 0
+    for path, command in _commands(main):
+        for param in command.params:
+            if getattr(param, "secondary_opts", None) and getattr(param, "is_flag", False):
+                on, off = param.opts[0], param.secondary_opts[0]
+                done = invoke([*path, on, off])
+                assert done.exit_code == 2 and f"use only one of {on}, {off}" in done.stderr, (path, on)
+                pairs += 1
+    assert pairs >= 2  # play --history/--no-history, stats --histogram/--no-histogram
+
+
+def _on_a_terminal(args, input: bytes, env: dict, columns: int, cwd) -> str:
+    """Run the program on a pseudo-terminal of ``columns`` columns (stdin, stdout and
+    stderr); what it printed, without carriage returns."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    process = subprocess.Popen([sys.executable, "-m", "foursquare", *args], stdin=slave, stdout=slave, stderr=slave,
+                               cwd=cwd, env=env)
+    os.close(slave)
+    os.write(master, input)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the terminal is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    process.wait(timeout=60)
+    return out.decode("utf-8", "replace").replace("\r", "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
+@pytest.mark.parametrize("columns", [40, 80])
+def test_at_a_real_terminal_the_warning_before_the_game_and_the_closing_lines_fit(tmp_path, columns):
+    import os
+    import subprocess
+
+    home = tmp_path / "afile"
+    home.write_text("hi\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    env.update(FOURSQUARE_HOME=str(home), TERM="dumb", PYTHONUNBUFFERED="1")
+    folder = tmp_path / "games-kept-in-a-folder-with-a-long-name"
+    folder.mkdir()
+    record = folder / "d1.yaml"
+    out = _on_a_terminal(["play", "--deal", "1", "--ascii", "--record", str(record)], b"d4\nquit\n", env, columns, tmp_path)
+    assert "Stopped after 1 card placed." in out
+    start = out.index(str(home))  # after the terminal's echo of the lines typed
+    warning = out[start : out.index("Foursquare, deal 1")].splitlines()
+    assert " ".join(line.strip() for line in warning) == (
+        f"{home / 'history.sqlite3'}: cannot read the history: {home} is a file, not a folder."
+        " This game is not recorded in the history."
+    )
+    assert len(warning) > 1 and all(len(line) <= columns or " " not in line.strip() for line in warning)
+    lines = out.splitlines()
+    assert f"  foursquare replay {record}" in lines
+    assert f"  foursquare play --resume {record} --record {record}" in lines
+    # through a pipe, the same warning is one line, as it is
+    piped = subprocess.run([sys.executable, "-m", "foursquare", "play", "--deal", "1", "--interactive", "--ascii"],
+                           input="quit\n", capture_output=True, text=True, env=env, timeout=60)
+    assert piped.stderr == " ".join(line.strip() for line in warning) + "\n"

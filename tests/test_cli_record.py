@@ -127,7 +127,7 @@ def test_force_overwrites_and_an_empty_file_needs_no_force(tmp_path, interactive
 def test_resuming_into_the_same_file_keeps_the_continued_moves(tmp_path, interactive):
     record = tmp_path / "game.yaml"
     first = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:10]) + "\n")
-    assert f"Continue it: foursquare play --resume {record} --record {record}" in first.stdout
+    assert f"Continue it:\n  foursquare play --resume {record} --record {record}\n" in first.stdout
     again = invoke(["play", "--resume", str(record), "--record", str(record), *modes(interactive)], input="\n".join(WON_153[10:15]) + "\n")
     assert again.exit_code == 0, again.output
     assert moves_in(record) == 15

@@ -80,7 +80,7 @@ def test_a_recording_is_named_one_way(odd: Path) -> None:
     out = done.stdout.decode()
     # (the command goes on a line of its own when the whole line passes 40 columns)
     assert "The transcript is in $'rec\\xfe.yaml':" in out and "foursquare replay $'rec\\xfe.yaml'\n" in out
-    assert "Continue it: foursquare play --resume $'rec\\xfe.yaml' --record $'rec\\xfe.yaml'" in out
+    assert "Continue it:\n  foursquare play --resume $'rec\\xfe.yaml' --record $'rec\\xfe.yaml'\n" in out
     assert (odd / os.fsdecode(b"rec\xfe.yaml")).exists()
     again = run(["play", "--deal", "1", "--record", b"rec\xfe.yaml"], odd, stdin=b"quit\n")
     assert_clean(again.stdout, again.stderr)

@@ -240,8 +240,8 @@ def test_a_game_looked_at_and_left_is_not_recorded_and_a_resumed_stopped_game_co
 def test_import_is_all_or_nothing_and_skips_games_already_there(path):
     games = [first_cells(Game.from_deal(d), 5) for d in (1, 2, 3)]
     with HistoryStore.open(path, create=True) as store:
-        assert store.import_games(games[:2], "a.yaml") == (2, 0)
-        assert store.import_games(games, "b.yaml") == (1, 2)
+        assert store.import_games(games[:2], "a.yaml") == (2, 0, 0)
+        assert store.import_games(games, "b.yaml") == (1, 2, 0)
         bad = [games[0], "not a game"]  # fails in the middle: the transaction is rolled back
         with pytest.raises(AttributeError):
             store.import_games([first_cells(Game.from_deal(8), 2), *bad], "c.yaml")  # type: ignore[list-item]

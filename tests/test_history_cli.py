@@ -209,3 +209,125 @@ def test_a_game_resumed_from_its_recording_continues_its_row_in_the_history(tmp_
     # a game resumed elsewhere (not where a stopped game of the history stands) is a new row
     assert prompt(17, [*moves[:2], "quit"]).exit_code == 0
     assert [r.moves for r in records()] == [6, 2]
+
+
+# ------------------------------------------------ a data folder that cannot hold a history
+
+
+def _a_file(tmp_path):
+    (tmp_path / "afile").write_text("hi\n")
+    return tmp_path / "afile"
+
+
+def _below_a_file(tmp_path):
+    return _a_file(tmp_path) / "sub" / "deeper"
+
+
+def _a_link_loop(tmp_path):
+    os.symlink("loop", tmp_path / "loop")
+    return tmp_path / "loop"
+
+
+READERS = (
+    ["stats"], ["stats", "--format", "json"], ["history"], ["history", "--format", "json"], ["history", "--limit", "2"],
+    ["history", "export"], ["history", "import", EXAMPLES / "won.yaml"],
+)
+
+
+@pytest.mark.parametrize("make, why", [(_a_file, "is a file, not a folder"), (_below_a_file, "is a file, not a folder"),
+                                       (_a_link_loop, "symbolic links")], ids=["a file", "below a file", "a link loop"])
+def test_an_unusable_data_folder_is_one_refusal_for_every_reader_and_a_warning_for_play(make, why, tmp_path, monkeypatch):
+    home = make(tmp_path)
+    monkeypatch.setenv("FOURSQUARE_HOME", str(home))
+    said = set()
+    for args in READERS:
+        done = invoke(args)
+        assert (done.exit_code, done.stdout) == (1, ""), (args, done.output)
+        said.add(done.stderr)
+    (message,) = said  # one message, whichever command reads the history
+    assert message.count("\n") == 1 and message.startswith(f"{home / 'history.sqlite3'}: cannot read the history: ")
+    assert why in message
+    played = prompt(1, ["d4", "quit"])
+    assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout  # the game is played
+    assert played.stderr == message.rstrip("\n") + ". This game is not recorded in the history.\n"
+    if (tmp_path / "afile").exists():
+        assert (tmp_path / "afile").read_text() == "hi\n"  # left as it was
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="a folder's permissions (root passes them)")
+def test_a_data_folder_that_cannot_be_searched_is_refused_too(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("FOURSQUARE_HOME", str(home))
+    os.chmod(home, 0o000)
+    try:
+        for args in READERS:
+            done = invoke(args)
+            assert done.exit_code == 1 and "cannot read the history: Permission denied" in done.stderr, args
+    finally:
+        os.chmod(home, 0o700)
+
+
+def test_a_data_folder_that_does_not_exist_yet_is_an_empty_history(tmp_path, monkeypatch):
+    home = tmp_path / "none" / "yet"
+    monkeypatch.setenv("FOURSQUARE_HOME", str(home))
+    assert "No games in the history yet" in invoke(["stats"]).stdout
+    assert json.loads(invoke(["stats", "--format", "json"]).stdout)["played"] == 0
+    assert invoke(["history", "--format", "json"]).stdout.strip() == "[]"
+    assert invoke(["history", "export"]).exit_code == 0
+    assert not home.exists()  # reading makes nothing
+    assert "Imported 1 game" in invoke(["history", "import", EXAMPLES / "won.yaml"]).stdout
+    assert len(HistoryStore.open(str(home / "history.sqlite3")).records()) == 1
+
+
+# ------------------------------------------------ what the list and the import say
+
+
+def test_a_game_whose_session_wrote_no_end_is_listed_in_neutral_words():
+    from foursquare.cli.history import NO_END
+    from foursquare.formats.history import GameRecorder
+
+    game = Game.from_deal(5)
+    recorder = GameRecorder(history_file(), game)  # a prompt still playing: no end written yet
+    game.play(str(game.legal_cells()[0]))
+    assert recorder.update(0)
+    listed = invoke(["history"]).stdout.splitlines()
+    assert listed[1].endswith(NO_END) and "killed" not in listed[1]
+    (row,) = json.loads(invoke(["history", "--format", "json"]).stdout)
+    assert (row["status"], row["ended"]) == ("playing", None)
+    assert recorder.update(0, ended=True)
+    assert invoke(["history"]).stdout.splitlines()[1].endswith("stopped")  # the end is written: a game left
+    recorder.close()
+
+
+def _stream(*names: str) -> str:
+    return "".join("---\n" + (EXAMPLES / name).read_text() for name in names)
+
+
+def test_import_tells_games_repeated_in_the_file_from_games_already_in_the_history(tmp_path):
+    twice = tmp_path / "twice.yaml"
+    twice.write_text(_stream("won.yaml", "won.yaml"))
+    first = invoke(["history", "import", twice])
+    assert first.stdout == f"Imported 1 game from {twice} (1 repeated in the file).\n"
+    again = invoke(["history", "import", twice])
+    assert again.stdout == f"Imported 0 games from {twice} (2 already in the history).\n"
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text(_stream("won.yaml", "lost.yaml", "lost.yaml"))
+    both = invoke(["history", "import", mixed])
+    assert both.stdout == f"Imported 1 game from {mixed} (1 repeated in the file, 1 already in the history).\n"
+    assert len(records()) == 2
+
+
+def test_a_read_only_history_is_explained_once():
+    assert prompt(1, ["d4", "quit"]).exit_code == 0
+    os.chmod(history_file(), 0o444)
+    try:
+        played = prompt(2, ["d4", "quit"])
+        imported = invoke(["history", "import", EXAMPLES / "won.yaml"])
+    finally:
+        os.chmod(history_file(), 0o644)
+    assert imported.exit_code == 1 and "nothing imported" in imported.stderr
+    for err in (played.stderr, imported.stderr):
+        assert "read-only" in err
+        for line in err.splitlines():
+            assert line.count("read-only") <= 1, line  # one explanation, not two

@@ -117,7 +117,12 @@ def test_a_prompt_killed_mid_game_leaves_the_game_so_far_and_stats_shows_it(tmp_
     stats = run(tmp_path, "stats")
     assert stats.returncode == 0 and "1 stopped before the end" in stats.stdout
     listed = run(tmp_path, "history")
-    assert "stopped (no end: killed?)" in listed.stdout
+    from foursquare.cli.history import NO_END
+
+    assert listed.stdout.splitlines()[1].endswith(NO_END)  # neutral: it may be playing at another prompt
+    assert NO_END == "in progress or stopped (no end recorded)" and "killed" not in NO_END
+    (row,) = json.loads(run(tmp_path, "history", "--format", "json").stdout)
+    assert (row["status"], row["ended"]) == ("playing", None)  # the JSON says it as it was
     exported = run(tmp_path, "history", "export")
     assert run(tmp_path, "validate", "-", input=exported.stdout).returncode == 0
 
@@ -238,3 +243,15 @@ def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_free
         assert {r.deal: r.moves for r in records(home)} == {7: 2, 44: len(moves)}
     finally:
         subprocess.run(["umount", "-l", str(home)], capture_output=True)
+
+
+def test_a_file_as_the_data_folder_is_refused_by_the_real_program(tmp_path):
+    # echo hi > afile; FOURSQUARE_HOME=afile foursquare stats
+    home = tmp_path / "afile"
+    home.write_text("hi\n")
+    said = set()
+    for args in (["stats"], ["history"], ["history", "export"]):
+        done = run(home, *args)
+        assert (done.returncode, done.stdout) == (1, ""), args
+        said.add(done.stderr)
+    assert said == {f"{home / 'history.sqlite3'}: cannot read the history: {home} is a file, not a folder\n"}

@@ -85,3 +85,48 @@ def test_outcome_text_of_won_and_lost_games():
     assert outcome_text(conformance_game(153)) == "won, score 8"
     assert outcome_text(conformance_game(21)) == "lost: too many face down (5, limit 4)"
     assert outcome_text(Game.from_deal(1)) == "playing"
+
+
+# ------------------------------------------------ closing lines with a command to copy
+
+CLOSING_LINES = [
+    "Deal 1. Play it again: foursquare play --deal 1",
+    "Deal 18446744073709551615. Play it again: foursquare play --deal 18446744073709551615 --rules fixed-board",
+    "The transcript is in deal1.yaml: foursquare replay deal1.yaml",
+    "The transcript is in /a/rather/long/folder/of/games/d1.yaml: foursquare replay /a/rather/long/folder/of/games/d1.yaml",
+    "Continue it: foursquare play --resume deal1.yaml --record deal1.yaml",
+    "Continue it: foursquare play --resume '/tmp/my games/de al1.yaml' --record '/tmp/my games/de al1.yaml'",
+    "Stopped after 4 cards placed.",
+    "Lost: no room for the next card (all 9 piles full, 3 cards each), with the stock at 12.",
+]
+
+
+@pytest.mark.parametrize("line", CLOSING_LINES)
+@pytest.mark.parametrize("width", [20, 30, 40, 60, 80, 120])
+def test_a_closing_line_fits_and_its_command_is_never_broken(line, width):
+    from foursquare.cli.render import fit_commands
+
+    lines = fit_commands(line, width)
+    head, sep, command = line.partition(": foursquare ")
+    if len(line) <= width:
+        assert lines == [line]  # beside its label when it fits
+        return
+    if sep:
+        # the command on a line of its own, whole, even when longer than the width
+        assert lines[-1] == "  foursquare " + command
+        label = lines[:-1]
+        assert " ".join(part.strip() for part in label) == head + ":"
+    else:
+        label = lines
+        assert " ".join(part.strip() for part in label) == line
+    for part in label:  # the label is broken between words, and a word is never cut
+        assert len(part) <= width or " " not in part.strip()
+    words = (head + ":" if sep else line).split()
+    assert [w for part in label for w in part.split()] == words
+
+
+def test_the_closing_width_is_the_terminal_but_never_more_than_the_drawing():
+    from foursquare.cli.render import DRAWING_WIDTH, closing_width
+
+    assert closing_width(None) == closing_width(200) == DRAWING_WIDTH == 40
+    assert closing_width(30) == 30

@@ -149,3 +149,10 @@ def test_the_readme_shows_a_stats_output_whose_figures_agree():
     table = block.split("By rule set:\n")[1].split("\n\n")[0].splitlines()[1:]
     assert sum(int(row.split()[1]) for row in table) == played
     assert sum(int(row.split()[2]) for row in table) == won
+
+
+def test_histogram_and_no_histogram_together_are_a_usage_error():
+    from helpers import invoke
+
+    done = invoke(["stats", "--no-histogram", "--histogram"])
+    assert done.exit_code == 2 and "use only one of --histogram, --no-histogram" in done.stderr

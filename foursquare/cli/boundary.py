@@ -181,12 +181,19 @@ def command_boundary(func: F) -> F:
 class Command(click.Command):
     """Every ``foursquare`` command: an option that takes one value is a usage error
     when given twice (``--vs expectimax --vs random`` would keep only the last,
-    silently); options meant to repeat (``--bot``) and flags are not affected."""
+    silently), and so are both halves of an on/off pair (``--history --no-history``:
+    ``use only one of ...``, as :func:`~foursquare.cli.options.exclusive` says it);
+    options meant to repeat (``--bot``) and a flag given twice are not affected."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))
         seen: set[str] = set()
+        words = args[: args.index("--")] if "--" in args else args
         for param in order:
+            if isinstance(param, click.Option) and param.is_flag and param.secondary_opts and order.count(param) > 1:
+                halves = [name for name in (*param.opts, *param.secondary_opts) if name in words]
+                if any(h in param.opts for h in halves) and any(h in param.secondary_opts for h in halves):
+                    raise click.UsageError(f"use only one of {', '.join(halves)}", ctx)
             if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
                 continue
             if param.name in seen:

@@ -19,7 +19,7 @@ import click
 from ..engine.game import Game
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
-from ..formats.history import GameRecord, HistoryStore, Kind, error_words
+from ..formats.history import GameRecord, HistoryStore, Kind, Source, error_words
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .home import history_path
@@ -50,7 +50,10 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     'replay FILE --game K' of the file exported).
 
     Games played at the prompt go into the history (the data folder:
-    FOURSQUARE_HOME, or the user's application folder).
+    FOURSQUARE_HOME, or the user's application folder).  A game whose session
+    wrote no end is "in progress or stopped (no end recorded)": it may be played
+    at another prompt now, or its session was cut short (in JSON: "status":
+    "playing" with "ended": null).
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -86,10 +89,17 @@ def _iso(seconds: float | None) -> str | None:
     return None if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
+#: The result of a game still playing whose session wrote no end: it may be played
+#: at another prompt right now, or its session ended without a word (closed, killed);
+#: the history cannot tell which (in JSON: ``"status": "playing"``, ``"ended": null``).
+NO_END = "in progress or stopped (no end recorded)"
+
+
 def result_text(record: GameRecord) -> str:
-    """``won, score 4``, ``lost: the stock is empty``, ``stopped`` (a game left while playing)."""
+    """``won, score 4``, ``lost: the stock is empty``, ``stopped`` (a game left while
+    playing), or :data:`NO_END` (a game still playing whose session wrote no end)."""
     if not record.finished:
-        return "stopped" if record.ended is not None or record.source.value == "import" else "stopped (no end: killed?)"
+        return "stopped" if record.ended is not None or record.source is Source.IMPORT else NO_END
     return outcome_words(record.status, record.reason, score=record.score)
 
 
@@ -97,7 +107,7 @@ def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[st
     """The table of :func:`history`: one line a game."""
     rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
     for r in records:
-        started = _when(r.started) if r.started is not None else ("imported" if r.source.value == "import" else "-")
+        started = _when(r.started) if r.started is not None else ("imported" if r.source is Source.IMPORT else "-")
         rows.append(
             (
                 str(numbers.get(r.id, "-")),
@@ -184,7 +194,8 @@ def import_(file: str) -> None:
     """Add the games of a transcript FILE ('-': stdin) to the history.  Every game
     is checked first, as 'foursquare validate' checks it: a file with a bad game
     is refused (its errors named by file and line) and nothing is added.  A game
-    already in the history (the same rules, cards and moves) is not added again."""
+    already in the history (the same rules, cards and moves), or given twice in
+    FILE, is not added again."""
     from ..formats.files import read_source
     from ..formats.transcript import iter_validate
 
@@ -204,8 +215,13 @@ def import_(file: str) -> None:
     path = history_path()
     try:
         with HistoryStore.open(path, create=True) as store:
-            added, already = store.import_games(games, origin=name)
+            done = store.import_games(games, origin=name)
     except (sqlite3.Error, OSError) as exc:
         fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
-    there = f" ({already} already in the history)" if already else ""
-    click.echo(f"Imported {_games(added)} from {shown_name(name)}{there}.", file=sys.stdout)
+    left_out = []
+    if done.repeated:
+        left_out.append(f"{done.repeated} repeated in the file")
+    if done.already:
+        left_out.append(f"{done.already} already in the history")
+    why = f" ({', '.join(left_out)})" if left_out else ""
+    click.echo(f"Imported {_games(done.added)} from {shown_name(name)}{why}.", file=sys.stdout)

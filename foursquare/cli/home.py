@@ -21,6 +21,7 @@ from ..engine.game import Game
 if TYPE_CHECKING:
     from ..formats.history import GameRecorder
     from .session import Session
+    from .style import Look
 
 #: The environment variable that names the data folder (the tests set it).
 HOME_VARIABLE = "FOURSQUARE_HOME"
@@ -45,25 +46,40 @@ def prompt_history_path() -> str:
     return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
 
 
-def start_history(game: Game, interactive: bool, wanted: bool | None) -> GameRecorder | None:
+def warn(text: str, look: Look | None = None) -> None:
+    """Say ``text`` on stderr as the prompt says its errors: at a terminal (``look``
+    with a width) each line broken to the terminal's width between words
+    (:func:`~foursquare.cli.render.fit`) and in the colour of errors; through a
+    pipe (or without ``look``) as it is."""
+    from .render import fit
+
+    if look is None:
+        click.echo(text, err=True)
+        return
+    lines = [part for line in text.split("\n") for part in fit(line, look.width)]
+    look.echo("\n".join(look.style(line, "error") for line in lines), err=True)
+
+
+def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look | None = None) -> GameRecorder | None:
     """The recorder that keeps ``game`` in the history of the data folder
     (:func:`history_path`): at the prompt unless ``--no-history``, for a
     script only with ``--history``.  A history file that is refused (from a newer
-    version, not a history) is said on stderr now, and the game is played unrecorded."""
+    version, not a history, a data folder that cannot hold one) is said on stderr
+    now (:func:`warn`, with ``look``), and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
     from ..formats.history import GameRecorder, Source
 
     recorder = GameRecorder(history_path(), game, Source.PROMPT if interactive else Source.SCRIPT)
     if recorder.refused is not None:
-        click.echo(f"{recorder.refused}. This game is not recorded in the history.", err=True)
+        warn(f"{recorder.refused}. This game is not recorded in the history.", look)
     return recorder
 
 
-def end_history(session: Session) -> None:
+def end_history(session: Session, look: Look | None = None) -> None:
     """The game written in the history at the end of the session (however it ends);
-    a warning on stderr when the history does not hold it."""
+    a warning on stderr when the history does not hold it (:func:`warn`, with ``look``)."""
     with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
         news = session.end()
         if news is not None:
-            click.echo(news, err=True)
+            warn(news, look)

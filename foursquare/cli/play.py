@@ -31,7 +31,7 @@ from .files import LockedFile, claim, os_error_words
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
-from .render import card_text, fit, fit_commands, outcome_text
+from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .session import (
     COMMANDS,
     Session,
@@ -165,7 +165,7 @@ def _play(
     look = Look.for_stream(ascii=ascii_only)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    recorder = start_history(game, interactive, history)
+    recorder = start_history(game, interactive, history, look)
     session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder)
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
@@ -179,7 +179,7 @@ def _play(
         else:
             run_script(session, look, origin, verbose)
     finally:
-        end_history(session)
+        end_history(session, look)
     echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
@@ -277,9 +277,11 @@ class Origin:
         return out
 
 
-def summary(game: Game, origin: Origin, behind: bool = False) -> str:
+def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
     """The end of a session: the result (or how far the game got), the score, how to replay
-    (``behind``: without the lines that point to a recording that misses moves)."""
+    (``behind``: without the lines that point to a recording that misses moves), fitted
+    to the terminal's ``width`` but no more than 40 columns (:func:`~foursquare.cli.render.closing_width`):
+    a command to copy that does not fit beside its label goes on a line of its own, whole."""
     if game.is_over:
         head = outcome_text(game)
         head = head[0].upper() + head[1:] + "."
@@ -287,24 +289,26 @@ def summary(game: Game, origin: Origin, behind: bool = False) -> str:
         cards = "card" if game.placed == 1 else "cards"
         head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
-    return "\n".join(part for line in lines for part in fit_commands(line))  # 40 columns where possible
+    return "\n".join(part for line in lines for part in fit_commands(line, closing_width(width)))
 
 
-def closing(session: Session, origin: Origin) -> None:
+def closing(session: Session, origin: Origin, width: int | None = None) -> None:
     """The end of a session: the recording tried once more when it is behind, the
     summary, and, when the file still misses moves, a plain statement of it on
-    stderr with a copy of the game in the temporary folder (the caller exits 1)."""
+    stderr with a copy of the game in the temporary folder (the caller exits 1);
+    the lines fitted to ``width`` as :func:`summary` fits them."""
     if session.record_behind:
         session.write_record()
     behind = session.record_behind
-    click.echo(summary(session.game, origin, behind))
+    click.echo(summary(session.game, origin, behind, width))
     if behind:
-        record_lost(session)
+        record_lost(session, width)
 
 
-def record_lost(session: Session) -> None:
+def record_lost(session: Session, width: int | None = None) -> None:
     """Say on stderr that the recording is not complete, how far it is behind, and
-    where a copy of the game went (or that none could be written)."""
+    where a copy of the game went (or that none could be written); the lines that
+    name a command fitted as :func:`summary` fits them."""
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [
@@ -319,7 +323,8 @@ def record_lost(session: Session) -> None:
         lines.append(f"The whole game is in {quoted} instead: foursquare replay {quoted}")
         if not session.game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
-    click.echo("\n".join(lines), err=True)
+    width = closing_width(width)  # the lines naming a command as the summary's; the error as it is
+    click.echo("\n".join(part for line in lines for part in (fit_commands(line, width) if COMMAND_LEAD in line else [line])), err=True)
 
 
 def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
@@ -464,9 +469,9 @@ class Prompt:
             # commands to copy); the boundary says Interrupted. or Terminated.
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo()
-                closing(self.session, self.origin)
+                closing(self.session, self.origin, self.look.width)
             raise
-        closing(self.session, self.origin)
+        closing(self.session, self.origin, self.look.width)
 
     def say(self, text: str) -> None:
         """Print ``text``, its lines broken to fit the terminal (when known)."""
@@ -631,15 +636,15 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
         if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
-                closing(session, origin)
+                closing(session, origin, look.width)
         elif failed and session.record_behind:
             session.write_record()
             if session.record_behind:
                 with contextlib.suppress(Exception):
-                    record_lost(session)
+                    record_lost(session, look.width)
         if stop is not None:
             raise stop
-    closing(session, origin)
+    closing(session, origin, look.width)
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:

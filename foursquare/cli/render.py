@@ -44,20 +44,37 @@ from ..engine.outcome import outcome_words
 DRAWING_WIDTH = 40
 
 
-def fit_commands(line: str, width: int = DRAWING_WIDTH) -> list[str]:
-    """A closing line that names a command to copy (``Play it again: foursquare play
-    --deal 89``), as lines of at most ``width`` where possible: when it is longer, the
-    command goes on a line of its own, indented, if it fits there (a command is never
-    broken: one naming a long file stays on its line); other text is broken between
-    words (:func:`fit`)."""
+#: What a closing line puts before a command to copy (``Play it again: foursquare play ...``).
+COMMAND_LEAD = ": foursquare "
+
+
+def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
+    """A closing line that may name a command to copy (``Play it again: foursquare
+    play --deal 89``) as lines of at most ``width`` (``None``: :data:`DRAWING_WIDTH`)
+    where possible.  When the line is longer, its command goes on a line of its own,
+    indented, and is never broken: a command longer than ``width`` stays whole on
+    its line (the terminal wraps it, but a copy of the line is the command); the
+    label before it, and any line without a command, is broken between words
+    (:func:`fit`), a word longer than ``width`` (a file's name) never cut.
+
+    >>> fit_commands("Play it again: foursquare play --deal 89", 80)
+    ['Play it again: foursquare play --deal 89']
+    >>> fit_commands("Continue it: foursquare play --resume deal1.yaml --record deal1.yaml", 40)
+    ['Continue it:', '  foursquare play --resume deal1.yaml --record deal1.yaml']
+    """
+    width = DRAWING_WIDTH if width is None else width
     if len(line) <= width:
         return [line]
-    head, sep, command = line.partition(": foursquare ")
+    head, sep, command = line.partition(COMMAND_LEAD)
     if not sep:
         return fit(line, width)
-    if len("  foursquare " + command) > width:
-        return [line]
     return [*fit(head + ":", width), "  foursquare " + command]
+
+
+def closing_width(width: int | None) -> int:
+    """The width the closing lines are fitted to: the terminal's (``None``: not known),
+    but no more than :data:`DRAWING_WIDTH`, as the drawing (README: 40 columns)."""
+    return DRAWING_WIDTH if width is None else max(1, min(width, DRAWING_WIDTH))
 
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
@@ -193,7 +210,13 @@ def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") ->
 
 def fit(line: str, width: int | None) -> list[str]:
     """``line`` as lines of at most ``width`` characters (``None``: as it is): a
-    status line breaks between its parts, other text between words."""
+    status line breaks between its parts, other text between words (after the
+    first line, indented by two spaces).  A word longer than the width (a file's
+    name, a path) is never cut: it has a line of its own, longer than ``width``.
+
+    >>> fit("/a/very/long/folder/name/deal1.yaml: cannot read it", 20)
+    ['/a/very/long/folder/name/deal1.yaml:', '  cannot read it']
+    """
     if width is None or len(line) <= width:
         return [line]
     out = [""]
@@ -204,7 +227,9 @@ def fit(line: str, width: int | None) -> list[str]:
             out[-1] = f"{out[-1]}   {part}" if out[-1] else part
     wrapped = []
     for piece in out:
-        wrapped += textwrap.wrap(piece, max(width, 20), subsequent_indent="  ", break_on_hyphens=False) or [piece]
+        wrapped += textwrap.wrap(
+            piece, max(width, 20), subsequent_indent="  ", break_on_hyphens=False, break_long_words=False
+        ) or [piece]
     return wrapped
 
 

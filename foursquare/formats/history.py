@@ -52,7 +52,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.game import Game, Reason, Status
 from ..errors import FoursquareError, shown_name
@@ -105,6 +105,17 @@ class NewerHistoryError(HistoryStoreError):
 class CorruptHistoryError(HistoryStoreError):
     """The history file is not a foursquare history (not SQLite, damaged, or
     another program's tables); it is left as it is."""
+
+
+class Imported(NamedTuple):
+    """What :meth:`HistoryStore.import_games` did with the games it was given."""
+
+    #: the games added to the history
+    added: int
+    #: the games left out because the history held them already
+    already: int
+    #: the games left out because they came earlier in the same import
+    repeated: int
 
 
 class Kind(StrEnum):
@@ -207,6 +218,39 @@ def _check_header(path: str) -> None:
         raise CorruptHistoryError(_not_history(path, "it is not an SQLite database"))
 
 
+def _check_folder(path: str) -> None:
+    """Refuse a history whose place cannot be used: a folder on its way that is a
+    file, or one that cannot be searched (permissions).  A folder that does not
+    exist yet is no fault: the history is empty (and made at the first write).
+
+    :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
+    """
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
+    except OSError as exc:
+        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
+
+
+def _not_a_folder(path: str) -> str:
+    """Why ``path`` cannot be reached for ``ENOTDIR``: the first folder on its way that is not one."""
+    folder = os.path.abspath(path)
+    ways = []
+    while True:
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        ways.append(parent)
+        folder = parent
+    for way in reversed(ways):  # from the root down
+        if os.path.lexists(way) and not os.path.isdir(way):
+            return f"{shown_name(way)} is a file, not a folder"
+    return os.strerror(errno.ENOTDIR)
+
+
 def _refuse_read_only(path: str) -> None:
     """Refuse to write a history file whose mode has no write bit for its owner (as
     :mod:`foursquare.cli.files` refuses such files, even for root)."""
@@ -247,9 +291,12 @@ class HistoryStore:
         :raises NewerHistoryError: for a schema version above :data:`SCHEMA_VERSION`.
         :raises CorruptHistoryError: for a file that is not a foursquare history.
         :raises HistoryStoreError: for a file that cannot be opened (a directory,
-            permissions); :class:`sqlite3.OperationalError` when it is locked
-            while its table is created.
+            permissions) or a place that cannot hold one (a folder on its way that
+            is a file or cannot be searched), with or without ``create``: a folder
+            that does not exist yet is an empty history, an unusable one is not;
+            :class:`sqlite3.OperationalError` when it is locked while its table is created.
         """
+        _check_folder(path)
         if not create and not os.path.exists(path):
             return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
         _check_header(path)
@@ -411,31 +458,36 @@ class HistoryStore:
         ).fetchall()
         return _record(rows[0]) if rows else None
 
-    def import_games(self, games: Sequence[Game], origin: str) -> tuple[int, int]:
+    def import_games(self, games: Sequence[Game], origin: str) -> Imported:
         """Add recorded games, all or none (one transaction); a game already in the
-        history (the same rules, cards and moves) is not added again.
+        history (the same rules, cards and moves), or one given earlier in
+        ``games``, is not added again.
 
-        :returns: (games added, games already there).
+        :returns: the games added, those already in the history, and those repeated
+            in ``games`` (each counted once, as the first reason it was left out).
         """
-        added = skipped = 0
+        added = already = repeated = 0
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            seen = {bytes(row[0]) for row in self._db.execute("SELECT digest FROM games")}
+            there = {bytes(row[0]) for row in self._db.execute("SELECT digest FROM games")}
+            given: set[bytes] = set()
             for game in games:
                 key = digest(game)
-                if key in seen:
-                    skipped += 1
-                    continue
-                seen.add(key)
-                self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
-                added += 1
+                if key in there:
+                    already += 1
+                elif key in given:
+                    repeated += 1
+                else:
+                    given.add(key)
+                    self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
+                    added += 1
             self._db.execute("COMMIT")
         except BaseException:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
-        return added, skipped
+        return Imported(added, already, repeated)
 
     # ------------------------------------------------------------ reading
 
@@ -591,9 +643,21 @@ class GameRecorder:
 
 
 def error_words(exc: BaseException) -> str:
-    """Why a write of the history failed, in words: SQLite's (or the system's) reason
-    with a gloss (``database is locked (another foursquare command or program is writing it)``)."""
+    """Why a write of the history failed, in words: the reason with, for SQLite's
+    terse reasons, a gloss (``database is locked (another foursquare command or
+    program is writing it)``).  A reason given in words already (an
+    :class:`OSError` of ours or of the system: ``the history file is read-only
+    (its mode has no write bit)``, ``No space left on device``) is given as it is:
+    one explanation, never two.
+
+    >>> error_words(sqlite3.OperationalError("attempt to write a readonly database"))
+    'attempt to write a readonly database (the file or its folder is read-only)'
+    >>> error_words(PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)"))
+    'the history file is read-only (its mode has no write bit)'
+    """
     text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
+    if not isinstance(exc, sqlite3.Error):
+        return text
     code = str(getattr(exc, "sqlite_errorname", ""))
     lower = text.lower()
     if "locked" in lower or "busy" in lower or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):

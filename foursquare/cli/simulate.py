@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
 TABLE_HEADER = (
-    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move |\n"
-    "|---|---|---|---|---|---|---|"
+    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
+    "|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -82,7 +82,10 @@ def _text(summary: Summary, deals: range) -> list[str]:
         from ..engine.outcome import reason_words
 
         lines.append("  losses: " + ", ".join(f"{reason_words(reason)} ({n})" for reason, n in summary.losses.items()))
-    lines.append(f"  median {human_seconds(summary.median_move_seconds)} per move ({summary.moves} moves)")
+    lines.append(
+        f"  median {human_seconds(summary.median_move_seconds)} per move, worst {human_seconds(summary.worst_move_seconds)}"
+        f" ({summary.moves} moves)"
+    )
     lines.append("  scores:")
     lines += _histogram(summary)
     return lines
@@ -104,7 +107,7 @@ def _row(summary: Summary, deals: range) -> str:
     return (
         f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {_pct(summary.win_rate)} "
         f"({_pct(lo)}–{_pct(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
-        f"| {_ms(summary.median_move_seconds)} |"
+        f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
 
 
@@ -243,7 +246,7 @@ def simulate(
         with csv_file if csv_file is not None else _stdout() as out:
             writer: csv.DictWriter[str] | None = None
             if csv_file is not None:
-                writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds"])
+                writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"])
                 writer.writeheader()
                 out.flush()
 

@@ -27,7 +27,7 @@ from .pimc import ExpertBot
 from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot
 
-#: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep``).
+#: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep`` and ``expert``).
 BOTS: dict[str, Callable[..., Bot]] = {
     cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot, ExpertBot)
 }
@@ -40,8 +40,9 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
 
     :param name: a key of :data:`BOTS`.
     :param nodes: for ``deep``, the most placements it may examine per move; for
-        ``expert``, the sampled orders per move (deterministic work limits);
-        ``None`` keeps the bot's default.
+        ``expert``, that limit for its ``deep`` part, and as many sampled orders as
+        fit in it at the solver's limits (deterministic work limits); ``None`` keeps
+        the bot's default.
     :raises BotError: for an unknown name (the message lists the bots).
     """
     try:

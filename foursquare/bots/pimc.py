@@ -35,8 +35,8 @@ Corrections to plain sampling, and what is not done:
   other flip or adjacency rules) would go to the slow engine-based solver; there the
   answer is ``deep``'s, unsampled.
 
-Work limits: ``samples`` orders, each solve at most ``solver_nodes`` positions, so
-the answer is deterministic; a time budget stops the sampling after the last whole
+Work limits: ``deep``'s positions, then ``samples`` orders with each solve at most
+``solver_nodes`` positions, so the answer is deterministic; a time budget stops the sampling after the last whole
 sample (every sampled cell solved on it), which depends on the machine's speed.
 """
 
@@ -90,8 +90,12 @@ class _Tally:
 class ExpertBot(Bot):
     """``expert``: ``deep`` near the start, then its best cells judged by solving sampled stocks.
 
-    :param samples: orders of the unseen cards drawn per move (the work limit, with
-        ``solver_nodes``); ``nodes`` is an alias, for ``--nodes``.
+    :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
+        ``deep``: ``deep`` gets that limit, and the sampling as many samples as fit
+        in it at ``width × solver_nodes`` positions each (at least one); ``None``
+        keeps the defaults below.
+    :param samples: orders of the unseen cards drawn per move (with ``solver_nodes``,
+        the work limit of the sampling).
     :param solver_nodes: the most positions one solve of one sample may search.
     :param width: how many of ``deep``'s best cells are sampled.
     :param from_piles: sample only once the grid holds this many piles (before: ``deep``).
@@ -113,10 +117,11 @@ class ExpertBot(Bot):
         from_piles: int = 8,
         deep_nodes: int | None = 600_000,
     ) -> None:
-        if nodes is not None:
-            samples = nodes
         if min(samples, solver_nodes, width) < 1:
             raise ValueError("samples, solver_nodes and width must be at least 1")
+        if nodes is not None:
+            deep_nodes = nodes
+            samples = max(1, nodes // (width * solver_nodes))
         self.samples = samples
         self.solver_nodes = solver_nodes
         self.width = width

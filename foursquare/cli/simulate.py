@@ -246,7 +246,8 @@ def simulate(
         with csv_file if csv_file is not None else _stdout() as out:
             writer: csv.DictWriter[str] | None = None
             if csv_file is not None:
-                writer = csv.DictWriter(out, fieldnames=["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"])
+                columns = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
+                writer = csv.DictWriter(out, fieldnames=columns)
                 writer.writeheader()
                 out.flush()
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
@@ -168,6 +168,7 @@ class ExpertBot(Bot):
         """Solve each of :attr:`samples` orders for every cell of ``tallies`` (changing them);
         whether at least one whole sample was counted before the deadline."""
         rng = random.Random(seed)
+        view = replace(view, unseen=tuple(sorted(view.unseen)))  # the draws depend on which cards, never their order
         done = 0
         for _ in range(self.samples):
             game = view.sample(rng)

@@ -101,7 +101,7 @@ def test_estimates_are_the_shares_of_the_solved_samples():
 
 
 def test_legal_cells_only_each_once():
-    for deal, piles in ((1, 8), (2, 12), (4, 15)):
+    for deal, piles in ((1, 8), (4, 15)):
         view = position(deal, piles).view()
         cells = [e.cell for e in small().estimates(view, None)]
         assert sorted(cells) == sorted(view.legal_cells())
@@ -134,8 +134,8 @@ def test_every_rule_variant(name):
     (other flip or adjacency rules), the answer is ``deep``'s, unsampled."""
     rules = PRESETS[name]
     game = Game.from_deal(11, rules)
-    bot = small(from_piles=2)
-    for _ in range(6):
+    bot = small(from_piles=2, samples=2, solver_nodes=200, deep_nodes=1000)
+    for _ in range(4):
         if game.is_over:
             break
         view = game.view()

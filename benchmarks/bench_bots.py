@@ -5,6 +5,7 @@ A plain script (not a test)::
     python benchmarks/bench_bots.py                     # seconds per move, every bot
     python benchmarks/bench_bots.py --bots deep --budget 1
     python benchmarks/bench_bots.py --calibrate --deals 1000-1299   # needs numpy
+    python benchmarks/bench_bots.py --solver-calls --deals 0-4   # the expert bot's cost per sample
 
 - Speed: positions are taken along games of ``--deals`` played by the
   ``expectimax`` bot; each bot answers each position ``--repeat`` times and the
@@ -18,6 +19,12 @@ A plain script (not a test)::
   regression) and :data:`~foursquare.bots.evaluation.EXTRA_MODEL` (least
   squares) and prints them, with the current model's predicted against observed
   win rates by band.
+- Solver calls (``--solver-calls``): what one sample of the ``expert`` bot costs, at
+  the positions where it samples (8 piles or more), side by side: drawing a sample
+  (a :class:`Game` built by ``PlayerView.sample``), placing and taking back the card,
+  a call of ``solve`` on a finished game (the call's fixed cost), a call limited to
+  one position (the cost of setting up a search), and the real solve at the bot's
+  limit; medians and worst, in microseconds, and each as a share of the real solve.
 """
 
 from __future__ import annotations
@@ -106,6 +113,53 @@ def calibrate(deals: range) -> None:
                   f"predicted {predicted[band].mean():.3f}, observed {won[band].mean():.3f}")
 
 
+def bench_solver_calls(deals: range, every: int) -> None:
+    import random
+
+    from foursquare.bots.pimc import ExpertBot
+    from foursquare.solver.search import solve
+
+    bot = ExpertBot()
+    games = [g for g in positions(deals, every) if len(g.grid()) >= bot.from_piles and not g.is_over]
+    parts: dict[str, list[float]] = {"sample (build a Game)": [], "play + undo": [], "solve, game over": [],
+                                     "solve, 1 position": [], f"solve, {bot.solver_nodes} positions": []}
+    rng = random.Random(0)
+    clock = time.perf_counter
+    for game in games:
+        view = game.view()
+        cell = view.legal_cells()[0]
+        for _ in range(8):
+            t0 = clock()
+            sample = view.sample(rng)
+            t1 = clock()
+            sample.play(cell)
+            sample.undo()
+            t2 = clock()
+            parts["sample (build a Game)"].append(t1 - t0)
+            parts["play + undo"].append(t2 - t1)
+            sample.play(cell)
+            t0 = clock()
+            solve(sample, max_nodes=1)
+            parts["solve, 1 position"].append(clock() - t0)
+            t0 = clock()
+            solve(sample, max_nodes=bot.solver_nodes)
+            parts[f"solve, {bot.solver_nodes} positions"].append(clock() - t0)
+            sample.undo()
+        over = game.copy()
+        while not over.is_over:
+            over.play(over.legal_cells()[0])
+        for _ in range(8):
+            t0 = clock()
+            solve(over, max_nodes=bot.solver_nodes)
+            parts["solve, game over"].append(clock() - t0)
+    full = statistics.median(parts[f"solve, {bot.solver_nodes} positions"])
+    print(f"{len(games)} positions with {bot.from_piles} piles or more from deals {deals.start}-{deals.stop - 1}, 8 samples each")
+    print(f"{'part':28} {'median us':>10} {'worst us':>10} {'of a solve':>10}")
+    for name, times in parts.items():
+        median = statistics.median(times)
+        print(f"{name:28} {1e6 * median:10.1f} {1e6 * max(times):10.1f} {median / full:10.1%}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=list(BOTS))
@@ -114,9 +168,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=None, help="seconds per move (default: none)")
     parser.add_argument("--calibrate", action="store_true", help="print the calibration table instead")
+    parser.add_argument("--solver-calls", action="store_true", help="time the parts of the expert bot's samples instead")
     args = parser.parse_args()
     if args.calibrate:
         calibrate(_deals(args.deals))
+    elif args.solver_calls:
+        bench_solver_calls(_deals(args.deals), args.every)
     else:
         bench_speed(args.bots, _deals(args.deals), args.every, args.repeat, args.budget)
 

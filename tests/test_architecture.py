@@ -21,7 +21,7 @@ ALLOWED = {
     "foundation": {"foundation"},
     "engine": {"foundation", "engine"},
     "formats": {"foundation", "engine", "formats"},
-    "bots": {"foundation", "engine", "formats", "bots"},
+    "bots": {"foundation", "engine", "formats", "bots", "solver"},
     "solver": {"foundation", "engine", "formats", "solver"},
     "cli": {"foundation", "engine", "formats", "bots", "solver", "cli"},
     "top": {"foundation", "engine", "formats", "bots", "solver", "cli", "top"},

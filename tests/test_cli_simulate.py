@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import pytest
 from helpers import invoke
 
 
 def _strip_times(data: dict) -> dict:
-    return {k: v for k, v in data.items() if k != "median_move_seconds"}
+    return {k: v for k, v in data.items() if k not in ("median_move_seconds", "worst_move_seconds")}
 
 
 def test_json_has_the_figures():
@@ -47,7 +48,12 @@ def test_vs_gives_the_paired_difference(tmp_path):
     assert data["paired"]["win"] == pytest.approx((data["wins"] - data["vs"]["wins"]) / 4)
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 8 and {r["bot"] for r in rows} == {"expectimax", "random"}
-    assert rows[0].keys() >= {"deal", "status", "reason", "score", "moves", "seconds"}
+    assert rows[0].keys() >= {"deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"}
+    for row in rows:  # the slowest move is part of the game's time, and at least its mean move
+        slowest, total, moves = float(row["slowest_move_seconds"]), float(row["seconds"]), int(row["moves"])
+        assert total / moves - 1e-6 <= slowest <= total + 1e-6
+    worst = max(float(row["slowest_move_seconds"]) for row in rows if row["bot"] == "expectimax")
+    assert data["worst_move_seconds"] == pytest.approx(worst, abs=1e-6)
     text = invoke(["simulate", "--bot", "expectimax", "--vs", "random", "--deals", "0-1"]).stdout
     assert "expectimax minus random, paired over 2 deals" in text
 
@@ -99,6 +105,15 @@ def test_one_game_is_singular_and_times_are_in_human_units():
     assert "greedy on deals 5: 1 game\n" in out
     line = next(text for text in out.splitlines() if "per move" in text)
     assert any(f" {unit} per move" in line for unit in ("s", "ms", "µs")) and "e-0" not in line
+    assert re.search(r", worst \d[\d.]* (s|ms|µs) \(\d+ moves\)$", line), line
+
+
+def test_the_markdown_row_gives_the_worst_move_time():
+    result = invoke(["simulate", "--bot", "greedy", "--deals", "0-1", "--format", "markdown"])
+    header, _, row = result.stdout.splitlines()[:3]
+    assert header.endswith("| median ms/move | worst ms/move |")
+    median, worst = (float(cell) for cell in row.strip("|").split("|")[-2:])
+    assert 0 <= median <= worst
 
 
 def test_the_mean_score_interval_stays_within_the_possible_scores():

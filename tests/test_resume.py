@@ -26,10 +26,10 @@ SIMULATE = ["simulate", "--bot", "greedy", "--vs", "random"]
 
 
 def without_seconds(text: str) -> list[list[str]]:
-    """A CSV's rows with the measured time (the one column two runs never share) left out."""
+    """A CSV's rows with the measured times (the columns two runs never share) left out."""
     rows = list(csv.reader(io.StringIO(text, newline="")))
-    at = rows[0].index("seconds")
-    return [row[:at] + row[at + 1:] for row in rows]
+    keep = [i for i, column in enumerate(rows[0]) if column not in ("seconds", "slowest_move_seconds")]
+    return [[row[i] for i in keep] for row in rows]
 
 
 def summary_without_times(value):
@@ -217,3 +217,16 @@ def test_every_row_carries_the_settings_that_made_it(tmp_path):
     assert invoke(["simulate", "--bot", "greedy", "--deals", "3-4", "--seed", "5", "--rules", "fixed-board", "--output", path, "--force"]).exit_code == 0
     rows = list(csv.DictReader(path.open(newline="")))
     assert [(r["deal"], r["seed"], r["nodes"], r["budget"], r["rules"]) for r in rows] == [("3", "5", "", "", "fixed-board"), ("4", "5", "", "", "fixed-board")]
+
+
+def test_a_resumed_simulate_keeps_the_worst_move_time_of_the_games_read_back(tmp_path):
+    # the CSV keeps each game's slowest move: a summary over games read back from the
+    # file reports the worst of them exactly, not the mean time of a move
+    args = ["simulate", "--bot", "greedy", "--deals", "0-5", "--format", "json"]
+    text, _ = _uninterrupted(tmp_path, args)
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    result = invoke([*args, "--output", tmp_path / "whole.csv", "--resume"])
+    assert result.exit_code == 0 and "6 of 6 games done already" in result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["worst_move_seconds"] == pytest.approx(max(float(row["slowest_move_seconds"]) for row in rows), abs=1e-6)
+    assert summary["moves"] == sum(int(row["moves"]) for row in rows)

@@ -136,3 +136,22 @@ def test_human_seconds(seconds, text):
     from foursquare.stats import human_seconds
 
     assert human_seconds(seconds) == text
+
+
+def test_each_game_keeps_its_slowest_move_and_the_summary_the_worst():
+    """The CSV row's ``slowest_move_seconds`` is the game's longest placement; the summary's
+    ``worst_move_seconds`` the longest of all its games."""
+    a = GameResult("x", 0, "won", None, 20, 3, (0.25, 0.5, 0.125))
+    b = GameResult("x", 1, "lost", "too-many-face-down", None, 2, (0.75, 0.0625))
+    assert a.row()["slowest_move_seconds"] == 0.5 and a.row()["seconds"] == 0.875
+    assert b.row()["slowest_move_seconds"] == 0.75
+    s = summarize([a, b])
+    assert s.worst_move_seconds == 0.75 and s.median_move_seconds == 0.25
+    assert s.as_dict()["worst_move_seconds"] == 0.75
+    assert summarize([]).worst_move_seconds is None
+
+
+def test_a_played_game_s_slowest_move_is_one_of_its_moves():
+    r = play_game("expectimax", 2)
+    assert r.row()["slowest_move_seconds"] == round(max(r.move_seconds), 6)
+    assert r.slowest_move_seconds >= sum(r.move_seconds) / r.moves

@@ -12,8 +12,9 @@ budget, and answers with estimates per candidate cell, best first::
 
 The bots, by name (:data:`BOTS`): ``random``, ``greedy`` (one placement
 ahead), ``expectimax`` (two placements, a chance node over the next card's
-rank) and ``deep`` (iterative-deepening expectimax, the strongest and the
-default for hints).
+rank), ``deep`` (iterative-deepening expectimax, the default for hints) and
+``expert`` (``deep``, then its best cells judged by solving sampled orders of the
+unseen cards with the perfect-information solver; slow on the pure-Python solver).
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from collections.abc import Callable
 
 from ..engine.view import PlayerView
 from .base import Bot, BotError, Estimate
+from .pimc import ExpertBot
 from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot
 
-#: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep``).
+#: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep`` and ``expert``).
 BOTS: dict[str, Callable[..., Bot]] = {
-    cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot)
+    cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot, ExpertBot)
 }
 #: the bot behind hints: the strongest within a one-second budget.
 DEFAULT = "deep"
@@ -37,8 +39,10 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
     """The bot of that name.
 
     :param name: a key of :data:`BOTS`.
-    :param nodes: for ``deep``, the most placements it may examine per move
-        (a deterministic work limit); ``None`` keeps the bot's default.
+    :param nodes: for ``deep``, the most placements it may examine per move; for
+        ``expert``, that limit for its ``deep`` part, and as many sampled orders as
+        fit in it at the solver's limits (deterministic work limits); ``None`` keeps
+        the bot's default.
     :raises BotError: for an unknown name (the message lists the bots).
     """
     try:
@@ -65,6 +69,6 @@ def recommend(view: PlayerView, bot: str | Bot = DEFAULT, budget: float | None =
 
 
 __all__ = [
-    "BOTS", "Bot", "BotError", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "GreedyBot",
+    "BOTS", "Bot", "BotError", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "ExpertBot", "GreedyBot",
     "RandomBot", "SearchBot", "get_bot", "recommend",
 ]

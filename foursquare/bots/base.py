@@ -35,15 +35,29 @@ class Estimate:
     :ivar win_chance: the estimated chance (0 to 1) of winning after this
         placement, or ``None`` when the bot has no estimate.
     :ivar expected_score: the estimated mean score, losses counting 0, or ``None``.
+    :ivar samples: for an estimate from sampled orders of the unseen cards (the
+        ``expert`` bot), how many: ``win_chance`` is then the share of them still won
+        and ``expected_score`` their mean best score; ``None`` otherwise.
+    :ivar unknown: of those samples, how many the solver could not settle within its
+        limit (counted as the search's estimate instead); ``None`` when not sampled.
     """
 
     cell: Cell
     win_chance: float | None = None
     expected_score: float | None = None
+    samples: int | None = None
+    unknown: int | None = None
 
     def as_dict(self) -> dict[str, str | float | None]:
-        """The estimate as plain JSON-ready values (``cell`` as text)."""
-        return {"cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score}
+        """The estimate as plain JSON-ready values (``cell`` as text); ``samples`` and
+        ``unknown`` only for a sampled estimate."""
+        out: dict[str, str | float | None] = {
+            "cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score,
+        }
+        if self.samples is not None:
+            out["samples"] = self.samples
+            out["unknown"] = self.unknown
+        return out
 
 
 class Bot(ABC):

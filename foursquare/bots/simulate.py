@@ -76,8 +76,14 @@ class GameResult:
         """The score, a loss counting 0."""
         return self.score or 0
 
+    @property
+    def slowest_move_seconds(self) -> float:
+        """The bot's longest thinking time for one placement (seconds; 0 without a move)."""
+        return max(self.move_seconds, default=0.0)
+
     def row(self) -> dict[str, str | int | float]:
-        """The result as one CSV/JSON row (times in seconds)."""
+        """The result as one CSV/JSON row (times in seconds: ``seconds`` for the whole
+        game, ``slowest_move_seconds`` for its slowest placement)."""
         return {
             "bot": self.bot,
             "deal": self.deal,
@@ -86,6 +92,7 @@ class GameResult:
             "score": "" if self.score is None else self.score,
             "moves": self.moves,
             "seconds": round(sum(self.move_seconds), 6),
+            "slowest_move_seconds": round(self.slowest_move_seconds, 6),
         }
 
 
@@ -227,7 +234,8 @@ class Summary:
     :ivar losses: loss reason -> count.
     :ivar scores: score -> number of wins with it, highest first.
     :ivar moves: placements in all; :ivar median_move_seconds: the median thinking
-        time per placement (seconds), over every placement.
+        time per placement (seconds), over every placement; :ivar worst_move_seconds:
+        the longest (``None`` without a placement).
     """
 
     bot: str
@@ -243,6 +251,7 @@ class Summary:
     scores: dict[int, int]
     moves: int
     median_move_seconds: float | None
+    worst_move_seconds: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
@@ -260,7 +269,8 @@ class Summary:
             "scores": {str(k): v for k, v in self.scores.items()},
             "moves": self.moves,
             "median_move_seconds": self.median_move_seconds,
-        }, digits={"median_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
+            "worst_move_seconds": self.worst_move_seconds,
+        }, digits={"median_move_seconds": 7, "worst_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
         return rounded
 
 
@@ -309,6 +319,7 @@ def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Su
         scores=dict(sorted(Counter(won_scores).items(), reverse=True)),
         moves=len(times),
         median_move_seconds=statistics.median(times) if times else None,
+        worst_move_seconds=max(times) if times else None,
     )
 
 

@@ -51,6 +51,24 @@ RANKING_NOTE = (
 RANDOM_NOTE = "(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)"
 
 
+def sampled_note(estimates: Sequence[Estimate]) -> str | None:
+    """What the sampled estimates are (the ``expert`` bot), or ``None`` when none is sampled."""
+    sampled = [e for e in estimates if e.samples is not None]
+    if not sampled:
+        return None
+    samples = max(e.samples or 0 for e in sampled)
+    unknown = sum(e.unknown or 0 for e in sampled)
+    first = "the best cell" if len(sampled) == 1 else f"the first {len(sampled)} cells"
+    note = (
+        f"({first}: the share of {samples} sampled orders of the unseen cards still won and their mean best score,"
+        " each solved with its stock known"
+    )
+    if unknown:
+        note += f"; {unknown} solves unsettled, counted as the deep search's estimate"
+    rest = "" if len(sampled) == len(estimates) else "; the others: the deep search's estimates"
+    return note + rest + ")"
+
+
 def ranked_by(estimates: Sequence[Estimate]) -> str:
     """How the cells of ``estimates`` are ordered: ``"search"`` when the bot estimated
     them, ``"random"`` when it gave no estimate at all (the random bot).
@@ -202,9 +220,11 @@ def hint(
     )
     if random_order:
         click.echo(RANDOM_NOTE)
+    elif (note := sampled_note(estimates)) is not None:
+        click.echo(note)
     elif len(estimates) > 1:
         click.echo(RANKING_NOTE)
-    better = [e for e in estimates[1:3] if _dominates(e, best)]
+    better = [] if best.samples is not None else [e for e in estimates[1:3] if _dominates(e, best)]
     if better:
         click.echo(
             f"(the search prefers {best.cell} to {', '.join(str(e.cell) for e in better)}: its utility values "

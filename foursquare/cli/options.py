@@ -232,7 +232,7 @@ def option_needs(option: str, value: object, other: str, other_value: object) ->
 #: The names of the bots (:data:`foursquare.bots.BOTS`), in its order: the choices of
 #: ``--bot`` and ``--vs``, listed here so that a command's ``--help`` loads no bot
 #: (a test checks that they are the same).
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep", "expert")
 
 
 def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str) -> None:

@@ -53,11 +53,11 @@ if TYPE_CHECKING:
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
 TABLE_HEADER = (
-    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move |\n"
-    "|---|---|---|---|---|---|---|"
+    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
+    "|---|---|---|---|---|---|---|---|"
 )
 #: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
-RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds"]
+RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
 #: ... then the settings that shape it (cli/sweep.py), with the options that set them.
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
 
@@ -100,7 +100,10 @@ def _text(summary: Summary, deals: range) -> list[str]:
         from ..engine.outcome import reason_words
 
         lines.append("  losses: " + ", ".join(f"{reason_words(reason)} ({n})" for reason, n in summary.losses.items()))
-    lines.append(f"  median {human_seconds(summary.median_move_seconds)} per move ({summary.moves} moves)")
+    lines.append(
+        f"  median {human_seconds(summary.median_move_seconds)} per move, worst {human_seconds(summary.worst_move_seconds)}"
+        f" ({summary.moves} moves)"
+    )
     lines.append("  scores:")
     lines += _histogram(summary)
     return lines
@@ -122,7 +125,7 @@ def _row(summary: Summary, deals: range) -> str:
     return (
         f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {_pct(summary.win_rate)} "
         f"({_pct(lo)}–{_pct(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
-        f"| {_ms(summary.median_move_seconds)} |"
+        f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
 
 
@@ -328,18 +331,19 @@ def simulate(
 
 def _game(row: dict[str, str]) -> GameResult:
     """A game as its CSV row gives it back, for the summary of a resumed run.  The row
-    has the game's total time only: each of its moves counts at the game's mean time
-    per move (so the summary counts every move, and its median time per move mixes
-    these means with the times measured by this run)."""
+    has the game's total time and its slowest move only: that move keeps its time and
+    each other move counts at the mean of the rest (so the summary counts every move,
+    its worst move time is exact, and its median time per move mixes these means with
+    the times measured by this run)."""
     from ..bots.simulate import GameResult
 
     if row["status"] not in ("won", "lost"):
         raise ValueError(f"status {row['status']!r}")
-    moves, seconds = int(row["moves"]), float(row["seconds"])
-    return GameResult(
-        row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves,
-        (seconds / moves,) * moves if moves else (),
-    )
+    moves, seconds, slowest = int(row["moves"]), float(row["seconds"]), float(row["slowest_move_seconds"])
+    if not 0 <= slowest <= seconds + 1e-6:
+        raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
+    times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
+    return GameResult(row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves, times)
 
 
 def _summary(

@@ -183,3 +183,42 @@ def test_a_document_near_the_value_limit_is_left_to_the_strict_reader(monkeypatc
     assert yamlfast.read_plain(TEXTS[0], 0, yamlio.MAX_NODES) is None
     with pytest.raises(Exception, match="too large"):
         yamlio.read_documents(TEXTS[0], "t.yaml")
+
+
+def reports(text: str) -> list[tuple[object, ...]]:
+    """What ``validate`` says of ``text``, game by game (every message with its file and line)."""
+    from foursquare.errors import FormatError
+    from foursquare.formats import transcript as checker
+
+    try:
+        return [
+            (r.number, r.valid, r.line, [str(e) for e in r.errors]) for r in checker.iter_validate(text, "g.yaml")
+        ]
+    except FormatError as exc:
+        return [("file", str(exc))]
+
+
+STREAM = transcript.transcripts_text(GAMES, claims=True)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.integers(1, 4))
+def test_validate_says_the_same_with_and_without_the_fast_reader(seed, edits):
+    """Mutated streams of games (claims, cells, cards edited; lines repeated or dropped):
+    the same reports, messages and lines, whether the fast reader is used or not."""
+    rng = random.Random(seed)
+    text = STREAM
+    for _ in range(edits):
+        if rng.random() < 0.5:  # an edit the fast reader still accepts: a digit or a cell letter
+            at = rng.choice([i for i, ch in enumerate(text) if ch.isdigit() or ch in "bcde"])
+            text = text[:at] + rng.choice("0123456789bcde") + text[at + 1 :]
+        else:
+            text = mutate(text, rng)
+    fast = reports(text)
+    original = yamlfast.read_plain
+    yamlfast.read_plain = lambda text, offset, limit: None  # type: ignore[assignment]
+    try:
+        strict_only = reports(text)
+    finally:
+        yamlfast.read_plain = original
+    assert fast == strict_only

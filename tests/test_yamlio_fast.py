@@ -113,10 +113,10 @@ def test_mutated_transcripts_are_read_alike_or_left_to_the_strict_reader(which, 
 
 
 WORDS = st.sampled_from(
-    ["a", "playing", "won", "null", "Null", "NULL", "true", "no", "On", "y", "1", "010", "0x1F", "0o7", "1e3",
+    ["a", "b" * 1030, "playing", "won", "null", "Null", "NULL", "true", "no", "On", "y", "1", "010", "0x1F", "0o7", "1e3",
      "1.5", "1_000", "2001-12-14", "12:30", "nan", "x.y", "a-b", "T", "d4", "2D", "=", "<<", "_", "9.x"]
 )  # fmt: skip
-KEYS = st.sampled_from(["card", "cell", "null", "a", "b", "yes", "x_1", "Null", "on"])
+KEYS = st.sampled_from(["card", "cell", "null", "a", "b", "yes", "x_1", "Null", "on", "k" * 100, "k" * 1030])
 
 
 def scalar() -> st.SearchStrategy[str]:
@@ -174,6 +174,8 @@ def test_unusual_documents_are_left_to_the_strict_reader():
         "moves:\nb: 1\n",  # a key without its list
         "- 1\n",
         "...\n",
+        "a" * 1100 + ": 1\n",  # an implicit key over YAML's 1024 characters
+        "x: {" + "a" * 1100 + ": 1}\n",
     ]:
         assert yamlfast.read_plain(text, 0, yamlio.MAX_NODES) is None, text
 

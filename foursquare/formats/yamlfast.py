@@ -20,8 +20,9 @@ from collections.abc import Callable
 
 from .ynodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
 
-#: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses).
-_KEY = r"[a-z_][a-z0-9_]*"
+#: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses), and
+#: short (YAML allows an implicit key of at most 1024 characters).
+_KEY = r"[a-z_][a-z0-9_]{0,99}"
 #: One top-level line ``key: rest`` / ``key:``.
 _TOP = re.compile(rf"({_KEY}):(?: (.+))?")
 #: The tokens of a one-line flow value: brackets, separators, double-quoted printable
@@ -71,7 +72,7 @@ def _flow(text: str, line: int) -> tuple[YNode, int]:
                 return node
             while True:
                 key = tokens[pos] if pos < len(tokens) else ""
-                if not _WORD.fullmatch(key) or key in entries or _plain_tag(key) == "null":
+                if len(key) > 100 or not _WORD.fullmatch(key) or key in entries or _plain_tag(key) == "null":
                     raise _Unusual
                 if tokens[pos + 1 : pos + 2] != [": "]:
                     raise _Unusual

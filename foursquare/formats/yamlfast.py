@@ -116,16 +116,15 @@ def _move(match: re.Match[str], line: int, status_tag: Callable[[str], str | Non
     tag = status_tag(status)
     if tag is None or _PLAIN_OK_TAGS.get(face_down) is None:
         return None
-    node = YMap(line)
     items: list[YNode] = [YScalar(line, c[1:-1], False, "str") for c in flipped.split(", ")] if flipped else []
-    node.entries = {
+    entries: dict[str, YNode] = {
         "card": YScalar(line, card, False, "str"),
         "cell": YScalar(line, cell, False, "str"),
         "flipped": YSeq(line, items),
         "face_down": YScalar(line, face_down, True, _PLAIN_OK_TAGS[face_down]),
         "status": YScalar(line, status, True, tag),
     }
-    node.key_lines = dict.fromkeys(node.entries, line)
+    node = YMap(line, entries, dict.fromkeys(entries, line))
     return node
 
 

@@ -15,6 +15,12 @@ keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
+A document in the plain form this package writes (``key: value`` lines, one-line
+flow values, ``- `` lines under a key) is first tried by
+:func:`foursquare.formats.yamlfast.read_plain`, which reads it line by line to the
+same nodes without PyYAML; any other document, and so every error, comes from the
+events as above.  The nodes themselves live in :mod:`foursquare.formats.ynodes`.
+
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yamlcut`, also as it is
 read block by block) and each piece is read on its own with its line offset, so

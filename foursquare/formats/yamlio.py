@@ -15,6 +15,12 @@ keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
+A document in the plain form this package writes (``key: value`` lines, one-line
+flow values, ``- `` lines under a key) is first tried by
+:func:`foursquare.formats.yamlfast.read_plain`, which reads it line by line to the
+same nodes without PyYAML; any other document, and so every error, comes from the
+events as above.  The nodes themselves live in :mod:`foursquare.formats.ynodes`.
+
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yamlcut`, also as it is
 read block by block) and each piece is read on its own with its line offset, so
@@ -31,30 +37,33 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import yaml
 
 from ..engine.deal import MAX_DEAL, parse_deal_number
-from ..errors import FormatError, ParseError, digits_text, quote, shorten
-from . import yamlcut
+from ..errors import FormatError, ParseError, quote, shorten
+from . import yamlcut, yamlfast
 from .yamlcut import _BREAKS as _BREAKS
 from .yamlcut import _MARKER as _MARKER
 from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
+from .ynodes import _CORE as _CORE
+from .ynodes import _PLAIN_OK as _PLAIN_OK
+from .ynodes import _PLAIN_OK_TAGS as _PLAIN_OK_TAGS
+from .ynodes import _PLAIN_TAGS as _PLAIN_TAGS
+from .ynodes import _RESOLVER as _RESOLVER
+from .ynodes import ALLOWED_TAGS as ALLOWED_TAGS
+from .ynodes import YMap as YMap
+from .ynodes import YNode as YNode
+from .ynodes import YScalar as YScalar
+from .ynodes import YSeq as YSeq
+from .ynodes import _plain_tag as _plain_tag
+from .ynodes import _resolve as _resolve
 
 __all__ = ["MAX_DOCUMENT_CHARS", "Piece", "iter_documents", "iter_pieces", "split_documents"]
 
-_CORE = "tag:yaml.org,2002:"
-#: Tags a document may carry (explicitly or by resolution): the core schema, plus
-#: PyYAML's implicit timestamp (harmless: we keep the text).
-ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
 #: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
-_RESOLVER = yaml.resolver.Resolver()
-#: ``_RESOLVER.resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
-_resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
 #: How many values (scalars, lists, mappings, keys included) one document may hold;
 #: an alias counts once (it is never expanded).  Counted as the document is read, so
 #: one document's values take at most some 15 MB (a game takes a few hundred).
@@ -63,91 +72,6 @@ MAX_NODES = 100_000
 MAX_DEPTH = 200
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
-
-
-# --------------------------------------------------------------------- nodes
-
-
-@dataclass(eq=False, slots=True)
-class YNode:
-    """A node of a YAML document with its line number (from 1)."""
-
-    line: int
-
-    @property
-    def kind(self) -> str:
-        """A word for error messages: ``text``, ``a number``, ``a mapping``, ``a list``..."""
-        return "a value"
-
-
-@dataclass(eq=False, slots=True)
-class YScalar(YNode):
-    """A scalar, kept as the text written.
-
-    :ivar text: the text exactly as written (without quotes).
-    :ivar plain: true when written without quotes (only a plain scalar can be a
-        number, a boolean or null).
-    :ivar tag: the tag PyYAML resolved, without the core prefix: ``str``,
-        ``int``, ``float``, ``bool``, ``null``, ``timestamp``.
-    """
-
-    text: str = ""
-    plain: bool = True
-    tag: str = "str"
-
-    @property
-    def is_null(self) -> bool:
-        """Whether this is YAML null (``null``, ``~`` or nothing, unquoted)."""
-        return self.plain and self.tag == "null"
-
-    @property
-    def kind(self) -> str:
-        if self.is_null:
-            return "null"
-        if self.plain and self.tag in ("int", "float"):
-            return f"the number {digits_text(self.text)}"
-        if self.plain and self.tag == "bool":
-            return f"the word {self.text}"
-        return f"the text {quote(self.text)}"
-
-
-@dataclass(eq=False, slots=True)
-class YMap(YNode):
-    """A mapping whose keys are text.
-
-    :ivar entries: key text -> value node, in document order.
-    :ivar key_lines: key text -> the line of the key.
-    """
-
-    entries: dict[str, YNode] = field(default_factory=dict)
-    key_lines: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def kind(self) -> str:
-        return "a mapping"
-
-    def get(self, key: str) -> YNode | None:
-        """The value node of ``key``, or ``None`` when the key is absent."""
-        return self.entries.get(key)
-
-    def line_of(self, key: str) -> int:
-        """The line of ``key``'s value when present, else the mapping's line."""
-        node = self.entries.get(key)
-        return node.line if node is not None else self.line
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.entries
-
-
-@dataclass(eq=False, slots=True)
-class YSeq(YNode):
-    """A list of nodes."""
-
-    items: list[YNode] = field(default_factory=list)
-
-    @property
-    def kind(self) -> str:
-        return "a list"
 
 
 # ------------------------------------------------------------------- reading
@@ -280,6 +204,9 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         raise FormatError(
             source, piece.first, f"the YAML document is too large (over {yamlcut.MAX_DOCUMENT_CHARS:,} characters)"
         )
+    fast = yamlfast.read_plain(piece.text, offset, MAX_NODES)
+    if fast is not None:
+        return [fast]
     try:
         return _build(_LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:
@@ -314,26 +241,6 @@ _CollectionEnd = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 _AliasEvent = yaml.AliasEvent
 _StreamEnd = yaml.StreamEndEvent
 _DocumentStart = yaml.DocumentStartEvent
-#: The tags (without prefix) an untagged plain scalar may resolve to.
-_PLAIN_OK = frozenset(t.removeprefix(_CORE) for t in ALLOWED_TAGS)
-#: The tag of each plain scalar seen (PyYAML's resolver is slow); bounded.
-_PLAIN_TAGS: dict[str, str] = {}
-
-
-#: The same, for the plain scalars whose tag is allowed (:data:`_PLAIN_OK`) only.
-_PLAIN_OK_TAGS: dict[str, str] = {}
-
-
-def _plain_tag(text: str) -> str:
-    """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
-    tag = _PLAIN_TAGS.get(text)
-    if tag is None:
-        tag = _resolve(yaml.ScalarNode, text, (True, False)).removeprefix(_CORE)
-        if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
-            _PLAIN_TAGS[text] = tag
-            if tag in _PLAIN_OK:
-                _PLAIN_OK_TAGS[text] = tag
-    return tag
 
 
 def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:

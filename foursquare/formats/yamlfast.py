@@ -1,0 +1,195 @@
+"""A fast reader for the plain form of YAML this package writes, line by line.
+
+:func:`read_plain` reads a document written as :func:`foursquare.formats.transcript.transcripts_text`
+writes one (an optional ``---`` line; top-level ``key: value`` lines, a value
+being a plain or double-quoted word, or a one-line flow list or mapping of them;
+``key:`` followed by ``- value`` lines) to the very nodes
+:func:`foursquare.formats.yamlio` builds from PyYAML's events, without parsing
+it with PyYAML.  Anything else -- a comment, a blank line, indentation, an escape,
+a character outside printable ASCII, a tag, an anchor, a duplicate key, a word
+PyYAML would resolve to a tag the strict reader refuses -- gives ``None``, and the
+general reader reads the document (and says what is wrong).  Tests
+(``tests/test_yamlio_fast.py``) check that both give the same nodes on
+generated and mutated documents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .ynodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
+
+#: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses), and
+#: short (YAML allows an implicit key of at most 1024 characters).
+_KEY = r"[a-z_][a-z0-9_]{0,99}"
+#: One top-level line ``key: rest`` / ``key:``.
+_TOP = re.compile(rf"({_KEY}):(?: (.+))?")
+#: The tokens of a one-line flow value: brackets, separators, double-quoted printable
+#: ASCII without escapes, plain words.
+_TOKEN = re.compile(r'[{}\[\]]|, |: |"[ !#-\[\]-~]*"|[A-Za-z0-9_][A-Za-z0-9_.+-]*')
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+#: A move line as transcripts are written: card, cell, flipped cells, face_down, status.
+_MOVE = re.compile(
+    r'- \{card: "([0-9A-Z]{2})", cell: "([a-z][0-9])", flipped: \[((?:"[a-z][0-9]"(?:, "[a-z][0-9]")*)?)\], '
+    r"face_down: ([0-9]{1,3}), status: ([a-z]+)\}"
+)
+
+
+class _Unusual(Exception):
+    """Raised inside the fast reader: the document is not in the plain form."""
+
+
+def _plain(text: str, line: int) -> YScalar:
+    tag = _PLAIN_OK_TAGS.get(text)
+    if tag is None:
+        tag = _plain_tag(text)
+        if tag not in _PLAIN_OK:
+            raise _Unusual
+    return YScalar(line, text, True, tag)
+
+
+def _flow(text: str, line: int) -> tuple[YNode, int]:
+    """The nodes of a one-line flow value (or a lone word), and how many values they hold."""
+    tokens = _TOKEN.findall(text)
+    if "".join(tokens) != text:
+        raise _Unusual
+    count = 0
+    pos = 0
+
+    def value(depth: int) -> YNode:
+        nonlocal pos, count
+        if pos >= len(tokens) or depth > 8:
+            raise _Unusual
+        token = tokens[pos]
+        pos += 1
+        count += 1
+        if token == "{":
+            node = YMap(line)
+            entries, key_lines = node.entries, node.key_lines
+            if tokens[pos : pos + 1] == ["}"]:
+                pos += 1
+                return node
+            while True:
+                key = tokens[pos] if pos < len(tokens) else ""
+                if len(key) > 100 or not _WORD.fullmatch(key) or key in entries or _plain_tag(key) == "null":
+                    raise _Unusual
+                if tokens[pos + 1 : pos + 2] != [": "]:
+                    raise _Unusual
+                pos += 2
+                count += 1
+                entries[key] = value(depth + 1)
+                key_lines[key] = line
+                end = tokens[pos] if pos < len(tokens) else ""
+                pos += 1
+                if end == "}":
+                    return node
+                if end != ", ":
+                    raise _Unusual
+        if token == "[":
+            seq = YSeq(line)
+            if tokens[pos : pos + 1] == ["]"]:
+                pos += 1
+                return seq
+            while True:
+                seq.items.append(value(depth + 1))
+                end = tokens[pos] if pos < len(tokens) else ""
+                pos += 1
+                if end == "]":
+                    return seq
+                if end != ", ":
+                    raise _Unusual
+        if token[0] == '"':
+            return YScalar(line, token[1:-1], False, "str")
+        if not _WORD.fullmatch(token):
+            raise _Unusual
+        return _plain(token, line)
+
+    node = value(0)
+    if pos != len(tokens):
+        raise _Unusual
+    return node, count
+
+
+def _move(match: re.Match[str], line: int, status_tag: Callable[[str], str | None]) -> YMap | None:
+    card, cell, flipped, face_down, status = match.groups()
+    tag = status_tag(status)
+    if tag is None or _PLAIN_OK_TAGS.get(face_down) is None:
+        return None
+    items: list[YNode] = [YScalar(line, c[1:-1], False, "str") for c in flipped.split(", ")] if flipped else []
+    entries: dict[str, YNode] = {
+        "card": YScalar(line, card, False, "str"),
+        "cell": YScalar(line, cell, False, "str"),
+        "flipped": YSeq(line, items),
+        "face_down": YScalar(line, face_down, True, _PLAIN_OK_TAGS[face_down]),
+        "status": YScalar(line, status, True, tag),
+    }
+    node = YMap(line, entries, dict.fromkeys(entries, line))
+    return node
+
+
+def read_plain(text: str, offset: int, limit: int) -> YMap | None:
+    """The root mapping of one document's text in the plain form, or ``None`` when it is not.
+
+    :param text: the text of a piece of a stream (:class:`foursquare.formats.yamlcut.Piece`).
+    :param offset: the number of lines before it in the stream.
+    :param limit: the most values a document may hold (the strict reader's limit).
+    :returns: the same nodes, with the same lines, as the strict reader builds from
+        PyYAML's events; ``None`` for any document not in the plain form (then read it
+        with the strict reader, which also gives every error).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    start = 1 if lines and lines[0] == "---" else 0
+    if start >= len(lines):
+        return None
+    base = offset + 1
+    root = YMap(base + start)
+    entries, key_lines = root.entries, root.key_lines
+    count = 1
+    top = _TOP.fullmatch
+    move = _MOVE.fullmatch
+    status_tag = _PLAIN_OK_TAGS.get
+    seq: YSeq | None = None
+    try:
+        for i in range(start, len(lines)):
+            row = lines[i]
+            line = base + i
+            if row[:2] == "- ":
+                if seq is None:
+                    return None
+                match = move(row)
+                node = _move(match, line, status_tag) if match is not None else None
+                if node is None:
+                    item, n = _flow(row[2:], line)
+                    count += n
+                    seq.items.append(item)
+                else:
+                    count += 11 + len(node.entries["flipped"].items)  # type: ignore[attr-defined]
+                    seq.items.append(node)
+                continue
+            if seq is not None and not seq.items:
+                return None
+            seq = None
+            found = top(row)
+            if found is None:
+                return None
+            key, rest = found.groups()
+            if key in entries or key == "null":
+                return None
+            count += 1
+            key_lines[key] = line
+            if rest is None:  # a block list follows
+                if i + 1 >= len(lines) or lines[i + 1][:2] != "- ":
+                    return None
+                seq = entries[key] = YSeq(line + 1)
+                count += 1
+                continue
+            entries[key], n = _flow(rest, line)
+            count += n
+    except _Unusual:
+        return None
+    if count > limit // 2:  # near the limit: the strict reader counts (and refuses)
+        return None
+    return root

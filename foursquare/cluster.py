@@ -109,7 +109,7 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
-        client = distributed.Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_words(exc)}") from None
     return Cluster(address, client)
@@ -232,7 +232,7 @@ class Cluster:
                 if pending:
                     try:
                         with self._client.as_current():  # (wait finds its client so)
-                            wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
+                            wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
                     except TimeoutError:
                         continue
                     except Exception as exc:  # the connection went

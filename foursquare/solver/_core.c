@@ -34,12 +34,19 @@ typedef uint64_t mask;
 #define MAXTOP 16        /* ranks 1 .. 13, plus 2 (search.py: top) */
 #define MAXCAP 8         /* pile cap */
 #define MAXDECK 64       /* cards in a deck (13 ranks x 4 suits = 52) */
-#define KEYW (3 + MAXTOP + MAXCAP) /* transposition key words at most */
+#define KEYW (3 + (MAXN * MAXN + 7) / 8) /* transposition key words at most: 3, and a byte a pile */
 
 #define STOP_LIMIT 1
 #define STOP_ERROR 2
 
-static inline int popcount(mask m) { return __builtin_popcountll(m); }
+/* SWAR bit count: portable and fast without -mpopcnt (the libgcc call is a table walk) */
+static inline int popcount(mask m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
 static inline int lowest(mask m) { return __builtin_ctzll(m); }
 static inline mask low_bits(int k) { return k >= 64 ? ~(mask)0 : (((mask)1 << k) - 1); }
 
@@ -208,7 +215,7 @@ typedef struct {
     int span1_lo[MAXDECK + 1], span1_hi[MAXDECK + 1], span2_lo[MAXDECK + 1], span2_hi[MAXDECK + 1];
     /* rank runs (search.py: rank_runs) and forced-lines flag tables, by cards placed */
     signed char nruns[MAXDECK + 1]; /* -1: not made yet */
-    unsigned char run_start[MAXDECK + 1][MAXTOP + 1];
+    unsigned char run_of[MAXDECK + 1][MAXTOP]; /* rank -> its run */
     unsigned char *flag_tables[MAXDECK + 1]; /* [slack 0/1][min(k, 2)][lo * top + hi] */
     /* transposition table: exact keys of KEYW words, open addressing */
     int keyw;
@@ -251,11 +258,12 @@ static void make_rank_runs(Search *S, int t)
         below += in_future[v];
     }
     int nr = 0;
-    for (int v = 0; v < S->top; v++)
-        if (v == 0 || cl[v] != cl[v - 1])
-            S->run_start[t][nr++] = (unsigned char)v;
-    S->run_start[t][nr] = (unsigned char)S->top;
-    S->nruns[t] = (signed char)nr;
+    for (int v = 0; v < S->top; v++) {
+        if (v > 0 && cl[v] != cl[v - 1])
+            nr++;
+        S->run_of[t][v] = (unsigned char)nr;
+    }
+    S->nruns[t] = (signed char)(nr + 1);
 }
 
 /* forced_lines_table + forced_lines_flag_table for cards t .. K - 1 */
@@ -689,17 +697,22 @@ static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, in
                     key[0] = (mask)t1 | (mask)a << 8 | (mask)b << 12 | (mask)d << 16 | (mask)e << 20 | (mask)(tail_key + 1) << 24;
                     key[1] = om2 >> s;
                     key[2] = dm2 >> s;
-                    int w = 3;
+                    /* The Python key's rank-run masks and height masks (hm[k], k = kmin .. cap),
+                     * one byte a pile instead, in the order of the piles' bits: the run of
+                     * its top rank, and how many of hm[kmin .. cap] hold it.  The masks
+                     * partition the piles (runs) or nest (heights), so the bytes and the
+                     * masks say the same: the key is as exact as the tuple. */
                     if (S->nruns[t1] < 0)
                         make_rank_runs(S, t1);
-                    for (int ri = 0; ri < S->nruns[t1]; ri++) {
-                        mask m = 0;
-                        for (int v = S->run_start[t1][ri]; v < S->run_start[t1][ri + 1]; v++)
-                            m |= rm[v];
-                        key[w++] = m >> s;
+                    const unsigned char *run_of = S->run_of[t1];
+                    int kmin = cap + 1 - slack > 2 ? cap + 1 - slack : 2;
+                    int w = 0;
+                    for (mask m = om2; m; m &= m - 1, w++) {
+                        int pq = lowest(m);
+                        int hk = h[pq] - kmin + 1;
+                        mask byte = (mask)run_of[rk[pq]] | (mask)(hk > 0 ? hk : 0) << 4;
+                        key[3 + w / 8] |= byte << (8 * (w % 8));
                     }
-                    for (int k = (cap + 1 - slack > 2 ? cap + 1 - slack : 2); k <= cap; k++)
-                        key[w++] = hm[k] >> s;
                     uint64_t hash = key_hash(key, S->keyw);
                     if (!tt_find(S, key, hash)) {
                         int got = dfs(S, t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2);
@@ -741,6 +754,508 @@ static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, in
         }
     }
     return 0;
+}
+
+static int int_list(PyObject *list, int *out, Py_ssize_t most, Py_ssize_t *len, const char *what);
+
+/* ---- the backward search over the last cards: lastcards.py's tail_patterns ---- */
+
+#define TMAXK 4                 /* tail cards (search.py: TAIL_CARDS + 1) */
+#define TMAXHI 15               /* classes 0 .. HI (HI = 2 x distinct tail ranks <= 8) */
+#define TKEYW 9                 /* memo key words: (j, ts), om, dm, lo (3 words of nibbles), hi (3) */
+#define TAIL_ENOUGH 3
+
+typedef struct {
+    int n, N, k, limit, stacks, every, HI;
+    int xs[TMAXK];
+    int avail[TMAXK][TMAXHI + 2], prefix[TMAXK][TMAXHI + 3];
+    mask row_o[MAXN * MAXN], col_o[MAXN * MAXN], nbr[MAXN * MAXN];
+    int orbit_reps[MAXN * MAXN], norbit;
+    uint32_t full[TMAXK][TMAXK + 1];
+    long long nodes, cap_nodes;
+    double deadline;
+    int has_deadline, stop;
+    /* known: the memo, exact keys */
+    mask *keys;
+    uint32_t *values;
+    uint64_t *hashes;
+    uint32_t *slots;
+    size_t nentries, cap_entries, nslots;
+} Tail;
+
+typedef struct {
+    int cnt;
+    signed char p[2 * MAXN], a[2 * MAXN], b[2 * MAXN];
+} Way;
+
+#define MAXWAYS (MAXN * MAXN + 2)
+
+static void tail_key(const Tail *T, int j, int ts, mask om, mask dm, const int *lo, const int *hi, mask *key)
+{
+    memset(key, 0, sizeof(mask) * TKEYW);
+    key[0] = (mask)(j + 1) | (mask)ts << 8;
+    key[1] = om;
+    key[2] = dm;
+    for (int p = 0; p < T->N; p++) {
+        key[3 + p / 16] |= (mask)lo[p] << (4 * (p % 16));
+        key[6 + p / 16] |= (mask)hi[p] << (4 * (p % 16));
+    }
+}
+
+static int tail_find(const Tail *T, const mask *key, uint64_t hash, uint32_t *value)
+{
+    if (!T->nslots)
+        return 0;
+    size_t m = T->nslots - 1;
+    for (size_t i = hash & m;; i = (i + 1) & m) {
+        uint32_t e = T->slots[i];
+        if (!e)
+            return 0;
+        e--;
+        if (T->hashes[e] == hash && !memcmp(T->keys + (size_t)e * TKEYW, key, sizeof(mask) * TKEYW)) {
+            *value = T->values[e];
+            return 1;
+        }
+    }
+}
+
+static int tail_store(Tail *T, const mask *key, uint64_t hash, uint32_t value)
+{
+    if (T->nentries == T->cap_entries) {
+        size_t c = T->cap_entries ? T->cap_entries * 2 : 256;
+        if (c > 0xFFFFFFF0u)
+            return -1;
+        mask *k = realloc(T->keys, c * sizeof(mask) * TKEYW);
+        if (!k)
+            return -1;
+        T->keys = k;
+        uint32_t *v = realloc(T->values, c * sizeof(uint32_t));
+        if (!v)
+            return -1;
+        T->values = v;
+        uint64_t *hs = realloc(T->hashes, c * sizeof(uint64_t));
+        if (!hs)
+            return -1;
+        T->hashes = hs;
+        T->cap_entries = c;
+    }
+    if (2 * (T->nentries + 1) > T->nslots) {
+        size_t ns = T->nslots ? T->nslots * 2 : 512;
+        uint32_t *sl = calloc(ns, sizeof(uint32_t));
+        if (!sl)
+            return -1;
+        for (size_t e = 0; e < T->nentries; e++) {
+            size_t i = T->hashes[e] & (ns - 1);
+            while (sl[i])
+                i = (i + 1) & (ns - 1);
+            sl[i] = (uint32_t)(e + 1);
+        }
+        free(T->slots);
+        T->slots = sl;
+        T->nslots = ns;
+    }
+    size_t e = T->nentries++;
+    memcpy(T->keys + e * TKEYW, key, sizeof(mask) * TKEYW);
+    T->values[e] = value;
+    T->hashes[e] = hash;
+    size_t i = hash & (T->nslots - 1);
+    while (T->slots[i])
+        i = (i + 1) & (T->nslots - 1);
+    T->slots[i] = (uint32_t)(e + 1);
+    return 0;
+}
+
+/* distinct: whether the piles `narrowed` (ascending) can have different cards within their ranges */
+static int distinct(const int *narrowed, int cnt, const int *lo, const int *hi, const int *av, int HI)
+{
+    int order[MAXN * MAXN];
+    for (int i = 0; i < cnt; i++) { /* stable sort by range end, as list.sort(key=hi.__getitem__) */
+        int p = narrowed[i], j = i;
+        while (j > 0 && hi[order[j - 1]] > hi[p]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = p;
+    }
+    int a[TMAXHI + 2];
+    memcpy(a, av, sizeof(int) * (HI + 1));
+    for (int i = 0; i < cnt; i++) {
+        int p = order[i], v = lo[p], b = hi[p];
+        while (v <= b && !a[v])
+            v++;
+        if (v > b)
+            return 0;
+        a[v]--;
+    }
+    return 1;
+}
+
+/* distinct_cards: the narrowed piles of om */
+static int distinct_cards(const Tail *T, mask om, const int *lo, const int *hi, const int *av)
+{
+    int narrowed[MAXN * MAXN], cnt = 0;
+    for (mask m = om; m; m &= m - 1) {
+        int p = lowest(m);
+        if (lo[p] || hi[p] < T->HI)
+            narrowed[cnt++] = p;
+    }
+    return distinct(narrowed, cnt, lo, hi, av, T->HI);
+}
+
+/* line_ways: the ways a line's flip test can have gone, in the Python's order */
+static int line_ways(const Tail *T, mask line, mask up, int flip, int x, const int *lo, const int *hi, const int *ps, Way *ways)
+{
+    int HI = T->HI;
+    mask U = line & up;
+    int cells[MAXN * 2], nc = 0;
+    for (mask m = U; m; m &= m - 1)
+        cells[nc++] = lowest(m);
+    if (flip) {
+        if (!U) {
+            ways[0].cnt = 0;
+            return 1;
+        }
+        int nw = 0, ok = 1;
+        for (int i = 0; i < nc && ok; i++) {
+            int p = cells[i];
+            ok = ps[hi[p] + 1] - ps[lo[p] > x + 1 ? lo[p] : x + 1] > 0;
+        }
+        if (ok) {
+            ways[nw].cnt = nc;
+            for (int i = 0; i < nc; i++) {
+                ways[nw].p[i] = (signed char)cells[i];
+                ways[nw].a[i] = (signed char)(x + 1);
+                ways[nw].b[i] = (signed char)HI;
+            }
+            nw++;
+        }
+        ok = 1;
+        for (int i = 0; i < nc && ok; i++) {
+            int p = cells[i];
+            ok = ps[(hi[p] < x - 1 ? hi[p] : x - 1) + 1] - ps[lo[p]] > 0;
+        }
+        if (ok) {
+            ways[nw].cnt = nc;
+            for (int i = 0; i < nc; i++) {
+                ways[nw].p[i] = (signed char)cells[i];
+                ways[nw].a[i] = 0;
+                ways[nw].b[i] = (signed char)(x - 1);
+            }
+            nw++;
+        }
+        return nw;
+    }
+    if (!U)
+        return 0;
+    int low_p[MAXN * 2], nlow = 0, low_any = 0, high_p[MAXN * 2], nhigh = 0, high_any = 0;
+    for (int i = 0; i < nc; i++)
+        if (hi[cells[i]] <= x)
+            low_any = 1;
+    if (!low_any)
+        for (int i = 0; i < nc; i++) {
+            int p = cells[i];
+            if (ps[(hi[p] < x ? hi[p] : x) + 1] - ps[lo[p]] > 0)
+                low_p[nlow++] = p;
+        }
+    for (int i = 0; i < nc; i++)
+        if (lo[cells[i]] >= x)
+            high_any = 1;
+    if (!high_any)
+        for (int i = 0; i < nc; i++) {
+            int p = cells[i];
+            if (ps[hi[p] + 1] - ps[lo[p] > x ? lo[p] : x] > 0)
+                high_p[nhigh++] = p;
+        }
+    int na = low_any ? 1 : nlow, nb = high_any ? 1 : nhigh, nw = 0;
+    for (int ia = 0; ia < na; ia++)
+        for (int ib = 0; ib < nb; ib++) {
+            Way *w = &ways[nw++];
+            w->cnt = 0;
+            if (!low_any) {
+                w->p[w->cnt] = (signed char)low_p[ia];
+                w->a[w->cnt] = 0;
+                w->b[w->cnt++] = (signed char)x;
+            }
+            if (!high_any) {
+                w->p[w->cnt] = (signed char)high_p[ib];
+                w->a[w->cnt] = (signed char)x;
+                w->b[w->cnt++] = (signed char)HI;
+            }
+        }
+    return nw;
+}
+
+/* undo: the stack patterns of tail cards 0 .. j with which they can be undone; -1: stopped (T->stop) */
+static long long undo(Tail *T, int j, int ts, mask om, mask dm, const int *lo, const int *hi)
+{
+    if (T->nodes >= T->cap_nodes || (T->has_deadline && !(T->nodes & 255) && now() > T->deadline)) {
+        T->stop = STOP_LIMIT;
+        return -1;
+    }
+    T->nodes++;
+    if (!(T->nodes & 4095) && PyErr_CheckSignals() < 0) {
+        T->stop = STOP_ERROR;
+        return -1;
+    }
+    if (j < 0) {
+        if (!T->every) {
+            T->stop = TAIL_ENOUGH;
+            return -1;
+        }
+        return 1;
+    }
+    mask key[TKEYW];
+    tail_key(T, j, ts, om, dm, lo, hi, key);
+    uint64_t hash = key_hash(key, TKEYW);
+    uint32_t got;
+    if (tail_find(T, key, hash, &got))
+        return got;
+    uint32_t S = 0;
+    int r_left = T->stacks - ts;
+    uint32_t enough = T->full[j][r_left < T->k ? r_left : T->k];
+    int stack_bit = 1 << j;
+    int x = T->xs[j];
+    const int *av = T->avail[j], *ps = T->prefix[j];
+    int HI = T->HI, N = T->N;
+    int narrowed[MAXN * MAXN] = {0}, nn = 0, is_narrowed[MAXN * MAXN];
+    for (int p = 0; p < N; p++)
+        is_narrowed[p] = 0;
+    for (mask m = om; m; m &= m - 1) {
+        int p = lowest(m);
+        if (lo[p] || hi[p] < HI) {
+            narrowed[nn++] = p;
+            is_narrowed[p] = 1;
+        }
+    }
+    int others_fit = distinct(narrowed, nn, lo, hi, av, HI);
+    int qs[MAXN * MAXN], nq = 0;
+    if (j == T->k - 1)
+        for (int i = 0; i < T->norbit; i++)
+            qs[nq++] = T->orbit_reps[i];
+    else
+        for (mask m = om & ~dm; m; m &= m - 1)
+            qs[nq++] = lowest(m);
+    Way row_ways[MAXWAYS], col_ways[MAXWAYS];
+    int lo2[MAXN * MAXN], hi2[MAXN * MAXN];
+    for (int qi = 0; qi < nq; qi++) {
+        int q = qs[qi];
+        if (!(lo[q] <= x && x <= hi[q]))
+            continue;
+        int fit;
+        if (is_narrowed[q]) {
+            int rest[MAXN * MAXN], nr = 0;
+            for (int i = 0; i < nn; i++)
+                if (narrowed[i] != q)
+                    rest[nr++] = narrowed[i];
+            fit = distinct(rest, nr, lo, hi, av, HI);
+        } else
+            fit = others_fit;
+        if (!fit)
+            continue;
+        mask qb = (mask)1 << q;
+        mask R = T->row_o[q] & om, C = T->col_o[q] & om;
+        for (int fr = 0; fr < (R ? 2 : 1); fr++)
+            for (int fc = 0; fc < (C ? 2 : 1); fc++) {
+                mask d2 = dm ^ (fr ? R : 0) ^ (fc ? C : 0);
+                int down = popcount(d2 & om & ~qb);
+                if (down > T->limit + 1)
+                    continue;
+                mask up = om & ~d2;
+                int ncw = line_ways(T, C, up, fc, x, lo, hi, ps, col_ways);
+                if (!ncw)
+                    continue;
+                int nrw = line_ways(T, R, up, fr, x, lo, hi, ps, row_ways);
+                for (int i1 = 0; i1 < nrw; i1++)
+                    for (int i2 = 0; i2 < ncw; i2++) {
+                        memcpy(lo2, lo, sizeof(int) * N);
+                        memcpy(hi2, hi, sizeof(int) * N);
+                        int broke = 0;
+                        for (int side = 0; side < 2 && !broke; side++) {
+                            const Way *w = side ? &col_ways[i2] : &row_ways[i1];
+                            for (int i = 0; i < w->cnt; i++) {
+                                int p = w->p[i];
+                                if (w->a[i] > lo2[p])
+                                    lo2[p] = w->a[i];
+                                if (w->b[i] < hi2[p])
+                                    hi2[p] = w->b[i];
+                                if (lo2[p] > hi2[p]) {
+                                    broke = 1;
+                                    break;
+                                }
+                            }
+                        }
+                        if (broke)
+                            continue;
+                        lo2[q] = 0;
+                        hi2[q] = HI;
+                        mask om2 = om & ~qb;
+                        if (down <= T->limit && (om2 & T->nbr[q]) && distinct_cards(T, om2, lo2, hi2, av)) {
+                            long long v = undo(T, j - 1, ts, om2, d2, lo2, hi2);
+                            if (v < 0)
+                                return v;
+                            S |= (uint32_t)v;
+                            if ((S & enough) == enough)
+                                goto done;
+                        }
+                        if (ts < T->stacks && distinct_cards(T, om, lo2, hi2, av)) {
+                            if (down <= T->limit) {
+                                long long v = undo(T, j - 1, ts + 1, om, d2, lo2, hi2);
+                                if (v < 0)
+                                    return v;
+                                S |= (uint32_t)v << stack_bit;
+                            }
+                            if (down < T->limit) {
+                                long long v = undo(T, j - 1, ts + 1, om, d2 | qb, lo2, hi2);
+                                if (v < 0)
+                                    return v;
+                                S |= (uint32_t)v << stack_bit;
+                            }
+                            if ((S & enough) == enough)
+                                goto done;
+                        }
+                    }
+            }
+    }
+done:
+    if (tail_store(T, key, hash, S) < 0) {
+        PyErr_NoMemory();
+        T->stop = STOP_ERROR;
+        return -1;
+    }
+    return S;
+}
+
+PyDoc_STRVAR(tail_patterns_doc,
+             "tail_patterns(tail, earlier, n, limit, stacks, max_nodes, deadline, every)\n--\n\n"
+             "foursquare.solver.lastcards.tail_patterns, compiled (max_nodes -1: none; deadline < 0: none).\n"
+             "Returns (0 answered / 1 the node or time limit ran out, the set of patterns, steps searched).");
+
+static PyObject *tail_patterns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *tail_list, *earlier_list;
+    int n, limit, stacks, every;
+    long long max_nodes;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "O!O!iiiLdp", &PyList_Type, &tail_list, &PyList_Type, &earlier_list, &n, &limit, &stacks,
+                          &max_nodes, &deadline, &every))
+        return NULL;
+    int tail[TMAXK], earlier[MAXDECK + MAXCELLS];
+    Py_ssize_t k, ne;
+    if (int_list(tail_list, tail, TMAXK, &k, "tail") < 0 || int_list(earlier_list, earlier, MAXDECK + MAXCELLS, &ne, "earlier") < 0)
+        return NULL;
+    if (n < 3 || n > MAXN || k < 1 || stacks < 0) {
+        PyErr_SetString(PyExc_ValueError, "tail_patterns: a grid or tail beyond the compiled core");
+        return NULL;
+    }
+    Tail *T = calloc(1, sizeof(Tail));
+    if (!T)
+        return PyErr_NoMemory();
+    T->n = n;
+    T->N = n * n;
+    T->k = (int)k;
+    T->limit = limit;
+    T->stacks = stacks;
+    T->every = every;
+    T->cap_nodes = max_nodes < 0 ? (1LL << 62) : max_nodes;
+    T->deadline = deadline;
+    T->has_deadline = deadline >= 0;
+    /* rank_classes(tail, ...): 2 x (distinct tail ranks below) + (a tail rank itself) */
+    int in_tail[64] = {0}, distinct_tail = 0;
+    for (int j = 0; j < k; j++) {
+        if (tail[j] < 0 || tail[j] >= 64) {
+            free(T);
+            PyErr_SetString(PyExc_ValueError, "tail_patterns: a rank out of range");
+            return NULL;
+        }
+        if (!in_tail[tail[j]])
+            distinct_tail++;
+        in_tail[tail[j]] = 1;
+    }
+    int rank_class[64], below = 0;
+    for (int v = 0; v < 64; v++) {
+        rank_class[v] = 2 * below + in_tail[v];
+        below += in_tail[v];
+    }
+    T->HI = 2 * distinct_tail;
+    for (int j = 0; j < k; j++)
+        T->xs[j] = rank_class[tail[j]];
+    int counts[TMAXHI + 2] = {0};
+    for (Py_ssize_t i = 0; i < ne; i++) {
+        if (earlier[i] < 0 || earlier[i] >= 64) {
+            free(T);
+            PyErr_SetString(PyExc_ValueError, "tail_patterns: a rank out of range");
+            return NULL;
+        }
+        counts[rank_class[earlier[i]]]++;
+    }
+    for (int j = 0; j < k; j++) {
+        memcpy(T->avail[j], counts, sizeof counts);
+        counts[T->xs[j]]++;
+        T->prefix[j][0] = 0;
+        for (int c = 0; c <= T->HI; c++)
+            T->prefix[j][c + 1] = T->prefix[j][c] + T->avail[j][c];
+    }
+    /* _geometry(n): lines and edge neighbours in an n x n frame, one cell per orbit of the square's symmetries */
+    mask seen = 0;
+    for (int q = 0; q < T->N; q++) {
+        int r = q / n, c = q % n;
+        mask rowm = 0, colm = 0, nb = 0;
+        for (int i = 0; i < n; i++) {
+            rowm |= (mask)1 << (r * n + i);
+            colm |= (mask)1 << (i * n + c);
+        }
+        if (r > 0)
+            nb |= (mask)1 << (q - n);
+        if (r < n - 1)
+            nb |= (mask)1 << (q + n);
+        if (c > 0)
+            nb |= (mask)1 << (q - 1);
+        if (c < n - 1)
+            nb |= (mask)1 << (q + 1);
+        T->row_o[q] = rowm & ~((mask)1 << q);
+        T->col_o[q] = colm & ~((mask)1 << q);
+        T->nbr[q] = nb;
+        mask images = 0;
+        for (int swap = 0; swap < 2; swap++) {
+            int a = swap ? c : r, b = swap ? r : c;
+            int as[2] = {a, n - 1 - a}, bs[2] = {b, n - 1 - b};
+            for (int i = 0; i < 2; i++)
+                for (int i2 = 0; i2 < 2; i2++)
+                    images |= (mask)1 << (as[i] * n + bs[i2]);
+        }
+        if (!(images & seen))
+            T->orbit_reps[T->norbit++] = q;
+        seen |= images;
+    }
+    /* full[j][r]: every pattern of cards 0 .. j with at most r stacked */
+    for (int j = 0; j < k; j++)
+        for (int r = 0; r <= k; r++) {
+            uint32_t f = 0;
+            for (int pat = 0; pat < (1 << (j + 1)); pat++)
+                if (popcount((mask)pat) <= r)
+                    f |= (uint32_t)1 << pat;
+            T->full[j][r] = f;
+        }
+    int lo[MAXN * MAXN], hi[MAXN * MAXN];
+    for (int p = 0; p < T->N; p++) {
+        lo[p] = 0;
+        hi[p] = T->HI;
+    }
+    long long got = undo(T, (int)k - 1, 0, low_bits(T->N), 0, lo, hi);
+    PyObject *result = NULL;
+    if (got >= 0)
+        result = Py_BuildValue("iLL", 0, got, T->nodes);
+    else if (T->stop == STOP_LIMIT)
+        result = Py_BuildValue("iLL", 1, 0LL, T->nodes);
+    else if (T->stop == TAIL_ENOUGH)
+        result = Py_BuildValue("iLL", 0, (long long)T->full[k - 1][stacks < k ? stacks : k], T->nodes);
+    free(T->keys);
+    free(T->values);
+    free(T->hashes);
+    free(T->slots);
+    free(T);
+    return result;
 }
 
 /* ---- the Python entry point ---- */
@@ -928,7 +1443,7 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
                 S->ok_in_tail[i][pat & ((1 << i) - 1)][popcount((mask)(pat >> i))] = 1;
         }
     }
-    S->keyw = 3 + top + (cap > 1 ? cap - 1 : 0);
+    S->keyw = 3 + (n * n + 7) / 8;
     int found = dfs(S, t0, p, down, r0, r1, c0, c1, (mask)om, (mask)dm);
     if (found < 0 && S->stop == STOP_ERROR) {
         search_free(S);
@@ -947,6 +1462,7 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
 
 static PyMethodDef core_methods[] = {
     {"search_budget", search_budget, METH_VARARGS, search_budget_doc},
+    {"tail_patterns", tail_patterns, METH_VARARGS, tail_patterns_doc},
     {NULL, NULL, 0, NULL},
 };
 

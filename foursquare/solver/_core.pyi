@@ -3,3 +3,6 @@ def search_budget(
     box: tuple[int, int, int, int], om: int, dm: int, ranks: list[int], t0: int, K: int, patterns: int, kt: int,
     nodes: int, max_nodes: int, deadline: float, /,
 ) -> tuple[int, int, list[int]]: ...
+def tail_patterns(
+    tail: list[int], earlier: list[int], n: int, limit: int, stacks: int, max_nodes: int, deadline: float, every: bool, /,
+) -> tuple[int, int, int]: ...

@@ -369,6 +369,17 @@ class Search:
         T = K - k
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         left = self.max_nodes - self.nodes
+        if self.core is not None:
+            over, pats, steps = self.core.tail_patterns(
+                self.ranks[T:K], earlier, b.n, b.limit, slack, left if cap is None else min(cap, left),
+                -1.0 if self.deadline is None else self.deadline, True,
+            )
+            self.nodes += steps
+            if not over:
+                return pats
+            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                raise _Limit
+            return None
         try:
             pats, steps = tail_patterns(
                 self.ranks[T:K], earlier, b.n, b.limit, slack,

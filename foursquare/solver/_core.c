@@ -220,8 +220,8 @@ typedef struct {
     /* transposition table: exact keys of KEYW words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
-    uint64_t *hashes;     /* per entry */
-    uint32_t *slots;      /* 0: empty, else entry + 1 */
+    uint64_t *hashes;     /* per entry (to grow the slots) */
+    uint64_t *slots;      /* slot_of(hash, entry); 0: empty */
     size_t nentries, cap_entries, nslots;
     /* the win's path, last move first */
     int path[MAXDECK];
@@ -411,23 +411,34 @@ static uint64_t key_hash(const mask *key, int w)
     for (int i = 0; i < w; i++) {
         h ^= key[i];
         h *= 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 31;
+        h ^= h >> 29;
     }
-    return h ^ (h >> 29);
+    /* murmur3's finalizer: every bit of the key reaches the low bits (the slot) */
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 33);
 }
+
+/* A slot: the hash's high 32 bits (a tag, checked before the key) and the entry + 1 (0: empty). */
+static inline uint64_t slot_of(uint64_t hash, size_t e) { return (hash & 0xFFFFFFFF00000000ULL) | (uint64_t)(e + 1); }
 
 static int tt_find(const Search *S, const mask *key, uint64_t hash)
 {
     if (!S->nslots)
         return 0;
     size_t m = S->nslots - 1;
+    uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
     for (size_t i = hash & m;; i = (i + 1) & m) {
-        uint32_t e = S->slots[i];
-        if (!e)
+        uint64_t sl = S->slots[i];
+        if (!sl)
             return 0;
-        e--;
-        if (S->hashes[e] == hash && !memcmp(S->keys + (size_t)e * S->keyw, key, sizeof(mask) * S->keyw))
-            return 1;
+        if ((sl & 0xFFFFFFFF00000000ULL) == tag) {
+            size_t e = (size_t)(uint32_t)sl - 1;
+            if (!memcmp(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw))
+                return 1;
+        }
     }
 }
 
@@ -449,14 +460,14 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
     }
     if (2 * (S->nentries + 1) > S->nslots) {
         size_t ns = S->nslots ? S->nslots * 2 : 2048;
-        uint32_t *sl = calloc(ns, sizeof(uint32_t));
+        uint64_t *sl = calloc(ns, sizeof(uint64_t));
         if (!sl)
             return -1;
         for (size_t e = 0; e < S->nentries; e++) {
             size_t i = S->hashes[e] & (ns - 1);
             while (sl[i])
                 i = (i + 1) & (ns - 1);
-            sl[i] = (uint32_t)(e + 1);
+            sl[i] = slot_of(S->hashes[e], e);
         }
         free(S->slots);
         S->slots = sl;
@@ -468,7 +479,7 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
     size_t i = hash & (S->nslots - 1);
     while (S->slots[i])
         i = (i + 1) & (S->nslots - 1);
-    S->slots[i] = (uint32_t)(e + 1);
+    S->slots[i] = slot_of(hash, e);
     return 0;
 }
 

@@ -38,7 +38,7 @@ VARIANTS = {
     "cap-1 (runs out of room)": dataclasses.replace(STANDARD, size=3, pile_cap=1, face_down_limit=2, ranks=4, suits=3),
     "cap-2": dataclasses.replace(STANDARD, pile_cap=2),
     "cap-8": dataclasses.replace(STANDARD, pile_cap=8),
-    "limit-0": dataclasses.replace(STANDARD, face_down_limit=0),
+    "limit-1": dataclasses.replace(STANDARD, face_down_limit=1),
     "limit-2": dataclasses.replace(STANDARD, face_down_limit=2),
     "limit-6": dataclasses.replace(STANDARD, face_down_limit=6),
     "13 ranks": dataclasses.replace(STANDARD, ranks=13),
@@ -98,12 +98,16 @@ def test_the_twins_agree_from_the_start_of_a_deal(deal):
     assert py == c
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+#: The pure-Python twin is slow under a face-down limit of 1 (budget after budget): that one runs with the slow tests.
+QUICK = sorted(set(VARIANTS) - {"limit-1"})
+
+
+@pytest.mark.parametrize("name", QUICK)
 def test_the_twins_agree_under_every_variant_mid_game(name):
     rules = VARIANTS[name]
     checked = settled = 0
     for seed in range(6):
-        for depth in (1, 2, 4) if rules.face_down_limit == 0 else (6, 11, 14):  # no face-down card: few lines last
+        for depth in (6, 11, 14):
             game = mid_game(seed, rules, depth)
             if game is None or game.placed >= len(game.deck):
                 continue
@@ -111,7 +115,7 @@ def test_the_twins_agree_under_every_variant_mid_game(name):
             assert py == c, (name, seed, depth)
             checked += 1
             settled += py[0] != "unknown"
-    assert checked >= 6 and settled
+    assert checked >= 6 and (settled or rules.face_down_limit < 2)  # (with 0 or 1 face down allowed, 1,500 positions settle little)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -121,6 +125,13 @@ def test_the_twins_agree_on_deck_prefixes(seed):
         if game is not None:
             py, c = twins(game, 3_000)
             assert py == c, (seed, depth, cut)
+
+
+def test_the_twins_agree_with_no_face_down_card_allowed():
+    rules = dataclasses.replace(STANDARD, face_down_limit=0)
+    for deal in range(6):
+        py, c = twins(Game.from_deal(deal, rules), 300)
+        assert py == c, deal
 
 
 @pytest.mark.parametrize("deal", [22, 37, 325])

@@ -66,8 +66,8 @@ def compare(deals: list[int], max_nodes: int, repeat: int, reference_timeout: fl
     rows = []
     for d in deals:
         game = Game.from_deal(d)
-        c = best_of(repeat, lambda: run_search(game, True, max_nodes))
-        p = best_of(repeat, lambda: run_search(game, False, max_nodes))
+        c = best_of(repeat, lambda game=game: run_search(game, True, max_nodes))
+        p = best_of(repeat, lambda game=game: run_search(game, False, max_nodes))
         assert c[1:] == p[1:], f"deal {d}: compiled {c[1:]} != pure Python {p[1:]}"
         t = time.perf_counter()
         status, _, _, rnodes = solve_with_engine(game, max_nodes=None, timeout=reference_timeout)
@@ -77,14 +77,18 @@ def compare(deals: list[int], max_nodes: int, repeat: int, reference_timeout: fl
     p_times = [r[2] for r in rows]
     r_times = [r[3] for r in rows]
     print(f"compiled:     median {ms(statistics.median(c_times))}, worst {ms(max(c_times))}, total {sum(c_times):.3f} s")
-    print(f"pure Python:  median {ms(statistics.median(p_times))}, worst {ms(max(p_times))}, total {sum(p_times):.3f} s (same nodes on every deal)")
+    print(f"pure Python:  median {ms(statistics.median(p_times))}, worst {ms(max(p_times))}, total {sum(p_times):.3f} s "
+          "(same nodes on every deal)")
     settled = sum(r[4] for r in rows)
-    print(f"reference:    median {ms(statistics.median(r_times))}, worst {ms(max(r_times))}, total {sum(r_times):.1f} s; settled {settled}/{len(rows)}")
+    print(f"reference:    median {ms(statistics.median(r_times))}, worst {ms(max(r_times))}, total {sum(r_times):.1f} s; "
+          f"settled {settled}/{len(rows)}")
     cp = [p / c for _, c, p, *_ in rows]
     rc = [r / c for _, c, _, r, *_ in rows]
-    print(f"compiled vs pure Python: per deal median {statistics.median(cp):.0f}x (min {min(cp):.0f}x, max {max(cp):.0f}x); totals {sum(p_times) / sum(c_times):.0f}x")
+    print(f"compiled vs pure Python: per deal median {statistics.median(cp):.0f}x (min {min(cp):.0f}x, max {max(cp):.0f}x); "
+          f"totals {sum(p_times) / sum(c_times):.0f}x")
     bound = "" if settled == len(rows) else " (a lower bound: the reference did not settle every deal)"
-    print(f"compiled vs reference:   per deal median {statistics.median(rc):.0f}x (min {min(rc):.0f}x); totals {sum(r_times) / sum(c_times):.0f}x{bound}")
+    print(f"compiled vs reference:   per deal median {statistics.median(rc):.0f}x (min {min(rc):.0f}x); "
+          f"totals {sum(r_times) / sum(c_times):.0f}x{bound}")
 
 
 def overhead(samples: int) -> None:

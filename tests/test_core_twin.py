@@ -220,7 +220,8 @@ def test_ctrl_c_stops_a_long_solve_inside_the_core_promptly():
     # deal 325 needs 3.5 million positions: seconds in the core
     env = {k: v for k, v in os.environ.items() if k != core.PURE_PYTHON_VARIABLE}
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from foursquare.solver import solve_deal; print('go', flush=True); print(solve_deal(325, max_nodes=None))"],
+        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from foursquare.solver import solve_deal; "
+         "print('go', flush=True); print(solve_deal(325, max_nodes=None))"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
     assert proc.stdout is not None

@@ -376,7 +376,7 @@ class Search:
             )
             self.nodes += steps
             if not over:
-                return pats
+                return int(pats)
             if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
                 raise _Limit
             return None
@@ -436,7 +436,7 @@ class Search:
         if found < 0:
             raise _Limit
         path[:] = moves
-        return found == 1
+        return bool(found == 1)
 
     def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:
         """Depth-first search for a win with exactly ``K`` cards from the board's position.

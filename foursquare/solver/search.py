@@ -91,7 +91,10 @@ Where each part lives
 (line parity, forced lines, last two cards), :mod:`foursquare.solver.lastcards` (last
 three cards, stack patterns), this module (iterative deepening, the last-card rule, move
 generation, the transposition key: :class:`Search`), :mod:`foursquare.solver.batch`
-(many deals, in worker processes).
+(many deals, in worker processes).  Each budget's search (:meth:`Search.search_budget`)
+and the backward last-cards search run in the compiled core (``_core.c``) where it is
+built, the exact twin of the Python here: the same positions in the same order, so the
+same results and node counts (:mod:`foursquare.solver.core`).
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ def test_the_backward_last_cards_search_agrees_pattern_by_pattern_and_step_by_st
 @pytest.mark.parametrize("first", range(0, 200, 20))
 def test_the_twins_agree_on_many_deals_to_the_end(first):
     for deal in range(first, first + 20):
-        py, c = twins(Game.from_deal(deal), 400_000)
+        py, c = twins(Game.from_deal(deal), 100_000)
         assert py == c, deal
 
 

@@ -130,7 +130,20 @@ def _interrupted() -> NoReturn:
     sys.exit(EXIT_INTERRUPTED)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the version, and which search core the solver runs (compiled or pure Python)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..solver.core import describe  # only here: the other commands' start-up stays lazy
+
+    click.echo(f"foursquare, version {__version__}\nsearch core: {describe()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="foursquare")
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+    help="Show the version and the solver's search core (compiled or pure Python), and exit.",
+)
 def main() -> None:
     """Foursquare, Wil Su's solitaire: play, replay, validate and study games."""

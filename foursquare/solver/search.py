@@ -91,7 +91,10 @@ Where each part lives
 (line parity, forced lines, last two cards), :mod:`foursquare.solver.lastcards` (last
 three cards, stack patterns), this module (iterative deepening, the last-card rule, move
 generation, the transposition key: :class:`Search`), :mod:`foursquare.solver.batch`
-(many deals, in worker processes).
+(many deals, in worker processes).  Each budget's search (:meth:`Search.search_budget`)
+and the backward last-cards search run in the compiled core (``_core.c``) where it is
+built, the exact twin of the Python here: the same positions in the same order, so the
+same results and node counts (:mod:`foursquare.solver.core`).
 """
 
 from __future__ import annotations
@@ -102,6 +105,7 @@ from collections.abc import Sequence
 from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
+from . import core as _core_choice
 from .board import Board
 from .bounds import (
     PARITY_CACHE,
@@ -257,10 +261,23 @@ class Search:
     :param max_nodes: the most positions to search (``None``: no limit).
     :param timeout: the most seconds from ``start`` (``None``: no limit).
     :param start: a :func:`time.perf_counter` time.
+    :param compiled: run each budget's search in the compiled core
+        (:mod:`foursquare.solver.core`); ``None``: when it is built and not switched
+        off (``FOURSQUARE_PURE_PYTHON``).  Either way the results and node counts are
+        the same.  Frames the core does not take (:func:`~foursquare.solver.core.fits`)
+        are searched in Python.
+    :raises SolverError: for ``compiled=True`` where the core is not built.
     :ivar nodes: positions searched so far (with the steps of the last-cards search).
     """
 
-    def __init__(self, board: Board, ranks: list[int], t0: int, max_nodes: int | None, timeout: float | None, start: float) -> None:
+    def __init__(
+        self, board: Board, ranks: list[int], t0: int, max_nodes: int | None, timeout: float | None, start: float,
+        compiled: bool | None = None,
+    ) -> None:
+        if compiled and _core_choice.CORE is None:
+            raise SolverError("the compiled search core is not built (or FOURSQUARE_PURE_PYTHON is set)")
+        core = _core_choice.CORE if compiled is not False else None
+        self.core = core if core is not None and _core_choice.fits(board.F, board.n, board.cap) else None
         self.b = board
         self.ranks = ranks
         self.t0 = t0
@@ -355,6 +372,17 @@ class Search:
         T = K - k
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         left = self.max_nodes - self.nodes
+        if self.core is not None:
+            over, pats, steps = self.core.tail_patterns(
+                self.ranks[T:K], earlier, b.n, b.limit, slack, left if cap is None else min(cap, left),
+                -1.0 if self.deadline is None else self.deadline, True,
+            )
+            self.nodes += steps
+            if not over:
+                return int(pats)
+            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                raise _Limit
+            return None
         try:
             pats, steps = tail_patterns(
                 self.ranks[T:K], earlier, b.n, b.limit, slack,
@@ -395,6 +423,24 @@ class Search:
         """
         return rank_classes(ranks[t:K], max(ranks) + 2 if ranks else 2)
 
+    def _search_budget_compiled(self, K: int, path: list[int], pats: tuple[int, int]) -> bool:
+        """:meth:`search_budget` in the compiled core (foursquare/solver/_core.c, the same search).
+
+        :raises _Limit: when the node or time limit runs out.
+        """
+        assert self.core is not None
+        b = self.b
+        rules = b.rules
+        found, self.nodes, moves = self.core.search_budget(
+            b.F, b.n, b.cap, b.limit, rules.room if rules.can_run_out_of_room else -1, int(rules.layout is LayoutKind.FLOATING),
+            b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0, K, pats[0], pats[1],
+            self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline,
+        )
+        if found < 0:
+            raise _Limit
+        path[:] = moves
+        return bool(found == 1)
+
     def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:
         """Depth-first search for a win with exactly ``K`` cards from the board's position.
 
@@ -412,6 +458,8 @@ class Search:
 
         :raises _Limit: when the node or time limit runs out.
         """
+        if self.core is not None:
+            return self._search_budget_compiled(K, path, pats)
         b = self.b
         F = b.F
         n = b.n

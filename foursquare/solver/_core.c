@@ -1,0 +1,1490 @@
+/* The solver's compiled search core: Search.search_budget of search.py, in C.
+ *
+ * One algorithm, two spellings: this file is the exact twin of the pure-Python
+ * search in foursquare/solver/search.py (dfs), bounds.py (parity_extra,
+ * one_pile_frees, forced_lines_table, forced_lines_flag_table,
+ * forced_lines_search, last_cards_rule) and lastcards.py (stack_pattern_rule).
+ * Names follow the Python; comments say which Python function a part mirrors.
+ * Both visit the same positions in the same order, so they agree on the result
+ * and on the node count (tests/test_core_twin.py checks it).
+ *
+ * Differences that cannot change a result:
+ * - The parity and forced-lines verdicts are computed each time (Python keeps
+ *   them in caches shared by every search: they only remember pure functions).
+ * - The transposition table is a hash set of exact keys (every word of the
+ *   Python tuple, none lost), made for one budget and freed after it; like the
+ *   Python dict, it never evicts an entry.
+ *
+ * Limits: frames of at most 63 cells (bit masks in one 64-bit word; every grid
+ * up to 4x4 floating and up to 6x6 fixed); search.py keeps the other frames.
+ * The only state outside a call is the parity tables (pure functions of n,
+ * made once when the module is imported, read only after).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t mask;
+
+#define MAXN 6           /* grid side */
+#define MAXCELLS 63      /* frame cells: one 64-bit word */
+#define MAXTOP 16        /* ranks 1 .. 13, plus 2 (search.py: top) */
+#define MAXCAP 8         /* pile cap */
+#define MAXDECK 64       /* cards in a deck (13 ranks x 4 suits = 52) */
+#define KEYW (3 + (MAXN * MAXN + 7) / 8) /* transposition key words at most: 3, and a byte a pile */
+
+#define STOP_LIMIT 1
+#define STOP_ERROR 2
+
+/* SWAR bit count: portable and fast without -mpopcnt (the libgcc call is a table walk) */
+static inline int popcount(mask m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+static inline int lowest(mask m) { return __builtin_ctzll(m); }
+static inline mask low_bits(int k) { return k >= 64 ? ~(mask)0 : (((mask)1 << k) - 1); }
+
+/* ---- line parity (bounds.py) ---- */
+
+/* _parity_rows_table(n): rows[(o << n | d) << 1 | f] and free[fixed], for n = 3 .. 6. */
+static mask *parity_rows[MAXN + 1];
+static mask *parity_free[MAXN + 1];
+
+static int make_parity_tables(void)
+{
+    for (int n = 3; n <= MAXN; n++) {
+        int size = 1 << n;
+        mask *rows = calloc((size_t)size * size * 2, sizeof(mask));
+        mask *free_ = calloc((size_t)size, sizeof(mask));
+        if (!rows || !free_) {
+            free(rows);
+            free(free_);
+            return -1;
+        }
+        for (int o = 0; o < size; o++)
+            for (int d = 0; d < size; d++)
+                for (int f = 0; f < 2; f++) {
+                    mask m = 0;
+                    for (int c = 0; c < size; c++) {
+                        int v = (d ^ c) & o;
+                        if (!v || (!f && v == o))
+                            m |= (mask)1 << c;
+                    }
+                    rows[((o << n | d) << 1) | f] = m;
+                }
+        for (int fixed = 0; fixed < size; fixed++) {
+            mask m = 0;
+            for (int c = 0; c < size; c++)
+                if (!(c & fixed))
+                    m |= (mask)1 << c;
+            free_[fixed] = m;
+        }
+        parity_rows[n] = rows;
+        parity_free[n] = free_;
+    }
+    return 0;
+}
+
+/* parity_window */
+static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fcols)
+{
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask lm = low_bits(n);
+    mask ok = free_[fcols & lm];
+    mask every = lm;
+    int nrows = 0;
+    for (int i = 0; i < n; i++) {
+        mask o = om & lm;
+        if (o) {
+            nrows++;
+            every &= o;
+            ok &= table[((o << n | (dm & o)) << 1) | ((frows & 1) || popcount(o) >= n)];
+            if (!ok)
+                return 0;
+        }
+        om >>= F;
+        dm >>= F;
+        frows >>= 1;
+    }
+    if (nrows >= n)
+        ok &= free_[every];
+    return ok != 0;
+}
+
+/* _window_origin: the first row and column holding a pile, as the shift r0 * F + c0 */
+static int window_shift(mask om, int F)
+{
+    int r0 = lowest(om) / F;
+    mask lm = low_bits(F), cols = 0;
+    while (om) {
+        cols |= om & lm;
+        om >>= F;
+    }
+    return r0 * F + lowest(cols);
+}
+
+/* one_pile_frees */
+static int one_pile_frees(mask om, mask dm, mask candidates, int F, int n)
+{
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask lm = low_bits(n);
+    mask every_choice = free_[0];
+    mask rows_o[MAXN], rows_t[MAXN];
+    mask before[MAXN + 1], after[MAXN + 1], before_o[MAXN + 1], after_o[MAXN + 1];
+    int all_rows = 1;
+    for (int r = 0; r < n; r++) {
+        mask o = (om >> (r * F)) & lm;
+        mask d = (dm >> (r * F)) & lm;
+        rows_o[r] = o;
+        rows_t[r] = o ? table[((o << n | (d & o)) << 1) | (popcount(o) >= n)] : every_choice;
+        if (!o)
+            all_rows = 0;
+    }
+    for (int r = 0; r <= n; r++) {
+        before[r] = after[r] = every_choice;
+        before_o[r] = after_o[r] = lm;
+    }
+    for (int r = 0; r < n; r++) {
+        before[r + 1] = before[r] & rows_t[r];
+        before_o[r + 1] = before_o[r] & (rows_o[r] ? rows_o[r] : lm);
+        after[n - 1 - r] = after[n - r] & rows_t[n - 1 - r];
+        after_o[n - 1 - r] = after_o[n - r] & (rows_o[n - 1 - r] ? rows_o[n - 1 - r] : lm);
+    }
+    while (candidates) {
+        int i = lowest(candidates);
+        candidates &= candidates - 1;
+        int r = i / F, c = i % F;
+        mask o = rows_o[r] & ~((mask)1 << c);
+        mask ok = before[r] & after[r + 1];
+        if (o) {
+            ok &= table[(o << n | ((dm >> (r * F)) & o)) << 1];
+            if (all_rows)
+                ok &= free_[before_o[r] & after_o[r + 1] & o];
+        }
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* parity_extra */
+static int parity_extra(mask om, mask dm, mask fm, int F, int n, int want)
+{
+    if (!om)
+        return 0;
+    int s = window_shift(om, F);
+    om >>= s;
+    dm >>= s;
+    if (parity_window(om, dm, F, n, 0, 0))
+        return 0;
+    if (want < 2)
+        return 1;
+    return one_pile_frees(om, dm, om & ~(fm >> s), F, n) ? 1 : 2;
+}
+
+/* ---- the search's state for one budget (search.py: Search.search_budget) ---- */
+
+typedef struct {
+    /* the rules and the frame */
+    int F, n, n2, nm1, cap, limit, room, floating, top, last, K, t0;
+    int mid, centre;
+    mask above_centre_bit, every, not_col0, not_colz, col0;
+    mask row_o[MAXCELLS], col_o[MAXCELLS];
+    /* the position, changed by make/unmake */
+    int ranks[MAXDECK];
+    int h[MAXCELLS], rk[MAXCELLS];
+    mask rm[MAXTOP], hm[MAXCAP + 2];
+    int lo_r[MAXN * 2], hi_r[MAXN * 2], lo_c[MAXN * 2], hi_c[MAXN * 2];
+    /* limits */
+    long long nodes, max_nodes;
+    double deadline;
+    int has_deadline, stop;
+    /* stack patterns (lastcards.stack_pattern_rule) */
+    int pat_rule, tail_start, kt;
+    unsigned char *ok_before; /* [t][s]: (tail_start + 1) x (last + 1) */
+    unsigned char ok_in_tail[5][16][5];
+    int stacked[MAXDECK + 1];
+    /* last cards after a stacked card (bounds.last_cards_rule) */
+    int one_rule, two_rule, x_last, y_last;
+    int span1_lo[MAXDECK + 1], span1_hi[MAXDECK + 1], span2_lo[MAXDECK + 1], span2_hi[MAXDECK + 1];
+    /* rank runs (search.py: rank_runs) and forced-lines flag tables, by cards placed */
+    signed char nruns[MAXDECK + 1]; /* -1: not made yet */
+    unsigned char run_of[MAXDECK + 1][MAXTOP]; /* rank -> its run */
+    unsigned char *flag_tables[MAXDECK + 1]; /* [slack 0/1][min(k, 2)][lo * top + hi] */
+    /* transposition table: exact keys of KEYW words, open addressing */
+    int keyw;
+    mask *keys;           /* entries * keyw words */
+    uint64_t *hashes;     /* per entry (to grow the slots) */
+    uint64_t *slots;      /* slot_of(hash, entry); 0: empty */
+    size_t nentries, cap_entries, nslots;
+    /* the win's path, last move first */
+    int path[MAXDECK];
+    int npath;
+} Search;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* time.perf_counter's clock on Linux */
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline mask rows_band(const Search *S, int r0, int r1)
+{
+    return r1 >= r0 ? low_bits(S->F * (r1 - r0 + 1)) << (S->F * r0) : 0;
+}
+
+static inline mask cols_band(const Search *S, int c0, int c1)
+{
+    return c1 >= c0 ? S->col0 * (low_bits(c1 - c0 + 1) << c0) : 0;
+}
+
+/* rank_classes + rank_runs: runs of ranks of one class for positions whose next card is t */
+static void make_rank_runs(Search *S, int t)
+{
+    int in_future[MAXTOP] = {0};
+    for (int i = t; i < S->K && i < S->last; i++)
+        in_future[S->ranks[i]] = 1;
+    int cl[MAXTOP];
+    int below = 0;
+    for (int v = 0; v < S->top; v++) {
+        cl[v] = 2 * below + in_future[v];
+        below += in_future[v];
+    }
+    int nr = 0;
+    for (int v = 0; v < S->top; v++) {
+        if (v > 0 && cl[v] != cl[v - 1])
+            nr++;
+        S->run_of[t][v] = (unsigned char)nr;
+    }
+    S->nruns[t] = (signed char)(nr + 1);
+}
+
+/* forced_lines_table + forced_lines_flag_table for cards t .. K - 1 */
+static unsigned char *make_flag_table(Search *S, int t)
+{
+    int top = S->top, tt = top * top;
+    unsigned char *ft = calloc((size_t)2 * 3 * tt, 1);
+    if (!ft)
+        return NULL;
+    const int *cards = S->ranks + t;
+    int ncards = S->K - t;
+    if (ncards < 0)
+        ncards = 0;
+    for (int lo = 1; lo < top; lo++)
+        for (int hi = lo; hi < top; hi++) {
+            int one = 1;
+            for (int i = 0; i < ncards; i++)
+                if (lo <= cards[i] && cards[i] <= hi) {
+                    one = 0;
+                    break;
+                }
+            int more = 0;
+            if (one) {
+                int a = lo, b = hi;
+                more = 1;
+                for (int i = 0; i < ncards; i++) {
+                    int x = cards[i];
+                    if (a <= x && x <= b) {
+                        more = 0;
+                        break;
+                    }
+                    if (x < a)
+                        a = x;
+                    if (x > b)
+                        b = x;
+                }
+            }
+            int e = lo * top + hi;
+            /* [slack 0]: k 0 -> 0; k 1 -> 2 one; k >= 2 -> 2 more */
+            ft[0 * tt + e] = 0;
+            ft[1 * tt + e] = (unsigned char)(2 * one);
+            ft[2 * tt + e] = (unsigned char)(2 * more);
+            /* [slack 1]: k 0 -> one; k 1 -> 2 one + more; k >= 2 -> 3 more */
+            ft[3 * tt + e] = (unsigned char)one;
+            ft[4 * tt + e] = (unsigned char)(2 * one + more);
+            ft[5 * tt + e] = (unsigned char)(3 * more);
+        }
+    return ft;
+}
+
+/* forced_lines_search */
+static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
+{
+    int F = S->F, n = S->n;
+    int nr = R1 - R0 + 1;
+    int nl = nr + C1 - C0 + 1;
+    int s = R0 * F + C0;
+    om >>= s;
+    dm >>= s;
+    mask row = low_bits(F);
+    mask col = S->col0 & low_bits(nr * F);
+    mask fix_now[2 * MAXN], tog_now[2 * MAXN], fix_more[2 * MAXN], tog_more[2 * MAXN];
+    mask frows = 0, fcols = 0, tog = 0;
+    for (int idx = 0; idx < nl; idx++) {
+        int f = (int)(flags >> (2 * (nl - 1 - idx)) & 3);
+        mask m, bit;
+        if (idx < nr) {
+            m = om & (row << (idx * F));
+            bit = (mask)1 << idx;
+        } else {
+            m = om & (col << (idx - nr));
+            bit = (mask)1 << (idx - nr);
+        }
+        int k = n - popcount(m);
+        fix_now[idx] = tog_now[idx] = fix_more[idx] = tog_more[idx] = 0;
+        if (f & 2) {
+            fix_now[idx] = bit;
+            tog_now[idx] = (k & 1) ? m : 0;
+        }
+        if (f & 1) {
+            fix_more[idx] = bit;
+            tog_more[idx] = !(k & 1) ? m : 0;
+        }
+        if (idx < nr)
+            frows |= fix_now[idx];
+        else
+            fcols |= fix_now[idx];
+        tog ^= tog_now[idx];
+    }
+    if (slack == 0)
+        return !parity_window(om, (dm ^ tog) & om, F, n, frows, fcols);
+    fm >>= s;
+    for (int i = 0; i < n; i++) {
+        mask fr = (frows & ~fix_now[i]) | fix_more[i];
+        mask ti = tog ^ tog_now[i] ^ tog_more[i];
+        for (int j = 0; j < n; j++) {
+            int c = nr + j;
+            mask fc = (fcols & ~fix_now[c]) | fix_more[c];
+            mask tz = ti ^ tog_now[c] ^ tog_more[c];
+            mask zb = (mask)1 << (i * F + j);
+            mask o2;
+            if (om & zb) {
+                if (fm & zb)
+                    continue;
+                o2 = om ^ zb;
+            } else
+                o2 = om;
+            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* bounds.last_cards_rule: last_cards_rule_out(t1, slack) */
+static int last_cards_rule_out(const Search *S, int t1, int slack)
+{
+    int lo = 0, hi = S->top - 1;
+    while (!S->rm[lo])
+        lo++;
+    while (!S->rm[hi])
+        hi--;
+    int K = S->K;
+    if (S->one_rule && t1 <= K - 1) {
+        int a = S->span1_lo[t1], b = S->span1_hi[t1];
+        int l = lo < a ? lo : a, u = hi > b ? hi : b;
+        if (!(l <= S->x_last && S->x_last <= u))
+            return 1;
+    }
+    if (S->two_rule && slack <= 1 && t1 <= K - 2) {
+        int a = S->span2_lo[t1], b = S->span2_hi[t1];
+        int lo2 = lo < a ? lo : a, hi2 = hi > b ? hi : b;
+        if (S->y_last < lo2 || S->y_last > hi2)
+            if (!slack || !(lo2 <= S->x_last && S->x_last <= hi2))
+                return 1;
+    }
+    return 0;
+}
+
+/* ---- the transposition table: a set of exact keys ---- */
+
+static uint64_t key_hash(const mask *key, int w)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    for (int i = 0; i < w; i++) {
+        h ^= key[i];
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    /* murmur3's finalizer: every bit of the key reaches the low bits (the slot) */
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 33);
+}
+
+/* A slot: the hash's high 32 bits (a tag, checked before the key) and the entry + 1 (0: empty). */
+static inline uint64_t slot_of(uint64_t hash, size_t e) { return (hash & 0xFFFFFFFF00000000ULL) | (uint64_t)(e + 1); }
+
+static int tt_find(const Search *S, const mask *key, uint64_t hash)
+{
+    if (!S->nslots)
+        return 0;
+    size_t m = S->nslots - 1;
+    uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
+    for (size_t i = hash & m;; i = (i + 1) & m) {
+        uint64_t sl = S->slots[i];
+        if (!sl)
+            return 0;
+        if ((sl & 0xFFFFFFFF00000000ULL) == tag) {
+            size_t e = (size_t)(uint32_t)sl - 1;
+            if (!memcmp(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw))
+                return 1;
+        }
+    }
+}
+
+static int tt_insert(Search *S, const mask *key, uint64_t hash)
+{
+    if (S->nentries == S->cap_entries) {
+        size_t c = S->cap_entries ? S->cap_entries * 2 : 1024;
+        if (c > 0xFFFFFFF0u)
+            return -1;
+        mask *k = realloc(S->keys, c * sizeof(mask) * S->keyw);
+        if (!k)
+            return -1;
+        S->keys = k;
+        uint64_t *hs = realloc(S->hashes, c * sizeof(uint64_t));
+        if (!hs)
+            return -1;
+        S->hashes = hs;
+        S->cap_entries = c;
+    }
+    if (2 * (S->nentries + 1) > S->nslots) {
+        size_t ns = S->nslots ? S->nslots * 2 : 2048;
+        uint64_t *sl = calloc(ns, sizeof(uint64_t));
+        if (!sl)
+            return -1;
+        for (size_t e = 0; e < S->nentries; e++) {
+            size_t i = S->hashes[e] & (ns - 1);
+            while (sl[i])
+                i = (i + 1) & (ns - 1);
+            sl[i] = slot_of(S->hashes[e], e);
+        }
+        free(S->slots);
+        S->slots = sl;
+        S->nslots = ns;
+    }
+    size_t e = S->nentries++;
+    memcpy(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw);
+    S->hashes[e] = hash;
+    size_t i = hash & (S->nslots - 1);
+    while (S->slots[i])
+        i = (i + 1) & (S->nslots - 1);
+    S->slots[i] = slot_of(hash, e);
+    return 0;
+}
+
+/* ---- the search: search.py's dfs ---- */
+
+typedef struct {
+    int down_after, q;
+    mask cell_bit, flipped;
+} Child;
+
+/* 1: a win within K cards (its moves pushed on S->path), 0: none, -1: stopped (S->stop) */
+static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, int c1, mask om, mask dm)
+{
+    const int F = S->F, n = S->n, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
+    int *h = S->h, *rk = S->rk;
+    mask *rm = S->rm, *hm = S->hm;
+    int *lo_r = S->lo_r, *hi_r = S->hi_r, *lo_c = S->lo_c, *hi_c = S->hi_c;
+    /* -- the node count and the limits */
+    if (S->nodes >= S->max_nodes) {
+        S->stop = STOP_LIMIT;
+        return -1;
+    }
+    S->nodes++;
+    if (S->has_deadline && !(S->nodes & 63) && now() > S->deadline) {
+        S->stop = STOP_LIMIT;
+        return -1;
+    }
+    if (!(S->nodes & 4095) && PyErr_CheckSignals() < 0) { /* Ctrl-C */
+        S->stop = STOP_ERROR;
+        return -1;
+    }
+    int x = S->ranks[t];
+    int can_stack = t + 1 + n2 - piles <= K;
+    /* -- move generation (RULES.md §3) */
+    mask cells;
+    if (piles == 0)
+        cells = S->floating ? (mask)1 << S->centre : S->every;
+    else {
+        int wr0 = r0, wr1 = r1, wc0 = c0, wc1 = c1;
+        if (r1 - r0 < nm1) {
+            if (r0 > 0)
+                wr0--;
+            if (r1 < F - 1)
+                wr1++;
+        }
+        if (c1 - c0 < nm1) {
+            if (c0 > 0)
+                wc0--;
+            if (c1 < F - 1)
+                wc1++;
+        }
+        if (S->floating) {
+            if (r0 == r1 && r1 == S->mid)
+                wr1 = S->mid;
+            if (c0 == c1 && c1 == S->mid)
+                wc1 = S->mid;
+        }
+        cells = (((om << 1) & S->not_col0) | ((om >> 1) & S->not_colz) | (om << F) | (om >> F)) & ~om & rows_band(S, wr0, wr1) &
+                cols_band(S, wc0, wc1);
+        if (can_stack &&
+            (!S->pat_rule || t >= S->tail_start || S->ok_before[(size_t)(t + 1) * (S->last + 1) + (K - t - (n2 - piles) - 1)]))
+            cells |= om & ~hm[cap];
+        if (S->floating && piles == 1 && (om >> S->centre) == 1)
+            cells &= ~S->above_centre_bit;
+    }
+    /* -- the flips of each move (RULES.md §4) */
+    mask up = om & ~dm;
+    mask below = 0;
+    for (int v = 1; v < x; v++)
+        below |= rm[v];
+    mask up_at_most = (below | rm[x]) & up;
+    mask up_at_least = up & ~below;
+    int t1 = t + 1;
+    Child children[MAXCELLS];
+    int nchildren = 0;
+    while (cells) {
+        int q = lowest(cells);
+        mask cell_bit = cells & -cells;
+        cells ^= cell_bit;
+        int down_after = (dm & cell_bit) ? down - 1 : down;
+        mask flipped = 0;
+        mask line = S->row_o[q] & om;
+        if (line && !((line & up_at_most) && (line & up_at_least))) {
+            flipped = line;
+            down_after += popcount(line) - 2 * popcount(line & dm);
+        }
+        line = S->col_o[q] & om;
+        if (line && !((line & up_at_most) && (line & up_at_least))) {
+            flipped |= line;
+            down_after += popcount(line) - 2 * popcount(line & dm);
+        }
+        if (down_after <= S->limit) {
+            Child ch = {down_after, q, cell_bit, flipped};
+            children[nchildren++] = ch;
+        }
+    }
+    if (!can_stack) { /* fewest face-down cards first; ties by cell, as Python's sort of (down, q, ...) */
+        for (int i = 1; i < nchildren; i++) {
+            Child ch = children[i];
+            int j = i;
+            while (j > 0 && children[j - 1].down_after > ch.down_after) {
+                children[j] = children[j - 1];
+                j--;
+            }
+            children[j] = ch;
+        }
+    }
+    for (int ci = 0; ci < nchildren; ci++) {
+        const int down_after = children[ci].down_after, q = children[ci].q;
+        const mask cell_bit = children[ci].cell_bit, flipped = children[ci].flipped;
+        /* -- make the move */
+        int height = h[q];
+        int covered_rank = rk[q];
+        int piles_after = piles;
+        int R0 = r0, R1 = r1, C0 = c0, C1 = c1;
+        int r = q / F, c = q % F;
+        int slr = lo_r[r], shr = hi_r[r], slc = lo_c[c], shc = hi_c[c];
+        if (height == 0) {
+            piles_after++;
+            if (!shr)
+                lo_r[r] = hi_r[r] = x;
+            else if (x < slr)
+                lo_r[r] = x;
+            else if (x > shr)
+                hi_r[r] = x;
+            if (!shc)
+                lo_c[c] = hi_c[c] = x;
+            else if (x < slc)
+                lo_c[c] = x;
+            else if (x > shc)
+                hi_c[c] = x;
+            if (r < R0)
+                R0 = r;
+            if (r > R1)
+                R1 = r;
+            if (c < C0)
+                C0 = c;
+            if (c > C1)
+                C1 = c;
+        } else
+            rm[covered_rank] ^= cell_bit;
+        rm[x] |= cell_bit;
+        mask om2 = om | cell_bit;
+        mask dm2 = (dm & ~cell_bit) ^ flipped;
+        h[q] = height + 1;
+        hm[height + 1] |= cell_bit;
+        rk[q] = x;
+        if (height) { /* the covered card may have been its lines' lowest or highest */
+            int lo = 99, hi = 0;
+            for (int i = r * F; i < r * F + F; i++)
+                if (rk[i]) {
+                    if (rk[i] < lo)
+                        lo = rk[i];
+                    if (rk[i] > hi)
+                        hi = rk[i];
+                }
+            lo_r[r] = lo;
+            hi_r[r] = hi;
+            lo = 99;
+            hi = 0;
+            for (int i = c; i < F * F; i += F)
+                if (rk[i]) {
+                    if (rk[i] < lo)
+                        lo = rk[i];
+                    if (rk[i] > hi)
+                        hi = rk[i];
+                }
+            lo_c[c] = lo;
+            hi_c[c] = hi;
+        }
+        /* -- a win (RULES.md §5), or the bounds */
+        int found = 0;
+        if (piles_after == n2 && down_after == 0)
+            found = 1;
+        else if (t1 < S->last && t1 != S->room) {
+            int slack = K - t1 - (n2 - piles_after);
+            if (slack >= 0) {
+                int go = 1;
+                long long tail_key = -1;
+                if (S->pat_rule) { /* stack patterns */
+                    S->stacked[t] = height ? 1 : 0;
+                    if (t1 <= S->tail_start)
+                        go = S->ok_before[(size_t)t1 * (S->last + 1) + slack];
+                    else {
+                        int pre = 0;
+                        for (int i = S->tail_start; i < t1; i++)
+                            pre |= S->stacked[i] << (i - S->tail_start);
+                        int i = t1 - S->tail_start;
+                        go = i <= 4 && pre < 16 && slack <= 4 && S->ok_in_tail[i][pre][slack];
+                        tail_key = pre + ((long long)S->kt << 8);
+                    }
+                }
+                int s = R0 * F + C0;
+                if (go && down_after && slack < 2) /* line parity */
+                    go = parity_extra(om2, dm2, hm[cap], F, n, slack + 1) <= slack;
+                if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
+                    go = 0;
+                if (go && slack < 2 && (!slack || (R1 - R0 == nm1 && C1 - C0 == nm1))) { /* forced lines */
+                    if (!S->flag_tables[t1]) {
+                        S->flag_tables[t1] = make_flag_table(S, t1);
+                        if (!S->flag_tables[t1]) {
+                            PyErr_NoMemory();
+                            S->stop = STOP_ERROR;
+                            return -1;
+                        }
+                    }
+                    const unsigned char *ft = S->flag_tables[t1] + (size_t)slack * 3 * top * top;
+                    uint64_t flags = 0;
+                    for (int i = R0; i <= R1; i++) {
+                        int k = n - popcount(om2 & rows_band(S, i, i));
+                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_r[i] * top + hi_r[i]];
+                    }
+                    for (int i = C0; i <= C1; i++) {
+                        int k = n - popcount(om2 & cols_band(S, i, i));
+                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_c[i] * top + hi_c[i]];
+                    }
+                    if (flags && forced_lines_search(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
+                        go = 0;
+                }
+                if (go && piles_after > 1) { /* the transposition table */
+                    int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
+                    mask key[KEYW];
+                    memset(key, 0, sizeof key);
+                    int a = C0 < room_c ? C0 : room_c, b = F - 1 - C1 < room_c ? F - 1 - C1 : room_c;
+                    int d = R0 < room_r ? R0 : room_r, e = F - 1 - R1 < room_r ? F - 1 - R1 : room_r;
+                    key[0] = (mask)t1 | (mask)a << 8 | (mask)b << 12 | (mask)d << 16 | (mask)e << 20 | (mask)(tail_key + 1) << 24;
+                    key[1] = om2 >> s;
+                    key[2] = dm2 >> s;
+                    /* The Python key's rank-run masks and height masks (hm[k], k = kmin .. cap),
+                     * one byte a pile instead, in the order of the piles' bits: the run of
+                     * its top rank, and how many of hm[kmin .. cap] hold it.  The masks
+                     * partition the piles (runs) or nest (heights), so the bytes and the
+                     * masks say the same: the key is as exact as the tuple. */
+                    if (S->nruns[t1] < 0)
+                        make_rank_runs(S, t1);
+                    const unsigned char *run_of = S->run_of[t1];
+                    int kmin = cap + 1 - slack > 2 ? cap + 1 - slack : 2;
+                    int w = 0;
+                    for (mask m = om2; m; m &= m - 1, w++) {
+                        int pq = lowest(m);
+                        int hk = h[pq] - kmin + 1;
+                        mask byte = (mask)run_of[rk[pq]] | (mask)(hk > 0 ? hk : 0) << 4;
+                        key[3 + w / 8] |= byte << (8 * (w % 8));
+                    }
+                    uint64_t hash = key_hash(key, S->keyw);
+                    if (!tt_find(S, key, hash)) {
+                        int got = dfs(S, t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2);
+                        if (got < 0)
+                            return got;
+                        if (got)
+                            found = 1;
+                        else if (tt_insert(S, key, hash) < 0) {
+                            PyErr_NoMemory();
+                            S->stop = STOP_ERROR;
+                            return -1;
+                        }
+                    }
+                    go = 0;
+                }
+                if (go) {
+                    int got = dfs(S, t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2);
+                    if (got < 0)
+                        return got;
+                    if (got)
+                        found = 1;
+                }
+            }
+        }
+        /* -- unmake the move */
+        hm[height + 1] ^= cell_bit;
+        h[q] = height;
+        rk[q] = covered_rank;
+        lo_r[r] = slr;
+        hi_r[r] = shr;
+        lo_c[c] = slc;
+        hi_c[c] = shc;
+        rm[x] ^= cell_bit;
+        if (height)
+            rm[covered_rank] |= cell_bit;
+        if (found) {
+            S->path[S->npath++] = q;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int int_list(PyObject *list, int *out, Py_ssize_t most, Py_ssize_t *len, const char *what);
+
+/* ---- the backward search over the last cards: lastcards.py's tail_patterns ---- */
+
+#define TMAXK 4                 /* tail cards (search.py: TAIL_CARDS + 1) */
+#define TMAXHI 15               /* classes 0 .. HI (HI = 2 x distinct tail ranks <= 8) */
+#define TKEYW 9                 /* memo key words: (j, ts), om, dm, lo (3 words of nibbles), hi (3) */
+#define TAIL_ENOUGH 3
+
+typedef struct {
+    int n, N, k, limit, stacks, every, HI;
+    int xs[TMAXK];
+    int avail[TMAXK][TMAXHI + 2], prefix[TMAXK][TMAXHI + 3];
+    mask row_o[MAXN * MAXN], col_o[MAXN * MAXN], nbr[MAXN * MAXN];
+    int orbit_reps[MAXN * MAXN], norbit;
+    uint32_t full[TMAXK][TMAXK + 1];
+    long long nodes, cap_nodes;
+    double deadline;
+    int has_deadline, stop;
+    /* known: the memo, exact keys */
+    mask *keys;
+    uint32_t *values;
+    uint64_t *hashes;
+    uint32_t *slots;
+    size_t nentries, cap_entries, nslots;
+} Tail;
+
+typedef struct {
+    int cnt;
+    signed char p[2 * MAXN], a[2 * MAXN], b[2 * MAXN];
+} Way;
+
+#define MAXWAYS (MAXN * MAXN + 2)
+
+static void tail_key(const Tail *T, int j, int ts, mask om, mask dm, const int *lo, const int *hi, mask *key)
+{
+    memset(key, 0, sizeof(mask) * TKEYW);
+    key[0] = (mask)(j + 1) | (mask)ts << 8;
+    key[1] = om;
+    key[2] = dm;
+    for (int p = 0; p < T->N; p++) {
+        key[3 + p / 16] |= (mask)lo[p] << (4 * (p % 16));
+        key[6 + p / 16] |= (mask)hi[p] << (4 * (p % 16));
+    }
+}
+
+static int tail_find(const Tail *T, const mask *key, uint64_t hash, uint32_t *value)
+{
+    if (!T->nslots)
+        return 0;
+    size_t m = T->nslots - 1;
+    for (size_t i = hash & m;; i = (i + 1) & m) {
+        uint32_t e = T->slots[i];
+        if (!e)
+            return 0;
+        e--;
+        if (T->hashes[e] == hash && !memcmp(T->keys + (size_t)e * TKEYW, key, sizeof(mask) * TKEYW)) {
+            *value = T->values[e];
+            return 1;
+        }
+    }
+}
+
+static int tail_store(Tail *T, const mask *key, uint64_t hash, uint32_t value)
+{
+    if (T->nentries == T->cap_entries) {
+        size_t c = T->cap_entries ? T->cap_entries * 2 : 256;
+        if (c > 0xFFFFFFF0u)
+            return -1;
+        mask *k = realloc(T->keys, c * sizeof(mask) * TKEYW);
+        if (!k)
+            return -1;
+        T->keys = k;
+        uint32_t *v = realloc(T->values, c * sizeof(uint32_t));
+        if (!v)
+            return -1;
+        T->values = v;
+        uint64_t *hs = realloc(T->hashes, c * sizeof(uint64_t));
+        if (!hs)
+            return -1;
+        T->hashes = hs;
+        T->cap_entries = c;
+    }
+    if (2 * (T->nentries + 1) > T->nslots) {
+        size_t ns = T->nslots ? T->nslots * 2 : 512;
+        uint32_t *sl = calloc(ns, sizeof(uint32_t));
+        if (!sl)
+            return -1;
+        for (size_t e = 0; e < T->nentries; e++) {
+            size_t i = T->hashes[e] & (ns - 1);
+            while (sl[i])
+                i = (i + 1) & (ns - 1);
+            sl[i] = (uint32_t)(e + 1);
+        }
+        free(T->slots);
+        T->slots = sl;
+        T->nslots = ns;
+    }
+    size_t e = T->nentries++;
+    memcpy(T->keys + e * TKEYW, key, sizeof(mask) * TKEYW);
+    T->values[e] = value;
+    T->hashes[e] = hash;
+    size_t i = hash & (T->nslots - 1);
+    while (T->slots[i])
+        i = (i + 1) & (T->nslots - 1);
+    T->slots[i] = (uint32_t)(e + 1);
+    return 0;
+}
+
+/* distinct: whether the piles `narrowed` (ascending) can have different cards within their ranges */
+static int distinct(const int *narrowed, int cnt, const int *lo, const int *hi, const int *av, int HI)
+{
+    int order[MAXN * MAXN];
+    for (int i = 0; i < cnt; i++) { /* stable sort by range end, as list.sort(key=hi.__getitem__) */
+        int p = narrowed[i], j = i;
+        while (j > 0 && hi[order[j - 1]] > hi[p]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = p;
+    }
+    int a[TMAXHI + 2];
+    memcpy(a, av, sizeof(int) * (HI + 1));
+    for (int i = 0; i < cnt; i++) {
+        int p = order[i], v = lo[p], b = hi[p];
+        while (v <= b && !a[v])
+            v++;
+        if (v > b)
+            return 0;
+        a[v]--;
+    }
+    return 1;
+}
+
+/* distinct_cards: the narrowed piles of om */
+static int distinct_cards(const Tail *T, mask om, const int *lo, const int *hi, const int *av)
+{
+    int narrowed[MAXN * MAXN], cnt = 0;
+    for (mask m = om; m; m &= m - 1) {
+        int p = lowest(m);
+        if (lo[p] || hi[p] < T->HI)
+            narrowed[cnt++] = p;
+    }
+    return distinct(narrowed, cnt, lo, hi, av, T->HI);
+}
+
+/* line_ways: the ways a line's flip test can have gone, in the Python's order */
+static int line_ways(const Tail *T, mask line, mask up, int flip, int x, const int *lo, const int *hi, const int *ps, Way *ways)
+{
+    int HI = T->HI;
+    mask U = line & up;
+    int cells[MAXN * 2], nc = 0;
+    for (mask m = U; m; m &= m - 1)
+        cells[nc++] = lowest(m);
+    if (flip) {
+        if (!U) {
+            ways[0].cnt = 0;
+            return 1;
+        }
+        int nw = 0, ok = 1;
+        for (int i = 0; i < nc && ok; i++) {
+            int p = cells[i];
+            ok = ps[hi[p] + 1] - ps[lo[p] > x + 1 ? lo[p] : x + 1] > 0;
+        }
+        if (ok) {
+            ways[nw].cnt = nc;
+            for (int i = 0; i < nc; i++) {
+                ways[nw].p[i] = (signed char)cells[i];
+                ways[nw].a[i] = (signed char)(x + 1);
+                ways[nw].b[i] = (signed char)HI;
+            }
+            nw++;
+        }
+        ok = 1;
+        for (int i = 0; i < nc && ok; i++) {
+            int p = cells[i];
+            ok = ps[(hi[p] < x - 1 ? hi[p] : x - 1) + 1] - ps[lo[p]] > 0;
+        }
+        if (ok) {
+            ways[nw].cnt = nc;
+            for (int i = 0; i < nc; i++) {
+                ways[nw].p[i] = (signed char)cells[i];
+                ways[nw].a[i] = 0;
+                ways[nw].b[i] = (signed char)(x - 1);
+            }
+            nw++;
+        }
+        return nw;
+    }
+    if (!U)
+        return 0;
+    int low_p[MAXN * 2], nlow = 0, low_any = 0, high_p[MAXN * 2], nhigh = 0, high_any = 0;
+    for (int i = 0; i < nc; i++)
+        if (hi[cells[i]] <= x)
+            low_any = 1;
+    if (!low_any)
+        for (int i = 0; i < nc; i++) {
+            int p = cells[i];
+            if (ps[(hi[p] < x ? hi[p] : x) + 1] - ps[lo[p]] > 0)
+                low_p[nlow++] = p;
+        }
+    for (int i = 0; i < nc; i++)
+        if (lo[cells[i]] >= x)
+            high_any = 1;
+    if (!high_any)
+        for (int i = 0; i < nc; i++) {
+            int p = cells[i];
+            if (ps[hi[p] + 1] - ps[lo[p] > x ? lo[p] : x] > 0)
+                high_p[nhigh++] = p;
+        }
+    int na = low_any ? 1 : nlow, nb = high_any ? 1 : nhigh, nw = 0;
+    for (int ia = 0; ia < na; ia++)
+        for (int ib = 0; ib < nb; ib++) {
+            Way *w = &ways[nw++];
+            w->cnt = 0;
+            if (!low_any) {
+                w->p[w->cnt] = (signed char)low_p[ia];
+                w->a[w->cnt] = 0;
+                w->b[w->cnt++] = (signed char)x;
+            }
+            if (!high_any) {
+                w->p[w->cnt] = (signed char)high_p[ib];
+                w->a[w->cnt] = (signed char)x;
+                w->b[w->cnt++] = (signed char)HI;
+            }
+        }
+    return nw;
+}
+
+/* undo: the stack patterns of tail cards 0 .. j with which they can be undone; -1: stopped (T->stop) */
+static long long undo(Tail *T, int j, int ts, mask om, mask dm, const int *lo, const int *hi)
+{
+    if (T->nodes >= T->cap_nodes || (T->has_deadline && !(T->nodes & 255) && now() > T->deadline)) {
+        T->stop = STOP_LIMIT;
+        return -1;
+    }
+    T->nodes++;
+    if (!(T->nodes & 4095) && PyErr_CheckSignals() < 0) {
+        T->stop = STOP_ERROR;
+        return -1;
+    }
+    if (j < 0) {
+        if (!T->every) {
+            T->stop = TAIL_ENOUGH;
+            return -1;
+        }
+        return 1;
+    }
+    mask key[TKEYW];
+    tail_key(T, j, ts, om, dm, lo, hi, key);
+    uint64_t hash = key_hash(key, TKEYW);
+    uint32_t got;
+    if (tail_find(T, key, hash, &got))
+        return got;
+    uint32_t S = 0;
+    int r_left = T->stacks - ts;
+    uint32_t enough = T->full[j][r_left < T->k ? r_left : T->k];
+    int stack_bit = 1 << j;
+    int x = T->xs[j];
+    const int *av = T->avail[j], *ps = T->prefix[j];
+    int HI = T->HI, N = T->N;
+    int narrowed[MAXN * MAXN] = {0}, nn = 0, is_narrowed[MAXN * MAXN];
+    for (int p = 0; p < N; p++)
+        is_narrowed[p] = 0;
+    for (mask m = om; m; m &= m - 1) {
+        int p = lowest(m);
+        if (lo[p] || hi[p] < HI) {
+            narrowed[nn++] = p;
+            is_narrowed[p] = 1;
+        }
+    }
+    int others_fit = distinct(narrowed, nn, lo, hi, av, HI);
+    int qs[MAXN * MAXN], nq = 0;
+    if (j == T->k - 1)
+        for (int i = 0; i < T->norbit; i++)
+            qs[nq++] = T->orbit_reps[i];
+    else
+        for (mask m = om & ~dm; m; m &= m - 1)
+            qs[nq++] = lowest(m);
+    Way row_ways[MAXWAYS], col_ways[MAXWAYS];
+    int lo2[MAXN * MAXN], hi2[MAXN * MAXN];
+    for (int qi = 0; qi < nq; qi++) {
+        int q = qs[qi];
+        if (!(lo[q] <= x && x <= hi[q]))
+            continue;
+        int fit;
+        if (is_narrowed[q]) {
+            int rest[MAXN * MAXN], nr = 0;
+            for (int i = 0; i < nn; i++)
+                if (narrowed[i] != q)
+                    rest[nr++] = narrowed[i];
+            fit = distinct(rest, nr, lo, hi, av, HI);
+        } else
+            fit = others_fit;
+        if (!fit)
+            continue;
+        mask qb = (mask)1 << q;
+        mask R = T->row_o[q] & om, C = T->col_o[q] & om;
+        for (int fr = 0; fr < (R ? 2 : 1); fr++)
+            for (int fc = 0; fc < (C ? 2 : 1); fc++) {
+                mask d2 = dm ^ (fr ? R : 0) ^ (fc ? C : 0);
+                int down = popcount(d2 & om & ~qb);
+                if (down > T->limit + 1)
+                    continue;
+                mask up = om & ~d2;
+                int ncw = line_ways(T, C, up, fc, x, lo, hi, ps, col_ways);
+                if (!ncw)
+                    continue;
+                int nrw = line_ways(T, R, up, fr, x, lo, hi, ps, row_ways);
+                for (int i1 = 0; i1 < nrw; i1++)
+                    for (int i2 = 0; i2 < ncw; i2++) {
+                        memcpy(lo2, lo, sizeof(int) * N);
+                        memcpy(hi2, hi, sizeof(int) * N);
+                        int broke = 0;
+                        for (int side = 0; side < 2 && !broke; side++) {
+                            const Way *w = side ? &col_ways[i2] : &row_ways[i1];
+                            for (int i = 0; i < w->cnt; i++) {
+                                int p = w->p[i];
+                                if (w->a[i] > lo2[p])
+                                    lo2[p] = w->a[i];
+                                if (w->b[i] < hi2[p])
+                                    hi2[p] = w->b[i];
+                                if (lo2[p] > hi2[p]) {
+                                    broke = 1;
+                                    break;
+                                }
+                            }
+                        }
+                        if (broke)
+                            continue;
+                        lo2[q] = 0;
+                        hi2[q] = HI;
+                        mask om2 = om & ~qb;
+                        if (down <= T->limit && (om2 & T->nbr[q]) && distinct_cards(T, om2, lo2, hi2, av)) {
+                            long long v = undo(T, j - 1, ts, om2, d2, lo2, hi2);
+                            if (v < 0)
+                                return v;
+                            S |= (uint32_t)v;
+                            if ((S & enough) == enough)
+                                goto done;
+                        }
+                        if (ts < T->stacks && distinct_cards(T, om, lo2, hi2, av)) {
+                            if (down <= T->limit) {
+                                long long v = undo(T, j - 1, ts + 1, om, d2, lo2, hi2);
+                                if (v < 0)
+                                    return v;
+                                S |= (uint32_t)v << stack_bit;
+                            }
+                            if (down < T->limit) {
+                                long long v = undo(T, j - 1, ts + 1, om, d2 | qb, lo2, hi2);
+                                if (v < 0)
+                                    return v;
+                                S |= (uint32_t)v << stack_bit;
+                            }
+                            if ((S & enough) == enough)
+                                goto done;
+                        }
+                    }
+            }
+    }
+done:
+    if (tail_store(T, key, hash, S) < 0) {
+        PyErr_NoMemory();
+        T->stop = STOP_ERROR;
+        return -1;
+    }
+    return S;
+}
+
+PyDoc_STRVAR(tail_patterns_doc,
+             "tail_patterns(tail, earlier, n, limit, stacks, max_nodes, deadline, every)\n--\n\n"
+             "foursquare.solver.lastcards.tail_patterns, compiled (max_nodes -1: none; deadline < 0: none).\n"
+             "Returns (0 answered / 1 the node or time limit ran out, the set of patterns, steps searched).");
+
+static PyObject *tail_patterns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *tail_list, *earlier_list;
+    int n, limit, stacks, every;
+    long long max_nodes;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "O!O!iiiLdp", &PyList_Type, &tail_list, &PyList_Type, &earlier_list, &n, &limit, &stacks,
+                          &max_nodes, &deadline, &every))
+        return NULL;
+    int tail[TMAXK], earlier[MAXDECK + MAXCELLS];
+    Py_ssize_t k, ne;
+    if (int_list(tail_list, tail, TMAXK, &k, "tail") < 0 || int_list(earlier_list, earlier, MAXDECK + MAXCELLS, &ne, "earlier") < 0)
+        return NULL;
+    if (n < 3 || n > MAXN || k < 1 || stacks < 0) {
+        PyErr_SetString(PyExc_ValueError, "tail_patterns: a grid or tail beyond the compiled core");
+        return NULL;
+    }
+    Tail *T = calloc(1, sizeof(Tail));
+    if (!T)
+        return PyErr_NoMemory();
+    T->n = n;
+    T->N = n * n;
+    T->k = (int)k;
+    T->limit = limit;
+    T->stacks = stacks;
+    T->every = every;
+    T->cap_nodes = max_nodes < 0 ? (1LL << 62) : max_nodes;
+    T->deadline = deadline;
+    T->has_deadline = deadline >= 0;
+    /* rank_classes(tail, ...): 2 x (distinct tail ranks below) + (a tail rank itself) */
+    int in_tail[64] = {0}, distinct_tail = 0;
+    for (int j = 0; j < k; j++) {
+        if (tail[j] < 0 || tail[j] >= 64) {
+            free(T);
+            PyErr_SetString(PyExc_ValueError, "tail_patterns: a rank out of range");
+            return NULL;
+        }
+        if (!in_tail[tail[j]])
+            distinct_tail++;
+        in_tail[tail[j]] = 1;
+    }
+    int rank_class[64], below = 0;
+    for (int v = 0; v < 64; v++) {
+        rank_class[v] = 2 * below + in_tail[v];
+        below += in_tail[v];
+    }
+    T->HI = 2 * distinct_tail;
+    for (int j = 0; j < k; j++)
+        T->xs[j] = rank_class[tail[j]];
+    int counts[TMAXHI + 2] = {0};
+    for (Py_ssize_t i = 0; i < ne; i++) {
+        if (earlier[i] < 0 || earlier[i] >= 64) {
+            free(T);
+            PyErr_SetString(PyExc_ValueError, "tail_patterns: a rank out of range");
+            return NULL;
+        }
+        counts[rank_class[earlier[i]]]++;
+    }
+    for (int j = 0; j < k; j++) {
+        memcpy(T->avail[j], counts, sizeof counts);
+        counts[T->xs[j]]++;
+        T->prefix[j][0] = 0;
+        for (int c = 0; c <= T->HI; c++)
+            T->prefix[j][c + 1] = T->prefix[j][c] + T->avail[j][c];
+    }
+    /* _geometry(n): lines and edge neighbours in an n x n frame, one cell per orbit of the square's symmetries */
+    mask seen = 0;
+    for (int q = 0; q < T->N; q++) {
+        int r = q / n, c = q % n;
+        mask rowm = 0, colm = 0, nb = 0;
+        for (int i = 0; i < n; i++) {
+            rowm |= (mask)1 << (r * n + i);
+            colm |= (mask)1 << (i * n + c);
+        }
+        if (r > 0)
+            nb |= (mask)1 << (q - n);
+        if (r < n - 1)
+            nb |= (mask)1 << (q + n);
+        if (c > 0)
+            nb |= (mask)1 << (q - 1);
+        if (c < n - 1)
+            nb |= (mask)1 << (q + 1);
+        T->row_o[q] = rowm & ~((mask)1 << q);
+        T->col_o[q] = colm & ~((mask)1 << q);
+        T->nbr[q] = nb;
+        mask images = 0;
+        for (int swap = 0; swap < 2; swap++) {
+            int a = swap ? c : r, b = swap ? r : c;
+            int as[2] = {a, n - 1 - a}, bs[2] = {b, n - 1 - b};
+            for (int i = 0; i < 2; i++)
+                for (int i2 = 0; i2 < 2; i2++)
+                    images |= (mask)1 << (as[i] * n + bs[i2]);
+        }
+        if (!(images & seen))
+            T->orbit_reps[T->norbit++] = q;
+        seen |= images;
+    }
+    /* full[j][r]: every pattern of cards 0 .. j with at most r stacked */
+    for (int j = 0; j < k; j++)
+        for (int r = 0; r <= k; r++) {
+            uint32_t f = 0;
+            for (int pat = 0; pat < (1 << (j + 1)); pat++)
+                if (popcount((mask)pat) <= r)
+                    f |= (uint32_t)1 << pat;
+            T->full[j][r] = f;
+        }
+    int lo[MAXN * MAXN], hi[MAXN * MAXN];
+    for (int p = 0; p < T->N; p++) {
+        lo[p] = 0;
+        hi[p] = T->HI;
+    }
+    long long got = undo(T, (int)k - 1, 0, low_bits(T->N), 0, lo, hi);
+    PyObject *result = NULL;
+    if (got >= 0)
+        result = Py_BuildValue("iLL", 0, got, T->nodes);
+    else if (T->stop == STOP_LIMIT)
+        result = Py_BuildValue("iLL", 1, 0LL, T->nodes);
+    else if (T->stop == TAIL_ENOUGH)
+        result = Py_BuildValue("iLL", 0, (long long)T->full[k - 1][stacks < k ? stacks : k], T->nodes);
+    free(T->keys);
+    free(T->values);
+    free(T->hashes);
+    free(T->slots);
+    free(T);
+    return result;
+}
+
+/* ---- the Python entry point ---- */
+
+static int int_list(PyObject *list, int *out, Py_ssize_t most, Py_ssize_t *len, const char *what)
+{
+    if (!PyList_Check(list)) {
+        PyErr_Format(PyExc_TypeError, "%s: a list", what);
+        return -1;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    if (k > most) {
+        PyErr_Format(PyExc_ValueError, "%s: at most %zd items", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        out[i] = (int)v;
+    }
+    *len = k;
+    return 0;
+}
+
+static void search_free(Search *S)
+{
+    free(S->ok_before);
+    for (int t = 0; t <= MAXDECK; t++)
+        free(S->flag_tables[t]);
+    free(S->keys);
+    free(S->hashes);
+    free(S->slots);
+    free(S);
+}
+
+PyDoc_STRVAR(search_budget_doc,
+             "search_budget(F, n, cap, limit, room, floating, h, rk, piles, down, box, om, dm, ranks, t0, K, patterns, kt, "
+             "nodes, max_nodes, deadline)\n--\n\n"
+             "Search.search_budget of foursquare.solver.search, compiled: the depth-first search for a win with exactly K "
+             "cards.\nReturns (1 found / 0 none / -1 the node or time limit, nodes after the search, the win's board indices).");
+
+static PyObject *search_budget(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int F, n, cap, limit, room, floating, p, down, r0, r1, c0, c1, t0, K, kt;
+    PyObject *h_list, *rk_list, *ranks_list;
+    unsigned long long om, dm, P;
+    long long nodes, max_nodes;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!O!ii(iiii)KKO!iiKiLLd", &F, &n, &cap, &limit, &room, &floating, &PyList_Type, &h_list,
+                          &PyList_Type, &rk_list, &p, &down, &r0, &r1, &c0, &c1, &om, &dm, &PyList_Type, &ranks_list, &t0, &K, &P,
+                          &kt, &nodes, &max_nodes, &deadline))
+        return NULL;
+    if (n < 3 || n > MAXN || F < n || F * F > MAXCELLS || cap < 1 || cap > MAXCAP || kt < 0 || kt > 4) {
+        PyErr_SetString(PyExc_ValueError, "search_budget: a frame, grid or pile cap beyond the compiled core");
+        return NULL;
+    }
+    Search *S = calloc(1, sizeof(Search));
+    if (!S)
+        return PyErr_NoMemory();
+    Py_ssize_t nh, nrk, nranks;
+    if (int_list(h_list, S->h, MAXCELLS, &nh, "h") < 0 || int_list(rk_list, S->rk, MAXCELLS, &nrk, "rk") < 0 ||
+        int_list(ranks_list, S->ranks, MAXDECK, &nranks, "ranks") < 0) {
+        search_free(S);
+        return NULL;
+    }
+    if (nh != F * F || nrk != F * F || K > nranks || t0 < 0 || t0 >= nranks) {
+        search_free(S);
+        PyErr_SetString(PyExc_ValueError, "search_budget: inconsistent board");
+        return NULL;
+    }
+    S->F = F;
+    S->n = n;
+    S->n2 = n * n;
+    S->nm1 = n - 1;
+    S->cap = cap;
+    S->limit = limit;
+    S->room = room;
+    S->floating = floating;
+    S->last = (int)nranks;
+    S->K = K;
+    S->t0 = t0;
+    S->nodes = nodes;
+    S->max_nodes = max_nodes;
+    S->deadline = deadline;
+    S->has_deadline = deadline >= 0;
+    /* the frame (engine/frame.py) */
+    S->mid = n - 1;
+    S->centre = S->mid * F + S->mid;
+    S->above_centre_bit = S->centre >= F ? (mask)1 << (S->centre - F) : 0;
+    S->every = low_bits(F * F);
+    S->col0 = 0;
+    for (int i = 0; i < F; i++)
+        S->col0 |= (mask)1 << (i * F);
+    S->not_col0 = S->every & ~S->col0;
+    S->not_colz = S->every & ~(S->col0 << (F - 1));
+    for (int q = 0; q < F * F; q++) {
+        int r = q / F, c = q % F;
+        S->row_o[q] = rows_band(S, r, r) & ~((mask)1 << q);
+        S->col_o[q] = cols_band(S, c, c) & ~((mask)1 << q);
+    }
+    /* top = max(ranks + rk) + 2; rm, hm; the lines' rank spans */
+    int top = 0;
+    for (int i = 0; i < S->last; i++)
+        if (S->ranks[i] > top)
+            top = S->ranks[i];
+    for (int q = 0; q < F * F; q++)
+        if (S->rk[q] > top)
+            top = S->rk[q];
+    top += 2;
+    if (top > MAXTOP) {
+        search_free(S);
+        PyErr_SetString(PyExc_ValueError, "search_budget: ranks beyond the compiled core");
+        return NULL;
+    }
+    S->top = top;
+    for (int q = 0; q < F * F; q++)
+        if (S->h[q]) {
+            if (S->h[q] > cap || S->rk[q] < 1) {
+                search_free(S);
+                PyErr_SetString(PyExc_ValueError, "search_budget: inconsistent board");
+                return NULL;
+            }
+            S->rm[S->rk[q]] |= (mask)1 << q;
+            for (int k = 1; k <= S->h[q]; k++)
+                S->hm[k] |= (mask)1 << q;
+            int r = q / F, c = q % F, v = S->rk[q];
+            S->lo_r[r] = S->lo_r[r] ? (S->lo_r[r] < v ? S->lo_r[r] : v) : v;
+            S->hi_r[r] = S->hi_r[r] > v ? S->hi_r[r] : v;
+            S->lo_c[c] = S->lo_c[c] ? (S->lo_c[c] < v ? S->lo_c[c] : v) : v;
+            S->hi_c[c] = S->hi_c[c] > v ? S->hi_c[c] : v;
+        }
+    /* bounds.last_cards_rule */
+    S->x_last = S->ranks[K - 1];
+    S->y_last = K >= 2 ? S->ranks[K - 2] : 0;
+    S->two_rule = K - 2 >= t0 && 2 * (n - 1) > limit && 2 * n - 3 > limit;
+    S->one_rule = 2 * (n - 1) > limit;
+    for (int t = 0; t <= S->last; t++) {
+        int lo = 99, hi = 0;
+        for (int i = t; i < K - 1; i++) {
+            if (S->ranks[i] < lo)
+                lo = S->ranks[i];
+            if (S->ranks[i] > hi)
+                hi = S->ranks[i];
+        }
+        S->span1_lo[t] = lo;
+        S->span1_hi[t] = hi;
+        lo = 99;
+        hi = 0;
+        for (int i = t; i < K - 2; i++) {
+            if (S->ranks[i] < lo)
+                lo = S->ranks[i];
+            if (S->ranks[i] > hi)
+                hi = S->ranks[i];
+        }
+        S->span2_lo[t] = lo;
+        S->span2_hi[t] = hi;
+        S->nruns[t] = -1;
+    }
+    /* lastcards.stack_pattern_rule */
+    int spare = K - t0 - (S->n2 - p);
+    S->kt = kt;
+    S->tail_start = K - kt;
+    uint64_t full = 0;
+    for (int pat = 0; pat < (1 << kt); pat++)
+        if (popcount((mask)pat) <= spare)
+            full |= (uint64_t)1 << pat;
+    S->pat_rule = P != full;
+    if (S->pat_rule) {
+        int ts = S->tail_start;
+        S->ok_before = calloc((size_t)(ts + 1) * (S->last + 1), 1);
+        if (!S->ok_before) {
+            search_free(S);
+            return PyErr_NoMemory();
+        }
+        for (int pat = 0; pat < (1 << kt); pat++) {
+            if (!(P >> pat & 1))
+                continue;
+            int pc = popcount((mask)pat);
+            for (int t = 0; t <= ts; t++)
+                for (int s = pc; s <= pc + ts - t && s <= S->last; s++)
+                    S->ok_before[(size_t)t * (S->last + 1) + s] = 1;
+            for (int i = 1; i <= kt; i++)
+                S->ok_in_tail[i][pat & ((1 << i) - 1)][popcount((mask)(pat >> i))] = 1;
+        }
+    }
+    S->keyw = 3 + (n * n + 7) / 8;
+    int found = dfs(S, t0, p, down, r0, r1, c0, c1, (mask)om, (mask)dm);
+    if (found < 0 && S->stop == STOP_ERROR) {
+        search_free(S);
+        return NULL;
+    }
+    PyObject *path = PyList_New(found > 0 ? S->npath : 0);
+    if (path && found > 0)
+        for (int i = 0; i < S->npath; i++) /* first move first */
+            PyList_SET_ITEM(path, i, PyLong_FromLong(S->path[S->npath - 1 - i]));
+    long long nodes_after = S->nodes;
+    search_free(S);
+    if (!path)
+        return NULL;
+    return Py_BuildValue("iLN", found, nodes_after, path);
+}
+
+static PyMethodDef core_methods[] = {
+    {"search_budget", search_budget, METH_VARARGS, search_budget_doc},
+    {"tail_patterns", tail_patterns, METH_VARARGS, tail_patterns_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The solver's compiled search core (see foursquare/solver/_core.c).", -1, core_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (!parity_rows[MAXN] && make_parity_tables() < 0)
+        return PyErr_NoMemory();
+    return PyModule_Create(&core_module);
+}

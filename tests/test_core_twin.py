@@ -1,0 +1,239 @@
+"""The compiled search core (foursquare/solver/_core.c) against its pure-Python twin.
+
+The two are one algorithm: for every position and rule set the fast search covers
+(``fast_rules``) they must agree on the outcome, the cards used, the moves and the
+node count, also when a node limit stops them (``--max-nodes`` means the same on
+every machine).  Skipped where the core is not built (or FOURSQUARE_PURE_PYTHON is set).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from foursquare import Game
+from foursquare.engine.deal import deal_deck
+from foursquare.engine.rules import STANDARD, LayoutKind, get_rules
+from foursquare.solver import core, lastcards, search
+from foursquare.solver.board import Board
+from foursquare.solver.lastcards import TailLimit
+from foursquare.solver.search import Search, fast_rules
+
+pytestmark = pytest.mark.skipif(core.CORE is None, reason="the compiled search core is not built (or FOURSQUARE_PURE_PYTHON is set)")
+
+#: Rule sets of the fast search that the core takes (frames of at most 63 cells).
+VARIANTS = {
+    "standard": STANDARD,
+    "fixed-board": get_rules("fixed-board"),
+    "three-square": get_rules("three-square"),
+    "three-fixed": dataclasses.replace(STANDARD, size=3, layout=LayoutKind.FIXED, ranks=6),
+    "six-fixed": dataclasses.replace(STANDARD, size=6, layout=LayoutKind.FIXED, ranks=13, suits=3, face_down_limit=8),
+    "cap-1 (runs out of room)": dataclasses.replace(STANDARD, size=3, pile_cap=1, face_down_limit=2, ranks=4, suits=3),
+    "cap-2": dataclasses.replace(STANDARD, pile_cap=2),
+    "cap-8": dataclasses.replace(STANDARD, pile_cap=8),
+    "limit-1": dataclasses.replace(STANDARD, face_down_limit=1),
+    "limit-2": dataclasses.replace(STANDARD, face_down_limit=2),
+    "limit-6": dataclasses.replace(STANDARD, face_down_limit=6),
+    "13 ranks": dataclasses.replace(STANDARD, ranks=13),
+    "5 ranks": dataclasses.replace(STANDARD, ranks=5),
+    "2 suits": dataclasses.replace(STANDARD, ranks=10, suits=2),
+}
+
+
+def twins(game: Game, max_nodes: int | None) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """Run the search on ``game`` in Python and compiled: (outcome, cards, path, nodes) of each."""
+    results = []
+    for compiled in (False, True):
+        s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
+        assert (s.core is not None) == compiled
+        status, cards, path = s.run()
+        results.append((status, cards, tuple(path), s.nodes))
+    return results[0], results[1]
+
+
+def mid_game(seed: int, rules, depth: int, cut: int | None = None) -> Game | None:
+    """A position after ``depth`` random moves (a deck prefix ``cut`` cards after it, if given)."""
+    rng = random.Random(seed)
+    deck = deal_deck(seed, rules)
+    game = Game(deck, rules)
+    for _ in range(depth):
+        if game.is_over:
+            return None
+        cells = game.legal_cells()
+        rng.shuffle(cells)
+        for cell in cells:  # a random move that does not lose at once, if there is one
+            game.play(cell)
+            if not game.is_over or cell is cells[-1]:
+                break
+            game.undo()
+    if game.is_over:
+        return None
+    if cut is None:
+        return game
+    prefix = Game(deck[: game.placed + cut], rules)
+    for p in game.moves:
+        prefix.play(p.cell)
+    return prefix
+
+
+def test_every_variant_here_is_a_fast_rule_set_the_core_takes():
+    for rules in VARIANTS.values():
+        assert fast_rules(rules) and core.fits(rules.frame, rules.size, rules.pile_cap)
+    five = get_rules("five-square")  # 81 cells: searched in Python by either choice
+    assert not core.fits(five.frame, five.size, five.pile_cap)
+    s = Search(Board.of_game(Game.from_deal(1, five)), [0] * 52, 0, 10, None, 0.0, compiled=True)
+    assert s.core is None
+
+
+@pytest.mark.parametrize("deal", range(0, 24))
+def test_the_twins_agree_from_the_start_of_a_deal(deal):
+    py, c = twins(Game.from_deal(deal), 4_000)
+    assert py == c
+
+
+#: The pure-Python twin is slow under a face-down limit of 1 (budget after budget): that one runs with the slow tests.
+QUICK = sorted(set(VARIANTS) - {"limit-1"})
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_the_twins_agree_under_every_variant_mid_game(name):
+    rules = VARIANTS[name]
+    checked = settled = 0
+    for seed in range(6):
+        for depth in (6, 11, 14):
+            game = mid_game(seed, rules, depth)
+            if game is None or game.placed >= len(game.deck):
+                continue
+            py, c = twins(game, 1_500)
+            assert py == c, (name, seed, depth)
+            checked += 1
+            settled += py[0] != "unknown"
+    assert checked >= 6 and (settled or rules.face_down_limit < 2)  # (with 0 or 1 face down allowed, 1,500 positions settle little)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_twins_agree_on_deck_prefixes(seed):
+    for depth, cut in ((0, 16), (5, 14), (8, 20), (11, 6)):
+        game = mid_game(seed, STANDARD, depth, cut)
+        if game is not None:
+            py, c = twins(game, 3_000)
+            assert py == c, (seed, depth, cut)
+
+
+def test_the_twins_agree_with_no_face_down_card_allowed():
+    rules = dataclasses.replace(STANDARD, face_down_limit=0)
+    for deal in range(6):
+        py, c = twins(Game.from_deal(deal, rules), 300)
+        assert py == c, deal
+
+
+@pytest.mark.parametrize("deal", [22, 37, 325])
+def test_a_node_limit_stops_both_at_the_same_count(deal):
+    game = Game.from_deal(deal)
+    for limit in (1, 17, 100, 1_000, 4_321):
+        py, c = twins(game, limit)
+        assert py == c and py[0] == "unknown" and py[3] == limit, (deal, limit)
+
+
+def test_the_public_solve_gives_the_same_solution_on_either_core(monkeypatch):
+    games = [Game.from_deal(d) for d in (0, 7, 24, 546)] + [g for g in (mid_game(s, STANDARD, 6, 12) for s in range(4)) if g]
+    compiled = [search.solve(g, max_nodes=5_000) for g in games]
+    monkeypatch.setattr(core, "CORE", None)
+    pure = [search.solve(g, max_nodes=5_000) for g in games]
+    strip = lambda s: dataclasses.replace(s, seconds=0.0)  # noqa: E731
+    assert [strip(s) for s in compiled] == [strip(s) for s in pure]
+    assert any(s.status == "solved" for s in pure)
+
+
+def _tail(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except TailLimit as e:
+        return ("limit", e.steps)
+
+
+def _compiled_tail(tail, earlier, n, limit, stacks, max_nodes, every):
+    over, pats, steps = core.CORE.tail_patterns(list(tail), list(earlier), n, limit, stacks, -1 if max_nodes is None else max_nodes, -1.0, every)
+    return ("limit", steps) if over else (pats, steps)
+
+
+def test_the_backward_last_cards_search_agrees_pattern_by_pattern_and_step_by_step():
+    rng = random.Random(18)
+    cases = 0
+    for deal in range(30):
+        rules = STANDARD if deal % 3 else VARIANTS["three-square"]
+        ranks = [c >> 2 for c in deal_deck(deal, rules)]
+        n2 = rules.size * rules.size
+        K = rng.randrange(n2, min(len(ranks), n2 + 6) + 1)
+        k = rng.randrange(1, 5)
+        tail, earlier = ranks[K - k : K], ranks[: K - k]
+        stacks = rng.randrange(0, 4)
+        for every in (True, False):
+            for max_nodes in (None, 5, 300):
+                py = _tail(lastcards.tail_patterns, tail, earlier, rules.size, rules.face_down_limit, stacks, max_nodes=max_nodes, every=every)
+                c = _compiled_tail(tail, earlier, rules.size, rules.face_down_limit, stacks, max_nodes, every)
+                assert (py[0] if py[0] == "limit" else int(py[0]), py[1]) == c, (deal, K, k, stacks, every, max_nodes)
+                cases += 1
+    assert cases == 180
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", range(0, 200, 20))
+def test_the_twins_agree_on_many_deals_to_the_end(first):
+    for deal in range(first, first + 20):
+        py, c = twins(Game.from_deal(deal), 100_000)
+        assert py == c, deal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_twins_agree_under_every_variant_on_many_positions(name):
+    rules = VARIANTS[name]
+    for seed in range(40, 100):
+        game = mid_game(seed, rules, seed % 12)
+        if game is not None and game.placed < len(game.deck):
+            py, c = twins(game, 100_000)
+            assert py == c, (name, seed)
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_version_names_the_core_and_the_variable_forces_the_python_twin():
+    env = {k: v for k, v in os.environ.items() if k != core.PURE_PYTHON_VARIABLE}
+    assert "search core: compiled (C)" in _run("--version", env=env).stdout
+    pure = _run("--version", env={**env, core.PURE_PYTHON_VARIABLE: "1"})
+    assert pure.returncode == 0 and "search core: pure Python" in pure.stdout
+    off = _run("--version", env={**env, core.PURE_PYTHON_VARIABLE: "0"})
+    assert "search core: compiled (C)" in off.stdout
+
+
+def test_ctrl_c_stops_a_long_solve_inside_the_core_promptly():
+    # deal 325 needs 3.5 million positions: seconds in the core
+    env = {k: v for k, v in os.environ.items() if k != core.PURE_PYTHON_VARIABLE}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from foursquare.solver import solve_deal; "
+         "print('go', flush=True); print(solve_deal(325, max_nodes=None))"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "go\n"
+    time.sleep(0.5)  # well inside the search (it takes seconds)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    waited = time.perf_counter() - sent
+    assert "KeyboardInterrupt" in err and "Solution(" not in out
+    assert proc.returncode != 0 and waited < 5, waited

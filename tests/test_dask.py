@@ -338,7 +338,9 @@ def test_without_the_dask_extra_scheduler_is_a_usage_error_naming_it(tmp_path, a
 def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_finishes_it_on_another(tmp_path, cluster):
     args = ["solve", "--deals", "0-59", "--max-nodes", "500"]
     path = tmp_path / "sweep.csv"
-    doomed = LocalCluster(tmp_path).start(workers=1)
+    # the doomed cluster's worker runs the pure-Python twin (the same results, node for
+    # node), so that the run is still going when its scheduler is killed
+    doomed = LocalCluster(tmp_path).start(workers=1, prelude="import os; os.environ['FOURSQUARE_PURE_PYTHON'] = '1'")
     try:
         process = subprocess.Popen([*COMMAND, *args, "--scheduler", doomed.address, "--output", str(path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)

@@ -41,6 +41,11 @@ def _wait_for(predicate, seconds=60.0, step=0.05):
     return False
 
 
+#: A worker prelude that makes its processes run the solver's pure-Python twin (slower,
+#: the same results): for the tests that must stop a run while it is still going.
+PURE_PYTHON_PRELUDE = "import os; os.environ['FOURSQUARE_PURE_PYTHON'] = '1'"
+
+
 class LocalCluster:
     """A scheduler and its workers, processes of their own (each its own process group)."""
 
@@ -195,18 +200,24 @@ def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(tmp_path, cluste
 
 
 @needs_dask
-def test_a_cluster_run_stopped_by_ctrl_c_resumes_on_the_cluster(tmp_path, cluster):
+def test_a_cluster_run_stopped_by_ctrl_c_resumes_on_the_cluster(tmp_path):
     args = ["solve", "--deals", "0-59", "--max-nodes", "500"]
     path = tmp_path / "sweep.csv"
-    process = subprocess.Popen([*COMMAND, *args, "--scheduler", cluster.address, "--output", str(path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
-    assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130 and "Traceback" not in err and "interrupted: " in out
-    kept = path.read_bytes().count(b"\n") - 1
-    assert 3 <= kept < 60
-    resumed = invoke([*args, "--scheduler", cluster.address, "--output", path, "--resume"])
+    # the workers run the pure-Python twin (the same results, node for node), so that
+    # the run is still going when Ctrl-C comes (with the compiled core it ends first)
+    slow = LocalCluster(tmp_path).start(workers=2, prelude=PURE_PYTHON_PRELUDE)
+    try:
+        process = subprocess.Popen([*COMMAND, *args, "--scheduler", slow.address, "--output", str(path)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
+        assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 130 and "Traceback" not in err and "interrupted: " in out
+        kept = path.read_bytes().count(b"\n") - 1
+        assert 3 <= kept < 60
+        resumed = invoke([*args, "--scheduler", slow.address, "--output", path, "--resume"])
+    finally:
+        slow.stop()
     assert resumed.exit_code == 0 and f"{kept} of 60 deals done already" in resumed.stderr
     local = tmp_path / "local.csv"
     assert invoke([*args, "--output", local]).exit_code == 0
@@ -340,7 +351,7 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_finishes_it_on_an
     path = tmp_path / "sweep.csv"
     # the doomed cluster's worker runs the pure-Python twin (the same results, node for
     # node), so that the run is still going when its scheduler is killed
-    doomed = LocalCluster(tmp_path).start(workers=1, prelude="import os; os.environ['FOURSQUARE_PURE_PYTHON'] = '1'")
+    doomed = LocalCluster(tmp_path).start(workers=1, prelude=PURE_PYTHON_PRELUDE)
     try:
         process = subprocess.Popen([*COMMAND, *args, "--scheduler", doomed.address, "--output", str(path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)

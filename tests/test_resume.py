@@ -72,8 +72,10 @@ def _uninterrupted(tmp_path, args, name="whole.csv"):
 )
 def test_a_run_stopped_by_ctrl_c_resumes_to_the_file_of_an_uninterrupted_run(tmp_path, args):
     path = tmp_path / "sweep.csv"
+    # the stopped run uses the solver's pure-Python twin (the same results, node for node),
+    # so that it is still going when Ctrl-C comes; the resumed run may use the compiled core
     process = subprocess.Popen([*COMMAND, *args, "--output", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=ROOT, env=ENV, text=True)
+                               cwd=ROOT, env=dict(ENV, FOURSQUARE_PURE_PYTHON="1"), text=True)
     assert _wait_for(lambda: _rows(path) >= 5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)

@@ -16,10 +16,14 @@ that range, in order (with simulate, each deal's games in the order of the bots)
 written, one writer); its header must be this command's, each whole row must
 have this run's settings and the deal (and bot) due at its place, else the run
 is refused before any work (a settings mismatch is a usage error, status 2; a
-row that is not this command's, bad input, status 1, naming the line).  The last
-line, when it lacks its line end (a crash, a power cut), is cut off, and so are
-the games of a deal not every bot finished; the rest of the file is never
-rewritten: the new rows are appended after the rows kept, each flushed as in any
+row that is not this command's, bad input, status 1, naming the line: a file
+that does not begin with the header line, a line ending in LF alone where ours
+end in CR LF (a file converted by dos2unix or git: refused, never rewritten), a
+value the command never writes under the run's rules, such as a score above the
+deck size less the grid's piles or a status with a score it never has).  The
+last line, when it lacks any line end (a crash, a power cut) and is the start of
+the row due there, is cut off, and so are the games of a deal not every bot
+finished; nothing else of the file is ever altered: the new rows are appended after the rows kept, each flushed as in any
 run.  So at every moment the file holds whole rows of the sweep in deal order
 (and at most one partial line after a crash, which the next resume cuts), and
 the finished file is the one an uninterrupted run writes, but for the measured
@@ -29,6 +33,7 @@ times (the ``seconds`` column).
 from __future__ import annotations
 
 import csv
+import math
 import os
 import stat
 from collections.abc import Callable, Sequence
@@ -176,48 +181,188 @@ def _read(
     parse: Callable[[dict[str, str]], Any],
     bots: Sequence[str] | None,
 ) -> tuple[list[Any], int]:
-    """The whole rows of the file at ``fd`` and the byte offset after the last one kept."""
+    """The whole rows of the file at ``fd`` and the byte offset after the last one kept.
+
+    Only a last line without any line end, after the whole header line, that is
+    the start of the row due there, is left out (to be cut); anything else that
+    is not what this command writes is refused, the file untouched.
+    """
     name = shown_name(path)
     group = len(bots) if bots else 1
+    rules = _rules_of(settings)
     rows: list[Any] = []
-    keep = 0  # the offset after the last whole deal
-    offset = 0
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
     with os.fdopen(os.dup(fd), "rb") as raw:
         raw.seek(0)
-        for number, data in enumerate(raw, start=1):
-            try:
-                line = data.decode("utf-8")
-            except UnicodeDecodeError:
-                if not data.endswith(LINE_END.encode()):
-                    break  # a last line cut in the middle of a character
-                raise FormatError(path, number, "not UTF-8 text: not a CSV this command wrote") from None
-            if not line.endswith(LINE_END):
-                break  # the last line, cut short (a crash): dropped
-            end = offset + len(data)
-            offset = end
-            fields = next(csv.reader([line[: -len(LINE_END)]]), [])
-            if number == 1:
-                if fields != list(header):
-                    raise FormatError(
-                        path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
-                        "give another --output file, or --force without --resume to write over it"
-                    )
-                keep = end
-                continue
-            if len(fields) != len(header):
-                raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
-            row = dict(zip(header, fields, strict=True))
-            _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
-            try:
-                pending.append(parse(row))
-            except (ValueError, KeyError) as exc:
-                raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
-            if len(pending) == group:
-                rows += pending
-                pending = []
-                keep = end
+        data = raw.read()
+    if not data:
+        return rows, 0
+    end_bytes = LINE_END.encode()
+    head = ",".join(header).encode()
+    if not data.startswith(head + end_bytes):
+        if data.startswith(head + b"\n"):
+            raise FormatError(path, 1, _LF_WORDS)
+        raise FormatError(
+            path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
+            "give another --output file, or --force without --resume to write over it"
+        )
+    keep = offset = len(head) + len(end_bytes)  # the offset after the last whole deal; after the last line read
+    number = 1
+    while offset < len(data):
+        number += 1
+        stop = data.find(b"\n", offset)
+        if stop < 0:  # the last line, cut short (a crash): dropped, if it is the start of the row due
+            _check_cut_line(path, number, data[offset:], header, deals, bots, len(rows) + len(pending), group)
+            break
+        data_line = data[offset : stop + 1]
+        offset = stop + 1
+        if not data_line.endswith(end_bytes):
+            raise FormatError(path, number, _LF_WORDS)
+        try:
+            line = data_line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FormatError(path, number, "not UTF-8 text: not a CSV this command wrote") from None
+        fields = next(csv.reader([line[: -len(LINE_END)]]), [])
+        if len(fields) != len(header):
+            raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
+        row = dict(zip(header, fields, strict=True))
+        _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
+        try:
+            _check_values(row, rules)
+            pending.append(parse(row))
+        except (ValueError, KeyError) as exc:
+            raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
+        if len(pending) == group:
+            rows += pending
+            pending = []
+            keep = offset
     return rows, keep
+
+
+#: The words for a file of ours whose line ends were changed to LF.
+_LF_WORDS = (
+    "the line ends are LF, not the CR LF this command writes (the file was converted, by dos2unix, "
+    "an editor or git): it is left as it is; convert it back (unix2dos FILE) and resume again, or write another file"
+)
+
+
+def _check_cut_line(
+    path: str, number: int, data: bytes, header: Sequence[str], deals: range, bots: Sequence[str] | None, index: int, group: int
+) -> None:
+    """A last line without a line end may be cut only when it is the start of the row
+    due at its place (a crash while it was written): else :class:`FormatError`."""
+    text = data.decode("ascii", errors="replace")  # (a row is ASCII text)
+    body = text[:-1] if text.endswith("\r") else text
+    fields = body.split(",")
+    due = {"deal": str(deals[index // group]) if index // group < len(deals) else None, "bot": bots[index % group] if bots else None}
+    good = (
+        data.isascii() and body.isprintable() and '"' not in body and len(fields) <= len(header)
+        and (body == text or len(fields) == len(header))
+    )
+    for column, value in zip(header, fields[:-1], strict=False):  # the fields the crash left whole
+        if column in due and value != due[column]:
+            good = False
+    if not good:
+        raise FormatError(
+            path, number, "a last line without its line end that is not the start of the row due there: "
+            "not a CSV this command wrote (it is left as it is)"
+        )
+
+
+def _rules_of(settings: Sequence[tuple[str, str, str]]) -> Rules:
+    """The rule set whose :func:`rules_text` is this run's ``rules`` setting.
+
+    >>> from foursquare.engine.rules import PRESETS, STANDARD
+    >>> all(_rules_of([("rules", "--rules", rules_text(r))]) == r for r in PRESETS.values())
+    True
+    >>> custom = STANDARD.with_changes(size=5, self_flip=True, ties="count")
+    >>> _rules_of([("rules", "--rules", rules_text(custom))]) == custom
+    True
+    """
+    from ..engine.rules import PRESETS, STANDARD
+
+    text = next(value for column, _, value in settings if column == "rules")
+    if text in PRESETS:
+        return PRESETS[text]
+    kinds = STANDARD.parameters()
+    changes: dict[str, object] = {}
+    for item in text.split():
+        key, _, value = item.partition("=")
+        kind = type(kinds[key])
+        changes[key] = int(value) if kind is int else value == "True" if kind is bool else value
+    return STANDARD.with_changes(**changes)
+
+
+def _count(text: str, low: int, high: int, what: str) -> int:
+    """A whole number as this command writes it (digits, no sign, no leading 0), from low to high."""
+    if not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0") or not low <= int(text) <= high:
+        raise ValueError(f"{what} {text!r}: not a whole number from {low} to {high}")
+    return int(text)
+
+
+def _seconds(text: str, what: str) -> None:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} {text!r}: not a number of seconds") from None
+    if not math.isfinite(value) or value < 0 or text.strip() != text:
+        raise ValueError(f"{what} {text!r}: not a number of seconds")
+
+
+def _check_values(row: dict[str, str], rules: Rules) -> None:
+    """Every value of a row of ``solve --deals`` (a ``max_score`` column) or of
+    ``simulate`` (a ``reason`` column) is one the command writes under ``rules``
+    (RULES.md §5: a score is the cards left in the stock, 0 to the deck size minus
+    the grid's piles), else :class:`ValueError` saying which."""
+    from ..engine.layout import CELL_NAMES, STRIDE
+
+    top = rules.deck_size - rules.size * rules.size  # the best score: every pile of one card
+    status, score = row["status"], row["score"]
+    if "max_score" in row:  # solve
+        from ..solver import Outcome
+
+        if status not in {str(o) for o in Outcome}:
+            raise ValueError(f"status {status!r}")
+        _count(row["nodes"], 0, 2**63, "nodes")
+        _seconds(row["seconds"], "seconds")
+        if status == "solved":
+            won = _count(score, 0, top, "score")
+            if row["max_score"] != score:
+                raise ValueError(f"max_score {row['max_score']!r} of a solved deal of score {score}")
+            frame = range(rules.frame)
+            cells = {CELL_NAMES[r * STRIDE + c] for r in frame for c in frame}
+            moves = row["moves"].split(" ")
+            if len(moves) != rules.deck_size - won or not set(moves) <= cells:
+                raise ValueError(f"moves {row['moves']!r}: not the {rules.deck_size - won} cells of a win of score {won}")
+            return
+        if score != "" or row["moves"] != "":
+            raise ValueError(f"a score or moves for status {status}")
+        if status == "no-win" and row["max_score"] != "":
+            raise ValueError(f"max_score {row['max_score']!r} where no win exists")
+        if row["max_score"] != "":
+            _count(row["max_score"], 0, top, "max_score")
+        return
+    from ..engine.outcome import Reason
+
+    _seconds(row["seconds"], "seconds")
+    _seconds(row["slowest_move_seconds"], "slowest_move_seconds")
+    if status == "won":
+        won = _count(score, 0, top, "score")
+        if row["reason"] != "":
+            raise ValueError(f"reason {row['reason']!r} for a game won")
+        _count(row["moves"], rules.deck_size - won, rules.deck_size - won, "moves")
+    elif status == "lost":
+        reasons = {str(r) for r in Reason if r is not Reason.NO_PLACEMENT or rules.can_run_out_of_room}
+        if row["reason"] not in reasons:
+            raise ValueError(f"reason {row['reason']!r} for a game lost")
+        if score != "":
+            raise ValueError(f"score {score!r} for a game lost")
+        if row["reason"] == Reason.STOCK_EMPTY:
+            _count(row["moves"], rules.deck_size, rules.deck_size, "moves")
+        else:
+            _count(row["moves"], 1, rules.deck_size - (row["reason"] == Reason.NO_PLACEMENT), "moves")
+    else:
+        raise ValueError(f"status {status!r}")
 
 
 def _check_row(

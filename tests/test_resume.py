@@ -232,3 +232,203 @@ def test_a_resumed_simulate_keeps_the_worst_move_time_of_the_games_read_back(tmp
     summary = json.loads(result.stdout)
     assert summary["worst_move_seconds"] == pytest.approx(max(float(row["slowest_move_seconds"]) for row in rows), abs=1e-6)
     assert summary["moves"] == sum(int(row["moves"]) for row in rows)
+
+
+# --- a file that is not this command's CSV is never altered --------------------------------
+
+NOT_OURS = [
+    b"hello world\nthis is my thesis\n",  # any text file, LF line ends
+    b"hello world\r\nthis is my thesis\r\n",  # the same with CR LF
+    b"a,b,c\n1,2,3\n",
+    b"one line without an end",
+    bytes(range(256)) * 4,  # random bytes
+    b"\0" * 300,
+    b"deal,status,sco",  # a header line cut short: not a whole header, so nothing to continue
+]
+
+
+@pytest.mark.parametrize("content", NOT_OURS, ids=["text", "text-crlf", "csv", "no-line-end", "bytes", "nuls", "cut-header"])
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+def test_a_file_that_does_not_begin_with_the_header_line_is_never_altered(tmp_path, args, content):
+    path = tmp_path / "thesis.txt"
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{path}:1: not a CSV of this command") and "Traceback" not in result.output
+    assert path.read_bytes() == content
+
+
+def _lf(text: str) -> bytes:
+    return text.replace("\r\n", "\n").encode()
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-9"], [*SIMULATE, "--deals", "0-4"]], ids=["solve", "simulate"])
+def test_our_csv_with_its_line_ends_changed_to_lf_is_refused_unchanged_and_resumes_once_converted_back(tmp_path, args):
+    text, _ = _uninterrupted(tmp_path, args)
+    lines = text.split("\r\n")
+    cases = {
+        "whole file": (_lf(text), 1),
+        "cut short": (_lf("\r\n".join(lines[:6]))[:-4], 1),  # dos2unix'd, then a crash cut its last line
+        "header only": (_lf(lines[0] + "\r\n"), 1),
+        "one row": (("\r\n".join(lines[:3]) + "\n" + "\r\n".join(lines[3:6]) + "\r\n").encode(), 3),
+    }
+    for name, (content, line) in cases.items():
+        path = tmp_path / "converted.csv"
+        path.write_bytes(content)
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 1, (name, result.output)
+        assert result.stderr.startswith(f"{path}:{line}: the line ends are LF"), (name, result.stderr)
+        assert "unix2dos" in result.stderr and "Traceback" not in result.output
+        assert path.read_bytes() == content, name
+    # as the message says: converted back, the file resumes to an uninterrupted run's
+    path.write_bytes(_lf("\r\n".join(lines[:6]) + "\r\n").replace(b"\n", b"\r\n"))
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 0 and "resuming" in result.stderr, result.output
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(text)
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-9"], [*SIMULATE, "--deals", "0-4"]], ids=["solve", "simulate"])
+def test_a_last_line_without_its_end_that_is_not_the_row_due_is_refused_unchanged(tmp_path, args):
+    text, _ = _uninterrupted(tmp_path, args)
+    lines = text.split("\r\n")
+    kept = "\r\n".join(lines[:4]) + "\r\n"
+    first = lines[4].split(",")[0]  # solve: the deal due; simulate: the bot due
+    for tail in ("my notes", "99," + lines[4], "x" * 50 + "\0", first + ',"quoted', lines[4] + ",more\r", "é" + lines[4][:5]):
+        path = tmp_path / "tail.csv"
+        content = (kept + tail).encode()
+        path.write_bytes(content)
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 1, (tail, result.output)
+        assert result.stderr.startswith(f"{path}:5: a last line without its line end"), result.stderr
+        assert path.read_bytes() == content
+    # a whole file after which something else was written, without a line end
+    path.write_bytes((text + "thanks for reading").encode())
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1 and path.read_bytes() == (text + "thanks for reading").encode()
+
+
+def _changed(text: str, line: int, column: int | None, value: str, column2: int | None = None, value2: str = "") -> bytes:
+    """The CSV ``text`` with one or two fields of line ``line`` (from 1) changed (``column`` None: a column added)."""
+    lines = text.split("\r\n")
+    fields = next(csv.reader([lines[line - 1]]))
+    if column is None:
+        fields.append(value)
+    else:
+        fields[column] = value
+    if column2 is not None:
+        fields[column2] = value2
+    out = io.StringIO(newline="")
+    csv.writer(out).writerow(fields)
+    lines[line - 1] = out.getvalue()[:-2]
+    return "\r\n".join(lines).encode()
+
+
+# solve, deals 0-9 with --max-nodes 500: line 2 is deal 0, solved (score 24 = 40 cards - 16 piles), line 4 deal 2, unknown
+# columns: deal status score max_score nodes seconds moves ...
+SOLVE_BAD = [
+    (2, 2, "25", 3, "25", "score"),  # above the rules' best score (24 under the standard rules)
+    (2, 2, "-1", 3, "-1", "score"),
+    (2, 2, "", 3, "", "score"),  # solved without a score
+    (2, 3, "23", None, "", "max_score"),  # solved: the max score is the score
+    (2, 6, "d4 d5", None, "", "moves"),  # not the 16 cells of a win of score 24
+    (2, 6, " ".join(["z9"] * 16), None, "", "moves"),  # cells outside the frame
+    (2, 4, "-3", None, "", "nodes"),
+    (2, 4, "1.5", None, "", "nodes"),
+    (2, 4, "", None, "", "nodes"),
+    (2, 5, "-0.5", None, "", "seconds"),
+    (2, 5, "nan", None, "", "seconds"),
+    (2, 1, "won", None, "", "status"),
+    (4, 2, "12", None, "", "a score or moves"),  # unknown with a score
+    (4, 1, "no-win", None, "", "max_score"),  # no-win with a max score
+    (4, 3, "25", None, "", "max_score"),
+    (4, 3, "x", None, "", "max_score"),
+]
+# simulate greedy vs random, deals 0-4: line 2 greedy's lost game of deal 0 (19 moves), line 4 greedy's won game of deal 1
+# columns: bot deal status reason score moves seconds slowest_move_seconds ...
+SIMULATE_BAD = [
+    (4, 4, "25", 5, "15", "score"),  # above the best score, though the moves match it
+    (4, 4, "", None, "", "score"),  # won without a score
+    (4, 3, "stock-empty", None, "", "reason"),  # won with a reason
+    (4, 5, "29", None, "", "moves"),  # not the 30 placements of a win of score 10
+    (2, 3, "", None, "", "reason"),  # lost without a reason
+    (2, 4, "3", None, "", "score"),  # lost with a score
+    (2, 3, "no-placement", None, "", "reason"),  # a loss the standard rules never have
+    (2, 3, "stock-empty", None, "", "moves"),  # a stock-empty loss places every card
+    (2, 5, "-3", None, "", "moves"),
+    (2, 5, "2.5", None, "", "moves"),
+    (2, 5, "41", None, "", "moves"),
+    (2, 6, "-1", None, "", "seconds"),
+    (2, 2, "playing", None, "", "status"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "line", "column", "value", "column2", "value2", "words"),
+    [([*SOLVE, "--deals", "0-9"], *case) for case in SOLVE_BAD] + [([*SIMULATE, "--deals", "0-4"], *case) for case in SIMULATE_BAD],
+    ids=[f"solve-{c[5]}-{c[2] or 'empty'}" for c in SOLVE_BAD] + [f"simulate-{c[5]}-{c[2] or 'empty'}" for c in SIMULATE_BAD],
+)
+def test_a_row_with_a_value_this_command_never_writes_is_refused_at_its_line(tmp_path, args, line, column, value, column2, value2, words):
+    text, _ = _uninterrupted(tmp_path, args)
+    path = tmp_path / "edited.csv"
+    content = _changed(text, line, column, value, column2, value2)[: -len(text.split("\r\n")[-2]) - 2]  # a last row cut
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{path}:{line}: a value this command does not write ("), result.stderr
+    assert words in result.stderr and "Traceback" not in result.output
+    assert path.read_bytes() == content  # not even the cut last row is cut
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+def test_a_row_with_an_extra_trailing_column_is_refused_unchanged(tmp_path, args):
+    text, _ = _uninterrupted(tmp_path, args)
+    path = tmp_path / "wide.csv"
+    width = len(text.split("\r\n")[0].split(","))
+    for extra in ("", "more"):
+        content = _changed(text, 3, None, extra)
+        path.write_bytes(content)
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 1 and result.stderr.startswith(f"{path}:3: a row of {width + 1} fields, not {width}")
+        assert path.read_bytes() == content
+
+
+def test_the_score_limit_comes_from_the_rules(tmp_path):
+    # three-square: a 3x3 grid, so a win scores up to 40 - 9 = 31, above the standard best of 24
+    args = [*SOLVE, "--deals", "0-3", "--rules", "three-square"]
+    text, _ = _uninterrupted(tmp_path, args)
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    best = max(int(row["score"]) for row in rows if row["score"])
+    assert best > 24  # the standard rules' limit would refuse this file
+    path = tmp_path / "three.csv"
+    path.write_bytes(text.encode())
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 0 and "4 of 4 deals done already" in result.stderr
+    solved = next(i for i, row in enumerate(rows, start=2) if row["status"] == "solved")
+    content = _changed(text, solved, 2, "32", 3, "32")
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1 and "score '32': not a whole number from 0 to 31" in result.stderr
+    assert path.read_bytes() == content
+
+
+@pytest.mark.parametrize("command", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+def test_as_a_real_process_a_text_file_or_a_converted_csv_is_never_altered(tmp_path, command):
+    thesis = tmp_path / "t.txt"
+    thesis.write_bytes(b"hello world\nthis is my thesis\n")
+    run = subprocess.run([*COMMAND, *command, "--output", str(thesis), "--resume"],
+                         capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    assert run.returncode == 1 and run.stderr.startswith(f"{thesis}:1: not a CSV of this command"), run.stderr
+    assert thesis.read_bytes() == b"hello world\nthis is my thesis\n"
+    text, _ = _uninterrupted(tmp_path, command)
+    converted = tmp_path / "converted.csv"
+    converted.write_bytes(_lf(text))
+    run = subprocess.run([*COMMAND, *command, "--output", str(converted), "--resume"],
+                         capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    assert run.returncode == 1 and "the line ends are LF" in run.stderr and "Traceback" not in run.stderr
+    assert converted.read_bytes() == _lf(text)
+    edited = tmp_path / "edited.csv"
+    edited.write_bytes(_changed(text, 2, None, "extra"))
+    run = subprocess.run([*COMMAND, *command, "--output", str(edited), "--resume"],
+                         capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    assert run.returncode == 1 and run.stderr.startswith(f"{edited}:2: a row of"), run.stderr
+    assert edited.read_bytes() == _changed(text, 2, None, "extra")

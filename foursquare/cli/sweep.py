@@ -254,13 +254,18 @@ def _check_cut_line(
     text = data.decode("ascii", errors="replace")  # (a row is ASCII text)
     body = text[:-1] if text.endswith("\r") else text
     fields = body.split(",")
-    due = {"deal": str(deals[index // group]) if index // group < len(deals) else None, "bot": bots[index % group] if bots else None}
+    due: dict[str, set[str]] = {  # the values the first columns can have there
+        "deal": {str(deals[index // group])} if index // group < len(deals) else set(),
+        "bot": {bots[index % group]} if bots else set(),
+        "status": {"solved", "no-win", "unknown"} if "max_score" in header else {"won", "lost"},
+    }
     good = (
         data.isascii() and body.isprintable() and '"' not in body and len(fields) <= len(header)
         and (body == text or len(fields) == len(header))
     )
-    for column, value in zip(header, fields[:-1], strict=False):  # the fields the crash left whole
-        if column in due and value != due[column]:
+    for i, (column, value) in enumerate(zip(header, fields, strict=False)):
+        whole = i < len(fields) - 1  # a field the crash left whole; the last one may be cut
+        if column in due and not any(value == v if whole else v.startswith(value) for v in due[column]):
             good = False
     if not good:
         raise FormatError(

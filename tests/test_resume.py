@@ -390,6 +390,13 @@ def test_a_row_with_an_extra_trailing_column_is_refused_unchanged(tmp_path, args
         result = invoke([*args, "--output", path, "--resume"])
         assert result.exit_code == 1 and result.stderr.startswith(f"{path}:3: a row of {width + 1} fields, not {width}")
         assert path.read_bytes() == content
+    # the same values, quoted where the csv module never quotes them
+    lines = text.split("\r\n")
+    content = "\r\n".join([*lines[:2], '"' + lines[2].replace(",", '","') + '"', *lines[3:]]).encode()
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1 and result.stderr.startswith(f"{path}:3: a row not written as this command writes it")
+    assert path.read_bytes() == content
 
 
 def test_the_score_limit_comes_from_the_rules(tmp_path):

@@ -23,8 +23,8 @@ value the command never writes under the run's rules, such as a score above the
 deck size less the grid's piles or a status with a score it never has).  The
 last line, when it lacks any line end (a crash, a power cut) and is the start of
 the row due there, is cut off, and so are the games of a deal not every bot
-finished; nothing else of the file is ever altered: the new rows are appended after the rows kept, each flushed as in any
-run.  So at every moment the file holds whole rows of the sweep in deal order
+finished; nothing else of the file is ever altered: the new rows are appended
+after the rows kept, each flushed as in any run.  So at every moment the file holds whole rows of the sweep in deal order
 (and at most one partial line after a crash, which the next resume cuts), and
 the finished file is the one an uninterrupted run writes, but for the measured
 times (the ``seconds`` column).
@@ -33,6 +33,7 @@ times (the ``seconds`` column).
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 import stat
@@ -225,6 +226,8 @@ def _read(
         fields = next(csv.reader([line[: -len(LINE_END)]]), [])
         if len(fields) != len(header):
             raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
+        if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
+            raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
         row = dict(zip(header, fields, strict=True))
         _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
         try:
@@ -244,6 +247,13 @@ _LF_WORDS = (
     "the line ends are LF, not the CR LF this command writes (the file was converted, by dos2unix, "
     "an editor or git): it is left as it is; convert it back (unix2dos FILE) and resume again, or write another file"
 )
+
+
+def _csv_line(fields: Sequence[str]) -> str:
+    """The line the csv module writes for ``fields``, its line end included."""
+    out = io.StringIO(newline="")
+    csv.writer(out).writerow(fields)
+    return out.getvalue()
 
 
 def _check_cut_line(
@@ -298,10 +308,14 @@ def _rules_of(settings: Sequence[tuple[str, str, str]]) -> Rules:
     return STANDARD.with_changes(**changes)
 
 
-def _count(text: str, low: int, high: int, what: str) -> int:
-    """A whole number as this command writes it (digits, no sign, no leading 0), from low to high."""
-    if not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0") or not low <= int(text) <= high:
-        raise ValueError(f"{what} {text!r}: not a whole number from {low} to {high}")
+def _count(text: str, low: int, high: int | None, what: str) -> int:
+    """A whole number as this command writes it (digits, no sign, no leading 0), from
+    ``low`` to ``high`` (``None``: no upper bound), else :class:`ValueError`."""
+    if (
+        not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0")
+        or not low <= int(text) <= (int(text) if high is None else high)
+    ):
+        raise ValueError(f"{what} {text!r}: not a whole number from {low}" + ("" if high is None else f" to {high}"))
     return int(text)
 
 
@@ -328,7 +342,7 @@ def _check_values(row: dict[str, str], rules: Rules) -> None:
 
         if status not in {str(o) for o in Outcome}:
             raise ValueError(f"status {status!r}")
-        _count(row["nodes"], 0, 2**63, "nodes")
+        _count(row["nodes"], 0, None, "nodes")
         _seconds(row["seconds"], "seconds")
         if status == "solved":
             won = _count(score, 0, top, "score")

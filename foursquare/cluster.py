@@ -88,31 +88,120 @@ class ClusterTaskError(ClusterError):
     """One task failed on the cluster for its own reason (the task named in the message)."""
 
 
+class ClusterAddressError(ClusterError):
+    """The scheduler's address is not one Dask can connect to (a usage error)."""
+
+
+#: The address schemes a scheduler can be reached by from another process (Dask's own
+#: names; ``inproc://`` is within one process only, ``ucx://`` needs a package of its own).
+SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def check_address(address: str) -> str:
+    """The scheduler's address in Dask's full form (``tcp://host:8786``), read by
+    Dask's own address parsing (``distributed.comm``), before any connection.
+
+    :param address: ``tcp://host:port`` (or ``tls://``, ``ws://``, ``wss://``; ``host:port`` means tcp).
+    :returns: the address with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
+    :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
+    :raises ClusterAddressError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
+    """
+    comm = _distributed().comm
+    try:
+        scheme, _ = comm.parse_address(address)
+        if scheme not in SCHEMES:
+            raise ValueError(f"unknown scheme {scheme}://")
+        full = comm.normalize_address(address)
+        host, port = comm.get_address_host_port(full)
+    except ValueError as exc:
+        raise ClusterAddressError(f"{address!r} is not a Dask scheduler address ({_words(exc)}); give tcp://HOST:PORT") from None
+    if not host:
+        raise ClusterAddressError(f"{address!r} names no host; give tcp://HOST:PORT")
+    if not 0 < port < 65536:
+        raise ClusterAddressError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
+    return str(full)
+
+
 def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     """Connect to the Dask scheduler at ``address``.
+
+    The whole handshake is bounded by ``timeout``: first a short exchange of our own
+    (Dask's ``identity`` request) checks that a Dask scheduler answers there, so a
+    service of another kind (a web server, one that never answers, a Dask worker)
+    gives :class:`ClusterError` in time rather than a hang or an error from inside
+    ``distributed``; only then is the client made.
 
     :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too).
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
     :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
-    :raises ClusterError: when the scheduler cannot be reached in time.
+    :raises ClusterAddressError: when ``address`` is not an address (:func:`check_address`).
+    :raises ClusterError: when no Dask scheduler answers there in time.
     """
-    try:
-        import logging
+    import asyncio
+    import logging
 
-        import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
-    except ImportError as exc:
-        raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
+    distributed = _distributed()
+    full = check_address(address)
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
     # run; the errors that matter reach the caller as ClusterError.
     for name in [*logging.root.manager.loggerDict, "distributed"]:  # (its own configuration sets each one's level)
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+    start = time.monotonic()
     try:
-        client = distributed.Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call, unused-ignore]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_words(exc)}") from None
+        kind = asyncio.run(asyncio.wait_for(_identity(distributed, full, timeout), timeout))
+    except _CONNECT_ERRORS as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, timeout)})") from None
+    if "Scheduler" not in kind:
+        what = f"a Dask {kind}" if kind else "a service of another kind"
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({what} answers there, not a scheduler)")
+    left = max(1.0, timeout - (time.monotonic() - start))
+    try:
+        client = distributed.Client(full, timeout=left, set_as_default=False)
+    except _CONNECT_ERRORS as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, left)})") from None
     return Cluster(address, client)
+
+
+#: What ``distributed`` may raise while connecting to a peer that is not a Dask scheduler
+#: (OSError covers its CommClosedError; MemoryError and the struct/pickle errors come of
+#: reading another protocol's bytes as Dask's frames).
+_CONNECT_ERRORS: tuple[type[BaseException], ...] = (
+    OSError, TimeoutError, ValueError, TypeError, KeyError, IndexError, MemoryError, OverflowError, EOFError,
+    pickle.UnpicklingError, ImportError, AttributeError,
+)
+
+
+async def _identity(distributed: Any, address: str, timeout: float) -> str:
+    """The kind of Dask server at ``address`` (``Scheduler``, ``Worker``; ``""`` for an odd answer)."""
+    args = distributed.Security().get_connection_args("client")  # (TLS from Dask's configuration)
+    comm = await distributed.comm.connect(address, timeout=timeout, **args)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        reply = await comm.read()
+    finally:
+        comm.abort()
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    return kind if isinstance(kind, str) else ""
+
+
+def _reason(exc: BaseException, timeout: float) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"no answer in {timeout:g} s"
+    if isinstance(exc, MemoryError):
+        return "the service there does not speak Dask's protocol"
+    return _words(exc)
+
+
+def _distributed() -> Any:
+    """The package ``distributed``, or :class:`ClusterUnavailable`."""
+    try:
+        import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
+        import distributed.comm  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as exc:
+        raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
+    return distributed
 
 
 @dataclass

@@ -295,7 +295,7 @@ def _our_tasks(dask_scheduler) -> list[str]:
 def test_an_unreachable_scheduler_is_one_error_line():
     from foursquare.cluster import ClusterError, connect
 
-    with pytest.raises(ClusterError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9: "):
+    with pytest.raises(ClusterError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9 \(.+\)$"):
         connect("tcp://127.0.0.1:9", timeout=1)
 
 
@@ -306,6 +306,119 @@ def test_an_unreachable_scheduler_fails_the_command_before_the_file_is_written(t
     result = invoke(["solve", "--deals", "0-3", "--scheduler", "tcp://127.0.0.1:9", "--output", path])
     assert result.exit_code == 1 and result.stderr.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert not path.exists()
+
+
+#: A TCP service on 127.0.0.1 that is not Dask (its port printed first): ``http`` reads
+#: the request and answers as a web server does, ``garbage`` sends bytes at once
+#: (whose first eight, read as Dask's frame count, ask for an impossible amount of
+#: memory), ``silent`` accepts and never answers, ``close`` hangs up at once.
+_FOREIGN_SERVER = """
+import socket, sys, threading
+mode = sys.argv[1]
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1], flush=True)
+kept = []
+def serve(conn):
+    if mode == "http":
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.0 400 Bad request\\r\\nContent-Type: text/html\\r\\n\\r\\n<html>no</html>\\n")
+        conn.close()
+    elif mode == "garbage":
+        conn.sendall(b"\\xff" * 64 + b"HTTP/1.0 200 OK\\r\\n\\r\\n" * 100)
+        kept.append(conn)
+    elif mode == "close":
+        conn.close()
+    else:
+        kept.append(conn)
+while True:
+    conn, _ = server.accept()
+    threading.Thread(target=serve, args=(conn,), daemon=True).start()
+"""
+
+
+@contextlib.contextmanager
+def _foreign_server(mode: str):
+    """A real process serving ``mode`` (``_FOREIGN_SERVER``) on 127.0.0.1; yields its address."""
+    process = subprocess.Popen([sys.executable, "-c", _FOREIGN_SERVER, mode], stdout=subprocess.PIPE, text=True)
+    try:
+        yield f"tcp://127.0.0.1:{int(process.stdout.readline())}"
+    finally:
+        process.kill()
+        process.wait()
+        process.stdout.close()
+
+
+@needs_dask
+@pytest.mark.parametrize("mode", ["http", "garbage", "silent", "close"])
+def test_a_service_that_is_not_dask_is_one_error_line_within_the_timeout(mode):
+    from foursquare.cluster import ClusterError, connect
+
+    with _foreign_server(mode) as address:
+        start = time.monotonic()
+        with pytest.raises(ClusterError, match=rf"^cannot reach the Dask scheduler at {address} \(.+\)$"):
+            connect(address, timeout=2)
+        assert time.monotonic() - start < 30  # (bounded, not a hang: the timeout is 2 s)
+
+
+@needs_dask
+@pytest.mark.parametrize("mode", ["garbage", "silent"])
+def test_the_command_on_a_service_that_is_not_dask_fails_in_one_line_without_a_traceback(tmp_path, mode):
+    path = tmp_path / "never.csv"
+    with _foreign_server(mode) as address:
+        done = subprocess.run([*COMMAND, "solve", "--deals", "0-3", "--scheduler", address, "--output", str(path)],
+                              capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=90)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cannot reach the Dask scheduler at {address} ("), done.stderr
+    assert not path.exists()
+
+
+@needs_dask
+def test_a_dask_worker_is_not_taken_for_the_scheduler(cluster):
+    from distributed import Client
+
+    from foursquare.cluster import ClusterError, connect
+
+    with contextlib.closing(Client(cluster.address, set_as_default=False)) as client:
+        worker = next(iter(client.scheduler_info()["workers"]))
+    with pytest.raises(ClusterError, match="a Dask Worker answers there, not a scheduler"):
+        connect(worker, timeout=5)
+
+
+@needs_dask
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [
+        ("nonsense", "missing port"),
+        ("", "missing port"),
+        ("http://127.0.0.1:8786", "unknown scheme http://"),
+        ("inproc://127.0.0.1/1/1", "unknown scheme inproc://"),
+        ("tcp://127.0.0.1", "missing port"),
+        ("tcp://127.0.0.1:99999", "port must be 1-65535"),
+        ("tcp://127.0.0.1:0", "port must be 1-65535"),
+        ("tcp://127.0.0.1:abc", "is not a Dask scheduler address"),
+        ("tcp://:8786", "names no host"),
+    ],
+)
+@pytest.mark.parametrize("command", [["solve", "--deals", "0-3"], ["simulate", "--bot", "random", "--deals", "0-3"]],
+                         ids=["solve", "simulate"])
+def test_a_malformed_scheduler_address_is_a_usage_error_before_any_connection(tmp_path, address, words, command):
+    path = tmp_path / "never.csv"
+    done = subprocess.run([*COMMAND, *command, "--scheduler", address, "--output", str(path)],
+                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "Invalid value for '--scheduler'" in done.stderr and words in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    assert not path.exists()
+
+
+@needs_dask
+@pytest.mark.parametrize("address", ["127.0.0.1:8786", "tcp://127.0.0.1:8786", "tls://127.0.0.1:8786", "tcp://[::1]:8786"])
+def test_the_addresses_dask_accepts_pass_the_check(address):
+    from foursquare.cluster import check_address
+
+    full = check_address(address)
+    assert "://" in full and full.endswith(":8786")
 
 
 @pytest.mark.parametrize(

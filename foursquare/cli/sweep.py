@@ -91,6 +91,8 @@ def check_sweep_options(scheduler: str | None, jobs_given: bool | None, resume: 
     """The usage errors of ``--scheduler`` and ``--resume`` (status 2)."""
     if scheduler is not None and jobs_given:
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if resume:
         if output is None:
             raise click.UsageError("--resume needs --output FILE.csv (the file to continue)")
@@ -100,18 +102,29 @@ def check_sweep_options(scheduler: str | None, jobs_given: bool | None, resume: 
             raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
 
 
+def check_scheduler(address: str) -> str:
+    """The ``--scheduler`` address, read by Dask's own parsing before any connection:
+    a malformed one (or no ``dask`` extra) is a usage error naming the option (status 2)."""
+    from ..cluster import ClusterAddressError, ClusterUnavailable, check_address
+
+    try:
+        return check_address(address)
+    except ClusterAddressError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+    except ClusterUnavailable as exc:
+        raise click.UsageError(f"--scheduler: {exc}") from None
+
+
 def open_cluster(address: str) -> Cluster:
     """Connect to the Dask scheduler at ``address``; without the ``dask`` extra, a
     usage error naming it (status 2).
 
     :raises ClusterError: when the scheduler cannot be reached (status 1).
     """
-    from ..cluster import ClusterUnavailable, connect
+    from ..cluster import connect
 
-    try:
-        return connect(address)
-    except ClusterUnavailable as exc:
-        raise click.UsageError(f"--scheduler: {exc}") from None
+    check_scheduler(address)
+    return connect(address)
 
 
 @dataclass

@@ -187,8 +187,10 @@ def test_the_backward_last_cards_search_agrees_pattern_by_pattern_and_step_by_st
 @pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, 200, 20))
 def test_the_twins_agree_on_many_deals_to_the_end(first):
+    # 20,000 positions: most deals are settled well within it, the others stop at the
+    # limit, where the twins must stop alike (the pure-Python side bounds the time)
     for deal in range(first, first + 20):
-        py, c = twins(Game.from_deal(deal), 100_000)
+        py, c = twins(Game.from_deal(deal), 20_000)
         assert py == c, deal
 
 
@@ -196,10 +198,10 @@ def test_the_twins_agree_on_many_deals_to_the_end(first):
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_the_twins_agree_under_every_variant_on_many_positions(name):
     rules = VARIANTS[name]
-    for seed in range(40, 100):
+    for seed in range(40, 70):
         game = mid_game(seed, rules, seed % 12)
         if game is not None and game.placed < len(game.deck):
-            py, c = twins(game, 100_000)
+            py, c = twins(game, 5_000)  # (positions that stop at the limit must stop alike)
             assert py == c, (name, seed)
 
 

@@ -2,13 +2,18 @@
 
 import signal  # first: the Ctrl-C guard below starts as soon as this module loads
 import sys
+from os.path import basename
 from types import FrameType
+
+#: Loaded to run the command (``python -m foursquare``, the console script), not imported
+#: by a program: only then does this module put in its handler as it loads.
+_COMMAND = __name__ == "__main__" or basename(sys.argv[0]) in ("foursquare", "foursquare.exe")
 
 #: Where the run is: ``starting`` (this module loading, the console script calling
 #: :func:`run`: a Ctrl-C is held, acted on when :func:`run` starts), ``guarded``
 #: (a Ctrl-C raises ``KeyboardInterrupt``) or ``ended`` (the command has its exit
 #: status: a Ctrl-C is ignored, the status stands).
-_phase = "starting"
+_phase = "starting" if _COMMAND else "guarded"
 #: A Ctrl-C came while starting.
 _held: list[int] = []
 
@@ -23,7 +28,7 @@ def _interrupt_once(signum: int, frame: FrameType | None) -> None:
         _held.append(signum)
 
 
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not when started ignoring it: `cmd &`)
+if _COMMAND and signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not when started ignoring it: `cmd &`)
     signal.signal(signal.SIGINT, _interrupt_once)
 
 
@@ -40,6 +45,8 @@ def run() -> None:
     ("Aborted!", status 1).
     """
     global _phase
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (run() called by a program)
+        signal.signal(signal.SIGINT, _interrupt_once)
     try:
         _phase = "guarded"
         if _held:
@@ -53,7 +60,7 @@ def run() -> None:
         main(prog_name="foursquare")
     finally:
         _phase = "ended"
-        if signal.getsignal(signal.SIGINT) is _interrupt_once:  # (Python would put the default back while it exits)
+        if _COMMAND and signal.getsignal(signal.SIGINT) is _interrupt_once:  # (Python would put the default back while it exits)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

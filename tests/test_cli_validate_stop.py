@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -156,3 +157,75 @@ def test_a_file_error_found_while_reading_stops_the_file_after_the_games_before_
     assert result.stderr == f"{path}:{bad_line}: not UTF-8 text\n"
     summary = invoke(["validate", path])
     assert summary.stdout == f"{path}: invalid, 2 games checked, then reading stopped (see the error above)\n"
+
+
+# ------------------------------------------- a signal at any moment of the start-up
+
+def _before_the_guard(err: str) -> bool:
+    """Whether a traceback comes from before foursquare.__main__ installs its Ctrl-C guard:
+    the interpreter's own start-up, runpy, the package's ``__init__`` or the guard's own
+    ``import signal`` (no code of the command runs there)."""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', err)
+    ours = [(file, line) for file, line in frames if "/foursquare/" in file and not file.endswith("/bin/foursquare")]
+    return all(file.endswith("foursquare/__init__.py") or (file.endswith("foursquare/__main__.py") and line == "3")
+               for file, line in ours)  # fmt: skip
+
+
+def _whole_report(fmt: str, out: str) -> list:
+    """The entries of a complete report in ``fmt`` (an assertion error when it is cut)."""
+    if fmt == "json":
+        return json.loads(out)
+    if fmt == "json-lines":
+        return [json.loads(line) for line in out.splitlines()]
+    if fmt == "junit":
+        return ET.fromstring(out).findall(".//testcase")
+    lines = out.splitlines()  # github: the commands, then the summary line
+    assert all(line.startswith("::error ") or line.endswith(": 1 game, all valid") for line in lines), out
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("fmt", "signum"),
+    [
+        ("json", signal.SIGINT),
+        ("junit", signal.SIGTERM),
+        pytest.param("github", signal.SIGINT, marks=pytest.mark.slow),
+        pytest.param("json-lines", signal.SIGTERM, marks=pytest.mark.slow),
+        pytest.param("junit", signal.SIGINT, marks=pytest.mark.slow),
+        pytest.param("json", signal.SIGTERM, marks=pytest.mark.slow),
+    ],
+)
+def test_a_signal_at_any_moment_of_the_start_up_ends_with_its_status_and_a_whole_report_or_none(fmt, signum):
+    args = [sys.executable, "-m", "foursquare", "validate", "--format", fmt, str(EXAMPLES / "won.yaml")]
+    # a shell's job starts with SIGINT at its default (Python's subprocess would not change it)
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    began = time.monotonic()
+    subprocess.run(args, capture_output=True, cwd=ROOT, timeout=60, check=True)
+    whole_run = time.monotonic() - began
+    said_incomplete = 0
+    for k in range(30):  # from the process start to past its end
+        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                   preexec_fn=default_sigint)  # fmt: skip
+        time.sleep(whole_run * 1.2 * k / 30)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+        where = f"signal {signum} after {whole_run * 1.2 * k / 30:.3f} s: status {process.returncode}\n{err}"
+        if "Traceback" in err or "Fatal Python error" in err:  # only before any code of the command runs
+            assert not out and _before_the_guard(err), where
+            continue
+        # killed before a handler is up (or while Python exits), or the command's status
+        assert process.returncode in (-signum, 128 + signum, 0), where
+        if process.returncode == 0:
+            assert not err, where  # it ended before the signal: a whole report and nothing said
+        if out:
+            entries = _whole_report(fmt, out)
+            said_incomplete += "report is incomplete" in out
+            if "report is incomplete" in out:  # (a shell's $? is 128 + the signal either way)
+                assert process.returncode in (-signum, 128 + signum), where
+                if fmt == "json":
+                    assert entries[-1]["game"] is None and entries[-1]["valid"] is False, where
+                elif fmt == "junit":
+                    assert entries[-1].get("name") == "incomplete", where
+        if process.returncode == 128 + signum or "report is incomplete" in out:
+            assert err.splitlines()[-1] == ("Interrupted." if signum == signal.SIGINT else "Terminated."), where
+    assert said_incomplete, "no run of the sweep was cut short while it could write its report"

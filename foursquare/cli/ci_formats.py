@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -82,11 +81,16 @@ class Reporter:
         self.fmt = fmt
         self.write = write
         self.count = 0
+        self._begun = False
         self._cases: IO[str] | None = None
         self._tests = self._failures = self._errors = 0
 
     def begin(self) -> None:
-        """Before the first game."""
+        """Before the first game (once: :meth:`incomplete` and :meth:`end` begin a report
+        not begun, when the run is cut short before its first game)."""
+        if self._begun:
+            return
+        self._begun = True
         if self.fmt == "junit":
             self.write('<?xml version="1.0" encoding="utf-8"?>\n<testsuites name="foursquare validate">\n')
 
@@ -116,6 +120,8 @@ class Reporter:
             element.text = "\n".join(texts)
         ET.indent(case, space="  ", level=2)
         if self._cases is None:
+            import tempfile  # here: the command starts (and can report) before it loads
+
             self._cases = tempfile.SpooledTemporaryFile(max_size=1024 * 1024, mode="w+", encoding="utf-8")
         self._cases.write("    " + ET.tostring(case, encoding="unicode") + "\n")
         self._tests += 1
@@ -139,6 +145,7 @@ class Reporter:
         """Say in the format itself that the report stops short (the run was interrupted):
         an object of no game (``game`` null, invalid, ``message`` its one error), a
         workflow command, or a JUnit testcase ``incomplete`` with an ``error``."""
+        self.begin()
         if self.fmt == "junit":
             self._case(file or "foursquare validate", "incomplete", [message], "error")
             self.file_end(file or "foursquare validate")
@@ -151,6 +158,7 @@ class Reporter:
 
     def end(self) -> None:
         """After the last file (also when the run is cut short: a JSON array is closed)."""
+        self.begin()
         if self.fmt == "json":
             self.write("\n]\n" if self.count else "[]\n")
         elif self.fmt == "junit":

@@ -10,12 +10,11 @@ from typing import Any
 import click
 
 from ..errors import FormatError, shown_name
-from ..formats.transcript import GameReport
 from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
 from .ci_formats import Reporter
 from .options import PATH
-from .signals import Terminated
+from .signals import Terminated, signals_deferred
 from .style import counted
 
 #: Said (in the format itself) when the run stops before its end.
@@ -26,6 +25,8 @@ INCOMPLETE = "the check was interrupted: this report is incomplete (the games af
 def _file_error(name: str, error: FormatError) -> dict[str, Any]:
     """The JSON object of a file that could not be read game by game: the keys of a
     game's (``game`` null, no game replayed)."""
+    from ..formats.transcript import GameReport  # here: the command's report begins before the formats load
+
     return _in_cli_words({"file": shown_name(name), **GameReport(None, False, [error], None, error.line).to_dict()})
 
 
@@ -124,13 +125,10 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     games.  Exit status 0 when every game is valid, 1 otherwise; an interrupted
     run says in its format that the report is incomplete.
     """
-    from ..formats.files import Source
-    from ..formats.repeats import Repeats
-    from ..formats.transcript import iter_validate as check
-    from ..formats.yamlio import MAX_DOCUMENT_CHARS
-
+    # The report is set up first, and everything after it (loading the formats
+    # included) is inside the ``try``: from the moment the command can write, a
+    # Ctrl-C or SIGTERM ends it with a whole report that says it is incomplete.
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
-    repeats = Repeats() if duplicates else None
     lines: list[str] = []
     games = invalid = unread = 0
     seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
@@ -141,8 +139,14 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
             click.echo(error_text(error), err=True)
         reporter.game(result, path=path)
 
-    with _WholeWrites() as whole:
-        try:
+    try:
+        with _WholeWrites() as whole:
+            from ..formats.files import Source
+            from ..formats.repeats import Repeats
+            from ..formats.transcript import iter_validate as check
+            from ..formats.yamlio import MAX_DOCUMENT_CHARS
+
+            repeats = Repeats() if duplicates else None
             whole.run(reporter.begin)
             for path in files:
                 name = "<stdin>" if path == "-" else path
@@ -183,11 +187,13 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
                 games += count
                 invalid += bad
                 lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
-        except (KeyboardInterrupt, Terminated):
-            whole.run(reporter.incomplete, current, INCOMPLETE)
-            raise
-        finally:
-            whole.run(reporter.end)
+    except (KeyboardInterrupt, Terminated):
+        with signals_deferred():  # (a second signal of another kind waits for the entry)
+            reporter.incomplete(current, INCOMPLETE)
+        raise
+    finally:
+        with signals_deferred():
+            reporter.end()
     if fmt in ("text", "github"):
         for line in lines:
             click.echo(line)

@@ -188,7 +188,7 @@ def _whole_report(fmt: str, out: str) -> list:
     ("fmt", "signum"),
     [
         ("json", signal.SIGINT),
-        ("junit", signal.SIGTERM),
+        pytest.param("junit", signal.SIGTERM, marks=pytest.mark.slow),
         pytest.param("github", signal.SIGINT, marks=pytest.mark.slow),
         pytest.param("json-lines", signal.SIGTERM, marks=pytest.mark.slow),
         pytest.param("junit", signal.SIGINT, marks=pytest.mark.slow),

@@ -26,7 +26,7 @@ from .options import (
     given_on_the_command_line,
     option_needs,
 )
-from .signals import worker_signals
+from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .sweep import (
     RESUME_HELP,
@@ -250,20 +250,21 @@ def _batch(
     try:
         with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:
-                solutions.append(sol)
-                if writer is not None:
-                    assert csv_file is not None and csv_path is not None
-                    _csv_row(
-                        writer, csv_file, csv_path,
-                        [d, sol.status, "" if sol.score is None else sol.score,
-                         "" if sol.max_score is None else sol.max_score, sol.nodes,
-                         f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
-                    )
-                if fmt == "json":
-                    click.echo(json.dumps(_record(d, sol)))
-                elif verbose:
-                    click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                _flush(csv_file, sys.stdout)
+                with signals_deferred():  # a deal is counted, written and printed whole, even at Ctrl-C
+                    solutions.append(sol)
+                    if writer is not None:
+                        assert csv_file is not None and csv_path is not None
+                        _csv_row(
+                            writer, csv_file, csv_path,
+                            [d, sol.status, "" if sol.score is None else sol.score,
+                             "" if sol.max_score is None else sol.max_score, sol.nodes,
+                             f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
+                        )
+                    if fmt == "json":
+                        click.echo(json.dumps(_record(d, sol)))
+                    elif verbose:
+                        click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+                    _flush(csv_file, sys.stdout)
                 if to_stdout and stdout_reader_gone():  # | head: nobody reads the results any more
                     stopped = True
                     break

@@ -53,6 +53,17 @@ def conformance_record(deal: int) -> dict[str, Any]:
     raise LookupError(deal)
 
 
+def cells(deal: int, n: int) -> list[str]:
+    """The first legal cell, ``n`` times (fewer when the game ends first)."""
+    game = Game.from_deal(deal)
+    out = []
+    while len(out) < n and not game.is_over:
+        cell = str(game.legal_cells()[0])
+        game.play(cell)
+        out.append(cell)
+    return out
+
+
 def play(game: Game, cells: Iterable[Any]) -> Game:
     """Play ``cells`` (like ``"d4"``) on ``game`` one by one, in place, and return it."""
     for cell in cells:

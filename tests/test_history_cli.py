@@ -9,7 +9,7 @@ import os
 import sqlite3
 
 import pytest
-from helpers import EXAMPLES, invoke
+from helpers import EXAMPLES, cells, invoke
 
 from foursquare.engine.game import Game
 from foursquare.formats.history import SCHEMA_VERSION, HistoryStore
@@ -22,17 +22,6 @@ def history_file() -> str:
 
 def records():
     return HistoryStore.open(history_file()).records()
-
-
-def cells(deal: int, n: int) -> list[str]:
-    """The first legal cell, ``n`` times (fewer when the game ends first)."""
-    game = Game.from_deal(deal)
-    out = []
-    while len(out) < n and not game.is_over:
-        cell = str(game.legal_cells()[0])
-        game.play(cell)
-        out.append(cell)
-    return out
 
 
 def prompt(deal: int, lines: list[str], *extra: str):

@@ -14,9 +14,8 @@ import sys
 import threading
 import time
 
-from helpers import ROOT
+from helpers import ROOT, cells
 
-from foursquare.engine.game import Game
 from foursquare.formats.history import HistoryStore
 
 COMMAND = [sys.executable, "-m", "foursquare"]
@@ -24,16 +23,6 @@ COMMAND = [sys.executable, "-m", "foursquare"]
 
 def env(home) -> dict[str, str]:
     return dict(os.environ, FOURSQUARE_HOME=str(home), PYTHONUNBUFFERED="1", NO_COLOR="1")
-
-
-def cells(deal: int, n: int) -> list[str]:
-    game = Game.from_deal(deal)
-    out = []
-    while len(out) < n and not game.is_over:
-        cell = str(game.legal_cells()[0])
-        game.play(cell)
-        out.append(cell)
-    return out
 
 
 def run(home, *args, input=None, **kwargs):

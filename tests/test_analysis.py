@@ -107,3 +107,62 @@ def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out()
     assert result.start == "win"
     assert all(m.before == "win" for m in result.moves)
     assert any(m.best_before is None for m in result.moves)  # the optimum itself stays unknown
+
+
+def _greedy_game(deal: int, moves: int = 20) -> Game:
+    from foursquare.bots import get_bot
+    from foursquare.engine.game import Status
+
+    bot, game = get_bot("greedy"), Game.from_deal(deal)
+    while game.status is Status.PLAYING and len(game.moves) < moves:
+        game.play(bot.choose(game.view()))
+    return game
+
+
+@pytest.mark.parametrize("deal", [0, 9, 11])
+def test_a_parents_bound_gives_each_child_the_same_answer_with_no_more_positions(deal):
+    # A move never raises the best score, so the position before it bounds the one after.
+    game = _greedy_game(deal, 12)
+    replay = Game(game.deck, game.rules, game.deal)
+    parent = solve(replay, max_nodes=5_000)  # an unknown's max_score is a true bound too
+    for placement in game.moves:
+        for cell in replay.legal_cells():
+            child = replay.copy()
+            child.play(cell)
+            alone = solve(child, max_nodes=5_000)
+            bounded = solve(child, max_nodes=5_000, score_at_most=parent.max_score)
+            assert (bounded.status, bounded.score) == (alone.status, alone.score) or alone.status is UNKNOWN
+            assert bounded.nodes <= alone.nodes
+            if bounded.status is SOLVED:
+                assert bounded.max_score == bounded.score
+        replay.play(placement.cell)
+        parent = solve(replay, max_nodes=5_000)
+
+
+def test_the_analysis_settles_more_than_separate_solves_and_only_what_is_true():
+    # The chain of bounds (each position bounded by the one before it, a move along the
+    # solver's line keeping its score) and the closing from the end (a position whose
+    # bound the next one's proved score reaches) settle positions that a separate solve
+    # with the same node limit leaves unknown, and only with the true best score.
+    gained = 0
+    for deal in [0, 2, 3, 4, 5, 9, 10, 11]:
+        game = _greedy_game(deal)
+        for limit in (300, 2000):
+            result = analyze_game(game, max_nodes=limit)
+            replay = Game(game.deck, game.rules, game.deal)
+            for report, placement in zip(result.moves, game.moves, strict=True):
+                if report.best_before is not None:
+                    truth = solve(replay, max_nodes=30_000)
+                    assert report.before == "win"
+                    if truth.status is SOLVED:
+                        assert report.best_before == truth.score, (deal, limit, report.number)
+                    gained += solve(replay, max_nodes=limit).status is UNKNOWN
+                replay.play(placement.cell)
+    assert gained > 0
+
+
+def test_the_help_states_the_analysis_node_limit_the_code_uses():
+    from foursquare.solver.analysis import ANALYSIS_MAX_NODES
+    from tests.helpers import invoke
+
+    assert f"(default {ANALYSIS_MAX_NODES})" in " ".join(invoke(["analyze", "--help"]).stdout.split())

@@ -37,7 +37,7 @@ def _best(outlook: str, score: int | None) -> str:
     "--max-nodes",
     type=POSITIVE,
     metavar="N",
-    help="Solver positions per move before answering 'unknown' (default 200000).",
+    help="Solver positions per move before answering 'unknown' (default 2000000).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Solver time limit per move.")
 @click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: the bots package's default).")

@@ -53,12 +53,16 @@ def _first_cells(game: Game) -> list[Cell]:
     return game.legal_cells()
 
 
-def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | None) -> tuple[Outcome, int | None, tuple[Cell, ...], int]:
+def solve_with_engine(
+    game: Game, *, max_nodes: int | None, timeout: float | None, fewest_cards: int = 0,
+) -> tuple[Outcome, int | None, tuple[Cell, ...], int]:
     """Solve ``game`` from its position by iterative deepening on the number of cards used.
 
     :param game: the game (not changed); its known deck is the stock order.
     :param max_nodes: the most placements to try (``None``: no limit).
     :param timeout: the most wall-clock seconds (``None``: no limit).
+    :param fewest_cards: the fewest cards a win can use, known to the caller: smaller
+        budgets are not tried (see :func:`~foursquare.solver.search.solve`'s ``score_at_most``).
     :returns: ``(status, cards, cells, nodes)``: status :data:`~foursquare.solver.solution.SOLVED` (``cards`` is the
         number of cards placed at the win, ``cells`` the winning moves), ``no-win``
         (no win with the known cards: for a deck prefix the caller says what that proves),
@@ -100,7 +104,7 @@ def solve_with_engine(game: Game, *, max_nodes: int | None, timeout: float | Non
         failed[key] = budget
         return False
 
-    first = max(game.placed + 1, game.placed + full - len(game.grid()))
+    first = max(game.placed + 1, game.placed + full - len(game.grid()), fewest_cards)
     for budget in range(first, last + 1):
         path: list[Cell] = []
         try:

@@ -152,6 +152,7 @@ def solve(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
     within_known_cards: bool = False,
+    score_at_most: int | None = None,
 ) -> Solution:
     """Solve a game from its current position, knowing the whole stock order.
 
@@ -165,6 +166,11 @@ def solve(
         only the known cards?": ``no-win`` then means none with these cards.
     :param max_nodes: the most positions to search (``None``: no limit).
     :param timeout: the most wall-clock seconds to spend (``None``: no limit).
+    :param score_at_most: a bound on the best score that the caller knows to hold,
+        such as the :attr:`~Solution.max_score` of the position before the last move
+        (a move never raises the best score: the position's wins are among its
+        parent's).  The budgets that would score more are not searched, so the answer
+        is the same with fewer positions, provided the bound is true (``None``: none).
     :returns: a :class:`Solution`; its moves start from the game's position.
     :raises SolverError: for a game whose next card is unknown.
 
@@ -172,15 +178,16 @@ def solve(
     plain engine-based solver (:func:`foursquare.solver.reference.solve_with_engine`):
     the same answers, much slower.
     """
-    sol = _solve(game, max_nodes=max_nodes, timeout=timeout)
+    sol = _solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=score_at_most)
     return sol if within_known_cards else _known_cards_only(game, sol)
 
 
-def _solve(game: Game, *, max_nodes: int | None, timeout: float | None) -> Solution:
+def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at_most: int | None = None) -> Solution:
     """:func:`solve`, with ``no-win`` meaning: no win within the known cards."""
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
+    fewest = 0 if score_at_most is None else total - score_at_most  # the fewest cards a win can use
     if game.status is Status.WON:
         return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
     if game.status is Status.LOST:
@@ -192,7 +199,7 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None) -> Solut
     if not fast_rules(rules):
         from .reference import solve_with_engine
 
-        status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout)
+        status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest)
         seconds = time.perf_counter() - start
         if status is SOLVED:
             assert cards is not None
@@ -204,7 +211,7 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None) -> Solut
     board = Board.of_game(game)
     ranks = [c >> 2 for c in deck]
     search = Search(board, ranks, t0, max_nodes, timeout, start)
-    status, cards, path = search.run()
+    status, cards, path = search.run(fewest)
     seconds = time.perf_counter() - start
     if status is SOLVED:
         moves = tuple(board.cell(q) for q in path)
@@ -286,9 +293,14 @@ class Search:
         self.nodes = 0
         self.tt: dict[tuple[int, ...], int] = {}
 
-    def run(self) -> tuple[Outcome, int, list[int]]:
+    def run(self, fewest_cards: int = 0) -> tuple[Outcome, int, list[int]]:
         """Try the budgets in turn: ``(outcome, cards used by the best win or the first
-        budget not ruled out, the win's path of board indices)``."""
+        budget not ruled out, the win's path of board indices)``.
+
+        :param fewest_cards: the fewest cards (counted from the deal's first) a win can
+            use, known to the caller (see :func:`solve`'s ``score_at_most``): the budgets
+            below it are not searched, as if they had failed.
+        """
         b = self.b
         n2 = b.n * b.n
         first = self.t0 + (n2 - b.p)
@@ -298,7 +310,7 @@ class Search:
         last = len(self.ranks)
         if b.rules.can_run_out_of_room:
             last = min(last, b.rules.room)  # a win needs a legal cell for each card (RULES.md §5 point 4)
-        for K in range(first, last + 1):
+        for K in range(max(first, fewest_cards), last + 1):
             if not self.last_card_can_end(K) or not self.last_two_can_end(K):
                 continue
             self.tt.clear()  # entries of a smaller budget never answer for this one

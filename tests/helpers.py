@@ -1,5 +1,5 @@
 """What several test modules share: the repository's paths, the command line run
-in-process, the conformance games, a game played from a list of cells.
+in-process or on a pseudo-terminal, the conformance games, a game played from a list of cells.
 
 Import it as ``from helpers import ...``: ``tests/`` is on ``sys.path`` (pytest puts
 the folder of ``conftest.py`` there, and ``conftest.py`` makes sure of it).
@@ -8,7 +8,11 @@ the folder of ``conftest.py`` there, and ``conftest.py`` makes sure of it).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +73,63 @@ def play(game: Game, cells: Iterable[Any]) -> Game:
     for cell in cells:
         game.play(cell)
     return game
+
+
+@dataclass
+class TerminalRun:
+    """What :func:`on_a_terminal` saw: the exit status, what the pseudo-terminal got
+    (carriage returns kept), and the streams that went to pipes (``b""`` for those on
+    the terminal)."""
+
+    status: int
+    terminal: bytes
+    stdout: bytes
+    stderr: bytes
+
+
+def on_a_terminal(
+    args: Sequence[str],
+    *,
+    input: bytes = b"",
+    streams: Sequence[str] = ("stdin", "stdout", "stderr"),
+    columns: int | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | str = ROOT,
+    timeout: float = 120,
+) -> TerminalRun:
+    """Run ``python -m foursquare ARGS`` with ``streams`` on one pseudo-terminal
+    (``columns`` wide when given) and the others on pipes (stdin: empty); ``input`` is
+    typed at the terminal.  Reads until the program closes its end of the terminal.
+    POSIX only."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    if columns is not None:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    on = set(streams)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", *args],
+        stdin=slave if "stdin" in on else subprocess.DEVNULL,
+        stdout=slave if "stdout" in on else subprocess.PIPE,
+        stderr=slave if "stderr" in on else subprocess.PIPE,
+        cwd=cwd,
+        env=None if env is None else dict(env),
+    )
+    os.close(slave)
+    if input:
+        os.write(master, input)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the program closed its end of the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    out, err = process.communicate(timeout=timeout)
+    return TerminalRun(process.returncode, seen, out or b"", err or b"")

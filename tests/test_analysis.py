@@ -162,7 +162,8 @@ def test_the_analysis_settles_more_than_separate_solves_and_only_what_is_true():
 
 
 def test_the_help_states_the_analysis_node_limit_the_code_uses():
+    from helpers import invoke
+
     from foursquare.solver.analysis import ANALYSIS_MAX_NODES
-    from tests.helpers import invoke
 
     assert f"(default {ANALYSIS_MAX_NODES})" in " ".join(invoke(["analyze", "--help"]).stdout.split())

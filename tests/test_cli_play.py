@@ -8,7 +8,7 @@ import types
 from pathlib import Path
 
 import pytest
-from helpers import conformance_record, invoke
+from helpers import conformance_record, invoke, on_a_terminal
 
 from foursquare import Game
 from foursquare.cli.style import Look
@@ -569,36 +569,6 @@ def test_every_on_off_pair_of_every_command_refuses_both_halves():
     assert pairs >= 2  # play --history/--no-history, stats --histogram/--no-histogram
 
 
-def _on_a_terminal(args, input: bytes, env: dict, columns: int, cwd) -> str:
-    """Run the program on a pseudo-terminal of ``columns`` columns (stdin, stdout and
-    stderr); what it printed, without carriage returns."""
-    import fcntl
-    import os
-    import pty
-    import struct
-    import subprocess
-    import termios
-
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    process = subprocess.Popen([sys.executable, "-m", "foursquare", *args], stdin=slave, stdout=slave, stderr=slave,
-                               cwd=cwd, env=env)
-    os.close(slave)
-    os.write(master, input)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the terminal is closed
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
-    process.wait(timeout=60)
-    return out.decode("utf-8", "replace").replace("\r", "")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
 @pytest.mark.parametrize("columns", [40, 80])
 def test_at_a_real_terminal_the_warning_before_the_game_and_the_closing_lines_fit(tmp_path, columns):
@@ -612,7 +582,9 @@ def test_at_a_real_terminal_the_warning_before_the_game_and_the_closing_lines_fi
     folder = tmp_path / "games-kept-in-a-folder-with-a-long-name"
     folder.mkdir()
     record = folder / "d1.yaml"
-    out = _on_a_terminal(["play", "--deal", "1", "--ascii", "--record", str(record)], b"d4\nquit\n", env, columns, tmp_path)
+    run = on_a_terminal(["play", "--deal", "1", "--ascii", "--record", str(record)], input=b"d4\nquit\n", env=env,
+                        columns=columns, cwd=tmp_path)
+    out = run.terminal.decode("utf-8", "replace").replace("\r", "")
     assert "Stopped after 1 card placed." in out
     start = out.index(str(home))  # after the terminal's echo of the lines typed
     warning = out[start : out.index("Foursquare, deal 1")].splitlines()

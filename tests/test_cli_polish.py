@@ -12,7 +12,7 @@ import sys
 import types
 
 import pytest
-from helpers import EXAMPLES, invoke
+from helpers import EXAMPLES, invoke, on_a_terminal
 
 # --- hint with a bot that estimates nothing -------------------------------------------------
 
@@ -224,31 +224,6 @@ def test_a_usage_error_with_stderr_closed_prints_nothing_on_stdout_and_keeps_sta
 # --- progress on a terminal -------------------------------------------------------------------------
 
 
-def _stderr_on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
-    """Run ``foursquare ARGS`` with stderr on a pseudo-terminal: (status, stdout, what the terminal got)."""
-    import os
-    import pty
-    import subprocess
-
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL
-    )
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the child closed its end
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
-    out = process.communicate(timeout=120)[0]
-    return process.returncode, out, seen
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
 @pytest.mark.parametrize(
     "args, label",
@@ -258,7 +233,8 @@ def _stderr_on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
 def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
     import subprocess
 
-    code, out, terminal = _stderr_on_a_terminal(args)
+    run = on_a_terminal(args, streams=("stderr",))
+    code, out, terminal = run.status, run.stdout, run.terminal
     assert code == 0
     assert label in terminal and b"100%" in terminal and label not in out
     piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)

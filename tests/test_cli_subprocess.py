@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES, ROOT, on_a_terminal
 
 COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -280,30 +280,6 @@ def test_a_closed_stdout_still_gives_the_errors_and_the_status(args, script, cod
     assert stderr in done.stderr and (stderr or done.stderr == "")
 
 
-def _on_a_terminal(args, input: bytes, env: dict) -> bytes:
-    """Run the program with stdin and stdout on a pseudo-terminal; its whole output."""
-    import pty
-
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        [*COMMAND, *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=env
-    )
-    os.close(slave)
-    os.write(master, input)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the terminal is closed
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
-    process.wait(timeout=60)
-    return out
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
 @pytest.mark.parametrize(
     "env, colour",
@@ -311,7 +287,8 @@ def _on_a_terminal(args, input: bytes, env: dict) -> bytes:
 )
 def test_colour_on_a_terminal_unless_dumb_or_no_color(env, colour):
     base = {k: v for k, v in ENV.items() if k not in ("NO_COLOR", "TERM", "COLUMNS")}
-    out = _on_a_terminal(["play", "--deal", "1"], b"d4\nquit\n", {**base, **env, "COLUMNS": "40"})
+    out = on_a_terminal(["play", "--deal", "1"], input=b"d4\nquit\n", streams=("stdin", "stdout"),
+                        env={**base, **env, "COLUMNS": "40"}).terminal
     assert b"Stopped after 1 card placed" in out
     assert (b"\x1b[" in out) is colour
     import re

@@ -11,9 +11,10 @@
  * Differences that cannot change a result:
  * - The parity and forced-lines verdicts are computed each time (Python keeps
  *   them in caches shared by every search: they only remember pure functions).
- * - The transposition table is a hash set of exact keys (every word of the
- *   Python tuple, none lost), made for one budget and freed after it; like the
- *   Python dict, it never evicts an entry.
+ * - The transposition table is a hash set of exact keys (all that the Python
+ *   tuple says, none lost), made for one budget and freed after it; like the
+ *   Python dict, it never evicts an entry, and it is emptied at the same moment
+ *   (when it holds tt_max entries and one more is to be stored).
  *
  * Limits: frames of at most 63 cells (bit masks in one 64-bit word; every grid
  * up to 4x4 floating and up to 6x6 fixed); search.py keeps the other frames.
@@ -235,6 +236,7 @@ typedef struct {
     mask *keys;           /* entries * keyw words */
     uint64_t *slots;      /* entry + 1 << 32 | hash tag; 0: empty */
     size_t nentries, cap_entries, nslots;
+    size_t tt_max; /* the most entries: when full, it is emptied (search.py: TT_MAX_ENTRIES) */
     /* the win's path, last move first */
     int path[MAXDECK];
     int npath;
@@ -433,28 +435,12 @@ static uint64_t key_hash(const mask *key, int w)
     return h ^ (h >> 33);
 }
 
-/* Big tables on huge pages where the system has them (Linux transparent huge pages):
- * a probe then costs one cache miss and no page walk of its own, and the kernel
- * zeroes 2 MB pages at a time.  Only a hint: nothing changes where it is missing. */
+/* Zeroed memory for the slot array, released with big_free(p, bytes).  A big one comes
+ * from mmap where there is one, untouched, and on transparent huge pages where Linux has
+ * them (madvise): a probe then costs one cache miss and no page walk of its own, and the
+ * kernel zeroes 2 MB pages at a time.  Only a hint: nothing changes where it is missing. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static void huge_pages(void *p, size_t bytes)
-{
-#ifdef HAVE_HUGE_PAGES
-    if (bytes < 2 * HUGE_PAGE)
-        return;
-    uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
-    if (b > a)
-        (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* whole pages inside the block: ours alone */
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/* Zeroed memory for the slot array, released with big_free(p, bytes): from mmap where
- * there is one (untouched, so the hint above applies before the first fault), else calloc. */
 static void *big_zeroed(size_t bytes)
 {
 #ifdef HAVE_MMAP_ANON
@@ -462,7 +448,12 @@ static void *big_zeroed(size_t bytes)
         void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             return NULL;
-        huge_pages(p, bytes);
+#ifdef HAVE_HUGE_PAGES
+        uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+        uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
+        if (b > a)
+            (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#endif
         return p;
     }
 #endif
@@ -555,6 +546,11 @@ static void tt_place(Search *S, uint64_t hash, size_t e)
 
 static int tt_insert(Search *S, const mask *key, uint64_t hash)
 {
+    if (S->nentries >= S->tt_max) { /* full: emptied, as search.py's dict */
+        S->nentries = 0;
+        if (S->nslots)
+            memset(S->slots, 0, S->nslots * sizeof(uint64_t));
+    }
     if (S->nentries == S->cap_entries) { /* doubled; where realloc moves pages (mremap), nothing is copied */
         size_t c = S->cap_entries ? S->cap_entries * 2 : 1024;
         if (c > 0xFFFFFFF0u || c > SIZE_MAX / (sizeof(mask) * S->keyw))
@@ -1426,7 +1422,7 @@ static void search_free(Search *S)
 
 PyDoc_STRVAR(search_budget_doc,
              "search_budget(F, n, cap, limit, room, floating, h, rk, piles, down, box, om, dm, ranks, t0, K, patterns, kt, "
-             "nodes, max_nodes, deadline)\n--\n\n"
+             "nodes, max_nodes, deadline, tt_max)\n--\n\n"
              "Search.search_budget of foursquare.solver.search, compiled: the depth-first search for a win with exactly K "
              "cards.\nReturns (1 found / 0 none / -1 the node or time limit, nodes after the search, the win's board indices).");
 
@@ -1438,10 +1434,15 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
     unsigned long long om, dm, P;
     long long nodes, max_nodes;
     double deadline;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!O!ii(iiii)KKO!iiKiLLd", &F, &n, &cap, &limit, &room, &floating, &PyList_Type, &h_list,
+    Py_ssize_t tt_max;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!O!ii(iiii)KKO!iiKiLLdn", &F, &n, &cap, &limit, &room, &floating, &PyList_Type, &h_list,
                           &PyList_Type, &rk_list, &p, &down, &r0, &r1, &c0, &c1, &om, &dm, &PyList_Type, &ranks_list, &t0, &K, &P,
-                          &kt, &nodes, &max_nodes, &deadline))
+                          &kt, &nodes, &max_nodes, &deadline, &tt_max))
         return NULL;
+    if (tt_max < 1) {
+        PyErr_SetString(PyExc_ValueError, "search_budget: tt_max must be at least 1");
+        return NULL;
+    }
     if (n < 3 || n > MAXN || F < n || F * F > MAXCELLS || cap < 1 || cap > MAXCAP || kt < 0 || kt > 4) {
         PyErr_SetString(PyExc_ValueError, "search_budget: a frame, grid or pile cap beyond the compiled core");
         return NULL;
@@ -1475,6 +1476,7 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
     S->max_nodes = max_nodes;
     S->deadline = deadline;
     S->has_deadline = deadline >= 0;
+    S->tt_max = (size_t)tt_max;
     /* the frame (engine/frame.py) */
     S->mid = n - 1;
     S->centre = S->mid * F + S->mid;

@@ -533,7 +533,7 @@ static inline int same_key(const mask *a, const mask *b, int w)
     return 1;
 }
 
-static int tt_find(const Search *S, const mask *key, uint64_t hash)
+static inline int tt_find(const Search *S, const mask *key, uint64_t hash)
 {
     if (!S->nslots)
         return 0;
@@ -549,7 +549,7 @@ static int tt_find(const Search *S, const mask *key, uint64_t hash)
     }
 }
 
-static void tt_place(Search *S, uint64_t hash, size_t e)
+static inline void tt_place(Search *S, uint64_t hash, size_t e)
 {
     size_t i = tt_home(S, hash);
     while (S->slots[i])
@@ -605,7 +605,7 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
 }
 
 /* The key of the position after a move (t1 cards placed, `slack` cards to spare), and its hash. */
-static uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2, mask dm2)
+static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2, mask dm2)
 {
     const int F = S->F, n = S->n, nm1 = S->nm1, cap = S->cap;
     int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
@@ -626,12 +626,11 @@ static uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_k
         make_rank_runs(S, t1);
     const unsigned char *run_of = S->run_of[t1];
     int kmin = cap + 1 - slack > 2 ? cap + 1 - slack : 2;
-    mask *piles = key + (pos + 63) / 64;
-    int w = 0;
-    for (mask m = om2; m; m &= m - 1, w++) {
+    unsigned char *piles = (unsigned char *)(key + (pos + 63) / 64);
+    for (mask m = om2; m; m &= m - 1) {
         int pq = lowest(m);
         int hk = S->h[pq] - kmin + 1;
-        piles[w / 8] |= ((mask)run_of[S->rk[pq]] | (mask)(hk > 0 ? hk : 0) << 4) << (8 * (w % 8));
+        *piles++ = (unsigned char)(run_of[S->rk[pq]] | (hk > 0 ? hk : 0) << 4);
     }
     return key_hash(key, S->keyw);
 }

@@ -142,6 +142,28 @@ def test_a_node_limit_stops_both_at_the_same_count(deal):
         assert py == c and py[0] == "unknown" and py[3] == limit, (deal, limit)
 
 
+def capped(game: Game, max_nodes: int, tt_max: int, compiled: bool) -> tuple[object, ...]:
+    """(outcome, cards, path, nodes) of the search on ``game`` with a transposition table of at most ``tt_max`` positions."""
+    s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
+    assert s.tt_max == search.TT_MAX_ENTRIES
+    s.tt_max = tt_max
+    status, cards, path = s.run()
+    return status, cards, tuple(path), s.nodes
+
+
+@pytest.mark.parametrize("deal", [24, 25, 59])
+def test_a_full_transposition_table_is_emptied_at_the_same_moment_in_both(deal):
+    game = Game.from_deal(deal)
+    free, _ = twins(game, 10_000)
+    assert free[0] != "unknown"
+    for tt_max in (1, 5, 64, 500):
+        py, c = capped(game, 10_000, tt_max, False), capped(game, 10_000, tt_max, True)
+        assert py == c, (deal, tt_max)
+        assert py[:3] == free[:3] or py[0] == "unknown"  # emptying loses pruning, never a result
+        if tt_max == 1:
+            assert py[3] != free[3]  # and it did change the search
+
+
 def test_the_public_solve_gives_the_same_solution_on_either_core(monkeypatch):
     games = [Game.from_deal(d) for d in (0, 7, 24, 546)] + [g for g in (mid_game(s, STANDARD, 6, 12) for s in range(4)) if g]
     compiled = [search.solve(g, max_nodes=5_000) for g in games]

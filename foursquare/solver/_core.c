@@ -11,9 +11,10 @@
  * Differences that cannot change a result:
  * - The parity and forced-lines verdicts are computed each time (Python keeps
  *   them in caches shared by every search: they only remember pure functions).
- * - The transposition table is a hash set of exact keys (every word of the
- *   Python tuple, none lost), made for one budget and freed after it; like the
- *   Python dict, it never evicts an entry.
+ * - The transposition table is a hash set of exact keys (all that the Python
+ *   tuple says, none lost), made for one budget and freed after it; like the
+ *   Python dict, it never evicts an entry, and it is emptied at the same moment
+ *   (when it holds tt_max entries and one more is to be stored).
  *
  * Limits: frames of at most 63 cells (bit masks in one 64-bit word; every grid
  * up to 4x4 floating and up to 6x6 fixed); search.py keeps the other frames.
@@ -26,6 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#ifdef MAP_ANONYMOUS
+#define HAVE_MMAP_ANON 1
+#endif
+#ifdef MADV_HUGEPAGE
+#define HAVE_HUGE_PAGES 1
+#endif
+#endif
 
 typedef uint64_t mask;
 
@@ -34,18 +44,38 @@ typedef uint64_t mask;
 #define MAXTOP 16        /* ranks 1 .. 13, plus 2 (search.py: top) */
 #define MAXCAP 8         /* pile cap */
 #define MAXDECK 64       /* cards in a deck (13 ranks x 4 suits = 52) */
-#define KEYW (3 + (MAXN * MAXN + 7) / 8) /* transposition key words at most: 3, and a byte a pile */
 
 #define STOP_LIMIT 1
 #define STOP_ERROR 2
 
-/* SWAR bit count: portable and fast without -mpopcnt (the libgcc call is a table walk) */
+/* The search's hot functions (HOT) in two versions on x86-64 Linux where the compiler
+ * can: with the popcount instruction, picked when the processor has it (nearly all do),
+ * and without.  Elsewhere one version, with the instruction where the build allows it
+ * (-mpopcnt, -march=native; __builtin_popcountll is the instruction on arm64), else a SWAR
+ * bit count (portable, and faster than libgcc's table walk). */
+#if defined(__has_attribute)
+#if __has_attribute(target_clones) && defined(__x86_64__) && defined(__GLIBC__) && !defined(__POPCNT__)
+#define HOT __attribute__((target_clones("popcnt", "default")))
+#define POPCOUNT_BUILTIN 1
+#endif
+#endif
+#ifndef HOT
+#define HOT
+#endif
+#if defined(__POPCNT__) || defined(__aarch64__)
+#define POPCOUNT_BUILTIN 1
+#endif
+
 static inline int popcount(mask m)
 {
+#ifdef POPCOUNT_BUILTIN
+    return __builtin_popcountll(m);
+#else
     m = m - ((m >> 1) & 0x5555555555555555ULL);
     m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
     m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((m * 0x0101010101010101ULL) >> 56);
+#endif
 }
 static inline int lowest(mask m) { return __builtin_ctzll(m); }
 static inline mask low_bits(int k) { return k >= 64 ? ~(mask)0 : (((mask)1 << k) - 1); }
@@ -92,7 +122,7 @@ static int make_parity_tables(void)
 }
 
 /* parity_window */
-static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fcols)
+HOT static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fcols)
 {
     const mask *table = parity_rows[n], *free_ = parity_free[n];
     mask lm = low_bits(n);
@@ -118,7 +148,7 @@ static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fcols)
 }
 
 /* _window_origin: the first row and column holding a pile, as the shift r0 * F + c0 */
-static int window_shift(mask om, int F)
+HOT static int window_shift(mask om, int F)
 {
     int r0 = lowest(om) / F;
     mask lm = low_bits(F), cols = 0;
@@ -130,7 +160,7 @@ static int window_shift(mask om, int F)
 }
 
 /* one_pile_frees */
-static int one_pile_frees(mask om, mask dm, mask candidates, int F, int n)
+HOT static int one_pile_frees(mask om, mask dm, mask candidates, int F, int n)
 {
     const mask *table = parity_rows[n], *free_ = parity_free[n];
     mask lm = low_bits(n);
@@ -174,7 +204,7 @@ static int one_pile_frees(mask om, mask dm, mask candidates, int F, int n)
 }
 
 /* parity_extra */
-static int parity_extra(mask om, mask dm, mask fm, int F, int n, int want)
+HOT static int parity_extra(mask om, mask dm, mask fm, int F, int n, int want)
 {
     if (!om)
         return 0;
@@ -217,12 +247,12 @@ typedef struct {
     signed char nruns[MAXDECK + 1]; /* -1: not made yet */
     unsigned char run_of[MAXDECK + 1][MAXTOP]; /* rank -> its run */
     unsigned char *flag_tables[MAXDECK + 1]; /* [slack 0/1][min(k, 2)][lo * top + hi] */
-    /* transposition table: exact keys of KEYW words, open addressing */
+    /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
-    uint64_t *hashes;     /* per entry (to grow the slots) */
-    uint64_t *slots;      /* slot_of(hash, entry); 0: empty */
+    uint64_t *slots;      /* entry + 1 << 32 | hash tag; 0: empty */
     size_t nentries, cap_entries, nslots;
+    size_t tt_max; /* the most entries: when full, it is emptied (search.py: TT_MAX_ENTRIES) */
     /* the win's path, last move first */
     int path[MAXDECK];
     int npath;
@@ -315,7 +345,7 @@ static unsigned char *make_flag_table(Search *S, int t)
 }
 
 /* forced_lines_search */
-static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
+HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
 {
     int F = S->F, n = S->n;
     int nr = R1 - R0 + 1;
@@ -421,66 +451,188 @@ static uint64_t key_hash(const mask *key, int w)
     return h ^ (h >> 33);
 }
 
-/* A slot: the hash's high 32 bits (a tag, checked before the key) and the entry + 1 (0: empty). */
-static inline uint64_t slot_of(uint64_t hash, size_t e) { return (hash & 0xFFFFFFFF00000000ULL) | (uint64_t)(e + 1); }
+/* Zeroed memory for the slot array, released with big_free(p, bytes).  A big one comes
+ * from mmap where there is one, untouched, and on transparent huge pages where Linux has
+ * them (madvise): a probe then costs one cache miss and no page walk of its own, and the
+ * kernel zeroes 2 MB pages at a time.  Only a hint: nothing changes where it is missing. */
+#define HUGE_PAGE ((size_t)2 << 20)
 
-static int tt_find(const Search *S, const mask *key, uint64_t hash)
+static void *big_zeroed(size_t bytes)
+{
+#ifdef HAVE_MMAP_ANON
+    if (bytes >= 2 * HUGE_PAGE) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+#ifdef HAVE_HUGE_PAGES
+        uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+        uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
+        if (b > a)
+            (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+#endif
+    return calloc(bytes, 1);
+}
+
+static void big_free(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+#ifdef HAVE_MMAP_ANON
+    if (bytes >= 2 * HUGE_PAGE) {
+        munmap(p, bytes);
+        return;
+    }
+#endif
+    (void)bytes;
+    free(p);
+}
+
+/* The key: t1, the frame's room, the tail pattern and the layout in its n x n window (om,
+ * dm), in fields of fixed widths one after the other; then from the next word on, a byte a
+ * pile, in the order of om's bits: the run of its top rank (search.py: rank_runs) and how
+ * many of hm[kmin .. cap] hold it.  The Python key has a mask a run and a mask a height
+ * instead: the runs partition the piles and the heights nest, so the bytes and the masks
+ * say the same, and the words are as exact as the Python tuple.  3 words for n = 4. */
+#define TT_HEAD 30 /* t1: 7 bits (<= 64); a, b, d, e: 3 each (<= n - 1 <= 5); tail_key + 1: 11 (<= 15 + 4 * 256 + 1) */
+#define TT_WORDS(n) ((TT_HEAD + 2 * (n) * (n) + 63) / 64 + ((n) * (n) + 7) / 8)
+#define KEYW TT_WORDS(MAXN)
+
+static inline void put_bits(mask *key, int *pos, mask v, int bits)
+{
+    int w = *pos >> 6, o = *pos & 63;
+    key[w] |= v << o;
+    if (o + bits > 64)
+        key[w + 1] |= v >> (64 - o);
+    *pos += bits;
+}
+
+/* An entry's slot: the entry + 1 in the high half (0: empty), the hash's low 32 bits (a tag,
+ * checked before the key) in the low half.  The slot to start from: the hash's high half
+ * scaled to the table (any size works; no division). */
+static inline size_t tt_home(const Search *S, uint64_t hash) { return (size_t)(((hash >> 32) * (uint64_t)S->nslots) >> 32); }
+
+static inline void tt_prefetch(const Search *S, uint64_t hash)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (S->nslots)
+        __builtin_prefetch(S->slots + tt_home(S, hash));
+#else
+    (void)S;
+    (void)hash;
+#endif
+}
+
+static inline int same_key(const mask *a, const mask *b, int w)
+{
+    for (int i = 0; i < w; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+static inline int tt_find(const Search *S, const mask *key, uint64_t hash)
 {
     if (!S->nslots)
         return 0;
-    size_t m = S->nslots - 1;
-    uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
-    for (size_t i = hash & m;; i = (i + 1) & m) {
+    uint32_t tag = (uint32_t)hash;
+    for (size_t i = tt_home(S, hash);;) {
         uint64_t sl = S->slots[i];
         if (!sl)
             return 0;
-        if ((sl & 0xFFFFFFFF00000000ULL) == tag) {
-            size_t e = (size_t)(uint32_t)sl - 1;
-            if (!memcmp(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw))
-                return 1;
-        }
+        if ((uint32_t)sl == tag && same_key(S->keys + (size_t)((sl >> 32) - 1) * S->keyw, key, S->keyw))
+            return 1;
+        if (++i == S->nslots)
+            i = 0;
     }
 }
 
+static inline void tt_place(Search *S, uint64_t hash, size_t e)
+{
+    size_t i = tt_home(S, hash);
+    while (S->slots[i])
+        if (++i == S->nslots)
+            i = 0;
+    S->slots[i] = (uint64_t)(e + 1) << 32 | (uint32_t)hash;
+}
+
+#define TT_BATCH 16
+
 static int tt_insert(Search *S, const mask *key, uint64_t hash)
 {
-    if (S->nentries == S->cap_entries) {
+    if (S->nentries >= S->tt_max) { /* full: emptied, as search.py's dict */
+        S->nentries = 0;
+        if (S->nslots)
+            memset(S->slots, 0, S->nslots * sizeof(uint64_t));
+    }
+    if (S->nentries == S->cap_entries) { /* doubled; where realloc moves pages (mremap), nothing is copied */
         size_t c = S->cap_entries ? S->cap_entries * 2 : 1024;
-        if (c > 0xFFFFFFF0u)
+        if (c > 0xFFFFFFF0u || c > SIZE_MAX / (sizeof(mask) * S->keyw))
             return -1;
         mask *k = realloc(S->keys, c * sizeof(mask) * S->keyw);
         if (!k)
             return -1;
         S->keys = k;
-        uint64_t *hs = realloc(S->hashes, c * sizeof(uint64_t));
-        if (!hs)
-            return -1;
-        S->hashes = hs;
         S->cap_entries = c;
     }
-    if (2 * (S->nentries + 1) > S->nslots) {
+    if (4 * (S->nentries + 1) > 3 * S->nslots) { /* at most 3/4 full: twice the slots, placed again from the keys */
         size_t ns = S->nslots ? S->nslots * 2 : 2048;
-        uint64_t *sl = calloc(ns, sizeof(uint64_t));
-        if (!sl)
+        if ((uint64_t)ns > (uint64_t)1 << 32 || ns > SIZE_MAX / sizeof(uint64_t)) /* tt_home: at most 2^32 slots */
             return -1;
-        for (size_t e = 0; e < S->nentries; e++) {
-            size_t i = S->hashes[e] & (ns - 1);
-            while (sl[i])
-                i = (i + 1) & (ns - 1);
-            sl[i] = slot_of(S->hashes[e], e);
-        }
-        free(S->slots);
-        S->slots = sl;
+        big_free(S->slots, S->nslots * sizeof(uint64_t));
+        S->nslots = 0;
+        S->slots = big_zeroed(ns * sizeof(uint64_t));
+        if (!S->slots)
+            return -1;
         S->nslots = ns;
+        for (size_t e0 = 0; e0 < S->nentries; e0 += TT_BATCH) { /* the slots of a batch fetched together */
+            uint64_t hs[TT_BATCH];
+            size_t nb = S->nentries - e0 < TT_BATCH ? S->nentries - e0 : TT_BATCH;
+            for (size_t j = 0; j < nb; j++) {
+                hs[j] = key_hash(S->keys + (e0 + j) * S->keyw, S->keyw);
+                tt_prefetch(S, hs[j]);
+            }
+            for (size_t j = 0; j < nb; j++)
+                tt_place(S, hs[j], e0 + j);
+        }
     }
     size_t e = S->nentries++;
     memcpy(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw);
-    S->hashes[e] = hash;
-    size_t i = hash & (S->nslots - 1);
-    while (S->slots[i])
-        i = (i + 1) & (S->nslots - 1);
-    S->slots[i] = slot_of(hash, e);
+    tt_place(S, hash, e);
     return 0;
+}
+
+/* The key of the position after a move (t1 cards placed, `slack` cards to spare), and its hash. */
+static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2, mask dm2)
+{
+    const int F = S->F, n = S->n, nm1 = S->nm1, cap = S->cap;
+    int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
+    int a = C0 < room_c ? C0 : room_c, b = F - 1 - C1 < room_c ? F - 1 - C1 : room_c;
+    int d = R0 < room_r ? R0 : room_r, e = F - 1 - R1 < room_r ? F - 1 - R1 : room_r;
+    memset(key, 0, sizeof(mask) * KEYW);
+    int pos = 0;
+    put_bits(key, &pos, (mask)t1 | (mask)a << 7 | (mask)b << 10 | (mask)d << 13 | (mask)e << 16 | (mask)(tail_key + 1) << 19, TT_HEAD);
+    int s = R0 * F + C0;
+    mask oms = om2 >> s, dms = dm2 >> s, lm = low_bits(n), ow = 0, dw = 0;
+    for (int r = 0; r < n; r++) { /* the window's rows, n bits each (every pile lies in it) */
+        ow |= (oms >> (r * F) & lm) << (r * n);
+        dw |= (dms >> (r * F) & lm) << (r * n);
+    }
+    put_bits(key, &pos, ow, n * n);
+    put_bits(key, &pos, dw, n * n);
+    if (S->nruns[t1] < 0)
+        make_rank_runs(S, t1);
+    const unsigned char *run_of = S->run_of[t1];
+    int kmin = cap + 1 - slack > 2 ? cap + 1 - slack : 2;
+    unsigned char *piles = (unsigned char *)(key + (pos + 63) / 64);
+    for (mask m = om2; m; m &= m - 1) {
+        int pq = lowest(m);
+        int hk = S->h[pq] - kmin + 1;
+        *piles++ = (unsigned char)(run_of[S->rk[pq]] | (hk > 0 ? hk : 0) << 4);
+    }
+    return key_hash(key, S->keyw);
 }
 
 /* ---- the search: search.py's dfs ---- */
@@ -491,7 +643,7 @@ typedef struct {
 } Child;
 
 /* 1: a win within K cards (its moves pushed on S->path), 0: none, -1: stopped (S->stop) */
-static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, int c1, mask om, mask dm)
+HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, int c1, mask om, mask dm)
 {
     const int F = S->F, n = S->n, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
     int *h = S->h, *rk = S->rk;
@@ -672,7 +824,13 @@ static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, in
                         tail_key = pre + ((long long)S->kt << 8);
                     }
                 }
-                int s = R0 * F + C0;
+                /* the transposition table's key, made before the bounds so that its slot is on the way meanwhile */
+                mask key[KEYW];
+                uint64_t hash = 0;
+                if (go && piles_after > 1) {
+                    hash = tt_key(S, key, t1, slack, tail_key, R0, R1, C0, C1, om2, dm2);
+                    tt_prefetch(S, hash);
+                }
                 if (go && down_after && slack < 2) /* line parity */
                     go = parity_extra(om2, dm2, hm[cap], F, n, slack + 1) <= slack;
                 if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
@@ -700,31 +858,6 @@ static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, in
                         go = 0;
                 }
                 if (go && piles_after > 1) { /* the transposition table */
-                    int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
-                    mask key[KEYW];
-                    memset(key, 0, sizeof key);
-                    int a = C0 < room_c ? C0 : room_c, b = F - 1 - C1 < room_c ? F - 1 - C1 : room_c;
-                    int d = R0 < room_r ? R0 : room_r, e = F - 1 - R1 < room_r ? F - 1 - R1 : room_r;
-                    key[0] = (mask)t1 | (mask)a << 8 | (mask)b << 12 | (mask)d << 16 | (mask)e << 20 | (mask)(tail_key + 1) << 24;
-                    key[1] = om2 >> s;
-                    key[2] = dm2 >> s;
-                    /* The Python key's rank-run masks and height masks (hm[k], k = kmin .. cap),
-                     * one byte a pile instead, in the order of the piles' bits: the run of
-                     * its top rank, and how many of hm[kmin .. cap] hold it.  The masks
-                     * partition the piles (runs) or nest (heights), so the bytes and the
-                     * masks say the same: the key is as exact as the tuple. */
-                    if (S->nruns[t1] < 0)
-                        make_rank_runs(S, t1);
-                    const unsigned char *run_of = S->run_of[t1];
-                    int kmin = cap + 1 - slack > 2 ? cap + 1 - slack : 2;
-                    int w = 0;
-                    for (mask m = om2; m; m &= m - 1, w++) {
-                        int pq = lowest(m);
-                        int hk = h[pq] - kmin + 1;
-                        mask byte = (mask)run_of[rk[pq]] | (mask)(hk > 0 ? hk : 0) << 4;
-                        key[3 + w / 8] |= byte << (8 * (w % 8));
-                    }
-                    uint64_t hash = key_hash(key, S->keyw);
                     if (!tt_find(S, key, hash)) {
                         int got = dfs(S, t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2);
                         if (got < 0)
@@ -1298,14 +1431,13 @@ static void search_free(Search *S)
     for (int t = 0; t <= MAXDECK; t++)
         free(S->flag_tables[t]);
     free(S->keys);
-    free(S->hashes);
-    free(S->slots);
+    big_free(S->slots, S->nslots * sizeof(uint64_t));
     free(S);
 }
 
 PyDoc_STRVAR(search_budget_doc,
              "search_budget(F, n, cap, limit, room, floating, h, rk, piles, down, box, om, dm, ranks, t0, K, patterns, kt, "
-             "nodes, max_nodes, deadline)\n--\n\n"
+             "nodes, max_nodes, deadline, tt_max)\n--\n\n"
              "Search.search_budget of foursquare.solver.search, compiled: the depth-first search for a win with exactly K "
              "cards.\nReturns (1 found / 0 none / -1 the node or time limit, nodes after the search, the win's board indices).");
 
@@ -1317,10 +1449,15 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
     unsigned long long om, dm, P;
     long long nodes, max_nodes;
     double deadline;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!O!ii(iiii)KKO!iiKiLLd", &F, &n, &cap, &limit, &room, &floating, &PyList_Type, &h_list,
+    Py_ssize_t tt_max;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!O!ii(iiii)KKO!iiKiLLdn", &F, &n, &cap, &limit, &room, &floating, &PyList_Type, &h_list,
                           &PyList_Type, &rk_list, &p, &down, &r0, &r1, &c0, &c1, &om, &dm, &PyList_Type, &ranks_list, &t0, &K, &P,
-                          &kt, &nodes, &max_nodes, &deadline))
+                          &kt, &nodes, &max_nodes, &deadline, &tt_max))
         return NULL;
+    if (tt_max < 1) {
+        PyErr_SetString(PyExc_ValueError, "search_budget: tt_max must be at least 1");
+        return NULL;
+    }
     if (n < 3 || n > MAXN || F < n || F * F > MAXCELLS || cap < 1 || cap > MAXCAP || kt < 0 || kt > 4) {
         PyErr_SetString(PyExc_ValueError, "search_budget: a frame, grid or pile cap beyond the compiled core");
         return NULL;
@@ -1354,6 +1491,7 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
     S->max_nodes = max_nodes;
     S->deadline = deadline;
     S->has_deadline = deadline >= 0;
+    S->tt_max = (size_t)tt_max;
     /* the frame (engine/frame.py) */
     S->mid = n - 1;
     S->centre = S->mid * F + S->mid;
@@ -1454,7 +1592,7 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
                 S->ok_in_tail[i][pat & ((1 << i) - 1)][popcount((mask)(pat >> i))] = 1;
         }
     }
-    S->keyw = 3 + (n * n + 7) / 8;
+    S->keyw = TT_WORDS(n);
     int found = dfs(S, t0, p, down, r0, r1, c0, c1, (mask)om, (mask)dm);
     if (found < 0 && S->stop == STOP_ERROR) {
         search_free(S);

@@ -1,7 +1,7 @@
 def search_budget(
     F: int, n: int, cap: int, limit: int, room: int, floating: int, h: list[int], rk: list[int], piles: int, down: int,
     box: tuple[int, int, int, int], om: int, dm: int, ranks: list[int], t0: int, K: int, patterns: int, kt: int,
-    nodes: int, max_nodes: int, deadline: float, /,
+    nodes: int, max_nodes: int, deadline: float, tt_max: int, /,
 ) -> tuple[int, int, list[int]]: ...
 def tail_patterns(
     tail: list[int], earlier: list[int], n: int, limit: int, stacks: int, max_nodes: int, deadline: float, every: bool, /,

@@ -132,6 +132,10 @@ TAIL_CARDS = 3
 #: last four is the stacked one), within this many steps of the backward search (and
 #: a tenth of the positions left); beyond them, the last :data:`TAIL_CARDS` only.
 TAIL_STEPS_ONE_MORE = 100_000
+#: The most positions the transposition table holds: when it holds this many and one
+#: more is to be stored, it is emptied first (both searches alike, so the node counts
+#: agree), which bounds its memory (the compiled core: under 1 GB) on huge searches.
+TT_MAX_ENTRIES = 3 << 23
 
 
 class _Limit(Exception):
@@ -275,6 +279,7 @@ class Search:
         are searched in Python.
     :raises SolverError: for ``compiled=True`` where the core is not built.
     :ivar nodes: positions searched so far (with the steps of the last-cards search).
+    :ivar tt_max: the most positions in the transposition table (:data:`TT_MAX_ENTRIES`).
     """
 
     def __init__(
@@ -292,6 +297,7 @@ class Search:
         self.deadline = start + timeout if timeout is not None else None
         self.nodes = 0
         self.tt: dict[tuple[int, ...], int] = {}
+        self.tt_max = TT_MAX_ENTRIES
 
     def run(self, fewest_cards: int = 0) -> tuple[Outcome, int, list[int]]:
         """Try the budgets in turn: ``(outcome, cards used by the best win or the first
@@ -446,7 +452,7 @@ class Search:
         found, self.nodes, moves = self.core.search_budget(
             b.F, b.n, b.cap, b.limit, rules.room if rules.can_run_out_of_room else -1, int(rules.layout is LayoutKind.FLOATING),
             b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0, K, pats[0], pats[1],
-            self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline,
+            self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline, self.tt_max,
         )
         if found < 0:
             raise _Limit
@@ -486,6 +492,7 @@ class Search:
         # (RULES.md §5 point 4), a dead end; -1 when the rules cannot get there.
         room = b.rules.room if b.rules.can_run_out_of_room else -1
         tt = self.tt
+        tt_max = self.tt_max
         floating = b.rules.layout is LayoutKind.FLOATING
         mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
         centre = mid * F + mid
@@ -738,6 +745,8 @@ class Search:
                                 if go:
                                     found = True
                                 else:
+                                    if len(tt) >= tt_max:
+                                        tt.clear()  # full: emptied, as in the compiled core
                                     tt[tkey] = K
                                 go = False
                         if go and dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2):

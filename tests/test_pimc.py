@@ -29,7 +29,7 @@ from foursquare.solver.stocks import StockSolver
 
 def small(**kw: int) -> ExpertBot:
     """An expert bot with small limits (``deep`` small too, so that it is fast)."""
-    return ExpertBot(**{"samples": 4, "more": 4, "close": 2, "solver_nodes": 400, "deep_nodes": 3000, **kw})
+    return ExpertBot(**{"samples": 4, "more": 4, "close": 2, "solver_nodes": 400, "deep_nodes": 3000, "prior_nodes": 3000, **kw})
 
 
 def position(deal: int, piles: int, rules=PRESETS["standard"]) -> Game:
@@ -48,9 +48,11 @@ def _key(estimates):
 
 def test_registered_as_expert():
     assert isinstance(get_bot("expert"), ExpertBot) and BOTS["expert"].uses_nodes
-    bot = get_bot("expert", nodes=90_000)  # --nodes: deep's limit, and a tenth of it per solve
-    assert bot.deep.nodes == 90_000 and bot.solver_nodes == 9_000
-    assert get_bot("expert", nodes=5).solver_nodes == 100
+    bot = get_bot("expert", nodes=300_000)  # --nodes: deep's limit, and the sampling's scaled from 600,000
+    assert bot.deep.nodes == 300_000 and bot.solver_nodes == pimc.SOLVER_NODES // 2 and bot.samples == pimc.SAMPLES // 2
+    assert bot.more == pimc.MORE // 2
+    tiny = get_bot("expert", nodes=5)
+    assert (tiny.samples, tiny.more, tiny.solver_nodes) == (2, 0, 100)
 
 
 def test_deterministic_under_its_work_limits():
@@ -80,7 +82,7 @@ def test_estimates_are_the_shares_of_the_solved_samples():
     and its expected score their mean best score (a loss 0): recomputed here with the
     public solver on the same draws."""
     view = position(8, 11).view()
-    bot = small(samples=5, more=3, close=2, solver_nodes=20_000)
+    bot = small(samples=5, more=3, close=2, solver_nodes=20_000, tolerance=None)
     estimates = bot.estimates(view, None, seed=3)
     sampled = [e for e in estimates if e.samples is not None]
     assert len(sampled) == len(estimates) == len(view.legal_cells())  # every legal cell
@@ -104,9 +106,24 @@ def test_estimates_are_the_shares_of_the_solved_samples():
     assert keys == sorted(keys, reverse=True)
 
 
+def test_the_prior_s_order_among_the_cells_near_the_best_share_of_wins():
+    """With a tolerance, the cells whose share of wins is within it of the best come
+    first in the prior's (deep's) order; the others after them, by their samples."""
+    view = position(8, 11).view()
+    bot = small(samples=6, more=0, solver_nodes=20_000, tolerance=0.2)
+    estimates = bot.estimates(view, None, seed=3)
+    prior = [e.cell for e in bot.prior.estimates(view, None, seed=3)]
+    best = max(e.win_chance for e in estimates)
+    near = [e for e in estimates if e.win_chance >= best - 0.2]
+    assert estimates[: len(near)] == near and 1 < len(near) < len(estimates)
+    assert [e.cell for e in near] == [c for c in prior if c in {e.cell for e in near}]
+    rest = [(e.win_chance, e.expected_score) for e in estimates[len(near) :]]
+    assert rest == sorted(rest, reverse=True)
+
+
 def test_ranked_by_a_weight_of_wins_and_score():
     view = position(8, 11).view()
-    sampled = small(samples=6, more=0, solver_nodes=20_000, win_weight=3).estimates(view, None, seed=3)
+    sampled = small(samples=6, more=0, solver_nodes=20_000, win_weight=3, tolerance=None).estimates(view, None, seed=3)
     keys = [e.expected_score + 3 * e.win_chance for e in sampled]
     assert keys == sorted(keys, reverse=True)
 

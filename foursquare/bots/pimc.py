@@ -67,6 +67,14 @@ MORE = 48
 CLOSE = 3
 #: The most positions one solve may search.
 SOLVER_NODES = 20_000
+#: Ranking by the prior's order among the cells within this share of wins of the best (``None``: by the samples alone).
+TOLERANCE: float | None = 0.05
+#: The prior after the opening: ``None`` a two-placement expectimax search, else ``deep`` with this work limit.
+PRIOR_NODES: int | None = 600_000
+#: Of a time budget, the share the prior may use before the sampling starts.
+DEEP_SHARE = 0.3
+#: ``deep``'s default work limit: ``nodes`` scales the sampling's limits by ``nodes / NODES``.
+NODES = 600_000
 #: Sampling starts once the grid holds this many piles (before: ``deep``).
 FROM_PILES = 6
 #: Ranking: ``None`` the share of wins then the mean score; a number w: mean score + w * share of wins.
@@ -115,8 +123,9 @@ class ExpertBot(Bot):
     """``expert``: ``deep`` near the start, then every legal cell judged by solving sampled stocks.
 
     :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
-        ``deep``: ``deep`` gets that limit, and the solver ``nodes // 10`` positions a
-        solve (at least 100); ``None`` keeps the defaults below.
+        ``deep``: ``deep`` gets that limit, and the sampling's limits (``samples``,
+        ``more``, ``solver_nodes``) are scaled by ``nodes / 600,000`` (``deep``'s
+        default; at least 2 samples and 100 positions a solve); ``None`` keeps them.
     :param samples: orders of the unseen cards solved for every candidate cell.
     :param more: further orders solved for the ``close`` best cells after them.
     :param close: how many of the best cells get the ``more`` samples.
@@ -145,12 +154,16 @@ class ExpertBot(Bot):
         from_piles: int = FROM_PILES,
         deep_nodes: int | None = 600_000,
         win_weight: float | None = WIN_WEIGHT,
+        tolerance: float | None = TOLERANCE,
+        prior_nodes: int | None = PRIOR_NODES,
     ) -> None:
         if min(samples, solver_nodes, width or 1) < 1 or min(more, close) < 0:
             raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
         if nodes is not None:
             deep_nodes = nodes
-            solver_nodes = max(100, nodes // 10)
+            samples = max(2, samples * nodes // NODES)
+            more = more * nodes // NODES
+            solver_nodes = max(100, solver_nodes * nodes // NODES)
         self.samples = samples
         self.more = more
         self.close = close
@@ -159,7 +172,8 @@ class ExpertBot(Bot):
         self.from_piles = from_piles
         self.win_weight = win_weight
         self.deep = DeepBot(nodes=deep_nodes)
-        self.prior = SearchBot(depth=2)
+        self.tolerance = tolerance
+        self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
 
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)
@@ -186,7 +200,10 @@ class ExpertBot(Bot):
         to_cell = board.geo.to_cell
         if len(cells) == 1 or board.npiles < self.from_piles or not fast_rules(view.rules):
             return [Estimate(to_cell[c], p, s) for c, p, s in self.deep._estimates(board, view.next_card >> 2, cells, deadline, seed)]
-        ranked = [Estimate(to_cell[c], p, s) for c, p, s in self.prior._estimates(board, view.next_card >> 2, cells, deadline, seed)]
+        prior_deadline = None if budget is None else start + DEEP_SHARE * max(budget, 0.0)
+        ranked = [
+            Estimate(to_cell[c], p, s) for c, p, s in self.prior._estimates(board, view.next_card >> 2, cells, prior_deadline, seed)
+        ]
         width = len(ranked) if self.width is None else self.width
         tallies = self._tallies(view, ranked[:width])
         stocks = _Stocks(view, seed)
@@ -197,6 +214,10 @@ class ExpertBot(Bot):
             if len(best) > 1:
                 self._sample(best, stocks, self.more, deadline)
         judged = sorted(tallies, key=lambda t: t.key(self.win_weight))
+        if self.tolerance is not None:  # the prior's order among the cells whose share of wins is close to the best
+            best_win = max(t.wins / t.samples for t in tallies)
+            near = sorted((t for t in tallies if t.wins / t.samples >= best_win - self.tolerance), key=lambda t: t.order)
+            judged = near + [t for t in judged if t.wins / t.samples < best_win - self.tolerance]
         return [t.estimate() for t in judged] + ranked[width:]
 
     @staticmethod

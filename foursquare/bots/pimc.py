@@ -22,11 +22,16 @@ How a move is chosen:
   stock, so it never risks a face-down card it could not repair (*strategy fusion*);
   averaged over samples it is too optimistic, most of all early in the game, when
   almost every cell of almost every sample still wins.
-- From there on every legal cell (or the ``width`` best by the prior, a two-placement
-  expectimax search) is solved on ``samples`` orders, and the ``close`` best of them
-  on ``more`` further orders, so the cells that decide get the most samples.  Cells
-  are ranked by the share of wins, then the mean score (``win_weight``: by the mean
-  score plus a weight times the share of wins), then the prior's order.
+- From there on every legal cell (or the ``width`` best by the prior) is solved on
+  ``samples`` orders, and the ``close`` best of them on ``more`` further orders, so
+  the cells that decide get the most samples.  The *prior* is ``deep`` again
+  (``prior_nodes``; ``None``: a two-placement expectimax search, much cheaper).
+- Ranking: the samples' clairvoyant best scores were measured to score worse than
+  ``deep``'s choice, so by default the samples only veto: the cells whose share of
+  sampled wins is within ``tolerance`` of the best come first, in the prior's order,
+  then the others by their samples.  With ``tolerance=None`` the cells are ranked by
+  the share of wins, then the mean score (``win_weight``: by the mean score plus a
+  weight times the share of wins), then the prior's order.
 - *Unknown*: a solve that reaches its node limit (``solver_nodes``) proves neither a
   win nor its absence.  Such a sample counts as the prior's estimate of that cell (its
   win chance, and its expected score capped by the solver's bound
@@ -38,7 +43,7 @@ How a move is chosen:
 - Rule sets the fast solver does not cover (:func:`~foursquare.solver.search.fast_rules`:
   other flip or adjacency rules) get ``deep``'s answer, unsampled.
 
-Work limits: ``deep``'s positions before ``from_piles``; then ``samples`` (and
+Work limits: ``deep``'s positions (before ``from_piles``, and as the prior after it); then ``samples`` (and
 ``more``) orders with each solve at most ``solver_nodes`` positions, so the answer is
 deterministic.  A time budget stops the sampling after the last whole sample (every
 cell of its round solved on it), which depends on the machine's speed.
@@ -120,7 +125,7 @@ class _Tally:
 
 
 class ExpertBot(Bot):
-    """``expert``: ``deep`` near the start, then every legal cell judged by solving sampled stocks.
+    """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
     :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
         ``deep``: ``deep`` gets that limit, and the sampling's limits (``samples``,
@@ -135,11 +140,15 @@ class ExpertBot(Bot):
     :param deep_nodes: ``deep``'s work limit per move.
     :param win_weight: how cells are ranked: ``None``, by the share of wins then the
         mean score; a number ``w``, by the mean score plus ``w`` times the share of wins.
+    :param tolerance: when set, the cells within this share of wins of the best come
+        first, in the prior's order (``None``: the ranking above alone).
+    :param prior_nodes: the prior after the opening: ``deep`` with this work limit
+        (``None``: a two-placement expectimax search).
     :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
     """
 
     name = "expert"
-    description = "deep near the start, then every cell judged by solving sampled orders of the unseen cards"
+    description = "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on (slower)"
     uses_nodes = True
 
     def __init__(

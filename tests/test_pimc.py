@@ -10,23 +10,26 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from helpers import invoke
 
-from foursquare.bots import BOTS, get_bot
+from foursquare.bots import BOTS, get_bot, pimc
 from foursquare.bots.base import BotError
 from foursquare.bots.pimc import ExpertBot
 from foursquare.engine.game import Game, PlayerView
 from foursquare.engine.rules import PRESETS
 from foursquare.formats.state import state_text
+from foursquare.solver import core
 from foursquare.solver.search import fast_rules, solve
-from foursquare.solver.solution import Outcome
+from foursquare.solver.solution import Outcome, SolverError
+from foursquare.solver.stocks import StockSolver
 
 
 def small(**kw: int) -> ExpertBot:
     """An expert bot with small limits (``deep`` small too, so that it is fast)."""
-    return ExpertBot(**{"samples": 4, "solver_nodes": 400, "deep_nodes": 3000, **kw})
+    return ExpertBot(**{"samples": 4, "more": 4, "close": 2, "solver_nodes": 400, "deep_nodes": 3000, "prior_nodes": 3000, **kw})
 
 
 def position(deal: int, piles: int, rules=PRESETS["standard"]) -> Game:
@@ -45,9 +48,11 @@ def _key(estimates):
 
 def test_registered_as_expert():
     assert isinstance(get_bot("expert"), ExpertBot) and BOTS["expert"].uses_nodes
-    bot = get_bot("expert", nodes=90_000)  # --nodes: deep's limit, and as many samples as fit
-    assert bot.deep.nodes == 90_000 and bot.samples == 90_000 // (bot.width * bot.solver_nodes) == 10
-    assert get_bot("expert", nodes=5).samples == 1
+    bot = get_bot("expert", nodes=300_000)  # --nodes: deep's limit, and the sampling's scaled from 600,000
+    assert bot.deep.nodes == 300_000 and bot.solver_nodes == pimc.SOLVER_NODES // 2 and bot.samples == pimc.SAMPLES // 2
+    assert bot.more == pimc.MORE // 2
+    tiny = get_bot("expert", nodes=5)
+    assert (tiny.samples, tiny.more, tiny.solver_nodes) == (2, 0, 100)
 
 
 def test_deterministic_under_its_work_limits():
@@ -77,16 +82,17 @@ def test_estimates_are_the_shares_of_the_solved_samples():
     and its expected score their mean best score (a loss 0): recomputed here with the
     public solver on the same draws."""
     view = position(8, 11).view()
-    bot = small(samples=5, solver_nodes=20_000)
+    bot = small(samples=5, more=3, close=2, solver_nodes=20_000, tolerance=None)
     estimates = bot.estimates(view, None, seed=3)
     sampled = [e for e in estimates if e.samples is not None]
-    assert len(sampled) == bot.width
+    assert len(sampled) == len(estimates) == len(view.legal_cells())  # every legal cell
+    assert sorted(e.samples for e in sampled) == [5] * (len(sampled) - 2) + [8, 8]  # the two best: 3 more
     rng = random.Random(3)
-    games = [view.sample(rng) for _ in range(5)]
+    games = [replace(view, unseen=tuple(sorted(view.unseen))).sample(rng) for _ in range(8)]
     for e in sampled:
-        assert e.samples == 5 and 0 <= e.win_chance <= 1 and 0 <= e.expected_score <= 24
+        assert 0 <= e.win_chance <= 1 and 0 <= e.expected_score <= 24
         wins = points = 0
-        for game in games:
+        for game in games[: e.samples]:
             game.play(e.cell)
             solution = solve(game, max_nodes=20_000)
             game.undo()
@@ -94,10 +100,71 @@ def test_estimates_are_the_shares_of_the_solved_samples():
             wins += solution.won
             points += solution.score or 0
         assert e.unknown == 0
-        assert e.win_chance == pytest.approx(wins / 5) and e.expected_score == pytest.approx(points / 5)
+        assert e.win_chance == pytest.approx(wins / e.samples) and e.expected_score == pytest.approx(points / e.samples)
     # ranked by the share of wins, then the mean score
     keys = [(e.win_chance, e.expected_score) for e in sampled]
     assert keys == sorted(keys, reverse=True)
+
+
+def test_the_prior_s_order_among_the_cells_near_the_best_share_of_wins():
+    """With a tolerance, the cells whose share of wins is within it of the best come
+    first in the prior's (deep's) order; the others after them, by their samples."""
+    view = position(8, 11).view()
+    bot = small(samples=6, more=0, solver_nodes=20_000, tolerance=0.2)
+    estimates = bot.estimates(view, None, seed=3)
+    prior = [e.cell for e in bot.prior.estimates(view, None, seed=3)]
+    best = max(e.win_chance for e in estimates)
+    near = [e for e in estimates if e.win_chance >= best - 0.2]
+    assert estimates[: len(near)] == near and 1 < len(near) < len(estimates)
+    assert [e.cell for e in near] == [c for c in prior if c in {e.cell for e in near}]
+    rest = [(e.win_chance, e.expected_score) for e in estimates[len(near) :]]
+    assert rest == sorted(rest, reverse=True)
+
+
+def test_ranked_by_a_weight_of_wins_and_score():
+    view = position(8, 11).view()
+    sampled = small(samples=6, more=0, solver_nodes=20_000, win_weight=3, tolerance=None).estimates(view, None, seed=3)
+    keys = [e.expected_score + 3 * e.win_chance for e in sampled]
+    assert keys == sorted(keys, reverse=True)
+
+
+def test_the_stock_solver_answers_as_solve():
+    """StockSolver (the position set up once, each order as ranks) gives solve()'s
+    answer on a game with that stock: outcome, score, moves, bound and node count,
+    on either search core, also after a solve stopped by its limit."""
+    for deal, piles in ((2, 6), (8, 11), (4, 15)):
+        view = position(deal, piles).view()
+        rng = random.Random(deal)
+        for cell in view.legal_cells()[:3]:
+            games = [view.sample(rng) for _ in range(3)]
+            for game in games:
+                game.play(cell)
+            solver = StockSolver(games[0])
+            for game in games:
+                ranks = [c >> 2 for c in game.deck[game.placed :]]
+                for limit in (30, 2_000):
+                    for compiled in (False, True) if core.CORE is not None else (False,):
+                        a = solve(game, max_nodes=limit)
+                        b = solver.solve(ranks, max_nodes=limit) if compiled else _pure(solver, ranks, limit)
+                        assert (a.status, a.score, a.moves, a.nodes, a.max_score) == (b.status, b.score, b.moves, b.nodes, b.max_score)
+
+
+def _pure(solver: StockSolver, ranks: list[int], limit: int):
+    """solver.solve on the pure-Python search."""
+    saved, core.CORE = core.CORE, None
+    try:
+        return solver.solve(ranks, max_nodes=limit)
+    finally:
+        core.CORE = saved
+
+
+def test_the_stock_solver_on_a_finished_position_and_other_rules():
+    won = Game.from_deal(1)
+    for cell in solve(won).moves:
+        won.play(cell)
+    assert StockSolver(won).solve([]).score == won.score
+    with pytest.raises(SolverError):
+        StockSolver(Game.from_deal(1, PRESETS["diagonal"]))
 
 
 def test_legal_cells_only_each_once():
@@ -114,18 +181,23 @@ def test_before_from_piles_the_answer_is_deep_s():
     assert all(e.samples is None for e in bot.estimates(view, None))
 
 
-def test_an_unknown_sample_counts_as_deep_s_estimate():
-    """A solve stopped by its node limit settles nothing: the sample counts as ``deep``'s
-    estimate of the cell (its expected score capped by the solver's bound)."""
+def test_an_unknown_sample_counts_as_the_prior_s_estimate():
+    """A solve stopped by its node limit settles nothing: the sample counts as the
+    prior's estimate of the cell (its expected score capped by the solver's bound)."""
     view = position(7, 9).view()
     bot = small(solver_nodes=1)
-    deep = {e.cell: e for e in bot.deep.estimates(view, None)}
+    prior = {e.cell: e for e in bot.prior.estimates(view, None)}
+    settled = 0
     for e in bot.estimates(view, None):
-        if e.samples is None:
+        assert e.samples in (4, 8)
+        if e.unknown == 0:  # a cell that loses at once needs no search
+            assert e.win_chance == e.expected_score == 0
             continue
-        assert e.unknown == e.samples == 4
-        assert e.win_chance == pytest.approx(deep[e.cell].win_chance)
-        assert e.expected_score <= deep[e.cell].expected_score + 1e-9
+        settled += 1
+        assert e.unknown == e.samples
+        assert e.win_chance == pytest.approx(prior[e.cell].win_chance)
+        assert e.expected_score <= prior[e.cell].expected_score + 1e-9
+    assert settled
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -180,9 +252,11 @@ def test_cli_hint_expert_shows_the_sampled_shares(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     sampled = [e for e in data["estimates"] if "samples" in e]
-    assert sampled and all(e["samples"] == 16 and 0 <= e["win_chance"] <= 1 for e in sampled)
-    for e in sampled:  # a share of 16 samples, unless some counted as deep's estimate
-        assert e["unknown"] or (16 * e["win_chance"]) == pytest.approx(round(16 * e["win_chance"]))
+    counts = (pimc.SAMPLES, pimc.SAMPLES + pimc.MORE)
+    assert sampled and all(e["samples"] in counts and 0 <= e["win_chance"] <= 1 for e in sampled)
+    for e in sampled:  # a share of its samples, unless some counted as the prior's estimate
+        k = e["samples"]
+        assert e["unknown"] or (k * e["win_chance"]) == pytest.approx(round(k * e["win_chance"]))
     assert data["bot"] == "expert" and data["cell"] == data["estimates"][0]["cell"]
     text = invoke(["hint", state, "--bot", "expert", "--budget", "120"]).stdout
     assert "sampled orders of the unseen cards" in text

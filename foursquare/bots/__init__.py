@@ -13,8 +13,9 @@ budget, and answers with estimates per candidate cell, best first::
 The bots, by name (:data:`BOTS`): ``random``, ``greedy`` (one placement
 ahead), ``expectimax`` (two placements, a chance node over the next card's
 rank), ``deep`` (iterative-deepening expectimax, the default for hints) and
-``expert`` (``deep``, then its best cells judged by solving sampled orders of the
-unseen cards with the perfect-information solver; slow on the pure-Python solver).
+``expert`` (``deep``, with every cell judged by solving sampled orders of the unseen
+cards with the perfect-information solver from 6 piles on, the samples vetoing
+``deep``'s choice when it loses clearly more often; slow on the pure-Python solver).
 """
 
 from __future__ import annotations

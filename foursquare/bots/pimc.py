@@ -3,61 +3,87 @@
 The player knows *which* cards are unseen, never their order (RULES.md §6).  This bot
 draws orders of those cards (a *sample*: one possible stock), and for each candidate
 cell and each sample places the card there and asks the perfect-information solver
-(:func:`foursquare.solver.search.solve`) for the best score still reachable with that
-stock.  A cell's estimate is then the share of its samples that can still be won and
-the mean of their best scores (a loss counting 0): the method behind strong bridge
-and Skat programs.  The same samples serve every cell (common random numbers), so the
+for the best score still reachable with that stock
+(:class:`~foursquare.solver.stocks.StockSolver`: the answers of
+:func:`foursquare.solver.search.solve`, with the position set up once per cell).  A
+cell's estimate is then the share of its samples that can still be won and the mean
+of their best scores (a loss counting 0): the method behind strong bridge and Skat
+programs.  The same samples serve every cell (common random numbers), so the
 comparison of two cells is not blurred by different draws.
 
 The samples depend only on the view and the seed: the unseen cards are sorted before
 they are shuffled by a :class:`random.Random` seeded from ``seed``, so every order of
 the real stock gets the same answer.
 
-Corrections to plain sampling, and what is not done:
+How a move is chosen:
 
-- *Strategy fusion*: a sample's solver sees the whole stock, so it never risks a
-  face-down card it could not repair; averaged over samples it is too optimistic,
-  most of all early in the game, when almost every cell of almost every sample still
-  wins.  So the ``deep`` expectimax bot (:class:`~foursquare.bots.search.DeepBot`)
-  judges first: before the grid holds ``from_piles`` piles its answer is ``deep``'s,
-  and from there on only ``deep``'s ``width`` best cells are sampled (the others keep
-  ``deep``'s estimates and come after them).  Among the sampled cells, the highest
-  share of wins comes first, then the highest mean score, then ``deep``'s order.
+- Before the grid holds ``from_piles`` piles the answer is the ``deep`` expectimax
+  bot's (:class:`~foursquare.bots.search.DeepBot`): a sample's solver sees the whole
+  stock, so it never risks a face-down card it could not repair (*strategy fusion*);
+  averaged over samples it is too optimistic, most of all early in the game, when
+  almost every cell of almost every sample still wins.
+- From there on every legal cell (or the ``width`` best by the prior) is solved on
+  ``samples`` orders, and the ``close`` best of them on ``more`` further orders, so
+  the cells that decide get the most samples.  The *prior* is ``deep`` again
+  (``prior_nodes``; ``None``: a two-placement expectimax search, much cheaper).
+- Ranking: the samples' clairvoyant best scores were measured to score worse than
+  ``deep``'s choice, so by default the samples only veto: the cells whose share of
+  sampled wins is within ``tolerance`` of the best come first, in the prior's order,
+  then the others by their samples.  With ``tolerance=None`` the cells are ranked by
+  the share of wins, then the mean score (``win_weight``: by the mean score plus a
+  weight times the share of wins), then the prior's order.
 - *Unknown*: a solve that reaches its node limit (``solver_nodes``) proves neither a
-  win nor its absence.  Such a sample counts as ``deep``'s estimate of that cell (its
+  win nor its absence.  Such a sample counts as the prior's estimate of that cell (its
   win chance, and its expected score capped by the solver's bound
   :attr:`~foursquare.solver.solution.Solution.max_score`), so the figures stay
   estimates of the same thing; :attr:`~foursquare.bots.base.Estimate.unknown` says
   how many samples were so counted.
-- A win/no-win search (cheaper than the best score) is not offered by the solver's
-  public interface, so it is not used; nor are solved samples kept between moves.
+- Not done: a win/no-win search (cheaper than the best score), and keeping solved
+  samples from one move to the next.
 - Rule sets the fast solver does not cover (:func:`~foursquare.solver.search.fast_rules`:
-  other flip or adjacency rules) would go to the slow engine-based solver; there the
-  answer is ``deep``'s, unsampled.
+  other flip or adjacency rules) get ``deep``'s answer, unsampled.
 
-Work limits: ``deep``'s positions, then ``samples`` orders with each solve at most
-``solver_nodes`` positions, so the answer is deterministic; a time budget stops the sampling after the last whole
-sample (every sampled cell solved on it), which depends on the machine's speed.
+Work limits: ``deep``'s positions (before ``from_piles``, and as the prior after it); then ``samples`` (and
+``more``) orders with each solve at most ``solver_nodes`` positions, so the answer is
+deterministic.  A time budget stops the sampling after the last whole sample (every
+cell of its round solved on it), which depends on the machine's speed.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
-from ..solver.search import fast_rules, solve
-from ..solver.solution import Outcome
+from ..solver.search import fast_rules
+from ..solver.solution import Outcome, Solution
+from ..solver.stocks import StockSolver
 from ._board import Board
 from .base import Bot, BotError, CellEstimate, Estimate
-from .search import DeepBot
+from .search import DeepBot, SearchBot
 
-#: Of a time budget, the share ``deep`` may use before the sampling starts.
+#: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
+SAMPLES = 24
+MORE = 48
+CLOSE = 3
+#: The most positions one solve may search.
+SOLVER_NODES = 20_000
+#: Ranking by the prior's order among the cells within this share of wins of the best (``None``: by the samples alone).
+TOLERANCE: float | None = 0.05
+#: The prior after the opening: ``None`` a two-placement expectimax search, else ``deep`` with this work limit.
+PRIOR_NODES: int | None = 600_000
+#: Of a time budget, the share the prior may use before the sampling starts.
 DEEP_SHARE = 0.3
+#: ``deep``'s default work limit: ``nodes`` scales the sampling's limits by ``nodes / NODES``.
+NODES = 600_000
+#: Sampling starts once the grid holds this many piles (before: ``deep``).
+FROM_PILES = 6
+#: Ranking: ``None`` the share of wins then the mean score; a number w: mean score + w * share of wins.
+WIN_WEIGHT: float | None = None
 
 
 @dataclass
@@ -65,68 +91,98 @@ class _Tally:
     """What the samples said of one cell: counts and sums, for its :class:`Estimate`."""
 
     cell: Cell
-    deep_win: float
-    deep_score: float
+    solver: StockSolver
+    prior_win: float
+    prior_score: float
+    order: int
     samples: int = 0
     wins: float = 0.0
     points: float = 0.0
     unknown: int = 0
 
-    def add(self, status: Outcome, score: int | None, bound: int | None) -> None:
+    def add(self, solution: Solution) -> None:
         """Count one solved sample (see the module text for ``unknown``)."""
         self.samples += 1
-        if status is Outcome.SOLVED:
+        if solution.status is Outcome.SOLVED:
             self.wins += 1
-            self.points += score or 0
-        elif status is Outcome.UNKNOWN:
+            self.points += solution.score or 0
+        elif solution.status is Outcome.UNKNOWN:
             self.unknown += 1
-            self.wins += self.deep_win
-            self.points += self.deep_score if bound is None else min(self.deep_score, bound)
+            self.wins += self.prior_win
+            bound = solution.max_score
+            self.points += self.prior_score if bound is None else min(self.prior_score, bound)
 
     def estimate(self) -> Estimate:
         return Estimate(self.cell, self.wins / self.samples, self.points / self.samples, self.samples, self.unknown)
 
+    def key(self, win_weight: float | None) -> tuple[float, ...]:
+        """Best first: the share of wins then the mean score (``win_weight`` None), or
+        the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
+        win, score = self.wins / self.samples, self.points / self.samples
+        if win_weight is None:
+            return (-win, -score, self.order)
+        return (-(score + win_weight * win), -win, self.order)
+
 
 class ExpertBot(Bot):
-    """``expert``: ``deep`` near the start, then its best cells judged by solving sampled stocks.
+    """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
     :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
-        ``deep``: ``deep`` gets that limit, and the sampling as many samples as fit
-        in it at ``width × solver_nodes`` positions each (at least one); ``None``
-        keeps the defaults below.
-    :param samples: orders of the unseen cards drawn per move (with ``solver_nodes``,
-        the work limit of the sampling).
+        ``deep``: ``deep`` gets that limit, and the sampling's limits (``samples``,
+        ``more``, ``solver_nodes``) are scaled by ``nodes / 600,000`` (``deep``'s
+        default; at least 2 samples and 100 positions a solve); ``None`` keeps them.
+    :param samples: orders of the unseen cards solved for every candidate cell.
+    :param more: further orders solved for the ``close`` best cells after them.
+    :param close: how many of the best cells get the ``more`` samples.
     :param solver_nodes: the most positions one solve of one sample may search.
-    :param width: how many of ``deep``'s best cells are sampled.
+    :param width: how many cells are sampled, best by the prior first (``None``: all).
     :param from_piles: sample only once the grid holds this many piles (before: ``deep``).
     :param deep_nodes: ``deep``'s work limit per move.
-    :raises ValueError: for a count below 1.
+    :param win_weight: how cells are ranked: ``None``, by the share of wins then the
+        mean score; a number ``w``, by the mean score plus ``w`` times the share of wins.
+    :param tolerance: when set, the cells within this share of wins of the best come
+        first, in the prior's order (``None``: the ranking above alone).
+    :param prior_nodes: the prior after the opening: ``deep`` with this work limit
+        (``None``: a two-placement expectimax search).
+    :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
     """
 
     name = "expert"
-    description = "deep, then its best cells judged by solving sampled orders of the unseen cards (slow)"
+    description = "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on (slower)"
     uses_nodes = True
 
     def __init__(
         self,
         nodes: int | None = None,
         *,
-        samples: int = 16,
-        solver_nodes: int = 3000,
-        width: int = 3,
-        from_piles: int = 8,
+        samples: int = SAMPLES,
+        more: int = MORE,
+        close: int = CLOSE,
+        solver_nodes: int = SOLVER_NODES,
+        width: int | None = None,
+        from_piles: int = FROM_PILES,
         deep_nodes: int | None = 600_000,
+        win_weight: float | None = WIN_WEIGHT,
+        tolerance: float | None = TOLERANCE,
+        prior_nodes: int | None = PRIOR_NODES,
     ) -> None:
-        if min(samples, solver_nodes, width) < 1:
-            raise ValueError("samples, solver_nodes and width must be at least 1")
+        if min(samples, solver_nodes, width or 1) < 1 or min(more, close) < 0:
+            raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
         if nodes is not None:
             deep_nodes = nodes
-            samples = max(1, nodes // (width * solver_nodes))
+            samples = max(2, samples * nodes // NODES)
+            more = more * nodes // NODES
+            solver_nodes = max(100, solver_nodes * nodes // NODES)
         self.samples = samples
+        self.more = more
+        self.close = close
         self.solver_nodes = solver_nodes
         self.width = width
         self.from_piles = from_piles
+        self.win_weight = win_weight
         self.deep = DeepBot(nodes=deep_nodes)
+        self.tolerance = tolerance
+        self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
 
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)
@@ -139,61 +195,92 @@ class ExpertBot(Bot):
         :param seed: seeds the sampled orders.
         :returns: one :class:`Estimate` per legal cell (on an empty floating grid, the
             centre only): the sampled cells first, with ``samples`` and ``unknown`` set,
-            then the others with ``deep``'s estimates.
+            then any others with the prior's estimates.
         :raises BotError: when the game is over.
         """
         if view.status is not Status.PLAYING or view.next_card is None:
             raise BotError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()
         deadline = None if budget is None else start + max(budget, 0.0)
-        deep_deadline = None if budget is None else start + DEEP_SHARE * max(budget, 0.0)
         board = Board.from_view(view)
         cells = board.legal()
         if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
             cells = [board.geo.centre]
         to_cell = board.geo.to_cell
+        if len(cells) == 1 or board.npiles < self.from_piles or not fast_rules(view.rules):
+            return [Estimate(to_cell[c], p, s) for c, p, s in self.deep._estimates(board, view.next_card >> 2, cells, deadline, seed)]
+        prior_deadline = None if budget is None else start + DEEP_SHARE * max(budget, 0.0)
         ranked = [
-            Estimate(to_cell[c], p, s) for c, p, s in self.deep._estimates(board, view.next_card >> 2, cells, deep_deadline, seed)
+            Estimate(to_cell[c], p, s) for c, p, s in self.prior._estimates(board, view.next_card >> 2, cells, prior_deadline, seed)
         ]
-        if len(ranked) == 1 or board.npiles < self.from_piles or not fast_rules(view.rules):
+        width = len(ranked) if self.width is None else self.width
+        tallies = self._tallies(view, ranked[:width])
+        stocks = _Stocks(view, seed)
+        if not self._sample(tallies, stocks, self.samples, deadline):
             return ranked
-        tallies = [_Tally(e.cell, e.win_chance or 0.0, e.expected_score or 0.0) for e in ranked[: self.width]]
-        if not self._sample(view, tallies, deadline, seed):
-            return ranked
-        order = {e.cell: i for i, e in enumerate(ranked)}
-        judged = sorted((t.estimate() for t in tallies), key=lambda e: (-(e.win_chance or 0.0), -(e.expected_score or 0.0), order[e.cell]))
-        return judged + ranked[self.width :]
+        if self.more and self.close:
+            best = sorted(tallies, key=lambda t: t.key(self.win_weight))[: self.close]
+            if len(best) > 1:
+                self._sample(best, stocks, self.more, deadline)
+        judged = sorted(tallies, key=lambda t: t.key(self.win_weight))
+        if self.tolerance is not None:  # the prior's order among the cells whose share of wins is close to the best
+            best_win = max(t.wins / t.samples for t in tallies)
+            near = sorted((t for t in tallies if t.wins / t.samples >= best_win - self.tolerance), key=lambda t: t.order)
+            judged = near + [t for t in judged if t.wins / t.samples < best_win - self.tolerance]
+        return [t.estimate() for t in judged] + ranked[width:]
 
-    def _sample(self, view: PlayerView, tallies: list[_Tally], deadline: float | None, seed: int) -> bool:
-        """Solve each of :attr:`samples` orders for every cell of ``tallies`` (changing them);
-        whether at least one whole sample was counted before the deadline."""
-        rng = random.Random(seed)
-        view = replace(view, unseen=tuple(sorted(view.unseen)))  # the draws depend on which cards, never their order
+    @staticmethod
+    def _tallies(view: PlayerView, ranked: list[Estimate]) -> list[_Tally]:
+        """One tally per cell, each with the solver of the position after the card in hand goes there."""
+        assert view.next_card is not None
+        grid = {cell: (pile.cards, pile.face_up) for cell, pile in view.grid.items()}
+        tallies = []
+        for i, e in enumerate(ranked):
+            game = Game.from_position(grid, [view.next_card, *sorted(view.unseen)], view.rules)
+            game.play(e.cell)
+            tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
+        return tallies
+
+    def _sample(self, tallies: list[_Tally], stocks: _Stocks, count: int, deadline: float | None) -> bool:
+        """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
+        them); whether at least one whole sample was counted before the deadline."""
         done = 0
-        for _ in range(self.samples):
-            game = view.sample(rng)
-            results: list[tuple[Outcome, int | None, int | None]] = []
+        first = stocks.start(tallies)
+        for i in range(first, first + count):
+            ranks = stocks.order(i)
+            results: list[Solution] = []
             for tally in tallies:
                 timeout = None
                 if deadline is not None:
                     timeout = deadline - time.perf_counter()
                     if timeout <= 0:
                         return done > 0
-                results.append(_solve_after(game, tally.cell, self.solver_nodes, timeout))
+                results.append(tally.solver.solve(ranks, max_nodes=self.solver_nodes, timeout=timeout))
             if deadline is not None and time.perf_counter() > deadline:
                 return done > 0  # the last solve may have stopped at the deadline: not a whole sample
-            for tally, (status, score, bound) in zip(tallies, results, strict=True):
-                tally.add(status, score, bound)
+            for tally, solution in zip(tallies, results, strict=True):
+                tally.add(solution)
             done += 1
         return done > 0
 
 
-def _solve_after(game: Game, cell: Cell, max_nodes: int, timeout: float | None) -> tuple[Outcome, int | None, int | None]:
-    """The solver's verdict on ``game`` after its next card goes to ``cell``: (outcome, score, bound).
-    The game is left as it was."""
-    game.play(cell)
-    try:
-        solution = solve(game, max_nodes=max_nodes, timeout=timeout)
-    finally:
-        game.undo()
-    return solution.status, solution.score, solution.max_score
+class _Stocks:
+    """The sampled orders of one move: order ``i`` is the ``i``-th shuffle of the unseen
+    cards, sorted first (so the same for every real order of the stock), as ranks."""
+
+    def __init__(self, view: PlayerView, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.unseen = sorted(view.unseen)
+        self.orders: list[list[int]] = []
+
+    @staticmethod
+    def start(tallies: list[_Tally]) -> int:
+        """The first order none of ``tallies`` has been solved on."""
+        return max(t.samples for t in tallies)
+
+    def order(self, i: int) -> list[int]:
+        while len(self.orders) <= i:
+            rest = list(self.unseen)
+            self.rng.shuffle(rest)
+            self.orders.append([c >> 2 for c in rest])
+        return self.orders[i]

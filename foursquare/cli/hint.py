@@ -56,7 +56,8 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     sampled = [e for e in estimates if e.samples is not None]
     if not sampled:
         return None
-    samples = max(e.samples or 0 for e in sampled)
+    fewest, most = min(e.samples or 0 for e in sampled), max(e.samples or 0 for e in sampled)
+    samples = str(most) if fewest == most else f"{fewest} to {most}"
     unknown = sum(e.unknown or 0 for e in sampled)
     first = "the best cell" if len(sampled) == 1 else f"the first {len(sampled)} cells"
     note = (
@@ -64,8 +65,8 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
         " each solved with its stock known"
     )
     if unknown:
-        note += f"; {unknown} solves unsettled, counted as the deep search's estimate"
-    rest = "" if len(sampled) == len(estimates) else "; the others: the deep search's estimates"
+        note += f"; {unknown} solves unsettled, counted as the prior search's estimate"
+    rest = "" if len(sampled) == len(estimates) else "; the others: the prior search's estimates"
     return note + rest + ")"
 
 

@@ -562,6 +562,28 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize("shown", [["--format", "json"], ["-v"]])
+def test_a_batch_that_also_writes_a_csv_file_completes_it_when_the_reader_of_stdout_leaves(tmp_path, shown):
+    # (the run stopped at the reader's leaving, exit 0, with the CSV cut short and nothing said)
+    csv_path = tmp_path / "deals.csv"
+    args = ["solve", "--deals", "0-299", "--max-nodes", "2000", *shown, "--output", str(csv_path)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # the reader leaves, as head does
+    try:
+        code = process.wait(timeout=120)
+    finally:
+        process.kill()
+    err = process.stderr.read().decode()
+    assert first and code == 0, err
+    assert "Traceback" not in err
+    assert [row.split(",")[0] for row in _lines(csv_path)[1:]] == [str(d) for d in range(300)]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
 @pytest.mark.parametrize(
     "args, said",
     [

@@ -246,7 +246,9 @@ def _batch(
         mapper=cluster.map if cluster is not None else None,
     )
     stopped = False
-    to_stdout = fmt == "json" or verbose or csv_path == "-"  # the results themselves go to stdout
+    # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
+    # them and the run stops; with a CSV file as well, the run goes on to complete the file
+    to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
     try:
         with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:

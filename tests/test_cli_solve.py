@@ -224,3 +224,21 @@ def test_a_failed_csv_write_names_the_file():
     result = invoke(["solve", "--deals", "0-2", "--max-nodes", "2000", "--output", "/dev/full"])
     assert result.exit_code == 1
     assert result.stderr.startswith("/dev/full: No space left on device")
+
+
+def test_analyze_names_the_limits_that_ran_out():
+    # with --timeout too, the advice names both; a short deck is named as a cause
+    script = os.path.join(os.path.dirname(__file__), "..", "examples", "deal89.moves")
+    r = invoke(["analyze", script, "--deal", "89", "--no-bot", "--max-nodes", "1", "--timeout", "5"])
+    assert r.exit_code == 0, r.output
+    assert "unknown: a higher --max-nodes or --timeout may find more)" in r.output
+
+
+def test_analyze_of_a_state_without_moves_is_a_file_error_of_the_usual_form(tmp_path):
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "state.yaml")
+    state = tmp_path / "s.yaml"
+    with open(example) as f:
+        state.write_text(f.read().split("\nmoves:")[0] + "\n")  # its last key, moves, left out
+    r = invoke(["analyze", str(state)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().startswith(f"{state}: a state has no moves to analyze") and "Error:" not in r.stderr

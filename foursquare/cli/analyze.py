@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
@@ -63,7 +62,8 @@ def analyze(
     information before and after it, the best score from there, the solver's
     cell, and the bot's preferred cell and win chances; then the mistakes.
 
-    'unknown' means the solver's node limit ran out for that position.
+    'unknown' means the solver's node limit (or --timeout) ran out for that
+    position, or the deck given ends before a win could.
     """
     from ..errors import FormatError
     from ..solver.analysis import ANALYSIS_MAX_NODES, analyze_game
@@ -78,7 +78,7 @@ def analyze(
     game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
-        raise click.ClickException(f"{shown_name(name)}: a state has no moves to analyze; give a transcript or a move script")
+        raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
     estimator = None
     if not no_bot:
         from ..bots import DEFAULT, recommend
@@ -127,7 +127,10 @@ def analyze(
     click.echo(f"start: {_best(result.start, result.best_start)}; outcome: {outcome}")
     unknown = sum(m.verdict == "unknown" for m in result.moves)
     # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
-    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: a higher --max-nodes may find more)" if unknown else ""
+    why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
+    if len(game.deck) < game.rules.deck_size:
+        why += f", unless the deck's {len(game.deck)} cards run out first"
+    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: {why})" if unknown else ""
     if not result.mistakes:
         click.echo("mistakes: none found" + more)
         return

@@ -223,6 +223,7 @@ def _batch(
     solutions: list[Solution] = []
     writer: Any = None
     csv_file: IO[str] | None = None
+    header = False
     settings = [rules_text(rules), str(limit), limit_text(timeout)]
     todo = deals
     if csv_path is not None and resume:
@@ -239,7 +240,7 @@ def _batch(
     elif csv_path is not None:
         csv_file = open_output_file(csv_path, force)
         writer = csv.writer(csv_file)
-        _csv_row(writer, csv_file, csv_path, CSV_HEADER)
+        header = True  # written below, where a failed write is an interruption like any other
     show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(
         todo, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals,
@@ -250,6 +251,9 @@ def _batch(
     # them and the run stops; with a CSV file as well, the run goes on to complete the file
     to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
     try:
+        if header:
+            assert writer is not None and csv_file is not None and csv_path is not None
+            _csv_row(writer, csv_file, csv_path, CSV_HEADER)
         with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:
                 with signals_deferred():  # a deal is counted, written and printed whole, even at Ctrl-C

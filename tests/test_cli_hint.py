@@ -141,3 +141,27 @@ def test_the_readme_hint_example_is_real_output_but_for_the_time_used():
     actual = invoke(words).output
     used = re.compile(r"used [0-9.]+ (s|ms|µs) of")
     assert used.search(actual) and used.sub("used T of", actual) == used.sub("used T of", output)
+
+
+def test_nodes_makes_the_expert_hint_the_same_on_every_run_and_machine(tmp_path):
+    # with the 1 s budget alone the sampling stops where the machine's speed says;
+    # --nodes fixes the work instead (no time limit unless --budget is given too)
+    from foursquare.bots import get_bot
+
+    game, greedy = Game.from_deal(42), get_bot("greedy")
+    for _ in range(8):  # a grid of 6 piles or more: the expert samples from there on
+        game.play(greedy.choose(game.view()))
+    script = tmp_path / "eight.moves"
+    script.write_text("\n".join(str(p.cell) for p in game.moves) + "\n")
+    args = ["hint", str(script), "--deal", "42", "--bot", "expert", "--nodes", "30000", "--format", "json"]
+    first, second = (invoke(args) for _ in range(2))
+    assert first.exit_code == 0, first.output
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["budget"] is None and a["nodes"] == 30000
+    assert any(e.get("samples") for e in a["estimates"])  # the sampling ran (8 cards placed)
+    assert [a.pop("seconds"), b.pop("seconds")] and a == b
+
+
+def test_nodes_is_refused_for_a_bot_it_does_not_change():
+    r = invoke(["hint", "--deal", "1", "--bot", "greedy", "--nodes", "5"])
+    assert r.exit_code == 2 and "--nodes changes nothing for greedy" in r.stderr

@@ -20,6 +20,7 @@ from .options import (
     BOT_NAMES,
     NATURAL,
     PATH,
+    POSITIVE,
     SECONDS,
     bot_option_needs,
     exclusive,
@@ -153,7 +154,14 @@ def _load_view(
     default=1.0,
     show_default=True,
     metavar="SECONDS",
-    help="The bot's thinking time.",
+    help="The bot's thinking time (with --nodes: none unless given).",
+)
+@click.option(
+    "--nodes",
+    type=POSITIVE,
+    metavar="N",
+    help="Fixed work for 'deep' or 'expert': the most positions it may examine (the same hint on every "
+    "machine; default 600000, within --budget).",
 )
 @click.option("--seed", type=NATURAL, default=0, show_default=True, help="Seed of the bot's random choices.")
 @click.option(
@@ -167,7 +175,8 @@ def hint(
     rules_spec: str | None,
     game_number: int | None,
     bot: str,
-    budget: float,
+    budget: float | None,
+    nodes: int | None,
     seed: int,
     fmt: str,
 ) -> None:
@@ -185,13 +194,16 @@ def hint(
 
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
+    bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
+    if nodes is not None and not given_on_the_command_line("budget"):
+        budget = None  # a fixed work limit alone: the same answer on every machine
     view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=bot, budget=budget, seed=seed)
+    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)
     used = time.perf_counter() - started
     best = estimates[0]
     order = ranked_by(estimates)
@@ -204,6 +216,7 @@ def hint(
             "expected_score": best.expected_score,
             "bot": bot,
             "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
+            "nodes": nodes,
             "seconds": round(used, 4),
             "ranked_by": order,
             "alternatives": [e.as_dict() for e in estimates[1:3]],
@@ -216,7 +229,8 @@ def hint(
         click.echo(f"   or {alt.cell}{_line(alt, random_order)}")
     placed = view.rules.deck_size - view.stock_count
     click.echo(
-        f"({bot} bot, used {human_seconds(used)}{'' if random_order else f' of {budget:g} s'}; "
+        f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
+        f"{'' if nodes is None else f', at most {nodes} positions'}; "
         f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:

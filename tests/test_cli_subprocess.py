@@ -566,7 +566,14 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
 def test_a_batch_that_also_writes_a_csv_file_completes_it_when_the_reader_of_stdout_leaves(tmp_path, shown):
     # (the run stopped at the reader's leaving, exit 0, with the CSV cut short and nothing said)
     csv_path = tmp_path / "deals.csv"
-    args = ["solve", "--deals", "0-299", "--max-nodes", "2000", *shown, "--output", str(csv_path)]
+    err = _reader_leaves_after_one_line(["solve", "--deals", "0-299", "--max-nodes", "2000", *shown, "--output", str(csv_path)])
+    assert "Traceback" not in err
+    assert [row.split(",")[0] for row in _lines(csv_path)[1:]] == [str(d) for d in range(300)]
+
+
+def _reader_leaves_after_one_line(args: list[str]) -> str:
+    """Run ``foursquare ARGS``, read one line of stdout and close it (as ``| head -1``
+    does); check that the command ends, with status 0; what it said on stderr."""
     process = subprocess.Popen(
         [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV
     )
@@ -579,8 +586,7 @@ def test_a_batch_that_also_writes_a_csv_file_completes_it_when_the_reader_of_std
         process.kill()
     err = process.stderr.read().decode()
     assert first and code == 0, err
-    assert "Traceback" not in err
-    assert [row.split(",")[0] for row in _lines(csv_path)[1:]] == [str(d) for d in range(300)]
+    return err
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
@@ -594,16 +600,5 @@ def test_a_batch_that_also_writes_a_csv_file_completes_it_when_the_reader_of_std
 )
 def test_a_batch_whose_results_go_to_stdout_stops_when_the_reader_leaves(args, said):
     # (| head -2 left the batch running to its end: minutes, or until a timeout killed it)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV
-    )
-    assert process.stdout is not None and process.stderr is not None
-    first = process.stdout.readline()
-    process.stdout.close()  # the reader leaves, as head does
-    try:
-        code = process.wait(timeout=60)
-    finally:
-        process.kill()
-    err = process.stderr.read().decode()
-    assert first and code == 0, err
+    err = _reader_leaves_after_one_line(args)
     assert "Traceback" not in err and said in err

@@ -165,3 +165,10 @@ def test_nodes_makes_the_expert_hint_the_same_on_every_run_and_machine(tmp_path)
 def test_nodes_is_refused_for_a_bot_it_does_not_change():
     r = invoke(["hint", "--deal", "1", "--bot", "greedy", "--nodes", "5"])
     assert r.exit_code == 2 and "--nodes changes nothing for greedy" in r.stderr
+
+
+def test_the_help_of_hint_and_simulate_states_deeps_work_limit_the_code_uses():
+    from foursquare.bots.search import DEEP_NODES
+
+    for command in ("hint", "simulate"):
+        assert f"default {DEEP_NODES}" in " ".join(invoke([command, "--help"]).stdout.split())

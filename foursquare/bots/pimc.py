@@ -64,7 +64,7 @@ from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
 from .base import Bot, BotError, CellEstimate, Estimate
-from .search import DeepBot, SearchBot
+from .search import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
 SAMPLES = 24
@@ -75,11 +75,9 @@ SOLVER_NODES = 20_000
 #: Ranking by the prior's order among the cells within this share of wins of the best (``None``: by the samples alone).
 TOLERANCE: float | None = 0.05
 #: The prior after the opening: ``None`` a two-placement expectimax search, else ``deep`` with this work limit.
-PRIOR_NODES: int | None = 600_000
+PRIOR_NODES: int | None = DEEP_NODES
 #: Of a time budget, the share the prior may use before the sampling starts.
 DEEP_SHARE = 0.3
-#: ``deep``'s default work limit: ``nodes`` scales the sampling's limits by ``nodes / NODES``.
-NODES = 600_000
 #: Sampling starts once the grid holds this many piles (before: ``deep``).
 FROM_PILES = 6
 #: Ranking: ``None`` the share of wins then the mean score; a number w: mean score + w * share of wins.
@@ -161,7 +159,7 @@ class ExpertBot(Bot):
         solver_nodes: int = SOLVER_NODES,
         width: int | None = None,
         from_piles: int = FROM_PILES,
-        deep_nodes: int | None = 600_000,
+        deep_nodes: int | None = DEEP_NODES,
         win_weight: float | None = WIN_WEIGHT,
         tolerance: float | None = TOLERANCE,
         prior_nodes: int | None = PRIOR_NODES,
@@ -170,9 +168,9 @@ class ExpertBot(Bot):
             raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
         if nodes is not None:
             deep_nodes = nodes
-            samples = max(2, samples * nodes // NODES)
-            more = more * nodes // NODES
-            solver_nodes = max(100, solver_nodes * nodes // NODES)
+            samples = max(2, samples * nodes // DEEP_NODES)
+            more = more * nodes // DEEP_NODES
+            solver_nodes = max(100, solver_nodes * nodes // DEEP_NODES)
         self.samples = samples
         self.more = more
         self.close = close

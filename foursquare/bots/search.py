@@ -254,6 +254,10 @@ class ExpectimaxBot(SearchBot):
         super().__init__(depth=depth)
 
 
+#: ``deep``'s work limit per move by default: the most placements it may examine (``--nodes``).
+DEEP_NODES = 600_000
+
+
 class DeepBot(SearchBot):
     """``deep``: iterative-deepening expectimax under a work limit and a time budget."""
 
@@ -265,5 +269,5 @@ class DeepBot(SearchBot):
     #: and on the deals 0-399 that ``expectimax`` lost).
     WEIGHTS = Weights(face_down=0.7)
 
-    def __init__(self, nodes: int | None = 600_000, depth: int = 4, width: int | None = 6) -> None:
+    def __init__(self, nodes: int | None = DEEP_NODES, depth: int = 4, width: int | None = 6) -> None:
         super().__init__(depth=depth, width=width, nodes=nodes, iterative=True, weights=self.WEIGHTS)

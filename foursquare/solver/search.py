@@ -214,11 +214,18 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at
         return Solution(UNKNOWN, None, (), nodes, seconds, total - cards)
     board = Board.of_game(game)
     ranks = [c >> 2 for c in deck]
-    search = Search(board, ranks, t0, max_nodes, timeout, start)
-    status, cards, path = search.run(fewest)
+    return run_search(Search(board, ranks, t0, max_nodes, timeout, start), start, fewest)
+
+
+def run_search(search: Search, start: float, fewest_cards: int = 0) -> Solution:
+    """Run ``search`` (:meth:`Search.run`) and say what it found as a :class:`Solution`
+    (its moves as cells of the search's board; ``start``: the :func:`time.perf_counter`
+    time its seconds count from)."""
+    total = search.b.rules.deck_size
+    status, cards, path = search.run(fewest_cards)
     seconds = time.perf_counter() - start
     if status is SOLVED:
-        moves = tuple(board.cell(q) for q in path)
+        moves = tuple(search.b.cell(q) for q in path)
         return Solution(SOLVED, total - cards, moves, search.nodes, seconds, total - cards)
     if status is NO_WIN:
         return Solution(NO_WIN, None, (), search.nodes, seconds, None)
@@ -228,9 +235,14 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at
 def _known_cards_only(game: Game, sol: Solution) -> Solution:
     """A ``no-win`` over a deck prefix proves nothing about the unknown cards after it:
     report ``unknown``, bounded by the score of a win on the first unknown card."""
-    rules = game.rules
-    known = len(game.deck)
-    if sol.status is not NO_WIN or known >= rules.deck_size or game.is_over:
+    return sol if game.is_over else within_known_cards_only(sol, len(game.deck), game.rules)
+
+
+def within_known_cards_only(sol: Solution, known: int, rules: Rules) -> Solution:
+    """``sol`` for a position whose first ``known`` cards of the deck are known: a
+    ``no-win`` with fewer than the whole deck known becomes ``unknown`` (see
+    :func:`_known_cards_only`)."""
+    if sol.status is not NO_WIN or known >= rules.deck_size:
         return sol
     best = min(rules.deck_size - known - 1, rules.deck_size - rules.size * rules.size)
     return Solution(UNKNOWN, None, (), sol.nodes, sol.seconds, best, unknown_cards=True)

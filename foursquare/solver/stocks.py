@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from ..engine.game import Game, Status
 from .board import Board
-from .search import Search, fast_rules
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, SolverError
+from .search import Search, fast_rules, run_search, within_known_cards_only
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, Solution, SolverError
 
 __all__ = ["StockSolver"]
 
@@ -59,7 +59,6 @@ class StockSolver:
         :raises SolverError: for an empty stock while the game is still playing.
         """
         start = time.perf_counter()
-        total = self.rules.deck_size
         if self.status is Status.WON:
             return Solution(SOLVED, self.score, (), 0, time.perf_counter() - start, self.score)
         if self.status is Status.LOST:
@@ -70,16 +69,4 @@ class StockSolver:
         board.h = list(board.h)  # a search stopped by its limit may leave them changed
         board.rk = list(board.rk)
         search = Search(board, self.prefix + list(ranks), self.t0, max_nodes, timeout, start)
-        status, cards, path = search.run()
-        seconds = time.perf_counter() - start
-        if status is SOLVED:
-            sol = Solution(SOLVED, total - cards, tuple(board.cell(q) for q in path), search.nodes, seconds, total - cards)
-        elif status is NO_WIN:
-            sol = Solution(NO_WIN, None, (), search.nodes, seconds, None)
-        else:
-            sol = Solution(UNKNOWN, None, (), search.nodes, seconds, total - cards)
-        known = self.t0 + len(ranks)
-        if sol.status is NO_WIN and known < total:  # as _known_cards_only
-            best = min(total - known - 1, total - self.rules.size * self.rules.size)
-            return Solution(UNKNOWN, None, (), sol.nodes, sol.seconds, best, unknown_cards=True)
-        return sol
+        return within_known_cards_only(run_search(search, start), self.t0 + len(ranks), self.rules)

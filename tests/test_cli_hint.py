@@ -172,3 +172,16 @@ def test_the_help_of_hint_and_simulate_states_deeps_work_limit_the_code_uses():
 
     for command in ("hint", "simulate"):
         assert f"default {DEEP_NODES}" in " ".join(invoke([command, "--help"]).stdout.split())
+
+
+def test_samples_is_an_alias_of_nodes_as_in_simulate_and_one_position_is_singular():
+    a = invoke(["hint", "--deal", "1", "--nodes", "1"])
+    b = invoke(["hint", "--deal", "1", "--samples", "1"])
+    assert a.exit_code == b.exit_code == 0, a.output + b.output
+    assert "at most 1 position;" in a.stdout and "at most 1 position;" in b.stdout
+
+
+def test_state_after_without_moves_is_a_usage_error_even_for_zero():
+    for k in ("0", "3"):
+        r = invoke(["state", "--deal", "1", "--after", k])
+        assert r.exit_code == 2 and "without MOVES" in r.stderr

@@ -158,6 +158,8 @@ def _load_view(
 )
 @click.option(
     "--nodes",
+    "--samples",
+    "nodes",
     type=POSITIVE,
     metavar="N",
     help="Fixed work for 'deep' or 'expert': the most positions it may examine (the same hint on every "
@@ -230,7 +232,7 @@ def hint(
     placed = view.rules.deck_size - view.stock_count
     click.echo(
         f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
-        f"{'' if nodes is None else f', at most {nodes} positions'}; "
+        f"{'' if nodes is None else ', at most ' + counted(nodes, 'position')}; "
         f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:

@@ -71,10 +71,10 @@ def state(
             raise click.UsageError("give MOVES, --deal N or --deck FILE")
         game, name = started, None
     if after is not None:
+        if name is None:  # --after needs MOVES, whatever K (README: an option that changes nothing)
+            raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
         if after > len(game.moves):
             held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
-            if name is None:
-                raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
             fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
         while len(game.moves) > after:
             game.undo()

@@ -261,3 +261,31 @@ def test_ctrl_c_stops_a_long_solve_inside_the_core_promptly():
     waited = time.perf_counter() - sent
     assert "KeyboardInterrupt" in err and "Solution(" not in out
     assert proc.returncode != 0 and waited < 5, waited
+
+
+def _along_the_win(deal: int, moves: int) -> Game:
+    game = Game.from_deal(deal)
+    for cell in search.solve(game, max_nodes=200_000).moves[:moves]:
+        game.play(cell)
+    return game
+
+
+@pytest.mark.parametrize("moves", [9, 11])
+def test_both_rule_out_positions_whose_last_cards_are_the_stacked_ones_alike(monkeypatch, moves):
+    # Deal 64's 22 stacks its last two cards: the cards before them fill the grid, and
+    # bounds.last_stacked_fail rules positions out on the way, in both searches alike.
+    game = _along_the_win(64, moves)
+    verdicts: list[bool] = []
+    real = search.last_stacked_verdict
+
+    def counted(*args: object) -> bool:
+        verdicts.append(real(*args))  # type: ignore[arg-type]
+        return verdicts[-1]
+
+    monkeypatch.setattr(search, "last_stacked_verdict", counted)
+    py, c = twins(game, None)
+    assert py == c and py[0] == "solved"
+    assert True in verdicts and False in verdicts  # it ruled some out, not all
+    monkeypatch.setattr(search, "last_stacked_verdict", lambda *args: False)
+    without = twins(game, None)[0]
+    assert without[:2] == py[:2] and without[3] > py[3]  # the same win, found with fewer positions

@@ -22,6 +22,7 @@ from foursquare.solver.bounds import (
     forced_lines_flags,
     forced_lines_search,
     forced_lines_table,
+    last_stacked_fail,
     parity_consistent,
     parity_extra,
     two_last_cut,
@@ -678,7 +679,11 @@ def _forced_reference(om, dm, fm, slack, flags, F, n, box):
 
     def solvable(z):
         piles = {cell for line in rows for cell in line if pile(cell) and cell != z}
-        z_lines = set() if z is None else {z[0] - R0, len(rows) + z[1] - C0}
+        z_lines = set()  # z's row or column is None when it has no pile yet (outside the box)
+        if z is not None and z[0] is not None:
+            z_lines.add(z[0] - R0)
+        if z is not None and z[1] is not None:
+            z_lines.add(len(rows) + z[1] - C0)
         for bits in range(1 << nl):
             val = [bits >> i & 1 for i in range(nl)]
             ok = True
@@ -697,8 +702,16 @@ def _forced_reference(om, dm, fm, slack, flags, F, n, box):
 
     if slack == 0:
         return not solvable(None)
-    cells = [cell for line in rows for cell in line]
-    return not any(solvable(z) for z in cells if not (pile(z) and fm >> (z[0] * F + z[1]) & 1))
+    cells = [cell for line in rows for cell in line if not (pile(cell) and fm >> (cell[0] * F + cell[1]) & 1)]
+    # before the grid's place is known, the spare card may also go to a pile still to
+    # be made in a row or a column (or both) that holds no pile yet
+    if R1 - R0 < n - 1:
+        cells += [(None, c) for c in range(C0, C1 + 1)]
+    if C1 - C0 < n - 1:
+        cells += [(r, None) for r in range(R0, R1 + 1)]
+    if R1 - R0 < n - 1 and C1 - C0 < n - 1:
+        cells.append((None, None))
+    return not any(solvable(z) for z in cells)
 
 
 def test_forced_lines_search_agrees_with_trying_every_parity():
@@ -709,7 +722,7 @@ def test_forced_lines_search_agrees_with_trying_every_parity():
     fails = 0
     for _ in range(3000):
         h, w = rng.randint(1, 4), rng.randint(1, 4)
-        slack = rng.randint(0, 1) if h == w == 4 else 0
+        slack = rng.randint(0, 1)  # with a card to spare, the grid's place known or not
         R0, C0 = rng.randint(0, F - h), rng.randint(0, F - w)
         box = (R0, R0 + h - 1, C0, C0 + w - 1)
         om = dm = fm = 0
@@ -726,6 +739,67 @@ def test_forced_lines_search_agrees_with_trying_every_parity():
         assert forced_lines_search(om, dm, fm, slack, flags, F, n, box) == want, (box, om, dm, fm, slack, flags)
         fails += want
     assert 300 < fails < 2700
+
+
+def _last_stacked_reference(om, dm, fm, flags, spare, F, n, box):
+    """:func:`last_stacked_fail` by trying every parity of every line for every choice of
+    the piles the last ``spare`` cards are stacked on (slow, obviously right)."""
+    R0, R1, C0, C1 = box
+    rows = [[(r, c) for c in range(C0, C1 + 1)] for r in range(R0, R1 + 1)]
+    cols = [[(r, c) for r in range(R0, R1 + 1)] for c in range(C0, C1 + 1)]
+    lines = rows + cols
+    nl = len(lines)
+    pile = lambda cell: om >> (cell[0] * F + cell[1]) & 1  # noqa: E731
+    k = [n - sum(map(pile, line)) for line in lines]
+    fixed = [flags >> (2 * (nl - 1 - i)) & 2 for i in range(nl)]
+
+    def solvable(zs):
+        piles = {cell for line in rows for cell in line if pile(cell) and cell not in zs}
+        free = {z[0] - R0 for z in zs} | {len(rows) + z[1] - C0 for z in zs}
+        for bits in range(1 << nl):
+            val = [bits >> i & 1 for i in range(nl)]
+            ok = True
+            for i, line in enumerate(lines):
+                if i in free:
+                    continue  # a stacked card's line: it may flip or not
+                if fixed[i] and val[i] != k[i] & 1:
+                    ok = False  # every card that fills it flips it
+                elif sum(cell in piles for cell in line) >= n and val[i]:
+                    ok = False  # a full line gets no card
+            if ok and all(val[r - R0] ^ val[len(rows) + c - C0] == dm >> (r * F + c) & 1 for r, c in piles):
+                return True
+        return False
+
+    cells = [cell for line in rows for cell in line if not (pile(cell) and fm >> (cell[0] * F + cell[1]) & 1)]
+    if R1 - R0 < n - 1 or C1 - C0 < n - 1:
+        cells.append((None, None))  # a pile off the box's lines: it frees nothing
+    combos = [{z for z in zs if z != (None, None)} for zs in itertools.combinations_with_replacement(cells, spare)]
+    return not any(solvable(zs) for zs in combos)
+
+
+def test_last_stacked_fail_agrees_with_trying_every_parity():
+    # When the last cards are the stacked ones, the cards before them fill the grid:
+    # forced lines as with no card to spare, and each stacked card frees a pile and its lines.
+    rng = random.Random(12)
+    F, n = 7, 4
+    fails = {1: 0, 2: 0}
+    for _ in range(1500):
+        h, w = rng.randint(1, 4), rng.randint(1, 4)
+        spare = rng.randint(1, 2)
+        R0, C0 = rng.randint(0, F - h), rng.randint(0, F - w)
+        box = (R0, R0 + h - 1, C0, C0 + w - 1)
+        om = dm = fm = 0
+        for r in range(R0, R0 + h):
+            for c in range(C0, C0 + w):
+                if rng.random() < 0.8:
+                    om |= 1 << (r * F + c)
+                    dm |= (rng.random() < 0.4) << (r * F + c)
+                    fm |= (rng.random() < 0.1) << (r * F + c)
+        flags = rng.getrandbits(2 * (h + w)) & int("10" * (h + w), 2)  # only "fixed now" bits
+        want = _last_stacked_reference(om, dm, fm, flags, spare, F, n, box)
+        assert last_stacked_fail(om, dm, fm, flags, spare, F, n, box) == want, (box, om, dm, fm, flags, spare)
+        fails[spare] += want
+    assert 50 < fails[1] < 700 and 20 < fails[2] < 700, fails
 
 
 def new_pile_win_exists(game: Game) -> bool:

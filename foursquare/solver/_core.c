@@ -247,6 +247,11 @@ typedef struct {
     signed char nruns[MAXDECK + 1]; /* -1: not made yet */
     unsigned char run_of[MAXDECK + 1][MAXTOP]; /* rank -> its run */
     unsigned char *flag_tables[MAXDECK + 1]; /* [slack 0/1][min(k, 2)][lo * top + hi] */
+    /* the last cards are the stacked ones (bounds.last_stacked_fail): how many (0: not so),
+       and the forced-lines flag tables of the cards before them, by cards placed */
+    int last_stacked;
+    unsigned char *fill_tables[MAXDECK + 1];
+    uint64_t *ls_cache; /* its verdicts by the layout's shape: LS_CACHE entries of two words (0: empty), made when first needed */
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
@@ -296,15 +301,15 @@ static void make_rank_runs(Search *S, int t)
     S->nruns[t] = (signed char)(nr + 1);
 }
 
-/* forced_lines_table + forced_lines_flag_table for cards t .. K - 1 */
-static unsigned char *make_flag_table(Search *S, int t)
+/* forced_lines_table + forced_lines_flag_table for cards t .. end - 1 */
+static unsigned char *make_flag_table(Search *S, int t, int end)
 {
     int top = S->top, tt = top * top;
     unsigned char *ft = calloc((size_t)2 * 3 * tt, 1);
     if (!ft)
         return NULL;
     const int *cards = S->ranks + t;
-    int ncards = S->K - t;
+    int ncards = end - t;
     if (ncards < 0)
         ncards = 0;
     for (int lo = 1; lo < top; lo++)
@@ -386,14 +391,24 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
     if (slack == 0)
         return !parity_window(om, (dm ^ tog) & om, F, n, frows, fcols);
     fm >>= s;
-    for (int i = 0; i < n; i++) {
-        mask fr = (frows & ~fix_now[i]) | fix_more[i];
-        mask ti = tog ^ tog_now[i] ^ tog_more[i];
-        for (int j = 0; j < n; j++) {
-            int c = nr + j;
-            mask fc = (fcols & ~fix_now[c]) | fix_more[c];
-            mask tz = ti ^ tog_now[c] ^ tog_more[c];
-            mask zb = (mask)1 << (i * F + j);
+    /* z's row: one of the box's nr rows, or (i == nr, when the box has fewer than n rows)
+       a row with no pile yet, whose card changes no line of the system; columns alike */
+    int nc = nl - nr;
+    int ni = nr < n ? nr + 1 : nr, nj = nc < n ? nc + 1 : nc;
+    for (int i = 0; i < ni; i++) {
+        mask fr = frows, ti = tog;
+        if (i < nr) {
+            fr = (frows & ~fix_now[i]) | fix_more[i];
+            ti = tog ^ tog_now[i] ^ tog_more[i];
+        }
+        for (int j = 0; j < nj; j++) {
+            mask fc = fcols, tz = ti;
+            if (j < nc) {
+                int c = nr + j;
+                fc = (fcols & ~fix_now[c]) | fix_more[c];
+                tz = ti ^ tog_now[c] ^ tog_more[c];
+            }
+            mask zb = i < nr && j < nc ? (mask)1 << (i * F + j) : 0;
             mask o2;
             if (om & zb) {
                 if (fm & zb)
@@ -401,6 +416,66 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
                 o2 = om ^ zb;
             } else
                 o2 = om;
+            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* bounds.last_stacked_fail */
+HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+{
+    int F = S->F, n = S->n;
+    int nr = R1 - R0 + 1, nc = C1 - C0 + 1, nl = nr + nc;
+    int s = R0 * F + C0;
+    om >>= s;
+    dm >>= s;
+    fm >>= s;
+    mask row = low_bits(F);
+    mask col = S->col0 & low_bits(nr * F);
+    mask fixed[2 * MAXN], toggles[2 * MAXN]; /* a fixed line's bit among the rows (or columns), the piles its parity flips */
+    mask frows = 0, fcols = 0, tog = 0;
+    for (int idx = 0; idx < nl; idx++) {
+        fixed[idx] = toggles[idx] = 0;
+        if (!(flags >> (2 * (nl - 1 - idx)) & 2))
+            continue;
+        mask m = idx < nr ? om & (row << (idx * F)) : om & (col << (idx - nr));
+        fixed[idx] = (mask)1 << (idx < nr ? idx : idx - nr);
+        toggles[idx] = ((n - popcount(m)) & 1) ? m : 0;
+        if (idx < nr)
+            frows |= fixed[idx];
+        else
+            fcols |= fixed[idx];
+        tog ^= toggles[idx];
+    }
+    /* each cell z of the box the stacked cards may go to: its row and column (i, j) */
+    int zi[MAXN * MAXN], zj[MAXN * MAXN], nz = 0;
+    for (int i = 0; i < nr; i++)
+        for (int j = 0; j < nc; j++)
+            if (!(fm >> (i * F + j) & 1)) {
+                zi[nz] = i;
+                zj[nz++] = j;
+            }
+    /* a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps */
+    if ((nz || nr < n || nc < n) && parity_window(om, (dm ^ tog) & om, F, n, frows, fcols))
+        return 0;
+    for (int a = 0; a < nz; a++) {
+        int i1 = zi[a], j1 = zj[a], c1 = nr + j1;
+        mask fr1 = frows & ~fixed[i1], fc1 = fcols & ~fixed[c1], t1 = tog ^ toggles[i1] ^ toggles[c1];
+        mask o1 = om & ~((mask)1 << (i1 * F + j1));
+        for (int b = spare == 1 ? nz - 1 : a; b < nz; b++) {
+            mask fr = fr1, fc = fc1, tz = t1, o2 = o1;
+            if (spare == 2) {
+                int i2 = zi[b], j2 = zj[b], c2 = nr + j2;
+                fr &= ~fixed[i2];
+                fc &= ~fixed[c2];
+                if (i2 != i1)
+                    tz ^= toggles[i2];
+                if (j2 != j1)
+                    tz ^= toggles[c2];
+                o2 &= ~((mask)1 << (i2 * F + j2));
+            }
             if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
                 return 0;
         }
@@ -635,6 +710,34 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
     return key_hash(key, S->keyw);
 }
 
+/* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
+   shape (a direct-mapped table of LS_CACHE entries; grids up to 5 x 5, larger ones uncached).
+   1: it fails, 0: not, -1: out of memory. */
+#define LS_CACHE (1 << 18)
+static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+{
+    const int F = S->F, n = S->n;
+    if (n > 5)
+        return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
+    if (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t))))
+        return -1;
+    int s = R0 * F + C0;
+    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n), ow = 0, dw = 0, fw = 0;
+    for (int r = 0; r <= R1 - R0; r++) { /* the box's rows, n bits each */
+        ow |= (oms >> (r * F) & lm) << (r * n);
+        dw |= (dms >> (r * F) & lm) << (r * n);
+        fw |= (fms >> (r * F) & lm) << (r * n);
+    }
+    mask key[2] = {ow | dw << 32, fw | (mask)flags << 25 | (mask)(R1 - R0) << 45 | (mask)(C1 - C0) << 48 | (mask)(spare - 1) << 51};
+    uint64_t *e = S->ls_cache + 2 * (key_hash(key, 2) & (LS_CACHE - 1));
+    if (e[0] == key[0] && (e[1] & ~((uint64_t)1 << 63)) == key[1])
+        return (int)(e[1] >> 63);
+    int fails = last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
+    e[0] = key[0]; /* never 0: the box holds a pile */
+    e[1] = key[1] | (uint64_t)fails << 63;
+    return fails;
+}
+
 /* ---- the search: search.py's dfs ---- */
 
 typedef struct {
@@ -835,9 +938,9 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     go = parity_extra(om2, dm2, hm[cap], F, n, slack + 1) <= slack;
                 if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
                     go = 0;
-                if (go && slack < 2 && (!slack || (R1 - R0 == nm1 && C1 - C0 == nm1))) { /* forced lines */
+                if (go && slack < 2) { /* forced lines */
                     if (!S->flag_tables[t1]) {
-                        S->flag_tables[t1] = make_flag_table(S, t1);
+                        S->flag_tables[t1] = make_flag_table(S, t1, K);
                         if (!S->flag_tables[t1]) {
                             PyErr_NoMemory();
                             S->stop = STOP_ERROR;
@@ -856,6 +959,36 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     }
                     if (flags && forced_lines_search(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
                         go = 0;
+                }
+                if (go && S->last_stacked && slack == S->last_stacked && t1 <= K - slack) { /* the last cards are the stacked ones */
+                    if (!S->fill_tables[t1]) {
+                        S->fill_tables[t1] = make_flag_table(S, t1, K - slack);
+                        if (!S->fill_tables[t1]) {
+                            PyErr_NoMemory();
+                            S->stop = STOP_ERROR;
+                            return -1;
+                        }
+                    }
+                    const unsigned char *ft = S->fill_tables[t1];
+                    uint64_t flags = 0;
+                    for (int i = R0; i <= R1; i++) {
+                        int k = n - popcount(om2 & rows_band(S, i, i));
+                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_r[i] * top + hi_r[i]];
+                    }
+                    for (int i = C0; i <= C1; i++) {
+                        int k = n - popcount(om2 & cols_band(S, i, i));
+                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_c[i] * top + hi_c[i]];
+                    }
+                    if (flags || slack > 1) {
+                        int fails = last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1);
+                        if (fails < 0) {
+                            PyErr_NoMemory();
+                            S->stop = STOP_ERROR;
+                            return -1;
+                        }
+                        if (fails)
+                            go = 0;
+                    }
                 }
                 if (go && piles_after > 1) { /* the transposition table */
                     if (!tt_find(S, key, hash)) {
@@ -1428,8 +1561,11 @@ static int int_list(PyObject *list, int *out, Py_ssize_t most, Py_ssize_t *len, 
 static void search_free(Search *S)
 {
     free(S->ok_before);
-    for (int t = 0; t <= MAXDECK; t++)
+    for (int t = 0; t <= MAXDECK; t++) {
         free(S->flag_tables[t]);
+        free(S->fill_tables[t]);
+    }
+    free(S->ls_cache);
     free(S->keys);
     big_free(S->slots, S->nslots * sizeof(uint64_t));
     free(S);
@@ -1592,6 +1728,9 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
                 S->ok_in_tail[i][pat & ((1 << i) - 1)][popcount((mask)(pat >> i))] = 1;
         }
     }
+    /* search.py: last_stacked (the one pattern stacks the last `spare` cards) */
+    if (S->pat_rule && spare > 0 && spare <= 2 && spare <= kt && cap >= 2 && P == (uint64_t)1 << (((1 << spare) - 1) << (kt - spare)))
+        S->last_stacked = spare;
     S->keyw = TT_WORDS(n);
     int found = dfs(S, t0, p, down, r0, r1, c0, c1, (mask)om, (mask)dm);
     if (found < 0 && S->stop == STOP_ERROR) {

@@ -13,7 +13,8 @@ the tests check them against brute force.  Positions are bit masks over a frame
   :func:`parity_extra` (how many cards must be stacked), :func:`one_pile_frees`.
 - *Forced lines* (a line that every card to come would flip):
   :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_flags`,
-  :func:`forced_lines_fail`, :func:`forced_lines_verdict`, :func:`forced_lines_search`.
+  :func:`forced_lines_fail`, :func:`forced_lines_verdict`, :func:`forced_lines_search`;
+  when the last cards are the stacked ones: :func:`last_stacked_fail`.
 - *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`; with the *last
   card* rule again after a stacked card: :func:`last_cards_rule`.
 
@@ -27,6 +28,7 @@ only, so they are kept in caches shared by every search (:data:`PARITY_CACHE`, :
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Sequence
 
 from ..engine.frame import frame_tables
@@ -299,16 +301,14 @@ def forced_lines_fail(
     it lies).  When every card to come flips it (``table``: see
     :func:`forced_lines_table`), each of its piles is flipped ``k`` times more by
     the line, so the line's parity in the system of :func:`parity_extra` is ``k``
-    mod 2, no longer free.  With one card to spare (checked once the grid's place
-    is known: ``box`` n x n), that card is stacked on some pile z (one there now,
-    or one still to be made): z's equation goes (its top card is covered) and z's
-    two lines get one card more; the system must have a solution for some z.
+    mod 2, no longer free.  With one card to spare, that card is stacked on some
+    pile z (one there now, or one still to be made, also in a row or a column that
+    holds no pile yet while ``box`` is smaller than n x n): z's equation goes (its
+    top card is covered) and z's two lines get one card more; the system must have
+    a solution for some z.
     Future piles are left out: the test only ever rules out positions that cannot
     end with every top card face up (RULES.md §5).
     """
-    R0, R1, C0, C1 = box
-    if slack and (R1 - R0 != n - 1 or C1 - C0 != n - 1):
-        return False
     return forced_lines_verdict(om, dm, fm, slack, forced_lines_flags(rk, F, n, box, slack, table), F, n, box)
 
 
@@ -423,15 +423,22 @@ def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: in
     if slack == 0:
         return not parity_window(om, (dm ^ tog) & om, F, n, frows, fcols)
     fm >>= s
-    # the spare card on z = (i, j): z's row and column get one card more, z's equation goes
-    for i in range(n):
-        fr = (frows & ~fix_now[i]) | fix_more[i]
-        ti = tog ^ tog_now[i] ^ tog_more[i]
-        for j in range(n):
-            c = nr + j
-            fc = (fcols & ~fix_now[c]) | fix_more[c]
-            tz = ti ^ tog_now[c] ^ tog_more[c]
-            zb = 1 << (i * F + j)
+    # the spare card on z = (i, j): z's row and column get one card more, z's equation
+    # goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
+    # n rows) a row with no pile yet, whose card changes no line of the system; columns alike
+    nc = nl - nr
+    for i in range(nr + 1 if nr < n else nr):
+        fr, ti = frows, tog
+        if i < nr:
+            fr = (frows & ~fix_now[i]) | fix_more[i]
+            ti = tog ^ tog_now[i] ^ tog_more[i]
+        for j in range(nc + 1 if nc < n else nc):
+            fc, tz = fcols, ti
+            if j < nc:
+                c = nr + j
+                fc = (fcols & ~fix_now[c]) | fix_more[c]
+                tz = ti ^ tog_now[c] ^ tog_more[c]
+            zb = 1 << (i * F + j) if i < nr and j < nc else 0
             if om & zb:
                 if fm & zb:
                     continue
@@ -440,6 +447,80 @@ def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: in
                 o2 = om
             if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
                 return False
+    return True
+
+
+def last_stacked_verdict(om: int, dm: int, fm: int, flags: int, spare: int, F: int, n: int, box: Box) -> bool:
+    """:func:`last_stacked_fail`, with the verdicts cached by the layout's shape."""
+    R0, R1, C0, C1 = box
+    s = R0 * F + C0
+    key = (om >> s, dm >> s, fm >> s, flags, -spare, R1 - R0, C1 - C0, F, n)
+    e = FORCED_CACHE.get(key)
+    if e is None:
+        if len(FORCED_CACHE) > PARITY_CACHE_MAX:
+            FORCED_CACHE.clear()
+        e = FORCED_CACHE[key] = last_stacked_fail(om, dm, fm, flags, spare, F, n, box)
+    return e
+
+
+def last_stacked_fail(om: int, dm: int, fm: int, flags: int, spare: int, F: int, n: int, box: Box) -> bool:
+    """Whether no win can end by stacking its last ``spare`` cards (1 or 2) when every
+    card before them makes a new pile (the *stack patterns* say so: see
+    :func:`foursquare.solver.lastcards.stack_pattern_rule`).
+
+    The cards before the last ``spare`` then fill the grid: a line of ``box`` holding
+    ``c`` piles gets exactly ``n - c`` of them, so a line that every one of them flips
+    (``flags``: the two bits of each line of ``box``, as :func:`forced_lines_search`
+    takes them with no card to spare, from :func:`forced_lines_table` over those cards
+    only) has its parity fixed, as with no card to spare.  Each stacked card, on some
+    pile z of the full grid (a pile now or one still to be made in the box, not full;
+    the same one twice too), frees z's equation (its top card is covered) and z's two
+    lines (the stacked card may flip them or not); a pile off the box's lines frees
+    nothing.  True when the parity system (:func:`parity_window`) has no solution for
+    any choice of the ``spare`` piles.
+    RULES.md §3, §4, §5.
+    """
+    R0, R1, C0, C1 = box
+    nr = R1 - R0 + 1
+    nc = C1 - C0 + 1
+    nl = nr + nc
+    s = R0 * F + C0
+    om >>= s
+    dm >>= s
+    fm >>= s
+    row = (1 << F) - 1
+    col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
+    fixed = [0] * nl  # each line's bit among the fixed rows (or columns) and the piles its parity flips
+    toggles = [0] * nl
+    frows = fcols = tog = 0
+    for idx in range(nl):
+        if not flags >> (2 * (nl - 1 - idx)) & 2:
+            continue
+        m = om & (row << (idx * F)) if idx < nr else om & (col << (idx - nr))
+        fixed[idx] = 1 << idx if idx < nr else 1 << (idx - nr)
+        toggles[idx] = m if (n - m.bit_count()) & 1 else 0
+        if idx < nr:
+            frows |= fixed[idx]
+        else:
+            fcols |= fixed[idx]
+        tog ^= toggles[idx]
+    cells = [(i, j) for i in range(nr) for j in range(nc) if not fm >> (i * F + j) & 1]
+    # a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps
+    if (cells or nr < n or nc < n) and parity_window(om, (dm ^ tog) & om, F, n, frows, fcols):
+        return False
+    for zs in itertools.combinations_with_replacement(cells, spare):
+        lines = {i for i, _ in zs} | {nr + j for _, j in zs}
+        fr, fc, tz, o2 = frows, fcols, tog, om
+        for idx in lines:
+            tz ^= toggles[idx]
+            if idx < nr:
+                fr &= ~fixed[idx]
+            else:
+                fc &= ~fixed[idx]
+        for i, j in zs:
+            o2 &= ~(1 << (i * F + j))
+        if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
+            return False
     return True
 
 

@@ -32,9 +32,8 @@ still needed:
   would flip (none can find face-up cards ranked at most and at least its own
   there) is flipped by each card it gets, so its parity is the number of cards it
   still gets (``n`` minus its piles), no longer free; the parity system must still
-  have a solution (see :func:`~foursquare.solver.bounds.forced_lines_fail`).  With one card to spare, once
-  the grid's place is known, the same holds for some pile the spare card covers.
-  Late aces and tens make such lines.
+  have a solution (see :func:`~foursquare.solver.bounds.forced_lines_fail`).  With one card to spare,
+  the same holds for some pile the spare card covers.  Late aces and tens make such lines.
 
 Every smaller budget has failed before a budget K is tried, so a win found
 with budget K ends with card K - 1.  Its rank alone can rule the budget out
@@ -64,7 +63,14 @@ stacked ones (*stack patterns*); the forward search then drops every line that
 stacks a card where no pattern allows it.  (Deal 546's best win stacks its last
 two cards, so its first 16 must fill the grid: a quarter of the positions.)  With
 exactly one card to spare the last four cards are undone first, within a step
-budget: deal 325's 23 must stack its 15th card.
+budget: deal 325's 23 must stack its 15th card.  When the only pattern stacks the
+last one or two cards, the cards before them fill the grid, each line getting
+exactly ``n`` minus its piles of them: their forced lines are fixed as with no card
+to spare, and each stacked card frees one pile and its two lines; the parity system
+must have a solution for some choice of those piles
+(:func:`~foursquare.solver.bounds.last_stacked_fail`).  Deal 1209 has no 22 (its
+two spare cards would both be its last): proved in 10.5 million positions instead
+of 19.5 million.
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
@@ -115,6 +121,7 @@ from .bounds import (
     forced_lines_table,
     forced_lines_verdict,
     last_cards_rule,
+    last_stacked_verdict,
     parity_extra,
     two_last_cut,
 )
@@ -562,6 +569,18 @@ class Search:
             table = flag_tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, K, top), n, top)
             return table
 
+        # When the only stack pattern stacks the last `spare` cards (1 or 2), the cards
+        # before them fill the grid (bounds.last_stacked_fail): their forced lines, by
+        # cards placed, from those cards only.
+        # (the one pattern: the last `spare` of the kt cards stacked)
+        only_last = pat_rule and 0 < spare <= min(2, kt) and cap >= 2 and pats[0] == 1 << (((1 << spare) - 1) << (kt - spare))
+        last_stacked = spare if only_last else 0
+        fill_tables: list[FlagTable | None] = [None] * (last + 1)
+
+        def fill_table(t: int) -> FlagTable:
+            table = fill_tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, K - last_stacked, top), n, top)
+            return table
+
         # The lowest and highest top card of each row and column (0, 0 for a line
         # with no pile), kept up to date by make/unmake for the forced-lines test.
         lo_r = [0] * F
@@ -719,7 +738,7 @@ class Search:
                             go = extra <= slack
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
-                        if go and slack < 2 and (not slack or R1 - R0 == nm1 and C1 - C0 == nm1):
+                        if go and slack < 2:
                             # forced lines (bounds.forced_lines_fail), from the lines' rank spans
                             ft = (flag_tables[t1] or flag_table(t1))[slack]
                             flags = 0
@@ -728,6 +747,16 @@ class Search:
                             for i in range(C0, C1 + 1):
                                 flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
                             if flags and forced_lines_verdict(om2, dm2, hm[cap], slack, flags, F, n, (R0, R1, C0, C1)):
+                                go = False
+                        if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
+                            # the last cards are the stacked ones (bounds.last_stacked_fail)
+                            ft = (fill_tables[t1] or fill_table(t1))[0]
+                            flags = 0
+                            for i in range(R0, R1 + 1):
+                                flags = flags << 2 | ft[n - (om2 & rows_band[i][i]).bit_count()][lo_r[i] * top + hi_r[i]]
+                            for i in range(C0, C1 + 1):
+                                flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
+                            if (flags or slack > 1) and last_stacked_verdict(om2, dm2, hm[cap], flags, slack, F, n, (R0, R1, C0, C1)):
                                 go = False
                         if go and piles_after > 1:
                             # transposition table: the layout up to translation with ranks

@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn, TypeVar
 import click
 
 from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
-from .files import READ_ONLY, claim, is_read_only, os_error_words
+from .files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -52,6 +52,20 @@ def check_output_file(path: str | None, force: bool) -> None:
         fail(f"{shown_name(path)}: {READ_ONLY}")
     if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
         fail(f"{shown_name(path)}: the file exists and is not empty; give --force to overwrite it")
+
+
+def refuse_standard_output(option: str, path: str | None, also: str, instead: str = "") -> None:
+    """A usage error (status 2) when ``path``, given to ``option``, is standard output
+    itself (:func:`~foursquare.cli.files.is_standard_output`: ``/dev/stdout``, or
+    ``F`` while stdout is redirected to ``F``): what ``also`` writes to stdout would
+    mix with it, as ``-`` is refused where it would.  ``instead``: what to do, for the
+    message."""
+    if path is None or not is_standard_output(path):
+        return
+    name = shown_name(path)
+    raise click.UsageError(
+        f"{option} {name} and {also} would both write to stdout: {name} is standard output" + (f"; {instead}" if instead else "")
+    )
 
 
 def open_output_file(path: str, force: bool) -> IO[str]:

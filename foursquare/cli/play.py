@@ -27,7 +27,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, os_error_words
+from .files import LockedFile, claim, is_standard_output, os_error_words
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -108,6 +108,12 @@ def play(
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
+    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
+        raise click.BadParameter(
+            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
+            " of its own: give another name",
+            param_hint="'--record'",
+        )
     option_needs("--force", force, "--record", record)
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)

@@ -23,6 +23,7 @@ from ..engine.game import Game, Placement
 from ..engine.rules import Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.files import not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -606,7 +607,8 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         try:
             yield number, raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            fail(f"{STDIN}:{number}: the input is not UTF-8 text (byte {exc.start + 1} of the line)")
+            other = not_utf8_words(raw[:4]).removeprefix("not UTF-8 text") if number == 1 else ""
+            fail(f"{STDIN}:{number}: the input is not UTF-8 text" + (other or f" (byte {exc.start + 1} of the line)"))
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:

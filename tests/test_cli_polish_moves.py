@@ -105,3 +105,52 @@ def test_a_huge_line_of_the_wrong_shape_gets_a_short_message_at_once(line):
         parse_move(line.strip())
     assert time.process_time() - start < 2.0
     assert len(str(info.value)) < 400 and "characters)" in str(info.value)
+
+
+# --- the other way round: a file of one kind given where another is read -------------------
+
+
+def _deck_line() -> str:
+    from foursquare.engine.deal import deal_deck
+
+    return " ".join(str(card) for card in deal_deck(89))
+
+
+def test_a_deck_given_as_moves_says_it_looks_like_a_deck(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text(_deck_line() + "\n")
+    result = invoke(["replay", deck, "--deal", "89"])
+    assert result.exit_code == 1
+    line = result.stderr.strip()
+    assert line.startswith(f"{deck}:1: not a move: '5D AH 5C")
+    assert line.endswith(f": a line of cards and no cell (is the file a deck?); {SHAPE[1:-1]}, one a line")
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("deal89.moves", "3: not a card: 'd1' is a cell (is the file a move script?); a deck file lists cards, top first, separated by white space"),
+        ("won.yaml", "3: not a card: 'foursquare:': the file is a transcript, not a deck (a deck file lists cards, top first, separated by white space); replay it, or resume the game from it"),
+        ("state.yaml", "1: not a card: 'foursquare:': the file is a state, not a deck (a deck file lists cards, top first, separated by white space); foursquare state FILE reads it, play --resume FILE resumes it"),
+    ],
+)
+def test_a_file_of_another_kind_given_as_a_deck_says_what_it_is(name, words):
+    from helpers import EXAMPLES
+
+    path = EXAMPLES / name
+    result = invoke(["play", "--deck", path, "--no-history"])
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}:{words}\n"
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("2D,3C,4H\n", 1, "not a card: '2D,3C,4H': a deck file lists cards, top first, separated by white space"),
+    ("2D 3C\n4H;5S\n", 2, "not a card: '4H;5S': a deck file lists cards, top first, separated by white space"),
+    ("2D 3C XX\n", 1, "not a card: 'XX' (expected rank A,2-9,T or 10 and suit C,D,H,S, like 7H or TD)"),
+])
+def test_a_deck_of_cards_not_apart(tmp_path, text, line, words):
+    deck = tmp_path / "d.txt"
+    deck.write_text(text)
+    result = invoke(["solve", "--deck", deck])
+    assert result.exit_code == 1
+    assert result.stderr == f"{deck}:{line}: {words}\n"

@@ -220,10 +220,12 @@ def _is_move(words: Sequence[str]) -> bool:
 def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     """The error for a line of cards and cells of the wrong shape, or ``None`` when its
     words are not cards and cells put wrongly (then the word's own error says more)."""
+    head = f"not a move: {quote(text)}"
+    if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
+        return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
     kinds = [_kind(w) for w in words]
-    head = f"not a move: {quote(text)}"
     cells = kinds.count("cell")
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))

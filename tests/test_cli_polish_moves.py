@@ -154,3 +154,17 @@ def test_a_deck_of_cards_not_apart(tmp_path, text, line, words):
     result = invoke(["solve", "--deck", deck])
     assert result.exit_code == 1
     assert result.stderr == f"{deck}:{line}: {words}\n"
+
+
+@pytest.mark.parametrize("text", [None, "d4\ne4 # two moves\n"])
+def test_a_deck_or_a_move_script_given_as_rules_says_it_is_not_a_rules_file(tmp_path, text):
+    path = tmp_path / "r.txt"
+    path.write_text(text if text is not None else _deck_line() + "\n")
+    result = invoke(["state", "--deal", "1", "--rules", path])
+    assert result.exit_code == 1
+    line = result.stderr.strip()
+    assert line.startswith(f"{path}:1: not a rules file: ") and "is text, not a preset name or a rules mapping" in line
+    assert line.count("\n") == 0 and "presets: standard," in line
+    path.write_text("fivesquare\n")  # one word: a mistyped preset name, said as such
+    result = invoke(["state", "--deal", "1", "--rules", path])
+    assert result.stderr.startswith(f"{path}:1: rules: unknown preset 'fivesquare'")

@@ -114,3 +114,38 @@ def test_in_process_dev_stdout_is_refused_before_any_work(args, also):
     assert result.exit_code == 2
     assert f"--output /dev/stdout and {also} would both write to stdout" in result.stderr
     assert result.stdout == ""
+
+
+# --- standard input named twice: '-' and /dev/stdin on a pipe -------------------------------
+
+
+def _deck_text() -> str:
+    from foursquare.engine.deal import deal_deck
+
+    return " ".join(str(card) for card in deal_deck(89)) + "\n"
+
+
+@pytest.mark.parametrize(
+    "args, shown",
+    [
+        (["replay", "/dev/stdin", "--deck", "-"], "/dev/stdin and - both"),
+        (["state", "-", "--deck", "/dev/stdin"], "- and /dev/stdin both"),
+        (["replay", "/dev/stdin", "--deck", "/proc/self/fd/0"], "/dev/stdin and /proc/self/fd/0 both"),
+    ],
+)
+def test_stdin_named_twice_through_dev_stdin_is_a_usage_error(args, shown):
+    # the second reader of a pipe would find it drained: an empty move script, silently the start
+    done = subprocess.run([*COMMAND, *args], input=_deck_text(), capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.endswith(f"Error: {shown} name standard input, which can be read only once\n")
+
+
+def test_dev_stdin_once_or_on_a_regular_file_is_read_as_before(tmp_path):
+    done = subprocess.run([*COMMAND, "replay", str(EXAMPLES / "deal89.moves"), "--deck", "/dev/stdin", "--final"],
+                          input=_deck_text(), capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert done.returncode == 0 and "Result: won, score 4" in done.stdout, done.stderr
+    deck = tmp_path / "deck.txt"
+    deck.write_text(_deck_text())
+    with deck.open() as stdin:  # a file: each name reads it from its start, so both readers get it whole
+        done = subprocess.run([*COMMAND, "state", "/dev/stdin", "--deck", "-"], stdin=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert done.returncode == 1 and "a line of cards and no cell (is the file a deck?)" in done.stderr

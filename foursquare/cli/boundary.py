@@ -131,18 +131,38 @@ def error_text(exc: BaseException) -> str:
 _INPUT_PARAMETERS = ("game_path", "moves_path", "deck_path", "rules_spec", "resume_path", "files")
 
 
+def _is_stdin_stream(path: str) -> bool:
+    """Whether ``path`` names standard input itself when that is a stream read once
+    (a pipe, a socket, a terminal): ``/dev/stdin``, ``/proc/self/fd/0``.  A regular file
+    redirected to stdin is read again from its start through its name, and ``/dev/null``
+    reads empty every time: neither counts."""
+    if path == "-" or "\0" in path or not path.startswith("/"):
+        return False
+    try:
+        info, stdin = os.stat(path), os.fstat(0)
+    except (OSError, ValueError):
+        return False
+    mode = stdin.st_mode
+    once = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(0))  # not /dev/null
+    return once and os.path.samestat(info, stdin)
+
+
 def stdin_once(params: Mapping[str, object]) -> None:
-    """A usage error (status 2) when a command's inputs name ``-`` more than once:
-    standard input can be read only once (``--deck - --rules -``, ``FILE - --deck -``)."""
-    uses = 0
+    """A usage error (status 2) when a command's inputs name standard input more than
+    once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
+    ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
+    names: list[str] = []
     for name in _INPUT_PARAMETERS:
         value = params.get(name)
-        if isinstance(value, (tuple, list)):
-            uses += list(value).count("-")
-        elif value == "-":
-            uses += 1
-    if uses > 1:
-        raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+        for path in value if isinstance(value, (tuple, list)) else [value]:
+            if isinstance(path, str) and (path == "-" or _is_stdin_stream(path)):
+                names.append(path)
+    if len(names) > 1:
+        if set(names) == {"-"}:
+            raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+        shown = list(dict.fromkeys(shown_name(n) for n in names))
+        both = "both" if len(shown) == 2 else "all"
+        raise click.UsageError(f"{' and '.join(shown)} {both} name standard input, which can be read only once")
 
 
 def command_boundary(func: F) -> F:

@@ -15,7 +15,8 @@ README = ROOT / "README.md"
 
 #: Usage errors of every kind: an unknown option, a bad value, a missing option, options
 #: that do not go together, an option that needs another, no such command, a file that
-#: disagrees with an option, an option given twice, stdin given twice, a subgroup's command.
+#: disagrees with an option, an option given twice, stdin given twice, a subgroup's command,
+#: an option without its value, a missing choice.
 USAGE_ERRORS = [
     (["solve", "--bogus"], "solve"),
     (["solve", "--deals", "0-x"], "solve"),
@@ -28,6 +29,10 @@ USAGE_ERRORS = [
     (["replay", "-", "--deck", "-"], "replay"),
     (["history", "export", "--bogus"], "history export"),
     (["solve", "--deals", "0-3", "--output", "-", "--format", "json"], "solve"),
+    (["solve", "--deals"], "solve"),  # an option without its value: Click gives no usage, we add it
+    (["schema"], "schema"),  # a missing choice: Click lists the values on lines of their own
+    (["--bogus"], ""),
+    (["history", "bogus"], "history"),
 ]
 
 
@@ -42,6 +47,11 @@ def test_a_usage_error_is_the_four_lines_the_readme_shows(args, command):
     assert lines[1] == f"Try '{path} --help' for help."
     assert lines[2] == ""
     assert lines[3].startswith("Error: ") and len(lines[3]) > len("Error: ")
+
+
+def test_a_missing_choice_names_its_values_on_the_message_line():
+    result = invoke(["schema"], prog_name="foursquare")
+    assert result.stderr.splitlines()[-1] == "Error: Missing argument '{transcript|state|rules}'. Choose from: transcript, state, rules"
 
 
 def test_the_readme_example_is_the_real_output():

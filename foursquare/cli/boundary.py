@@ -217,9 +217,22 @@ class Command(click.Command):
     when given twice (``--vs expectimax --vs random`` would keep only the last,
     silently), and so are both halves of an on/off pair (``--history --no-history``:
     ``use only one of ...``, as :func:`~foursquare.cli.options.exclusive` says it);
-    options meant to repeat (``--bot``) and a flag given twice are not affected."""
+    options meant to repeat (``--bot``) and a flag given twice are not affected.  The
+    message of a missing argument or option is one line (the values of a choice too)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return self._parse_args(ctx, args)
+        except click.MissingParameter as exc:
+            # one line, as every usage error's message (README): Click lists the values
+            # of a choice on lines of their own
+            raise click.UsageError(" ".join(exc.format_message().split()), ctx) from None
+        except click.UsageError as exc:
+            if exc.ctx is None:  # Click leaves it out for an option without its value: the usage goes with it
+                exc.ctx = ctx
+            raise
+
+    def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))
         seen: set[str] = set()
         words = args[: args.index("--")] if "--" in args else args

@@ -142,7 +142,9 @@ def test_bom_and_crlf_are_accepted_and_lines_kept():
 
 def test_non_utf8_bytes_name_the_line():
     assert error(decode, b"a: 1\nb: \xff\n", "f.yaml") == "f.yaml:2: not UTF-8 text"
-    assert error(decode, b"\xfe\xff\x00a", "f.yaml") == "f.yaml:1: not UTF-8 text"
+    assert error(decode, b"\xfe\xff\x00a", "f.yaml") == (  # UTF-16 text, which the message names
+        "f.yaml:1: not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
+    )
 
 
 def test_control_characters_are_an_error():

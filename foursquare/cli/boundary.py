@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn, TypeVar
 import click
 
 from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
-from .files import READ_ONLY, claim, is_read_only, os_error_words
+from .files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -52,6 +52,20 @@ def check_output_file(path: str | None, force: bool) -> None:
         fail(f"{shown_name(path)}: {READ_ONLY}")
     if not force and stat.S_ISREG(info.st_mode) and info.st_size > 0:
         fail(f"{shown_name(path)}: the file exists and is not empty; give --force to overwrite it")
+
+
+def refuse_standard_output(option: str, path: str | None, also: str, instead: str = "") -> None:
+    """A usage error (status 2) when ``path``, given to ``option``, is standard output
+    itself (:func:`~foursquare.cli.files.is_standard_output`: ``/dev/stdout``, or
+    ``F`` while stdout is redirected to ``F``): what ``also`` writes to stdout would
+    mix with it, as ``-`` is refused where it would.  ``instead``: what to do, for the
+    message."""
+    if path is None or not is_standard_output(path):
+        return
+    name = shown_name(path)
+    raise click.UsageError(
+        f"{option} {name} and {also} would both write to stdout: {name} is standard output" + (f"; {instead}" if instead else "")
+    )
 
 
 def open_output_file(path: str, force: bool) -> IO[str]:
@@ -117,18 +131,38 @@ def error_text(exc: BaseException) -> str:
 _INPUT_PARAMETERS = ("game_path", "moves_path", "deck_path", "rules_spec", "resume_path", "files")
 
 
+def _is_stdin_stream(path: str) -> bool:
+    """Whether ``path`` names standard input itself when that is a stream read once
+    (a pipe, a socket, a terminal): ``/dev/stdin``, ``/proc/self/fd/0``.  A regular file
+    redirected to stdin is read again from its start through its name, and ``/dev/null``
+    reads empty every time: neither counts."""
+    if path == "-" or "\0" in path or not path.startswith("/"):
+        return False
+    try:
+        info, stdin = os.stat(path), os.fstat(0)
+    except (OSError, ValueError):
+        return False
+    mode = stdin.st_mode
+    once = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(0))  # not /dev/null
+    return once and os.path.samestat(info, stdin)
+
+
 def stdin_once(params: Mapping[str, object]) -> None:
-    """A usage error (status 2) when a command's inputs name ``-`` more than once:
-    standard input can be read only once (``--deck - --rules -``, ``FILE - --deck -``)."""
-    uses = 0
+    """A usage error (status 2) when a command's inputs name standard input more than
+    once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
+    ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
+    names: list[str] = []
     for name in _INPUT_PARAMETERS:
         value = params.get(name)
-        if isinstance(value, (tuple, list)):
-            uses += list(value).count("-")
-        elif value == "-":
-            uses += 1
-    if uses > 1:
-        raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+        for path in value if isinstance(value, (tuple, list)) else [value]:
+            if isinstance(path, str) and (path == "-" or _is_stdin_stream(path)):
+                names.append(path)
+    if len(names) > 1:
+        if set(names) == {"-"}:
+            raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
+        shown = list(dict.fromkeys(shown_name(n) for n in names))
+        both = "both" if len(shown) == 2 else "all"
+        raise click.UsageError(f"{' and '.join(shown)} {both} name standard input, which can be read only once")
 
 
 def command_boundary(func: F) -> F:
@@ -183,9 +217,22 @@ class Command(click.Command):
     when given twice (``--vs expectimax --vs random`` would keep only the last,
     silently), and so are both halves of an on/off pair (``--history --no-history``:
     ``use only one of ...``, as :func:`~foursquare.cli.options.exclusive` says it);
-    options meant to repeat (``--bot``) and a flag given twice are not affected."""
+    options meant to repeat (``--bot``) and a flag given twice are not affected.  The
+    message of a missing argument or option is one line (the values of a choice too)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return self._parse_args(ctx, args)
+        except click.MissingParameter as exc:
+            # one line, as every usage error's message (README): Click lists the values
+            # of a choice on lines of their own
+            raise click.UsageError(" ".join(exc.format_message().split()), ctx) from None
+        except click.UsageError as exc:
+            if exc.ctx is None:  # Click leaves it out for an option without its value: the usage goes with it
+                exc.ctx = ctx
+            raise
+
+    def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))
         seen: set[str] = set()
         words = args[: args.index("--")] if "--" in args else args

@@ -102,7 +102,9 @@ def writable_target(path: str) -> str:
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", path)
     real = os.path.realpath(path)
     try:
-        info = os.stat(real)
+        # the path itself first: /dev/stdout on a pipe resolves to a name that is no file
+        # ("/proc/.../fd/pipe:[...]"), while the system follows the link to the pipe
+        info = os.stat(path) if os.path.lexists(path) else os.stat(real)
     except FileNotFoundError:
         if path.endswith(("/", os.sep)):
             raise IsADirectoryError(errno.EISDIR, "names a folder (it ends with /); give a file name", path) from None
@@ -116,6 +118,25 @@ def writable_target(path: str) -> str:
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
     return real
+
+
+def is_standard_output(path: str) -> bool:
+    """Whether writing ``path`` means writing where standard output already goes:
+    the file of descriptor 1 itself, by device and inode (``/dev/stdout``,
+    ``/proc/self/fd/1``, or ``F`` while stdout is redirected to ``F``), so that what
+    is written to both would mix.  ``-`` is not asked about here (it names stdout by
+    name); a path that does not exist yet is not stdout; a character device that is
+    not a terminal (``/dev/null``) does not count, as nothing written there mixes."""
+    if path == "-" or "\0" in path:
+        return False
+    try:
+        out = os.fstat(1)
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    if not os.path.samestat(out, info):
+        return False
+    return not stat.S_ISCHR(info.st_mode) or os.isatty(1)
 
 
 def same_file(a: str, b: str) -> bool:

@@ -23,11 +23,12 @@ from ..engine.game import Game, Placement
 from ..engine.rules import Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.files import not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, os_error_words
+from .files import LockedFile, claim, is_standard_output, os_error_words
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -108,6 +109,12 @@ def play(
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
+    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
+        raise click.BadParameter(
+            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
+            " of its own: give another name",
+            param_hint="'--record'",
+        )
     option_needs("--force", force, "--record", record)
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
@@ -600,7 +607,8 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         try:
             yield number, raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            fail(f"{STDIN}:{number}: the input is not UTF-8 text (byte {exc.start + 1} of the line)")
+            other = not_utf8_words(raw[:4]).removeprefix("not UTF-8 text") if number == 1 else ""
+            fail(f"{STDIN}:{number}: the input is not UTF-8 text" + (other or f" (byte {exc.start + 1} of the line)"))
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:

@@ -16,7 +16,7 @@ from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file
+from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
 from .games import load_rules_option
 from .options import (
     BOT_NAMES,
@@ -266,6 +266,9 @@ def simulate(
     option_needs("--force", force, "--output", output)
     option_needs("--resume", resume, "--output", output)
     check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, output, force)
+    refuse_standard_output(
+        "--output", output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    )
     settings = {"seed": str(seed), "nodes": limit_text(nodes), "budget": limit_text(budget), "rules": rules_text(rules)}
     if not resume:
         check_output_file(output, force)

@@ -13,7 +13,7 @@ import click
 
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file
+from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
 from .games import load_rules_option, new_game
 from .options import (
     JOBS,
@@ -159,6 +159,10 @@ def solve(
     option_needs("-v", verbose, "--format text", fmt == "text" or None)
     if csv_path == "-" and (fmt == "json" or verbose):
         raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
+    refuse_standard_output(
+        "--output", csv_path, "--format json" if fmt == "json" else "-v" if verbose else "the summary",
+        "" if fmt == "json" or verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
+    )
     if deal_range is not None:
         if not resume:
             check_output_file(csv_path, force)

@@ -32,6 +32,7 @@ times (the ``seconds`` column).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import math
@@ -209,18 +210,21 @@ def _read(
     with os.fdopen(os.dup(fd), "rb") as raw:
         raw.seek(0)
         data = raw.read()
-    if not data:
+    # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
+    # BOM") is not content: it is kept, and the rows are read and appended after it
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if not data[start:]:
         return rows, 0
     end_bytes = LINE_END.encode()
     head = ",".join(header).encode()
-    if not data.startswith(head + end_bytes):
-        if data.startswith(head + b"\n"):
+    if not data.startswith(head + end_bytes, start):
+        if data.startswith(head + b"\n", start):
             raise FormatError(path, 1, _LF_WORDS)
         raise FormatError(
             path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
             "give another --output file, or --force without --resume to write over it"
         )
-    keep = offset = len(head) + len(end_bytes)  # the offset after the last whole deal; after the last line read
+    keep = offset = start + len(head) + len(end_bytes)  # the offset after the last whole deal; after the last line read
     number = 1
     while offset < len(data):
         number += 1

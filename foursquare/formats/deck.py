@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from ..engine.cards import Card
+from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import FormatError, ParseError
+from ..errors import Advice, FormatError, ParseError, quote
 from .files import read_source
+from .loading import FileKind, input_kind
 from .yamlio import clean_text
 
 
@@ -30,7 +32,7 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
             try:
                 card = Card.parse(word)
             except ParseError as exc:
-                raise FormatError(source, number, str(exc)) from None
+                raise FormatError(source, number, _not_a_card(word, text, exc)) from None
             if card.rank > rules.ranks or card.suit >= rules.suits:
                 raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
             if card in first_line:
@@ -44,6 +46,32 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
     if not cards:
         raise FormatError(source, 1, "the deck file lists no cards")
     return cards
+
+
+def _not_a_card(word: str, text: str, error: ParseError) -> str:
+    """Why ``word`` of a deck file is not a card, saying so when the file is of another
+    kind (a transcript, a state, a move script) or the cards are not apart."""
+    kind = input_kind(text)
+    what = "a deck file lists cards, top first, separated by white space"
+    if kind is FileKind.STATE:
+        return f"not a card: {quote(word)}: the file is a state, not a deck ({what}); {Advice.READ_AS_STATE}"
+    if kind is FileKind.TRANSCRIPT:
+        return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
+    try:
+        Cell.parse(word)
+    except ParseError:
+        pass
+    else:
+        return f"not a card: {quote(word)} is a cell (is the file a move script?); {what}"
+    pieces = word.translate({ord(c): " " for c in ",;:/-"}).split()
+    if len(pieces) > 1 and len(word) < 200:
+        try:
+            [Card.parse(piece) for piece in pieces]
+        except ParseError:
+            pass
+        else:
+            return f"not a card: {quote(word)}: {what}"
+    return str(error)
 
 
 def read_deck_file(path: str, rules: Rules | None = None) -> list[Card]:

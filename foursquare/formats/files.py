@@ -27,6 +27,30 @@ STDIN = "<stdin>"
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
 
+#: The byte-order marks of the other Unicode encodings, longest first (what Windows
+#: PowerShell 5 writes with ``>``, and what some editors save as "Unicode").
+_OTHER_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def not_utf8_words(start: bytes) -> str:
+    """The words for text that is not UTF-8, given the first bytes of the file: ``not
+    UTF-8 text``, and when it starts with the byte-order mark of UTF-16 or UTF-32,
+    which encoding that is and what to do.
+
+    >>> not_utf8_words(b"\\xff\\xfed\\x004\\x00")
+    'not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8'
+    >>> not_utf8_words(b"d4 \\xe9")
+    'not UTF-8 text'
+    """
+    for mark, name in _OTHER_MARKS:
+        if start.startswith(mark):
+            return f"not UTF-8 text: it is {name} (it starts with a {name} byte-order mark); save it as UTF-8"
+    return "not UTF-8 text"
+
+
 def _too_large(name: str, limit: int) -> FormatError:
     return FormatError(name, None, f"too large: over {limit // (1024 * 1024)} MiB, more than any game file holds")
 
@@ -120,6 +144,7 @@ class Source:
         read = getattr(self._binary, "read1", self._binary.read)
         decoder = codecs.getincrementaldecoder("utf-8")()
         lines = 0  # line ends read before this chunk
+        start = b""  # the file's first bytes, for the words of an error at its start
         while True:
             try:
                 data = read(size)
@@ -129,6 +154,8 @@ class Source:
             if total > limit:
                 raise _too_large(self.name, limit)
             pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
+            if len(start) < 4:
+                start += data[: 4 - len(start)]
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as exc:
@@ -136,7 +163,7 @@ class Source:
                 if good:  # read first: the games it ends are reported before the error
                     yield good.decode("utf-8"), good
                 line = lines + good.count(b"\n") + 1
-                raise FormatError(self.name, line, "not UTF-8 text") from None
+                raise FormatError(self.name, line, not_utf8_words(start)) from None
             lines += data.count(b"\n")
             if not data:
                 return

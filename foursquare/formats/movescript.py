@@ -49,7 +49,7 @@ class Move(NamedTuple):
 
 __all__ = [
     "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "read_moves", "strip_line",
 ]
 
@@ -176,17 +176,90 @@ def _expanded(name: str, ch: str, text: str) -> ParseError:
     )
 
 
+#: What a move looks like, for the messages about a line that is not one.
+MOVE_SHAPE = "a move is a cell like d4, or a card and a cell like 7H d4"
+
+#: The characters written between a card and a cell instead of a space (``7H,d4``, ``7H-d4``).
+_JOINERS = ",;:/-"
+
+
 def parse_move(text: str) -> Move:
     """Read one move: ``CELL`` or ``CARD CELL`` (comments and white space already removed).
 
-    :raises ParseError: when the text is not a move; the message quotes it.
+    :raises ParseError: when the text is not a move; the message quotes it and, for a
+        line of the wrong shape, says what is wrong (two cells on one line, the cell
+        before the card, a card without its cell, more after the move, a card and a
+        cell written together).
     """
     words = text.split()
+    try:
+        if len(words) == 1:
+            return Move(Cell.parse(words[0]))
+        if len(words) == 2:
+            return Move(Cell.parse(words[1]), Card.parse(words[0]))
+    except ParseError as exc:
+        raise _shape_error(text, words) or exc from None
+    raise _shape_error(text, words) or ParseError(f"not a move: {quote(text)} (expected {MOVE_SHAPE.removeprefix('a move is ')})")
+
+
+def _kind(word: str) -> str | None:
+    """``"cell"``, ``"card"`` or ``None``: what a word of a move line reads as (never both)."""
+    for kind, parse in (("cell", Cell.parse), ("card", Card.parse)):
+        try:
+            parse(word)
+        except ParseError:
+            continue
+        return kind
+    return None
+
+
+def _is_move(words: Sequence[str]) -> bool:
+    return [_kind(w) for w in words] in (["cell"], ["card", "cell"])
+
+
+def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
+    """The error for a line of cards and cells of the wrong shape, or ``None`` when its
+    words are not cards and cells put wrongly (then the word's own error says more)."""
+    head = f"not a move: {quote(text)}"
+    if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
+        return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")
+    if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
+        return None
+    kinds = [_kind(w) for w in words]
+    cells = kinds.count("cell")
+    if cells >= 2:
+        many = {2: "two", 3: "three"}.get(cells, str(cells))
+        return ParseError(f"{head}: {many} cells on one line, and a line holds one move ({MOVE_SHAPE})")
+    if kinds == ["cell", "card"]:
+        return ParseError(f"{head}: the card comes first, then the cell: {words[1]} {words[0]}")
+    if kinds == ["card"]:
+        return ParseError(f"{head}: a card without a cell ({MOVE_SHAPE})")
+    if kinds == ["card", "card"]:
+        return ParseError(f"{head}: two cards and no cell ({MOVE_SHAPE})")
+    for n in (1, 2):
+        if len(words) > n and _is_move(words[:n]):
+            rest = " ".join(words[n:])
+            return ParseError(f"{head}: {quote(rest)} after the move {' '.join(words[:n])} (a line holds one move)")
     if len(words) == 1:
-        return Move(Cell.parse(words[0]))
-    if len(words) == 2:
-        return Move(Cell.parse(words[1]), Card.parse(words[0]))
-    raise ParseError(f"not a move: {quote(text)} (expected a cell like d4, or a card and a cell like 7H d4)")
+        word = words[0]
+        pieces = word.translate({ord(c): " " for c in _JOINERS}).split()
+        splits: list[list[str]] = []
+        if len(pieces) == 2:  # 7H,d4
+            splits = [pieces]
+        elif pieces == [word] and len(word) <= 6:  # 7Hd4, 10Hd4: a longer word is no card and cell
+            splits = [[word[:i], word[i:]] for i in range(2, len(word) - 1)]
+        for parts in splits:
+            if _is_move(parts):
+                return ParseError(f"{head}: write a space between the card and the cell: {' '.join(parts)}")
+            if [_kind(p) for p in parts] == ["cell", "cell"]:
+                return ParseError(f"{head}: two cells on one line, and a line holds one move ({MOVE_SHAPE})")
+    elif len(words) > 1:
+        joined = "".join(words)
+        if _kind(joined) == "cell":
+            return ParseError(f"{head}: a cell is written without a space: {joined}")
+        if _kind("".join(words[:-1])) == "card" and kinds[-1] == "cell":
+            return ParseError(f"{head}: a card is written without a space: {''.join(words[:-1])} {words[-1]}")
+    return None
 
 
 def parse_entry(text: str) -> Move | PromptCommand | None:
@@ -221,7 +294,7 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
         return PromptCommand(name, words[1] if len(words) == 2 else None)
     if not any(ch.isdigit() for ch in text):  # no row number: a mistyped command rather than a move
         raise ParseError(
-            f"not a move or a command: {quote(text)} (a move is a cell like d4, or a card and a cell like 7H d4;"
+            f"not a move or a command: {quote(text)} ({MOVE_SHAPE};"
             f" the commands are {', '.join(COMMAND_NAMES)})"
         )
     return parse_move(text)

@@ -115,6 +115,12 @@ def read_rules(text: str, source: str) -> Rules:
             source, node.line, "this is a game file (a transcript or a state), not a rules file;"
             " its rules are read with the game (foursquare rules NAME shows a rule set)"
         )
+    if isinstance(node, YScalar) and len(node.text.split()) > 1:
+        # words, not a preset name: a deck or a move script given where a rules file is expected
+        raise FormatError(
+            source, node.line, f"not a rules file: {quote(node.text)} is text, not a preset name or a rules mapping"
+            f" (a rules file is YAML: a preset name, or 'preset: NAME' and the parameters that differ; presets: {', '.join(PRESETS)})"
+        )
     return rules_from_value(node, source)
 
 

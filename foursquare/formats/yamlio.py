@@ -44,6 +44,7 @@ import yaml
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..errors import FormatError, ParseError, quote, shorten
 from . import yamlcut, yamlfast
+from .files import not_utf8_words
 from .yamlcut import _BREAKS as _BREAKS
 from .yamlcut import _MARKER as _MARKER
 from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
@@ -89,7 +90,7 @@ def decode(data: bytes, source: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise FormatError(source, line, "not UTF-8 text") from None
+        raise FormatError(source, line, not_utf8_words(data[:4])) from None
     return clean_text(text)
 
 

@@ -713,7 +713,7 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
 /* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
    shape (a direct-mapped table of LS_CACHE entries; grids up to 5 x 5, larger ones uncached).
    1: it fails, 0: not, -1: out of memory. */
-#define LS_CACHE (1 << 18)
+#define LS_CACHE (1 << 16)
 static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
 {
     const int F = S->F, n = S->n;

@@ -43,6 +43,9 @@ def test_solve_a_deck_file_and_a_short_deck_without_a_win(tmp_path):
     assert r.exit_code == 0
     assert "unknown (no win with the 10 cards the deck names, and the other 30 are unknown" in r.output
     assert "no win (proved)" not in r.output
+    deck.write_text("AS\n")
+    r = invoke(["solve", "--deck", str(deck)])
+    assert "unknown (no win with the 1 card the deck names, and the other 39 are unknown" in r.output
 
 
 def test_solve_unknown_when_the_node_limit_runs_out():

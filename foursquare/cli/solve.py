@@ -13,6 +13,7 @@ import click
 
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
+from .style import counted
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
 from .games import load_rules_option, new_game
 from .options import (
@@ -95,7 +96,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
     if sol.unknown_cards:
         assert known is not None  # given for a deck that names only some cards
-        return f"unknown (no win with the {known} cards the deck names, and the other {total - known} are unknown{bound})"
+        return f"unknown (no win with the {counted(known, 'card')} the deck names, and the other {total - known} are unknown{bound})"
     return f"unknown (the limit ran out{bound})"
 
 

@@ -13,7 +13,6 @@ import click
 
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
-from .style import counted
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
 from .games import load_rules_option, new_game
 from .options import (
@@ -29,6 +28,7 @@ from .options import (
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
+from .style import counted
 from .sweep import (
     RESUME_HELP,
     SCHEDULER_HELP,

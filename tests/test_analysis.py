@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from foursquare.engine.game import Game
-from foursquare.solver.analysis import analyze_game, summarize
+from foursquare.solver.analysis import FIRST_PASS_SHARE, GameJudge, analyze_game, summarize
 from foursquare.solver.search import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
 from foursquare.stats import wilson_interval
 
@@ -167,3 +167,210 @@ def test_the_help_states_the_analysis_node_limit_the_code_uses():
     from foursquare.solver.analysis import ANALYSIS_MAX_NODES
 
     assert f"(default {ANALYSIS_MAX_NODES})" in " ".join(invoke(["analyze", "--help"]).stdout.split())
+
+
+# ----------------------------------------- the questions after the first pass
+
+
+def _game_of(deal: int, bot: str = "greedy", moves: int = 20, rules=None) -> Game:
+    from foursquare.bots import get_bot
+    from foursquare.engine.game import Status
+    from foursquare.engine.rules import STANDARD
+
+    player, game = get_bot(bot), Game.from_deal(deal, rules or STANDARD)
+    while game.status is Status.PLAYING and len(game.moves) < moves:
+        game.play(player.choose(game.view()))
+    return game
+
+
+def _positions(game: Game, deck=None):
+    """The game's positions, the start first (on ``deck`` when given: a prefix)."""
+    replay = Game(game.deck if deck is None else deck, game.rules, game.deal)
+    out = [replay.copy()]
+    for placement in game.moves:
+        replay.play(placement.cell)
+        out.append(replay.copy())
+    return out
+
+
+def _truth(game: Game) -> list[Solution]:
+    """Each position of ``game`` solved alone, to the end (no limit that runs out)."""
+    sols = [solve(p, max_nodes=None) for p in _positions(game)]
+    assert all(s.status is not UNKNOWN for s in sols)
+    return sols
+
+
+def _expected_verdict(before: Solution, after: Solution) -> str:
+    if before.status is SOLVED and after.status is NO_WIN:
+        return "threw-away-win"
+    if before.status is SOLVED and after.status is SOLVED and after.score < before.score:
+        return "lost-points"
+    return "ok"
+
+
+def _check_against_the_truth(judge, truth: list[Solution]) -> int:
+    """Every verdict of ``judge`` (run, or stopped partway) is what separate solves
+    say, every bound holds, and every win given is one: returns the positions settled."""
+    settled = 0
+    for i, sol in enumerate(judge.sols):
+        if sol is None:
+            continue
+        true = truth[i]
+        if sol.status is SOLVED:
+            assert true.status is SOLVED and sol.score == true.score, i
+            win = _positions(judge.game)[i]
+            for cell in sol.moves:  # the moves given are a win with that score
+                win.play(cell)
+            assert win.status.value == "won" and win.score == sol.score, i
+            settled += 1
+        elif sol.status is NO_WIN:
+            assert true.status is NO_WIN, i
+            settled += 1
+        elif true.status is SOLVED:
+            assert sol.max_score is not None and sol.max_score >= true.score, i  # a true bound
+    result = judge.analysis()
+    for report in result.moves:
+        before, after = truth[report.number - 1], truth[report.number]
+        if report.verdict != "unknown":
+            assert report.verdict == _expected_verdict(before, after), report
+        for least, true in ((report.least_before, before), (report.least_after, after)):
+            if least is not None:
+                assert true.status is SOLVED and true.score >= least, report
+        for bound, true in ((report.max_before, before), (report.max_after, after)):
+            if true.status is SOLVED:
+                assert bound is not None and bound >= true.score, report
+    return settled
+
+
+GAMES = [(0, "greedy"), (2, "greedy"), (5, "greedy"), (6, "greedy"), (12, "greedy"), (19, "greedy"),
+         (0, "random"), (3, "random"), (12, "random"), (22, "random"), (23, "random")]
+
+
+@pytest.mark.parametrize("deal, bot", GAMES)
+@pytest.mark.parametrize("first_share", [FIRST_PASS_SHARE, 1.0, 1e-9])
+@pytest.mark.parametrize("limit", [300, 5_000, 60_000])
+def test_every_verdict_is_what_separate_solves_give(deal, bot, first_share, limit):
+    # whatever the limit and however it is shared between the first pass and the
+    # questions (1.0: the first pass alone; 1e-9: one position each, then questions
+    # only), what is settled is true, bounds hold, the wins given are wins
+    game = _game_of(deal, bot)
+    truth = _truth(game)
+    judge = GameJudge(game, max_nodes=limit, first_share=first_share)
+    judge.run()
+    assert judge.complete and all(n <= limit for n in judge.nodes)  # the limit holds per position
+    _check_against_the_truth(judge, truth)
+
+
+@pytest.mark.parametrize("deal, bot", GAMES)
+def test_with_room_enough_every_position_is_settled(deal, bot):
+    game = _game_of(deal, bot)
+    truth = _truth(game)
+    for first_share in (FIRST_PASS_SHARE, 1e-9):
+        judge = GameJudge(game, max_nodes=2_000_000, first_share=first_share)
+        judge.run()
+        assert _check_against_the_truth(judge, truth) == len(truth)
+
+
+def test_the_questions_spare_the_positions_a_single_pass_spends():
+    # Deal 558's greedy game: one pass with the whole limit per position spends it on
+    # positions that a later one settles; asked afterwards, with what later positions
+    # proved, the same answers take a small part of the work.  Over the small games, the
+    # same positions are settled at a small limit, with no more work in all.
+    game = _game_of(558)
+    alone = GameJudge(game, first_share=1.0)
+    alone.run()
+    asked = GameJudge(game)
+    asked.run()
+    assert [s.score for s in asked.sols] == [s.score for s in alone.sols]
+    assert all(s.status is SOLVED for s in asked.sols)
+    assert 5 * sum(asked.nodes) < sum(alone.nodes)
+    work = [0, 0]
+    for deal, bot in GAMES:
+        game = _game_of(deal, bot)
+        single, both = (GameJudge(game, max_nodes=30_000, first_share=share) for share in (1.0, FIRST_PASS_SHARE))
+        single.run()
+        both.run()
+        work[0] += sum(single.nodes)
+        work[1] += sum(both.nodes)
+        # every position the single pass settles is settled
+        assert all(s.status is UNKNOWN or t.status is not UNKNOWN for s, t in zip(single.sols, both.sols, strict=True))
+    assert work[1] <= work[0]
+
+
+@pytest.mark.parametrize("score_delta", [0, 1, 2])
+@pytest.mark.parametrize("deal, bot", [(5, "greedy"), (12, "greedy"), (3, "random")])
+def test_a_question_with_the_deck_cut_says_whether_a_win_scores_that_much(deal, bot, score_delta):
+    # asked only where no win scores more than S (S at least the best score), the deck
+    # cut after the cards a win scoring S uses and the scores above S not searched:
+    # solved, with S, exactly when S is the best score; no-win when it is more
+    game = _game_of(deal, bot)
+    truth = _truth(game)
+    total = game.rules.deck_size
+    for position, true in zip(_positions(game), truth, strict=True):
+        if true.status is not SOLVED or position.is_over:
+            continue
+        score = true.score + score_delta
+        if total - score <= position.placed:
+            continue
+        cut = Game(game.deck[: total - score], game.rules, game.deal)
+        for placement in game.moves[: position.placed]:
+            cut.play(placement.cell)
+        answer = solve(cut, max_nodes=None, score_at_most=score, within_known_cards=True)
+        if score_delta == 0:
+            assert answer.status is SOLVED and answer.score == score
+        else:
+            assert answer.status is NO_WIN
+
+
+def test_an_interrupted_analysis_says_what_it_judged_and_that_it_is_incomplete():
+    game = _game_of(12, "greedy")
+    truth = _truth(game)
+    for stop_at in (1, 5, 15, 21):
+        calls = []
+
+        def progress(calls=calls, stop_at=stop_at):
+            calls.append(1)
+            if len(calls) == stop_at:
+                raise KeyboardInterrupt
+
+        judge = GameJudge(game, max_nodes=5_000, first_share=1e-9, progress=progress)
+        with pytest.raises(KeyboardInterrupt):
+            judge.run()
+        result = judge.analysis()
+        # (the last positions may all be settled at once, at the end: complete then)
+        assert result.moves_played == 20 and (not result.complete or stop_at > 5)
+        assert not result.complete or len(result.moves) == 20
+        assert len(result.moves) <= 20
+        _check_against_the_truth(judge, truth)
+    # uninterrupted, the progress calls count the positions: the start and one per move
+    calls = []
+    judge = GameJudge(game, max_nodes=5_000, progress=lambda: calls.append(1))
+    judge.run()
+    assert len(calls) == 21 and judge.analysis().complete
+
+
+def test_a_deck_prefix_settles_only_what_its_cards_prove():
+    # a deck that names only the first 21 cards: what is settled is the truth of the
+    # whole deal (the wins scoring 19 or more); the rest stays unknown, bounded
+    full = _game_of(5, "greedy", moves=18)
+    truth = _truth(full)
+    game = Game(full.deck[:21], full.rules)
+    for placement in full.moves:
+        game.play(placement.cell)
+    judge = GameJudge(game, max_nodes=200_000)
+    judge.run()
+    settled = _check_against_the_truth(judge, truth)
+    assert 0 < settled < len(truth)
+
+
+def test_a_grid_that_runs_out_of_room():
+    # three-square: 27 cards fill every pile, so no win scores less than 13
+    from foursquare.engine.rules import PRESETS
+
+    rules = PRESETS["three-square"]
+    for deal in (0, 1, 2, 3):
+        game = _game_of(deal, "random", rules=rules)
+        truth = _truth(game)
+        judge = GameJudge(game, max_nodes=5_000, first_share=1e-9)
+        judge.run()
+        _check_against_the_truth(judge, truth)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import TYPE_CHECKING
 
@@ -11,21 +12,41 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
 from .options import BOT_NAMES, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .signals import signals_deferred
 from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..bots import Estimate
     from ..engine.game import Game
+    from ..solver.analysis import GameAnalysis
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def _best(outlook: str, score: int | None) -> str:
+def _outlook(outlook: str, best: int | None, bound: int | None, least: int | None) -> str:
+    """A position's outlook as the table shows it: ``win 23``; ``win 21-23`` (winnable,
+    as the game shows, the best score between the two); ``no-win``; ``unknown <=23``
+    (the limit ran out: no win scores more than 23, as ``solve`` says it)."""
+    if best is not None:
+        return f"win {best}"
     if outlook == "win":
-        return f"win {score}" if score is not None else "win ?"  # ?: winnable, best score unknown
+        if least is not None and bound is not None:
+            return f"win {least}-{bound}"
+        return "win ?"
+    if outlook == "unknown" and bound is not None:
+        return f"unknown <={bound}"
     return outlook
+
+
+def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
+    """A best score, or the range it is known to lie in (``21-23``)."""
+    if best is not None:
+        return str(best)
+    if least is not None and bound is not None:
+        return f"{least}-{bound}"
+    return "?" if bound is None else f"<={bound}"
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["analyze"])
@@ -62,11 +83,13 @@ def analyze(
     information before and after it, the best score from there, the solver's
     cell, and the bot's preferred cell and win chances; then the mistakes.
 
-    'unknown' means the solver's node limit (or --timeout) ran out for that
-    position, or the deck given ends before a win could.
+    'unknown <=N' means the solver's node limit (or --timeout) ran out for that
+    position, or the deck given ends before a win could: no win scores more than
+    N.  'win A-B': the game itself shows a win from there; its best score is A to
+    B.  Ctrl-C prints what was judged so far.
     """
     from ..errors import FormatError
-    from ..solver.analysis import ANALYSIS_MAX_NODES, analyze_game
+    from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
     from ..solver.search import SolverError
 
     exclusive(deal=deal, deck=deck_path)
@@ -80,28 +103,41 @@ def analyze(
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
     estimator = None
+    bot_name = None
     if not no_bot:
         from ..bots import DEFAULT, recommend
         from ..engine.view import PlayerView
 
-        def estimator(position: Game) -> list[Estimate]:
-            return recommend(PlayerView.of(position), bot=bot if bot is not None else DEFAULT, budget=budget, seed=0)
+        bot_name = bot if bot is not None else DEFAULT
 
+        def estimator(position: Game) -> list[Estimate]:
+            return recommend(PlayerView.of(position), bot=bot_name, budget=budget, seed=0)
+
+    judge = GameJudge(
+        game,
+        max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
+        timeout=timeout,
+        estimator=estimator,
+        bot=bot_name,
+    )
     try:
         with progress_bar(None, len(game.moves) + 1, "analyzing") as bar:  # on a terminal only
-            result = analyze_game(
-                game,
-                max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
-                timeout=timeout,
-                estimator=estimator,
-                bot=bot,
-                progress=lambda: bar.update(1),
-            )
+            judge.progress = lambda: bar.update(1)
+            judge.run()
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
+        with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
+            _print(judge.analysis(), fmt, timeout, game)
+        raise
+    _print(judge.analysis(), fmt, timeout, game)
+
+
+def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) -> None:
+    """The analysis in the format asked for (an interrupted one says so)."""
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
@@ -111,20 +147,31 @@ def analyze(
         click.echo(dump(result.as_dict()), nl=False)
         return
     with_bot = result.bot is not None
-    head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':9} {'after':9} {'solver':6}"
+    head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':12} {'after':12} {'solver':6}"
     if with_bot:
         head += f"  {'bot':4} {'bot win':>8} {'played':>8}"
     click.echo(head + "  verdict")
     for m in result.moves:
-        line = (
-            f"{m.number:>4}  {m.card:4} {m.cell:4}  {_best(m.before, m.best_before):9} "
-            f"{_best(m.after, m.best_after):9} {m.solver_cell or '-':6}"
-        )
+        before = _outlook(m.before, m.best_before, m.max_before, m.least_before)
+        after = _outlook(m.after, m.best_after, m.max_after, m.least_after)
+        line = f"{m.number:>4}  {m.card:4} {m.cell:4}  {before:12} {after:12} {m.solver_cell or '-':6}"
         if with_bot:
             line += f"  {m.bot_cell or '-':4} {_pct(m.bot_win_chance):>8} {_pct(m.played_win_chance):>8}"
         click.echo(line + f"  {m.verdict}")
     outcome = f"won, score {result.score}" if result.status == "won" else result.status
-    click.echo(f"start: {_best(result.start, result.best_start)}; outcome: {outcome}")
+    start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
+    click.echo(f"start: {start}; outcome: {outcome}")
+    shown = [_outlook(m.before, m.best_before, m.max_before, m.least_before) for m in result.moves]
+    shown += [_outlook(m.after, m.best_after, m.max_after, m.least_after) for m in result.moves[-1:]]
+    if any(s.startswith("unknown <=") for s in [*shown, start]):
+        click.echo("unknown <=N: the limit ran out; no win scores more than N")
+    if any(s.startswith("win ") and "-" in s for s in [*shown, start]):
+        click.echo("win A-B: winnable (the game itself shows a win scoring A); no win scores more than B")
+    if not result.complete:
+        click.echo(
+            f"interrupted: the analysis is incomplete: {len(result.moves)} of {result.moves_played} "
+            "moves judged, and the search for the unknown ones was cut short"
+        )
     unknown = sum(m.verdict == "unknown" for m in result.moves)
     # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
     why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
@@ -137,8 +184,11 @@ def analyze(
     click.echo(f"mistakes: {len(result.mistakes)}{more}")
     for m in result.mistakes:
         if m.verdict == "threw-away-win":
-            what = "threw the win away" + (f" (best was {m.best_before})" if m.best_before is not None else "")
+            best = _score_text(m.best_before, m.max_before, m.least_before)
+            what = "threw the win away" + (f" (best was {best})" if best != "?" else "")
         else:
-            what = f"best score {m.best_before} -> {m.best_after}"
+            before = _score_text(m.best_before, m.max_before, m.least_before)
+            after = _score_text(m.best_after, m.max_after, m.least_after)
+            what = f"best score {before} -> {after}"
         better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
         click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")

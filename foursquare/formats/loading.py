@@ -264,15 +264,17 @@ def load_game_text(
 
 
 def _extended(game: Game, deal: int | None, deck: Sequence[Card] | None) -> Game:
-    """The game replayed on the longer card order of ``deal``/``deck`` when its file
-    lists only the first cards (a ``deck:`` prefix, or moves that name their cards)
-    and that order goes on with them; otherwise the game as it is."""
+    """The game replayed on the card order of ``deal``/``deck`` when its file lists
+    the first cards of it (a ``deck:`` prefix, or moves that name their cards) or all
+    of them (the game then names the deal); otherwise the game as it is."""
     if game.deal is not None or len(game.moves) != game.placed or (deal is None and deck is None):
         return game
     longer = Game.from_deal(deal, game.rules) if deal is not None else Game(list(deck or ()), game.rules)
     known = list(game.deck)
-    if len(longer.deck) <= len(known) or list(longer.deck[: len(known)]) != known:
+    if len(longer.deck) < len(known) or list(longer.deck[: len(known)]) != known:
         return game
+    if len(longer.deck) == len(known) and deal is None:
+        return game  # the same deck: nothing to gain
     for placement in game.moves:
         longer.play(placement.cell, placement.card)
     return longer

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from ..engine.game import Game, Placement, Status
 from ..engine.layout import Cell
+from ..engine.rules import STANDARD, Rules
 from ..errors import FoursquareError
 from ..stats import wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
@@ -31,6 +32,9 @@ from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 #: positions; most positions of a game need far fewer, and those after a settled
 #: one are bounded by it.
 ANALYSIS_MAX_NODES = 2_000_000
+#: The share of the node limit each position gets in the first pass of
+#: :class:`GameJudge` (the rest is for the second pass, with what later positions proved).
+FIRST_PASS_SHARE = 0.01
 
 
 class AnalysisError(FoursquareError, ValueError):
@@ -163,7 +167,13 @@ class MoveReport:
         score), ``ok`` or ``unknown`` (the solver could not tell).
     :ivar bot_cell, bot_win_chance, played_win_chance: the bot's preferred cell,
         its estimated win chance there and at the cell played (``None`` without a bot).
-    :ivar nodes: solver positions searched for this move (before it).
+    :ivar nodes: solver positions searched for the position before the move.
+    :ivar max_before, max_after: the highest score not ruled out (as
+        :attr:`Solution.max_score`): the best score when it is known, ``None`` with no
+        win, and for ``unknown`` a bound (no win scores more).
+    :ivar least_before, least_after: the score of a win known from the game itself
+        (a later position solved, or the game won): the best score is at least this;
+        ``None`` when no such win is known.
     """
 
     number: int
@@ -179,6 +189,10 @@ class MoveReport:
     bot_win_chance: float | None = None
     played_win_chance: float | None = None
     nodes: int = 0
+    max_before: int | None = None
+    max_after: int | None = None
+    least_before: int | None = None
+    least_after: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         """Plain values for JSON/YAML."""
@@ -189,13 +203,19 @@ class MoveReport:
 class GameAnalysis:
     """A recorded game judged move by move.
 
-    :ivar moves: one :class:`MoveReport` per move.
+    :ivar moves: one :class:`MoveReport` per move (per move judged, when not ``complete``).
     :ivar start: the outlook at the start (``win``/``no-win``/``unknown``) and
-        :ivar best_start: the best score there.
+        :ivar best_start: the best score there, :ivar max_start: the highest not ruled
+        out, :ivar least_start: the score of a win the game itself shows (as
+        :class:`MoveReport`'s ``best_before``, ``max_before``, ``least_before``).
     :ivar status, score: the game's outcome.
     :ivar mistakes: the reports whose verdict is ``threw-away-win`` or ``lost-points``.
     :ivar max_nodes: the node limit per position.
     :ivar bot: the bot's name, or ``None`` when no bot was consulted.
+    :ivar deal: the game's deal number (``None``: a deck of its own).
+    :ivar rules: its rule set.
+    :ivar complete: every position judged (false: the work was interrupted, and
+        ``moves`` holds the moves judged so far, ``moves_played`` of them in the game).
     """
 
     moves: list[MoveReport]
@@ -206,33 +226,51 @@ class GameAnalysis:
     max_nodes: int | None
     bot: str | None = None
     mistakes: list[MoveReport] = field(default_factory=list)
+    max_start: int | None = None
+    least_start: int | None = None
+    deal: int | None = None
+    rules: Rules = STANDARD
+    complete: bool = True
+    moves_played: int = 0
 
     def as_dict(self) -> dict[str, object]:
-        """Plain values for JSON/YAML."""
+        """Plain values for JSON/YAML (the rules as a preset name or their parameters,
+        as transcripts write them)."""
+        from ..formats.rulesfile import rules_value
+
         return {
+            "deal": self.deal,
+            "rules": rules_value(self.rules),
             "start": self.start,
             "best_start": self.best_start,
+            "max_start": self.max_start,
+            "least_start": self.least_start,
             "status": self.status,
             "score": self.score,
             "max_nodes": self.max_nodes,
             "bot": self.bot,
+            "complete": self.complete,
+            "moves_played": self.moves_played,
             "moves": [m.as_dict() for m in self.moves],
             "mistakes": [m.number for m in self.mistakes],
         }
 
 
-def _verdict(before: Solution, after: Solution, winnable_before: bool = False) -> str:
-    if before.status is UNKNOWN and winnable_before and after.status is NO_WIN:
-        return "threw-away-win"  # the game's own later positions show the win it threw away
-    if before.status is UNKNOWN or after.status is UNKNOWN:
-        if before.status is NO_WIN:
-            return "ok"  # nothing left to lose
-        return "unknown"
-    if before.status is SOLVED and after.status is NO_WIN:
-        return "threw-away-win"
-    if before.status is SOLVED and after.status is SOLVED and (after.score or 0) < (before.score or 0):  # solved: both scores given
-        return "lost-points"
-    return "ok"
+def _verdict(before: Solution, after: Solution, least_before: int | None) -> str:
+    """A move's verdict from what is known of the positions before and after it
+    (``least_before``: the score of a win from before it that the game shows)."""
+    if before.status is NO_WIN:
+        return "ok"  # nothing left to lose
+    winnable = before.status is SOLVED or least_before is not None
+    if after.status is NO_WIN:
+        return "threw-away-win" if winnable else "unknown"
+    low = before.score if before.status is SOLVED else least_before
+    high = after.max_score  # the best score after the move is at most this
+    if low is not None and high is not None and high < low:
+        return "lost-points"  # even at their bounds, the move cost points
+    if before.status is SOLVED and after.status is SOLVED:
+        return "ok"  # the same score
+    return "unknown"
 
 
 class Estimate(Protocol):
@@ -270,107 +308,355 @@ def analyze_game(
     :param estimator: a bot's judgement of each position before a move (for
         example ``lambda g: foursquare.bots.recommend(g.view())``); ``None``: no bot.
         The solver does not import the bots: the caller chooses one.
-    :param bot: the bot's name, as the analysis reports it (``default`` when ``None``).
+    :param bot: the bot's name, as the analysis reports it (``None``: no name).
     :param progress: called once per position judged (``len(game.moves) + 1`` of them,
         the start included), for a progress bar.
     :returns: a :class:`GameAnalysis`.
     :raises AnalysisError: (a ``ValueError``) for a game resumed from a position without its moves.
     :raises SolverError: when the solver cannot work on a position (its next card unknown).
+
+    To keep what was judged when the work is cut short (Ctrl-C), use :class:`GameJudge`
+    and its :meth:`~GameJudge.analysis` instead.
     """
-    if len(game.moves) != game.placed:
-        raise AnalysisError("the game was resumed from a position without its moves; there is nothing to analyze")
-    played = list(game.moves)
-    replay = Game(game.deck, game.rules, game.deal)
-    sols: list[Solution] = []
-    ests: list[Sequence[Estimate] | None] = []
-    for i in range(len(played) + 1):
-        sols.append(_judge(replay, sols[-1] if sols else None, max_nodes, timeout))
-        if i < len(played):
-            ests.append(estimator(replay) if estimator is not None else None)
-            replay.play(played[i].cell)
-        if progress is not None:
-            progress()
-    _close_from_the_end(sols, played)
-    # a position is winnable when the game was won, or a later position is solved
-    winnable = [False] * len(sols)
-    seen = game.status is Status.WON
-    for i in range(len(sols) - 1, -1, -1):
-        seen = seen or sols[i].status is SOLVED
-        winnable[i] = seen
-    reports = []
-    for i, placement in enumerate(played):
-        before, after, estimates = sols[i], sols[i + 1], ests[i]
-        bot_cell = bot_chance = played_chance = None
-        if estimates:
-            best = max(estimates, key=lambda e: (e.win_chance, e.expected_score))
-            bot_cell, bot_chance = str(best.cell), best.win_chance
-            for e in estimates:
-                if e.cell == placement.cell:
-                    played_chance = e.win_chance
-        reports.append(
-            MoveReport(
-                number=i + 1,
-                card=str(placement.card),
-                cell=str(placement.cell),
-                before=_outlook(before, winnable[i]),
-                after=_outlook(after, winnable[i + 1]),
-                best_before=before.score,
-                best_after=after.score,
-                solver_cell=str(before.moves[0]) if before.moves else None,
-                verdict=_verdict(before, after, winnable[i]),
-                bot_cell=bot_cell,
-                bot_win_chance=bot_chance,
-                played_win_chance=played_chance,
-                nodes=before.nodes,
+    judge = GameJudge(game, max_nodes=max_nodes, timeout=timeout, estimator=estimator, bot=bot, progress=progress)
+    judge.run()
+    return judge.analysis()
+
+
+class GameJudge:
+    """The solver's verdicts on every position of a recorded game, as far as they go.
+
+    :func:`analyze_game` is :meth:`run` then :meth:`analysis`; a caller that may be
+    interrupted (Ctrl-C) keeps the judge, so that :meth:`analysis` can still say what
+    was judged (``complete`` false).  Parameters as :func:`analyze_game`'s, and
+    ``first_share``: the share of the limit each position gets in the first pass
+    (:data:`FIRST_PASS_SHARE`; ``1.0`` leaves nothing for the questions: the single
+    pass of earlier versions).  The limits (``max_nodes``, ``timeout``) hold for each
+    position over all its searches.
+
+    How the positions are judged (every verdict is what a separate solve with no limit
+    would give, the limit only leaving more positions ``unknown``):
+
+    1. *First pass*, from the start: each position gets :data:`FIRST_PASS_SHARE` of
+       the limit, bounded by the position before it (a move never raises the best
+       score: :func:`solve`'s ``score_at_most``); a move along the solver's line keeps
+       its score with no search, and after a position with no win there is none.
+    2. What the positions prove of one another settles more of them with no search
+       (:meth:`_settle`): a position scores at least what the one after it scores (the
+       move played, then that position's best win), so an ``unknown`` whose bound a
+       later position's proved score reaches is settled at that score.
+    3. *Questions*, for the positions still ``unknown``, with the rest of their limit:
+       "does a win from position ``i`` score ``H``", its highest score not ruled out
+       (:meth:`_ask`: the deck cut after the ``40 - H`` cards such a win uses, the
+       scores above ``H`` not searched again).  A yes settles it, and with step 2 the
+       positions before it that have the same bound; a no lowers its bound, and those of
+       the positions after it.  Which position to ask about is chosen so that one
+       answer settles many (:meth:`_question`): the later positions first (they have
+       fewer cards to go, and what they prove bounds the earlier ones from below).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        max_nodes: int | None = ANALYSIS_MAX_NODES,
+        timeout: float | None = None,
+        estimator: Estimator | None = None,
+        bot: str | None = None,
+        progress: Callable[[], None] | None = None,
+        first_share: float = FIRST_PASS_SHARE,
+    ) -> None:
+        if len(game.moves) != game.placed:
+            raise AnalysisError("the game was resumed from a position without its moves; there is nothing to analyze")
+        self.game = game
+        self.max_nodes = max_nodes
+        self.timeout = timeout
+        self.estimator = estimator
+        self.bot = bot
+        self.progress = progress
+        self.first_share = first_share
+        self.played: list[Placement] = list(game.moves)
+        n = len(self.played) + 1
+        #: the verdict on each position so far (``None``: not yet looked at)
+        self.sols: list[Solution | None] = [None] * n
+        #: solver positions searched for each position, over both passes
+        self.nodes = [0] * n
+        self.seconds = [0.0] * n
+        self.estimates: list[Sequence[Estimate] | None] = []
+        self.complete = False
+        self._done = [False] * n
+        self._spent = [False] * n  # the position's limit is used up
+        self._asked: set[tuple[int, int]] = set()  # the questions answered (see _question)
+        self._reported = 0
+
+    # ------------------------------------------------------------ the passes
+
+    def run(self) -> None:
+        """Judge every position (the first pass, then the rounds of questions);
+        :meth:`analysis` then says what was found."""
+        game, played = self.game, self.played
+        replay = Game(game.deck, game.rules, game.deal)
+        limit = ANALYSIS_MAX_NODES if self.max_nodes is None else self.max_nodes
+        first = max(1, int(limit * self.first_share))
+        for i in range(len(played) + 1):
+            parent = self.sols[i - 1] if i else None
+            self._record(i, self._first(replay, parent, first))
+            if i < len(played):
+                self.estimates.append(self.estimator(replay) if self.estimator is not None else None)
+                replay.play(played[i].cell)
+            self._settle(through=i)
+            self._report()
+        if first < limit or self.max_nodes is None:
+            self._questions()
+        self._settle()
+        self.complete = True
+        self._done = [True] * len(self._done)
+        self._report()
+
+    def _first(self, game: Game, parent: Solution | None, first: int) -> Solution:
+        """The first pass's verdict on ``game``, bounded by ``parent``'s (the position
+        before its last move; ``None`` at the start)."""
+        if parent is not None and parent.status is NO_WIN:
+            return Solution(NO_WIN, None, (), 0, 0.0, None)  # a position with no win has no winning child
+        if parent is not None and parent.status is SOLVED and parent.moves and parent.moves[0] == game.moves[-1].cell:
+            return Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)  # the rest of an optimal win
+        bound = None if parent is None else parent.max_score
+        return solve(game, max_nodes=first, timeout=self.timeout, score_at_most=bound)
+
+    def _questions(self) -> None:
+        """Ask questions (:meth:`_question`) until every position is settled or has
+        used up its limit."""
+        while True:
+            self._settle()
+            question = self._question()
+            if question is None:
+                return
+            i, score = question
+            left_nodes = None if self.max_nodes is None else self.max_nodes - self.nodes[i]
+            left_time = None if self.timeout is None else self.timeout - self.seconds[i]
+            if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
+                self._spent[i] = True
+                continue
+            found = self._ask(i, score, left_nodes, left_time)
+            if found.status is UNKNOWN:
+                self._spent[i] = True  # its limit ran out
+            self._asked.add(question)
+            self._report()
+
+    def _question(self) -> tuple[int, int] | None:
+        """The next question: ``(i, score)``, whether a win from position ``i`` scores
+        ``score``, the highest score not ruled out there; ``None`` when no position
+        is left to ask about.
+
+        The positions still ``unknown`` make runs of consecutive positions with the same
+        bound ``H``; along a run, "a win scoring ``H``" holds up to some position and
+        not after it (the best score never rises), so a yes settles the position and
+        those before it in the run, a no bounds it and those after it below ``H``.  The
+        latest run first (its searches are the shortest, and what they prove bounds the
+        runs before it); in a run, the first position when the game shows a win scoring
+        ``H - 1`` (a no then settles the whole run) and the run does not start after a
+        yes, else the middle one.
+        """
+        runs: list[tuple[int, int, int]] = []  # (first, last, bound), in order
+        for i, sol in enumerate(self.sols):
+            if sol is None or sol.status is not UNKNOWN or sol.max_score is None or self._spent[i]:
+                continue
+            if self.game.rules.deck_size - sol.max_score > len(self.game.deck):
+                continue  # the known cards cannot tell: a win scoring this needs cards beyond them
+            if runs and runs[-1][1] == i - 1 and runs[-1][2] == sol.max_score:
+                runs[-1] = (runs[-1][0], i, sol.max_score)
+            else:
+                runs.append((i, i, sol.max_score))
+        if not runs:
+            return None
+        a, b, score = runs[-1]
+        known = self._known_win(b)
+        if known is not None and known[0] == score - 1 and (a - 1, score) not in self._asked:
+            return a, score
+        return (a + b + 1) // 2, score
+
+    def _ask(self, i: int, score: int, max_nodes: int | None, timeout: float | None) -> Solution:
+        """Search whether a win from position ``i`` (``unknown``, no win scoring more than
+        ``score`` there) scores ``score``: the deck cut after the cards it uses, the
+        budgets below it not searched.  Keeps the answer: solved, or the bound one lower
+        (no win left: ``no-win``), or the same ``unknown``; returns the search's result."""
+        total = self.game.rules.deck_size
+        cut = total - score  # the cards such a win uses
+        if cut <= i:  # it would be won already
+            found = Solution(NO_WIN, None, (), 0, 0.0, None)
+        else:
+            position = self._position(i, cut)
+            found = solve(position, max_nodes=max_nodes, timeout=timeout, score_at_most=score, within_known_cards=True)
+        if found.status is SOLVED:
+            self._record(i, found)
+        elif found.status is NO_WIN:
+            if score > self._lowest_score(i):
+                self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1), found)
+            else:
+                self._record(i, Solution(NO_WIN, None, (), 0, 0.0, None), found)
+        else:
+            self._record(i, self.sols[i] or found, found)
+        return found
+
+    def _lowest_score(self, i: int) -> int:
+        """The lowest score a win from position ``i`` could have: 0 (the whole deck
+        used), or what is left when the grid runs out of room (RULES.md §5 point 4)."""
+        rules = self.game.rules
+        return rules.deck_size - rules.room if rules.can_run_out_of_room else 0
+
+    def _position(self, i: int, cut: int | None = None) -> Game:
+        """The position before move ``i + 1``, with the deck cut after ``cut`` cards
+        (``None``: not cut)."""
+        game = self.game
+        position = Game(game.deck if cut is None else game.deck[:cut], game.rules, game.deal)
+        for placement in self.played[:i]:
+            position.play(placement.cell)
+        return position
+
+    # ------------------------------------------------- what the positions prove
+
+    def _known_win(self, i: int) -> tuple[int, int] | None:
+        """``(score, j)``: the best score of the first solved position ``j`` after ``i``
+        (a win from ``i`` with that score is known: the moves played, then ``j``'s);
+        ``None`` when no later position is solved."""
+        for j in range(i + 1, len(self.sols)):
+            sol = self.sols[j]
+            if sol is not None and sol.status is SOLVED:
+                assert sol.score is not None
+                return sol.score, j
+        return None
+
+    def _through(self, i: int, j: int) -> Solution:
+        """Position ``i``'s win through the later position ``j`` (solved): the moves
+        played from ``i`` to ``j``, then ``j``'s optimal win (optimal for ``i`` too
+        when the caller has shown that nothing scores more)."""
+        later = self.sols[j]
+        assert later is not None and later.status is SOLVED
+        moves = (*(p.cell for p in self.played[i:j]), *later.moves)
+        return Solution(SOLVED, later.score, moves, 0, 0.0, later.score)
+
+    def _settle(self, through: int | None = None) -> None:
+        """Settle with no search what the verdicts so far prove, over the positions up to
+        ``through`` (``None``: all):
+
+        - forward: after a position with no win there is none; a move along a solved
+          position's line keeps its score; an ``unknown`` position's bound is at most
+          its parent's (a move never raises the best score);
+        - backward: an ``unknown`` position whose bound the next one's proved score
+          reaches is solved with that score (the move played, then that win).
+        """
+        last = len(self.sols) - 1 if through is None else through
+        sols, played = self.sols, self.played
+        changed = True
+        while changed:
+            changed = False
+            for i in range(1, last + 1):
+                parent, here = sols[i - 1], sols[i]
+                assert parent is not None and here is not None
+                new = here
+                if parent.status is NO_WIN:
+                    if here.status is not NO_WIN:
+                        new = Solution(NO_WIN, None, (), 0, 0.0, None)
+                elif here.status is UNKNOWN and parent.status is SOLVED and parent.moves[:1] == (played[i - 1].cell,):
+                    new = Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)
+                elif here.status is UNKNOWN and parent.max_score is not None and (
+                    here.max_score is None or parent.max_score < here.max_score
+                ):
+                    new = Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score, unknown_cards=here.unknown_cards)
+                if new is not here:
+                    self._record(i, new)
+                    changed = True
+            for i in range(last - 1, -1, -1):
+                here, child = sols[i], sols[i + 1]
+                assert here is not None and child is not None
+                if here.status is UNKNOWN and child.status is SOLVED and here.max_score == child.score:
+                    self._record(i, self._through(i, i + 1))
+                    changed = True
+
+    def _record(self, i: int, sol: Solution, searched: Solution | None = None) -> None:
+        """Keep ``sol`` as position ``i``'s verdict, counting the nodes and seconds of
+        the search that gave it (``searched``: that search's result, when ``sol`` is
+        drawn from it)."""
+        work = sol if searched is None else searched
+        self.nodes[i] += work.nodes
+        self.seconds[i] += work.seconds
+        self.sols[i] = sol
+
+    def _report(self) -> None:
+        """Call :attr:`progress` once for each position newly judged for good: settled,
+        or searched for the last time."""
+        if self.progress is None:
+            return
+        done = sum(d or (s is not None and s.status is not UNKNOWN) for d, s in zip(self._done, self.sols, strict=True))
+        while self._reported < done:
+            self._reported += 1
+            self.progress()
+
+    # ------------------------------------------------------------ the result
+
+    def analysis(self) -> GameAnalysis:
+        """What was judged: every move once :meth:`run` has finished (``complete``),
+        else the moves whose positions before and after were both looked at, with the
+        verdicts so far."""
+        played, game = self.played, self.game
+        sols = [s for s in self.sols if s is not None]
+        # the best score of a position is at least that of any later one: the game's,
+        # when it was won, and a solved position's
+        least: list[int | None] = [None] * len(sols)
+        known = game.score if game.status is Status.WON else None
+        for i in range(len(sols) - 1, -1, -1):
+            if sols[i].status is SOLVED:
+                known = sols[i].score
+            least[i] = known
+        reports = []
+        for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
+            before, after = sols[i], sols[i + 1]
+            estimates = self.estimates[i] if i < len(self.estimates) else None
+            bot_cell = bot_chance = played_chance = None
+            if estimates:
+                best = max(estimates, key=lambda e: (e.win_chance, e.expected_score))
+                bot_cell, bot_chance = str(best.cell), best.win_chance
+                for e in estimates:
+                    if e.cell == placement.cell:
+                        played_chance = e.win_chance
+            reports.append(
+                MoveReport(
+                    number=i + 1,
+                    card=str(placement.card),
+                    cell=str(placement.cell),
+                    before=_outlook(before, least[i] is not None),
+                    after=_outlook(after, least[i + 1] is not None),
+                    best_before=before.score,
+                    best_after=after.score,
+                    solver_cell=str(before.moves[0]) if before.moves else None,
+                    verdict=_verdict(before, after, least[i]),
+                    bot_cell=bot_cell,
+                    bot_win_chance=bot_chance,
+                    played_win_chance=played_chance,
+                    nodes=self.nodes[i],
+                    max_before=before.max_score,
+                    max_after=after.max_score,
+                    least_before=least[i],
+                    least_after=least[i + 1],
+                )
             )
+        first = sols[0] if sols else None
+        return GameAnalysis(
+            moves=reports,
+            start=UNKNOWN.value if first is None else _outlook(first, least[0] is not None),
+            best_start=None if first is None else first.score,
+            status=game.status.value,
+            score=game.score,
+            max_nodes=self.max_nodes,
+            bot=self.bot if any(r.bot_cell is not None for r in reports) else None,
+            mistakes=[r for r in reports if r.verdict in ("threw-away-win", "lost-points")],
+            max_start=None if first is None else first.max_score,
+            least_start=least[0] if least else None,
+            deal=game.deal,
+            rules=game.rules,
+            complete=self.complete,
+            moves_played=len(played),
         )
-    first = sols[0]
-    used_bot = any(r.bot_cell is not None for r in reports)
-    return GameAnalysis(
-        moves=reports,
-        start=_outlook(first, winnable[0]),
-        best_start=first.score,
-        status=game.status.value,
-        score=game.score,
-        max_nodes=max_nodes,
-        bot=(bot or "default") if used_bot else None,
-        mistakes=[r for r in reports if r.verdict in ("threw-away-win", "lost-points")],
-    )
-
-
-def _judge(game: Game, parent: Solution | None, max_nodes: int | None, timeout: float | None) -> Solution:
-    """The solver's verdict on ``game``, using what was proved for the position before
-    its last move (``parent``; ``None`` at the start).
-
-    A move never raises the best score (the position's wins are among its parent's),
-    so the parent's bound (:attr:`Solution.max_score`) bounds this position too and
-    the budgets beyond it are not searched again; a parent with no win has no winning
-    child.  A move that follows the parent's optimal line keeps its score: the rest of
-    that line is then an optimal win, with no search at all.
-    """
-    if parent is None:
-        return solve(game, max_nodes=max_nodes, timeout=timeout)
-    if parent.status is NO_WIN:
-        return Solution(NO_WIN, None, (), 0, 0.0, None)
-    last = game.moves[-1].cell
-    if parent.status is SOLVED and parent.moves and parent.moves[0] == last:
-        return Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)
-    return solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=parent.max_score)
-
-
-def _close_from_the_end(sols: list[Solution], played: Sequence[Placement]) -> None:
-    """Settle, from the last position back, each ``unknown`` position whose bound its
-    next position's proved score reaches (changing ``sols``).
-
-    The move then played, followed by the next position's optimal win, is a win with
-    that score, and no win scores more than the bound: so it is optimal.  One settled
-    position can settle the one before it in turn.
-    """
-    for i in range(len(sols) - 2, -1, -1):
-        here, child = sols[i], sols[i + 1]
-        if here.status is UNKNOWN and child.status is SOLVED and here.max_score == child.score:
-            moves = (played[i].cell, *child.moves)
-            sols[i] = Solution(SOLVED, child.score, moves, here.nodes, here.seconds, child.score)
 
 
 __all__ = [
@@ -379,6 +665,7 @@ __all__ = [
     "BatchSummary",
     "DEFAULT_MAX_NODES",
     "GameAnalysis",
+    "GameJudge",
     "MoveReport",
     "analyze_game",
     "summarize",

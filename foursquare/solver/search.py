@@ -100,6 +100,8 @@ same results and node counts (:mod:`foursquare.solver.core`).
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 
 from ..engine.cards import Card
@@ -136,6 +138,16 @@ TAIL_STEPS_ONE_MORE = 100_000
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
 #: agree), which bounds its memory (the compiled core: under 1 GB) on huge searches.
 TT_MAX_ENTRIES = 3 << 23
+#: The answers of the backward last-cards search (:meth:`Search._tail_search`), ``(set of
+#: patterns, steps)``, by what they depend on (:meth:`Search._tail_key`): the same inputs
+#: recur across the budgets of a solve and, far more, across the sampled stocks and cells
+#: of the ``expert`` bot.  A search answered here counts the same steps as positions
+#: searched, and only when the search itself would have ended within its limit, so node
+#: counts and ``--max-nodes`` are the same with or without it (both searches alike; each
+#: keeps its own answers, so that the twins are still compared search against search).
+TAIL_CACHE: dict[tuple[object, ...], tuple[int, int]] = {}
+#: The tail cache is emptied when it is to hold more answers than this (0: no cache).
+TAIL_CACHE_MAX = 200_000
 
 
 class _Limit(Exception):
@@ -395,36 +407,64 @@ class Search:
     def _tail_search(self, K: int, k: int, slack: int, cap: int | None) -> int | None:
         """:func:`foursquare.solver.lastcards.tail_patterns` for the last ``k`` of ``K`` cards, in
         at most ``cap`` steps (``None``: the search's own limits); ``None`` when over ``cap``.
+        An answer already in :data:`TAIL_CACHE` is used (its steps counted) when it took
+        at most the steps allowed and the time limit has not run out: the search itself
+        would have given it.
 
         :raises _Limit: when the node or time limit runs out.
         """
         b = self.b
         T = K - k
+        tail = self.ranks[T:K]
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         left = self.max_nodes - self.nodes
+        allowed = left if cap is None else min(cap, left)
+        key: tuple[object, ...] | None = None
+        if TAIL_CACHE_MAX > 0:
+            key = (*self._tail_key(tail, earlier, b.n * b.n), b.n, b.limit, slack, self.core is not None)
+            hit = TAIL_CACHE.get(key)
+            if hit is not None and hit[1] <= allowed and (self.deadline is None or time.perf_counter() <= self.deadline):
+                self.nodes += hit[1]
+                return hit[0]
         if self.core is not None:
             over, pats, steps = self.core.tail_patterns(
-                self.ranks[T:K], earlier, b.n, b.limit, slack, left if cap is None else min(cap, left),
-                -1.0 if self.deadline is None else self.deadline, True,
+                tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
             )
             self.nodes += steps
-            if not over:
-                return int(pats)
-            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                raise _Limit
-            return None
-        try:
-            pats, steps = tail_patterns(
-                self.ranks[T:K], earlier, b.n, b.limit, slack,
-                max_nodes=left if cap is None else min(cap, left), deadline=self.deadline, every=True,
-            )
-        except TailLimit as e:
-            self.nodes += e.steps
-            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                raise _Limit from None
-            return None
-        self.nodes += steps
-        return pats
+            if over:
+                if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                    raise _Limit
+                return None
+        else:
+            try:
+                pats, steps = tail_patterns(tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True)
+            except TailLimit as e:
+                self.nodes += e.steps
+                if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                    raise _Limit from None
+                return None
+            self.nodes += steps
+        if key is not None:
+            if len(TAIL_CACHE) >= TAIL_CACHE_MAX:
+                TAIL_CACHE.clear()
+            TAIL_CACHE[key] = (int(pats), steps)
+        return int(pats)
+
+    @staticmethod
+    def _tail_key(tail: list[int], earlier: list[int], N: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """What :func:`~foursquare.solver.lastcards.tail_patterns` of ``tail`` after ``earlier``
+        on ``N`` cells depends on besides the grid, the limit and the stacks: the rank
+        classes of the tail cards (:func:`~foursquare.solver.lastcards.rank_classes`) and
+        how many earlier cards each class holds, at most ``N`` (the search only asks
+        whether a class range holds a card, and gives one card to each of at most ``N``
+        piles), so different ranks with the same comparisons share one answer."""
+        distinct = sorted(set(tail))
+        cls = {v: 2 * i + 1 for i, v in enumerate(distinct)}
+        counts = [0] * (2 * len(distinct) + 1)
+        for v, m in Counter(earlier).items():
+            c = cls.get(v)
+            counts[2 * bisect_left(distinct, v) if c is None else c] += m
+        return tuple(cls[v] for v in tail), tuple(m if m < N else N for m in counts)
 
     def last_two_can_end(self, K: int) -> bool:
         """The *last two cards* rule: whether a win with exactly ``K`` cards is not ruled out by its last two cards.

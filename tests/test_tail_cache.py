@@ -97,6 +97,25 @@ def test_a_node_limit_stops_at_the_same_count_with_a_warm_cache(compiled, monkey
         assert on == full and outcomes == {"unknown", "solved"}
 
 
+@pytest.mark.parametrize("compiled", CORES)
+def test_searches_stopped_by_the_limit_are_known_as_such_and_stop_alike(compiled, monkeypatch):
+    # from a cold cache, limits rising then falling: a search stopped at its limit is
+    # kept as needing more steps; under a lower limit it stops at that one, under a
+    # higher one it runs again (and its answer replaces the bound)
+    limits = (1, 40, 300, 2_000, 6_000, 2_000, 300, 40, 1)
+    for deal in (2, 5, 24):
+        game = Game.from_deal(deal)
+        search.TAIL_CACHE.clear()
+        off = [run(game, limit, compiled, False, monkeypatch) for limit in limits]
+        on = []
+        bounds = set()
+        for limit in limits:
+            on.append(run(game, limit, compiled, True, monkeypatch))
+            bounds |= {key for key, (pats, _) in search.TAIL_CACHE.items() if pats < 0}
+        assert on == off, deal
+        assert bounds, deal  # some search was stopped by its limit and kept so
+
+
 def test_the_two_cores_keep_their_own_answers(monkeypatch):
     if core.CORE is None:
         pytest.skip("the compiled search core is not built")

@@ -142,12 +142,14 @@ TT_MAX_ENTRIES = 3 << 23
 #: patterns, steps)``, by what they depend on (:meth:`Search._tail_key`): the same inputs
 #: recur across the budgets of a solve and, far more, across the sampled stocks and cells
 #: of the ``expert`` bot.  A search answered here counts the same steps as positions
-#: searched, and only when the search itself would have ended within its limit, so node
-#: counts and ``--max-nodes`` are the same with or without it (both searches alike; each
-#: keeps its own answers, so that the twins are still compared search against search).
+#: searched, and stops at its limit where the search itself would have, so node counts
+#: and ``--max-nodes`` are the same with or without it (both searches alike; each keeps
+#: its own answers, so that the twins are still compared search against search).  A
+#: search stopped by its limit is kept as ``(-1, steps)``: more steps needed.
 TAIL_CACHE: dict[tuple[object, ...], tuple[int, int]] = {}
-#: The tail cache is emptied when it is to hold more answers than this (0: no cache).
-TAIL_CACHE_MAX = 200_000
+#: The tail cache is emptied when it is to hold more answers than this (0: no cache);
+#: about 400 bytes an answer, so at most about 40 MB.
+TAIL_CACHE_MAX = 100_000
 
 
 class _Limit(Exception):
@@ -407,9 +409,12 @@ class Search:
     def _tail_search(self, K: int, k: int, slack: int, cap: int | None) -> int | None:
         """:func:`foursquare.solver.lastcards.tail_patterns` for the last ``k`` of ``K`` cards, in
         at most ``cap`` steps (``None``: the search's own limits); ``None`` when over ``cap``.
-        An answer already in :data:`TAIL_CACHE` is used (its steps counted) when it took
-        at most the steps allowed and the time limit has not run out: the search itself
-        would have given it.
+
+        What :data:`TAIL_CACHE` knows of the same search answers instead, as the search
+        itself would have (while the time limit has not run out): an answer found in at
+        most the steps allowed counts its steps; one that took more, or a search known
+        to need more, stops at the limit after exactly the steps allowed (a search
+        stopped by its node limit has always counted them all).
 
         :raises _Limit: when the node or time limit runs out.
         """
@@ -420,34 +425,37 @@ class Search:
         left = self.max_nodes - self.nodes
         allowed = left if cap is None else min(cap, left)
         key: tuple[object, ...] | None = None
+        known: tuple[int, int] | None = None  # (patterns, steps); (-1, s): more than s steps needed
         if TAIL_CACHE_MAX > 0:
             key = (*self._tail_key(tail, earlier, b.n * b.n), b.n, b.limit, slack, self.core is not None)
-            hit = TAIL_CACHE.get(key)
-            if hit is not None and hit[1] <= allowed and (self.deadline is None or time.perf_counter() <= self.deadline):
-                self.nodes += hit[1]
-                return hit[0]
-        if self.core is not None:
-            over, pats, steps = self.core.tail_patterns(
+            known = TAIL_CACHE.get(key)
+        if (
+            known is not None and allowed >= 0 and (known[0] >= 0 or allowed <= known[1])
+            and (self.deadline is None or time.perf_counter() <= self.deadline)
+        ):
+            over = known[0] < 0 or known[1] > allowed
+            pats, steps = known if not over else (0, allowed)
+            key = None  # nothing new to store
+        elif self.core is not None:
+            stopped, pats, steps = self.core.tail_patterns(
                 tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
             )
-            self.nodes += steps
-            if over:
-                if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                    raise _Limit
-                return None
+            over = bool(stopped)
         else:
             try:
                 pats, steps = tail_patterns(tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True)
+                over = False
             except TailLimit as e:
-                self.nodes += e.steps
-                if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                    raise _Limit from None
-                return None
-            self.nodes += steps
-        if key is not None:
+                over, pats, steps = True, 0, e.steps
+        self.nodes += steps
+        if key is not None and (not over or known is None or steps > known[1]):
             if len(TAIL_CACHE) >= TAIL_CACHE_MAX:
                 TAIL_CACHE.clear()
-            TAIL_CACHE[key] = (int(pats), steps)
+            TAIL_CACHE[key] = (-1, steps) if over else (int(pats), steps)
+        if over:
+            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
+                raise _Limit
+            return None
         return int(pats)
 
     @staticmethod

@@ -28,7 +28,7 @@ A plain script (not a test)::
   limit; medians and worst, in microseconds, and each as a share of the real solve.
 - Tail cache (``--tail-cache``): the games of ``--deals`` as ``simulate`` plays them
   (the same move seeds), each move of each bot of ``--bots`` answered twice in turn, with
-  the cache of the backward last-cards search (``foursquare.solver.search.TAIL_CACHE``)
+  the cache of the backward last-cards search (``foursquare.solver.lastcards.TAIL_CACHE``)
   switched off and on; the answers must be the same; CPU seconds a move (median, p90,
   worst, total) of each, side by side.
 """
@@ -43,7 +43,7 @@ import time
 from foursquare.bots import BOTS, get_bot
 from foursquare.bots.simulate import deal_seed
 from foursquare.engine.game import Game
-from foursquare.solver import search
+from foursquare.solver import lastcards
 
 
 def _deals(text: str) -> range:
@@ -171,7 +171,7 @@ def bench_solver_calls(deals: range, every: int) -> None:
 
 def bench_tail_cache(names: list[str], deals: range) -> None:
     """CPU seconds a move with the tail cache off and on, the same moves (see the module text)."""
-    size = search.TAIL_CACHE_MAX
+    size = lastcards.TAIL_CACHE_MAX
     for name in names:
         bot = get_bot(name)
         times: dict[str, list[float]] = {"off": [], "on": []}
@@ -183,13 +183,13 @@ def bench_tail_cache(names: list[str], deals: range) -> None:
                 seed = rng.getrandbits(64)
                 answers = []
                 for mode in ("off", "on"):
-                    search.TAIL_CACHE_MAX = size if mode == "on" else 0
+                    lastcards.TAIL_CACHE_MAX = size if mode == "on" else 0
                     t0 = time.process_time()
                     answers.append(bot.estimates(view, None, seed))
                     times[mode].append(time.process_time() - t0)
                 assert answers[0] == answers[1], (name, deal, game.placed)
                 game.play(answers[1][0].cell)
-        search.TAIL_CACHE_MAX = size
+        lastcards.TAIL_CACHE_MAX = size
         print(f"{name}: {len(times['on'])} moves of deals {deals.start}-{deals.stop - 1}, CPU seconds a move")
         print(f"{'tail cache':12} {'median':>8} {'p90':>8} {'worst':>8} {'total':>8}")
         for mode, xs in times.items():

@@ -1,4 +1,4 @@
-"""The cache of the backward last-cards search (``search.TAIL_CACHE``).
+"""The cache of the backward last-cards search (``lastcards.TAIL_CACHE``).
 
 A search answered from the cache must be indistinguishable from one that ran: the
 same outcome, cards, moves and node count (the backward search's steps count as
@@ -18,26 +18,26 @@ import pytest
 from foursquare import Game
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.rules import STANDARD, get_rules
-from foursquare.solver import core, lastcards, search
+from foursquare.solver import core, lastcards
 from foursquare.solver.board import Board
 from foursquare.solver.search import Search
 from foursquare.solver.stocks import StockSolver
 
 #: The cache size in force (the tests switch the cache off by setting 0).
-CACHE_MAX = search.TAIL_CACHE_MAX
+CACHE_MAX = lastcards.TAIL_CACHE_MAX
 CORES = [False] + ([True] if core.CORE is not None else [])
 
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    search.TAIL_CACHE.clear()
+    lastcards.TAIL_CACHE.clear()
     yield
-    search.TAIL_CACHE.clear()
+    lastcards.TAIL_CACHE.clear()
 
 
 def run(game: Game, max_nodes: int | None, compiled: bool, cached: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
     """(outcome, cards, path, nodes) of the search on ``game``, with the tail cache or without it."""
-    monkeypatch.setattr(search, "TAIL_CACHE_MAX", CACHE_MAX if cached else 0)
+    monkeypatch.setattr(lastcards, "TAIL_CACHE_MAX", CACHE_MAX if cached else 0)
     s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
     status, cards, path = s.run()
     return status, cards, tuple(path), s.nodes
@@ -69,12 +69,12 @@ def test_solves_are_the_same_with_the_cache_cold_warm_and_off(compiled, monkeypa
     games = positions(24 if compiled else 10)
     limit = 20_000 if compiled else 3_000
     off = [run(g, limit, compiled, False, monkeypatch) for g in games]
-    assert not search.TAIL_CACHE  # switched off: nothing stored
+    assert not lastcards.TAIL_CACHE  # switched off: nothing stored
     cold = [run(g, limit, compiled, True, monkeypatch) for g in games]
-    stored = len(search.TAIL_CACHE)
+    stored = len(lastcards.TAIL_CACHE)
     warm = [run(g, limit, compiled, True, monkeypatch) for g in games]
     assert off == cold == warm
-    assert stored > 0 and len(search.TAIL_CACHE) == stored  # the warm runs found every answer they needed
+    assert stored > 0 and len(lastcards.TAIL_CACHE) == stored  # the warm runs found every answer they needed
     assert {r[0] for r in off} >= {"solved", "unknown"}  # settled ones and ones stopped by the limit
 
 
@@ -105,13 +105,13 @@ def test_searches_stopped_by_the_limit_are_known_as_such_and_stop_alike(compiled
     limits = (1, 40, 300, 2_000, 6_000, 2_000, 300, 40, 1)
     for deal in (2, 5, 24):
         game = Game.from_deal(deal)
-        search.TAIL_CACHE.clear()
+        lastcards.TAIL_CACHE.clear()
         off = [run(game, limit, compiled, False, monkeypatch) for limit in limits]
         on = []
         bounds = set()
         for limit in limits:
             on.append(run(game, limit, compiled, True, monkeypatch))
-            bounds |= {key for key, (pats, _) in search.TAIL_CACHE.items() if pats < 0}
+            bounds |= {key for key, (pats, _) in lastcards.TAIL_CACHE.items() if pats < 0}
         assert on == off, deal
         assert bounds, deal  # some search was stopped by its limit and kept so
 
@@ -121,22 +121,22 @@ def test_the_two_cores_keep_their_own_answers(monkeypatch):
         pytest.skip("the compiled search core is not built")
     game = Game.from_deal(24)
     py = run(game, 20_000, False, True, monkeypatch)
-    after_python = len(search.TAIL_CACHE)
+    after_python = len(lastcards.TAIL_CACHE)
     c = run(game, 20_000, True, True, monkeypatch)
     assert py == c
-    assert len(search.TAIL_CACHE) == 2 * after_python  # the compiled search ran its own backward searches
+    assert len(lastcards.TAIL_CACHE) == 2 * after_python  # the compiled search ran its own backward searches
 
 
 def test_a_full_cache_is_emptied_and_answers_stay_the_same(monkeypatch):
     games = positions(8)
     off = [run(g, 5_000, bool(CORES[-1]), False, monkeypatch) for g in games]
-    monkeypatch.setattr(search, "TAIL_CACHE_MAX", 5)
+    monkeypatch.setattr(lastcards, "TAIL_CACHE_MAX", 5)
     small = []
     for g in games:
         s = Search(Board.of_game(g), [c >> 2 for c in g.deck], g.placed, 5_000, None, time.perf_counter(), compiled=bool(CORES[-1]))
         status, cards, path = s.run()
         small.append((status, cards, tuple(path), s.nodes))
-        assert len(search.TAIL_CACHE) <= 5
+        assert len(lastcards.TAIL_CACHE) <= 5
     assert small == off
 
 
@@ -155,7 +155,7 @@ def test_the_stock_solver_answers_alike_with_and_without_the_cache(compiled, mon
         orders = [rng.sample(rest, len(rest)) for _ in range(12 if compiled else 4)]
         answers = {}
         for cached in (False, True, True):
-            monkeypatch.setattr(search, "TAIL_CACHE_MAX", CACHE_MAX if cached else 0)
+            monkeypatch.setattr(lastcards, "TAIL_CACHE_MAX", CACHE_MAX if cached else 0)
             got = [dataclasses.replace(solver.solve(o, max_nodes=20_000 if compiled else 3_000), seconds=0.0) for o in orders]
             answers.setdefault(cached, []).append(got)
         assert answers[False][0] == answers[True][0] == answers[True][1]
@@ -163,7 +163,7 @@ def test_the_stock_solver_answers_alike_with_and_without_the_cache(compiled, mon
 
 
 def _tail_key(tail, earlier, cells):
-    return Search._tail_key(list(tail), list(earlier), cells)
+    return lastcards.tail_key(list(tail), list(earlier), cells)
 
 
 def test_inputs_with_the_same_key_get_the_same_patterns_in_the_same_steps():

@@ -100,8 +100,6 @@ same results and node counts (:mod:`foursquare.solver.core`).
 from __future__ import annotations
 
 import time
-from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
 
 from ..engine.cards import Card
@@ -120,7 +118,7 @@ from .bounds import (
     parity_extra,
     two_last_cut,
 )
-from .lastcards import TailLimit, rank_classes, stack_pattern_rule, tail_patterns
+from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
 from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
 
 __all__ = [
@@ -138,18 +136,6 @@ TAIL_STEPS_ONE_MORE = 100_000
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
 #: agree), which bounds its memory (the compiled core: under 1 GB) on huge searches.
 TT_MAX_ENTRIES = 3 << 23
-#: The answers of the backward last-cards search (:meth:`Search._tail_search`), ``(set of
-#: patterns, steps)``, by what they depend on (:meth:`Search._tail_key`): the same inputs
-#: recur across the budgets of a solve and, far more, across the sampled stocks and cells
-#: of the ``expert`` bot.  A search answered here counts the same steps as positions
-#: searched, and stops at its limit where the search itself would have, so node counts
-#: and ``--max-nodes`` are the same with or without it (both searches alike; each keeps
-#: its own answers, so that the twins are still compared search against search).  A
-#: search stopped by its limit is kept as ``(-1, steps)``: more steps needed.
-TAIL_CACHE: dict[tuple[object, ...], tuple[int, int]] = {}
-#: The tail cache is emptied when it is to hold more answers than this (0: no cache);
-#: about 400 bytes an answer, so at most about 40 MB.
-TAIL_CACHE_MAX = 100_000
 
 
 class _Limit(Exception):
@@ -409,12 +395,8 @@ class Search:
     def _tail_search(self, K: int, k: int, slack: int, cap: int | None) -> int | None:
         """:func:`foursquare.solver.lastcards.tail_patterns` for the last ``k`` of ``K`` cards, in
         at most ``cap`` steps (``None``: the search's own limits); ``None`` when over ``cap``.
-
-        What :data:`TAIL_CACHE` knows of the same search answers instead, as the search
-        itself would have (while the time limit has not run out): an answer found in at
-        most the steps allowed counts its steps; one that took more, or a search known
-        to need more, stops at the limit after exactly the steps allowed (a search
-        stopped by its node limit has always counted them all).
+        Answered from :data:`~foursquare.solver.lastcards.TAIL_CACHE` where it can be, with
+        the same result and steps (:func:`~foursquare.solver.lastcards.cached_tail_search`).
 
         :raises _Limit: when the node or time limit runs out.
         """
@@ -424,55 +406,27 @@ class Search:
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         left = self.max_nodes - self.nodes
         allowed = left if cap is None else min(cap, left)
-        key: tuple[object, ...] | None = None
-        known: tuple[int, int] | None = None  # (patterns, steps); (-1, s): more than s steps needed
-        if TAIL_CACHE_MAX > 0:
-            key = (*self._tail_key(tail, earlier, b.n * b.n), b.n, b.limit, slack, self.core is not None)
-            known = TAIL_CACHE.get(key)
-        if (
-            known is not None and allowed >= 0 and (known[0] >= 0 or allowed <= known[1])
-            and (self.deadline is None or time.perf_counter() <= self.deadline)
-        ):
-            over = known[0] < 0 or known[1] > allowed
-            pats, steps = known if not over else (0, allowed)
-            key = None  # nothing new to store
-        elif self.core is not None:
-            stopped, pats, steps = self.core.tail_patterns(
-                tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
-            )
-            over = bool(stopped)
-        else:
+
+        def run() -> tuple[bool, int, int]:
+            if self.core is not None:
+                stopped, pats, steps = self.core.tail_patterns(
+                    tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
+                )
+                return bool(stopped), int(pats), int(steps)
             try:
                 pats, steps = tail_patterns(tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True)
-                over = False
             except TailLimit as e:
-                over, pats, steps = True, 0, e.steps
+                return True, 0, e.steps
+            return False, pats, steps
+
+        key = (*tail_key(tail, earlier, b.n * b.n), b.n, b.limit, slack, self.core is not None)
+        over, pats, steps = cached_tail_search(key, allowed, self.deadline, run)
         self.nodes += steps
-        if key is not None and (not over or known is None or steps > known[1]):
-            if len(TAIL_CACHE) >= TAIL_CACHE_MAX:
-                TAIL_CACHE.clear()
-            TAIL_CACHE[key] = (-1, steps) if over else (int(pats), steps)
         if over:
             if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
                 raise _Limit
             return None
-        return int(pats)
-
-    @staticmethod
-    def _tail_key(tail: list[int], earlier: list[int], N: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """What :func:`~foursquare.solver.lastcards.tail_patterns` of ``tail`` after ``earlier``
-        on ``N`` cells depends on besides the grid, the limit and the stacks: the rank
-        classes of the tail cards (:func:`~foursquare.solver.lastcards.rank_classes`) and
-        how many earlier cards each class holds, at most ``N`` (the search only asks
-        whether a class range holds a card, and gives one card to each of at most ``N``
-        piles), so different ranks with the same comparisons share one answer."""
-        distinct = sorted(set(tail))
-        cls = {v: 2 * i + 1 for i, v in enumerate(distinct)}
-        counts = [0] * (2 * len(distinct) + 1)
-        for v, m in Counter(earlier).items():
-            c = cls.get(v)
-            counts[2 * bisect_left(distinct, v) if c is None else c] += m
-        return tuple(cls[v] for v in tail), tuple(m if m < N else N for m in counts)
+        return pats
 
     def last_two_can_end(self, K: int) -> bool:
         """The *last two cards* rule: whether a win with exactly ``K`` cards is not ruled out by its last two cards.

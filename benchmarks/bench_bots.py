@@ -6,6 +6,7 @@ A plain script (not a test)::
     python benchmarks/bench_bots.py --bots deep --budget 1
     python benchmarks/bench_bots.py --calibrate --deals 1000-1299   # needs numpy
     python benchmarks/bench_bots.py --solver-calls --deals 0-4   # the expert bot's cost per sample
+    python benchmarks/bench_bots.py --tail-cache --bots expert --deals 5000-5002   # CPU a move, cache off / on
 
 - Speed: positions are taken along games of ``--deals`` played by the
   ``expectimax`` bot; each bot answers each position ``--repeat`` times and the
@@ -25,16 +26,24 @@ A plain script (not a test)::
   a call of ``solve`` on a finished game (the call's fixed cost), a call limited to
   one position (the cost of setting up a search), and the real solve at the bot's
   limit; medians and worst, in microseconds, and each as a share of the real solve.
+- Tail cache (``--tail-cache``): the games of ``--deals`` as ``simulate`` plays them
+  (the same move seeds), each move of each bot of ``--bots`` answered twice in turn, with
+  the cache of the backward last-cards search (``foursquare.solver.lastcards.TAIL_CACHE``)
+  switched off and on; the answers must be the same; CPU seconds a move (median, p90,
+  worst, total) of each, side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
 from foursquare.bots import BOTS, get_bot
+from foursquare.bots.simulate import deal_seed
 from foursquare.engine.game import Game
+from foursquare.solver import lastcards
 
 
 def _deals(text: str) -> range:
@@ -160,6 +169,35 @@ def bench_solver_calls(deals: range, every: int) -> None:
         print(f"{name:28} {1e6 * median:10.1f} {1e6 * max(times):10.1f} {median / full:10.1%}", flush=True)
 
 
+def bench_tail_cache(names: list[str], deals: range) -> None:
+    """CPU seconds a move with the tail cache off and on, the same moves (see the module text)."""
+    size = lastcards.TAIL_CACHE_MAX
+    for name in names:
+        bot = get_bot(name)
+        times: dict[str, list[float]] = {"off": [], "on": []}
+        for deal in deals:
+            game = Game.from_deal(deal)
+            rng = random.Random(deal_seed(0, deal))
+            while not game.is_over:
+                view = game.view()
+                seed = rng.getrandbits(64)
+                answers = []
+                for mode in ("off", "on"):
+                    lastcards.TAIL_CACHE_MAX = size if mode == "on" else 0
+                    t0 = time.process_time()
+                    answers.append(bot.estimates(view, None, seed))
+                    times[mode].append(time.process_time() - t0)
+                assert answers[0] == answers[1], (name, deal, game.placed)
+                game.play(answers[1][0].cell)
+        lastcards.TAIL_CACHE_MAX = size
+        print(f"{name}: {len(times['on'])} moves of deals {deals.start}-{deals.stop - 1}, CPU seconds a move")
+        print(f"{'tail cache':12} {'median':>8} {'p90':>8} {'worst':>8} {'total':>8}")
+        for mode, xs in times.items():
+            xs.sort()
+            p90 = xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+            print(f"{mode:12} {statistics.median(xs):8.3f} {p90:8.3f} {xs[-1]:8.3f} {sum(xs):8.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=list(BOTS))
@@ -169,11 +207,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None, help="seconds per move (default: none)")
     parser.add_argument("--calibrate", action="store_true", help="print the calibration table instead")
     parser.add_argument("--solver-calls", action="store_true", help="time the parts of the expert bot's samples instead")
+    parser.add_argument("--tail-cache", action="store_true", help="CPU a move of --bots with the tail cache off and on instead")
     args = parser.parse_args()
     if args.calibrate:
         calibrate(_deals(args.deals))
     elif args.solver_calls:
         bench_solver_calls(_deals(args.deals), args.every)
+    elif args.tail_cache:
+        bench_tail_cache(args.bots, _deals(args.deals))
     else:
         bench_speed(args.bots, _deals(args.deals), args.every, args.repeat, args.budget)
 

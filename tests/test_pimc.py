@@ -272,3 +272,17 @@ def test_cli_hint_expert_as_a_subprocess(tmp_path):
     data = json.loads(done.stdout)
     legal = {str(c) for c in PlayerView.of(position(9, 14)).legal_cells()}
     assert {e["cell"] for e in data["estimates"]} == legal
+
+
+def test_the_hint_note_says_every_cell_when_every_cell_was_sampled():
+    from foursquare.cli.hint import sampled_note
+
+    view = PlayerView.of(position(9, 14))
+    everything = small().estimates(view)
+    assert all(e.samples for e in everything) and len(everything) > 2
+    assert sampled_note(everything).startswith("(every cell: the share of ")
+    some = small(width=2).estimates(view)
+    assert [e.samples is not None for e in some] == [True, True] + [False] * (len(some) - 2)
+    note = sampled_note(some)
+    assert note.startswith("(the first 2 cells: ") and note.endswith("; the others: the prior search's estimates)")
+    assert sampled_note(everything[:1]).startswith("(the best cell: ")

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import functools
 import time
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -316,6 +318,61 @@ def tail_patterns(
         return undo(k - 1, 0, (1 << N) - 1, 0, [0] * N, [HI] * N), nodes
     except _Enough:
         return full[k - 1][stacks], nodes
+
+
+#: The answers of :func:`tail_patterns` with ``every`` (the forward search's use,
+#: :meth:`foursquare.solver.search.Search._tail_search`), ``(set of patterns, steps)``, by
+#: what they depend on (:func:`tail_key`): the same inputs recur across the budgets of a
+#: solve and, far more, across the sampled stocks and cells of the ``expert`` bot.  A
+#: search stopped by its node limit is kept as ``(-1, steps)``: more steps needed.  Each
+#: search core keeps its own answers (so that the twins are still compared search against
+#: search); node counts and ``--max-nodes`` are the same with the cache or without it
+#: (:func:`cached_tail_search`).
+TAIL_CACHE: dict[tuple[object, ...], tuple[int, int]] = {}
+#: The tail cache is emptied when it is to hold more answers than this (0: no cache);
+#: about 400 bytes an answer, so at most about 40 MB.
+TAIL_CACHE_MAX = 100_000
+
+
+def tail_key(tail: Sequence[int], earlier: Sequence[int], N: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What :func:`tail_patterns` of ``tail`` after ``earlier`` on ``N`` cells depends on
+    besides the grid, the limit and the stacks: the classes of the tail cards
+    (:func:`rank_classes`) and how many earlier cards each class holds, at most ``N`` (the
+    search only asks whether a range of classes holds a card, and gives one card to each
+    of at most ``N`` piles), so ranks that compare alike share one answer."""
+    distinct = sorted(set(tail))
+    cls = {v: 2 * i + 1 for i, v in enumerate(distinct)}
+    counts = [0] * (2 * len(distinct) + 1)
+    for v, m in Counter(earlier).items():
+        c = cls.get(v)
+        counts[2 * bisect_left(distinct, v) if c is None else c] += m
+    return tuple(cls[v] for v in tail), tuple(m if m < N else N for m in counts)
+
+
+def cached_tail_search(
+    key: tuple[object, ...], allowed: int, deadline: float | None, search: Callable[[], tuple[bool, int, int]],
+) -> tuple[bool, int, int]:
+    """``search()`` — a backward search of at most ``allowed`` steps, as ``(stopped by its
+    limit, set of patterns, steps)`` — or what :data:`TAIL_CACHE` knows of it under
+    ``key``, the same as the search would give (while ``deadline``, a
+    :func:`time.perf_counter` time, has not passed): an answer found in at most
+    ``allowed`` steps counts its steps; one that took more, or a search known to need
+    more, stops after exactly ``allowed`` steps (a search stopped by its node limit has
+    always searched them all)."""
+    known = TAIL_CACHE.get(key) if TAIL_CACHE_MAX > 0 else None
+    if (
+        known is not None and allowed >= 0 and (known[0] >= 0 or allowed <= known[1])
+        and (deadline is None or time.perf_counter() <= deadline)
+    ):
+        if known[0] >= 0 and known[1] <= allowed:
+            return False, known[0], known[1]
+        return True, 0, allowed
+    over, pats, steps = search()
+    if TAIL_CACHE_MAX > 0 and (not over or known is None or steps > known[1]):
+        if len(TAIL_CACHE) >= TAIL_CACHE_MAX:
+            TAIL_CACHE.clear()
+        TAIL_CACHE[key] = (-1, steps) if over else (pats, steps)
+    return over, pats, steps
 
 
 class _Enough(Exception):

@@ -125,7 +125,7 @@ from .bounds import (
     parity_extra,
     two_last_cut,
 )
-from .lastcards import TailLimit, rank_classes, stack_pattern_rule, tail_patterns
+from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
 from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
 
 __all__ = [
@@ -402,35 +402,37 @@ class Search:
     def _tail_search(self, K: int, k: int, slack: int, cap: int | None) -> int | None:
         """:func:`foursquare.solver.lastcards.tail_patterns` for the last ``k`` of ``K`` cards, in
         at most ``cap`` steps (``None``: the search's own limits); ``None`` when over ``cap``.
+        Answered from :data:`~foursquare.solver.lastcards.TAIL_CACHE` where it can be, with
+        the same result and steps (:func:`~foursquare.solver.lastcards.cached_tail_search`).
 
         :raises _Limit: when the node or time limit runs out.
         """
         b = self.b
         T = K - k
+        tail = self.ranks[T:K]
         earlier = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : T]
         left = self.max_nodes - self.nodes
-        if self.core is not None:
-            over, pats, steps = self.core.tail_patterns(
-                self.ranks[T:K], earlier, b.n, b.limit, slack, left if cap is None else min(cap, left),
-                -1.0 if self.deadline is None else self.deadline, True,
-            )
-            self.nodes += steps
-            if not over:
-                return int(pats)
+        allowed = left if cap is None else min(cap, left)
+
+        def run() -> tuple[bool, int, int]:
+            if self.core is not None:
+                stopped, pats, steps = self.core.tail_patterns(
+                    tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
+                )
+                return bool(stopped), int(pats), int(steps)
+            try:
+                pats, steps = tail_patterns(tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True)
+            except TailLimit as e:
+                return True, 0, e.steps
+            return False, pats, steps
+
+        key = (*tail_key(tail, earlier, b.n * b.n), b.n, b.limit, slack, self.core is not None)
+        over, pats, steps = cached_tail_search(key, allowed, self.deadline, run)
+        self.nodes += steps
+        if over:
             if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
                 raise _Limit
             return None
-        try:
-            pats, steps = tail_patterns(
-                self.ranks[T:K], earlier, b.n, b.limit, slack,
-                max_nodes=left if cap is None else min(cap, left), deadline=self.deadline, every=True,
-            )
-        except TailLimit as e:
-            self.nodes += e.steps
-            if cap is None or self.nodes >= self.max_nodes or (self.deadline is not None and time.perf_counter() > self.deadline):
-                raise _Limit from None
-            return None
-        self.nodes += steps
         return pats
 
     def last_two_can_end(self, K: int) -> bool:

@@ -64,13 +64,8 @@ stacks a card where no pattern allows it.  (Deal 546's best win stacks its last
 two cards, so its first 16 must fill the grid: a quarter of the positions.)  With
 exactly one card to spare the last four cards are undone first, within a step
 budget: deal 325's 23 must stack its 15th card.  When the only pattern stacks the
-last one or two cards, the cards before them fill the grid, each line getting
-exactly ``n`` minus its piles of them: their forced lines are fixed as with no card
-to spare, and each stacked card frees one pile and its two lines; the parity system
-must have a solution for some choice of those piles
-(:func:`~foursquare.solver.bounds.last_stacked_fail`).  Deal 1209 has no 22 (its
-two spare cards would both be its last): proved in 10.5 million positions instead
-of 19.5 million.
+last one or two cards, the cards before them fill the grid, and their forced lines
+count (:func:`~foursquare.solver.bounds.last_stacked_fail`).
 
 A transposition table keyed on the layout up to translation (with the frame's
 remaining room when the frame binds) and the number of cards placed records
@@ -564,23 +559,16 @@ class Search:
         pat_rule, tail_start, ok_before_tail, ok_in_tail = stack_pattern_rule(pats, K, spare, last)
         stacked = [0] * (last + 1)  # stacked[t]: 1 when card t was stacked on a pile
 
-        # forced_lines_flag_table by cards placed, made when first needed
-        flag_tables: list[FlagTable | None] = [None] * (last + 1)
-
-        def flag_table(t: int) -> FlagTable:
-            table = flag_tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, K, top), n, top)
-            return table
-
-        # When the only stack pattern stacks the last `spare` cards (1 or 2), the cards
-        # before them fill the grid (bounds.last_stacked_fail): their forced lines, by
-        # cards placed, from those cards only.
-        # (the one pattern: the last `spare` of the kt cards stacked)
+        # forced_lines_flag_table by cards placed, made when first needed: of the cards up to
+        # K, and of the cards that fill the grid before the last `last_stacked` when the one
+        # stack pattern stacks those (1 or 2: bounds.last_stacked_fail)
         only_last = pat_rule and 0 < spare <= min(2, kt) and cap >= 2 and pats[0] == 1 << (((1 << spare) - 1) << (kt - spare))
         last_stacked = spare if only_last else 0
+        flag_tables: list[FlagTable | None] = [None] * (last + 1)
         fill_tables: list[FlagTable | None] = [None] * (last + 1)
 
-        def fill_table(t: int) -> FlagTable:
-            table = fill_tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, K - last_stacked, top), n, top)
+        def flag_table(t: int, tables: list[FlagTable | None], end: int) -> FlagTable:
+            table = tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
             return table
 
         # The lowest and highest top card of each row and column (0, 0 for a line
@@ -594,6 +582,15 @@ class Search:
                 for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
                     lo_l[i] = min(lo_l[i] or top, rk[q])
                     hi_l[i] = max(hi_l[i], rk[q])
+
+        def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
+            """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
+            flags = 0
+            for i in range(R0, R1 + 1):
+                flags = flags << 2 | ft[n - (om2 & rows_band[i][i]).bit_count()][lo_r[i] * top + hi_r[i]]
+            for i in range(C0, C1 + 1):
+                flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
+            return flags
 
         def dfs(t: int, piles: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:
             """Whether cards ``t ..`` can win within ``K`` cards from this position:
@@ -740,24 +737,13 @@ class Search:
                             go = extra <= slack
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
-                        if go and slack < 2:
-                            # forced lines (bounds.forced_lines_fail), from the lines' rank spans
-                            ft = (flag_tables[t1] or flag_table(t1))[slack]
-                            flags = 0
-                            for i in range(R0, R1 + 1):
-                                flags = flags << 2 | ft[n - (om2 & rows_band[i][i]).bit_count()][lo_r[i] * top + hi_r[i]]
-                            for i in range(C0, C1 + 1):
-                                flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
+                        if go and slack < 2:  # forced lines (bounds.forced_lines_fail)
+                            flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
                             if flags and forced_lines_verdict(om2, dm2, hm[cap], slack, flags, F, n, (R0, R1, C0, C1)):
                                 go = False
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
-                            ft = (fill_tables[t1] or fill_table(t1))[0]
-                            flags = 0
-                            for i in range(R0, R1 + 1):
-                                flags = flags << 2 | ft[n - (om2 & rows_band[i][i]).bit_count()][lo_r[i] * top + hi_r[i]]
-                            for i in range(C0, C1 + 1):
-                                flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
+                            flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
                             if (flags or slack > 1) and last_stacked_verdict(om2, dm2, hm[cap], flags, slack, F, n, (R0, R1, C0, C1)):
                                 go = False
                         if go and piles_after > 1:

@@ -738,6 +738,23 @@ static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t f
     return fails;
 }
 
+/* search.py's line_flags: each line's two forced-lines bits, the rows then the columns of
+   the box, from a flag table's [min(k, 2)][lo * top + hi] */
+static inline uint64_t line_flags(const Search *S, const unsigned char *ft, mask om2, int R0, int R1, int C0, int C1)
+{
+    const int n = S->n, top = S->top;
+    uint64_t flags = 0;
+    for (int i = R0; i <= R1; i++) {
+        int k = n - popcount(om2 & rows_band(S, i, i));
+        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + S->lo_r[i] * top + S->hi_r[i]];
+    }
+    for (int i = C0; i <= C1; i++) {
+        int k = n - popcount(om2 & cols_band(S, i, i));
+        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + S->lo_c[i] * top + S->hi_c[i]];
+    }
+    return flags;
+}
+
 /* ---- the search: search.py's dfs ---- */
 
 typedef struct {
@@ -947,16 +964,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                             return -1;
                         }
                     }
-                    const unsigned char *ft = S->flag_tables[t1] + (size_t)slack * 3 * top * top;
-                    uint64_t flags = 0;
-                    for (int i = R0; i <= R1; i++) {
-                        int k = n - popcount(om2 & rows_band(S, i, i));
-                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_r[i] * top + hi_r[i]];
-                    }
-                    for (int i = C0; i <= C1; i++) {
-                        int k = n - popcount(om2 & cols_band(S, i, i));
-                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_c[i] * top + hi_c[i]];
-                    }
+                    uint64_t flags = line_flags(S, S->flag_tables[t1] + (size_t)slack * 3 * top * top, om2, R0, R1, C0, C1);
                     if (flags && forced_lines_search(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
                         go = 0;
                 }
@@ -969,16 +977,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                             return -1;
                         }
                     }
-                    const unsigned char *ft = S->fill_tables[t1];
-                    uint64_t flags = 0;
-                    for (int i = R0; i <= R1; i++) {
-                        int k = n - popcount(om2 & rows_band(S, i, i));
-                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_r[i] * top + hi_r[i]];
-                    }
-                    for (int i = C0; i <= C1; i++) {
-                        int k = n - popcount(om2 & cols_band(S, i, i));
-                        flags = flags << 2 | ft[(k < 2 ? k : 2) * top * top + lo_c[i] * top + hi_c[i]];
-                    }
+                    uint64_t flags = line_flags(S, S->fill_tables[t1], om2, R0, R1, C0, C1);
                     if (flags || slack > 1) {
                         int fails = last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1);
                         if (fails < 0) {

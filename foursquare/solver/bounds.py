@@ -373,11 +373,16 @@ def forced_lines_verdict(om: int, dm: int, fm: int, slack: int, flags: int, F: i
     R0, R1, C0, C1 = box
     s = R0 * F + C0
     key = (om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
+    return _cached(key, lambda: forced_lines_search(om, dm, fm, slack, flags, F, n, box))
+
+
+def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
+    """The verdict of ``key``'s shape from :data:`FORCED_CACHE`, worked out once by ``verdict``."""
     e = FORCED_CACHE.get(key)
     if e is None:
         if len(FORCED_CACHE) > PARITY_CACHE_MAX:
             FORCED_CACHE.clear()
-        e = FORCED_CACHE[key] = forced_lines_search(om, dm, fm, slack, flags, F, n, box)
+        e = FORCED_CACHE[key] = verdict()
     return e
 
 
@@ -455,12 +460,7 @@ def last_stacked_verdict(om: int, dm: int, fm: int, flags: int, spare: int, F: i
     R0, R1, C0, C1 = box
     s = R0 * F + C0
     key = (om >> s, dm >> s, fm >> s, flags, -spare, R1 - R0, C1 - C0, F, n)
-    e = FORCED_CACHE.get(key)
-    if e is None:
-        if len(FORCED_CACHE) > PARITY_CACHE_MAX:
-            FORCED_CACHE.clear()
-        e = FORCED_CACHE[key] = last_stacked_fail(om, dm, fm, flags, spare, F, n, box)
-    return e
+    return _cached(key, lambda: last_stacked_fail(om, dm, fm, flags, spare, F, n, box))
 
 
 def last_stacked_fail(om: int, dm: int, fm: int, flags: int, spare: int, F: int, n: int, box: Box) -> bool:

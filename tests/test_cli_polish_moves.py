@@ -168,3 +168,19 @@ def test_a_deck_or_a_move_script_given_as_rules_says_it_is_not_a_rules_file(tmp_
     path.write_text("fivesquare\n")  # one word: a mistyped preset name, said as such
     result = invoke(["state", "--deal", "1", "--rules", path])
     assert result.stderr.startswith(f"{path}:1: rules: unknown preset 'fivesquare'")
+
+
+@pytest.mark.parametrize("line", ["foursquare: 1", "deal: 153", "moves: [d4, e4]", "face_down: 2"])
+def test_a_yaml_key_in_a_move_script_says_the_file_is_a_transcript_or_a_state(line):
+    with pytest.raises(ParseError) as info:
+        parse_move(line)
+    assert str(info.value).startswith(f"not a move: '{line}': a YAML key, not a move (is this a transcript or a state?")
+
+
+def test_a_transcript_piped_into_play_is_named_as_one():
+    # `foursquare solve --deal 89 | foursquare play --deal 89` pipes a transcript, not moves
+    transcript = invoke(["solve", "--deal", "89"]).output
+    r = invoke(["play", "--deal", "89"], input=transcript)
+    assert r.exit_code == 1
+    assert "a YAML key, not a move (is this a transcript or a state?" in r.output
+    assert "not a cell" not in r.output

@@ -221,6 +221,11 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     """The error for a line of cards and cells of the wrong shape, or ``None`` when its
     words are not cards and cells put wrongly (then the word's own error says more)."""
     head = f"not a move: {quote(text)}"
+    if words and len(words[0]) > 1 and words[0].endswith(":") and words[0][:-1].replace("_", "").isalpha():
+        return ParseError(
+            f"{head}: a YAML key, not a move (is this a transcript or a state? replay it, or resume the game"
+            f" from it with play --resume FILE); {MOVE_SHAPE}, one a line"
+        )
     if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
         return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)

@@ -311,12 +311,17 @@ def test_a_signal_at_the_prompt_ends_the_line_and_says_why(tmp_path, signum, cod
     )
     process.stdin.write("d4\n")
     process.stdin.flush()
-    time.sleep(1.0)  # at the prompt again
+    seen = ""
+    while not seen.endswith("3C> "):  # at the prompt again, for the second card (however slow the start)
+        char = process.stdout.read(1)
+        assert char, f"the game ended early: {seen!r}"
+        seen += char
+    time.sleep(0.2)  # waiting for the line
     process.send_signal(signum)
     out, err = process.communicate(timeout=30)
     assert process.returncode == code
     assert err == f"{word}\n"
-    assert "> \nStopped after 1 card placed" in out  # the prompt's line ended first
+    assert out.startswith("\nStopped after 1 card placed")  # the prompt's line ("3C> ") ended first
 
 
 def _lines(path):

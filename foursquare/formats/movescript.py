@@ -224,7 +224,7 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     if words and len(words[0]) > 1 and words[0].endswith(":") and words[0][:-1].replace("_", "").isalpha():
         return ParseError(
             f"{head}: a YAML key, not a move (is this a transcript or a state? replay it, or resume the game"
-            f" from it with play --resume FILE); {MOVE_SHAPE}, one a line"
+            f" from it); {MOVE_SHAPE}, one a line"
         )
     if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
         return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")

@@ -193,11 +193,18 @@ def _positions(game: Game, deck=None):
     return out
 
 
+_TRUTHS: dict[tuple[object, ...], list[Solution]] = {}
+
+
 def _truth(game: Game) -> list[Solution]:
-    """Each position of ``game`` solved alone, to the end (no limit that runs out)."""
-    sols = [solve(p, max_nodes=None) for p in _positions(game)]
-    assert all(s.status is not UNKNOWN for s in sols)
-    return sols
+    """Each position of ``game`` solved alone, to the end (no limit that runs out); solved
+    once per game (the parametrised tests below judge the same games many ways)."""
+    key = (tuple(game.deck), tuple(game.moves), game.rules)
+    if key not in _TRUTHS:
+        sols = [solve(p, max_nodes=None) for p in _positions(game)]
+        assert all(s.status is not UNKNOWN for s in sols)
+        _TRUTHS[key] = sols
+    return list(_TRUTHS[key])
 
 
 def _expected_verdict(before: Solution, after: Solution) -> str:
@@ -246,9 +253,14 @@ GAMES = [(0, "greedy"), (2, "greedy"), (5, "greedy"), (6, "greedy"), (12, "greed
          (0, "random"), (3, "random"), (12, "random"), (22, "random"), (23, "random")]
 
 
+# the default run takes the default share at one limit; the other shares and limits (99
+# cases in all, a quarter of an hour on the pure-Python twin) run with the slow tests
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("deal, bot", GAMES)
-@pytest.mark.parametrize("first_share", [FIRST_PASS_SHARE, 1.0, 1e-9])
-@pytest.mark.parametrize("limit", [300, 5_000, 60_000])
+@pytest.mark.parametrize("first_share", [FIRST_PASS_SHARE, pytest.param(1.0, marks=_SLOW), pytest.param(1e-9, marks=_SLOW)])
+@pytest.mark.parametrize("limit", [pytest.param(300, marks=_SLOW), 5_000, pytest.param(60_000, marks=_SLOW)])
 def test_every_verdict_is_what_separate_solves_give(deal, bot, first_share, limit):
     # whatever the limit and however it is shared between the first pass and the
     # questions (1.0: the first pass alone; 1e-9: one position each, then questions

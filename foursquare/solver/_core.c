@@ -251,7 +251,7 @@ typedef struct {
        and the forced-lines flag tables of the cards before them, by cards placed */
     int last_stacked;
     unsigned char *fill_tables[MAXDECK + 1];
-    uint64_t *ls_cache; /* its verdicts by the layout's shape: LS_CACHE entries of two words (0: empty), made when first needed */
+    uint64_t *vcache; /* the bounds' verdicts by the layout's shape (vcache_get), made when first needed */
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
@@ -349,8 +349,137 @@ static unsigned char *make_flag_table(Search *S, int t, int end)
     return ft;
 }
 
+/* A set of column parities (bit c: the parities c of the n columns) with column j's parity
+   toggled: bit c goes to bit c ^ (1 << j). */
+static inline mask flip_column(mask set, int j)
+{
+    static const mask stay[MAXN] = {0x5555555555555555ULL, 0x3333333333333333ULL, 0x0F0F0F0F0F0F0F0FULL,
+                                    0x00FF00FF00FF00FFULL, 0x0000FFFF0000FFFFULL, 0x00000000FFFFFFFFULL};
+    int w = 1 << j;
+    return (set & stay[j]) << w | (set >> w & stay[j]);
+}
+
 /* forced_lines_search */
 HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
+{
+    int F = S->F, n = S->n;
+    int nr = R1 - R0 + 1;
+    int nl = nr + C1 - C0 + 1;
+    int s = R0 * F + C0;
+    om >>= s;
+    dm >>= s;
+    mask row = low_bits(F);
+    mask col = S->col0 & low_bits(nr * F);
+    mask fix_now[2 * MAXN], tog_now[2 * MAXN], fix_more[2 * MAXN], tog_more[2 * MAXN];
+    mask frows = 0, fcols = 0, tog = 0;
+    for (int idx = 0; idx < nl; idx++) {
+        int f = (int)(flags >> (2 * (nl - 1 - idx)) & 3);
+        mask m, bit;
+        if (idx < nr) {
+            m = om & (row << (idx * F));
+            bit = (mask)1 << idx;
+        } else {
+            m = om & (col << (idx - nr));
+            bit = (mask)1 << (idx - nr);
+        }
+        int k = n - popcount(m);
+        fix_now[idx] = tog_now[idx] = fix_more[idx] = tog_more[idx] = 0;
+        if (f & 2) {
+            fix_now[idx] = bit;
+            tog_now[idx] = (k & 1) ? m : 0;
+        }
+        if (f & 1) {
+            fix_more[idx] = bit;
+            tog_more[idx] = !(k & 1) ? m : 0;
+        }
+        if (idx < nr)
+            frows |= fix_now[idx];
+        else
+            fcols |= fix_now[idx];
+        tog ^= tog_now[idx];
+    }
+    if (slack == 0)
+        return !parity_window(om, (dm ^ tog) & om, F, n, frows, fcols);
+    fm >>= s;
+    /* z's row: one of the box's nr rows, or (i == nr, when the box has fewer than n rows)
+       a row with no pile yet, whose card changes no line of the system; columns alike.
+       Row by row, as parity_window: a choice changes only row i's equation (z's pile less,
+       its fixed parity), the fixed columns, and column j's parity, which toggles the bit j
+       of every row's piles: that maps each row's set of column parities c to c ^ (1 << j),
+       and so their AND (flip_column) */
+    int nc = nl - nr;
+    int ni = nr < n ? nr + 1 : nr, nj = nc < n ? nc + 1 : nc;
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask lm = low_bits(n), any = free_[0];
+    mask ro[MAXN], rd[MAXN], before[MAXN + 1], after[MAXN + 1], before_o[MAXN + 1], after_o[MAXN + 1];
+    int rows_before[MAXN + 1], rows_after[MAXN + 1];
+    dm = (dm ^ tog) & om;
+    for (int i = 0; i < n; i++) {
+        ro[i] = om >> (i * F) & lm;
+        rd[i] = dm >> (i * F) & lm;
+    }
+    before[0] = after[n] = any;
+    before_o[0] = after_o[n] = lm;
+    rows_before[0] = rows_after[n] = 0;
+    for (int i = 0; i < n; i++) {
+        mask o = ro[i], t = o ? table[((o << n | rd[i]) << 1) | ((frows >> i & 1) || popcount(o) >= n)] : any;
+        before[i + 1] = before[i] & t;
+        before_o[i + 1] = before_o[i] & (o ? o : lm);
+        rows_before[i + 1] = rows_before[i] + (o != 0);
+        int k = n - 1 - i;
+        o = ro[k];
+        t = o ? table[((o << n | rd[k]) << 1) | ((frows >> k & 1) || popcount(o) >= n)] : any;
+        after[k] = after[k + 1] & t;
+        after_o[k] = after_o[k + 1] & (o ? o : lm);
+        rows_after[k] = rows_after[k + 1] + (o != 0);
+    }
+    for (int i = 0; i < ni; i++) {
+        mask rows_ok = before[n], rest = lm, o = 0, d = 0;
+        int rest_rows = rows_before[n], fixed_i = 0;
+        if (i < nr) {
+            rows_ok = before[i] & after[i + 1];
+            rest = before_o[i] & after_o[i + 1];
+            rest_rows = rows_before[i] + rows_after[i + 1];
+            o = ro[i];
+            d = rd[i] ^ ((tog_now[i] ^ tog_more[i]) >> (i * F) & lm);
+            fixed_i = fix_more[i] != 0;
+        }
+        for (int j = 0; j < nj; j++) {
+            mask fc = fcols, flip = 0, oz = o;
+            if (j < nc) {
+                int c = nr + j;
+                fc = (fcols & ~fix_now[c]) | fix_more[c];
+                flip = tog_now[c] ^ tog_more[c];
+                if (i < nr && (o >> j & 1)) {
+                    if (fm >> (i * F + j) & 1)
+                        continue;
+                    oz = o & ~((mask)1 << j);
+                }
+            }
+            mask ok = rows_ok, every = rest;
+            int nrows = rest_rows;
+            if (i < nr) {
+                if (oz) {
+                    ok &= table[((oz << n | (d & oz)) << 1) | (fixed_i || popcount(oz) >= n)];
+                    every &= oz;
+                    nrows++;
+                }
+            }
+            if (flip)
+                ok = flip_column(ok, j);
+            ok &= free_[fc];
+            if (nrows >= n)
+                ok &= free_[every];
+            if (ok)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+#ifdef FOURSQUARE_CHECK
+/* forced_lines_search */
+static int forced_lines_search_old(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
 {
     int F = S->F, n = S->n;
     int nr = R1 - R0 + 1;
@@ -423,8 +552,125 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
     return 1;
 }
 
-/* bounds.last_stacked_fail */
+#endif
+
+/* bounds.last_stacked_fail.  The same verdict as trying parity_window on every choice of
+   the piles, computed row by row: a choice changes only its piles' rows (a pile less, the
+   line no longer fixed) and the fixed columns, so the other rows' sets of column parities
+   are ANDed once, in ranges.  A freed line's parity toggle is left out: the line's own
+   parity is then free, and flipping it maps the solutions onto those of the toggled system. */
 HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+{
+    int F = S->F, n = S->n;
+    int nr = R1 - R0 + 1, nc = C1 - C0 + 1, nl = nr + nc;
+    int s = R0 * F + C0;
+    om >>= s;
+    dm >>= s;
+    fm >>= s;
+    mask row = low_bits(F);
+    mask col = S->col0 & low_bits(nr * F);
+    mask fixed[2 * MAXN]; /* a fixed line's bit among the rows (or columns) */
+    mask frows = 0, fcols = 0, tog = 0;
+    for (int idx = 0; idx < nl; idx++) {
+        fixed[idx] = 0;
+        if (!(flags >> (2 * (nl - 1 - idx)) & 2))
+            continue;
+        mask m = idx < nr ? om & (row << (idx * F)) : om & (col << (idx - nr));
+        fixed[idx] = (mask)1 << (idx < nr ? idx : idx - nr);
+        if ((n - popcount(m)) & 1)
+            tog ^= m;
+        if (idx < nr)
+            frows |= fixed[idx];
+        else
+            fcols |= fixed[idx];
+    }
+    dm = (dm ^ tog) & om;
+    /* the cells of the box the stacked cards may go to, by row: their columns' bits */
+    mask lm = low_bits(n), cand[MAXN];
+    int nz = 0;
+    for (int i = 0; i < nr; i++) {
+        cand[i] = ~(fm >> (i * F)) & low_bits(nc);
+        nz += popcount(cand[i]);
+    }
+    /* a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps */
+    if ((nz || nr < n || nc < n) && parity_window(om, dm, F, n, frows, fcols))
+        return 0;
+    /* each row's piles and parity bits; the ANDs of the rows' sets of column parities as they
+       are (and of their piles, for the full columns) over the rows a .. b - 1 */
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask any = free_[0];
+    mask ro[MAXN], rd[MAXN], set_and[MAXN + 1][MAXN + 1], piles_and[MAXN + 1][MAXN + 1];
+    int rows_with[MAXN + 1][MAXN + 1];
+    for (int i = 0; i < n; i++) {
+        ro[i] = om >> (i * F) & lm;
+        rd[i] = dm >> (i * F) & lm;
+    }
+    for (int a = 0; a <= n; a++) {
+        set_and[a][a] = any;
+        piles_and[a][a] = lm;
+        rows_with[a][a] = 0;
+        for (int b = a; b < n; b++) {
+            mask o = ro[b];
+            set_and[a][b + 1] = set_and[a][b];
+            piles_and[a][b + 1] = piles_and[a][b];
+            rows_with[a][b + 1] = rows_with[a][b];
+            if (o) {
+                set_and[a][b + 1] &= table[((o << n | rd[b]) << 1) | ((frows >> b & 1) || popcount(o) >= n)];
+                piles_and[a][b + 1] &= o;
+                rows_with[a][b + 1]++;
+            }
+        }
+    }
+    /* the choices by their rows i1 <= i2 (the same row for one card); a pair of rows is
+       passed over when even the system without those rows' equations, with every column
+       of their cells freed, has no solution (a choice's system has fewer solutions) */
+    for (int i1 = 0; i1 < nr; i1++) {
+        if (!cand[i1])
+            continue;
+        for (int i2 = i1; i2 < (spare == 2 ? nr : i1 + 1); i2++) {
+            if (!cand[i2])
+                continue;
+            mask rest = set_and[0][i1] & set_and[i1 + 1 < i2 ? i1 + 1 : i2][i2] & set_and[i2 + 1][n];
+            if (!(rest & free_[fcols & ~(cand[i1] | cand[i2])]))
+                continue;
+            mask every_rest = piles_and[0][i1] & piles_and[i1 + 1 < i2 ? i1 + 1 : i2][i2] & piles_and[i2 + 1][n];
+            int rows_rest = rows_with[0][i1] + rows_with[i1 + 1 < i2 ? i1 + 1 : i2][i2] + rows_with[i2 + 1][n];
+            for (mask m1 = cand[i1]; m1; m1 &= m1 - 1) {
+                int j1 = lowest(m1);
+                /* the second card's cells: none for one card; in the same row, from j1 on */
+                mask m2 = spare == 1 ? (mask)1 << j1 : i2 == i1 ? m1 : cand[i2];
+                for (; m2; m2 &= m2 - 1) {
+                    int j2 = lowest(m2);
+                    mask ok = rest & free_[fcols & ~((mask)1 << j1 | (mask)1 << j2)];
+                    mask every = every_rest;
+                    int nrows = rows_rest;
+                    mask o1 = ro[i1] & ~((mask)1 << j1), o2 = ro[i2] & ~((mask)1 << j2);
+                    if (i1 == i2)
+                        o2 = o1 &= o2;
+                    if (o1) {
+                        ok &= table[(o1 << n | (rd[i1] & o1)) << 1];
+                        every &= o1;
+                        nrows++;
+                    }
+                    if (i2 != i1 && o2) {
+                        ok &= table[(o2 << n | (rd[i2] & o2)) << 1];
+                        every &= o2;
+                        nrows++;
+                    }
+                    if (nrows >= n)
+                        ok &= free_[every];
+                    if (ok)
+                        return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+#ifdef FOURSQUARE_CHECK
+/* bounds.last_stacked_fail */
+static int last_stacked_fail_old(const Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
 {
     int F = S->F, n = S->n;
     int nr = R1 - R0 + 1, nc = C1 - C0 + 1, nl = nr + nc;
@@ -482,6 +728,8 @@ HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uin
     }
     return 1;
 }
+
+#endif
 
 /* bounds.last_cards_rule: last_cards_rule_out(t1, slack) */
 static int last_cards_rule_out(const Search *S, int t1, int slack)
@@ -710,32 +958,94 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
     return key_hash(key, S->keyw);
 }
 
-/* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
-   shape (a direct-mapped table of LS_CACHE entries; grids up to 5 x 5, larger ones uncached).
-   1: it fails, 0: not, -1: out of memory. */
-#define LS_CACHE (1 << 16)
-static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+/* ---- the bounds' verdict cache ----
+   The bounds below are pure functions of the layout's shape (the piles, the face-down and the
+   full ones, within the n x n window from the first row and column holding a pile) and of a
+   few small arguments, so their verdicts are cached, here only: the twin computes them each
+   time and gets the same verdicts (nothing else changes, the node counts included).  A
+   direct-mapped table of VCACHE entries of two words, made when first needed; grids up to
+   5 x 5 (a larger one is uncached).  Word 0: the piles | the face-down ones << 32 (never 0:
+   the window holds a pile); word 1: the full piles | the arguments << 25 | the kind << 58 |
+   the verdict << 61. */
+#define VCACHE (1 << 17)
+enum { V_PARITY = 1, V_FORCED = 2, V_STACKED = 3 };
+
+/* The shape of a layout: its piles, face-down and full piles, in n-bit rows from the window's corner s. */
+static inline void window_words(const Search *S, mask om, mask dm, mask fm, int s, mask *w)
 {
     const int F = S->F, n = S->n;
-    if (n > 5)
-        return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
-    if (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t))))
-        return -1;
-    int s = R0 * F + C0;
     mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n), ow = 0, dw = 0, fw = 0;
-    for (int r = 0; r <= R1 - R0; r++) { /* the box's rows, n bits each */
+    for (int r = 0; r < n; r++) {
         ow |= (oms >> (r * F) & lm) << (r * n);
         dw |= (dms >> (r * F) & lm) << (r * n);
         fw |= (fms >> (r * F) & lm) << (r * n);
     }
-    mask key[2] = {ow | dw << 32, fw | (mask)flags << 25 | (mask)(R1 - R0) << 45 | (mask)(C1 - C0) << 48 | (mask)(spare - 1) << 51};
-    uint64_t *e = S->ls_cache + 2 * (key_hash(key, 2) & (LS_CACHE - 1));
-    if (e[0] == key[0] && (e[1] & ~((uint64_t)1 << 63)) == key[1])
-        return (int)(e[1] >> 63);
-    int fails = last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
-    e[0] = key[0]; /* never 0: the box holds a pile */
-    e[1] = key[1] | (uint64_t)fails << 63;
-    return fails;
+    w[0] = ow | dw << 32;
+    w[1] = fw;
+}
+
+/* The cached verdict (0 .. 3) of `kind` with arguments `args` (33 bits at most) on the shape `w`,
+   or -1 (not cached: *slot is where to store it, NULL when there is no cache). */
+static inline int vcache_get(Search *S, mask *w, int kind, uint64_t args, uint64_t **slot)
+{
+    *slot = NULL;
+    if (S->n > 5)
+        return -1;
+    if (!S->vcache && !(S->vcache = calloc((size_t)2 * VCACHE, sizeof(uint64_t))))
+        return -1; /* no room for it: uncached */
+    w[1] |= args << 25 | (uint64_t)kind << 58;
+    uint64_t *e = S->vcache + 2 * (key_hash(w, 2) & (VCACHE - 1));
+    if (e[0] == w[0] && (e[1] & ~((uint64_t)7 << 61)) == w[1])
+        return (int)(e[1] >> 61);
+    *slot = e;
+    return -1;
+}
+
+static inline int vcache_put(uint64_t *slot, const mask *w, int verdict)
+{
+    if (slot) {
+        slot[0] = w[0];
+        slot[1] = w[1] | (uint64_t)verdict << 61;
+    }
+    return verdict;
+}
+
+/* parity_extra, cached */
+static int parity_extra_cached(Search *S, mask om, mask dm, mask fm, int want, int R0, int C0)
+{
+    mask w[2];
+    uint64_t *slot;
+    window_words(S, om, dm, fm, R0 * S->F + C0, w);
+    int v = vcache_get(S, w, V_PARITY, (uint64_t)want, &slot);
+    return v >= 0 ? v : vcache_put(slot, w, parity_extra(om, dm, fm, S->F, S->n, want));
+}
+
+/* forced_lines_search, cached */
+static int forced_lines_cached(Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
+{
+    mask w[2];
+    uint64_t *slot;
+    window_words(S, om, dm, fm, R0 * S->F + C0, w);
+    int v = vcache_get(S, w, V_FORCED, flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)slack << 26, &slot);
+#ifdef FOURSQUARE_CHECK
+    if (forced_lines_search(S, om, dm, fm, slack, flags, R0, R1, C0, C1) != forced_lines_search_old(S, om, dm, fm, slack, flags, R0, R1, C0, C1))
+        abort();
+#endif
+    return v >= 0 ? v : vcache_put(slot, w, forced_lines_search(S, om, dm, fm, slack, flags, R0, R1, C0, C1));
+}
+
+/* bounds.last_stacked_verdict: last_stacked_fail, cached.  1: it fails, 0: not. */
+static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+{
+    mask w[2];
+    uint64_t *slot;
+    window_words(S, om, dm, fm, R0 * S->F + C0, w);
+    int v = vcache_get(S, w, V_STACKED, flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)(spare - 1) << 26, &slot);
+#ifdef FOURSQUARE_CHECK
+    if (last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1) != last_stacked_fail_old(S, om, dm, fm, flags, spare, R0, R1, C0, C1))
+        abort();
+#endif
+    return v >= 0 ? v : vcache_put(slot, w, last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1));
 }
 
 /* search.py's line_flags: each line's two forced-lines bits, the rows then the columns of
@@ -765,7 +1075,7 @@ typedef struct {
 /* 1: a win within K cards (its moves pushed on S->path), 0: none, -1: stopped (S->stop) */
 HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, int c1, mask om, mask dm)
 {
-    const int F = S->F, n = S->n, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
+    const int F = S->F, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
     int *h = S->h, *rk = S->rk;
     mask *rm = S->rm, *hm = S->hm;
     int *lo_r = S->lo_r, *hi_r = S->hi_r, *lo_c = S->lo_c, *hi_c = S->hi_c;
@@ -952,7 +1262,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     tt_prefetch(S, hash);
                 }
                 if (go && down_after && slack < 2) /* line parity */
-                    go = parity_extra(om2, dm2, hm[cap], F, n, slack + 1) <= slack;
+                    go = parity_extra_cached(S, om2, dm2, hm[cap], slack + 1, R0, C0) <= slack;
                 if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
                     go = 0;
                 if (go && slack < 2) { /* forced lines */
@@ -965,7 +1275,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                         }
                     }
                     uint64_t flags = line_flags(S, S->flag_tables[t1] + (size_t)slack * 3 * top * top, om2, R0, R1, C0, C1);
-                    if (flags && forced_lines_search(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
+                    if (flags && forced_lines_cached(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
                         go = 0;
                 }
                 if (go && S->last_stacked && slack == S->last_stacked && t1 <= K - slack) { /* the last cards are the stacked ones */
@@ -979,13 +1289,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     }
                     uint64_t flags = line_flags(S, S->fill_tables[t1], om2, R0, R1, C0, C1);
                     if (flags || slack > 1) {
-                        int fails = last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1);
-                        if (fails < 0) {
-                            PyErr_NoMemory();
-                            S->stop = STOP_ERROR;
-                            return -1;
-                        }
-                        if (fails)
+                        if (last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1))
                             go = 0;
                     }
                 }
@@ -1564,7 +1868,7 @@ static void search_free(Search *S)
         free(S->flag_tables[t]);
         free(S->fill_tables[t]);
     }
-    free(S->ls_cache);
+    free(S->vcache);
     free(S->keys);
     big_free(S->slots, S->nslots * sizeof(uint64_t));
     free(S);

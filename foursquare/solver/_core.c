@@ -251,7 +251,7 @@ typedef struct {
        and the forced-lines flag tables of the cards before them, by cards placed */
     int last_stacked;
     unsigned char *fill_tables[MAXDECK + 1];
-    uint64_t *vcache; /* the bounds' verdicts by the layout's shape (vcache_get), made when first needed */
+    uint64_t *ls_cache; /* last_stacked_verdict's verdicts by the layout's shape, made when first needed */
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
@@ -477,82 +477,6 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
     return 1;
 }
 
-#ifdef FOURSQUARE_CHECK
-/* forced_lines_search */
-static int forced_lines_search_old(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
-{
-    int F = S->F, n = S->n;
-    int nr = R1 - R0 + 1;
-    int nl = nr + C1 - C0 + 1;
-    int s = R0 * F + C0;
-    om >>= s;
-    dm >>= s;
-    mask row = low_bits(F);
-    mask col = S->col0 & low_bits(nr * F);
-    mask fix_now[2 * MAXN], tog_now[2 * MAXN], fix_more[2 * MAXN], tog_more[2 * MAXN];
-    mask frows = 0, fcols = 0, tog = 0;
-    for (int idx = 0; idx < nl; idx++) {
-        int f = (int)(flags >> (2 * (nl - 1 - idx)) & 3);
-        mask m, bit;
-        if (idx < nr) {
-            m = om & (row << (idx * F));
-            bit = (mask)1 << idx;
-        } else {
-            m = om & (col << (idx - nr));
-            bit = (mask)1 << (idx - nr);
-        }
-        int k = n - popcount(m);
-        fix_now[idx] = tog_now[idx] = fix_more[idx] = tog_more[idx] = 0;
-        if (f & 2) {
-            fix_now[idx] = bit;
-            tog_now[idx] = (k & 1) ? m : 0;
-        }
-        if (f & 1) {
-            fix_more[idx] = bit;
-            tog_more[idx] = !(k & 1) ? m : 0;
-        }
-        if (idx < nr)
-            frows |= fix_now[idx];
-        else
-            fcols |= fix_now[idx];
-        tog ^= tog_now[idx];
-    }
-    if (slack == 0)
-        return !parity_window(om, (dm ^ tog) & om, F, n, frows, fcols);
-    fm >>= s;
-    /* z's row: one of the box's nr rows, or (i == nr, when the box has fewer than n rows)
-       a row with no pile yet, whose card changes no line of the system; columns alike */
-    int nc = nl - nr;
-    int ni = nr < n ? nr + 1 : nr, nj = nc < n ? nc + 1 : nc;
-    for (int i = 0; i < ni; i++) {
-        mask fr = frows, ti = tog;
-        if (i < nr) {
-            fr = (frows & ~fix_now[i]) | fix_more[i];
-            ti = tog ^ tog_now[i] ^ tog_more[i];
-        }
-        for (int j = 0; j < nj; j++) {
-            mask fc = fcols, tz = ti;
-            if (j < nc) {
-                int c = nr + j;
-                fc = (fcols & ~fix_now[c]) | fix_more[c];
-                tz = ti ^ tog_now[c] ^ tog_more[c];
-            }
-            mask zb = i < nr && j < nc ? (mask)1 << (i * F + j) : 0;
-            mask o2;
-            if (om & zb) {
-                if (fm & zb)
-                    continue;
-                o2 = om ^ zb;
-            } else
-                o2 = om;
-            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
-                return 0;
-        }
-    }
-    return 1;
-}
-
-#endif
 
 /* bounds.last_stacked_fail.  The same verdict as trying parity_window on every choice of
    the piles, computed row by row: a choice changes only its piles' rows (a pile less, the
@@ -668,68 +592,6 @@ HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uin
     return 1;
 }
 
-#ifdef FOURSQUARE_CHECK
-/* bounds.last_stacked_fail */
-static int last_stacked_fail_old(const Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
-{
-    int F = S->F, n = S->n;
-    int nr = R1 - R0 + 1, nc = C1 - C0 + 1, nl = nr + nc;
-    int s = R0 * F + C0;
-    om >>= s;
-    dm >>= s;
-    fm >>= s;
-    mask row = low_bits(F);
-    mask col = S->col0 & low_bits(nr * F);
-    mask fixed[2 * MAXN], toggles[2 * MAXN]; /* a fixed line's bit among the rows (or columns), the piles its parity flips */
-    mask frows = 0, fcols = 0, tog = 0;
-    for (int idx = 0; idx < nl; idx++) {
-        fixed[idx] = toggles[idx] = 0;
-        if (!(flags >> (2 * (nl - 1 - idx)) & 2))
-            continue;
-        mask m = idx < nr ? om & (row << (idx * F)) : om & (col << (idx - nr));
-        fixed[idx] = (mask)1 << (idx < nr ? idx : idx - nr);
-        toggles[idx] = ((n - popcount(m)) & 1) ? m : 0;
-        if (idx < nr)
-            frows |= fixed[idx];
-        else
-            fcols |= fixed[idx];
-        tog ^= toggles[idx];
-    }
-    /* each cell z of the box the stacked cards may go to: its row and column (i, j) */
-    int zi[MAXN * MAXN], zj[MAXN * MAXN], nz = 0;
-    for (int i = 0; i < nr; i++)
-        for (int j = 0; j < nc; j++)
-            if (!(fm >> (i * F + j) & 1)) {
-                zi[nz] = i;
-                zj[nz++] = j;
-            }
-    /* a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps */
-    if ((nz || nr < n || nc < n) && parity_window(om, (dm ^ tog) & om, F, n, frows, fcols))
-        return 0;
-    for (int a = 0; a < nz; a++) {
-        int i1 = zi[a], j1 = zj[a], c1 = nr + j1;
-        mask fr1 = frows & ~fixed[i1], fc1 = fcols & ~fixed[c1], t1 = tog ^ toggles[i1] ^ toggles[c1];
-        mask o1 = om & ~((mask)1 << (i1 * F + j1));
-        for (int b = spare == 1 ? nz - 1 : a; b < nz; b++) {
-            mask fr = fr1, fc = fc1, tz = t1, o2 = o1;
-            if (spare == 2) {
-                int i2 = zi[b], j2 = zj[b], c2 = nr + j2;
-                fr &= ~fixed[i2];
-                fc &= ~fixed[c2];
-                if (i2 != i1)
-                    tz ^= toggles[i2];
-                if (j2 != j1)
-                    tz ^= toggles[c2];
-                o2 &= ~((mask)1 << (i2 * F + j2));
-            }
-            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
-                return 0;
-        }
-    }
-    return 1;
-}
-
-#endif
 
 /* bounds.last_cards_rule: last_cards_rule_out(t1, slack) */
 static int last_cards_rule_out(const Search *S, int t1, int slack)
@@ -754,6 +616,26 @@ static int last_cards_rule_out(const Search *S, int t1, int slack)
                 return 1;
     }
     return 0;
+}
+
+/* The shape of a layout: its piles, face-down and full piles, in n-bit rows from the window's
+   corner (the first row and column holding a pile), as the transposition table's key and the
+   verdict cache take them. */
+typedef struct {
+    mask ow, dw, fw;
+} Shape;
+
+static inline Shape window_shape(const Search *S, mask om, mask dm, mask fm, int R0, int C0)
+{
+    const int F = S->F, n = S->n, s = R0 * F + C0;
+    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n);
+    Shape w = {0, 0, 0};
+    for (int r = 0; r < n; r++) {
+        w.ow |= (oms >> (r * F) & lm) << (r * n);
+        w.dw |= (dms >> (r * F) & lm) << (r * n);
+        w.fw |= (fms >> (r * F) & lm) << (r * n);
+    }
+    return w;
 }
 
 /* ---- the transposition table: a set of exact keys ---- */
@@ -928,7 +810,7 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
 }
 
 /* The key of the position after a move (t1 cards placed, `slack` cards to spare), and its hash. */
-static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2, mask dm2)
+static inline uint64_t tt_key(Search *S, mask *key, const Shape *sh, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2)
 {
     const int F = S->F, n = S->n, nm1 = S->nm1, cap = S->cap;
     int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
@@ -937,14 +819,8 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
     memset(key, 0, sizeof(mask) * KEYW);
     int pos = 0;
     put_bits(key, &pos, (mask)t1 | (mask)a << 7 | (mask)b << 10 | (mask)d << 13 | (mask)e << 16 | (mask)(tail_key + 1) << 19, TT_HEAD);
-    int s = R0 * F + C0;
-    mask oms = om2 >> s, dms = dm2 >> s, lm = low_bits(n), ow = 0, dw = 0;
-    for (int r = 0; r < n; r++) { /* the window's rows, n bits each (every pile lies in it) */
-        ow |= (oms >> (r * F) & lm) << (r * n);
-        dw |= (dms >> (r * F) & lm) << (r * n);
-    }
-    put_bits(key, &pos, ow, n * n);
-    put_bits(key, &pos, dw, n * n);
+    put_bits(key, &pos, sh->ow, n * n); /* the window's rows, n bits each (every pile lies in it) */
+    put_bits(key, &pos, sh->dw, n * n);
     if (S->nruns[t1] < 0)
         make_rank_runs(S, t1);
     const unsigned char *run_of = S->run_of[t1];
@@ -958,94 +834,26 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
     return key_hash(key, S->keyw);
 }
 
-/* ---- the bounds' verdict cache ----
-   The bounds below are pure functions of the layout's shape (the piles, the face-down and the
-   full ones, within the n x n window from the first row and column holding a pile) and of a
-   few small arguments, so their verdicts are cached, here only: the twin computes them each
-   time and gets the same verdicts (nothing else changes, the node counts included).  A
-   direct-mapped table of VCACHE entries of two words, made when first needed; grids up to
-   5 x 5 (a larger one is uncached).  Word 0: the piles | the face-down ones << 32 (never 0:
-   the window holds a pile); word 1: the full piles | the arguments << 25 | the kind << 58 |
-   the verdict << 61. */
-#define VCACHE (1 << 17)
-enum { V_PARITY = 1, V_FORCED = 2, V_STACKED = 3 };
-
-/* The shape of a layout: its piles, face-down and full piles, in n-bit rows from the window's corner s. */
-static inline void window_words(const Search *S, mask om, mask dm, mask fm, int s, mask *w)
+/* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
+   shape (a direct-mapped table of LS_CACHE entries of two words, made when first needed;
+   grids up to 5 x 5, larger ones uncached).  Only here: the twin computes the verdict each
+   time, and it is the same (nothing else changes, the node counts included).  Word 0: the
+   piles | the face-down ones << 32 (never 0: the window holds a pile); word 1: the full
+   piles | the arguments << 25 | the verdict << 63.  1: it fails, 0: not. */
+#define LS_CACHE (1 << 16)
+static int last_stacked_verdict(Search *S, const Shape *sh, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
 {
-    const int F = S->F, n = S->n;
-    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n), ow = 0, dw = 0, fw = 0;
-    for (int r = 0; r < n; r++) {
-        ow |= (oms >> (r * F) & lm) << (r * n);
-        dw |= (dms >> (r * F) & lm) << (r * n);
-        fw |= (fms >> (r * F) & lm) << (r * n);
-    }
-    w[0] = ow | dw << 32;
-    w[1] = fw;
-}
-
-/* The cached verdict (0 .. 3) of `kind` with arguments `args` (33 bits at most) on the shape `w`,
-   or -1 (not cached: *slot is where to store it, NULL when there is no cache). */
-static inline int vcache_get(Search *S, mask *w, int kind, uint64_t args, uint64_t **slot)
-{
-    *slot = NULL;
-    if (S->n > 5)
-        return -1;
-    if (!S->vcache && !(S->vcache = calloc((size_t)2 * VCACHE, sizeof(uint64_t))))
-        return -1; /* no room for it: uncached */
-    w[1] |= args << 25 | (uint64_t)kind << 58;
-    uint64_t *e = S->vcache + 2 * (key_hash(w, 2) & (VCACHE - 1));
-    if (e[0] == w[0] && (e[1] & ~((uint64_t)7 << 61)) == w[1])
-        return (int)(e[1] >> 61);
-    *slot = e;
-    return -1;
-}
-
-static inline int vcache_put(uint64_t *slot, const mask *w, int verdict)
-{
-    if (slot) {
-        slot[0] = w[0];
-        slot[1] = w[1] | (uint64_t)verdict << 61;
-    }
-    return verdict;
-}
-
-/* parity_extra, cached */
-static int parity_extra_cached(Search *S, mask om, mask dm, mask fm, int want, int R0, int C0)
-{
-    mask w[2];
-    uint64_t *slot;
-    window_words(S, om, dm, fm, R0 * S->F + C0, w);
-    int v = vcache_get(S, w, V_PARITY, (uint64_t)want, &slot);
-    return v >= 0 ? v : vcache_put(slot, w, parity_extra(om, dm, fm, S->F, S->n, want));
-}
-
-/* forced_lines_search, cached */
-static int forced_lines_cached(Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
-{
-    mask w[2];
-    uint64_t *slot;
-    window_words(S, om, dm, fm, R0 * S->F + C0, w);
-    int v = vcache_get(S, w, V_FORCED, flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)slack << 26, &slot);
-#ifdef FOURSQUARE_CHECK
-    if (forced_lines_search(S, om, dm, fm, slack, flags, R0, R1, C0, C1) != forced_lines_search_old(S, om, dm, fm, slack, flags, R0, R1, C0, C1))
-        abort();
-#endif
-    return v >= 0 ? v : vcache_put(slot, w, forced_lines_search(S, om, dm, fm, slack, flags, R0, R1, C0, C1));
-}
-
-/* bounds.last_stacked_verdict: last_stacked_fail, cached.  1: it fails, 0: not. */
-static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
-{
-    mask w[2];
-    uint64_t *slot;
-    window_words(S, om, dm, fm, R0 * S->F + C0, w);
-    int v = vcache_get(S, w, V_STACKED, flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)(spare - 1) << 26, &slot);
-#ifdef FOURSQUARE_CHECK
-    if (last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1) != last_stacked_fail_old(S, om, dm, fm, flags, spare, R0, R1, C0, C1))
-        abort();
-#endif
-    return v >= 0 ? v : vcache_put(slot, w, last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1));
+    if (S->n > 5 || (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t)))))
+        return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1); /* uncached */
+    uint64_t args = flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)(spare - 1) << 26;
+    mask key[2] = {sh->ow | sh->dw << 32, sh->fw | args << 25};
+    uint64_t *e = S->ls_cache + 2 * (key_hash(key, 2) & (LS_CACHE - 1));
+    if (e[0] == key[0] && (e[1] & ~((uint64_t)1 << 63)) == key[1])
+        return (int)(e[1] >> 63);
+    int fails = last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
+    e[0] = key[0];
+    e[1] = key[1] | (uint64_t)fails << 63;
+    return fails;
 }
 
 /* search.py's line_flags: each line's two forced-lines bits, the rows then the columns of
@@ -1254,15 +1062,16 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                         tail_key = pre + ((long long)S->kt << 8);
                     }
                 }
-                /* the transposition table's key, made before the bounds so that its slot is on the way meanwhile */
+                Shape sh = window_shape(S, om2, dm2, hm[cap], R0, C0);
+                if (go && down_after && slack < 2) /* line parity */
+                    go = parity_extra(om2, dm2, hm[cap], F, S->n, slack + 1) <= slack;
+                /* the transposition table's key, made before the other bounds so that its slot is on the way meanwhile */
                 mask key[KEYW];
                 uint64_t hash = 0;
                 if (go && piles_after > 1) {
-                    hash = tt_key(S, key, t1, slack, tail_key, R0, R1, C0, C1, om2, dm2);
+                    hash = tt_key(S, key, &sh, t1, slack, tail_key, R0, R1, C0, C1, om2);
                     tt_prefetch(S, hash);
                 }
-                if (go && down_after && slack < 2) /* line parity */
-                    go = parity_extra_cached(S, om2, dm2, hm[cap], slack + 1, R0, C0) <= slack;
                 if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
                     go = 0;
                 if (go && slack < 2) { /* forced lines */
@@ -1275,7 +1084,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                         }
                     }
                     uint64_t flags = line_flags(S, S->flag_tables[t1] + (size_t)slack * 3 * top * top, om2, R0, R1, C0, C1);
-                    if (flags && forced_lines_cached(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
+                    if (flags && forced_lines_search(S, om2, dm2, hm[cap], slack, flags, R0, R1, C0, C1))
                         go = 0;
                 }
                 if (go && S->last_stacked && slack == S->last_stacked && t1 <= K - slack) { /* the last cards are the stacked ones */
@@ -1289,7 +1098,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     }
                     uint64_t flags = line_flags(S, S->fill_tables[t1], om2, R0, R1, C0, C1);
                     if (flags || slack > 1) {
-                        if (last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1))
+                        if (last_stacked_verdict(S, &sh, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1))
                             go = 0;
                     }
                 }
@@ -1868,7 +1677,7 @@ static void search_free(Search *S)
         free(S->flag_tables[t]);
         free(S->fill_tables[t]);
     }
-    free(S->vcache);
+    free(S->ls_cache);
     free(S->keys);
     big_free(S->slots, S->nslots * sizeof(uint64_t));
     free(S);

@@ -251,7 +251,7 @@ typedef struct {
        and the forced-lines flag tables of the cards before them, by cards placed */
     int last_stacked;
     unsigned char *fill_tables[MAXDECK + 1];
-    uint64_t *ls_cache; /* its verdicts by the layout's shape: LS_CACHE entries of two words (0: empty), made when first needed */
+    uint64_t *ls_cache; /* last_stacked_verdict's verdicts by the layout's shape, made when first needed */
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
@@ -349,6 +349,16 @@ static unsigned char *make_flag_table(Search *S, int t, int end)
     return ft;
 }
 
+/* A set of column parities (bit c: the parities c of the n columns) with column j's parity
+   toggled: bit c goes to bit c ^ (1 << j). */
+static inline mask flip_column(mask set, int j)
+{
+    static const mask stay[MAXN] = {0x5555555555555555ULL, 0x3333333333333333ULL, 0x0F0F0F0F0F0F0F0FULL,
+                                    0x00FF00FF00FF00FFULL, 0x0000FFFF0000FFFFULL, 0x00000000FFFFFFFFULL};
+    int w = 1 << j;
+    return (set & stay[j]) << w | (set >> w & stay[j]);
+}
+
 /* forced_lines_search */
 HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, int slack, uint64_t flags, int R0, int R1, int C0, int C1)
 {
@@ -392,38 +402,87 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
         return !parity_window(om, (dm ^ tog) & om, F, n, frows, fcols);
     fm >>= s;
     /* z's row: one of the box's nr rows, or (i == nr, when the box has fewer than n rows)
-       a row with no pile yet, whose card changes no line of the system; columns alike */
+       a row with no pile yet, whose card changes no line of the system; columns alike.
+       Row by row, as parity_window: a choice changes only row i's equation (z's pile less,
+       its fixed parity), the fixed columns, and column j's parity, which toggles the bit j
+       of every row's piles: that maps each row's set of column parities c to c ^ (1 << j),
+       and so their AND (flip_column) */
     int nc = nl - nr;
     int ni = nr < n ? nr + 1 : nr, nj = nc < n ? nc + 1 : nc;
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask lm = low_bits(n), any = free_[0];
+    mask ro[MAXN], rd[MAXN], before[MAXN + 1], after[MAXN + 1], before_o[MAXN + 1], after_o[MAXN + 1];
+    int rows_before[MAXN + 1], rows_after[MAXN + 1];
+    dm = (dm ^ tog) & om;
+    for (int i = 0; i < n; i++) {
+        ro[i] = om >> (i * F) & lm;
+        rd[i] = dm >> (i * F) & lm;
+    }
+    before[0] = after[n] = any;
+    before_o[0] = after_o[n] = lm;
+    rows_before[0] = rows_after[n] = 0;
+    for (int i = 0; i < n; i++) {
+        mask o = ro[i], t = o ? table[((o << n | rd[i]) << 1) | ((frows >> i & 1) || popcount(o) >= n)] : any;
+        before[i + 1] = before[i] & t;
+        before_o[i + 1] = before_o[i] & (o ? o : lm);
+        rows_before[i + 1] = rows_before[i] + (o != 0);
+        int k = n - 1 - i;
+        o = ro[k];
+        t = o ? table[((o << n | rd[k]) << 1) | ((frows >> k & 1) || popcount(o) >= n)] : any;
+        after[k] = after[k + 1] & t;
+        after_o[k] = after_o[k + 1] & (o ? o : lm);
+        rows_after[k] = rows_after[k + 1] + (o != 0);
+    }
     for (int i = 0; i < ni; i++) {
-        mask fr = frows, ti = tog;
+        mask rows_ok = before[n], rest = lm, o = 0, d = 0;
+        int rest_rows = rows_before[n], fixed_i = 0;
         if (i < nr) {
-            fr = (frows & ~fix_now[i]) | fix_more[i];
-            ti = tog ^ tog_now[i] ^ tog_more[i];
+            rows_ok = before[i] & after[i + 1];
+            rest = before_o[i] & after_o[i + 1];
+            rest_rows = rows_before[i] + rows_after[i + 1];
+            o = ro[i];
+            d = rd[i] ^ ((tog_now[i] ^ tog_more[i]) >> (i * F) & lm);
+            fixed_i = fix_more[i] != 0;
         }
         for (int j = 0; j < nj; j++) {
-            mask fc = fcols, tz = ti;
+            mask fc = fcols, flip = 0, oz = o;
             if (j < nc) {
                 int c = nr + j;
                 fc = (fcols & ~fix_now[c]) | fix_more[c];
-                tz = ti ^ tog_now[c] ^ tog_more[c];
+                flip = tog_now[c] ^ tog_more[c];
+                if (i < nr && (o >> j & 1)) {
+                    if (fm >> (i * F + j) & 1)
+                        continue;
+                    oz = o & ~((mask)1 << j);
+                }
             }
-            mask zb = i < nr && j < nc ? (mask)1 << (i * F + j) : 0;
-            mask o2;
-            if (om & zb) {
-                if (fm & zb)
-                    continue;
-                o2 = om ^ zb;
-            } else
-                o2 = om;
-            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
+            mask ok = rows_ok, every = rest;
+            int nrows = rest_rows;
+            if (i < nr) {
+                if (oz) {
+                    ok &= table[((oz << n | (d & oz)) << 1) | (fixed_i || popcount(oz) >= n)];
+                    every &= oz;
+                    nrows++;
+                }
+            }
+            if (flip)
+                ok = flip_column(ok, j);
+            ok &= free_[fc];
+            if (nrows >= n)
+                ok &= free_[every];
+            if (ok)
                 return 0;
         }
     }
     return 1;
 }
 
-/* bounds.last_stacked_fail */
+
+/* bounds.last_stacked_fail.  The same verdict as trying parity_window on every choice of
+   the piles, computed row by row: a choice changes only its piles' rows (a pile less, the
+   line no longer fixed) and the fixed columns, so the other rows' sets of column parities
+   are ANDed once, in ranges.  A freed line's parity toggle is left out: the line's own
+   parity is then free, and flipping it maps the solutions onto those of the toggled system. */
 HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
 {
     int F = S->F, n = S->n;
@@ -434,54 +493,105 @@ HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uin
     fm >>= s;
     mask row = low_bits(F);
     mask col = S->col0 & low_bits(nr * F);
-    mask fixed[2 * MAXN], toggles[2 * MAXN]; /* a fixed line's bit among the rows (or columns), the piles its parity flips */
+    mask fixed[2 * MAXN]; /* a fixed line's bit among the rows (or columns) */
     mask frows = 0, fcols = 0, tog = 0;
     for (int idx = 0; idx < nl; idx++) {
-        fixed[idx] = toggles[idx] = 0;
+        fixed[idx] = 0;
         if (!(flags >> (2 * (nl - 1 - idx)) & 2))
             continue;
         mask m = idx < nr ? om & (row << (idx * F)) : om & (col << (idx - nr));
         fixed[idx] = (mask)1 << (idx < nr ? idx : idx - nr);
-        toggles[idx] = ((n - popcount(m)) & 1) ? m : 0;
+        if ((n - popcount(m)) & 1)
+            tog ^= m;
         if (idx < nr)
             frows |= fixed[idx];
         else
             fcols |= fixed[idx];
-        tog ^= toggles[idx];
     }
-    /* each cell z of the box the stacked cards may go to: its row and column (i, j) */
-    int zi[MAXN * MAXN], zj[MAXN * MAXN], nz = 0;
-    for (int i = 0; i < nr; i++)
-        for (int j = 0; j < nc; j++)
-            if (!(fm >> (i * F + j) & 1)) {
-                zi[nz] = i;
-                zj[nz++] = j;
-            }
+    dm = (dm ^ tog) & om;
+    /* the cells of the box the stacked cards may go to, by row: their columns' bits */
+    mask lm = low_bits(n), cand[MAXN];
+    int nz = 0;
+    for (int i = 0; i < nr; i++) {
+        cand[i] = ~(fm >> (i * F)) & low_bits(nc);
+        nz += popcount(cand[i]);
+    }
     /* a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps */
-    if ((nz || nr < n || nc < n) && parity_window(om, (dm ^ tog) & om, F, n, frows, fcols))
+    if ((nz || nr < n || nc < n) && parity_window(om, dm, F, n, frows, fcols))
         return 0;
-    for (int a = 0; a < nz; a++) {
-        int i1 = zi[a], j1 = zj[a], c1 = nr + j1;
-        mask fr1 = frows & ~fixed[i1], fc1 = fcols & ~fixed[c1], t1 = tog ^ toggles[i1] ^ toggles[c1];
-        mask o1 = om & ~((mask)1 << (i1 * F + j1));
-        for (int b = spare == 1 ? nz - 1 : a; b < nz; b++) {
-            mask fr = fr1, fc = fc1, tz = t1, o2 = o1;
-            if (spare == 2) {
-                int i2 = zi[b], j2 = zj[b], c2 = nr + j2;
-                fr &= ~fixed[i2];
-                fc &= ~fixed[c2];
-                if (i2 != i1)
-                    tz ^= toggles[i2];
-                if (j2 != j1)
-                    tz ^= toggles[c2];
-                o2 &= ~((mask)1 << (i2 * F + j2));
+    /* each row's piles and parity bits; the ANDs of the rows' sets of column parities as they
+       are (and of their piles, for the full columns) over the rows a .. b - 1 */
+    const mask *table = parity_rows[n], *free_ = parity_free[n];
+    mask any = free_[0];
+    mask ro[MAXN], rd[MAXN], set_and[MAXN + 1][MAXN + 1], piles_and[MAXN + 1][MAXN + 1];
+    int rows_with[MAXN + 1][MAXN + 1];
+    for (int i = 0; i < n; i++) {
+        ro[i] = om >> (i * F) & lm;
+        rd[i] = dm >> (i * F) & lm;
+    }
+    for (int a = 0; a <= n; a++) {
+        set_and[a][a] = any;
+        piles_and[a][a] = lm;
+        rows_with[a][a] = 0;
+        for (int b = a; b < n; b++) {
+            mask o = ro[b];
+            set_and[a][b + 1] = set_and[a][b];
+            piles_and[a][b + 1] = piles_and[a][b];
+            rows_with[a][b + 1] = rows_with[a][b];
+            if (o) {
+                set_and[a][b + 1] &= table[((o << n | rd[b]) << 1) | ((frows >> b & 1) || popcount(o) >= n)];
+                piles_and[a][b + 1] &= o;
+                rows_with[a][b + 1]++;
             }
-            if (parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc))
-                return 0;
+        }
+    }
+    /* the choices by their rows i1 <= i2 (the same row for one card); a pair of rows is
+       passed over when even the system without those rows' equations, with every column
+       of their cells freed, has no solution (a choice's system has fewer solutions) */
+    for (int i1 = 0; i1 < nr; i1++) {
+        if (!cand[i1])
+            continue;
+        for (int i2 = i1; i2 < (spare == 2 ? nr : i1 + 1); i2++) {
+            if (!cand[i2])
+                continue;
+            mask rest = set_and[0][i1] & set_and[i1 + 1 < i2 ? i1 + 1 : i2][i2] & set_and[i2 + 1][n];
+            if (!(rest & free_[fcols & ~(cand[i1] | cand[i2])]))
+                continue;
+            mask every_rest = piles_and[0][i1] & piles_and[i1 + 1 < i2 ? i1 + 1 : i2][i2] & piles_and[i2 + 1][n];
+            int rows_rest = rows_with[0][i1] + rows_with[i1 + 1 < i2 ? i1 + 1 : i2][i2] + rows_with[i2 + 1][n];
+            for (mask m1 = cand[i1]; m1; m1 &= m1 - 1) {
+                int j1 = lowest(m1);
+                /* the second card's cells: none for one card; in the same row, from j1 on */
+                mask m2 = spare == 1 ? (mask)1 << j1 : i2 == i1 ? m1 : cand[i2];
+                for (; m2; m2 &= m2 - 1) {
+                    int j2 = lowest(m2);
+                    mask ok = rest & free_[fcols & ~((mask)1 << j1 | (mask)1 << j2)];
+                    mask every = every_rest;
+                    int nrows = rows_rest;
+                    mask o1 = ro[i1] & ~((mask)1 << j1), o2 = ro[i2] & ~((mask)1 << j2);
+                    if (i1 == i2)
+                        o2 = o1 &= o2;
+                    if (o1) {
+                        ok &= table[(o1 << n | (rd[i1] & o1)) << 1];
+                        every &= o1;
+                        nrows++;
+                    }
+                    if (i2 != i1 && o2) {
+                        ok &= table[(o2 << n | (rd[i2] & o2)) << 1];
+                        every &= o2;
+                        nrows++;
+                    }
+                    if (nrows >= n)
+                        ok &= free_[every];
+                    if (ok)
+                        return 0;
+                }
+            }
         }
     }
     return 1;
 }
+
 
 /* bounds.last_cards_rule: last_cards_rule_out(t1, slack) */
 static int last_cards_rule_out(const Search *S, int t1, int slack)
@@ -506,6 +616,26 @@ static int last_cards_rule_out(const Search *S, int t1, int slack)
                 return 1;
     }
     return 0;
+}
+
+/* The shape of a layout: its piles, face-down and full piles, in n-bit rows from the window's
+   corner (the first row and column holding a pile), as the transposition table's key and the
+   verdict cache take them. */
+typedef struct {
+    mask ow, dw, fw;
+} Shape;
+
+static inline Shape window_shape(const Search *S, mask om, mask dm, mask fm, int R0, int C0)
+{
+    const int F = S->F, n = S->n, s = R0 * F + C0;
+    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n);
+    Shape w = {0, 0, 0};
+    for (int r = 0; r < n; r++) {
+        w.ow |= (oms >> (r * F) & lm) << (r * n);
+        w.dw |= (dms >> (r * F) & lm) << (r * n);
+        w.fw |= (fms >> (r * F) & lm) << (r * n);
+    }
+    return w;
 }
 
 /* ---- the transposition table: a set of exact keys ---- */
@@ -680,7 +810,7 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
 }
 
 /* The key of the position after a move (t1 cards placed, `slack` cards to spare), and its hash. */
-static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2, mask dm2)
+static inline uint64_t tt_key(Search *S, mask *key, const Shape *sh, int t1, int slack, long long tail_key, int R0, int R1, int C0, int C1, mask om2)
 {
     const int F = S->F, n = S->n, nm1 = S->nm1, cap = S->cap;
     int room_c = nm1 - C1 + C0, room_r = nm1 - R1 + R0;
@@ -689,14 +819,8 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
     memset(key, 0, sizeof(mask) * KEYW);
     int pos = 0;
     put_bits(key, &pos, (mask)t1 | (mask)a << 7 | (mask)b << 10 | (mask)d << 13 | (mask)e << 16 | (mask)(tail_key + 1) << 19, TT_HEAD);
-    int s = R0 * F + C0;
-    mask oms = om2 >> s, dms = dm2 >> s, lm = low_bits(n), ow = 0, dw = 0;
-    for (int r = 0; r < n; r++) { /* the window's rows, n bits each (every pile lies in it) */
-        ow |= (oms >> (r * F) & lm) << (r * n);
-        dw |= (dms >> (r * F) & lm) << (r * n);
-    }
-    put_bits(key, &pos, ow, n * n);
-    put_bits(key, &pos, dw, n * n);
+    put_bits(key, &pos, sh->ow, n * n); /* the window's rows, n bits each (every pile lies in it) */
+    put_bits(key, &pos, sh->dw, n * n);
     if (S->nruns[t1] < 0)
         make_rank_runs(S, t1);
     const unsigned char *run_of = S->run_of[t1];
@@ -711,29 +835,23 @@ static inline uint64_t tt_key(Search *S, mask *key, int t1, int slack, long long
 }
 
 /* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
-   shape (a direct-mapped table of LS_CACHE entries; grids up to 5 x 5, larger ones uncached).
-   1: it fails, 0: not, -1: out of memory. */
+   shape (a direct-mapped table of LS_CACHE entries of two words, made when first needed;
+   grids up to 5 x 5, larger ones uncached).  Only here: the twin computes the verdict each
+   time, and it is the same (nothing else changes, the node counts included).  Word 0: the
+   piles | the face-down ones << 32 (never 0: the window holds a pile); word 1: the full
+   piles | the arguments << 25 | the verdict << 63.  1: it fails, 0: not. */
 #define LS_CACHE (1 << 16)
-static int last_stacked_verdict(Search *S, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
+static int last_stacked_verdict(Search *S, const Shape *sh, mask om, mask dm, mask fm, uint64_t flags, int spare, int R0, int R1, int C0, int C1)
 {
-    const int F = S->F, n = S->n;
-    if (n > 5)
-        return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
-    if (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t))))
-        return -1;
-    int s = R0 * F + C0;
-    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n), ow = 0, dw = 0, fw = 0;
-    for (int r = 0; r <= R1 - R0; r++) { /* the box's rows, n bits each */
-        ow |= (oms >> (r * F) & lm) << (r * n);
-        dw |= (dms >> (r * F) & lm) << (r * n);
-        fw |= (fms >> (r * F) & lm) << (r * n);
-    }
-    mask key[2] = {ow | dw << 32, fw | (mask)flags << 25 | (mask)(R1 - R0) << 45 | (mask)(C1 - C0) << 48 | (mask)(spare - 1) << 51};
+    if (S->n > 5 || (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t)))))
+        return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1); /* uncached */
+    uint64_t args = flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)(spare - 1) << 26;
+    mask key[2] = {sh->ow | sh->dw << 32, sh->fw | args << 25};
     uint64_t *e = S->ls_cache + 2 * (key_hash(key, 2) & (LS_CACHE - 1));
     if (e[0] == key[0] && (e[1] & ~((uint64_t)1 << 63)) == key[1])
         return (int)(e[1] >> 63);
     int fails = last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1);
-    e[0] = key[0]; /* never 0: the box holds a pile */
+    e[0] = key[0];
     e[1] = key[1] | (uint64_t)fails << 63;
     return fails;
 }
@@ -765,7 +883,7 @@ typedef struct {
 /* 1: a win within K cards (its moves pushed on S->path), 0: none, -1: stopped (S->stop) */
 HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0, int c1, mask om, mask dm)
 {
-    const int F = S->F, n = S->n, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
+    const int F = S->F, n2 = S->n2, nm1 = S->nm1, cap = S->cap, K = S->K, top = S->top;
     int *h = S->h, *rk = S->rk;
     mask *rm = S->rm, *hm = S->hm;
     int *lo_r = S->lo_r, *hi_r = S->hi_r, *lo_c = S->lo_c, *hi_c = S->hi_c;
@@ -944,15 +1062,16 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                         tail_key = pre + ((long long)S->kt << 8);
                     }
                 }
-                /* the transposition table's key, made before the bounds so that its slot is on the way meanwhile */
+                Shape sh = window_shape(S, om2, dm2, hm[cap], R0, C0);
+                if (go && down_after && slack < 2) /* line parity */
+                    go = parity_extra(om2, dm2, hm[cap], F, S->n, slack + 1) <= slack;
+                /* the transposition table's key, made before the other bounds so that its slot is on the way meanwhile */
                 mask key[KEYW];
                 uint64_t hash = 0;
                 if (go && piles_after > 1) {
-                    hash = tt_key(S, key, t1, slack, tail_key, R0, R1, C0, C1, om2, dm2);
+                    hash = tt_key(S, key, &sh, t1, slack, tail_key, R0, R1, C0, C1, om2);
                     tt_prefetch(S, hash);
                 }
-                if (go && down_after && slack < 2) /* line parity */
-                    go = parity_extra(om2, dm2, hm[cap], F, n, slack + 1) <= slack;
                 if (go && height && last_cards_rule_out(S, t1, slack)) /* last cards, after a stacked card */
                     go = 0;
                 if (go && slack < 2) { /* forced lines */
@@ -979,13 +1098,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                     }
                     uint64_t flags = line_flags(S, S->fill_tables[t1], om2, R0, R1, C0, C1);
                     if (flags || slack > 1) {
-                        int fails = last_stacked_verdict(S, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1);
-                        if (fails < 0) {
-                            PyErr_NoMemory();
-                            S->stop = STOP_ERROR;
-                            return -1;
-                        }
-                        if (fails)
+                        if (last_stacked_verdict(S, &sh, om2, dm2, hm[cap], flags, slack, R0, R1, C0, C1))
                             go = 0;
                     }
                 }

@@ -62,6 +62,12 @@ typedef uint64_t mask;
 #ifndef HOT
 #define HOT
 #endif
+/* small helpers of the hot functions, inlined into each of their versions */
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
 #if defined(__POPCNT__) || defined(__aarch64__)
 #define POPCOUNT_BUILTIN 1
 #endif
@@ -121,6 +127,50 @@ static int make_parity_tables(void)
     return 0;
 }
 
+/* A row's set of column parities: bit c is set when the column parities c solve the row's
+   equation.  o: the row's piles (n bits), d: their face-down bits, fixed: the row's own
+   parity is fixed (a fixed line; a full row always is). */
+INLINE mask row_set(const mask *table, int n, mask o, mask d, int fixed)
+{
+    return table[((o << n | (d & o)) << 1) | (fixed || popcount(o) >= n)];
+}
+
+/* row_set of a row one of whose piles is taken out: never full, its parity free */
+INLINE mask row_set_less(const mask *table, int n, mask o, mask d)
+{
+    return table[(o << n | (d & o)) << 1];
+}
+
+/* The rows around each row i: `before[i]` ANDs the sets of column parities of the rows
+   0 .. i - 1 (a row with no pile allows every set), `after[i]` those of the rows i .. n - 1;
+   `piles` ANDs their piles likewise (a row with no pile counts as all n) and `rows` counts
+   the rows holding a pile.  So the system without row i's equation is before[i] & after[i + 1]. */
+typedef struct {
+    mask set[MAXN + 1], piles[MAXN + 1];
+    int rows[MAXN + 1];
+} Around;
+
+INLINE void rows_around(const mask *table, int n, const mask *ro, const mask *rd, mask frows, Around *before, Around *after)
+{
+    mask lm = low_bits(n), any = parity_free[n][0], set[MAXN], piles[MAXN];
+    for (int i = 0; i < n; i++) {
+        set[i] = ro[i] ? row_set(table, n, ro[i], rd[i], frows >> i & 1) : any;
+        piles[i] = ro[i] ? ro[i] : lm;
+    }
+    before->set[0] = after->set[n] = any;
+    before->piles[0] = after->piles[n] = lm;
+    before->rows[0] = after->rows[n] = 0;
+    for (int i = 0; i < n; i++) {
+        before->set[i + 1] = before->set[i] & set[i];
+        before->piles[i + 1] = before->piles[i] & piles[i];
+        before->rows[i + 1] = before->rows[i] + (ro[i] != 0);
+        int k = n - 1 - i;
+        after->set[k] = after->set[k + 1] & set[k];
+        after->piles[k] = after->piles[k + 1] & piles[k];
+        after->rows[k] = after->rows[k + 1] + (ro[k] != 0);
+    }
+}
+
 /* parity_window */
 HOT static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fcols)
 {
@@ -134,7 +184,7 @@ HOT static int parity_window(mask om, mask dm, int F, int n, mask frows, mask fc
         if (o) {
             nrows++;
             every &= o;
-            ok &= table[((o << n | (dm & o)) << 1) | ((frows & 1) || popcount(o) >= n)];
+            ok &= row_set(table, n, o, dm, frows & 1);
             if (!ok)
                 return 0;
         }
@@ -163,39 +213,23 @@ HOT static int window_shift(mask om, int F)
 HOT static int one_pile_frees(mask om, mask dm, mask candidates, int F, int n)
 {
     const mask *table = parity_rows[n], *free_ = parity_free[n];
-    mask lm = low_bits(n);
-    mask every_choice = free_[0];
-    mask rows_o[MAXN], rows_t[MAXN];
-    mask before[MAXN + 1], after[MAXN + 1], before_o[MAXN + 1], after_o[MAXN + 1];
-    int all_rows = 1;
+    mask lm = low_bits(n), ro[MAXN], rd[MAXN];
+    Around before, after;
     for (int r = 0; r < n; r++) {
-        mask o = (om >> (r * F)) & lm;
-        mask d = (dm >> (r * F)) & lm;
-        rows_o[r] = o;
-        rows_t[r] = o ? table[((o << n | (d & o)) << 1) | (popcount(o) >= n)] : every_choice;
-        if (!o)
-            all_rows = 0;
+        ro[r] = (om >> (r * F)) & lm;
+        rd[r] = (dm >> (r * F)) & lm;
     }
-    for (int r = 0; r <= n; r++) {
-        before[r] = after[r] = every_choice;
-        before_o[r] = after_o[r] = lm;
-    }
-    for (int r = 0; r < n; r++) {
-        before[r + 1] = before[r] & rows_t[r];
-        before_o[r + 1] = before_o[r] & (rows_o[r] ? rows_o[r] : lm);
-        after[n - 1 - r] = after[n - r] & rows_t[n - 1 - r];
-        after_o[n - 1 - r] = after_o[n - r] & (rows_o[n - 1 - r] ? rows_o[n - 1 - r] : lm);
-    }
+    rows_around(table, n, ro, rd, 0, &before, &after);
     while (candidates) {
         int i = lowest(candidates);
         candidates &= candidates - 1;
         int r = i / F, c = i % F;
-        mask o = rows_o[r] & ~((mask)1 << c);
-        mask ok = before[r] & after[r + 1];
+        mask o = ro[r] & ~((mask)1 << c);
+        mask ok = before.set[r] & after.set[r + 1];
         if (o) {
-            ok &= table[(o << n | ((dm >> (r * F)) & o)) << 1];
-            if (all_rows)
-                ok &= free_[before_o[r] & after_o[r + 1] & o];
+            ok &= row_set_less(table, n, o, rd[r]);
+            if (before.rows[r] + after.rows[r + 1] + 1 >= n)
+                ok &= free_[before.piles[r] & after.piles[r + 1] & o];
         }
         if (ok)
             return 1;
@@ -410,36 +444,21 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
     int nc = nl - nr;
     int ni = nr < n ? nr + 1 : nr, nj = nc < n ? nc + 1 : nc;
     const mask *table = parity_rows[n], *free_ = parity_free[n];
-    mask lm = low_bits(n), any = free_[0];
-    mask ro[MAXN], rd[MAXN], before[MAXN + 1], after[MAXN + 1], before_o[MAXN + 1], after_o[MAXN + 1];
-    int rows_before[MAXN + 1], rows_after[MAXN + 1];
+    mask lm = low_bits(n), ro[MAXN], rd[MAXN];
+    Around before, after;
     dm = (dm ^ tog) & om;
     for (int i = 0; i < n; i++) {
         ro[i] = om >> (i * F) & lm;
         rd[i] = dm >> (i * F) & lm;
     }
-    before[0] = after[n] = any;
-    before_o[0] = after_o[n] = lm;
-    rows_before[0] = rows_after[n] = 0;
-    for (int i = 0; i < n; i++) {
-        mask o = ro[i], t = o ? table[((o << n | rd[i]) << 1) | ((frows >> i & 1) || popcount(o) >= n)] : any;
-        before[i + 1] = before[i] & t;
-        before_o[i + 1] = before_o[i] & (o ? o : lm);
-        rows_before[i + 1] = rows_before[i] + (o != 0);
-        int k = n - 1 - i;
-        o = ro[k];
-        t = o ? table[((o << n | rd[k]) << 1) | ((frows >> k & 1) || popcount(o) >= n)] : any;
-        after[k] = after[k + 1] & t;
-        after_o[k] = after_o[k + 1] & (o ? o : lm);
-        rows_after[k] = rows_after[k + 1] + (o != 0);
-    }
+    rows_around(table, n, ro, rd, frows, &before, &after);
     for (int i = 0; i < ni; i++) {
-        mask rows_ok = before[n], rest = lm, o = 0, d = 0;
-        int rest_rows = rows_before[n], fixed_i = 0;
+        mask rows_ok = before.set[n], rest = lm, o = 0, d = 0;
+        int rest_rows = before.rows[n], fixed_i = 0;
         if (i < nr) {
-            rows_ok = before[i] & after[i + 1];
-            rest = before_o[i] & after_o[i + 1];
-            rest_rows = rows_before[i] + rows_after[i + 1];
+            rows_ok = before.set[i] & after.set[i + 1];
+            rest = before.piles[i] & after.piles[i + 1];
+            rest_rows = before.rows[i] + after.rows[i + 1];
             o = ro[i];
             d = rd[i] ^ ((tog_now[i] ^ tog_more[i]) >> (i * F) & lm);
             fixed_i = fix_more[i] != 0;
@@ -460,7 +479,7 @@ HOT static int forced_lines_search(const Search *S, mask om, mask dm, mask fm, i
             int nrows = rest_rows;
             if (i < nr) {
                 if (oz) {
-                    ok &= table[((oz << n | (d & oz)) << 1) | (fixed_i || popcount(oz) >= n)];
+                    ok &= row_set(table, n, oz, d, fixed_i);
                     every &= oz;
                     nrows++;
                 }
@@ -539,7 +558,7 @@ HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uin
             piles_and[a][b + 1] = piles_and[a][b];
             rows_with[a][b + 1] = rows_with[a][b];
             if (o) {
-                set_and[a][b + 1] &= table[((o << n | rd[b]) << 1) | ((frows >> b & 1) || popcount(o) >= n)];
+                set_and[a][b + 1] &= row_set(table, n, o, rd[b], frows >> b & 1);
                 piles_and[a][b + 1] &= o;
                 rows_with[a][b + 1]++;
             }
@@ -572,12 +591,12 @@ HOT static int last_stacked_fail(const Search *S, mask om, mask dm, mask fm, uin
                     if (i1 == i2)
                         o2 = o1 &= o2;
                     if (o1) {
-                        ok &= table[(o1 << n | (rd[i1] & o1)) << 1];
+                        ok &= row_set_less(table, n, o1, rd[i1]);
                         every &= o1;
                         nrows++;
                     }
                     if (i2 != i1 && o2) {
-                        ok &= table[(o2 << n | (rd[i2] & o2)) << 1];
+                        ok &= row_set_less(table, n, o2, rd[i2]);
                         every &= o2;
                         nrows++;
                     }
@@ -618,23 +637,27 @@ static int last_cards_rule_out(const Search *S, int t1, int slack)
     return 0;
 }
 
-/* The shape of a layout: its piles, face-down and full piles, in n-bit rows from the window's
-   corner (the first row and column holding a pile), as the transposition table's key and the
-   verdict cache take them. */
+/* A mask of the board in n-bit rows from the window's corner (shift s = R0 * F + C0: the
+   first row and column holding a pile), as the transposition table's key and the verdict
+   cache take a layout's piles, face-down and full piles. */
+static inline mask window_rows(mask m, int F, int n, int s)
+{
+    mask w = 0, lm = low_bits(n);
+    m >>= s;
+    for (int r = 0; r < n; r++)
+        w |= (m >> (r * F) & lm) << (r * n);
+    return w;
+}
+
+/* The shape of a layout: its piles and face-down piles (window_rows) */
 typedef struct {
-    mask ow, dw, fw;
+    mask ow, dw;
 } Shape;
 
-static inline Shape window_shape(const Search *S, mask om, mask dm, mask fm, int R0, int C0)
+static inline Shape window_shape(const Search *S, mask om, mask dm, int R0, int C0)
 {
-    const int F = S->F, n = S->n, s = R0 * F + C0;
-    mask oms = om >> s, dms = dm >> s, fms = fm >> s, lm = low_bits(n);
-    Shape w = {0, 0, 0};
-    for (int r = 0; r < n; r++) {
-        w.ow |= (oms >> (r * F) & lm) << (r * n);
-        w.dw |= (dms >> (r * F) & lm) << (r * n);
-        w.fw |= (fms >> (r * F) & lm) << (r * n);
-    }
+    const int s = R0 * S->F + C0;
+    Shape w = {window_rows(om, S->F, S->n, s), window_rows(dm, S->F, S->n, s)};
     return w;
 }
 
@@ -846,7 +869,7 @@ static int last_stacked_verdict(Search *S, const Shape *sh, mask om, mask dm, ma
     if (S->n > 5 || (!S->ls_cache && !(S->ls_cache = calloc((size_t)2 * LS_CACHE, sizeof(uint64_t)))))
         return last_stacked_fail(S, om, dm, fm, flags, spare, R0, R1, C0, C1); /* uncached */
     uint64_t args = flags | (uint64_t)(R1 - R0) << 20 | (uint64_t)(C1 - C0) << 23 | (uint64_t)(spare - 1) << 26;
-    mask key[2] = {sh->ow | sh->dw << 32, sh->fw | args << 25};
+    mask key[2] = {sh->ow | sh->dw << 32, window_rows(fm, S->F, S->n, R0 * S->F + C0) | args << 25};
     uint64_t *e = S->ls_cache + 2 * (key_hash(key, 2) & (LS_CACHE - 1));
     if (e[0] == key[0] && (e[1] & ~((uint64_t)1 << 63)) == key[1])
         return (int)(e[1] >> 63);
@@ -1062,7 +1085,7 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                         tail_key = pre + ((long long)S->kt << 8);
                     }
                 }
-                Shape sh = window_shape(S, om2, dm2, hm[cap], R0, C0);
+                Shape sh = window_shape(S, om2, dm2, R0, C0);
                 if (go && down_after && slack < 2) /* line parity */
                     go = parity_extra(om2, dm2, hm[cap], F, S->n, slack + 1) <= slack;
                 /* the transposition table's key, made before the other bounds so that its slot is on the way meanwhile */

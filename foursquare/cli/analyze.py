@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import TYPE_CHECKING
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
-from .options import BOT_NAMES, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
-from .signals import signals_deferred
+from .options import BOT_NAMES, JOBS, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..bots import Estimate
     from ..engine.game import Game
-    from ..solver.analysis import GameAnalysis
+    from ..engine.view import PlayerView
+    from ..solver.analysis import GameAnalysis, GameJudge
 
 
 def _pct(x: float | None) -> str:
@@ -63,6 +66,12 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
 @click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: the bots package's default).")
 @click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
 @click.option("--budget", type=SECONDS, metavar="SECONDS", help="The bot's time per move.")
+@click.option(
+    "--jobs",
+    type=JOBS,
+    help="Processes: 2 or more (the default on a machine of 2 cores or more) ask the bot in a "
+    "second process while the solver works; 1 asks it in turn with the solver.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
 @command_boundary
 def analyze(
@@ -76,6 +85,7 @@ def analyze(
     bot: str | None,
     no_bot: bool,
     budget: float | None,
+    jobs: int | None,
     fmt: str,
 ) -> None:
     """For each move of a recorded game (a transcript or a move script with
@@ -86,15 +96,17 @@ def analyze(
     'unknown <=N' means the solver's node limit (or --timeout) ran out for that
     position, or the deck given ends before a win could: no win scores more than
     N.  'win A-B': the game itself shows a win from there; its best score is A to
-    B.  Ctrl-C prints what was judged so far.
+    B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
+    whatever --jobs is.
     """
     from ..errors import FormatError
     from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
     from ..solver.search import SolverError
 
     exclusive(deal=deal, deck=deck_path)
-    if no_bot and (bot is not None or budget is not None):
-        raise click.UsageError("--no-bot cannot be used with " + ("--bot" if bot is not None else "--budget"))
+    if no_bot and (bot is not None or budget is not None or jobs is not None):
+        other = "--bot" if bot is not None else "--budget" if budget is not None else "--jobs"
+        raise click.UsageError("--no-bot cannot be used with " + other)
     if bot is not None:
         bot_option_needs("--budget", budget, [bot], "uses_budget")
     rules = load_rules_option(rules_spec)
@@ -102,13 +114,12 @@ def analyze(
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
+    bot_name = None if no_bot else bot if bot is not None else _default_bot()
+    beside = bot_name is not None and len(game.moves) > 0 and (jobs if jobs is not None else _cores()) >= 2
     estimator = None
-    bot_name = None
-    if not no_bot:
-        from ..bots import DEFAULT, recommend
+    if bot_name is not None and not beside:
+        from ..bots import recommend
         from ..engine.view import PlayerView
-
-        bot_name = bot if bot is not None else DEFAULT
 
         def estimator(position: Game) -> list[Estimate]:
             return recommend(PlayerView.of(position), bot=bot_name, budget=budget, seed=0)
@@ -120,10 +131,16 @@ def analyze(
         estimator=estimator,
         bot=bot_name,
     )
+    estimates: list[list[Estimate]] | None = [] if beside else None  # the bot's, from its own process
     try:
-        with progress_bar(None, len(game.moves) + 1, "analyzing") as bar:  # on a terminal only
-            judge.progress = lambda: bar.update(1)
-            judge.run()
+        steps = len(game.moves) + 1 + (len(game.moves) if beside else 0)  # positions judged, and estimates
+        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+            if estimates is None:
+                judge.progress = lambda: bar.update(1)
+                judge.run()
+            else:
+                assert bot_name is not None
+                _judge_beside_the_bot(judge, bot_name, budget, estimates, bar)
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
@@ -131,9 +148,75 @@ def analyze(
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
         with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
-            _print(judge.analysis(), fmt, timeout, game)
+            _print(judge.analysis(estimates), fmt, timeout, game)
         raise
-    _print(judge.analysis(), fmt, timeout, game)
+    _print(judge.analysis(estimates), fmt, timeout, game)
+
+
+def _default_bot() -> str:
+    """The bots package's default bot's name."""
+    from ..bots import DEFAULT
+
+    return DEFAULT
+
+
+def _cores() -> int:
+    """The processor cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _judge_beside_the_bot(
+    judge: GameJudge, bot: str, budget: float | None, estimates: list[list[Estimate]], bar: Any
+) -> None:
+    """``judge.run()`` in this process while a second one asks ``bot`` for its estimates
+    of the positions before each move, in turn (as the judge's estimator would, the
+    same estimates): wall time about the longer of the two, not their sum on two cores.
+
+    :param estimates: filled with the bot's estimates as they come, in the order of the
+        moves (on Ctrl-C, those that came; the bot's process is then killed).
+    :param bar: the progress bar, one step per position judged and per estimate.
+    """
+    from ..engine.game import Game
+    from ..engine.view import PlayerView
+    from ..parallel import in_background
+
+    game = judge.game
+    replay = Game(game.deck, game.rules, game.deal)
+    views = []
+    for placement in game.moves:
+        views.append(PlayerView.of(replay))
+        replay.play(placement.cell)
+
+    with in_background(_estimates, (views, bot, budget), initializer=worker_signals) as stream:
+
+        def judged() -> None:  # a position judged: and the estimates that have come meanwhile
+            bar.update(1)
+            ready = stream.ready()
+            estimates.extend(ready)
+            bar.update(len(ready))
+
+        try:
+            judge.progress = judged
+            judge.run()
+            for estimate in stream:
+                estimates.append(estimate)
+                bar.update(1)
+        except (KeyboardInterrupt, SystemExit):
+            with contextlib.suppress(Exception):  # those already come, before the worker is killed
+                estimates.extend(stream.ready())
+            raise
+
+
+def _estimates(task: tuple[list[PlayerView], str, float | None]) -> Iterator[list[Estimate]]:
+    """In the bot's process: its estimates of each view of ``task`` (``(views, bot's
+    name, budget)``), in turn, as the sequential analysis asks them."""
+    from ..bots import recommend
+
+    views, bot, budget = task
+    for view in views:
+        yield recommend(view, bot=bot, budget=budget, seed=0)
 
 
 def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) -> None:

@@ -6,6 +6,7 @@ each way is taken; and the options that go with it."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from helpers import invoke
@@ -123,3 +124,48 @@ def test_jobs_needs_a_bot():
     assert r.exit_code == 2 and "--no-bot cannot be used with --jobs" in r.stderr
     r = invoke(["analyze", "-", "--deal", "4", "--jobs", "0"], input="d4\n")
     assert r.exit_code == 2
+
+
+def test_helping_the_bot_from_the_last_move_back_gives_the_same_estimates(monkeypatch, tmp_path):
+    # the solver done first (a small limit), this process asks the bot too, from the
+    # last move back: some estimates are its own, the same as the bot's process's
+    mine: list[int] = []
+    real = analyze_module._estimate
+    here = os.getpid()
+
+    def counted(view, bot, budget):
+        if os.getpid() == here:
+            mine.append(1)
+        return real(view, bot, budget)
+
+    monkeypatch.setattr(analyze_module, "_estimate", counted)
+    path = _transcript(tmp_path, _played(170, 20))
+    one, two = _both([str(path), "--max-nodes", "2000", "--format", "json"])
+    assert mine and one == two
+
+
+def test_an_analysis_interrupted_once_the_solver_is_done_says_the_bot_was_cut_short(monkeypatch, tmp_path):
+    # Ctrl-C while this process helps the bot: every move judged, the estimates of the
+    # first moves (from the bot's process) kept, the others missing, and said so
+    real = analyze_module._estimate
+    here = os.getpid()
+
+    def interrupted(view, bot, budget):
+        if os.getpid() == here:
+            raise KeyboardInterrupt
+        return real(view, bot, budget)
+
+    monkeypatch.setattr(analyze_module, "_estimate", interrupted)
+    path = _transcript(tmp_path, _played(170, 20))
+    for fmt in ("json", "text"):
+        r = invoke(["analyze", str(path), "--max-nodes", "2000", "--jobs", "2", "--format", fmt])
+        assert r.exit_code == 130, r.output
+        if fmt == "json":
+            data = json.loads(r.stdout)
+            assert data["complete"] is False and len(data["moves"]) == 20
+            with_bot = [m["bot_cell"] is not None for m in data["moves"]]
+            assert not all(with_bot) and with_bot == sorted(with_bot, reverse=True)
+        else:
+            no_bot = f"  {'-':4} {'-':>8} {'-':>8}  "  # the bot's three columns, empty
+            missing = sum(line[:4].strip().isdigit() and no_bot in line for line in r.stdout.splitlines())
+            assert missing and f"all 20 moves judged, the bot's estimates of {missing} of them missing ('-')" in r.stdout

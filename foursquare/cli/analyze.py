@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from collections.abc import Iterator
@@ -118,11 +119,11 @@ def analyze(
     beside = bot_name is not None and len(game.moves) > 0 and (jobs if jobs is not None else _cores()) >= 2
     estimator = None
     if bot_name is not None and not beside:
-        from ..bots import recommend
         from ..engine.view import PlayerView
 
         def estimator(position: Game) -> list[Estimate]:
-            return recommend(PlayerView.of(position), bot=bot_name, budget=budget, seed=0)
+            assert bot_name is not None
+            return _estimate(PlayerView.of(position), bot_name, budget)
 
     judge = GameJudge(
         game,
@@ -131,16 +132,16 @@ def analyze(
         estimator=estimator,
         bot=bot_name,
     )
-    estimates: list[list[Estimate]] | None = [] if beside else None  # the bot's, from its own process
+    got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
         steps = len(game.moves) + 1 + (len(game.moves) if beside else 0)  # positions judged, and estimates
         with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
-            if estimates is None:
+            if got is None:
                 judge.progress = lambda: bar.update(1)
                 judge.run()
             else:
                 assert bot_name is not None
-                _judge_beside_the_bot(judge, bot_name, budget, estimates, bar)
+                _judge_beside_the_bot(judge, bot_name, budget, got, bar)
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
@@ -148,9 +149,12 @@ def analyze(
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
         with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
-            _print(judge.analysis(estimates), fmt, timeout, game)
+            result = judge.analysis(None if got is None else got.merged())
+            if judge.complete and got is not None and got.missing:  # the solver done, not the bot
+                result = dataclasses.replace(result, complete=False)
+            _print(result, fmt, timeout, game, judged=judge.complete)
         raise
-    _print(judge.analysis(estimates), fmt, timeout, game)
+    _print(judge.analysis(None if got is None else got.merged()), fmt, timeout, game)
 
 
 def _default_bot() -> str:
@@ -167,15 +171,51 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _judge_beside_the_bot(
-    judge: GameJudge, bot: str, budget: float | None, estimates: list[list[Estimate]], bar: Any
-) -> None:
-    """``judge.run()`` in this process while a second one asks ``bot`` for its estimates
-    of the positions before each move, in turn (as the judge's estimator would, the
-    same estimates): wall time about the longer of the two, not their sum on two cores.
+def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
+    """The bot's estimates of one position, whichever process asks."""
+    from ..bots import recommend
 
-    :param estimates: filled with the bot's estimates as they come, in the order of the
-        moves (on Ctrl-C, those that came; the bot's process is then killed).
+    return recommend(view, bot=bot, budget=budget, seed=0)
+
+
+def _estimates(task: tuple[list[PlayerView], str, float | None]) -> Iterator[list[Estimate]]:
+    """In the bot's process: its estimates of each view of ``task`` (``(views, bot's
+    name, budget)``), in turn from the first."""
+    views, bot, budget = task
+    for view in views:
+        yield _estimate(view, bot, budget)
+
+
+class _BotEstimates:
+    """The bot's estimates of the positions before each move, as they come from the two
+    processes: the bot's process's from the first move on (:attr:`early`), and once the
+    solver is done, this process's from the last move back (:attr:`late`)."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+        self.early: list[list[Estimate]] = []
+        self.late: list[list[Estimate]] = []
+
+    @property
+    def missing(self) -> int:
+        """The moves with no estimate yet."""
+        return max(0, self.moves - len(self.early) - len(self.late))
+
+    def merged(self) -> list[list[Estimate] | None]:
+        """One per move, in their order (``None``: not come yet)."""
+        tail = self.late[::-1][max(0, len(self.early) + len(self.late) - self.moves) :]
+        return [*self.early[: self.moves], *([None] * self.missing), *tail]
+
+
+def _judge_beside_the_bot(judge: GameJudge, bot: str, budget: float | None, got: _BotEstimates, bar: Any) -> None:
+    """``judge.run()`` in this process while a second one asks ``bot`` for its estimates
+    of the positions before each move, from the first on; once the solver is done, this
+    process asks the bot too, from the last move back, until the two meet.  The same
+    estimates as the judge's estimator would give (each position's its own); wall time
+    on two cores about the longer of the solver's and half the whole, not their sum.
+
+    :param got: filled with the estimates as they come (on Ctrl-C, those that came;
+        the bot's process is then killed, as when the two have met).
     :param bar: the progress bar, one step per position judged and per estimate.
     """
     from ..engine.game import Game
@@ -191,36 +231,36 @@ def _judge_beside_the_bot(
 
     with in_background(_estimates, (views, bot, budget), initializer=worker_signals) as stream:
 
-        def judged() -> None:  # a position judged: and the estimates that have come meanwhile
-            bar.update(1)
+        def came() -> None:  # the estimates that have come from the bot's process
             ready = stream.ready()
-            estimates.extend(ready)
+            got.early.extend(ready)
             bar.update(len(ready))
+
+        def judged() -> None:  # a position judged
+            bar.update(1)
+            came()
 
         try:
             judge.progress = judged
             judge.run()
-            for estimate in stream:
-                estimates.append(estimate)
+            while got.missing >= 2:  # the last one missing is the bot's process's, under way
+                got.late.append(_estimate(views[got.moves - 1 - len(got.late)], bot, budget))
                 bar.update(1)
+                came()
+            for estimate in stream if got.missing else ():
+                got.early.append(estimate)
+                bar.update(1)
+                if not got.missing:
+                    break
         except (KeyboardInterrupt, SystemExit):
-            with contextlib.suppress(Exception):  # those already come, before the worker is killed
-                estimates.extend(stream.ready())
+            with contextlib.suppress(Exception):  # those already come, before the process is killed
+                came()
             raise
 
 
-def _estimates(task: tuple[list[PlayerView], str, float | None]) -> Iterator[list[Estimate]]:
-    """In the bot's process: its estimates of each view of ``task`` (``(views, bot's
-    name, budget)``), in turn, as the sequential analysis asks them."""
-    from ..bots import recommend
-
-    views, bot, budget = task
-    for view in views:
-        yield recommend(view, bot=bot, budget=budget, seed=0)
-
-
-def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) -> None:
-    """The analysis in the format asked for (an interrupted one says so)."""
+def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, judged: bool = True) -> None:
+    """The analysis in the format asked for (an interrupted one says so: ``judged``, the
+    solver had judged every position, only the bot's estimates were cut short)."""
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
@@ -250,10 +290,16 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) ->
         click.echo("unknown <=N: the limit ran out; no win scores more than N")
     if any(s.startswith("win ") and "-" in s for s in [*shown, start]):
         click.echo("win A-B: winnable (the game itself shows a win scoring A); no win scores more than B")
-    if not result.complete:
+    if not result.complete and not judged:
         click.echo(
             f"interrupted: the analysis is incomplete: {len(result.moves)} of {result.moves_played} "
             "moves judged, and the search for the unknown ones was cut short"
+        )
+    elif not result.complete:  # the solver done, the bot (in a process of its own) not
+        missing = sum(m.bot_cell is None for m in result.moves)
+        click.echo(
+            f"interrupted: the analysis is incomplete: all {len(result.moves)} moves judged, the bot's "
+            f"estimates of {missing} of them missing ('-')"
         )
     unknown = sum(m.verdict == "unknown" for m in result.moves)
     # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound

@@ -32,7 +32,10 @@ cores), alternately, and ``--no-bot`` (the solver alone) once per run::
 
 It prints per deal the wall seconds of each (median of the runs), the CPU seconds of
 the sequential one, and whether both gave the same output, byte for byte (they must);
-then the medians and the worst over the deals, and the machine's load average.
+then the medians and the worst over the deals, and the machine's load average.  With
+``--split`` it runs ``analyze --jobs 2`` in its own process instead and prints the CPU
+seconds of each of its two processes: on an idle two-core machine the wall time is
+about the larger (a loaded one stretches the wall time, not these).
 """
 
 from __future__ import annotations
@@ -139,6 +142,40 @@ def command(path: Path, *options: str) -> tuple[float, float, bytes]:
     return wall, cpu, out
 
 
+def split(path: Path) -> tuple[float, float, float]:
+    """``(wall, this process's CPU, the bot's process's CPU)`` seconds of ``analyze PATH
+    --format json --jobs 2`` run in this process: on an idle machine of two cores, its wall
+    time is about the larger of the two CPU times (the two processes' critical path)."""
+    from click.testing import CliRunner
+
+    from foursquare.cli import main as cli
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--format", "json", "--jobs", "2"])
+    wall = time.perf_counter() - start
+    assert result.exit_code == 0, result.output
+    me2, children2 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (me2.ru_utime - me.ru_utime) + (me2.ru_stime - me.ru_stime)
+    bot = (children2.ru_utime - children.ru_utime) + (children2.ru_stime - children.ru_stime)
+    return wall, cpu, bot
+
+
+def split_main(args: argparse.Namespace) -> None:
+    """``--split``: the CPU seconds of the two processes of ``analyze --jobs 2``, per deal."""
+    print(f"greedy games of {args.moves} moves, analyze --jobs 2 in this process; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'deal':>5}  {'wall':>6}  {'this':>6}  {'bot':>6}  critical path")
+    paths = []
+    with tempfile.TemporaryDirectory() as folder:
+        for deal in args.deals:
+            path = Path(folder) / f"{deal}.yaml"
+            path.write_text(transcript_text(greedy_game(deal, args.moves)))
+            paths.append(path)
+            wall, cpu, bot = split(path)
+            print(f"{deal:>5}  {wall:6.2f}  {cpu:6.2f}  {bot:6.2f}  {max(cpu, bot):6.2f}", flush=True)
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
+
+
 def wall_main(args: argparse.Namespace) -> None:
     """``--wall``: the command timed in turn and beside, per deal (see the module's text)."""
     load = [os.getloadavg()[0]]
@@ -190,11 +227,12 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=ANALYSIS_MAX_NODES)
     parser.add_argument("--bot", help="add the CPU time of this bot's estimates (e.g. deep, the default)")
     parser.add_argument("--wall", action="store_true", help="time the command, the bot in turn and beside the solver")
+    parser.add_argument("--split", action="store_true", help="the CPU of the two processes of analyze --jobs 2")
     args = parser.parse_args()
     if args.every:
         args.deals = list(dict.fromkeys([*args.deals, *range(0, 1000, args.every)]))
-    if args.wall:
-        wall_main(args)
+    if args.wall or args.split:
+        (wall_main if args.wall else split_main)(args)
         return
     print(f"greedy games of {args.moves} moves, --max-nodes {args.max_nodes}, median of {args.repeat} runs (CPU s; wall s)")
     extra = "  bot s" if args.bot else ""

@@ -1,4 +1,11 @@
-"""``foursquare analyze``: where a recorded game went wrong, judged with perfect information."""
+"""``foursquare analyze``: where a recorded game went wrong, judged with perfect information.
+
+The solver's judgement (:class:`foursquare.solver.analysis.GameJudge`) runs in this
+process; the bot's estimates of each position, on a machine of two cores or more
+(``--jobs``), in a second one meanwhile (:func:`foursquare.parallel.in_background`),
+and this one helps with them once the solver is done: the same output as asking the
+bot in turn, in about the time of the longer of the two.
+"""
 
 from __future__ import annotations
 

@@ -18,22 +18,44 @@ with those moves gives the same transcript).  Each run judges it twice, in turn:
 It prints, per deal, the CPU seconds (median of the runs; the wall seconds beside
 them), the solver positions searched, the positions left unknown, and whether the
 best scores agree wherever both settled them (they must).  With ``--bot``, the bot's
-estimates of every position are timed once, apart, and added to both (``analyze``
-without ``--no-bot`` asks the bot once per move, whatever the solver does).  Run it
+estimates of every position are timed once, apart, and added to both.  Run it
 on a quiet machine: a loaded one inflates both columns alike.
+
+With ``--wall`` it times the command itself instead, as a user runs it
+(``python -m foursquare analyze GAME --format json``, a process of its own, the
+default bot), the bot asked in turn with the solver (``--jobs 1``, what earlier
+versions did) and beside it in a second process (``--jobs 2``, the default on two
+cores), alternately, and ``--no-bot`` (the solver alone) once per run::
+
+    nice -n 10 python benchmarks/bench_analyze.py --wall                  # the hard deals
+    nice -n 10 python benchmarks/bench_analyze.py --wall --every 10 --repeat 1
+
+It prints per deal the wall seconds of each (median of the runs), the CPU seconds of
+the sequential one, and whether both gave the same output, byte for byte (they must);
+then the medians and the worst over the deals, and the machine's load average.  With
+``--split`` it runs ``analyze --jobs 2`` in its own process instead and prints the CPU
+seconds of each of its two processes: on an idle two-core machine the wall time is
+about the larger (a loaded one stretches the wall time, not these).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import os
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from foursquare.bots import get_bot, recommend
 from foursquare.engine.game import Game, Status
 from foursquare.engine.view import PlayerView
+from foursquare.formats.transcript import transcript_text
 from foursquare.solver.analysis import ANALYSIS_MAX_NODES, GameJudge
 from foursquare.solver.search import NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
@@ -105,14 +127,113 @@ def bot_seconds(game: Game, bot: str) -> float:
     return time.process_time() - start
 
 
+def command(path: Path, *options: str) -> tuple[float, float, bytes]:
+    """``(wall seconds, CPU seconds, stdout)`` of ``python -m foursquare analyze PATH
+    --format json OPTIONS`` (the CPU of the process and of its own workers)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "foursquare", "analyze", str(path), "--format", "json", *options],
+        check=True, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+    ).stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out
+
+
+def split(path: Path) -> tuple[float, float, float]:
+    """``(wall, this process's CPU, the bot's process's CPU)`` seconds of ``analyze PATH
+    --format json --jobs 2`` run in this process: on an idle machine of two cores, its wall
+    time is about the larger of the two CPU times (the two processes' critical path)."""
+    from click.testing import CliRunner
+
+    from foursquare.cli import main as cli
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--format", "json", "--jobs", "2"])
+    wall = time.perf_counter() - start
+    assert result.exit_code == 0, result.output
+    me2, children2 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (me2.ru_utime - me.ru_utime) + (me2.ru_stime - me.ru_stime)
+    bot = (children2.ru_utime - children.ru_utime) + (children2.ru_stime - children.ru_stime)
+    return wall, cpu, bot
+
+
+def split_main(args: argparse.Namespace) -> None:
+    """``--split``: the CPU seconds of the two processes of ``analyze --jobs 2``, per deal."""
+    print(f"greedy games of {args.moves} moves, analyze --jobs 2 in this process; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'deal':>5}  {'wall':>6}  {'this':>6}  {'bot':>6}  critical path")
+    paths = []
+    with tempfile.TemporaryDirectory() as folder:
+        for deal in args.deals:
+            path = Path(folder) / f"{deal}.yaml"
+            path.write_text(transcript_text(greedy_game(deal, args.moves)))
+            paths.append(path)
+            wall, cpu, bot = split(path)
+            print(f"{deal:>5}  {wall:6.2f}  {cpu:6.2f}  {bot:6.2f}  {max(cpu, bot):6.2f}", flush=True)
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
+
+
+def wall_main(args: argparse.Namespace) -> None:
+    """``--wall``: the command timed in turn and beside, per deal (see the module's text)."""
+    load = [os.getloadavg()[0]]
+    print(
+        f"greedy games of {args.moves} moves, the default bot, the command's wall seconds "
+        f"(median of {args.repeat}); load average {load[0]:.2f} at the start, {os.cpu_count()} cores"
+    )
+    print(f"{'deal':>5}  {'in turn':>7}  {'beside':>7}  {'ratio':>5}  {'no bot':>7}  {'CPU':>6}  same")
+    rows: list[tuple[int, float, float, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for deal in args.deals:
+            path = Path(folder) / f"{deal}.yaml"
+            path.write_text(transcript_text(greedy_game(deal, args.moves)))
+            seq: list[float] = []
+            con: list[float] = []
+            alone: list[float] = []
+            cpus: list[float] = []
+            outs: set[bytes] = set()
+            for k in range(args.repeat):
+                order = [("1", seq), ("2", con)]
+                for jobs, runs in order if k % 2 == 0 else order[::-1]:
+                    wall, cpu, out = command(path, "--jobs", jobs)
+                    runs.append(wall)
+                    outs.add(out)
+                    if jobs == "1":
+                        cpus.append(cpu)
+                alone.append(command(path, "--no-bot")[0])
+                load.append(os.getloadavg()[0])
+            s, c, a = statistics.median(seq), statistics.median(con), statistics.median(alone)
+            rows.append((deal, s, c, a))
+            print(
+                f"{deal:>5}  {s:7.2f}  {c:7.2f}  {s / c:5.2f}  {a:7.2f}  {statistics.median(cpus):6.2f}  "
+                + ("yes" if len(outs) == 1 else "NO"),
+                flush=True,
+            )
+    for name, column in (("in turn", 1), ("beside", 2), ("no bot", 3)):
+        values = [row[column] for row in rows]
+        worst = max(rows, key=lambda row: row[column])
+        print(f"{name:>8}: median {statistics.median(values):.2f} s, worst {worst[column]:.2f} s (deal {worst[0]})")
+    print(f"load average (1 min) during the runs: {min(load):.2f} to {max(load):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, nargs="+", default=HARD_DEALS)
+    parser.add_argument("--every", type=int, help="also every N-th deal of 0-999 (0, N, 2N, ...)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--max-nodes", type=int, default=ANALYSIS_MAX_NODES)
     parser.add_argument("--bot", help="add the CPU time of this bot's estimates (e.g. deep, the default)")
+    parser.add_argument("--wall", action="store_true", help="time the command, the bot in turn and beside the solver")
+    parser.add_argument("--split", action="store_true", help="the CPU of the two processes of analyze --jobs 2")
     args = parser.parse_args()
+    if args.every:
+        args.deals = list(dict.fromkeys([*args.deals, *range(0, 1000, args.every)]))
+    if args.wall or args.split:
+        (wall_main if args.wall else split_main)(args)
+        return
     print(f"greedy games of {args.moves} moves, --max-nodes {args.max_nodes}, median of {args.repeat} runs (CPU s; wall s)")
     extra = "  bot s" if args.bot else ""
     print(f"{'deal':>5}  {'baseline':>15}  {'now':>15}  {'ratio':>5}  {'nodes then':>10}  {'nodes now':>10}  unknown  agree{extra}")

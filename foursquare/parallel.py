@@ -7,7 +7,9 @@ result), yields the results in the order of the tasks as soon as each and those
 before it are done, and stops the workers when the caller stops iterating (Ctrl-C,
 an error, a closed generator).  A slow task holds back the results after it, not
 the workers: they go on with the next tasks while it runs, up to :data:`BUFFER`
-results kept waiting.  No I/O of its own.
+results kept waiting.  :func:`in_background` runs one task (a generator) in a
+worker of its own while this process does other work, its items read as they come.
+No I/O of its own.
 
 Each worker has a pipe of its own, and the workers share nothing (no queue, no
 lock), so that stopping them is always possible: a worker that ends halfway (a
@@ -30,7 +32,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import DefaultContext
-from typing import Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
+from typing import Any, Generic, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
 from .errors import FoursquareError
 
@@ -141,6 +143,82 @@ def ordered_map(
         _stop(workers, busy)
 
 
+@contextlib.contextmanager
+def in_background(
+    fn: Callable[[T], Iterable[R]], task: T, *, initializer: Callable[[], None] | None = None
+) -> Iterator[Stream[R]]:
+    """``fn(task)``'s items, computed by a worker process of its own while this process
+    does other work (a second core's work beside the first's).
+
+    :param fn: a picklable function (defined at a module's top level) returning an
+        iterable, typically a generator: each item is passed back (pickled) as soon as
+        it is made; ``task``, the items and an exception raised are pickled.
+    :param task: its argument.
+    :param initializer: run in the worker as it starts (as :func:`ordered_map`'s); the
+        worker ignores Ctrl-C (SIGINT): stopping it is the caller's to do.
+    :returns: a context manager giving a :class:`Stream` of the items.  Leaving the
+        block (at the end, Ctrl-C, an error) ends the worker, killed at once when it is
+        not done; the worker also ends when this process does (even killed).
+    :raises WorkerError: when the worker cannot be given the task (it has ended).
+    """
+    context = multiprocessing.get_context()
+    mask = _block_signals()  # as in ordered_map: signals wait until the `try` that stops the worker
+    try:
+        worker = _Worker(context, fn, initializer, mask, [], target=_stream_work)
+    except BaseException:
+        _restore_signals(mask)
+        raise
+    stream: Stream[R] = Stream(worker)
+    try:
+        _restore_signals(mask)
+        worker.give(0, task)
+        yield stream
+    finally:
+        _stop([worker], {} if stream.done else {worker.conn: worker})
+
+
+class Stream(Generic[R]):
+    """The items of the task of an :func:`in_background` worker, read as they come,
+    in the order they were made."""
+
+    def __init__(self, worker: _Worker) -> None:
+        self._worker = worker
+        #: every item has been read (or the task's error raised): the worker is done
+        self.done = False
+
+    def ready(self) -> list[R]:
+        """The items that have come and were not read yet, without waiting (``[]``: none).
+
+        :raises: as iterating does.
+        """
+        out: list[R] = []
+        while not self.done and self._worker.conn.poll():
+            out.extend(self._read())
+        return out
+
+    def __iter__(self) -> Iterator[R]:
+        """The items not read yet, each as soon as it comes (waiting for it).
+
+        :raises WorkerError: when the worker ended before its last item (killed, out of
+            memory), or an item cannot be passed back.
+        :raises: the task's own exception, where the task raised it.
+        """
+        while not self.done:
+            yield from self._read()
+
+    def _read(self) -> list[R]:
+        """The next message: ``[item]``, or ``[]`` at the end."""
+        try:
+            kind, value = self._worker.result()
+        except Exception:  # the task's error, or the worker gone: no more to come
+            self.done = True
+            raise
+        if kind == "end":
+            self.done = True
+            return []
+        return [value]
+
+
 _END = object()
 #: A signal mask as :func:`signal.pthread_sigmask` gives it, or ``None`` where there is none.
 _Mask: TypeAlias = "set[int | signal.Signals] | None"
@@ -165,6 +243,7 @@ class _Worker:
         initializer: Callable[[], None] | None,
         mask: _Mask,
         others: list[Connection[Any, Any]],
+        target: Callable[..., None] | None = None,
     ) -> None:
         self.task = -1  # the number of the task handed to it last
         self.alive = True
@@ -172,7 +251,9 @@ class _Worker:
         # the worker closes its copies of this end and of the earlier workers' ends, so
         # that it reads the end of its pipe when this process goes (even killed)
         self.process = context.Process(
-            target=_work, args=(fn, initializer, mask, child, [self.conn, *others]), daemon=True
+            target=_work if target is None else target,
+            args=(fn, initializer, mask, child, [self.conn, *others]),
+            daemon=True,
         )
         try:
             self.process.start()
@@ -250,15 +331,7 @@ def _work(
     inherited: list[Connection[Any, Any]],
 ) -> None:
     """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
-    for other in inherited:
-        other.close()
-    parent = multiprocessing.parent_process()
-    if parent is not None:  # a busy worker, too, ends when this process is gone (even killed)
-        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
-    if initializer is not None:
-        initializer()
-    _restore_signals(mask)  # signals held back since the workers started may arrive now
+    _start_work(initializer, mask, inherited)
     while True:
         try:
             job = conn.recv()
@@ -272,16 +345,72 @@ def _work(
         except Exception as exc:
             reply = (False, exc)
         try:
-            data = pickle.dumps(reply)
-            if not reply[0]:
-                pickle.loads(data)  # an exception that cannot be rebuilt goes back as its text
-        except Exception as exc:
-            text = f"{type(reply[1]).__name__}: {reply[1]}" if not reply[0] else f"a worker's result could not be passed back: {exc}"
-            data = pickle.dumps((False, WorkerError(text)))
-        try:
-            conn.send_bytes(data)
+            conn.send_bytes(_reply_bytes(reply))
         except OSError:
             return
+
+
+def _stream_work(
+    fn: Callable[[Any], Iterable[Any]],
+    initializer: Callable[[], None] | None,
+    mask: _Mask,
+    conn: Connection[Any, Any],
+    inherited: list[Connection[Any, Any]],
+) -> None:
+    """An :func:`in_background` worker's life: its initializer, then its one task from
+    ``conn``, each item sent as it is made, then the end (or the task's error)."""
+    _start_work(initializer, mask, inherited)
+    try:
+        job = conn.recv()
+    except (EOFError, OSError):
+        return
+    if job is None:
+        return
+    for reply in _stream_replies(fn, job[0]):
+        try:
+            conn.send_bytes(_reply_bytes(reply))
+        except OSError:
+            return
+
+
+def _stream_replies(fn: Callable[[Any], Iterable[Any]], task: Any) -> Iterator[tuple[bool, Any]]:
+    """The replies to :func:`in_background`'s task: ``(True, ("item", item))`` for each
+    item, then ``(True, ("end", None))``, or ``(False, exception)`` where it raised."""
+    try:
+        for item in fn(task):
+            yield True, ("item", item)
+    except Exception as exc:
+        yield False, exc
+        return
+    yield True, ("end", None)
+
+
+def _start_work(initializer: Callable[[], None] | None, mask: _Mask, inherited: list[Connection[Any, Any]]) -> None:
+    """In a new worker: close the pipe ends it inherited, end with this process's
+    parent, ignore Ctrl-C, run ``initializer``, then take the signals held back."""
+    for other in inherited:
+        other.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a busy worker, too, ends when this process is gone (even killed)
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
+    if initializer is not None:
+        initializer()
+    _restore_signals(mask)  # signals held back since the workers started may arrive now
+
+
+def _reply_bytes(reply: tuple[bool, Any]) -> bytes:
+    """``(True, result)`` or ``(False, exception)`` pickled for the pipe: an exception
+    that cannot be rebuilt goes back as its text, a result that cannot be pickled as a
+    :class:`WorkerError`."""
+    try:
+        data = pickle.dumps(reply)
+        if not reply[0]:
+            pickle.loads(data)
+    except Exception as exc:
+        text = f"{type(reply[1]).__name__}: {reply[1]}" if not reply[0] else f"a worker's result could not be passed back: {exc}"
+        data = pickle.dumps((False, WorkerError(text)))
+    return data
 
 
 def _end_with(sentinel: int) -> NoReturn:

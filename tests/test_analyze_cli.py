@@ -113,15 +113,33 @@ def test_a_transcript_on_the_deals_own_card_order_takes_that_deal(tmp_path):
 # ------------------------------------------------------------ interrupted
 
 
-def _run_and_stop(path, signum, fmt):
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _run_and_stop(path, signum, fmt, bot=("--no-bot",), group=False, seen_children=None):
     """Start ``analyze`` on ``path`` (stderr on a pseudo-terminal, to see its progress
-    bar start), send ``signum`` once the analysis is under way: (status, stdout, stderr)."""
+    bar start), send ``signum`` once the analysis is under way (to its whole process
+    group with ``group``, as a terminal's Ctrl-C does): (status, stdout, stderr).
+    ``seen_children``, a list, gets the process ids of its children just before."""
     import pty
 
     master, slave = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", "analyze", str(path), "--no-bot", "--format", fmt],
+        [sys.executable, "-m", "foursquare", "analyze", str(path), *bot, "--format", fmt],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, env=dict(os.environ),
+        start_new_session=group,
     )
     os.close(slave)
     seen = b""
@@ -130,7 +148,12 @@ def _run_and_stop(path, signum, fmt):
         seen += os.read(master, 4096)
     assert b"analyzing" in seen
     time.sleep(1.0)  # a few positions judged (the whole takes seconds)
-    process.send_signal(signum)
+    if seen_children is not None:
+        seen_children.extend(_children(process.pid))
+    if group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
     while True:
         try:
             chunk = os.read(master, 4096)
@@ -163,3 +186,24 @@ def test_an_interrupted_analysis_prints_what_it_judged_and_says_it_is_incomplete
         rows = [line for line in lines if line[:4].strip().isdigit()]
         judged = next(line for line in lines if line.startswith("interrupted: the analysis is incomplete"))
         assert f"{len(rows)} of 20 moves judged" in judged
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, terminals and /proc")
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Terminated.")])
+def test_an_analysis_interrupted_while_the_bot_works_beside_it_ends_the_bots_process(tmp_path, signum, code, word):
+    # the bot asked in a second process (--jobs 2), the signal sent to the whole group as
+    # a terminal's Ctrl-C: the same incomplete analysis, and the bot's process ended
+    # with it, not left to finish its work
+    path = _transcript(tmp_path, _greedy(325, 20))
+    children: list[int] = []
+    status, out, err = _run_and_stop(path, signum, "json", bot=("--jobs", "2"), group=True, seen_children=children)
+    assert status == code, (out, err)
+    assert "Traceback" not in err and err.rstrip().endswith(word)
+    data = json.loads(out)
+    assert data["complete"] is False and data["moves_played"] == 20 and len(data["moves"]) <= 20
+    with_bot = [m["bot_cell"] is not None for m in data["moves"]]
+    assert with_bot == sorted(with_bot, reverse=True)  # the estimates that came: the first moves'
+    assert data["bot"] == (DEFAULT if any(with_bot) else None)
+    assert children  # the bot's process was there
+    for pid in children:
+        assert not os.path.exists(f"/proc/{pid}"), "the bot's process outlived the analysis"

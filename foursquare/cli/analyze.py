@@ -1,24 +1,35 @@
-"""``foursquare analyze``: where a recorded game went wrong, judged with perfect information."""
+"""``foursquare analyze``: where a recorded game went wrong, judged with perfect information.
+
+The solver's judgement (:class:`foursquare.solver.analysis.GameJudge`) runs in this
+process; the bot's estimates of each position, on a machine of two cores or more
+(``--jobs``), in a second one meanwhile (:func:`foursquare.parallel.in_background`),
+and this one helps with them once the solver is done: the same output as asking the
+bot in turn, in about the time of the longer of the two.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
-from typing import TYPE_CHECKING
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_game_file, load_rules_option
-from .options import BOT_NAMES, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
-from .signals import signals_deferred
+from .options import BOT_NAMES, JOBS, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
 
 if TYPE_CHECKING:
     from ..bots import Estimate
     from ..engine.game import Game
-    from ..solver.analysis import GameAnalysis
+    from ..engine.view import PlayerView
+    from ..solver.analysis import GameAnalysis, GameJudge
 
 
 def _pct(x: float | None) -> str:
@@ -63,6 +74,12 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
 @click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: the bots package's default).")
 @click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
 @click.option("--budget", type=SECONDS, metavar="SECONDS", help="The bot's time per move.")
+@click.option(
+    "--jobs",
+    type=JOBS,
+    help="Processes: 2 or more (the default on a machine of 2 cores or more) ask the bot in a "
+    "second process while the solver works; 1 asks it in turn with the solver.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
 @command_boundary
 def analyze(
@@ -76,6 +93,7 @@ def analyze(
     bot: str | None,
     no_bot: bool,
     budget: float | None,
+    jobs: int | None,
     fmt: str,
 ) -> None:
     """For each move of a recorded game (a transcript or a move script with
@@ -86,15 +104,17 @@ def analyze(
     'unknown <=N' means the solver's node limit (or --timeout) ran out for that
     position, or the deck given ends before a win could: no win scores more than
     N.  'win A-B': the game itself shows a win from there; its best score is A to
-    B.  Ctrl-C prints what was judged so far.
+    B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
+    whatever --jobs is.
     """
     from ..errors import FormatError
     from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
     from ..solver.search import SolverError
 
     exclusive(deal=deal, deck=deck_path)
-    if no_bot and (bot is not None or budget is not None):
-        raise click.UsageError("--no-bot cannot be used with " + ("--bot" if bot is not None else "--budget"))
+    if no_bot and (bot is not None or budget is not None or jobs is not None):
+        other = "--bot" if bot is not None else "--budget" if budget is not None else "--jobs"
+        raise click.UsageError("--no-bot cannot be used with " + other)
     if bot is not None:
         bot_option_needs("--budget", budget, [bot], "uses_budget")
     rules = load_rules_option(rules_spec)
@@ -102,16 +122,15 @@ def analyze(
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
+    bot_name = None if no_bot else bot if bot is not None else _default_bot()
+    beside = bot_name is not None and len(game.moves) > 0 and (jobs if jobs is not None else _cores()) >= 2
     estimator = None
-    bot_name = None
-    if not no_bot:
-        from ..bots import DEFAULT, recommend
+    if bot_name is not None and not beside:
         from ..engine.view import PlayerView
 
-        bot_name = bot if bot is not None else DEFAULT
-
         def estimator(position: Game) -> list[Estimate]:
-            return recommend(PlayerView.of(position), bot=bot_name, budget=budget, seed=0)
+            assert bot_name is not None
+            return _estimate(PlayerView.of(position), bot_name, budget)
 
     judge = GameJudge(
         game,
@@ -120,10 +139,16 @@ def analyze(
         estimator=estimator,
         bot=bot_name,
     )
+    got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
-        with progress_bar(None, len(game.moves) + 1, "analyzing") as bar:  # on a terminal only
-            judge.progress = lambda: bar.update(1)
-            judge.run()
+        steps = len(game.moves) + 1 + (len(game.moves) if beside else 0)  # positions judged, and estimates
+        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+            if got is None:
+                judge.progress = lambda: bar.update(1)
+                judge.run()
+            else:
+                assert bot_name is not None
+                _judge_beside_the_bot(judge, bot_name, budget, got, bar)
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
@@ -131,13 +156,118 @@ def analyze(
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
         with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
-            _print(judge.analysis(), fmt, timeout, game)
+            result = judge.analysis(None if got is None else got.merged())
+            if judge.complete and got is not None and got.missing:  # the solver done, not the bot
+                result = dataclasses.replace(result, complete=False)
+            _print(result, fmt, timeout, game, judged=judge.complete)
         raise
-    _print(judge.analysis(), fmt, timeout, game)
+    _print(judge.analysis(None if got is None else got.merged()), fmt, timeout, game)
 
 
-def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) -> None:
-    """The analysis in the format asked for (an interrupted one says so)."""
+def _default_bot() -> str:
+    """The bots package's default bot's name."""
+    from ..bots import DEFAULT
+
+    return DEFAULT
+
+
+def _cores() -> int:
+    """The processor cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
+    """The bot's estimates of one position, whichever process asks."""
+    from ..bots import recommend
+
+    return recommend(view, bot=bot, budget=budget, seed=0)
+
+
+def _estimates(task: tuple[list[PlayerView], str, float | None]) -> Iterator[list[Estimate]]:
+    """In the bot's process: its estimates of each view of ``task`` (``(views, bot's
+    name, budget)``), in turn from the first."""
+    views, bot, budget = task
+    for view in views:
+        yield _estimate(view, bot, budget)
+
+
+class _BotEstimates:
+    """The bot's estimates of the positions before each move, as they come from the two
+    processes: the bot's process's from the first move on (:attr:`early`), and once the
+    solver is done, this process's from the last move back (:attr:`late`)."""
+
+    def __init__(self, moves: int) -> None:
+        self.moves = moves
+        self.early: list[list[Estimate]] = []
+        self.late: list[list[Estimate]] = []
+
+    @property
+    def missing(self) -> int:
+        """The moves with no estimate yet."""
+        return max(0, self.moves - len(self.early) - len(self.late))
+
+    def merged(self) -> list[list[Estimate] | None]:
+        """One per move, in their order (``None``: not come yet)."""
+        tail = self.late[::-1][max(0, len(self.early) + len(self.late) - self.moves) :]
+        return [*self.early[: self.moves], *([None] * self.missing), *tail]
+
+
+def _judge_beside_the_bot(judge: GameJudge, bot: str, budget: float | None, got: _BotEstimates, bar: Any) -> None:
+    """``judge.run()`` in this process while a second one asks ``bot`` for its estimates
+    of the positions before each move, from the first on; once the solver is done, this
+    process asks the bot too, from the last move back, until the two meet.  The same
+    estimates as the judge's estimator would give (each position's its own); wall time
+    on two cores about the longer of the solver's and half the whole, not their sum.
+
+    :param got: filled with the estimates as they come (on Ctrl-C, those that came;
+        the bot's process is then killed, as when the two have met).
+    :param bar: the progress bar, one step per position judged and per estimate.
+    """
+    from ..engine.game import Game
+    from ..engine.view import PlayerView
+    from ..parallel import in_background
+
+    game = judge.game
+    replay = Game(game.deck, game.rules, game.deal)
+    views = []
+    for placement in game.moves:
+        views.append(PlayerView.of(replay))
+        replay.play(placement.cell)
+
+    with in_background(_estimates, (views, bot, budget), initializer=worker_signals) as stream:
+
+        def came() -> None:  # the estimates that have come from the bot's process
+            ready = stream.ready()
+            got.early.extend(ready)
+            bar.update(len(ready))
+
+        def judged() -> None:  # a position judged
+            bar.update(1)
+            came()
+
+        try:
+            judge.progress = judged
+            judge.run()
+            while got.missing >= 2:  # the last one missing is the bot's process's, under way
+                got.late.append(_estimate(views[got.moves - 1 - len(got.late)], bot, budget))
+                bar.update(1)
+                came()
+            for estimate in stream if got.missing else ():
+                got.early.append(estimate)
+                bar.update(1)
+                if not got.missing:
+                    break
+        except (KeyboardInterrupt, SystemExit):
+            with contextlib.suppress(Exception):  # those already come, before the process is killed
+                came()
+            raise
+
+
+def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, judged: bool = True) -> None:
+    """The analysis in the format asked for (an interrupted one says so: ``judged``, the
+    solver had judged every position, only the bot's estimates were cut short)."""
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
@@ -167,10 +297,16 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game) ->
         click.echo("unknown <=N: the limit ran out; no win scores more than N")
     if any(s.startswith("win ") and "-" in s for s in [*shown, start]):
         click.echo("win A-B: winnable (the game itself shows a win scoring A); no win scores more than B")
-    if not result.complete:
+    if not result.complete and not judged:
         click.echo(
             f"interrupted: the analysis is incomplete: {len(result.moves)} of {result.moves_played} "
             "moves judged, and the search for the unknown ones was cut short"
+        )
+    elif not result.complete:  # the solver done, the bot (in a process of its own) not
+        missing = sum(m.bot_cell is None for m in result.moves)
+        click.echo(
+            f"interrupted: the analysis is incomplete: all {len(result.moves)} moves judged, the bot's "
+            f"estimates of {missing} of them missing ('-')"
         )
     unknown = sum(m.verdict == "unknown" for m in result.moves)
     # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound

@@ -594,11 +594,17 @@ class GameJudge:
 
     # ------------------------------------------------------------ the result
 
-    def analysis(self) -> GameAnalysis:
+    def analysis(self, estimates: Sequence[Sequence[Estimate] | None] | None = None) -> GameAnalysis:
         """What was judged: every move once :meth:`run` has finished (``complete``),
         else the moves whose positions before and after were both looked at, with the
-        verdicts so far."""
+        verdicts so far.
+
+        :param estimates: the bot's judgement of the positions before the first moves,
+            made elsewhere (another process, while :meth:`run` ran with no estimator),
+            in the order of the moves, as many as there are; ``None``: the estimator's.
+        """
         played, game = self.played, self.game
+        estimates = self.estimates if estimates is None else estimates
         sols = [s for s in self.sols if s is not None]
         # the best score of a position is at least that of any later one: the game's,
         # when it was won, and a solved position's
@@ -611,12 +617,12 @@ class GameJudge:
         reports = []
         for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
             before, after = sols[i], sols[i + 1]
-            estimates = self.estimates[i] if i < len(self.estimates) else None
+            estimate = estimates[i] if i < len(estimates) else None
             bot_cell = bot_chance = played_chance = None
-            if estimates:
-                best = max(estimates, key=lambda e: (e.win_chance, e.expected_score))
+            if estimate:
+                best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
                 bot_cell, bot_chance = str(best.cell), best.win_chance
-                for e in estimates:
+                for e in estimate:
                     if e.cell == placement.cell:
                         played_chance = e.win_chance
             reports.append(

@@ -15,7 +15,8 @@ import sys
 import click
 
 from ..errors import shown_name
-from ..formats.history import HistoryStore, Summary, summarize
+from ..formats.history import HistoryStore
+from ..formats.historystats import Summary, summarize
 from ..formats.historyrows import GameRecord
 from . import SHORT_HELP
 from .boundary import Command, command_boundary

@@ -288,6 +288,33 @@ def test_our_csv_with_its_line_ends_changed_to_lf_is_refused_unchanged_and_resum
 
 
 @pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-9"], [*SIMULATE, "--deals", "0-4"]], ids=["solve", "simulate"])
+def test_a_bad_row_ending_in_lf_alone_is_diagnosed_as_a_bad_row_not_as_its_line_end(tmp_path, args):
+    # the line end is the diagnosis only when the row would be whole with CR LF
+    text, _ = _uninterrupted(tmp_path, args)
+    lines = text.split("\r\n")
+    width = len(lines[0].split(","))
+    fields = next(csv.reader([lines[3]]))
+    other = ",".join(fields[:-1] + ["12345"])  # a row of other settings (its last setting column)
+    bad_value = list(fields)
+    bad_value[lines[0].split(",").index("status")] = "weird"  # a value the command never writes
+    cases = {
+        "garbage": ("garbage,,x", "a row of 3 fields, not"),
+        "too wide": (lines[3] + ",more", f"a row of {width + 1} fields, not {width}"),
+        "a bad value": (",".join(bad_value), "a value this command does not write"),
+        "a whole row": (lines[3], "the line ends are LF"),
+        "other settings": (other, "the line ends are LF"),
+    }
+    for name, (row, words) in cases.items():
+        content = ("\r\n".join(lines[:3]) + "\r\n" + row + "\n" + "\r\n".join(lines[4:])).encode()
+        path = tmp_path / "mixed.csv"
+        path.write_bytes(content)
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 1, (name, result.output)
+        assert result.stderr.startswith(f"{path}:4: {words}"), (name, result.stderr)
+        assert "Traceback" not in result.output and path.read_bytes() == content, name
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-9"], [*SIMULATE, "--deals", "0-4"]], ids=["solve", "simulate"])
 def test_a_last_line_without_its_end_that_is_not_the_row_due_is_refused_unchanged(tmp_path, args):
     text, _ = _uninterrupted(tmp_path, args)
     lines = text.split("\r\n")
@@ -335,6 +362,11 @@ SOLVE_BAD = [
     (2, 4, "-3", None, "", "nodes"),
     (2, 4, "1.5", None, "", "nodes"),
     (2, 4, "", None, "", "nodes"),
+    (2, 4, "501", None, "", "nodes"),  # above the row's max_nodes (500): the search stops at its limit
+    (4, 4, "99999999999999999999999999", None, "", "nodes"),
+    (2, 5, "1e999", None, "", "seconds"),  # not finite
+    (2, 5, "1_0", None, "", "seconds"),  # Python reads it, the command never writes it
+    (2, 5, "+1.0", None, "", "seconds"),
     (2, 5, "-0.5", None, "", "seconds"),
     (2, 5, "nan", None, "", "seconds"),
     (2, 1, "won", None, "", "status"),
@@ -358,6 +390,8 @@ SIMULATE_BAD = [
     (2, 5, "2.5", None, "", "moves"),
     (2, 5, "41", None, "", "moves"),
     (2, 6, "-1", None, "", "seconds"),
+    (2, 6, "inf", None, "", "seconds"),
+    (2, 7, "1e400", None, "", "slowest_move_seconds"),
     (2, 2, "playing", None, "", "status"),
 ]
 

@@ -19,11 +19,12 @@ import click
 from ..engine.game import Game
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
-from ..formats.history import GameRecord, HistoryStore, Kind, Source, error_words
+from ..formats.history import HistoryStore, error_words
+from ..formats.historyrows import GameRecord, Kind, Source
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .home import history_path
-from .options import PATH, BoundedInt
+from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
 
 
@@ -56,6 +57,9 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     "playing" with "ended": null).
     """
     if ctx.invoked_subcommand is not None:
+        for name, option in (("limit", "--limit"), ("fmt", "--format")):
+            if given_on_the_command_line(name):
+                raise click.UsageError(f"{option} is an option of the list: 'history {ctx.invoked_subcommand}' takes none")
         return
     path = history_path()
     with HistoryStore.open(path) as store:
@@ -157,9 +161,11 @@ def export(file: str, force: bool) -> None:
     """Write the games of the history, oldest first, as one transcript stream to
     FILE (default: stdout): 'foursquare validate FILE' checks it, 'foursquare
     replay FILE --game K' replays game K ('#' in 'foursquare history')."""
+    option_needs("--force", force, "FILE", file != "-" or None)
     with HistoryStore.open(history_path()) as store:
         records = store.records()
-    texts = [r.record for r in records if r.kind is Kind.TRANSCRIPT]
+        games, text = store.exported()  # every transcript checked: a damaged one is refused, nothing written
+    texts = [r.record for r in games]
     left_out = len(records) - len(texts)
     if left_out:
         click.echo(
@@ -170,7 +176,6 @@ def export(file: str, force: bool) -> None:
     if not texts:
         click.echo("The history holds no game to export: nothing written.", err=True)
         return
-    text = "---\n".join(texts)
     if file == "-":
         click.echo(text, nl=False)
         return

@@ -68,7 +68,8 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     now (:func:`warn`, with ``look``), and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
-    from ..formats.history import GameRecorder, Source
+    from ..formats.history import GameRecorder
+    from ..formats.historyrows import Source
 
     recorder = GameRecorder(history_path(), game, Source.PROMPT if interactive else Source.SCRIPT)
     if recorder.refused is not None:

@@ -15,10 +15,13 @@ import sys
 import click
 
 from ..errors import shown_name
-from ..formats.history import GameRecord, HistoryStore, Summary, summarize
+from ..formats.history import HistoryStore
+from ..formats.historystats import Summary, summarize
+from ..formats.historyrows import GameRecord
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .home import history_path
+from .options import given_on_the_command_line, option_needs
 
 #: The longest bar of the histogram (characters).
 BAR = 30
@@ -46,6 +49,8 @@ def stats(fmt: str, histogram: bool | None) -> None:
     The history is kept in the data folder (FOURSQUARE_HOME, or the user's
     application folder); games played at the prompt go into it.
     """
+    if fmt != "text" and given_on_the_command_line("histogram"):
+        option_needs("--histogram" if histogram else "--no-histogram", True, "--format text", None)
     path = history_path()
     with HistoryStore.open(path) as store:
         records = store.records()

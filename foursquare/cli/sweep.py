@@ -37,6 +37,7 @@ import csv
 import io
 import math
 import os
+import re
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -234,29 +235,44 @@ def _read(
             break
         data_line = data[offset : stop + 1]
         offset = stop + 1
-        if not data_line.endswith(end_bytes):
+        lf_only = not data_line.endswith(end_bytes)
+        if lf_only:  # read as if it ended in CR LF: only a row that is whole but for that is told so
+            data_line = data_line[:-1] + end_bytes
+        try:
+            row = _row_of(path, number, data_line, header)
+            _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
+            try:
+                _check_values(row, rules)
+                parsed = parse(row)
+            except (ValueError, KeyError) as exc:
+                raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
+        except click.UsageError:
+            if lf_only:  # a row of this command, but for its line end
+                raise FormatError(path, number, _LF_WORDS) from None
+            raise
+        if lf_only:
             raise FormatError(path, number, _LF_WORDS)
-        try:
-            line = data_line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise FormatError(path, number, "not UTF-8 text: not a CSV this command wrote") from None
-        fields = next(csv.reader([line[: -len(LINE_END)]]), [])
-        if len(fields) != len(header):
-            raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
-        if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
-            raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
-        row = dict(zip(header, fields, strict=True))
-        _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
-        try:
-            _check_values(row, rules)
-            pending.append(parse(row))
-        except (ValueError, KeyError) as exc:
-            raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
+        pending.append(parsed)
         if len(pending) == group:
             rows += pending
             pending = []
             keep = offset
     return rows, keep
+
+
+def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> dict[str, str]:
+    """The fields of one whole line (its CR LF included) by the header's names, if it
+    is written as this command writes a row, else :class:`FormatError`."""
+    try:
+        line = data_line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(path, number, "not UTF-8 text: not a CSV this command wrote") from None
+    fields = next(csv.reader([line[: -len(LINE_END)]]), [])
+    if len(fields) != len(header):
+        raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
+    if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
+        raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
+    return dict(zip(header, fields, strict=True))
 
 
 #: The words for a file of ours whose line ends were changed to LF.
@@ -329,20 +345,24 @@ def _count(text: str, low: int, high: int | None, what: str) -> int:
     """A whole number as this command writes it (digits, no sign, no leading 0), from
     ``low`` to ``high`` (``None``: no upper bound), else :class:`ValueError`."""
     if (
-        not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0")
+        not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0") or len(text) > _DIGITS
         or not low <= int(text) <= (int(text) if high is None else high)
     ):
         raise ValueError(f"{what} {text!r}: not a whole number from {low}" + ("" if high is None else f" to {high}"))
     return int(text)
 
 
+#: The most digits a count of a row has (a 64-bit count has 20).
+_DIGITS = 20
+#: A number of seconds as the commands write one (``%.6f``, or Python's ``repr`` of a
+#: float: ``0.5``, ``1e-06``): digits, a fraction, an exponent; no sign, no spaces.
+_SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?")
+
+
 def _seconds(text: str, what: str) -> None:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{what} {text!r}: not a number of seconds") from None
-    if not math.isfinite(value) or value < 0 or text.strip() != text:
-        raise ValueError(f"{what} {text!r}: not a number of seconds")
+    """A number of seconds as the commands write it: finite, from 0, else :class:`ValueError`."""
+    if not _SECONDS.fullmatch(text) or not math.isfinite(float(text)):
+        raise ValueError(f"{what} {text!r}: not a number of seconds from 0")
 
 
 def _check_values(row: dict[str, str], rules: Rules) -> None:
@@ -359,7 +379,7 @@ def _check_values(row: dict[str, str], rules: Rules) -> None:
 
         if status not in {str(o) for o in Outcome}:
             raise ValueError(f"status {status!r}")
-        _count(row["nodes"], 0, None, "nodes")
+        _count(row["nodes"], 0, _count(row["max_nodes"], 1, None, "max_nodes"), "nodes")  # the search stops at its limit
         _seconds(row["seconds"], "seconds")
         if status == "solved":
             won = _count(score, 0, top, "score")

@@ -25,7 +25,7 @@ What the file guarantees:
   SQLite file (its header), fails SQLite's ``quick_check``, or is an SQLite file
   of other tables is refused (:class:`CorruptHistoryError`), and left as it is.
 
-The statistics of :func:`summarize` are pure functions of the records.
+The statistics of the records are :mod:`foursquare.formats.historystats`'s.
 
     >>> import tempfile, os
     >>> from foursquare.engine.game import Game
@@ -40,23 +40,21 @@ The statistics of :func:`summarize` are pure functions of the records.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
-import math
 import os
 import sqlite3
 import stat
-import statistics
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from types import TracebackType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from ..engine.game import Game, Reason, Status
-from ..errors import FoursquareError, shown_name
-from ..stats import wilson_interval
+from ..engine.game import Game
+from ..errors import FormatError, FoursquareError, shown_name
+from .historyrows import COLUMN_NAMES, COLUMNS, DamagedRow, GameRecord, Kind, Source, read_row
 
 #: The schema this module reads and writes (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -88,9 +86,6 @@ CREATE TABLE games (
 CREATE INDEX games_digest ON games (digest);
 """
 _STATEMENTS = tuple(part.strip() for part in _SCHEMA.split(";") if part.strip())
-_COLUMNS = (
-    "id, kind, record, rules, deal, moves, status, reason, score, hints, started, last_move, ended, added, source, origin"
-)
 
 
 class HistoryStoreError(FoursquareError):
@@ -116,70 +111,6 @@ class Imported(NamedTuple):
     already: int
     #: the games left out because they came earlier in the same import
     repeated: int
-
-
-class Kind(StrEnum):
-    """What a row's ``record`` holds."""
-
-    #: a transcript (FORMATS.md): the game from its first card
-    TRANSCRIPT = "transcript"
-    #: a state (FORMATS.md): a game resumed from a position without its moves
-    STATE = "state"
-
-
-class Source(StrEnum):
-    """Where a game of the history came from."""
-
-    PROMPT = "prompt"
-    SCRIPT = "script"
-    IMPORT = "import"
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One game of the history, as its row holds it.
-
-    Times are seconds since the Unix epoch (UTC), ``None`` when not known (an
-    imported game; ``ended`` of a session that was killed).
-
-    :ivar id: the row's number (in the order the games were added).
-    :ivar kind: what :attr:`record` holds (:class:`Kind`).
-    :ivar record: the transcript (or state) YAML.
-    :ivar rules: the rule set's name (``standard``, ``custom``).
-    :ivar deal: the deal number, or ``None`` for a game from a deck.
-    :ivar moves: the moves made.
-    :ivar status, reason, score: the game's result so far (RULES.md §5).
-    :ivar hints: the hints asked (``None``: not known).
-    """
-
-    id: int
-    kind: Kind
-    record: str
-    rules: str
-    deal: int | None
-    moves: int
-    status: Status
-    reason: Reason | None
-    score: int | None
-    hints: int | None
-    started: float | None
-    last_move: float | None
-    ended: float | None
-    added: float
-    source: Source
-    origin: str | None = None
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is over (won or lost)."""
-        return self.status is not Status.PLAYING
-
-    @property
-    def seconds(self) -> float | None:
-        """The time from the start to the last move (seconds), when both are known."""
-        if self.started is None or self.last_move is None:
-            return None
-        return max(0.0, self.last_move - self.started)
 
 
 def digest(game: Game) -> bytes:
@@ -220,19 +151,41 @@ def _check_header(path: str) -> None:
 
 def _check_folder(path: str) -> None:
     """Refuse a history whose place cannot be used: a folder on its way that is a
-    file, or one that cannot be searched (permissions).  A folder that does not
-    exist yet is no fault: the history is empty (and made at the first write).
+    file, or one that cannot be searched (permissions), or a folder that exists,
+    without the file, but cannot hold it (read-only, or no place for files, as
+    ``/proc``: a file made there and removed at once tells).  A folder that does
+    not exist yet is no fault: the history is empty (and made at the first write).
 
     :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
     """
     try:
         os.stat(path)
     except FileNotFoundError:
+        _check_room(path)
         return
     except NotADirectoryError:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
+
+
+def _check_room(path: str) -> None:
+    """Refuse a missing history file whose folder exists but cannot hold it (the
+    writer would fail to make it there): the same refusal for the readers, to whom
+    the history is otherwise empty.  A file made there and removed at once tells
+    (permissions alone do not: root passes them where nothing can be made)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return  # not there yet: made at the first write
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".history-check-", dir=folder)
+    except OSError as exc:
+        raise HistoryStoreError(
+            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {exc.strerror or exc}"
+        ) from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
 
 
 def _not_a_folder(path: str) -> str:
@@ -360,6 +313,13 @@ class HistoryStore:
             raise CorruptHistoryError(_not_history(self.path, "it is an SQLite database of other tables"))
         if version == SCHEMA_VERSION and "games" not in tables:
             raise CorruptHistoryError(_not_history(self.path, "its table of games is missing"))
+        if version == SCHEMA_VERSION:
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            missing = [name for name in COLUMN_NAMES if name not in columns]
+            if missing:
+                raise CorruptHistoryError(
+                    _not_history(self.path, f"damaged: its table of games has no column {', '.join(missing)}")
+                )
         return version
 
     def _prepare(self, version: int) -> None:
@@ -450,13 +410,16 @@ class HistoryStore:
     def find_stopped(self, game: Game) -> GameRecord | None:
         """The latest game of the history stopped exactly where ``game`` stands (the
         same rules, cards and moves, still playing), or ``None``: a game resumed
-        from its recording continues its row."""
-        rows = self._db.execute(
-            f"SELECT {_COLUMNS} FROM games WHERE digest = ? AND status = 'playing' AND source != 'import'"
+        from its recording continues its row.
+
+        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        """
+        rows = self._rows(
+            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status = 'playing' AND source != 'import'"
             " ORDER BY id DESC LIMIT 1",
             (digest(game),),
-        ).fetchall()
-        return _record(rows[0]) if rows else None
+        )
+        return next(iter(rows), None)
 
     def import_games(self, games: Sequence[Game], origin: str) -> Imported:
         """Add recorded games, all or none (one transaction); a game already in the
@@ -470,7 +433,7 @@ class HistoryStore:
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            there = {bytes(row[0]) for row in self._db.execute("SELECT digest FROM games")}
+            there = {record.digest for record in self}  # every row read as every reader reads it
             given: set[bytes] = set()
             for game in games:
                 key = digest(game)
@@ -493,18 +456,94 @@ class HistoryStore:
 
     def records(self, limit: int | None = None, *, newest_first: bool = False) -> list[GameRecord]:
         """The games, in the order they were added (``newest_first``: the reverse),
-        at most ``limit`` of them (the newest when newest first)."""
+        at most ``limit`` of them (the newest when newest first).
+
+        :raises CorruptHistoryError: for a row of values foursquare never writes
+            (:func:`~foursquare.formats.historyrows.read_row`), named by its id.
+        :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
+        """
         order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT {_COLUMNS} FROM games ORDER BY id {order}"
+        sql = f"SELECT {COLUMNS} FROM games ORDER BY id {order}"
         params: tuple[int, ...] = ()
         if limit is not None:
             sql += " LIMIT ?"
             params = (limit,)
-        return [_record(row) for row in self._db.execute(sql, params)]
+        return list(self._rows(sql, params))
 
     def __iter__(self) -> Iterator[GameRecord]:
-        for row in self._db.execute(f"SELECT {_COLUMNS} FROM games ORDER BY id"):
-            yield _record(row)
+        """The games in the order they were added (the errors of :meth:`records`)."""
+        return self._rows(f"SELECT {COLUMNS} FROM games ORDER BY id")
+
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> Iterator[GameRecord]:
+        """The rows ``sql`` selects (:data:`~foursquare.formats.historyrows.COLUMNS`),
+        each read by :func:`~foursquare.formats.historyrows.read_row`: the one way every
+        reader gets the games, so that a damaged row or table is the same refusal,
+        naming the file (and the row), whichever command reads it."""
+        try:
+            for row in self._db.execute(sql, params):
+                try:
+                    yield read_row(row)
+                except DamagedRow as exc:
+                    raise CorruptHistoryError(_not_history(self.path, f"damaged: {exc}")) from None
+        except sqlite3.DatabaseError as exc:
+            if _damage(exc):
+                raise CorruptHistoryError(_not_history(self.path, f"damaged: {exc}")) from None
+            raise HistoryStoreError(f"{shown_name(self.path)}: cannot read the history: {error_words(exc)}") from exc
+
+    def check_rows(self) -> int:
+        """Read every row as every reader reads it (:meth:`records`), and count them:
+        a writer calls it before its first write, so that a damaged history is
+        never altered.
+
+        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        """
+        return sum(1 for _ in self)
+
+    def exported(self) -> tuple[list[GameRecord], str]:
+        """The games kept as transcripts, oldest first, and their transcript stream
+        (FORMATS.md "Transcripts"), checked as ``validate`` checks a file: each
+        game is one document that replays to the game of its row (its digest).
+
+        :raises CorruptHistoryError: naming the row whose record is not its game's
+            transcript (nothing is to be written), or as :meth:`records`.
+        """
+        from .transcript import iter_validate, load_game
+
+        games = [r for r in self if r.kind is Kind.TRANSCRIPT]
+        texts = [r.record for r in games]
+        stream = "---\n".join(texts)
+        reports = list(iter_validate(stream, self.path)) if games else []
+        if len(reports) == len(games) and all(
+            record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest
+            for report, record in zip(reports, games, strict=True)
+        ):
+            return games, stream
+        for record in games:  # which row: each record read alone
+            try:
+                game = load_game(record.record, "row")
+            except FormatError as exc:
+                why = f"its transcript does not read: line {exc.line}: {exc.message}"
+            except FoursquareError as exc:
+                why = f"its transcript does not read: {exc}"
+            else:
+                if not record.record.endswith("\n"):
+                    why = "its transcript does not end with a line end"
+                elif digest(game) != record.digest:
+                    why = "its transcript is not the game of its row"
+                else:
+                    continue
+            raise CorruptHistoryError(_not_history(self.path, f"damaged: row {record.id}: {why}"))
+        raise CorruptHistoryError(_not_history(self.path, "damaged: its transcripts do not make one stream"))
+
+
+def _damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether a failed read says the file is damaged (a table not as this module
+    made it, a malformed page), rather than that it cannot be read now (locked, a
+    read that failed)."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return True  # sqlite3.DatabaseError: "database disk image is malformed", "file is not a database"
+    code = str(getattr(exc, "sqlite_errorname", ""))
+    return code == "SQLITE_ERROR"  # "no such column", "no such table": the schema was changed
 
 
 def _deal(game: Game) -> str | None:
@@ -513,28 +552,6 @@ def _deal(game: Game) -> str | None:
 
 def _reason(game: Game) -> str | None:
     return None if game.reason is None else game.reason.value
-
-
-def _record(row: tuple[Any, ...]) -> GameRecord:
-    (rid, kind, record, rules, deal, moves, status, reason, score, hints, started, last, ended, added, source, origin) = row
-    return GameRecord(
-        id=int(rid),
-        kind=Kind(kind),
-        record=str(record),
-        rules=str(rules),
-        deal=None if deal is None else int(str(deal)),
-        moves=int(moves),
-        status=Status(status),
-        reason=None if reason is None else Reason(reason),
-        score=None if score is None else int(score),
-        hints=None if hints is None else int(hints),
-        started=None if started is None else float(started),
-        last_move=None if last is None else float(last),
-        ended=None if ended is None else float(ended),
-        added=float(added),
-        source=Source(source),
-        origin=None if origin is None else str(origin),
-    )
 
 
 # ------------------------------------------------------------------ the prompt's recorder
@@ -583,15 +600,21 @@ class GameRecorder:
         except (sqlite3.Error, OSError) as exc:
             self.error = exc
             return False
-        if self.game.moves:
-            try:
-                stopped = self.store.find_stopped(self.game)
-            except sqlite3.Error:
-                stopped = None
-            if stopped is not None:
-                self.row = stopped.id
-                self._hints_before = stopped.hints or 0
-                self._start = b""
+        try:
+            self.store.check_rows()  # a damaged row: the file is never written
+            stopped = self.store.find_stopped(self.game) if self.game.moves else None
+        except CorruptHistoryError as exc:
+            self.refused = exc
+            self.close()
+            return False
+        except HistoryStoreError as exc:  # it cannot be read now (locked): tried again at the next change
+            self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+            self.close()
+            return False
+        if stopped is not None:
+            self.row = stopped.id
+            self._hints_before = stopped.hints or 0
+            self._start = b""
         return True
 
     @property
@@ -669,97 +692,3 @@ def error_words(exc: BaseException) -> str:
     if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
         return f"{text} (the file or its folder is read-only)"
     return text
-
-
-# ------------------------------------------------------------------ statistics
-
-
-@dataclass
-class Summary:
-    """The statistics of some games of the history (:func:`summarize`).
-
-    :ivar played: the games over (won or lost); :ivar stopped: the games left
-        while still playing (a session quit or killed), not counted as played.
-    :ivar won, lost: of the games played.
-    :ivar win_share: ``won / played`` (0 with none); :ivar win_interval: its 95%
-        Wilson interval.
-    :ivar mean_score, best_score: of the games won (the score is a won game's,
-        RULES.md §5), ``None`` with none.
-    :ivar current_streak, longest_streak: games won in a row, in the order they
-        ended: the run at the end, and the longest run.
-    :ivar hints_per_game: hints asked per game played or stopped (of those whose
-        hints are known), ``None`` with none.
-    :ivar seconds_per_game: the median time from the first card to the last
-        move of the games played, ``None`` with none known.
-    :ivar scores: score -> games won with it.
-    """
-
-    played: int = 0
-    won: int = 0
-    lost: int = 0
-    stopped: int = 0
-    win_share: float = 0.0
-    win_interval: tuple[float, float] = (0.0, 1.0)
-    mean_score: float | None = None
-    best_score: int | None = None
-    current_streak: int = 0
-    longest_streak: int = 0
-    hints_per_game: float | None = None
-    seconds_per_game: float | None = None
-    scores: dict[int, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-friendly mapping of every field (``scores`` keys as text)."""
-        return {
-            "played": self.played,
-            "won": self.won,
-            "lost": self.lost,
-            "stopped": self.stopped,
-            "win_share": self.win_share,
-            "win_interval": list(self.win_interval),
-            "mean_score": self.mean_score,
-            "best_score": self.best_score,
-            "current_streak": self.current_streak,
-            "longest_streak": self.longest_streak,
-            "hints_per_game": self.hints_per_game,
-            "seconds_per_game": self.seconds_per_game,
-            "scores": {str(k): v for k, v in sorted(self.scores.items())},
-        }
-
-
-def summarize(records: Sequence[GameRecord]) -> Summary:
-    """The statistics of ``records`` (any order: the streaks follow the order the
-    games ended, the time of their last move, or for an imported game the time it
-    was added).
-
-    >>> summarize([]).played
-    0
-    """
-    out = Summary()
-    finished = sorted(
-        (r for r in records if r.finished), key=lambda r: (r.last_move if r.last_move is not None else r.added, r.id)
-    )
-    out.stopped = sum(1 for r in records if not r.finished)
-    out.played = len(finished)
-    out.won = sum(1 for r in finished if r.status is Status.WON)
-    out.lost = out.played - out.won
-    out.win_share = out.won / out.played if out.played else 0.0
-    out.win_interval = wilson_interval(out.won, out.played)
-    scores = [r.score for r in finished if r.status is Status.WON and r.score is not None]
-    if scores:
-        out.mean_score = statistics.fmean(scores)
-        out.best_score = max(scores)
-        for s in scores:
-            out.scores[s] = out.scores.get(s, 0) + 1
-    run = 0
-    for r in finished:
-        run = run + 1 if r.status is Status.WON else 0
-        out.longest_streak = max(out.longest_streak, run)
-    out.current_streak = run
-    hints = [r.hints for r in records if r.hints is not None]
-    if hints:
-        out.hints_per_game = sum(hints) / len(hints)
-    times = [s for s in (r.seconds for r in finished) if s is not None and math.isfinite(s)]
-    if times:
-        out.seconds_per_game = statistics.median(times)
-    return out

@@ -16,8 +16,8 @@ import click
 
 from ..errors import shown_name
 from ..formats.history import HistoryStore
-from ..formats.historystats import Summary, summarize
 from ..formats.historyrows import GameRecord
+from ..formats.historystats import Summary, summarize
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .home import history_path

@@ -433,13 +433,14 @@ def test_help_loads_no_solver_bot_or_worker_module(args):
 
 def test_the_static_lists_of_the_command_line_match_what_they_stand_for():
     # the group's help and --bot's choices are listed without importing the commands or the bots
-    from foursquare.bots import BOTS
+    from foursquare.bots import BOTS, DEFAULT
     from foursquare.cli import COMMANDS as COMMANDS_TABLE
     from foursquare.cli import SHORT_HELP
-    from foursquare.cli.options import BOT_NAMES
+    from foursquare.cli.options import BOT_NAMES, DEFAULT_BOT
 
     ctx = click.Context(main)
     assert list(BOT_NAMES) == list(BOTS)
+    assert DEFAULT_BOT == DEFAULT
     assert set(SHORT_HELP) == set(COMMANDS_TABLE)
     for name in COMMANDS_TABLE:
         assert main.get_command(ctx, name).short_help == SHORT_HELP[name]

@@ -18,6 +18,7 @@ from .boundary import Command, command_boundary
 from .games import load_game_text, load_rules_option, new_game
 from .options import (
     BOT_NAMES,
+    DEFAULT_BOT,
     NATURAL,
     PATH,
     POSITIVE,
@@ -146,7 +147,7 @@ def _load_view(
 @game_number_option
 @click.option(
     "--bot",
-    default="deep",
+    default=DEFAULT_BOT,
     show_default=True,
     type=click.Choice(BOT_NAMES),
     help="The bot that answers.",

@@ -234,6 +234,10 @@ def option_needs(option: str, value: object, other: str, other_value: object) ->
 #: (a test checks that they are the same).
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep", "expert")
 
+#: The default bot (:data:`foursquare.bots.DEFAULT`) of ``hint``, ``simulate`` and
+#: ``analyze``, named here for the same reason (the same test checks it).
+DEFAULT_BOT = "deep"
+
 
 def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str) -> None:
     """Raise a usage error (status 2) when ``option`` is set for bots ``names`` none of

@@ -20,6 +20,7 @@ from .boundary import Command, check_output_file, command_boundary, open_output_
 from .games import load_rules_option
 from .options import (
     BOT_NAMES,
+    DEFAULT_BOT,
     JOBS,
     NATURAL,
     PATH,
@@ -183,7 +184,7 @@ def _play(
     "--bot",
     "bots",
     multiple=True,
-    default=["deep"],
+    default=[DEFAULT_BOT],
     show_default=True,
     type=click.Choice(BOT_NAMES),
     help="The bot to play (repeat for several, one after the other).",

@@ -88,7 +88,7 @@ def games_held(text: str) -> int:
 
     Only the first events of each document are read (its games are counted, not read).
 
-    >>> games_held("foursquare: 1\ndeal: 1\nmoves: [d4]\n---\n"), games_held("---\n---\n"), games_held("d4\n")
+    >>> games_held("foursquare: 1\\ndeal: 1\\nmoves: [d4]\\n---\\n"), games_held("---\\n---\\n"), games_held("d4\\n")
     (1, 0, 1)
     """
     if not holds_entries(text):

@@ -80,12 +80,25 @@ def _lines(text: str, size: int = 64 * 1024) -> Iterator[str]:
 
 
 def games_held(text: str) -> int:
-    """How many games a file's text holds: its YAML documents (a transcript may hold
-    several, each starting with ``---``); 1 for a move script or a state, 0 for a text of
-    only blank lines and comments."""
-    from .yamlio import split_documents
+    """How many games a file's text holds, counted as the readers count them
+    (:func:`foursquare.formats.transcript.iter_transcripts`, so ``replay``, ``state``
+    and ``validate`` agree): a transcript's documents that hold a value or an error
+    (an empty document, a lone or trailing ``---``, holds no game); 1 for a move
+    script or a state; 0 for a text of only blank lines and comments.
 
-    return len(split_documents(text))
+    Only the first events of each document are read (its games are counted, not read).
+
+    >>> games_held("foursquare: 1\\ndeal: 1\\nmoves: [d4]\\n---\\n"), games_held("---\\n---\\n"), games_held("d4\\n")
+    (1, 0, 1)
+    """
+    if not holds_entries(text):
+        return 0
+    if input_kind(text) is not FileKind.TRANSCRIPT:
+        return 1
+    from .yamlio import read_each_document
+
+    docs = read_each_document(text, "<text>", skip=lambda _k: True)
+    return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
 
 
 def load_input(

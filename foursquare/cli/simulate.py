@@ -176,6 +176,11 @@ def _play(
                     progress(game)
             deal = []
             if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
+                # this deal's rows went into the gone reader (the guard saw it gone during
+                # their writes): they reached nobody, so the summary leaves the deal out
+                # and covers only the deals whose rows the reader got
+                for name in names:
+                    all_results[name].pop()
                 raise ReaderGone
 
 

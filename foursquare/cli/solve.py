@@ -277,6 +277,10 @@ def _batch(
                         click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
                     _flush(csv_file, sys.stdout)
                 if to_stdout and stdout_reader_gone():  # | head: nobody reads the results any more
+                    # this deal's result went into the gone reader (the guard saw the reader
+                    # gone during its writes): it reached nobody, so the summary leaves it out
+                    # and counts only the deals whose results the reader got
+                    solutions.pop()
                     stopped = True
                     break
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed

@@ -28,7 +28,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, is_standard_output, os_error_words
+from .files import LockedFile, claim, is_standard_output, os_error_words, refuse_output_over_input
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -116,6 +116,8 @@ def play(
             param_hint="'--record'",
         )
     option_needs("--force", force, "--record", record)
+    # --resume F --record F continues a game in place; any other input is never written over
+    refuse_output_over_input("--record", record, {"--deck": deck_path, "--rules": rules_spec})
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
     try:

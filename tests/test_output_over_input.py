@@ -89,3 +89,24 @@ def test_subprocess_play_record_over_its_deck_by_a_link(tmp_path):
     assert "Traceback" not in done.stderr and "overwrite that input" in done.stderr
     assert done.stdout == ""  # refused before the game starts
     assert (tmp_path / "input.txt").read_text() == DECK and os.path.islink(record)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin")
+def test_subprocess_play_record_over_its_move_script_on_stdin(tmp_path):
+    script = tmp_path / "game.moves"
+    script.write_text("d4\nc4\n")
+    with open(script) as stdin:
+        done = subprocess.run(
+            [*COMMAND, "play", "--deal", "1", "--record", str(script), "--force"], stdin=stdin,
+            capture_output=True, text=True, timeout=60, cwd=ROOT,
+        )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "the moves read from stdin" in done.stderr
+    assert script.read_text() == "d4\nc4\n"
+    # a script piped in (not the file) still plays and records
+    done = subprocess.run(
+        [*COMMAND, "play", "--deal", "1", "--record", str(script), "--force"], input="d4\n",
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "d4" in script.read_text() and "foursquare" in script.read_text()

@@ -117,7 +117,10 @@ def play(
         )
     option_needs("--force", force, "--record", record)
     # --resume F --record F continues a game in place; any other input is never written over
-    refuse_output_over_input("--record", record, {"--deck": deck_path, "--rules": rules_spec})
+    # (a move script redirected from the file itself, < F, is an input too)
+    refuse_output_over_input(
+        "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": "/dev/stdin"}
+    )
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
     try:

@@ -256,30 +256,6 @@ def test_a_line_that_is_not_utf8_is_named_by_its_number():
     assert done.stderr.decode().startswith("<stdin>:2: the input is not UTF-8 text")
 
 
-def _close_stdout():
-    os.close(1)
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
-@pytest.mark.parametrize(
-    "args, script, code, stderr",
-    [
-        (["play", "--deal", "89"], (EXAMPLES / "deal89.moves").read_text(), 0, ""),
-        (["play", "--deal", "1"], (EXAMPLES / "wrong-card.moves").read_text(), 1, "<stdin>:4: the card drawn is 7D, not 7H\n"),
-        (["replay", str(EXAMPLES / "won.yaml")], "", 0, ""),
-        (["validate", str(EXAMPLES / "invalid.yaml")], "", 1, "invalid.yaml:13: game 2, move 2"),
-    ],
-)
-def test_a_closed_stdout_still_gives_the_errors_and_the_status(args, script, code, stderr):
-    """`foursquare ... >&-`: nothing to write to, but the command runs to its end."""
-    done = subprocess.run(
-        [*COMMAND, *args], input=script, stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT, preexec_fn=_close_stdout
-    )
-    assert done.returncode == code
-    assert "Traceback" not in done.stderr
-    assert stderr in done.stderr and (stderr or done.stderr == "")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
 @pytest.mark.parametrize(
     "env, colour",

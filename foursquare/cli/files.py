@@ -307,3 +307,29 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
         held.rewrite(text, sync=sync)
     finally:
         held.release(remove_if_new=True)
+
+
+def refuse_output_over_input(output_option: str, output: str | None, inputs: dict[str, str | None]) -> None:
+    """A usage error (status 2) when the file a command is to write is one of the files it
+    reads (the same path, or the same file by another path: links followed), checked before
+    anything is written: ``play --deck D --record D``, ``simulate --rules R --output R``.
+
+    :param output_option: the option (or argument) naming the file written, ``--record``.
+    :param output: its value (``None`` or ``-``: no file written, nothing to check).
+    :param inputs: each input option (``--deck``) and its value (``None``, ``-``, or a
+        name that is no file, such as a rules preset: not checked).
+    :raises click.UsageError: naming both options."""
+    import click
+
+    if output is None or output == "-" or "\0" in output:
+        return
+    for option, path in inputs.items():
+        if path is None or path == "-" or "\0" in path or not os.path.exists(path):
+            continue
+        if same_file(output, path):
+            from ..errors import quote
+
+            raise click.UsageError(
+                f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
+                " overwrite that input; give another name"
+            )

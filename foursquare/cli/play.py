@@ -28,7 +28,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, is_standard_output, os_error_words
+from .files import LockedFile, claim, is_standard_output, os_error_words, refuse_output_over_input
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -116,6 +116,11 @@ def play(
             param_hint="'--record'",
         )
     option_needs("--force", force, "--record", record)
+    # --resume F --record F continues a game in place; any other input is never written over
+    # (a move script redirected from the file itself, < F, is an input too)
+    refuse_output_over_input(
+        "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": "/dev/stdin"}
+    )
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)
     try:
@@ -314,8 +319,9 @@ def closing(session: Session, origin: Origin, width: int | None = None) -> None:
 
 def record_lost(session: Session, width: int | None = None) -> None:
     """Say on stderr that the recording is not complete, how far it is behind, and
-    where a copy of the game went (or that none could be written); the lines that
-    name a command fitted as :func:`summary` fits them."""
+    where a copy of the game went (or that none could be written); for a game not
+    over, the ``Continue it`` line resumes and records the copy (never the file
+    behind: README); the lines that name a command fitted as :func:`summary` fits them."""
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [

@@ -17,6 +17,7 @@ from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .files import refuse_output_over_input
 from .games import load_rules_option
 from .options import (
     BOT_NAMES,
@@ -176,6 +177,11 @@ def _play(
                     progress(game)
             deal = []
             if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
+                # this deal's rows went into the gone reader (the guard saw it gone during
+                # their writes): they reached nobody, so the summary leaves the deal out
+                # and covers only the deals whose rows the reader got
+                for name in names:
+                    all_results[name].pop()
                 raise ReaderGone
 
 
@@ -265,6 +271,7 @@ def simulate(
     # so that an interrupted run keeps every game played.
     csv_file: AbstractContextManager[IO[str]] | None = None
     option_needs("--force", force, "--output", output)
+    refuse_output_over_input("--output", output, {"--rules": rules_spec})
     option_needs("--resume", resume, "--output", output)
     check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, output, force)
     refuse_standard_output(

@@ -14,6 +14,7 @@ import click
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .files import refuse_output_over_input
 from .games import load_rules_option, new_game
 from .options import (
     JOBS,
@@ -152,6 +153,7 @@ def solve(
     limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
     option_needs("--output", csv_path, "--deals", deal_range)
     option_needs("--force", force, "--output", csv_path)
+    refuse_output_over_input("--output", csv_path, {"--deck": deck_path, "--rules": rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", deal_range)
     option_needs("--scheduler", scheduler, "--deals", deal_range)
     option_needs("--resume", resume, "--output", csv_path)
@@ -277,6 +279,10 @@ def _batch(
                         click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
                     _flush(csv_file, sys.stdout)
                 if to_stdout and stdout_reader_gone():  # | head: nobody reads the results any more
+                    # this deal's result went into the gone reader (the guard saw the reader
+                    # gone during its writes): it reached nobody, so the summary leaves it out
+                    # and counts only the deals whose results the reader got
+                    solutions.pop()
                     stopped = True
                     break
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed

@@ -3,6 +3,19 @@
 
 :func:`guard_stdout` and :func:`guard_stderr` put a :class:`PipeGuard` in front
 of the stream; :func:`ensure_stdin` makes a closed stdin read as empty.
+
+Three ways the output of a command can be lost, three outcomes (FORMATS.md):
+
+- a reader that closes early (``| head``): the rest of the output is dropped
+  quietly, the command ends as it would have (status 0 on success);
+- a disk that is full (``> /dev/full``): the write fails, status 1, the reason on stderr;
+- a standard output closed before the command starts (``>&-``, file descriptor 1
+  not open): the output cannot be written at all, so a command that has something
+  to print must not claim success. The first write to stdout fails with
+  ``<stdout>: the standard output is closed`` and status 1 (as a full disk does);
+  a command that prints nothing on stdout (its output only a file) still runs and
+  succeeds. A closed stderr (``2>&-``) is different: only messages are lost, the
+  status stays right.
 """
 
 from __future__ import annotations
@@ -12,7 +25,7 @@ import io
 import os
 import sys
 from collections.abc import Iterable
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, cast
 
 
 def _reader_gone(exc: OSError) -> bool:
@@ -33,10 +46,16 @@ class PipeGuard:
     :param stream: the text stream guarded.
     :param any_error: also give up on other write errors (for stderr).
     :param name: the stream's name in an error message.
+    :param closed: the stream was closed before the command started (a
+        :class:`ClosedStream`): its write errors are raised, never taken for a reader gone.
     """
 
-    def __init__(self, stream: IO[str], *, any_error: bool = False, name: str = "<stdout>") -> None:
+    def __init__(
+        self, stream: IO[str], *, any_error: bool = False, name: str = "<stdout>", closed: bool = False
+    ) -> None:
         self._stream = stream
+        #: closed before the command started (``>&-``): writing fails, it is not a reader gone
+        self.closed_at_start = closed
         #: the stream's name in an error message (a full disk: ``<stdout>: No space left on device``)
         self.name = name
         self.broken = False
@@ -64,7 +83,7 @@ class PipeGuard:
         try:
             return self._stream.write(text)
         except OSError as exc:
-            if not (self._any_error or _reader_gone(exc)):
+            if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
                 raise self._named(exc) from None
             self._broke()
             return len(text)
@@ -111,9 +130,40 @@ def stdout_reader_gone() -> bool:
     return isinstance(sys.stdout, PipeGuard) and sys.stdout.broken
 
 
+#: The reason given for a write to a standard output that was closed before the command started.
+STDOUT_CLOSED = "the standard output is closed"
+
+
+class ClosedStream(io.TextIOBase):
+    """A standard stream that was closed before the command started (``>&-``: Python
+    sets ``sys.stdout`` to ``None``): writing any text to it raises :class:`OSError`
+    (``EBADF``, named ``<stdout>``, reason :data:`STDOUT_CLOSED`); writing nothing does not.
+
+    :param name: the stream's name in the error (``<stdout>``)."""
+
+    def __init__(self, name: str = "<stdout>") -> None:
+        super().__init__()
+        self._name = name
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        """:raises OSError: for any text (the stream cannot be written)."""
+        if text:
+            raise OSError(errno.EBADF, STDOUT_CLOSED, self._name)
+        return 0
+
+
 def _guarded(stream: IO[str] | None, *, any_error: bool = False, name: str = "<stdout>") -> PipeGuard:
-    """``stream`` behind a :class:`PipeGuard` (once); a closed one (``None``) becomes ``/dev/null``."""
+    """``stream`` behind a :class:`PipeGuard` (once); a closed one (``None``) becomes
+    ``/dev/null`` for stderr (``any_error``), a :class:`ClosedStream` for stdout."""
     if stream is None:
+        if not any_error:
+            return PipeGuard(cast(IO[str], ClosedStream(name)), name=name, closed=True)
         try:
             stream = open(os.devnull, "w", encoding="utf-8")
         except OSError:
@@ -122,8 +172,11 @@ def _guarded(stream: IO[str] | None, *, any_error: bool = False, name: str = "<s
 
 
 def guard_stdout() -> None:
-    """Install :class:`PipeGuard` as ``sys.stdout`` (once); a closed stdout
-    (``>&-``) becomes ``/dev/null``, so that the command still runs to its end."""
+    """Install :class:`PipeGuard` as ``sys.stdout`` (once). A stdout closed before the
+    command started (``>&-``) cannot take the output: the first text written to it
+    raises :class:`OSError` (``<stdout>: the standard output is closed``), which the
+    command boundary turns into status 1; a command that writes nothing to stdout
+    (its output only an ``--output`` file) still runs to its end and succeeds."""
     sys.stdout = _guarded(sys.stdout)
 
 

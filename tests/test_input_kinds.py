@@ -4,11 +4,15 @@ never a traceback).
 
 - A tab where YAML wants spaces: one message, at the tab's line, from every YAML
   reader (transcript, state, rules file) and from either parser (libyaml's or PyYAML's).
+- A binary file (a NUL byte): ``FILE:LINE: a binary file, not text``, from the one
+  place files are read (:class:`foursquare.formats.files.Source`), for every command,
+  never "not YAML", "not a card" or "a move script".
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +22,7 @@ import yaml
 from helpers import EXAMPLES, ROOT, invoke
 
 from foursquare.formats import yamlio
+from foursquare.formats.files import BINARY_WORDS, Source
 from foursquare.formats.yamlio import TAB_WORDS
 
 # ------------------------------------------------------------------ a tab in YAML
@@ -99,3 +104,84 @@ def test_a_tab_through_a_real_process(tmp_path: Path) -> None:
 def _env() -> dict[str, str]:
     """The environment of a real process: this one's, with the package on the path."""
     return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+# ------------------------------------------------------------ a binary file
+
+#: Every command that reads a file, and where (FILE stands for it).
+FILE_READERS = [
+    ["validate", "FILE"],
+    ["replay", "--deal", "1", "FILE"],
+    ["state", "--deal", "1", "FILE"],
+    ["analyze", "--no-bot", "--max-nodes", "100", "FILE"],
+    ["hint", "FILE"],
+    ["play", "--resume", "FILE"],
+    ["play", "--deck", "FILE"],
+    ["solve", "--deck", "FILE"],
+    ["rules", "FILE"],
+    ["replay", "--deal", "1", "--rules", "FILE", str(EXAMPLES / "deal89.moves")],
+]
+
+#: Binary inputs, with the line of their first NUL: a move script, a transcript, a
+#: program's first bytes (valid UTF-8 up to the NUL), bytes that are no UTF-8 after it.
+BINARY = {
+    "script": (b"5C d4\n\x009D e4\n", 2),
+    "transcript": (b"foursquare: 1\ndeal: 1\nmoves: []\x00\n", 3),
+    "program": (b"\x7fELF\x02\x01\x01\x00\x00\x00\xfe\xff\n", 1),
+}
+
+
+@pytest.mark.parametrize("kind", BINARY)
+@pytest.mark.parametrize("args", FILE_READERS, ids=lambda a: " ".join(x for x in a if "/" not in x))
+def test_a_binary_file_is_said_to_be_binary_by_every_command(tmp_path: Path, kind: str, args: list[str]) -> None:
+    data, line = BINARY[kind]
+    path = tmp_path / "input.bin"
+    path.write_bytes(data)
+    result = invoke([str(path) if a == "FILE" else a for a in args], catch_exceptions=True)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().splitlines()[-1] == f"{path}:{line}: {BINARY_WORDS}"
+    assert "Traceback" not in result.output and "YAML" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [["validate", "-"], ["replay", "--deal", "1", "-"], ["rules", "-"]])
+def test_binary_standard_input_is_said_to_be_binary(args: list[str]) -> None:
+    result = invoke(args, input=b"5C d4\n\x00\n")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == f"<stdin>:2: {BINARY_WORDS}"
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
+def test_the_nul_is_found_at_its_line_in_any_block(tmp_path: Path, chunk: int) -> None:
+    """However the file comes in blocks, the NUL is found at its line, and the lines
+    before it are given first (as for text that is not UTF-8)."""
+    path = tmp_path / "f"
+    path.write_bytes("a: 1\nb: é\nc: 3\x00\n".encode())
+    source = Source(str(path), chunk=chunk)
+    got: list[str] = []
+    with source, pytest.raises(Exception) as caught:
+        got.extend(source)
+    assert str(caught.value) == f"{path}:3: {BINARY_WORDS}"
+    assert "".join(got) == "a: 1\nb: é\n"  # the lines before the NUL's
+
+
+def test_a_nul_after_bad_utf8_is_still_not_utf8_and_utf16_keeps_its_advice(tmp_path: Path) -> None:
+    """The first fault is said: bytes that are no UTF-8 before the NUL are "not UTF-8"; a
+    UTF-16 file (its byte-order mark, then NULs) keeps its advice to save it as UTF-8."""
+    path = tmp_path / "f.yaml"
+    path.write_bytes(b"a: \xfe\n\x00\n")
+    assert invoke(["validate", path]).stderr.strip() == f"{path}:1: not UTF-8 text"
+    path.write_bytes("foursquare: 1\n".encode("utf-16"))
+    assert "it is UTF-16" in invoke(["validate", path]).stderr
+    with pytest.raises(Exception, match=re.escape(f"f:2: {BINARY_WORDS}")):
+        yamlio.decode(b"a\n\x00", "f")
+
+
+def test_a_binary_file_through_a_real_process(tmp_path: Path) -> None:
+    (tmp_path / "game.bin").write_bytes(BINARY["script"][0])
+    done = subprocess.run(
+        [sys.executable, "-m", "foursquare", "validate", "game.bin"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=_env(),
+    )
+    assert done.returncode == 1
+    assert f"game.bin:2: {BINARY_WORDS}" in done.stderr.splitlines()
+    assert "Traceback" not in done.stderr

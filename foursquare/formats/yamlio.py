@@ -44,7 +44,7 @@ import yaml
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..errors import FormatError, ParseError, quote, shorten
 from . import yamlcut, yamlfast
-from .files import not_utf8_words
+from .files import BINARY_WORDS, not_utf8_words, nul_line
 from .yamlcut import _BREAKS as _BREAKS
 from .yamlcut import _MARKER as _MARKER
 from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
@@ -84,13 +84,18 @@ def decode(data: bytes, source: str) -> str:
     CRLF line ends become LF (line numbers do not change); the byte-order mark
     is removed.
 
-    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte.
+    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte,
+        or :data:`~foursquare.formats.files.BINARY_WORDS` at the line of a NUL byte before it
+        (as :class:`~foursquare.formats.files.Source` reads a file).
     """
+    nul = data.find(b"\0")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8") if nul < 0 else data[:nul].decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise FormatError(source, line, not_utf8_words(data[:4])) from None
+    if nul >= 0:
+        raise FormatError(source, nul_line(data), BINARY_WORDS)
     return clean_text(text)
 
 

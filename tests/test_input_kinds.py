@@ -7,6 +7,9 @@ never a traceback).
 - A binary file (a NUL byte): ``FILE:LINE: a binary file, not text``, from the one
   place files are read (:class:`foursquare.formats.files.Source`), for every command,
   never "not YAML", "not a card" or "a move script".
+- A missing input file: ``FILE: no such file``, status 1, in every command, ``rules
+  FILE`` and ``--rules FILE`` too (a value written as a file's name); only a word that
+  is neither a preset nor a file is a usage error (a misspelt preset, status 2).
 """
 
 from __future__ import annotations
@@ -184,4 +187,62 @@ def test_a_binary_file_through_a_real_process(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert f"game.bin:2: {BINARY_WORDS}" in done.stderr.splitlines()
+    assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------ a missing file
+
+#: Every command that reads a file, the rules ones included (FILE stands for it).
+MISSING_READERS = [
+    *FILE_READERS,
+    ["state", "--deal", "1", "--rules", "FILE"],
+    ["solve", "--deal", "1", "--rules", "FILE"],
+    ["analyze", "--no-bot", "--deal", "1", "--rules", "FILE", str(EXAMPLES / "deal89.moves")],
+]
+
+
+@pytest.mark.parametrize("name", ["nosuch.yaml", "folder/nosuch", "./nosuch"])
+@pytest.mark.parametrize("args", MISSING_READERS, ids=lambda a: " ".join(x for x in a if "/" not in x))
+def test_a_missing_file_is_one_rule_in_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke([name if a == "FILE" else a for a in args], catch_exceptions=True)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().splitlines()[-1] == f"{name}: no such file"
+    assert "Usage:" not in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args", [["rules", "fixd-board"], ["replay", "--deal", "1", "--rules", "fixd-board", "-"]])
+def test_a_word_that_is_no_preset_and_no_file_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(args)
+    assert result.exit_code == 2
+    assert "Usage:" in result.stderr and "fixd-board is neither a preset (standard, fixed-board" in result.stderr
+
+
+def test_a_file_named_as_a_word_is_still_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is there is read whatever its name (``house``, no dot)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").write_text("preset: fixed-board\nties: count\n", encoding="utf-8")
+    result = invoke(["rules", "house"])
+    assert result.exit_code == 0, result.output
+    assert "* ties: count" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [(["rules", "nosuch.yaml"], 1), (["replay", "nosuch.yaml"], 1), (["validate", "nosuch.yaml"], 1),
+     (["state", "nosuch.yaml"], 1), (["rules", "nosuch"], 2)],
+)
+def test_missing_files_through_a_real_process(tmp_path: Path, args: list[str], status: int) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "foursquare", *args],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=_env(),
+    )
+    assert done.returncode == status, done.stderr
+    if status == 1:
+        assert done.stderr == f"{args[-1]}: no such file\n"
     assert "Traceback" not in done.stderr

@@ -73,6 +73,27 @@ def nul_line(data: bytes | str, lines_before: int = 0) -> int | None:
     return lines_before + data.count(b"\n", 0, at) + 1
 
 
+def names_a_file(value: str) -> bool:
+    """Whether a value given where a name *or* a file is taken (``--rules NAME|FILE``)
+    is to be read as a file: ``-`` (standard input), a file or folder that is there,
+    or a word written as a file's name (a folder separator, or a dot: ``house.yaml``,
+    ``./x``), which no name of a preset holds.  Such a value that names no file is the
+    reader's ``FILE: no such file`` (status 1), as for every other input file; any
+    other value is a name, and a name that is no preset is a usage error.
+
+    >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
+    (True, True, False)
+    """
+    if value == "-" or "/" in value or os.sep in value or (os.altsep is not None and os.altsep in value):
+        return True
+    if "." in value:
+        return True
+    try:
+        return os.path.lexists(value)
+    except (ValueError, OSError):  # a NUL in the name, a name too long
+        return False
+
+
 def _too_large(name: str, limit: int) -> FormatError:
     return FormatError(name, None, f"too large: over {limit // (1024 * 1024)} MiB, more than any game file holds")
 

@@ -10,10 +10,13 @@ never a traceback).
 - A missing input file: ``FILE: no such file``, status 1, in every command, ``rules
   FILE`` and ``--rules FILE`` too (a value written as a file's name); only a word that
   is neither a preset nor a file is a usage error (a misspelt preset, status 2).
+- A bad environment value: ``FOURSQUARE_HOME`` set but empty is an error (status 1,
+  as one naming a file), never the default data folder.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -246,3 +249,53 @@ def test_missing_files_through_a_real_process(tmp_path: Path, args: list[str], s
     if status == 1:
         assert done.stderr == f"{args[-1]}: no such file\n"
     assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------ FOURSQUARE_HOME set but empty
+
+EMPTY_HOME_WORDS = "FOURSQUARE_HOME is set but empty: set it to the data folder, or unset it"
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+@pytest.mark.parametrize("args", [["stats"], ["stats", "--format", "json"], ["history"], ["history", "export"]])
+def test_an_empty_home_is_an_error_for_the_history_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, args: list[str]
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # the default folder: never used
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FOURSQUARE_HOME", value)
+    result = invoke(args)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(EMPTY_HOME_WORDS) and len(result.stderr.splitlines()) == 1
+    assert result.stdout == "" and not (tmp_path / "config").exists()
+
+
+def test_play_with_an_empty_home_warns_and_plays_unrecorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("FOURSQUARE_HOME", "")
+    result = invoke(["play", "--deal", "1", "--history"], input="d4\n")
+    assert result.exit_code == 0, result.output
+    assert f"{EMPTY_HOME_WORDS}" in result.stderr and "This game is not recorded in the history." in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no history made anywhere
+    quiet = invoke(["play", "--deal", "1"], input="d4\n")  # a script keeps no history unless asked
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_a_home_that_is_set_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+    result = invoke(["stats", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["history"] == str(tmp_path / "home" / "history.sqlite3")
+
+
+def test_an_empty_home_through_a_real_process(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "foursquare", "stats"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**_env(), "FOURSQUARE_HOME": "", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c")},
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith(EMPTY_HOME_WORDS) and "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -230,7 +230,8 @@ def test_usage_errors_exit_2(args):
         ("--deck", "5C 9D ZZ", "not a card: 'ZZ'"),
         ("--resume", None, "no such file"),
         ("--resume", "", "the file is empty"),
-        ("--resume", "\x00\x01garbage\xff", "not UTF-8"),
+        ("--resume", "\x01garbage\xff", "not UTF-8"),
+        ("--resume", "\x00\x01garbage\xff", "a binary file, not text"),
     ],
 )
 def test_bad_game_files_exit_1(tmp_path, option, content, message):

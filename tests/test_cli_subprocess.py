@@ -424,10 +424,11 @@ def test_output_to_a_full_disk_is_one_line_and_status_1(args):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["validate", "/dev/zero"], "/dev/zero: too large"),
-        (["replay", "-", "--deal", "1"], "<stdin>: too large"),
+        # NUL bytes are binary: said at the first block read
+        (["validate", "/dev/zero"], "/dev/zero:1: a binary file, not text"),
+        (["replay", "-", "--deal", "1"], "<stdin>:1: a binary file, not text"),
         (["play", "--deal", "1"], "<stdin>:1: the line is too long"),
-        (["play", "--deck", "/dev/zero"], "/dev/zero: too large"),
+        (["play", "--deck", "/dev/zero"], "/dev/zero:1: a binary file, not text"),
     ],
 )
 def test_an_endless_input_ends_with_an_error_not_an_exhausted_memory(args, message):
@@ -435,6 +436,21 @@ def test_an_endless_input_ends_with_an_error_not_an_exhausted_memory(args, messa
         done = subprocess.run([*COMMAND, *args], stdin=zero, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 1
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+def test_an_endless_text_input_ends_with_too_large():
+    """Endless text (comment lines: no game ends) stops at the size limit."""
+    feed = subprocess.Popen([sys.executable, "-c", "import sys\nwhile True: sys.stdout.write('# x\\n' * 4096)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        done = subprocess.run([*COMMAND, "validate", "-"], stdin=feed.stdout, capture_output=True, text=True,
+                              timeout=120, cwd=ROOT)
+    finally:
+        feed.kill()
+        feed.wait()
+    assert done.returncode == 1
+    assert "<stdin>: too large" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

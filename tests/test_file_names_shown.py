@@ -123,9 +123,16 @@ def test_a_name_with_a_space_in_messages(tmp_path: Path, monkeypatch: pytest.Mon
     assert result.stderr.startswith("'my game.yaml':")
 
 
-@pytest.mark.parametrize("args", [["rules", b"none\xfe.yaml"], ["replay", "--rules", b"none\xfe.yaml", "-"]])
-def test_a_rules_name_that_is_no_file_is_shown_one_way(odd: Path, args: list[str | bytes]) -> None:
-    done = run(args, odd)
+@pytest.mark.parametrize("command", [["rules"], ["replay", "--rules"]])
+@pytest.mark.parametrize(
+    ("name", "status", "words"),
+    [(b"none\xfe.yaml", 1, "$'none\\xfe.yaml': no such file"), (b"none\xfe", 2, "$'none\\xfe' is neither a preset")],
+)
+def test_a_rules_name_that_is_no_file_is_shown_one_way(
+    odd: Path, command: list[str], name: bytes, status: int, words: str
+) -> None:
+    """A file's name (a dot) that names no file is a missing file (status 1), a word a usage error."""
+    done = run([*command, name, *(["-"] if command[0] == "replay" else [])], odd)
     assert_clean(done.stdout, done.stderr)
-    assert done.returncode == 2
-    assert "$'none\\xfe.yaml' is neither a preset" in done.stderr.decode()
+    assert done.returncode == status
+    assert words in done.stderr.decode()

@@ -132,7 +132,7 @@ BROKEN = {
     "tag": ("foursquare: 1\ndeal: !!python/object:os.system {}\n", 2, "unsupported YAML tag"),
     "merge": ("foursquare: 1\n<<: {deal: 1}\n", 2, "merge keys"),
     "alias": ("foursquare: 1\ndeal: *nowhere\n", 2, "YAML syntax error"),
-    "tab": ("foursquare: 1\n\tdeal: 1\n", 2, "YAML syntax error"),
+    "tab": ("foursquare: 1\n\tdeal: 1\n", 2, "a tab character: YAML indents with spaces only"),
     "control character": ("foursquare: 1\ndeal: 1\x07\n", 2, "U+0007"),
     "key not text": ("foursquare: 1\n[a]: 1\n", 2, "key must be text"),
 }

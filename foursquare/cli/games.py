@@ -9,7 +9,6 @@ message`` (status 1 at the boundary).
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 
 import click
@@ -23,18 +22,15 @@ from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoice
 def load_rules_option(spec: str | None) -> Rules | None:
     """The rule set of a ``--rules`` value (a preset name or a rules file), or ``None`` when not given.
 
-    :raises click.BadParameter: when the value is neither a preset nor a file (status 2).
-    :raises FormatError: for a rules file with a problem (status 1 at the boundary).
+    A value that is neither a preset nor a file's name was refused as it was parsed
+    (:class:`~foursquare.cli.options.RulesSpec`, a usage error, status 2).
+
+    :raises FormatError: for a rules file with a problem, or missing (status 1 at the boundary).
     """
     if spec is None:
         return None
-    from ..engine.rules import PRESETS
     from ..formats.rulesfile import load_rules
 
-    if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
-        raise click.BadParameter(
-            f"{shown_name(spec)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="'--rules'"
-        )
     return load_rules(spec)
 
 

@@ -2,10 +2,14 @@
 and the start and the end of a game's place in the history (:func:`start_history`,
 :func:`end_history`).
 
-``FOURSQUARE_HOME`` when it is set (and not empty), otherwise Click's
+``FOURSQUARE_HOME`` when it is set, otherwise Click's
 ``get_app_dir("foursquare")`` (``~/.config/foursquare`` on Linux,
 ``~/Library/Application Support/foursquare`` on macOS, ``%APPDATA%\\foursquare``
 on Windows).  The folder is made when something is first written there.
+``FOURSQUARE_HOME`` set but empty (or only white space) names no folder: it is an
+error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME`` that names a
+file), never a silent fall back to the default folder; ``play`` says so and plays
+the game unrecorded, as for any data folder that cannot hold a history.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..engine.game import Game
+from ..errors import FoursquareError
 
 if TYPE_CHECKING:
     from ..formats.history import GameRecorder
@@ -31,19 +36,44 @@ HISTORY_FILE = "history.sqlite3"
 PROMPT_HISTORY_FILE = "prompt-history"
 
 
+class DataFolderError(FoursquareError):
+    """``FOURSQUARE_HOME`` names no data folder (it is set but empty)."""
+
+
 def data_folder() -> str:
-    """The data folder's path (it may not exist yet)."""
-    return os.environ.get(HOME_VARIABLE) or click.get_app_dir("foursquare")
+    """The data folder's path (it may not exist yet).
+
+    :raises DataFolderError: when ``FOURSQUARE_HOME`` is set but empty or only white
+        space (a mistake, as ``FOURSQUARE_HOME=$UNSET_VARIABLE``): the default folder is
+        not used silently instead.
+    """
+    value = os.environ.get(HOME_VARIABLE)
+    if value is None:
+        return click.get_app_dir("foursquare")
+    if not value.strip():
+        default = click.get_app_dir("foursquare")
+        raise DataFolderError(
+            f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use the default ({default})"
+        )
+    return value
 
 
 def history_path() -> str:
-    """The game history's path (:data:`HISTORY_FILE` in :func:`data_folder`)."""
+    """The game history's path (:data:`HISTORY_FILE` in :func:`data_folder`).
+
+    :raises DataFolderError: as :func:`data_folder`.
+    """
     return os.path.join(data_folder(), HISTORY_FILE)
 
 
 def prompt_history_path() -> str:
-    """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`)."""
-    return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
+    """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`);
+    :data:`os.devnull` when there is no data folder (:class:`DataFolderError`): the line
+    history is a convenience, left out quietly (the game history's warning says why)."""
+    try:
+        return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
+    except DataFolderError:
+        return os.devnull
 
 
 def warn(text: str, look: Look | None = None) -> None:
@@ -64,14 +94,20 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     """The recorder that keeps ``game`` in the history of the data folder
     (:func:`history_path`): at the prompt unless ``--no-history``, for a
     script only with ``--history``.  A history file that is refused (from a newer
-    version, not a history, a data folder that cannot hold one) is said on stderr
-    now (:func:`warn`, with ``look``), and the game is played unrecorded."""
+    version, not a history, a data folder that cannot hold one, no data folder:
+    :class:`DataFolderError`) is said on stderr now (:func:`warn`, with ``look``),
+    and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
     from ..formats.history import GameRecorder
     from ..formats.historyrows import Source
 
-    recorder = GameRecorder(history_path(), game, Source.PROMPT if interactive else Source.SCRIPT)
+    try:
+        path = history_path()
+    except DataFolderError as exc:
+        warn(f"{exc}. This game is not recorded in the history.", look)
+        return None
+    recorder = GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)
     if recorder.refused is not None:
         warn(f"{recorder.refused}. This game is not recorded in the history.", look)
     return recorder

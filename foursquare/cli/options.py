@@ -44,12 +44,25 @@ PATH = FilePath(allow_dash=True, readable=False)
 class RulesSpec(click.ParamType[str]):
     """The value of ``--rules NAME|FILE`` (and ``rules [NAME|FILE]``): text, kept as
     given (:func:`foursquare.cli.games.load_rules_option` reads it); shell completion
-    offers the preset names that start with what is typed, and file names."""
+    offers the preset names that start with what is typed, and file names.
+
+    The one rule for a value that is no preset (:func:`foursquare.formats.files.names_a_file`):
+    a value written as a file's name (``house.yaml``, ``rules/x``, ``-``) or naming a file
+    that is there is a file, and a missing one is the reader's ``FILE: no such file``
+    (status 1) as in every command; any other word is a misspelt preset: a usage error
+    here (status 2) listing the presets."""
 
     name = "rules"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        return str(value)
+        from ..engine.rules import PRESETS
+        from ..errors import shown_name
+        from ..formats.files import names_a_file
+
+        text = str(value)
+        if text not in PRESETS and not names_a_file(text):
+            self.fail(f"{shown_name(text)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param, ctx)
+        return text
 
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..engine.cards import RANK_CHARS
@@ -17,7 +15,6 @@ from ..engine.rules import (
     Rules,
     Ties,
 )
-from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import load_rules_option
@@ -89,10 +86,6 @@ def rules(spec: str | None, fmt: str) -> None:
         for name in PRESETS:
             click.echo(f"{name:<{width}}  {DESCRIPTIONS[name]}")
         return
-    if spec not in PRESETS and spec != "-" and not os.path.exists(spec):
-        raise click.BadParameter(
-            f"{shown_name(spec)} is neither a preset ({', '.join(PRESETS)}) nor a rules file", param_hint="NAME|FILE"
-        )
     chosen = load_rules_option(spec)
     assert chosen is not None  # spec is given
     if fmt == "yaml":

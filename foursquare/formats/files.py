@@ -51,6 +51,49 @@ def not_utf8_words(start: bytes) -> str:
     return "not UTF-8 text"
 
 
+#: The words for input that holds a NUL byte: binary data (a program, an image, a
+#: compressed or a UTF-16 file without its byte-order mark), which no text file holds.
+BINARY_WORDS = "a binary file, not text (it holds a NUL byte); give a text file"
+
+
+def nul_line(data: bytes | str, lines_before: int = 0) -> int | None:
+    """The line (from 1, after ``lines_before`` lines) of the first NUL in ``data``, or
+    ``None`` when it holds none: what makes input binary (:data:`BINARY_WORDS`).
+
+    >>> nul_line(b"5C d4\\n\\x009D e4\\n")
+    2
+    >>> nul_line("5C d4\\n") is None
+    True
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    at = data.find(b"\0")
+    if at < 0:
+        return None
+    return lines_before + data.count(b"\n", 0, at) + 1
+
+
+def names_a_file(value: str) -> bool:
+    """Whether a value given where a name *or* a file is taken (``--rules NAME|FILE``)
+    is to be read as a file: ``-`` (standard input), a file or folder that is there,
+    or a word written as a file's name (a folder separator, or a dot: ``house.yaml``,
+    ``./x``), which no name of a preset holds.  Such a value that names no file is the
+    reader's ``FILE: no such file`` (status 1), as for every other input file; any
+    other value is a name, and a name that is no preset is a usage error.
+
+    >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
+    (True, True, False)
+    """
+    if value == "-" or "/" in value or os.sep in value or (os.altsep is not None and os.altsep in value):
+        return True
+    if "." in value:
+        return True
+    try:
+        return os.path.lexists(value)
+    except (ValueError, OSError):  # a NUL in the name, a name too long
+        return False
+
+
 def _too_large(name: str, limit: int) -> FormatError:
     return FormatError(name, None, f"too large: over {limit // (1024 * 1024)} MiB, more than any game file holds")
 
@@ -76,7 +119,9 @@ class Source:
     :ivar name: the display name (``<stdin>`` for ``-``).
     :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
         file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe,
-        text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte).
+        text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
+        a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
+        read on as a card, a move or YAML).
     """
 
     def __init__(self, path: str, *, line_limit: int | None = None, chunk: int | None = None) -> None:
@@ -131,6 +176,7 @@ class Source:
         limit = MAX_INPUT_BYTES
         size = self.chunk or CHUNK_BYTES
         total = 0
+        lines = 0  # line ends read before this chunk
         if self._text is not None:
             while True:
                 text = self._text.read(size)
@@ -139,11 +185,14 @@ class Source:
                     raise _too_large(self.name, limit)
                 if not text:
                     return
+                line = nul_line(text, lines)
+                if line is not None:
+                    raise FormatError(self.name, line, BINARY_WORDS)
+                lines += text.count("\n")
                 yield text, b""
         assert self._binary is not None
         read = getattr(self._binary, "read1", self._binary.read)
         decoder = codecs.getincrementaldecoder("utf-8")()
-        lines = 0  # line ends read before this chunk
         start = b""  # the file's first bytes, for the words of an error at its start
         while True:
             try:
@@ -156,14 +205,20 @@ class Source:
             pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
             if len(start) < 4:
                 start += data[: 4 - len(start)]
+            nul = data.find(b"\0")  # binary: said as such, whatever else is wrong after it
+            part = data if nul < 0 else data[:nul]
             try:
-                text = decoder.decode(data, final=not data)
+                text = decoder.decode(part, final=not data or nul >= 0)
             except UnicodeDecodeError as exc:
-                good = (pending + data)[: exc.start]  # valid UTF-8, up to the bad byte
+                good = (pending + part)[: exc.start]  # valid UTF-8, up to the bad byte
                 if good:  # read first: the games it ends are reported before the error
                     yield good.decode("utf-8"), good
                 line = lines + good.count(b"\n") + 1
                 raise FormatError(self.name, line, not_utf8_words(start)) from None
+            if nul >= 0:
+                if text:  # read first, as above
+                    yield text, part
+                raise FormatError(self.name, lines + part.count(b"\n") + 1, BINARY_WORDS)
             lines += data.count(b"\n")
             if not data:
                 return
@@ -205,8 +260,8 @@ def read_source(path: str) -> tuple[str, str]:
     :param path: a file path, or ``-``.
     :returns: ``(text, name)``.
     :raises FormatError: for a missing file, a directory, an unreadable file, a
-        file over :data:`MAX_INPUT_BYTES` or text that is not UTF-8
-        (``FILE:LINE: not UTF-8 text``).
+        file over :data:`MAX_INPUT_BYTES`, text that is not UTF-8
+        (``FILE:LINE: not UTF-8 text``) or binary (a NUL byte, :data:`BINARY_WORDS`).
     """
     with Source(path) as source:
         return source.read_text(), source.name

@@ -12,8 +12,6 @@ Unknown keys and out-of-range values are errors naming the key and what is allow
 
 from __future__ import annotations
 
-import os
-
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, RulesError, quote, shorten
 from .yamlio import (
@@ -136,9 +134,10 @@ def load_rules(spec: str) -> Rules:
     """
     if spec in PRESETS:
         return PRESETS[spec]
-    if spec != "-" and not os.path.exists(spec):
+    from .files import names_a_file, read_source
+
+    if not names_a_file(spec):  # a word, no file: a misspelt preset (a file's name: "no such file")
         raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
-    from .files import read_source
 
     text, name = read_source(spec)
     return read_rules(text, name)

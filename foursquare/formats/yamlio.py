@@ -44,7 +44,7 @@ import yaml
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..errors import FormatError, ParseError, quote, shorten
 from . import yamlcut, yamlfast
-from .files import not_utf8_words
+from .files import BINARY_WORDS, not_utf8_words, nul_line
 from .yamlcut import _BREAKS as _BREAKS
 from .yamlcut import _MARKER as _MARKER
 from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
@@ -84,13 +84,18 @@ def decode(data: bytes, source: str) -> str:
     CRLF line ends become LF (line numbers do not change); the byte-order mark
     is removed.
 
-    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte.
+    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte,
+        or :data:`~foursquare.formats.files.BINARY_WORDS` at the line of a NUL byte before it
+        (as :class:`~foursquare.formats.files.Source` reads a file).
     """
+    nul = data.find(b"\0")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8") if nul < 0 else data[:nul].decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise FormatError(source, line, not_utf8_words(data[:4])) from None
+    if nul >= 0:
+        raise FormatError(source, nul_line(data), BINARY_WORDS)
     return clean_text(text)
 
 
@@ -215,6 +220,9 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
         # line, at the next document's marker: say the piece's last line instead.
         line = min(mark.line, piece.last) + 1 + offset if mark is not None else None
+        tab = _tab_at(piece.text, exc.problem_mark)
+        if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
+            raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None
         what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
     except yaml.reader.ReaderError as exc:
@@ -226,6 +234,33 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
     except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
         raise FormatError(source, piece.first, f"YAML error: {shorten(str(exc), 200)}") from None
+
+
+#: The words for a tab where YAML wants spaces (indentation, or after ``-`` / ``key:``),
+#: the same from every reader and either parser.
+TAB_WORDS = "a tab character: YAML indents with spaces only (replace the tab with spaces)"
+
+
+def _tab_at(text: str, mark: Any) -> int | None:
+    """The line (from 0) of the tab that a parser's error points at, or ``None`` when
+    it points at no tab (libyaml: "found character that cannot start any token" or
+    "found a tab character that violates indentation"; PyYAML: "found character '\\t'").
+    A tab in the indentation of the error's line counts too: after spaces, libyaml reads
+    the line on as the value before it and stops later on it ("mapping values are not allowed").
+
+    >>> _tab_at("moves:\\n\\t- d4\\n", yaml.Mark("f", 7, 1, 0, None, None))
+    1
+    >>> _tab_at("moves: [d4\\n", yaml.Mark("f", 10, 0, 10, None, None)) is None
+    True
+    """
+    if mark is None:
+        return None
+    lines = _BREAKS.split(text)
+    if not 0 <= mark.line < len(lines):
+        return None
+    row = lines[mark.line]
+    indent = row[: len(row) - len(row.lstrip(" \t"))]
+    return mark.line if row[mark.column : mark.column + 1] == "\t" or "\t" in indent else None
 
 
 def _is_empty(node: yaml.Node | None) -> bool:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import tempfile
 from typing import IO
 
@@ -316,16 +317,16 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
 
     :param output_option: the option (or argument) naming the file written, ``--record``.
     :param output: its value (``None`` or ``-``: no file written, nothing to check).
-    :param inputs: each input option (``--deck``) and its value (``None``, ``-``, or a
-        name that is no file, such as a rules preset: not checked).
+    :param inputs: each input option (``--deck``) and its value (``None``, ``-``, a
+        name that is no file, such as a rules preset, or a device or pipe: not checked).
     :raises click.UsageError: naming both options."""
     import click
 
     if output is None or output == "-" or "\0" in output:
         return
     for option, path in inputs.items():
-        if path is None or path == "-" or "\0" in path or not os.path.exists(path):
-            continue
+        if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
+            continue  # no file, or a device or pipe: nothing there to overwrite
         if same_file(output, path):
             from ..errors import quote
 
@@ -333,3 +334,15 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
                 f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
                 " overwrite that input; give another name"
             )
+
+
+def stdin_file() -> str | None:
+    """The name of the file standard input reads (``/dev/fd/0``), for
+    :func:`refuse_output_over_input`; ``None`` when stdin is no open file descriptor
+    (closed, or a stream in place of one, as a test runner gives)."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+    name = f"/dev/fd/{fd}"
+    return name if os.path.exists(name) else None

@@ -28,7 +28,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, is_standard_output, os_error_words, refuse_output_over_input
+from .files import LockedFile, claim, is_standard_output, os_error_words, refuse_output_over_input, stdin_file
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -119,7 +119,7 @@ def play(
     # --resume F --record F continues a game in place; any other input is never written over
     # (a move script redirected from the file itself, < F, is an input too)
     refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": "/dev/stdin"}
+        "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": stdin_file()}
     )
     rules = load_rules_option(rules_spec)
     held = check_record_target(record, resume_path, force)

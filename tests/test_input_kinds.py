@@ -182,6 +182,28 @@ def test_a_nul_after_bad_utf8_is_still_not_utf8_and_utf16_keeps_its_advice(tmp_p
         yamlio.decode(b"a\n\x00", "f")
 
 
+@pytest.mark.parametrize("data", [b"d4\n\x00\n", b"d4\ne4\x00\n", "d4\ne4\x00\n"])
+def test_a_binary_move_script_piped_to_play_is_said_to_be_binary(data: bytes | str) -> None:
+    """play reads its moves line by line, from bytes or (under some runners) text: a NUL
+    is binary input at its line, after the moves before it are played."""
+    result = invoke(["play", "--deal", "1", "--no-history"], input=data)
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == f"<stdin>:2: {BINARY_WORDS}"
+    assert "not a cell" not in result.stderr
+
+
+def test_a_binary_move_script_piped_to_play_through_a_real_process(tmp_path: Path) -> None:
+    (tmp_path / "moves").write_bytes(b"d4\ne4\x00\n")
+    with open(tmp_path / "moves", "rb") as moves:
+        done = subprocess.run(
+            [sys.executable, "-m", "foursquare", "play", "--deal", "1", "--no-history"],
+            cwd=tmp_path, stdin=moves, capture_output=True, text=True, timeout=120, env=_env(),
+        )
+    assert done.returncode == 1
+    assert f"<stdin>:2: {BINARY_WORDS}" in done.stderr.splitlines()
+    assert "Traceback" not in done.stderr and "not a cell" not in done.stderr
+
+
 def test_a_binary_file_through_a_real_process(tmp_path: Path) -> None:
     (tmp_path / "game.bin").write_bytes(BINARY["script"][0])
     done = subprocess.run(

@@ -23,7 +23,7 @@ from ..engine.game import Game, Placement
 from ..engine.rules import Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.files import not_utf8_words
+from ..formats.files import BINARY_WORDS, not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -595,7 +595,8 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
 
     Read as bytes, so that a line that is not UTF-8 is reported at its own line
     (``<stdin>:LINE: ...``, status 1); a byte-order mark on the first line and
-    CRLF line ends are accepted (the caller strips white space).
+    CRLF line ends are accepted (the caller strips white space); a line holding a NUL
+    byte is binary data (``<stdin>:LINE:`` :data:`~foursquare.formats.files.BINARY_WORDS`).
     """
     stream = getattr(sys.stdin, "buffer", None)
     limit = MAX_LINE_BYTES
@@ -603,6 +604,8 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         for number, line in enumerate(iter(lambda: sys.stdin.readline(limit + 1), ""), 1):
             if len(line) > limit:
                 fail(f"{STDIN}:{number}: the line is too long (over {limit // 1024} KiB)")
+            if "\0" in line:
+                fail(f"{STDIN}:{number}: {BINARY_WORDS}")
             yield number, line
         return
     for number, raw in enumerate(iter(lambda: stream.readline(limit + 1), b""), 1):
@@ -611,10 +614,15 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         try:
-            yield number, raw.decode("utf-8")
+            line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
+            if b"\0" in raw[: exc.start]:  # the first fault is said, as formats.files.Source says it
+                fail(f"{STDIN}:{number}: {BINARY_WORDS}")
             other = not_utf8_words(raw[:4]).removeprefix("not UTF-8 text") if number == 1 else ""
             fail(f"{STDIN}:{number}: the input is not UTF-8 text" + (other or f" (byte {exc.start + 1} of the line)"))
+        if "\0" in line:  # binary data, as every reader says
+            fail(f"{STDIN}:{number}: {BINARY_WORDS}")
+        yield number, line
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:

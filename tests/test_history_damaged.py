@@ -64,6 +64,11 @@ DAMAGE = {
     "lost without a reason": ("UPDATE games SET status = 'lost' WHERE id = 2", "row 2: a game lost without a reason"),
     "reason": ("UPDATE games SET status = 'lost', reason = 'bored' WHERE id = 2", "row 2: its reason is 'bored'"),
     "digest": ("UPDATE games SET digest = 'abc' WHERE id = 2", "row 2: its digest is 'abc'"),
+    "rules": ("UPDATE games SET rules = 'nosuch' WHERE id = 2", "row 2: its rules is 'nosuch'"),
+    "moves above the deck": ("UPDATE games SET moves = 41 WHERE id = 2", "row 2: its moves is 41"),
+    "score above the best": (
+        "UPDATE games SET status = 'won', score = 25 WHERE id = 2", "row 2: its score is 25, not a score from 0 to 24"
+    ),
     "a renamed column": ("ALTER TABLE games RENAME COLUMN status TO st", "its table of games has no column status"),
     "a dropped column": ("ALTER TABLE games DROP COLUMN origin", "its table of games has no column origin"),
 }

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from ..engine.deal import MAX_DEAL
 from ..engine.game import Reason, Status
+from ..engine.rules import PRESETS
 from ..errors import FoursquareError
 
 #: The columns a reader selects, in the order of :func:`read_row`'s values.
@@ -183,8 +184,9 @@ def read_row(row: tuple[Any, ...]) -> GameRecord:
     :raises DamagedRow: naming the row and the first value that foursquare never
         writes there: a value of the wrong type or out of its range (a count
         below 0, a time not finite or beyond the year 9999, a deal that is not a
-        deal number), a kind, status, reason or source it does not know, or a
-        status with a reason or a score it never has.
+        deal number, more moves than a preset's deck holds, a score above its
+        best), a kind, status, reason, source or rule set's name it does not know,
+        or a status with a reason or a score it never has.
     """
     (rid, kind, record, rules, deal, moves, status, reason, score, hints, started, last, ended, added, source, origin,
      key) = row
@@ -200,13 +202,24 @@ def read_row(row: tuple[Any, ...]) -> GameRecord:
         raise DamagedRow(f"row {rid}: a game {the_status.value} {'without' if the_reason is None else 'with'} a reason")
     if not isinstance(key, bytes) or len(key) != DIGEST_SIZE:
         raise check.bad("digest", key, f"{DIGEST_SIZE} bytes")
+    the_rules = str(check.text("rules", rules))
+    the_moves = int(check.count("moves", moves) or 0)
+    if the_rules != "custom":  # a preset's name (Rules.label): its deck bounds the counts
+        if the_rules not in PRESETS:
+            raise check.bad("rules", the_rules, f"a rule set's name ({', '.join(PRESETS)}) or 'custom'")
+        preset = PRESETS[the_rules]
+        if the_moves > preset.deck_size:
+            raise check.bad("moves", the_moves, f"at most the {preset.deck_size} cards of the {the_rules} deck")
+        best = preset.deck_size - preset.size * preset.size  # a win fills the grid (RULES.md §5)
+        if the_score is not None and the_score > best:
+            raise check.bad("score", the_score, f"a score from 0 to {best} (the {the_rules} rules)")
     return GameRecord(
         id=rid,
         kind=check.choice("kind", kind, Kind),
         record=str(check.text("record", record)),
-        rules=str(check.text("rules", rules)),
+        rules=the_rules,
         deal=check.deal(deal),
-        moves=int(check.count("moves", moves) or 0),
+        moves=the_moves,
         status=the_status,
         reason=the_reason,
         score=the_score,

@@ -332,21 +332,13 @@ def _work(
 ) -> None:
     """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
     _start_work(initializer, mask, inherited)
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
+    while (job := _next_job(conn)) is not None:
         reply: tuple[bool, Any]
         try:
             reply = (True, fn(job[0]))
         except Exception as exc:
             reply = (False, exc)
-        try:
-            conn.send_bytes(_reply_bytes(reply))
-        except OSError:
+        if not _send(conn, reply):
             return
 
 
@@ -360,17 +352,31 @@ def _stream_work(
     """An :func:`in_background` worker's life: its initializer, then its one task from
     ``conn``, each item sent as it is made, then the end (or the task's error)."""
     _start_work(initializer, mask, inherited)
-    try:
-        job = conn.recv()
-    except (EOFError, OSError):
-        return
+    job = _next_job(conn)
     if job is None:
         return
     for reply in _stream_replies(fn, job[0]):
-        try:
-            conn.send_bytes(_reply_bytes(reply))
-        except OSError:
+        if not _send(conn, reply):
             return
+
+
+def _next_job(conn: Connection[Any, Any]) -> tuple[Any, ...] | None:
+    """In a worker: the next job from ``conn`` (a tuple whose first item is the task), or
+    ``None`` when the caller sent ``None`` or the pipe ended."""
+    try:
+        job: tuple[Any, ...] | None = conn.recv()
+    except (EOFError, OSError):
+        return None
+    return job
+
+
+def _send(conn: Connection[Any, Any], reply: tuple[bool, Any]) -> bool:
+    """In a worker: send ``reply`` (see :func:`_reply_bytes`); False when the pipe is gone."""
+    try:
+        conn.send_bytes(_reply_bytes(reply))
+    except OSError:
+        return False
+    return True
 
 
 def _stream_replies(fn: Callable[[Any], Iterable[Any]], task: Any) -> Iterator[tuple[bool, Any]]:

@@ -97,7 +97,8 @@ def writable_target(path: str) -> str:
     :raises OSError: naming ``path`` when it exists and is not a regular file
         (a directory, a device, a FIFO, a socket), when it is read-only by its
         mode (:data:`READ_ONLY`), when it ends with ``/`` (a folder's name) or
-        holds a NUL character.
+        holds a NUL character, and when it is the game history's database
+        (:data:`HISTORY_ITSELF`).
     """
     if "\0" in path:
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", path)
@@ -118,7 +119,25 @@ def writable_target(path: str) -> str:
         raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
+    if _is_the_history(path):
+        raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
     return real
+
+
+#: Why :func:`writable_target` refuses the game history's own file.
+HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
+
+
+def _is_the_history(path: str) -> bool:
+    """Whether ``path`` is the game history's database (:func:`~foursquare.cli.home.history_path`),
+    which no command writes as a file; False when the data folder is not set right."""
+    from .home import DataFolderError, history_path
+
+    try:
+        history = history_path()
+    except DataFolderError:
+        return False
+    return os.path.isfile(history) and same_file(path, history)
 
 
 def is_standard_output(path: str) -> bool:

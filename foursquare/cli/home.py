@@ -41,7 +41,10 @@ class DataFolderError(FoursquareError):
 
 
 def data_folder() -> str:
-    """The data folder's path (it may not exist yet).
+    """The data folder's path, absolute (it may not exist yet): ``FOURSQUARE_HOME`` (a
+    leading ``~`` is the user's home folder, as the shell would have it; a relative
+    path is taken from the current folder once, so every message names the folder in
+    full), or the user's application folder.
 
     :raises DataFolderError: when ``FOURSQUARE_HOME`` is set but empty or only white
         space (a mistake, as ``FOURSQUARE_HOME=$UNSET_VARIABLE``): the default folder is
@@ -55,7 +58,7 @@ def data_folder() -> str:
         raise DataFolderError(
             f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use the default ({default})"
         )
-    return value
+    return os.path.abspath(os.path.expanduser(value))
 
 
 def history_path() -> str:

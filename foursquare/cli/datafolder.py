@@ -1,7 +1,16 @@
-"""The user's data folder's name (``FOURSQUARE_HOME``, or Click's application folder)
-and the game history's file in it: a module of its own, so that the file checks
-(:mod:`foursquare.cli.files`) can know the history without the rest of
-:mod:`foursquare.cli.home`."""
+"""The user's data folder, where the game history and the prompt's line history live.
+
+``FOURSQUARE_HOME`` when it is set (a leading ``~`` is the home folder; a relative name
+is made absolute), otherwise Click's ``get_app_dir("foursquare")``
+(``~/.config/foursquare`` on Linux, ``~/Library/Application Support/foursquare`` on
+macOS, ``%APPDATA%\\foursquare`` on Windows).  The folder is made when something is
+first written there.  ``FOURSQUARE_HOME`` set but empty (or only white space) names no
+folder: it is an error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME``
+that names a file), never a silent fall back to the default folder; ``play`` says so
+and plays the game unrecorded, as for any data folder that cannot hold a history.
+A module of its own, so that the file checks (:mod:`foursquare.cli.files`) know the
+history's file without the rest of :mod:`foursquare.cli.home`.
+"""
 
 from __future__ import annotations
 
@@ -50,3 +59,13 @@ def history_path() -> str:
     :raises DataFolderError: as :func:`data_folder`.
     """
     return os.path.join(data_folder(), HISTORY_FILE)
+
+
+def prompt_history_path() -> str:
+    """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`);
+    :data:`os.devnull` when there is no data folder (:class:`DataFolderError`): the line
+    history is a convenience, left out quietly (the game history's warning says why)."""
+    try:
+        return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
+    except DataFolderError:
+        return os.devnull

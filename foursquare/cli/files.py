@@ -129,7 +129,7 @@ HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): wri
 
 
 def _is_the_history(path: str) -> bool:
-    """Whether ``path`` is the game history's database (:func:`~foursquare.cli.home.history_path`),
+    """Whether ``path`` is the game history's database (:func:`~foursquare.cli.datafolder.history_path`),
     which no command writes as a file; False when the data folder is not set right."""
     from .datafolder import DataFolderError, history_path
 

@@ -23,7 +23,7 @@ from ..formats.history import HistoryStore, error_words
 from ..formats.historyrows import GameRecord, Kind, Source
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .home import history_path
+from .datafolder import history_path
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
 

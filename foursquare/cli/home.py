@@ -1,21 +1,11 @@
-"""The user's data folder: where the game history and the prompt's line history live,
-and the start and the end of a game's place in the history (:func:`start_history`,
-:func:`end_history`).
-
-``FOURSQUARE_HOME`` when it is set, otherwise Click's
-``get_app_dir("foursquare")`` (``~/.config/foursquare`` on Linux,
-``~/Library/Application Support/foursquare`` on macOS, ``%APPDATA%\\foursquare``
-on Windows).  The folder is made when something is first written there.
-``FOURSQUARE_HOME`` set but empty (or only white space) names no folder: it is an
-error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME`` that names a
-file), never a silent fall back to the default folder; ``play`` says so and plays
-the game unrecorded, as for any data folder that cannot hold a history.
+"""A game's place in the history: its start (:func:`start_history`) and its end
+(:func:`end_history`), and the prompt's warnings about the data folder (:func:`warn`).
+Where the data folder is, and the history's file in it: :mod:`foursquare.cli.datafolder`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from typing import TYPE_CHECKING
 
 import click
@@ -27,22 +17,7 @@ if TYPE_CHECKING:
     from .session import Session
     from .style import Look
 
-from .datafolder import HISTORY_FILE as HISTORY_FILE
-from .datafolder import HOME_VARIABLE as HOME_VARIABLE
-from .datafolder import PROMPT_HISTORY_FILE as PROMPT_HISTORY_FILE
-from .datafolder import DataFolderError as DataFolderError
-from .datafolder import data_folder as data_folder
-from .datafolder import history_path as history_path
-
-
-def prompt_history_path() -> str:
-    """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`);
-    :data:`os.devnull` when there is no data folder (:class:`DataFolderError`): the line
-    history is a convenience, left out quietly (the game history's warning says why)."""
-    try:
-        return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
-    except DataFolderError:
-        return os.devnull
+from .datafolder import DataFolderError, history_path
 
 
 def warn(text: str, look: Look | None = None) -> None:

@@ -1,6 +1,6 @@
 """``foursquare stats``: the statistics of the games in the history.
 
-The games come from the history of the data folder (:mod:`foursquare.cli.home`,
+The games come from the history of the data folder (:mod:`foursquare.cli.datafolder`,
 :mod:`foursquare.formats.history`): games played (won or lost), games stopped
 before their end, the share won with its 95% Wilson interval, the mean and best
 score of the games won, the current and longest winning streaks, hints and time
@@ -20,7 +20,7 @@ from ..formats.historyrows import GameRecord
 from ..formats.historystats import Summary, summarize
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .home import history_path
+from .datafolder import history_path
 from .options import given_on_the_command_line, option_needs
 
 #: The longest bar of the histogram (characters).

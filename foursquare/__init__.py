@@ -9,6 +9,11 @@ The engine (cards, deals, layout, game rules, the player's view) does no I/O::
     >>> record = game.play("d4")
     >>> record.status
     <Status.PLAYING: 'playing'>
+    >>> Game.from_deal(1, rules="three-square").rules.size  # a Rules value, or a preset's name
+    3
+    >>> game.play(44)
+    Traceback (most recent call last):
+    foursquare.errors.ParseError: Game.play: not a cell: 44 (int; cell must be a Cell or a cell's name like d4)
 
 The formats (move scripts, transcripts, state YAML) sit on it, and the
 ``foursquare`` command line on both.

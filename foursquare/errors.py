@@ -50,6 +50,25 @@ class PositionError(FoursquareError, ValueError):
     player's view to take, its next card unknown (§6)."""
 
 
+class ArgumentError(FoursquareError, TypeError, ValueError):
+    """A library function given an argument it does not take, such as
+    ``recommend(view, budget="1")`` or ``solve(view)``: the message names the
+    function and the argument and says what it takes.  Also a :class:`TypeError`
+    and a :class:`ValueError`, so code that catches either still catches it.
+    (A card, a cell or a deal number that is not one is a :class:`ParseError`, a
+    rule set a :class:`RulesError`, a bot a ``BotError``, whatever their type.)"""
+
+
+def wrong_argument(
+    where: str, name: str, expected: str, value: object, kind: type[FoursquareError] = ArgumentError
+) -> FoursquareError:
+    """The error for argument ``name`` of ``where`` (a function, like ``recommend``),
+    which must be ``expected`` but is ``value``: ``recommend: budget must be a number
+    of seconds or None, not '1' (str)``.  ``kind`` is the error's class: an
+    :class:`ArgumentError`, or for a card or a cell a :class:`ParseError`, and so on."""
+    return kind(f"{where}: {name} must be {expected}, not {quote(value)} ({type(value).__name__})")
+
+
 class HistoryError(FoursquareError, ValueError):
     """A game without the history that is asked for: resumed from a position
     without its moves, it cannot be written as a transcript (FORMATS.md)."""

@@ -14,6 +14,7 @@ from foursquare.bots._board import Board
 from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
+from foursquare.errors import ArgumentError
 
 FAST_BOTS = ["random", "greedy", "expectimax"]
 
@@ -352,3 +353,68 @@ def test_one_placement_ahead_the_recommended_cell_is_never_dominated():
         top, *others = bot.estimates(game.view())
         for e in others:
             assert not (e.win_chance > top.win_chance and e.expected_score > top.expected_score), (game.placed, e)
+
+
+# --- wrong types are refused in our words: recommend, get_bot and Bot.estimates check
+# their arguments (a bot that is not one: BotError; anything else: ArgumentError)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"bot": None}, BotError, "recommend: bot must be a bot's name (random, greedy, "),
+        ({"bot": 3}, BotError, "recommend: bot must be a bot's name"),
+        ({"bot": "nope"}, BotError, "unknown bot 'nope' (bots: random, greedy, "),
+        ({"budget": "1"}, ArgumentError, "recommend: budget must be a number of seconds or None (no time limit), not '1' (str)"),
+        ({"budget": float("nan")}, ArgumentError, "recommend: budget must be a number of seconds"),
+        ({"budget": True}, ArgumentError, "recommend: budget must be a number of seconds"),
+        ({"seed": "x"}, ArgumentError, "recommend: seed must be a whole number, not 'x' (str)"),
+        ({"seed": 1.5}, ArgumentError, "recommend: seed must be a whole number"),
+        ({"view": None}, ArgumentError, "recommend: view must be a PlayerView (game.view()) or a Game, not None"),
+        ({"view": "d4"}, ArgumentError, "recommend: view must be a PlayerView"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_recommend(kwargs, error, words):
+    arguments = {"view": Game.from_deal(1).view(), "bot": "greedy", **kwargs}
+    with pytest.raises(error) as info:
+        recommend(**arguments)
+    assert words in str(info.value)
+
+
+def test_recommend_takes_a_game_as_its_players_view():
+    game = Game.from_deal(3)
+    for cell in ("d4", "d3", "e3"):
+        game.play(cell)
+    assert recommend(game, bot="deep", budget=None) == recommend(game.view(), bot="deep", budget=None)
+    assert get_bot("greedy").choose(game) == get_bot("greedy").choose(game.view())
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((None,), "estimates: view must be a PlayerView"),
+        ((Game.from_deal(1).view(), "1"), "estimates: budget must be a number of seconds"),
+        ((Game.from_deal(1).view(), None, None), "estimates: seed must be a whole number, not None"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_each_bot(name, args, words):
+    bot = get_bot(name)
+    with pytest.raises(ArgumentError) as info:
+        bot.estimates(*args)
+    assert f"{type(bot).__name__}.{words}" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "words"),
+    [
+        (("deep", "5"), ArgumentError, "get_bot: nodes must be a whole number or None (the bot's default), not '5' (str)"),
+        (("deep", 5.0), ArgumentError, "get_bot: nodes must be a whole number"),
+        (("greedy", True), ArgumentError, "get_bot: nodes must be a whole number"),
+        ((None,), BotError, "unknown bot None (bots: random, "),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_get_bot(args, error, words):
+    with pytest.raises(error) as info:
+        get_bot(*args)
+    assert words in str(info.value)

@@ -88,3 +88,45 @@ def test_s1_card_constructor_rejects_out_of_range(rank, suit):
 def test_s1_parse_errors_are_value_errors():
     with pytest.raises(ValueError):
         Card.parse("ZZ")
+
+
+# --- wrong types are refused in our words (the public constructors check their arguments)
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (-1, "Card: not a card: -1 (value must be"),  # once read as KS
+        (2, "Card: not a card: 2 (value must be"),  # a number below the aces
+        (56, "Card: not a card: 56 (value must be"),
+        (True, "Card: not a card: True (bool; value must be"),  # a bool is an int, but no card's number
+        (1.5, "Card: not a card: 1.5 (float; value must be"),
+        (None, "Card: not a card: None (NoneType; value must be"),
+        ("7X", "not a card: '7X'"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_Card(value, words):
+    with pytest.raises(ParseError) as info:
+        Card(value)
+    assert words in str(info.value)
+
+
+def test_Card_takes_a_cards_number_or_its_text():
+    assert Card(4 * 7 + 2) is CARDS[30] and str(Card(30)) == "7H"
+    assert Card("7h") is Card.parse("7H") is Card(Card.parse("7H"))
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit", "words"),
+    [
+        (1.5, 0, "card: rank must be a whole number, not 1.5 (float)"),
+        ("1", 0, "card: rank must be a whole number, not '1' (str)"),
+        (True, 0, "card: rank must be a whole number, not True (bool)"),
+        (1, None, "card: suit must be a whole number, not None (NoneType)"),
+        (0, 0, "no card has rank 0 and suit 0"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_card(rank, suit, words):
+    with pytest.raises(ParseError) as info:
+        card(rank, suit)
+    assert words in str(info.value)

@@ -7,7 +7,8 @@ import pytest
 from foursquare.engine.cards import Card
 from foursquare.engine.deal import MAX_DEAL, check_deal_number, deal_deck, ordered_deck, parse_deal_number, splitmix64
 from foursquare.engine.game import Game
-from foursquare.errors import ParseError
+from foursquare.engine.rules import PRESETS
+from foursquare.errors import ParseError, RulesError
 
 VECTORS = {
     0: "9C 3S 5C 6S 2D 8H 9H 9S 3C 9D",
@@ -113,3 +114,27 @@ def test_s2_deal_deck_returns_a_new_list():
     a = deal_deck(5)
     a.reverse()
     assert deal_deck(5) != a
+
+
+# --- wrong types are refused in our words: the rule set is a Rules value or a preset's name
+
+
+@pytest.mark.parametrize("function", [ordered_deck, lambda rules: deal_deck(1, rules)])
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (3, "rules must be a Rules value or a preset's name (standard, "),
+        (None, "rules must be a Rules value or a preset's name (standard, "),
+        ("nope", "rules: unknown rule set 'nope' (presets: standard, "),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_the_decks(function, rules, words):
+    with pytest.raises(RulesError) as info:
+        function(rules)
+    assert words in str(info.value)
+    assert str(info.value).startswith(("ordered_deck: ", "deal_deck: "))
+
+
+def test_the_decks_take_a_presets_name():
+    assert ordered_deck("five-square") == ordered_deck(PRESETS["five-square"])
+    assert deal_deck(7, "three-square") == deal_deck(7, PRESETS["three-square"])

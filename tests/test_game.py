@@ -7,7 +7,8 @@ from helpers import conformance_records
 
 from foursquare.engine.deal import ordered_deck
 from foursquare.engine.game import Game, Placement, Reason, Status, WrongCardError, play_moves
-from foursquare.errors import IllegalMoveError, ParseError
+from foursquare.engine.rules import PRESETS
+from foursquare.errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, RulesError
 
 
 def stacked(*first: str) -> list[str]:
@@ -373,3 +374,102 @@ def test_a_move_naming_a_card_outside_the_deck_says_so_even_with_the_stock_known
     with pytest.raises(IllegalMoveError, match=f"{card} is not a card of the standard deck"):
         game.play("d4", card)
     assert game.placed == 0
+
+
+# --- wrong types are refused in our words: each public entry point of Game checks its
+# arguments (a card or a cell that is not one: ParseError; a rule set: RulesError;
+# anything else: ArgumentError, a TypeError and a ValueError too), naming the argument
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"deck": 5}, ArgumentError, "Game: deck must be a sequence"),
+        ({"deck": None}, ArgumentError, "Game: deck must be a sequence"),
+        ({"deck": "7H 8H"}, ArgumentError, "Game: deck must be a sequence"),  # not read a character at a time
+        ({"deck": [5]}, ParseError, "Game: not a card: 5 (int; each card of deck must be"),
+        ({"deck": [True]}, ParseError, "Game: not a card: True (bool; each card of deck must be"),
+        ({"rules": 3}, RulesError, "Game: rules must be a Rules value or a preset's name (standard, "),
+        ({"rules": "nope"}, RulesError, "Game: rules: unknown rule set 'nope' (presets: standard, "),
+        ({"deal": "1"}, ParseError, "not a deal number: '1'"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_Game(kwargs, error, words):
+    with pytest.raises(error) as info:
+        Game(**kwargs)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "words"),
+    [
+        ((1, 3), RulesError, "Game.from_deal: rules must be a Rules value or a preset's name (standard, "),
+        ((1, None), RulesError, "Game.from_deal: rules must be a Rules value or a preset's name"),
+        ((1, "nope"), RulesError, "Game.from_deal: rules: unknown rule set 'nope' (presets: standard, fixed-board"),
+        (("1",), ParseError, "not a deal number: '1'"),
+        ((True,), ParseError, "not a deal number: True"),
+        ((1.0,), ParseError, "not a deal number: 1.0"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_from_deal(args, error, words):
+    with pytest.raises(error) as info:
+        Game.from_deal(*args)
+    assert words in str(info.value)
+
+
+def test_rules_may_be_named_by_a_presets_name():
+    assert Game.from_deal(1, rules="three-square").rules is PRESETS["three-square"]
+    assert Game.from_deal(1, "five-square").deck == Game.from_deal(1, PRESETS["five-square"]).deck
+    assert Game(rules="diagonal").rules is PRESETS["diagonal"]
+    assert Game.from_position({}, [], rules="self-flip").rules is PRESETS["self-flip"]
+
+
+@pytest.mark.parametrize(
+    ("grid", "stock", "error", "words"),
+    [
+        ([], [], ArgumentError, "Game.from_position: grid must be a mapping"),
+        ({"d4": 5}, [], ArgumentError, "Game.from_position: grid['d4'] must be a pair (cards bottom to top, top face up?)"),
+        ({"d4": ("5C", True)}, [], ArgumentError, "Game.from_position: grid['d4']'s cards must be a sequence"),
+        ({"d4": ([5], True)}, [], ParseError, "Game.from_position: not a card: 5 (int; each card of grid['d4'] must be"),
+        ({51: (["5C"], True)}, [], ParseError, "Game.from_position: not a cell: 51 (int; each cell of grid must be"),
+        ({}, 5, ArgumentError, "Game.from_position: stock must be a sequence"),
+        ({}, "5C", ArgumentError, "Game.from_position: stock must be a sequence"),
+        ({}, [None], ParseError, "Game.from_position: not a card: None (NoneType; each card of stock must be"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_from_position(grid, stock, error, words):
+    with pytest.raises(error) as info:
+        Game.from_position(grid, stock)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((44,), "Game.play: not a cell: 44 (int; cell must be a Cell or a cell's name like d4)"),  # once read as m3
+        ((True,), "Game.play: not a cell: True (bool; cell must be"),
+        ((None,), "Game.play: not a cell: None (NoneType; cell must be"),
+        (("d4", 5), "Game.play: not a card: 5 (int; card must be a Card or a card's text like 7H)"),  # once read as AD
+        (("d4", True), "Game.play: not a card: True (bool; card must be"),
+        (("d4", 5.0), "Game.play: not a card: 5.0 (float; card must be"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_play(args, words):
+    game = Game.from_deal(1)
+    with pytest.raises(ParseError) as info:
+        game.play(*args)
+    assert words in str(info.value)
+    assert game.placed == 0
+
+
+@pytest.mark.parametrize("method", ["pile", "why_illegal", "is_legal"])
+@pytest.mark.parametrize("bad", [44, True, None, 1.5])
+def test_wrong_types_are_refused_in_our_words_by_the_questions_about_a_cell(method, bad):
+    with pytest.raises(ParseError) as info:
+        getattr(Game.from_deal(1), method)(bad)
+    assert f"Game.{method}: not a cell: {bad} ({type(bad).__name__}; cell must be" in str(info.value)
+
+
+def test_argument_errors_are_type_and_value_errors_of_the_package():
+    assert issubclass(ArgumentError, FoursquareError)
+    assert issubclass(ArgumentError, TypeError) and issubclass(ArgumentError, ValueError)

@@ -181,3 +181,28 @@ def test_s3_messages_are_one_line():
     for name in ["d4", "f6", "h8", "a1"]:
         why = game.why_illegal(name)
         assert why and "\n" not in why and name in why
+
+
+# --- wrong types are refused in our words (the public constructors check their arguments)
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (-5, "Cell: not a cell: -5 (value must be"),  # once read as l16
+        (256, "Cell: not a cell: 256 (value must be"),
+        (True, "Cell: not a cell: True (bool; value must be"),  # a bool is an int, but no cell's number
+        (1.5, "Cell: not a cell: 1.5 (float; value must be"),
+        (None, "Cell: not a cell: None (NoneType; value must be"),
+        ("z9", "not a cell: 'z9'"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_Cell(value, words):
+    with pytest.raises(ParseError) as info:
+        Cell(value)
+    assert words in str(info.value)
+
+
+def test_Cell_takes_a_cells_number_or_its_name():
+    assert Cell(3 * 16 + 3) is CELLS[51] and str(Cell(51)) == "d4"
+    assert Cell("D4") is Cell.parse("d4") is Cell(Cell.parse("d4"))

@@ -19,6 +19,7 @@ import pytest
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game, perft
+from foursquare.errors import ArgumentError
 
 # --------------------------------------------------------------------------
 # The reference engine: RULES.md §3–5 for the standard rules, read literally.
@@ -237,3 +238,18 @@ def test_s9_perft_depth_7_divide_agrees_with_reference():
     ref = RefGame([str(c) for c in game.deck])
     ref.play("d4")
     assert divide(game, 6) == {name: ref_perft(_after(ref, name), 5) for name in ref.legal_names()}
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((None, 2), "perft: game must be a Game, not None"),
+        (("deal 1", 2), "perft: game must be a Game, not 'deal 1' (str)"),
+        ((Game.from_deal(1), "2"), "perft: depth must be a whole number, not '2' (str)"),
+        ((Game.from_deal(1), 2.0), "perft: depth must be a whole number, not 2.0 (float)"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_perft(args, words):
+    with pytest.raises(ArgumentError) as info:
+        perft(*args)
+    assert words in str(info.value)

@@ -14,6 +14,7 @@ from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, STRIDE
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
+from foursquare.errors import ArgumentError, ParseError, RulesError
 from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, check_rules, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
@@ -899,3 +900,69 @@ def test_a_win_with_one_card_to_spare_stacks_where_the_last_four_cards_allow(dea
             pattern |= 1 << (i - (17 - k))
         occupied.add(cell)
     assert pats >> pattern & 1
+
+
+# --- wrong types are refused in our words: the solver's entry points check their arguments
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "words"),
+    [
+        ((None,), {}, "solve: game must be a Game (the solver needs the stock's order, which a view hides), not None"),
+        ((Game.from_deal(1).view(),), {}, "solve: game must be a Game (the solver needs the stock's order"),
+        ((Game.from_deal(1),), {"max_nodes": "5"}, "solve: max_nodes must be a whole number or None (no limit), not '5' (str)"),
+        ((Game.from_deal(1),), {"max_nodes": 1e6}, "solve: max_nodes must be a whole number"),
+        ((Game.from_deal(1),), {"timeout": "5"}, "solve: timeout must be a number of seconds or None (no time limit), not '5'"),
+        ((Game.from_deal(1),), {"within_known_cards": None}, "solve: within_known_cards must be True or False, not None"),
+        ((Game.from_deal(1),), {"score_at_most": "5"}, "solve: score_at_most must be a whole number or None (no bound)"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_solve(args, kwargs, words):
+    with pytest.raises(ArgumentError) as info:
+        solve(*args, **kwargs)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: solve_deal("1"), ParseError, "not a deal number: '1'"),
+        (lambda: solve_deal(1, 3), RulesError, "Game.from_deal: rules must be a Rules value or a preset's name"),
+        (lambda: solve_deal(1, max_nodes="5"), ArgumentError, "solve: max_nodes must be a whole number"),
+        (lambda: solve_deck(5), ArgumentError, "Game: deck must be a sequence"),
+        (lambda: solve_deck([5]), ParseError, "Game: not a card: 5 (int; each card of deck must be"),
+        (lambda: solve_deck(["5C"], "nope"), RulesError, "Game: rules: unknown rule set 'nope' (presets: standard, "),
+        (lambda: check_rules(3), RulesError, "check_rules: rules must be a Rules value or a preset's name"),
+        (lambda: check_rules("nope"), RulesError, "check_rules: rules: unknown rule set 'nope'"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_solve_deal_solve_deck_and_check_rules(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "words"),
+    [
+        ((5,), {}, ArgumentError, "solve_deals: deals must be a sequence of deal numbers (a list or a range), not 5 (int)"),
+        (("1 2",), {}, ArgumentError, "solve_deals: deals must be a sequence of deal numbers"),
+        ((["1"],), {}, ParseError, "not a deal number: '1'"),
+        ((range(-1, 3),), {}, ParseError, "not a deal number: -1"),
+        (([1], 3), {}, RulesError, "solve_deals: rules must be a Rules value or a preset's name"),
+        (([1],), {"jobs": "2"}, ArgumentError, "solve_deals: jobs must be a whole number, not '2' (str)"),
+        (([1],), {"max_nodes": "5"}, ArgumentError, "solve_deals: max_nodes must be a whole number"),
+        (([1],), {"timeout": "5"}, ArgumentError, "solve_deals: timeout must be a number of seconds"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_solve_deals_at_the_call(args, kwargs, error, words):
+    with pytest.raises(error) as info:
+        solve_deals(*args, **kwargs)  # at the call, before any result is asked for
+    assert words in str(info.value)
+
+
+def test_the_solver_takes_a_presets_name():
+    named = [(d, s.score) for d, s in solve_deals([1, 2], "three-square", max_nodes=20_000)]
+    assert named == [(d, s.score) for d, s in solve_deals([1, 2], PRESETS["three-square"], max_nodes=20_000)]
+    one, two = solve_deal(1, "three-square", max_nodes=20_000), solve_deal(1, PRESETS["three-square"], max_nodes=20_000)
+    assert (one.status, one.score, one.moves, one.nodes) == (two.status, two.score, two.moves, two.nodes)

@@ -10,6 +10,7 @@ from helpers import play
 
 from foursquare.engine.game import Game, Status
 from foursquare.engine.view import PlayerView
+from foursquare.errors import ArgumentError
 
 
 def opening(deal: int, n: int, seed: int = 0) -> Game:
@@ -105,3 +106,21 @@ def test_s6_no_view_when_the_next_card_is_unknown():
     game = play(Game(["5C"]), ["d4"])
     with pytest.raises(ValueError, match="next card is unknown"):
         game.view()
+
+
+# --- wrong types are refused in our words
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: PlayerView.of(3), "PlayerView.of: game must be a Game, not 3 (int)"),
+        (lambda: PlayerView.of(Game.from_deal(1).view()), "PlayerView.of: game must be a Game, not PlayerView("),
+        (lambda: Game.from_deal(1).view().sample(3), "PlayerView.sample: rng must be a random.Random, not 3 (int)"),
+        (lambda: Game.from_deal(1).view().sample(None), "PlayerView.sample: rng must be a random.Random"),
+    ],
+)
+def test_wrong_types_are_refused_in_our_words_by_the_view(call, words):
+    with pytest.raises(ArgumentError) as info:
+        call()
+    assert words in str(info.value)

@@ -22,8 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..engine.arguments import check_seconds, check_whole
+from ..engine.game import Game
 from ..engine.view import PlayerView
-from .base import Bot, BotError, Estimate
+from ..errors import quote, wrong_argument
+from .base import Bot, BotError, Estimate, as_view
 from .pimc import ExpertBot
 from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot
@@ -45,28 +48,41 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
         fit in it at the solver's limits (deterministic work limits); ``None`` keeps
         the bot's default.
     :raises BotError: for an unknown name (the message lists the bots).
+    :raises ArgumentError: for ``nodes`` of another type than ``int``.
     """
     try:
         cls = BOTS[name]
     except (KeyError, TypeError):
-        raise BotError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})") from None
+        raise BotError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
+    check_whole(nodes, "get_bot", "nodes", none="the bot's default")
     return cls() if nodes is None else cls(nodes=nodes)
 
 
-def recommend(view: PlayerView, bot: str | Bot = DEFAULT, budget: float | None = 1.0, seed: int = 0) -> list[Estimate]:
+def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float | None = 1.0, seed: int = 0) -> list[Estimate]:
     """Where should the card in hand go?  Estimates per candidate cell, best first.
 
     :param view: what the player knows (RULES.md §6); the answer is the same for
-        every order of the unseen cards.
+        every order of the unseen cards.  A :class:`~foursquare.engine.game.Game`
+        stands for its player's view (``game.view()``), never its stock's order.
     :param bot: a bot name (see :data:`BOTS`) or a :class:`Bot`.
     :param budget: seconds the bot may think (``None``: only its fixed work limit).
     :param seed: seeds the bot's random choices.
     :returns: :class:`Estimate` values (``cell``, ``win_chance``, ``expected_score``),
         legal cells only, the recommended cell first.
-    :raises BotError: for an unknown bot or when the game is over.
+    :raises BotError: for a ``bot`` that is no bot's name nor a :class:`Bot` (``None``
+        too), or when the game is over.
+    :raises PositionError: for a game whose next card is unknown (it has no view).
+    :raises ArgumentError: for another argument of another type (``budget="1"``, a
+        ``view`` that is neither a view nor a game).
     """
-    player = get_bot(bot) if isinstance(bot, str) else bot
-    return player.estimates(view, budget, seed)
+    view = as_view(view, "recommend")
+    check_seconds(budget, "recommend", "budget")
+    check_whole(seed, "recommend", "seed")
+    if isinstance(bot, Bot):
+        return bot.estimates(view, budget, seed)
+    if isinstance(bot, str):
+        return get_bot(bot).estimates(view, budget, seed)
+    raise wrong_argument("recommend", "bot", f"a bot's name ({', '.join(BOTS)}) or a Bot", bot, BotError)
 
 
 __all__ = [

@@ -11,11 +11,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.game import Status
+from ..engine.arguments import check_seconds, check_whole
+from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
-from ..errors import FoursquareError
+from ..errors import FoursquareError, wrong_argument
 from ._board import Board
 
 #: (board cell, win chance, expected score): one cell's estimate as :meth:`Bot._estimates`
@@ -82,10 +83,12 @@ class Bot(ABC):
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         """Return ``[(board cell, win_chance, expected_score), ...]`` best first, for ``cells``."""
 
-    def estimates(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> list[Estimate]:
+    def estimates(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> list[Estimate]:
         """Estimates for the legal cells of ``view``, best first.
 
-        :param view: what the player knows (RULES.md §6).
+        :param view: what the player knows (RULES.md §6); a :class:`Game` stands for
+            its player's view (:meth:`Game.view`), so the answer cannot depend on its
+            stock's order either.
         :param budget: seconds the bot may think (``None``: no time limit, only
             the bot's own fixed work limits).  The search checks the clock as it
             goes and answers with its last complete result.
@@ -94,7 +97,10 @@ class Bot(ABC):
             only; on an empty floating grid only the centre, which is as good as
             any other cell), the recommended cell first.
         :raises BotError: when the game is over.
+        :raises PositionError: for a game whose next card is unknown (it has no view).
+        :raises ArgumentError: for an argument of another type (``budget="1"``).
         """
+        view = checked_view(view, budget, seed, f"{type(self).__name__}.estimates")
         if view.status is not Status.PLAYING or view.next_card is None:
             raise BotError(f"the game is over ({view.status}): there is no card to place")
         deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
@@ -107,9 +113,36 @@ class Bot(ABC):
             Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, view.next_card >> 2, cells, deadline, seed)
         ]
 
-    def choose(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> Cell:
-        """The cell the bot plays (the first of :meth:`estimates`)."""
+    def choose(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> Cell:
+        """The cell the bot plays (the first of :meth:`estimates`, which checks the arguments)."""
         return self.estimates(view, budget, seed)[0].cell
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def as_view(view: PlayerView | Game, where: str) -> PlayerView:
+    """The player's view an argument gives: a :class:`PlayerView` as it is, a
+    :class:`Game`'s own (:meth:`Game.view`: the layout, the card in hand and which
+    cards are unseen, never their order).
+
+    :raises PositionError: for a game whose next card is unknown.
+    :raises ArgumentError: for anything else.
+    """
+    if isinstance(view, PlayerView):
+        return view
+    if isinstance(view, Game):
+        return view.view()
+    raise wrong_argument(where, "view", "a PlayerView (game.view()) or a Game", view)
+
+
+def checked_view(view: PlayerView | Game, budget: float | None, seed: int, where: str) -> PlayerView:
+    """The arguments of :meth:`Bot.estimates` checked: the view (:func:`as_view`), the
+    budget (a number of seconds or ``None``) and the seed (a whole number).
+
+    :raises PositionError, ArgumentError: as :func:`as_view`; ArgumentError also for
+        ``budget`` or ``seed`` of another type.
+    """
+    check_seconds(budget, where, "budget")
+    check_whole(seed, where, "seed")
+    return as_view(view, where)

@@ -63,7 +63,7 @@ from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
-from .base import Bot, BotError, CellEstimate, Estimate
+from .base import Bot, BotError, CellEstimate, Estimate, checked_view
 from .search import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
@@ -185,7 +185,7 @@ class ExpertBot(Bot):
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)
 
-    def estimates(self, view: PlayerView, budget: float | None = None, seed: int = 0) -> list[Estimate]:
+    def estimates(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> list[Estimate]:
         """Estimates for the legal cells of ``view``, best first (see the module text).
 
         :param view: what the player knows (RULES.md §6).
@@ -194,8 +194,9 @@ class ExpertBot(Bot):
         :returns: one :class:`Estimate` per legal cell (on an empty floating grid, the
             centre only): the sampled cells first, with ``samples`` and ``unknown`` set,
             then any others with the prior's estimates.
-        :raises BotError: when the game is over.
+        :raises BotError: when the game is over; PositionError, ArgumentError as :meth:`Bot.estimates`.
         """
+        view = checked_view(view, budget, seed, "ExpertBot.estimates")
         if view.status is not Status.PLAYING or view.next_card is None:
             raise BotError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()

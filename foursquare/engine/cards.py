@@ -9,7 +9,7 @@ for rule variants with a longer deck.
 
 from __future__ import annotations
 
-from ..errors import ParseError, quote
+from ..errors import ParseError, quote, wrong_argument
 
 #: Rank characters by rank value (index 0 unused).  ``T`` is ten.
 RANK_CHARS = "?A23456789TJQK"
@@ -27,11 +27,24 @@ _SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
 class Card(int):
     """One card; an ``int`` equal to ``rank * 4 + suit``.
 
-    Build one with :func:`card` or :meth:`Card.parse`; ``str(card)`` is the
-    canonical text (``7H``, ``TD``, ``AS``).
+    Build one with :func:`card`, :meth:`Card.parse` or ``Card(value)``;
+    ``str(card)`` is the canonical text (``7H``, ``TD``, ``AS``).
+
+    :param value: the card's number ``rank * 4 + suit`` (4 to 55), or its text (``"7H"``).
+    :raises ParseError: for a number that is no card's, text that is not a card, or any
+        other value (``True`` too: a bool is no card's number).
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: int | str) -> Card:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 4 <= value < len(CARDS):
+                return CARDS[value]
+            raise ParseError(f"Card: not a card: {quote(value)} (value must be rank * 4 + suit, from 4 to {len(CARDS) - 1})")
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise ParseError(f"Card: not a card: {quote(value)} ({type(value).__name__}; value must be rank * 4 + suit or text like 7H)")
 
     @property
     def rank(self) -> int:
@@ -84,16 +97,19 @@ class Card(int):
 
 
 #: Every possible card, indexed by its integer value (entries below 4 unused).
-CARDS: list[Card] = [Card(i) for i in range(4 * (MAX_RANK + 1))]
+CARDS: list[Card] = [int.__new__(Card, i) for i in range(4 * (MAX_RANK + 1))]
 
 
 def card(rank: int, suit: int) -> Card:
     """The card of a rank (1..13) and suit (0..3: C, D, H, S).
 
-    :raises ParseError: when rank or suit is out of range.
+    :raises ParseError: when rank or suit is out of range or not an ``int`` (a bool included).
     """
+    for name, value in (("rank", rank), ("suit", suit)):
+        if type(value) is not int:
+            raise wrong_argument("card", name, "a whole number", value, ParseError)
     if not (1 <= rank <= MAX_RANK and 0 <= suit <= 3):
-        raise ParseError(f"no card has rank {quote(rank)} and suit {quote(suit)}")
+        raise ParseError(f"no card has rank {quote(rank)} and suit {quote(suit)} (rank 1 to {MAX_RANK}, suit 0 to 3)")
     return CARDS[rank * 4 + suit]
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..errors import ParseError, quote
 from .cards import CARDS, Card
-from .rules import STANDARD, Rules
+from .rules import STANDARD, Rules, as_rules
 
 MASK64 = (1 << 64) - 1
 MAX_DEAL = MASK64
@@ -16,12 +16,14 @@ _DEAL_DIGITS = len(str(MAX_DEAL))
 DAILY_DEALS = 1_000_000
 
 
-def ordered_deck(rules: Rules = STANDARD) -> list[Card]:
+def ordered_deck(rules: Rules | str = STANDARD) -> list[Card]:
     """The deck in its starting order: ``AC 2C … TC AD … TD AH … TH AS … TS``.
 
-    :param rules: the rule set; its ``ranks`` and ``suits`` give the deck.
+    :param rules: the rule set, or a preset's name; its ``ranks`` and ``suits`` give the deck.
     :returns: a new list of cards, index 0 first.
+    :raises RulesError: for ``rules`` that is no rule set nor a preset's name.
     """
+    rules = as_rules(rules, "ordered_deck")
     return [CARDS[rank * 4 + suit] for suit in range(rules.suits) for rank in range(1, rules.ranks + 1)]
 
 
@@ -71,7 +73,7 @@ def parse_deal_number(text: str) -> int:
     return value
 
 
-def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
+def deal_deck(deal: int, rules: Rules | str = STANDARD) -> list[Card]:
     """The stock of deal number ``deal``, top card first (RULES.md §2).
 
     Fisher–Yates over :func:`ordered_deck`, drawing from SplitMix64 seeded
@@ -79,12 +81,13 @@ def deal_deck(deal: int, rules: Rules = STANDARD) -> list[Card]:
     (next output) mod (i + 1).
 
     :param deal: the deal number, 0 ≤ deal < 2^64.
-    :param rules: the rule set giving the deck (standard: 40 cards).
+    :param rules: the rule set giving the deck (standard: 40 cards), or a preset's name.
     :returns: a new list of cards; index 0 is drawn first.
     :raises ParseError: when ``deal`` is not a deal number.
+    :raises RulesError: for ``rules`` that is no rule set nor a preset's name.
     """
     check_deal_number(deal)
-    deck = ordered_deck(rules)
+    deck = ordered_deck(as_rules(rules, "deal_deck"))
     for i, z in zip(range(len(deck) - 1, 0, -1), splitmix64(deal), strict=False):
         j = z % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]

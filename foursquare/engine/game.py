@@ -27,14 +27,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..errors import IllegalMoveError, ParseError, PositionError
-from .cards import CARDS, Card
+from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
+from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check_whole
+from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
-from .rules import STANDARD, Adjacency, Comparison, Rules, Ties
+from .rules import STANDARD, Adjacency, Comparison, Rules, Ties, as_rules
 
 
 class Placement(NamedTuple):
@@ -93,28 +94,10 @@ _PileSpec = tuple[Sequence[Card | str], bool]
 _text_order = TEXT_ORDER.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
-def _as_cell(cell: Cell | str | int) -> Cell:
-    if type(cell) is Cell:
-        return cell
-    if type(cell) is str:
-        return Cell.parse(cell)
-    if isinstance(cell, int) and not isinstance(cell, bool) and 0 <= cell < _SIZE:
-        return CELLS[cell]
-    raise ParseError(f"not a cell: {cell!r} (expected a cell like d4)")
-
-
 @functools.cache
 def _deck_set(rules: Rules) -> frozenset[Card]:
     """The cards of a rule set's deck."""
     return frozenset(ordered_deck(rules))
-
-
-def _as_card(card: Card | str | int) -> Card:
-    if type(card) is str:
-        return Card.parse(card)
-    if isinstance(card, int) and not isinstance(card, bool) and 4 <= card < len(CARDS):
-        return CARDS[card]
-    raise ParseError(f"not a card: {card!r} (expected a card like 7H)")
 
 
 class Game:
@@ -126,17 +109,20 @@ class Game:
     beyond it are unknown, and each move past it must name its card.
 
     :param deck: cards top first, at most the rule set's deck size, no card twice.
-    :param rules: the rule set (default: the standard rules).
+    :param rules: the rule set (default: the standard rules), or a preset's name
+        like ``"three-square"``.
     :param deal: the deal number the deck came from, when there is one.
-    :raises ParseError: for a card that is not a card, or not in the rule set's deck,
-        or too many cards.
+    :raises ParseError: for a card that is not a card (a plain ``int`` too), or not in
+        the rule set's deck, or too many cards.
     :raises PositionError: for a deck with a repeated card (a ``ValueError`` too).
+    :raises RulesError: for ``rules`` that is no rule set nor a preset's name.
+    :raises ArgumentError: for a deck that is not a sequence (text too).
     """
 
-    def __init__(self, deck: Sequence[Card | str] = (), rules: Rules = STANDARD, deal: int | None = None) -> None:
-        self.rules = rules
+    def __init__(self, deck: Sequence[Card | str] = (), rules: Rules | str = STANDARD, deal: int | None = None) -> None:
+        self.rules = rules = as_rules(rules, "Game")
         self.deal = None if deal is None else check_deal_number(deal)
-        cards = [c if type(c) is Card else _as_card(c) for c in deck]
+        cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
         self._check_cards(cards, "the deck")
         if len(cards) > rules.deck_size:
             raise ParseError(f"the deck has {len(cards)} cards; the {rules.label} deck has {rules.deck_size}")
@@ -182,11 +168,14 @@ class Game:
     # ----------------------------------------------------------------- set-up
 
     @classmethod
-    def from_deal(cls, deal: int, rules: Rules = STANDARD) -> Game:
+    def from_deal(cls, deal: int, rules: Rules | str = STANDARD) -> Game:
         """A new game on deal number ``deal`` (0 ≤ deal < 2^64, RULES.md §2).
 
+        :param rules: the rule set, or a preset's name like ``"three-square"``.
         :raises ParseError: when ``deal`` is not a deal number.
+        :raises RulesError: for ``rules`` that is no rule set nor a preset's name (the message lists them).
         """
+        rules = as_rules(rules, "Game.from_deal")
         return cls(deal_deck(deal, rules), rules, deal)
 
     @classmethod
@@ -194,7 +183,7 @@ class Game:
         cls,
         grid: Mapping[Cell, _PileSpec] | Mapping[str, _PileSpec] | Mapping[Cell | str, _PileSpec],
         stock: Sequence[Card | str],
-        rules: Rules = STANDARD,
+        rules: Rules | str = STANDARD,
         deal: int | None = None,
     ) -> Game:
         """A game resumed from a position with no history (a saved state).
@@ -203,22 +192,29 @@ class Game:
 
         :param grid: cell (like ``d4``) -> (cards bottom to top, top face up?).
         :param stock: the cards not yet placed, next card first (may be a prefix).
-        :param rules: the rule set.
+        :param rules: the rule set, or a preset's name.
         :param deal: the deal number, when known (informative).
         :returns: a game whose :attr:`moves` start empty; :meth:`undo` stops there.
         :raises ParseError: for text that is not a cell or a card, or a card not in the deck.
         :raises PositionError: when the position breaks the rules' shape (RULES.md §3:
             a pile too high, piles not fitting the box or not connected, a cell
             outside the frame; §1: a card twice, more cards than the deck).
+        :raises RulesError: as :class:`Game`.
+        :raises ArgumentError: for a grid that is not a mapping of cells to (cards, face
+            up?) pairs, or a stock that is not a sequence.
         """
         game = cls((), rules, deal)
+        rules = game.rules
         geo = game._geo
         on_grid: list[Card] = []
         rows: set[int] = set()
         cols: set[int] = set()
-        for name, (cards, face_up) in grid.items():
-            cell = _as_cell(name)
-            pile = [_as_card(c) for c in cards]
+        where = "Game.from_position"
+        for name, spec in as_items(grid, where, "grid"):
+            cell = as_cell(name, where, "each cell of grid")
+            named = f"grid[{str(cell)!r}]"
+            cards, face_up = as_pair(spec, where, named)
+            pile = [as_card(c, where, f"each card of {named}") for c in as_sequence(cards, where, f"{named}'s cards")]
             if not geo.inside[cell]:
                 raise PositionError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")
             if not 1 <= len(pile) <= rules.pile_cap:
@@ -241,7 +237,7 @@ class Game:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
         if game._npiles > 1 and not game._connected():
             raise PositionError("the piles are not connected")
-        rest = [_as_card(c) for c in stock]
+        rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         cards = on_grid + rest
         game._check_cards(cards, "the position")
         if len(cards) > rules.deck_size:
@@ -356,8 +352,11 @@ class Game:
         return tuple(self._moves)
 
     def pile(self, cell: Cell | str) -> Pile | None:
-        """The pile at a cell like ``d4``, or ``None`` when the cell is empty."""
-        c = _as_cell(cell)
+        """The pile at a cell like ``d4``, or ``None`` when the cell is empty.
+
+        :raises ParseError: for a ``cell`` that is not a cell (as :meth:`play`).
+        """
+        c = as_cell(cell, "Game.pile")
         pile = self._piles.get(c)
         return None if pile is None else Pile(tuple(pile), self._up[c])
 
@@ -396,9 +395,9 @@ class Game:
         :param cell: a cell like ``d4``.
         :returns: a one-line reason (the game is over; outside the frame; the pile
             is full; not adjacent to a pile; outside the 4x4 box), or ``None``.
-        :raises ParseError: when ``cell`` is not a cell name.
+        :raises ParseError: for a ``cell`` that is not a cell (as :meth:`play`).
         """
-        c = _as_cell(cell)
+        c = as_cell(cell, "Game.why_illegal")
         if self._status is not _PLAYING:
             return f"the game is over ({self._outcome_text()})"
         if not self._geo.inside[c]:
@@ -430,8 +429,11 @@ class Game:
         return self._open[c] and c in self._window.members
 
     def is_legal(self, cell: Cell | str) -> bool:
-        """Whether the next card may go to ``cell`` (RULES.md §3)."""
-        return self.why_illegal(cell) is None
+        """Whether the next card may go to ``cell`` (RULES.md §3).
+
+        :raises ParseError: for a ``cell`` that is not a cell (as :meth:`play`).
+        """
+        return self.why_illegal(as_cell(cell, "Game.is_legal")) is None
 
     def legal_cells(self) -> list[Cell]:
         """The cells where the next card may go, in reading order (RULES.md §3); empty exactly when
@@ -447,15 +449,16 @@ class Game:
     def play(self, cell: Cell | str, card: Card | str | None = None) -> Placement:
         """Place the next card at ``cell``, flip (RULES.md §4) and end the turn (§5).
 
-        :param cell: a cell like ``d4``.
-        :param card: the card the caller expects to be drawn; required when the
-            deck does not say which card comes next.
+        :param cell: a :class:`Cell` or a cell's name like ``d4``.
+        :param card: the card the caller expects to be drawn (a :class:`Card` or text
+            like ``7H``); required when the deck does not say which card comes next.
         :returns: the record of the placement (also kept in :attr:`moves`).
         :raises IllegalMoveError: when the cell is illegal (the message says why),
             the game is over, or the card is not the one drawn (:class:`WrongCardError`).
-        :raises ParseError: for text that is not a cell or a card.
+        :raises ParseError: for a cell or card that is not one, text or another type (a
+            plain ``int`` too: ``Cell(n)`` and ``Card(n)`` say which number is meant).
         """
-        c = cell if type(cell) is Cell else _as_cell(cell)
+        c = cell if type(cell) is Cell else as_cell(cell, "Game.play")
         # The test of _is_open, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
             raise IllegalMoveError(self.why_illegal(c))
@@ -466,7 +469,7 @@ class Game:
         elif placed < deck_len and type(card) is Card and card == self._deck[placed]:
             x = self._deck[placed]  # the card drawn, named: what _draw would return
         else:
-            x = self._draw(None if card is None else _as_card(card))
+            x = self._draw(None if card is None else as_card(card, "Game.play"))
 
         # Put the card on the cell.
         h = self._h
@@ -704,7 +707,10 @@ class PlayerView:
         :returns: its view; of a game over, with no next card.
         :raises PositionError: when the game goes on but its next card is not known
             (a deck prefix ran out).
+        :raises ArgumentError: when ``game`` is not a :class:`Game`.
         """
+        if not isinstance(game, Game):
+            raise wrong_argument("PlayerView.of", "game", "a Game", game)
         if game.status is Status.PLAYING and game.next_card is None:
             raise PositionError("the next card is unknown, so there is no player's view to take")
         return cls(
@@ -729,7 +735,10 @@ class PlayerView:
         :param rng: the random source that orders the unseen cards.
         :returns: a new :class:`Game` (from :meth:`Game.from_position`, no history)
             whose stock is the next card then a shuffle of :attr:`unseen`.
+        :raises ArgumentError: when ``rng`` is not a :class:`random.Random`.
         """
+        if not isinstance(rng, random.Random):
+            raise wrong_argument("PlayerView.sample", "rng", "a random.Random", rng)
         rest = list(self.unseen)
         rng.shuffle(rest)
         stock = ([self.next_card] if self.next_card is not None else []) + rest
@@ -754,7 +763,16 @@ def perft(game: Game, depth: int) -> int:
     :param game: the position; it is left as it was (play and undo).
     :param depth: the sequence length, in placements (0 counts the empty sequence).
     :returns: the count (deal 1 from the start: 49, 217, 1409, 11705, 115760 for 1..5).
+    :raises ArgumentError: when ``depth`` is not a whole number.
     """
+    if not isinstance(game, Game):
+        raise wrong_argument("perft", "game", "a Game", game)
+    check_whole(depth, "perft", "depth")
+    return _perft(game, depth)
+
+
+def _perft(game: Game, depth: int) -> int:
+    """:func:`perft` without the checks of its arguments (it calls itself)."""
     if depth == 0:
         return 1
     cells = game.legal_cells()
@@ -763,6 +781,6 @@ def perft(game: Game, depth: int) -> int:
     total = 0
     for cell in cells:
         game.play(cell)
-        total += perft(game, depth - 1)
+        total += _perft(game, depth - 1)
         game.undo()
     return total

@@ -26,9 +26,22 @@ class Cell(int):
 
     ``str(cell)`` is its name, like ``d4``; :attr:`row` and :attr:`column`
     count from 0 (``d4`` has column 3, row 3).
+
+    :param value: the cell's number ``row * 16 + column`` (0 to 255), or its name (``"d4"``).
+    :raises ParseError: for a number that is no cell's, text that is not a cell name, or
+        any other value (``True`` too: a bool is no cell's number).
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: int | str) -> Cell:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 0 <= value < STRIDE * STRIDE:
+                return CELLS[value]
+            raise ParseError(f"Cell: not a cell: {quote(value)} (value must be row * 16 + column, from 0 to {STRIDE * STRIDE - 1})")
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise ParseError(f"Cell: not a cell: {quote(value)} ({type(value).__name__}; value must be row * 16 + column or a name like d4)")
 
     @property
     def row(self) -> int:
@@ -61,7 +74,7 @@ class Cell(int):
 
 
 CELL_NAMES: list[str] = [COLUMN_LETTERS[i % STRIDE] + str(i // STRIDE + 1) for i in range(STRIDE * STRIDE)]
-CELLS: list[Cell] = [Cell(i) for i in range(STRIDE * STRIDE)]
+CELLS: list[Cell] = [int.__new__(Cell, i) for i in range(STRIDE * STRIDE)]
 #: Sort key that orders cells as their names sort as text (RULES.md §9: ``c4`` < ``d3``).
 TEXT_ORDER: list[int] = [0] * (STRIDE * STRIDE)
 for _rank, _i in enumerate(sorted(range(STRIDE * STRIDE), key=CELL_NAMES.__getitem__)):

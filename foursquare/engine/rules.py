@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..errors import RulesError, quote
+from ..errors import RulesError, quote, wrong_argument
 from .cards import MAX_RANK
 
 
@@ -217,3 +217,19 @@ def get_rules(name: str) -> Rules:
         return PRESETS[name]
     except (KeyError, TypeError):
         raise RulesError(f"unknown rule set {quote(name)} (presets: {', '.join(PRESETS)})") from None
+
+
+def as_rules(rules: Rules | str, where: str) -> Rules:
+    """The rule set an argument names: a :class:`Rules` as it is, a preset's name
+    (``"three-square"``) as that preset (:data:`PRESETS`).
+
+    :param where: the function given it, for the message (``Game.from_deal``).
+    :raises RulesError: for an unknown name (the message lists the presets), or anything else.
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        if rules in PRESETS:
+            return PRESETS[rules]
+        raise RulesError(f"{where}: rules: unknown rule set {quote(rules)} (presets: {', '.join(PRESETS)})")
+    raise wrong_argument(where, "rules", f"a Rules value or a preset's name ({', '.join(PRESETS)})", rules, RulesError)

@@ -7,19 +7,24 @@ through a time limit, which depends on the machine's load).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.rules import STANDARD, Rules
+from ..engine.arguments import check_whole
+from ..engine.deal import check_deal_number
+from ..engine.rules import STANDARD, Rules, as_rules
+from ..errors import wrong_argument
 from .search import DEFAULT_MAX_NODES, Solution, solve_deal
+from .solution import check_limits
 
 if TYPE_CHECKING:
     from ..parallel import Mapper
 
 
-def check_rules(rules: Rules) -> None:
+def check_rules(rules: Rules | str) -> None:
     """Raise :class:`~foursquare.solver.solution.SolverError` for a rule set that
-    :func:`solve_deals` cannot handle.
+    :func:`solve_deals` cannot handle (:class:`~foursquare.errors.RulesError` for an
+    unknown preset's name, ``ArgumentError`` for what is no rule set at all).
 
     Every rule set the engine accepts (:class:`~foursquare.engine.rules.Rules`
     validates its own values) can be solved: the standard flip and adjacency rules by
@@ -27,6 +32,7 @@ def check_rules(rules: Rules) -> None:
     (:mod:`foursquare.solver.reference`).  So nothing fails here today; a caller that
     checks before starting a batch keeps working when a limit comes back.
     """
+    as_rules(rules, "check_rules")
 
 
 def _solve_one(args: tuple[int, Rules, int | None, float | None]) -> tuple[int, Solution]:
@@ -42,7 +48,7 @@ def _deal_name(args: tuple[int, Rules, int | None, float | None]) -> str:
 
 def solve_deals(
     deals: Sequence[int],
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
@@ -55,7 +61,7 @@ def solve_deals(
     Each result comes as soon as it and the ones before it are done.
 
     :param deals: the deal numbers.
-    :param rules: the rule set of every deal.
+    :param rules: the rule set of every deal, or a preset's name.
     :param max_nodes: the node limit of each deal (``None``: no limit).
     :param timeout: the most seconds for each deal (``None``: no limit).
     :param jobs: worker processes (:func:`foursquare.parallel.ordered_map`, one deal
@@ -68,7 +74,34 @@ def solve_deals(
     :raises SolverError: as :func:`~foursquare.solver.search.solve`.
     :raises WorkerError: when a worker process ends before its deal is solved.
     :raises ClusterError: from a cluster's mapper (a deal that failed there is named).
+    :raises ParseError, RulesError, ArgumentError: at the call, for an argument that is
+        not what it should be (a deal that is not a deal number, ``jobs="2"``).
     """
+    rules = as_rules(rules, "solve_deals")
+    check_limits("solve_deals", max_nodes, timeout)
+    check_whole(jobs, "solve_deals", "jobs")
+    _check_deals(deals)
+    return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
+
+
+def _check_deals(deals: Sequence[int]) -> None:
+    """Refuse ``deals`` unless it is a collection of deal numbers (of a range, its ends are checked)."""
+    if isinstance(deals, (str, bytes)) or not isinstance(deals, Collection):
+        raise wrong_argument("solve_deals", "deals", "a sequence of deal numbers (a list or a range)", deals)
+    for deal in ((deals[0], deals[-1]) if deals else ()) if isinstance(deals, range) else deals:
+        check_deal_number(deal)
+
+
+def _solve_deals(
+    deals: Sequence[int],
+    rules: Rules,
+    max_nodes: int | None,
+    timeout: float | None,
+    jobs: int,
+    initializer: Callable[[], None] | None,
+    mapper: Mapper | None,
+) -> Iterator[tuple[int, Solution]]:
+    """:func:`solve_deals` once its arguments are checked."""
     work = ((d, rules, max_nodes, timeout) for d in deals)
     if mapper is not None:
         yield from mapper(_solve_one, work, _deal_name)

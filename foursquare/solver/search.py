@@ -121,7 +121,7 @@ from .bounds import (
     two_last_cut,
 )
 from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError, check_solve
 
 __all__ = [
     "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "TAIL_CARDS", "TAIL_STEPS_ONE_MORE", "UNKNOWN", "Outcome", "Search", "Solution",
@@ -178,12 +178,12 @@ def solve(
         parent's).  The budgets that would score more are not searched, so the answer
         is the same with fewer positions, provided the bound is true (``None``: none).
     :returns: a :class:`Solution`; its moves start from the game's position.
-    :raises SolverError: for a game whose next card is unknown.
+    :raises SolverError: for a game whose next card is unknown; ArgumentError for an argument of another type.
 
-    Rule sets with other flip or adjacency rules (RULES.md §8) are searched by the
-    plain engine-based solver (:func:`foursquare.solver.reference.solve_with_engine`):
-    the same answers, much slower.
+    Rule sets with other flip or adjacency rules (RULES.md §8) are searched by the plain engine-based
+    solver (:func:`foursquare.solver.reference.solve_with_engine`): the same answers, much slower.
     """
+    check_solve(game, max_nodes, timeout, within_known_cards, score_at_most)
     sol = _solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=score_at_most)
     return sol if within_known_cards else _known_cards_only(game, sol)
 

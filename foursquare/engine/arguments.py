@@ -1,0 +1,125 @@
+"""The checks of arguments at the library's public entry points (never in its inner loops).
+
+The public constructors and functions of the engine, the bots and the solver check
+what they are given with these, once, so that a wrong argument is refused in the
+package's words, naming the function and the argument, rather than failing with a
+builtin error from deep inside (``'str' object has no attribute 'suits'``).  A
+value of the wrong type is an :class:`~foursquare.errors.ArgumentError`, except that a
+card or a cell that is not one is a :class:`~foursquare.errors.ParseError` whatever
+its type (as :meth:`Card.parse` and :meth:`Cell.parse` say), a rule set a
+:class:`~foursquare.errors.RulesError` (:func:`foursquare.engine.rules.as_rules`).
+
+The search loops of the bots and the solver call none of these: they pass
+:class:`Cell` and :class:`Card` values, which the game takes without a check.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import ItemsView, Iterable, Mapping
+from typing import Any, TypeVar
+
+from ..errors import ParseError, quote, wrong_argument
+from .cards import CARDS, Card
+from .layout import CELLS, Cell
+
+_T = TypeVar("_T")
+
+
+def not_a(where: str, what: str, name: str, expected: str, value: object) -> ParseError:
+    """The :class:`ParseError` for a ``what`` (card, cell) argument ``name`` of ``where``
+    that is not one, in the words of the text readers: ``Game.play: not a cell: 44
+    (int; cell must be a Cell or a cell's name like d4)``."""
+    return ParseError(f"{where}: not a {what}: {quote(value)} ({type(value).__name__}; {name} must be {expected})")
+
+
+def as_cell(cell: Cell | str, where: str, name: str = "cell") -> Cell:
+    """A cell argument as a :class:`Cell`: a ``Cell`` as it is, a name like ``d4`` read.
+
+    :raises ParseError: for text that is not a cell name, and for anything else: a
+        plain ``int`` too, since which cell it means is unclear (``Cell(n)`` is cell
+        number ``n``, ``row * 16 + column``).
+    """
+    if isinstance(cell, Cell):
+        return CELLS[cell]
+    if isinstance(cell, str):
+        return Cell.parse(cell)
+    raise not_a(where, "cell", name, "a Cell or a cell's name like d4", cell)
+
+
+def as_card(card: Card | str, where: str, name: str = "card") -> Card:
+    """A card argument as a :class:`Card`: a ``Card`` as it is, text like ``7H`` read.
+
+    :raises ParseError: for text that is not a card, and for anything else, a plain
+        ``int`` too (``Card(n)`` is the card of number ``n``, ``rank * 4 + suit``).
+    """
+    if isinstance(card, Card):
+        return CARDS[card]
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise not_a(where, "card", name, "a Card or a card's text like 7H", card)
+
+
+def check_whole(value: int | None, where: str, name: str, none: str | None = None) -> None:
+    """Refuse ``value`` unless it is an ``int`` (not a bool), or ``None`` when ``none``
+    says what ``None`` means (for the message, like ``"no limit"``).
+
+    :raises ArgumentError: otherwise.
+    """
+    if (isinstance(value, int) and not isinstance(value, bool)) or (value is None and none is not None):
+        return
+    raise wrong_argument(where, name, "a whole number" + (f" or None ({none})" if none else ""), value)
+
+
+def check_seconds(value: float | None, where: str, name: str) -> None:
+    """Refuse ``value`` unless it is a number of seconds (an ``int`` or ``float``, not a
+    bool, not NaN) or ``None`` (no time limit).
+
+    :raises ArgumentError: otherwise.
+    """
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)):
+        return
+    raise wrong_argument(where, name, "a number of seconds or None (no time limit)", value)
+
+
+def check_flag(value: bool, where: str, name: str) -> None:
+    """Refuse ``value`` unless it is ``True`` or ``False``.
+
+    :raises ArgumentError: otherwise.
+    """
+    if type(value) is not bool:
+        raise wrong_argument(where, name, "True or False", value)
+
+
+def as_sequence(value: Iterable[_T], where: str, name: str) -> Iterable[_T]:
+    """``value`` when it is a collection to go through (a list, a tuple, a generator...),
+    not text: ``"7H 8H"`` is refused rather than read a character at a time.
+
+    :raises ArgumentError: otherwise.
+    """
+    if type(value) is list or type(value) is tuple:
+        return value
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise wrong_argument(where, name, "a sequence (a list or a tuple)", value)
+    return value
+
+
+def as_items(value: Mapping[Any, _T], where: str, name: str) -> ItemsView[Any, _T]:
+    """The items of ``value`` when it is a mapping (a ``dict``).
+
+    :raises ArgumentError: otherwise.
+    """
+    if type(value) is dict or isinstance(value, Mapping):
+        return value.items()
+    raise wrong_argument(where, name, "a mapping (a dict)", value)
+
+
+def as_pair(value: tuple[_T, bool], where: str, name: str) -> tuple[_T, bool]:
+    """``value`` when it is a pair (a tuple or list of two items), such as a pile's
+    (cards, face up?).
+
+    :raises ArgumentError: otherwise.
+    """
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return value[0], value[1]
+    raise wrong_argument(where, name, "a pair (cards bottom to top, top face up?)", value)

@@ -183,14 +183,19 @@ def test_save_at_the_prompt_may_rewrite_a_one_game_file_resumed(tmp_path):
 # ------------------------------------------------- a piped script's recording
 
 
-def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
+@pytest.mark.parametrize("new", [True, False])
+def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch, new):
+    """Once at the end, never per move; a new recording also once at the start, so that
+    its file appears with its first document (never empty: see test_cli_files.py)."""
     writes = []
     real = files_module.LockedFile.rewrite
     monkeypatch.setattr(files_module.LockedFile, "rewrite", lambda self, text, **kw: (writes.append(self.path), real(self, text, **kw)))
     record = tmp_path / "game.yaml"
+    if not new:
+        record.write_text("")
     result = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
     assert result.exit_code == 0 and result.stdout.startswith("Won, score 8.")
-    assert writes == [str(record)]
+    assert writes == [str(record)] * (2 if new else 1)
     assert moves_in(record) == len(WON_153)
 
 

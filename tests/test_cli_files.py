@@ -600,3 +600,82 @@ def test_only_our_own_abandoned_temporary_files_are_removed(tmp_path):
     assert not ours.exists()
     assert {name: path.exists() for name, path in kept.items()} == dict.fromkeys(kept, True)
     assert link.is_symlink() and (tmp_path / "old.yaml").read_text() == "keep\n"
+
+
+# ------------------------------------------- a writable file in a folder that refuses new names
+
+
+@pytest.fixture
+def refusing_folder(tmp_path) -> Iterator[Path]:
+    """A folder that refuses new names (temporary files, renames) while its files stay
+    writable, even for root, who ignores a folder's mode bits: ``chattr +i``.  Skipped
+    where the file system or the user cannot set it."""
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (root ignores a folder's mode bits: no other way to make it refuse)")
+    try:
+        probe = folder / "probe"
+        with contextlib.suppress(OSError):
+            probe.write_text("")
+        if probe.exists():
+            pytest.skip("chattr +i does not make the folder refuse new names here")
+        yield folder
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+IN_PLACE = "its folder refuses new files (Operation not permitted), so the file was rewritten in place rather than replaced whole"
+
+
+def _recorded_in(folder: Path) -> Path:
+    """A recording of deal 153 after 3 moves, made in ``folder`` before it refuses new names."""
+    path = folder / "game.yaml"
+    subprocess.run(["chattr", "-i", str(folder)], check=True)
+    try:
+        assert invoke(["play", "--deal", "153", "--record", path], input="\n".join(WON_153[:3]) + "\n").exit_code == 0
+    finally:
+        subprocess.run(["chattr", "+i", str(folder)], check=True)
+    return path
+
+
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_recording_in_a_folder_that_refuses_new_names_is_rewritten_in_place(refusing_folder, interactive):
+    record = _recorded_in(refusing_folder)
+    mode = ["--interactive"] if interactive else []
+    result = invoke(["play", "--resume", record, "--record", record, *mode], input="\n".join(WON_153[3:6]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count(IN_PLACE) == 1 and f"{record}: {IN_PLACE}" in result.stderr  # said once
+    assert moves_in(record) == 6 and os.listdir(refusing_folder) == ["game.yaml"]
+
+
+@pytest.mark.parametrize("command", ["save!", "state!"])
+def test_save_in_a_folder_that_refuses_new_names_rewrites_a_file_in_place_and_cannot_make_one(refusing_folder, command):
+    old = _recorded_in(refusing_folder)
+    result = invoke(["play", "--deal", "1", "--interactive"], input=f"d4\n{command} {old}\n{command} {refusing_folder / 'new.yaml'}\n")
+    assert f"{old}: {IN_PLACE}" in result.stderr
+    assert "new.yaml: Operation not permitted" in result.stderr
+    assert load_input(*read_source(str(old))).deal == 1
+    assert sorted(os.listdir(refusing_folder)) == ["game.yaml"]
+
+
+@pytest.mark.parametrize("room", [100, "for one rewrite"])
+def test_a_full_disk_in_place_keeps_the_old_text_whole(refusing_folder, room):
+    """Rewritten in place, the new text goes first after the old: a write that fails for
+    lack of room (here a size limit) fails there, and the file is cut back to its last
+    whole text: at the start (refused, status 1), or later in the game (told, exit 1)."""
+    record = _recorded_in(refusing_folder)
+    before = record.read_bytes()
+    limit = len(before) + 100 if room == 100 else 2 * len(before) + 100
+    player = Player(
+        ["play", "--resume", str(record), "--record", str(record), "--interactive", "--ascii"],
+        fsize=limit, env=_env(refusing_folder.parent),
+    )
+    assert player.finish(*WON_153[3:8], "quit") == 1
+    assert f"{record}: File too large" in player.stderr or "the recording could not be written" in player.stderr
+    if room == 100:
+        assert record.read_bytes() == before
+    else:
+        assert "File too large" in player.stderr and 3 <= moves_in(record) < 8
+        assert b"\0" not in record.read_bytes()

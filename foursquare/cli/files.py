@@ -12,9 +12,20 @@ What is guaranteed (README.md, "Playing"):
   renamed over the target.  A write that fails (the disk full, a quota, an I/O
   error, a read-only file system, a size limit) leaves the old text whole and
   no temporary file behind; the error says so in words (:func:`os_error_words`).
+  Temporary files are named ``.foursquare-PID-XXXX.tmp``; those that a writer
+  killed before its rename left are removed by the next writer in the folder
+  (:func:`sweep_leftovers`), never anyone else's.  A file in a folder that refuses
+  new names (``chattr +i``) is rewritten in place, its new text first written
+  after the old, so that a full disk still leaves the old text whole (said on stderr).
 - **No window when a file is created.**  A new file's name is claimed with
-  ``O_CREAT | O_EXCL``: of two commands started together, one creates it, the
-  other finds it there (and then its lock, or its content, refuses it).
+  ``O_CREAT | O_EXCL`` (a CSV) or, for a file written whole (a recording, ``save``:
+  ``claim(whole=True)``), by a hard link of its written temporary file, so that it
+  appears whole or not at all, even after ``kill -9``: of two commands started
+  together, one creates it, the other finds it there (and then its lock, or its
+  content, refuses it).
+- **Never over an input.**  No file written is one the command reads
+  (:func:`files_read`: ``play``'s ``--deck``, ``--rules``, the move script on stdin),
+  by device and inode, even with ``--force`` or ``save!``.
 - **One writer.**  A writer holds an exclusive ``flock`` on the file for as long
   as it writes it (a recording: the whole session).  A second writer is refused
   (:data:`IN_USE`) before it has done anything.

@@ -481,3 +481,201 @@ def test_a_file_name_too_long_for_the_system_is_shown_short(tmp_path):
     run = subprocess.run([*COMMAND, "play", "--deal", "1"], input=f"d4\nsave {name}\nquit\n", capture_output=True,
                          text=True, cwd=tmp_path, timeout=60)
     assert "File name too long" in run.stderr and len(run.stderr) < 2000, run.stderr[:300]
+
+
+# ------------------------------------- a kill -9 leaves a new file whole or absent, no stray files
+
+
+def _killed_after(args: list[str], lines: bytes, marker: bytes, cwd: Path) -> None:
+    """Run ``foursquare ARGS``, type ``lines``, read its stdout until ``marker`` has been
+    printed (the pipe is the synchronisation: no sleep), then ``kill -9`` it."""
+    proc = subprocess.Popen([*COMMAND, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(lines)
+    proc.stdin.flush()
+    seen = b""
+    while marker not in seen:
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        assert chunk, (seen, proc.communicate(timeout=60))
+        seen += chunk
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert proc.returncode == -9
+
+
+@pytest.mark.parametrize(
+    "mode, marker, moves",
+    [
+        (["--interactive"], b"3C> ", 1),  # the prompt after the first move: the file holds it
+        (["-v"], b"Last move: 2D to d4", 0),  # a piped script: its first document, from the start
+    ],
+)
+def test_a_new_recording_killed_with_sigkill_is_whole_and_resumes(tmp_path, mode, marker, moves):
+    """(A kill -9 left a 0-byte recording, and '--resume' of it said 'the file is empty'.)"""
+    record = tmp_path / "game.yaml"
+    _killed_after(["play", "--deal", "1", "--record", str(record), "--ascii", *mode], b"d4\n", marker, tmp_path)
+    assert moves_in(record) == moves
+    assert not list(tmp_path.glob(".foursquare-*"))
+    done = subprocess.run(
+        [*COMMAND, "play", "--resume", str(record), "--record", str(record)], input="e4\n" if moves else "d4\n",
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert moves_in(record) == moves + 1
+
+
+#: A writer of ours that stops (and is killed) after its temporary file is written and
+#: synced, before the rename: the window where a kill leaves a temporary file behind.
+_STOPPED_WRITER = """
+import os, sys
+from foursquare.cli import files
+real_fsync = os.fsync
+def fsync(fd):
+    real_fsync(fd)
+    sys.stdout.write("written\\n")
+    sys.stdout.flush()
+    sys.stdin.readline()  # killed here
+os.fsync = fsync
+files.write_atomically(sys.argv[1], "foursquare: 1\\ndeal: 1\\nmoves: []\\n")
+"""
+
+
+def _writer_killed_before_its_rename(target: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _STOPPED_WRITER, str(target)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"written\n"
+    proc.kill()
+    proc.communicate(timeout=60)
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_temporary_files_of_a_killed_writer_are_removed_at_the_next_run_in_the_folder(tmp_path, existing):
+    target = tmp_path / "saved.yaml"
+    if existing:
+        target.write_text("old\n")
+    _writer_killed_before_its_rename(target)
+    (left,) = tmp_path.glob(".foursquare-*.tmp")
+    assert re.fullmatch(r"\.foursquare-\d+-\w+\.tmp", left.name)
+    if existing:
+        assert target.read_text() == "old\n"  # the old text whole
+    else:
+        assert not target.exists()  # a new file appears whole or not at all
+    result = invoke(["play", "--deal", "1", "--record", tmp_path / "other.yaml"], input="d4\n")
+    assert result.exit_code == 0, result.stderr
+    assert not left.exists() and not list(tmp_path.glob(".foursquare-*"))
+
+
+def test_only_our_own_abandoned_temporary_files_are_removed(tmp_path):
+    """Kept: a file whose writer still runs, one still locked, one of another user, a
+    link, the names of others (and our names of old, without a process id)."""
+    import fcntl
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    gone = dead.pid
+    ours = tmp_path / f".foursquare-{gone}-abc123.tmp"
+    kept = {
+        "running": tmp_path / f".foursquare-{os.getpid()}-abc123.tmp",
+        "locked": tmp_path / f".foursquare-{gone}-locked.tmp",
+        "another user's": tmp_path / f".foursquare-{gone}-nobody.tmp",
+        "old name": tmp_path / ".foursquare-abc123.tmp",
+        "not hidden": tmp_path / f"foursquare-{gone}-abc123.tmp",
+        "not .tmp": tmp_path / f".foursquare-{gone}-abc123.yaml",
+    }
+    for path in [ours, *kept.values()]:
+        path.write_text("x\n")
+    link = tmp_path / f".foursquare-{gone}-link.tmp"
+    link.symlink_to(tmp_path / "old.yaml")
+    (tmp_path / "old.yaml").write_text("keep\n")
+    if os.geteuid() == 0:
+        os.chown(kept["another user's"], 65534, 65534)
+    else:
+        kept.pop("another user's").unlink()
+    with open(kept["locked"]) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = invoke(["play", "--deal", "1", "--record", tmp_path / "game.yaml"], input="d4\n")
+    assert result.exit_code == 0, result.stderr
+    assert not ours.exists()
+    assert {name: path.exists() for name, path in kept.items()} == dict.fromkeys(kept, True)
+    assert link.is_symlink() and (tmp_path / "old.yaml").read_text() == "keep\n"
+
+
+# ------------------------------------------- a writable file in a folder that refuses new names
+
+
+@pytest.fixture
+def refusing_folder(tmp_path) -> Iterator[Path]:
+    """A folder that refuses new names (temporary files, renames) while its files stay
+    writable, even for root, who ignores a folder's mode bits: ``chattr +i``.  Skipped
+    where the file system or the user cannot set it."""
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (root ignores a folder's mode bits: no other way to make it refuse)")
+    try:
+        probe = folder / "probe"
+        with contextlib.suppress(OSError):
+            probe.write_text("")
+        if probe.exists():
+            pytest.skip("chattr +i does not make the folder refuse new names here")
+        yield folder
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+IN_PLACE = "its folder refuses new files (Operation not permitted), so the file was rewritten in place rather than replaced whole"
+
+
+def _recorded_in(folder: Path) -> Path:
+    """A recording of deal 153 after 3 moves, made in ``folder`` before it refuses new names."""
+    path = folder / "game.yaml"
+    subprocess.run(["chattr", "-i", str(folder)], check=True)
+    try:
+        assert invoke(["play", "--deal", "153", "--record", path], input="\n".join(WON_153[:3]) + "\n").exit_code == 0
+    finally:
+        subprocess.run(["chattr", "+i", str(folder)], check=True)
+    return path
+
+
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_recording_in_a_folder_that_refuses_new_names_is_rewritten_in_place(refusing_folder, interactive):
+    record = _recorded_in(refusing_folder)
+    mode = ["--interactive"] if interactive else []
+    result = invoke(["play", "--resume", record, "--record", record, *mode], input="\n".join(WON_153[3:6]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count(IN_PLACE) == 1 and f"{record}: {IN_PLACE}" in result.stderr  # said once
+    assert moves_in(record) == 6 and os.listdir(refusing_folder) == ["game.yaml"]
+
+
+@pytest.mark.parametrize("command", ["save!", "state!"])
+def test_save_in_a_folder_that_refuses_new_names_rewrites_a_file_in_place_and_cannot_make_one(refusing_folder, command):
+    old = _recorded_in(refusing_folder)
+    result = invoke(["play", "--deal", "1", "--interactive"], input=f"d4\n{command} {old}\n{command} {refusing_folder / 'new.yaml'}\n")
+    assert f"{old}: {IN_PLACE}" in result.stderr
+    assert "new.yaml: Operation not permitted" in result.stderr
+    assert load_input(*read_source(str(old))).deal == 1
+    assert sorted(os.listdir(refusing_folder)) == ["game.yaml"]
+
+
+@pytest.mark.parametrize("room", [100, "for one rewrite"])
+def test_a_full_disk_in_place_keeps_the_old_text_whole(refusing_folder, room):
+    """Rewritten in place, the new text goes first after the old: a write that fails for
+    lack of room (here a size limit) fails there, and the file is cut back to its last
+    whole text: at the start (refused, status 1), or later in the game (told, exit 1)."""
+    record = _recorded_in(refusing_folder)
+    before = record.read_bytes()
+    limit = len(before) + 100 if room == 100 else 2 * len(before) + 100
+    player = Player(
+        ["play", "--resume", str(record), "--record", str(record), "--interactive", "--ascii"],
+        fsize=limit, env=_env(refusing_folder.parent),
+    )
+    assert player.finish(*WON_153[3:8], "quit") == 1
+    assert f"{record}: File too large" in player.stderr or "the recording could not be written" in player.stderr
+    if room == 100:
+        assert record.read_bytes() == before
+    else:
+        assert "File too large" in player.stderr and 3 <= moves_in(record) < 8
+        assert b"\0" not in record.read_bytes()

@@ -5,6 +5,10 @@ flags, deal numbers of any length, times that are not finite, --bot names,
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import click
 import pytest
 from helpers import EXAMPLES, invoke
@@ -243,6 +247,68 @@ def test_play_takes_no_stdin_for_its_files_and_its_help_offers_none(option):
     assert "play reads its moves from stdin; give a file name" in result.stderr
     help_text = invoke(["play", "--help"]).stdout
     assert "for stdin" not in help_text and "'-'" not in help_text
+
+
+STDIN_NAMES = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+
+
+def _stdin_name_usable(name: str) -> bool:
+    return sys.platform != "win32" and os.path.exists(name)
+
+
+@pytest.mark.parametrize("name", [*STDIN_NAMES, "the file itself"])
+@pytest.mark.parametrize("option", ["--deck", "--resume", "--rules"])
+def test_play_takes_no_other_name_of_stdin_for_its_files(tmp_path, option, name):
+    """Every name of stdin is refused as ``-`` is (it would swallow the moves): the file
+    of descriptor 0 by device and inode, here a move script redirected to it."""
+    script = tmp_path / "moves.txt"
+    script.write_text("d4\n")
+    path = str(script) if name == "the file itself" else name
+    if not _stdin_name_usable(path):
+        pytest.skip(f"no {path} here")
+    saved, fd = os.dup(0), os.open(script, os.O_RDONLY)
+    try:
+        os.dup2(fd, 0)
+        result = invoke(["play", option, path, *(["--deal", "1"] if option == "--rules" else [])], input="d4\n")
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(fd)
+    assert result.exit_code == 2, result.output
+    assert f"'{option}': {path} is standard input, where play reads its moves; give a file name" in result.stderr
+    assert script.read_text() == "d4\n"
+
+
+@pytest.mark.parametrize("name", STDIN_NAMES)
+@pytest.mark.parametrize("option", ["--deck", "--resume", "--rules"])
+@pytest.mark.parametrize("stdin", ["a pipe", "a file"])
+def test_subprocess_play_takes_no_name_of_stdin_for_its_files(tmp_path, option, name, stdin):
+    if not _stdin_name_usable(name):
+        pytest.skip(f"no {name} here")
+    script = tmp_path / "moves.txt"
+    script.write_text("d4\nquit\n")
+    extra = ["--deal", "1"] if option == "--rules" else []
+    command = [sys.executable, "-m", "foursquare", "play", option, name, *extra]
+    if stdin == "a pipe":
+        done = subprocess.run(command, input="d4\nquit\n", capture_output=True, text=True, timeout=60)
+    else:
+        with open(script) as moves:
+            done = subprocess.run(command, stdin=moves, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert f"{name} is standard input, where play reads its moves; give a file name" in done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+
+
+def test_play_still_reads_a_file_or_dev_null_that_is_not_its_stdin(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text(" ".join(str(c) for c in Game.from_deal(1).deck))
+    assert invoke(["play", "--deck", str(deck)], input="d4\n").exit_code == 0
+    # /dev/null as stdin reads empty every time: naming it is no conflict
+    done = subprocess.run(
+        [sys.executable, "-m", "foursquare", "play", "--deal", "1", "--rules", "/dev/null"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+    )
+    assert "standard input" not in done.stderr
 
 
 @pytest.mark.parametrize("command", [["hint"], ["analyze", "--no-bot", "--max-nodes", "2000"], ["replay", "--final"], ["state"]])

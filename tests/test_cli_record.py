@@ -183,14 +183,19 @@ def test_save_at_the_prompt_may_rewrite_a_one_game_file_resumed(tmp_path):
 # ------------------------------------------------- a piped script's recording
 
 
-def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch):
+@pytest.mark.parametrize("new", [True, False])
+def test_a_piped_script_writes_its_recording_once(tmp_path, monkeypatch, new):
+    """Once at the end, never per move; a new recording also once at the start, so that
+    its file appears with its first document (never empty: see test_cli_files.py)."""
     writes = []
     real = files_module.LockedFile.rewrite
     monkeypatch.setattr(files_module.LockedFile, "rewrite", lambda self, text, **kw: (writes.append(self.path), real(self, text, **kw)))
     record = tmp_path / "game.yaml"
+    if not new:
+        record.write_text("")
     result = invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153) + "\n")
     assert result.exit_code == 0 and result.stdout.startswith("Won, score 8.")
-    assert writes == [str(record)]
+    assert writes == [str(record)] * (2 if new else 1)
     assert moves_in(record) == len(WON_153)
 
 
@@ -317,3 +322,58 @@ def test_save_and_state_at_the_prompt_expand_a_leading_tilde(tmp_path, monkeypat
     assert result.exit_code == 0
     assert f"Saved the {'transcript' if command == 'save' else 'state'} to {tmp_path / 'g.yaml'}." in result.output
     assert moves_in(tmp_path / "g.yaml") == 1
+
+
+# ------------------------------------------- the comments at the top of a file resumed are kept
+
+MODELINE = "# yaml-language-server: $schema=transcript.schema.json\n\n# my game of deal 1\n"
+
+
+def _with_modeline(tmp_path) -> Path:
+    game = tmp_path / "game.yaml"
+    assert invoke(["play", "--deal", "1", "--record", str(game)], input="d4\n").exit_code == 0
+    game.write_text(MODELINE + game.read_text())
+    return game
+
+
+@pytest.mark.parametrize("input", ["quit\n", "e4\n", "e4\nundo\n"])
+@pytest.mark.parametrize("interactive", [True, False])
+def test_resume_and_record_in_one_file_keep_the_comments_at_its_top(tmp_path, input, interactive):
+    """(``play --resume F --record F`` dropped F's modeline, even when only quit was typed.)"""
+    game = _with_modeline(tmp_path)
+    mode = ["--interactive"] if interactive else []
+    result = invoke(["play", "--resume", str(game), "--record", str(game), *mode], input=input)
+    assert result.exit_code == 0, result.stderr
+    text = game.read_text()
+    assert text.startswith(MODELINE) and text.count("yaml-language-server") == 1
+    assert moves_in(game) == 1 + input.count("e4") - input.count("undo")
+
+
+@pytest.mark.parametrize("command", ["save", "save!"])
+def test_save_into_the_file_resumed_keeps_the_comments_at_its_top(tmp_path, command):
+    game = _with_modeline(tmp_path)
+    result = invoke(["play", "--resume", str(game), "--interactive"], input=f"e4\n{command} {game}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert game.read_text().startswith(MODELINE) and moves_in(game) == 2
+    other = tmp_path / "other.yaml"  # another file gets the game alone
+    assert invoke(["play", "--resume", str(game), "--interactive"], input=f"save {other}\n").exit_code == 0
+    assert other.read_text().startswith("foursquare: 1")
+
+
+def test_a_recording_forced_over_another_file_does_not_take_its_comments(tmp_path):
+    other = tmp_path / "other.yaml"
+    other.write_text("# someone else's notes\nfoo: 1\n")
+    assert invoke(["play", "--deal", "1", "--record", str(other), "--force"], input="d4\n").exit_code == 0
+    assert other.read_text().startswith("foursquare: 1")
+
+
+def test_subprocess_resume_and_record_keep_the_modeline(tmp_path):
+    import subprocess
+
+    game = _with_modeline(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "foursquare", "play", "--resume", str(game), "--record", str(game)], input="quit\n",
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert game.read_text().startswith(MODELINE)

@@ -1,13 +1,17 @@
 """A file a command writes is never one of the files it reads: ``play --deck D --record D``
 (the same path, another path to it, a symbolic link) and ``solve``/``simulate --rules R
 --output R`` are usage errors (status 2), refused before anything is written; ``play
---resume F --record F`` still continues a game in place."""
+--resume F --record F`` still continues a game in place.  The prompt's ``save``/``state
+FILE`` (and a script's), with ``!`` too, never write the ``--deck`` or ``--rules`` file
+nor the move script redirected to stdin, by any name: ``FILE: is the file given as ...``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -110,3 +114,81 @@ def test_subprocess_play_record_over_its_move_script_on_stdin(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "d4" in script.read_text() and "foursquare" in script.read_text()
+
+
+# --------------------------------------- the prompt's save/state (with ! too) never over an input
+
+
+@contextlib.contextmanager
+def stdin_from(path) -> Iterator[None]:
+    """File descriptor 0 reads ``path`` for the block (as ``< path`` gives a process);
+    CliRunner's ``input`` still gives the lines read."""
+    saved = os.dup(0)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.dup2(fd, 0)
+        yield
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(fd)
+
+
+@pytest.mark.parametrize("command", ["save", "save!", "state", "state!"])
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("interactive", [True, False])
+def test_save_and_state_never_write_over_the_deck_read_even_with_force(tmp_path, command, kind, interactive):
+    """(``save! mydeck.txt`` replaced the deck with a transcript, and the closing
+    advice 'Play it again: foursquare play --deck mydeck.txt' then failed.)"""
+    deck, target = _names(tmp_path, kind)
+    mode = "--interactive" if interactive else "--script"
+    result = CliRunner().invoke(main, ["play", "--deck", deck, mode], input=f"d4\n{command} {target}\nquit\n")
+    assert f"{target}: is the file given as --deck {deck}: writing it would overwrite that input" in result.stderr
+    assert result.exit_code == (0 if interactive else 1), result.output
+    assert (tmp_path / "input.txt").read_text() == DECK
+    if interactive:  # the advice at the end still plays the deck
+        assert f"foursquare play --deck {deck}" in result.stdout
+        assert CliRunner().invoke(main, ["play", "--deck", deck], input="d4\n").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["save!", "state!"])
+def test_save_never_writes_over_the_rules_file_read(tmp_path, command):
+    rules, target = _names(tmp_path, "symbolic link")
+    (tmp_path / "input.txt").write_text(RULES)
+    result = CliRunner().invoke(main, ["play", "--deal", "1", "--rules", rules, "--interactive"], input=f"{command} {target}\n")
+    assert f"{target}: is the file given as --rules {rules}: writing it would overwrite that input" in result.stderr
+    assert (tmp_path / "input.txt").read_text() == RULES
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+@pytest.mark.parametrize("command", ["save", "save!", "state!"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_save_never_writes_over_the_move_script_on_stdin(tmp_path, command, kind):
+    script, target = _names(tmp_path, kind)
+    with stdin_from(script):
+        result = CliRunner().invoke(main, ["play", "--deal", "1", "--interactive"], input=f"d4\n{command} {target}\nquit\n")
+    assert f"{target}: is the move script read from stdin: writing it would overwrite that input" in result.stderr
+    assert (tmp_path / "input.txt").read_text() == DECK
+    # another file is written as before
+    other = tmp_path / "other.yaml"
+    with stdin_from(script):
+        result = CliRunner().invoke(main, ["play", "--deal", "1", "--interactive"], input=f"d4\n{command} {other}\nquit\n")
+    assert result.exit_code == 0 and "d4" in other.read_text()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symbolic links")
+@pytest.mark.parametrize("mode", ["--interactive", "--script"])
+def test_subprocess_save_over_the_move_script_redirected_to_stdin(tmp_path, mode):
+    """``play < moves.txt`` whose lines say ``save! moves.txt`` (or through a link)."""
+    script = tmp_path / "moves.txt"
+    (tmp_path / "link.txt").symlink_to(script)
+    text = "d4\nsave! link.txt\nstate! ./moves.txt\nsave moves.txt\n"
+    script.write_text(text)
+    with open(script) as stdin:
+        done = subprocess.run(
+            [*COMMAND, "play", "--deal", "1", mode], stdin=stdin, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )
+    assert "Traceback" not in done.stderr
+    assert "link.txt: is the move script read from stdin: writing it would overwrite that input; give another name" in done.stderr
+    assert done.returncode == (0 if mode == "--interactive" else 1)
+    assert script.read_text() == text

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import click
 
 from ..engine.game import Game, Placement
-from ..engine.rules import Rules
+from ..engine.rules import PRESETS, Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.files import BINARY_WORDS, not_utf8_words
@@ -28,7 +28,16 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import LockedFile, claim, is_standard_output, os_error_words, refuse_output_over_input, stdin_file
+from .files import (
+    LockedFile,
+    claim,
+    files_read,
+    is_standard_input,
+    is_standard_output,
+    os_error_words,
+    refuse_output_over_input,
+    stdin_file,
+)
 from .games import load_game_file, load_rules_option, new_game
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
@@ -104,9 +113,7 @@ def play(
         exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=winnable, daily=daily)
     exclusive(interactive=interactive, script=script)
     exclusive(interactive=interactive, verbose=verbose)  # -v draws a script's moves; the prompt always draws
-    for option, path in (("--deck", deck_path), ("--rules", rules_spec), ("--resume", resume_path)):
-        if path == "-":
-            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'{option}'")
+    refuse_stdin_inputs(deck=deck_path, rules=rules_spec, resume=resume_path)
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
@@ -121,20 +128,45 @@ def play(
     refuse_output_over_input(
         "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": stdin_file()}
     )
-    rules = load_rules_option(rules_spec)
-    held = check_record_target(record, resume_path, force)
-    try:
-        pick = None
-        if winnable or daily:
-            pick = daily_pick() if daily else winnable_pick(rules)
-            deal = pick.deal
-        _play(
-            held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal, interactive,
-            script, verbose, pick, history,
-        )
-    finally:
-        if held is not None:
-            held.release(remove_if_new=True)
+    # no file written, by --record or at the prompt (save! too), is one the game reads
+    with files_read({"--deck": deck_path, "--rules": None if rules_spec in PRESETS else rules_spec}, stdin=STDIN_SCRIPT):
+        rules = load_rules_option(rules_spec)
+        held = check_record_target(record, resume_path, force)
+        try:
+            pick = None
+            if winnable or daily:
+                pick = daily_pick() if daily else winnable_pick(rules)
+                deal = pick.deal
+            _play(
+                held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal,
+                interactive, script, verbose, pick, history,
+            )
+        finally:
+            if held is not None:
+                held.release(remove_if_new=True)
+
+
+#: What :func:`~foursquare.cli.files.files_read` calls a move script redirected to stdin.
+STDIN_SCRIPT = "the move script read from stdin"
+
+
+def refuse_stdin_inputs(**inputs: str | None) -> None:
+    """A usage error (status 2) when an input option of ``play`` names standard input,
+    where the moves are read: ``-``, or any other name of it (``/dev/stdin``,
+    ``/dev/fd/0``, ``/proc/self/fd/0``, the file stdin is redirected from:
+    :func:`~foursquare.cli.files.is_standard_input`); reading it would swallow the moves.
+
+    :param inputs: each option's name without ``--`` (``deck``) and its value."""
+    for option, path in inputs.items():
+        if path is None or (option == "rules" and path in PRESETS):
+            continue
+        if path == "-":
+            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
+        if is_standard_input(path):
+            raise click.BadParameter(
+                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
+                param_hint=f"'--{option}'",
+            )
 
 
 def _play(
@@ -178,7 +210,10 @@ def _play(
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
     recorder = start_history(game, interactive, history, look)
-    session = Session(game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder)
+    session = Session(
+        game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder,
+        resumed_from=resume_path,
+    )
     session.reveal = reveal
     origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
     if chosen or pick is not None:
@@ -198,8 +233,9 @@ def _play(
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
-    """Claim, before the game starts, the ``--record`` file: created atomically when
-    new, locked for the session (:func:`~foursquare.cli.files.claim`).  Refuse a
+    """Claim, before the game starts, the ``--record`` file: locked for the session
+    (:func:`~foursquare.cli.files.claim`); a new file is created atomically by the
+    session's first write, with its first document (never left empty by a kill).  Refuse a
     path that is not a regular file (a directory, a device, a FIFO), a read-only
     file, a file another session writes, or one that holds something already,
     unless it is the file being resumed or ``--force`` is given.
@@ -213,7 +249,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     real = writable_target(record)
     if not os.path.isdir(os.path.dirname(real)):
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
-    held = claim(record)  # created or opened, and locked: a second writer is refused here
+    held = claim(record, whole=True)  # opened and locked (a new file: written whole at the start): one writer
     try:
         _check_record_content(held, record, resume, force)
     except BaseException:

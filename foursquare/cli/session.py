@@ -114,6 +114,30 @@ def state_of(game: Game, *, player_view: bool = False) -> str:
     return state_text(game, player_view=player_view)
 
 
+#: How much of the top of a file resumed is read for its comments.
+_TOP_BYTES = 64 * 1024
+
+
+def _comments_at_top(path: str) -> str:
+    """The comment lines at the top of the regular file ``path`` (empty when it cannot be
+    read, and for a pipe or a device, which cannot be read twice)."""
+    import stat
+
+    from ..formats.transcript_write import leading_comments
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return ""
+        with open(path, "rb") as file:
+            head = file.read(_TOP_BYTES)
+    except (OSError, ValueError):
+        return ""
+    text = head.decode("utf-8", "replace")
+    if len(head) == _TOP_BYTES:
+        text = text[: text.rfind("\n") + 1]  # whole lines only
+    return leading_comments(text)
+
+
 def _recommend() -> Callable[..., list[Any]] | None:
     """``foursquare.bots.recommend``, or ``None`` when no bot module provides it."""
     if importlib.util.find_spec("foursquare.bots") is None:
@@ -140,6 +164,9 @@ class Session:
         open and locked); without it, the file is claimed at its first write.
     :param history: keeps the game in the game history: rewritten after every change
         with ``autosave``, and always at :meth:`end`; ``None``: not recorded.
+    :param resumed_from: the file the game was read from (``--resume``): the comments
+        at its top (:func:`~foursquare.formats.transcript_write.leading_comments`, an
+        editor's modeline) are kept at the top of every rewrite of that file.
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
         :attr:`record_error` and told once (:meth:`record_news`).
@@ -154,8 +181,12 @@ class Session:
         resume: str | None = None,
         recording: LockedFile | None = None,
         history: GameRecorder | None = None,
+        resumed_from: str | None = None,
     ) -> None:
         self.game = game
+        self._resumed_from = resumed_from
+        #: The comments at the top of the file resumed, written back at its top.
+        self._comments = _comments_at_top(resumed_from) if resumed_from is not None else ""
         self.history = history
         #: The hints asked in this session (kept in the history).
         self.hints_asked = 0
@@ -176,7 +207,9 @@ class Session:
         self._told = False
         #: The moves the recording holds on disk (the game resumed from it, or none).
         self._file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
-        if self.autosave and record is not None:
+        # a new recording is written at once, at the prompt or not: its file appears
+        # whole, with its first document, and a second writer is refused at the start
+        if record is not None and (self.autosave or (recording is not None and recording.pending)):
             self.write_record()
             if self.record_error is not None:
                 error, self.record_error = self.record_error, None
@@ -353,6 +386,7 @@ class Session:
             raise OSError(
                 errno.EEXIST, "is the recording, rewritten with the transcript after every move; save the state to another file", path
             )
+        text = self._kept_on_top(path, text)
         if self.record_path is not None and same_file(path, self.record_path):
             self._write_recording(text)
         else:
@@ -360,11 +394,17 @@ class Session:
             write_atomically(path, text, unless_full=self._refusal(path, force, command))  # checked again under the lock
         self._own.add(os.path.realpath(path))
 
+    def _kept_on_top(self, path: str, text: str) -> str:
+        """``text`` with the comments at the top of the file resumed when ``path`` is that file."""
+        if self._comments and self._resumed_from is not None and same_file(path, self._resumed_from):
+            return self._comments + text
+        return text
+
     def _write_recording(self, text: str) -> None:
         """Rewrite the recording through its claimed, locked file (claimed now if it is not yet)."""
         assert self.record_path is not None
         if self._recording is None:
-            self._recording = claim(self.record_path)
+            self._recording = claim(self.record_path, whole=True)
         self._recording.rewrite(text)
         self._file_moves = len(self.game.moves)
         self.record_error = None
@@ -397,7 +437,7 @@ class Session:
         if self.record_path is None:
             return True
         try:
-            self._write_recording(self.text())
+            self._write_recording(self._kept_on_top(self.record_path, self.text()))
         except OSError as exc:
             self.record_error = exc
             return False

@@ -72,3 +72,28 @@ def transcript_text(game: Game, *, claims: bool = True) -> str:
 def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
     """Several games as one multi-document transcript (documents joined with ``---``)."""
     return "---\n".join(transcript_text(g, claims=claims) for g in games)
+
+
+def leading_comments(text: str) -> str:
+    """The comment lines at the top of a YAML file, before its first document (an
+    editor's modeline, ``# yaml-language-server: $schema=...``, README "Schemas"), with
+    the blank lines among them, each ending with a line end: what a rewrite of the file
+    keeps at its top.  Empty when the file starts with anything else.
+
+    >>> leading_comments("# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n\\nfoursquare: 1\\n")
+    '# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n'
+    >>> leading_comments("foursquare: 1\\n# not at the top\\n")
+    ''
+    """
+    kept: list[str] = []
+    last = 0
+    for line in text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            kept.append(line.rstrip())
+            last = len(kept)
+        elif stripped:
+            break
+        else:
+            kept.append("")
+    return "".join(f"{line}\n" for line in kept[:last])

@@ -83,11 +83,21 @@ def ranked_by(estimates: Sequence[Estimate]) -> str:
     return "search" if estimated else "random"
 
 
+def estimate_words(estimate: Estimate) -> str:
+    """The one wording of a bot's estimate of a cell, in ``foursquare hint`` and in the
+    prompt's ``hint``: ``win 96.8%, expected score 17.2`` (``-`` for a part the bot
+    did not estimate), ``no estimate`` when it estimated neither.
+
+    :param estimate: the cell's :class:`~foursquare.bots.Estimate` (its ``win_chance``
+        from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0)."""
+    if estimate.win_chance is None and estimate.expected_score is None:
+        return "no estimate"
+    return f"win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+
+
 def _line(estimate: Estimate, random_order: bool) -> str:
-    """``win W%, expected score S`` of one cell, or nothing for a random order."""
-    if random_order:
-        return ""
-    return f"   win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+    """The estimate of one cell after its name, or nothing for a random order."""
+    return "" if random_order else "   " + estimate_words(estimate)
 
 
 def _dominates(a: Estimate, b: Estimate) -> bool:

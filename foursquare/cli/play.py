@@ -396,12 +396,10 @@ def hint_text(session: Session) -> str:
         return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
             str(e.cell) for e in estimates[:3]
         )
+    from .hint import estimate_words  # the one wording of an estimate, as `foursquare hint` says it
+
     lines = ["Hint (ranked by the bot's search, best first):"]
-    for e in estimates[:3]:
-        if e.win_chance is None or e.expected_score is None:
-            lines.append(f"  {e.cell}: no estimate")
-        else:
-            lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
+    lines += [f"  {e.cell}: {estimate_words(e)}" for e in estimates[:3]]
     return "\n".join(lines)
 
 

@@ -70,7 +70,7 @@ def test_a_line_that_is_not_utf8_is_named_by_its_own_number(interactive, bad, en
         assert "Stopped after 5 cards placed" in result.stdout
     else:
         assert result.exit_code == 1
-        assert result.stderr.startswith(f"<stdin>:{bad + 1}: the input is not UTF-8 text")
+        assert result.stderr == f"<stdin>:{bad + 1}: not UTF-8 text\n"  # as every reader says it
         assert len(result.stderr.splitlines()) == 1
 
 

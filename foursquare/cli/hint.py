@@ -120,8 +120,7 @@ def _load_view(
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.files import read_source
-    from ..formats.loading import FileKind, input_kind, load_view
+    from ..formats.loading import FileKind, input_kind, load_view, read_game_text
 
     if game_path is None:
         if game_number is not None:
@@ -130,7 +129,7 @@ def _load_view(
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
         return PlayerView.of(game)
-    text, name = read_source(game_path)
+    text, name = read_game_text(game_path)
     if (
         text.strip()
         and input_kind(text) is FileKind.STATE

@@ -185,3 +185,32 @@ def test_state_after_without_moves_is_a_usage_error_even_for_zero():
     for k in ("0", "3"):
         r = invoke(["state", "--deal", "1", "--after", k])
         assert r.exit_code == 2 and "without MOVES" in r.stderr
+
+
+def test_the_prompt_and_hint_word_the_same_estimate_the_same_way(monkeypatch):
+    # (the prompt said 'e3: wins 96.8%, expected score 17.2', hint '2D to f4   win 94.8% ...')
+    import types
+
+    import foursquare.cli.session as session
+
+    data = json.loads(invoke(["hint", "-", "--deal", "1", "--bot", "greedy", "--format", "json"], input="d4\n").stdout)
+    text = invoke(["hint", "-", "--deal", "1", "--bot", "greedy"], input="d4\n").stdout.splitlines()
+    estimates = [types.SimpleNamespace(**e) for e in data["estimates"]]
+    monkeypatch.setattr(session, "_recommend", lambda: lambda view, budget=1.0: estimates)
+    prompt = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n").stdout.splitlines()
+    at = next(i for i, line in enumerate(prompt) if line.endswith("Hint (ranked by the bot's search, best first):"))
+    for line, shown, estimate in zip(text[:3], prompt[at + 1 : at + 4], estimates[:3], strict=True):
+        words = line.split(f"{estimate.cell}   ", 1)[1]
+        assert words.startswith("win ") and ", expected score " in words
+        assert shown == f"  {estimate.cell}: {words}"
+
+
+def test_an_estimate_with_no_win_chance_nor_score_says_so_in_one_wording():
+    from foursquare.bots import Estimate
+    from foursquare.cli.hint import estimate_words
+    from foursquare.engine.layout import Cell
+
+    cell = Cell.parse("d4")
+    assert estimate_words(Estimate(cell, 0.968, 17.24)) == "win 96.8%, expected score 17.2"
+    assert estimate_words(Estimate(cell)) == "no estimate"
+    assert estimate_words(Estimate(cell, None, 3.0)) == "win -, expected score 3.0"

@@ -85,3 +85,28 @@ def test_counts_in_the_result_line_agree_with_their_number(moves, words):
     result = invoke(["replay", "-", "--deal", "1", "--final"], input=moves)
     assert result.exit_code == 0
     assert result.stdout.rstrip().endswith(f"(deal 1, {words})")
+
+
+@pytest.mark.parametrize("source", [[str(WON)], [str(EXAMPLES / "lost.yaml")], ["--deal", "89", str(EXAMPLES / "deal89.moves")]])
+def test_the_yaml_stream_is_the_states_state_after_k_prints_each_satisfying_the_state_schema(source):
+    # (nothing read the stream back and no doc said what it was: it is for other programs,
+    # document K being `state MOVES --after K`, each checked by `foursquare schema state`)
+    import json
+
+    import jsonschema
+
+    from foursquare.formats.schema import schema_text
+
+    result = invoke(["replay", *source, "--format", "yaml"])
+    assert result.exit_code == 0, result.stderr
+    documents = result.stdout.split("---\n")
+    check = jsonschema.Draft202012Validator(json.loads(schema_text("state")))
+    for k, document in enumerate(documents, 1):
+        assert not list(check.iter_errors(yaml.safe_load(document))), k
+    for k in {1, len(documents) // 2, len(documents)}:
+        assert invoke(["state", *source, "--after", k]).stdout == documents[k - 1]
+
+
+def test_the_yaml_stream_says_what_it_is_in_the_help():
+    help_text = " ".join(invoke(["replay", "--help"]).stdout.split())
+    assert "for other programs" in help_text and "--after K" in help_text and "foursquare schema state" in help_text

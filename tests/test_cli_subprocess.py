@@ -253,7 +253,7 @@ def test_a_line_that_is_not_utf8_is_named_by_its_number():
         [*COMMAND, "play", "--deal", "1"], input=b"d4\n3C e4 # caf\xe9\n", capture_output=True, timeout=60, cwd=ROOT
     )
     assert done.returncode == 1
-    assert done.stderr.decode().startswith("<stdin>:2: the input is not UTF-8 text")
+    assert done.stderr.decode().startswith("<stdin>:2: not UTF-8 text")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")

@@ -295,6 +295,56 @@ def test_github_annotations_name_the_path_as_given_so_github_can_place_them(tmp_
     assert first.startswith(f"::error file={expected},line=")
 
 
+#: Every control character a file name can hold (all but NUL), and the separators of a workflow command.
+CONTROLS_AND_SEPARATORS = "".join(map(chr, [*range(1, 32), 127])) + "%:,"
+
+
+def _command_fields(command: str) -> tuple[dict[str, str], str]:
+    """A workflow command's properties and its message, both as the runner unescapes them."""
+    assert command.startswith("::error ") and "\n" not in command and "\r" not in command
+    props, message = command[len("::error ") :].split("::", 1)
+    fields = dict(p.split("=", 1) for p in props.split(","))  # no raw comma nor '::' in a property
+    assert "%3A" not in message and "%2C" not in message  # the message data escapes % CR LF only
+    return {key: _unescape(value) for key, value in fields.items()}, _unescape(message)
+
+
+def test_github_annotations_escape_every_control_character_in_every_field():
+    # (a name that was not printable had file= in the shell's quoting, $'new\nline.yaml', no file's path)
+    path = f"d/new\nline {CONTROLS_AND_SEPARATORS}.yaml"
+    message = f"bad {CONTROLS_AND_SEPARATORS} here"
+    command = github_command({"file": "shown", "game": 3}, {"line": 7, "move": 2, "message": message}, path=path)
+    fields, data = _command_fields(command)
+    assert fields == {"file": path, "line": "7", "title": "foursquare validate: game 3, move 2"}
+    assert data == message
+    assert "file=d/new%0Aline " in command
+
+
+@pytest.mark.parametrize("how", ["in-process", "process"])
+def test_github_annotations_give_the_real_path_of_a_file_named_with_control_characters(tmp_path, how):
+    name = f"new\nline{CONTROLS_AND_SEPARATORS}.yaml"
+    (tmp_path / name).write_text((EXAMPLES / "invalid.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["validate", "--format", "github", name]
+    if how == "in-process":
+        cwd = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            done = invoke(args)
+        finally:
+            os.chdir(cwd)
+        code, out = done.exit_code, done.stdout
+    else:
+        process = subprocess.run(
+            [sys.executable, "-m", "foursquare", *args], cwd=tmp_path, capture_output=True, timeout=120
+        )
+        code, out = process.returncode, process.stdout.decode("utf-8")
+    assert code == 1
+    commands = [line for line in out.split("\n") if line.startswith("::error ")]
+    assert len(commands) == 5
+    for command in commands:
+        fields, _ = _command_fields(command)
+        assert fields["file"] == name and fields["line"].isdigit()
+
+
 @pytest.mark.parametrize("command", ["replay", "state"])
 def test_game_k_of_a_pipe_that_goes_on_is_answered_once_game_k_is_read(command):
     # game 2 is followed by the start of game 3 and the pipe stays open: nothing after

@@ -104,3 +104,22 @@ def test_readme_python_examples():
 
     failures, tried = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried >= 5 and failures == 0
+
+
+def test_readme_python_examples_type_check_with_mypy_strict(tmp_path):
+    # (round(best.win_chance, 2) failed mypy --strict: win_chance is float | None)
+    import doctest
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 2
+    files = []
+    for number, block in enumerate(blocks, 1):
+        path = tmp_path / f"readme_example_{number}.py"
+        path.write_text("".join(example.source for example in doctest.DocTestParser().get_examples(block)), encoding="utf-8")
+        files.append(str(path))
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), *files],
+        capture_output=True, text=True, cwd=EXAMPLES.parent, timeout=600,  # (where the package is found)
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -77,6 +77,13 @@ def test_the_example_configuration_uses_the_hook():
     assert [hook["id"] for hook in repo["hooks"]] == [HOOK["id"]]
 
 
+def test_the_example_configuration_names_no_tag_the_repository_lacks():
+    # (rev: v0.1.0 named a tag that does not exist: pre-commit could not check it out)
+    (repo,) = CONFIG["repos"]
+    tags = subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    assert repo["rev"] == "<commit>" or repo["rev"] in tags
+
+
 def test_the_entry_run_on_checked_files_validates_them(tmp_path):
     # what pre-commit runs: the entry and the names of the files it checks, as a real process
     games = tmp_path / "games"

@@ -66,6 +66,9 @@ class LazyGroup(click.Group):
 
             guard_stdout()
             guard_stderr()
+            from .shellcompletion import use_our_scripts
+
+            use_our_scripts()  # bash's Tab completion keeps the presets beside the files
         except KeyboardInterrupt:
             _interrupted()
         try:

@@ -52,9 +52,13 @@ def github_command(result: dict[str, Any], error: dict[str, Any], path: str | No
     """The ``::error file=F,line=L,title=T::message`` workflow command of one error of
     a game's (or a file's) JSON object; ``line`` is left out when no line applies.
     ``path``: the file's path as given, which GitHub needs to place the annotation
-    (the object's ``file`` is quoted as a shell would quote it)."""
-    if path is not None and (not path.isprintable() or _not_utf8(path)):
-        path = None  # a name no annotation can hold as it is: the shell's quoting, as elsewhere
+    (the object's ``file`` is quoted as a shell would quote it).  Every field is
+    escaped as GitHub's runner unescapes it (:func:`escape_property`,
+    :func:`escape_data`), so that a name with a tab, a newline or any control
+    character comes back as the real path; only a name that is not UTF-8, which no
+    annotation can hold, is the object's quoted ``file``."""
+    if path is not None and _not_utf8(path):
+        path = None
     props = [f"file={escape_property(path if path is not None else result['file'])}"]
     if error["line"] is not None:
         props.append(f"line={error['line']}")

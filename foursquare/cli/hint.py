@@ -83,11 +83,21 @@ def ranked_by(estimates: Sequence[Estimate]) -> str:
     return "search" if estimated else "random"
 
 
+def estimate_words(estimate: Estimate) -> str:
+    """The one wording of a bot's estimate of a cell, in ``foursquare hint`` and in the
+    prompt's ``hint``: ``win 96.8%, expected score 17.2`` (``-`` for a part the bot
+    did not estimate), ``no estimate`` when it estimated neither.
+
+    :param estimate: the cell's :class:`~foursquare.bots.Estimate` (its ``win_chance``
+        from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0)."""
+    if estimate.win_chance is None and estimate.expected_score is None:
+        return "no estimate"
+    return f"win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+
+
 def _line(estimate: Estimate, random_order: bool) -> str:
-    """``win W%, expected score S`` of one cell, or nothing for a random order."""
-    if random_order:
-        return ""
-    return f"   win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+    """The estimate of one cell after its name, or nothing for a random order."""
+    return "" if random_order else "   " + estimate_words(estimate)
 
 
 def _dominates(a: Estimate, b: Estimate) -> bool:
@@ -110,8 +120,7 @@ def _load_view(
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.files import read_source
-    from ..formats.loading import FileKind, input_kind, load_view
+    from ..formats.loading import FileKind, input_kind, load_view, read_game_text
 
     if game_path is None:
         if game_number is not None:
@@ -120,7 +129,7 @@ def _load_view(
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
         return PlayerView.of(game)
-    text, name = read_source(game_path)
+    text, name = read_game_text(game_path)
     if (
         text.strip()
         and input_kind(text) is FileKind.STATE

@@ -67,7 +67,8 @@ class RulesSpec(click.ParamType[str]):
     def shell_complete(
         self, ctx: click.Context, param: click.Parameter, incomplete: str
     ) -> list[click.shell_completion.CompletionItem]:
-        """The presets starting with ``incomplete``, then the shell's own file completion."""
+        """The presets starting with ``incomplete``, then the shell's own file completion
+        (in bash, :mod:`foursquare.cli.shellcompletion`'s script keeps both)."""
         from click.shell_completion import CompletionItem
 
         from ..engine.rules import PRESETS

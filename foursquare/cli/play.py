@@ -23,7 +23,7 @@ from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS, Rules
 from ..errors import FoursquareError, shown_name
 from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.files import BINARY_WORDS, not_utf8_words
+from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -432,12 +432,10 @@ def hint_text(session: Session) -> str:
         return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
             str(e.cell) for e in estimates[:3]
         )
+    from .hint import estimate_words  # the one wording of an estimate, as `foursquare hint` says it
+
     lines = ["Hint (ranked by the bot's search, best first):"]
-    for e in estimates[:3]:
-        if e.win_chance is None or e.expected_score is None:
-            lines.append(f"  {e.cell}: no estimate")
-        else:
-            lines.append(f"  {e.cell}: wins {100 * e.win_chance:.1f}%, expected score {e.expected_score:.1f}")
+    lines += [f"  {e.cell}: {estimate_words(e)}" for e in estimates[:3]]
     return "\n".join(lines)
 
 
@@ -621,32 +619,27 @@ class Prompt:
         return True
 
 
-#: The longest line of a piped move script (bytes): a move or a command is a few
-#: characters; an endless line (/dev/zero) must end with an error, not fill the memory.
-MAX_LINE_BYTES = 1024 * 1024
-
-
 def stdin_lines() -> Iterator[tuple[int, str]]:
     """The lines of standard input, decoded one by one, each with its number (from 1).
 
     Read as bytes, so that a line that is not UTF-8 is reported at its own line
     (``<stdin>:LINE: ...``, status 1); a byte-order mark on the first line and
-    CRLF line ends are accepted (the caller strips white space); a line holding a NUL
-    byte is binary data (``<stdin>:LINE:`` :data:`~foursquare.formats.files.BINARY_WORDS`).
+    CRLF line ends are accepted (the caller strips white space).  Each fault is said
+    as every reader says it (:class:`~foursquare.formats.files.Source`): a NUL byte is
+    binary data (:data:`~foursquare.formats.files.BINARY_WORDS`), other bytes that are
+    not UTF-8 :func:`~foursquare.formats.files.not_utf8_words`, and a line over
+    :data:`~foursquare.formats.files.MAX_LINE_CHARS` :data:`~foursquare.formats.files.LINE_TOO_LONG_WORDS`.
     """
     stream = getattr(sys.stdin, "buffer", None)
-    limit = MAX_LINE_BYTES
+    limit = MAX_LINE_CHARS
     if stream is None:  # a text stream without bytes (some test runners)
-        for number, line in enumerate(iter(lambda: sys.stdin.readline(limit + 1), ""), 1):
-            if len(line) > limit:
-                fail(f"{STDIN}:{number}: the line is too long (over {limit // 1024} KiB)")
-            if "\0" in line:
-                fail(f"{STDIN}:{number}: {BINARY_WORDS}")
+        for number, line in enumerate(iter(lambda: sys.stdin.readline(limit + 2), ""), 1):
+            _check_line(number, line)
             yield number, line
         return
-    for number, raw in enumerate(iter(lambda: stream.readline(limit + 1), b""), 1):
-        if len(raw) > limit:
-            fail(f"{STDIN}:{number}: the line is too long (over {limit // 1024} KiB)")
+    for number, raw in enumerate(iter(lambda: stream.readline(4 * limit + 3), b""), 1):
+        if len(raw) > 4 * limit + 2:  # more characters than the limit, however many bytes each takes
+            fail(f"{STDIN}:{number}: {LINE_TOO_LONG_WORDS}")
         if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         try:
@@ -654,11 +647,17 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         except UnicodeDecodeError as exc:
             if b"\0" in raw[: exc.start]:  # the first fault is said, as formats.files.Source says it
                 fail(f"{STDIN}:{number}: {BINARY_WORDS}")
-            other = not_utf8_words(raw[:4]).removeprefix("not UTF-8 text") if number == 1 else ""
-            fail(f"{STDIN}:{number}: the input is not UTF-8 text" + (other or f" (byte {exc.start + 1} of the line)"))
-        if "\0" in line:  # binary data, as every reader says
-            fail(f"{STDIN}:{number}: {BINARY_WORDS}")
+            fail(f"{STDIN}:{number}: {not_utf8_words(raw[:4] if number == 1 else b'')}")
+        _check_line(number, line)
         yield number, line
+
+
+def _check_line(number: int, line: str) -> None:
+    """End the run at a line of stdin too long or holding a NUL byte (status 1)."""
+    if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+        fail(f"{STDIN}:{number}: {LINE_TOO_LONG_WORDS}")
+    if "\0" in line:  # binary data, as every reader says
+        fail(f"{STDIN}:{number}: {BINARY_WORDS}")
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:

@@ -32,8 +32,9 @@ def start_of(game: Game) -> Game:
     type=click.Choice(["text", "yaml", "svg"]),
     default="text",
     show_default=True,
-    help="text: the grid after each move; yaml: the state after each move, one YAML document each;"
-    " svg (with --final): a picture of the end (SVG, for a browser).",
+    help="text: the grid after each move; yaml: the state after each move, one YAML document each, for other"
+    " programs (each as 'state MOVES --after K' prints it, satisfying 'foursquare schema state'; a reader of a"
+    " state reads one document); svg (with --final): a picture of the end (SVG, for a browser).",
 )
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")

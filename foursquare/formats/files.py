@@ -101,6 +101,33 @@ def _too_large(name: str, limit: int) -> FormatError:
 #: How many bytes are read at a time (from a pipe: what has come, up to this).
 CHUNK_BYTES = 1024 * 1024
 
+#: The longest line of any input (characters, its line end not counted), the same for
+#: every reader (:class:`Source`, and ``play``'s move script on stdin): a move, a command
+#: or a YAML line takes a few dozen; an endless line (/dev/zero) ends with an error
+#: instead of filling the memory.
+MAX_LINE_CHARS = 1024 * 1024
+#: What every reader says of a line over :data:`MAX_LINE_CHARS` (``FILE:LINE: ...``).
+LINE_TOO_LONG_WORDS = f"the line is too long (over {MAX_LINE_CHARS:,} characters)"
+
+
+def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
+    """How many line ends come before the first line of ``text`` longer than ``limit``
+    characters (``None``: no such line).  Linear, at C speed: only a stretch of
+    ``limit // 2`` characters without a line end is looked at more closely.
+
+    >>> long_line("d4\\n" + "x" * 9 + "\\ne4\\n", limit=8), long_line("d4\\ne4\\n", limit=8)
+    (1, None)
+    """
+    step = max(limit // 2, 1)
+    for at in range(0, len(text), step):
+        if text.find("\n", at, at + step) >= 0:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if (len(text) if end < 0 else end) - start > limit:
+            return text.count("\n", 0, start)
+    return None
+
 
 class Source:
     """An input file (or standard input, ``-``) read block by block, within the size limit.
@@ -121,7 +148,9 @@ class Source:
         file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe,
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
         a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
-        read on as a card, a move or YAML).
+        read on as a card, a move or YAML), a line over :data:`MAX_LINE_CHARS`
+        (:data:`LINE_TOO_LONG_WORDS`, at its line).  Each is found as the text is read:
+        a reader that stops early (a move script's ``quit``) never meets what comes after.
     """
 
     def __init__(self, path: str, *, line_limit: int | None = None, chunk: int | None = None) -> None:
@@ -229,6 +258,7 @@ class Source:
         cap = self.line_limit
         tail = ""  # the text after the last line end
         skipping = False  # dropping the rest of a line over the limit
+        lines = 0  # line ends given so far
         for text, _ in self._chunks():
             if first and text:
                 text, first = text.removeprefix("\ufeff"), False
@@ -240,15 +270,24 @@ class Source:
             buf = tail + text if tail else text
             cut = buf.rfind("\n")
             if cut >= 0:
-                tail = buf[cut + 1 :]
-                yield buf[: cut + 1].replace("\r\n", "\n")
+                tail, whole = buf[cut + 1 :], buf[: cut + 1]
+                self._check_lines(whole, lines)
+                lines += whole.count("\n")
+                yield whole.replace("\r\n", "\n")
             else:
                 tail = buf
             if cap is not None and len(tail) > cap:
                 yield tail[: cap + 1].replace("\r\n", "\n") + "\n"
-                tail, skipping = "", True
+                tail, skipping, lines = "", True, lines + 1
+            self._check_lines(tail, lines)
         if tail:
             yield tail.replace("\r\n", "\n")
+
+
+    def _check_lines(self, text: str, lines: int) -> None:
+        """Refuse a line of ``text`` (after ``lines`` line ends) over :data:`MAX_LINE_CHARS`."""
+        if len(text) > MAX_LINE_CHARS and (before := long_line(text, MAX_LINE_CHARS)) is not None:
+            raise FormatError(self.name, lines + before + 1, LINE_TOO_LONG_WORDS)
 
 
 def read_source(path: str) -> tuple[str, str]:

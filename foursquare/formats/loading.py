@@ -20,7 +20,7 @@ from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, EmptyGameFileError, FormatError, GameChoiceError
-from .files import Source, read_source
+from .files import Source
 from .yamlio import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
@@ -99,6 +99,66 @@ def games_held(text: str) -> int:
 
     docs = read_each_document(text, "<text>", skip=lambda _k: True)
     return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
+
+
+def ends_script(line: str) -> bool:
+    """Whether a line of a move script is a stop command (``quit``): the script ends there.
+
+    >>> ends_script("  QUIT  # done\\n"), ends_script("d4\\n")
+    (True, False)
+    """
+    from .commands import STOP_COMMANDS, spec
+
+    words = line.split("#", 1)[0].split(None, 1)
+    command = spec(words[0].lstrip("\ufeff")) if words else None
+    return command is not None and command.name in STOP_COMMANDS
+
+
+def _script_text(blocks: Iterable[str]) -> str:
+    """The text of a move script given block by block (each ending at a line end),
+    up to its first stop command's line (:func:`ends_script`): what follows is not
+    read, so that nothing after ``quit`` (bytes that are not UTF-8, binary data, a long
+    line, more than the size limit) can fail the script, as at ``play``'s stdin."""
+    parts: list[str] = []
+    for block in blocks:
+        start = 0
+        while start < len(block):
+            end = block.find("\n", start)
+            end = len(block) if end < 0 else end + 1
+            if ends_script(block[start:end]):
+                parts.append(block[:end])
+                return "".join(parts)
+            start = end
+        parts.append(block)
+    return "".join(parts)
+
+
+def read_game_text(path: str) -> tuple[str, str]:
+    """The text of a game file (``-``: standard input) and its display name, as every
+    command that reads a game file reads it (``replay``, ``state``, ``hint``,
+    ``analyze``, ``play --resume``): a move script ends at its ``quit`` (FORMATS.md
+    "Move scripts"; the lines after it are not read, as when it is piped into
+    ``play``); a transcript or a state is read whole.
+
+    :raises FormatError: as :class:`~foursquare.formats.files.Source` reads (a missing
+        file, not UTF-8, binary, a line or a file too long), found only in what is read.
+    """
+    with Source(path) as source:
+        head, blocks = _head(source)
+        if holds_entries(head) and input_kind(head) is FileKind.MOVES:
+            return _script_text(itertools.chain((head,), blocks)), source.name
+        return head + "".join(blocks), source.name
+
+
+def _head(source: Iterable[str]) -> tuple[str, Iterator[str]]:
+    """The blocks of ``source`` up to the first that holds an entry (a move, a key...), and the rest."""
+    blocks = iter(source)
+    head = ""
+    for block in blocks:
+        head += block
+        if holds_entries(block):
+            break
+    return head, blocks
 
 
 def load_input(
@@ -198,17 +258,13 @@ def load_game_file(
     whose later documents hold a state's ``grid`` is read as a game).
     """
     if game_number is None:
-        text, name = read_source(path)
+        text, name = read_game_text(path)
         return load_game_text(text, name, deal=deal, deck=deck, rules=rules, empty_ok=empty_ok)
     with Source(path, chunk=64 * 1024) as source:  # read little past game K
-        blocks = iter(source)
-        head = ""
-        for block in blocks:
-            head += block
-            if holds_entries(head):
-                break
+        head, blocks = _head(source)
         if not holds_entries(head) or input_kind(head) is not FileKind.TRANSCRIPT:
-            text = head + "".join(blocks)
+            moves = holds_entries(head) and input_kind(head) is FileKind.MOVES
+            text = _script_text(itertools.chain((head,), blocks)) if moves else head + "".join(blocks)
             return load_game_text(text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number,
                                   empty_ok=empty_ok)  # fmt: skip
         game = _transcript_game(itertools.chain((head,), blocks), source.name, deal, deck, game_number)

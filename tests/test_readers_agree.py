@@ -1,0 +1,115 @@
+"""Every reader of a move script or a transcript (``play``'s stdin, ``replay``, ``state``,
+``hint``, ``analyze``, ``validate``) says the same fault the same way, from one place
+(foursquare/formats/files.py): a byte that is not UTF-8, a line over the one limit
+(:data:`~foursquare.formats.files.MAX_LINE_CHARS`); and a move script ends at ``quit``
+for every one of them: what follows is not read (foursquare/formats/loading.py
+``read_game_text``), as ``play`` never read it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from helpers import EXAMPLES, ROOT, invoke
+
+from foursquare.formats import files
+from foursquare.formats.files import Source
+
+#: The one limit of a line, and what every reader says of a line over it.
+MAX_LINE_CHARS = 1024 * 1024
+LINE_TOO_LONG_WORDS = "the line is too long (over 1,048,576 characters)"
+
+#: Each reader of a move script, given it on stdin (``-``) or as a file (``{file}``).
+READERS = {
+    "play": ["play", "--deal", "1", "--no-history"],
+    "replay": ["replay", "--deal", "1", "--final", "{file}"],
+    "state": ["state", "--deal", "1", "{file}"],
+    "hint": ["hint", "--deal", "1", "--bot", "greedy", "{file}"],
+    "analyze": ["analyze", "--deal", "1", "{file}"],
+}
+MOVES = b"d4\ne4\n"
+#: After ``quit``: a byte that is not UTF-8, a NUL, a line over the limit.
+AFTER_QUIT = b"\xe9 not text\n\x00\n" + b"#" * (MAX_LINE_CHARS + 10) + b"\n"
+
+
+def _run(reader: str, data: bytes, tmp_path, where: str):
+    """The reader on ``data``: on stdin, or (``where`` "file", but ``play``) in a file."""
+    args = list(READERS[reader])
+    if "{file}" in args:
+        path = tmp_path / "game.moves"
+        path.write_bytes(data)
+        args[args.index("{file}")] = "-" if where == "stdin" else str(path)
+    name = "<stdin>" if where == "stdin" or reader == "play" else str(tmp_path / "game.moves")
+    return invoke(args, input=data), name
+
+
+@pytest.mark.parametrize("where", ["stdin", "file"])
+@pytest.mark.parametrize("reader", READERS)
+def test_every_reader_says_a_byte_that_is_not_utf8_the_same_way(reader, where, tmp_path):
+    # (play said 'the input is not UTF-8 text (byte 1 of the line)', the others 'not UTF-8 text')
+    result, name = _run(reader, MOVES + b"\xe9\n", tmp_path, where)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == f"{name}:3: not UTF-8 text"
+
+
+@pytest.mark.parametrize("where", ["stdin", "file"])
+@pytest.mark.parametrize("reader", READERS)
+def test_every_reader_has_the_one_line_limit(reader, where, tmp_path):
+    # (play refused a 5 MB line, replay, state, hint and analyze read it)
+    at_the_limit, _ = _run(reader, MOVES + b"#" * MAX_LINE_CHARS + b"\n", tmp_path, where)
+    assert at_the_limit.exit_code == 0, at_the_limit.stderr
+    over, name = _run(reader, MOVES + b"#" * (MAX_LINE_CHARS + 1) + b"\ne4\n", tmp_path, where)
+    assert over.exit_code == 1
+    assert over.stderr.splitlines()[-1] == f"{name}:3: {LINE_TOO_LONG_WORDS}"
+
+
+@pytest.mark.parametrize("command", [["validate"], ["replay", "--final"], ["state"]])
+def test_a_transcript_has_the_same_line_limit(command, tmp_path):
+    won = (EXAMPLES / "won.yaml").read_bytes()
+    path = tmp_path / "won.yaml"
+    path.write_bytes(b"#" * MAX_LINE_CHARS + b"\n" + won)
+    assert invoke([*command, path]).exit_code == 0
+    path.write_bytes(b"#" * (MAX_LINE_CHARS + 1) + b"\n" + won)
+    result = invoke([*command, path])
+    assert result.exit_code == 1 and f"{path}:1: {LINE_TOO_LONG_WORDS}" in result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("where", ["stdin", "file"])
+@pytest.mark.parametrize("reader", READERS)
+def test_a_move_script_ends_at_quit_for_every_reader(reader, where, tmp_path):
+    # (play did not read what follows quit; replay, state, hint and analyze failed on it)
+    plain, _ = _run(reader, MOVES, tmp_path, where)
+    assert plain.exit_code == 0, plain.stderr
+    for stop in (b"quit\n", b"  QUIT # done\n"):
+        result, _ = _run(reader, MOVES + stop + AFTER_QUIT, tmp_path, where)
+        assert result.exit_code == 0, result.stderr
+        if reader != "hint":  # (hint says how long it thought)
+            assert result.stdout == plain.stdout
+
+
+def test_a_game_of_a_move_script_with_game_k_is_refused_for_what_it_is_not_for_what_follows_quit(tmp_path):
+    path = tmp_path / "game.moves"
+    path.write_bytes(MOVES + b"quit\n" + AFTER_QUIT)
+    result = invoke(["replay", "--deal", "1", "--game", "1", path])
+    assert result.exit_code == 2 and "not a transcript" in result.stderr
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_real_pipe_stops_at_quit_and_says_a_bad_byte_as_every_reader(reader):
+    args = [a if a != "{file}" else "-" for a in READERS[reader]]
+    run = [sys.executable, "-m", "foursquare", *args]
+    done = subprocess.run(run, input=MOVES + b"quit\n" + AFTER_QUIT, capture_output=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(run, input=MOVES + b"\xe9\n", capture_output=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 1 and done.stderr.decode().splitlines()[-1] == "<stdin>:3: not UTF-8 text"
+
+
+def test_the_line_limit_is_met_at_its_line_across_blocks(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "MAX_LINE_CHARS", 100)
+    monkeypatch.setattr(files, "CHUNK_BYTES", 64)  # the long line spans blocks
+    path = tmp_path / "g.moves"
+    path.write_text("d4\n" + "#" * 100 + "\n" + "e4\n" * 50 + "#" * 101 + "\nd5\n", encoding="utf-8")
+    with pytest.raises(files.FormatError) as caught, Source(str(path)) as source:
+        list(source)
+    assert caught.value.line == 53

@@ -4,6 +4,7 @@ the test's own FOURSQUARE_HOME)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -320,3 +321,121 @@ def test_a_read_only_history_is_explained_once():
         assert "read-only" in err
         for line in err.splitlines():
             assert line.count("read-only") <= 1, line  # one explanation, not two
+
+
+# ------------------------------------------------ a history the machine refuses: locked, read-only, not a file
+
+
+LOCKED = "cannot read the history: database is locked (another foursquare command or program is writing it)\n"
+
+
+def _hold_rollback_journal():
+    """Another program's exclusive lock on a history in SQLite's rollback-journal mode."""
+    db = sqlite3.connect(history_file(), isolation_level=None)
+    db.execute("PRAGMA journal_mode = DELETE")
+    db.execute("BEGIN EXCLUSIVE")
+    return db
+
+
+def _hold_wal():
+    """Another program's exclusive lock on the history in WAL mode (``locking_mode``,
+    as ``sqlite3 FILE`` with ``PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;``)."""
+    db = sqlite3.connect(history_file(), isolation_level=None)
+    db.execute("PRAGMA locking_mode = EXCLUSIVE")
+    db.execute("BEGIN EXCLUSIVE")
+    db.execute("SELECT count(*) FROM games").fetchall()
+    return db
+
+
+@pytest.mark.parametrize("hold", [_hold_rollback_journal, _hold_wal], ids=["rollback journal", "WAL"])
+def test_a_history_locked_by_another_program_is_one_refusal_for_every_reader(hold, monkeypatch):
+    monkeypatch.setattr("foursquare.formats.history.BUSY_SECONDS", 0.05)  # the wait, shortened
+    assert prompt(1, ["d4", "quit"]).exit_code == 0
+    holder = hold()
+    try:
+        for args in READERS[:-1]:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout) == (1, ""), (args, done.output)
+            assert done.stderr == f"{history_file()}: {LOCKED}", args
+        imported = invoke(READERS[-1])
+        assert imported.exit_code == 1 and "database is locked (another" in imported.stderr
+        assert "nothing imported" in imported.stderr and imported.stderr.count("\n") == 1
+        played = prompt(2, ["d4", "quit"])
+        assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout
+        assert "database is locked (another foursquare command or program is writing it)" in played.stderr
+    finally:
+        holder.close()
+    assert [r.deal for r in records()] == [1]  # the lock gone, the history reads as before
+
+
+def _immutable(folder) -> bool:
+    """Make ``folder`` refuse every new file, even root's (``chattr +i``), as a
+    read-only file system does; ``False`` where that cannot be done."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+
+
+def test_a_history_in_a_read_only_folder_is_read_as_it_is_by_every_reader():
+    assert prompt(1, ["d4", "e4", "quit"]).exit_code == 0
+    assert invoke(["history", "import", EXAMPLES / "won.yaml"]).exit_code == 0
+    readers = [args for args in READERS if "import" not in args]
+    expected = {tuple(args): invoke(args) for args in readers}
+    home = os.path.dirname(history_file())
+    before = sorted(os.listdir(home))
+    if not _immutable(home):
+        pytest.skip("cannot make a folder refuse new files here (chattr +i needs root on ext2/3/4 and the like)")
+    try:
+        for args in readers:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout) == (0, expected[tuple(args)].stdout), (args, done.output)
+        imported = invoke(["history", "import", EXAMPLES / "lost.yaml"])
+        played = prompt(2, ["d4", "quit"])
+    finally:
+        import subprocess
+
+        subprocess.run(["chattr", "-i", home], check=True)
+    assert imported.exit_code == 1 and "nothing imported" in imported.stderr and "Traceback" not in imported.output
+    assert played.exit_code == 0 and "the game is NOT in the history" in played.stderr
+    assert sorted(os.listdir(home)) == before  # nothing made beside it
+    assert [r.deal for r in records()] == [1, 153]
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _socket(path):
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(path))
+
+
+@pytest.mark.parametrize("make, kind", [(_fifo, "a FIFO (named pipe)"), (os.mkdir, "a directory"), (_socket, "a socket")],
+                         ids=["fifo", "directory", "socket"])
+def test_a_history_that_is_not_a_file_is_refused_by_every_command_without_opening_it(make, kind):
+    import threading
+
+    os.makedirs(os.path.dirname(history_file()), exist_ok=True)
+    make(history_file())
+
+    def unblock() -> None:  # a safety net: a command that opened the FIFO would wait for a writer for ever
+        with contextlib.suppress(OSError):
+            os.close(os.open(history_file(), os.O_WRONLY | os.O_NONBLOCK))
+
+    timer = threading.Timer(30, unblock)
+    timer.start()
+    try:
+        message = f"{history_file()}: cannot read the history: it is {kind}, not a file"
+        for args in READERS:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout, done.stderr) == (1, "", message + "\n"), args
+        played = prompt(1, ["d4", "quit"], "--history")
+        assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout
+        assert played.stderr == message + ". This game is not recorded in the history.\n"
+    finally:
+        timer.cancel()

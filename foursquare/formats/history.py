@@ -15,7 +15,12 @@ What the file guarantees:
 - **Several writers at once.**  The file is in WAL mode; each change is one
   transaction; a writer waits :data:`BUSY_SECONDS` for another's lock, then
   gives up with :class:`sqlite3.OperationalError` (the caller decides: the
-  prompt warns and tries again after the next move).
+  prompt warns and tries again after the next move).  A reader waits as long,
+  then refuses in words (:class:`HistoryStoreError`: ``FILE: cannot read the
+  history: database is locked (...)``); it writes nothing, and reads a history
+  in a read-only folder or file system as it is.
+- **Only a file is a history.**  A directory, a FIFO, a device or a socket
+  where the file is expected is refused, never opened (a FIFO would wait).
 - **A crash keeps the game so far.**  A game's row is written at its first move
   and rewritten after every change (:class:`GameRecorder`), each write committed.
 - **A file from a newer version is never altered.**  Its schema version
@@ -48,6 +53,7 @@ import sqlite3
 import stat
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import NamedTuple
@@ -137,7 +143,10 @@ def record_of(game: Game) -> tuple[Kind, str]:
 def _check_header(path: str) -> None:
     """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new database)."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there since: no wait for a writer
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is not a file")
             head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return
@@ -150,7 +159,9 @@ def _check_header(path: str) -> None:
 
 
 def _check_folder(path: str) -> None:
-    """Refuse a history whose place cannot be used: a folder on its way that is a
+    """Refuse a history whose place cannot be used: the history's name taken by
+    something that is not a file (a directory, a FIFO, a device, a socket: it is
+    never opened), a folder on its way that is a
     file, or one that cannot be searched (permissions), or a folder that exists,
     without the file, but cannot hold it (read-only, or no place for files, as
     ``/proc``: a file made there and removed at once tells).  A folder that does
@@ -159,7 +170,7 @@ def _check_folder(path: str) -> None:
     :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
     """
     try:
-        os.stat(path)
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         _check_room(path)
         return
@@ -167,6 +178,19 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
+        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
+
+
+def _file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
 
 
 def _check_room(path: str) -> None:
@@ -177,15 +201,65 @@ def _check_room(path: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return  # not there yet: made at the first write
+    refusal = _no_room(folder)
+    if refusal is not None:
+        raise HistoryStoreError(
+            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {refusal.strerror or refusal}"
+        ) from None
+
+
+def _no_room(folder: str) -> OSError | None:
+    """Why no file can be made in ``folder`` (read-only, no place for files), or
+    ``None`` when one can: a file made there and removed at once tells."""
     try:
         fd, probe = tempfile.mkstemp(prefix=".history-check-", dir=folder)
     except OSError as exc:
-        raise HistoryStoreError(
-            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {exc.strerror or exc}"
-        ) from None
+        return exc
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
+    return None
+
+
+def _reader(path: str) -> sqlite3.Connection:
+    """A connection for a reader of the history at ``path``, waiting
+    :data:`BUSY_SECONDS` for a lock; nothing is written through it (opened as a
+    writer opens it, so that the last one to close it folds SQLite's ``-wal``
+    file into the file and removes it, as a writer does).  A history in WAL mode
+    needs a file beside it (``-shm``) that a read-only folder or file system
+    cannot take (SQLite then cannot open it at all): when no file can be made in
+    its folder and no write is pending in its ``-wal`` file, the file itself holds
+    every game and no writer can change it (a writer makes its files there too),
+    so it is read as an unchanging file (``immutable=1``), read-only.
+
+    :raises sqlite3.OperationalError: when it cannot be read (locked, unreadable).
+    """
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        db.execute("PRAGMA schema_version").fetchone()  # the first read: SQLite opens its files now
+    except sqlite3.OperationalError as exc:
+        db.close()
+        folder = os.path.dirname(os.path.abspath(path))
+        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _wal_pending(path) or _no_room(folder) is None:
+            raise
+        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        pass  # not a database, or damaged: the checks of HistoryStore.open say so, in their words
+    return db
+
+
+def _wal_pending(path: str) -> bool:
+    """Whether the history's ``-wal`` file holds writes not yet in the file itself."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
+def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
+    """The refusal of a history that a reader cannot read now (locked, unreadable), in words."""
+    return HistoryStoreError(f"{shown_name(path)}: cannot read the history: {error_words(exc)}")
 
 
 def _not_a_folder(path: str) -> str:
@@ -247,7 +321,13 @@ class HistoryStore:
             permissions) or a place that cannot hold one (a folder on its way that
             is a file or cannot be searched), with or without ``create``: a folder
             that does not exist yet is an empty history, an unusable one is not;
+            without ``create`` also when it cannot be read now (locked by another
+            program for longer than :data:`BUSY_SECONDS`, or a read that fails),
+            in words (:func:`error_words`); with ``create``,
             :class:`sqlite3.OperationalError` when it is locked while its table is created.
+
+        Without ``create`` nothing is written, and a history in a read-only folder
+        or on a read-only file system is read as it is (:func:`_reader`).
         """
         _check_folder(path)
         if not create and not os.path.exists(path):
@@ -261,7 +341,9 @@ class HistoryStore:
         if create:
             _refuse_read_only(path)
         try:
-            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
+        except sqlite3.OperationalError as exc:
+            raise _unreadable(path, exc) from exc
         except sqlite3.Error as exc:
             raise HistoryStoreError(f"{shown_name(path)}: cannot open the history: {exc}") from None
         store = cls(path, db)
@@ -273,6 +355,11 @@ class HistoryStore:
                 db.close()
                 store._db = sqlite3.connect(":memory:", isolation_level=None)
                 store._created()
+        except sqlite3.OperationalError as exc:
+            store._db.close()
+            if create:
+                raise
+            raise _unreadable(path, exc) from exc
         except BaseException:
             store._db.close()
             raise
@@ -691,4 +778,6 @@ def error_words(exc: BaseException) -> str:
         return f"{text} (a write failed: the disk may be full, over a size limit, or failing)"
     if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
         return f"{text} (the file or its folder is read-only)"
+    if code == "SQLITE_CANTOPEN":
+        return f"{text} (SQLite cannot open it, or make its files beside it: is its folder read-only?)"
     return text

@@ -201,6 +201,90 @@ def test_a_game_resumed_from_its_recording_continues_its_row_in_the_history(tmp_
     assert [r.moves for r in records()] == [6, 2]
 
 
+# ------------------------------------------------ one game, one row: a game resumed from a state without its moves
+
+
+def _state_without_moves(path, deal: int, n: int) -> Game:
+    """Write the state of deal ``deal`` after its first ``n`` moves, without its moves
+    (as ``state --after`` of a state, or a state edited by hand): resumed, the game
+    starts from the position; return the game that stood there."""
+    from foursquare.formats.state import state_text
+
+    game = Game.from_deal(deal)
+    for cell in cells(deal, n):
+        game.play(cell)
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    position = Game.from_position(grid, game.deck[game.placed :], game.rules, game.deal)
+    text = state_text(position)
+    assert "moves" not in text
+    path.write_text(text)
+    return game
+
+
+def _resume(path, lines: list[str], *extra: object):
+    done = invoke(["play", "--resume", path, "--interactive", "--ascii", *extra], input="".join(f"{x}\n" for x in lines))
+    assert done.exit_code == 0, done.output
+    return done
+
+
+def _next_cell(game: Game) -> str:
+    cell = str(game.legal_cells()[0])
+    game.play(cell)
+    return cell
+
+
+def test_a_game_resumed_from_a_state_without_moves_is_one_row_however_often_it_is_resumed(tmp_path):
+    start, record = tmp_path / "s.yaml", tmp_path / "r.yaml"
+    game = _state_without_moves(start, 6, 2)
+    _resume(start, [_next_cell(game), "quit"], "--record", record)  # its recording is a state: no moves either
+    _resume(record, ["quit"], "--record", record)  # looked at and left
+    _resume(record, [_next_cell(game), "hint", "quit"], "--record", record)
+    (row,) = records()
+    assert (row.kind.value, row.deal, row.moves, row.hints, row.status.value) == ("state", 6, 2, 1, "playing")
+    assert row.ended is not None
+    assert "1 stopped before the end" in invoke(["stats"]).stdout
+    # the same position resumed again continues the same row; a new game of the deal is a row of its own
+    _resume(record, [_next_cell(game), "quit"], "--record", record)
+    assert [r.moves for r in records()] == [3]
+    assert prompt(6, [cells(6, 1)[0], "quit"]).exit_code == 0
+    assert [r.moves for r in records()] == [3, 1]
+
+
+def test_a_game_kept_as_a_transcript_resumed_from_its_state_without_moves_stays_one_exportable_row(tmp_path):
+    moves = cells(6, 4)
+    assert prompt(6, [*moves[:3], "quit"]).exit_code == 0
+    start = tmp_path / "s.yaml"
+    game = _state_without_moves(start, 6, 3)
+    _resume(start, [moves[3], "quit"])
+    assert _next_cell(game) == moves[3]
+    (row,) = records()
+    assert (row.kind.value, row.moves) == ("transcript", 4)
+    exported = invoke(["history", "export"])
+    assert exported.exit_code == 0 and exported.stderr == ""
+    (report,) = validate(exported.stdout, "exported")
+    assert report.valid and report.game is not None
+    assert [str(p.cell) for p in report.game.moves] == moves
+
+
+def test_history_export_says_by_count_what_it_cannot_export(tmp_path):
+    _state_without_moves(tmp_path / "a.yaml", 6, 2)
+    _resume(tmp_path / "a.yaml", [str(_state_without_moves(tmp_path / "b.yaml", 6, 2).legal_cells()[0]), "quit"])
+    one = invoke(["history", "export"])
+    assert (one.exit_code, one.stdout) == (0, "")
+    assert one.stderr == (
+        "The history holds 1 game, resumed from a position without its moves: a transcript needs every move; nothing written.\n"
+    )
+    game = _state_without_moves(tmp_path / "c.yaml", 9, 3)
+    _resume(tmp_path / "c.yaml", [_next_cell(game), "quit"])
+    two = invoke(["history", "export", tmp_path / "out.yaml"])
+    assert two.exit_code == 0 and not (tmp_path / "out.yaml").exists()
+    assert two.stderr.startswith("The history holds 2 games, all resumed from a position without their moves:")
+    assert prompt(1, ["d4", "quit"]).exit_code == 0
+    three = invoke(["history", "export"])
+    assert three.exit_code == 0 and three.stdout.count("foursquare: 1") == 1
+    assert three.stderr == "2 games resumed from a position without their moves left out (a transcript needs every move).\n"
+
+
 # ------------------------------------------------ a data folder that cannot hold a history
 
 
@@ -275,7 +359,7 @@ def test_a_data_folder_that_does_not_exist_yet_is_an_empty_history(tmp_path, mon
 
 def test_a_game_whose_session_wrote_no_end_is_listed_in_neutral_words():
     from foursquare.cli.history import NO_END
-    from foursquare.formats.history import GameRecorder
+    from foursquare.formats.historyrecorder import GameRecorder
 
     game = Game.from_deal(5)
     recorder = GameRecorder(history_file(), game)  # a prompt still playing: no end written yet

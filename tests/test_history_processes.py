@@ -328,3 +328,24 @@ def test_a_fifo_named_like_the_history_is_refused_by_every_command_without_waiti
         assert (done.returncode, done.stdout, done.stderr) == (1, "", message + "\n"), args
     played = run(tmp_path, "play", "--deal", 1, "--history", input="d4\nquit\n")
     assert played.returncode == 0 and played.stderr == message + ". This game is not recorded in the history.\n"
+
+
+def test_a_game_resumed_by_real_processes_from_a_state_without_moves_is_one_game(tmp_path):
+    from foursquare.engine.game import Game
+    from foursquare.formats.state import state_text
+
+    game = Game.from_deal(6)
+    for cell in cells(6, 2):
+        game.play(cell)
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    (tmp_path / "s.yaml").write_text(state_text(Game.from_position(grid, game.deck[game.placed :], game.rules, 6)))
+    record = tmp_path / "r.yaml"
+    after = cells(6, 4)[2:]
+    for start, lines in (("s.yaml", f"{after[0]}\nquit\n"), ("r.yaml", "quit\n"), ("r.yaml", f"{after[1]}\nquit\n")):
+        done = run(tmp_path, "play", "--resume", tmp_path / start, "--record", record, "--interactive", input=lines)
+        assert done.returncode == 0, done.stderr
+    stats = run(tmp_path, "stats", "--format", "json")
+    assert (json.loads(stats.stdout)["played"], json.loads(stats.stdout)["stopped"]) == (0, 1)
+    exported = run(tmp_path, "history", "export")
+    assert (exported.returncode, exported.stdout) == (0, "")
+    assert exported.stderr.startswith("The history holds 1 game, resumed from a position without its moves:")

@@ -22,7 +22,8 @@ What the file guarantees:
 - **Only a file is a history.**  A directory, a FIFO, a device or a socket
   where the file is expected is refused, never opened (a FIFO would wait).
 - **A crash keeps the game so far.**  A game's row is written at its first move
-  and rewritten after every change (:class:`GameRecorder`), each write committed.
+  and rewritten after every change
+  (:class:`~foursquare.formats.historyrecorder.GameRecorder`), each write committed.
 - **A file from a newer version is never altered.**  Its schema version
   (``PRAGMA user_version``) is read before anything is written, and a version
   above :data:`SCHEMA_VERSION` is refused (:class:`NewerHistoryError`).
@@ -138,6 +139,28 @@ def record_of(game: Game) -> tuple[Kind, str]:
     from .state import state_text
 
     return Kind.STATE, state_text(game)
+
+
+def position_of(game: Game) -> tuple[object, ...]:
+    """Where ``game`` stands, however it got there: its rules, piles, known stock
+    (in order), stock count and status.  Two games that stand alike go on alike
+    (RULES.md §3-§5): a game resumed from a state without its moves stands where
+    the game of that state stood."""
+    return (game.rules, tuple(game.grid().items()), game.deck[game.placed :], game.stock_count, game.status)
+
+
+def game_of(record: GameRecord) -> Game | None:
+    """The game a row keeps (its transcript replayed, or its state set up), or
+    ``None`` when its record does not read (a damaged row: ``history export`` names it)."""
+    from .state import read_state
+    from .transcript import load_game
+
+    try:
+        if record.kind is Kind.TRANSCRIPT:
+            return load_game(record.record, f"row {record.id}")
+        return read_state(record.record, f"row {record.id}")
+    except FoursquareError:
+        return None
 
 
 def _check_header(path: str) -> None:
@@ -479,17 +502,22 @@ class HistoryStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def update(self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None) -> None:
+    def update(
+        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None
+    ) -> None:
         """Rewrite the game of row ``row`` as it stands (one transaction); ``ended``:
-        the session ends now.  A change of the moves sets the time of the last move."""
+        the session ends now.  A change of the moves sets the time of the last move.
+        ``moves``: the moves of the game (default: ``len(game.moves)``; a game kept as
+        a state counts those of the sessions before too)."""
         now = time.time() if now is None else now
+        moves = len(game.moves) if moves is None else moves
         kind, record = record_of(game)
         self._db.execute(
             "UPDATE games SET kind = ?, record = ?, last_move = CASE WHEN digest = ? THEN last_move ELSE ? END,"
             " moves = ?, status = ?, reason = ?, score = ?, hints = ?, digest = ?,"
             " ended = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?",
             (
-                kind.value, record, digest(game), now, len(game.moves), game.status.value, _reason(game),
+                kind.value, record, digest(game), now, moves, game.status.value, _reason(game),
                 game.score, hints, digest(game), ended, now, row,
             ),
         )
@@ -507,6 +535,26 @@ class HistoryStore:
             (digest(game),),
         )
         return next(iter(rows), None)
+
+    def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
+        """The latest game of the history stopped exactly where ``game`` stands
+        (:func:`position_of`), with its game: a game resumed from a position
+        without its moves (a state) continues the row of the game it was saved
+        from, kept as a transcript or as a state.
+
+        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        """
+        rows = self._rows(
+            f"SELECT {COLUMNS} FROM games WHERE status = 'playing' AND source != 'import' AND rules = ?"
+            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
+            (game.rules.label, game.placed, _deal(game), _deal(game)),
+        )
+        where = position_of(game)
+        for record in list(rows):
+            kept = game_of(record)
+            if kept is not None and position_of(kept) == where:
+                return record, kept
+        return None
 
     def import_games(self, games: Sequence[Game], origin: str) -> Imported:
         """Add recorded games, all or none (one transaction); a game already in the
@@ -639,117 +687,6 @@ def _deal(game: Game) -> str | None:
 
 def _reason(game: Game) -> str | None:
     return None if game.reason is None else game.reason.value
-
-
-# ------------------------------------------------------------------ the prompt's recorder
-
-
-class GameRecorder:
-    """Keeps one game in the history as it is played, without ever stopping it.
-
-    The row is added at the first change (a game looked at and left is not
-    recorded; a game resumed exactly where a stopped game of the history stands
-    continues that row) and rewritten after every change (:meth:`update`).
-    A write that fails (the file locked by another writer, the disk full, the
-    file read-only) is kept in :attr:`error`, never raised: the next change
-    tries again with the whole game, so nothing is lost once the file can be
-    written.  A file that cannot be a history (:class:`NewerHistoryError`,
-    :class:`CorruptHistoryError`) is never written: :attr:`refused` says why.
-
-    :param path: the history file (created when missing).
-    :param game: the game being played.
-    :param source: :data:`Source.PROMPT` or :data:`Source.SCRIPT`.
-    """
-
-    def __init__(self, path: str, game: Game, source: Source = Source.PROMPT) -> None:
-        self.path = path
-        self.game = game
-        self.source = source
-        self.started = time.time()
-        self.row: int | None = None
-        self.store: HistoryStore | None = None
-        #: why the last write failed (``None``: the history holds the game as it stands)
-        self.error: Exception | None = None
-        #: why the file is not used at all (``None``: it is)
-        self.refused: HistoryStoreError | None = None
-        self._hints_before = 0  # of the sessions before, for a game continued
-        self._start = digest(game)
-        self._open()
-
-    def _open(self) -> bool:
-        if self.store is not None:
-            return True
-        try:
-            self.store = HistoryStore.open(self.path, create=True)
-        except HistoryStoreError as exc:
-            self.refused = exc
-            return False
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        try:
-            self.store.check_rows()  # a damaged row: the file is never written
-            stopped = self.store.find_stopped(self.game) if self.game.moves else None
-        except CorruptHistoryError as exc:
-            self.refused = exc
-            self.close()
-            return False
-        except HistoryStoreError as exc:  # it cannot be read now (locked): tried again at the next change
-            self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-            self.close()
-            return False
-        if stopped is not None:
-            self.row = stopped.id
-            self._hints_before = stopped.hints or 0
-            self._start = b""
-        return True
-
-    @property
-    def active(self) -> bool:
-        """Whether the game goes into the history (the file is not refused)."""
-        return self.refused is None
-
-    @property
-    def behind(self) -> bool:
-        """Whether the history misses something of the game (its last write failed)."""
-        return self.active and self.error is not None
-
-    def update(self, hints: int, *, ended: bool = False) -> bool:
-        """Write the game as it stands (its row added at the first change).
-
-        :param hints: the hints asked so far in this session (added to those of the
-            sessions before, for a game continued).
-        :param ended: the session ends: the end time is written too (a game never
-            changed is then not written at all).
-        :returns: whether the history now holds the game as it stands; a failure is
-            kept in :attr:`error`.
-        """
-        if not self.active:
-            return False
-        if self.row is None and digest(self.game) == self._start:
-            return True  # nothing played yet: nothing to keep
-        try:
-            if not self._open():
-                return False
-            assert self.store is not None
-            hints += self._hints_before
-            if self.row is None:
-                self.row = self.store.add(self.game, self.source, started=self.started, hints=hints)
-                if ended:
-                    self.store.update(self.row, self.game, hints=hints, ended=True)
-            else:
-                self.store.update(self.row, self.game, hints=hints, ended=ended)
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        self.error = None
-        return True
-
-    def close(self) -> None:
-        """Close the file."""
-        if self.store is not None:
-            self.store.close()
-            self.store = None
 
 
 def error_words(exc: BaseException) -> str:

@@ -25,7 +25,8 @@ import time
 
 from foursquare.cli.session import Session
 from foursquare.engine.game import Game
-from foursquare.formats.history import GameRecorder, HistoryStore
+from foursquare.formats.history import HistoryStore
+from foursquare.formats.historyrecorder import GameRecorder
 from foursquare.formats.movescript import Move
 
 

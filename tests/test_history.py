@@ -16,13 +16,13 @@ from foursquare.engine.rules import PRESETS
 from foursquare.formats.history import (
     SCHEMA_VERSION,
     CorruptHistoryError,
-    GameRecorder,
     HistoryStore,
     Kind,
     NewerHistoryError,
     Source,
     error_words,
 )
+from foursquare.formats.historyrecorder import GameRecorder
 from foursquare.formats.transcript import validate
 
 
@@ -277,3 +277,54 @@ def test_writers_creating_the_history_at_the_same_moment_all_find_it_a_history(p
         t.join()
     assert not [o for o in outcomes if not isinstance(o, (str, sqlite3.OperationalError))]
     assert len(HistoryStore.open(path).records()) == outcomes.count("ok") >= 1
+
+
+# ------------------------------------------------ one game, one row: a session continues the row of the game it resumes
+
+
+def _stopped(path: str, deal: int, n: int) -> Game:
+    """A game of ``deal`` played ``n`` moves at a prompt and left: its row, stopped."""
+    game = Game.from_deal(deal)
+    recorder = GameRecorder(path, game)
+    first_cells(game, n)
+    assert recorder.update(0, ended=True)
+    recorder.close()
+    return game
+
+
+def _position(game: Game) -> Game:
+    """``game`` as a state without its moves sets it up (Game.from_position)."""
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    return Game.from_position(grid, game.deck[game.placed :], game.rules, game.deal)
+
+
+def test_a_session_from_a_position_continues_the_row_that_stood_there_and_a_transcript_stays_one(path):
+    played = _stopped(path, 8, 3)  # a transcript row
+    resumed = _position(played)
+    recorder = GameRecorder(path, resumed)
+    first_cells(resumed, 2)
+    assert recorder.update(0, ended=True)
+    recorder.close()
+    (row,) = HistoryStore.open(path).records()
+    assert (row.kind, row.moves) == (Kind.TRANSCRIPT, 5)
+    (report,) = validate(row.record, "row")
+    assert report.valid and report.game is not None and len(report.game.moves) == 5
+
+
+def test_a_session_whose_history_was_locked_at_its_start_still_continues_its_row(path, monkeypatch):
+    monkeypatch.setattr("foursquare.formats.history.BUSY_SECONDS", 0.05)  # the wait, shortened
+    played = _stopped(path, 9, 2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("SELECT count(*) FROM games").fetchall()
+    try:
+        game = played.copy()
+        recorder = GameRecorder(path, game)  # cannot read the history now: tried again at the next change
+        assert recorder.error is not None and recorder.row is None
+    finally:
+        holder.close()
+    first_cells(game, 2)
+    assert recorder.update(0, ended=True)
+    recorder.close()
+    assert [r.moves for r in HistoryStore.open(path).records()] == [4]

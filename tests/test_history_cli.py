@@ -4,6 +4,7 @@ the test's own FOURSQUARE_HOME)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -200,6 +201,90 @@ def test_a_game_resumed_from_its_recording_continues_its_row_in_the_history(tmp_
     assert [r.moves for r in records()] == [6, 2]
 
 
+# ------------------------------------------------ one game, one row: a game resumed from a state without its moves
+
+
+def _state_without_moves(path, deal: int, n: int) -> Game:
+    """Write the state of deal ``deal`` after its first ``n`` moves, without its moves
+    (as ``state --after`` of a state, or a state edited by hand): resumed, the game
+    starts from the position; return the game that stood there."""
+    from foursquare.formats.state import state_text
+
+    game = Game.from_deal(deal)
+    for cell in cells(deal, n):
+        game.play(cell)
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    position = Game.from_position(grid, game.deck[game.placed :], game.rules, game.deal)
+    text = state_text(position)
+    assert "moves" not in text
+    path.write_text(text)
+    return game
+
+
+def _resume(path, lines: list[str], *extra: object):
+    done = invoke(["play", "--resume", path, "--interactive", "--ascii", *extra], input="".join(f"{x}\n" for x in lines))
+    assert done.exit_code == 0, done.output
+    return done
+
+
+def _next_cell(game: Game) -> str:
+    cell = str(game.legal_cells()[0])
+    game.play(cell)
+    return cell
+
+
+def test_a_game_resumed_from_a_state_without_moves_is_one_row_however_often_it_is_resumed(tmp_path):
+    start, record = tmp_path / "s.yaml", tmp_path / "r.yaml"
+    game = _state_without_moves(start, 6, 2)
+    _resume(start, [_next_cell(game), "quit"], "--record", record)  # its recording is a state: no moves either
+    _resume(record, ["quit"], "--record", record)  # looked at and left
+    _resume(record, [_next_cell(game), "hint", "quit"], "--record", record)
+    (row,) = records()
+    assert (row.kind.value, row.deal, row.moves, row.hints, row.status.value) == ("state", 6, 2, 1, "playing")
+    assert row.ended is not None
+    assert "1 stopped before the end" in invoke(["stats"]).stdout
+    # the same position resumed again continues the same row; a new game of the deal is a row of its own
+    _resume(record, [_next_cell(game), "quit"], "--record", record)
+    assert [r.moves for r in records()] == [3]
+    assert prompt(6, [cells(6, 1)[0], "quit"]).exit_code == 0
+    assert [r.moves for r in records()] == [3, 1]
+
+
+def test_a_game_kept_as_a_transcript_resumed_from_its_state_without_moves_stays_one_exportable_row(tmp_path):
+    moves = cells(6, 4)
+    assert prompt(6, [*moves[:3], "quit"]).exit_code == 0
+    start = tmp_path / "s.yaml"
+    game = _state_without_moves(start, 6, 3)
+    _resume(start, [moves[3], "quit"])
+    assert _next_cell(game) == moves[3]
+    (row,) = records()
+    assert (row.kind.value, row.moves) == ("transcript", 4)
+    exported = invoke(["history", "export"])
+    assert exported.exit_code == 0 and exported.stderr == ""
+    (report,) = validate(exported.stdout, "exported")
+    assert report.valid and report.game is not None
+    assert [str(p.cell) for p in report.game.moves] == moves
+
+
+def test_history_export_says_by_count_what_it_cannot_export(tmp_path):
+    _state_without_moves(tmp_path / "a.yaml", 6, 2)
+    _resume(tmp_path / "a.yaml", [str(_state_without_moves(tmp_path / "b.yaml", 6, 2).legal_cells()[0]), "quit"])
+    one = invoke(["history", "export"])
+    assert (one.exit_code, one.stdout) == (0, "")
+    assert one.stderr == (
+        "The history holds 1 game, resumed from a position without its moves: a transcript needs every move; nothing written.\n"
+    )
+    game = _state_without_moves(tmp_path / "c.yaml", 9, 3)
+    _resume(tmp_path / "c.yaml", [_next_cell(game), "quit"])
+    two = invoke(["history", "export", tmp_path / "out.yaml"])
+    assert two.exit_code == 0 and not (tmp_path / "out.yaml").exists()
+    assert two.stderr.startswith("The history holds 2 games, all resumed from a position without their moves:")
+    assert prompt(1, ["d4", "quit"]).exit_code == 0
+    three = invoke(["history", "export"])
+    assert three.exit_code == 0 and three.stdout.count("foursquare: 1") == 1
+    assert three.stderr == "2 games resumed from a position without their moves left out (a transcript needs every move).\n"
+
+
 # ------------------------------------------------ a data folder that cannot hold a history
 
 
@@ -274,7 +359,7 @@ def test_a_data_folder_that_does_not_exist_yet_is_an_empty_history(tmp_path, mon
 
 def test_a_game_whose_session_wrote_no_end_is_listed_in_neutral_words():
     from foursquare.cli.history import NO_END
-    from foursquare.formats.history import GameRecorder
+    from foursquare.formats.historyrecorder import GameRecorder
 
     game = Game.from_deal(5)
     recorder = GameRecorder(history_file(), game)  # a prompt still playing: no end written yet
@@ -320,3 +405,121 @@ def test_a_read_only_history_is_explained_once():
         assert "read-only" in err
         for line in err.splitlines():
             assert line.count("read-only") <= 1, line  # one explanation, not two
+
+
+# ------------------------------------------------ a history the machine refuses: locked, read-only, not a file
+
+
+LOCKED = "cannot read the history: database is locked (another foursquare command or program is writing it)\n"
+
+
+def _hold_rollback_journal():
+    """Another program's exclusive lock on a history in SQLite's rollback-journal mode."""
+    db = sqlite3.connect(history_file(), isolation_level=None)
+    db.execute("PRAGMA journal_mode = DELETE")
+    db.execute("BEGIN EXCLUSIVE")
+    return db
+
+
+def _hold_wal():
+    """Another program's exclusive lock on the history in WAL mode (``locking_mode``,
+    as ``sqlite3 FILE`` with ``PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;``)."""
+    db = sqlite3.connect(history_file(), isolation_level=None)
+    db.execute("PRAGMA locking_mode = EXCLUSIVE")
+    db.execute("BEGIN EXCLUSIVE")
+    db.execute("SELECT count(*) FROM games").fetchall()
+    return db
+
+
+@pytest.mark.parametrize("hold", [_hold_rollback_journal, _hold_wal], ids=["rollback journal", "WAL"])
+def test_a_history_locked_by_another_program_is_one_refusal_for_every_reader(hold, monkeypatch):
+    monkeypatch.setattr("foursquare.formats.history.BUSY_SECONDS", 0.05)  # the wait, shortened
+    assert prompt(1, ["d4", "quit"]).exit_code == 0
+    holder = hold()
+    try:
+        for args in READERS[:-1]:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout) == (1, ""), (args, done.output)
+            assert done.stderr == f"{history_file()}: {LOCKED}", args
+        imported = invoke(READERS[-1])
+        assert imported.exit_code == 1 and "database is locked (another" in imported.stderr
+        assert "nothing imported" in imported.stderr and imported.stderr.count("\n") == 1
+        played = prompt(2, ["d4", "quit"])
+        assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout
+        assert "database is locked (another foursquare command or program is writing it)" in played.stderr
+    finally:
+        holder.close()
+    assert [r.deal for r in records()] == [1]  # the lock gone, the history reads as before
+
+
+def _immutable(folder) -> bool:
+    """Make ``folder`` refuse every new file, even root's (``chattr +i``), as a
+    read-only file system does; ``False`` where that cannot be done."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+
+
+def test_a_history_in_a_read_only_folder_is_read_as_it_is_by_every_reader():
+    assert prompt(1, ["d4", "e4", "quit"]).exit_code == 0
+    assert invoke(["history", "import", EXAMPLES / "won.yaml"]).exit_code == 0
+    readers = [args for args in READERS if "import" not in args]
+    expected = {tuple(args): invoke(args) for args in readers}
+    home = os.path.dirname(history_file())
+    before = sorted(os.listdir(home))
+    if not _immutable(home):
+        pytest.skip("cannot make a folder refuse new files here (chattr +i needs root on ext2/3/4 and the like)")
+    try:
+        for args in readers:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout) == (0, expected[tuple(args)].stdout), (args, done.output)
+        imported = invoke(["history", "import", EXAMPLES / "lost.yaml"])
+        played = prompt(2, ["d4", "quit"])
+    finally:
+        import subprocess
+
+        subprocess.run(["chattr", "-i", home], check=True)
+    assert imported.exit_code == 1 and "nothing imported" in imported.stderr and "Traceback" not in imported.output
+    assert played.exit_code == 0 and "the game is NOT in the history" in played.stderr
+    assert sorted(os.listdir(home)) == before  # nothing made beside it
+    assert [r.deal for r in records()] == [1, 153]
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _socket(path):
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(path))
+
+
+@pytest.mark.parametrize("make, kind", [(_fifo, "a FIFO (named pipe)"), (os.mkdir, "a directory"), (_socket, "a socket")],
+                         ids=["fifo", "directory", "socket"])
+def test_a_history_that_is_not_a_file_is_refused_by_every_command_without_opening_it(make, kind):
+    import threading
+
+    os.makedirs(os.path.dirname(history_file()), exist_ok=True)
+    make(history_file())
+
+    def unblock() -> None:  # a safety net: a command that opened the FIFO would wait for a writer for ever
+        with contextlib.suppress(OSError):
+            os.close(os.open(history_file(), os.O_WRONLY | os.O_NONBLOCK))
+
+    timer = threading.Timer(30, unblock)
+    timer.start()
+    try:
+        message = f"{history_file()}: cannot read the history: it is {kind}, not a file"
+        for args in READERS:
+            done = invoke(args)
+            assert (done.exit_code, done.stdout, done.stderr) == (1, "", message + "\n"), args
+        played = prompt(1, ["d4", "quit"], "--history")
+        assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout
+        assert played.stderr == message + ". This game is not recorded in the history.\n"
+    finally:
+        timer.cancel()

@@ -244,3 +244,108 @@ def test_a_file_as_the_data_folder_is_refused_by_the_real_program(tmp_path):
         assert (done.returncode, done.stdout) == (1, ""), args
         said.add(done.stderr)
     assert said == {f"{home / 'history.sqlite3'}: cannot read the history: {home} is a file, not a folder\n"}
+
+
+# ------------------------------------------------ a history the machine refuses, with real processes
+
+READERS = (["stats"], ["history"], ["history", "export"])
+
+#: Another program holding the history: SQLite's exclusive lock, kept until its stdin closes.
+HOLDER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA locking_mode = EXCLUSIVE")
+db.execute("BEGIN EXCLUSIVE")
+db.execute("SELECT count(*) FROM games").fetchall()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_history_locked_by_another_process_is_refused_in_words_by_every_reader(tmp_path):
+    assert run(tmp_path, "play", "--deal", 7, "--history", input="d4\n").returncode == 0
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "history.sqlite3")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        for args in READERS:
+            done = run(tmp_path, *args)
+            assert (done.returncode, done.stdout) == (1, ""), args
+            assert done.stderr == (
+                f"{tmp_path / 'history.sqlite3'}: cannot read the history:"
+                " database is locked (another foursquare command or program is writing it)\n"
+            ), args
+    finally:
+        holder.communicate("")
+    assert run(tmp_path, "stats").returncode == 0
+
+
+def _read_only_mount(folder, *args: str) -> list[str] | None:
+    """The command line that runs ``foursquare ARGS`` with ``folder`` on a read-only
+    file system (a read-only bind mount in a mount namespace of its own, which ends
+    with the command); ``None`` where that cannot be done (needs root and unshare)."""
+    import shlex
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return None
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind -o ro {shlex.quote(str(folder))} {shlex.quote(str(folder))}"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        return None
+    mount = f"mount --bind -o ro {shlex.quote(str(folder))} {shlex.quote(str(folder))}"
+    return ["unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', "sh", *COMMAND, *args]
+
+
+def test_a_history_on_a_read_only_file_system_is_read_as_it_is(tmp_path):
+    assert run(tmp_path, "play", "--deal", 7, "--history", input="d4\ne4\n").returncode == 0
+    before = sorted(os.listdir(tmp_path))
+    if _read_only_mount(tmp_path, "stats") is None:
+        import pytest
+
+        pytest.skip("cannot mount a folder read-only here (needs root, unshare and mount)")
+    for args in READERS:
+        expected = run(tmp_path, *args)
+        line = _read_only_mount(tmp_path, *args)
+        assert line is not None
+        done = subprocess.run(line, capture_output=True, text=True, timeout=120, cwd=ROOT, env=env(tmp_path))
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected.stdout, ""), args
+    line = _read_only_mount(tmp_path, "play", "--deal", "8", "--interactive", "--ascii")
+    assert line is not None
+    played = subprocess.run(line, input="d4\nquit\n", capture_output=True, text=True, timeout=120, cwd=ROOT, env=env(tmp_path))
+    assert played.returncode == 0 and "Stopped after 1 card placed." in played.stdout
+    assert "the game is NOT in the history as it stands: unable to open database file (SQLite cannot open it" in played.stderr
+    assert "Traceback" not in played.stderr
+    assert sorted(os.listdir(tmp_path)) == before
+    assert [r.deal for r in records(tmp_path)] == [7]
+
+
+def test_a_fifo_named_like_the_history_is_refused_by_every_command_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / "history.sqlite3")
+    message = f"{tmp_path / 'history.sqlite3'}: cannot read the history: it is a FIFO (named pipe), not a file"
+    for args in [*READERS, ["history", "import", ROOT / "examples" / "won.yaml"]]:
+        done = run(tmp_path, *args)  # a command that opened the FIFO would wait: run's timeout fails it
+        assert (done.returncode, done.stdout, done.stderr) == (1, "", message + "\n"), args
+    played = run(tmp_path, "play", "--deal", 1, "--history", input="d4\nquit\n")
+    assert played.returncode == 0 and played.stderr == message + ". This game is not recorded in the history.\n"
+
+
+def test_a_game_resumed_by_real_processes_from_a_state_without_moves_is_one_game(tmp_path):
+    from foursquare.engine.game import Game
+    from foursquare.formats.state import state_text
+
+    game = Game.from_deal(6)
+    for cell in cells(6, 2):
+        game.play(cell)
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    (tmp_path / "s.yaml").write_text(state_text(Game.from_position(grid, game.deck[game.placed :], game.rules, 6)))
+    record = tmp_path / "r.yaml"
+    after = cells(6, 4)[2:]
+    for start, lines in (("s.yaml", f"{after[0]}\nquit\n"), ("r.yaml", "quit\n"), ("r.yaml", f"{after[1]}\nquit\n")):
+        done = run(tmp_path, "play", "--resume", tmp_path / start, "--record", record, "--interactive", input=lines)
+        assert done.returncode == 0, done.stderr
+    stats = run(tmp_path, "stats", "--format", "json")
+    assert (json.loads(stats.stdout)["played"], json.loads(stats.stdout)["stopped"]) == (0, 1)
+    exported = run(tmp_path, "history", "export")
+    assert (exported.returncode, exported.stdout) == (0, "")
+    assert exported.stderr.startswith("The history holds 1 game, resumed from a position without its moves:")

@@ -1,13 +1,17 @@
 """The user's data folder, where the game history and the prompt's line history live.
 
 ``FOURSQUARE_HOME`` when it is set (a leading ``~`` is the home folder; a relative name
-is made absolute), otherwise Click's ``get_app_dir("foursquare")``
-(``~/.config/foursquare`` on Linux, ``~/Library/Application Support/foursquare`` on
-macOS, ``%APPDATA%\\foursquare`` on Windows).  The folder is made when something is
-first written there.  ``FOURSQUARE_HOME`` set but empty (or only white space) names no
-folder: it is an error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME``
-that names a file), never a silent fall back to the default folder; ``play`` says so
-and plays the game unrecorded, as for any data folder that cannot hold a history.
+is made absolute), otherwise the folder Click's ``get_app_dir("foursquare")`` names
+(``$XDG_CONFIG_HOME/foursquare`` or ``~/.config/foursquare`` on Linux,
+``~/Library/Application Support/foursquare`` on macOS, ``%APPDATA%\\foursquare`` on
+Windows).  The folder is made when something is first written there.
+``FOURSQUARE_HOME`` set but empty (or only white space) names no folder: it is an
+error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME`` that names a
+file), never a silent fall back to the default folder; ``play`` says so and plays the
+game unrecorded, as for any data folder that cannot hold a history.  The same for a
+``HOME`` that is empty or relative when the home folder is needed (the folder would
+be ``/.config/foursquare``, at the root, or follow the current folder); an empty or
+relative ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says.
 A module of its own, so that the file checks (:mod:`foursquare.cli.files`) know the
 history's file without the rest of :mod:`foursquare.cli.home`.
 """
@@ -15,6 +19,7 @@ history's file without the rest of :mod:`foursquare.cli.home`.
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -22,6 +27,8 @@ from ..errors import FoursquareError
 
 #: The environment variable that names the data folder (the tests set it).
 HOME_VARIABLE = "FOURSQUARE_HOME"
+#: The data folder's name in the user's application folders.
+APP_NAME = "foursquare"
 #: The game history's file in the data folder (:mod:`foursquare.formats.history`).
 HISTORY_FILE = "history.sqlite3"
 #: The lines typed at the prompt, kept between sessions (readline's history file).
@@ -29,28 +36,72 @@ PROMPT_HISTORY_FILE = "prompt-history"
 
 
 class DataFolderError(FoursquareError):
-    """``FOURSQUARE_HOME`` names no data folder (it is set but empty)."""
+    """No data folder can be named: ``FOURSQUARE_HOME`` is set but empty, or the home
+    folder it or the default folder needs (``HOME``) is empty or not absolute."""
 
 
 def data_folder() -> str:
     """The data folder's path, absolute (it may not exist yet): ``FOURSQUARE_HOME`` (a
     leading ``~`` is the user's home folder, as the shell would have it; a relative
     path is taken from the current folder once, so every message names the folder in
-    full), or the user's application folder.
+    full), or the user's application folder (:func:`default_folder`).
 
     :raises DataFolderError: when ``FOURSQUARE_HOME`` is set but empty or only white
         space (a mistake, as ``FOURSQUARE_HOME=$UNSET_VARIABLE``): the default folder is
-        not used silently instead.
+        not used silently instead; or when the home folder is needed and ``HOME``
+        names none (:func:`home_folder`).
     """
     value = os.environ.get(HOME_VARIABLE)
     if value is None:
-        return click.get_app_dir("foursquare")
+        return default_folder()
     if not value.strip():
-        default = click.get_app_dir("foursquare")
-        raise DataFolderError(
-            f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use the default ({default})"
-        )
+        try:
+            default = f"the default ({default_folder()})"
+        except DataFolderError:
+            default = "the default"
+        raise DataFolderError(f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use {default}")
+    if value == "~" or value.startswith("~/"):
+        value = home_folder(f"so '~' in {HOME_VARIABLE} names no folder: set HOME, or write the data folder in full") + value[1:]
     return os.path.abspath(os.path.expanduser(value))
+
+
+def default_folder() -> str:
+    """The user's application folder, as Click's ``get_app_dir("foursquare")`` names
+    it, but never from an empty or relative variable: on Linux and the like
+    ``$XDG_CONFIG_HOME/foursquare`` when it is an absolute path (an empty or relative
+    ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says),
+    otherwise ``~/.config/foursquare``; ``~/Library/Application Support/foursquare``
+    on macOS; ``%APPDATA%\\foursquare`` on Windows.
+
+    :raises DataFolderError: when the home folder is needed and ``HOME`` names none
+        (:func:`home_folder`).
+    """
+    if sys.platform.startswith("win"):
+        return click.get_app_dir(APP_NAME)
+    if sys.platform == "darwin":
+        return os.path.join(home_folder(), "Library", "Application Support", APP_NAME)
+    config = os.environ.get("XDG_CONFIG_HOME", "")
+    return os.path.join(config if os.path.isabs(config) else os.path.join(home_folder(), ".config"), APP_NAME)
+
+
+def home_folder(advice: str = f"set it to your home folder, or set {HOME_VARIABLE} to the data folder") -> str:
+    """The user's home folder: ``HOME``, or the system's account database when it is unset.
+
+    :param advice: what the error says to do, after why (``HOME is set but empty: ADVICE``).
+
+    :raises DataFolderError: when ``HOME`` is set but empty or only white space (the
+        data folder would be made at the root of the file system, ``/.config``), or is
+        not an absolute path (it would follow the current folder), or no home folder
+        is known at all.
+    """
+    value = os.environ.get("HOME")
+    if value is not None and not value.strip():
+        raise DataFolderError(f"HOME is set but empty: {advice}")
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home):
+        why = f"is not an absolute path ({value!r})" if value is not None else "is not set and no home folder is known"
+        raise DataFolderError(f"HOME {why}: {advice}")
+    return home
 
 
 def history_path() -> str:

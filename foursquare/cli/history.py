@@ -167,15 +167,15 @@ def export(file: str, force: bool) -> None:
         games, text = store.exported()  # every transcript checked: a damaged one is refused, nothing written
     texts = [r.record for r in games]
     left_out = len(records) - len(texts)
+    if not texts:
+        click.echo(_nothing_to_export(left_out), err=True)
+        return
     if left_out:
         click.echo(
             f"{_games(left_out)} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
             " left out (a transcript needs every move).",
             err=True,
         )
-    if not texts:
-        click.echo("The history holds no game to export: nothing written.", err=True)
-        return
     if file == "-":
         click.echo(text, nl=False)
         return
@@ -190,6 +190,18 @@ def export(file: str, force: bool) -> None:
 
 def _games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
+
+
+def _nothing_to_export(left_out: int) -> str:
+    """Why ``history export`` writes nothing: the history holds no game, or only
+    games kept as states (said by their count)."""
+    if not left_out:
+        return "The history holds no game to export: nothing written."
+    which = "" if left_out == 1 else " all"
+    return (
+        f"The history holds {_games(left_out)},{which} resumed from a position without"
+        f" {'its' if left_out == 1 else 'their'} moves: a transcript needs every move; nothing written."
+    )
 
 
 @history.command("import", cls=Command, short_help="Add the games of a transcript file.")

@@ -32,7 +32,7 @@ from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
 
 if TYPE_CHECKING:
-    from ..formats.history import GameRecorder
+    from ..formats.historyrecorder import GameRecorder
 
 __all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
 

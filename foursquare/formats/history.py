@@ -15,9 +15,15 @@ What the file guarantees:
 - **Several writers at once.**  The file is in WAL mode; each change is one
   transaction; a writer waits :data:`BUSY_SECONDS` for another's lock, then
   gives up with :class:`sqlite3.OperationalError` (the caller decides: the
-  prompt warns and tries again after the next move).
+  prompt warns and tries again after the next move).  A reader waits as long,
+  then refuses in words (:class:`HistoryStoreError`: ``FILE: cannot read the
+  history: database is locked (...)``); it writes nothing, and reads a history
+  in a read-only folder or file system as it is.
+- **Only a file is a history.**  A directory, a FIFO, a device or a socket
+  where the file is expected is refused, never opened (a FIFO would wait).
 - **A crash keeps the game so far.**  A game's row is written at its first move
-  and rewritten after every change (:class:`GameRecorder`), each write committed.
+  and rewritten after every change
+  (:class:`~foursquare.formats.historyrecorder.GameRecorder`), each write committed.
 - **A file from a newer version is never altered.**  Its schema version
   (``PRAGMA user_version``) is read before anything is written, and a version
   above :data:`SCHEMA_VERSION` is refused (:class:`NewerHistoryError`).
@@ -48,6 +54,7 @@ import sqlite3
 import stat
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import NamedTuple
@@ -134,10 +141,35 @@ def record_of(game: Game) -> tuple[Kind, str]:
     return Kind.STATE, state_text(game)
 
 
+def position_of(game: Game) -> tuple[object, ...]:
+    """Where ``game`` stands, however it got there: its rules, piles, known stock
+    (in order), stock count and status.  Two games that stand alike go on alike
+    (RULES.md §3-§5): a game resumed from a state without its moves stands where
+    the game of that state stood."""
+    return (game.rules, tuple(game.grid().items()), game.deck[game.placed :], game.stock_count, game.status)
+
+
+def game_of(record: GameRecord) -> Game | None:
+    """The game a row keeps (its transcript replayed, or its state set up), or
+    ``None`` when its record does not read (a damaged row: ``history export`` names it)."""
+    from .state import read_state
+    from .transcript import load_game
+
+    try:
+        if record.kind is Kind.TRANSCRIPT:
+            return load_game(record.record, f"row {record.id}")
+        return read_state(record.record, f"row {record.id}")
+    except FoursquareError:
+        return None
+
+
 def _check_header(path: str) -> None:
     """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new database)."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there since: no wait for a writer
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is not a file")
             head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return
@@ -150,7 +182,9 @@ def _check_header(path: str) -> None:
 
 
 def _check_folder(path: str) -> None:
-    """Refuse a history whose place cannot be used: a folder on its way that is a
+    """Refuse a history whose place cannot be used: the history's name taken by
+    something that is not a file (a directory, a FIFO, a device, a socket: it is
+    never opened), a folder on its way that is a
     file, or one that cannot be searched (permissions), or a folder that exists,
     without the file, but cannot hold it (read-only, or no place for files, as
     ``/proc``: a file made there and removed at once tells).  A folder that does
@@ -159,7 +193,7 @@ def _check_folder(path: str) -> None:
     :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
     """
     try:
-        os.stat(path)
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         _check_room(path)
         return
@@ -167,6 +201,19 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
+        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
+
+
+def _file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
 
 
 def _check_room(path: str) -> None:
@@ -177,15 +224,65 @@ def _check_room(path: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return  # not there yet: made at the first write
+    refusal = _no_room(folder)
+    if refusal is not None:
+        raise HistoryStoreError(
+            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {refusal.strerror or refusal}"
+        ) from None
+
+
+def _no_room(folder: str) -> OSError | None:
+    """Why no file can be made in ``folder`` (read-only, no place for files), or
+    ``None`` when one can: a file made there and removed at once tells."""
     try:
         fd, probe = tempfile.mkstemp(prefix=".history-check-", dir=folder)
     except OSError as exc:
-        raise HistoryStoreError(
-            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {exc.strerror or exc}"
-        ) from None
+        return exc
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
+    return None
+
+
+def _reader(path: str) -> sqlite3.Connection:
+    """A connection for a reader of the history at ``path``, waiting
+    :data:`BUSY_SECONDS` for a lock; nothing is written through it (opened as a
+    writer opens it, so that the last one to close it folds SQLite's ``-wal``
+    file into the file and removes it, as a writer does).  A history in WAL mode
+    needs a file beside it (``-shm``) that a read-only folder or file system
+    cannot take (SQLite then cannot open it at all): when no file can be made in
+    its folder and no write is pending in its ``-wal`` file, the file itself holds
+    every game and no writer can change it (a writer makes its files there too),
+    so it is read as an unchanging file (``immutable=1``), read-only.
+
+    :raises sqlite3.OperationalError: when it cannot be read (locked, unreadable).
+    """
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        db.execute("PRAGMA schema_version").fetchone()  # the first read: SQLite opens its files now
+    except sqlite3.OperationalError as exc:
+        db.close()
+        folder = os.path.dirname(os.path.abspath(path))
+        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _wal_pending(path) or _no_room(folder) is None:
+            raise
+        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        pass  # not a database, or damaged: the checks of HistoryStore.open say so, in their words
+    return db
+
+
+def _wal_pending(path: str) -> bool:
+    """Whether the history's ``-wal`` file holds writes not yet in the file itself."""
+    try:
+        return os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        return False
+
+
+def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
+    """The refusal of a history that a reader cannot read now (locked, unreadable), in words."""
+    return HistoryStoreError(f"{shown_name(path)}: cannot read the history: {error_words(exc)}")
 
 
 def _not_a_folder(path: str) -> str:
@@ -247,7 +344,13 @@ class HistoryStore:
             permissions) or a place that cannot hold one (a folder on its way that
             is a file or cannot be searched), with or without ``create``: a folder
             that does not exist yet is an empty history, an unusable one is not;
+            without ``create`` also when it cannot be read now (locked by another
+            program for longer than :data:`BUSY_SECONDS`, or a read that fails),
+            in words (:func:`error_words`); with ``create``,
             :class:`sqlite3.OperationalError` when it is locked while its table is created.
+
+        Without ``create`` nothing is written, and a history in a read-only folder
+        or on a read-only file system is read as it is (:func:`_reader`).
         """
         _check_folder(path)
         if not create and not os.path.exists(path):
@@ -261,7 +364,9 @@ class HistoryStore:
         if create:
             _refuse_read_only(path)
         try:
-            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
+        except sqlite3.OperationalError as exc:
+            raise _unreadable(path, exc) from exc
         except sqlite3.Error as exc:
             raise HistoryStoreError(f"{shown_name(path)}: cannot open the history: {exc}") from None
         store = cls(path, db)
@@ -273,6 +378,11 @@ class HistoryStore:
                 db.close()
                 store._db = sqlite3.connect(":memory:", isolation_level=None)
                 store._created()
+        except sqlite3.OperationalError as exc:
+            store._db.close()
+            if create:
+                raise
+            raise _unreadable(path, exc) from exc
         except BaseException:
             store._db.close()
             raise
@@ -392,17 +502,22 @@ class HistoryStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def update(self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None) -> None:
+    def update(
+        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None
+    ) -> None:
         """Rewrite the game of row ``row`` as it stands (one transaction); ``ended``:
-        the session ends now.  A change of the moves sets the time of the last move."""
+        the session ends now.  A change of the moves sets the time of the last move.
+        ``moves``: the moves of the game (default: ``len(game.moves)``; a game kept as
+        a state counts those of the sessions before too)."""
         now = time.time() if now is None else now
+        moves = len(game.moves) if moves is None else moves
         kind, record = record_of(game)
         self._db.execute(
             "UPDATE games SET kind = ?, record = ?, last_move = CASE WHEN digest = ? THEN last_move ELSE ? END,"
             " moves = ?, status = ?, reason = ?, score = ?, hints = ?, digest = ?,"
             " ended = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?",
             (
-                kind.value, record, digest(game), now, len(game.moves), game.status.value, _reason(game),
+                kind.value, record, digest(game), now, moves, game.status.value, _reason(game),
                 game.score, hints, digest(game), ended, now, row,
             ),
         )
@@ -420,6 +535,26 @@ class HistoryStore:
             (digest(game),),
         )
         return next(iter(rows), None)
+
+    def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
+        """The latest game of the history stopped exactly where ``game`` stands
+        (:func:`position_of`), with its game: a game resumed from a position
+        without its moves (a state) continues the row of the game it was saved
+        from, kept as a transcript or as a state.
+
+        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        """
+        rows = self._rows(
+            f"SELECT {COLUMNS} FROM games WHERE status = 'playing' AND source != 'import' AND rules = ?"
+            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
+            (game.rules.label, game.placed, _deal(game), _deal(game)),
+        )
+        where = position_of(game)
+        for record in list(rows):
+            kept = game_of(record)
+            if kept is not None and position_of(kept) == where:
+                return record, kept
+        return None
 
     def import_games(self, games: Sequence[Game], origin: str) -> Imported:
         """Add recorded games, all or none (one transaction); a game already in the
@@ -554,117 +689,6 @@ def _reason(game: Game) -> str | None:
     return None if game.reason is None else game.reason.value
 
 
-# ------------------------------------------------------------------ the prompt's recorder
-
-
-class GameRecorder:
-    """Keeps one game in the history as it is played, without ever stopping it.
-
-    The row is added at the first change (a game looked at and left is not
-    recorded; a game resumed exactly where a stopped game of the history stands
-    continues that row) and rewritten after every change (:meth:`update`).
-    A write that fails (the file locked by another writer, the disk full, the
-    file read-only) is kept in :attr:`error`, never raised: the next change
-    tries again with the whole game, so nothing is lost once the file can be
-    written.  A file that cannot be a history (:class:`NewerHistoryError`,
-    :class:`CorruptHistoryError`) is never written: :attr:`refused` says why.
-
-    :param path: the history file (created when missing).
-    :param game: the game being played.
-    :param source: :data:`Source.PROMPT` or :data:`Source.SCRIPT`.
-    """
-
-    def __init__(self, path: str, game: Game, source: Source = Source.PROMPT) -> None:
-        self.path = path
-        self.game = game
-        self.source = source
-        self.started = time.time()
-        self.row: int | None = None
-        self.store: HistoryStore | None = None
-        #: why the last write failed (``None``: the history holds the game as it stands)
-        self.error: Exception | None = None
-        #: why the file is not used at all (``None``: it is)
-        self.refused: HistoryStoreError | None = None
-        self._hints_before = 0  # of the sessions before, for a game continued
-        self._start = digest(game)
-        self._open()
-
-    def _open(self) -> bool:
-        if self.store is not None:
-            return True
-        try:
-            self.store = HistoryStore.open(self.path, create=True)
-        except HistoryStoreError as exc:
-            self.refused = exc
-            return False
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        try:
-            self.store.check_rows()  # a damaged row: the file is never written
-            stopped = self.store.find_stopped(self.game) if self.game.moves else None
-        except CorruptHistoryError as exc:
-            self.refused = exc
-            self.close()
-            return False
-        except HistoryStoreError as exc:  # it cannot be read now (locked): tried again at the next change
-            self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-            self.close()
-            return False
-        if stopped is not None:
-            self.row = stopped.id
-            self._hints_before = stopped.hints or 0
-            self._start = b""
-        return True
-
-    @property
-    def active(self) -> bool:
-        """Whether the game goes into the history (the file is not refused)."""
-        return self.refused is None
-
-    @property
-    def behind(self) -> bool:
-        """Whether the history misses something of the game (its last write failed)."""
-        return self.active and self.error is not None
-
-    def update(self, hints: int, *, ended: bool = False) -> bool:
-        """Write the game as it stands (its row added at the first change).
-
-        :param hints: the hints asked so far in this session (added to those of the
-            sessions before, for a game continued).
-        :param ended: the session ends: the end time is written too (a game never
-            changed is then not written at all).
-        :returns: whether the history now holds the game as it stands; a failure is
-            kept in :attr:`error`.
-        """
-        if not self.active:
-            return False
-        if self.row is None and digest(self.game) == self._start:
-            return True  # nothing played yet: nothing to keep
-        try:
-            if not self._open():
-                return False
-            assert self.store is not None
-            hints += self._hints_before
-            if self.row is None:
-                self.row = self.store.add(self.game, self.source, started=self.started, hints=hints)
-                if ended:
-                    self.store.update(self.row, self.game, hints=hints, ended=True)
-            else:
-                self.store.update(self.row, self.game, hints=hints, ended=ended)
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        self.error = None
-        return True
-
-    def close(self) -> None:
-        """Close the file."""
-        if self.store is not None:
-            self.store.close()
-            self.store = None
-
-
 def error_words(exc: BaseException) -> str:
     """Why a write of the history failed, in words: the reason with, for SQLite's
     terse reasons, a gloss (``database is locked (another foursquare command or
@@ -691,4 +715,6 @@ def error_words(exc: BaseException) -> str:
         return f"{text} (a write failed: the disk may be full, over a size limit, or failing)"
     if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
         return f"{text} (the file or its folder is read-only)"
+    if code == "SQLITE_CANTOPEN":
+        return f"{text} (SQLite cannot open it, or make its files beside it: is its folder read-only?)"
     return text

@@ -1,0 +1,163 @@
+"""The prompt's recorder: one game kept in the history (:mod:`foursquare.formats.history`)
+as it is played, rewritten after every change, without ever stopping the game
+(:class:`GameRecorder`).  A session resumed where a stopped game of the history
+stands continues that game's row, also from a state without its moves: one game,
+one row.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from ..engine.game import Game
+from .history import CorruptHistoryError, HistoryStore, HistoryStoreError, digest
+from .historyrows import GameRecord, Kind, Source
+
+
+class GameRecorder:
+    """Keeps one game in the history as it is played, without ever stopping it.
+
+    The row is added at the first change (a game looked at and left is not
+    recorded; a game resumed exactly where a stopped game of the history stands
+    continues that row, also one resumed from a state without its moves: one
+    game, one row) and rewritten after every change (:meth:`update`).
+    A write that fails (the file locked by another writer, the disk full, the
+    file read-only) is kept in :attr:`error`, never raised: the next change
+    tries again with the whole game, so nothing is lost once the file can be
+    written.  A file that cannot be a history (:class:`~foursquare.formats.history.NewerHistoryError`,
+    :class:`CorruptHistoryError`) is never written: :attr:`refused` says why.
+
+    :param path: the history file (created when missing).
+    :param game: the game being played.
+    :param source: :data:`Source.PROMPT` or :data:`Source.SCRIPT`.
+    """
+
+    def __init__(self, path: str, game: Game, source: Source = Source.PROMPT) -> None:
+        self.path = path
+        self.game = game
+        self.source = source
+        self.started = time.time()
+        self.row: int | None = None
+        self.store: HistoryStore | None = None
+        #: why the last write failed (``None``: the history holds the game as it stands)
+        self.error: Exception | None = None
+        #: why the file is not used at all (``None``: it is)
+        self.refused: HistoryStoreError | None = None
+        self._hints_before = 0  # of the sessions before, for a game continued
+        self._start = digest(game)
+        self._origin = game.copy()  # where the session starts: where a stopped game it continues stands
+        #: the transcript game of the row continued from a position without its moves
+        #: (the session's moves are kept after it, so that the row stays a transcript)
+        self._base: Game | None = None
+        self._moves_before = 0  # of the sessions before, for a game kept as a state continued
+        self._open()
+
+    def _open(self) -> bool:
+        if self.store is not None:
+            return True
+        try:
+            self.store = HistoryStore.open(self.path, create=True)
+        except HistoryStoreError as exc:
+            self.refused = exc
+            return False
+        except (sqlite3.Error, OSError) as exc:
+            self.error = exc
+            return False
+        try:
+            self.store.check_rows()  # a damaged row: the file is never written
+            stopped = self._stopped()
+        except CorruptHistoryError as exc:
+            self.refused = exc
+            self.close()
+            return False
+        except HistoryStoreError as exc:  # it cannot be read now (locked): tried again at the next change
+            self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+            self.close()
+            return False
+        if stopped is not None and self.row is None:
+            self.row = stopped.id
+            self._hints_before = stopped.hints or 0
+            self._start = b""
+        return True
+
+    def _stopped(self) -> GameRecord | None:
+        """The stopped game of the history this session continues, or ``None``: the
+        one whose moves are those the session started with, or, for a session
+        resumed from a position without its moves, the one that stood there
+        (:meth:`HistoryStore.find_stopped_at`; a transcript row stays one)."""
+        assert self.store is not None
+        origin = self._origin
+        if origin.moves:
+            return self.store.find_stopped(origin)
+        if not origin.placed:
+            return None  # a new game
+        found = self.store.find_stopped_at(origin)
+        if found is None:
+            return None
+        record, kept = found
+        if record.kind is Kind.TRANSCRIPT:
+            self._base = kept
+        else:
+            self._moves_before = record.moves  # a state keeps no moves: their count goes on
+        return record
+
+    def kept(self) -> Game:
+        """The game the history keeps: the session's game, or, when it continues a
+        row kept as a transcript from a position without its moves, that row's game
+        with the session's moves after it (the same cards: it stood where the session started)."""
+        if self._base is None:
+            return self.game
+        game = self._base.copy()
+        for move in self.game.moves:
+            game.play(move.cell, move.card)
+        return game
+
+    @property
+    def active(self) -> bool:
+        """Whether the game goes into the history (the file is not refused)."""
+        return self.refused is None
+
+    @property
+    def behind(self) -> bool:
+        """Whether the history misses something of the game (its last write failed)."""
+        return self.active and self.error is not None
+
+    def update(self, hints: int, *, ended: bool = False) -> bool:
+        """Write the game as it stands (its row added at the first change).
+
+        :param hints: the hints asked so far in this session (added to those of the
+            sessions before, for a game continued).
+        :param ended: the session ends: the end time is written too (a game never
+            changed is then not written at all).
+        :returns: whether the history now holds the game as it stands; a failure is
+            kept in :attr:`error`.
+        """
+        if not self.active:
+            return False
+        if self.row is None and digest(self.game) == self._start:
+            return True  # nothing played yet: nothing to keep
+        try:
+            if not self._open():
+                return False
+            assert self.store is not None
+            hints += self._hints_before
+            game = self.kept()
+            if self.row is None:
+                self.row = self.store.add(game, self.source, started=self.started, hints=hints)
+                if ended:
+                    self.store.update(self.row, game, hints=hints, ended=True)
+            else:
+                moves = self._moves_before + len(game.moves)
+                self.store.update(self.row, game, hints=hints, ended=ended, moves=moves)
+        except (sqlite3.Error, OSError) as exc:
+            self.error = exc
+            return False
+        self.error = None
+        return True
+
+    def close(self) -> None:
+        """Close the file."""
+        if self.store is not None:
+            self.store.close()
+            self.store = None

@@ -52,16 +52,23 @@ def run() -> None:
         if _held:
             raise KeyboardInterrupt
         from .cli import main
+        from .cli.boundary import out_of_memory_text
     except KeyboardInterrupt:
         _phase = "ended"
         sys.stderr.write("Interrupted.\n")
         sys.exit(130)  # foursquare.cli.signals.EXIT_INTERRUPTED, not imported: it loads Click
+    ran_out = False
     try:
         main(prog_name="foursquare")
+    except MemoryError:  # outside a command's boundary (which says it for its own command)
+        ran_out = True
     finally:
         _phase = "ended"
         if _COMMAND and signal.getsignal(signal.SIGINT) is _interrupt_once:  # (Python would put the default back while it exits)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if ran_out:
+        sys.stderr.write(out_of_memory_text({}) + "\n")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

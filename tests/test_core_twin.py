@@ -289,3 +289,27 @@ def test_both_rule_out_positions_whose_last_cards_are_the_stacked_ones_alike(mon
     monkeypatch.setattr(search, "last_stacked_verdict", lambda *args: False)
     without = twins(game, None)[0]
     assert without[:2] == py[:2] and without[3] > py[3]  # the same win, found with fewer positions
+
+
+def test_a_full_tail_memo_is_emptied_at_the_same_moment_in_both():
+    """The backward search's memo is capped in positions (lastcards.TAIL_MEMO_MAX) in both
+    cores alike: under a small cap they give the same patterns and the same steps, and the
+    patterns are those of the search without a cap."""
+    rng = random.Random(9)
+    for deal in range(12):
+        ranks = [c >> 2 for c in deal_deck(deal, STANDARD)]
+        stacks = rng.randrange(0, 3)
+        K = 16 + stacks
+        tail, earlier = ranks[K - 3 : K], ranks[: K - 3]
+        free = lastcards.tail_patterns(tail, earlier, 4, 4, stacks, every=True)
+        for most in (1, 3, 50):
+            py = lastcards.tail_patterns(tail, earlier, 4, 4, stacks, every=True, memo_max=most)
+            over, pats, steps = core.CORE.tail_patterns(list(tail), list(earlier), 4, 4, stacks, -1, -1.0, True, most)
+            assert not over and (pats, steps) == py, (deal, most)
+            assert py[0] == free[0]
+
+
+def test_the_default_caps_are_the_same_in_both_cores():
+    """The transposition table and the tail memo: one cap each, in positions, for both cores."""
+    assert search.TT_MAX_ENTRIES == 1 << 21 and lastcards.TAIL_MEMO_MAX == 1 << 19
+    assert f"memo_max={lastcards.TAIL_MEMO_MAX}" in (core.CORE.tail_patterns.__text_signature__ or "")

@@ -114,3 +114,21 @@ def test_finds_the_best_win_near_the_end_of_won_games(record):
     for cell in cells:
         game.play(cell)
     assert game.status == "won" and game.placed == best
+
+
+def test_a_full_table_of_failed_positions_is_emptied_and_the_answers_stay(monkeypatch):
+    """The engine-based search (the variants the fast search does not cover) bounds its
+    table by positions (reference.TABLE_MAX_ENTRIES): emptied when full, it searches some
+    positions again, and finds the same answers."""
+    import dataclasses
+
+    from foursquare.engine.rules import STANDARD, Adjacency
+    from foursquare.solver import reference
+
+    rules = dataclasses.replace(STANDARD, adjacency=Adjacency.EDGE_OR_CORNER)
+    games = [Game.from_deal(deal, rules) for deal in (1, 3, 5)]
+    free = [solve_with_engine(g, max_nodes=40_000, timeout=None) for g in games]
+    monkeypatch.setattr(reference, "TABLE_MAX_ENTRIES", 1)
+    capped = [solve_with_engine(g, max_nodes=40_000, timeout=None) for g in games]
+    assert capped == free
+    assert any(f[0] == "solved" for f in free)

@@ -966,3 +966,38 @@ def test_the_solver_takes_a_presets_name():
     assert named == [(d, s.score) for d, s in solve_deals([1, 2], PRESETS["three-square"], max_nodes=20_000)]
     one, two = solve_deal(1, "three-square", max_nodes=20_000), solve_deal(1, PRESETS["three-square"], max_nodes=20_000)
     assert (one.status, one.score, one.moves, one.nodes) == (two.status, two.score, two.moves, two.nodes)
+
+
+#: A child that runs the pure-Python search on the five-square preset's deal 9 (81 cells:
+#: never the compiled core) for ``argv[1]`` positions, with the caps of every table that grows
+#: with the positions set to ``argv[2]``, and prints the most memory it held (kB).
+_SEARCH_IN_A_CHILD = """
+import resource, sys
+from foursquare import Game
+from foursquare.engine.rules import get_rules
+from foursquare.solver import bounds, lastcards, search
+most = int(sys.argv[2])
+search.TT_MAX_ENTRIES = bounds.PARITY_CACHE_MAX = lastcards.TAIL_MEMO_MAX = lastcards.BITS_CACHE_MAX = most
+sol = search.solve(Game.from_deal(9, get_rules("five-square")), max_nodes=int(sys.argv[1]))
+assert sol.status == "unknown" and sol.nodes == int(sys.argv[1])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_a_search_under_a_small_cap_keeps_its_memory_bounded():
+    """Every table of the search that grows with the positions (the transposition table,
+    the parity and forced-lines caches, the last-cards memo) is bounded by entries: under
+    a cap of 2,000 entries, 80,000 positions take no more memory than 4,000 do (without
+    the caps some 60 MB more)."""
+    import subprocess
+    import sys
+
+    def peak(nodes: int) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", _SEARCH_IN_A_CHILD, str(nodes), "2000"], capture_output=True, text=True, timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout) // 1024
+
+    small, large = peak(4_000), peak(80_000)
+    assert large - small < 10, (small, large)

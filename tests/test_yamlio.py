@@ -213,3 +213,53 @@ def test_the_size_limit_is_per_document_not_per_stream(monkeypatch):
     docs = list(read_each_document("---\n".join([small] * 30 + [big, small]), "s.yaml"))
     assert [doc.error is None for doc in docs] == [True] * 30 + [False, True]
     assert str(docs[30].error) == "s.yaml:61: the YAML document is too large (more than 10 values)"
+
+
+#: A child that runs ``foursquare validate FILE`` with the PyYAML loader named, then says
+#: on its last line of stderr the most memory it held (ru_maxrss, kB).
+_VALIDATE_IN_A_CHILD = """
+import resource, sys, yaml
+from foursquare.formats import yamlio
+yamlio._LOADER = getattr(yaml, sys.argv[1])
+from foursquare.cli import main
+try:
+    main(["validate", sys.argv[2]], prog_name="foursquare")
+finally:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def _validate_in_a_child(path, loader) -> tuple[list[str], int]:
+    """(stderr's lines but the last, the child's peak memory in MB)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _VALIDATE_IN_A_CHILD, loader.__name__, str(path)], capture_output=True, text=True, timeout=300,
+    )
+    *lines, peak = done.stderr.splitlines()
+    return lines, int(peak) // 1024
+
+
+@pytest.mark.parametrize("form", ["flow list", "block list", "not the plain form"])
+def test_a_document_far_over_the_value_limit_is_refused_in_flat_memory(tmp_path, loader, form):
+    """A document of 1.5 million moves (6 MB) is refused at the value that passes the limit,
+    with the same message, before its nodes exist: by the fast reader of the plain form
+    (which gives up as soon as it is near the limit, tokens and lines read one by one) and by
+    the strict reader from either parser's events.  The nodes of the whole list took some
+    320 MB, a list of its lines 90 MB; memory now stays that of a small file's check."""
+    moves = ["b2", "c3", "d4", "a1"] * 375_000
+    if form == "flow list":
+        body, line = "moves: [" + ", ".join(moves) + "]\n", 3
+    elif form == "block list":
+        body, line = "moves:\n" + "".join(f"- {m}\n" for m in moves), 99_997
+    else:
+        body, line = "moves: [\n" + ",\n".join(moves) + "]\n", 99_997
+    big = tmp_path / "big.yaml"
+    big.write_text("foursquare: 1\ndeal: 1\n" + body)
+    small = tmp_path / "small.yaml"
+    small.write_text("foursquare: 1\ndeal: 1\nmoves: [b2]\n")
+    said, peak = _validate_in_a_child(big, loader)
+    _, base = _validate_in_a_child(small, loader)
+    assert said[0] == f"{big}:{line}: game 1: the YAML document is too large (more than 100,000 values)"
+    assert peak - base < 60, (peak, base)

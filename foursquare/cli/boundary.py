@@ -165,13 +165,29 @@ def stdin_once(params: Mapping[str, object]) -> None:
         raise click.UsageError(f"{' and '.join(shown)} {both} name standard input, which can be read only once")
 
 
+#: The options that bound a command's search, by their parameter's name: lowering one
+#: is what to try when the command runs out of memory.
+_SEARCH_BOUNDS = {"max_nodes": "--max-nodes", "nodes": "--nodes"}
+
+
+def out_of_memory_text(params: Mapping[str, object]) -> str:
+    """The one line for a command that ran out of memory (:class:`MemoryError`), with
+    what to try: a lower bound on its search when it has one (``--max-nodes``)."""
+    for name, option in _SEARCH_BOUNDS.items():
+        if name in params:
+            return f"out of memory: the search needs more memory than there is; try a lower {option}"
+    return "out of memory: the command needs more memory than there is (is an input too large?)"
+
+
 def command_boundary(func: F) -> F:
     """Decorate a command: errors become one line and status 1, never a traceback.
 
     :class:`~foursquare.errors.FoursquareError` (``FormatError`` included),
     :class:`OSError` and :class:`UnicodeDecodeError` are reported with
-    :func:`fail`; an :class:`~foursquare.errors.AgreementError` that no command
-    translated is a usage error (status 2); :class:`BrokenPipeError` ends quietly;
+    :func:`fail`; :class:`MemoryError` too (:func:`out_of_memory_text`: status 1, once
+    the ``finally`` blocks have kept what was written and the memory is let go); an
+    :class:`~foursquare.errors.AgreementError` that no command translated is a usage
+    error (status 2); :class:`BrokenPipeError` ends quietly;
     ``Ctrl-C`` prints ``Interrupted.`` and exits with status 130.  Click's own
     usage errors pass through (status 2).
 
@@ -187,8 +203,11 @@ def command_boundary(func: F) -> F:
         guard_stdout()
         ensure_stdin()
         handlers = catch_sigterm()
+        ran_out = False
         try:
             return func(*args, **kwargs)
+        except MemoryError:  # (not kept: its traceback holds the search's memory)
+            ran_out = True
         except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:
@@ -208,6 +227,8 @@ def command_boundary(func: F) -> F:
                 sys.stdout.flush()
             except BrokenPipeError:
                 quiet_broken_pipe()
+        if ran_out:
+            fail(out_of_memory_text(kwargs))
 
     return wrapper  # type: ignore[return-value]  # the same signature
 

@@ -36,6 +36,7 @@ from .transcript_write import VERSION
 from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
+from .yamlcut import each_line
 from .yamlio import (
     Document,
     YMap,
@@ -264,7 +265,7 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    for line in text.split("\n"):
+    for _, line, _ in each_line(text):  # not a list of every line: a long file takes 50 times its size so
         try:
             entry = parse_entry(line)
         except ParseError:

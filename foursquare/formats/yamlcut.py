@@ -47,6 +47,26 @@ class Piece(NamedTuple):
         return len(lines) - 1
 
 
+def each_line(text: str) -> Iterator[tuple[int, str, bool]]:
+    """The lines of ``text`` (cut at LF) one at a time, without a list of them all, which
+    for a text of short lines takes some 50 times the text's size: (index from 0, the
+    line, whether the line after it begins with ``- ``).  A last empty line (after the
+    text's final line break) is left out.
+
+    >>> list(each_line("a:\\n- 1\\n"))
+    [(0, 'a:', True), (1, '- 1', False)]
+    """
+    start = i = 0
+    size = len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        yield i, text[start:end], text.startswith("- ", end + 1)
+        start = end + 1
+        i += 1
+
+
 def split_documents(text: str) -> list[Piece]:
     """Cut a YAML stream at its document markers, so that each document is read on its own.
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .yamlcut import each_line
 from .ynodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
 
 #: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses), and
@@ -49,11 +50,28 @@ def _plain(text: str, line: int) -> YScalar:
     return YScalar(line, text, True, tag)
 
 
-def _flow(text: str, line: int) -> tuple[YNode, int]:
-    """The nodes of a one-line flow value (or a lone word), and how many values they hold."""
-    tokens = _TOKEN.findall(text)
-    if "".join(tokens) != text:
+def _tokens(text: str, budget: int) -> list[str]:
+    """The tokens of a one-line flow value, read one by one: :class:`_Unusual` at text
+    that is no token, or as soon as they are more than ``budget`` values would make
+    (a value takes at most 4 tokens: ``{``, a key, ``: `` and ``, ``), so that a line of
+    millions of values is never split into tokens whole."""
+    tokens: list[str] = []
+    most = 4 * budget + 4
+    end = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() != end or len(tokens) >= most:
+            raise _Unusual
+        tokens.append(match.group())
+        end = match.end()
+    if end != len(text):
         raise _Unusual
+    return tokens
+
+
+def _flow(text: str, line: int, budget: int) -> tuple[YNode, int]:
+    """The nodes of a one-line flow value (or a lone word), and how many values they
+    hold; :class:`_Unusual` when they are more than ``budget``, before they are built."""
+    tokens = _tokens(text, budget)
     count = 0
     pos = 0
 
@@ -64,6 +82,8 @@ def _flow(text: str, line: int) -> tuple[YNode, int]:
         token = tokens[pos]
         pos += 1
         count += 1
+        if count > budget:
+            raise _Unusual
         if token == "{":
             node = YMap(line)
             entries, key_lines = node.entries, node.key_lines
@@ -78,6 +98,8 @@ def _flow(text: str, line: int) -> tuple[YNode, int]:
                     raise _Unusual
                 pos += 2
                 count += 1
+                if count > budget:
+                    raise _Unusual
                 entries[key] = value(depth + 1)
                 key_lines[key] = line
                 end = tokens[pos] if pos < len(tokens) else ""
@@ -136,33 +158,36 @@ def read_plain(text: str, offset: int, limit: int) -> YMap | None:
     :param limit: the most values a document may hold (the strict reader's limit).
     :returns: the same nodes, with the same lines, as the strict reader builds from
         PyYAML's events; ``None`` for any document not in the plain form (then read it
-        with the strict reader, which also gives every error).
+        with the strict reader, which also gives every error), and as soon as the values
+        read pass half of ``limit``: the strict reader counts them (and refuses), so that
+        the nodes of a document far over the limit are never built here.
     """
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    start = 1 if lines and lines[0] == "---" else 0
-    if start >= len(lines):
+    if not text or text == "---\n" or text == "---":
         return None
     base = offset + 1
+    start = 1 if text.startswith("---\n") or text == "---" else 0
     root = YMap(base + start)
     entries, key_lines = root.entries, root.key_lines
     count = 1
+    most = limit // 2  # near the limit: the strict reader counts (and refuses)
     top = _TOP.fullmatch
     move = _MOVE.fullmatch
     status_tag = _PLAIN_OK_TAGS.get
     seq: YSeq | None = None
     try:
-        for i in range(start, len(lines)):
-            row = lines[i]
+        for i, row, list_follows in each_line(text):
+            if i < start:
+                continue
             line = base + i
+            if count > most:
+                return None
             if row[:2] == "- ":
                 if seq is None:
                     return None
                 match = move(row)
                 node = _move(match, line, status_tag) if match is not None else None
                 if node is None:
-                    item, n = _flow(row[2:], line)
+                    item, n = _flow(row[2:], line, most - count)
                     count += n
                     seq.items.append(item)
                 else:
@@ -181,15 +206,15 @@ def read_plain(text: str, offset: int, limit: int) -> YMap | None:
             count += 1
             key_lines[key] = line
             if rest is None:  # a block list follows
-                if i + 1 >= len(lines) or lines[i + 1][:2] != "- ":
+                if not list_follows:
                     return None
                 seq = entries[key] = YSeq(line + 1)
                 count += 1
                 continue
-            entries[key], n = _flow(rest, line)
+            entries[key], n = _flow(rest, line, most - count)
             count += n
     except _Unusual:
         return None
-    if count > limit // 2:  # near the limit: the strict reader counts (and refuses)
+    if count > most:
         return None
     return root

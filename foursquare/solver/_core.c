@@ -43,6 +43,7 @@ typedef uint64_t mask;
 #define MAXCELLS 63      /* frame cells: one 64-bit word */
 #define MAXTOP 16        /* ranks 1 .. 13, plus 2 (search.py: top) */
 #define MAXCAP 8         /* pile cap */
+#define TAIL_MEMO_MAX ((Py_ssize_t)1 << 19) /* lastcards.TAIL_MEMO_MAX */
 #define MAXDECK 64       /* cards in a deck (13 ranks x 4 suits = 52) */
 
 #define STOP_LIMIT 1
@@ -1193,6 +1194,7 @@ typedef struct {
     uint64_t *hashes;
     uint32_t *slots;
     size_t nentries, cap_entries, nslots;
+    size_t memo_max; /* the most entries: when full, emptied (lastcards.TAIL_MEMO_MAX, as the Python dict) */
 } Tail;
 
 typedef struct {
@@ -1233,6 +1235,11 @@ static int tail_find(const Tail *T, const mask *key, uint64_t hash, uint32_t *va
 
 static int tail_store(Tail *T, const mask *key, uint64_t hash, uint32_t value)
 {
+    if (T->nentries >= T->memo_max) { /* full: emptied, as lastcards.py's dict */
+        T->nentries = 0;
+        if (T->nslots)
+            memset(T->slots, 0, T->nslots * sizeof(uint32_t));
+    }
     if (T->nentries == T->cap_entries) {
         size_t c = T->cap_entries ? T->cap_entries * 2 : 256;
         if (c > 0xFFFFFFF0u)
@@ -1538,8 +1545,9 @@ done:
 }
 
 PyDoc_STRVAR(tail_patterns_doc,
-             "tail_patterns(tail, earlier, n, limit, stacks, max_nodes, deadline, every)\n--\n\n"
-             "foursquare.solver.lastcards.tail_patterns, compiled (max_nodes -1: none; deadline < 0: none).\n"
+             "tail_patterns(tail, earlier, n, limit, stacks, max_nodes, deadline, every, memo_max=524288)\n--\n\n"
+             "foursquare.solver.lastcards.tail_patterns, compiled (max_nodes -1: none; deadline < 0: none;\n"
+             "memo_max: the most positions its memo holds, emptied when full).\n"
              "Returns (0 answered / 1 the node or time limit ran out, the set of patterns, steps searched).");
 
 static PyObject *tail_patterns(PyObject *self, PyObject *args)
@@ -1549,8 +1557,9 @@ static PyObject *tail_patterns(PyObject *self, PyObject *args)
     int n, limit, stacks, every;
     long long max_nodes;
     double deadline;
-    if (!PyArg_ParseTuple(args, "O!O!iiiLdp", &PyList_Type, &tail_list, &PyList_Type, &earlier_list, &n, &limit, &stacks,
-                          &max_nodes, &deadline, &every))
+    Py_ssize_t memo_max = TAIL_MEMO_MAX;
+    if (!PyArg_ParseTuple(args, "O!O!iiiLdp|n", &PyList_Type, &tail_list, &PyList_Type, &earlier_list, &n, &limit, &stacks,
+                          &max_nodes, &deadline, &every, &memo_max))
         return NULL;
     int tail[TMAXK], earlier[MAXDECK + MAXCELLS];
     Py_ssize_t k, ne;
@@ -1570,6 +1579,7 @@ static PyObject *tail_patterns(PyObject *self, PyObject *args)
     T->stacks = stacks;
     T->every = every;
     T->cap_nodes = max_nodes < 0 ? (1LL << 62) : max_nodes;
+    T->memo_max = memo_max < 1 ? 1 : (size_t)memo_max;
     T->deadline = deadline;
     T->has_deadline = deadline >= 0;
     /* rank_classes(tail, ...): 2 x (distinct tail ranks below) + (a tail rank itself) */

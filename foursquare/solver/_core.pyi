@@ -4,5 +4,6 @@ def search_budget(
     nodes: int, max_nodes: int, deadline: float, tt_max: int, /,
 ) -> tuple[int, int, list[int]]: ...
 def tail_patterns(
-    tail: list[int], earlier: list[int], n: int, limit: int, stacks: int, max_nodes: int, deadline: float, every: bool, /,
+    tail: list[int], earlier: list[int], n: int, limit: int, stacks: int, max_nodes: int, deadline: float, every: bool,
+    memo_max: int = ..., /,
 ) -> tuple[int, int, int]: ...

@@ -46,8 +46,9 @@ Box = tuple[int, int, int, int]
 PARITY_CACHE: dict[tuple[int, ...], int] = {}
 #: The forced-lines verdicts by the layout's shape (:func:`forced_lines_verdict`).
 FORCED_CACHE: dict[tuple[int, ...], bool] = {}
-#: Each cache is emptied when it grows beyond this many entries.
-PARITY_CACHE_MAX = 2_000_000
+#: Each cache is emptied when it grows beyond this many entries (some 200 to 250 bytes
+#: each: at most about 250 MB together); a cache, the verdicts and node counts are the same.
+PARITY_CACHE_MAX = 500_000
 
 def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """:func:`parity_consistent` for piles that lie in rows and columns ``0 .. n - 1``

@@ -45,6 +45,14 @@ from ..errors import FoursquareError
 _Narrowing = tuple[int, int, int]
 
 _BITS: dict[int, list[tuple[int, ...]]] = {}
+#: The most masks the cells of which :func:`_bits_of` keeps for a grid of over 16 cells
+#: (emptied when full: a cache, the answers are the same).
+BITS_CACHE_MAX = 1 << 16
+#: The most positions the memo of one backward search (:func:`tail_patterns`) holds: when
+#: it holds this many and one more is to be kept, it is emptied first, in both search
+#: cores alike (the steps agree), which bounds its memory (about 700 bytes a position in
+#: Python, 100 in the compiled core) however many steps the search is given.
+TAIL_MEMO_MAX = 1 << 19
 
 
 def _bits_of(N: int) -> Callable[[int], tuple[int, ...]]:
@@ -63,6 +71,8 @@ def _bits_of(N: int) -> Callable[[int], tuple[int, ...]]:
     def bits(m: int) -> tuple[int, ...]:
         t = cache.get(m)
         if t is None:
+            if len(cache) >= BITS_CACHE_MAX:
+                cache.clear()
             t = cache[m] = tuple(i for i in range(N) if m >> i & 1)
         return t
 
@@ -121,6 +131,7 @@ def tail_patterns(
     max_nodes: int | None = None,
     deadline: float | None = None,
     every: bool = False,
+    memo_max: int | None = None,
 ) -> tuple[int, int]:
     """The stack patterns with which a win can end with the placements of ``tail``
     (standard flip rules).
@@ -147,6 +158,9 @@ def tail_patterns(
     :param every: find every possible pattern; when false, stop at the first way
         back found and report every pattern with at most ``stacks`` stacked cards
         (the answer is then only "0 or not").
+    :param memo_max: the most positions the search's memo holds, emptied when full
+        (``None``: :data:`TAIL_MEMO_MAX`); the compiled core's ``tail_patterns`` takes
+        the same and counts the same steps.
     :returns: (the set of possible patterns — a pattern left out is a proof that no
         win ends that way —, steps searched).
     :raises TailLimit: when ``max_nodes`` or ``deadline`` runs out first.
@@ -181,6 +195,14 @@ def tail_patterns(
     cap_nodes = max_nodes if max_nodes is not None else 1 << 62
     nodes = 0
     known: dict[tuple[object, ...], int] = {}  # state -> the patterns of the cards before it that undo it
+    most = max(1, TAIL_MEMO_MAX if memo_max is None else memo_max)
+
+    def remember(key: tuple[object, ...], S: int) -> int:
+        if len(known) >= most:
+            known.clear()  # full: emptied, as in the compiled core
+        known[key] = S
+        return S
+
     # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
     full = [[0] * (stacks + 1) for _ in range(k)]
     for j in range(k):
@@ -300,8 +322,7 @@ def tail_patterns(
                                 if down <= limit and om2 & nbr[q] and distinct_cards(om2, lo2, hi2, av):
                                     S |= undo(j - 1, ts, om2, d2, lo2, hi2)
                                     if S & enough == enough:
-                                        known[key] = S
-                                        return S
+                                        return remember(key, S)
                                 # card j was stacked on q's pile, whose top was face up or down
                                 if ts < stacks and distinct_cards(om, lo2, hi2, av):
                                     if down <= limit:
@@ -309,10 +330,8 @@ def tail_patterns(
                                     if down < limit:
                                         S |= undo(j - 1, ts + 1, om, d2 | qb, lo2, hi2) << stack_bit
                                     if S & enough == enough:
-                                        known[key] = S
-                                        return S
-        known[key] = S
-        return S
+                                        return remember(key, S)
+        return remember(key, S)
 
     try:
         return undo(k - 1, 0, (1 << N) - 1, 0, [0] * N, [HI] * N), nodes

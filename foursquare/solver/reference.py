@@ -19,6 +19,11 @@ from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from .solution import NO_WIN, SOLVED, UNKNOWN, Outcome
 
+#: The most positions the table of failed budgets holds: when it holds this many and one
+#: more is to be kept, it is emptied first (a position then searched again gives the same
+#: answer), which bounds its memory (some 600 bytes a position) however long the search.
+TABLE_MAX_ENTRIES = 1 << 20
+
 
 class _Limit(Exception):
     """The node or time limit ran out."""
@@ -40,7 +45,10 @@ def _key(game: Game) -> tuple[object, ...]:
         n, last = game.rules.size, game.rules.frame - 1
         if r1 - (n - 1) >= 0 and r0 + (n - 1) <= last and c1 - (n - 1) >= 0 and c0 + (n - 1) <= last:
             shift = r0 * 16 + c0
-    return (game.placed,) + tuple((cell - shift, len(p.cards), p.top, p.face_up) for cell, p in grid.items())
+    key: list[object] = [game.placed]
+    for cell, p in grid.items():  # one flat tuple: a tuple a pile took three times the memory
+        key += (cell - shift, len(p.cards), p.top, p.face_up)
+    return tuple(key)
 
 
 def _first_cells(game: Game) -> list[Cell]:
@@ -76,7 +84,7 @@ def solve_with_engine(
     if rules.can_run_out_of_room:  # with every pile full the game is lost (RULES.md §5 point 4): no win needs more
         last = min(last, rules.room)
     nodes = 0
-    failed: dict[tuple[object, ...], int] = {}  # key -> the largest card budget known to fail from there
+    failed: dict[tuple[object, ...], int] = {}  # key -> the largest card budget known to fail from there (bounded)
 
     def search(budget: int, path: list[Cell]) -> bool:
         nonlocal nodes
@@ -101,6 +109,8 @@ def solve_with_engine(
                 return True
             path.pop()
             game.undo()
+        if len(failed) >= TABLE_MAX_ENTRIES:
+            failed.clear()  # full: emptied (see TABLE_MAX_ENTRIES)
         failed[key] = budget
         return False
 

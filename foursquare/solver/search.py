@@ -107,6 +107,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
 from . import core as _core_choice
+from . import lastcards
 from .board import Board
 from .bounds import (
     PARITY_CACHE,
@@ -136,8 +137,10 @@ TAIL_CARDS = 3
 TAIL_STEPS_ONE_MORE = 100_000
 #: The most positions the transposition table holds: when it holds this many and one
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
-#: agree), which bounds its memory (the compiled core: under 1 GB) on huge searches.
-TT_MAX_ENTRIES = 3 << 23
+#: agree), which bounds its memory on huge searches: some 100 MB in the compiled core
+#: and under 1.1 GB in the pure-Python one (a key there takes 350 to 550 bytes).  Deal
+#: 325, the hardest of deals 0-999, fills it once (3.55 million positions instead of 3.52).
+TT_MAX_ENTRIES = 1 << 21
 
 
 class _Limit(Exception):
@@ -413,10 +416,14 @@ class Search:
             if self.core is not None:
                 stopped, pats, steps = self.core.tail_patterns(
                     tail, earlier, b.n, b.limit, slack, allowed, -1.0 if self.deadline is None else self.deadline, True,
+                    lastcards.TAIL_MEMO_MAX,
                 )
                 return bool(stopped), int(pats), int(steps)
             try:
-                pats, steps = tail_patterns(tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True)
+                pats, steps = tail_patterns(
+                    tail, earlier, b.n, b.limit, slack, max_nodes=allowed, deadline=self.deadline, every=True,
+                    memo_max=lastcards.TAIL_MEMO_MAX,
+                )
             except TailLimit as e:
                 return True, 0, e.steps
             return False, pats, steps

@@ -31,7 +31,7 @@ NO_WIN = Outcome.NO_WIN
 UNKNOWN = Outcome.UNKNOWN
 
 #: Default node limit of one solve: most deals need a few hundred positions; the
-#: hardest of deals 0-999 (deal 325) needs 3.54 million; a search that uses it all
+#: hardest of deals 0-999 (deal 325) needs 3.55 million; a search that uses it all
 #: takes seconds in the compiled core (about a million positions a second) and up to
 #: minutes in the pure-Python twin (20,000 to 60,000 a second): see :mod:`foursquare.solver.core`.
 #: Positions include the steps of the last-cards search (:mod:`foursquare.solver.lastcards`).

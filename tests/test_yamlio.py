@@ -250,7 +250,9 @@ def test_a_document_far_over_the_value_limit_is_refused_in_flat_memory(tmp_path,
     320 MB, a list of its lines 90 MB; memory now stays that of a small file's check."""
     moves = ["b2", "c3", "d4", "a1"] * 375_000
     if form == "flow list":
-        body, line = "moves: [" + ", ".join(moves) + "]\n", 3
+        # a thousand moves a line: one 6 MB line is refused by the line limit first
+        rows = (", ".join(moves[i : i + 1000]) for i in range(0, len(moves), 1000))
+        body, line = "moves: [" + ",\n".join(rows) + "]\n", 102
     elif form == "block list":
         body, line = "moves:\n" + "".join(f"- {m}\n" for m in moves), 99_997
     else:

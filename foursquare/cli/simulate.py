@@ -287,14 +287,13 @@ def simulate(
         if output is not None and resume:
             resumed = resume_csv(
                 output, RESULT_FIELDS + list(SETTING_FIELDS),
-                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game, names,
+                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game,
+                lambda games: [all_results[name].append(game) for name, game in zip(names, games, strict=True)], names,
             )
             csv_file = resumed.stream  # (a file: closed on leaving the with)
-            for i, game in enumerate(resumed.rows):
-                all_results[names[i % len(names)]].append(game)
-            todo = deals[len(resumed.rows) // len(names):]
+            todo = deals[resumed.rows // len(names):]
             if resumed.rows:
-                resumed_notice(output, len(resumed.rows), len(deals) * len(names), "games")
+                resumed_notice(output, resumed.rows, len(deals) * len(names), "games")
         elif output is not None:
             csv_file = open_output_file(output, force) if output != "-" else _stdout()
     except BaseException:

@@ -237,12 +237,12 @@ def _batch(
         resumed = resume_csv(
             csv_path, CSV_HEADER,
             list(zip(CSV_HEADER[-3:], ["--rules", "--max-nodes", "--timeout"], settings, strict=True)), deals, _solution,
+            solutions.extend,
         )
         csv_file = resumed.stream
         writer = csv.writer(csv_file)
-        solutions = resumed.rows
-        todo = deals[len(solutions):]
-        if solutions:
+        todo = deals[resumed.rows:]
+        if resumed.rows:
             resumed_notice(csv_path, len(solutions), len(deals))
     elif csv_path is not None:
         csv_file = open_output_file(csv_path, force)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -38,6 +37,7 @@ from .streams import ReaderGone, stdout_reader_gone
 from .sweep import (
     RESUME_HELP,
     SCHEDULER_HELP,
+    RowWriter,
     check_sweep_options,
     int_or_none,
     limit_text,
@@ -62,6 +62,8 @@ TABLE_HEADER = (
 RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
 #: ... then the settings that shape it (cli/sweep.py), with the options that set them.
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
+#: All the columns.
+CSV_FIELDS = RESULT_FIELDS + list(SETTING_FIELDS)
 
 
 
@@ -171,10 +173,11 @@ def _play(
     for result in stream:
         deal.append(result)
         if len(deal) == len(names):
-            with signals_deferred():  # a deal is kept (and written) whole, even at Ctrl-C
+            with signals_deferred():  # a deal is written and kept whole, even at Ctrl-C
+                for game in deal:
+                    progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
                 for name, game in zip(names, deal, strict=True):
                     all_results[name].append(game)
-                    progress(game)
             deal = []
             if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
                 # this deal's rows went into the gone reader (the guard saw it gone during
@@ -286,9 +289,9 @@ def simulate(
     try:
         if output is not None and resume:
             resumed = resume_csv(
-                output, RESULT_FIELDS + list(SETTING_FIELDS),
+                output, CSV_FIELDS,
                 [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game,
-                lambda games: [all_results[name].append(game) for name, game in zip(names, games, strict=True)], names,
+                lambda games: _keep(all_results, names, games), names,
             )
             csv_file = resumed.stream  # (a file: closed on leaving the with)
             todo = deals[resumed.rows // len(names):]
@@ -302,17 +305,17 @@ def simulate(
         raise
     try:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
-            writer: csv.DictWriter[str] | None = None
+            writer: RowWriter | None = None
             if csv_file is not None:
-                writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS + list(SETTING_FIELDS))
+                assert output is not None
+                writer = RowWriter(out, output)
                 if not resume:
-                    writer.writeheader()
-                    out.flush()
+                    writer.write(CSV_FIELDS)
 
             def write_row(result: GameResult) -> None:
                 if writer is not None:
-                    writer.writerow(result.row() | settings)
-                    out.flush()
+                    row = result.row() | settings
+                    writer.write([row[name] for name in CSV_FIELDS])
 
             label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
             if sys.stderr.isatty():
@@ -337,6 +340,12 @@ def simulate(
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
     _summary(fmt, rules, deals, seed, names, all_results, vs, output)
+
+
+def _keep(all_results: dict[str, list[GameResult]], names: Sequence[str], games: list[GameResult]) -> None:
+    """Keep the games of one deal, one of each bot, in the order of ``names``."""
+    for name, game in zip(names, games, strict=True):
+        all_results[name].append(game)
 
 
 def _game(row: dict[str, str]) -> GameResult:

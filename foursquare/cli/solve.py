@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
-from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -33,6 +31,7 @@ from .style import counted
 from .sweep import (
     RESUME_HELP,
     SCHEDULER_HELP,
+    RowWriter,
     check_sweep_options,
     int_or_none,
     limit_text,
@@ -193,17 +192,6 @@ def _flush(*streams: IO[str] | None) -> None:
             stream.flush()
 
 
-def _csv_row(writer: Any, stream: IO[str], path: str, row: Iterable[object]) -> None:
-    """Write and flush one CSV row; a failed write names the CSV file (``<stdout>`` for ``-``)."""
-    try:
-        writer.writerow(row)
-        stream.flush()
-    except OSError as exc:
-        if exc.filename is not None:
-            raise
-        raise OSError(exc.errno, exc.strerror, path if path != "-" else "<stdout>") from None
-
-
 def _batch(
     deals: range,
     rules: Rules | None,
@@ -228,7 +216,7 @@ def _batch(
     rules = rules or STANDARD
     check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
     solutions: list[Solution] = []
-    writer: Any = None
+    writer: RowWriter | None = None
     csv_file: IO[str] | None = None
     header = False
     settings = [rules_text(rules), str(limit), limit_text(timeout)]
@@ -240,13 +228,13 @@ def _batch(
             solutions.extend,
         )
         csv_file = resumed.stream
-        writer = csv.writer(csv_file)
+        writer = RowWriter(csv_file, csv_path)
         todo = deals[resumed.rows:]
         if resumed.rows:
             resumed_notice(csv_path, len(solutions), len(deals))
     elif csv_path is not None:
         csv_file = open_output_file(csv_path, force)
-        writer = csv.writer(csv_file)
+        writer = RowWriter(csv_file, csv_path)
         header = True  # written below, where a failed write is an interruption like any other
     show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(
@@ -259,20 +247,18 @@ def _batch(
     to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
     try:
         if header:
-            assert writer is not None and csv_file is not None and csv_path is not None
-            _csv_row(writer, csv_file, csv_path, CSV_HEADER)
+            assert writer is not None
+            writer.write(CSV_HEADER)
         with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:
-                with signals_deferred():  # a deal is counted, written and printed whole, even at Ctrl-C
-                    solutions.append(sol)
-                    if writer is not None:
-                        assert csv_file is not None and csv_path is not None
-                        _csv_row(
-                            writer, csv_file, csv_path,
+                with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
+                    if writer is not None:  # (a row that fails to be written is not counted: the file has it not)
+                        writer.write(
                             [d, sol.status, "" if sol.score is None else sol.score,
                              "" if sol.max_score is None else sol.max_score, sol.nodes,
                              f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
                         )
+                    solutions.append(sol)
                     if fmt == "json":
                         click.echo(json.dumps(_record(d, sol)))
                     elif verbose:

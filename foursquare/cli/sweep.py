@@ -192,9 +192,50 @@ def resume_csv(
         raise
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
     if fresh:
-        stream.write(",".join(header) + LINE_END)
-        stream.flush()
+        RowWriter(stream, path).write(header)
     return Resumed(rows, stream)
+
+
+class RowWriter:
+    """Writes the rows of an ``--output`` CSV, each at once (nothing kept in a buffer),
+    so that a row the caller counts is in the file: :meth:`write` returns only once
+    the whole row is written.  A write that fails (a full disk, a file size limit)
+    raises, and may have left the start of the row in the file: a last line without
+    its line end, which ``--resume`` cuts (module doc); nothing of it is written later.
+
+    :param stream: the file, opened by the command (``-``: standard output).
+    :param path: its name, for the error of a failed write (``<stdout>`` for ``-``).
+    """
+
+    def __init__(self, stream: IO[str], path: str) -> None:
+        self.stream = stream
+        self.path = path if path != "-" else "<stdout>"
+        self._fd: int | None = None
+        if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
+            try:
+                stream.flush()
+                self._fd = stream.fileno()
+            except (OSError, ValueError):  # not a file of the system: written through the stream
+                self._fd = None
+
+    def write(self, fields: Sequence[object]) -> None:
+        """Write one row (as the csv module writes it), whole, or raise.
+
+        :raises OSError: naming the file, when it cannot be written.
+        """
+        line = _csv_line(fields)
+        try:
+            if self._fd is None:
+                self.stream.write(line)
+                self.stream.flush()
+                return
+            data = line.encode("utf-8")
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise OSError(exc.errno, exc.strerror, self.path) from None
 
 
 #: The longest line read back (a row is a few hundred bytes): a longer one is not ours.
@@ -329,7 +370,7 @@ _LF_WORDS = (
 )
 
 
-def _csv_line(fields: Sequence[str]) -> str:
+def _csv_line(fields: Sequence[object]) -> str:
     """The line the csv module writes for ``fields``, its line end included."""
     out = io.StringIO(newline="")
     csv.writer(out).writerow(fields)

@@ -48,7 +48,7 @@ from .sweep import (
 )
 
 if TYPE_CHECKING:
-    from ..bots.simulate import GameResult, PairedDifference, Summary
+    from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
     from ..cluster import Cluster
     from ..engine.rules import Rules
 
@@ -149,42 +149,43 @@ def _play(
     nodes: int | None,
     jobs: int,
     progress: Callable[[GameResult], None],
-    all_results: dict[str, list[GameResult]],
+    tally: DealTally,
     results_to_stdout: bool = False,
     cluster: Cluster | None = None,
 ) -> None:
     """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
-    next one starts (so that a stopped run can still compare them), into
-    ``all_results[name]`` (kept when the run is stopped); ``progress`` is called on
-    each result once every bot has played its deal and the deals before it, so that
-    the results kept (and the CSV rows) always cover whole deals.  The workers take
-    one game at a time, so that the first results come at once however long the
-    range; stopping (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games
-    are played on that Dask cluster."""
+    next one starts (so that a stopped run can still compare them), counted in
+    ``tally`` (kept when the run is stopped); ``progress`` is called on each result
+    (to write its row) once every bot has played its deal and the deals before it,
+    and the deal is counted once its rows are written, so that the results counted
+    (and the CSV rows) always cover whole deals.  The workers take one game at a
+    time, so that the first results come at once however long the range; stopping
+    (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games are played on that
+    Dask cluster."""
     from ..bots.simulate import play_deals
 
     stream = play_deals(
         names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals,
         mapper=cluster.map if cluster is not None else None,
     )  # a bad bot fails here, before any game
-    for name in names:
-        all_results.setdefault(name, [])
     deal: list[GameResult] = []  # the results of one deal, kept until every bot has played it
     for result in stream:
         deal.append(result)
         if len(deal) == len(names):
-            with signals_deferred():  # a deal is written and kept whole, even at Ctrl-C
-                for game in deal:
-                    progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
-                for name, game in zip(names, deal, strict=True):
-                    all_results[name].append(game)
+            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
+                try:
+                    for game in deal:
+                        progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
+                finally:
+                    # | head: nobody reads the rows any more; this deal's rows went into the
+                    # gone reader (the guard saw it gone during their writes): they reached
+                    # nobody, so the summary leaves the deal out and covers only the deals
+                    # whose rows the reader got
+                    gone = results_to_stdout and stdout_reader_gone()
+                if not gone:
+                    tally.add(deal)
             deal = []
-            if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
-                # this deal's rows went into the gone reader (the guard saw it gone during
-                # their writes): they reached nobody, so the summary leaves the deal out
-                # and covers only the deals whose rows the reader got
-                for name in names:
-                    all_results[name].pop()
+            if gone:
                 raise ReaderGone
 
 
@@ -254,6 +255,7 @@ def simulate(
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
+    from ..bots.simulate import DealTally
     from ..engine.rules import STANDARD
 
     rules = load_rules_option(rules_spec) or STANDARD
@@ -284,14 +286,14 @@ def simulate(
     if not resume:
         check_output_file(output, force)
     cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
-    all_results: dict[str, list[GameResult]] = {name: [] for name in names}
+    tally = DealTally(names, rules.deck_size - rules.size * rules.size, paired=vs is not None)  # (never a list of the games)
     todo = deals
     try:
         if output is not None and resume:
             resumed = resume_csv(
                 output, CSV_FIELDS,
                 [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game,
-                lambda games: _keep(all_results, names, games), names,
+                tally.add, names,
             )
             csv_file = resumed.stream  # (a file: closed on leaving the with)
             todo = deals[resumed.rows // len(names):]
@@ -325,27 +327,21 @@ def simulate(
                         write_row(r)
                         bar.update(1)
 
-                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, all_results, output == "-", cluster)
+                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, tally, output == "-", cluster)
             else:
-                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, all_results, output == "-", cluster)
+                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, tally, output == "-", cluster)
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
-        _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+        _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
         return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
         # the summary of the games played, then the exit
         with contextlib.suppress(Exception):  # the interruption is what matters
-            _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+            _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
         if isinstance(exc, OSError) and exc.filename is None and output is not None:  # name the file written
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
-    _summary(fmt, rules, deals, seed, names, all_results, vs, output)
-
-
-def _keep(all_results: dict[str, list[GameResult]], names: Sequence[str], games: list[GameResult]) -> None:
-    """Keep the games of one deal, one of each bot, in the order of ``names``."""
-    for name, game in zip(names, games, strict=True):
-        all_results[name].append(game)
+    _summary(fmt, rules, deals, seed, names, tally, vs, output)
 
 
 def _game(row: dict[str, str]) -> GameResult:
@@ -371,7 +367,7 @@ def _summary(
     deals: range,
     seed: int,
     names: Sequence[str],
-    all_results: dict[str, list[GameResult]],
+    tally: DealTally,
     vs: str | None,
     output: str | None,
     interrupted: bool = False,
@@ -381,23 +377,17 @@ def _summary(
     report to stderr."""
     import contextlib
 
-    from ..bots.simulate import paired, summarize
-
     stopped: dict[str, int] | None = None
     played = deals
     if interrupted:
-        stopped = {"games_played": sum(map(len, all_results.values())), "games_asked": len(deals) * len(names)}
-        kept = len(all_results.get(names[0], []))  # whole deals (see _play): every bot has as many
-        played = range(deals.start, deals.start + kept)
+        stopped = {"games_played": tally.games, "games_asked": len(deals) * len(names)}
+        played = range(deals.start, deals.start + tally.deals)  # whole deals (see _play)
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
         if not played:
             assert stopped is not None  # no deal played: the run was stopped
             click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
             return
-        max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
-        summaries = {name: summarize(all_results[name], max_score) for name in names}
-        difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
-        _report(fmt, rules, played, seed, names, summaries, difference, vs, stopped)
+        _report(fmt, rules, played, seed, names, tally.summaries(), tally.difference(), vs, stopped)
 
 
 def _stopped_text(stopped: dict[str, int]) -> str:

@@ -14,8 +14,6 @@ No I/O, no Click: the ``solve`` and ``analyze`` commands print what these return
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -24,7 +22,7 @@ from ..engine.game import Game, Placement, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import FoursquareError
-from ..stats import wilson_interval
+from ..stats import wilson_interval  # noqa: F401  (named by the module doc, as it always was)
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`: about a second of the
@@ -109,29 +107,14 @@ class BatchSummary:
 
 
 def summarize(solutions: Iterable[Solution]) -> BatchSummary:
-    """Figures over the solutions of many deals (see :class:`BatchSummary`)."""
-    sols = list(solutions)
-    solved = sum(s.status is SOLVED for s in sols)
-    no_win = sum(s.status is NO_WIN for s in sols)
-    unknown = sum(s.status is UNKNOWN for s in sols)
-    settled = solved + no_win
-    scores = Counter(s.score for s in sols if s.status is SOLVED and s.score is not None)
-    seconds = [s.seconds for s in sols] or [0.0]
-    nodes = [s.nodes for s in sols] or [0]
-    return BatchSummary(
-        deals=len(sols),
-        solved=solved,
-        no_win=no_win,
-        unknown=unknown,
-        winnable=solved / settled if settled else None,
-        interval=wilson_interval(solved, settled),
-        scores=dict(sorted(scores.items(), reverse=True)),
-        median_seconds=statistics.median(seconds),
-        worst_seconds=max(seconds),
-        median_nodes=statistics.median(nodes),
-        worst_nodes=max(nodes),
-        total_nodes=sum(nodes),
-    )
+    """Figures over the solutions of many deals (see :class:`BatchSummary`), read one
+    at a time (:class:`~foursquare.solver.batch.BatchTally`)."""
+    from .batch import BatchTally
+
+    tally = BatchTally()
+    for sol in solutions:
+        tally.add(sol)
+    return tally.summary()
 
 
 # ------------------------------------------------------------ recorded games

@@ -93,7 +93,7 @@ class BatchTally:
     length.
 
     >>> tally = BatchTally()
-    >>> tally.add(Solution(SOLVED, 20, (), 50, 0.5)); tally.add(Solution(UNKNOWN, None, (), 10, 1.5))
+    >>> tally.add(Solution(SOLVED, 20, (), 50, 0.5, 20)); tally.add(Solution(UNKNOWN, None, (), 10, 1.5, 24))
     >>> tally.deals, tally.settled, tally.summary().scores
     (2, 1, {20: 1})
     """

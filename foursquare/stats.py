@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
@@ -144,17 +144,32 @@ class Distribution:
         self._whole = self._whole and isinstance(value, int)
         if self._exact is not None:
             self._exact[value] += times
-            if len(self._exact) > EXACT_VALUES:
-                for kept, n in self._exact.items():
-                    self._buckets[_bucket(kept)] += n
-                self._exact = None
+            self._fold_when_full()
             return
         self._buckets[_bucket(value)] += times
 
-    def add_all(self, values: Iterable[float]) -> None:
-        """Count each of ``values``."""
-        for value in values:
-            self.add(value)
+    def add_all(self, values: Sequence[float]) -> None:
+        """Count each of ``values`` (as :meth:`add` each, faster)."""
+        if not values:
+            return
+        self.count += len(values)
+        self.total += sum(values)
+        top = max(values)
+        if self.largest is None or top > self.largest:
+            self.largest = top
+        self._whole = self._whole and all(isinstance(value, int) for value in values)
+        if self._exact is not None:
+            self._exact.update(values)
+            self._fold_when_full()
+            return
+        self._buckets.update(map(_bucket, values))
+
+    def _fold_when_full(self) -> None:
+        """Past :data:`EXACT_VALUES` distinct values, put the values kept into buckets."""
+        if self._exact is not None and len(self._exact) > EXACT_VALUES:
+            for kept, n in self._exact.items():
+                self._buckets[_bucket(kept)] += n
+            self._exact = None
 
     def median(self) -> float | None:
         """The median (the mean of the two middle values for an even count), or

@@ -1,5 +1,5 @@
 """Figures of a sweep tallied as its results come (foursquare/stats.py ``Distribution``,
-``counts_interval``; solver/batch.py ``BatchTally``; bots/simulate.py ``GameTally``,
+``counts_interval``; solver/analysis.py ``BatchTally``; bots/simulate.py ``GameTally``,
 ``PairedTally``): the same figures as of the whole list, in memory that does not grow
 with the number of results."""
 

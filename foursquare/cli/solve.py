@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.rules import Rules
     from ..solver import Solution
-    from ..solver.batch import BatchTally
+    from ..solver.analysis import BatchTally
 
 #: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (cli/sweep.py).
 CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
@@ -214,7 +214,7 @@ def _batch(
     (its deals are not solved again, and count in the summary)."""
     from ..engine.rules import STANDARD
     from ..solver import check_rules, solve_deals
-    from ..solver.batch import BatchTally
+    from ..solver.analysis import BatchTally
 
     rules = rules or STANDARD
     check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
@@ -315,7 +315,7 @@ def _solution(row: dict[str, str]) -> Solution:
 
 
 def _tally(solutions: Iterable[Solution]) -> BatchTally:
-    from ..solver.batch import BatchTally
+    from ..solver.analysis import BatchTally
 
     tally = BatchTally()
     for sol in solutions:
@@ -330,7 +330,7 @@ def _summary(
     solutions); ``interrupted``: how many were asked for (the run stopped before the
     end); ``to_stderr`` for ``--output -``."""
     from ..formats.rulesfile import rules_value
-    from ..solver.batch import BatchTally
+    from ..solver.analysis import BatchTally
 
     tally = solutions if isinstance(solutions, BatchTally) else _tally(solutions)
     summary = tally.summary()

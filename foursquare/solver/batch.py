@@ -7,17 +7,14 @@ through a time limit, which depends on the machine's load).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.rules import STANDARD, Rules
-from ..stats import Distribution, wilson_interval
-from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve_deal
+from .search import DEFAULT_MAX_NODES, Solution, solve_deal
 
 if TYPE_CHECKING:
     from ..parallel import Mapper
-    from .analysis import BatchSummary
 
 
 def check_rules(rules: Rules) -> None:
@@ -83,62 +80,3 @@ def solve_deals(
     from ..parallel import ordered_map
 
     yield from ordered_map(_solve_one, work, min(jobs, len(deals)), initializer=initializer)
-
-
-class BatchTally:
-    """The figures of many deals' solutions, added one at a time, in memory that does
-    not grow with their number (counts, the scores' histogram, and
-    :class:`~foursquare.stats.Distribution` for the seconds and nodes): what
-    :func:`foursquare.solver.analysis.summarize` gives of a list, for a sweep of any
-    length.
-
-    >>> tally = BatchTally()
-    >>> tally.add(Solution(SOLVED, 20, (), 50, 0.5, 20)); tally.add(Solution(UNKNOWN, None, (), 10, 1.5, 24))
-    >>> tally.deals, tally.settled, tally.summary().scores
-    (2, 1, {20: 1})
-    """
-
-    def __init__(self) -> None:
-        self.deals = 0
-        self.outcomes: Counter[object] = Counter()
-        self.scores: Counter[int] = Counter()
-        self.seconds = Distribution()
-        self.nodes = Distribution()
-
-    def add(self, sol: Solution) -> None:
-        """Count one deal's solution."""
-        self.deals += 1
-        self.outcomes[sol.status] += 1
-        if sol.status is SOLVED and sol.score is not None:
-            self.scores[sol.score] += 1
-        self.seconds.add(sol.seconds)
-        self.nodes.add(sol.nodes)
-
-    @property
-    def settled(self) -> int:
-        """The deals solved or proved to have no win."""
-        return self.outcomes[SOLVED] + self.outcomes[NO_WIN]
-
-    def summary(self) -> BatchSummary:
-        """The figures so far (:class:`~foursquare.solver.analysis.BatchSummary`)."""
-        from .analysis import BatchSummary
-
-        solved, settled = self.outcomes[SOLVED], self.settled
-        return BatchSummary(
-            deals=self.deals,
-            solved=solved,
-            no_win=self.outcomes[NO_WIN],
-            unknown=self.outcomes[UNKNOWN],
-            winnable=solved / settled if settled else None,
-            interval=wilson_interval(solved, settled),
-            scores=dict(sorted(self.scores.items(), reverse=True)),
-            median_seconds=_or(self.seconds.median(), 0.0),
-            worst_seconds=self.seconds.largest if self.seconds.largest is not None else 0.0,
-            median_nodes=_or(self.nodes.median(), 0),
-            worst_nodes=int(self.nodes.largest or 0),
-            total_nodes=int(self.nodes.total),
-        )
-
-
-def _or(value: float | None, default: float) -> float:
-    return default if value is None else value

@@ -13,9 +13,12 @@ How the tasks go to the cluster:
 - **In chunks.**  Dask spends about a millisecond on each of its tasks, more
   than some of ours take (a game of the random bot), so consecutive tasks go
   together in a chunk, one Dask task.  The first chunks hold one task; then
-  each chunk is sized from the time the tasks took so far to last about
-  :data:`CHUNK_SECONDS` (at most :data:`MAX_CHUNK` tasks).  A result never
-  depends on its chunk (each task is computed on its own).
+  the chunks grow geometrically, each at most twice the largest one back so far,
+  and never more than the tasks that last about :data:`CHUNK_SECONDS` at the time
+  per task of the latest chunk back, nor :data:`MAX_CHUNK` tasks
+  (:func:`chunk_size`): a run of fast tasks followed by slow ones never sends
+  the slow ones in one huge chunk.  A result never depends on its chunk (each
+  task is computed on its own).
 - **A few at a time.**  The tasks are read lazily; chunks are handed out while
   fewer than two per worker thread are running and fewer than :data:`IN_FLIGHT`
   tasks are handed out and not yet yielded (the chunks are made smaller on a
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import socket
 import time
 import uuid
 from collections import deque
@@ -61,8 +65,9 @@ R = TypeVar("R")
 CHUNK_SECONDS = 0.25
 #: The most tasks in one chunk (however fast they are).
 MAX_CHUNK = 2000
-#: The most tasks handed out and not yet yielded (running, or done behind a slow one).
-IN_FLIGHT = 65536
+#: The most tasks handed out and not yet yielded (running, or done behind a slow one):
+#: their results are held here, so this bounds the memory (a game's result is about a KB).
+IN_FLIGHT = 8192
 #: Seconds to wait for the scheduler when connecting.
 CONNECT_SECONDS = 10.0
 #: Seconds between two looks at the cluster's size (workers join and leave).
@@ -149,6 +154,8 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     start = time.monotonic()
+    host, port = distributed.comm.get_address_host_port(full)
+    _probe(address, host, port, timeout)
     try:
         kind = asyncio.run(asyncio.wait_for(_identity(distributed, full, timeout), timeout))
     except _CONNECT_ERRORS as exc:
@@ -171,6 +178,27 @@ _CONNECT_ERRORS: tuple[type[BaseException], ...] = (
     OSError, TimeoutError, ValueError, TypeError, KeyError, IndexError, MemoryError, OverflowError, EOFError,
     pickle.UnpicklingError, ImportError, AttributeError,
 )
+
+
+def _probe(address: str, host: str, port: int, timeout: float) -> None:
+    """Open and close a plain TCP connection to the scheduler's host and port, so that a
+    refused port or an unknown host is said as such at once (Dask's own connection
+    tries again until its timeout, then says only that it timed out).
+
+    :raises ClusterError: naming ``address`` and why (``connection refused``).
+    """
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as exc:
+        if isinstance(exc, ConnectionRefusedError):
+            why = "connection refused: nothing listens on that port"
+        elif isinstance(exc, socket.gaierror):
+            why = f"unknown host {host}: {exc.strerror or _words(exc)}"
+        elif isinstance(exc, TimeoutError):
+            why = f"no answer in {timeout:g} s"
+        else:
+            why = exc.strerror or _words(exc)
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({why})") from None
 
 
 async def _identity(distributed: Any, address: str, timeout: float) -> str:
@@ -202,6 +230,23 @@ def _distributed() -> Any:
     except ImportError as exc:
         raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     return distributed
+
+
+def chunk_size(largest: int, per_task: float | None, cap: int = MAX_CHUNK) -> int:
+    """The tasks of the next chunk (module doc): one before any chunk is back, then at
+    most twice the ``largest`` chunk back so far, at most what lasts
+    :data:`CHUNK_SECONDS` at ``per_task`` seconds a task (the latest chunk's; ``None``:
+    none measured), at most ``cap``; at least one.
+
+    >>> [chunk_size(n, 1e-6) for n in (0, 1, 2, 1000, 5000)]
+    [1, 2, 4, 2000, 2000]
+    >>> chunk_size(64, 0.02), chunk_size(64, 10.0)
+    (12, 1)
+    """
+    size = 2 * largest if largest else 1
+    if per_task is not None and per_task > 0:
+        size = min(size, math.floor(CHUNK_SECONDS / per_task))
+    return max(1, min(size, cap))
 
 
 @dataclass
@@ -274,7 +319,7 @@ class Cluster:
         chunks: deque[_Chunk] = deque()  # handed out, in order, not yet yielded
         handed = 0  # tasks handed out
         exhausted = False
-        spent, timed = 0.0, 0  # seconds the finished tasks took, and how many they were
+        largest, per_task = 0, None  # the largest chunk back so far; the seconds a task of the latest took
         threads, looked = self._threads(), time.monotonic()
         alone = None if threads else looked  # since when the cluster has had no worker
         try:
@@ -291,8 +336,7 @@ class Cluster:
                 waiting = sum(len(c.tasks) for c in chunks)
                 wanted = 2 * max(threads, 1)  # chunks running at a time
                 while not exhausted and running < wanted and waiting < IN_FLIGHT:
-                    size = 1 if timed == 0 else math.floor(CHUNK_SECONDS * timed / max(spent, 1e-9))
-                    size = max(1, min(size, MAX_CHUNK, IN_FLIGHT // wanted))
+                    size = chunk_size(largest, per_task, min(MAX_CHUNK, max(1, IN_FLIGHT // wanted)))
                     part = [task for _, task in zip(range(size), it, strict=False)]
                     if len(part) < size:
                         exhausted = True
@@ -330,8 +374,9 @@ class Cluster:
                     if not chunk.done and chunk.future.done():
                         chunk.outcome = self._outcome(chunk, __version__)
                         chunk.done = True
-                        spent += chunk.outcome.seconds
-                        timed += len(chunk.outcome.results)
+                        if chunk.outcome.results:
+                            largest = max(largest, len(chunk.outcome.results))
+                            per_task = chunk.outcome.seconds / len(chunk.outcome.results)
         finally:
             left = [c.future for c in chunks if not c.future.done()]
             if left:

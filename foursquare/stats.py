@@ -2,7 +2,9 @@
 
 Pure functions of numbers, no I/O: the Wilson interval of a proportion (win
 rates, the winnable share), the mean with its normal-approximation interval
-(scores), and a duration in human units.
+(scores, of a list or of counts), and a duration in human units; and
+:class:`Distribution`, the count, total, worst and median of numbers seen one at a
+time in bounded memory, so that a sweep of any number of deals holds no list of them.
 
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
@@ -14,7 +16,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = statistics.NormalDist().inv_cdf(0.975)
@@ -54,6 +61,160 @@ def mean_interval(
     sd = statistics.stdev(values) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n)
     return mean, sd, (max(mean - half, low), min(mean + half, high))
+
+
+def counts_interval(
+    counts: Mapping[int, int], low: float = -math.inf, high: float = math.inf
+) -> tuple[float, float, tuple[float, float]]:
+    """:func:`mean_interval` of whole numbers given as ``value -> how many times``
+    (scores: a few distinct values however many games), computed exactly, so the
+    figures are those of :func:`mean_interval` over the list they stand for.
+
+    >>> counts_interval({1: 2, 3: 2}) == mean_interval([1, 1, 3, 3])
+    True
+    """
+    n = sum(counts.values())
+    if not n:
+        return 0.0, 0.0, (0.0, 0.0)
+    total = sum(value * times for value, times in counts.items())
+    mean = total / n  # (correctly rounded, as statistics.fmean of whole numbers)
+    sd = 0.0
+    if n > 1:
+        squares = sum(value * value * times for value, times in counts.items())
+        variance = Fraction(n * squares - total * total, n * (n - 1))
+        sd = _sqrt(variance)
+    half = Z95 * sd / math.sqrt(n)
+    return mean, sd, (max(mean - half, low), min(mean + half, high))
+
+
+def _sqrt(value: Fraction) -> float:
+    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives it)."""
+    n, m = value.numerator, value.denominator
+    q = (n.bit_length() - m.bit_length() - 109) // 2  # 109 bits: enough for round-to-odd then one rounding
+    if q >= 0:
+        root, scale = _odd_isqrt(n, m << 2 * q) << q, 1
+    else:
+        root, scale = _odd_isqrt(n << -2 * q, m), 1 << -q
+    return root / scale
+
+
+def _odd_isqrt(n: int, m: int) -> int:
+    """The square root of n/m rounded to an odd integer when inexact (round-to-odd)."""
+    a = math.isqrt(n // m)
+    return a | (a * a * m != n)
+
+
+#: The distinct values :class:`Distribution` keeps exactly; past them it keeps buckets.
+EXACT_VALUES = 1 << 14
+#: Buckets per doubling of a value in :class:`Distribution` (a median read from them is
+#: within half a bucket: 1/2048 of the value, 0.05%).
+BUCKETS_PER_OCTAVE = 1 << 10
+
+
+class Distribution:
+    """Non-negative numbers seen one at a time (seconds, positions searched): their
+    count, total, largest and median, in memory that does not grow with their number.
+
+    Up to :data:`EXACT_VALUES` distinct values every value is kept (with how often it
+    came), so the median is exact, :func:`statistics.median`'s; past that the values
+    go into buckets a fraction of an octave wide (:data:`BUCKETS_PER_OCTAVE`), at most
+    some thousands of them, and the median is read from them (within 0.05%; whole
+    numbers stay whole).  The count, total and largest are always exact.
+
+    >>> d = Distribution()
+    >>> d.add(3); d.add(1); d.add(2, times=2)
+    >>> d.count, d.total, d.largest, d.median()
+    (4, 8, 3, 2.0)
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total: float = 0
+        self.largest: float | None = None
+        self._exact: Counter[float] | None = Counter()
+        self._buckets: Counter[int] = Counter()  # (bucket -> how many; 0 and below in bucket -2**62)
+        self._whole = True  # every value a whole number
+
+    def add(self, value: float, times: int = 1) -> None:
+        """Count ``value`` (``times`` times)."""
+        self.count += times
+        self.total += value * times
+        if self.largest is None or value > self.largest:
+            self.largest = value
+        self._whole = self._whole and isinstance(value, int)
+        if self._exact is not None:
+            self._exact[value] += times
+            self._fold_when_full()
+            return
+        self._buckets[_bucket(value)] += times
+
+    def add_all(self, values: Sequence[float]) -> None:
+        """Count each of ``values`` (as :meth:`add` each, faster)."""
+        if not values:
+            return
+        self.count += len(values)
+        self.total += sum(values)
+        top = max(values)
+        if self.largest is None or top > self.largest:
+            self.largest = top
+        self._whole = self._whole and all(isinstance(value, int) for value in values)
+        if self._exact is not None:
+            self._exact.update(values)
+            self._fold_when_full()
+            return
+        self._buckets.update(map(_bucket, values))
+
+    def _fold_when_full(self) -> None:
+        """Past :data:`EXACT_VALUES` distinct values, put the values kept into buckets."""
+        if self._exact is not None and len(self._exact) > EXACT_VALUES:
+            for kept, n in self._exact.items():
+                self._buckets[_bucket(kept)] += n
+            self._exact = None
+
+    def median(self) -> float | None:
+        """The median (the mean of the two middle values for an even count), or
+        ``None`` with no value: exact while the values are kept, else read from the buckets."""
+        if not self.count:
+            return None
+        middle = [(self.count - 1) // 2, self.count // 2]  # the ranks of the middle values
+        if self._exact is not None:
+            found = _at_ranks(sorted(self._exact.items()), middle)
+            return found[0] if middle[0] == middle[1] else (found[0] + found[1]) / 2
+        values = [_bucket_value(key, self._whole) for key in _at_ranks(sorted(self._buckets.items()), middle)]
+        return values[0] if middle[0] == middle[1] else (values[0] + values[1]) / 2
+
+
+_ZERO_BUCKET = -(1 << 62)
+
+
+def _bucket(value: float) -> int:
+    """The bucket of a value: its octave and its place in it."""
+    if value <= 0:
+        return _ZERO_BUCKET
+    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= mantissa < 1
+    return exponent * BUCKETS_PER_OCTAVE + int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
+
+
+def _bucket_value(key: int, whole: bool) -> float:
+    """The middle of a bucket (rounded to a whole number for whole values)."""
+    if key == _ZERO_BUCKET:
+        return 0
+    exponent, place = divmod(key, BUCKETS_PER_OCTAVE)
+    value = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
+    return round(value) if whole else value
+
+
+def _at_ranks(counted: Sequence[tuple[T, int]], ranks: Sequence[int]) -> list[T]:
+    """The values at the ``ranks`` (from 0, ascending) of sorted ``(value, how many)`` pairs."""
+    out: list[T] = []
+    seen = 0
+    for value, times in counted:
+        seen += times
+        while len(out) < len(ranks) and ranks[len(out)] < seen:
+            out.append(value)
+        if len(out) == len(ranks):
+            break
+    return out
 
 
 def human_seconds(s: float | None) -> str:

@@ -523,3 +523,78 @@ def test_a_cluster_without_any_worker_stops_the_run_rather_than_wait_for_ever(tm
                 list(handle.map(_square, range(10)))
     finally:
         empty.stop()
+
+
+# --- the chunks' sizes and a refused port --------------------------------------------------------
+
+
+def test_chunks_start_at_one_task_and_grow_geometrically_capped_by_count_and_time():
+    from foursquare.cluster import CHUNK_SECONDS, MAX_CHUNK, chunk_size
+
+    sizes, largest = [], 0
+    for _ in range(20):  # fast tasks: each chunk back lets the next one double, up to the cap
+        size = chunk_size(largest, 1e-7)
+        sizes.append(size)
+        largest = max(largest, size)
+    assert sizes[:5] == [1, 2, 4, 8, 16] and max(sizes) == MAX_CHUNK
+    assert chunk_size(0, None) == 1 and chunk_size(0, 1e-9) == 1  # nothing back yet: one task
+    # tasks that turn slow: the next chunk lasts about CHUNK_SECONDS at the latest chunk's pace
+    assert chunk_size(1000, 0.024) == int(CHUNK_SECONDS / 0.024) and chunk_size(1000, 30.0) == 1
+    assert chunk_size(1000, 1e-7, cap=64) == 64
+
+
+def _fast_then_slow(x: int) -> int:
+    """A task of about 0.1 ms for the first four, then of 20 ms (a sweep whose deals turn hard)."""
+    if x >= 4:
+        time.sleep(0.02)
+    return x
+
+
+@needs_dask
+def test_chunks_after_fast_tasks_never_hold_the_slow_remainder(connected, cluster):
+    import distributed
+
+    with contextlib.closing(cluster.client()) as client, distributed.get_task_stream(client=client) as stream:
+        assert list(connected.map(_fast_then_slow, range(150), label="turn")) == list(range(150))
+    spans = sorted(tuple(map(int, str(t["key"]).rsplit("-", 2)[1:])) for t in stream.data
+                   if str(t["key"]).startswith("foursquare-turn-"))
+    sizes = [last - first + 1 for first, last in spans]
+    assert spans[0] == (0, 0) and sum(sizes) == 150, spans
+    # about a quarter of a second of 20 ms tasks each (twice that at most, while the pace is learnt),
+    # never the whole remainder after the fast ones
+    assert max(sizes) <= 2 * 0.25 / 0.02 + 1, spans
+    assert len(sizes) >= 10, spans
+
+
+def _refused_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on (bound, then closed)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@needs_dask
+def test_a_refused_port_is_said_as_refused_at_once():
+    from foursquare.cluster import ClusterError, connect
+
+    address = f"tcp://127.0.0.1:{_refused_port()}"
+    start = time.monotonic()
+    with pytest.raises(ClusterError, match=rf"^cannot reach the Dask scheduler at {address} \(connection refused"):
+        connect(address, timeout=10)
+    assert time.monotonic() - start < 5  # not after the whole timeout
+
+
+@needs_dask
+@pytest.mark.parametrize("command", [["solve", "--deals", "0-3"], ["simulate", "--bot", "random", "--deals", "0-3"]],
+                         ids=["solve", "simulate"])
+def test_the_commands_say_a_refused_port_is_refused(tmp_path, command):
+    address = f"tcp://127.0.0.1:{_refused_port()}"
+    path = tmp_path / "never.csv"
+    result = invoke([*command, "--scheduler", address, "--output", path])
+    assert result.exit_code == 1 and result.stderr.startswith(f"cannot reach the Dask scheduler at {address} (connection refused")
+    assert not path.exists() and "Traceback" not in result.output
+    run = subprocess.run([*COMMAND, *command, "--scheduler", address], capture_output=True, text=True, cwd=ROOT,
+                         env=ENV, timeout=60)
+    assert run.returncode == 1 and "(connection refused" in run.stderr and "Traceback" not in run.stderr

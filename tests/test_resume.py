@@ -243,11 +243,11 @@ NOT_OURS = [
     b"one line without an end",
     bytes(range(256)) * 4,  # random bytes
     b"\0" * 300,
-    b"deal,status,sco",  # a header line cut short: not a whole header, so nothing to continue
+    b"deal,status,scx",  # the start of a header line, but not of this command's
 ]
 
 
-@pytest.mark.parametrize("content", NOT_OURS, ids=["text", "text-crlf", "csv", "no-line-end", "bytes", "nuls", "cut-header"])
+@pytest.mark.parametrize("content", NOT_OURS, ids=["text", "text-crlf", "csv", "no-line-end", "bytes", "nuls", "other-header"])
 @pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
 def test_a_file_that_does_not_begin_with_the_header_line_is_never_altered(tmp_path, args, content):
     path = tmp_path / "thesis.txt"
@@ -473,3 +473,76 @@ def test_as_a_real_process_a_text_file_or_a_converted_csv_is_never_altered(tmp_p
                          capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
     assert run.returncode == 1 and run.stderr.startswith(f"{edited}:2: a row of"), run.stderr
     assert edited.read_bytes() == _changed(text, 2, None, "extra")
+
+
+# --- damage of the CSV: every kind is a FILE:LINE: message, the file untouched -----------------
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+@pytest.mark.parametrize("where", ["after-first-comma", "before-line-end", "last-row"])
+def test_a_cr_alone_inside_a_row_is_refused_at_its_line(tmp_path, args, where):
+    text, _ = _uninterrupted(tmp_path, args)
+    lines = text.split("\r\n")
+    line = 4 if where == "last-row" else 3
+    lines[line - 1] = lines[line - 1] + "\r" if where == "before-line-end" else lines[line - 1].replace(",", ",\r", 1)
+    content = "\r\n".join(lines).encode()
+    path = tmp_path / "cr.csv"
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{path}:{line}: a CR alone inside the row"), result.stderr
+    assert "Traceback" not in result.output and path.read_bytes() == content
+
+
+def test_as_a_real_process_a_cr_alone_inside_a_row_is_refused_at_its_line(tmp_path):
+    text, _ = _uninterrupted(tmp_path, [*SOLVE, "--deals", "0-3"])
+    content = text.replace("\r\n1,", "\r\n1,\r", 1).encode()
+    path = tmp_path / "cr.csv"
+    path.write_bytes(content)
+    run = subprocess.run([*COMMAND, *SOLVE, "--deals", "0-3", "--output", str(path), "--resume"],
+                         capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=120)
+    assert run.returncode == 1 and run.stderr.startswith(f"{path}:3: a CR alone inside the row"), run.stderr
+    assert "Traceback" not in run.stderr and path.read_bytes() == content
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["plain", "bom"])
+def test_a_header_line_cut_short_is_written_again_as_a_last_row_is(tmp_path, args, bom):
+    text, _ = _uninterrupted(tmp_path, args)
+    header = text.split("\r\n")[0]
+    path = tmp_path / "cut.csv"
+    for cut in (header[:1], header[:9], header, header + "\r"):  # a crash while the header was written
+        path.write_bytes(bom + cut.encode())
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 0, result.output
+        assert "resuming" not in result.stderr
+        content = path.read_bytes()
+        assert content.startswith(bom) and without_seconds(content[len(bom):].decode()) == without_seconds(text)
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+@pytest.mark.parametrize("spaced", [" {}", "{} ", "\t{}"], ids=["leading", "trailing", "tab"])
+def test_a_field_with_spaces_around_it_is_refused_naming_the_field_quoted(tmp_path, args, spaced):
+    text, _ = _uninterrupted(tmp_path, args)
+    column = 0 if args[0] == "solve" else 1  # the deal column
+    fields = next(csv.reader([text.split("\r\n")[2]]))
+    content = _changed(text, 3, column, spaced.format(fields[column]))
+    path = tmp_path / "spaced.csv"
+    path.write_bytes(content)
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 1, result.output
+    shown = repr(spaced.format(fields[column]))
+    assert result.stderr.startswith(f"{path}:3: the deal field {shown} has spaces around it"), result.stderr
+    assert path.read_bytes() == content
+
+
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+def test_a_field_that_does_not_read_clearly_is_shown_quoted_in_the_message(tmp_path, args):
+    text, _ = _uninterrupted(tmp_path, args)
+    column = 0 if args[0] == "solve" else 1
+    path = tmp_path / "odd.csv"
+    for value, shown in (("", "''"), ("4'8", '"4\'8"'), ("48", "48")):
+        path.write_bytes(_changed(text, 3, column, value))
+        result = invoke([*args, "--output", path, "--resume"])
+        assert result.exit_code == 2, result.output
+        assert f"{path}:3: deal {shown} where deal " in result.stderr, result.stderr

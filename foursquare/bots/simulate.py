@@ -16,9 +16,9 @@ figures leave the budget out and fix the work per move (``nodes``).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,7 +30,7 @@ from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..errors import SimulationError
 from ..parallel import ordered_map
-from ..stats import mean_interval, wilson_interval
+from ..stats import Distribution, counts_interval, wilson_interval
 from . import get_bot
 
 if TYPE_CHECKING:
@@ -287,8 +287,65 @@ def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | No
     return value
 
 
-def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Summary:
-    """The figures of a list of results (of one bot).
+class GameTally:
+    """The figures of one bot's games, added one at a time, in memory that does not
+    grow with their number (counts, the scores' histogram, and a
+    :class:`~foursquare.stats.Distribution` of the move times): what :func:`summarize`
+    gives of a list, for a sweep of any length.
+
+    :param max_score: as :func:`summarize`'s.
+    """
+
+    def __init__(self, max_score: int | None = None) -> None:
+        self.max_score = max_score
+        self.bot: str | None = None
+        self.games = 0
+        self.points: Counter[int] = Counter()  # a loss counts 0
+        self.won: Counter[int] = Counter()  # the scores of the wins
+        self.losses: Counter[str] = Counter()
+        self.times = Distribution()
+
+    def add(self, result: GameResult) -> None:
+        """Count one game.
+
+        :raises SimulationError: for a game of another bot than those before it.
+        """
+        if self.bot is not None and result.bot != self.bot:
+            raise SimulationError(f"results of several bots: {', '.join(sorted({self.bot, result.bot}))}")
+        self.bot = result.bot
+        self.games += 1
+        self.points[result.points] += 1
+        if result.won:
+            self.won[result.points] += 1
+        else:
+            self.losses[cast("str", result.reason)] += 1
+        self.times.add_all(result.move_seconds)
+
+    def summary(self) -> Summary:
+        """The figures so far (:class:`Summary`)."""
+        games, wins = self.games, sum(self.won.values())
+        high = math.inf if self.max_score is None else self.max_score
+        mean, sd, interval = counts_interval(self.points, 0.0, high)
+        return Summary(
+            bot=self.bot or "",
+            games=games,
+            wins=wins,
+            win_rate=wins / games if games else 0.0,
+            win_interval=wilson_interval(wins, games),
+            mean_score=mean,
+            score_sd=sd,
+            score_interval=interval,
+            mean_winning_score=sum(s * n for s, n in self.won.items()) / wins if wins else None,
+            losses=dict(sorted(self.losses.items())),
+            scores=dict(sorted(self.won.items(), reverse=True)),
+            moves=self.times.count,
+            median_move_seconds=self.times.median(),
+            worst_move_seconds=self.times.largest,
+        )
+
+
+def summarize(results: Iterable[GameResult], max_score: int | None = None) -> Summary:
+    """The figures of some results (of one bot), read one at a time (:class:`GameTally`).
 
     :param max_score: the highest possible score (the deck size minus the piles
         of a full grid: 24 in the standard game); the interval of the mean score
@@ -296,31 +353,10 @@ def summarize(results: Sequence[GameResult], max_score: int | None = None) -> Su
 
     :raises SimulationError: when the results are of more than one bot (a ``ValueError`` too).
     """
-    names = {r.bot for r in results}
-    if len(names) > 1:
-        raise SimulationError(f"results of several bots: {', '.join(sorted(names))}")
-    games = len(results)
-    wins = sum(r.won for r in results)
-    high = math.inf if max_score is None else max_score
-    mean, sd, interval = mean_interval([r.points for r in results], 0.0, high)
-    won_scores = [r.points for r in results if r.won]  # a win's score is its points
-    times = [t for r in results for t in r.move_seconds]
-    return Summary(
-        bot=names.pop() if names else "",
-        games=games,
-        wins=wins,
-        win_rate=wins / games if games else 0.0,
-        win_interval=wilson_interval(wins, games),
-        mean_score=mean,
-        score_sd=sd,
-        score_interval=interval,
-        mean_winning_score=statistics.fmean(won_scores) if won_scores else None,
-        losses=dict(sorted(cast("Counter[str]", Counter(r.reason for r in results if not r.won)).items())),
-        scores=dict(sorted(Counter(won_scores).items(), reverse=True)),
-        moves=len(times),
-        median_move_seconds=statistics.median(times) if times else None,
-        worst_move_seconds=max(times) if times else None,
-    )
+    tally = GameTally(max_score)
+    for result in results:
+        tally.add(result)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
@@ -357,26 +393,98 @@ class PairedDifference:
         return rounded
 
 
-def paired(a: Sequence[GameResult], b: Sequence[GameResult], max_score: int | None = None) -> PairedDifference:
-    """The paired difference of two bots' results on the same deals (A − B).
+class PairedTally:
+    """Bot A minus bot B, deal by deal, added one deal at a time in memory that does not
+    grow with the deals (the differences are a few whole numbers, counted): what
+    :func:`paired` gives of two lists.
+
+    :param max_score: as :func:`paired`'s.
+    """
+
+    def __init__(self, max_score: int | None = None) -> None:
+        self.max_score = max_score
+        self.games = self.only_a = self.only_b = 0
+        self.scores: Counter[int] = Counter()  # A's points minus B's
+        self.wins: Counter[int] = Counter()  # A won minus B won
+
+    def add(self, a: GameResult, b: GameResult) -> None:
+        """Count one deal's two games.
+
+        :raises SimulationError: when they are not of the same deal.
+        """
+        if a.deal != b.deal:
+            raise SimulationError("the two runs are not of the same deals")
+        self.games += 1
+        self.scores[a.points - b.points] += 1
+        self.wins[int(a.won) - int(b.won)] += 1
+        self.only_a += a.won and not b.won
+        self.only_b += b.won and not a.won
+
+    def difference(self) -> PairedDifference:
+        """The difference so far (:class:`PairedDifference`)."""
+        bound = math.inf if self.max_score is None else self.max_score
+        score, _, score_interval = counts_interval(self.scores, -bound, bound)
+        win, _, (low, high) = counts_interval(self.wins)
+        win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
+        return PairedDifference(self.games, score, score_interval, win, win_interval, self.only_a, self.only_b)
+
+
+def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | None = None) -> PairedDifference:
+    """The paired difference of two bots' results on the same deals (A − B), read a
+    deal at a time (:class:`PairedTally`).
 
     :param max_score: the highest possible score: the score difference's interval
         is clipped to ``[-max_score, max_score]`` (``None``: not clipped).
 
-    :raises SimulationError: when the two lists are not of the same deals (a ``ValueError`` too).
+    :raises SimulationError: when the two are not of the same deals (a ``ValueError`` too).
     """
-    if [r.deal for r in a] != [r.deal for r in b]:
-        raise SimulationError("the two runs are not of the same deals")
-    bound = math.inf if max_score is None else max_score
-    score, _, score_interval = mean_interval([x.points - y.points for x, y in zip(a, b, strict=True)], -bound, bound)
-    win, _, (low, high) = mean_interval([int(x.won) - int(y.won) for x, y in zip(a, b, strict=True)])
-    win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
-    return PairedDifference(
-        len(a),
-        score,
-        score_interval,
-        win,
-        win_interval,
-        sum(x.won and not y.won for x, y in zip(a, b, strict=True)),
-        sum(y.won and not x.won for x, y in zip(a, b, strict=True)),
-    )
+    tally = PairedTally(max_score)
+    for x, y in itertools.zip_longest(a, b):
+        if x is None or y is None:
+            raise SimulationError("the two runs are not of the same deals")
+        tally.add(x, y)
+    return tally.difference()
+
+
+class DealTally:
+    """The figures of several bots over the same deals, added a deal at a time (one game
+    of each bot, in the order of ``names``), in memory that does not grow with the deals:
+    a :class:`GameTally` for each bot and, with ``paired``, the :class:`PairedTally` of
+    the first two.
+
+    :param names: the bots.
+    :param max_score: as :func:`summarize`'s.
+    :param paired: whether to compare the first two bots deal by deal.
+    """
+
+    def __init__(self, names: Sequence[str], max_score: int | None = None, paired: bool = False) -> None:
+        self.names = list(names)
+        self.deals = 0
+        self.bots = {name: GameTally(max_score) for name in names}
+        self.pair = PairedTally(max_score) if paired else None
+
+    def add(self, games: Sequence[GameResult]) -> None:
+        """Count one deal: its games, one of each bot in the order of the names.
+
+        :raises SimulationError: for games not of one deal, or not of those bots.
+        """
+        if [game.bot for game in games] != self.names:
+            raise SimulationError(f"a deal's games are not one of each of {', '.join(self.names)}")
+        if self.pair is not None:
+            self.pair.add(games[0], games[1])
+        for game in games:
+            self.bots[game.bot].add(game)
+        self.deals += 1
+
+    @property
+    def games(self) -> int:
+        """The games counted (of every bot)."""
+        return self.deals * len(self.names)
+
+    def summaries(self) -> dict[str, Summary]:
+        """Each bot's figures, in the order of the names."""
+        return {name: tally.summary() for name, tally in self.bots.items()}
+
+    def difference(self) -> PairedDifference | None:
+        """The first bot minus the second (``None`` when not ``paired``)."""
+        return None if self.pair is None else self.pair.difference()

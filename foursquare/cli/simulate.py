@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -38,6 +37,7 @@ from .streams import ReaderGone, stdout_reader_gone
 from .sweep import (
     RESUME_HELP,
     SCHEDULER_HELP,
+    RowWriter,
     check_sweep_options,
     int_or_none,
     limit_text,
@@ -48,7 +48,7 @@ from .sweep import (
 )
 
 if TYPE_CHECKING:
-    from ..bots.simulate import GameResult, PairedDifference, Summary
+    from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
     from ..cluster import Cluster
     from ..engine.rules import Rules
 
@@ -62,6 +62,8 @@ TABLE_HEADER = (
 RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
 #: ... then the settings that shape it (cli/sweep.py), with the options that set them.
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
+#: All the columns.
+CSV_FIELDS = RESULT_FIELDS + list(SETTING_FIELDS)
 
 
 
@@ -147,41 +149,43 @@ def _play(
     nodes: int | None,
     jobs: int,
     progress: Callable[[GameResult], None],
-    all_results: dict[str, list[GameResult]],
+    tally: DealTally,
     results_to_stdout: bool = False,
     cluster: Cluster | None = None,
 ) -> None:
     """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
-    next one starts (so that a stopped run can still compare them), into
-    ``all_results[name]`` (kept when the run is stopped); ``progress`` is called on
-    each result once every bot has played its deal and the deals before it, so that
-    the results kept (and the CSV rows) always cover whole deals.  The workers take
-    one game at a time, so that the first results come at once however long the
-    range; stopping (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games
-    are played on that Dask cluster."""
+    next one starts (so that a stopped run can still compare them), counted in
+    ``tally`` (kept when the run is stopped); ``progress`` is called on each result
+    (to write its row) once every bot has played its deal and the deals before it,
+    and the deal is counted once its rows are written, so that the results counted
+    (and the CSV rows) always cover whole deals.  The workers take one game at a
+    time, so that the first results come at once however long the range; stopping
+    (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games are played on that
+    Dask cluster."""
     from ..bots.simulate import play_deals
 
     stream = play_deals(
         names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals,
         mapper=cluster.map if cluster is not None else None,
     )  # a bad bot fails here, before any game
-    for name in names:
-        all_results.setdefault(name, [])
     deal: list[GameResult] = []  # the results of one deal, kept until every bot has played it
     for result in stream:
         deal.append(result)
         if len(deal) == len(names):
-            with signals_deferred():  # a deal is kept (and written) whole, even at Ctrl-C
-                for name, game in zip(names, deal, strict=True):
-                    all_results[name].append(game)
-                    progress(game)
+            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
+                try:
+                    for game in deal:
+                        progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
+                finally:
+                    # | head: nobody reads the rows any more; this deal's rows went into the
+                    # gone reader (the guard saw it gone during their writes): they reached
+                    # nobody, so the summary leaves the deal out and covers only the deals
+                    # whose rows the reader got
+                    gone = results_to_stdout and stdout_reader_gone()
+                if not gone:
+                    tally.add(deal)
             deal = []
-            if results_to_stdout and stdout_reader_gone():  # | head: nobody reads the rows any more
-                # this deal's rows went into the gone reader (the guard saw it gone during
-                # their writes): they reached nobody, so the summary leaves the deal out
-                # and covers only the deals whose rows the reader got
-                for name in names:
-                    all_results[name].pop()
+            if gone:
                 raise ReaderGone
 
 
@@ -251,6 +255,7 @@ def simulate(
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
+    from ..bots.simulate import DealTally
     from ..engine.rules import STANDARD
 
     rules = load_rules_option(rules_spec) or STANDARD
@@ -281,20 +286,19 @@ def simulate(
     if not resume:
         check_output_file(output, force)
     cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
-    all_results: dict[str, list[GameResult]] = {name: [] for name in names}
+    tally = DealTally(names, rules.deck_size - rules.size * rules.size, paired=vs is not None)  # (never a list of the games)
     todo = deals
     try:
         if output is not None and resume:
             resumed = resume_csv(
-                output, RESULT_FIELDS + list(SETTING_FIELDS),
-                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game, names,
+                output, CSV_FIELDS,
+                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game,
+                tally.add, names,
             )
             csv_file = resumed.stream  # (a file: closed on leaving the with)
-            for i, game in enumerate(resumed.rows):
-                all_results[names[i % len(names)]].append(game)
-            todo = deals[len(resumed.rows) // len(names):]
+            todo = deals[resumed.rows // len(names):]
             if resumed.rows:
-                resumed_notice(output, len(resumed.rows), len(deals) * len(names), "games")
+                resumed_notice(output, resumed.rows, len(deals) * len(names), "games")
         elif output is not None:
             csv_file = open_output_file(output, force) if output != "-" else _stdout()
     except BaseException:
@@ -303,17 +307,17 @@ def simulate(
         raise
     try:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
-            writer: csv.DictWriter[str] | None = None
+            writer: RowWriter | None = None
             if csv_file is not None:
-                writer = csv.DictWriter(out, fieldnames=RESULT_FIELDS + list(SETTING_FIELDS))
+                assert output is not None
+                writer = RowWriter(out, output)
                 if not resume:
-                    writer.writeheader()
-                    out.flush()
+                    writer.write(CSV_FIELDS)
 
             def write_row(result: GameResult) -> None:
                 if writer is not None:
-                    writer.writerow(result.row() | settings)
-                    out.flush()
+                    row = result.row() | settings
+                    writer.write([row[name] for name in CSV_FIELDS])
 
             label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
             if sys.stderr.isatty():
@@ -323,21 +327,21 @@ def simulate(
                         write_row(r)
                         bar.update(1)
 
-                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, all_results, output == "-", cluster)
+                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, tally, output == "-", cluster)
             else:
-                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, all_results, output == "-", cluster)
+                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, tally, output == "-", cluster)
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
-        _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+        _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
         return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
         # the summary of the games played, then the exit
         with contextlib.suppress(Exception):  # the interruption is what matters
-            _summary(fmt, rules, deals, seed, names, all_results, vs, output, interrupted=True)
+            _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
         if isinstance(exc, OSError) and exc.filename is None and output is not None:  # name the file written
             raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
         raise
-    _summary(fmt, rules, deals, seed, names, all_results, vs, output)
+    _summary(fmt, rules, deals, seed, names, tally, vs, output)
 
 
 def _game(row: dict[str, str]) -> GameResult:
@@ -363,7 +367,7 @@ def _summary(
     deals: range,
     seed: int,
     names: Sequence[str],
-    all_results: dict[str, list[GameResult]],
+    tally: DealTally,
     vs: str | None,
     output: str | None,
     interrupted: bool = False,
@@ -373,23 +377,17 @@ def _summary(
     report to stderr."""
     import contextlib
 
-    from ..bots.simulate import paired, summarize
-
     stopped: dict[str, int] | None = None
     played = deals
     if interrupted:
-        stopped = {"games_played": sum(map(len, all_results.values())), "games_asked": len(deals) * len(names)}
-        kept = len(all_results.get(names[0], []))  # whole deals (see _play): every bot has as many
-        played = range(deals.start, deals.start + kept)
+        stopped = {"games_played": tally.games, "games_asked": len(deals) * len(names)}
+        played = range(deals.start, deals.start + tally.deals)  # whole deals (see _play)
     with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
         if not played:
             assert stopped is not None  # no deal played: the run was stopped
             click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
             return
-        max_score = rules.deck_size - rules.size * rules.size  # the interval of a mean score stays in [0, max]
-        summaries = {name: summarize(all_results[name], max_score) for name in names}
-        difference = paired(all_results[names[0]], all_results[names[1]], max_score) if vs is not None else None
-        _report(fmt, rules, played, seed, names, summaries, difference, vs, stopped)
+        _report(fmt, rules, played, seed, names, tally.summaries(), tally.difference(), vs, stopped)
 
 
 def _stopped_text(stopped: dict[str, int]) -> str:

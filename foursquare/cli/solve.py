@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 import sys
 from collections.abc import Iterable
@@ -33,6 +32,7 @@ from .style import counted
 from .sweep import (
     RESUME_HELP,
     SCHEDULER_HELP,
+    RowWriter,
     check_sweep_options,
     int_or_none,
     limit_text,
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.rules import Rules
     from ..solver import Solution
+    from ..solver.analysis import BatchTally
 
 #: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (cli/sweep.py).
 CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
@@ -193,17 +194,6 @@ def _flush(*streams: IO[str] | None) -> None:
             stream.flush()
 
 
-def _csv_row(writer: Any, stream: IO[str], path: str, row: Iterable[object]) -> None:
-    """Write and flush one CSV row; a failed write names the CSV file (``<stdout>`` for ``-``)."""
-    try:
-        writer.writerow(row)
-        stream.flush()
-    except OSError as exc:
-        if exc.filename is not None:
-            raise
-        raise OSError(exc.errno, exc.strerror, path if path != "-" else "<stdout>") from None
-
-
 def _batch(
     deals: range,
     rules: Rules | None,
@@ -224,11 +214,12 @@ def _batch(
     (its deals are not solved again, and count in the summary)."""
     from ..engine.rules import STANDARD
     from ..solver import check_rules, solve_deals
+    from ..solver.analysis import BatchTally
 
     rules = rules or STANDARD
     check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
-    solutions: list[Solution] = []
-    writer: Any = None
+    tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
+    writer: RowWriter | None = None
     csv_file: IO[str] | None = None
     header = False
     settings = [rules_text(rules), str(limit), limit_text(timeout)]
@@ -237,16 +228,16 @@ def _batch(
         resumed = resume_csv(
             csv_path, CSV_HEADER,
             list(zip(CSV_HEADER[-3:], ["--rules", "--max-nodes", "--timeout"], settings, strict=True)), deals, _solution,
+            lambda kept: tally.add(kept[0]),
         )
         csv_file = resumed.stream
-        writer = csv.writer(csv_file)
-        solutions = resumed.rows
-        todo = deals[len(solutions):]
-        if solutions:
-            resumed_notice(csv_path, len(solutions), len(deals))
+        writer = RowWriter(csv_file, csv_path)
+        todo = deals[resumed.rows:]
+        if resumed.rows:
+            resumed_notice(csv_path, resumed.rows, len(deals))
     elif csv_path is not None:
         csv_file = open_output_file(csv_path, force)
-        writer = csv.writer(csv_file)
+        writer = RowWriter(csv_file, csv_path)
         header = True  # written below, where a failed write is an interruption like any other
     show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
     results = solve_deals(
@@ -259,30 +250,32 @@ def _batch(
     to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
     try:
         if header:
-            assert writer is not None and csv_file is not None and csv_path is not None
-            _csv_row(writer, csv_file, csv_path, CSV_HEADER)
+            assert writer is not None
+            writer.write(CSV_HEADER)
         with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
             for d, sol in bar:
-                with signals_deferred():  # a deal is counted, written and printed whole, even at Ctrl-C
-                    solutions.append(sol)
-                    if writer is not None:
-                        assert csv_file is not None and csv_path is not None
-                        _csv_row(
-                            writer, csv_file, csv_path,
+                with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
+                    if writer is not None:  # (a row that fails to be written is not counted: the file has it not)
+                        writer.write(
                             [d, sol.status, "" if sol.score is None else sol.score,
                              "" if sol.max_score is None else sol.max_score, sol.nodes,
                              f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
                         )
-                    if fmt == "json":
-                        click.echo(json.dumps(_record(d, sol)))
-                    elif verbose:
-                        click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                    _flush(csv_file, sys.stdout)
-                if to_stdout and stdout_reader_gone():  # | head: nobody reads the results any more
-                    # this deal's result went into the gone reader (the guard saw the reader
-                    # gone during its writes): it reached nobody, so the summary leaves it out
-                    # and counts only the deals whose results the reader got
-                    solutions.pop()
+                    try:
+                        if fmt == "json":
+                            click.echo(json.dumps(_record(d, sol)))
+                        elif verbose:
+                            click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+                        _flush(csv_file, sys.stdout)
+                    finally:
+                        # | head: nobody reads the results any more; this deal's result went into
+                        # the gone reader (the guard saw the reader gone during its writes): it
+                        # reached nobody, so the summary leaves it out and counts only the deals
+                        # whose results the reader got
+                        gone = to_stdout and stdout_reader_gone()
+                        if not gone:
+                            tally.add(sol)
+                if gone:
                     stopped = True
                     break
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
@@ -302,12 +295,12 @@ def _batch(
                 unwritten = OSError(exc.errno, exc.strerror, csv_path)
         if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(solutions, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
+                _summary(tally, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
             raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
     if stopped:  # the reader of stdout left: the summary of the deals done is out (above)
         return
-    _summary(solutions, fmt, rules, to_stderr=csv_path == "-")
+    _summary(tally, fmt, rules, to_stderr=csv_path == "-")
 
 
 def _solution(row: dict[str, str]) -> Solution:
@@ -321,35 +314,46 @@ def _solution(row: dict[str, str]) -> Solution:
     )
 
 
-def _summary(
-    solutions: list[Solution], fmt: str, rules: Rules, interrupted: int | None = None, to_stderr: bool = False
-) -> None:
-    """The summary of the deals solved under ``rules``; ``interrupted``: how many
-    were asked for (the run stopped before the end); ``to_stderr`` for ``--output -``."""
-    from ..formats.rulesfile import rules_value
-    from ..solver.analysis import summarize
+def _tally(solutions: Iterable[Solution]) -> BatchTally:
+    from ..solver.analysis import BatchTally
 
-    summary = summarize(solutions)
+    tally = BatchTally()
+    for sol in solutions:
+        tally.add(sol)
+    return tally
+
+
+def _summary(
+    solutions: BatchTally | Iterable[Solution], fmt: str, rules: Rules, interrupted: int | None = None, to_stderr: bool = False
+) -> None:
+    """The summary of the deals solved under ``rules`` (their tally, or their
+    solutions); ``interrupted``: how many were asked for (the run stopped before the
+    end); ``to_stderr`` for ``--output -``."""
+    from ..formats.rulesfile import rules_value
+    from ..solver.analysis import BatchTally
+
+    tally = solutions if isinstance(solutions, BatchTally) else _tally(solutions)
+    summary = tally.summary()
     if to_stderr:  # --output -: the CSV has stdout to itself
         with contextlib.redirect_stdout(sys.stderr):
-            _summary(solutions, fmt, rules, interrupted)
+            _summary(tally, fmt, rules, interrupted)
         return
-    settled = sum(sol.settled for sol in solutions)  # an unknown deal is done, not solved
+    settled, done = tally.settled, tally.deals  # an unknown deal is done, not solved
     if fmt == "json":
         out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:
             out["interrupted"] = {
                 "deals_solved": settled,
-                "deals_unknown": len(solutions) - settled,
-                "deals_done": len(solutions),
+                "deals_unknown": done - settled,
+                "deals_done": done,
                 "deals_asked": interrupted,
             }
         click.echo(json.dumps(out))
     else:
         if interrupted is not None:
             click.echo(
-                f"interrupted: {len(solutions)} of {interrupted} deals done "
-                f"({settled} settled, {len(solutions) - settled} unknown)"
+                f"interrupted: {done} of {interrupted} deals done "
+                f"({settled} settled, {done - settled} unknown)"
             )
         if rules.name != "standard":
             click.echo(f"rules: {rules.label}")

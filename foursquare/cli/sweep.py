@@ -20,9 +20,10 @@ row that is not this command's, bad input, status 1, naming the line: a file
 that does not begin with the header line, a line ending in LF alone where ours
 end in CR LF (a file converted by dos2unix or git: refused, never rewritten), a
 value the command never writes under the run's rules, such as a score above the
-deck size less the grid's piles or a status with a score it never has).  The
+deck size less the grid's piles or a status with a score it never has, a field
+with spaces around it, a CR alone inside a row).  The
 last line, when it lacks any line end (a crash, a power cut) and is the start of
-the row due there, is cut off, and so are the games of a deal not every bot
+the row due there (or of the header line, the file's only line), is cut off, and so are the games of a deal not every bot
 finished; nothing else of the file is ever altered: the new rows are appended
 after the rows kept, each flushed as in any run.  So at every moment the file holds whole rows of the sweep in deal order
 (and at most one partial line after a crash, which the next resume cuts), and
@@ -45,7 +46,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..errors import FormatError, shown_name
+from ..errors import FormatError, quote, shown_name
 from .files import claim
 
 if TYPE_CHECKING:
@@ -131,10 +132,11 @@ def open_cluster(address: str) -> Cluster:
 
 @dataclass
 class Resumed:
-    """The rows an ``--output`` file already holds (each read by the ``parse``
-    given to :func:`resume_csv`) and the file, open at their end for the next rows."""
+    """How many rows an ``--output`` file already holds (each handed, read by the
+    ``parse`` given to :func:`resume_csv`, to its ``keep``) and the file, open at
+    their end for the next rows."""
 
-    rows: list[Any]
+    rows: int
     stream: IO[str]
 
 
@@ -144,10 +146,12 @@ def resume_csv(
     settings: Sequence[tuple[str, str, str]],
     deals: range,
     parse: Callable[[dict[str, str]], Any],
+    keep: Callable[[list[Any]], None],
     bots: Sequence[str] | None = None,
 ) -> Resumed:
     """Open ``--output`` ``path`` to continue it (module doc): check what it holds,
     cut a partial last line (and, with ``bots``, a deal not every bot finished).
+    The file is read a line at a time: its rows are handed on, never held.
 
     :param header: the command's CSV column names.
     :param settings: ``(column, option, value)`` for each setting column: the value
@@ -155,10 +159,13 @@ def resume_csv(
     :param deals: the run's deal range: the file's rows must be its first deals.
     :param parse: reads a row (a mapping of the header's names); raises
         :class:`ValueError` for a value this command does not write.
+    :param keep: called with the parsed rows of each whole deal kept, in order (one
+        row, or with ``bots`` one per bot); when a later line is refused, what it
+        was given is to be thrown away.
     :param bots: for simulate: the bots, in the order of each deal's rows (a
         ``bot`` column); ``None``: one row a deal.
-    :returns: the rows kept and the file open after them; a missing or empty file
-        gets the header.
+    :returns: the number of rows kept and the file open after them; a missing or
+        empty file, or one whose header line was cut short, gets the header.
     :raises click.UsageError: a row of other settings or of a deal not due there (status 2).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV (status 1).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
@@ -171,76 +178,116 @@ def resume_csv(
         # /dev/null, a pipe: nothing to continue
         stream = open(path, "w", newline="", encoding="utf-8")
         stream.write(",".join(header) + LINE_END)
-        return Resumed([], stream)
+        return Resumed(0, stream)
     held = claim(path)
     try:
-        rows, keep = _read(held.fd, path, header, settings, deals, parse, bots)
-        os.ftruncate(held.fd, keep)  # a partial last line (a crash), an unfinished deal
+        with os.fdopen(os.dup(held.fd), "rb") as raw:
+            raw.seek(0)
+            rows, kept, fresh = _read(raw, path, header, settings, deals, parse, keep, bots)
+        os.ftruncate(held.fd, kept)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
         fd, held.fd = held.fd, -1
     except BaseException:
         held.release()
         raise
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
-    if keep == 0:
-        stream.write(",".join(header) + LINE_END)
-        stream.flush()
+    if fresh:
+        RowWriter(stream, path).write(header)
     return Resumed(rows, stream)
 
 
+class RowWriter:
+    """Writes the rows of an ``--output`` CSV, each at once (nothing kept in a buffer),
+    so that a row the caller counts is in the file: :meth:`write` returns only once
+    the whole row is written.  A write that fails (a full disk, a file size limit)
+    raises, and may have left the start of the row in the file: a last line without
+    its line end, which ``--resume`` cuts (module doc); nothing of it is written later.
+
+    :param stream: the file, opened by the command (``-``: standard output).
+    :param path: its name, for the error of a failed write (``<stdout>`` for ``-``).
+    """
+
+    def __init__(self, stream: IO[str], path: str) -> None:
+        self.stream = stream
+        self.path = path if path != "-" else "<stdout>"
+        self._fd: int | None = None
+        if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
+            try:
+                stream.flush()
+                self._fd = stream.fileno()
+            except (OSError, ValueError):  # not a file of the system: written through the stream
+                self._fd = None
+
+    def write(self, fields: Sequence[object]) -> None:
+        """Write one row (as the csv module writes it), whole, or raise.
+
+        :raises OSError: naming the file, when it cannot be written.
+        """
+        line = _csv_line(fields)
+        try:
+            if self._fd is None:
+                self.stream.write(line)
+                self.stream.flush()
+                return
+            data = line.encode("utf-8")
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise OSError(exc.errno, exc.strerror, self.path) from None
+
+
+#: The longest line read back (a row is a few hundred bytes): a longer one is not ours.
+LONGEST_LINE = 1 << 16
+
+
 def _read(
-    fd: int,
+    raw: IO[bytes],
     path: str,
     header: Sequence[str],
     settings: Sequence[tuple[str, str, str]],
     deals: range,
     parse: Callable[[dict[str, str]], Any],
+    keep: Callable[[list[Any]], None],
     bots: Sequence[str] | None,
-) -> tuple[list[Any], int]:
-    """The whole rows of the file at ``fd`` and the byte offset after the last one kept.
+) -> tuple[int, int, bool]:
+    """Read the file ``raw`` (at its start) a line at a time: ``(rows kept, the byte
+    offset after the last one kept, whether the header is to be written)``.
 
-    Only a last line without any line end, after the whole header line, that is
-    the start of the row due there, is left out (to be cut); anything else that
+    Only a last line without any line end that is the start of the line due there
+    (the header, or the row due there) is left out (to be cut); anything else that
     is not what this command writes is refused, the file untouched.
     """
     name = shown_name(path)
     group = len(bots) if bots else 1
     rules = _rules_of(settings)
-    rows: list[Any] = []
+    count = 0  # the rows kept (whole deals)
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
-    with os.fdopen(os.dup(fd), "rb") as raw:
-        raw.seek(0)
-        data = raw.read()
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
-    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    if not data[start:]:
-        return rows, 0
-    end_bytes = LINE_END.encode()
-    head = ",".join(header).encode()
-    if not data.startswith(head + end_bytes, start):
-        if data.startswith(head + b"\n", start):
-            raise FormatError(path, 1, _LF_WORDS)
-        raise FormatError(
-            path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
-            "give another --output file, or --force without --resume to write over it"
-        )
-    keep = offset = start + len(head) + len(end_bytes)  # the offset after the last whole deal; after the last line read
+    first = raw.readline(LONGEST_LINE)
+    start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
+    if _header_due(path, first[start:], header):
+        return 0, start, True
+    keep_at = offset = len(first)  # the offset after the last whole deal; after the last line read
     number = 1
-    while offset < len(data):
+    end_bytes = LINE_END.encode()
+    while data_line := raw.readline(LONGEST_LINE):
         number += 1
-        stop = data.find(b"\n", offset)
-        if stop < 0:  # the last line, cut short (a crash): dropped, if it is the start of the row due
-            _check_cut_line(path, number, data[offset:], header, deals, bots, len(rows) + len(pending), group)
+        offset += len(data_line)
+        if not data_line.endswith(b"\n"):
+            if len(data_line) == LONGEST_LINE:
+                raise FormatError(path, number, f"a line of more than {LONGEST_LINE} bytes: not a CSV this command wrote")
+            # the last line, cut short (a crash): dropped, if it is the start of the row due
+            _check_cut_line(path, number, data_line, header, deals, bots, count + len(pending), group)
             break
-        data_line = data[offset : stop + 1]
-        offset = stop + 1
         lf_only = not data_line.endswith(end_bytes)
         if lf_only:  # read as if it ended in CR LF: only a row that is whole but for that is told so
             data_line = data_line[:-1] + end_bytes
         try:
             row = _row_of(path, number, data_line, header)
-            _check_row(name, number, row, settings, deals, bots, len(rows) + len(pending), group)
+            _check_row(name, number, row, settings, deals, bots, count + len(pending), group)
             try:
                 _check_values(row, rules)
                 parsed = parse(row)
@@ -254,10 +301,29 @@ def _read(
             raise FormatError(path, number, _LF_WORDS)
         pending.append(parsed)
         if len(pending) == group:
-            rows += pending
+            keep(pending)
+            count += group
             pending = []
-            keep = offset
-    return rows, keep
+            keep_at = offset
+    return count, keep_at, False
+
+
+def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
+    """Whether the header is still to be written: the file is empty (but for a
+    byte-order mark), or its only line, without a line end, is the start of the
+    header line (a crash while it was written: cut, as a row would be).  A whole
+    header line is not; anything else is :class:`FormatError`."""
+    head = (",".join(header) + LINE_END).encode()
+    if line == head:
+        return False
+    if not line.endswith(b"\n") and head.startswith(line):
+        return True
+    if line == head[:-2] + b"\n":
+        raise FormatError(path, 1, _LF_WORDS)
+    raise FormatError(
+        path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
+        "give another --output file, or --force without --resume to write over it"
+    )
 
 
 def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> dict[str, str]:
@@ -267,12 +333,34 @@ def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> 
         line = data_line.decode("utf-8")
     except UnicodeDecodeError:
         raise FormatError(path, number, "not UTF-8 text: not a CSV this command wrote") from None
-    fields = next(csv.reader([line[: -len(LINE_END)]]), [])
+    body = line[: -len(LINE_END)]
+    if "\r" in body:  # (the csv module reads it as a line end, or refuses the line)
+        raise FormatError(
+            path, number, "a CR alone inside the row, a line end that is not the CR LF this command writes: "
+            "not a CSV this command wrote"
+        )
+    try:
+        fields = next(csv.reader([body]), [])
+    except csv.Error as exc:
+        raise FormatError(path, number, f"not a row of CSV ({exc}): not a CSV this command wrote") from None
     if len(fields) != len(header):
         raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
     if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
         raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
+    for column, field in zip(header, fields, strict=True):
+        if field != field.strip():
+            raise FormatError(
+                path, number, f"the {column} field {quote(field)} has spaces around it, which this command never "
+                "writes: not a CSV this command wrote"
+            )
     return dict(zip(header, fields, strict=True))
+
+
+def _shown(field: str) -> str:
+    """A field of the file in a message: as it is when it reads clearly so (``48``,
+    ``greedy``, ``size=5 pile_cap=3``), else quoted (``' 48'``, ``''``, ``'4\\x00'``)."""
+    plain = field.isprintable() and field == field.strip() and not set(field) & set("'\",")
+    return field if field and plain else quote(field)
 
 
 #: The words for a file of ours whose line ends were changed to LF.
@@ -282,7 +370,7 @@ _LF_WORDS = (
 )
 
 
-def _csv_line(fields: Sequence[str]) -> str:
+def _csv_line(fields: Sequence[object]) -> str:
     """The line the csv module writes for ``fields``, its line end included."""
     out = io.StringIO(newline="")
     csv.writer(out).writerow(fields)
@@ -437,25 +525,25 @@ def _check_row(
             was = row[column] or "none"
             now = value or "none"
             raise click.UsageError(
-                f"{name}:{number}: the file was written with {option} {was}, this run has {now}: "
+                f"{name}:{number}: the file was written with {option} {_shown(was)}, this run has {now}: "
                 "resume it with the settings it was written with, or write another file"
             )
     if bots and row["bot"] != bots[index % group]:
         raise click.UsageError(
-            f"{name}:{number}: deal {row['deal']} was played by {row['bot']} where {bots[index % group]} is due "
+            f"{name}:{number}: deal {_shown(row['deal'])} was played by {_shown(row['bot'])} where {bots[index % group]} is due "
             f"(this run's bots: {', '.join(bots)})"
         )
     position = index // group
     if position >= len(deals):
         raise click.UsageError(
             f"{name}:{number}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for "
-            f"(deal {row['deal']})"
+            f"(deal {_shown(row['deal'])})"
         )
     due = deals[position]
     if row["deal"] != str(due):
         if index == 0:
-            raise click.UsageError(f"{name}:{number}: the file starts at deal {row['deal']}, --deals starts at {deals.start}")
-        raise click.UsageError(f"{name}:{number}: deal {row['deal']} where deal {due} is due (the deals must follow in order)")
+            raise click.UsageError(f"{name}:{number}: the file starts at deal {_shown(row['deal'])}, --deals starts at {deals.start}")
+        raise click.UsageError(f"{name}:{number}: deal {_shown(row['deal'])} where deal {due} is due (the deals must follow in order)")
 
 
 def resumed_notice(path: str, done: int, asked: int, what: str = "deals") -> None:

@@ -14,7 +14,6 @@ No I/O, no Click: the ``solve`` and ``analyze`` commands print what these return
 
 from __future__ import annotations
 
-import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from ..engine.game import Game, Placement, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import FoursquareError
-from ..stats import wilson_interval
+from ..stats import Distribution, wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`: about a second of the
@@ -108,30 +107,70 @@ class BatchSummary:
         return out
 
 
+class BatchTally:
+    """The figures of many deals' solutions, added one at a time, in memory that does
+    not grow with their number (counts, the scores' histogram, and
+    :class:`~foursquare.stats.Distribution` for the seconds and nodes): what
+    :func:`summarize` gives of a list, for a sweep of any
+    length.
+
+    >>> tally = BatchTally()
+    >>> tally.add(Solution(SOLVED, 20, (), 50, 0.5, 20)); tally.add(Solution(UNKNOWN, None, (), 10, 1.5, 24))
+    >>> tally.deals, tally.settled, tally.summary().scores
+    (2, 1, {20: 1})
+    """
+
+    def __init__(self) -> None:
+        self.deals = 0
+        self.outcomes: Counter[object] = Counter()
+        self.scores: Counter[int] = Counter()
+        self.seconds = Distribution()
+        self.nodes = Distribution()
+
+    def add(self, sol: Solution) -> None:
+        """Count one deal's solution."""
+        self.deals += 1
+        self.outcomes[sol.status] += 1
+        if sol.status is SOLVED and sol.score is not None:
+            self.scores[sol.score] += 1
+        self.seconds.add(sol.seconds)
+        self.nodes.add(sol.nodes)
+
+    @property
+    def settled(self) -> int:
+        """The deals solved or proved to have no win."""
+        return self.outcomes[SOLVED] + self.outcomes[NO_WIN]
+
+    def summary(self) -> BatchSummary:
+        """The figures so far (:class:`BatchSummary`)."""
+        solved, settled = self.outcomes[SOLVED], self.settled
+        return BatchSummary(
+            deals=self.deals,
+            solved=solved,
+            no_win=self.outcomes[NO_WIN],
+            unknown=self.outcomes[UNKNOWN],
+            winnable=solved / settled if settled else None,
+            interval=wilson_interval(solved, settled),
+            scores=dict(sorted(self.scores.items(), reverse=True)),
+            median_seconds=_or(self.seconds.median(), 0.0),
+            worst_seconds=self.seconds.largest if self.seconds.largest is not None else 0.0,
+            median_nodes=_or(self.nodes.median(), 0),
+            worst_nodes=int(self.nodes.largest or 0),
+            total_nodes=int(self.nodes.total),
+        )
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
 def summarize(solutions: Iterable[Solution]) -> BatchSummary:
-    """Figures over the solutions of many deals (see :class:`BatchSummary`)."""
-    sols = list(solutions)
-    solved = sum(s.status is SOLVED for s in sols)
-    no_win = sum(s.status is NO_WIN for s in sols)
-    unknown = sum(s.status is UNKNOWN for s in sols)
-    settled = solved + no_win
-    scores = Counter(s.score for s in sols if s.status is SOLVED and s.score is not None)
-    seconds = [s.seconds for s in sols] or [0.0]
-    nodes = [s.nodes for s in sols] or [0]
-    return BatchSummary(
-        deals=len(sols),
-        solved=solved,
-        no_win=no_win,
-        unknown=unknown,
-        winnable=solved / settled if settled else None,
-        interval=wilson_interval(solved, settled),
-        scores=dict(sorted(scores.items(), reverse=True)),
-        median_seconds=statistics.median(seconds),
-        worst_seconds=max(seconds),
-        median_nodes=statistics.median(nodes),
-        worst_nodes=max(nodes),
-        total_nodes=sum(nodes),
-    )
+    """Figures over the solutions of many deals (see :class:`BatchSummary`), read one
+    at a time (:class:`BatchTally`)."""
+    tally = BatchTally()
+    for sol in solutions:
+        tally.add(sol)
+    return tally.summary()
 
 
 # ------------------------------------------------------------ recorded games
@@ -669,6 +708,7 @@ __all__ = [
     "ANALYSIS_MAX_NODES",
     "AnalysisError",
     "BatchSummary",
+    "BatchTally",
     "DEFAULT_MAX_NODES",
     "GameAnalysis",
     "GameJudge",

@@ -196,6 +196,7 @@ def _check_folder(path: str) -> None:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         _check_room(path)
+        _check_companions(path)
         return
     except NotADirectoryError:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
@@ -203,6 +204,28 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
     if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
+    _check_companions(path)
+
+
+#: The files SQLite keeps beside a database (rollback journal, write-ahead log, shared memory).
+_COMPANIONS = ("-journal", "-wal", "-shm")
+
+
+def _check_companions(path: str) -> None:
+    """Refuse a history whose journal, log or shared-memory file beside it is not a file
+    (a FIFO there made SQLite wait for a writer for ever, deaf to SIGTERM): never opened.
+
+    :raises HistoryStoreError: naming the companion file and what it is.
+    """
+    for suffix in _COMPANIONS:
+        try:
+            mode = os.stat(path + suffix).st_mode
+        except OSError:
+            continue  # absent (or unreachable: SQLite then says so itself)
+        if not stat.S_ISREG(mode):
+            raise HistoryStoreError(
+                f"{shown_name(path + suffix)}: cannot read the history: the file SQLite keeps beside it is {_file_kind(mode)}, not a file"
+            )
 
 
 def _file_kind(mode: int) -> str:

@@ -64,6 +64,21 @@ def test_every_reader_has_the_one_line_limit(reader, where, tmp_path):
     assert over.stderr.splitlines()[-1] == f"{name}:3: {LINE_TOO_LONG_WORDS}"
 
 
+@pytest.mark.parametrize("where", ["stdin", "file"])
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("end", [b"\r", b"\x0c", b"\x0b", "\u2028".encode(), "\x85".encode()], ids=["cr", "ff", "vt", "u2028", "nel"])
+def test_every_reader_ends_a_line_of_moves_at_lf_alone(reader, where, end, tmp_path):
+    # (a file of CR line ends was three moves for replay, state and hint, one bad line for play)
+    result, name = _run(reader, b"d4" + end + b"e4" + end + b"c4\n", tmp_path, where)
+    assert result.exit_code == 1, result.output
+    said = result.stderr.splitlines()[-1]
+    assert said.startswith(f"{name}:1: ")
+    if end == b"\r":
+        assert said == f"{name}:1: a CR alone inside the line: the line ends of a move script are LF or CR LF"
+    crlf, _ = _run(reader, b"d4\r\ne4\r\n", tmp_path, where)
+    assert crlf.exit_code == 0, crlf.stderr
+
+
 @pytest.mark.parametrize("command", [["validate"], ["replay", "--final"], ["state"]])
 def test_a_transcript_has_the_same_line_limit(command, tmp_path):
     won = (EXAMPLES / "won.yaml").read_bytes()

@@ -70,12 +70,14 @@ def holds_entries(text: str) -> bool:
 
 
 def _lines(text: str, size: int = 64 * 1024) -> Iterator[str]:
-    """``text.splitlines()``, a part at a time (cut after a LF, where no line break is split)."""
+    """:func:`~foursquare.formats.movescript.script_lines`, a part at a time (cut after a LF)."""
+    from .movescript import script_lines
+
     start = 0
     while start < len(text):
         end = text.find("\n", start + size)
         end = len(text) if end < 0 else end + 1
-        yield from text[start:end].splitlines()
+        yield from script_lines(text[start:end])
         start = end
 
 

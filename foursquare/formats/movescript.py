@@ -57,9 +57,27 @@ __all__ = [
 Command = PromptCommand
 
 
+#: What every reader of a move script says of a CR inside a line (a file whose lines end in CR alone).
+LONE_CR_WORDS = "a CR alone inside the line: the line ends of a move script are LF or CR LF"
+
+
 def strip_line(text: str) -> str:
     """A line without its comment, line end, byte-order mark and surrounding white space."""
     return text.lstrip("\ufeff").split("#", 1)[0].strip()
+
+
+def script_lines(text: str) -> list[str]:
+    """The lines of a move script: its line ends are LF or CR LF, as at ``play``'s stdin,
+    and nothing else ends a line (not ``str.splitlines``'s CR alone, form feed or U+2028:
+    a line holding one is the line :func:`parse_entry` reads, and refuses).
+
+    >>> script_lines("d4\\r\\ne4\\rc4\\n\\nquit")
+    ['d4\\r', 'e4\\rc4', '', 'quit']
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def file_words(text: str, name: str = "save") -> list[str]:
@@ -285,6 +303,8 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     text = strip_line(text)
     if not text:
         return None
+    if "\r" in text:  # every reader: play's stdin splits at LF, a file's reader too
+        raise ParseError(LONE_CR_WORDS)
     words = text.split()
     command = spec(words[0])
     if command is not None:
@@ -311,7 +331,7 @@ def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[
     A script that may hold commands too (``undo``, ``quit``...) is read with
     :func:`read_entries`; :func:`play_script` does.
 
-    :param lines: the script's lines (a file opened as text, or ``text.splitlines()``).
+    :param lines: the script's lines (:func:`script_lines`, or a file read a line at a time).
     :param source: the name used in errors (``<stdin>`` for standard input).
     :raises FormatError: ``FILE:LINE: message`` at the first line that is not a move.
     """
@@ -413,7 +433,7 @@ def play_script(
             raise FormatError(source, None, str(exc)) from None
     start = len(game.moves)
     redo: list[Placement] = []
-    lines = text.removeprefix("\ufeff").splitlines()
+    lines = script_lines(text.removeprefix("\ufeff"))
     for line, entry in read_entries(lines, source):
         number = len(game.moves) - start + 1
         if isinstance(entry, Move):

@@ -10,8 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-from helpers import ROOT
+from helpers import ROOT, CliRunner
 
 from foursquare.cli import main
 

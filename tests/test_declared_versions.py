@@ -11,13 +11,14 @@ import configparser
 import importlib
 import inspect
 import re
+import sys
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
 import click
 import pytest
-from helpers import ROOT, invoke
+from helpers import ROOT, CliRunner, invoke
 
 from foursquare.cli import main
 
@@ -196,3 +197,17 @@ def test_constraints_lowest_pins_the_floors_of_setup_cfg():
     pins = _requirements((ROOT / "constraints" / "lowest.txt").read_text(encoding="utf-8").splitlines(), "==")
     assert pins == floors
     assert set(pins) == set(LIBRARIES.values())
+
+
+@click.command()
+def _writes_to_both_streams() -> None:
+    click.echo("out 1")
+    click.echo("err", err=True)
+    click.echo("out 2")
+    sys.stdout.close()  # as a command whose stdout is gone does: what it wrote is kept
+
+
+def test_the_tests_runner_keeps_the_streams_apart_and_mixed_on_every_click():
+    result = CliRunner().invoke(_writes_to_both_streams)
+    assert result.exit_code == 0, result.output
+    assert (result.stdout, result.stderr, result.output) == ("out 1\nout 2\n", "err\n", "out 1\nerr\nout 2\n")

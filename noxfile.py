@@ -11,6 +11,8 @@ setup.cfg declares, and the install without a C compiler (``pip install nox``, o
 - ``newest``: the newest Click and PyYAML, on the lowest Python.
 - ``pure-python``: installed where no C compiler works (``CC=false``):
   ``foursquare --version`` must say the search core is pure Python.
+- ``click(8.2.1)`` ...: the Click releases between the floor and the newest whose
+  changes touch a CLI (not run by default: ``nox -s "click(8.3.1)"``).
 
 Each session installs the package (not editable) from a copy of the sources, so that
 sessions never build into the source folder (see :func:`_install`).
@@ -34,7 +36,6 @@ ROOT = Path(__file__).parent
 PYTHONS = ["3.11", "3.12", "3.13"]
 LOWEST_PYTHON = PYTHONS[0]
 
-nox.options.sessions = ["tests", "lowest", "newest", "pure-python"]
 nox.options.error_on_missing_interpreters = False  # skipped with a message; CI asks for errors
 
 
@@ -130,4 +131,17 @@ def pure_python(session: nox.Session) -> None:
     version = session.run("foursquare", "--version", silent=True) or ""
     if "search core: pure Python" not in str(version):
         session.error(f"foursquare --version should say the search core is pure Python:\n{version}")
+    _pytest(session)
+
+
+#: The last release of each Click between the floor and the newest (8.2 changed the
+#: test runner's streams and flag defaults, 8.3 flag defaults again, 8.3.2 the runner's close).
+CLICK_RELEASES = ["8.1.8", "8.2.1", "8.3.1", "8.3.3"]
+
+
+@nox.session(python=LOWEST_PYTHON, default=False)
+@nox.parametrize("click", CLICK_RELEASES, ids=CLICK_RELEASES)
+def click(session: nox.Session, click: str) -> None:
+    """The tests with one Click release between the floor and the newest."""
+    _install(session, f"click=={click}")
     _pytest(session)

@@ -42,7 +42,6 @@ def _data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path_factory.mktemp("home")))
 
 
-
 # Names whose use in a test (its own code, the functions and classes of tests/ it
 # calls, its fixtures) means that it starts real processes: those tests get the
 # ``subprocess`` marker (registered in setup.cfg), so that ``-m "not subprocess"`` runs
@@ -62,13 +61,13 @@ def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
 def _spawns(func: object, seen: set[object]) -> bool:
     """Whether ``func`` (a function of tests/, or a class: its methods) uses a spawning
     name, itself or through a function or class of tests/ that it names."""
-    func = getattr(inspect.unwrap(func), "__func__", func)  # type: ignore[arg-type]
+    func = getattr(inspect.unwrap(func), "__func__", func)
     if func in seen:
         return False
     seen.add(func)
     if isinstance(func, type):
         return any(_spawns(member, seen) for member in vars(func).values() if isinstance(member, types.FunctionType))
-    if not isinstance(func, types.FunctionType) or not func.__code__.co_filename.startswith(TESTS):
+    if not isinstance(func, types.FunctionType) or not func.__code__.co_filename.startswith(TESTS + os.sep):
         return False
     names = {name for code in _codes(func.__code__) for name in code.co_names}
     if names & _SPAWNING_NAMES:

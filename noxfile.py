@@ -91,9 +91,9 @@ def _install(session: nox.Session, *pip_args: str, env: dict[str, str] | None = 
 #: What a session's copy of the sources leaves out: version control, environments, builds, caches.
 _NOT_COPIED = (".git", ".venv", ".nox", ".hypothesis", ".*_cache", "build", "dist", "*.egg-info", "*.so", "*.pyd", "__pycache__")
 _SHOW_VERSIONS = (
-    "import foursquare, yaml; from importlib.metadata import version as v; "
-    "print('click', v('click'), '- PyYAML', v('PyYAML'), '(libyaml)' if yaml.__with_libyaml__ else '(pure Python)', "
-    "'- foursquare from', foursquare.__path__[0])"
+    "import platform, foursquare, yaml; from importlib.metadata import version as v; "
+    "print('Python', platform.python_version(), '- click', v('click'), '- PyYAML', v('PyYAML'), "
+    "'(libyaml)' if yaml.__with_libyaml__ else '(pure Python)', '- foursquare from', foursquare.__path__[0])"
 )
 
 

@@ -12,10 +12,13 @@ marker is registered in setup.cfg) and deselected by default; ``python -m pytest
 from __future__ import annotations
 
 import atexit
+import inspect
 import os
 import shutil
 import sys
 import tempfile
+import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,3 +40,47 @@ def _data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     """Every test gets its own data folder (FOURSQUARE_HOME): the game history and the
     prompt's line history of a test never touch the user's, nor another test's."""
     monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path_factory.mktemp("home")))
+
+
+# Names whose use in a test (its own code, the functions and classes of tests/ it
+# calls, its fixtures) means that it starts real processes: those tests get the
+# ``subprocess`` marker (registered in setup.cfg), so that ``-m "not subprocess"`` runs
+# the in-process tests alone (the version matrix's cells, noxfile.py).  A process started
+# by the code under test (``--jobs 2``) does not count: the test itself runs in-process.
+_SPAWNING_NAMES = frozenset({"subprocess", "Popen", "pty", "forkpty", "fork", "multiprocessing", "executable", "LocalCluster"})
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """``code`` and the code of the functions, lambdas and comprehensions inside it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+def _spawns(func: object, seen: set[object]) -> bool:
+    """Whether ``func`` (a function of tests/, or a class: its methods) uses a spawning
+    name, itself or through a function or class of tests/ that it names."""
+    func = getattr(inspect.unwrap(func), "__func__", func)
+    if func in seen:
+        return False
+    seen.add(func)
+    if isinstance(func, type):
+        return any(_spawns(member, seen) for member in vars(func).values() if isinstance(member, types.FunctionType))
+    if not isinstance(func, types.FunctionType) or not func.__code__.co_filename.startswith(TESTS + os.sep):
+        return False
+    names = {name for code in _codes(func.__code__) for name in code.co_names}
+    if names & _SPAWNING_NAMES:
+        return True
+    return any(_spawns(func.__globals__[name], seen) for name in names if callable(func.__globals__.get(name)))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``subprocess`` every test that starts a process, itself or in a fixture."""
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        seen: set[object] = set()
+        fixtures = [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]
+        if any(_spawns(func, seen) for func in [item.obj, *fixtures]):
+            item.add_marker(pytest.mark.subprocess)

@@ -7,16 +7,19 @@ the folder of ``conftest.py`` there, and ``conftest.py`` makes sure of it).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner, Result
+import click.testing
+from click.testing import Result
 
 from foursquare.cli import main
 from foursquare.engine.game import Game
@@ -29,6 +32,91 @@ EXAMPLES = ROOT / "examples"
 DATA = ROOT / "tests" / "data"
 #: One conformance game a line (JSON): id, deal, moves (cells), final status and score.
 CONFORMANCE = DATA / "conformance_games.jsonl"
+
+
+#: Click before 8.2 (setup.cfg's floor is 8.1), whose CliRunner mixes stderr into stdout
+#: unless ``mix_stderr=False`` (an argument that Click 8.2 removed).
+_CLICK_MIXES_STDERR = "mix_stderr" in click.testing.CliRunner.__init__.__code__.co_varnames
+#: Click before 8.3.2, whose CliRunner lets the command close the streams it captures
+#: (a command that closes ``sys.stdout`` loses the output to ``Result``).
+_CLICK_CLOSES_CAPTURE = "close" not in vars(click.testing._NamedTextIOWrapper)
+
+
+class _BytesCopy(io.BytesIO):
+    """A stream that also copies what it is written to ``copy_to`` (Click 8.2's ``BytesIOCopy``)."""
+
+    def __init__(self, copy_to: io.BytesIO) -> None:
+        super().__init__()
+        self.copy_to = copy_to
+
+    def flush(self) -> None:
+        super().flush()
+        self.copy_to.flush()
+
+    def write(self, b: Any) -> int:
+        self.copy_to.write(b)
+        return super().write(b)
+
+
+class _Capture(click.testing._NamedTextIOWrapper):
+    """Click 8.3.2's capturing text stream: closing it leaves its buffer open."""
+
+    def close(self) -> None:
+        pass
+
+
+class CliRunner(click.testing.CliRunner):
+    """Click's CliRunner as the newest Click has it, on every Click from 8.1: ``result.stdout``
+    and ``result.stderr`` each hold their stream, ``result.output`` both in the order
+    written (as a user sees them), and a command that closes ``sys.stdout`` leaves what it
+    wrote in the result.
+
+    Click 8.1 has either the streams mixed (its default: ``result.stderr`` raises
+    ``ValueError``) or apart (``mix_stderr=False``: ``result.output`` is stdout alone);
+    here it keeps them apart and a copy of both, as Click 8.2's runner does.  Use it (or
+    :func:`invoke`) rather than ``click.testing.CliRunner`` in the tests."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        if _CLICK_MIXES_STDERR:
+            kwargs.setdefault("mix_stderr", False)
+        super().__init__(**kwargs)
+        self._mixed: io.BytesIO | None = None
+
+    @contextlib.contextmanager
+    def isolation(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        with super().isolation(*args, **kwargs) as streams:
+            if not _CLICK_CLOSES_CAPTURE:
+                yield streams
+                return
+            if _CLICK_MIXES_STDERR:
+                self._mixed = io.BytesIO()
+                streams = (_BytesCopy(self._mixed), _BytesCopy(self._mixed))
+            old_stdout, old_stderr = sys.stdout, sys.stderr
+            sys.stdout = _Capture(streams[0], encoding=self.charset, name="<stdout>", mode="w")
+            # written through: Click 8.1's invoke flushes only stdout before it reads the streams
+            sys.stderr = _Capture(streams[1], encoding=self.charset, name="<stderr>", mode="w", errors="backslashreplace", write_through=True)
+            try:
+                yield streams
+            finally:
+                sys.stdout, sys.stderr = old_stdout, old_stderr
+
+    def invoke(self, *args: Any, **kwargs: Any) -> Result:
+        result = super().invoke(*args, **kwargs)
+        if self._mixed is not None:
+            result.__class__ = _MixedResult
+            result.output_bytes = self._mixed.getvalue()
+            self._mixed = None
+        return result
+
+
+class _MixedResult(Result):
+    """Click 8.1's Result with Click 8.2's ``output``: stdout and stderr in the order written."""
+
+    output_bytes: bytes
+
+    @property
+    def output(self) -> str:
+        return self.output_bytes.decode(self.runner.charset, "replace").replace("\r\n", "\n")
 
 
 def invoke(args: Sequence[object], input: str | bytes | None = None, **kwargs: Any) -> Result:

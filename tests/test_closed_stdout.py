@@ -10,8 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES, ROOT, CliRunner
 
 from foursquare.cli import boundary, main, streams
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import CliRunner
 
 from foursquare.cli import main
 from foursquare.formats.loading import games_held

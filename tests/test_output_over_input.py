@@ -14,8 +14,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from click.testing import CliRunner
-from helpers import ROOT
+from helpers import ROOT, CliRunner
 
 from foursquare.cli import main
 

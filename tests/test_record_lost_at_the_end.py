@@ -11,8 +11,7 @@ import sys
 import tempfile
 
 import pytest
-from click.testing import CliRunner
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES, ROOT, CliRunner
 
 from foursquare.cli import main
 from foursquare.cli.session import Session

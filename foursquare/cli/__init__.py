@@ -143,7 +143,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# --help first: Click 8.1 names the first in "Try 'foursquare --help' for help.", later
+# Clicks the longest; the help lists both as "-h, --help" either way.
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help", "-h"]})
 @click.option(
     "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
     help="Show the version and the solver's search core (compiled or pure Python), and exit.",

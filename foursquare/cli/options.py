@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
@@ -20,6 +20,13 @@ from ..engine.deal import parse_deal_number
 from ..errors import ParseError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
+    _TextType = click.ParamType[str]
+    _SecondsType = click.ParamType[float]
+    _IntType = click.ParamType[int]
+else:  # the same class (Click 8.1 to the newest): setup.cfg's floor stays click>=8.1
+    _TextType = _SecondsType = _IntType = click.ParamType
 
 
 #: The type of every file parameter: shell completion offers files; only an empty
@@ -41,7 +48,7 @@ class FilePath(click.Path):
 PATH = FilePath(allow_dash=True, readable=False)
 
 
-class RulesSpec(click.ParamType[str]):
+class RulesSpec(_TextType):
     """The value of ``--rules NAME|FILE`` (and ``rules [NAME|FILE]``): text, kept as
     given (:func:`foursquare.cli.games.load_rules_option` reads it); shell completion
     offers the preset names that start with what is typed, and file names.
@@ -152,7 +159,7 @@ def game_number_option(func: F) -> F:
     )(func)
 
 
-class PositiveSeconds(click.ParamType[float]):
+class PositiveSeconds(_SecondsType):
     """A time in seconds: a finite number above 0 (``nan``, ``inf`` and ``0`` are usage errors)."""
 
     name = "seconds"
@@ -180,7 +187,7 @@ class PositiveSeconds(click.ParamType[float]):
 SECONDS = PositiveSeconds()
 
 
-class BoundedInt(click.ParamType[int]):
+class BoundedInt(_IntType):
     """A whole number written in ASCII digits, within ``[low, high]``: the type of
     every integer option.
 

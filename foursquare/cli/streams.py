@@ -208,7 +208,9 @@ def progress_bar(iterable: Iterable[Any] | None, length: int, label: str, *, sho
     import click
 
     visible = shown and sys.stderr is not None and sys.stderr.isatty()
-    return click.progressbar(iterable, length=length, label=label, file=sys.stderr, hidden=not visible)
+    # hidden: drawn into a buffer thrown away (Click 8.1 has no hidden=; a bar on a file
+    # that is no terminal draws nothing but its label)
+    return click.progressbar(iterable, length=length, label=label, file=sys.stderr if visible else io.StringIO())
 
 
 def quiet_broken_pipe() -> NoReturn:

@@ -215,16 +215,7 @@ def is_standard_output(path: str) -> bool:
     is written to both would mix.  ``-`` is not asked about here (it names stdout by
     name); a path that does not exist yet is not stdout; a character device that is
     not a terminal (``/dev/null``) does not count, as nothing written there mixes."""
-    if path == "-" or "\0" in path:
-        return False
-    try:
-        out = os.fstat(1)
-        info = os.stat(path)
-    except (OSError, ValueError):
-        return False
-    if not os.path.samestat(out, info):
-        return False
-    return not stat.S_ISCHR(info.st_mode) or os.isatty(1)
+    return _is_descriptor(path, 1)
 
 
 def is_standard_input(path: str) -> bool:
@@ -235,16 +226,22 @@ def is_standard_input(path: str) -> bool:
     option too.  ``-`` is not asked about here (it names stdin by name); a character
     device that is not a terminal (``/dev/null``) does not count: it reads empty
     every time, whoever reads it."""
+    return _is_descriptor(path, 0)
+
+
+def _is_descriptor(path: str, fd: int) -> bool:
+    """Whether ``path`` is the file open as descriptor ``fd`` (by device and inode),
+    a character device that is not a terminal excepted (``/dev/null``)."""
     if path == "-" or "\0" in path:
         return False
     try:
-        stdin = os.fstat(0)
+        opened = os.fstat(fd)
         info = os.stat(path)
     except (OSError, ValueError):
         return False
-    if not os.path.samestat(stdin, info):
+    if not os.path.samestat(opened, info):
         return False
-    return not stat.S_ISCHR(info.st_mode) or os.isatty(0)
+    return not stat.S_ISCHR(info.st_mode) or os.isatty(fd)
 
 
 def same_file(a: str, b: str) -> bool:

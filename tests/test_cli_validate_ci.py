@@ -199,9 +199,9 @@ def test_json_is_written_element_by_element(tmp_path):
 def _seconds(args) -> float:
     best = float("inf")
     for _ in range(5):
-        start = time.perf_counter()
+        start = time.thread_time()
         result = invoke(args)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
         assert result.exit_code == 0, result.output
     return best
 

@@ -53,6 +53,10 @@ def test_a_sweep_out_of_memory_keeps_its_csv_rows(tmp_path, jobs):
     rows = csv_path.read_text().splitlines()
     assert rows[0].startswith("deal,status")
     assert [row.split(",")[0] for row in rows[1:]] == ["320", "321", "322", "323", "324"]
+    # stopped as at Ctrl-C: the summary of the deals done, then the deal that ran out named
+    assert "interrupted: 5 of 6 deals done" in done.stdout + done.stderr
+    if jobs == "1":
+        assert done.stderr.endswith("deal 325: " + SAID)
 
 
 def test_the_advice_names_the_option_that_bounds_the_search():

@@ -203,11 +203,12 @@ def command_boundary(func: F) -> F:
         guard_stdout()
         ensure_stdin()
         handlers = catch_sigterm()
-        ran_out = False
+        ran_out, where = False, ""
         try:
             return func(*args, **kwargs)
-        except MemoryError:  # (not kept: its traceback holds the search's memory)
+        except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
             ran_out = True
+            where = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""  # "deal N" of a sweep
         except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:
@@ -228,7 +229,7 @@ def command_boundary(func: F) -> F:
             except BrokenPipeError:
                 quiet_broken_pipe()
         if ran_out:
-            fail(out_of_memory_text(kwargs))
+            fail(f"{where}: {out_of_memory_text(kwargs)}" if where else out_of_memory_text(kwargs))
 
     return wrapper  # type: ignore[return-value]  # the same signature
 

@@ -333,8 +333,8 @@ def simulate(
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
         _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
         return
-    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError) as exc:
-        # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing):
+    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+        # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
         # the summary of the games played, then the exit
         with contextlib.suppress(Exception):  # the interruption is what matters
             _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)

@@ -245,6 +245,7 @@ def _batch(
         mapper=cluster.map if cluster is not None else None,
     )
     stopped = False
+    done_here = 0  # the deals of this run done, in order: the next one is due
     # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
     # them and the run stops; with a CSV file as well, the run goes on to complete the file
     to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
@@ -278,9 +279,13 @@ def _batch(
                 if gone:
                     stopped = True
                     break
+                done_here += 1
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
         stopped = True
         raise
+    except MemoryError:  # the summary of what was done (below), then the deal that ran out: status 1
+        stopped = True
+        raise MemoryError(f"deal {todo[done_here]}" if done_here < len(todo) else "") from None
     finally:
         close = getattr(results, "close", None)
         if close is not None:

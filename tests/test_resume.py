@@ -537,12 +537,18 @@ def test_a_field_with_spaces_around_it_is_refused_naming_the_field_quoted(tmp_pa
 
 
 @pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
-def test_a_field_that_does_not_read_clearly_is_shown_quoted_in_the_message(tmp_path, args):
+def test_a_deal_number_never_written_is_refused_as_not_this_commands_and_shown_quoted(tmp_path, args):
     text, _ = _uninterrupted(tmp_path, args)
     column = 0 if args[0] == "solve" else 1
     path = tmp_path / "odd.csv"
-    for value, shown in (("", "''"), ("4'8", '"4\'8"'), ("48", "48")):
+    for value, shown in (("", "''"), ("4'8", '"4\'8"'), ("01", "01"), ("\u0661", "\u0661"), ("+1", "+1")):
+        # a deal number this command never writes: not its CSV (status 1), not a deal out of order
         path.write_bytes(_changed(text, 3, column, value))
         result = invoke([*args, "--output", path, "--resume"])
-        assert result.exit_code == 2, result.output
-        assert f"{path}:3: deal {shown} where deal " in result.stderr, result.stderr
+        assert result.exit_code == 1, result.output
+        assert result.stderr.startswith(f"{path}:3: deal {shown}: a deal number this command never writes"), result.stderr
+        assert path.read_bytes() == _changed(text, 3, column, value)
+    path.write_bytes(_changed(text, 3, column, "48"))  # a deal number, but not the one due: status 2
+    result = invoke([*args, "--output", path, "--resume"])
+    assert result.exit_code == 2, result.output
+    assert f"{path}:3: deal 48 where deal " in result.stderr, result.stderr

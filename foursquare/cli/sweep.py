@@ -278,7 +278,7 @@ def _read(
         offset += len(data_line)
         if not data_line.endswith(b"\n"):
             if len(data_line) == LONGEST_LINE:
-                raise FormatError(path, number, f"a line of more than {LONGEST_LINE} bytes: not a CSV this command wrote")
+                raise FormatError(path, number, f"the line is too long (over {LONGEST_LINE:,} bytes): not a CSV this command wrote")
             # the last line, cut short (a crash): dropped, if it is the start of the row due
             _check_cut_line(path, number, data_line, header, deals, bots, count + len(pending), group)
             break
@@ -324,6 +324,11 @@ def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
         path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
         "give another --output file, or --force without --resume to write over it"
     )
+
+
+def _is_deal_number(text: str) -> bool:
+    """Whether ``text`` is a deal number as this command writes it (ASCII digits, no leading zero)."""
+    return text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
 
 
 def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> dict[str, str]:
@@ -540,6 +545,8 @@ def _check_row(
             f"(deal {_shown(row['deal'])})"
         )
     due = deals[position]
+    if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
+        raise FormatError(name, number, f"deal {_shown(row['deal'])}: a deal number this command never writes: not a CSV it wrote")
     if row["deal"] != str(due):
         if index == 0:
             raise click.UsageError(f"{name}:{number}: the file starts at deal {_shown(row['deal'])}, --deals starts at {deals.start}")

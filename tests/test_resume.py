@@ -134,6 +134,30 @@ def test_resume_starts_afresh_on_a_missing_or_empty_file(tmp_path, args):
         assert without_seconds(path.read_bytes().decode()) == without_seconds(text)
 
 
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-4"], [*SIMULATE, "--deals", "0-4"]], ids=["solve", "simulate"])
+def test_resume_refuses_a_fifo_without_opening_it(tmp_path, args):
+    """A FIFO is read to be continued: opening it waited for a writer for ever."""
+    import contextlib
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+
+    def unblock() -> None:  # a safety net: a command that opened the FIFO would wait for ever
+        with contextlib.suppress(OSError):
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+
+    timer = threading.Timer(30, unblock)
+    timer.start()
+    try:
+        result = invoke([*args, "--output", fifo, "--resume"])
+    finally:
+        timer.cancel()
+    assert result.exit_code == 2, result.output
+    assert f"--resume needs a file to continue: {fifo} is a FIFO (named pipe)" in result.stderr
+
+
 def test_a_finished_file_is_left_as_it_is_and_summarized(tmp_path):
     args = [*SOLVE, "--deals", "0-9"]
     text, whole = _uninterrupted(tmp_path, [*args, "--format", "json"])

@@ -174,8 +174,12 @@ def resume_csv(
         info: os.stat_result | None = os.stat(path)
     except OSError:
         info = None
+    if info is not None and stat.S_ISFIFO(info.st_mode):  # read to be continued: it would wait for a writer
+        raise click.UsageError(
+            f"--resume needs a file to continue: {shown_name(path)} is a FIFO (named pipe); give --output without --resume"
+        )
     if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        # /dev/null, a pipe: nothing to continue
+        # /dev/null, a device: nothing to continue
         stream = open(path, "w", newline="", encoding="utf-8")
         stream.write(",".join(header) + LINE_END)
         return Resumed(0, stream)

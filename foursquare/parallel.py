@@ -287,6 +287,8 @@ class _Worker:
         except Exception as exc:
             raise WorkerError(f"a worker's result could not be read back: {exc}") from None
         if not ok:
+            if isinstance(value, SystemError):  # an allocation that failed in C code without saying so
+                raise MemoryError() from None
             raise value
         return value
 

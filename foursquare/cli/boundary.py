@@ -208,7 +208,7 @@ def command_boundary(func: F) -> F:
             return func(*args, **kwargs)
         except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
             ran_out = True
-            where = exc.args[0] if exc.args and isinstance(exc.args[0], str) else ""  # "deal N" of a sweep
+            where = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""  # "deal N" of a sweep
         except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:

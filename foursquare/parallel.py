@@ -338,6 +338,8 @@ def _work(
         reply: tuple[bool, Any]
         try:
             reply = (True, fn(job[0]))
+        except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
+            reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
         except Exception as exc:
             reply = (False, exc)
         if not _send(conn, reply):

@@ -80,6 +80,7 @@ def _install(session: nox.Session, *pip_args: str, env: dict[str, str] | None = 
     then import the package installed; PYTHONSAFEPATH keeps the source folder off
     sys.path, for the tests' own subprocesses (``python -m foursquare``) too."""
     source = Path(session.create_tmp()) / "source"
+    session.env.pop("TMPDIR", None)  # tests' temporary files where the caller's go: the checkout may be private (mode 700)
     shutil.rmtree(source, ignore_errors=True)
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*_NOT_COPIED))
     session.install(*pip_args, f"{source}[test]", env=env)

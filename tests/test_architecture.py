@@ -21,10 +21,12 @@ ALLOWED = {
     "foundation": {"foundation"},
     "engine": {"foundation", "engine"},
     "formats": {"foundation", "engine", "formats"},
+    "history": {"foundation", "engine", "formats", "history"},
     "bots": {"foundation", "engine", "formats", "bots", "solver"},
     "solver": {"foundation", "engine", "formats", "solver"},
-    "cli": {"foundation", "engine", "formats", "bots", "solver", "cli"},
-    "top": {"foundation", "engine", "formats", "bots", "solver", "cli", "top"},
+    "app": {"foundation", "engine", "formats", "history", "bots", "solver", "app"},
+    "cli": {"foundation", "engine", "formats", "history", "bots", "solver", "app", "cli"},
+    "top": {"foundation", "engine", "formats", "history", "bots", "solver", "app", "cli", "top"},
 }
 
 

@@ -6,7 +6,7 @@ A plain script (not a test)::
     python benchmarks/bench_history.py --games 50 --rounds 7
 
 Each round plays the same games (the first legal cell each move, deals 1..N) three
-ways through :class:`foursquare.cli.session.Session`: without a history (the
+ways through :class:`foursquare.app.session.Session`: without a history (the
 baseline), with the history in a file of its own (:class:`GameRecorder`: one
 transaction a move, WAL), with a history that already holds 1000 games, and, for
 scale, with a ``--record`` file instead (a transcript rewritten and synced each move).  It
@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import time
 
-from foursquare.cli.session import Session
+from foursquare.app.session import Session
 from foursquare.engine.game import Game
 from foursquare.formats.history import HistoryStore
 from foursquare.formats.historyrecorder import GameRecorder

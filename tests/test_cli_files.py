@@ -391,7 +391,7 @@ def test_the_lock_follows_the_file_across_every_rewrite(tmp_path, monkeypatch):
     """The rename gives the path a new inode: it is locked before it is renamed, so a
     second claim is refused after any number of rewrites, and after a failed one
     (the old text kept, no temporary file); once released, the file can be claimed."""
-    from foursquare.cli import files
+    from foursquare.app import files
 
     path = tmp_path / "held.yaml"
     first = files.claim(str(path))
@@ -423,7 +423,7 @@ def test_a_claim_that_opened_the_old_file_before_a_rename_tries_the_new_one(tmp_
     """A claim whose open came just before another writer's rename locks the old inode
     (free by then), sees that the path names another one, and tries again: refused by
     the new inode's lock."""
-    from foursquare.cli import files
+    from foursquare.app import files
 
     path = tmp_path / "held.yaml"
     path.write_text("old\n")
@@ -528,7 +528,7 @@ def test_a_new_recording_killed_with_sigkill_is_whole_and_resumes(tmp_path, mode
 #: synced, before the rename: the window where a kill leaves a temporary file behind.
 _STOPPED_WRITER = """
 import os, sys
-from foursquare.cli import files
+from foursquare.app import files
 real_fsync = os.fsync
 def fsync(fd):
     real_fsync(fd)

@@ -191,7 +191,7 @@ def test_the_prompt_and_hint_word_the_same_estimate_the_same_way(monkeypatch):
     # (the prompt said 'e3: wins 96.8%, expected score 17.2', hint '2D to f4   win 94.8% ...')
     import types
 
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
 
     data = json.loads(invoke(["hint", "-", "--deal", "1", "--bot", "greedy", "--format", "json"], input="d4\n").stdout)
     text = invoke(["hint", "-", "--deal", "1", "--bot", "greedy"], input="d4\n").stdout.splitlines()

@@ -373,7 +373,7 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
 
 
 def test_hint_without_bots(monkeypatch):
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
 
     monkeypatch.setattr(session, "_recommend", lambda: None)
     result = interactive(["--deal", "1"], "d4\nhint\n")
@@ -381,7 +381,7 @@ def test_hint_without_bots(monkeypatch):
 
 
 def test_hint_with_a_bot(monkeypatch):
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
 
     calls = []
 
@@ -455,7 +455,7 @@ def test_no_ansi_codes_when_piped():
 
 
 def test_a_failing_bot_does_not_end_the_game(monkeypatch):
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
 
     def recommend(view, budget=1.0):
         raise RuntimeError("out of ideas")

@@ -31,7 +31,7 @@ def test_hint_of_a_bot_without_estimates_says_what_it_did(source):
 
 
 def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
 
     def recommend(view, budget=1.0):
         return [types.SimpleNamespace(cell=c, win_chance=None, expected_score=None) for c in ("e4", "d5")]
@@ -324,7 +324,7 @@ def test_whole_games_drawn_with_v_fit_40_columns(reveal):
 
 
 def test_a_whole_session_at_the_prompt_fits_a_40_column_terminal(monkeypatch, tmp_path):
-    import foursquare.cli.session as session
+    import foursquare.app.session as session
     from foursquare.cli.style import Look
 
     monkeypatch.setattr(Look, "for_stream", classmethod(lambda cls, stream=None, *, ascii=False: cls(False, False, 40)))

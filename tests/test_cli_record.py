@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, invoke
 
-import foursquare.cli.files as files_module
-import foursquare.cli.session as session_module
+import foursquare.app.files as files_module
+import foursquare.app.session as session_module
 from foursquare.formats.files import read_source
 from foursquare.formats.loading import load_input
 

@@ -11,10 +11,10 @@ import pytest
 from helpers import EXAMPLES, invoke
 
 from foursquare import Game
+from foursquare.app.session import Session, read_entry
 from foursquare.cli import COMMANDS, main
 from foursquare.cli.options import BoundedInt
 from foursquare.cli.render import draw
-from foursquare.cli.session import Session, read_entry
 from foursquare.formats.files import BINARY_WORDS
 
 INVALID = str(EXAMPLES / "invalid.yaml")  # four games; game 1 is valid

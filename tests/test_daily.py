@@ -13,7 +13,7 @@ import sys
 import pytest
 from helpers import ROOT, invoke
 
-from foursquare.cli.deals import (
+from foursquare.app.deals import (
     RANDOM_DEALS,
     WINNABLE_NODES,
     NoWinnableDealError,

@@ -402,7 +402,7 @@ def test_undo_and_redo_in_a_script():
 
 
 def test_the_session_commands_agree_with_the_classifier():
-    from foursquare.cli import session
+    from foursquare.app import session
 
     names = {name.split()[0] for name in session.COMMANDS}
     assert names == set(COMMAND_NAMES)

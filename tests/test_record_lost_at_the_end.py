@@ -13,8 +13,8 @@ import tempfile
 import pytest
 from helpers import EXAMPLES, ROOT, CliRunner
 
+from foursquare.app.session import Session
 from foursquare.cli import main
-from foursquare.cli.session import Session
 
 WON = re.findall(r'cell: "(\w+)"', (EXAMPLES / "won.yaml").read_text())
 
@@ -79,7 +79,7 @@ def test_subprocess_exit_status_and_lines(tmp_path):
     record = str(tmp_path / "g.yaml")
     program = (
         "import errno, sys, tempfile\n"
-        "from foursquare.cli.session import Session\n"
+        "from foursquare.app.session import Session\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
         "real = Session._write_recording\n"
         "calls = []\n"

@@ -17,7 +17,7 @@ import time
 import pytest
 from helpers import ROOT, invoke
 
-from foursquare.cli.files import claim
+from foursquare.app.files import claim
 
 COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")

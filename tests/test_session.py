@@ -1,4 +1,4 @@
-"""foursquare.cli.session: what a line at the prompt means, and writing a recording safely
+"""foursquare.app.session: what a line at the prompt means, and writing a recording safely
 (the real target of a link, never a device or a folder, the umask's mode, no
 temporary file left behind, errors that name the user's path)."""
 
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from foursquare import Game
-from foursquare.cli.session import Session, read_entry, writable_target, write_atomically
+from foursquare.app.session import Session, read_entry, writable_target, write_atomically
 from foursquare.errors import ParseError
 from foursquare.formats.commands import PromptCommand as Command
 from foursquare.formats.movescript import Move
@@ -203,7 +203,7 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
-    from foursquare.cli.session import COMMANDS
+    from foursquare.app.session import COMMANDS
     from foursquare.formats.movescript import COMMAND_NAMES
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)

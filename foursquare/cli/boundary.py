@@ -21,8 +21,8 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
+from ..app.files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
 from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
-from .files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 

@@ -6,7 +6,7 @@ of the one command table (:mod:`foursquare.formats.commands`) and the cells
 where the card in hand may go; after a card (``7H d``) the cells; after
 ``save``/``state`` (and their ``!`` forms) a file name, and ``--full`` for
 ``state``.  The lines typed are kept in the data folder
-(:func:`foursquare.cli.datafolder.prompt_history_path`): read at the start, the new
+(:func:`foursquare.app.datafolder.prompt_history_path`): read at the start, the new
 ones appended at the end (so that two prompts at once keep both sessions' lines),
 the file cut to its last :data:`HISTORY_LINES` lines when it grows to twice that.
 
@@ -48,7 +48,7 @@ class Completer:
     """Candidates for the word being typed at the prompt, readline's way.
 
     :param source: the game, or anything with a ``game`` (a
-        :class:`~foursquare.cli.session.Session`: the game it plays now, after undo too).
+        :class:`~foursquare.app.session.Session`: the game it plays now, after undo too).
     """
 
     def __init__(self, source: Game | _HasGame) -> None:
@@ -135,7 +135,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
     when stdin is a terminal and :mod:`readline` is there; nothing otherwise.
 
     :param history_file: the line history's file (default: the data folder's,
-        :func:`~foursquare.cli.datafolder.prompt_history_path`).  A history that cannot be
+        :func:`~foursquare.app.datafolder.prompt_history_path`).  A history that cannot be
         read or written is left out quietly: it is a convenience.
     """
     if not sys.stdin.isatty():
@@ -147,7 +147,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
         yield
         return
     if history_file is None:
-        from .datafolder import prompt_history_path
+        from ..app.datafolder import prompt_history_path
 
         history_file = prompt_history_path()
     old = readline.get_completer(), readline.get_completer_delims()
@@ -188,6 +188,6 @@ def _save_history(readline: Any, path: str, new: int) -> None:
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         lines = f.readlines()
     if len(lines) >= 2 * HISTORY_LINES:
-        from .files import write_atomically
+        from ..app.files import write_atomically
 
         write_atomically(path, "".join(lines[-HISTORY_LINES:]))

@@ -16,6 +16,7 @@ import time
 
 import click
 
+from ..app.datafolder import history_path
 from ..engine.game import Game
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
@@ -23,7 +24,6 @@ from ..formats.history import HistoryStore, error_words
 from ..formats.historyrows import GameRecord, Kind, Source
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .datafolder import history_path
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
 
@@ -179,8 +179,8 @@ def export(file: str, force: bool) -> None:
     if file == "-":
         click.echo(text, nl=False)
         return
+    from ..app.files import write_atomically
     from .boundary import check_output_file
-    from .files import write_atomically
 
     check_output_file(file, force)
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"

@@ -13,11 +13,11 @@ import click
 from ..engine.game import Game
 
 if TYPE_CHECKING:
+    from ..app.session import Session
     from ..formats.historyrecorder import GameRecorder
-    from .session import Session
     from .style import Look
 
-from .datafolder import DataFolderError, history_path
+from ..app.datafolder import DataFolderError, history_path
 
 
 def warn(text: str, look: Look | None = None) -> None:

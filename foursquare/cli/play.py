@@ -19,16 +19,8 @@ from collections.abc import Iterator
 
 import click
 
-from ..engine.game import Game, Placement
-from ..engine.rules import PRESETS, Rules
-from ..errors import FoursquareError, shown_name
-from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
-from ..formats.movescript import Move
-from . import SHORT_HELP
-from .boundary import Command, command_boundary, error_text, fail
-from .deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
-from .files import (
+from ..app.deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
+from ..app.files import (
     LockedFile,
     claim,
     files_read,
@@ -38,11 +30,7 @@ from .files import (
     refuse_output_over_input,
     stdin_file,
 )
-from .games import load_game_file, load_rules_option, new_game
-from .home import end_history, start_history
-from .options import PATH, exclusive, game_number_option, game_options, option_needs
-from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
-from .session import (
+from ..app.session import (
     COMMANDS,
     Session,
     hints_available,
@@ -51,6 +39,18 @@ from .session import (
     state_of,
     writable_target,
 )
+from ..engine.game import Game, Placement
+from ..engine.rules import PRESETS, Rules
+from ..errors import FoursquareError, shown_name
+from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
+from ..formats.movescript import Move
+from . import SHORT_HELP
+from .boundary import Command, command_boundary, error_text, fail
+from .games import load_game_file, load_rules_option, new_game
+from .home import end_history, start_history
+from .options import PATH, exclusive, game_number_option, game_options, option_needs
+from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look
 
@@ -146,7 +146,7 @@ def play(
                 held.release(remove_if_new=True)
 
 
-#: What :func:`~foursquare.cli.files.files_read` calls a move script redirected to stdin.
+#: What :func:`~foursquare.app.files.files_read` calls a move script redirected to stdin.
 STDIN_SCRIPT = "the move script read from stdin"
 
 
@@ -154,7 +154,7 @@ def refuse_stdin_inputs(**inputs: str | None) -> None:
     """A usage error (status 2) when an input option of ``play`` names standard input,
     where the moves are read: ``-``, or any other name of it (``/dev/stdin``,
     ``/dev/fd/0``, ``/proc/self/fd/0``, the file stdin is redirected from:
-    :func:`~foursquare.cli.files.is_standard_input`); reading it would swallow the moves.
+    :func:`~foursquare.app.files.is_standard_input`); reading it would swallow the moves.
 
     :param inputs: each option's name without ``--`` (``deck``) and its value."""
     for option, path in inputs.items():
@@ -234,7 +234,7 @@ def _play(
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
     """Claim, before the game starts, the ``--record`` file: locked for the session
-    (:func:`~foursquare.cli.files.claim`); a new file is created atomically by the
+    (:func:`~foursquare.app.files.claim`); a new file is created atomically by the
     session's first write, with its first document (never left empty by a kill).  Refuse a
     path that is not a regular file (a directory, a device, a FIFO), a read-only
     file, a file another session writes, or one that holds something already,

@@ -11,12 +11,12 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from ..app.files import refuse_output_over_input
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
-from .files import refuse_output_over_input
 from .games import load_rules_option
 from .options import (
     BOT_NAMES,

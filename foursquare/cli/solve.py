@@ -10,10 +10,10 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..app.files import refuse_output_over_input
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
-from .files import refuse_output_over_input
 from .games import load_rules_option, new_game
 from .options import (
     JOBS,

@@ -14,13 +14,13 @@ import sys
 
 import click
 
+from ..app.datafolder import history_path
 from ..errors import shown_name
 from ..formats.history import HistoryStore
 from ..formats.historyrows import GameRecord
 from ..formats.historystats import Summary, summarize
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .datafolder import history_path
 from .options import given_on_the_command_line, option_needs
 
 #: The longest bar of the histogram (characters).

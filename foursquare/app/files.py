@@ -3,7 +3,7 @@ replaced and held (the recording of ``play --record``, ``save``/``state FILE`` a
 the prompt, the ``--output`` CSV of ``solve --deals`` and ``simulate``).
 
 It lives in cli/ because only the command line writes files (the library returns
-text), and it imports no Click, so that :mod:`foursquare.cli.session` uses it too.
+text), and it imports no Click, so that :mod:`foursquare.app.session` uses it too.
 
 What is guaranteed (README.md, "Playing"):
 
@@ -197,7 +197,7 @@ HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): wri
 
 
 def _is_the_history(path: str) -> bool:
-    """Whether ``path`` is the game history's database (:func:`~foursquare.cli.datafolder.history_path`),
+    """Whether ``path`` is the game history's database (:func:`~foursquare.app.datafolder.history_path`),
     which no command writes as a file; False when the data folder is not set right."""
     from .datafolder import DataFolderError, history_path
 

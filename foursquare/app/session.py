@@ -6,7 +6,7 @@ Click so that it can be tested and reused.  A line of input is either a move
 :func:`read_entry` tells which.  A :class:`Session` applies moves, takes them
 back and replays them, and keeps the transcript file it was asked to record
 complete after every change (written to a temporary file and renamed over the
-old one, so an interruption never leaves half a file; :mod:`foursquare.cli.files`).
+old one, so an interruption never leaves half a file; :mod:`foursquare.app.files`).
 A recording that cannot be written (the disk full) does not stop the game: the
 session says so once, tries again after every change, and knows how far the
 file is behind (:attr:`Session.record_behind`, :meth:`Session.missing_text`).
@@ -160,7 +160,7 @@ class Session:
     :param autosave: rewrite the recording after every change (at the prompt);
         otherwise the caller writes it with :meth:`write_record` when it is done
         (a piped script: writing after every move would cost O(n²)).
-    :param recording: the recording's file, already claimed (:func:`~foursquare.cli.files.claim`:
+    :param recording: the recording's file, already claimed (:func:`~foursquare.app.files.claim`:
         open and locked); without it, the file is claimed at its first write.
     :param history: keeps the game in the game history: rewritten after every change
         with ``autosave``, and always at :meth:`end`; ``None``: not recorded.

@@ -12,7 +12,7 @@ game unrecorded, as for any data folder that cannot hold a history.  The same fo
 ``HOME`` that is empty or relative when the home folder is needed (the folder would
 be ``/.config/foursquare``, at the root, or follow the current folder); an empty or
 relative ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says.
-A module of its own, so that the file checks (:mod:`foursquare.cli.files`) know the
+A module of its own, so that the file checks (:mod:`foursquare.app.files`) know the
 history's file without the rest of :mod:`foursquare.cli.home`.
 """
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import click
 
+from ..cli.render import fit
 from ..engine.deal import daily_deal
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
 from ..errors import FoursquareError
-from .render import fit
 
 #: Random deals are drawn below this (as ``play``'s own random deals), so that they are easy to type.
 RANDOM_DEALS = 1_000_000

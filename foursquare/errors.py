@@ -235,6 +235,27 @@ class AgreementError(FoursquareError, ValueError):
         super().__init__(f"{shown_name(source)} {own}; the {given} given{shown} disagrees")
 
 
+
+class OutputOverInputError(FoursquareError, ValueError):
+    """The file a command is to write is one of the files it reads: writing it would
+    overwrite that input.
+
+    :param output_option: what names the file written, in the caller's words.
+    :param output: that file's name.
+    :param option: what names the input, in the caller's words.
+    :param path: the input's name.
+    """
+
+    def __init__(self, output_option: str, output: str, option: str, path: str) -> None:
+        self.output_option = output_option
+        self.output = output
+        self.option = option
+        self.path = path
+        super().__init__(
+            f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
+            " overwrite that input; give another name"
+        )
+
 class GameChoiceError(FormatError):
     """A multi-game transcript read without saying which game, or a game number past
     its last game.

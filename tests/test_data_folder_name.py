@@ -120,3 +120,17 @@ def test_the_real_program_with_an_empty_home_says_so_and_plays_unrecorded(tmp_pa
     played = subprocess.run([*command, "play", "--deal", "1", "--history"], input="d4\nquit\n",
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert played.returncode == 0 and played.stderr == EMPTY_HOME + ". This game is not recorded in the history.\n"
+
+
+@pytest.mark.parametrize("appdata", [r"C:\Users\me\AppData\Roaming", None], ids=["APPDATA", "no APPDATA"])
+def test_on_windows_the_default_folder_is_the_one_click_names(appdata: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # click.get_app_dir("foursquare") on Windows (roaming): %APPDATA%\foursquare, the home folder without APPDATA
+    from foursquare.app.datafolder import default_folder
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    if appdata is None:
+        monkeypatch.delenv("APPDATA", raising=False)
+    else:
+        monkeypatch.setenv("APPDATA", appdata)
+    expected = os.path.join(os.path.expanduser("~") if appdata is None else appdata, "foursquare")
+    assert default_folder() == expected

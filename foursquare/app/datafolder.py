@@ -1,8 +1,9 @@
 """The user's data folder, where the game history and the prompt's line history live.
 
 ``FOURSQUARE_HOME`` when it is set (a leading ``~`` is the home folder; a relative name
-is made absolute), otherwise the folder Click's ``get_app_dir("foursquare")`` names
-(``$XDG_CONFIG_HOME/foursquare`` or ``~/.config/foursquare`` on Linux,
+is made absolute), otherwise the user's application folder, the one Click's
+``get_app_dir("foursquare")`` names, worked out without Click (:func:`default_folder`:
+``$XDG_CONFIG_HOME/foursquare`` or ``~/.config/foursquare`` on Linux,
 ``~/Library/Application Support/foursquare`` on macOS, ``%APPDATA%\\foursquare`` on
 Windows).  The folder is made when something is first written there.
 ``FOURSQUARE_HOME`` set but empty (or only white space) names no folder: it is an
@@ -13,15 +14,13 @@ game unrecorded, as for any data folder that cannot hold a history.  The same fo
 be ``/.config/foursquare``, at the root, or follow the current folder); an empty or
 relative ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says.
 A module of its own, so that the file checks (:mod:`foursquare.app.files`) know the
-history's file without the rest of :mod:`foursquare.cli.home`.
+history's file without the rest of the history's bookkeeping.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-
-import click
 
 from ..errors import FoursquareError
 
@@ -67,17 +66,20 @@ def data_folder() -> str:
 
 def default_folder() -> str:
     """The user's application folder, as Click's ``get_app_dir("foursquare")`` names
-    it, but never from an empty or relative variable: on Linux and the like
+    it (worked out here: this layer does without Click), but never from an empty or
+    relative variable: on Linux and the like
     ``$XDG_CONFIG_HOME/foursquare`` when it is an absolute path (an empty or relative
     ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says),
     otherwise ``~/.config/foursquare``; ``~/Library/Application Support/foursquare``
-    on macOS; ``%APPDATA%\\foursquare`` on Windows.
+    on macOS; ``%APPDATA%\\foursquare`` on Windows (the home folder in place of
+    ``%APPDATA%`` when it is unset, as Click has it).
 
     :raises DataFolderError: when the home folder is needed and ``HOME`` names none
         (:func:`home_folder`).
     """
     if sys.platform.startswith("win"):
-        return click.get_app_dir(APP_NAME)
+        appdata = os.environ.get("APPDATA")  # Click's roaming folder, taken as it is
+        return os.path.join(os.path.expanduser("~") if appdata is None else appdata, APP_NAME)
     if sys.platform == "darwin":
         return os.path.join(home_folder(), "Library", "Application Support", APP_NAME)
     config = os.environ.get("XDG_CONFIG_HOME", "")

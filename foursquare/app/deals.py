@@ -12,9 +12,6 @@ import datetime
 import random
 from dataclasses import dataclass
 
-import click
-
-from ..cli.render import fit
 from ..engine.deal import daily_deal
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
@@ -117,14 +114,3 @@ def daily_comparison(
     limit = f"{max_nodes:,} positions" + (f" or {timeout:g} s" if timeout is not None else "")
     return f"{head}: the solver did not settle its best score within {limit}{bound}; {yours}."
 
-
-def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
-    """Print :func:`daily_comparison` for a daily game that is over, its lines broken
-    to fit ``width``; at a terminal, say first that the solver is at work."""
-    if pick is None or pick.day is None or not game.is_over:
-        return
-    if terminal:
-        click.echo("Working out the solver's best score...")
-    line = daily_comparison(game, pick)
-    if line is not None:
-        click.echo("\n".join(fit(line, width)))

@@ -2,8 +2,9 @@
 replaced and held (the recording of ``play --record``, ``save``/``state FILE`` at
 the prompt, the ``--output`` CSV of ``solve --deals`` and ``simulate``).
 
-It lives in cli/ because only the command line writes files (the library returns
-text), and it imports no Click, so that :mod:`foursquare.app.session` uses it too.
+It lives in the application layer, beside the prompt's session
+(:mod:`foursquare.app.session`) that writes recordings too: the libraries below
+return text; a program writes it to files here.
 
 What is guaranteed (README.md, "Playing"):
 
@@ -62,6 +63,8 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
+
+from ..errors import OutputOverInputError
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -680,29 +683,24 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
 
 
 def refuse_output_over_input(output_option: str, output: str | None, inputs: dict[str, str | None]) -> None:
-    """A usage error (status 2) when the file a command is to write is one of the files it
-    reads (the same path, or the same file by another path: links followed), checked before
+    """Refuse the file a command is to write when it is one of the files it reads (the
+    same path, or the same file by another path: links followed), checked before
     anything is written: ``play --deck D --record D``, ``simulate --rules R --output R``.
 
-    :param output_option: the option (or argument) naming the file written, ``--record``.
+    :param output_option: what names the file written, in the caller's words (the
+        command line's option, ``--record``).
     :param output: its value (``None`` or ``-``: no file written, nothing to check).
-    :param inputs: each input option (``--deck``) and its value (``None``, ``-``, a
-        name that is no file, such as a rules preset, or a device or pipe: not checked).
-    :raises click.UsageError: naming both options."""
-    import click
-
+    :param inputs: each input, in the caller's words (``--deck``), and its value
+        (``None``, ``-``, a name that is no file, such as a rules preset, or a device
+        or pipe: not checked).
+    :raises OutputOverInputError: naming both (a usage error at the command line, status 2)."""
     if output is None or output == "-" or "\0" in output:
         return
     for option, path in inputs.items():
         if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
             continue  # no file, or a device or pipe: nothing there to overwrite
         if same_file(output, path):
-            from ..errors import quote
-
-            raise click.UsageError(
-                f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
-                " overwrite that input; give another name"
-            )
+            raise OutputOverInputError(output_option, output, option, path)
 
 
 def stdin_file() -> str | None:

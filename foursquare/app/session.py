@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import importlib.util
 import os
 import tempfile
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten, shown_name
-from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, PromptCommand
+from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, STATE_FULL, PromptCommand
 from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
 
@@ -75,13 +74,13 @@ def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | 
         if first in FILE_COMMANDS:
             words = file_words(line, first)
             for word in words[1:]:
-                if word.startswith("-") and not (first == "state" and word == "--full" and not force):
+                if word.startswith("-") and not (first == "state" and word == STATE_FULL and not force):
                     if force:
                         raise ParseError(
                             f"{first}!: {quote(word)} is not a file name here ({first}! takes one file;"
                             f" a file whose name starts with '-': ./{shorten(word, 20)})"
                         )
-                    known = "the only option is --full; " if first == "state" else ""
+                    known = f"the only option is {STATE_FULL}; " if first == "state" else ""
                     raise ParseError(
                         f"{first}: unknown option {quote(word)} ({known}{first}! FILE overwrites a file;"
                         f" a file whose name starts with '-': ./{shorten(word, 20)})"
@@ -139,16 +138,16 @@ def _comments_at_top(path: str) -> str:
 
 
 def _recommend() -> Callable[..., list[Any]] | None:
-    """``foursquare.bots.recommend``, or ``None`` when no bot module provides it."""
-    if importlib.util.find_spec("foursquare.bots") is None:
-        return None
-    bots = importlib.import_module("foursquare.bots")
-    recommend: Callable[..., list[Any]] | None = getattr(bots, "recommend", None)
+    """The bots' :func:`foursquare.bots.recommend`, which gives the hints (imported on
+    first use: a session that asks for no hint never loads the bots); ``None`` would
+    mean a session without hints."""
+    from ..bots import recommend
+
     return recommend
 
 
 def hints_available() -> bool:
-    """Whether a bot module (``foursquare.bots.recommend``) is installed to give hints."""
+    """Whether a bot gives hints (:func:`foursquare.bots.recommend`)."""
     return _recommend() is not None
 
 
@@ -464,7 +463,7 @@ class Session:
 
     def hint(self, budget: float = 1.0) -> list[Any] | None:
         """The bots' estimates for the next card (best first), or ``None`` when no
-        bot module is installed.  Each estimate has ``.cell``, ``.win_chance``
+        bot gives hints (:func:`hints_available`).  Each estimate has ``.cell``, ``.win_chance``
         and ``.expected_score``."""
         recommend = _recommend()
         if recommend is None:

@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn, TypeVar
 import click
 
 from ..app.files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
-from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
+from ..errors import Advice, AgreementError, FoursquareError, OutputOverInputError, shorten, shown_name
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -187,7 +187,8 @@ def command_boundary(func: F) -> F:
     :func:`fail`; :class:`MemoryError` too (:func:`out_of_memory_text`: status 1, once
     the ``finally`` blocks have kept what was written and the memory is let go); an
     :class:`~foursquare.errors.AgreementError` that no command translated is a usage
-    error (status 2); :class:`BrokenPipeError` ends quietly;
+    error (status 2), and so is an :class:`~foursquare.errors.OutputOverInputError`;
+    :class:`BrokenPipeError` ends quietly;
     ``Ctrl-C`` prints ``Interrupted.`` and exits with status 130.  Click's own
     usage errors pass through (status 2).
 
@@ -218,7 +219,7 @@ def command_boundary(func: F) -> F:
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo("Terminated.", err=True)
             raise
-        except AgreementError as exc:
+        except (AgreementError, OutputOverInputError) as exc:
             raise click.UsageError(str(exc)) from None
         except (FoursquareError, UnicodeDecodeError, OSError) as exc:
             fail(error_text(exc))

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import click
 
-from ..app.deals import RANDOM_DEALS, Pick, daily_pick, echo_daily_comparison, winnable_pick
+from ..app.deals import RANDOM_DEALS, Pick, daily_comparison, daily_pick, winnable_pick
 from ..app.files import (
     LockedFile,
     claim,
@@ -144,6 +144,18 @@ def play(
         finally:
             if held is not None:
                 held.release(remove_if_new=True)
+
+
+def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
+    """Print :func:`~foursquare.app.deals.daily_comparison` for a daily game that is over,
+    its lines broken to fit ``width``; at a terminal, say first that the solver is at work."""
+    if pick is None or pick.day is None or not game.is_over:
+        return
+    if terminal:
+        click.echo("Working out the solver's best score...")
+    line = daily_comparison(game, pick)
+    if line is not None:
+        click.echo("\n".join(fit(line, width)))
 
 
 #: What :func:`~foursquare.app.files.files_read` calls a move script redirected to stdin.

@@ -68,6 +68,9 @@ class PromptCommand(NamedTuple):
     argument: str | None = None
 
 
+#: The one option of the prompt's ``state`` command: the state with its stock order.
+STATE_FULL = "--full"
+
 _GAME, _STOP, _DISPLAY, _FORCED = CommandKind.GAME, CommandKind.STOP, CommandKind.DISPLAY, CommandKind.FORCED
 
 #: Every command, in the order help lists them; the ``!`` forms last.

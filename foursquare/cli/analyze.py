@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..app.games import GameSpec
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import load_game_file, load_rules_option
+from .games import game_of_options_file
 from .options import BOT_NAMES, JOBS, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
@@ -117,8 +118,8 @@ def analyze(
         raise click.UsageError("--no-bot cannot be used with " + other)
     if bot is not None:
         bot_option_needs("--budget", budget, [bot], "uses_budget")
-    rules = load_rules_option(rules_spec)
-    game = load_game_file(game_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
+    spec = GameSpec.read(deal, deck_path, rules_spec)
+    game = game_of_options_file(game_path, spec, game_number=game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if game_path == "-" else game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")

@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..app.games import GameSpec
 from ..engine.game import Status
 from ..engine.view import PlayerView
 from ..errors import shown_name
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import load_game_text, load_rules_option, new_game
+from .games import game_of_options_text
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -109,13 +111,7 @@ def _dominates(a: Estimate, b: Estimate) -> bool:
 
 
 
-def _load_view(
-    game_path: str | None,
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    game_number: int | None = None,
-) -> PlayerView:
+def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = None) -> PlayerView:
     """What the player knows at the end of the file: a state or player's view is
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
@@ -125,29 +121,36 @@ def _load_view(
     if game_path is None:
         if game_number is not None:
             raise click.UsageError("--game needs a transcript file (FILE)")
-        game = new_game(deal, deck_path, load_rules_option(rules_spec))
+        game = spec.start()
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
         return PlayerView.of(game)
     text, name = read_game_text(game_path)
-    if (
-        text.strip()
-        and input_kind(text) is FileKind.STATE
-        and deal is None
-        and deck_path is None
-        and rules_spec is None
-        and game_number is None
-    ):
+    if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
         return load_view(text, name)
-    game = load_game_text(
-        text, name, deal, deck_path, load_rules_option(rules_spec), rules_spec=rules_spec, game_number=game_number
-    )
+    game = game_of_options_text(text, name, spec, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:
         from ..errors import FormatError
         from ..formats.loading import next_card_unknown
 
         raise FormatError(name, None, next_card_unknown(game))
     return PlayerView.of(game)
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    """The options of ``hint`` as Click gives them (their meaning: ``foursquare hint --help``)."""
+
+    game_path: str | None
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    game_number: int | None
+    bot: str
+    budget: float | None
+    nodes: int | None
+    seed: int
+    fmt: str
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["hint"])
@@ -183,18 +186,7 @@ def _load_view(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-def hint(
-    game_path: str | None,
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    game_number: int | None,
-    bot: str,
-    budget: float | None,
-    nodes: int | None,
-    seed: int,
-    fmt: str,
-) -> None:
+def hint(**given: Any) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE
@@ -207,23 +199,25 @@ def hint(
     """
     from ..bots import BotError, get_bot, recommend
 
+    options = HintOptions(**given)
+    game_path, deal, deck_path, bot, nodes = options.game_path, options.deal, options.deck_path, options.bot, options.nodes
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
-    if nodes is not None and not given_on_the_command_line("budget"):
-        budget = None  # a fixed work limit alone: the same answer on every machine
-    view = _load_view(game_path, deal, deck_path, rules_spec, game_number)
+    # a fixed work limit alone: the same answer on every machine
+    budget = None if nodes is not None and not given_on_the_command_line("budget") else options.budget
+    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)
+    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=options.seed)
     used = time.perf_counter() - started
     best = estimates[0]
     order = ranked_by(estimates)
     random_order = order == "random"
-    if fmt == "json":
+    if options.fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),

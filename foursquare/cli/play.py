@@ -16,6 +16,8 @@ import random
 import sys
 import textwrap
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -30,6 +32,7 @@ from ..app.files import (
     refuse_output_over_input,
     stdin_file,
 )
+from ..app.games import GameSpec
 from ..app.session import (
     COMMANDS,
     Session,
@@ -40,14 +43,14 @@ from ..app.session import (
     writable_target,
 )
 from ..engine.game import Game, Placement
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import PRESETS
 from ..errors import FoursquareError, shown_name
-from ..formats.commands import GAME_COMMANDS, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .games import load_game_file, load_rules_option, new_game
+from .games import game_of_options_file
 from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
@@ -84,23 +87,7 @@ STDIN = "<stdin>"
     help="Keep the game in the history of 'foursquare stats' (default: at the prompt, not for a piped script).",
 )
 @command_boundary
-def play(
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    resume_path: str | None,
-    game_number: int | None,
-    record: str | None,
-    force: bool,
-    ascii_only: bool,
-    reveal: bool,
-    interactive: bool | None,
-    script: bool | None,
-    verbose: bool,
-    winnable: bool,
-    daily: bool,
-    history: bool | None,
-) -> None:
+def play(**given: Any) -> None:
     """Play a game: at the prompt, or from a move script piped to stdin.
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
@@ -108,12 +95,55 @@ def play(
     the card you expect and a cell (7H d4).  Type 'help' at the prompt for the
     commands (moves, undo, redo, show, hint, save, state, quit).
     """
+    options = PlayOptions(**given)
+    _check_options(options)
+    # no file written, by --record or at the prompt (save! too), is one the game reads
+    rules_file = None if options.rules_spec in PRESETS else options.rules_spec
+    with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
+        spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
+        held = check_record_target(options.record, options.resume_path, options.force)
+        try:
+            pick = None
+            if options.winnable or options.daily:
+                pick = daily_pick() if options.daily else winnable_pick(spec.rules)
+                spec = spec.dealt(pick.deal)
+            _play(held, spec, options, pick)
+        finally:
+            if held is not None:
+                held.release(remove_if_new=True)
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """The options of ``play`` as Click gives them (their meaning: ``foursquare play --help``)."""
+
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    resume_path: str | None
+    game_number: int | None
+    record: str | None
+    force: bool
+    ascii_only: bool
+    reveal: bool
+    interactive: bool | None
+    script: bool | None
+    verbose: bool
+    winnable: bool
+    daily: bool
+    history: bool | None
+
+
+def _check_options(options: PlayOptions) -> None:
+    """The usage errors (status 2) of options that cannot go together, before anything is read."""
+    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
     exclusive(deal=deal, deck=deck_path)
-    if winnable or daily:
-        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=winnable, daily=daily)
-    exclusive(interactive=interactive, script=script)
-    exclusive(interactive=interactive, verbose=verbose)  # -v draws a script's moves; the prompt always draws
-    refuse_stdin_inputs(deck=deck_path, rules=rules_spec, resume=resume_path)
+    if options.winnable or options.daily:
+        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
+    exclusive(interactive=options.interactive, script=options.script)
+    # -v draws a script's moves; the prompt always draws
+    exclusive(interactive=options.interactive, verbose=options.verbose)
+    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
@@ -122,28 +152,12 @@ def play(
             " of its own: give another name",
             param_hint="'--record'",
         )
-    option_needs("--force", force, "--record", record)
+    option_needs("--force", options.force, "--record", record)
     # --resume F --record F continues a game in place; any other input is never written over
     # (a move script redirected from the file itself, < F, is an input too)
     refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": rules_spec, "the moves read from stdin": stdin_file()}
+        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "the moves read from stdin": stdin_file()}
     )
-    # no file written, by --record or at the prompt (save! too), is one the game reads
-    with files_read({"--deck": deck_path, "--rules": None if rules_spec in PRESETS else rules_spec}, stdin=STDIN_SCRIPT):
-        rules = load_rules_option(rules_spec)
-        held = check_record_target(record, resume_path, force)
-        try:
-            pick = None
-            if winnable or daily:
-                pick = daily_pick() if daily else winnable_pick(rules)
-                deal = pick.deal
-            _play(
-                held, deal, deck_path, rules, rules_spec, resume_path, game_number, record, ascii_only, reveal,
-                interactive, script, verbose, pick, history,
-            )
-        finally:
-            if held is not None:
-                held.release(remove_if_new=True)
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
@@ -181,53 +195,22 @@ def refuse_stdin_inputs(**inputs: str | None) -> None:
             )
 
 
-def _play(
-    held: LockedFile | None,
-    deal: int | None,
-    deck_path: str | None,
-    rules: Rules | None,
-    rules_spec: str | None,
-    resume_path: str | None,
-    game_number: int | None,
-    record: str | None,
-    ascii_only: bool,
-    reveal: bool,
-    interactive: bool | None,
-    script: bool | None,
-    verbose: bool,
-    pick: Pick | None = None,
-    history: bool | None = None,
-) -> None:
-    """The game of :func:`play` once its recording, if any, is claimed (``held``)."""
-    chosen = False
-    if resume_path is not None:
-        game = load_game_file(
-            resume_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number, empty_ok=False
-        )
-    else:
-        if game_number is not None:
-            raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
-        started = new_game(deal, deck_path, rules)
-        if started is None:
-            from ..engine.rules import STANDARD
-
-            started = Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules or STANDARD)
-            chosen = True
-        game = started
-    if script:
-        interactive = False
-    elif not interactive:
-        interactive = sys.stdin.isatty()
-    look = Look.for_stream(ascii=ascii_only)
+def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
+    """The game of :func:`play` once its recording, if any, is claimed (``held``);
+    ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
+    game, chosen = _start(spec, options)
+    interactive = False if options.script else options.interactive or sys.stdin.isatty()
+    look = Look.for_stream(ascii=options.ascii_only)
+    resume_path, record = options.resume_path, options.record
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    recorder = start_history(game, interactive, history, look)
+    recorder = start_history(game, interactive, options.history, look)
     session = Session(
         game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder,
         resumed_from=resume_path,
     )
-    session.reveal = reveal
-    origin = Origin(game.deal, deck_path, resume_path, record, rules_flag(game, rules_spec))
+    session.reveal = options.reveal
+    origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec))
     if chosen or pick is not None:
         words = pick.words if pick is not None else "chosen at random"
         chosen_line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{origin.rules})"
@@ -236,12 +219,27 @@ def _play(
         if interactive:
             Prompt(session, look, origin).run()
         else:
-            run_script(session, look, origin, verbose)
+            run_script(session, look, origin, options.verbose)
     finally:
         end_history(session, look)
     echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
     if session.record_behind:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
+
+
+def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
+    """The game to play: the one ``--resume`` names, or a new one of the deal or the
+    deck, or of a deal chosen at random; and whether it was chosen at random."""
+    if options.resume_path is not None:
+        return game_of_options_file(options.resume_path, spec, game_number=options.game_number, empty_ok=False), False
+    if options.game_number is not None:
+        raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
+    started = spec.start()
+    if started is not None:
+        return started, False
+    from ..engine.rules import STANDARD
+
+    return Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), spec.rules or STANDARD), True
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
@@ -592,43 +590,64 @@ class Prompt:
         return True
 
     def command(self, command: PromptCommand) -> bool:
+        """Act on a command; ``False`` to stop (``quit``)."""
         name, arg = command
-        session = self.session
+        if name in STOP_COMMANDS:
+            return False
         try:
-            if name in STOP_COMMANDS:
-                return False
-            if name == "help":
-                self.say(help_text(self.look.width))
-            elif name == "moves":
-                self.say(moves_text(self.game))
-            elif name == "show":
-                self.show()
-            elif name == "reveal":
-                session.reveal = not session.reveal
-                self.say("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
-                self.show()
-            elif name in GAME_COMMANDS:
-                placement = session.undo() if name == "undo" else session.redo()
-                self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
-                self.show()
-            elif name == "hint":
-                self.say(hint_text(session))
-            elif name in ("save", "save!"):
-                assert arg is not None  # the parser requires it
-                kind = session.save(arg, force=name == "save!")
-                self.say(f"Saved the {kind} to {shown_name(arg)}.")
-            elif name in ("state", "state!"):
-                if arg is None or arg == "--full":
-                    click.echo(state_of(self.game, player_view=arg is None), nl=False)
-                else:
-                    session.write_file(arg, state_of(self.game), force=name == "state!", command="state")
-                    self.say(f"Saved the state to {shown_name(arg)}.")
+            if name in FILE_WRITERS:
+                said = file_command(self.session, name, arg)
+                if said is not None:
+                    self.say(said)
+            else:
+                self.display(name)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         self.tell_recording()
         return True
+
+    def display(self, name: str) -> None:
+        """Act on a command that takes no file: show something, or undo or redo."""
+        session = self.session
+        if name == "help":
+            self.say(help_text(self.look.width))
+        elif name == "moves":
+            self.say(moves_text(self.game))
+        elif name == "show":
+            self.show()
+        elif name == "reveal":
+            session.reveal = not session.reveal
+            self.say("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
+            self.show()
+        elif name in GAME_COMMANDS:
+            placement = session.undo() if name == "undo" else session.redo()
+            self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
+            self.show()
+        elif name == "hint":
+            self.say(hint_text(session))
+
+
+#: The commands that write a file or the state: ``save``, ``state`` and their ``!`` forms.
+FILE_WRITERS = frozenset({"save", "save!", "state", "state!"})
+
+
+def file_command(session: Session, name: str, arg: str | None) -> str | None:
+    """Carry out ``save FILE``, ``state``, ``state --full`` or ``state FILE`` (and the
+    ``!`` forms, over another file too): the state printed on stdout, or the file written.
+
+    :returns: the line that says what was saved, or ``None`` when the state was printed.
+    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
+    if name in ("save", "save!"):
+        assert arg is not None  # the parser requires it
+        kind = session.save(arg, force=name == "save!")
+        return f"Saved the {kind} to {shown_name(arg)}."
+    if arg is None or arg == STATE_FULL:
+        click.echo(state_of(session.game, player_view=arg is None), nl=False)
+        return None
+    session.write_file(arg, state_of(session.game), force=name == "state!", command="state")
+    return f"Saved the state to {shown_name(arg)}."
 
 
 def stdin_lines() -> Iterator[tuple[int, str]]:
@@ -717,7 +736,8 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:
-    game = session.game
+    """Act on each line of the move script on stdin, until its end or ``quit``; the
+    first bad line ends the run (``<stdin>:LINE: reason``, status 1)."""
     for number, line in stdin_lines():
         try:
             entry = read_entry(line)
@@ -726,35 +746,35 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             if isinstance(entry, Move):
                 session.play(entry)
                 if verbose:
-                    look.echo(look.draw(game, reveal=session.reveal))
+                    look.echo(look.draw(session.game, reveal=session.reveal))
                     look.echo()
-                continue
-            name, arg = entry
-            if name in STOP_COMMANDS:
+            elif entry.name in STOP_COMMANDS:
                 break
-            if name in GAME_COMMANDS:
-                placement = session.undo() if name == "undo" else session.redo()
-                if verbose:
-                    look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
-            elif name == "show":
-                look.echo(look.draw(game, reveal=session.reveal))
-            elif name == "reveal":
-                session.reveal = not session.reveal
-            elif name == "moves":
-                click.echo(moves_text(game))
-            elif name == "help":
-                click.echo(help_text())
-            elif name == "hint":
-                click.echo(hint_text(session))
-            elif name in ("save", "save!"):
-                assert arg is not None  # the parser requires it
-                session.save(arg, force=name == "save!")
-            elif name in ("state", "state!"):
-                if arg is None or arg == "--full":
-                    click.echo(state_of(game, player_view=arg is None), nl=False)
-                else:
-                    session.write_file(arg, state_of(game), force=name == "state!", command="state")
+            elif entry.name in FILE_WRITERS:
+                file_command(session, entry.name, entry.argument)
+            else:
+                _script_display(session, look, verbose, entry.name)
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which
             fail(f"{STDIN}:{number}: {error_text(exc)}")
+
+
+def _script_display(session: Session, look: Look, verbose: bool, name: str) -> None:
+    """Act on a script's command that takes no file: undo or redo (said with ``-v``),
+    or show something."""
+    game = session.game
+    if name in GAME_COMMANDS:
+        placement = session.undo() if name == "undo" else session.redo()
+        if verbose:
+            look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
+    elif name == "show":
+        look.echo(look.draw(game, reveal=session.reveal))
+    elif name == "reveal":
+        session.reveal = not session.reveal
+    elif name == "moves":
+        click.echo(moves_text(game))
+    elif name == "help":
+        click.echo(help_text())
+    elif name == "hint":
+        click.echo(hint_text(session))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import click
 
+from ..app.games import GameSpec
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import load_game_file, load_rules_option
+from .games import game_of_options_file
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import outcome_text
 from .style import Look, counted
@@ -39,51 +43,66 @@ def start_of(game: Game) -> Game:
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
 @command_boundary
-def replay(
-    moves_path: str,
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    game_number: int | None,
-    final: bool,
-    fmt: str,
-    ascii_only: bool,
-    reveal: bool,
-) -> None:
+def replay(**given: Any) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end
     only), then the result.  A move script needs --deal or --deck; a transcript
     names its own deal (--game K picks one game of several).
     """
-    exclusive(deal=deal, deck=deck_path)
+    options = ReplayOptions(**given)
+    fmt, final, reveal = options.fmt, options.final, options.reveal
+    exclusive(deal=options.deal, deck=options.deck_path)
     text = fmt == "text" or None
-    option_needs("--ascii", ascii_only, "--format text", text)
+    option_needs("--ascii", options.ascii_only, "--format text", text)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
     else:
         option_needs("--reveal", reveal, "--format text", text)
-    rules = load_rules_option(rules_spec)
-    game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
+    spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
+    game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text
 
         click.echo(svg_text(game, reveal=reveal), nl=False)
-        return
-    if fmt == "yaml":
-        from ..formats.state import state_text
+    elif fmt == "yaml":
+        _echo_states(game, final)
+    else:
+        _echo_grids(game, final, reveal, Look.for_stream(ascii=options.ascii_only))
 
-        if final:
-            click.echo(state_text(game), nl=False)
-            return
-        step = start_of(game)
-        texts = []
-        for placement in game.moves:
-            step.play(placement.cell, placement.card)
-            texts.append(state_text(step))
-        click.echo("---\n".join(texts or [state_text(game)]), nl=False)
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """The options of ``replay`` as Click gives them (their meaning: ``foursquare replay --help``)."""
+
+    moves_path: str
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    game_number: int | None
+    final: bool
+    fmt: str
+    ascii_only: bool
+    reveal: bool
+
+
+def _echo_states(game: Game, final: bool) -> None:
+    """``--format yaml``: the state after each move (``final``: at the end only), one YAML document each."""
+    from ..formats.state import state_text
+
+    if final:
+        click.echo(state_text(game), nl=False)
         return
-    look = Look.for_stream(ascii=ascii_only)
+    step = start_of(game)
+    texts = []
+    for placement in game.moves:
+        step.play(placement.cell, placement.card)
+        texts.append(state_text(step))
+    click.echo("---\n".join(texts or [state_text(game)]), nl=False)
+
+
+def _echo_grids(game: Game, final: bool, reveal: bool, look: Look) -> None:
+    """``--format text``: the grid after each move (``final``: at the end only), then the result."""
 
     def show(g: Game, label: str = "Last move") -> None:
         look.echo(look.draw(g, reveal=reveal, label=label))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..app.games import GameSpec
 from ..engine.cards import RANK_CHARS
 from ..engine.rules import (
     DESCRIPTIONS,
@@ -17,7 +18,6 @@ from ..engine.rules import (
 )
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import load_rules_option
 from .options import RULES_SPEC
 
 
@@ -86,7 +86,7 @@ def rules(spec: str | None, fmt: str) -> None:
         for name in PRESETS:
             click.echo(f"{name:<{width}}  {DESCRIPTIONS[name]}")
         return
-    chosen = load_rules_option(spec)
+    chosen = GameSpec.read(rules_spec=spec).rules
     assert chosen is not None  # spec is given
     if fmt == "yaml":
         import yaml

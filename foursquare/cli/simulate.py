@@ -12,12 +12,12 @@ from typing import IO, TYPE_CHECKING
 import click
 
 from ..app.files import refuse_output_over_input
+from ..app.games import GameSpec
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
-from .games import load_rules_option
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -258,7 +258,7 @@ def simulate(
     from ..bots.simulate import DealTally
     from ..engine.rules import STANDARD
 
-    rules = load_rules_option(rules_spec) or STANDARD
+    rules = GameSpec.read(rules_spec=rules_spec).rules or STANDARD
     names = list(dict.fromkeys(bots))
     if len(names) < len(bots):
         twice = next(name for name in names if bots.count(name) > 1)

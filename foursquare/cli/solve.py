@@ -11,10 +11,10 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from ..app.files import refuse_output_over_input
+from ..app.games import GameSpec
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
-from .games import load_rules_option, new_game
 from .options import (
     JOBS,
     PATH,
@@ -150,7 +150,8 @@ def solve(
     from .. import solver
 
     exclusive(deal=deal, deck=deck_path, deals=deal_range)
-    rules = load_rules_option(rules_spec)
+    spec = GameSpec.read(deal, deck_path, rules_spec)
+    rules = spec.rules
     limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
     option_needs("--output", csv_path, "--deals", deal_range)
     option_needs("--force", force, "--output", csv_path)
@@ -174,7 +175,7 @@ def solve(
         with cluster if cluster is not None else contextlib.nullcontext():
             _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose, force=force, cluster=cluster, resume=resume)
         return
-    game = new_game(deal, deck_path, rules)
+    game = spec.start()
     if game is None:
         raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
     sol = solver.solve(game, max_nodes=limit, timeout=timeout)

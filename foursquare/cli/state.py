@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import click
 
+from ..app.games import GameSpec
+from ..engine.game import Game
 from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .games import load_game_file, load_rules_option, new_game
+from .games import game_of_options_file
 from .options import NATURAL, PATH, exclusive, game_number_option, game_options, option_needs
 
 
@@ -36,53 +41,68 @@ from .options import NATURAL, PATH, exclusive, game_number_option, game_options,
     help="yaml: the state; svg: a picture of the layout (SVG, for a browser; redirect it to a file).",
 )
 @command_boundary
-def state(
-    moves_path: str | None,
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    game_number: int | None,
-    after: int | None,
-    player_view: bool,
-    reveal: bool,
-    fmt: str,
-) -> None:
+def state(**given: Any) -> None:
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Loading the output with 'foursquare play --resume FILE' resumes the game exactly.
     --format svg draws the layout instead, as a picture (state ... --format svg > game.svg).
     """
-    exclusive(deal=deal, deck=deck_path)
-    svg = fmt == "svg" or None
+    options = StateOptions(**given)
+    exclusive(deal=options.deal, deck=options.deck_path)
+    svg = options.fmt == "svg" or None
     if svg:
-        option_needs("--player-view", player_view, "--format yaml", None)
+        option_needs("--player-view", options.player_view, "--format yaml", None)
     else:
-        option_needs("--reveal", reveal, "--player-view", player_view)
-    rules = load_rules_option(rules_spec)
-    if moves_path is not None:
-        game = load_game_file(moves_path, deal, deck_path, rules, rules_spec=rules_spec, game_number=game_number)
-        name = "<stdin>" if moves_path == "-" else moves_path
-    else:
-        if game_number is not None:
-            raise click.UsageError("--game needs a transcript file (MOVES)")
-        started = new_game(deal, deck_path, rules)
-        if started is None:
-            raise click.UsageError("give MOVES, --deal N or --deck FILE")
-        game, name = started, None
-    if after is not None:
-        if name is None:  # --after needs MOVES, whatever K (README: an option that changes nothing)
-            raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
-        if after > len(game.moves):
-            held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
-            fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
-        while len(game.moves) > after:
-            game.undo()
+        option_needs("--reveal", options.reveal, "--player-view", options.player_view)
+    game, name = _game(options, GameSpec.read(options.deal, options.deck_path, options.rules_spec))
+    if options.after is not None:
+        _take_back_after(game, name, options.after)
     if svg:
         from ..formats.svg import svg_text
 
-        click.echo(svg_text(game, reveal=reveal), nl=False)
+        click.echo(svg_text(game, reveal=options.reveal), nl=False)
         return
     from ..formats.state import state_text
 
-    click.echo(state_text(game, player_view=player_view, reveal=reveal), nl=False)
+    click.echo(state_text(game, player_view=options.player_view, reveal=options.reveal), nl=False)
+
+
+@dataclass(frozen=True)
+class StateOptions:
+    """The options of ``state`` as Click gives them (their meaning: ``foursquare state --help``)."""
+
+    moves_path: str | None
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    game_number: int | None
+    after: int | None
+    player_view: bool
+    reveal: bool
+    fmt: str
+
+
+def _game(options: StateOptions, spec: GameSpec) -> tuple[Game, str | None]:
+    """The game of MOVES, or the start of ``--deal``/``--deck``; and MOVES's display
+    name (``None`` without MOVES)."""
+    if options.moves_path is not None:
+        game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
+        return game, "<stdin>" if options.moves_path == "-" else options.moves_path
+    if options.game_number is not None:
+        raise click.UsageError("--game needs a transcript file (MOVES)")
+    started = spec.start()
+    if started is None:
+        raise click.UsageError("give MOVES, --deal N or --deck FILE")
+    return started, None
+
+
+def _take_back_after(game: Game, name: str | None, after: int) -> None:
+    """``--after K``: take back every move after the first K of the game of MOVES (``name``)."""
+    if name is None:  # --after needs MOVES, whatever K (README: an option that changes nothing)
+        raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
+    if after > len(game.moves):
+        held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
+        fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
+    while len(game.moves) > after:
+        game.undo()

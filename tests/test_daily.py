@@ -1,6 +1,6 @@
 """The deals ``play`` chooses: ``--daily`` (engine/deal.py ``daily_deal``, the same number
 for everyone on a UTC date, and the solver's best score at the end) and ``--winnable``
-(a random deal the solver proves winnable), through cli/deals.py."""
+(a random deal the solver proves winnable), through app/deals.py."""
 
 from __future__ import annotations
 

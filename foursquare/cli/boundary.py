@@ -56,7 +56,7 @@ def check_output_file(path: str | None, force: bool) -> None:
 
 def refuse_standard_output(option: str, path: str | None, also: str, instead: str = "") -> None:
     """A usage error (status 2) when ``path``, given to ``option``, is standard output
-    itself (:func:`~foursquare.cli.files.is_standard_output`: ``/dev/stdout``, or
+    itself (:func:`~foursquare.app.files.is_standard_output`: ``/dev/stdout``, or
     ``F`` while stdout is redirected to ``F``): what ``also`` writes to stdout would
     mix with it, as ``-`` is refused where it would.  ``instead``: what to do, for the
     message."""
@@ -70,7 +70,7 @@ def refuse_standard_output(option: str, path: str | None, also: str, instead: st
 
 def open_output_file(path: str, force: bool) -> IO[str]:
     """Open an ``--output`` file to write rows into (``-``: standard output, not to be
-    closed): a regular file is claimed (:func:`~foursquare.cli.files.claim`:
+    closed): a regular file is claimed (:func:`~foursquare.app.files.claim`:
     created atomically, locked while it is written, refused when another command
     writes it or it is read-only) and, unless ``force``, refused (status 1) when it
     holds something; then emptied.  A device or a pipe is opened as it is."""

@@ -19,8 +19,8 @@ import click
 from ..engine.game import Game
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
-from ..formats.history import HistoryStore, error_words
-from ..formats.historyrows import GameRecord, Kind, Source
+from ..history.rows import GameRecord, Kind, Source
+from ..history.store import HistoryStore, error_words
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .datafolder import history_path

@@ -13,7 +13,7 @@ import click
 from ..engine.game import Game
 
 if TYPE_CHECKING:
-    from ..formats.historyrecorder import GameRecorder
+    from ..history.recorder import GameRecorder
     from .session import Session
     from .style import Look
 
@@ -43,8 +43,8 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
-    from ..formats.historyrecorder import GameRecorder
-    from ..formats.historyrows import Source
+    from ..history.recorder import GameRecorder
+    from ..history.rows import Source
 
     try:
         path = history_path()

@@ -32,7 +32,7 @@ from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
 
 if TYPE_CHECKING:
-    from ..formats.historyrecorder import GameRecorder
+    from ..history.recorder import GameRecorder
 
 __all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
 
@@ -228,7 +228,7 @@ class Session:
         history = self.history
         if history is None or not history.active:
             return None
-        from ..formats.history import error_words
+        from ..history.store import error_words
 
         name = shown_name(history.path)
         if history.error is not None and not self._history_told:
@@ -259,7 +259,7 @@ class Session:
         history.close()
         if history.error is None:
             return None
-        from ..formats.history import error_words
+        from ..history.store import error_words
 
         return (
             f"{shown_name(history.path)}: the game is NOT in the history as it stands: {error_words(history.error)}."

@@ -1,7 +1,7 @@
 """``foursquare stats``: the statistics of the games in the history.
 
 The games come from the history of the data folder (:mod:`foursquare.cli.datafolder`,
-:mod:`foursquare.formats.history`): games played (won or lost), games stopped
+:mod:`foursquare.history.store`): games played (won or lost), games stopped
 before their end, the share won with its 95% Wilson interval, the mean and best
 score of the games won, the current and longest winning streaks, hints and time
 per game; the same for each rule set; at a terminal, a histogram of the scores.
@@ -15,9 +15,9 @@ import sys
 import click
 
 from ..errors import shown_name
-from ..formats.history import HistoryStore
-from ..formats.historyrows import GameRecord
-from ..formats.historystats import Summary, summarize
+from ..history.rows import GameRecord
+from ..history.stats import Summary, summarize
+from ..history.store import HistoryStore
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .datafolder import history_path

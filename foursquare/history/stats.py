@@ -1,5 +1,5 @@
 """The statistics of some games of the history (``foursquare stats``): pure
-functions of their records (:class:`~foursquare.formats.historyrows.GameRecord`).
+functions of their records (:class:`~foursquare.history.rows.GameRecord`).
 
     >>> summarize([]).played
     0
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..engine.game import Status
 from ..stats import wilson_interval
-from .historyrows import GameRecord
+from .rows import GameRecord
 
 
 @dataclass

@@ -43,15 +43,14 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
-    from ..history.recorder import GameRecorder
-    from ..history.rows import Source
+    from ..history.recorder import start_recording
 
     try:
         path = history_path()
     except DataFolderError as exc:
         warn(f"{exc}. This game is not recorded in the history.", look)
         return None
-    recorder = GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)
+    recorder = start_recording(path, game, interactive=interactive)
     if recorder.refused is not None:
         warn(f"{recorder.refused}. This game is not recorded in the history.", look)
     return recorder

@@ -16,8 +16,8 @@ import click
 
 from ..errors import shown_name
 from ..history.rows import GameRecord
-from ..history.stats import Summary, summarize
-from ..history.store import HistoryStore
+from ..history.stats import Summary, by_rules, summarize
+from ..history.store import read_records
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .datafolder import history_path
@@ -52,22 +52,13 @@ def stats(fmt: str, histogram: bool | None) -> None:
     if fmt != "text" and given_on_the_command_line("histogram"):
         option_needs("--histogram" if histogram else "--no-histogram", True, "--format text", None)
     path = history_path()
-    with HistoryStore.open(path) as store:
-        records = store.records()
-    by_rules = _by_rules(records)
+    records = read_records(path)
     if fmt == "json":
         out: dict[str, object] = {"history": path, **summarize(records).to_dict()}
-        out["by_rules"] = {name: summarize(games).to_dict() for name, games in by_rules.items()}
+        out["by_rules"] = {name: summary.to_dict() for name, summary in by_rules(records).items()}
         click.echo(json.dumps(out, indent=2))
         return
     click.echo(stats_text(records, path, histogram=sys.stdout.isatty() if histogram is None else histogram))
-
-
-def _by_rules(records: list[GameRecord]) -> dict[str, list[GameRecord]]:
-    groups: dict[str, list[GameRecord]] = {}
-    for record in records:
-        groups.setdefault(record.rules, []).append(record)
-    return dict(sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])))
 
 
 def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False) -> str:
@@ -77,9 +68,9 @@ def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False)
         return f"No games in the history yet ({shown_name(path)}).\nPlay one at the prompt: foursquare play"
     total = summarize(records)
     lines = summary_lines(total)
-    groups = _by_rules(records)
+    groups = by_rules(records)
     if len(groups) > 1:
-        lines += ["", "By rule set:", *rules_table({name: summarize(games) for name, games in groups.items()})]
+        lines += ["", "By rule set:", *rules_table(groups)]
     if histogram and total.scores:
         lines += ["", f"Scores of the {_games(total.won)} won:", *histogram_lines(total.scores)]
     return "\n".join(lines)

@@ -106,3 +106,17 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     if times:
         out.seconds_per_game = statistics.median(times)
     return out
+
+
+def by_rules(records: Sequence[GameRecord]) -> dict[str, Summary]:
+    """The statistics of each rule set's games (:func:`summarize`), by the rule set's
+    name: the one with the most games first, then by name.
+
+    >>> by_rules([])
+    {}
+    """
+    groups: dict[str, list[GameRecord]] = {}
+    for record in records:
+        groups.setdefault(record.rules, []).append(record)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    return {name: summarize(games) for name, games in ordered}

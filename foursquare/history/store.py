@@ -694,6 +694,17 @@ class HistoryStore:
         raise CorruptHistoryError(_not_history(self.path, "damaged: its transcripts do not make one stream"))
 
 
+def read_records(path: str) -> list[GameRecord]:
+    """The games of the history at ``path``, in the order they were added (none for a
+    missing file); nothing is written.
+
+    :raises NewerHistoryError, CorruptHistoryError, HistoryStoreError: as
+        :meth:`HistoryStore.open` and :meth:`HistoryStore.records`.
+    """
+    with HistoryStore.open(path) as store:
+        return store.records()
+
+
 def _damage(exc: sqlite3.DatabaseError) -> bool:
     """Whether a failed read says the file is damaged (a table not as this module
     made it, a malformed page), rather than that it cannot be read now (locked, a

@@ -25,9 +25,9 @@ import time
 
 from foursquare.app.session import Session
 from foursquare.engine.game import Game
-from foursquare.formats.history import HistoryStore
-from foursquare.formats.historyrecorder import GameRecorder
 from foursquare.formats.movescript import Move
+from foursquare.history.recorder import GameRecorder
+from foursquare.history.store import HistoryStore
 
 
 def play_games(deals: range, path: str | None, record: str | None = None) -> tuple[float, int]:

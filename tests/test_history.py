@@ -1,4 +1,4 @@
-"""The game history's store (formats/history.py) on a real SQLite file: what a row
+"""The game history's store (history/store.py) on a real SQLite file: what a row
 keeps, the schema version, files refused and never altered, a locked or full file
 that does not stop the game and loses nothing once it can be written again."""
 
@@ -13,7 +13,9 @@ from helpers import play
 
 from foursquare.engine.game import Game, Status
 from foursquare.engine.rules import PRESETS
-from foursquare.formats.history import (
+from foursquare.formats.transcript import validate
+from foursquare.history.recorder import GameRecorder
+from foursquare.history.store import (
     SCHEMA_VERSION,
     CorruptHistoryError,
     HistoryStore,
@@ -22,8 +24,6 @@ from foursquare.formats.history import (
     Source,
     error_words,
 )
-from foursquare.formats.historyrecorder import GameRecorder
-from foursquare.formats.transcript import validate
 
 
 def first_cells(game: Game, n: int) -> Game:
@@ -312,7 +312,7 @@ def test_a_session_from_a_position_continues_the_row_that_stood_there_and_a_tran
 
 
 def test_a_session_whose_history_was_locked_at_its_start_still_continues_its_row(path, monkeypatch):
-    monkeypatch.setattr("foursquare.formats.history.BUSY_SECONDS", 0.05)  # the wait, shortened
+    monkeypatch.setattr("foursquare.history.store.BUSY_SECONDS", 0.05)  # the wait, shortened
     played = _stopped(path, 9, 2)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")

@@ -13,8 +13,8 @@ import pytest
 from helpers import EXAMPLES, cells, invoke
 
 from foursquare.engine.game import Game
-from foursquare.formats.history import SCHEMA_VERSION, HistoryStore
 from foursquare.formats.transcript import validate
+from foursquare.history.store import SCHEMA_VERSION, HistoryStore
 
 
 def history_file() -> str:
@@ -359,7 +359,7 @@ def test_a_data_folder_that_does_not_exist_yet_is_an_empty_history(tmp_path, mon
 
 def test_a_game_whose_session_wrote_no_end_is_listed_in_neutral_words():
     from foursquare.cli.history import NO_END
-    from foursquare.formats.historyrecorder import GameRecorder
+    from foursquare.history.recorder import GameRecorder
 
     game = Game.from_deal(5)
     recorder = GameRecorder(history_file(), game)  # a prompt still playing: no end written yet
@@ -433,7 +433,7 @@ def _hold_wal():
 
 @pytest.mark.parametrize("hold", [_hold_rollback_journal, _hold_wal], ids=["rollback journal", "WAL"])
 def test_a_history_locked_by_another_program_is_one_refusal_for_every_reader(hold, monkeypatch):
-    monkeypatch.setattr("foursquare.formats.history.BUSY_SECONDS", 0.05)  # the wait, shortened
+    monkeypatch.setattr("foursquare.history.store.BUSY_SECONDS", 0.05)  # the wait, shortened
     assert prompt(1, ["d4", "quit"]).exit_code == 0
     holder = hold()
     try:

@@ -12,7 +12,7 @@ import sys
 import pytest
 from helpers import EXAMPLES, invoke
 
-from foursquare.formats.history import HistoryStore
+from foursquare.history.store import HistoryStore
 
 REFUSAL = "is the history of games itself"
 

@@ -16,7 +16,7 @@ import time
 
 from helpers import ROOT, cells
 
-from foursquare.formats.history import HistoryStore
+from foursquare.history.store import HistoryStore
 
 COMMAND = [sys.executable, "-m", "foursquare"]
 

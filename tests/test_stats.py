@@ -1,4 +1,4 @@
-"""The statistics of the history (formats/historystats.py ``summarize``, cli/stats.py): what
+"""The statistics of the history (history/stats.py ``summarize``, cli/stats.py): what
 counts as played, the share won and its Wilson interval, scores of the games won
 (RULES.md §5), streaks in the order the games ended, hints and time per game."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from foursquare.cli.stats import BAR, duration_text, histogram_lines, stats_text
 from foursquare.engine.game import Reason, Status
-from foursquare.formats.historyrows import GameRecord, Kind, Source
-from foursquare.formats.historystats import summarize
+from foursquare.history.rows import GameRecord, Kind, Source
+from foursquare.history.stats import summarize
 from foursquare.stats import wilson_interval
 
 _ids = iter(range(1, 10**6))

@@ -28,7 +28,7 @@ from ..errors import FoursquareError
 HOME_VARIABLE = "FOURSQUARE_HOME"
 #: The data folder's name in the user's application folders.
 APP_NAME = "foursquare"
-#: The game history's file in the data folder (:mod:`foursquare.formats.history`).
+#: The game history's file in the data folder (:mod:`foursquare.history.store`).
 HISTORY_FILE = "history.sqlite3"
 #: The lines typed at the prompt, kept between sessions (readline's history file).
 PROMPT_HISTORY_FILE = "prompt-history"

@@ -10,7 +10,7 @@ old one, so an interruption never leaves half a file; :mod:`foursquare.app.files
 A recording that cannot be written (the disk full) does not stop the game: the
 session says so once, tries again after every change, and knows how far the
 file is behind (:attr:`Session.record_behind`, :meth:`Session.missing_text`).
-The game history (:mod:`foursquare.formats.history`) is kept the same way: the
+The game history (:mod:`foursquare.history.store`) is kept the same way: the
 game rewritten in it after every change, a failure told once and tried again,
 never stopping the game (:meth:`Session.history_news`, :meth:`Session.end`).
 """
@@ -31,7 +31,7 @@ from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
 
 if TYPE_CHECKING:
-    from ..formats.historyrecorder import GameRecorder
+    from ..history.recorder import GameRecorder
 
 __all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
 
@@ -227,7 +227,7 @@ class Session:
         history = self.history
         if history is None or not history.active:
             return None
-        from ..formats.history import error_words
+        from ..history.store import error_words
 
         name = shown_name(history.path)
         if history.error is not None and not self._history_told:
@@ -258,7 +258,7 @@ class Session:
         history.close()
         if history.error is None:
             return None
-        from ..formats.history import error_words
+        from ..history.store import error_words
 
         return (
             f"{shown_name(history.path)}: the game is NOT in the history as it stands: {error_words(history.error)}."

@@ -17,11 +17,11 @@ import time
 import click
 
 from ..app.datafolder import history_path
-from ..engine.game import Game
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
-from ..formats.history import HistoryStore, error_words
-from ..formats.historyrows import GameRecord, Kind, Source
+from ..history.rows import GameRecord, Source
+from ..history.store import error_words, read_records
+from ..history.transcripts import export_games, export_numbers, import_games, read_transcripts
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
@@ -62,8 +62,7 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
                 raise click.UsageError(f"{option} is an option of the list: 'history {ctx.invoked_subcommand}' takes none")
         return
     path = history_path()
-    with HistoryStore.open(path) as store:
-        records = store.records()
+    records = read_records(path)
     numbers = export_numbers(records)
     shown = list(reversed(records))[:limit] if limit is not None else list(reversed(records))
     if fmt == "json":
@@ -73,16 +72,6 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
         click.echo(f"No games in the history yet ({shown_name(path)}).")
         return
     click.echo("\n".join(history_table(shown, numbers)))
-
-
-def export_numbers(records: list[GameRecord]) -> dict[int, int]:
-    """Row id -> the game's number in the export (from 1, oldest first); a game kept
-    as a state (resumed from a position without its moves) has none."""
-    numbers: dict[int, int] = {}
-    for record in records:
-        if record.kind is Kind.TRANSCRIPT:
-            numbers[record.id] = len(numbers) + 1
-    return numbers
 
 
 def _when(seconds: float | None) -> str:
@@ -162,12 +151,9 @@ def export(file: str, force: bool) -> None:
     FILE (default: stdout): 'foursquare validate FILE' checks it, 'foursquare
     replay FILE --game K' replays game K ('#' in 'foursquare history')."""
     option_needs("--force", force, "FILE", file != "-" or None)
-    with HistoryStore.open(history_path()) as store:
-        records = store.records()
-        games, text = store.exported()  # every transcript checked: a damaged one is refused, nothing written
-    texts = [r.record for r in games]
-    left_out = len(records) - len(texts)
-    if not texts:
+    done = export_games(history_path())  # every transcript checked: a damaged one is refused, nothing written
+    left_out = done.left_out
+    if not done.games:
         click.echo(_nothing_to_export(left_out), err=True)
         return
     if left_out:
@@ -177,15 +163,15 @@ def export(file: str, force: bool) -> None:
             err=True,
         )
     if file == "-":
-        click.echo(text, nl=False)
+        click.echo(done.stream, nl=False)
         return
     from ..app.files import write_atomically
     from .boundary import check_output_file
 
     check_output_file(file, force)
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
-    write_atomically(file, text, unless_full=refusal)
-    click.echo(f"Wrote {_games(len(texts))} to {shown_name(file)}.", err=True)
+    write_atomically(file, done.stream, unless_full=refusal)
+    click.echo(f"Wrote {_games(len(done.games))} to {shown_name(file)}.", err=True)
 
 
 def _games(n: int) -> str:
@@ -213,26 +199,13 @@ def import_(file: str) -> None:
     is refused (its errors named by file and line) and nothing is added.  A game
     already in the history (the same rules, cards and moves), or given twice in
     FILE, is not added again."""
-    from ..formats.files import read_source
-    from ..formats.transcript import iter_validate
-
-    text, name = read_source(file)
-    games: list[Game] = []
-    errors = invalid = 0
-    for report in iter_validate(text, name):
-        if not report.valid:
-            invalid += 1
-            for error in report.errors:
-                errors += 1
-                click.echo(str(error), err=True)
-        elif report.game is not None:
-            games.append(report.game)
+    given = read_transcripts(file, lambda error: click.echo(str(error), err=True))
+    name, invalid = given.name, given.invalid
     if invalid:
-        fail(f"{shown_name(name)}: {_games(invalid)} of {invalid + len(games)} invalid: nothing imported")
+        fail(f"{shown_name(name)}: {_games(invalid)} of {invalid + len(given.games)} invalid: nothing imported")
     path = history_path()
     try:
-        with HistoryStore.open(path, create=True) as store:
-            done = store.import_games(games, origin=name)
+        done = import_games(path, given.games, origin=name)
     except (sqlite3.Error, OSError) as exc:
         fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
     left_out = []

@@ -1,6 +1,6 @@
 """A game's place in the history: its start (:func:`start_history`) and its end
 (:func:`end_history`), and the prompt's warnings about the data folder (:func:`warn`).
-Where the data folder is, and the history's file in it: :mod:`foursquare.cli.datafolder`.
+Where the data folder is, and the history's file in it: :mod:`foursquare.app.datafolder`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..engine.game import Game
 
 if TYPE_CHECKING:
     from ..app.session import Session
-    from ..formats.historyrecorder import GameRecorder
+    from ..history.recorder import GameRecorder
     from .style import Look
 
 from ..app.datafolder import DataFolderError, history_path
@@ -43,15 +43,14 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
-    from ..formats.historyrecorder import GameRecorder
-    from ..formats.historyrows import Source
+    from ..history.recorder import start_recording
 
     try:
         path = history_path()
     except DataFolderError as exc:
         warn(f"{exc}. This game is not recorded in the history.", look)
         return None
-    recorder = GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)
+    recorder = start_recording(path, game, interactive=interactive)
     if recorder.refused is not None:
         warn(f"{recorder.refused}. This game is not recorded in the history.", look)
     return recorder

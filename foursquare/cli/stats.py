@@ -1,7 +1,7 @@
 """``foursquare stats``: the statistics of the games in the history.
 
-The games come from the history of the data folder (:mod:`foursquare.cli.datafolder`,
-:mod:`foursquare.formats.history`): games played (won or lost), games stopped
+The games come from the history of the data folder (:mod:`foursquare.app.datafolder`,
+:mod:`foursquare.history.store`): games played (won or lost), games stopped
 before their end, the share won with its 95% Wilson interval, the mean and best
 score of the games won, the current and longest winning streaks, hints and time
 per game; the same for each rule set; at a terminal, a histogram of the scores.
@@ -16,9 +16,9 @@ import click
 
 from ..app.datafolder import history_path
 from ..errors import shown_name
-from ..formats.history import HistoryStore
-from ..formats.historyrows import GameRecord
-from ..formats.historystats import Summary, summarize
+from ..history.rows import GameRecord
+from ..history.stats import Summary, by_rules, summarize
+from ..history.store import read_records
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .options import given_on_the_command_line, option_needs
@@ -52,22 +52,13 @@ def stats(fmt: str, histogram: bool | None) -> None:
     if fmt != "text" and given_on_the_command_line("histogram"):
         option_needs("--histogram" if histogram else "--no-histogram", True, "--format text", None)
     path = history_path()
-    with HistoryStore.open(path) as store:
-        records = store.records()
-    by_rules = _by_rules(records)
+    records = read_records(path)
     if fmt == "json":
         out: dict[str, object] = {"history": path, **summarize(records).to_dict()}
-        out["by_rules"] = {name: summarize(games).to_dict() for name, games in by_rules.items()}
+        out["by_rules"] = {name: summary.to_dict() for name, summary in by_rules(records).items()}
         click.echo(json.dumps(out, indent=2))
         return
     click.echo(stats_text(records, path, histogram=sys.stdout.isatty() if histogram is None else histogram))
-
-
-def _by_rules(records: list[GameRecord]) -> dict[str, list[GameRecord]]:
-    groups: dict[str, list[GameRecord]] = {}
-    for record in records:
-        groups.setdefault(record.rules, []).append(record)
-    return dict(sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])))
 
 
 def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False) -> str:
@@ -77,9 +68,9 @@ def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False)
         return f"No games in the history yet ({shown_name(path)}).\nPlay one at the prompt: foursquare play"
     total = summarize(records)
     lines = summary_lines(total)
-    groups = _by_rules(records)
+    groups = by_rules(records)
     if len(groups) > 1:
-        lines += ["", "By rule set:", *rules_table({name: summarize(games) for name, games in groups.items()})]
+        lines += ["", "By rule set:", *rules_table(groups)]
     if histogram and total.scores:
         lines += ["", f"Scores of the {_games(total.won)} won:", *histogram_lines(total.scores)]
     return "\n".join(lines)

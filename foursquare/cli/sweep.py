@@ -12,7 +12,7 @@ setting of a row: a file resumes a range when its rows are the first deals of
 that range, in order (with simulate, each deal's games in the order of the bots).
 
 **How a run resumes** (:func:`resume_csv`).  The file is claimed as any
-``--output`` file (:func:`~foursquare.cli.files.claim`: locked while it is
+``--output`` file (:func:`~foursquare.app.files.claim`: locked while it is
 written, one writer); its header must be this command's, each whole row must
 have this run's settings and the deal (and bot) due at its place, else the run
 is refused before any work (a settings mismatch is a usage error, status 2; a

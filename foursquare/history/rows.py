@@ -10,7 +10,7 @@ checked for its type and range, and the status, the reason and the score for
 the combinations a game has (RULES.md §5: a game won has a score and no reason,
 a game lost a reason and no score, a game going on neither).  The history's
 store turns a :class:`DamagedRow` into a refusal of the file that names it
-(:class:`~foursquare.formats.history.CorruptHistoryError`), for every reader.
+(:class:`~foursquare.history.store.CorruptHistoryError`), for every reader.
 
     >>> r = read_row((1, "transcript", "x", "standard", "7", 3, "playing", None, None, 0,
     ...               0.0, 1.0, None, 1.0, "prompt", None, b"d" * 16))
@@ -20,7 +20,7 @@ store turns a :class:`DamagedRow` into a refusal of the file that names it
     ...           None, None, None, 1.0, "prompt", None, b"d" * 16))
     Traceback (most recent call last):
     ...
-    foursquare.formats.historyrows.DamagedRow: row 2: its kind is 'zzz', not one foursquare writes (transcript, state)
+    foursquare.history.rows.DamagedRow: row 2: its kind is 'zzz', not one foursquare writes (transcript, state)
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class GameRecord:
     :ivar moves: the moves made.
     :ivar status, reason, score: the game's result so far (RULES.md §5).
     :ivar hints: the hints asked (``None``: not known).
-    :ivar digest: the game's digest (:func:`~foursquare.formats.history.digest`),
+    :ivar digest: the game's digest (:func:`~foursquare.history.store.digest`),
         empty when not read.
     """
 

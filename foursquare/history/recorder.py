@@ -1,4 +1,4 @@
-"""The prompt's recorder: one game kept in the history (:mod:`foursquare.formats.history`)
+"""The prompt's recorder: one game kept in the history (:mod:`foursquare.history.store`)
 as it is played, rewritten after every change, without ever stopping the game
 (:class:`GameRecorder`).  A session resumed where a stopped game of the history
 stands continues that game's row, also from a state without its moves: one game,
@@ -11,8 +11,8 @@ import sqlite3
 import time
 
 from ..engine.game import Game
-from .history import CorruptHistoryError, HistoryStore, HistoryStoreError, digest
-from .historyrows import GameRecord, Kind, Source
+from .rows import GameRecord, Kind, Source
+from .store import CorruptHistoryError, HistoryStore, HistoryStoreError, digest
 
 
 class GameRecorder:
@@ -25,7 +25,7 @@ class GameRecorder:
     A write that fails (the file locked by another writer, the disk full, the
     file read-only) is kept in :attr:`error`, never raised: the next change
     tries again with the whole game, so nothing is lost once the file can be
-    written.  A file that cannot be a history (:class:`~foursquare.formats.history.NewerHistoryError`,
+    written.  A file that cannot be a history (:class:`~foursquare.history.store.NewerHistoryError`,
     :class:`CorruptHistoryError`) is never written: :attr:`refused` says why.
 
     :param path: the history file (created when missing).
@@ -161,3 +161,10 @@ class GameRecorder:
         if self.store is not None:
             self.store.close()
             self.store = None
+
+
+def start_recording(path: str, game: Game, *, interactive: bool) -> GameRecorder:
+    """The recorder that keeps ``game`` in the history at ``path`` (:class:`GameRecorder`),
+    as played at the prompt (``interactive``: :data:`Source.PROMPT`) or by a script
+    (:data:`Source.SCRIPT`); a file that is refused is in its :attr:`~GameRecorder.refused`."""
+    return GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)

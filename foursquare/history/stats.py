@@ -1,5 +1,5 @@
 """The statistics of some games of the history (``foursquare stats``): pure
-functions of their records (:class:`~foursquare.formats.historyrows.GameRecord`).
+functions of their records (:class:`~foursquare.history.rows.GameRecord`).
 
     >>> summarize([]).played
     0
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..engine.game import Status
 from ..stats import wilson_interval
-from .historyrows import GameRecord
+from .rows import GameRecord
 
 
 @dataclass
@@ -106,3 +106,17 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     if times:
         out.seconds_per_game = statistics.median(times)
     return out
+
+
+def by_rules(records: Sequence[GameRecord]) -> dict[str, Summary]:
+    """The statistics of each rule set's games (:func:`summarize`), by the rule set's
+    name: the one with the most games first, then by name.
+
+    >>> by_rules([])
+    {}
+    """
+    groups: dict[str, list[GameRecord]] = {}
+    for record in records:
+        groups.setdefault(record.rules, []).append(record)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    return {name: summarize(games) for name, games in ordered}

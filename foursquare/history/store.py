@@ -23,7 +23,7 @@ What the file guarantees:
   where the file is expected is refused, never opened (a FIFO would wait).
 - **A crash keeps the game so far.**  A game's row is written at its first move
   and rewritten after every change
-  (:class:`~foursquare.formats.historyrecorder.GameRecorder`), each write committed.
+  (:class:`~foursquare.history.recorder.GameRecorder`), each write committed.
 - **A file from a newer version is never altered.**  Its schema version
   (``PRAGMA user_version``) is read before anything is written, and a version
   above :data:`SCHEMA_VERSION` is refused (:class:`NewerHistoryError`).
@@ -31,7 +31,7 @@ What the file guarantees:
   SQLite file (its header), fails SQLite's ``quick_check``, or is an SQLite file
   of other tables is refused (:class:`CorruptHistoryError`), and left as it is.
 
-The statistics of the records are :mod:`foursquare.formats.historystats`'s.
+The statistics of the records are :mod:`foursquare.history.stats`'s.
 
     >>> import tempfile, os
     >>> from foursquare.engine.game import Game
@@ -61,7 +61,7 @@ from typing import NamedTuple
 
 from ..engine.game import Game
 from ..errors import FormatError, FoursquareError, shown_name
-from .historyrows import COLUMN_NAMES, COLUMNS, DamagedRow, GameRecord, Kind, Source, read_row
+from .rows import COLUMN_NAMES, COLUMNS, DamagedRow, GameRecord, Kind, Source, read_row
 
 #: The schema this module reads and writes (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -133,10 +133,10 @@ def record_of(game: Game) -> tuple[Kind, str]:
     it ten times slower to write), or its state when it was resumed from a position
     without its moves."""
     if len(game.moves) == game.placed:
-        from .transcript import transcript_text
+        from ..formats.transcript import transcript_text
 
         return Kind.TRANSCRIPT, transcript_text(game, claims=False)
-    from .state import state_text
+    from ..formats.state import state_text
 
     return Kind.STATE, state_text(game)
 
@@ -152,8 +152,8 @@ def position_of(game: Game) -> tuple[object, ...]:
 def game_of(record: GameRecord) -> Game | None:
     """The game a row keeps (its transcript replayed, or its state set up), or
     ``None`` when its record does not read (a damaged row: ``history export`` names it)."""
-    from .state import read_state
-    from .transcript import load_game
+    from ..formats.state import read_state
+    from ..formats.transcript import load_game
 
     try:
         if record.kind is Kind.TRANSCRIPT:
@@ -326,7 +326,7 @@ def _not_a_folder(path: str) -> str:
 
 def _refuse_read_only(path: str) -> None:
     """Refuse to write a history file whose mode has no write bit for its owner (as
-    :mod:`foursquare.cli.files` refuses such files, even for root)."""
+    :mod:`foursquare.app.files` refuses such files, even for root)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
@@ -617,7 +617,7 @@ class HistoryStore:
         at most ``limit`` of them (the newest when newest first).
 
         :raises CorruptHistoryError: for a row of values foursquare never writes
-            (:func:`~foursquare.formats.historyrows.read_row`), named by its id.
+            (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
         order = "DESC" if newest_first else "ASC"
@@ -633,8 +633,8 @@ class HistoryStore:
         return self._rows(f"SELECT {COLUMNS} FROM games ORDER BY id")
 
     def _rows(self, sql: str, params: tuple[object, ...] = ()) -> Iterator[GameRecord]:
-        """The rows ``sql`` selects (:data:`~foursquare.formats.historyrows.COLUMNS`),
-        each read by :func:`~foursquare.formats.historyrows.read_row`: the one way every
+        """The rows ``sql`` selects (:data:`~foursquare.history.rows.COLUMNS`),
+        each read by :func:`~foursquare.history.rows.read_row`: the one way every
         reader gets the games, so that a damaged row or table is the same refusal,
         naming the file (and the row), whichever command reads it."""
         try:
@@ -665,7 +665,7 @@ class HistoryStore:
         :raises CorruptHistoryError: naming the row whose record is not its game's
             transcript (nothing is to be written), or as :meth:`records`.
         """
-        from .transcript import iter_validate, load_game
+        from ..formats.transcript import iter_validate, load_game
 
         games = [r for r in self if r.kind is Kind.TRANSCRIPT]
         texts = [r.record for r in games]
@@ -692,6 +692,17 @@ class HistoryStore:
                     continue
             raise CorruptHistoryError(_not_history(self.path, f"damaged: row {record.id}: {why}"))
         raise CorruptHistoryError(_not_history(self.path, "damaged: its transcripts do not make one stream"))
+
+
+def read_records(path: str) -> list[GameRecord]:
+    """The games of the history at ``path``, in the order they were added (none for a
+    missing file); nothing is written.
+
+    :raises NewerHistoryError, CorruptHistoryError, HistoryStoreError: as
+        :meth:`HistoryStore.open` and :meth:`HistoryStore.records`.
+    """
+    with HistoryStore.open(path) as store:
+        return store.records()
 
 
 def _damage(exc: sqlite3.DatabaseError) -> bool:

@@ -1,0 +1,81 @@
+"""The game history: every game played at the prompt (or imported), kept in an
+SQLite file, with its rows, its statistics, the prompt's recorder and its
+transcripts in and out.
+
+- :mod:`~foursquare.history.store`: the SQLite file (:class:`HistoryStore`,
+  :func:`read_records`), its checks and refusals (:class:`HistoryStoreError` and
+  its kinds), a failed write in words (:func:`error_words`).
+- :mod:`~foursquare.history.rows`: one game as its row holds it (:class:`GameRecord`),
+  and the one place a row is read (:class:`DamagedRow`).
+- :mod:`~foursquare.history.stats`: the statistics of ``foursquare stats``
+  (:func:`summarize`, :func:`by_rules`).
+- :mod:`~foursquare.history.recorder`: the prompt's game kept in the history as it
+  is played (:class:`GameRecorder`, :func:`start_recording`).
+- :mod:`~foursquare.history.transcripts`: the games exported as one transcript
+  stream (:func:`export_games`) and a transcript file's games imported
+  (:func:`read_transcripts`, :func:`import_games`).
+
+A layer beside :mod:`foursquare.formats`: it imports the foundation, the engine and
+the formats only; where the file is (the data folder) is its caller's to say.  The
+names below load on first use (PEP 562), as those of :mod:`foursquare`: reading a
+row does not load SQLite.
+
+    >>> from foursquare.history import summarize
+    >>> summarize([]).played
+    0
+"""
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
+    from .recorder import GameRecorder, start_recording
+    from .rows import DamagedRow, GameRecord, Kind, Source
+    from .stats import Summary, by_rules, summarize
+    from .store import (
+        SCHEMA_VERSION,
+        CorruptHistoryError,
+        HistoryStore,
+        HistoryStoreError,
+        Imported,
+        NewerHistoryError,
+        error_words,
+        read_records,
+    )
+    from .transcripts import Export, Transcripts, export_games, export_numbers, import_games, read_transcripts
+
+# name -> the module (of this package) that defines it.
+_EXPORTS: dict[str, str] = {
+    "GameRecorder": "recorder", "start_recording": "recorder",
+    "DamagedRow": "rows", "GameRecord": "rows", "Kind": "rows", "Source": "rows",
+    "Summary": "stats", "by_rules": "stats", "summarize": "stats",
+    "SCHEMA_VERSION": "store", "CorruptHistoryError": "store", "HistoryStore": "store", "HistoryStoreError": "store",
+    "Imported": "store", "NewerHistoryError": "store", "error_words": "store", "read_records": "store",
+    "Export": "transcripts", "Transcripts": "transcripts", "export_games": "transcripts",
+    "export_numbers": "transcripts", "import_games": "transcripts", "read_transcripts": "transcripts",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """One of :data:`__all__`, imported from its module on first use (PEP 562).
+
+    :raises AttributeError: for any other name.
+    """
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+__all__ = [
+    "SCHEMA_VERSION", "CorruptHistoryError", "DamagedRow", "Export", "GameRecord", "GameRecorder",
+    "HistoryStore", "HistoryStoreError", "Imported", "Kind", "NewerHistoryError", "Source", "Summary",
+    "Transcripts", "by_rules", "error_words", "export_games", "export_numbers", "import_games",
+    "read_records", "read_transcripts", "start_recording", "summarize",
+]  # fmt: skip

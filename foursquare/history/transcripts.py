@@ -1,0 +1,108 @@
+"""The history's games as transcripts (FORMATS.md "Transcripts"): what ``history
+export`` writes (:func:`export_games`, the games numbered by :func:`export_numbers`)
+and what ``history import`` adds (:func:`read_transcripts`, every game checked
+first, then :func:`import_games`: all or none).  The history's file is its
+caller's to name (the data folder).
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "h.sqlite3")
+    >>> export_games(path).games, export_games(path).left_out
+    ([], 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..engine.game import Game
+from ..errors import FormatError
+from .rows import GameRecord, Kind
+from .store import HistoryStore, Imported
+
+
+def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
+    """Row id -> the game's number in the export (from 1, oldest first); a game kept
+    as a state (resumed from a position without its moves) has none."""
+    numbers: dict[int, int] = {}
+    for record in records:
+        if record.kind is Kind.TRANSCRIPT:
+            numbers[record.id] = len(numbers) + 1
+    return numbers
+
+
+@dataclass(frozen=True)
+class Export:
+    """What :func:`export_games` found in the history.
+
+    :ivar games: the games kept as transcripts, oldest first.
+    :ivar stream: their transcript stream (one document a game), checked.
+    :ivar left_out: the games kept as states (resumed from a position without
+        their moves): a transcript needs every move.
+    """
+
+    games: list[GameRecord]
+    stream: str
+    left_out: int
+
+
+def export_games(path: str) -> Export:
+    """The games of the history at ``path`` as one transcript stream, every transcript
+    checked (:meth:`HistoryStore.exported`), and the count of the games left out.
+
+    :raises HistoryStoreError: as :meth:`HistoryStore.open` and :meth:`HistoryStore.records`;
+        :class:`CorruptHistoryError` naming a damaged row (nothing is to be written).
+    """
+    with HistoryStore.open(path) as store:
+        records = store.records()
+        games, stream = store.exported()
+    return Export(games, stream, len(records) - len(games))
+
+
+@dataclass(frozen=True)
+class Transcripts:
+    """The games of a transcript file, checked (:func:`read_transcripts`).
+
+    :ivar name: the file's name as messages show it (``<stdin>`` for ``-``).
+    :ivar games: the valid games, in the file's order.
+    :ivar invalid: the games that are not valid.
+    """
+
+    name: str
+    games: list[Game]
+    invalid: int
+
+
+def read_transcripts(file: str, on_error: Callable[[FormatError], None]) -> Transcripts:
+    """The games of the transcript file ``file`` (``-``: stdin), each checked as
+    ``foursquare validate`` checks it; each error of an invalid game given to
+    ``on_error`` as it is found (one game read at a time).
+
+    :raises FormatError: when the file cannot be read (:func:`~foursquare.formats.files.read_source`).
+    """
+    from ..formats.files import read_source
+    from ..formats.transcript import iter_validate
+
+    text, name = read_source(file)
+    games: list[Game] = []
+    invalid = 0
+    for report in iter_validate(text, name):
+        if not report.valid:
+            invalid += 1
+            for error in report.errors:
+                on_error(error)
+        elif report.game is not None:
+            games.append(report.game)
+    return Transcripts(name, games, invalid)
+
+
+def import_games(path: str, games: Sequence[Game], origin: str) -> Imported:
+    """Add ``games`` to the history at ``path`` (made when missing), all or none
+    (:meth:`HistoryStore.import_games`: a game the history holds, or given twice,
+    is not added again).
+
+    :raises HistoryStoreError: as :meth:`HistoryStore.open` with ``create``.
+    :raises sqlite3.Error, OSError: when the history cannot be written (nothing added).
+    """
+    with HistoryStore.open(path, create=True) as store:
+        return store.import_games(games, origin=origin)

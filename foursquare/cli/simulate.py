@@ -11,6 +11,18 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from ..app.sweep import (
+    RESUME_HELP,
+    SCHEDULER_HELP,
+    RowWriter,
+    check_sweep_options,
+    int_or_none,
+    limit_text,
+    open_cluster,
+    resume_csv,
+    resumed_notice,
+    rules_text,
+)
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
@@ -34,18 +46,6 @@ from .options import (
 )
 from .signals import signals_deferred, worker_signals
 from .streams import ReaderGone, stdout_reader_gone
-from .sweep import (
-    RESUME_HELP,
-    SCHEDULER_HELP,
-    RowWriter,
-    check_sweep_options,
-    int_or_none,
-    limit_text,
-    open_cluster,
-    resume_csv,
-    resumed_notice,
-    rules_text,
-)
 
 if TYPE_CHECKING:
     from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary

@@ -10,6 +10,18 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..app.sweep import (
+    RESUME_HELP,
+    SCHEDULER_HELP,
+    RowWriter,
+    check_sweep_options,
+    int_or_none,
+    limit_text,
+    open_cluster,
+    resume_csv,
+    resumed_notice,
+    rules_text,
+)
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
@@ -29,18 +41,6 @@ from .options import (
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted
-from .sweep import (
-    RESUME_HELP,
-    SCHEDULER_HELP,
-    RowWriter,
-    check_sweep_options,
-    int_or_none,
-    limit_text,
-    open_cluster,
-    resume_csv,
-    resumed_notice,
-    rules_text,
-)
 
 if TYPE_CHECKING:
     from ..cluster import Cluster

@@ -46,8 +46,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..cli.files import claim
 from ..errors import FormatError, quote, shown_name
-from .files import claim
 
 if TYPE_CHECKING:
     from ..cluster import Cluster

@@ -1,0 +1,1 @@
+"""The application layer: what a program does with the parts, usable without Click."""

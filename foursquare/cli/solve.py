@@ -213,11 +213,10 @@ def _batch(
     ``cluster``: solve them on a Dask cluster; ``resume``: continue the CSV file
     (its deals are not solved again, and count in the summary)."""
     from ..engine.rules import STANDARD
-    from ..solver import check_rules, solve_deals
+    from ..solver import solve_deals
     from ..solver.analysis import BatchTally
 
     rules = rules or STANDARD
-    check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
     tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
     writer: RowWriter | None = None
     csv_file: IO[str] | None = None

@@ -1,6 +1,10 @@
-"""What ``solve --deals`` and ``simulate`` share for long sweeps: ``--scheduler``
-(the deals as tasks on a Dask cluster) and ``--resume`` (continuing an ``--output``
-CSV that stopped partway).
+"""Resumable sweeps, what ``solve --deals`` and ``simulate`` share, usable without
+Click: where the tasks run (:class:`Workers`: worker processes, or a Dask cluster,
+``--scheduler``), the rows of an ``--output`` CSV written each at once
+(:class:`RowWriter`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
+stopped partway).  What this module refuses is a :class:`~foursquare.errors.FoursquareError`
+carrying the facts (:class:`ResumeMismatch`, :class:`NotAFileToResume`,
+:class:`ForeignCsvError`); the command line words them in its options.
 
 **How a CSV records its settings.**  Every row carries the settings that shape
 its result, in the last columns (``rules``, ``max_nodes``, ``timeout`` for solve;
@@ -44,25 +48,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-import click
-
 from ..cli.files import claim
-from ..errors import FormatError, quote, shown_name
+from ..errors import FormatError, FoursquareError, quote, shown_name
 
 if TYPE_CHECKING:
-    from ..cluster import Cluster
+    from ..cluster import Cluster, SchedulerAddress
     from ..engine.rules import Rules
 
-#: The help of ``--scheduler``.
-SCHEDULER_HELP = (
-    "Run the deals as tasks on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
-    "needs pip install 'foursquare[dask]'."
-)
-#: The help of ``--resume``.
-RESUME_HELP = (
-    "Continue the --output FILE.csv of a run that stopped partway, with the same settings: "
-    "the deals already in it are skipped (a missing or empty file starts afresh)."
-)
 #: The CSV's line end (the csv module's).
 LINE_END = "\r\n"
 
@@ -90,44 +82,113 @@ def limit_text(value: float | int | None) -> str:
     return "" if value is None else str(value)
 
 
-def check_sweep_options(scheduler: str | None, jobs_given: bool | None, resume: bool, output: str | None, force: bool) -> None:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2)."""
-    if scheduler is not None and jobs_given:
-        raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
-    if scheduler is not None:
-        check_scheduler(scheduler)
-    if resume:
-        if output is None:
-            raise click.UsageError("--resume needs --output FILE.csv (the file to continue)")
-        if output == "-":
-            raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
-        if force:
-            raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
+@dataclass(frozen=True)
+class Workers:
+    """Where a sweep's tasks run: ``jobs`` worker processes of this machine, or the
+    Dask cluster whose scheduler is at ``scheduler`` (its address checked once, by
+    :meth:`at`)."""
+
+    jobs: int = 1
+    scheduler: SchedulerAddress | None = None
+
+    @classmethod
+    def at(cls, jobs: int, scheduler: str | None) -> Workers:
+        """The workers of a sweep, the scheduler's address read by Dask's own parsing
+        before any connection (:func:`foursquare.cluster.scheduler_address`).
+
+        :raises ClusterAddressError: for an address Dask cannot connect to.
+        :raises ClusterUnavailable: without the ``dask`` extra.
+        """
+        from ..cluster import scheduler_address
+
+        return cls(jobs, None if scheduler is None else scheduler_address(scheduler))
+
+    def connect(self) -> Cluster | None:
+        """The cluster, connected (``None``: the tasks run here).
+
+        :raises ClusterError: when the scheduler cannot be reached.
+        """
+        from ..cluster import connect
+
+        return None if self.scheduler is None else connect(self.scheduler)
 
 
-def check_scheduler(address: str) -> str:
-    """The ``--scheduler`` address, read by Dask's own parsing before any connection:
-    a malformed one (or no ``dask`` extra) is a usage error naming the option (status 2)."""
-    from ..cluster import ClusterAddressError, ClusterUnavailable, check_address
+class ResumeMismatch(FoursquareError, ValueError):
+    """A row of the file to continue that is not the row this run writes at its place:
+    another deal, another bot (at the command line, a usage error).
 
-    try:
-        return check_address(address)
-    except ClusterAddressError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
-    except ClusterUnavailable as exc:
-        raise click.UsageError(f"--scheduler: {exc}") from None
-
-
-def open_cluster(address: str) -> Cluster:
-    """Connect to the Dask scheduler at ``address``; without the ``dask`` extra, a
-    usage error naming it (status 2).
-
-    :raises ClusterError: when the scheduler cannot be reached (status 1).
+    :ivar where: ``FILE:LINE`` of the row.
     """
-    from ..cluster import connect
 
-    check_scheduler(address)
-    return connect(address)
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}")
+
+
+class SettingMismatch(ResumeMismatch):
+    """A row written with another value of a setting (``column``): ``was`` in the
+    file, ``now`` in this run (``none`` for a limit not given)."""
+
+    def __init__(self, where: str, column: str, was: str, now: str) -> None:
+        self.column, self.was, self.now = column, was, now
+        super().__init__(
+            where, f"the file was written with {column} {shown_field(was)}, this run has {now}: "
+            "resume it with the settings it was written with, or write another file"
+        )
+
+
+class DealOutOfRange(ResumeMismatch):
+    """A row of a deal outside the run's range: past its end (``first`` false), or the
+    file's first row at another deal than the range's first (``first`` true)."""
+
+    def __init__(self, where: str, deal: str, deals: range, first: bool) -> None:
+        self.deal, self.deals, self.first = deal, deals, first
+        if first:
+            message = f"the file starts at deal {shown_field(deal)}, the deals start at {deals.start}"
+        else:
+            message = f"the file holds more deals than {deals.start}-{deals.stop - 1} (deal {shown_field(deal)})"
+        super().__init__(where, message)
+
+
+class NotAFileToResume(FoursquareError, ValueError):
+    """The file to continue is a FIFO (named pipe): read to be continued, it would wait for a writer."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue")
+
+
+class ForeignCsvError(FormatError):
+    """The file to continue does not begin with this command's header line."""
+
+    def __init__(self, path: str, header: Sequence[str]) -> None:
+        self.header = list(header)
+        super().__init__(path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)})")
+
+
+@dataclass(frozen=True)
+class SweepCsv:
+    """What the ``--output`` CSV of a run holds, for :func:`resume_csv`.
+
+    :ivar header: the command's CSV column names.
+    :ivar settings: ``(column, value)`` for each setting column: the value this run writes there.
+    :ivar deals: the run's deal range: the file's rows must be its first deals.
+    :ivar parse: reads a row (a mapping of the header's names); raises
+        :class:`ValueError` for a value this command does not write.
+    :ivar bots: for simulate: the bots, in the order of each deal's rows (a ``bot``
+        column); ``None``: one row a deal.
+    """
+
+    header: Sequence[str]
+    settings: Sequence[tuple[str, str]]
+    deals: range
+    parse: Callable[[dict[str, str]], Any]
+    bots: Sequence[str] | None = None
+
+    @property
+    def group(self) -> int:
+        """The rows of one deal."""
+        return len(self.bots) if self.bots else 1
 
 
 @dataclass
@@ -140,34 +201,21 @@ class Resumed:
     stream: IO[str]
 
 
-def resume_csv(
-    path: str,
-    header: Sequence[str],
-    settings: Sequence[tuple[str, str, str]],
-    deals: range,
-    parse: Callable[[dict[str, str]], Any],
-    keep: Callable[[list[Any]], None],
-    bots: Sequence[str] | None = None,
-) -> Resumed:
+def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
     """Open ``--output`` ``path`` to continue it (module doc): check what it holds,
     cut a partial last line (and, with ``bots``, a deal not every bot finished).
     The file is read a line at a time: its rows are handed on, never held.
 
-    :param header: the command's CSV column names.
-    :param settings: ``(column, option, value)`` for each setting column: the value
-        this run writes there, and the option that sets it (for the message).
-    :param deals: the run's deal range: the file's rows must be its first deals.
-    :param parse: reads a row (a mapping of the header's names); raises
-        :class:`ValueError` for a value this command does not write.
+    :param layout: what the file holds (its header, this run's settings and deals, ...).
     :param keep: called with the parsed rows of each whole deal kept, in order (one
         row, or with ``bots`` one per bot); when a later line is refused, what it
         was given is to be thrown away.
-    :param bots: for simulate: the bots, in the order of each deal's rows (a
-        ``bot`` column); ``None``: one row a deal.
     :returns: the number of rows kept and the file open after them; a missing or
         empty file, or one whose header line was cut short, gets the header.
-    :raises click.UsageError: a row of other settings or of a deal not due there (status 2).
-    :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV (status 1).
+    :raises NotAFileToResume: for a FIFO.
+    :raises ResumeMismatch: a row of other settings or of a deal not due there.
+    :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
+        (:class:`ForeignCsvError`: another header).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
     """
     try:
@@ -175,19 +223,17 @@ def resume_csv(
     except OSError:
         info = None
     if info is not None and stat.S_ISFIFO(info.st_mode):  # read to be continued: it would wait for a writer
-        raise click.UsageError(
-            f"--resume needs a file to continue: {shown_name(path)} is a FIFO (named pipe); give --output without --resume"
-        )
+        raise NotAFileToResume(path)
     if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
         # /dev/null, a device: nothing to continue
         stream = open(path, "w", newline="", encoding="utf-8")
-        stream.write(",".join(header) + LINE_END)
+        stream.write(",".join(layout.header) + LINE_END)
         return Resumed(0, stream)
     held = claim(path)
     try:
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
-            rows, kept, fresh = _read(raw, path, header, settings, deals, parse, keep, bots)
+            rows, kept, fresh = _read(raw, path, layout, keep)
         os.ftruncate(held.fd, kept)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
         fd, held.fd = held.fd, -1
@@ -196,7 +242,7 @@ def resume_csv(
         raise
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
     if fresh:
-        RowWriter(stream, path).write(header)
+        RowWriter(stream, path).write(layout.header)
     return Resumed(rows, stream)
 
 
@@ -246,16 +292,7 @@ class RowWriter:
 LONGEST_LINE = 1 << 16
 
 
-def _read(
-    raw: IO[bytes],
-    path: str,
-    header: Sequence[str],
-    settings: Sequence[tuple[str, str, str]],
-    deals: range,
-    parse: Callable[[dict[str, str]], Any],
-    keep: Callable[[list[Any]], None],
-    bots: Sequence[str] | None,
-) -> tuple[int, int, bool]:
+def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> tuple[int, int, bool]:
     """Read the file ``raw`` (at its start) a line at a time: ``(rows kept, the byte
     offset after the last one kept, whether the header is to be written)``.
 
@@ -263,20 +300,17 @@ def _read(
     (the header, or the row due there) is left out (to be cut); anything else that
     is not what this command writes is refused, the file untouched.
     """
-    name = shown_name(path)
-    group = len(bots) if bots else 1
-    rules = _rules_of(settings)
+    rules = _rules_of(layout.settings)
     count = 0  # the rows kept (whole deals)
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
     first = raw.readline(LONGEST_LINE)
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
-    if _header_due(path, first[start:], header):
+    if _header_due(path, first[start:], layout.header):
         return 0, start, True
     keep_at = offset = len(first)  # the offset after the last whole deal; after the last line read
     number = 1
-    end_bytes = LINE_END.encode()
     while data_line := raw.readline(LONGEST_LINE):
         number += 1
         offset += len(data_line)
@@ -284,32 +318,50 @@ def _read(
             if len(data_line) == LONGEST_LINE:
                 raise FormatError(path, number, f"the line is too long (over {LONGEST_LINE:,} bytes): not a CSV this command wrote")
             # the last line, cut short (a crash): dropped, if it is the start of the row due
-            _check_cut_line(path, number, data_line, header, deals, bots, count + len(pending), group)
+            _check_cut_line(_Place(path, number, count + len(pending)), data_line, layout)
             break
-        lf_only = not data_line.endswith(end_bytes)
-        if lf_only:  # read as if it ended in CR LF: only a row that is whole but for that is told so
-            data_line = data_line[:-1] + end_bytes
-        try:
-            row = _row_of(path, number, data_line, header)
-            _check_row(name, number, row, settings, deals, bots, count + len(pending), group)
-            try:
-                _check_values(row, rules)
-                parsed = parse(row)
-            except (ValueError, KeyError) as exc:
-                raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
-        except click.UsageError:
-            if lf_only:  # a row of this command, but for its line end
-                raise FormatError(path, number, _LF_WORDS) from None
-            raise
-        if lf_only:
-            raise FormatError(path, number, _LF_WORDS)
-        pending.append(parsed)
-        if len(pending) == group:
+        pending.append(_read_row(_Place(path, number, count + len(pending)), data_line, layout, rules))
+        if len(pending) == layout.group:
             keep(pending)
-            count += group
+            count += layout.group
             pending = []
             keep_at = offset
     return count, keep_at, False
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a line of the file is: the file's name, its line number, and the index of
+    the row due there (from 0, counting every bot's row)."""
+
+    path: str
+    number: int
+    index: int
+
+
+def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -> Any:
+    """The row of one whole line, parsed, if it is the row due at its place with this
+    run's settings: else :class:`FormatError` or :class:`ResumeMismatch`."""
+    path, number = place.path, place.number
+    end_bytes = LINE_END.encode()
+    lf_only = not data_line.endswith(end_bytes)
+    if lf_only:  # read as if it ended in CR LF: only a row that is whole but for that is told so
+        data_line = data_line[:-1] + end_bytes
+    try:
+        row = _row_of(path, number, data_line, layout.header)
+        _check_row(place, row, layout)
+        try:
+            _check_values(row, rules)
+            parsed = layout.parse(row)
+        except (ValueError, KeyError) as exc:
+            raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
+    except ResumeMismatch:
+        if lf_only:  # a row of this command, but for its line end
+            raise FormatError(path, number, _LF_WORDS) from None
+        raise
+    if lf_only:
+        raise FormatError(path, number, _LF_WORDS)
+    return parsed
 
 
 def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
@@ -324,10 +376,7 @@ def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
         return True
     if line == head[:-2] + b"\n":
         raise FormatError(path, 1, _LF_WORDS)
-    raise FormatError(
-        path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)}); "
-        "give another --output file, or --force without --resume to write over it"
-    )
+    raise ForeignCsvError(path, header)
 
 
 def _is_deal_number(text: str) -> bool:
@@ -365,7 +414,7 @@ def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> 
     return dict(zip(header, fields, strict=True))
 
 
-def _shown(field: str) -> str:
+def shown_field(field: str) -> str:
     """A field of the file in a message: as it is when it reads clearly so (``48``,
     ``greedy``, ``size=5 pile_cap=3``), else quoted (``' 48'``, ``''``, ``'4\\x00'``)."""
     plain = field.isprintable() and field == field.strip() and not set(field) & set("'\",")
@@ -386,11 +435,10 @@ def _csv_line(fields: Sequence[object]) -> str:
     return out.getvalue()
 
 
-def _check_cut_line(
-    path: str, number: int, data: bytes, header: Sequence[str], deals: range, bots: Sequence[str] | None, index: int, group: int
-) -> None:
+def _check_cut_line(place: _Place, data: bytes, layout: SweepCsv) -> None:
     """A last line without a line end may be cut only when it is the start of the row
     due at its place (a crash while it was written): else :class:`FormatError`."""
+    header, deals, bots, index, group = layout.header, layout.deals, layout.bots, place.index, layout.group
     text = data.decode("ascii", errors="replace")  # (a row is ASCII text)
     body = text[:-1] if text.endswith("\r") else text
     fields = body.split(",")
@@ -409,24 +457,24 @@ def _check_cut_line(
             good = False
     if not good:
         raise FormatError(
-            path, number, "a last line without its line end that is not the start of the row due there: "
+            place.path, place.number, "a last line without its line end that is not the start of the row due there: "
             "not a CSV this command wrote (it is left as it is)"
         )
 
 
-def _rules_of(settings: Sequence[tuple[str, str, str]]) -> Rules:
+def _rules_of(settings: Sequence[tuple[str, str]]) -> Rules:
     """The rule set whose :func:`rules_text` is this run's ``rules`` setting.
 
     >>> from foursquare.engine.rules import PRESETS, STANDARD
-    >>> all(_rules_of([("rules", "--rules", rules_text(r))]) == r for r in PRESETS.values())
+    >>> all(_rules_of([("rules", rules_text(r))]) == r for r in PRESETS.values())
     True
     >>> custom = STANDARD.with_changes(size=5, self_flip=True, ties="count")
-    >>> _rules_of([("rules", "--rules", rules_text(custom))]) == custom
+    >>> _rules_of([("rules", rules_text(custom))]) == custom
     True
     """
     from ..engine.rules import PRESETS, STANDARD
 
-    text = next(value for column, _, value in settings if column == "rules")
+    text = next(value for column, value in settings if column == "rules")
     if text in PRESETS:
         return PRESETS[text]
     kinds = STANDARD.parameters()
@@ -467,36 +515,47 @@ def _check_values(row: dict[str, str], rules: Rules) -> None:
     ``simulate`` (a ``reason`` column) is one the command writes under ``rules``
     (RULES.md §5: a score is the cards left in the stock, 0 to the deck size minus
     the grid's piles), else :class:`ValueError` saying which."""
-    from ..engine.layout import CELL_NAMES, STRIDE
 
     top = rules.deck_size - rules.size * rules.size  # the best score: every pile of one card
-    status, score = row["status"], row["score"]
     if "max_score" in row:  # solve
-        from ..solver import Outcome
+        _check_solve_values(row, rules, top)
+    else:
+        _check_simulate_values(row, rules, top)
 
-        if status not in {str(o) for o in Outcome}:
-            raise ValueError(f"status {status!r}")
-        _count(row["nodes"], 0, _count(row["max_nodes"], 1, None, "max_nodes"), "nodes")  # the search stops at its limit
-        _seconds(row["seconds"], "seconds")
-        if status == "solved":
-            won = _count(score, 0, top, "score")
-            if row["max_score"] != score:
-                raise ValueError(f"max_score {row['max_score']!r} of a solved deal of score {score}")
-            frame = range(rules.frame)
-            cells = {CELL_NAMES[r * STRIDE + c] for r in frame for c in frame}
-            moves = row["moves"].split(" ")
-            if len(moves) != rules.deck_size - won or not set(moves) <= cells:
-                raise ValueError(f"moves {row['moves']!r}: not the {rules.deck_size - won} cells of a win of score {won}")
-            return
-        if score != "" or row["moves"] != "":
-            raise ValueError(f"a score or moves for status {status}")
-        if status == "no-win" and row["max_score"] != "":
-            raise ValueError(f"max_score {row['max_score']!r} where no win exists")
-        if row["max_score"] != "":
-            _count(row["max_score"], 0, top, "max_score")
+
+def _check_solve_values(row: dict[str, str], rules: Rules, top: int) -> None:
+    """:func:`_check_values` of a row of ``solve --deals`` (``top``: the best score)."""
+    from ..engine.layout import CELL_NAMES, STRIDE
+    from ..solver import Outcome
+
+    status, score = row["status"], row["score"]
+    if status not in {str(o) for o in Outcome}:
+        raise ValueError(f"status {status!r}")
+    _count(row["nodes"], 0, _count(row["max_nodes"], 1, None, "max_nodes"), "nodes")  # the search stops at its limit
+    _seconds(row["seconds"], "seconds")
+    if status == "solved":
+        won = _count(score, 0, top, "score")
+        if row["max_score"] != score:
+            raise ValueError(f"max_score {row['max_score']!r} of a solved deal of score {score}")
+        frame = range(rules.frame)
+        cells = {CELL_NAMES[r * STRIDE + c] for r in frame for c in frame}
+        moves = row["moves"].split(" ")
+        if len(moves) != rules.deck_size - won or not set(moves) <= cells:
+            raise ValueError(f"moves {row['moves']!r}: not the {rules.deck_size - won} cells of a win of score {won}")
         return
+    if score != "" or row["moves"] != "":
+        raise ValueError(f"a score or moves for status {status}")
+    if status == "no-win" and row["max_score"] != "":
+        raise ValueError(f"max_score {row['max_score']!r} where no win exists")
+    if row["max_score"] != "":
+        _count(row["max_score"], 0, top, "max_score")
+
+
+def _check_simulate_values(row: dict[str, str], rules: Rules, top: int) -> None:
+    """:func:`_check_values` of a row of ``simulate`` (``top``: the best score)."""
     from ..engine.outcome import Reason
 
+    status, score = row["status"], row["score"]
     _seconds(row["seconds"], "seconds")
     _seconds(row["slowest_move_seconds"], "slowest_move_seconds")
     if status == "won":
@@ -518,48 +577,31 @@ def _check_values(row: dict[str, str], rules: Rules) -> None:
         raise ValueError(f"status {status!r}")
 
 
-def _check_row(
-    name: str,
-    number: int,
-    row: dict[str, str],
-    settings: Sequence[tuple[str, str, str]],
-    deals: range,
-    bots: Sequence[str] | None,
-    index: int,
-    group: int,
-) -> None:
-    """A row is the one due at its place with this run's settings, else a usage error (status 2)."""
-    for column, option, value in settings:
+def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> None:
+    """A row is the one due at its place with this run's settings, else :class:`ResumeMismatch`."""
+    where = f"{shown_name(place.path)}:{place.number}"
+    for column, value in layout.settings:
         if row[column] != value:
-            was = row[column] or "none"
-            now = value or "none"
-            raise click.UsageError(
-                f"{name}:{number}: the file was written with {option} {_shown(was)}, this run has {now}: "
-                "resume it with the settings it was written with, or write another file"
-            )
-    if bots and row["bot"] != bots[index % group]:
-        raise click.UsageError(
-            f"{name}:{number}: deal {_shown(row['deal'])} was played by {_shown(row['bot'])} where {bots[index % group]} is due "
-            f"(this run's bots: {', '.join(bots)})"
+            raise SettingMismatch(where, column, row[column] or "none", value or "none")
+    bots, deals, index = layout.bots, layout.deals, place.index
+    if bots and row["bot"] != bots[index % layout.group]:
+        raise ResumeMismatch(
+            where, f"deal {shown_field(row['deal'])} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
+            f"is due (this run's bots: {', '.join(bots)})"
         )
-    position = index // group
+    position = index // layout.group
     if position >= len(deals):
-        raise click.UsageError(
-            f"{name}:{number}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for "
-            f"(deal {_shown(row['deal'])})"
-        )
+        raise DealOutOfRange(where, row["deal"], deals, first=False)
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
-        raise FormatError(name, number, f"deal {_shown(row['deal'])}: a deal number this command never writes: not a CSV it wrote")
+        raise FormatError(
+            shown_name(place.path), place.number,
+            f"deal {shown_field(row['deal'])}: a deal number this command never writes: not a CSV it wrote",
+        )
     if row["deal"] != str(due):
         if index == 0:
-            raise click.UsageError(f"{name}:{number}: the file starts at deal {_shown(row['deal'])}, --deals starts at {deals.start}")
-        raise click.UsageError(f"{name}:{number}: deal {_shown(row['deal'])} where deal {due} is due (the deals must follow in order)")
-
-
-def resumed_notice(path: str, done: int, asked: int, what: str = "deals") -> None:
-    """Say on stderr how much of the sweep the file held already."""
-    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already", err=True)
+            raise DealOutOfRange(where, row["deal"], deals, first=True)
+        raise ResumeMismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
 
 
 def int_or_none(text: str) -> int | None:

@@ -1,0 +1,107 @@
+"""The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
+the checks of ``--scheduler`` and ``--resume``, and the refusals of
+:mod:`foursquare.app.sweep` worded in the command's options."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import click
+
+from ..app.sweep import (
+    DealOutOfRange,
+    ForeignCsvError,
+    NotAFileToResume,
+    Resumed,
+    ResumeMismatch,
+    SettingMismatch,
+    SweepCsv,
+    Workers,
+    resume_csv,
+    shown_field,
+)
+from ..errors import FormatError, shown_name
+from .options import given_on_the_command_line
+
+#: The help of ``--scheduler``.
+SCHEDULER_HELP = (
+    "Run the deals as tasks on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
+    "needs pip install 'foursquare[dask]'."
+)
+#: The help of ``--resume``.
+RESUME_HELP = (
+    "Continue the --output FILE.csv of a run that stopped partway, with the same settings: "
+    "the deals already in it are skipped (a missing or empty file starts afresh)."
+)
+
+
+def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
+    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
+    the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+    if scheduler is not None and given_on_the_command_line("jobs"):
+        raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
+    workers = _workers(jobs, scheduler)
+    if resume:
+        if output is None:
+            raise click.UsageError("--resume needs --output FILE.csv (the file to continue)")
+        if output == "-":
+            raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
+        if force:
+            raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
+    return workers
+
+
+def _workers(jobs: int, scheduler: str | None) -> Workers:
+    """:meth:`Workers.at`, a malformed address (or no ``dask`` extra) a usage error naming the option."""
+    from ..cluster import ClusterAddressError, ClusterUnavailable
+
+    try:
+        return Workers.at(jobs, scheduler)
+    except ClusterAddressError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+    except ClusterUnavailable as exc:
+        raise click.UsageError(f"--scheduler: {exc}") from None
+
+
+def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:
+    """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
+    a row of other settings or of a deal not due there is a usage error (status 2),
+    naming the option of the setting (``options``: column -> option)."""
+    with _worded(layout.deals, options):
+        return resume_csv(path, layout, keep)
+
+
+@contextlib.contextmanager
+def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
+    try:
+        yield
+    except NotAFileToResume as exc:
+        raise click.UsageError(
+            f"--resume needs a file to continue: {shown_name(exc.path)} is a FIFO (named pipe); give --output without --resume"
+        ) from None
+    except SettingMismatch as exc:
+        raise click.UsageError(
+            f"{exc.where}: the file was written with {options[exc.column]} {shown_field(exc.was)}, this run has {exc.now}: "
+            "resume it with the settings it was written with, or write another file"
+        ) from None
+    except DealOutOfRange as exc:
+        if exc.first:
+            raise click.UsageError(
+                f"{exc.where}: the file starts at deal {shown_field(exc.deal)}, --deals starts at {deals.start}"
+            ) from None
+        raise click.UsageError(
+            f"{exc.where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {shown_field(exc.deal)})"
+        ) from None
+    except ResumeMismatch as exc:
+        raise click.UsageError(str(exc)) from None
+    except ForeignCsvError as exc:
+        raise FormatError(
+            exc.source, exc.line, f"{exc.message}; give another --output file, or --force without --resume to write over it"
+        ) from None
+
+
+def resumed_notice(path: str, done: int, asked: int, what: str = "deals") -> None:
+    """Say on stderr how much of the sweep the file held already."""
+    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already", err=True)

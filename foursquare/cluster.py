@@ -102,12 +102,21 @@ class ClusterAddressError(ClusterError):
 SCHEMES = ("tcp", "tls", "ws", "wss")
 
 
-def check_address(address: str) -> str:
-    """The scheduler's address in Dask's full form (``tcp://host:8786``), read by
-    Dask's own address parsing (``distributed.comm``), before any connection.
+@dataclass(frozen=True)
+class SchedulerAddress:
+    """A scheduler's address, checked by :func:`scheduler_address`: as it was given
+    (for messages) and in Dask's full form (to connect to)."""
+
+    given: str
+    full: str
+
+
+def scheduler_address(address: str) -> SchedulerAddress:
+    """The scheduler's address, read by Dask's own address parsing (``distributed.comm``)
+    before any connection: check it once, then hand the value to :func:`connect`.
 
     :param address: ``tcp://host:port`` (or ``tls://``, ``ws://``, ``wss://``; ``host:port`` means tcp).
-    :returns: the address with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
+    :returns: the address as given and with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
     :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
     :raises ClusterAddressError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
     """
@@ -124,10 +133,18 @@ def check_address(address: str) -> str:
         raise ClusterAddressError(f"{address!r} names no host; give tcp://HOST:PORT")
     if not 0 < port < 65536:
         raise ClusterAddressError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
-    return str(full)
+    return SchedulerAddress(address, str(full))
 
 
-def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
+def check_address(address: str) -> str:
+    """The scheduler's address in Dask's full form (``tcp://host:8786``): :func:`scheduler_address`'s ``full``.
+
+    :raises ClusterUnavailable, ClusterAddressError: as :func:`scheduler_address`.
+    """
+    return scheduler_address(address).full
+
+
+def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     """Connect to the Dask scheduler at ``address``.
 
     The whole handshake is bounded by ``timeout``: first a short exchange of our own
@@ -136,7 +153,8 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     gives :class:`ClusterError` in time rather than a hang or an error from inside
     ``distributed``; only then is the client made.
 
-    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too).
+    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), or
+        one already checked (:func:`scheduler_address`: not checked again).
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
     :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
@@ -147,7 +165,8 @@ def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     import logging
 
     distributed = _distributed()
-    full = check_address(address)
+    checked = address if isinstance(address, SchedulerAddress) else scheduler_address(address)
+    address, full = checked.given, checked.full
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
     # run; the errors that matter reach the caller as ClusterError.
     for name in [*logging.root.manager.loggerDict, "distributed"]:  # (its own configuration sets each one's level)
@@ -309,81 +328,22 @@ class Cluster:
             workers died again and again), a worker runs another version of
             foursquare, or the cluster has no worker for :data:`NO_WORKER_SECONDS`.
         """
-        from distributed import wait  # type: ignore[import-not-found, unused-ignore]
-
-        from . import __version__
-
-        run = uuid.uuid4().hex[:16]
-        word = label or getattr(fn, "__name__", "task").strip("_").replace("-", "_") or "task"
-        it = iter(tasks)
-        chunks: deque[_Chunk] = deque()  # handed out, in order, not yet yielded
-        handed = 0  # tasks handed out
-        exhausted = False
-        largest, per_task = 0, None  # the largest chunk back so far; the seconds a task of the latest took
-        threads, looked = self._threads(), time.monotonic()
-        alone = None if threads else looked  # since when the cluster has had no worker
+        run = _Run(self, fn, iter(tasks), label or getattr(fn, "__name__", "task").strip("_").replace("-", "_") or "task")
         try:
             while True:
-                if time.monotonic() - looked > LOOK_SECONDS:
-                    threads, looked = self._threads(), time.monotonic()
-                    alone = None if threads else alone or looked
-                if alone is not None and looked - alone > NO_WORKER_SECONDS:
-                    raise ClusterError(
-                        f"the Dask scheduler at {self.address} has had no worker for {NO_WORKER_SECONDS:.0f} s "
-                        "(none started, or every one ended: see the workers' logs)"
-                    )
-                running = sum(not c.done for c in chunks)
-                waiting = sum(len(c.tasks) for c in chunks)
-                wanted = 2 * max(threads, 1)  # chunks running at a time
-                while not exhausted and running < wanted and waiting < IN_FLIGHT:
-                    size = chunk_size(largest, per_task, min(MAX_CHUNK, max(1, IN_FLIGHT // wanted)))
-                    part = [task for _, task in zip(range(size), it, strict=False)]
-                    if len(part) < size:
-                        exhausted = True
-                    if not part:
-                        break
-                    key = f"foursquare-{word}-{run}-{handed}-{handed + len(part) - 1}"
-                    future = self._client.submit(_run_chunk, fn, part, key=key, pure=False)
-                    chunks.append(_Chunk(handed, part, future))
-                    handed += len(part)
-                    running += 1
-                    waiting += len(part)
-                while chunks and chunks[0].done:
-                    chunk = chunks.popleft()
-                    assert chunk.outcome is not None  # a chunk marked done has its outcome
-                    for number, (ok, value) in enumerate(chunk.outcome.results):
-                        if not ok:
-                            task = chunk.tasks[number]
-                            what = name(task) if name is not None else f"task {chunk.first + number}"
-                            raise ClusterTaskError(f"{what}: {_error_text(value)}")
-                        yield value
-                if not chunks:
-                    if exhausted:
-                        return
-                    continue
-                pending = [c.future for c in chunks if not c.done]
-                if pending:
-                    try:
-                        with self._client.as_current():  # (wait finds its client so)
-                            wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
-                    except TimeoutError:
-                        continue
-                    except Exception as exc:  # the connection went
-                        raise ClusterError(self._lost(exc)) from None
-                for chunk in chunks:
-                    if not chunk.done and chunk.future.done():
-                        chunk.outcome = self._outcome(chunk, __version__)
-                        chunk.done = True
-                        if chunk.outcome.results:
-                            largest = max(largest, len(chunk.outcome.results))
-                            per_task = chunk.outcome.seconds / len(chunk.outcome.results)
+                run.look()
+                run.hand_out()
+                for ok, value, task, position in run.finished():
+                    if not ok:
+                        what = name(task) if name is not None else f"task {position}"
+                        raise ClusterTaskError(f"{what}: {_error_text(value)}")
+                    yield value
+                if not run.chunks and run.exhausted:
+                    return
+                if run.chunks:
+                    run.wait()
         finally:
-            left = [c.future for c in chunks if not c.future.done()]
-            if left:
-                try:
-                    self._client.cancel(left, force=True)
-                except Exception:  # the scheduler is gone: nothing runs for us there
-                    pass
+            run.cancel()
 
     def _threads(self) -> int:
         try:
@@ -421,6 +381,96 @@ class Cluster:
         if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
             return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
         return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"
+
+
+class _Run:
+    """One run of :meth:`Cluster.map`: the chunks handed out, in order, not yet yielded,
+    and what sizes the next chunk (module doc)."""
+
+    def __init__(self, cluster: Cluster, fn: Callable[[Any], Any], tasks: Iterator[Any], word: str) -> None:
+        from . import __version__
+
+        self.cluster = cluster
+        self.fn = fn
+        self.tasks = tasks
+        self.prefix = f"foursquare-{word}-{uuid.uuid4().hex[:16]}"  # keys unique per run
+        self.version = __version__
+        self.chunks: deque[_Chunk] = deque()
+        self.handed = 0  # tasks handed out
+        self.exhausted = False
+        self.largest = 0  # the largest chunk back so far
+        self.per_task: float | None = None  # the seconds a task of the latest chunk back took
+        self.threads, self.looked = cluster._threads(), time.monotonic()
+        self.alone: float | None = None if self.threads else self.looked  # since when the cluster has had no worker
+
+    def look(self) -> None:
+        """Look at the cluster's size now and then: :class:`ClusterError` once it has had no worker too long."""
+        if time.monotonic() - self.looked > LOOK_SECONDS:
+            self.threads, self.looked = self.cluster._threads(), time.monotonic()
+            self.alone = None if self.threads else self.alone or self.looked
+        if self.alone is not None and self.looked - self.alone > NO_WORKER_SECONDS:
+            raise ClusterError(
+                f"the Dask scheduler at {self.cluster.address} has had no worker for {NO_WORKER_SECONDS:.0f} s "
+                "(none started, or every one ended: see the workers' logs)"
+            )
+
+    def hand_out(self) -> None:
+        """Hand out chunks while fewer than two per worker thread run and fewer than
+        :data:`IN_FLIGHT` tasks wait."""
+        running = sum(not c.done for c in self.chunks)
+        waiting = sum(len(c.tasks) for c in self.chunks)
+        wanted = 2 * max(self.threads, 1)  # chunks running at a time
+        while not self.exhausted and running < wanted and waiting < IN_FLIGHT:
+            size = chunk_size(self.largest, self.per_task, min(MAX_CHUNK, max(1, IN_FLIGHT // wanted)))
+            part = [task for _, task in zip(range(size), self.tasks, strict=False)]
+            self.exhausted = len(part) < size
+            if not part:
+                break
+            key = f"{self.prefix}-{self.handed}-{self.handed + len(part) - 1}"
+            future = self.cluster._client.submit(_run_chunk, self.fn, part, key=key, pure=False)
+            self.chunks.append(_Chunk(self.handed, part, future))
+            self.handed += len(part)
+            running += 1
+            waiting += len(part)
+
+    def finished(self) -> Iterator[tuple[bool, Any, Any, int]]:
+        """The results of the chunks done at the head, in order: ``(ok, result or error,
+        task, its position)``, each chunk let go once read."""
+        while self.chunks and self.chunks[0].done:
+            chunk = self.chunks.popleft()
+            assert chunk.outcome is not None  # a chunk marked done has its outcome
+            for number, (ok, value) in enumerate(chunk.outcome.results):
+                yield ok, value, chunk.tasks[number], chunk.first + number
+
+    def wait(self) -> None:
+        """Wait a little for a chunk to finish, and take in the outcomes of those done."""
+        from distributed import wait  # type: ignore[import-not-found, unused-ignore]
+
+        pending = [c.future for c in self.chunks if not c.done]
+        if pending:
+            try:
+                with self.cluster._client.as_current():  # (wait finds its client so)
+                    wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
+            except TimeoutError:
+                return
+            except Exception as exc:  # the connection went
+                raise ClusterError(self.cluster._lost(exc)) from None
+        for chunk in self.chunks:
+            if not chunk.done and chunk.future.done():
+                chunk.outcome = self.cluster._outcome(chunk, self.version)
+                chunk.done = True
+                if chunk.outcome.results:
+                    self.largest = max(self.largest, len(chunk.outcome.results))
+                    self.per_task = chunk.outcome.seconds / len(chunk.outcome.results)
+
+    def cancel(self) -> None:
+        """Cancel the chunks not done (the caller left the run)."""
+        left = [c.future for c in self.chunks if not c.future.done()]
+        if left:
+            try:
+                self.cluster._client.cancel(left, force=True)
+            except Exception:  # the scheduler is gone: nothing runs for us there
+                pass
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:

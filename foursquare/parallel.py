@@ -98,49 +98,67 @@ def ordered_map(
         raise
     try:
         _restore_signals(mask)
-        idle = list(workers)
-        done: dict[int, R | _Raised] = {}  # task number -> its result, or the error it raised
-        handed = yielded = 0
-        exhausted = False
-        lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
+        run: _Dispatch[R] = _Dispatch(it, list(workers), busy)
         while True:
-            while idle and not exhausted and lost is None and handed - yielded < BUFFER:
-                task = next(it, _END)
-                if task is _END:
-                    exhausted = True
-                    break
-                worker = idle.pop()
-                try:
-                    worker.give(handed, task)
-                except WorkerError as exc:
-                    lost = exc
-                    break
-                busy[worker.conn] = worker
-                handed += 1
-            if yielded in done:
-                value = done.pop(yielded)
-                yielded += 1
+            run.hand_out()
+            if run.yielded in run.done:
+                value = run.done.pop(run.yielded)
+                run.yielded += 1
                 if isinstance(value, _Raised):
                     raise value.error
                 yield value
                 continue
-            if lost is not None:
+            if run.lost is not None:
                 # the results finished in order are out; the ones still running are not awaited
-                raise lost
+                raise run.lost
             if not busy:
                 return
-            for conn in wait(list(busy)):
-                worker = busy.pop(cast("Connection[Any, Any]", conn))  # (wait gives back what it was given)
-                try:
-                    done[worker.task] = worker.result()
-                except Exception as exc:
-                    if not worker.alive:
-                        lost = exc
-                        continue
-                    done[worker.task] = _Raised(exc)  # the task's own error: raised at its place
-                idle.append(worker)
+            run.collect()
     finally:
         _stop(workers, busy)
+
+
+class _Dispatch(Generic[R]):
+    """The tasks of one :func:`ordered_map` on their way: handed to idle workers, their
+    results kept by task number until their turn comes."""
+
+    def __init__(self, tasks: Iterator[Any], idle: list[_Worker], busy: dict[Connection[Any, Any], _Worker]) -> None:
+        self.tasks = tasks
+        self.idle = idle
+        self.busy = busy  # connection -> the worker running a task
+        self.done: dict[int, R | _Raised] = {}  # task number -> its result, or the error it raised
+        self.handed = self.yielded = 0
+        self.exhausted = False
+        self.lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
+
+    def hand_out(self) -> None:
+        """Give the next tasks to the idle workers (at most :data:`BUFFER` handed out and not yielded)."""
+        while self.idle and not self.exhausted and self.lost is None and self.handed - self.yielded < BUFFER:
+            task = next(self.tasks, _END)
+            if task is _END:
+                self.exhausted = True
+                return
+            worker = self.idle.pop()
+            try:
+                worker.give(self.handed, task)
+            except WorkerError as exc:
+                self.lost = exc
+                return
+            self.busy[worker.conn] = worker
+            self.handed += 1
+
+    def collect(self) -> None:
+        """Wait for results, and keep each at its task's number (a worker that died: :attr:`lost`)."""
+        for conn in wait(list(self.busy)):
+            worker = self.busy.pop(cast("Connection[Any, Any]", conn))  # (wait gives back what it was given)
+            try:
+                self.done[worker.task] = worker.result()
+            except Exception as exc:
+                if not worker.alive:
+                    self.lost = exc
+                    continue
+                self.done[worker.task] = _Raised(exc)  # the task's own error: raised at its place
+            self.idle.append(worker)
 
 
 @contextlib.contextmanager

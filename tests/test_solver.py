@@ -15,7 +15,7 @@ from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, STRIDE
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
 from foursquare.errors import ArgumentError, ParseError, RulesError
-from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, check_rules, solve, solve_deal, solve_deals, solve_deck
+from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
     forced_lines_fail,
@@ -336,11 +336,6 @@ def test_batch_hands_one_deal_per_task_and_the_initializer_to_the_workers(monkey
     got = [(d, s.score) for d, s in solve_deals([1, 3, 42], max_nodes=20_000, jobs=2, initializer=_no_setup)]
     assert got == [(1, 24), (3, 24), (42, 24)]
     assert seen == {"jobs": 2, "initializer": _no_setup}
-
-
-def test_every_preset_passes_the_batch_rule_check():
-    for rules in PRESETS.values():
-        assert check_rules(rules) is None
 
 
 def test_outcomes_are_members_inside_and_plain_strings_outside():
@@ -932,11 +927,9 @@ def test_wrong_types_are_refused_in_our_words_by_solve(args, kwargs, words):
         (lambda: solve_deck(5), ArgumentError, "Game: deck must be a sequence"),
         (lambda: solve_deck([5]), ParseError, "Game: not a card: 5 (int; each card of deck must be"),
         (lambda: solve_deck(["5C"], "nope"), RulesError, "Game: rules: unknown rule set 'nope' (presets: standard, "),
-        (lambda: check_rules(3), RulesError, "check_rules: rules must be a Rules value or a preset's name"),
-        (lambda: check_rules("nope"), RulesError, "check_rules: rules: unknown rule set 'nope'"),
     ],
 )
-def test_wrong_types_are_refused_in_our_words_by_solve_deal_solve_deck_and_check_rules(call, error, words):
+def test_wrong_types_are_refused_in_our_words_by_solve_deal_and_solve_deck(call, error, words):
     with pytest.raises(error) as info:
         call()
     assert words in str(info.value)

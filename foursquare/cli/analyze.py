@@ -14,6 +14,7 @@ import dataclasses
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -31,6 +32,24 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.view import PlayerView
     from ..solver.analysis import GameAnalysis, GameJudge
+
+
+@dataclass(frozen=True)
+class AnalyzeOptions:
+    """The options of ``foursquare analyze``, as Click reads them."""
+
+    game_path: str
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    game_number: int | None
+    max_nodes: int | None
+    timeout: float | None
+    bot: str | None
+    no_bot: bool
+    budget: float | None
+    jobs: int | None
+    fmt: str
 
 
 def _pct(x: float | None) -> str:
@@ -83,20 +102,7 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "yaml"]), default="text", show_default=True)
 @command_boundary
-def analyze(
-    game_path: str,
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    game_number: int | None,
-    max_nodes: int | None,
-    timeout: float | None,
-    bot: str | None,
-    no_bot: bool,
-    budget: float | None,
-    jobs: int | None,
-    fmt: str,
-) -> None:
+def analyze(**options: Any) -> None:
     """For each move of a recorded game (a transcript or a move script with
     --deal/--deck; '-' for stdin): whether a win was still possible with perfect
     information before and after it, the best score from there, the solver's
@@ -108,61 +114,83 @@ def analyze(
     B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
     whatever --jobs is.
     """
+    _analyze(AnalyzeOptions(**options))
+
+
+def _analyze(o: AnalyzeOptions) -> None:
     from ..errors import FormatError
-    from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
     from ..solver.search import SolverError
 
-    exclusive(deal=deal, deck=deck_path)
-    if no_bot and (bot is not None or budget is not None or jobs is not None):
-        other = "--bot" if bot is not None else "--budget" if budget is not None else "--jobs"
-        raise click.UsageError("--no-bot cannot be used with " + other)
-    if bot is not None:
-        bot_option_needs("--budget", budget, [bot], "uses_budget")
-    spec = GameSpec.read(deal, deck_path, rules_spec)
-    game = game_of_options_file(game_path, spec, game_number=game_number)
+    _check_options(o)
+    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
+    game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     if len(game.moves) != game.placed:
-        name = "<stdin>" if game_path == "-" else game_path
+        name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
-    bot_name = None if no_bot else bot if bot is not None else _default_bot()
-    beside = bot_name is not None and len(game.moves) > 0 and (jobs if jobs is not None else _cores()) >= 2
-    estimator = None
-    if bot_name is not None and not beside:
-        from ..engine.view import PlayerView
-
-        def estimator(position: Game) -> list[Estimate]:
-            assert bot_name is not None
-            return _estimate(PlayerView.of(position), bot_name, budget)
-
-    judge = GameJudge(
-        game,
-        max_nodes=max_nodes if max_nodes is not None else ANALYSIS_MAX_NODES,
-        timeout=timeout,
-        estimator=estimator,
-        bot=bot_name,
-    )
+    bot_name = None if o.no_bot else o.bot if o.bot is not None else _default_bot()
+    beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
+    judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
-        steps = len(game.moves) + 1 + (len(game.moves) if beside else 0)  # positions judged, and estimates
-        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
-            if got is None:
-                judge.progress = lambda: bar.update(1)
-                judge.run()
-            else:
-                assert bot_name is not None
-                _judge_beside_the_bot(judge, bot_name, budget, got, bar)
+        _run(judge, bot_name, o.budget, got)
     except SolverError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
-        name = "<stdin>" if game_path == "-" else game_path
+        name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
         with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
             result = judge.analysis(None if got is None else got.merged())
             if judge.complete and got is not None and got.missing:  # the solver done, not the bot
                 result = dataclasses.replace(result, complete=False)
-            _print(result, fmt, timeout, game, judged=judge.complete)
+            _print(result, o.fmt, o.timeout, game, judged=judge.complete)
         raise
-    _print(judge.analysis(None if got is None else got.merged()), fmt, timeout, game)
+    _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
+
+
+def _check_options(o: AnalyzeOptions) -> None:
+    """The usage errors of the options that go together (status 2)."""
+    exclusive(deal=o.deal, deck=o.deck_path)
+    if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
+        other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
+        raise click.UsageError("--no-bot cannot be used with " + other)
+    if o.bot is not None:
+        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
+
+
+def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) -> GameJudge:
+    """The solver's judge of ``game``; it asks the bot itself unless the bot runs ``beside`` it."""
+    from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
+
+    estimator = None
+    if bot_name is not None and not beside:
+        from ..engine.view import PlayerView
+
+        def estimator(position: Game) -> list[Estimate]:
+            assert bot_name is not None
+            return _estimate(PlayerView.of(position), bot_name, o.budget)
+
+    return GameJudge(
+        game,
+        max_nodes=o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES,
+        timeout=o.timeout,
+        estimator=estimator,
+        bot=bot_name,
+    )
+
+
+def _run(judge: GameJudge, bot_name: str | None, budget: float | None, got: _BotEstimates | None) -> None:
+    """Judge every position, with a progress bar on a terminal; ``got``: the bot's
+    estimates asked in a second process meanwhile."""
+    moves = len(judge.game.moves)
+    steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
+    with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+        if got is None:
+            judge.progress = lambda: bar.update(1)
+            judge.run()
+        else:
+            assert bot_name is not None
+            _judge_beside_the_bot(judge, bot_name, budget, got, bar)
 
 
 def _default_bot() -> str:
@@ -277,6 +305,14 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
 
         click.echo(dump(result.as_dict()), nl=False)
         return
+    _print_table(result)
+    _print_notes(result, judged)
+    _print_mistakes(result, timeout, game)
+
+
+def _print_table(result: GameAnalysis) -> None:
+    """A line a move: its card and cell, the outlook before and after, the solver's
+    cell (and the bot's), the verdict; then the start and the outcome."""
     with_bot = result.bot is not None
     head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':12} {'after':12} {'solver':6}"
     if with_bot:
@@ -292,6 +328,11 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
     outcome = f"won, score {result.score}" if result.status == "won" else result.status
     start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
     click.echo(f"start: {start}; outcome: {outcome}")
+
+
+def _print_notes(result: GameAnalysis, judged: bool) -> None:
+    """What the table's ranges mean, and what an interrupted analysis lacks."""
+    start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
     shown = [_outlook(m.before, m.best_before, m.max_before, m.least_before) for m in result.moves]
     shown += [_outlook(m.after, m.best_after, m.max_after, m.least_after) for m in result.moves[-1:]]
     if any(s.startswith("unknown <=") for s in [*shown, start]):
@@ -309,6 +350,10 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
             f"interrupted: the analysis is incomplete: all {len(result.moves)} moves judged, the bot's "
             f"estimates of {missing} of them missing ('-')"
         )
+
+
+def _print_mistakes(result: GameAnalysis, timeout: float | None, game: Game) -> None:
+    """The mistakes found (and why there may be more)."""
     unknown = sum(m.verdict == "unknown" for m in result.moves)
     # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
     why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"

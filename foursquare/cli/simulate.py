@@ -7,12 +7,15 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import IO, TYPE_CHECKING
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
+from ..app.simulating import CSV_FIELDS, SimulateSweep, by_deal, row_of_game
+from ..app.sweep import RowWriter
 from ..errors import FoursquareError
 from ..formats.rulesfile import rules_value
 from ..stats import human_seconds
@@ -29,25 +32,14 @@ from .options import (
     SECONDS,
     bot_option_needs,
     deal_range,
-    given_on_the_command_line,
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import ReaderGone, stdout_reader_gone
-from .sweep import (
-    RESUME_HELP,
-    SCHEDULER_HELP,
-    RowWriter,
-    check_sweep_options,
-    int_or_none,
-    limit_text,
-    open_cluster,
-    resume_csv,
-    resumed_notice,
-    rules_text,
-)
+from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
+    from ..app.sweep import Workers
     from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
     from ..cluster import Cluster
     from ..engine.rules import Rules
@@ -58,13 +50,27 @@ TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
     "|---|---|---|---|---|---|---|---|"
 )
-#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
-RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
-#: ... then the settings that shape it (cli/sweep.py), with the options that set them.
+#: The options that set the CSV's setting columns (app/simulating.py).
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
-#: All the columns.
-CSV_FIELDS = RESULT_FIELDS + list(SETTING_FIELDS)
 
+
+@dataclass(frozen=True)
+class SimulateOptions:
+    """The options of ``foursquare simulate``, as Click reads them."""
+
+    bots: tuple[str, ...]
+    vs: str | None
+    deals: range
+    jobs: int
+    scheduler: str | None
+    seed: int
+    nodes: int | None
+    budget: float | None
+    rules_spec: str | None
+    fmt: str
+    output: str | None
+    force: bool
+    resume: bool
 
 
 def _deals_text(deals: range) -> str:
@@ -141,19 +147,14 @@ def _stdout() -> AbstractContextManager[IO[str]]:
 
 
 def _play(
-    names: Sequence[str],
-    deals: range,
-    seed: int,
-    rules: Rules,
-    budget: float | None,
-    nodes: int | None,
-    jobs: int,
+    sweep: SimulateSweep,
+    todo: range,
     progress: Callable[[GameResult], None],
     tally: DealTally,
     results_to_stdout: bool = False,
     cluster: Cluster | None = None,
 ) -> None:
-    """:func:`foursquare.bots.simulate.play_deals`: every bot plays a deal before the
+    """:meth:`SimulateSweep.games` of ``todo``: every bot plays a deal before the
     next one starts (so that a stopped run can still compare them), counted in
     ``tally`` (kept when the run is stopped); ``progress`` is called on each result
     (to write its row) once every bot has played its deal and the deals before it,
@@ -162,31 +163,22 @@ def _play(
     time, so that the first results come at once however long the range; stopping
     (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games are played on that
     Dask cluster."""
-    from ..bots.simulate import play_deals
-
-    stream = play_deals(
-        names, deals, seed=seed, rules=rules, budget=budget, nodes=nodes, jobs=jobs, initializer=worker_signals,
-        mapper=cluster.map if cluster is not None else None,
-    )  # a bad bot fails here, before any game
-    deal: list[GameResult] = []  # the results of one deal, kept until every bot has played it
-    for result in stream:
-        deal.append(result)
-        if len(deal) == len(names):
-            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
-                try:
-                    for game in deal:
-                        progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
-                finally:
-                    # | head: nobody reads the rows any more; this deal's rows went into the
-                    # gone reader (the guard saw it gone during their writes): they reached
-                    # nobody, so the summary leaves the deal out and covers only the deals
-                    # whose rows the reader got
-                    gone = results_to_stdout and stdout_reader_gone()
-                if not gone:
-                    tally.add(deal)
-            deal = []
-            if gone:
-                raise ReaderGone
+    stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+    for deal in by_deal(stream, len(sweep.names)):
+        with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
+            try:
+                for game in deal:
+                    progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
+            finally:
+                # | head: nobody reads the rows any more; this deal's rows went into the
+                # gone reader (the guard saw it gone during their writes): they reached
+                # nobody, so the summary leaves the deal out and covers only the deals
+                # whose rows the reader got
+                gone = results_to_stdout and stdout_reader_gone()
+            if not gone:
+                tally.add(deal)
+        if gone:
+            raise ReaderGone
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["simulate"])
@@ -232,21 +224,7 @@ def _play(
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("--resume", is_flag=True, help=RESUME_HELP)
 @command_boundary
-def simulate(
-    bots: tuple[str, ...],
-    vs: str | None,
-    deals: range,
-    jobs: int,
-    scheduler: str | None,
-    seed: int,
-    nodes: int | None,
-    budget: float | None,
-    rules_spec: str | None,
-    fmt: str,
-    output: str | None,
-    force: bool,
-    resume: bool,
-) -> None:
+def simulate(**options: Any) -> None:
     """Play every deal in the range with a bot and report games, wins, the win
     rate with its 95% Wilson interval, the mean score (losses count 0) with its
     spread, loss reasons, a histogram of scores and the median seconds per move.
@@ -255,200 +233,209 @@ def simulate(
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
-    from ..bots.simulate import DealTally
+    _simulate(SimulateOptions(**options))
+
+
+def _simulate(o: SimulateOptions) -> None:
     from ..engine.rules import STANDARD
 
-    rules = GameSpec.read(rules_spec=rules_spec).rules or STANDARD
-    names = list(dict.fromkeys(bots))
-    if len(names) < len(bots):
-        twice = next(name for name in names if bots.count(name) > 1)
-        raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
-    if vs is not None:
-        if len(names) != 1:
-            raise click.UsageError("--vs compares exactly one --bot with another")
-        if vs == names[0]:
-            raise click.UsageError(f"--vs {vs}: compare {vs} with another bot")
-        names.append(vs)
-    bot_option_needs("--nodes", nodes, names, "uses_nodes")
-    bot_option_needs("--budget", budget, names, "uses_budget")
-    # Open the CSV file first: an unwritable path fails before the games are played.
-    # Its header is written at once and each row as its game finishes (flushed),
-    # so that an interrupted run keeps every game played.
-    csv_file: AbstractContextManager[IO[str]] | None = None
-    option_needs("--force", force, "--output", output)
-    refuse_output_over_input("--output", output, {"--rules": rules_spec})
-    option_needs("--resume", resume, "--output", output)
-    check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, output, force)
-    refuse_standard_output(
-        "--output", output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    settings = {"seed": str(seed), "nodes": limit_text(nodes), "budget": limit_text(budget), "rules": rules_text(rules)}
-    if not resume:
-        check_output_file(output, force)
-    cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
-    tally = DealTally(names, rules.deck_size - rules.size * rules.size, paired=vs is not None)  # (never a list of the games)
-    todo = deals
+    rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
+    names = _bot_names(o)
+    bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
+    bot_option_needs("--budget", o.budget, names, "uses_budget")
+    workers = _check_options(o)
+    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, workers)
+    if not o.resume:
+        check_output_file(o.output, o.force)
+    cluster = workers.connect()  # before the file: an unreachable one leaves it
+    tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
     try:
-        if output is not None and resume:
-            resumed = resume_csv(
-                output, CSV_FIELDS,
-                [(column, option, settings[column]) for column, option in SETTING_FIELDS.items()], deals, _game,
-                tally.add, names,
-            )
-            csv_file = resumed.stream  # (a file: closed on leaving the with)
-            todo = deals[resumed.rows // len(names):]
-            if resumed.rows:
-                resumed_notice(output, resumed.rows, len(deals) * len(names), "games")
-        elif output is not None:
-            csv_file = open_output_file(output, force) if output != "-" else _stdout()
+        csv_file, todo = _open(o, sweep, tally)
     except BaseException:
         if cluster is not None:
             cluster.close()
         raise
     try:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
-            writer: RowWriter | None = None
-            if csv_file is not None:
-                assert output is not None
-                writer = RowWriter(out, output)
-                if not resume:
-                    writer.write(CSV_FIELDS)
-
-            def write_row(result: GameResult) -> None:
-                if writer is not None:
-                    row = result.row() | settings
-                    writer.write([row[name] for name in CSV_FIELDS])
-
-            label = f"{' vs '.join(names)} on deals {_deals_text(deals)}"
-            if sys.stderr.isatty():
-                with click.progressbar(length=len(todo) * len(names), label=label, file=sys.stderr) as bar:
-
-                    def progress(r: GameResult) -> None:
-                        write_row(r)
-                        bar.update(1)
-
-                    _play(names, todo, seed, rules, budget, nodes, jobs, progress, tally, output == "-", cluster)
-            else:
-                _play(names, todo, seed, rules, budget, nodes, jobs, write_row, tally, output == "-", cluster)
+            writer = RowWriter(out, o.output) if csv_file is not None and o.output is not None else None
+            _sweep(o, sweep, todo, writer, tally, cluster)
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
-        _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
+        _summary(o, sweep, tally, interrupted=True)
         return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
         # the summary of the games played, then the exit
         with contextlib.suppress(Exception):  # the interruption is what matters
-            _summary(fmt, rules, deals, seed, names, tally, vs, output, interrupted=True)
-        if isinstance(exc, OSError) and exc.filename is None and output is not None:  # name the file written
-            raise OSError(exc.errno, exc.strerror, output if output != "-" else "<stdout>") from None
+            _summary(o, sweep, tally, interrupted=True)
+        if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
+            raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
         raise
-    _summary(fmt, rules, deals, seed, names, tally, vs, output)
+    _summary(o, sweep, tally)
 
 
-def _game(row: dict[str, str]) -> GameResult:
-    """A game as its CSV row gives it back, for the summary of a resumed run.  The row
-    has the game's total time and its slowest move only: that move keeps its time and
-    each other move counts at the mean of the rest (so the summary counts every move,
-    its worst move time is exact, and its median time per move mixes these means with
-    the times measured by this run)."""
-    from ..bots.simulate import GameResult
-
-    if row["status"] not in ("won", "lost"):
-        raise ValueError(f"status {row['status']!r}")
-    moves, seconds, slowest = int(row["moves"]), float(row["seconds"]), float(row["slowest_move_seconds"])
-    if not 0 <= slowest <= seconds + 1e-6:
-        raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
-    times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
-    return GameResult(row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves, times)
+def _bot_names(o: SimulateOptions) -> list[str]:
+    """The bots to play, in order (``--vs`` last): each once, else a usage error (status 2)."""
+    names = list(dict.fromkeys(o.bots))
+    if len(names) < len(o.bots):
+        twice = next(name for name in names if o.bots.count(name) > 1)
+        raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
+    if o.vs is not None:
+        if len(names) != 1:
+            raise click.UsageError("--vs compares exactly one --bot with another")
+        if o.vs == names[0]:
+            raise click.UsageError(f"--vs {o.vs}: compare {o.vs} with another bot")
+        names.append(o.vs)
+    return names
 
 
-def _summary(
-    fmt: str,
-    rules: Rules,
-    deals: range,
-    seed: int,
-    names: Sequence[str],
-    tally: DealTally,
-    vs: str | None,
-    output: str | None,
-    interrupted: bool = False,
+def _check_options(o: SimulateOptions) -> Workers:
+    """The usage errors of the options that go together (status 2), in the order they
+    are told; the workers of the sweep, the scheduler's address checked."""
+    option_needs("--force", o.force, "--output", o.output)
+    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
+    option_needs("--resume", o.resume, "--output", o.output)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
+    refuse_standard_output(
+        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    )
+    return workers
+
+
+def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]] | None, range]:
+    """The CSV file first (an unwritable path fails before the games are played),
+    continued (``--resume``: its games counted in ``tally``) or written afresh; and the
+    deals still to play.  Its header is written at once and each row as its game
+    finishes (flushed), so that an interrupted run keeps every game played."""
+    if o.output is not None and o.resume:
+        resumed = resume_file(o.output, sweep.layout(), tally.add, SETTING_FIELDS)
+        if resumed.rows:
+            resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
+        return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
+    if o.output is not None:
+        return (open_output_file(o.output, o.force) if o.output != "-" else _stdout()), sweep.deals
+    return None, sweep.deals
+
+
+def _sweep(
+    o: SimulateOptions, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
 ) -> None:
+    """Play ``todo``, each game's row written by ``writer`` (the header first, unless
+    resumed), with a progress bar on a terminal."""
+    if writer is not None and not o.resume:
+        writer.write(CSV_FIELDS)
+    settings = sweep.settings()
+
+    def write_row(result: GameResult) -> None:
+        if writer is not None:
+            writer.write(row_of_game(result, settings))
+
+    if not sys.stderr.isatty():
+        _play(sweep, todo, write_row, tally, o.output == "-", cluster)
+        return
+    label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
+    with click.progressbar(length=len(todo) * len(sweep.names), label=label, file=sys.stderr) as bar:
+
+        def progress(r: GameResult) -> None:
+            write_row(r)
+            bar.update(1)
+
+        _play(sweep, todo, progress, tally, o.output == "-", cluster)
+
+
+def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
     on the deals it finished (its first ones, every bot's: see :func:`_play`).  ``--output -`` sends the
     report to stderr."""
-    import contextlib
-
+    deals = sweep.deals
     stopped: dict[str, int] | None = None
     played = deals
     if interrupted:
-        stopped = {"games_played": tally.games, "games_asked": len(deals) * len(names)}
+        stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)}
         played = range(deals.start, deals.start + tally.deals)  # whole deals (see _play)
-    with contextlib.redirect_stdout(sys.stderr) if output == "-" else contextlib.nullcontext():
+    with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
         if not played:
             assert stopped is not None  # no deal played: the run was stopped
-            click.echo(json.dumps({"interrupted": stopped}) if fmt == "json" else _stopped_text(stopped))
+            click.echo(json.dumps({"interrupted": stopped}) if o.fmt == "json" else _stopped_text(stopped))
             return
-        _report(fmt, rules, played, seed, names, tally.summaries(), tally.difference(), vs, stopped)
+        report = _Report(sweep, played, tally.summaries(), tally.difference(), o.vs, stopped)
+        if stopped is not None and o.fmt != "json":
+            click.echo(_stopped_text(stopped))
+        {"json": _json_report, "markdown": _markdown_report}.get(o.fmt, _text_report)(report)
 
 
 def _stopped_text(stopped: dict[str, int]) -> str:
     return f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
 
 
-def _report(
-    fmt: str,
-    rules: Rules,
-    deals: range,
-    seed: int,
-    names: Sequence[str],
-    summaries: dict[str, Summary],
-    difference: PairedDifference | None,
-    vs: str | None,
-    stopped: dict[str, int] | None = None,
-) -> None:
-    """The summary of a simulation, in ``fmt`` (text, markdown or json), on stdout;
-    ``stopped``: the games played and asked for, when the run was interrupted."""
-    if stopped is not None and fmt != "json":
-        click.echo(_stopped_text(stopped))
-    if fmt == "json":
-        if len(names) == 1:
-            out = summaries[names[0]].as_dict()
-            out["deals"] = _deals_text(deals)
-            out["seed"] = seed
-            out["rules"] = rules_value(rules)
-        else:
-            out = {
-                "deals": _deals_text(deals),
-                "seed": seed,
-                "rules": rules_value(rules),
-                "bots": [s.as_dict() for s in summaries.values()],
-            }
-            if difference is not None:
-                assert vs is not None  # a paired difference compares with --vs
-                out.update(summaries[names[0]].as_dict())
-                out["vs"] = summaries[vs].as_dict()
-                out["paired"] = difference.as_dict()
-        if stopped is not None:
-            out["interrupted"] = stopped
-        click.echo(json.dumps(out, indent=2))
-        return
-    if fmt == "markdown":
-        if rules.name != "standard":
-            click.echo(f"Rules: {rules.label}\n")
-        click.echo(TABLE_HEADER)
-        for summary in summaries.values():
-            click.echo(_row(summary, deals))
-        if difference is not None:
-            assert vs is not None
-            click.echo()
-            click.echo("\n".join(_paired_text(difference, names[0], vs)))
-        return
-    if rules.name != "standard":
-        click.echo(f"rules: {rules.label}")
-    for i, summary in enumerate(summaries.values()):
+@dataclass(frozen=True)
+class _Report:
+    """The summary of a simulation: ``deals`` the deals played (every bot's), the
+    figures of each bot, their paired difference with ``--vs``; ``stopped``: the
+    games played and asked for, when the run was interrupted."""
+
+    sweep: SimulateSweep
+    deals: range
+    summaries: dict[str, Summary]
+    difference: PairedDifference | None
+    vs: str | None
+    stopped: dict[str, int] | None = None
+
+    @property
+    def names(self) -> Sequence[str]:
+        return self.sweep.names
+
+    @property
+    def rules(self) -> Rules:
+        return self.sweep.rules
+
+
+def _json_report(r: _Report) -> None:
+    """The summary as one JSON object."""
+    if len(r.names) == 1:
+        out = r.summaries[r.names[0]].as_dict()
+        out["deals"] = _deals_text(r.deals)
+        out["seed"] = r.sweep.seed
+        out["rules"] = rules_value(r.rules)
+    else:
+        out = {
+            "deals": _deals_text(r.deals),
+            "seed": r.sweep.seed,
+            "rules": rules_value(r.rules),
+            "bots": [s.as_dict() for s in r.summaries.values()],
+        }
+        if r.difference is not None:
+            assert r.vs is not None  # a paired difference compares with --vs
+            out.update(r.summaries[r.names[0]].as_dict())
+            out["vs"] = r.summaries[r.vs].as_dict()
+            out["paired"] = r.difference.as_dict()
+    if r.stopped is not None:
+        out["interrupted"] = r.stopped
+    click.echo(json.dumps(out, indent=2))
+
+
+def _markdown_report(r: _Report) -> None:
+    """The summary as a markdown table, a row a bot (and the paired difference below)."""
+    if r.rules.name != "standard":
+        click.echo(f"Rules: {r.rules.label}\n")
+    click.echo(TABLE_HEADER)
+    for summary in r.summaries.values():
+        click.echo(_row(summary, r.deals))
+    _paired_report(r)
+
+
+def _text_report(r: _Report) -> None:
+    """The summary as text, a paragraph a bot (and the paired difference below)."""
+    if r.rules.name != "standard":
+        click.echo(f"rules: {r.rules.label}")
+    for i, summary in enumerate(r.summaries.values()):
         if i:
             click.echo()
-        click.echo("\n".join(_text(summary, deals)))
-    if difference is not None:
-        assert vs is not None
+        click.echo("\n".join(_text(summary, r.deals)))
+    _paired_report(r)
+
+
+def _paired_report(r: _Report) -> None:
+    if r.difference is not None:
+        assert r.vs is not None
         click.echo()
-        click.echo("\n".join(_paired_text(difference, names[0], vs)))
+        click.echo("\n".join(_paired_text(r.difference, r.names[0], r.vs)))

@@ -5,13 +5,16 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
+from ..app.solving import CSV_HEADER, SolveSweep
+from ..app.sweep import RowWriter
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
@@ -29,28 +32,37 @@ from .options import (
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted
-from .sweep import (
-    RESUME_HELP,
-    SCHEDULER_HELP,
-    RowWriter,
-    check_sweep_options,
-    int_or_none,
-    limit_text,
-    open_cluster,
-    resume_csv,
-    resumed_notice,
-    rules_text,
-)
+from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
+    from ..app.sweep import Workers
     from ..cluster import Cluster
     from ..engine.game import Game
     from ..engine.rules import Rules
     from ..solver import Solution
     from ..solver.analysis import BatchTally
 
-#: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (cli/sweep.py).
-CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
+#: The options that set the CSV's setting columns.
+SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "--timeout"}
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """The options of ``foursquare solve``, as Click reads them."""
+
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+    deal_range: range | None
+    max_nodes: int | None
+    timeout: float | None
+    jobs: int
+    scheduler: str | None
+    fmt: str
+    csv_path: str | None
+    force: bool
+    resume: bool
+    verbose: bool
 
 
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
@@ -122,21 +134,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 @click.option("--resume", is_flag=True, help=RESUME_HELP)
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
 @command_boundary
-def solve(
-    deal: int | None,
-    deck_path: str | None,
-    rules_spec: str | None,
-    deal_range: range | None,
-    max_nodes: int | None,
-    timeout: float | None,
-    jobs: int,
-    scheduler: str | None,
-    fmt: str,
-    csv_path: str | None,
-    force: bool,
-    resume: bool,
-    verbose: bool,
-) -> None:
+def solve(**options: Any) -> None:
     """Solve a deal with perfect information: the win that uses the fewest cards
     (the highest score), or a proof that no win exists.
 
@@ -147,46 +145,64 @@ def solve(
     line, one per deal, then {"summary": ...}.  --scheduler runs the deals on
     a Dask cluster; --output FILE.csv --resume continues an interrupted run.
     """
-    from .. import solver
+    _solve(SolveOptions(**options))
 
-    exclusive(deal=deal, deck=deck_path, deals=deal_range)
-    spec = GameSpec.read(deal, deck_path, rules_spec)
+
+def _solve(o: SolveOptions) -> None:
+    from .. import solver
+    from ..engine.rules import STANDARD
+
+    exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
+    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     rules = spec.rules
-    limit = max_nodes if max_nodes is not None else solver.DEFAULT_MAX_NODES
-    option_needs("--output", csv_path, "--deals", deal_range)
-    option_needs("--force", force, "--output", csv_path)
-    refuse_output_over_input("--output", csv_path, {"--deck": deck_path, "--rules": rules_spec})
-    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", deal_range)
-    option_needs("--scheduler", scheduler, "--deals", deal_range)
-    option_needs("--resume", resume, "--output", csv_path)
-    check_sweep_options(scheduler, given_on_the_command_line("jobs"), resume, csv_path, force)
-    option_needs("-v", verbose, "--deals", deal_range)
-    option_needs("-v", verbose, "--format text", fmt == "text" or None)
-    if csv_path == "-" and (fmt == "json" or verbose):
-        raise click.UsageError(f"--output - and {'--format json' if fmt == 'json' else '-v'} would both write to stdout")
-    refuse_standard_output(
-        "--output", csv_path, "--format json" if fmt == "json" else "-v" if verbose else "the summary",
-        "" if fmt == "json" or verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
-    )
-    if deal_range is not None:
-        if not resume:
-            check_output_file(csv_path, force)
-        cluster = open_cluster(scheduler) if scheduler is not None else None  # before the file: an unreachable one leaves it
-        with cluster if cluster is not None else contextlib.nullcontext():
-            _batch(deal_range, rules, limit, timeout, jobs, fmt, csv_path, verbose, force=force, cluster=cluster, resume=resume)
+    limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
+    workers = _check_options(o)
+    if o.deal_range is not None:
+        _sweep(o, SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers))
         return
     game = spec.start()
     if game is None:
         raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
-    sol = solver.solve(game, max_nodes=limit, timeout=timeout)
-    if fmt == "json":
-        click.echo(json.dumps(_record(deal, sol, game)))
+    sol = solver.solve(game, max_nodes=limit, timeout=o.timeout)
+    if o.fmt == "json":
+        click.echo(json.dumps(_record(o.deal, sol, game)))
         return
-    name = f"deal {deal}" if deal is not None else "<stdin>" if deck_path == "-" else shown_name(str(deck_path))
+    name = f"deal {o.deal}" if o.deal is not None else "<stdin>" if o.deck_path == "-" else shown_name(str(o.deck_path))
     lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
+
+
+def _check_options(o: SolveOptions) -> Workers:
+    """The usage errors of the options that go together (status 2), in the order they
+    are told; the workers of a sweep, the scheduler's address checked."""
+    option_needs("--output", o.csv_path, "--deals", o.deal_range)
+    option_needs("--force", o.force, "--output", o.csv_path)
+    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
+    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
+    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
+    option_needs("--resume", o.resume, "--output", o.csv_path)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    option_needs("-v", o.verbose, "--deals", o.deal_range)
+    option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
+    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
+        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
+    refuse_standard_output(
+        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
+        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
+    )
+    return workers
+
+
+def _sweep(o: SolveOptions, sweep: SolveSweep) -> None:
+    """``--deals``: the output file checked, the cluster connected (before the file: an
+    unreachable one leaves it), then the batch."""
+    if not o.resume:
+        check_output_file(o.csv_path, o.force)
+    cluster = sweep.workers.connect()
+    with cluster if cluster is not None else contextlib.nullcontext():
+        _Batch(o, sweep, cluster).run()
 
 
 def _flush(*streams: IO[str] | None) -> None:
@@ -195,129 +211,114 @@ def _flush(*streams: IO[str] | None) -> None:
             stream.flush()
 
 
-def _batch(
-    deals: range,
-    rules: Rules | None,
-    limit: int,
-    timeout: float | None,
-    jobs: int,
-    fmt: str,
-    csv_path: str | None,
-    verbose: bool,
-    force: bool = False,
-    cluster: Cluster | None = None,
-    resume: bool = False,
-) -> None:
-    """Solve the deals, writing each result (a JSON line, a verbose line, a CSV
-    row) as soon as it is known and flushed, so that an interrupted run keeps
-    every deal finished; Ctrl-C or SIGTERM then prints the summary of those.
-    ``cluster``: solve them on a Dask cluster; ``resume``: continue the CSV file
-    (its deals are not solved again, and count in the summary)."""
-    from ..engine.rules import STANDARD
-    from ..solver import check_rules, solve_deals
-    from ..solver.analysis import BatchTally
+class _Batch:
+    """Solve the deals, writing each result (a JSON line, a verbose line, a CSV row) as
+    soon as it is known and flushed, so that an interrupted run keeps every deal
+    finished; Ctrl-C or SIGTERM then prints the summary of those.  With a cluster, the
+    deals are solved on it; ``--resume`` continues the CSV file (its deals are not
+    solved again, and count in the summary)."""
 
-    rules = rules or STANDARD
-    check_rules(rules)  # a rule set the solver cannot handle fails here, before any work
-    tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
-    writer: RowWriter | None = None
-    csv_file: IO[str] | None = None
-    header = False
-    settings = [rules_text(rules), str(limit), limit_text(timeout)]
-    todo = deals
-    if csv_path is not None and resume:
-        resumed = resume_csv(
-            csv_path, CSV_HEADER,
-            list(zip(CSV_HEADER[-3:], ["--rules", "--max-nodes", "--timeout"], settings, strict=True)), deals, _solution,
-            lambda kept: tally.add(kept[0]),
-        )
-        csv_file = resumed.stream
-        writer = RowWriter(csv_file, csv_path)
-        todo = deals[resumed.rows:]
-        if resumed.rows:
-            resumed_notice(csv_path, resumed.rows, len(deals))
-    elif csv_path is not None:
-        csv_file = open_output_file(csv_path, force)
-        writer = RowWriter(csv_file, csv_path)
-        header = True  # written below, where a failed write is an interruption like any other
-    show_bar = fmt == "text" and not verbose  # on a terminal only (progress_bar)
-    results = solve_deals(
-        todo, rules, max_nodes=limit, timeout=timeout, jobs=jobs, initializer=worker_signals,
-        mapper=cluster.map if cluster is not None else None,
-    )
-    stopped = False
-    done_here = 0  # the deals of this run done, in order: the next one is due
-    # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
-    # them and the run stops; with a CSV file as well, the run goes on to complete the file
-    to_stdout = csv_path == "-" or (csv_path is None and (fmt == "json" or verbose))
-    try:
-        if header:
-            assert writer is not None
-            writer.write(CSV_HEADER)
-        with progress_bar(results, len(todo), "solving", shown=show_bar) as bar:
-            for d, sol in bar:
-                with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
-                    if writer is not None:  # (a row that fails to be written is not counted: the file has it not)
-                        writer.write(
-                            [d, sol.status, "" if sol.score is None else sol.score,
-                             "" if sol.max_score is None else sol.max_score, sol.nodes,
-                             f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *settings],
-                        )
-                    try:
-                        if fmt == "json":
-                            click.echo(json.dumps(_record(d, sol)))
-                        elif verbose:
-                            click.echo(f"deal {d}: {_describe(sol, rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                        _flush(csv_file, sys.stdout)
-                    finally:
-                        # | head: nobody reads the results any more; this deal's result went into
-                        # the gone reader (the guard saw the reader gone during its writes): it
-                        # reached nobody, so the summary leaves it out and counts only the deals
-                        # whose results the reader got
-                        gone = to_stdout and stdout_reader_gone()
-                        if not gone:
-                            tally.add(sol)
-                if gone:
-                    stopped = True
-                    break
-                done_here += 1
-    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
-        stopped = True
-        raise
-    except MemoryError:  # the summary of what was done (below), then the deal that ran out: status 1
-        stopped = True
-        raise MemoryError(f"deal {todo[done_here]}" if done_here < len(todo) else "") from None
-    finally:
+    def __init__(self, o: SolveOptions, sweep: SolveSweep, cluster: Cluster | None) -> None:
+        from ..solver.analysis import BatchTally
+
+        self.o = o
+        self.sweep = sweep
+        self.cluster = cluster
+        self.tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
+        self.writer: RowWriter | None = None
+        self.csv_file: IO[str] | None = None
+        self.header = False
+        self.todo = sweep.deals
+        self.stopped = False
+        self.done_here = 0  # the deals of this run done, in order: the next one is due
+        # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
+        # them and the run stops; with a CSV file as well, the run goes on to complete the file
+        self.to_stdout = o.csv_path == "-" or (o.csv_path is None and (o.fmt == "json" or o.verbose))
+
+    def _open(self, csv_path: str) -> None:
+        """The CSV file: continued (``--resume``) or written afresh."""
+        if self.o.resume:
+            deals = self.sweep.deals
+            resumed = resume_file(csv_path, self.sweep.layout(), lambda kept: self.tally.add(kept[0]), SETTING_OPTIONS)
+            self.csv_file = resumed.stream
+            self.todo = deals[resumed.rows:]
+            if resumed.rows:
+                resumed_notice(csv_path, resumed.rows, len(deals))
+        else:
+            self.csv_file = open_output_file(csv_path, self.o.force)
+            self.header = True  # written in run, where a failed write is an interruption like any other
+        self.writer = RowWriter(self.csv_file, csv_path)
+
+    def run(self) -> None:
+        """Solve, write, count, and print the summary (also of a run stopped)."""
+        if self.o.csv_path is not None:
+            self._open(self.o.csv_path)
+        show_bar = self.o.fmt == "text" and not self.o.verbose  # on a terminal only (progress_bar)
+        results = self.sweep.solutions(self.todo, self.cluster.map if self.cluster is not None else None, worker_signals)
+        try:
+            if self.header:
+                assert self.writer is not None
+                self.writer.write(CSV_HEADER)
+            with progress_bar(results, len(self.todo), "solving", shown=show_bar) as bar:
+                for d, sol in bar:
+                    if self._take(d, sol):
+                        self.stopped = True
+                        break
+                    self.done_here += 1
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
+            self.stopped = True
+            raise
+        except MemoryError:  # the summary of what was done (below), then the deal that ran out: status 1
+            self.stopped = True
+            raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
+        finally:
+            self._finish(results)
+        if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)
+            return
+        _summary(self.tally, self.o.fmt, self.sweep.rules, to_stderr=self.o.csv_path == "-")
+
+    def _take(self, d: int, sol: Solution) -> bool:
+        """Write, print and count one deal's result, whole even at Ctrl-C; whether the
+        reader of stdout is gone."""
+        o = self.o
+        with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
+            if self.writer is not None:  # (a row that fails to be written is not counted: the file has it not)
+                self.writer.write(self.sweep.row(d, sol))
+            try:
+                if o.fmt == "json":
+                    click.echo(json.dumps(_record(d, sol)))
+                elif o.verbose:
+                    click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+                _flush(self.csv_file, sys.stdout)
+            finally:
+                # | head: nobody reads the results any more; this deal's result went into
+                # the gone reader (the guard saw the reader gone during its writes): it
+                # reached nobody, so the summary leaves it out and counts only the deals
+                # whose results the reader got
+                gone = self.to_stdout and stdout_reader_gone()
+                if not gone:
+                    self.tally.add(sol)
+        return gone
+
+    def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
+        """Stop the workers, close the file, and (a run stopped) print the summary of the
+        deals done; a failure to write the file's last rows is raised once it is out."""
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers
         unwritten: OSError | None = None
-        if csv_file is not None and csv_file is not sys.stdout:
+        if self.csv_file is not None and self.csv_file is not sys.stdout:
             try:
-                csv_file.close()
+                self.csv_file.close()
             except OSError as exc:  # the last rows, flushed on closing (raised once the summary is out)
-                stopped = True
-                assert csv_path is not None
-                unwritten = OSError(exc.errno, exc.strerror, csv_path)
-        if stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
+                self.stopped = True
+                assert self.o.csv_path is not None
+                unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path)
+        if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(tally, fmt, rules, interrupted=len(deals), to_stderr=csv_path == "-")
+                _summary(self.tally, self.o.fmt, self.sweep.rules, interrupted=len(self.sweep.deals), to_stderr=self.o.csv_path == "-")
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
             raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
-    if stopped:  # the reader of stdout left: the summary of the deals done is out (above)
-        return
-    _summary(tally, fmt, rules, to_stderr=csv_path == "-")
-
-
-def _solution(row: dict[str, str]) -> Solution:
-    """A deal's result as its CSV row gives it back, for the summary of a resumed run
-    (without the moves, which the summary does not use)."""
-    from ..solver import Outcome, Solution
-
-    return Solution(
-        Outcome(row["status"]), int_or_none(row["score"]), (), int(row["nodes"]), float(row["seconds"]),
-        int_or_none(row["max_score"]),
-    )
 
 
 def _tally(solutions: Iterable[Solution]) -> BatchTally:

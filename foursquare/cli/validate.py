@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from .ci_formats import Reporter
 from .options import PATH
 from .signals import Terminated, signals_deferred
 from .style import counted
+
+if TYPE_CHECKING:
+    from ..formats.repeats import Repeats  # (loaded once the report has begun)
 
 #: Said (in the format itself) when the run stops before its end.
 INCOMPLETE = "the check was interrupted: this report is incomplete (the games after the last one reported were not checked)"
@@ -129,78 +132,114 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     # included) is inside the ``try``: from the moment the command can write, a
     # Ctrl-C or SIGTERM ends it with a whole report that says it is incomplete.
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
-    lines: list[str] = []
-    games = invalid = unread = 0
-    seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
-    current: str | None = None  # the file being checked (its shown name)
-
-    def report(result: dict[str, Any], errors: list[FormatError], path: str) -> None:
-        for error in errors:
-            click.echo(error_text(error), err=True)
-        reporter.game(result, path=path)
-
+    run = _Validation(reporter, finished, duplicates)
     try:
         with _WholeWrites() as whole:
-            from ..formats.files import Source
-            from ..formats.repeats import Repeats
-            from ..formats.transcript import iter_validate as check
-            from ..formats.yamlio import MAX_DOCUMENT_CHARS
-
-            repeats = Repeats() if duplicates else None
-            whole.run(reporter.begin)
+            run.start(whole)
             for path in files:
-                name = "<stdin>" if path == "-" else path
-                identity = _file_identity(path) if duplicates else None
-                if identity is not None and identity in seen:
-                    exc = FormatError(name, None, f"the same file as {shown_name(seen[identity])}, given twice:"
-                                      " with --duplicates each of its games would repeat itself; not checked again")  # fmt: skip
-                    whole.run(report, _file_error(name, exc), [exc], name)
-                    whole.run(reporter.file_end, shown_name(name))
-                    unread += 1
-                    lines.append(f"{shown_name(name)}: invalid, given twice (see the error above)")
-                    continue
-                if identity is not None:
-                    seen[identity] = name
-                count = bad = 0
-                current = shown_name(name)
-                try:
-                    with Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
-                        for one in check(source, name, finished=finished, repeats=repeats):
-                            count += 1
-                            bad += not one.valid
-                            result = _in_cli_words({"file": current, **one.to_dict()})
-                            whole.run(report, result, one.errors, name)
-                except FormatError as exc:  # the file itself: not a transcript, not UTF-8, over the cap
-                    whole.run(report, _file_error(name, exc), [exc], name)
-                    whole.run(reporter.file_end, current)
-                    unread += 1
-                    games += count
-                    invalid += bad
-                    if count:
-                        lines.append(f"{current}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)")
-                    else:
-                        lines.append(f"{current}: invalid, not checked game by game (see the error above)")
-                    current = None
-                    continue
-                whole.run(reporter.file_end, current)
-                current = None
-                games += count
-                invalid += bad
-                lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+                run.file(path)
     except (KeyboardInterrupt, Terminated):
         with signals_deferred():  # (a second signal of another kind waits for the entry)
-            reporter.incomplete(current, INCOMPLETE)
+            reporter.incomplete(run.current, INCOMPLETE)
         raise
     finally:
         with signals_deferred():
             reporter.end()
     if fmt in ("text", "github"):
-        for line in lines:
-            click.echo(line)
-        if len(files) > 1:
-            total = f"{counted(games, 'game')} checked, " + (f"{invalid} invalid" if invalid else "all valid")
-            if unread:
-                total += f"; {counted(unread, 'file')} not checked (see above)"
-            click.echo(total)
-    if invalid or unread:
+        run.print_summary(len(files) > 1)
+    if run.invalid or run.unread:
         raise SystemExit(1)
+
+
+class _Validation:
+    """The files of one ``validate`` run, checked in turn: each game reported as it is
+    read (:class:`Reporter`), a line a file and the counts kept for the summary."""
+
+    def __init__(self, reporter: Reporter, finished: bool, duplicates: bool) -> None:
+        self.reporter = reporter
+        self.finished = finished
+        self.duplicates = duplicates
+        self.lines: list[str] = []
+        self.games = self.invalid = self.unread = 0
+        self.seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
+        self.current: str | None = None  # the file being checked (its shown name)
+        self.repeats: Repeats | None = None
+        self.whole = _WholeWrites()  # (the run's own, given by start)
+
+    def start(self, whole: _WholeWrites) -> None:
+        """Load the formats and begin the report (inside the ``try``: from the moment the
+        command can write, a Ctrl-C or SIGTERM ends it with a whole report that says it
+        is incomplete)."""
+        from ..formats.repeats import Repeats
+
+        self.whole = whole
+        self.repeats = Repeats() if self.duplicates else None
+        whole.run(self.reporter.begin)
+
+    def report(self, result: dict[str, Any], errors: list[FormatError], path: str) -> None:
+        for error in errors:
+            click.echo(error_text(error), err=True)
+        self.reporter.game(result, path=path)
+
+    def file(self, path: str) -> None:
+        """Check every game of one file (unless it was given already, with ``--duplicates``)."""
+        name = "<stdin>" if path == "-" else path
+        identity = _file_identity(path) if self.duplicates else None
+        if identity is not None and identity in self.seen:
+            twice = FormatError(name, None, f"the same file as {shown_name(self.seen[identity])}, given twice:"
+                                " with --duplicates each of its games would repeat itself; not checked again")  # fmt: skip
+            self._unread(name, twice, f"{shown_name(name)}: invalid, given twice (see the error above)")
+            return
+        if identity is not None:
+            self.seen[identity] = name
+        self.current = shown_name(name)
+        count, bad, exc = self._games(path, name, self.current)
+        self.games += count
+        self.invalid += bad
+        if exc is not None:  # the file itself: not a transcript, not UTF-8, over the cap
+            if count:
+                line = f"{self.current}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)"
+            else:
+                line = f"{self.current}: invalid, not checked game by game (see the error above)"
+            self._unread(name, exc, line, self.current)
+            self.current = None
+            return
+        self.whole.run(self.reporter.file_end, self.current)
+        self.current = None
+        self.lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+
+    def _games(self, path: str, name: str, shown: str) -> tuple[int, int, FormatError | None]:
+        """Check and report the games of the file: ``(games, invalid ones, the error that
+        stopped the reading or None)``."""
+        from ..formats.files import Source
+        from ..formats.transcript import iter_validate as check
+        from ..formats.yamlio import MAX_DOCUMENT_CHARS
+
+        count = bad = 0
+        try:
+            with Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+                for one in check(source, name, finished=self.finished, repeats=self.repeats):
+                    count += 1
+                    bad += not one.valid
+                    result = _in_cli_words({"file": shown, **one.to_dict()})
+                    self.whole.run(self.report, result, one.errors, name)
+        except FormatError as exc:
+            return count, bad, exc
+        return count, bad, None
+
+    def _unread(self, name: str, exc: FormatError, line: str, shown: str | None = None) -> None:
+        """A file not checked (through): its error reported, its line kept."""
+        self.whole.run(self.report, _file_error(name, exc), [exc], name)
+        self.whole.run(self.reporter.file_end, shown_name(name) if shown is None else shown)
+        self.unread += 1
+        self.lines.append(line)
+
+    def print_summary(self, total: bool) -> None:
+        """A line a file, and (``total``: several files) the whole run's."""
+        for line in self.lines:
+            click.echo(line)
+        if total:
+            words = f"{counted(self.games, 'game')} checked, " + (f"{self.invalid} invalid" if self.invalid else "all valid")
+            if self.unread:
+                words += f"; {counted(self.unread, 'file')} not checked (see above)"
+            click.echo(words)

@@ -11,11 +11,11 @@ move by move.
     24
 """
 
-from .batch import check_rules, solve_deals
+from .batch import solve_deals
 from .search import solve, solve_deal, solve_deck
 from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
 
 __all__ = [
     "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Outcome", "Solution", "SolverError",
-    "check_rules", "solve", "solve_deal", "solve_deals", "solve_deck",
+    "solve", "solve_deal", "solve_deals", "solve_deck",
 ]

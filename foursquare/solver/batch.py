@@ -21,20 +21,6 @@ if TYPE_CHECKING:
     from ..parallel import Mapper
 
 
-def check_rules(rules: Rules | str) -> None:
-    """Raise :class:`~foursquare.solver.solution.SolverError` for a rule set that
-    :func:`solve_deals` cannot handle (:class:`~foursquare.errors.RulesError` for an
-    unknown preset's name, ``ArgumentError`` for what is no rule set at all).
-
-    Every rule set the engine accepts (:class:`~foursquare.engine.rules.Rules`
-    validates its own values) can be solved: the standard flip and adjacency rules by
-    the fast search, the others (RULES.md §8) by the engine-based solver
-    (:mod:`foursquare.solver.reference`).  So nothing fails here today; a caller that
-    checks before starting a batch keeps working when a limit comes back.
-    """
-    as_rules(rules, "check_rules")
-
-
 def _solve_one(args: tuple[int, Rules, int | None, float | None]) -> tuple[int, Solution]:
     """One task of :func:`solve_deals`: ``(deal, rules, max_nodes, timeout)`` -> ``(deal, solution)``."""
     deal, rules, max_nodes, timeout = args

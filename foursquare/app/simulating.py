@@ -1,0 +1,102 @@
+"""The sweep of ``simulate``: bots playing the deals of a range where the workers are,
+deal by deal, each game a row of the ``--output`` CSV (its columns, the row of a game
+and the game of a row, for ``--resume``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .sweep import SweepCsv, Workers, int_or_none, limit_text, rules_text
+
+if TYPE_CHECKING:
+    from ..bots.simulate import DealTally, GameResult
+    from ..engine.rules import Rules
+    from ..parallel import Mapper
+
+#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
+RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
+#: ... then the settings that shape it (app/sweep.py).
+SETTING_COLUMNS = ["seed", "nodes", "budget", "rules"]
+#: All the columns.
+CSV_FIELDS = RESULT_FIELDS + SETTING_COLUMNS
+
+
+@dataclass(frozen=True)
+class SimulateSweep:
+    """The bots ``names`` playing the deals of ``deals`` (in that order, every bot a
+    deal before the next deal), with the run's ``seed``, ``rules``, time per move
+    (``budget``) and work per move (``nodes``), by ``workers``."""
+
+    names: Sequence[str]
+    deals: range
+    seed: int
+    rules: Rules
+    budget: float | None
+    nodes: int | None
+    workers: Workers = field(default_factory=Workers)
+
+    def settings(self) -> dict[str, str]:
+        """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
+        return {"seed": str(self.seed), "nodes": limit_text(self.nodes), "budget": limit_text(self.budget), "rules": rules_text(self.rules)}
+
+    def layout(self) -> SweepCsv:
+        """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
+        settings = self.settings()
+        return SweepCsv(CSV_FIELDS, [(column, settings[column]) for column in SETTING_COLUMNS], self.deals, game_of_row, self.names)
+
+    def tally(self, paired: bool) -> DealTally:
+        """An empty tally of this sweep's games (``paired``: the first bot against the second)."""
+        from ..bots.simulate import DealTally
+
+        return DealTally(self.names, self.rules.deck_size - self.rules.size * self.rules.size, paired=paired)
+
+    def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
+        """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
+        file yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes.
+
+        :raises BotError: for an unknown bot, at the call, before any game.
+        """
+        from ..bots.simulate import play_deals
+
+        return play_deals(
+            self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
+            jobs=self.workers.jobs, initializer=initializer, mapper=mapper,
+        )
+
+
+def row_of_game(result: GameResult, settings: dict[str, str]) -> list[object]:
+    """The CSV row of a game, with the run's ``settings`` (:meth:`SimulateSweep.settings`)."""
+    row = result.row() | settings
+    return [row[name] for name in CSV_FIELDS]
+
+
+def by_deal(results: Iterable[GameResult], bots: int) -> Iterator[list[GameResult]]:
+    """The results of each deal together, once every one of the ``bots`` has played it."""
+    deal: list[GameResult] = []
+    for result in results:
+        deal.append(result)
+        if len(deal) == bots:
+            yield deal
+            deal = []
+
+
+def game_of_row(row: dict[str, str]) -> GameResult:
+    """A game as its CSV row gives it back, for the summary of a resumed run.  The row
+    has the game's total time and its slowest move only: that move keeps its time and
+    each other move counts at the mean of the rest (so the summary counts every move,
+    its worst move time is exact, and its median time per move mixes these means with
+    the times measured by this run).
+
+    :raises ValueError: for a value the sweep never writes.
+    """
+    from ..bots.simulate import GameResult
+
+    if row["status"] not in ("won", "lost"):
+        raise ValueError(f"status {row['status']!r}")
+    moves, seconds, slowest = int(row["moves"]), float(row["seconds"]), float(row["slowest_move_seconds"])
+    if not 0 <= slowest <= seconds + 1e-6:
+        raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
+    times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
+    return GameResult(row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves, times)

@@ -1,0 +1,72 @@
+"""The sweep of ``solve --deals``: the deals of a range solved where the workers are,
+each deal's result a row of the ``--output`` CSV (its columns, the row of a result and
+the result of a row, for ``--resume``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .sweep import SweepCsv, Workers, int_or_none, limit_text, rules_text
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
+    from ..parallel import Mapper
+    from ..solver import Solution
+
+#: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (app/sweep.py).
+CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
+
+
+@dataclass(frozen=True)
+class SolveSweep:
+    """The deals of ``deals`` solved under ``rules`` with a node limit (``max_nodes``)
+    and a time limit per deal (``timeout``, ``None``: none), by ``workers``."""
+
+    deals: range
+    rules: Rules
+    max_nodes: int
+    timeout: float | None
+    workers: Workers = field(default_factory=Workers)
+
+    def settings(self) -> list[str]:
+        """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
+        return [rules_text(self.rules), str(self.max_nodes), limit_text(self.timeout)]
+
+    def layout(self) -> SweepCsv:
+        """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
+        return SweepCsv(CSV_HEADER, list(zip(CSV_HEADER[-3:], self.settings(), strict=True)), self.deals, solution_of_row)
+
+    def row(self, deal: int, sol: Solution) -> list[object]:
+        """The CSV row of ``deal``'s solution."""
+        return [
+            deal, sol.status, "" if sol.score is None else sol.score, "" if sol.max_score is None else sol.max_score,
+            sol.nodes, f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *self.settings(),
+        ]
+
+    def solutions(
+        self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None
+    ) -> Iterator[tuple[int, Solution]]:
+        """:func:`~foursquare.solver.solve_deals` of ``todo`` (the deals not in the file
+        yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes."""
+        from ..solver import solve_deals
+
+        return solve_deals(
+            todo, self.rules, max_nodes=self.max_nodes, timeout=self.timeout, jobs=self.workers.jobs,
+            initializer=initializer, mapper=mapper,
+        )
+
+
+def solution_of_row(row: dict[str, str]) -> Solution:
+    """A deal's result as its CSV row gives it back, for the summary of a resumed run
+    (without the moves, which the summary does not use).
+
+    :raises ValueError: for a value the sweep never writes.
+    """
+    from ..solver import Outcome, Solution
+
+    return Solution(
+        Outcome(row["status"]), int_or_none(row["score"]), (), int(row["nodes"]), float(row["seconds"]),
+        int_or_none(row["max_score"]),
+    )

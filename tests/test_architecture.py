@@ -136,6 +136,24 @@ def test_below_the_command_line_nothing_imports_click_or_names_an_option(module)
     assert not [text for text in messages if _OPTION.search(text)]
 
 
+#: The command line's modules that do not import Click: each is only about the
+#: terminal (the grid drawn as text, the prompt's line editing and Tab completion,
+#: the signals a terminal sends).  Everything else a program does is in app/ or below.
+_TERMINAL_ONLY = {"foursquare.cli.render", "foursquare.cli.completion", "foursquare.cli.signals"}
+
+
+def _imports_click(module: str) -> bool:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    names |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    return any(name.split(".")[0] == "click" for name in names)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) == "cli"))
+def test_every_module_of_the_command_line_imports_click_or_is_only_about_the_terminal(module):
+    assert _imports_click(module) or module in _TERMINAL_ONLY, f"{module} has no Click in it: it belongs in app/ or below"
+
+
 def test_the_command_line_words_every_piece_of_advice_with_its_options():
     assert set(CLI_ADVICE) == set(Advice)
     for advice in Advice:

@@ -144,7 +144,7 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
             from ..formats.files import Source
             from ..formats.repeats import Repeats
             from ..formats.transcript import iter_validate as check
-            from ..formats.yamlio import MAX_DOCUMENT_CHARS
+            from ..formats.yaml import MAX_DOCUMENT_CHARS
 
             repeats = Repeats() if duplicates else None
             whole.run(reporter.begin)

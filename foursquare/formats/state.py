@@ -50,7 +50,7 @@ from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
 from .rulesfile import rules_from_value, rules_value
-from .yamlio import (
+from .yaml import (
     Flow,
     FlowList,
     Quoted,
@@ -97,7 +97,7 @@ _HIDDEN = (
 
 
 def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict[str, Any]:
-    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`
+    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`
     (``player_view``, ``reveal``: as :func:`state_text`)."""
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first

@@ -36,8 +36,7 @@ from .transcript_write import VERSION
 from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
-from .yamlcut import each_line
-from .yamlio import (
+from .yaml import (
     Document,
     YMap,
     YNode,
@@ -47,6 +46,7 @@ from .yamlio import (
     as_deal,
     as_int,
     as_text,
+    each_line,
     read_each_document,
     unknown_keys,
 )
@@ -58,7 +58,7 @@ STATUSES = tuple(s.value for s in Status)
 _STATUS_OF = {s.value: s for s in Status}
 _MOVE_KEY_SET = frozenset(MOVE_KEYS)
 _CLAIM_KEYS = ("flipped", "face_down", "status")
-#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yamlio.as_int` reads them.
+#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
 REASONS = tuple(r.value for r in Reason)
 

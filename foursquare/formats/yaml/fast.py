@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .yamlcut import each_line
-from .ynodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
+from .cut import each_line
+from .nodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
 
 #: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses), and
 #: short (YAML allows an implicit key of at most 1024 characters).

@@ -36,32 +36,16 @@ cell (:class:`Quoted`) and can put small mappings and lists on one line
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import yaml
 
-from ..engine.deal import MAX_DEAL, parse_deal_number
-from ..errors import FormatError, ParseError, quote, shorten
-from . import yamlcut, yamlfast
-from .files import BINARY_WORDS, not_utf8_words, nul_line
-from .yamlcut import _BREAKS as _BREAKS
-from .yamlcut import _MARKER as _MARKER
-from .yamlcut import MAX_DOCUMENT_CHARS, Piece, iter_documents, iter_pieces, split_documents
-from .ynodes import _CORE as _CORE
-from .ynodes import _PLAIN_OK as _PLAIN_OK
-from .ynodes import _PLAIN_OK_TAGS as _PLAIN_OK_TAGS
-from .ynodes import _PLAIN_TAGS as _PLAIN_TAGS
-from .ynodes import _RESOLVER as _RESOLVER
-from .ynodes import ALLOWED_TAGS as ALLOWED_TAGS
-from .ynodes import YMap as YMap
-from .ynodes import YNode as YNode
-from .ynodes import YScalar as YScalar
-from .ynodes import YSeq as YSeq
-from .ynodes import _plain_tag as _plain_tag
-from .ynodes import _resolve as _resolve
-
-__all__ = ["MAX_DOCUMENT_CHARS", "Piece", "iter_documents", "iter_pieces", "split_documents"]
+from ...errors import FormatError, quote, shorten
+from ..files import BINARY_WORDS, not_utf8_words, nul_line
+from . import cut, fast
+from .cut import _BREAKS, Piece, iter_pieces
+from .nodes import _CORE, _PLAIN_OK, _PLAIN_OK_TAGS, ALLOWED_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag, _resolve
 
 #: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -71,8 +55,6 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_NODES = 100_000
 #: How deeply lists and mappings may nest in one document (the formats need 4 levels).
 MAX_DEPTH = 200
-#: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
-MAX_DIGITS = 30
 
 
 # ------------------------------------------------------------------- reading
@@ -208,11 +190,11 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     offset = piece.offset
     if piece.oversize:
         raise FormatError(
-            source, piece.first, f"the YAML document is too large (over {yamlcut.MAX_DOCUMENT_CHARS:,} characters)"
+            source, piece.first, f"the YAML document is too large (over {cut.MAX_DOCUMENT_CHARS:,} characters)"
         )
-    fast = yamlfast.read_plain(piece.text, offset, MAX_NODES)
-    if fast is not None:
-        return [fast]
+    plain = fast.read_plain(piece.text, offset, MAX_NODES)
+    if plain is not None:
+        return [plain]
     try:
         return _build(_LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:
@@ -456,184 +438,3 @@ def _new_anchor(anchor: str, anchors: dict[str, YNode], open_anchors: dict[str, 
     first = anchors[anchor].line if anchor in anchors else open_anchors.get(anchor)
     if first is not None:
         raise FormatError(source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
-
-
-# ------------------------------------------------------------ schema helpers
-
-
-def as_map(node: YNode, what: str, source: str) -> YMap:
-    """``node`` when it is a mapping.
-
-    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...``.
-    """
-    if not isinstance(node, YMap):
-        raise FormatError(source, node.line, f"{what} must be a mapping, not {node.kind}")
-    return node
-
-
-def as_list(node: YNode, what: str, source: str) -> YSeq:
-    """``node`` when it is a list.
-
-    :raises FormatError: ``FILE:LINE: WHAT must be a list, not ...``.
-    """
-    if not isinstance(node, YSeq):
-        raise FormatError(source, node.line, f"{what} must be a list, not {node.kind}")
-    return node
-
-
-def as_text(node: YNode, what: str, source: str) -> str:
-    """The text of a scalar, exactly as written (``no`` stays ``'no'``).
-
-    :raises FormatError: when the node is a list, a mapping or null.
-    """
-    if not isinstance(node, YScalar) or node.is_null:
-        raise FormatError(source, node.line, f"{what} must be text, not {node.kind}")
-    return node.text
-
-
-def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number written as plain decimal digits (no sign, no leading zero, unquoted;
-    a tag that would make it text is refused when the file is read).
-
-    :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
-    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
-    """
-    text = node.text if isinstance(node, YScalar) and node.plain else ""  # "" is no number
-    ok = text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
-    # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
-    ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
-    value = int(text) if ok else None
-    if value is None or value < low or (high is not None and value > high):
-        span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
-        raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
-    return value
-
-
-def as_deal(node: YNode, what: str, source: str) -> int:
-    """A deal number (RULES.md §2) read as ``--deal N`` reads it, by the one parser
-    :func:`foursquare.engine.deal.parse_deal_number`: plain decimal digits with no
-    leading zero (``01`` is refused, as ``--deal 01`` is), unquoted.
-
-    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from 0 to 2^64-1, not ...``.
-    """
-    text = node.text if isinstance(node, YScalar) and node.plain else ""
-    try:
-        if not text or text != text.strip():
-            raise ParseError("not a deal number")
-        return parse_deal_number(text)
-    except ParseError as exc:
-        zeros = " (write it without leading zeros)" if "leading zeros" in str(exc) else ""
-        raise FormatError(
-            source, node.line, f"{what} must be a whole number from 0 to {MAX_DEAL}, not {node.kind}{zeros}"
-        ) from None
-
-
-def as_bool(node: YNode, what: str, source: str) -> bool:
-    """``true`` or ``false`` (unquoted, any case); ``yes``/``no``/``on``/``off`` are not booleans here.
-
-    :raises FormatError: for anything else.
-    """
-    text = node.text.lower() if isinstance(node, YScalar) and node.plain else None
-    if text not in ("true", "false"):
-        raise FormatError(source, node.line, f"{what} must be true or false, not {node.kind}")
-    return text == "true"
-
-
-def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> str:
-    """One of the words ``allowed``, written exactly.
-
-    :raises FormatError: naming the allowed words.
-    """
-    text = node.text if isinstance(node, YScalar) and not node.is_null else None
-    if text not in allowed:
-        raise FormatError(source, node.line, f"{what} must be one of {', '.join(allowed)}, not {node.kind}")
-    return text
-
-
-def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str, source: str) -> Iterator[FormatError]:
-    """An error for each key of ``node`` not in ``known`` (a misspelt key must not pass silently)."""
-    for key in node.entries:
-        if key not in known:
-            yield FormatError(
-                source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(known)})"
-            )
-
-
-# ------------------------------------------------------------------- writing
-
-
-class Quoted(str):
-    """A string always written in double quotes (cards, cells, move strings)."""
-
-    __slots__ = ()
-
-
-class Flow(dict[str, Any]):
-    """A mapping written on one line: ``{cards: ["5C"], face: up}``."""
-
-
-class FlowList(list[Any]):
-    """A list written on one line: ``["d4", "e4"]``."""
-
-
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-    # A long line breaks between the entries of a flow list, never inside a string:
-    # PyYAML would fold a scalar at a space past the width ("4H\ <newline> \ b4"),
-    # which is valid YAML but breaks grep, hand edits and diffs (issue 16).
-    def write_double_quoted(self, text: str, split: bool = True) -> None:
-        super().write_double_quoted(text, split=False)
-
-    def write_single_quoted(self, text: str, split: bool = True) -> None:
-        super().write_single_quoted(text, split=False)
-
-    def write_plain(self, text: str, split: bool = True) -> None:
-        super().write_plain(text, split=False)
-
-
-def _represent_quoted(dumper: yaml.SafeDumper, data: Quoted) -> yaml.Node:
-    return dumper.represent_scalar(_CORE + "str", str(data), style='"')
-
-
-def _represent_flow(dumper: yaml.SafeDumper, data: Flow) -> yaml.Node:
-    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=True)
-
-
-def _represent_block(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
-    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=False)
-
-
-def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
-    return dumper.represent_sequence(_CORE + "seq", data, flow_style=True)
-
-
-def _represent_block_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    return dumper.represent_sequence(_CORE + "seq", data, flow_style=False)
-
-
-def _represent_none(dumper: yaml.SafeDumper, data: None) -> yaml.Node:
-    return dumper.represent_scalar(_CORE + "null", "null")
-
-
-_Dumper.add_representer(Quoted, _represent_quoted)
-_Dumper.add_representer(Flow, _represent_flow)
-_Dumper.add_representer(FlowList, _represent_flow_list)
-_Dumper.add_representer(dict, _represent_block)
-_Dumper.add_representer(list, _represent_block_list)
-_Dumper.add_representer(type(None), _represent_none)
-
-
-def dump(data: Mapping[str, Any]) -> str:
-    """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
-    on one line, :class:`Quoted` in double quotes, keys in insertion order.  A line
-    past 100 characters breaks between list entries, never inside a string: each
-    card or move is one unbroken string.
-
-    :param data: plain values (str, int, bool, None, lists, mappings).
-    :returns: the text, ending with a newline.
-    """
-    return yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
-    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from ..errors import digits_text, quote
+from ...errors import digits_text, quote
 
 _CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus

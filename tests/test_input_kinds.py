@@ -56,7 +56,7 @@ CASES = [(name, args) for name, commands in READERS.items() for args in commands
 def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test runs with PyYAML's C parser (when there) and its pure-Python one."""
     if request.param == "pure":
-        monkeypatch.setattr(strict, "_LOADER", yaml.SafeLoader)
+        monkeypatch.setattr(strict, "LOADER", yaml.SafeLoader)
     elif not hasattr(yaml, "CSafeLoader"):
         pytest.skip("libyaml is not installed")
     return str(request.param)

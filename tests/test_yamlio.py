@@ -28,7 +28,7 @@ LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader"
 def loader(request, monkeypatch):
     """Every test runs with PyYAML's pure-Python composer and with libyaml's: they differ
     in details (libyaml marks a plain scalar with style '' rather than None)."""
-    monkeypatch.setattr(strict, "_LOADER", request.param)
+    monkeypatch.setattr(strict, "LOADER", request.param)
     return request.param
 
 
@@ -220,7 +220,7 @@ def test_the_size_limit_is_per_document_not_per_stream(monkeypatch):
 _VALIDATE_IN_A_CHILD = """
 import resource, sys, yaml
 from foursquare.formats.yaml import strict
-strict._LOADER = getattr(yaml, sys.argv[1])
+strict.LOADER = getattr(yaml, sys.argv[1])
 from foursquare.cli import main
 try:
     main(["validate", sys.argv[2]], prog_name="foursquare")

@@ -48,7 +48,7 @@ def counting(loader: type) -> tuple[type, list[int]]:
 def test_a_document_over_the_value_limit_is_refused_at_its_line_before_it_is_read_whole(loader, monkeypatch):
     monkeypatch.setattr(strict, "MAX_NODES", 100)
     counted, seen = counting(loader)
-    monkeypatch.setattr(strict, "_LOADER", counted)
+    monkeypatch.setattr(strict, "LOADER", counted)
     # values: the mapping, foursquare, 1, moves, the list, then one per line from line 3
     text = "foursquare: 1\nmoves:\n" + "- d4\n" * 5000 + "---\nfoursquare: 1\n"
     first, second = read_each_document(text, "big.yaml")
@@ -66,7 +66,7 @@ def test_a_document_over_the_value_limit_is_refused_at_its_line_before_it_is_rea
     ],
 )
 def test_the_limit_counts_what_is_built(loader, text, monkeypatch):
-    monkeypatch.setattr(strict, "_LOADER", loader)
+    monkeypatch.setattr(strict, "LOADER", loader)
     monkeypatch.setattr(strict, "MAX_NODES", 30)
     assert read_documents(text, "f.yaml")
     monkeypatch.setattr(strict, "MAX_NODES", 8)
@@ -76,7 +76,7 @@ def test_the_limit_counts_what_is_built(loader, text, monkeypatch):
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
 def test_nesting_is_limited_while_reading_at_the_line_that_passes_the_limit(loader, monkeypatch):
-    monkeypatch.setattr(strict, "_LOADER", loader)
+    monkeypatch.setattr(strict, "LOADER", loader)
     deep = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 300))
     [doc] = read_each_document(deep, "deep.yaml")
     assert str(doc.error) == f"deep.yaml:{MAX_DEPTH + 1}: the YAML is nested too deeply (more than {MAX_DEPTH} levels)"
@@ -102,8 +102,8 @@ def shape(node: YNode | None) -> object:
 
 
 def read_with(loader: type, text: str) -> list[object]:
-    saved = strict._LOADER
-    strict._LOADER = loader
+    saved = strict.LOADER
+    strict.LOADER = loader
     try:
         out: list[object] = []
         for doc in read_each_document(text, "f.yaml"):
@@ -113,7 +113,7 @@ def read_with(loader: type, text: str) -> list[object]:
                 out.append((doc.line, shape(doc.node), None if doc.error is None else str(doc.error)))
         return out
     finally:
-        strict._LOADER = saved
+        strict.LOADER = saved
 
 
 def assert_agree(text: str) -> None:
@@ -186,8 +186,8 @@ def test_c_and_pure_events_agree_on_dumped_values(value, flow):
 
 def reference_split(text: str) -> list[Piece]:
     """The cut by lines as it was first written (split_documents must give the same pieces)."""
-    lines = cut._BREAKS.split(text)
-    breaks = cut._BREAKS.findall(text) + [""]
+    lines = cut.BREAKS.split(text)
+    breaks = cut.BREAKS.findall(text) + [""]
     pieces: list[Piece] = []
     start = 0
     first: int | None = None  # the first content line of the current piece
@@ -198,7 +198,7 @@ def reference_split(text: str) -> list[Piece]:
             pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
 
     for i, line in enumerate(lines):
-        marker = cut._MARKER.match(line) if line[:1] in "-." else None
+        marker = cut.MARKER.match(line) if line[:1] in "-." else None
         if marker and marker.group(1) == "---":
             if started:
                 close(i)

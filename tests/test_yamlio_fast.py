@@ -37,7 +37,7 @@ def shape(node: YNode | None) -> object:
 
 
 def strict_nodes(text: str, offset: int, loader: type) -> list[object]:
-    return [shape(n) for n in strict._build(loader(text).get_event, "t.yaml", offset)]
+    return [shape(n) for n in strict.build_nodes(loader(text).get_event, "t.yaml", offset)]
 
 
 def check_same(text: str, offset: int = 0) -> bool:

@@ -1,7 +1,22 @@
-"""Strict, safe YAML for every YAML format of the package (FORMATS.md: strict YAML)."""
+"""Strict, safe YAML for every YAML format of the package (FORMATS.md: strict YAML): its one public face.
 
-from .cut import MAX_DOCUMENT_CHARS, Piece, each_line, iter_documents, iter_pieces, split_documents
-from .nodes import ALLOWED_TAGS, YMap, YNode, YScalar, YSeq
+Reading a stream (:func:`read_each_document`, :func:`read_documents`) gives our own
+nodes (:class:`YMap`, :class:`YSeq`, :class:`YScalar`, each with its line), never
+a coerced value; the ``as_*`` functions read a format's values from them with an
+error at the node's line; :func:`dump` is the one writer.  Inside:
+
+- :mod:`.strict`: the reader of PyYAML's events (limits, tags, keys, aliases, errors);
+- :mod:`.fast`: the reader of the plain form the package writes, line by line, to the same nodes;
+- :mod:`.cut`: the cut of a stream into documents as it is read;
+- :mod:`.nodes`: the nodes and how a plain scalar resolves;
+- :mod:`.values`: a format's values read from the nodes;
+- :mod:`.write`: the writer.
+
+Note: ``import yaml`` inside this subpackage is PyYAML (imports are absolute).
+"""
+
+from .cut import MAX_DOCUMENT_CHARS, Piece, each_line, iter_pieces, split_documents
+from .nodes import YMap, YNode, YScalar, YSeq
 from .strict import (
     MAX_DEPTH,
     MAX_NODES,
@@ -13,7 +28,6 @@ from .strict import (
     read_each_document,
 )
 from .values import (
-    MAX_DIGITS,
     as_bool,
     as_choice,
     as_deal,
@@ -26,9 +40,7 @@ from .values import (
 from .write import Flow, FlowList, Quoted, dump
 
 __all__ = [
-    "ALLOWED_TAGS",
     "MAX_DEPTH",
-    "MAX_DIGITS",
     "MAX_DOCUMENT_CHARS",
     "MAX_NODES",
     "TAB_WORDS",
@@ -52,7 +64,6 @@ __all__ = [
     "decode",
     "dump",
     "each_line",
-    "iter_documents",
     "iter_pieces",
     "read_documents",
     "read_each_document",

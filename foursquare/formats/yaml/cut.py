@@ -5,7 +5,7 @@ so a stream can be cut into pieces of one document each before any of it is pars
 (:func:`split_documents`, :func:`iter_pieces`): then one unreadable document does not
 hide the others, and a stream given block by block (a file as it is read) is cut as it
 comes, one document's text at a time (:data:`MAX_DOCUMENT_CHARS` at most).
-:mod:`foursquare.formats.yamlio` reads each piece.
+:mod:`foursquare.formats.yaml.strict` reads each piece.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import NamedTuple
 MAX_DOCUMENT_CHARS = 8 * 1024 * 1024
 
 #: A document marker: ``---`` or ``...`` at the start of a line, then white space or the line end.
-_MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
+MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
 #: YAML's line breaks (as PyYAML and libyaml count lines).
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 class Piece(NamedTuple):
@@ -43,7 +43,7 @@ class Piece(NamedTuple):
     @property
     def last(self) -> int:
         """The index (from 0, within the piece) of its last line that is not blank."""
-        lines = _BREAKS.split(self.text.rstrip())
+        lines = BREAKS.split(self.text.rstrip())
         return len(lines) - 1
 
 
@@ -164,11 +164,11 @@ def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Pie
                 end, after = (n, n) if end < 0 else (end, end + 1)
             else:
                 line += _breaks_in(text, pos, at)
-                found = _BREAKS.search(text, at)
+                found = BREAKS.search(text, at)
                 brk = None if found is None else True
                 end, after = (found.start(), found.end()) if found is not None else (n, n)
             current = text[at:end]
-            marker = _MARKER.match(current) if current[:1] in "-." else None
+            marker = MARKER.match(current) if current[:1] in "-." else None
             if marker and marker.group(1) == "---":
                 if started:
                     if first is not None:

@@ -4,7 +4,7 @@
 writes one (an optional ``---`` line; top-level ``key: value`` lines, a value
 being a plain or double-quoted word, or a one-line flow list or mapping of them;
 ``key:`` followed by ``- value`` lines) to the very nodes
-:func:`foursquare.formats.yamlio` builds from PyYAML's events, without parsing
+:mod:`foursquare.formats.yaml.strict` builds from PyYAML's events, without parsing
 it with PyYAML.  Anything else -- a comment, a blank line, indentation, an escape,
 a character outside printable ASCII, a tag, an anchor, a duplicate key, a word
 PyYAML would resolve to a tag the strict reader refuses -- gives ``None``, and the
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from .cut import each_line
-from .nodes import _PLAIN_OK, _PLAIN_OK_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag
+from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, YMap, YNode, YScalar, YSeq, plain_tag
 
 #: A key: lower-case letters, digits and ``_`` (never null, never a tag PyYAML refuses), and
 #: short (YAML allows an implicit key of at most 1024 characters).
@@ -42,10 +42,10 @@ class _Unusual(Exception):
 
 
 def _plain(text: str, line: int) -> YScalar:
-    tag = _PLAIN_OK_TAGS.get(text)
+    tag = ALLOWED_PLAIN_TAGS.get(text)
     if tag is None:
-        tag = _plain_tag(text)
-        if tag not in _PLAIN_OK:
+        tag = plain_tag(text)
+        if tag not in ALLOWED_TAG_NAMES:
             raise _Unusual
     return YScalar(line, text, True, tag)
 
@@ -92,7 +92,7 @@ def _flow(text: str, line: int, budget: int) -> tuple[YNode, int]:
                 return node
             while True:
                 key = tokens[pos] if pos < len(tokens) else ""
-                if len(key) > 100 or not _WORD.fullmatch(key) or key in entries or _plain_tag(key) == "null":
+                if len(key) > 100 or not _WORD.fullmatch(key) or key in entries or plain_tag(key) == "null":
                     raise _Unusual
                 if tokens[pos + 1 : pos + 2] != [": "]:
                     raise _Unusual
@@ -136,14 +136,14 @@ def _flow(text: str, line: int, budget: int) -> tuple[YNode, int]:
 def _move(match: re.Match[str], line: int, status_tag: Callable[[str], str | None]) -> YMap | None:
     card, cell, flipped, face_down, status = match.groups()
     tag = status_tag(status)
-    if tag is None or _PLAIN_OK_TAGS.get(face_down) is None:
+    if tag is None or ALLOWED_PLAIN_TAGS.get(face_down) is None:
         return None
     items: list[YNode] = [YScalar(line, c[1:-1], False, "str") for c in flipped.split(", ")] if flipped else []
     entries: dict[str, YNode] = {
         "card": YScalar(line, card, False, "str"),
         "cell": YScalar(line, cell, False, "str"),
         "flipped": YSeq(line, items),
-        "face_down": YScalar(line, face_down, True, _PLAIN_OK_TAGS[face_down]),
+        "face_down": YScalar(line, face_down, True, ALLOWED_PLAIN_TAGS[face_down]),
         "status": YScalar(line, status, True, tag),
     }
     node = YMap(line, entries, dict.fromkeys(entries, line))
@@ -153,7 +153,7 @@ def _move(match: re.Match[str], line: int, status_tag: Callable[[str], str | Non
 def read_plain(text: str, offset: int, limit: int) -> YMap | None:
     """The root mapping of one document's text in the plain form, or ``None`` when it is not.
 
-    :param text: the text of a piece of a stream (:class:`foursquare.formats.yamlcut.Piece`).
+    :param text: the text of a piece of a stream (:class:`foursquare.formats.yaml.cut.Piece`).
     :param offset: the number of lines before it in the stream.
     :param limit: the most values a document may hold (the strict reader's limit).
     :returns: the same nodes, with the same lines, as the strict reader builds from
@@ -172,7 +172,7 @@ def read_plain(text: str, offset: int, limit: int) -> YMap | None:
     most = limit // 2  # near the limit: the strict reader counts (and refuses)
     top = _TOP.fullmatch
     move = _MOVE.fullmatch
-    status_tag = _PLAIN_OK_TAGS.get
+    status_tag = ALLOWED_PLAIN_TAGS.get
     seq: YSeq | None = None
     try:
         for i, row, list_follows in each_line(text):

@@ -1,4 +1,4 @@
-"""Strict, safe YAML for every YAML format of the package (FORMATS.md).
+"""The strict YAML reader: every document of a stream to our nodes, or an error at its line (FORMATS.md).
 
 Reading builds our own small tree, :class:`YScalar`, :class:`YMap` and
 :class:`YSeq`, each with its 1-based line number (so that errors can say
@@ -9,7 +9,7 @@ as the events come, so a document is refused at the value that passes them,
 before the rest of it is parsed.  Nothing
 is constructed into Python objects by PyYAML, so no scalar is ever coerced:
 ``no``, ``on``, ``010``, ``1e3`` stay the text they were written as, and the
-schema asks for a number explicitly (:func:`as_int`, digits only).  Duplicate
+schema asks for a number explicitly (:func:`foursquare.formats.yaml.values.as_int`, digits only).  Duplicate
 keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 ``!!binary``, local ``!tags``) and any tag that makes a value other than what it
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
@@ -17,21 +17,17 @@ changes nothing (``!!int 5``) is allowed.
 
 A document in the plain form this package writes (``key: value`` lines, one-line
 flow values, ``- `` lines under a key) is first tried by
-:func:`foursquare.formats.yamlfast.read_plain`, which reads it line by line to the
+:func:`foursquare.formats.yaml.fast.read_plain`, which reads it line by line to the
 same nodes without PyYAML; any other document, and so every error, comes from the
-events as above.  The nodes themselves live in :mod:`foursquare.formats.ynodes`.
+events as above.  The nodes themselves live in :mod:`foursquare.formats.yaml.nodes`.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
-at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yamlcut`, also as it is
+at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yaml.cut`, also as it is
 read block by block) and each piece is read on its own with its line offset, so
 one unreadable document (a syntax error, a duplicate key, a document over
-:data:`MAX_DOCUMENT_CHARS`) does not hide the others.  Every message quotes input through
+:data:`~foursquare.formats.yaml.cut.MAX_DOCUMENT_CHARS`) does not hide the others.  Every message quotes input through
 :func:`foursquare.errors.quote` (bounded), and numbers are checked for length
 before ``int()``.
-
-Writing uses :func:`yaml.dump` with a safe dumper that quotes every card and
-cell (:class:`Quoted`) and can put small mappings and lists on one line
-(:class:`Flow`).
 """
 
 from __future__ import annotations
@@ -44,11 +40,12 @@ import yaml
 from ...errors import FormatError, quote, shorten
 from ..files import BINARY_WORDS, not_utf8_words, nul_line
 from . import cut, fast
-from .cut import _BREAKS, Piece, iter_pieces
-from .nodes import _CORE, _PLAIN_OK, _PLAIN_OK_TAGS, ALLOWED_TAGS, YMap, YNode, YScalar, YSeq, _plain_tag, _resolve
+from .cut import BREAKS, Piece, iter_pieces
+from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
 
 #: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Tests set it to ``yaml.SafeLoader`` to read with the pure-Python parser.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: How many values (scalars, lists, mappings, keys included) one document may hold;
 #: an alias counts once (it is never expanded).  Counted as the document is read, so
 #: one document's values take at most some 15 MB (a game takes a few hundred).
@@ -152,7 +149,7 @@ def _holds_a_collection(piece: Piece) -> bool:
     if piece.oversize:
         return True
     try:
-        loader = _LOADER(piece.text)
+        loader = LOADER(piece.text)
         for _ in range(4):  # the stream's start, the document's start, its first value
             kind = type(loader.get_event())
             if kind is _MappingStart or kind is _SequenceStart:
@@ -184,7 +181,7 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
 def _compose(piece: Piece, source: str) -> list[YNode | None]:
     """The documents of one piece of a stream (normally one), lines counted from the stream's start.
 
-    The values are built straight from the parser's events (:func:`_build`): no
+    The values are built straight from the parser's events (:func:`build_nodes`): no
     node tree is composed first, and the limits hold as the events come.
     """
     offset = piece.offset
@@ -196,7 +193,7 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     if plain is not None:
         return [plain]
     try:
-        return _build(_LOADER(piece.text).get_event, source, offset)
+        return build_nodes(LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
@@ -209,7 +206,7 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
     except yaml.reader.ReaderError as exc:
         where = piece.text[: exc.position] if isinstance(exc.position, int) else None
-        line = len(_BREAKS.findall(where)) + 1 + offset if where is not None else None
+        line = len(BREAKS.findall(where)) + 1 + offset if where is not None else None
         code = ord(exc.character) if isinstance(exc.character, str) else exc.character
         raise FormatError(source, line, f"not YAML text: character U+{code:04X} is not allowed") from None
     except RecursionError:
@@ -237,19 +234,12 @@ def _tab_at(text: str, mark: Any) -> int | None:
     """
     if mark is None:
         return None
-    lines = _BREAKS.split(text)
+    lines = BREAKS.split(text)
     if not 0 <= mark.line < len(lines):
         return None
     row = lines[mark.line]
     indent = row[: len(row) - len(row.lstrip(" \t"))]
     return mark.line if row[mark.column : mark.column + 1] == "\t" or "\t" in indent else None
-
-
-def _is_empty(node: yaml.Node | None) -> bool:
-    """Whether a composed PyYAML node is an empty document (what :func:`_build` reads as ``None``)."""
-    return node is None or (
-        isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "null" and node.value == "" and not node.style
-    )
 
 
 _ScalarEvent = yaml.ScalarEvent
@@ -264,20 +254,20 @@ _DocumentStart = yaml.DocumentStartEvent
 def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:
     """Why an explicit tag is refused (a message), or ``None`` when it changes nothing."""
     if tag not in ALLOWED_TAGS:
-        if tag == _CORE + "merge":
+        if tag == CORE + "merge":
             return "YAML merge keys (<<) are not supported"
-        shown = "!!" + tag.removeprefix(_CORE) if tag.startswith(_CORE) else tag
+        shown = "!!" + tag.removeprefix(CORE) if tag.startswith(CORE) else tag
         return f"unsupported YAML tag {shorten(shown)} (only plain values, lists and mappings)"
     if kind is yaml.ScalarNode:
-        untagged = _resolve(yaml.ScalarNode, text or "", (plain, not plain))
+        untagged = resolve(yaml.ScalarNode, text or "", (plain, not plain))
     else:
-        untagged = _CORE + ("seq" if kind is yaml.SequenceNode else "map")
+        untagged = CORE + ("seq" if kind is yaml.SequenceNode else "map")
     if tag != untagged:  # a tag that makes it something else: !!str 1, !!int "1", !!seq {}
-        return f"unsupported YAML tag !!{tag.removeprefix(_CORE)} here (write the value plainly, without a tag)"
+        return f"unsupported YAML tag !!{tag.removeprefix(CORE)} here (write the value plainly, without a tag)"
     return None
 
 
-def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode | None]:
+def build_nodes(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode | None]:
     """Our nodes, built from a parser's events (``get_event`` of PyYAML's C or pure parser).
 
     Checks as the events come: tags (:data:`ALLOWED_TAGS`, a tag that changes
@@ -304,7 +294,7 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
     key_line = 0
     stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
     anchor: str | None
-    ok_tags = _PLAIN_OK_TAGS
+    ok_tags = ALLOWED_PLAIN_TAGS
     base = offset + 1
     while True:
         event = get_event()
@@ -323,16 +313,16 @@ def _build(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode
                 else:
                     name = ok_tags.get(text)  # type: ignore[assignment]
                     if name is None:
-                        name = _plain_tag(text)
-                        if name not in _PLAIN_OK:  # << (a merge key), = (PyYAML's value tag)
-                            why = _explicit_tag(_CORE + name, yaml.ScalarNode, text, True) or ""
+                        name = plain_tag(text)
+                        if name not in ALLOWED_TAG_NAMES:  # << (a merge key), = (PyYAML's value tag)
+                            why = _explicit_tag(CORE + name, yaml.ScalarNode, text, True) or ""
                             raise FormatError(source, line, why)
             else:
-                full = _resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
+                full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
                 why = _explicit_tag(full, yaml.ScalarNode, text, not style)
                 if why is not None:
                     raise FormatError(source, line, why)
-                name = full.removeprefix(_CORE)
+                name = full.removeprefix(CORE)
             anchor = event.anchor
             if anchor is None and top is not None:  # the most common cases, written out
                 if type(top) is YMap:

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from .nodes import _CORE
+from .nodes import CORE
 
 
 class Quoted(str):
@@ -47,27 +47,27 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _represent_quoted(dumper: yaml.SafeDumper, data: Quoted) -> yaml.Node:
-    return dumper.represent_scalar(_CORE + "str", str(data), style='"')
+    return dumper.represent_scalar(CORE + "str", str(data), style='"')
 
 
 def _represent_flow(dumper: yaml.SafeDumper, data: Flow) -> yaml.Node:
-    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=True)
+    return dumper.represent_mapping(CORE + "map", data.items(), flow_style=True)
 
 
 def _represent_block(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
-    return dumper.represent_mapping(_CORE + "map", data.items(), flow_style=False)
+    return dumper.represent_mapping(CORE + "map", data.items(), flow_style=False)
 
 
 def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
-    return dumper.represent_sequence(_CORE + "seq", data, flow_style=True)
+    return dumper.represent_sequence(CORE + "seq", data, flow_style=True)
 
 
 def _represent_block_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    return dumper.represent_sequence(_CORE + "seq", data, flow_style=False)
+    return dumper.represent_sequence(CORE + "seq", data, flow_style=False)
 
 
 def _represent_none(dumper: yaml.SafeDumper, data: None) -> yaml.Node:
-    return dumper.represent_scalar(_CORE + "null", "null")
+    return dumper.represent_scalar(CORE + "null", "null")
 
 
 _Dumper.add_representer(Quoted, _represent_quoted)

@@ -57,6 +57,7 @@ from .yaml import (
     YMap,
     YNode,
     YScalar,
+    as_card,
     as_choice,
     as_deal,
     as_int,
@@ -228,11 +229,7 @@ class _StateReader:
             if self.view:
                 raise self.error(node.line, f"{what} is null: only a face-down top card may be hidden")
             raise self.error(node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
-        text = as_text(node, what, self.source)
-        try:
-            card = Card.parse(text)
-        except ParseError as exc:
-            raise self.error(node.line, f"{what}: {exc}") from None
+        card = as_card(node, what, self.source)
         if card.rank > self.rules.ranks or card.suit >= self.rules.suits:
             raise self.error(node.line, f"{what}: {card} is not a card of the {self.rules.label} deck")
         if card in self.seen:

@@ -37,15 +37,18 @@ from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
 from .yaml import (
+    KNOWN_CARDS,
+    KNOWN_CELLS,
     Document,
     YMap,
     YNode,
     YScalar,
     YSeq,
+    as_card,
+    as_cell,
     as_choice,
     as_deal,
     as_int,
-    as_text,
     each_line,
     read_each_document,
     unknown_keys,
@@ -358,43 +361,6 @@ def _read_version(doc: YMap, source: str, err: _Errors) -> None:
         err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
-#: The card and the cell of each text read so far (only texts that are one: the parsers
-#: are pure, so a text read once is read alike again); bounded.
-_CARD_OF: dict[str, Card] = {}
-_CELL_OF: dict[str, Cell] = {}
-_CACHE_SIZE = 4096
-
-
-def _card(node: YNode, what: str, source: str) -> Card:
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        card = _CARD_OF.get(node.text)
-        if card is not None:
-            return card
-    text = as_text(node, what, source)
-    try:
-        card = Card.parse(text)
-    except ParseError as exc:
-        raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(_CARD_OF) < _CACHE_SIZE and len(text) < 16:
-        _CARD_OF[text] = card
-    return card
-
-
-def _cell(node: YNode, what: str, source: str) -> Cell:
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        cell = _CELL_OF.get(node.text)
-        if cell is not None:
-            return cell
-    text = as_text(node, what, source)
-    try:
-        cell = Cell.parse(text)
-    except ParseError as exc:
-        raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(_CELL_OF) < _CACHE_SIZE and len(text) < 16:
-        _CELL_OF[text] = cell
-    return cell
-
-
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
     if not isinstance(node, YSeq):
         err.new(node.line, f"deck must be a list of cards, not {node.kind}")
@@ -404,7 +370,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> li
     first: dict[Card, int] = {}
     for i, item in enumerate(node.items, 1):
         try:
-            card = _card(item, f"deck card {i}", source)
+            card = as_card(item, f"deck card {i}", source)
         except FormatError as exc:
             err.add(exc)
             tg.complete = False
@@ -454,7 +420,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     card = cell = None
     if "card" in entries:
         try:
-            card = _card(entries["card"], "card", source)
+            card = as_card(entries["card"], "card", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
@@ -463,13 +429,13 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
         ok = False
     else:
         try:
-            cell = _cell(entries["cell"], "cell", source)
+            cell = as_cell(entries["cell"], "cell", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
-    cell_of = _CELL_OF
+    cell_of = KNOWN_CELLS
     for key in _CLAIM_KEYS:
         node = entries.get(key)
         if node is None:
@@ -481,7 +447,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
                     raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
                 value: Any = [
                     c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
-                    else _cell(e, "flipped", source)
+                    else as_cell(e, "flipped", source)
                     for e in cells
                 ]  # fmt: skip
             elif key == "face_down":
@@ -519,13 +485,13 @@ def _common_move(item: YMap) -> MoveEntry | None:
         or type(status_node) is not YScalar or status_node.tag == "null"
     ):  # fmt: skip
         return None
-    card = _CARD_OF.get(card_node.text)
-    cell = _CELL_OF.get(cell_node.text)
+    card = KNOWN_CARDS.get(card_node.text)
+    cell = KNOWN_CELLS.get(cell_node.text)
     face_down = _SMALL_NUMBER.get(face_down_node.text)
     status = _STATUS_OF.get(status_node.text)
     if card is None or cell is None or face_down is None or status is None:
         return None
-    cell_of = _CELL_OF
+    cell_of = KNOWN_CELLS
     flipped = []
     for node in flipped_node.items:
         flip = cell_of.get(node.text) if type(node) is YScalar and node.tag != "null" else None

@@ -3,17 +3,22 @@
 Each function takes a node (:class:`~foursquare.formats.yaml.nodes.YNode`), what it
 is (for the message) and the file's name, and gives the value or raises
 :class:`~foursquare.errors.FormatError` at the node's line: a mapping, a list, text,
-a whole number, a deal number, a boolean, one of some words; :func:`unknown_keys`
-finds the keys a format does not know.
+a whole number, a deal number, a boolean, one of some words, a card, a cell;
+:func:`unknown_keys` finds the keys a format does not know.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
+from ...engine.cards import Card
 from ...engine.deal import MAX_DEAL, parse_deal_number
+from ...engine.layout import Cell
 from ...errors import FormatError, ParseError, quote
 from .nodes import YMap, YNode, YScalar, YSeq
+
+T = TypeVar("T")
 
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
@@ -106,6 +111,51 @@ def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> 
     if text not in allowed:
         raise FormatError(source, node.line, f"{what} must be one of {', '.join(allowed)}, not {node.kind}")
     return text
+
+
+#: The card and the cell of each text :func:`as_card` and :func:`as_cell` have read (only
+#: texts that are one: the parsers are pure, so a text read once is read alike again),
+#: bounded; a reader of many moves looks here first, before it calls them.
+KNOWN_CARDS: dict[str, Card] = {}
+KNOWN_CELLS: dict[str, Cell] = {}
+#: The most texts each of them keeps.
+_KNOWN_SIZE = 4096
+
+
+def as_card(node: YNode, what: str, source: str) -> Card:
+    """A card (RULES.md §1) written as text, as :meth:`~foursquare.engine.cards.Card.parse` reads it.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
+    """
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        card = KNOWN_CARDS.get(node.text)
+        if card is not None:
+            return card
+    return _parsed(node, what, source, Card.parse, KNOWN_CARDS)
+
+
+def as_cell(node: YNode, what: str, source: str) -> Cell:
+    """A cell (RULES.md §3) written as text, as :meth:`~foursquare.engine.layout.Cell.parse` reads it.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
+    """
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        cell = KNOWN_CELLS.get(node.text)
+        if cell is not None:
+            return cell
+    return _parsed(node, what, source, Cell.parse, KNOWN_CELLS)
+
+
+def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], known: dict[str, T]) -> T:
+    """The text of ``node`` read by ``parse``, kept in ``known``; its ParseError said at the node's line."""
+    text = as_text(node, what, source)
+    try:
+        value = parse(text)
+    except ParseError as exc:
+        raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(known) < _KNOWN_SIZE and len(text) < 16:
+        known[text] = value
+    return value
 
 
 def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str, source: str) -> Iterator[FormatError]:

@@ -245,7 +245,8 @@ def _tab_at(text: str, mark: Any) -> int | None:
 _ScalarEvent = yaml.ScalarEvent
 _MappingStart = yaml.MappingStartEvent
 _SequenceStart = yaml.SequenceStartEvent
-_CollectionEnd = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+_MappingEnd = yaml.MappingEndEvent
+_SequenceEnd = yaml.SequenceEndEvent
 _AliasEvent = yaml.AliasEvent
 _StreamEnd = yaml.StreamEndEvent
 _DocumentStart = yaml.DocumentStartEvent
@@ -276,24 +277,24 @@ def build_nodes(get_event: Callable[[], Any], source: str, offset: int) -> list[
     document and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
     passes it, before the rest is read.
 
+    The loop takes the common steps itself (a scalar, a list or a mapping put in the
+    list or mapping being built); :class:`_Tree` takes the others and keeps what they need.
+
     :returns: one node per document, ``None`` for an empty one.
     :raises FormatError: at the line of the fault; PyYAML's errors pass through.
     """
-    docs: list[YNode | None] = []
+    tree = _Tree(source, offset)
+    stack = tree.stack
     left = MAX_NODES
-    too_large = f"the YAML document is too large (more than {MAX_NODES:,} values)"
-    anchors: dict[str, YNode] = {}
-    open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
-    # The collection being built (None: none, at a document's root), and for a mapping
-    # the key waiting for its value; the enclosing ones wait on the stack.
+    # The collection being built (None: none, at a document's root), its entries, key lines
+    # or items, and for a mapping the key waiting for its value; the enclosing ones wait on
+    # the stack, each with its key and its anchor.
     top: YMap | YSeq | None = None
-    entries: dict[str, YNode] = {}  # the entries, key lines and items of top (when it has them)
+    entries: dict[str, YNode] = {}
     key_lines: dict[str, int] = {}
     items: list[YNode] = []
     key: str | None = None
     key_line = 0
-    stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
-    anchor: str | None
     ok_tags = ALLOWED_PLAIN_TAGS
     base = offset + 1
     while True:
@@ -302,129 +303,168 @@ def build_nodes(get_event: Callable[[], Any], source: str, offset: int) -> list[
         if kind is _ScalarEvent:
             left -= 1
             line = event.start_mark.line + base
-            if left < 0:
-                raise FormatError(source, line, too_large)
-            text = event.value
-            style = event.style
-            tag = event.tag
-            if tag is None:
-                if style:
-                    name = "str"
-                else:
-                    name = ok_tags.get(text)  # type: ignore[assignment]
-                    if name is None:
-                        name = plain_tag(text)
-                        if name not in ALLOWED_TAG_NAMES:  # << (a merge key), = (PyYAML's value tag)
-                            why = _explicit_tag(CORE + name, yaml.ScalarNode, text, True) or ""
-                            raise FormatError(source, line, why)
-            else:
-                full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
-                why = _explicit_tag(full, yaml.ScalarNode, text, not style)
-                if why is not None:
-                    raise FormatError(source, line, why)
-                name = full.removeprefix(CORE)
-            anchor = event.anchor
-            if anchor is None and top is not None:  # the most common cases, written out
-                if type(top) is YMap:
-                    if key is None:  # a key: no node
-                        if name == "null" and not style:
-                            raise FormatError(source, line, "a mapping key must be text, not null")
-                        if text in entries:
-                            raise FormatError(source, line, _duplicate(text, top, len(stack)))
-                        key, key_line = text, line
-                        continue
-                    entries[key] = YScalar(line, text, not style, name)
-                    key_lines[key] = key_line
-                    key = None
-                    continue
-                items.append(YScalar(line, text, not style, name))
+            text, style = event.value, event.style
+            name = ("str" if style else ok_tags.get(text)) if event.tag is None else None
+            # a tag, a plain text not seen yet, or one value too many: the tree's step
+            name = tree.scalar_tag(event, line, left) if name is None or left < 0 else name
+            if key is None and type(top) is YMap and event.anchor is None:  # a key: no node
+                if (name == "null" and not style) or text in entries:
+                    raise tree.key_error(text, top, line, name == "null" and not style)
+                key, key_line = text, line
                 continue
             node: YNode = YScalar(line, text, not style, name)
+            anchor = event.anchor
         elif kind is _MappingStart or kind is _SequenceStart:
             left -= 1
-            line = event.start_mark.line + base
-            is_map = kind is _MappingStart
-            if event.tag is not None and event.tag != "!":
-                why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
-                if why is not None:
-                    raise FormatError(source, line, why)
-            if left < 0:
-                raise FormatError(source, line, too_large)
-            anchor = event.anchor
-            if anchor is not None:
-                _new_anchor(anchor, anchors, open_anchors, line, source)
-                open_anchors[anchor] = line
-            if len(stack) >= MAX_DEPTH:
-                raise FormatError(source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
-            stack.append((top, key, key_line, anchor))
-            if is_map:
-                top = YMap(line)
-                entries, key_lines = top.entries, top.key_lines
-            else:
-                top = YSeq(line)
-                items = top.items
+            stack.append((top, key, key_line, event.anchor))
+            top = tree.open(event, left)
+            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
+            items = top.items if type(top) is YSeq else items
             key = None
             continue
-        elif kind in _CollectionEnd:
+        elif kind is _MappingEnd or kind is _SequenceEnd:
             node = top  # type: ignore[assignment]
             top, key, key_line, anchor = stack.pop()
-            if type(top) is YMap:
-                entries, key_lines = top.entries, top.key_lines
-            elif type(top) is YSeq:
-                items = top.items
-            if anchor is not None:
-                del open_anchors[anchor]
-                anchors[anchor] = node
-                anchor = None
+            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
+            items = top.items if type(top) is YSeq else items
         elif kind is _AliasEvent:
-            name = event.anchor
-            line = event.start_mark.line + base
-            if name in anchors:
-                node = anchors[name]
-            elif name in open_anchors:
-                raise FormatError(source, open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
-            else:
-                raise FormatError(source, line, f"YAML syntax error: found undefined alias {quote(name)}")
-            anchor = None
-        elif kind is _DocumentStart:
-            anchors = {}
-            continue
+            node, anchor = tree.alias(event), None
         elif event is None or kind is _StreamEnd:
-            return docs
-        else:  # the stream's start, a document's end
+            return tree.docs
+        else:  # the stream's start, a document's start or end: a document's anchors are its own
+            tree.anchors = {}
             continue
+        if anchor is None and key is not None:  # the value of a mapping's key (the common cases)
+            entries[key] = node
+            key_lines[key] = key_line
+            key = None
+        elif anchor is None and type(top) is YSeq:  # an item of a list
+            items.append(node)
+        else:  # a document's root, a node with an anchor, a key that is no plain scalar
+            key, key_line = tree.place(node, anchor, kind is _ScalarEvent, top, (key, key_line))
+
+
+class _Tree:
+    """What :func:`build_nodes` keeps besides the collection being built -- the documents
+    read, the anchors, the enclosing collections (each with its waiting key and its
+    anchor) -- and the steps it takes for the rarer events, with their checks."""
+
+    __slots__ = ("anchors", "base", "docs", "open_anchors", "source", "stack")
+
+    def __init__(self, source: str, offset: int) -> None:
+        self.source = source
+        self.base = offset + 1
+        self.docs: list[YNode | None] = []
+        self.anchors: dict[str, YNode] = {}
+        self.open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
+        self.stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
+
+    def error(self, line: int | None, why: str) -> FormatError:
+        """The error ``why`` at ``line`` of the source."""
+        return FormatError(self.source, line, why)
+
+    def scalar_tag(self, event: Any, line: int, left: int) -> str:
+        """The tag (without its prefix) of a scalar with an explicit tag or a plain text
+        not seen yet, refused when it is not allowed; or the error of one value too many
+        (``left`` below 0)."""
+        if left < 0:
+            raise self.error(line, _too_large())
+        text, tag, style = event.value, event.tag, event.style
+        if tag is None:
+            name = "str" if style else plain_tag(text)
+            if name not in ALLOWED_TAG_NAMES:  # << (a merge key), = (PyYAML's value tag)
+                raise self.error(line, _explicit_tag(CORE + name, yaml.ScalarNode, text, True) or "")
+            return name
+        full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
+        why = _explicit_tag(full, yaml.ScalarNode, text, not style)
+        if why is not None:
+            raise self.error(line, why)
+        return full.removeprefix(CORE)
+
+    def open(self, event: Any, left: int) -> YMap | YSeq:
+        """A new list or mapping (the one enclosing it already waits on the stack), its tag,
+        the size and depth limits and its anchor checked."""
+        line = event.start_mark.line + self.base
+        is_map = type(event) is _MappingStart
+        if event.tag is not None and event.tag != "!":
+            why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
+            if why is not None:
+                raise self.error(line, why)
+        if left < 0:
+            raise self.error(line, _too_large())
+        anchor = event.anchor
         if anchor is not None:
-            _new_anchor(anchor, anchors, open_anchors, node.line, source)
-            anchors[anchor] = node
+            self.new_anchor(anchor, line)
+            self.open_anchors[anchor] = line
+        if len(self.stack) > MAX_DEPTH:
+            raise self.error(line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
+        return YMap(line) if is_map else YSeq(line)
+
+    def alias(self, event: Any) -> YNode:
+        """The node an alias refers to (shared, never copied).
+
+        :raises FormatError: for an undefined alias, or one inside the collection it refers to.
+        """
+        name = event.anchor
+        if name in self.anchors:
+            return self.anchors[name]
+        if name in self.open_anchors:
+            raise self.error(self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
+        raise self.error(event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
+
+    def place(
+        self, node: YNode, anchor: str | None, scalar: bool, top: YMap | YSeq | None, waiting: tuple[str | None, int]
+    ) -> tuple[str | None, int]:
+        """Put ``node`` (with its ``anchor``) where it goes: a document's root, an item of
+        ``top``, the value of the key ``waiting`` in it (with its line), or a key that is no
+        plain scalar (an alias, with an anchor, a list or a mapping: refused unless text).
+
+        :param scalar: whether ``node`` came from a scalar event (an alias of an empty
+            scalar is no empty document).
+        :returns: the key now waiting and its line.
+        """
+        if anchor is not None and scalar:
+            self.new_anchor(anchor, node.line)
+        elif anchor is not None:  # a list or mapping just built: its anchor now refers to it
+            del self.open_anchors[anchor]
+        if anchor is not None:
+            self.anchors[anchor] = node
+        key, key_line = waiting
         if top is None:  # a document's root
-            empty = isinstance(node, YScalar) and kind is _ScalarEvent and not node.text and node.is_null
-            docs.append(None if empty else node)
-        elif type(top) is YSeq:
+            empty = scalar and isinstance(node, YScalar) and not node.text and node.is_null
+            self.docs.append(None if empty else node)
+        elif isinstance(top, YSeq):
             top.items.append(node)
         elif key is not None:
-            entries[key] = node
-            top.key_lines[key] = key_line  # type: ignore[union-attr]
-            key = None
-        else:  # a key that is an alias, has an anchor, or is a list or a mapping
-            if type(node) is not YScalar or node.is_null:
-                raise FormatError(source, node.line, f"a mapping key must be text, not {node.kind}")
-            if node.text in entries:
-                raise FormatError(source, node.line, _duplicate(node.text, top, len(stack)))
-            key, key_line = node.text, node.line
+            top.entries[key] = node
+            top.key_lines[key] = key_line
+            return None, key_line
+        elif type(node) is not YScalar or node.is_null:
+            raise self.error(node.line, f"a mapping key must be text, not {node.kind}")
+        elif node.text in top.entries:
+            raise self.key_error(node.text, top, node.line, False)
+        else:
+            return node.text, node.line
+        return waiting
+
+    def key_error(self, key: str, mapping: YMap | YSeq, line: int, null: bool) -> FormatError:
+        """The error for a key that is ``null``, or else given twice in ``mapping``."""
+        assert isinstance(mapping, YMap)
+        if null:
+            return self.error(line, "a mapping key must be text, not null")
+        why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
+        if len(self.stack) == 1 and key == "foursquare":
+            # every format's version key, again: two documents (games) written one after the other
+            why += "; to put several documents in one file, start each with a line '---'"
+        return self.error(line, why)
+
+    def new_anchor(self, anchor: str, line: int) -> None:
+        """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
+        first = self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)
+        if first is not None:
+            raise self.error(line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
 
 
-def _duplicate(key: str, mapping: YMap | YSeq, depth: int) -> str:
-    """The message for a key given twice in ``mapping`` (``depth`` 1: the document's root)."""
-    assert isinstance(mapping, YMap)
-    why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
-    if depth == 1 and key == "foursquare":
-        # every format's version key, again: two documents (games) written one after the other
-        why += "; to put several documents in one file, start each with a line '---'"
-    return why
-
-
-def _new_anchor(anchor: str, anchors: dict[str, YNode], open_anchors: dict[str, int], line: int, source: str) -> None:
-    """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
-    first = anchors[anchor].line if anchor in anchors else open_anchors.get(anchor)
-    if first is not None:
-        raise FormatError(source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
+def _too_large() -> str:
+    """The words for a document of more than :data:`MAX_NODES` values."""
+    return f"the YAML document is too large (more than {MAX_NODES:,} values)"

@@ -398,6 +398,8 @@ def _read_moves(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> N
 
 
 def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | None:
+    """Move ``m`` of ``moves``: text (``"CARD CELL"``, ``"CELL"``) or a mapping; ``None``
+    when it cannot be read (its errors added to ``err``)."""
     if isinstance(item, YScalar) and not item.is_null:
         try:
             move = parse_move(item.text)
@@ -408,11 +410,17 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    entries = item.entries
-    if len(entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+    if len(item.entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
         entry = _common_move(item)
         if entry is not None:
             return entry
+    return _move_mapping(item, m, source, err)
+
+
+def _move_mapping(item: YMap, m: int, source: str, err: _Errors) -> MoveEntry | None:
+    """A move written as a mapping ``{card, cell, flipped, face_down, status}``, by the
+    general path: every fault found, each added to ``err``; ``None`` when it has one."""
+    entries = item.entries
     if not entries.keys() <= _MOVE_KEY_SET:
         for error in unknown_keys(item, MOVE_KEYS, "a move", source):
             err.add(error, m)
@@ -435,36 +443,40 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
-    cell_of = KNOWN_CELLS
     for key in _CLAIM_KEYS:
         node = entries.get(key)
         if node is None:
             continue
         try:
-            if key == "flipped":
-                cells = node.items if type(node) is YSeq else None
-                if cells is None:
-                    raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-                value: Any = [
-                    c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
-                    else as_cell(e, "flipped", source)
-                    for e in cells
-                ]  # fmt: skip
-            elif key == "face_down":
-                value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
-                if value is None:
-                    value = as_int(node, "face_down", source, 0)
-            else:
-                value = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
-                if value is None:
-                    value = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
-            claims[key] = value
+            claims[key] = _claim(key, node, source)
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
     if not ok or cell is None:  # (a move that is ok has its cell)
         return None
     return MoveEntry(card, cell, claims, item.line, claim_lines)
+
+
+def _claim(key: str, node: YNode, source: str) -> Any:
+    """The value of the claim ``key`` of a move (``flipped``, ``face_down`` or ``status``).
+
+    :raises FormatError: when it is not one.
+    """
+    if key == "flipped":
+        cells = node.items if type(node) is YSeq else None
+        if cells is None:
+            raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
+        cell_of = KNOWN_CELLS
+        return [
+            c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
+            else as_cell(e, "flipped", source)
+            for e in cells
+        ]  # fmt: skip
+    if key == "face_down":
+        value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
+        return value if value is not None else as_int(node, "face_down", source, 0)
+    status = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+    return status if status is not None else _STATUS_OF[as_choice(node, "status", source, STATUSES)]
 
 
 def _common_move(item: YMap) -> MoveEntry | None:
@@ -561,36 +573,59 @@ def check_game(
 
     if not tg.readable:
         return None, _in_order(errors)
-    game_rules = tg.rules if tg.rules_given or rules is None else rules
-    game: Game | None = None
+    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail)
+    if game is None or not tg.complete and not tg.moves:
+        return game, _in_order(errors)
+    order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
+    stopped = _replay(tg, game, order_unknown, source, errors)
+    if not stopped and tg.complete:
+        _check_result(tg, game, fail)
+    return game, _in_order(errors)
+
+
+def _start(
+    tg: TranscriptGame,
+    rules: Rules,
+    deal: int | None,
+    deck: Sequence[Card] | None,
+    fail: Callable[[int | None, str], None],
+) -> Game | None:
+    """The game before its first move, from the document's deal or deck, else from the
+    ``deal``/``deck`` given; ``None`` when the deal or deck is bad (said through ``fail``,
+    unless the reading said it already)."""
     try:
         if tg.deal is not None:
-            game = new_game(deal=tg.deal, rules=game_rules)
+            game = new_game(deal=tg.deal, rules=rules)
             if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
                 if len(tg.deck) > len(game.deck):
                     at = len(game.deck)
                 else:  # the first card where they differ (the deal's deck is the longer)
                     at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b)
                 fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
-        elif tg.deck is not None:
-            game = new_game(deck=tg.deck, rules=game_rules)
-        elif "deal" in tg.lines or "deck" in tg.lines:
-            game = None  # a bad deal or deck, already reported
-        else:
-            game = new_game(deal=deal, deck=deck, rules=game_rules)
+            return game
+        if tg.deck is not None:
+            return new_game(deck=tg.deck, rules=rules)
+        if "deal" in tg.lines or "deck" in tg.lines:
+            return None  # a bad deal or deck, already reported
+        return new_game(deal=deal, deck=deck, rules=rules)
     except (ParseError, PositionError) as exc:
         key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
         fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
-        game = None
-    if game is None or not tg.complete and not tg.moves:
-        return game, _in_order(errors)
-    stopped = False
-    order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
+        return None
+
+
+def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, errors: list[FormatError]) -> bool:
+    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors added
+    to ``errors``.  :returns: whether the replay stopped at a move that cannot be played."""
+    n = tg.number
+
+    def fail(line: int | None, message: str, move: int) -> None:
+        errors.append(FormatError(source, line, message, n, move))
+
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
             fail(entry.line, NEEDS_CARDS, m)
-            stopped = True
-            break
+            return True
         try:
             placement = game.play(entry.cell, entry.card)
         except (IllegalMoveError, ParseError):
@@ -599,8 +634,7 @@ def check_game(
                 play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
             except FormatError as exc:
                 errors.append(exc)
-            stopped = True
-            break
+            return True
         claims = entry.claims
         lines = entry.claim_lines
         if "flipped" in claims:
@@ -622,9 +656,7 @@ def check_game(
             )
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
-    if not stopped and tg.complete:
-        _check_result(tg, game, fail)
-    return game, _in_order(errors)
+    return False
 
 
 def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:

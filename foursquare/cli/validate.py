@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from ..errors import FormatError, shown_name
+from ..formats.reports import Reporter
 from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
-from .ci_formats import Reporter
 from .options import PATH
 from .signals import Terminated, signals_deferred
 from .style import counted

@@ -11,12 +11,12 @@ A plain script (not a test)::
   timings (CPU time of this process, less disturbed by other processes than the
   wall clock) of (a) PyYAML's C parser just emitting the file's events
   (``yaml.parse`` with ``CSafeLoader``: the floor of any reader built on PyYAML),
-  (b) the reader alone (``yamlio.read_each_document``, each document
+  (b) the reader alone (``foursquare.formats.yaml.read_each_document``, each document
   dropped once read), (c) the whole check of the text (``transcript.iter_validate``)
   and (d) the same check of the file read block by block as ``foursquare validate``
   reads it (``files.Source``) are printed: median and worst, games/s and the
   median's ratio to (a); (b) and (c) also with the fast reader of the plain form
-  (:mod:`foursquare.formats.yamlfast`) off, every document read from PyYAML's
+  (:mod:`foursquare.formats.yaml.fast`) off, every document read from PyYAML's
   events (``strict``): the figures before it.
 - Flood: ``---\\nfoursquare: 1\\n`` repeated ``--floods`` times is written to a file
   and ``foursquare validate`` runs on it in a fresh process; its wall time and peak
@@ -40,7 +40,8 @@ import yaml
 
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
-from foursquare.formats import files, transcript, yamlfast, yamlio
+from foursquare.formats import files, transcript
+from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, fast, read_each_document
 
 
 def games_text(count: int, bot_name: str = "greedy") -> str:
@@ -117,26 +118,26 @@ def main() -> None:
         print(f"{args.games} games, {len(text) / 1e6:.1f} MB, {text.count(chr(10)):,} lines; CPU s, {args.repeat} rounds")
 
         def streamed() -> None:
-            with files.Source(path, line_limit=yamlio.MAX_DOCUMENT_CHARS) as source:
+            with files.Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
                 drain(transcript.iter_validate(source, path))
 
         def strict_only(fn: Callable[[], object]) -> Callable[[], object]:
             """``fn`` with the fast reader of the plain form off: every document read from PyYAML's events."""
 
             def run() -> object:
-                fast, yamlfast.read_plain = yamlfast.read_plain, lambda text, offset, limit: None
+                saved, fast.read_plain = fast.read_plain, lambda text, offset, limit: None
                 try:
                     return fn()
                 finally:
-                    yamlfast.read_plain = fast
+                    fast.read_plain = saved
 
             return run
 
         times = interleaved(
             {
                 "C event stream": lambda: events(text),
-                "yamlio strict": strict_only(lambda: drain(yamlio.read_each_document(text, "g.yaml"))),
-                "yamlio read": lambda: drain(yamlio.read_each_document(text, "g.yaml")),
+                "yaml strict": strict_only(lambda: drain(read_each_document(text, "g.yaml"))),
+                "yaml read": lambda: drain(read_each_document(text, "g.yaml")),
                 "validate strict": strict_only(lambda: drain(transcript.iter_validate(text, "g.yaml"))),
                 "validate text": lambda: drain(transcript.iter_validate(text, "g.yaml")),
                 "validate file": streamed,

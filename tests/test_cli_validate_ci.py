@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from helpers import EXAMPLES, ROOT, invoke
 
-from foursquare.cli.ci_formats import escape_data, escape_property, github_command
+from foursquare.formats.reports import escape_data, escape_property, github_command
 
 WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
 UNFINISHED = 'foursquare: 1\ndeal: 1\nmoves: ["d4", "e4"]\n'
@@ -269,7 +269,7 @@ def test_json_cut_short_by_ctrl_c_is_still_a_valid_array_that_says_it_is_incompl
 
 
 def test_junit_holds_a_message_with_a_control_character():
-    from foursquare.cli.ci_formats import Reporter
+    from foursquare.formats.reports import Reporter
 
     out: list[str] = []
     reporter = Reporter("junit", out.append)

@@ -25,7 +25,6 @@ from foursquare.engine.deal import parse_deal_number
 from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
-from foursquare.formats import yamlio
 from foursquare.formats.deck import read_deck
 from foursquare.formats.loading import load_input, load_view
 from foursquare.formats.movescript import (
@@ -41,7 +40,7 @@ from foursquare.formats.movescript import (
 from foursquare.formats.rulesfile import load_rules, read_rules
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
-from foursquare.formats.yamlio import read_documents, read_each_document, split_documents
+from foursquare.formats.yaml import YMap, YSeq, clean_text, read_documents, read_each_document, split_documents, strict
 
 HUGE = "9" * 5000
 #: Longest message allowed for any input (the input itself may be megabytes).
@@ -186,14 +185,14 @@ STREAMS = [
 @pytest.mark.parametrize("loader", [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else []))
 @pytest.mark.parametrize("text", STREAMS)
 def test_reading_document_by_document_matches_reading_the_stream(monkeypatch, loader, text):
-    monkeypatch.setattr(yamlio, "_LOADER", loader)
-    clean = yamlio.clean_text(text)
+    monkeypatch.setattr(strict, "LOADER", loader)
+    clean = clean_text(text)
     whole = list(yaml.compose_all(clean, Loader=loader))
     docs = read_documents(text, "f.yaml")
     assert len(docs) == len(whole)
     for ours, theirs in zip(docs, whole, strict=False):
         if ours is None:
-            assert theirs is None or yamlio._is_empty(theirs)
+            assert theirs is None or _is_empty(theirs)
             continue
         assert ours.line == theirs.start_mark.line + 1
         assert _plain(ours) == yaml.safe_load(yaml.serialize(theirs))
@@ -202,10 +201,17 @@ def test_reading_document_by_document_matches_reading_the_stream(monkeypatch, lo
         assert piece.text and "".join(lines[piece.offset : piece.offset + len(piece.text.splitlines())]) == piece.text
 
 
+def _is_empty(node: yaml.Node | None) -> bool:
+    """Whether a composed PyYAML node is an empty document (what our reader reads as ``None``)."""
+    return node is None or (
+        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null" and node.value == "" and not node.style
+    )
+
+
 def _plain(node):
-    if isinstance(node, yamlio.YMap):
+    if isinstance(node, YMap):
         return {k: _plain(v) for k, v in node.entries.items()}
-    if isinstance(node, yamlio.YSeq):
+    if isinstance(node, YSeq):
         return [_plain(v) for v in node.items]
     return yaml.safe_load(yaml.serialize(yaml.ScalarNode(f"tag:yaml.org,2002:{node.tag}", node.text)))
 

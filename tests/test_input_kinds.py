@@ -27,9 +27,8 @@ import pytest
 import yaml
 from helpers import EXAMPLES, ROOT, invoke
 
-from foursquare.formats import yamlio
 from foursquare.formats.files import BINARY_WORDS, Source
-from foursquare.formats.yamlio import TAB_WORDS
+from foursquare.formats.yaml import TAB_WORDS, decode, read_documents, strict
 
 # ------------------------------------------------------------------ a tab in YAML
 
@@ -57,7 +56,7 @@ CASES = [(name, args) for name, commands in READERS.items() for args in commands
 def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test runs with PyYAML's C parser (when there) and its pure-Python one."""
     if request.param == "pure":
-        monkeypatch.setattr(yamlio, "_LOADER", yaml.SafeLoader)
+        monkeypatch.setattr(strict, "LOADER", yaml.SafeLoader)
     elif not hasattr(yaml, "CSafeLoader"):
         pytest.skip("libyaml is not installed")
     return str(request.param)
@@ -83,7 +82,7 @@ def test_a_tab_in_a_quoted_value_or_a_comment_is_no_error(tmp_path: Path) -> Non
     path.write_text('# a\ttab in a comment\npreset: "fixed-board"\n', encoding="utf-8")
     result = invoke(["rules", path])
     assert result.exit_code == 0, result.output
-    assert yamlio.read_documents('a: "b\tc"\n', "f")[0] is not None
+    assert read_documents('a: "b\tc"\n', "f")[0] is not None
 
 
 def test_a_yaml_error_that_is_no_tab_keeps_its_words(tmp_path: Path) -> None:
@@ -179,7 +178,7 @@ def test_a_nul_after_bad_utf8_is_still_not_utf8_and_utf16_keeps_its_advice(tmp_p
     path.write_bytes("foursquare: 1\n".encode("utf-16"))
     assert "it is UTF-16" in invoke(["validate", path]).stderr
     with pytest.raises(Exception, match=re.escape(f"f:2: {BINARY_WORDS}")):
-        yamlio.decode(b"a\n\x00", "f")
+        decode(b"a\n\x00", "f")
 
 
 @pytest.mark.parametrize("data", [b"d4\n\x00\n", b"d4\ne4\x00\n", "d4\ne4\x00\n"])

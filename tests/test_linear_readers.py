@@ -18,7 +18,7 @@ from helpers import invoke
 from foursquare.errors import FoursquareError, ParseError
 from foursquare.formats.deck import read_deck
 from foursquare.formats.movescript import file_words, parse_entry, play_script
-from foursquare.formats.yamlio import read_documents, split_documents
+from foursquare.formats.yaml import read_documents, split_documents
 
 #: Linear work gives about 10 (a little more: a longer input fits less well in the
 #: caches); quadratic about 100.  The sizes are large enough for the caches not to rule.

@@ -492,7 +492,7 @@ def test_a_move_read_by_the_fast_path_is_read_as_the_general_path_reads_it(moves
 
 def test_the_fast_path_reads_a_move_as_transcript_text_writes_it():
     import foursquare.formats.transcript as transcript_module
-    from foursquare.formats.yamlio import read_documents
+    from foursquare.formats.yaml import read_documents
 
     game = play(Game.from_deal(1), ["d4", "d3"])
     text = transcript_text(game)

@@ -16,7 +16,7 @@ from foursquare.engine.game import Game
 from foursquare.engine.rules import PRESETS, Rules
 from foursquare.formats.state import read_state, state_text
 from foursquare.formats.transcript import load_game, transcript_text, transcripts_text
-from foursquare.formats.yamlio import Quoted, dump
+from foursquare.formats.yaml import Quoted, dump
 
 CARD = r"[2-9TJQKA][CDHS]"
 CELL = r"[a-z][0-9]+"

@@ -4,8 +4,7 @@ import pytest
 import yaml
 
 from foursquare.errors import FormatError
-from foursquare.formats import yamlio
-from foursquare.formats.yamlio import (
+from foursquare.formats.yaml import (
     Flow,
     FlowList,
     Quoted,
@@ -19,6 +18,7 @@ from foursquare.formats.yamlio import (
     dump,
     read_documents,
     read_each_document,
+    strict,
 )
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
@@ -28,7 +28,7 @@ LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader"
 def loader(request, monkeypatch):
     """Every test runs with PyYAML's pure-Python composer and with libyaml's: they differ
     in details (libyaml marks a plain scalar with style '' rather than None)."""
-    monkeypatch.setattr(yamlio, "_LOADER", request.param)
+    monkeypatch.setattr(strict, "LOADER", request.param)
     return request.param
 
 
@@ -207,7 +207,7 @@ def test_the_size_limit_is_per_document_not_per_stream(monkeypatch):
     # a long transcript of small games is read whole (its 2545th game was refused
     # once the stream's shared budget ran out); one document over the limit is
     # refused on its own, and the documents after it are read
-    monkeypatch.setattr(yamlio, "MAX_NODES", 10)
+    monkeypatch.setattr(strict, "MAX_NODES", 10)
     small = "a: [1, 2, 3]\n"  # 5 values
     big = "b: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"  # 11 values
     docs = list(read_each_document("---\n".join([small] * 30 + [big, small]), "s.yaml"))
@@ -219,8 +219,8 @@ def test_the_size_limit_is_per_document_not_per_stream(monkeypatch):
 #: on its last line of stderr the most memory it held (ru_maxrss, kB).
 _VALIDATE_IN_A_CHILD = """
 import resource, sys, yaml
-from foursquare.formats import yamlio
-yamlio._LOADER = getattr(yaml, sys.argv[1])
+from foursquare.formats.yaml import strict
+strict.LOADER = getattr(yaml, sys.argv[1])
 from foursquare.cli import main
 try:
     main(["validate", sys.argv[2]], prog_name="foursquare")

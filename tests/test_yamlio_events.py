@@ -14,8 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare.errors import FormatError
-from foursquare.formats import yamlio
-from foursquare.formats.yamlio import Piece, YMap, YNode, YScalar, YSeq, read_documents, read_each_document
+from foursquare.formats.yaml import (
+    MAX_DEPTH,
+    Piece,
+    YMap,
+    YNode,
+    YScalar,
+    YSeq,
+    cut,
+    read_documents,
+    read_each_document,
+    split_documents,
+    strict,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
@@ -35,9 +46,9 @@ def counting(loader: type) -> tuple[type, list[int]]:
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
 def test_a_document_over_the_value_limit_is_refused_at_its_line_before_it_is_read_whole(loader, monkeypatch):
-    monkeypatch.setattr(yamlio, "MAX_NODES", 100)
+    monkeypatch.setattr(strict, "MAX_NODES", 100)
     counted, seen = counting(loader)
-    monkeypatch.setattr(yamlio, "_LOADER", counted)
+    monkeypatch.setattr(strict, "LOADER", counted)
     # values: the mapping, foursquare, 1, moves, the list, then one per line from line 3
     text = "foursquare: 1\nmoves:\n" + "- d4\n" * 5000 + "---\nfoursquare: 1\n"
     first, second = read_each_document(text, "big.yaml")
@@ -55,23 +66,23 @@ def test_a_document_over_the_value_limit_is_refused_at_its_line_before_it_is_rea
     ],
 )
 def test_the_limit_counts_what_is_built(loader, text, monkeypatch):
-    monkeypatch.setattr(yamlio, "_LOADER", loader)
-    monkeypatch.setattr(yamlio, "MAX_NODES", 30)
+    monkeypatch.setattr(strict, "LOADER", loader)
+    monkeypatch.setattr(strict, "MAX_NODES", 30)
     assert read_documents(text, "f.yaml")
-    monkeypatch.setattr(yamlio, "MAX_NODES", 8)
+    monkeypatch.setattr(strict, "MAX_NODES", 8)
     with pytest.raises(FormatError, match="too large"):
         read_documents(text, "f.yaml")
 
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
 def test_nesting_is_limited_while_reading_at_the_line_that_passes_the_limit(loader, monkeypatch):
-    monkeypatch.setattr(yamlio, "_LOADER", loader)
+    monkeypatch.setattr(strict, "LOADER", loader)
     deep = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 300))
     [doc] = read_each_document(deep, "deep.yaml")
-    assert str(doc.error) == f"deep.yaml:{yamlio.MAX_DEPTH + 1}: the YAML is nested too deeply (more than {yamlio.MAX_DEPTH} levels)"
+    assert str(doc.error) == f"deep.yaml:{MAX_DEPTH + 1}: the YAML is nested too deeply (more than {MAX_DEPTH} levels)"
     flow = "x: " + "[" * 300 + "]" * 300
     [doc] = read_each_document(flow, "flow.yaml")
-    assert str(doc.error) == f"flow.yaml:1: the YAML is nested too deeply (more than {yamlio.MAX_DEPTH} levels)"
+    assert str(doc.error) == f"flow.yaml:1: the YAML is nested too deeply (more than {MAX_DEPTH} levels)"
     assert read_documents("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "ok.yaml")
 
 
@@ -91,8 +102,8 @@ def shape(node: YNode | None) -> object:
 
 
 def read_with(loader: type, text: str) -> list[object]:
-    saved = yamlio._LOADER
-    yamlio._LOADER = loader
+    saved = strict.LOADER
+    strict.LOADER = loader
     try:
         out: list[object] = []
         for doc in read_each_document(text, "f.yaml"):
@@ -102,7 +113,7 @@ def read_with(loader: type, text: str) -> list[object]:
                 out.append((doc.line, shape(doc.node), None if doc.error is None else str(doc.error)))
         return out
     finally:
-        yamlio._LOADER = saved
+        strict.LOADER = saved
 
 
 def assert_agree(text: str) -> None:
@@ -175,8 +186,8 @@ def test_c_and_pure_events_agree_on_dumped_values(value, flow):
 
 def reference_split(text: str) -> list[Piece]:
     """The cut by lines as it was first written (split_documents must give the same pieces)."""
-    lines = yamlio._BREAKS.split(text)
-    breaks = yamlio._BREAKS.findall(text) + [""]
+    lines = cut.BREAKS.split(text)
+    breaks = cut.BREAKS.findall(text) + [""]
     pieces: list[Piece] = []
     start = 0
     first: int | None = None  # the first content line of the current piece
@@ -187,7 +198,7 @@ def reference_split(text: str) -> list[Piece]:
             pieces.append(Piece(start, "".join(lines[i] + breaks[i] for i in range(start, end)), first))
 
     for i, line in enumerate(lines):
-        marker = yamlio._MARKER.match(line) if line[:1] in "-." else None
+        marker = cut.MARKER.match(line) if line[:1] in "-." else None
         if marker and marker.group(1) == "---":
             if started:
                 close(i)
@@ -226,4 +237,4 @@ SPLIT_LINES = st.lists(
 def test_the_cut_into_documents_is_the_cut_by_lines(lines, breaks):
     text = "".join(line + breaks[i % len(breaks)] for i, line in enumerate(lines))
     for variant in (text, text.rstrip("\n"), text + "x"):
-        assert yamlio.split_documents(variant) == reference_split(variant)
+        assert split_documents(variant) == reference_split(variant)

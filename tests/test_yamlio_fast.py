@@ -1,6 +1,6 @@
-"""The fast reader of the plain form (formats/yamlfast.py) gives exactly the strict reader's nodes.
+"""The fast reader of the plain form (formats/yaml/fast.py) gives exactly the strict reader's nodes.
 
-Whenever :func:`yamlfast.read_plain` accepts a document, the strict reader (built
+Whenever :func:`fast.read_plain` accepts a document, the strict reader (built
 from PyYAML's events, pure-Python and libyaml's) must read it without an error to
 the same nodes: same kinds, texts, quoting, tags, keys in order, lines.  Checked
 on the writer's own transcripts, on generated documents and on mutations of both
@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
 from foursquare.formats import transcript_write as transcript
-from foursquare.formats import yamlfast, yamlio
-from foursquare.formats.yamlio import YMap, YNode, YScalar, YSeq
+from foursquare.formats.yaml import MAX_NODES, YMap, YNode, YScalar, YSeq, fast, iter_pieces, read_documents, strict
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 
@@ -37,17 +36,17 @@ def shape(node: YNode | None) -> object:
     return ("map", node.line, [(k, node.key_lines[k], shape(v)) for k, v in node.entries.items()])
 
 
-def strict(text: str, offset: int, loader: type) -> list[object]:
-    return [shape(n) for n in yamlio._build(loader(text).get_event, "t.yaml", offset)]
+def strict_nodes(text: str, offset: int, loader: type) -> list[object]:
+    return [shape(n) for n in strict.build_nodes(loader(text).get_event, "t.yaml", offset)]
 
 
 def check_same(text: str, offset: int = 0) -> bool:
     """When the fast reader accepts ``text``, every strict reader gives the same nodes; whether it did."""
-    fast = yamlfast.read_plain(text, offset, yamlio.MAX_NODES)
-    if fast is None:
+    plain = fast.read_plain(text, offset, MAX_NODES)
+    if plain is None:
         return False
     for loader in LOADERS:
-        assert strict(text, offset, loader) == [shape(fast)], (loader, text)
+        assert strict_nodes(text, offset, loader) == [shape(plain)], (loader, text)
     return True
 
 
@@ -74,7 +73,7 @@ def test_the_writers_transcripts_are_read_fast_to_the_strict_readers_nodes(text)
 
 def test_a_stream_reads_to_the_same_documents_and_each_game_through_the_fast_reader():
     text = transcript.transcripts_text(GAMES, claims=True)
-    pieces = list(yamlio.iter_pieces([text]))
+    pieces = list(iter_pieces([text]))
     assert len(pieces) == len(GAMES)
     for piece in pieces:
         assert check_same(piece.text, piece.offset)
@@ -177,14 +176,14 @@ def test_unusual_documents_are_left_to_the_strict_reader():
         "a" * 1100 + ": 1\n",  # an implicit key over YAML's 1024 characters
         "x: {" + "a" * 1100 + ": 1}\n",
     ]:
-        assert yamlfast.read_plain(text, 0, yamlio.MAX_NODES) is None, text
+        assert fast.read_plain(text, 0, MAX_NODES) is None, text
 
 
 def test_a_document_near_the_value_limit_is_left_to_the_strict_reader(monkeypatch):
-    monkeypatch.setattr(yamlio, "MAX_NODES", 50)
-    assert yamlfast.read_plain(TEXTS[0], 0, yamlio.MAX_NODES) is None
+    monkeypatch.setattr(strict, "MAX_NODES", 50)
+    assert fast.read_plain(TEXTS[0], 0, strict.MAX_NODES) is None
     with pytest.raises(Exception, match="too large"):
-        yamlio.read_documents(TEXTS[0], "t.yaml")
+        read_documents(TEXTS[0], "t.yaml")
 
 
 def reports(text: str) -> list[tuple[object, ...]]:
@@ -216,11 +215,11 @@ def test_validate_says_the_same_with_and_without_the_fast_reader(seed, edits):
             text = text[:at] + rng.choice("0123456789bcde") + text[at + 1 :]
         else:
             text = mutate(text, rng)
-    fast = reports(text)
-    original = yamlfast.read_plain
-    yamlfast.read_plain = lambda text, offset, limit: None  # type: ignore[assignment]
+    with_fast = reports(text)
+    original = fast.read_plain
+    fast.read_plain = lambda text, offset, limit: None  # type: ignore[assignment]
     try:
         strict_only = reports(text)
     finally:
-        yamlfast.read_plain = original
-    assert fast == strict_only
+        fast.read_plain = original
+    assert with_fast == strict_only

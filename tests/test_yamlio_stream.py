@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare.errors import FormatError
-from foursquare.formats import files, transcript, yamlcut, yamlio
+from foursquare.formats import files, transcript
 from foursquare.formats.files import Source
-from foursquare.formats.yamlio import read_each_document
+from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, cut, iter_pieces, read_each_document, split_documents
 
 WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
 INVALID = (EXAMPLES / "invalid.yaml").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ def test_blocks_cut_at_any_line_ends_give_the_pieces_and_documents_of_the_whole_
     ends = [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     at = sorted({ends[c % len(ends)] for c in cuts}) if ends else []
     blocks = [text[a:b] for a, b in zip([0, *at], [*at, len(text)], strict=True)]
-    assert list(yamlio.iter_pieces(blocks)) == yamlio.split_documents(text)
+    assert list(iter_pieces(blocks)) == split_documents(text)
     whole = [(d.line, d.node is None, str(d.error)) for d in read_each_document(text, "s.yaml")]
     assert [(d.line, d.node is None, str(d.error)) for d in read_each_document(iter(blocks), "s.yaml")] == whole
 
@@ -80,12 +80,12 @@ def test_a_pipe_over_the_input_cap_is_refused_while_read(monkeypatch):
 
 
 def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(yamlcut, "MAX_DOCUMENT_CHARS", 8000)
+    monkeypatch.setattr(cut, "MAX_DOCUMENT_CHARS", 8000)
     path = tmp_path / "g.yaml"
     huge_line = "x: " + "y" * 50_000 + "\n"  # one line far over the limit: cut while read
     many_lines = "".join(f"k{i}: {i}\n" for i in range(2000))  # many short lines over the limit
     path.write_text("---\n".join([WON, huge_line, WON, many_lines, WON]), encoding="utf-8")
-    blocks = _source_blocks(path, monkeypatch, 4096, line_limit=yamlcut.MAX_DOCUMENT_CHARS)
+    blocks = _source_blocks(path, monkeypatch, 4096, line_limit=cut.MAX_DOCUMENT_CHARS)
     assert max(len(b) for b in blocks) < 12_000  # the long line was cut as it was read
     reports = list(transcript.iter_validate(iter(blocks), "g.yaml"))
     assert [r.valid for r in reports] == [True, False, True, False, True]
@@ -101,7 +101,7 @@ def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are
 def _peak(path) -> int:
     tracemalloc.start()
     try:
-        with Source(str(path), line_limit=yamlio.MAX_DOCUMENT_CHARS) as source:
+        with Source(str(path), line_limit=MAX_DOCUMENT_CHARS) as source:
             for _ in transcript.iter_validate(source, "g.yaml"):
                 pass
         return tracemalloc.get_traced_memory()[1]

@@ -301,7 +301,7 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
         click.echo(json.dumps(result.as_dict(), indent=1))
         return
     if fmt == "yaml":
-        from ..formats.yamlio import dump  # the one writer of YAML: no string split across lines
+        from ..formats.yaml import dump  # the one writer of YAML: no string split across lines
 
         click.echo(dump(result.as_dict()), nl=False)
         return

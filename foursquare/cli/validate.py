@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import FormatError, shown_name
+from ..formats.reports import Reporter
 from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
-from .ci_formats import Reporter
 from .options import PATH
 from .signals import Terminated, signals_deferred
 from .style import counted
@@ -213,7 +213,7 @@ class _Validation:
         stopped the reading or None)``."""
         from ..formats.files import Source
         from ..formats.transcript import iter_validate as check
-        from ..formats.yamlio import MAX_DOCUMENT_CHARS
+        from ..formats.yaml import MAX_DOCUMENT_CHARS
 
         count = bad = 0
         try:

@@ -8,7 +8,7 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, ParseError, quote
 from .files import read_source
 from .loading import FileKind, input_kind
-from .yamlio import clean_text
+from .yaml import clean_text
 
 
 def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:

@@ -202,23 +202,13 @@ class Source:
 
     def _chunks(self) -> Iterator[tuple[str, bytes]]:
         """The text read, a chunk at a time, with the bytes it was decoded from."""
+        if self._text is not None:
+            yield from self._text_chunks(self._text)
+            return
         limit = MAX_INPUT_BYTES
         size = self.chunk or CHUNK_BYTES
         total = 0
         lines = 0  # line ends read before this chunk
-        if self._text is not None:
-            while True:
-                text = self._text.read(size)
-                total += len(text)
-                if total > limit:
-                    raise _too_large(self.name, limit)
-                if not text:
-                    return
-                line = nul_line(text, lines)
-                if line is not None:
-                    raise FormatError(self.name, line, BINARY_WORDS)
-                lines += text.count("\n")
-                yield text, b""
         assert self._binary is not None
         read = getattr(self._binary, "read1", self._binary.read)
         decoder = codecs.getincrementaldecoder("utf-8")()
@@ -252,6 +242,25 @@ class Source:
             if not data:
                 return
             yield text, data
+
+    def _text_chunks(self, stream: IO[str]) -> Iterator[tuple[str, bytes]]:
+        """The chunks of a text stream (already decoded: no bytes with them)."""
+        limit = MAX_INPUT_BYTES
+        size = self.chunk or CHUNK_BYTES
+        total = 0
+        lines = 0  # line ends read before this chunk
+        while True:
+            text = stream.read(size)
+            total += len(text)
+            if total > limit:
+                raise _too_large(self.name, limit)
+            if not text:
+                return
+            line = nul_line(text, lines)
+            if line is not None:
+                raise FormatError(self.name, line, BINARY_WORDS)
+            lines += text.count("\n")
+            yield text, b""
 
     def __iter__(self) -> Iterator[str]:
         first = True

@@ -21,7 +21,7 @@ from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, EmptyGameFileError, FormatError, GameChoiceError
 from .files import Source
-from .yamlio import clean_text
+from .yaml import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
 #: A line that starts with a state's ``grid`` key.
@@ -97,7 +97,7 @@ def games_held(text: str) -> int:
         return 0
     if input_kind(text) is not FileKind.TRANSCRIPT:
         return 1
-    from .yamlio import read_each_document
+    from .yaml import read_each_document
 
     docs = read_each_document(text, "<text>", skip=lambda _k: True)
     return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)

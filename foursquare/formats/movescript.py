@@ -138,51 +138,82 @@ def _shell_words(text: str, name: str) -> list[str]:
     :raises ParseError: for a quote left open, a backslash at the end, or a character
         a shell would expand (:data:`_EXPANDED`).
     """
-    words: list[str] = []
-    word: list[str] = []
-    in_word = escaped = False
-    quoted: str | None = None
-    for ch in text:
-        if escaped:
-            if quoted == '"' and ch not in '"\\':
-                word.append("\\")
-            word.append(ch)
-            escaped = False
-        elif quoted == "'":
-            if ch == "'":
-                quoted = None
+    return _ShellWords(text, name).read()
+
+
+class _ShellWords:
+    """The one pass of :func:`_shell_words`: the words so far, the word being read, and
+    where the reading stands (in a word, after a backslash, inside which quote)."""
+
+    __slots__ = ("escaped", "in_word", "name", "quoted", "text", "word", "words")
+
+    def __init__(self, text: str, name: str) -> None:
+        self.text = text
+        self.name = name
+        self.words: list[str] = []
+        self.word: list[str] = []
+        self.in_word = self.escaped = False
+        self.quoted: str | None = None
+
+    def read(self) -> list[str]:
+        """The words of the text.  :raises ParseError: as :func:`_shell_words` says."""
+        for ch in self.text:
+            if self.escaped:
+                if self.quoted == '"' and ch not in '"\\':
+                    self.word.append("\\")
+                self.word.append(ch)
+                self.escaped = False
+            elif self.quoted == "'":
+                self.in_single(ch)
+            elif self.quoted == '"':
+                self.in_double(ch)
             else:
-                word.append(ch)
-        elif quoted == '"':
-            if ch == '"':
-                quoted = None
-            elif ch == "\\":
-                escaped = True
-            elif ch in _EXPANDED_IN_DOUBLE:
-                raise _expanded(name, ch, text)
-            else:
-                word.append(ch)
-        elif ch in _BLANKS:
-            if in_word:
-                words.append("".join(word))
-                word, in_word = [], False
+                self.outside(ch)
+        if self.quoted:
+            raise ParseError(f"{self.name}: a quote is not closed in {quote(self.text)}")
+        if self.escaped:
+            raise ParseError(f"{self.name}: a backslash ends the line, escaping nothing, in {quote(self.text)}")
+        self.end_word()
+        return self.words
+
+    def in_single(self, ch: str) -> None:
+        """A character inside single quotes: all are kept."""
+        if ch == "'":
+            self.quoted = None
         else:
-            in_word = True
-            if ch == "\\":
-                escaped = True
-            elif ch in "'\"":
-                quoted = ch
-            elif ch in _EXPANDED:
-                raise _expanded(name, ch, text)
-            else:
-                word.append(ch)
-    if quoted:
-        raise ParseError(f"{name}: a quote is not closed in {quote(text)}")
-    if escaped:
-        raise ParseError(f"{name}: a backslash ends the line, escaping nothing, in {quote(text)}")
-    if in_word:
-        words.append("".join(word))
-    return words
+            self.word.append(ch)
+
+    def in_double(self, ch: str) -> None:
+        """A character inside double quotes: a backslash escapes, ``$`` and a backquote are refused."""
+        if ch == '"':
+            self.quoted = None
+        elif ch == "\\":
+            self.escaped = True
+        elif ch in _EXPANDED_IN_DOUBLE:
+            raise _expanded(self.name, ch, self.text)
+        else:
+            self.word.append(ch)
+
+    def outside(self, ch: str) -> None:
+        """A character outside quotes: a blank ends a word, a quote or backslash starts one's effect."""
+        if ch in _BLANKS:
+            self.end_word()
+            return
+        self.in_word = True
+        if ch == "\\":
+            self.escaped = True
+        elif ch in "'\"":
+            self.quoted = ch
+        elif ch in _EXPANDED:
+            raise _expanded(self.name, ch, self.text)
+        else:
+            self.word.append(ch)
+
+    def end_word(self) -> None:
+        """The word being read, if any, is done."""
+        if self.in_word:
+            self.words.append("".join(self.word))
+            self.word, self.in_word = [], False
 
 
 def _expanded(name: str, ch: str, text: str) -> ParseError:
@@ -249,6 +280,11 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
     kinds = [_kind(w) for w in words]
+    return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
+
+
+def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
+    """The error for cards and cells in the wrong number or order, or more after a move."""
     cells = kinds.count("cell")
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))
@@ -263,6 +299,11 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
         if len(words) > n and _is_move(words[:n]):
             rest = " ".join(words[n:])
             return ParseError(f"{head}: {quote(rest)} after the move {' '.join(words[:n])} (a line holds one move)")
+    return None
+
+
+def _written_together(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
+    """The error for a card and a cell written as one word, or a card or cell cut in two."""
     if len(words) == 1:
         word = words[0]
         pieces = word.translate({ord(c): " " for c in _JOINERS}).split()

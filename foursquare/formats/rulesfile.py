@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, RulesError, quote, shorten
-from .yamlio import (
+from .yaml import (
     YMap,
     YNode,
     YScalar,
@@ -43,8 +43,8 @@ def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
 def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
 
-    :param node: a :class:`~foursquare.formats.yamlio.YScalar` (preset name) or
-        :class:`~foursquare.formats.yamlio.YMap`.
+    :param node: a :class:`~foursquare.formats.yaml.YScalar` (preset name) or
+        :class:`~foursquare.formats.yaml.YMap`.
     :param source: the file name for errors.
     :param what: how the value is named in errors (``rules``).
     :returns: the rule set (a preset itself when the parameters equal one).

@@ -50,13 +50,14 @@ from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
 from .rulesfile import rules_from_value, rules_value
-from .yamlio import (
+from .yaml import (
     Flow,
     FlowList,
     Quoted,
     YMap,
     YNode,
     YScalar,
+    as_card,
     as_choice,
     as_deal,
     as_int,
@@ -97,7 +98,7 @@ _HIDDEN = (
 
 
 def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict[str, Any]:
-    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`
+    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`
     (``player_view``, ``reveal``: as :func:`state_text`)."""
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
@@ -228,11 +229,7 @@ class _StateReader:
             if self.view:
                 raise self.error(node.line, f"{what} is null: only a face-down top card may be hidden")
             raise self.error(node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
-        text = as_text(node, what, self.source)
-        try:
-            card = Card.parse(text)
-        except ParseError as exc:
-            raise self.error(node.line, f"{what}: {exc}") from None
+        card = as_card(node, what, self.source)
         if card.rank > self.rules.ranks or card.suit >= self.rules.suits:
             raise self.error(node.line, f"{what}: {card} is not a card of the {self.rules.label} deck")
         if card in self.seen:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..engine.cards import RANK_CHARS, SUIT_CHARS, Card
 from ..engine.game import Game, Pile
@@ -183,7 +184,18 @@ def _pile_title(cell: Cell, pile: Pile, reveal: bool) -> str:
     return f"{cell}: {top}, pile of {cards}"
 
 
-def _pile(d: _Drawing, x: float, y: float, cell: Cell, pile: Pile, *, reveal: bool, flipped: bool, placed: bool) -> None:
+@dataclass(frozen=True, slots=True)
+class _Marks:
+    """How a pile is drawn: its face-down top card shown (``reveal``), flipped by the
+    last move, or the card the last move placed."""
+
+    reveal: bool
+    flipped: bool
+    placed: bool
+
+
+def _pile(d: _Drawing, x: float, y: float, cell: Cell, pile: Pile, marks: _Marks) -> None:
+    reveal, flipped, placed = marks.reveal, marks.flipped, marks.placed
     classes = ["pile", "face-up" if pile.face_up else "face-down"]
     if flipped:
         classes.append("flipped")
@@ -301,8 +313,7 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
             y = top + LABEL + (r - r0) * PITCH_Y
             pile = grid.get(cell)
             if pile is not None:
-                _pile(d, x, y, cell, pile, reveal=reveal, flipped=cell in flipped,
-                      placed=last is not None and cell == last.cell)
+                _pile(d, x, y, cell, pile, _Marks(reveal, cell in flipped, last is not None and cell == last.cell))
             elif cell in legal:
                 spot = d.add(None, "g", id=f"cell-{cell}", **{"class": "open"})
                 ET.SubElement(spot, "title").text = f"{cell}: the card may go here"

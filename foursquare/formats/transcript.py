@@ -36,17 +36,20 @@ from .transcript_write import VERSION
 from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
-from .yamlcut import each_line
-from .yamlio import (
+from .yaml import (
+    KNOWN_CARDS,
+    KNOWN_CELLS,
     Document,
     YMap,
     YNode,
     YScalar,
     YSeq,
+    as_card,
+    as_cell,
     as_choice,
     as_deal,
     as_int,
-    as_text,
+    each_line,
     read_each_document,
     unknown_keys,
 )
@@ -58,7 +61,7 @@ STATUSES = tuple(s.value for s in Status)
 _STATUS_OF = {s.value: s for s in Status}
 _MOVE_KEY_SET = frozenset(MOVE_KEYS)
 _CLAIM_KEYS = ("flipped", "face_down", "status")
-#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yamlio.as_int` reads them.
+#: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
 REASONS = tuple(r.value for r in Reason)
 
@@ -358,43 +361,6 @@ def _read_version(doc: YMap, source: str, err: _Errors) -> None:
         err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
-#: The card and the cell of each text read so far (only texts that are one: the parsers
-#: are pure, so a text read once is read alike again); bounded.
-_CARD_OF: dict[str, Card] = {}
-_CELL_OF: dict[str, Cell] = {}
-_CACHE_SIZE = 4096
-
-
-def _card(node: YNode, what: str, source: str) -> Card:
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        card = _CARD_OF.get(node.text)
-        if card is not None:
-            return card
-    text = as_text(node, what, source)
-    try:
-        card = Card.parse(text)
-    except ParseError as exc:
-        raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(_CARD_OF) < _CACHE_SIZE and len(text) < 16:
-        _CARD_OF[text] = card
-    return card
-
-
-def _cell(node: YNode, what: str, source: str) -> Cell:
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        cell = _CELL_OF.get(node.text)
-        if cell is not None:
-            return cell
-    text = as_text(node, what, source)
-    try:
-        cell = Cell.parse(text)
-    except ParseError as exc:
-        raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(_CELL_OF) < _CACHE_SIZE and len(text) < 16:
-        _CELL_OF[text] = cell
-    return cell
-
-
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
     if not isinstance(node, YSeq):
         err.new(node.line, f"deck must be a list of cards, not {node.kind}")
@@ -404,7 +370,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> li
     first: dict[Card, int] = {}
     for i, item in enumerate(node.items, 1):
         try:
-            card = _card(item, f"deck card {i}", source)
+            card = as_card(item, f"deck card {i}", source)
         except FormatError as exc:
             err.add(exc)
             tg.complete = False
@@ -432,6 +398,8 @@ def _read_moves(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> N
 
 
 def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | None:
+    """Move ``m`` of ``moves``: text (``"CARD CELL"``, ``"CELL"``) or a mapping; ``None``
+    when it cannot be read (its errors added to ``err``)."""
     if isinstance(item, YScalar) and not item.is_null:
         try:
             move = parse_move(item.text)
@@ -442,11 +410,17 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    entries = item.entries
-    if len(entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+    if len(item.entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
         entry = _common_move(item)
         if entry is not None:
             return entry
+    return _move_mapping(item, m, source, err)
+
+
+def _move_mapping(item: YMap, m: int, source: str, err: _Errors) -> MoveEntry | None:
+    """A move written as a mapping ``{card, cell, flipped, face_down, status}``, by the
+    general path: every fault found, each added to ``err``; ``None`` when it has one."""
+    entries = item.entries
     if not entries.keys() <= _MOVE_KEY_SET:
         for error in unknown_keys(item, MOVE_KEYS, "a move", source):
             err.add(error, m)
@@ -454,7 +428,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     card = cell = None
     if "card" in entries:
         try:
-            card = _card(entries["card"], "card", source)
+            card = as_card(entries["card"], "card", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
@@ -463,42 +437,46 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
         ok = False
     else:
         try:
-            cell = _cell(entries["cell"], "cell", source)
+            cell = as_cell(entries["cell"], "cell", source)
         except FormatError as exc:
             err.add(exc, m)
             ok = False
     claims: dict[str, Any] = {}
     claim_lines: dict[str, int] = {}
-    cell_of = _CELL_OF
     for key in _CLAIM_KEYS:
         node = entries.get(key)
         if node is None:
             continue
         try:
-            if key == "flipped":
-                cells = node.items if type(node) is YSeq else None
-                if cells is None:
-                    raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-                value: Any = [
-                    c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
-                    else _cell(e, "flipped", source)
-                    for e in cells
-                ]  # fmt: skip
-            elif key == "face_down":
-                value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
-                if value is None:
-                    value = as_int(node, "face_down", source, 0)
-            else:
-                value = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
-                if value is None:
-                    value = _STATUS_OF[as_choice(node, "status", source, STATUSES)]
-            claims[key] = value
+            claims[key] = _claim(key, node, source)
             claim_lines[key] = node.line
         except FormatError as exc:
             err.add(exc, m)
     if not ok or cell is None:  # (a move that is ok has its cell)
         return None
     return MoveEntry(card, cell, claims, item.line, claim_lines)
+
+
+def _claim(key: str, node: YNode, source: str) -> Any:
+    """The value of the claim ``key`` of a move (``flipped``, ``face_down`` or ``status``).
+
+    :raises FormatError: when it is not one.
+    """
+    if key == "flipped":
+        cells = node.items if type(node) is YSeq else None
+        if cells is None:
+            raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
+        cell_of = KNOWN_CELLS
+        return [
+            c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
+            else as_cell(e, "flipped", source)
+            for e in cells
+        ]  # fmt: skip
+    if key == "face_down":
+        value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
+        return value if value is not None else as_int(node, "face_down", source, 0)
+    status = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+    return status if status is not None else _STATUS_OF[as_choice(node, "status", source, STATUSES)]
 
 
 def _common_move(item: YMap) -> MoveEntry | None:
@@ -519,13 +497,13 @@ def _common_move(item: YMap) -> MoveEntry | None:
         or type(status_node) is not YScalar or status_node.tag == "null"
     ):  # fmt: skip
         return None
-    card = _CARD_OF.get(card_node.text)
-    cell = _CELL_OF.get(cell_node.text)
+    card = KNOWN_CARDS.get(card_node.text)
+    cell = KNOWN_CELLS.get(cell_node.text)
     face_down = _SMALL_NUMBER.get(face_down_node.text)
     status = _STATUS_OF.get(status_node.text)
     if card is None or cell is None or face_down is None or status is None:
         return None
-    cell_of = _CELL_OF
+    cell_of = KNOWN_CELLS
     flipped = []
     for node in flipped_node.items:
         flip = cell_of.get(node.text) if type(node) is YScalar and node.tag != "null" else None
@@ -595,36 +573,59 @@ def check_game(
 
     if not tg.readable:
         return None, _in_order(errors)
-    game_rules = tg.rules if tg.rules_given or rules is None else rules
-    game: Game | None = None
+    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail)
+    if game is None or not tg.complete and not tg.moves:
+        return game, _in_order(errors)
+    order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
+    stopped = _replay(tg, game, order_unknown, source, errors)
+    if not stopped and tg.complete:
+        _check_result(tg, game, fail)
+    return game, _in_order(errors)
+
+
+def _start(
+    tg: TranscriptGame,
+    rules: Rules,
+    deal: int | None,
+    deck: Sequence[Card] | None,
+    fail: Callable[[int | None, str], None],
+) -> Game | None:
+    """The game before its first move, from the document's deal or deck, else from the
+    ``deal``/``deck`` given; ``None`` when the deal or deck is bad (said through ``fail``,
+    unless the reading said it already)."""
     try:
         if tg.deal is not None:
-            game = new_game(deal=tg.deal, rules=game_rules)
+            game = new_game(deal=tg.deal, rules=rules)
             if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
                 if len(tg.deck) > len(game.deck):
                     at = len(game.deck)
                 else:  # the first card where they differ (the deal's deck is the longer)
                     at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b)
                 fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
-        elif tg.deck is not None:
-            game = new_game(deck=tg.deck, rules=game_rules)
-        elif "deal" in tg.lines or "deck" in tg.lines:
-            game = None  # a bad deal or deck, already reported
-        else:
-            game = new_game(deal=deal, deck=deck, rules=game_rules)
+            return game
+        if tg.deck is not None:
+            return new_game(deck=tg.deck, rules=rules)
+        if "deal" in tg.lines or "deck" in tg.lines:
+            return None  # a bad deal or deck, already reported
+        return new_game(deal=deal, deck=deck, rules=rules)
     except (ParseError, PositionError) as exc:
         key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
         fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
-        game = None
-    if game is None or not tg.complete and not tg.moves:
-        return game, _in_order(errors)
-    stopped = False
-    order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
+        return None
+
+
+def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, errors: list[FormatError]) -> bool:
+    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors added
+    to ``errors``.  :returns: whether the replay stopped at a move that cannot be played."""
+    n = tg.number
+
+    def fail(line: int | None, message: str, move: int) -> None:
+        errors.append(FormatError(source, line, message, n, move))
+
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
             fail(entry.line, NEEDS_CARDS, m)
-            stopped = True
-            break
+            return True
         try:
             placement = game.play(entry.cell, entry.card)
         except (IllegalMoveError, ParseError):
@@ -633,8 +634,7 @@ def check_game(
                 play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
             except FormatError as exc:
                 errors.append(exc)
-            stopped = True
-            break
+            return True
         claims = entry.claims
         lines = entry.claim_lines
         if "flipped" in claims:
@@ -656,9 +656,7 @@ def check_game(
             )
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
-    if not stopped and tg.complete:
-        _check_result(tg, game, fail)
-    return game, _in_order(errors)
+    return False
 
 
 def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:

@@ -11,14 +11,14 @@ from typing import Any
 from ..engine.game import Game
 from ..errors import HistoryError
 from .rulesfile import rules_value
-from .yamlio import Flow, FlowList, Quoted, dump
+from .yaml import Flow, FlowList, Quoted, dump
 
 #: The format version this module writes and :mod:`foursquare.formats.transcript` reads.
 VERSION = 1
 
 
 def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
-    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yamlio.dump`.
+    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`.
 
     :raises HistoryError: when the game has no full history (resumed from a
         position without its moves), which a transcript cannot record (a ``ValueError`` too).

@@ -5,7 +5,7 @@ so a stream can be cut into pieces of one document each before any of it is pars
 (:func:`split_documents`, :func:`iter_pieces`): then one unreadable document does not
 hide the others, and a stream given block by block (a file as it is read) is cut as it
 comes, one document's text at a time (:data:`MAX_DOCUMENT_CHARS` at most).
-:mod:`foursquare.formats.yamlio` reads each piece.
+:mod:`foursquare.formats.yaml.strict` reads each piece.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import NamedTuple
 MAX_DOCUMENT_CHARS = 8 * 1024 * 1024
 
 #: A document marker: ``---`` or ``...`` at the start of a line, then white space or the line end.
-_MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
+MARKER = re.compile(r"(---|\.\.\.)(?=[ \t]|$)")
 #: YAML's line breaks (as PyYAML and libyaml count lines).
-_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 class Piece(NamedTuple):
@@ -43,7 +43,7 @@ class Piece(NamedTuple):
     @property
     def last(self) -> int:
         """The index (from 0, within the piece) of its last line that is not blank."""
-        lines = _BREAKS.split(self.text.rstrip())
+        lines = BREAKS.split(self.text.rstrip())
         return len(lines) - 1
 
 
@@ -129,74 +129,94 @@ def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Pie
         no text, and its text is dropped while it is read, so memory stays that of
         one document within the limit.
     """
-    limit = MAX_DOCUMENT_CHARS if limit is None else limit
-    line = 0  # the current line's index, from 0
-    start = 0  # the current piece's first line
-    first: int | None = None  # the first content line of the current piece
-    started = False  # the piece has its '---' or some content: a '---' now starts the next one
-    parts: list[str] = []  # the current piece's text in the blocks before this one
-    size = 0  # its length so far (also when dropped)
-
-    def piece(tail: str) -> Piece:
-        assert first is not None
-        if size + len(tail) > limit:
-            return Piece(start, "", first, True)
-        return Piece(start, "".join(parts) + tail if parts else tail, first)
-
+    cutter = _Cutter(MAX_DOCUMENT_CHARS if limit is None else limit)
     for text in blocks:
-        if not text:
-            continue
-        n = len(text)
-        block_line = line
+        if text:
+            yield from cutter.block(text)
+    if cutter.first is not None:
+        yield cutter.piece("")
+
+
+class _Cutter:
+    """The state of :func:`iter_pieces` between the lines that can change a piece (a marker,
+    or before a document's first content, a directive or that content), and its steps."""
+
+    __slots__ = ("first", "limit", "line", "parts", "size", "start", "start_pos", "started")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.line = 0  # the current line's index, from 0
+        self.start = 0  # the current piece's first line
+        self.first: int | None = None  # the first content line of the current piece
+        self.started = False  # the piece has its '---' or some content: a '---' now starts the next one
+        self.parts: list[str] = []  # the current piece's text in the blocks before this one
+        self.size = 0  # its length so far (also when dropped)
+        self.start_pos = 0  # where the current piece starts in this block (0: in an earlier one)
+
+    def piece(self, tail: str) -> Piece:
+        """The current piece, ending with ``tail`` (its text in this block)."""
+        assert self.first is not None
+        if self.size + len(tail) > self.limit:
+            return Piece(self.start, "", self.first, True)
+        return Piece(self.start, "".join(self.parts) + tail if self.parts else tail, self.first)
+
+    def block(self, text: str) -> Iterator[Piece]:
+        """The pieces that end in one block of the stream (ending at a line break, or the last)."""
+        block_line = self.line
         lf_only = _OTHER_BREAK.search(text) is None
         markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
         pos = 0  # a line start
-        start_pos = 0  # where the current piece starts in this block (0: in an earlier one)
-        while True:
-            match = (markers if started else contents).search(text, pos)
-            if match is None:
-                break
+        self.start_pos = 0
+        while (match := (markers if self.started else contents).search(text, pos)) is not None:
             at = match.start()
-            if lf_only:
-                line += text.count("\n", pos, at)
-                end = text.find("\n", at)
-                brk = None if end < 0 else True
-                end, after = (n, n) if end < 0 else (end, end + 1)
-            else:
-                line += _breaks_in(text, pos, at)
-                found = _BREAKS.search(text, at)
-                brk = None if found is None else True
-                end, after = (found.start(), found.end()) if found is not None else (n, n)
-            current = text[at:end]
-            marker = _MARKER.match(current) if current[:1] in "-." else None
-            if marker and marker.group(1) == "---":
-                if started:
-                    if first is not None:
-                        yield piece(text[start_pos:at])
-                    start, start_pos, first, parts, size = line, at, None, [], 0
-                started = True
-                first = line + 1 if first is None else first
-            elif marker:  # '...': the document ends with this line
-                if started or first is not None:
-                    first = line + 1 if first is None else first
-                    yield piece(text[start_pos:after])
-                # (a '...' with no document open ends nothing: it is left out)
-                start, start_pos, first, started, parts, size = line + 1, after, None, False, [], 0
-            elif not started:
-                if current.startswith("%"):  # a directive: it belongs to the document its '---' starts
-                    first = line + 1 if first is None else first
-                else:
-                    started = True
-                    first = line + 1 if first is None else first
-            if brk is None:
+            end, after = self._line_at(text, pos, at, lf_only)
+            piece = self._take(text, at, end, after)
+            if piece is not None:
+                yield piece
+            if after == end:  # the block's last line, without its break
                 break
-            pos, line = after, line + 1
-        line = block_line + (text.count("\n") if lf_only else _breaks_in(text, 0, n))
-        rest = n - start_pos
-        if size + rest <= limit:
-            parts.append(text[start_pos:] if start_pos else text)
+            pos, self.line = after, self.line + 1
+        self.line = block_line + (text.count("\n") if lf_only else _breaks_in(text, 0, len(text)))
+        rest = len(text) - self.start_pos
+        if self.size + rest <= self.limit:
+            self.parts.append(text[self.start_pos :] if self.start_pos else text)
         else:  # too large: its text is dropped as it is read
-            parts = []
-        size += rest
-    if first is not None:
-        yield piece("")
+            self.parts = []
+        self.size += rest
+
+    def _line_at(self, text: str, pos: int, at: int, lf_only: bool) -> tuple[int, int]:
+        """Count the lines from ``pos`` to ``at``; the end of the line at ``at`` and the start
+        of the next (both the block's end when it has no break)."""
+        n = len(text)
+        if lf_only:
+            self.line += text.count("\n", pos, at)
+            end = text.find("\n", at)
+            return (n, n) if end < 0 else (end, end + 1)
+        self.line += _breaks_in(text, pos, at)
+        found = BREAKS.search(text, at)
+        return (found.start(), found.end()) if found is not None else (n, n)
+
+    def _take(self, text: str, at: int, end: int, after: int) -> Piece | None:
+        """What the line ``text[at:end]`` does: a piece that it ends, or ``None``."""
+        current = text[at:end]
+        marker = MARKER.match(current) if current[:1] in "-." else None
+        line = self.line
+        if marker and marker.group(1) == "---":
+            done = self.piece(text[self.start_pos : at]) if self.started and self.first is not None else None
+            if self.started:
+                self.start, self.start_pos, self.first, self.parts, self.size = line, at, None, [], 0
+            self.started = True
+            self.first = line + 1 if self.first is None else self.first
+            return done
+        if marker:  # '...': the document ends with this line
+            done = None
+            if self.started or self.first is not None:
+                self.first = line + 1 if self.first is None else self.first
+                done = self.piece(text[self.start_pos : after])
+            # (a '...' with no document open ends nothing: it is left out)
+            self.start, self.start_pos, self.first, self.started, self.parts, self.size = line + 1, after, None, False, [], 0
+            return done
+        if not self.started:  # a directive belongs to the document its '---' starts; content starts one
+            self.started = not current.startswith("%")
+            self.first = line + 1 if self.first is None else self.first
+        return None

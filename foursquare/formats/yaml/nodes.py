@@ -1,9 +1,10 @@
-"""The nodes the strict YAML reader builds, and how a plain scalar resolves (FORMATS.md: strict YAML).
+"""The nodes both YAML readers build, and how a plain scalar resolves (FORMATS.md: strict YAML).
 
 :class:`YScalar`, :class:`YMap` and :class:`YSeq`, each with its 1-based line;
-built by :mod:`foursquare.formats.yamlio` from PyYAML's events and by
-:mod:`foursquare.formats.yamlfast` from the plain form's lines.  Re-exported by
-:mod:`foursquare.formats.yamlio`.
+built by :mod:`foursquare.formats.yaml.strict` from PyYAML's events and by
+:mod:`foursquare.formats.yaml.fast` from the plain form's lines.  The tags a
+document may carry (:data:`ALLOWED_TAGS`) and the tag of a plain scalar
+(:func:`plain_tag`, cached) are here too: both readers resolve scalars alike.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from ..errors import digits_text, quote
+from ...errors import digits_text, quote
 
-_CORE = "tag:yaml.org,2002:"
+#: The prefix of the YAML core schema's tags (``CORE + "str"``).
+CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
 #: PyYAML's implicit timestamp (harmless: we keep the text).
-ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
+ALLOWED_TAGS = frozenset(CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
 #: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
 _RESOLVER = yaml.resolver.Resolver()
-#: ``_RESOLVER.resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
-_resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
+#: ``resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
+resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
 
 # --------------------------------------------------------------------- nodes
 
@@ -110,22 +112,22 @@ class YSeq(YNode):
 
 
 #: The tags (without prefix) an untagged plain scalar may resolve to.
-_PLAIN_OK = frozenset(t.removeprefix(_CORE) for t in ALLOWED_TAGS)
+ALLOWED_TAG_NAMES = frozenset(t.removeprefix(CORE) for t in ALLOWED_TAGS)
 #: The tag of each plain scalar seen (PyYAML's resolver is slow); bounded.
 _PLAIN_TAGS: dict[str, str] = {}
+#: The same, for the plain scalars whose tag is allowed (:data:`ALLOWED_TAG_NAMES`) only:
+#: filled by :func:`plain_tag`, and looked up first by both readers (a text not in it
+#: may still be allowed: ask :func:`plain_tag`).
+ALLOWED_PLAIN_TAGS: dict[str, str] = {}
 
 
-#: The same, for the plain scalars whose tag is allowed (:data:`_PLAIN_OK`) only.
-_PLAIN_OK_TAGS: dict[str, str] = {}
-
-
-def _plain_tag(text: str) -> str:
+def plain_tag(text: str) -> str:
     """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
     tag = _PLAIN_TAGS.get(text)
     if tag is None:
-        tag = _resolve(yaml.ScalarNode, text, (True, False)).removeprefix(_CORE)
+        tag = resolve(yaml.ScalarNode, text, (True, False)).removeprefix(CORE)
         if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
             _PLAIN_TAGS[text] = tag
-            if tag in _PLAIN_OK:
-                _PLAIN_OK_TAGS[text] = tag
+            if tag in ALLOWED_TAG_NAMES:
+                ALLOWED_PLAIN_TAGS[text] = tag
     return tag

@@ -1,0 +1,470 @@
+"""The strict YAML reader: every document of a stream to our nodes, or an error at its line (FORMATS.md).
+
+Reading builds our own small tree, :class:`YScalar`, :class:`YMap` and
+:class:`YSeq`, each with its 1-based line number (so that errors can say
+``FILE:LINE``), straight from the events of PyYAML's safe parser (libyaml's
+when it is installed, else PyYAML's pure-Python one, with the same results):
+no PyYAML node tree is composed first, and the limits (:data:`MAX_NODES`) hold
+as the events come, so a document is refused at the value that passes them,
+before the rest of it is parsed.  Nothing
+is constructed into Python objects by PyYAML, so no scalar is ever coerced:
+``no``, ``on``, ``010``, ``1e3`` stay the text they were written as, and the
+schema asks for a number explicitly (:func:`foursquare.formats.yaml.values.as_int`, digits only).  Duplicate
+keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
+``!!binary``, local ``!tags``) and any tag that makes a value other than what it
+is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
+changes nothing (``!!int 5``) is allowed.
+
+A document in the plain form this package writes (``key: value`` lines, one-line
+flow values, ``- `` lines under a key) is first tried by
+:func:`foursquare.formats.yaml.fast.read_plain`, which reads it line by line to the
+same nodes without PyYAML; any other document, and so every error, comes from the
+events as above.  The nodes themselves live in :mod:`foursquare.formats.yaml.nodes`.
+
+A stream is read document by document (:func:`read_each_document`): it is cut
+at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yaml.cut`, also as it is
+read block by block) and each piece is read on its own with its line offset, so
+one unreadable document (a syntax error, a duplicate key, a document over
+:data:`~foursquare.formats.yaml.cut.MAX_DOCUMENT_CHARS`) does not hide the others.  Every message quotes input through
+:func:`foursquare.errors.quote` (bounded), and numbers are checked for length
+before ``int()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
+
+import yaml
+
+from ...errors import FormatError, quote, shorten
+from ..files import BINARY_WORDS, not_utf8_words, nul_line
+from . import cut, fast
+from .cut import BREAKS, Piece, iter_pieces
+from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
+
+#: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
+#: Tests set it to ``yaml.SafeLoader`` to read with the pure-Python parser.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: How many values (scalars, lists, mappings, keys included) one document may hold;
+#: an alias counts once (it is never expanded).  Counted as the document is read, so
+#: one document's values take at most some 15 MB (a game takes a few hundred).
+MAX_NODES = 100_000
+#: How deeply lists and mappings may nest in one document (the formats need 4 levels).
+MAX_DEPTH = 200
+
+
+# ------------------------------------------------------------------- reading
+
+
+def decode(data: bytes, source: str) -> str:
+    """Bytes read from a file as text: UTF-8 with or without a byte-order mark.
+
+    CRLF line ends become LF (line numbers do not change); the byte-order mark
+    is removed.
+
+    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte,
+        or :data:`~foursquare.formats.files.BINARY_WORDS` at the line of a NUL byte before it
+        (as :class:`~foursquare.formats.files.Source` reads a file).
+    """
+    nul = data.find(b"\0")
+    try:
+        text = data.decode("utf-8") if nul < 0 else data[:nul].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FormatError(source, line, not_utf8_words(data[:4])) from None
+    if nul >= 0:
+        raise FormatError(source, nul_line(data), BINARY_WORDS)
+    return clean_text(text)
+
+
+def clean_text(text: str) -> str:
+    """Text without a leading byte-order mark and with CRLF line ends made LF."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n")
+
+
+class Document(NamedTuple):
+    """One document of a stream as :func:`read_each_document` gives it.
+
+    :ivar line: the line of its first content (a directive, ``---`` or the first key).
+    :ivar node: the document's node, ``None`` when it is empty or unreadable.
+    :ivar error: why it cannot be read, or ``None``.
+    :ivar text: the text of its piece of the stream (:class:`Piece`).
+    :ivar skipped: true for a document left unread (``skip`` of :func:`read_each_document`).
+    """
+
+    line: int
+    node: YNode | None
+    error: FormatError | None = None
+    text: str = ""
+    skipped: bool = False
+
+
+def read_each_document(
+    text: str | Iterable[str], source: str, *, skip: Callable[[int], bool] | None = None
+) -> Iterator[Document]:
+    """Every document of a YAML stream, each read on its own, one at a time.
+
+    The stream is cut at its document markers (:func:`iter_pieces`) and each
+    piece is read separately from its parser events with its line offset, so a syntax error, a
+    duplicate key, a bad tag, a document over :data:`MAX_NODES` values or over
+    :data:`MAX_DOCUMENT_CHARS` characters spoils only its own document: the others are read.
+
+    :param text: the stream's text (a byte-order mark and CRLF are accepted), or its
+        blocks as :class:`foursquare.formats.files.Source` reads them (already clean,
+        each ending at a line break): then only one document's text is held at a time,
+        and each document is given as soon as the line after it is read.
+    :param source: the name used in errors.
+    :param skip: which documents need not be read, by their number among those that
+        hold a value or an error (from 1): such a document, once its first events show
+        that it holds a list or a mapping, is given as ``skipped`` (no node, no error)
+        without reading the rest of it: what finding game K of a long file needs.
+    :returns: an iterator of one :class:`Document` per piece with content
+        (comments alone make none); an empty document has node ``None`` and no
+        error.  Each is read when reached, so a long stream never holds every
+        document's nodes at once.
+    """
+    blocks = (clean_text(text),) if isinstance(text, str) else text
+    counted = 0  # the documents given that hold a value or an error
+    for piece in iter_pieces(blocks):
+        if skip is not None and skip(counted + 1) and _holds_a_collection(piece):
+            counted += 1
+            yield Document(piece.first, None, None, "", True)
+            continue
+        try:
+            nodes = _compose(piece, source)
+        except FormatError as exc:
+            counted += 1
+            yield Document(piece.first, None, exc, piece.text)
+            continue
+        for node in nodes:
+            counted += node is not None
+            yield Document(piece.first if node is None else node.line, node, None, piece.text)
+
+
+def _holds_a_collection(piece: Piece) -> bool:
+    """Whether a piece's first value is a list or a mapping (or it cannot be read): then it
+    holds one document that is not empty, whatever the rest of it says.  Only the
+    parser's first events are read; ``False`` also when they do not tell (read it whole)."""
+    if piece.oversize:
+        return True
+    try:
+        loader = LOADER(piece.text)
+        for _ in range(4):  # the stream's start, the document's start, its first value
+            kind = type(loader.get_event())
+            if kind is _MappingStart or kind is _SequenceStart:
+                return True
+            if kind is _ScalarEvent or kind is _AliasEvent or kind is _StreamEnd:
+                return False
+    except yaml.YAMLError:
+        return True  # an error is a document (its error) too
+    return False
+
+
+def read_documents(text: str, source: str) -> list[YNode | None]:
+    """Every document of a YAML stream, as our nodes; ``None`` for an empty document.
+
+    :param text: the stream's text (a byte-order mark and CRLF are accepted).
+    :param source: the name used in errors.
+    :returns: one node per document, in order.
+    :raises FormatError: for a YAML syntax error (at the line PyYAML reports),
+        a duplicate key, a key that is not text, or a tag outside the core types:
+        the first, in line order (:func:`read_each_document` reads past them).
+    """
+    docs = list(read_each_document(text, source))
+    for doc in docs:
+        if doc.error is not None:
+            raise doc.error
+    return [doc.node for doc in docs]
+
+
+def _compose(piece: Piece, source: str) -> list[YNode | None]:
+    """The documents of one piece of a stream (normally one), lines counted from the stream's start.
+
+    The values are built straight from the parser's events (:func:`build_nodes`): no
+    node tree is composed first, and the limits hold as the events come.
+    """
+    offset = piece.offset
+    if piece.oversize:
+        raise FormatError(
+            source, piece.first, f"the YAML document is too large (over {cut.MAX_DOCUMENT_CHARS:,} characters)"
+        )
+    plain = fast.read_plain(piece.text, offset, MAX_NODES)
+    if plain is not None:
+        return [plain]
+    try:
+        return build_nodes(LOADER(piece.text).get_event, source, offset)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
+        # line, at the next document's marker: say the piece's last line instead.
+        line = min(mark.line, piece.last) + 1 + offset if mark is not None else None
+        tab = _tab_at(piece.text, exc.problem_mark)
+        if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
+            raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None
+        what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
+        raise FormatError(source, line, f"YAML syntax error: {what}") from None
+    except yaml.reader.ReaderError as exc:
+        where = piece.text[: exc.position] if isinstance(exc.position, int) else None
+        line = len(BREAKS.findall(where)) + 1 + offset if where is not None else None
+        code = ord(exc.character) if isinstance(exc.character, str) else exc.character
+        raise FormatError(source, line, f"not YAML text: character U+{code:04X} is not allowed") from None
+    except RecursionError:
+        raise FormatError(source, piece.first, "the YAML is nested too deeply") from None
+    except yaml.YAMLError as exc:  # any other PyYAML error: still no traceback
+        raise FormatError(source, piece.first, f"YAML error: {shorten(str(exc), 200)}") from None
+
+
+#: The words for a tab where YAML wants spaces (indentation, or after ``-`` / ``key:``),
+#: the same from every reader and either parser.
+TAB_WORDS = "a tab character: YAML indents with spaces only (replace the tab with spaces)"
+
+
+def _tab_at(text: str, mark: Any) -> int | None:
+    """The line (from 0) of the tab that a parser's error points at, or ``None`` when
+    it points at no tab (libyaml: "found character that cannot start any token" or
+    "found a tab character that violates indentation"; PyYAML: "found character '\\t'").
+    A tab in the indentation of the error's line counts too: after spaces, libyaml reads
+    the line on as the value before it and stops later on it ("mapping values are not allowed").
+
+    >>> _tab_at("moves:\\n\\t- d4\\n", yaml.Mark("f", 7, 1, 0, None, None))
+    1
+    >>> _tab_at("moves: [d4\\n", yaml.Mark("f", 10, 0, 10, None, None)) is None
+    True
+    """
+    if mark is None:
+        return None
+    lines = BREAKS.split(text)
+    if not 0 <= mark.line < len(lines):
+        return None
+    row = lines[mark.line]
+    indent = row[: len(row) - len(row.lstrip(" \t"))]
+    return mark.line if row[mark.column : mark.column + 1] == "\t" or "\t" in indent else None
+
+
+_ScalarEvent = yaml.ScalarEvent
+_MappingStart = yaml.MappingStartEvent
+_SequenceStart = yaml.SequenceStartEvent
+_MappingEnd = yaml.MappingEndEvent
+_SequenceEnd = yaml.SequenceEndEvent
+_AliasEvent = yaml.AliasEvent
+_StreamEnd = yaml.StreamEndEvent
+_DocumentStart = yaml.DocumentStartEvent
+
+
+def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:
+    """Why an explicit tag is refused (a message), or ``None`` when it changes nothing."""
+    if tag not in ALLOWED_TAGS:
+        if tag == CORE + "merge":
+            return "YAML merge keys (<<) are not supported"
+        shown = "!!" + tag.removeprefix(CORE) if tag.startswith(CORE) else tag
+        return f"unsupported YAML tag {shorten(shown)} (only plain values, lists and mappings)"
+    if kind is yaml.ScalarNode:
+        untagged = resolve(yaml.ScalarNode, text or "", (plain, not plain))
+    else:
+        untagged = CORE + ("seq" if kind is yaml.SequenceNode else "map")
+    if tag != untagged:  # a tag that makes it something else: !!str 1, !!int "1", !!seq {}
+        return f"unsupported YAML tag !!{tag.removeprefix(CORE)} here (write the value plainly, without a tag)"
+    return None
+
+
+def build_nodes(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode | None]:
+    """Our nodes, built from a parser's events (``get_event`` of PyYAML's C or pure parser).
+
+    Checks as the events come: tags (:data:`ALLOWED_TAGS`, a tag that changes
+    the value), keys (text, not duplicated), aliases (defined, not recursive,
+    never expanded: the node is shared), at most :data:`MAX_NODES` values a
+    document and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
+    passes it, before the rest is read.
+
+    The loop takes the common steps itself (a scalar, a list or a mapping put in the
+    list or mapping being built); :class:`_Tree` takes the others and keeps what they need.
+
+    :returns: one node per document, ``None`` for an empty one.
+    :raises FormatError: at the line of the fault; PyYAML's errors pass through.
+    """
+    tree = _Tree(source, offset)
+    stack = tree.stack
+    left = MAX_NODES
+    # The collection being built (None: none, at a document's root), its entries, key lines
+    # or items, and for a mapping the key waiting for its value; the enclosing ones wait on
+    # the stack, each with its key and its anchor.
+    top: YMap | YSeq | None = None
+    entries: dict[str, YNode] = {}
+    key_lines: dict[str, int] = {}
+    items: list[YNode] = []
+    key: str | None = None
+    key_line = 0
+    ok_tags = ALLOWED_PLAIN_TAGS
+    base = offset + 1
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is _ScalarEvent:
+            left -= 1
+            line = event.start_mark.line + base
+            text, style = event.value, event.style
+            name = ("str" if style else ok_tags.get(text)) if event.tag is None else None
+            # a tag, a plain text not seen yet, or one value too many: the tree's step
+            name = tree.scalar_tag(event, line, left) if name is None or left < 0 else name
+            if key is None and type(top) is YMap and event.anchor is None:  # a key: no node
+                if (name == "null" and not style) or text in entries:
+                    raise tree.key_error(text, top, line, name == "null" and not style)
+                key, key_line = text, line
+                continue
+            node: YNode = YScalar(line, text, not style, name)
+            anchor = event.anchor
+        elif kind is _MappingStart or kind is _SequenceStart:
+            left -= 1
+            stack.append((top, key, key_line, event.anchor))
+            top = tree.open(event, left)
+            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
+            items = top.items if type(top) is YSeq else items
+            key = None
+            continue
+        elif kind is _MappingEnd or kind is _SequenceEnd:
+            node = top  # type: ignore[assignment]
+            top, key, key_line, anchor = stack.pop()
+            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
+            items = top.items if type(top) is YSeq else items
+        elif kind is _AliasEvent:
+            node, anchor = tree.alias(event), None
+        elif event is None or kind is _StreamEnd:
+            return tree.docs
+        else:  # the stream's start, a document's start or end: a document's anchors are its own
+            tree.anchors = {}
+            continue
+        if anchor is None and key is not None:  # the value of a mapping's key (the common cases)
+            entries[key] = node
+            key_lines[key] = key_line
+            key = None
+        elif anchor is None and type(top) is YSeq:  # an item of a list
+            items.append(node)
+        else:  # a document's root, a node with an anchor, a key that is no plain scalar
+            key, key_line = tree.place(node, anchor, kind is _ScalarEvent, top, (key, key_line))
+
+
+class _Tree:
+    """What :func:`build_nodes` keeps besides the collection being built -- the documents
+    read, the anchors, the enclosing collections (each with its waiting key and its
+    anchor) -- and the steps it takes for the rarer events, with their checks."""
+
+    __slots__ = ("anchors", "base", "docs", "open_anchors", "source", "stack")
+
+    def __init__(self, source: str, offset: int) -> None:
+        self.source = source
+        self.base = offset + 1
+        self.docs: list[YNode | None] = []
+        self.anchors: dict[str, YNode] = {}
+        self.open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
+        self.stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
+
+    def error(self, line: int | None, why: str) -> FormatError:
+        """The error ``why`` at ``line`` of the source."""
+        return FormatError(self.source, line, why)
+
+    def scalar_tag(self, event: Any, line: int, left: int) -> str:
+        """The tag (without its prefix) of a scalar with an explicit tag or a plain text
+        not seen yet, refused when it is not allowed; or the error of one value too many
+        (``left`` below 0)."""
+        if left < 0:
+            raise self.error(line, _too_large())
+        text, tag, style = event.value, event.tag, event.style
+        if tag is None:
+            name = "str" if style else plain_tag(text)
+            if name not in ALLOWED_TAG_NAMES:  # << (a merge key), = (PyYAML's value tag)
+                raise self.error(line, _explicit_tag(CORE + name, yaml.ScalarNode, text, True) or "")
+            return name
+        full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
+        why = _explicit_tag(full, yaml.ScalarNode, text, not style)
+        if why is not None:
+            raise self.error(line, why)
+        return full.removeprefix(CORE)
+
+    def open(self, event: Any, left: int) -> YMap | YSeq:
+        """A new list or mapping (the one enclosing it already waits on the stack), its tag,
+        the size and depth limits and its anchor checked."""
+        line = event.start_mark.line + self.base
+        is_map = type(event) is _MappingStart
+        if event.tag is not None and event.tag != "!":
+            why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
+            if why is not None:
+                raise self.error(line, why)
+        if left < 0:
+            raise self.error(line, _too_large())
+        anchor = event.anchor
+        if anchor is not None:
+            self.new_anchor(anchor, line)
+            self.open_anchors[anchor] = line
+        if len(self.stack) > MAX_DEPTH:
+            raise self.error(line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
+        return YMap(line) if is_map else YSeq(line)
+
+    def alias(self, event: Any) -> YNode:
+        """The node an alias refers to (shared, never copied).
+
+        :raises FormatError: for an undefined alias, or one inside the collection it refers to.
+        """
+        name = event.anchor
+        if name in self.anchors:
+            return self.anchors[name]
+        if name in self.open_anchors:
+            raise self.error(self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
+        raise self.error(event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
+
+    def place(
+        self, node: YNode, anchor: str | None, scalar: bool, top: YMap | YSeq | None, waiting: tuple[str | None, int]
+    ) -> tuple[str | None, int]:
+        """Put ``node`` (with its ``anchor``) where it goes: a document's root, an item of
+        ``top``, the value of the key ``waiting`` in it (with its line), or a key that is no
+        plain scalar (an alias, with an anchor, a list or a mapping: refused unless text).
+
+        :param scalar: whether ``node`` came from a scalar event (an alias of an empty
+            scalar is no empty document).
+        :returns: the key now waiting and its line.
+        """
+        if anchor is not None and scalar:
+            self.new_anchor(anchor, node.line)
+        elif anchor is not None:  # a list or mapping just built: its anchor now refers to it
+            del self.open_anchors[anchor]
+        if anchor is not None:
+            self.anchors[anchor] = node
+        key, key_line = waiting
+        if top is None:  # a document's root
+            empty = scalar and isinstance(node, YScalar) and not node.text and node.is_null
+            self.docs.append(None if empty else node)
+        elif isinstance(top, YSeq):
+            top.items.append(node)
+        elif key is not None:
+            top.entries[key] = node
+            top.key_lines[key] = key_line
+            return None, key_line
+        elif type(node) is not YScalar or node.is_null:
+            raise self.error(node.line, f"a mapping key must be text, not {node.kind}")
+        elif node.text in top.entries:
+            raise self.key_error(node.text, top, node.line, False)
+        else:
+            return node.text, node.line
+        return waiting
+
+    def key_error(self, key: str, mapping: YMap | YSeq, line: int, null: bool) -> FormatError:
+        """The error for a key that is ``null``, or else given twice in ``mapping``."""
+        assert isinstance(mapping, YMap)
+        if null:
+            return self.error(line, "a mapping key must be text, not null")
+        why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
+        if len(self.stack) == 1 and key == "foursquare":
+            # every format's version key, again: two documents (games) written one after the other
+            why += "; to put several documents in one file, start each with a line '---'"
+        return self.error(line, why)
+
+    def new_anchor(self, anchor: str, line: int) -> None:
+        """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
+        first = self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)
+        if first is not None:
+            raise self.error(line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
+
+
+def _too_large() -> str:
+    """The words for a document of more than :data:`MAX_NODES` values."""
+    return f"the YAML document is too large (more than {MAX_NODES:,} values)"

@@ -1,0 +1,167 @@
+"""Reading the values of a format from the nodes of a YAML document (FORMATS.md: strict YAML).
+
+Each function takes a node (:class:`~foursquare.formats.yaml.nodes.YNode`), what it
+is (for the message) and the file's name, and gives the value or raises
+:class:`~foursquare.errors.FormatError` at the node's line: a mapping, a list, text,
+a whole number, a deal number, a boolean, one of some words, a card, a cell;
+:func:`unknown_keys` finds the keys a format does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from ...engine.cards import Card
+from ...engine.deal import MAX_DEAL, parse_deal_number
+from ...engine.layout import Cell
+from ...errors import FormatError, ParseError, quote
+from .nodes import YMap, YNode, YScalar, YSeq
+
+T = TypeVar("T")
+
+#: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
+MAX_DIGITS = 30
+
+
+def as_map(node: YNode, what: str, source: str) -> YMap:
+    """``node`` when it is a mapping.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...``.
+    """
+    if not isinstance(node, YMap):
+        raise FormatError(source, node.line, f"{what} must be a mapping, not {node.kind}")
+    return node
+
+
+def as_list(node: YNode, what: str, source: str) -> YSeq:
+    """``node`` when it is a list.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a list, not ...``.
+    """
+    if not isinstance(node, YSeq):
+        raise FormatError(source, node.line, f"{what} must be a list, not {node.kind}")
+    return node
+
+
+def as_text(node: YNode, what: str, source: str) -> str:
+    """The text of a scalar, exactly as written (``no`` stays ``'no'``).
+
+    :raises FormatError: when the node is a list, a mapping or null.
+    """
+    if not isinstance(node, YScalar) or node.is_null:
+        raise FormatError(source, node.line, f"{what} must be text, not {node.kind}")
+    return node.text
+
+
+def as_int(node: YNode, what: str, source: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number written as plain decimal digits (no sign, no leading zero, unquoted;
+    a tag that would make it text is refused when the file is read).
+
+    :param low: the smallest value allowed; :param high: the largest (``None``: no limit).
+    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from LOW to HIGH, not ...``.
+    """
+    text = node.text if isinstance(node, YScalar) and node.plain else ""  # "" is no number
+    ok = text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
+    # Count the digits before int(): over 4300 it raises, and past the bound's length the value is out of range.
+    ok = ok and len(text) <= (len(str(high)) if high is not None else MAX_DIGITS)
+    value = int(text) if ok else None
+    if value is None or value < low or (high is not None and value > high):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low} (at most {MAX_DIGITS} digits)"
+        raise FormatError(source, node.line, f"{what} must be a whole number {span}, not {node.kind}")
+    return value
+
+
+def as_deal(node: YNode, what: str, source: str) -> int:
+    """A deal number (RULES.md §2) read as ``--deal N`` reads it, by the one parser
+    :func:`foursquare.engine.deal.parse_deal_number`: plain decimal digits with no
+    leading zero (``01`` is refused, as ``--deal 01`` is), unquoted.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be a whole number from 0 to 2^64-1, not ...``.
+    """
+    text = node.text if isinstance(node, YScalar) and node.plain else ""
+    try:
+        if not text or text != text.strip():
+            raise ParseError("not a deal number")
+        return parse_deal_number(text)
+    except ParseError as exc:
+        zeros = " (write it without leading zeros)" if "leading zeros" in str(exc) else ""
+        raise FormatError(
+            source, node.line, f"{what} must be a whole number from 0 to {MAX_DEAL}, not {node.kind}{zeros}"
+        ) from None
+
+
+def as_bool(node: YNode, what: str, source: str) -> bool:
+    """``true`` or ``false`` (unquoted, any case); ``yes``/``no``/``on``/``off`` are not booleans here.
+
+    :raises FormatError: for anything else.
+    """
+    text = node.text.lower() if isinstance(node, YScalar) and node.plain else None
+    if text not in ("true", "false"):
+        raise FormatError(source, node.line, f"{what} must be true or false, not {node.kind}")
+    return text == "true"
+
+
+def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> str:
+    """One of the words ``allowed``, written exactly.
+
+    :raises FormatError: naming the allowed words.
+    """
+    text = node.text if isinstance(node, YScalar) and not node.is_null else None
+    if text not in allowed:
+        raise FormatError(source, node.line, f"{what} must be one of {', '.join(allowed)}, not {node.kind}")
+    return text
+
+
+#: The card and the cell of each text :func:`as_card` and :func:`as_cell` have read (only
+#: texts that are one: the parsers are pure, so a text read once is read alike again),
+#: bounded; a reader of many moves looks here first, before it calls them.
+KNOWN_CARDS: dict[str, Card] = {}
+KNOWN_CELLS: dict[str, Cell] = {}
+#: The most texts each of them keeps.
+_KNOWN_SIZE = 4096
+
+
+def as_card(node: YNode, what: str, source: str) -> Card:
+    """A card (RULES.md §1) written as text, as :meth:`~foursquare.engine.cards.Card.parse` reads it.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
+    """
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        card = KNOWN_CARDS.get(node.text)
+        if card is not None:
+            return card
+    return _parsed(node, what, source, Card.parse, KNOWN_CARDS)
+
+
+def as_cell(node: YNode, what: str, source: str) -> Cell:
+    """A cell (RULES.md §3) written as text, as :meth:`~foursquare.engine.layout.Cell.parse` reads it.
+
+    :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
+    """
+    if type(node) is YScalar and (not node.plain or node.tag != "null"):
+        cell = KNOWN_CELLS.get(node.text)
+        if cell is not None:
+            return cell
+    return _parsed(node, what, source, Cell.parse, KNOWN_CELLS)
+
+
+def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], known: dict[str, T]) -> T:
+    """The text of ``node`` read by ``parse``, kept in ``known``; its ParseError said at the node's line."""
+    text = as_text(node, what, source)
+    try:
+        value = parse(text)
+    except ParseError as exc:
+        raise FormatError(source, node.line, f"{what}: {exc}") from None
+    if len(known) < _KNOWN_SIZE and len(text) < 16:
+        known[text] = value
+    return value
+
+
+def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str, source: str) -> Iterator[FormatError]:
+    """An error for each key of ``node`` not in ``known`` (a misspelt key must not pass silently)."""
+    for key in node.entries:
+        if key not in known:
+            yield FormatError(
+                source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(known)})"
+            )

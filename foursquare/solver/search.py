@@ -113,6 +113,7 @@ from .bounds import (
     PARITY_CACHE,
     PARITY_CACHE_MAX,
     FlagTable,
+    PileMasks,
     forced_lines_flag_table,
     forced_lines_table,
     forced_lines_verdict,
@@ -746,12 +747,14 @@ class Search:
                             go = False
                         if go and slack < 2:  # forced lines (bounds.forced_lines_fail)
                             flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
-                            if flags and forced_lines_verdict(om2, dm2, hm[cap], slack, flags, F, n, (R0, R1, C0, C1)):
+                            if flags and forced_lines_verdict(PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), slack, flags):
                                 go = False
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
                             flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
-                            if (flags or slack > 1) and last_stacked_verdict(om2, dm2, hm[cap], flags, slack, F, n, (R0, R1, C0, C1)):
+                            if (flags or slack > 1) and last_stacked_verdict(
+                                PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), flags, slack
+                            ):
                                 go = False
                         if go and piles_after > 1:
                             # transposition table: the layout up to translation with ranks

@@ -18,6 +18,7 @@ from foursquare.errors import ArgumentError, ParseError, RulesError
 from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
+    PileMasks,
     forced_lines_fail,
     forced_lines_flag_table,
     forced_lines_flags,
@@ -732,7 +733,7 @@ def test_forced_lines_search_agrees_with_trying_every_parity():
         if not slack:
             flags &= int("10" * (h + w), 2)  # with no card to spare only "fixed now" is set
         want = _forced_reference(om, dm, fm, slack, flags, F, n, box)
-        assert forced_lines_search(om, dm, fm, slack, flags, F, n, box) == want, (box, om, dm, fm, slack, flags)
+        assert forced_lines_search(PileMasks(om, dm, fm, F, n, box), slack, flags) == want, (box, om, dm, fm, slack, flags)
         fails += want
     assert 300 < fails < 2700
 
@@ -793,7 +794,7 @@ def test_last_stacked_fail_agrees_with_trying_every_parity():
                     fm |= (rng.random() < 0.1) << (r * F + c)
         flags = rng.getrandbits(2 * (h + w)) & int("10" * (h + w), 2)  # only "fixed now" bits
         want = _last_stacked_reference(om, dm, fm, flags, spare, F, n, box)
-        assert last_stacked_fail(om, dm, fm, flags, spare, F, n, box) == want, (box, om, dm, fm, flags, spare)
+        assert last_stacked_fail(PileMasks(om, dm, fm, F, n, box), flags, spare) == want, (box, om, dm, fm, flags, spare)
         fails[spare] += want
     assert 50 < fails[1] < 700 and 20 < fails[2] < 700, fails
 
@@ -849,7 +850,7 @@ def test_forced_lines_never_rule_out_a_win_the_engine_finds():
         K = len(cut.deck)
         board = Board.of_game(cut)
         table = forced_lines_table([c >> 2 for c in cut.deck], cut.placed, K, 12)
-        fails = forced_lines_fail(board.h, board.rk, board.F, 4, board.box, board.om, board.dm, board.fm, 0, table)
+        fails = forced_lines_fail(PileMasks(board.om, board.dm, board.fm, board.F, 4, board.box), board.rk, 0, table)
         won = new_pile_win_exists(cut.copy())
         wins += won
         if fails:

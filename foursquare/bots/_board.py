@@ -18,6 +18,8 @@ as comparing small ints.
 
 from __future__ import annotations
 
+import functools
+
 from ..engine.frame import Frame, frame_of
 from ..engine.game import Status
 from ..engine.rules import Comparison, Rules, Ties
@@ -39,6 +41,13 @@ def geometry(rules: Rules) -> Geometry:
     return frame_of(rules)
 
 
+@functools.cache
+def _lines(geo: Geometry) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each cell's two lines without it (its row's other cells, then its column's), the
+    lines a card placed there may flip (RULES.md §4)."""
+    return list(zip(geo.row_others, geo.col_others, strict=True))
+
+
 class Board:
     """A position under some rules, with play/undo on ranks.
 
@@ -52,13 +61,14 @@ class Board:
     """
 
     __slots__ = (
-        "rules", "geo", "size", "target", "cap", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
+        "rules", "geo", "lines", "size", "target", "cap", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
         "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.geo = geo = geometry(rules)
+        self.lines = _lines(geo)
         self.size = rules.size
         self.target = rules.size * rules.size
         self.cap = rules.pile_cap
@@ -191,9 +201,20 @@ class Board:
         rank[c] = x
         up[c] = True
         self.placed += 1
+        self.down = self._flip_lines(c, x, down)
+
+    def _flip_lines(self, c: int, x: int, down: int) -> int:
+        """The flips (§4) of the card of rank ``x`` just placed on cell ``c``: each of its
+        two lines flips unless its face-up top cards (every top card under
+        ``Comparison.ALL``) hold ``x`` between the lowest and the highest (a tie blocks,
+        unless ties count); the cells turned are kept for :meth:`undo`.  ``down``: the
+        face-down count before the flips; returns it after them."""
+        rank = self.rank
+        up = self.up
+        h = self.h
         flipped: list[int] = []
         sees_all = self.sees_all
-        for line in (self.geo.row_others[c], self.geo.col_others[c]):
+        for line in self.lines[c]:
             lo = 99
             hi = 0
             others: list[int] = []
@@ -219,15 +240,17 @@ class Board:
                     down -= 1
             flipped += others
             if self.self_flip:
-                if up[c]:
-                    up[c] = False
-                    down += 1
-                else:
-                    up[c] = True
-                    down -= 1
+                down += self._flip_self(c)
                 flipped.append(c)
-        self.down = down
         self.flips.append(flipped)
+        return down
+
+    def _flip_self(self, c: int) -> int:
+        """Turn over the card just placed on ``c`` (``Rules.self_flip``: a line that flips
+        flips it too); returns the change in the face-down count."""
+        up = self.up
+        up[c] = not up[c]
+        return -1 if up[c] else 1
 
     def undo(self) -> None:
         """Take back the last :meth:`play`."""

@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypedDict, Unpack
 
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
@@ -122,6 +123,69 @@ class _Tally:
         return (-(score + win_weight * win), -win, self.order)
 
 
+@dataclass(frozen=True)
+class ExpertSettings:
+    """The settings of the ``expert`` bot (:class:`ExpertBot`), checked when made.
+
+    :ivar samples: orders of the unseen cards solved for every candidate cell.
+    :ivar more: further orders solved for the ``close`` best cells after them.
+    :ivar close: how many of the best cells get the ``more`` samples.
+    :ivar solver_nodes: the most positions one solve of one sample may search.
+    :ivar width: how many cells are sampled, best by the prior first (``None``: all).
+    :ivar from_piles: sample only once the grid holds this many piles (before: ``deep``).
+    :ivar deep_nodes: ``deep``'s work limit per move.
+    :ivar win_weight: how cells are ranked: ``None``, by the share of wins then the
+        mean score; a number ``w``, by the mean score plus ``w`` times the share of wins.
+    :ivar tolerance: when set, the cells within this share of wins of the best come
+        first, in the prior's order (``None``: the ranking above alone).
+    :ivar prior_nodes: the prior after the opening: ``deep`` with this work limit
+        (``None``: a two-placement expectimax search).
+    :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
+    """
+
+    samples: int = SAMPLES
+    more: int = MORE
+    close: int = CLOSE
+    solver_nodes: int = SOLVER_NODES
+    width: int | None = None
+    from_piles: int = FROM_PILES
+    deep_nodes: int | None = DEEP_NODES
+    win_weight: float | None = WIN_WEIGHT
+    tolerance: float | None = TOLERANCE
+    prior_nodes: int | None = PRIOR_NODES
+
+    def __post_init__(self) -> None:
+        if min(self.samples, self.solver_nodes, self.width or 1) < 1 or min(self.more, self.close) < 0:
+            raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
+
+    def scaled(self, nodes: int) -> ExpertSettings:
+        """The settings for a work limit of ``nodes`` positions a move (``--nodes``): ``deep``
+        gets that limit, and ``samples``, ``more`` and ``solver_nodes`` are scaled by ``nodes /``
+        :data:`~foursquare.bots.search.DEEP_NODES` (at least 2 samples and 100 positions a solve)."""
+        return replace(
+            self,
+            deep_nodes=nodes,
+            samples=max(2, self.samples * nodes // DEEP_NODES),
+            more=self.more * nodes // DEEP_NODES,
+            solver_nodes=max(100, self.solver_nodes * nodes // DEEP_NODES),
+        )
+
+
+class ExpertOptions(TypedDict, total=False):
+    """The keywords :class:`ExpertBot` takes: those of :class:`ExpertSettings`, each optional."""
+
+    samples: int
+    more: int
+    close: int
+    solver_nodes: int
+    width: int | None
+    from_piles: int
+    deep_nodes: int | None
+    win_weight: float | None
+    tolerance: float | None
+    prior_nodes: int | None
+
+
 class ExpertBot(Bot):
     """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
@@ -129,19 +193,7 @@ class ExpertBot(Bot):
         ``deep``: ``deep`` gets that limit, and the sampling's limits (``samples``,
         ``more``, ``solver_nodes``) are scaled by ``nodes / 600,000`` (``deep``'s
         default; at least 2 samples and 100 positions a solve); ``None`` keeps them.
-    :param samples: orders of the unseen cards solved for every candidate cell.
-    :param more: further orders solved for the ``close`` best cells after them.
-    :param close: how many of the best cells get the ``more`` samples.
-    :param solver_nodes: the most positions one solve of one sample may search.
-    :param width: how many cells are sampled, best by the prior first (``None``: all).
-    :param from_piles: sample only once the grid holds this many piles (before: ``deep``).
-    :param deep_nodes: ``deep``'s work limit per move.
-    :param win_weight: how cells are ranked: ``None``, by the share of wins then the
-        mean score; a number ``w``, by the mean score plus ``w`` times the share of wins.
-    :param tolerance: when set, the cells within this share of wins of the best come
-        first, in the prior's order (``None``: the ranking above alone).
-    :param prior_nodes: the prior after the opening: ``deep`` with this work limit
-        (``None``: a two-placement expectimax search).
+    :param settings: the keywords of :class:`ExpertSettings` (its defaults for those not given).
     :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
     """
 
@@ -149,38 +201,20 @@ class ExpertBot(Bot):
     description = "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on (slower)"
     uses_nodes = True
 
-    def __init__(
-        self,
-        nodes: int | None = None,
-        *,
-        samples: int = SAMPLES,
-        more: int = MORE,
-        close: int = CLOSE,
-        solver_nodes: int = SOLVER_NODES,
-        width: int | None = None,
-        from_piles: int = FROM_PILES,
-        deep_nodes: int | None = DEEP_NODES,
-        win_weight: float | None = WIN_WEIGHT,
-        tolerance: float | None = TOLERANCE,
-        prior_nodes: int | None = PRIOR_NODES,
-    ) -> None:
-        if min(samples, solver_nodes, width or 1) < 1 or min(more, close) < 0:
-            raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
+    def __init__(self, nodes: int | None = None, **settings: Unpack[ExpertOptions]) -> None:
+        chosen = ExpertSettings(**settings)
         if nodes is not None:
-            deep_nodes = nodes
-            samples = max(2, samples * nodes // DEEP_NODES)
-            more = more * nodes // DEEP_NODES
-            solver_nodes = max(100, solver_nodes * nodes // DEEP_NODES)
-        self.samples = samples
-        self.more = more
-        self.close = close
-        self.solver_nodes = solver_nodes
-        self.width = width
-        self.from_piles = from_piles
-        self.win_weight = win_weight
-        self.deep = DeepBot(nodes=deep_nodes)
-        self.tolerance = tolerance
-        self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
+            chosen = chosen.scaled(nodes)
+        self.samples = chosen.samples
+        self.more = chosen.more
+        self.close = chosen.close
+        self.solver_nodes = chosen.solver_nodes
+        self.width = chosen.width
+        self.from_piles = chosen.from_piles
+        self.win_weight = chosen.win_weight
+        self.deep = DeepBot(nodes=chosen.deep_nodes)
+        self.tolerance = chosen.tolerance
+        self.prior: SearchBot = SearchBot(depth=2) if chosen.prior_nodes is None else DeepBot(nodes=chosen.prior_nodes)
 
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)

@@ -5,7 +5,8 @@ of :mod:`foursquare.solver.search` (section "How it works"); the search calls th
 the tests check them against brute force.  Positions are bit masks over a frame
 ``F`` wide in compact indexing (bit ``row*F + column``, see
 :mod:`foursquare.engine.frame`): ``om`` the piles, ``dm`` the face-down top cards,
-``fm`` the full piles (RULES.md §3: at most the pile cap), for an ``n`` × ``n`` grid.
+``fm`` the full piles (RULES.md §3: at most the pile cap), for an ``n`` × ``n`` grid;
+the tests of a whole position take these with the piles' box as one :class:`PileMasks`.
 
 - *Line parity* (RULES.md §4: a card placed on a new pile flips every other pile
   of its row, or none, and likewise its column; RULES.md §5: a win ends with every
@@ -30,6 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ..engine.frame import frame_tables
 
@@ -39,6 +41,53 @@ ForcedTable = tuple[list[list[bool]], list[list[bool]]]
 FlagTable = list[list[list[int]]]
 #: A box of piles: (top row, bottom row, left column, right column), from 0.
 Box = tuple[int, int, int, int]
+
+
+class PileMasks(NamedTuple):
+    """A position as the bounds see it: its piles as bit masks over the frame, and their box.
+
+    :ivar om: the piles.
+    :ivar dm: the face-down top cards.
+    :ivar fm: the full piles (RULES.md §3: at most the pile cap).
+    :ivar F: the frame's width (bit ``row*F + column``).
+    :ivar n: the grid's side (``n`` × ``n`` piles when it is full).
+    :ivar box: the rows and columns the piles span (:data:`Box`).
+    """
+
+    om: int
+    dm: int
+    fm: int
+    F: int
+    n: int
+    box: Box
+
+    def at_corner(self) -> PileMasks:
+        """The same piles moved to the frame's corner: the box's first row and column become 0."""
+        R0, R1, C0, C1 = self.box
+        s = R0 * self.F + C0
+        return PileMasks(self.om >> s, self.dm >> s, self.fm >> s, self.F, self.n, (0, R1 - R0, 0, C1 - C0))
+
+
+class _FixedLines(NamedTuple):
+    """The lines whose parity the forced lines fix (:func:`_fixed_lines`), each line by its
+    index (the box's rows, then its columns): as fixed with the cards it gets now, and as
+    fixed with one card more.
+
+    :ivar now: a fixed line's bit among the rows (or the columns), 0 when not fixed.
+    :ivar toggles_now: the piles its fixed parity flips (0 when not fixed or even).
+    :ivar more: ``now`` with one card more.
+    :ivar toggles_more: ``toggles_now`` with one card more.
+    :ivar rows: the rows fixed now (bit ``i`` for row ``i``); ``cols`` the columns.
+    :ivar toggles: the piles that every line fixed now flips, together.
+    """
+
+    now: list[int]
+    toggles_now: list[int]
+    more: list[int]
+    toggles_more: list[int]
+    rows: int
+    cols: int
+    toggles: int
 
 #: The parity bound by the layout's shape (:func:`parity_extra`): the piles, face-down
 #: and full masks shifted to the box's corner, frame width, grid size, the cards wanted
@@ -286,16 +335,13 @@ def forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> Forced
     return one, more
 
 
-def forced_lines_fail(
-    h: list[int], rk: list[int], F: int, n: int, box: Box, om: int, dm: int, fm: int, slack: int, table: ForcedTable
-) -> bool:
+def forced_lines_fail(piles: PileMasks, rk: list[int], slack: int, table: ForcedTable) -> bool:
     """Whether the line-parity system has no solution once forced lines are fixed.
 
-    For a position whose piles span rows ``R0 .. R1`` and columns ``C0 .. C1``
-    (``box``) of a frame ``F`` wide (``h``, ``rk``: heights and top ranks by cell;
-    ``om``, ``dm``, ``fm``: the piles, the face-down top cards and the full piles)
-    and whose cards to come fill the ``n`` x ``n`` grid with ``slack`` (0 or 1)
-    cards to spare.
+    For a position (``piles``: its masks, whose box spans rows ``R0 .. R1`` and columns
+    ``C0 .. C1`` of a frame ``F`` wide; ``rk``: the top ranks by cell) whose cards to
+    come fill the ``n`` x ``n`` grid with ``slack`` (0 or 1) cards to spare, and
+    ``table`` from :func:`forced_lines_table`.
 
     With no card to spare, a line holding ``c`` piles gets exactly ``k = n - c``
     more cards (the finished grid holds every pile and ``n`` in each line, wherever
@@ -310,7 +356,8 @@ def forced_lines_fail(
     Future piles are left out: the test only ever rules out positions that cannot
     end with every top card face up (RULES.md §5).
     """
-    return forced_lines_verdict(om, dm, fm, slack, forced_lines_flags(rk, F, n, box, slack, table), F, n, box)
+    flags = forced_lines_flags(rk, piles.F, piles.n, piles.box, slack, table)
+    return forced_lines_verdict(piles, slack, flags)
 
 
 def forced_lines_flags(rk: list[int], F: int, n: int, box: Box, slack: int, table: ForcedTable) -> int:
@@ -366,15 +413,15 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     return [[no_spare[min(k, 2)] for k in range(n + 1)], [spare[min(k, 2)] for k in range(n + 1)]]
 
 
-def forced_lines_verdict(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, box: Box) -> bool:
+def forced_lines_verdict(piles: PileMasks, slack: int, flags: int) -> bool:
     """:func:`forced_lines_fail` once the two bits of each line (``flags``) are known;
     the verdicts are cached by the layout's shape."""
     if not flags:
         return False  # nothing beyond the parity bound already checked
-    R0, R1, C0, C1 = box
+    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
     s = R0 * F + C0
     key = (om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: forced_lines_search(om, dm, fm, slack, flags, F, n, box))
+    return _cached(key, lambda: forced_lines_search(piles, slack, flags))
 
 
 def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
@@ -387,25 +434,35 @@ def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
     return e
 
 
-def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: int, n: int, box: Box) -> bool:
+def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     """:func:`forced_lines_fail` once the forced lines are known: ``flags`` holds two bits
-    a line, the rows then the columns of ``box``, the first line highest (fixed with the
+    a line, the rows then the columns of the box, the first line highest (fixed with the
     cards the line gets now; fixed with one card more)."""
-    R0, R1, C0, C1 = box
-    nr = R1 - R0 + 1
-    nl = nr + C1 - C0 + 1
-    s = R0 * F + C0
-    om >>= s
-    dm >>= s
+    corner = piles.at_corner()
+    fixed = _fixed_lines(corner, flags)
+    if slack == 0:
+        om, dm = corner.om, corner.dm
+        return not parity_window(om, (dm ^ fixed.toggles) & om, corner.F, corner.n, fixed.rows, fixed.cols)
+    return not _spare_card_frees(corner, fixed)
+
+
+def _fixed_lines(corner: PileMasks, flags: int) -> _FixedLines:
+    """Each line of the box, as fixed with the cards it gets now and with one card more
+    (``flags``: as :func:`forced_lines_search` takes them), for piles at the frame's corner.
+
+    A fixed line of ``c`` piles that gets ``k = n - c`` more cards, each of which flips
+    it, has its parity fixed at ``k`` mod 2: an odd ``k`` flips its piles (RULES.md §4).
+    """
+    om, F, n, (_, R1, _, C1) = corner.om, corner.F, corner.n, corner.box
+    nr = R1 + 1
+    nl = nr + C1 + 1
     row = (1 << F) - 1
     col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
-    # Each line as fixed now and as fixed with one card more: its bit among the fixed
-    # rows (or columns), and the piles its forced parity flips (0 when not fixed or even).
-    fix_now = [0] * nl
-    tog_now = [0] * nl
-    fix_more = [0] * nl
-    tog_more = [0] * nl
-    frows = fcols = tog = 0
+    now = [0] * nl
+    toggles_now = [0] * nl
+    more = [0] * nl
+    toggles_more = [0] * nl
+    rows = cols = toggles = 0
     for idx in range(nl):
         f = flags >> (2 * (nl - 1 - idx)) & 3
         if idx < nr:
@@ -416,34 +473,42 @@ def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: in
             bit = 1 << (idx - nr)
         k = n - m.bit_count()
         if f & 2:
-            fix_now[idx] = bit
-            tog_now[idx] = m if k & 1 else 0
+            now[idx] = bit
+            toggles_now[idx] = m if k & 1 else 0
         if f & 1:
-            fix_more[idx] = bit
-            tog_more[idx] = m if not k & 1 else 0
+            more[idx] = bit
+            toggles_more[idx] = m if not k & 1 else 0
         if idx < nr:
-            frows |= fix_now[idx]
+            rows |= now[idx]
         else:
-            fcols |= fix_now[idx]
-        tog ^= tog_now[idx]
-    if slack == 0:
-        return not parity_window(om, (dm ^ tog) & om, F, n, frows, fcols)
-    fm >>= s
-    # the spare card on z = (i, j): z's row and column get one card more, z's equation
-    # goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
-    # n rows) a row with no pile yet, whose card changes no line of the system; columns alike
-    nc = nl - nr
+            cols |= now[idx]
+        toggles ^= toggles_now[idx]
+    return _FixedLines(now, toggles_now, more, toggles_more, rows, cols, toggles)
+
+
+def _spare_card_frees(corner: PileMasks, fixed: _FixedLines) -> bool:
+    """Whether the parity system has a solution for some pile z that the one spare card
+    covers (:func:`forced_lines_search` with a card to spare), piles at the frame's corner.
+
+    The spare card on z = (i, j): z's row and column get one card more, z's equation
+    goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
+    n rows) a row with no pile yet, whose card changes no line of the system; columns alike.
+    """
+    om, dm, fm, F, n, (_, R1, _, C1) = corner
+    nr = R1 + 1
+    nc = C1 + 1
+    now, toggles_now, more, toggles_more = fixed.now, fixed.toggles_now, fixed.more, fixed.toggles_more
     for i in range(nr + 1 if nr < n else nr):
-        fr, ti = frows, tog
+        fr, ti = fixed.rows, fixed.toggles
         if i < nr:
-            fr = (frows & ~fix_now[i]) | fix_more[i]
-            ti = tog ^ tog_now[i] ^ tog_more[i]
+            fr = (fixed.rows & ~now[i]) | more[i]
+            ti = fixed.toggles ^ toggles_now[i] ^ toggles_more[i]
         for j in range(nc + 1 if nc < n else nc):
-            fc, tz = fcols, ti
+            fc, tz = fixed.cols, ti
             if j < nc:
                 c = nr + j
-                fc = (fcols & ~fix_now[c]) | fix_more[c]
-                tz = ti ^ tog_now[c] ^ tog_more[c]
+                fc = (fixed.cols & ~now[c]) | more[c]
+                tz = ti ^ toggles_now[c] ^ toggles_more[c]
             zb = 1 << (i * F + j) if i < nr and j < nc else 0
             if om & zb:
                 if fm & zb:
@@ -452,26 +517,26 @@ def forced_lines_search(om: int, dm: int, fm: int, slack: int, flags: int, F: in
             else:
                 o2 = om
             if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
-                return False
-    return True
+                return True
+    return False
 
 
-def last_stacked_verdict(om: int, dm: int, fm: int, flags: int, spare: int, F: int, n: int, box: Box) -> bool:
+def last_stacked_verdict(piles: PileMasks, flags: int, spare: int) -> bool:
     """:func:`last_stacked_fail`, with the verdicts cached by the layout's shape."""
-    R0, R1, C0, C1 = box
+    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
     s = R0 * F + C0
     key = (om >> s, dm >> s, fm >> s, flags, -spare, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: last_stacked_fail(om, dm, fm, flags, spare, F, n, box))
+    return _cached(key, lambda: last_stacked_fail(piles, flags, spare))
 
 
-def last_stacked_fail(om: int, dm: int, fm: int, flags: int, spare: int, F: int, n: int, box: Box) -> bool:
+def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
     """Whether no win can end by stacking its last ``spare`` cards (1 or 2) when every
     card before them makes a new pile (the *stack patterns* say so: see
     :func:`foursquare.solver.lastcards.stack_pattern_rule`).
 
-    The cards before the last ``spare`` then fill the grid: a line of ``box`` holding
+    The cards before the last ``spare`` then fill the grid: a line of the box holding
     ``c`` piles gets exactly ``n - c`` of them, so a line that every one of them flips
-    (``flags``: the two bits of each line of ``box``, as :func:`forced_lines_search`
+    (``flags``: the two bits of each line of the box, as :func:`forced_lines_search`
     takes them with no card to spare, from :func:`forced_lines_table` over those cards
     only) has its parity fixed, as with no card to spare.  Each stacked card, on some
     pile z of the full grid (a pile now or one still to be made in the box, not full;
@@ -481,43 +546,25 @@ def last_stacked_fail(om: int, dm: int, fm: int, flags: int, spare: int, F: int,
     any choice of the ``spare`` piles.
     RULES.md §3, §4, §5.
     """
-    R0, R1, C0, C1 = box
-    nr = R1 - R0 + 1
-    nc = C1 - C0 + 1
-    nl = nr + nc
-    s = R0 * F + C0
-    om >>= s
-    dm >>= s
-    fm >>= s
-    row = (1 << F) - 1
-    col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
-    fixed = [0] * nl  # each line's bit among the fixed rows (or columns) and the piles its parity flips
-    toggles = [0] * nl
-    frows = fcols = tog = 0
-    for idx in range(nl):
-        if not flags >> (2 * (nl - 1 - idx)) & 2:
-            continue
-        m = om & (row << (idx * F)) if idx < nr else om & (col << (idx - nr))
-        fixed[idx] = 1 << idx if idx < nr else 1 << (idx - nr)
-        toggles[idx] = m if (n - m.bit_count()) & 1 else 0
-        if idx < nr:
-            frows |= fixed[idx]
-        else:
-            fcols |= fixed[idx]
-        tog ^= toggles[idx]
+    corner = piles.at_corner()
+    om, dm, fm, F, n, (_, R1, _, C1) = corner
+    nr = R1 + 1
+    nc = C1 + 1
+    fixed = _fixed_lines(corner, flags)  # only the lines fixed now count: no card to spare before the last
+    fr0, fc0, tog = fixed.rows, fixed.cols, fixed.toggles
     cells = [(i, j) for i in range(nr) for j in range(nc) if not fm >> (i * F + j) & 1]
     # a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps
-    if (cells or nr < n or nc < n) and parity_window(om, (dm ^ tog) & om, F, n, frows, fcols):
+    if (cells or nr < n or nc < n) and parity_window(om, (dm ^ tog) & om, F, n, fr0, fc0):
         return False
     for zs in itertools.combinations_with_replacement(cells, spare):
         lines = {i for i, _ in zs} | {nr + j for _, j in zs}
-        fr, fc, tz, o2 = frows, fcols, tog, om
+        fr, fc, tz, o2 = fr0, fc0, tog, om
         for idx in lines:
-            tz ^= toggles[idx]
+            tz ^= fixed.toggles_now[idx]
             if idx < nr:
-                fr &= ~fixed[idx]
+                fr &= ~fixed.now[idx]
             else:
-                fc &= ~fixed[idx]
+                fc &= ~fixed.now[idx]
         for i, j in zs:
             o2 &= ~(1 << (i * F + j))
         if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):

@@ -113,6 +113,72 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
 
 
+class _Classes(NamedTuple):
+    """The tail cards' classes and the cards of each class that can be top cards (:func:`_tail_classes`).
+
+    :ivar xs: the class of each tail card.
+    :ivar top: the highest class (``HI``: twice the distinct tail ranks).
+    :ivar avail: ``avail[j][c]``: the cards of class ``c`` that can be top cards before
+        tail card ``j`` (the earlier cards and tail cards ``0 .. j - 1``).
+    :ivar prefix: ``prefix[j][c]``: those of class below ``c``.
+    """
+
+    xs: list[int]
+    top: int
+    avail: list[list[int]]
+    prefix: list[list[int]]
+
+
+def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> _Classes:
+    """The classes of the backward search of :func:`tail_patterns`: a top card only meets
+    tail cards, so its rank matters through its class (:func:`rank_classes`)."""
+    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
+    xs = [rank_class[v] for v in tail]
+    HI = 2 * len(set(tail))
+    avail = []
+    counts = [0] * (HI + 1)
+    for v in earlier:
+        counts[rank_class[v]] += 1
+    for x in xs:
+        avail.append(counts[:])
+        counts[x] += 1
+    prefix = []
+    for a in avail:
+        p = [0]
+        for v in a:
+            p.append(p[-1] + v)
+        prefix.append(p)
+    return _Classes(xs, HI, avail, prefix)
+
+
+def _full_patterns(k: int, stacks: int) -> list[list[int]]:
+    """``full[j][r]``: the set of every stack pattern of cards ``0 .. j`` (of ``k``) with at most ``r`` stacks."""
+    full = [[0] * (stacks + 1) for _ in range(k)]
+    for j in range(k):
+        for r in range(stacks + 1):
+            for pattern in range(1 << (j + 1)):
+                if pattern.bit_count() <= r:
+                    full[j][r] |= 1 << pattern
+    return full
+
+
+def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
+    """Whether the piles ``narrowed`` can have different cards within their class ranges
+    ``lo[p] .. hi[p]``, with ``av[c]`` cards of class ``c`` (the piles whose range is not
+    narrowed never compete; greedy by range end is exact).  Sorts ``narrowed``."""
+    if len(narrowed) > 1:
+        narrowed.sort(key=hi.__getitem__)
+    a = av[:]
+    for p in narrowed:
+        v, b = lo[p], hi[p]
+        while v <= b and not a[v]:
+            v += 1
+        if v > b:
+            return False
+        a[v] -= 1
+    return True
+
+
 class TailLimit(FoursquareError):
     """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
 
@@ -121,7 +187,7 @@ class TailLimit(FoursquareError):
         self.steps = steps
 
 
-def tail_patterns(
+def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _core.c's tail_patterns (the same nine arguments); its count is that of undo, nested for speed
     tail: Sequence[int],
     earlier: Sequence[int],
     n: int,
@@ -169,25 +235,7 @@ def tail_patterns(
     N = n * n
     if k == 0:
         return True, 0
-    # A top card only meets tail cards: its rank matters through its class.
-    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
-    xs = [rank_class[v] for v in tail]
-    HI = 2 * len(set(tail))
-    # avail[j][c]: cards of class c that can be top cards before tail card j
-    # (the earlier cards and tail cards 0 .. j-1); prefix[j][c]: those of class < c.
-    avail = []
-    counts = [0] * (HI + 1)
-    for v in earlier:
-        counts[rank_class[v]] += 1
-    for j in range(k):
-        avail.append(counts[:])
-        counts[xs[j]] += 1
-    prefix = []
-    for a in avail:
-        p = [0]
-        for v in a:
-            p.append(p[-1] + v)
-        prefix.append(p)
+    xs, HI, avail, prefix = _tail_classes(tail, earlier)
     # The end position is the same under the 8 symmetries of the square: the last
     # card's cell is tried once per orbit.
     row_o, col_o, nbr, orbit_reps = _geometry(n)
@@ -203,32 +251,11 @@ def tail_patterns(
         known[key] = S
         return S
 
-    # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
-    full = [[0] * (stacks + 1) for _ in range(k)]
-    for j in range(k):
-        for r in range(stacks + 1):
-            for pattern in range(1 << (j + 1)):
-                if pattern.bit_count() <= r:
-                    full[j][r] |= 1 << pattern
+    full = _full_patterns(k, stacks)
 
     def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
         """Whether the piles of ``om`` can have different cards within their ranges."""
-        return distinct([p for p in bits(om) if lo[p] or hi[p] < HI], lo, hi, av)
-
-    def distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
-        """Whether the piles ``narrowed`` can have different cards within their ranges
-        (the piles whose range is not narrowed never compete; greedy by range end is exact)."""
-        if len(narrowed) > 1:
-            narrowed.sort(key=hi.__getitem__)
-        a = av[:]
-        for p in narrowed:
-            v, b = lo[p], hi[p]
-            while v <= b and not a[v]:
-                v += 1
-            if v > b:
-                return False
-            a[v] -= 1
-        return True
+        return _distinct([p for p in bits(om) if lo[p] or hi[p] < HI], lo, hi, av)
 
     def line_ways(line: int, up: int, flip: int, x: int, lo: list[int], hi: list[int], ps: list[int]) -> list[tuple[_Narrowing, ...]]:
         """The ways a line's flip test (RULES.md §4) can have gone, each as range
@@ -260,7 +287,7 @@ def tail_patterns(
             high = [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
         return [a + b for a in low for b in high]
 
-    def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> int:
+    def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> int:  # noqa: C901, PLR0912 — the backward search's inner loop, mirrored line for line in _core.c's undo; split, it would be slower and no longer a twin
         """The stack patterns of tail cards 0 .. j with which they can be undone from
         this position (after card j): ``om`` piles, ``dm`` face-down top cards,
         ``lo``/``hi`` class ranges, ``ts`` tail cards stacked after card j."""
@@ -283,12 +310,12 @@ def tail_patterns(
         av = avail[j]
         ps = prefix[j]
         narrowed = [p for p in bits(om) if lo[p] or hi[p] < HI]
-        others_fit = distinct(narrowed[:], lo, hi, av)  # for a q whose range is not narrowed
+        others_fit = _distinct(narrowed[:], lo, hi, av)  # for a q whose range is not narrowed
         for q in orbit_reps if j == k - 1 else bits(om & ~dm):
             # card j is q's top card, face up; the other top cards are earlier cards
             if not lo[q] <= x <= hi[q]:
                 continue
-            if not (distinct([p for p in narrowed if p != q], lo, hi, av) if q in narrowed else others_fit):
+            if not (_distinct([p for p in narrowed if p != q], lo, hi, av) if q in narrowed else others_fit):
                 continue
             qb = 1 << q
             R = row_o[q] & om

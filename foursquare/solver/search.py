@@ -113,6 +113,7 @@ from .bounds import (
     PARITY_CACHE,
     PARITY_CACHE_MAX,
     FlagTable,
+    PileMasks,
     forced_lines_flag_table,
     forced_lines_table,
     forced_lines_verdict,
@@ -482,7 +483,7 @@ class Search:
         path[:] = moves
         return bool(found == 1)
 
-    def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:
+    def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:  # noqa: C901 — its count is that of dfs, nested for speed (closures over the tables below); mirrored in _core.c's search_budget
         """Depth-first search for a win with exactly ``K`` cards from the board's position.
 
         ``pats``: the stack patterns of :meth:`tail_patterns`.  On success the win's
@@ -534,27 +535,14 @@ class Search:
         # Top cards by rank (rm[v]: the piles whose top card has rank v) and piles by height
         # (hm[k]: the piles of k cards or more), kept up to date by make/unmake.
         top = max(ranks + rk) + 2
-        rm = [0] * top
-        hm = [0] * (cap + 2)
-        for q in range(F * F):
-            if h[q]:
-                rm[rk[q]] |= 1 << q
-                for k in range(1, h[q] + 1):
-                    hm[k] |= 1 << q
+        rm, hm = _top_masks(h, rk, top, cap)
 
         # The transposition key groups ranks by class (see rank_classes): runs of ranks
         # of one class, by the number of cards placed (made when first needed).
         groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
 
         def rank_runs(t: int) -> list[tuple[int, ...]]:
-            cl = self.rank_classes(ranks, t, K)
-            runs: list[tuple[int, ...]] = []
-            for v in range(top):
-                if runs and cl[v] == cl[runs[-1][0]]:
-                    runs[-1] += (v,)
-                else:
-                    runs.append((v,))
-            groups[t] = runs
+            runs = groups[t] = _class_runs(self.rank_classes(ranks, t, K), top)
             return runs
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
@@ -580,15 +568,7 @@ class Search:
 
         # The lowest and highest top card of each row and column (0, 0 for a line
         # with no pile), kept up to date by make/unmake for the forced-lines test.
-        lo_r = [0] * F
-        hi_r = [0] * F
-        lo_c = [0] * F
-        hi_c = [0] * F
-        for q in range(F * F):
-            if h[q]:
-                for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
-                    lo_l[i] = min(lo_l[i] or top, rk[q])
-                    hi_l[i] = max(hi_l[i], rk[q])
+        lo_r, hi_r, lo_c, hi_c = _line_spans(h, rk, F, top)
 
         def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
             """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
@@ -599,7 +579,7 @@ class Search:
                 flags = flags << 2 | ft[n - (om2 & cols_band[i][i]).bit_count()][lo_c[i] * top + hi_c[i]]
             return flags
 
-        def dfs(t: int, piles: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:
+        def dfs(t: int, piles: int, down: int, r0: int, r1: int, c0: int, c1: int, om: int, dm: int) -> bool:  # noqa: C901, PLR0912, PLR0913 — the search's inner loop, mirrored line for line in _core.c's dfs; split, it would be slower and no longer a twin
             """Whether cards ``t ..`` can win within ``K`` cards from this position:
             ``piles`` piles, ``down`` face-down top cards, the piles' box, ``om`` the
             piles and ``dm`` the face-down top cards as masks (the rest in h, rk, rm, hm)."""
@@ -746,12 +726,14 @@ class Search:
                             go = False
                         if go and slack < 2:  # forced lines (bounds.forced_lines_fail)
                             flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
-                            if flags and forced_lines_verdict(om2, dm2, hm[cap], slack, flags, F, n, (R0, R1, C0, C1)):
+                            if flags and forced_lines_verdict(PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), slack, flags):
                                 go = False
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
                             flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
-                            if (flags or slack > 1) and last_stacked_verdict(om2, dm2, hm[cap], flags, slack, F, n, (R0, R1, C0, C1)):
+                            if (flags or slack > 1) and last_stacked_verdict(
+                                PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), flags, slack
+                            ):
                                 go = False
                         if go and piles_after > 1:
                             # transposition table: the layout up to translation with ranks
@@ -805,3 +787,44 @@ class Search:
         found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm)
         path.reverse()
         return found
+
+
+def _top_masks(h: list[int], rk: list[int], top: int, cap: int) -> tuple[list[int], list[int]]:
+    """The search's top cards by rank (``rm[v]``: the piles whose top card has rank ``v``,
+    ranks below ``top``) and its piles by height (``hm[k]``: the piles of ``k`` cards or more,
+    up to ``cap + 1``), from the heights ``h`` and top ranks ``rk`` by board index."""
+    rm = [0] * top
+    hm = [0] * (cap + 2)
+    for q, height in enumerate(h):
+        if height:
+            rm[rk[q]] |= 1 << q
+            for k in range(1, height + 1):
+                hm[k] |= 1 << q
+    return rm, hm
+
+
+def _line_spans(h: list[int], rk: list[int], F: int, top: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The lowest and highest top rank of each row and of each column of a frame ``F`` wide
+    (0, 0 for a line with no pile): ``(lo_r, hi_r, lo_c, hi_c)``, ranks below ``top``."""
+    lo_r = [0] * F
+    hi_r = [0] * F
+    lo_c = [0] * F
+    hi_c = [0] * F
+    for q, height in enumerate(h):
+        if height:
+            for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
+                lo_l[i] = min(lo_l[i] or top, rk[q])
+                hi_l[i] = max(hi_l[i], rk[q])
+    return lo_r, hi_r, lo_c, hi_c
+
+
+def _class_runs(classes: list[int], top: int) -> list[tuple[int, ...]]:
+    """The ranks ``0 .. top - 1`` in runs of one class each (``classes``: rank -> class,
+    monotone: :func:`~foursquare.solver.lastcards.rank_classes`), lowest first."""
+    runs: list[tuple[int, ...]] = []
+    for v in range(top):
+        if runs and classes[v] == classes[runs[-1][0]]:
+            runs[-1] += (v,)
+        else:
+            runs.append((v,))
+    return runs

@@ -700,15 +700,21 @@ def _forced_reference(om, dm, fm, slack, flags, F, n, box):
     if slack == 0:
         return not solvable(None)
     cells = [cell for line in rows for cell in line if not (pile(cell) and fm >> (cell[0] * F + cell[1]) & 1)]
-    # before the grid's place is known, the spare card may also go to a pile still to
-    # be made in a row or a column (or both) that holds no pile yet
+    return not any(solvable(z) for z in cells + _cells_still_to_be_made(box, n))
+
+
+def _cells_still_to_be_made(box, n):
+    """Before the grid's place is known, the spare card may also go to a pile still to
+    be made in a row or a column (or both) that holds no pile yet (None: not known)."""
+    R0, R1, C0, C1 = box
+    cells = []
     if R1 - R0 < n - 1:
         cells += [(None, c) for c in range(C0, C1 + 1)]
     if C1 - C0 < n - 1:
         cells += [(r, None) for r in range(R0, R1 + 1)]
     if R1 - R0 < n - 1 and C1 - C0 < n - 1:
         cells.append((None, None))
-    return not any(solvable(z) for z in cells)
+    return cells
 
 
 def test_forced_lines_search_agrees_with_trying_every_parity():

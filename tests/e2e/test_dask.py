@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, invoke
-from test_resume import summary_without_times, without_seconds
+from app.test_resume import summary_without_times, without_seconds
 
 HAVE_DASK = find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install -e '.[test,dask]')")

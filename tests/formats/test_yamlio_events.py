@@ -17,7 +17,7 @@ from foursquare.errors import FormatError
 from foursquare.formats import yamlio
 from foursquare.formats.yamlio import Piece, YMap, YNode, YScalar, YSeq, read_documents, read_each_document
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-import signal
 import subprocess
 import sys
 import time

@@ -288,7 +288,12 @@ def test_the_commands_word_the_loss_and_never_fail(lost_game, tmp_path):
     assert "every pile is full" not in invoke(["rules", "standard"]).output
 
 
-@pytest.mark.parametrize("bot", sorted(BOTS))
+#: The expert's 21 games take half a minute: in the slow run; simulate records a loss's
+#: reason the same for every bot, and the expert's play to such a loss is checked above.
+_EXPERT_SLOW = [pytest.param(bot, marks=pytest.mark.slow) if bot == "expert" else bot for bot in sorted(BOTS)]
+
+
+@pytest.mark.parametrize("bot", _EXPERT_SLOW)
 def test_simulate_counts_no_placement_losses(bot, tmp_path):
     nodes = ["--nodes", "2000"] if get_bot(bot).uses_nodes else []
     result = invoke(["simulate", "--bot", bot, "--rules", "three-square", "--deals", "320-330", *nodes], catch_exceptions=True)

@@ -20,8 +20,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, invoke
 from app.test_resume import summary_without_times, without_seconds
+from helpers import ROOT, invoke
 
 HAVE_DASK = find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install -e '.[test,dask]')")

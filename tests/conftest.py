@@ -1,5 +1,10 @@
 """Shared by the whole test suite.
 
+The tests mirror the package: one folder a layer (engine/, formats/, history/, bots/,
+solver/, foundation/, app/, cli/: in-process through CliRunner), e2e/ for the real
+program in real processes, project/ for checks of the repository.  Each folder is a
+package (its ``__init__.py``), so that two test modules of one name do not clash.
+
 The helpers that several modules use live in ``tests/helpers.py`` (paths, the
 command line run in-process, the conformance games); this makes sure ``tests/``
 is importable whichever ``--import-mode`` pytest runs with.

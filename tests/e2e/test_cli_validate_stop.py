@@ -3,12 +3,14 @@ given the same file twice: what a CI job reads must say so (issue 17)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -73,6 +75,35 @@ def _start(args, stdout, **kwargs):
     )  # fmt: skip
 
 
+class _Fifo:
+    """An input file that is a FIFO (a named pipe), fed by the test: what the command has
+    read is known without a clock.  :meth:`feed` writes games in one blocking write, which
+    returns only once the command has taken all but a pipe's worth (64 KiB, some 25 games
+    of won.yaml): the command is then inside this file, past the files before it, and it
+    can never reach the file's end, as the writing end stays open until :meth:`close`."""
+
+    def __init__(self, tmp_path, name="big.yaml") -> None:
+        self.path = tmp_path / name
+        os.mkfifo(self.path)
+        self.writer = None
+
+    def feed(self, games: int) -> None:
+        def write() -> None:  # opening waits for the command to open the file
+            self.writer = open(self.path, "wb")  # noqa: SIM115 (closed by close())
+            self.writer.write(("---\n".join([WON] * games) + "---\n").encode())
+            self.writer.flush()
+
+        writing = threading.Thread(target=write, daemon=True)
+        writing.start()
+        writing.join(timeout=120)  # (a command that died closes its end: the write fails at once)
+        assert not writing.is_alive(), "the command does not read its input"
+
+    def close(self) -> None:
+        if self.writer is not None:
+            with contextlib.suppress(BrokenPipeError):
+                self.writer.close()
+
+
 def _wait_for(path, needle: str, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while needle not in path.read_text(encoding="utf-8") and time.monotonic() < deadline:
@@ -82,24 +113,24 @@ def _wait_for(path, needle: str, seconds: float = 60) -> None:
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_junit_stopped_by_a_signal_is_well_formed_xml_that_says_it_is_incomplete(tmp_path, signum):
     small = write(tmp_path, "---\n".join([WON] * 3), "small.yaml")
-    big = write(tmp_path, "---\n".join([WON] * 5000), "big.yaml")
+    big = _Fifo(tmp_path, "big.yaml")
     out = tmp_path / "out.xml"
     with out.open("w") as stdout:
-        process = _start(["--format", "junit", small, big], stdout)
+        process = _start(["--format", "junit", small, big.path], stdout)
         try:
-            _wait_for(out, "</testsuite>")  # the first file is reported; the second is being checked
-            time.sleep(0.5)
+            big.feed(100)  # the first file is reported; the second is being checked
             process.send_signal(signum)
             _, err = process.communicate(timeout=60)
         finally:
             process.kill()
             process.wait()
+            big.close()
     assert process.returncode == 128 + signum
     root = ET.fromstring(out.read_text(encoding="utf-8"))  # well formed, closed
     first, second = root.findall("testsuite")
     assert (first.get("name"), first.get("tests"), first.get("errors")) == (str(small), "3", "0")
     cases = second.findall("testcase")
-    assert second.get("name") == str(big) and second.get("errors") == "1" and int(second.get("tests")) == len(cases)
+    assert second.get("name") == str(big.path) and second.get("errors") == "1" and int(second.get("tests")) == len(cases)
     *games, last = cases
     assert [c.get("name") for c in games] == [f"game {k}" for k in range(1, len(games) + 1)]
     assert last.get("name") == "incomplete" and "report is incomplete" in last.find("error").get("message")
@@ -107,17 +138,19 @@ def test_junit_stopped_by_a_signal_is_well_formed_xml_that_says_it_is_incomplete
 
 
 def test_json_lines_stopped_by_sigterm_ends_with_an_object_saying_so(tmp_path):
-    big = write(tmp_path, "---\n".join([WON] * 5000))
+    big = _Fifo(tmp_path)
     out = tmp_path / "out.jsonl"
     with out.open("w") as stdout:
-        process = _start(["--format", "json-lines", big], stdout)
+        process = _start(["--format", "json-lines", big.path], stdout)
         try:
+            big.feed(100)
             _wait_for(out, '"game": 20,')
             process.send_signal(signal.SIGTERM)
             process.communicate(timeout=60)
         finally:
             process.kill()
             process.wait()
+            big.close()
     assert process.returncode == 128 + signal.SIGTERM
     *games, last = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [g["game"] for g in games] == list(range(1, len(games) + 1)) and len(games) < 5000
@@ -203,7 +236,7 @@ def _whole_report(fmt: str, out: str) -> list:
         pytest.param("json", signal.SIGTERM, marks=pytest.mark.slow),
     ],
 )
-def test_a_signal_at_any_moment_of_the_start_up_ends_with_its_status_and_a_whole_report_or_none(fmt, signum):
+def test_a_signal_at_any_moment_of_the_start_up_ends_with_its_status_and_a_whole_report_or_none(tmp_path, fmt, signum):
     args = [sys.executable, "-m", "foursquare", "validate", "--format", fmt, str(EXAMPLES / "won.yaml")]
     # a shell's job starts with SIGINT at its default (Python's subprocess would not change it)
     default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
@@ -239,4 +272,20 @@ def test_a_signal_at_any_moment_of_the_start_up_ends_with_its_status_and_a_whole
                     assert entries[-1].get("name") == "incomplete", where
         if process.returncode == 128 + signum or "report is incomplete" in out:
             assert err.splitlines()[-1] == ("Interrupted." if signum == signal.SIGINT else "Terminated."), where
+    # a run cut short while it can write its report, whatever the sweep's moments hit on
+    # a loaded machine: the signal comes while the command reads a FIFO that never ends
+    fifo = _Fifo(tmp_path)
+    process = subprocess.Popen([*args[:-1], str(fifo.path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT, preexec_fn=default_sigint)  # fmt: skip
+    try:
+        fifo.feed(100)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+        fifo.close()
+    said_incomplete += "report is incomplete" in out
+    assert process.returncode == 128 + signum and _whole_report(fmt, out), (process.returncode, out, err)
+    assert err.splitlines()[-1] == ("Interrupted." if signum == signal.SIGINT else "Terminated.")
     assert said_incomplete, "no run of the sweep was cut short while it could write its report"

@@ -13,7 +13,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_perft import RefGame
+from engine.test_perft import RefGame
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game, Status, play_moves

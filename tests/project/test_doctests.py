@@ -2,7 +2,7 @@
 
 Every module of ``foursquare`` is imported the way a user imports it (by its
 dotted name) and its examples run with :mod:`doctest` (``ELLIPSIS`` on), one test
-per module.  README.md's examples run in ``test_examples.py``.
+per module.  README.md's examples run in ``project/test_examples.py``.
 """
 
 from __future__ import annotations

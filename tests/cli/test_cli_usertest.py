@@ -1,5 +1,5 @@
 """Regressions from a user test, each checked over its whole kind (CliRunner; the
-signal and pipe cases are in test_cli_subprocess.py)."""
+signal and pipe cases are in e2e/test_cli_subprocess.py)."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out()
     from foursquare.formats.files import read_source
     from foursquare.formats.loading import load_input
 
-    text, name = read_source(str(Path(__file__).parent.parent / "examples" / "won.yaml"))
+    text, name = read_source(str(Path(__file__).parents[2] / "examples" / "won.yaml"))
     game = load_input(text, name)
     result = analyze_game(game, max_nodes=50)
     assert result.start == "win"

@@ -133,7 +133,7 @@ def test_the_readme_hint_example_is_real_output_but_for_the_time_used():
     import shlex
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     block = next(b for b in (root / "README.md").read_text().split("```") if b.startswith("text\n$ foursquare hint "))
     command, _, output = block[len("text\n$ ") :].partition("\n")
     words = shlex.split(command)[1:]

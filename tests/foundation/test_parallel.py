@@ -120,7 +120,7 @@ def test_a_signal_while_the_workers_start_stops_them_all(signum, code):
     # died halfway through their start, and the pool's shutdown waited for them).
     process = subprocess.Popen(
         [sys.executable, "-c", _STARTING], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     )
     time.sleep(0.5)
     os.killpg(process.pid, signum)
@@ -150,7 +150,7 @@ def _raise_unrebuildable(x: int) -> int:
 
 
 def test_an_exception_that_cannot_be_passed_back_keeps_its_message():
-    # Importing distributed (tests/test_dask.py, earlier in the same run) registers
+    # Importing distributed (tests/e2e/test_dask.py, earlier in the same run) registers
     # tblib's reducer for every exception class then known, which rebuilds this one:
     # the plain pickle of a command's worker processes is what is tested here.
     copyreg.dispatch_table.pop(_NeedsItsArguments, None)
@@ -174,7 +174,7 @@ def test_a_result_that_cannot_be_passed_back_is_an_error_at_its_place():
 _RUN = """
 import os, signal, sys, time
 from foursquare.parallel import WorkerError, ordered_map
-from tests.test_parallel import {fn}
+from tests.foundation.test_parallel import {fn}
 {body}
 """
 
@@ -200,7 +200,7 @@ def _dies_on_three(x: int) -> int:
 def _run_in_a_group(code: str, **kwargs) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), **kwargs,
+        start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), **kwargs,
     )
 
 

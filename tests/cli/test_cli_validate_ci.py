@@ -26,6 +26,20 @@ def write(tmp_path, text: str, name="games.yaml"):
     return path
 
 
+def unended(tmp_path, text: str, name="games.yaml"):
+    """A FIFO holding ``text`` whose writing end stays open: a command reading it has
+    all of ``text`` but never the end of its input, so it runs until it is killed (what
+    it wrote by then came before its end, by construction).  Returns the path and the
+    writing end, for ``os.close``."""
+    path = tmp_path / name
+    os.mkfifo(path)
+    writer = os.open(path, os.O_RDWR)  # read-write: the open does not wait for the reader
+    data = text.encode()
+    assert len(data) < 65536  # what a pipe holds: the write does not wait either
+    os.write(writer, data)
+    return path, writer
+
+
 def games_text(n: int) -> str:
     """``n`` copies of the won example (a full game with every claim)."""
     return "---\n".join([WON.read_text(encoding="utf-8")] * n)
@@ -150,7 +164,7 @@ def test_errors_are_written_as_found_not_at_the_end(tmp_path):
     # the first game is invalid; thousands of valid games follow: its error line is
     # read while the process is still checking the rest
     bad = INVALID.read_text(encoding="utf-8").split("---\n")[2]  # game 3: a wrong card
-    path = write(tmp_path, bad + "---\n" + games_text(3000))
+    path, writer = unended(tmp_path, bad + "---\n" + games_text(10) + "---\n")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "foursquare", "validate", str(path)],
@@ -161,18 +175,18 @@ def test_errors_are_written_as_found_not_at_the_end(tmp_path):
         env=env,
     )
     try:
-        first = process.stderr.readline()
-        time.sleep(1)  # written at the end, the error would come a moment before the exit
+        first = process.stderr.readline()  # written at the end, the error would never come
         running = process.poll() is None
     finally:
         process.kill()
         process.wait()
+        os.close(writer)
     assert first.startswith(f"{path}:") and ": game 1, move 2:" in first
     assert running  # the error came before the end
 
 
 def test_json_is_written_element_by_element(tmp_path):
-    path = write(tmp_path, games_text(3000))
+    path, writer = unended(tmp_path, games_text(10) + "---\n")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "foursquare", "validate", "--format", "json-lines", str(path)],
@@ -183,12 +197,12 @@ def test_json_is_written_element_by_element(tmp_path):
         env=env,
     )
     try:
-        first = json.loads(process.stdout.readline())
-        time.sleep(1)
+        first = json.loads(process.stdout.readline())  # written at the end, it would never come
         running = process.poll() is None
     finally:
         process.kill()
         process.wait()
+        os.close(writer)
     assert first["game"] == 1 and first["valid"]
     assert running
 

@@ -478,7 +478,7 @@ def _at_width(monkeypatch, width):
 def _readme_session() -> tuple[list[str], str]:
     """The README's session at 40 columns: the lines typed and what the prompt prints
     (each typed line taken out from behind its prompt, as a pipe does not echo it)."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     block = next(b for b in readme.split("```") if b.startswith("text\n$ foursquare play --deal 1 --ascii --record deal1.yaml\n"))
     lines = block.split("\n")[2:]
     typed, out = [], []

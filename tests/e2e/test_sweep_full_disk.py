@@ -17,7 +17,7 @@ import sys
 
 import pytest
 from helpers import ROOT, invoke
-from test_resume import without_seconds
+from app.test_resume import without_seconds
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file size limits")
 

@@ -15,7 +15,7 @@ from foursquare.formats.loading import input_kind, load_input
 from foursquare.formats.state import state_text
 from foursquare.formats.transcript import transcript_text
 
-DATA = Path(__file__).parent / "data" / "formats"
+DATA = Path(__file__).parents[1] / "data" / "formats"
 DEAL_1 = [str(c) for c in Game.from_deal(1).deck]  # RULES.md §2 vector: 2D 3C 7D 7H 9H 9D 5H 3D TH 6S ...
 
 
@@ -147,7 +147,7 @@ def test_load_input_move_script_errors_name_the_line(text, expected):
 
 
 def test_load_input_move_script_without_a_deal_needs_named_cards():
-    # the library's words; the command line says "give --deal N or --deck FILE" (tests/test_cli_*)
+    # the library's words; the command line says "give --deal N or --deck FILE" (tests/cli/test_cli_*)
     needs = "the moves don't name their cards; name the deal or the deck"
     assert error(load_input, "d4\n", "m.txt") == f"m.txt:1: {needs}"
     # said at the first move that names no card, after the ones that do

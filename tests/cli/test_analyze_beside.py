@@ -139,7 +139,7 @@ def test_helping_the_bot_from_the_last_move_back_gives_the_same_estimates(monkey
         return real(view, bot, budget)
 
     monkeypatch.setattr(analyze_module, "_estimate", counted)
-    path = _transcript(tmp_path, _played(170, 20))
+    path = _transcript(tmp_path, _played(170, 10))  # (ten moves: the bot has work left long after the solver is done)
     one, two = _both([str(path), "--max-nodes", "2000", "--format", "json"])
     assert mine and one == two
 

@@ -20,8 +20,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from app.test_resume import summary_without_times, without_seconds
 from helpers import ROOT, invoke
-from test_resume import summary_without_times, without_seconds
 
 HAVE_DASK = find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install -e '.[test,dask]')")
@@ -402,8 +402,22 @@ def test_a_dask_worker_is_not_taken_for_the_scheduler(cluster):
 )
 @pytest.mark.parametrize("command", [["solve", "--deals", "0-3"], ["simulate", "--bot", "random", "--deals", "0-3"]],
                          ids=["solve", "simulate"])
-def test_a_malformed_scheduler_address_is_a_usage_error_before_any_connection(tmp_path, address, words, command):
+def test_a_malformed_scheduler_address_is_a_usage_error_before_any_connection(tmp_path, monkeypatch, address, words, command):
+    import distributed
+
+    def no_client(*args, **kwargs):
+        raise AssertionError("a Client made for a malformed address")
+
+    # in-process (the same check, no Python start-up): no Client is made, so none is left to
+    # complain at exit; the first address runs in a real process too, which ends without one
+    monkeypatch.setattr(distributed, "Client", no_client)
     path = tmp_path / "never.csv"
+    result = invoke([*command, "--scheduler", address, "--output", path])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--scheduler'" in result.stderr and words in result.stderr, result.stderr
+    assert not path.exists()
+    if address != "nonsense":
+        return
     done = subprocess.run([*COMMAND, *command, "--scheduler", address, "--output", str(path)],
                           capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=30)
     assert done.returncode == 2, done.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_solver import brute_force_win_lengths, random_cut_position, replay
+from solver.test_solver import brute_force_win_lengths, random_cut_position, replay
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game

@@ -138,7 +138,7 @@ def test_analyze_text_names_the_mistakes(tmp_path):
 def test_analyze_says_when_moves_are_left_unjudged(max_nodes):
     # a node limit that runs out leaves moves "unknown": the mistakes line says how
     # many, whether or not mistakes were found, so a short list is not taken as complete
-    script = os.path.join(os.path.dirname(__file__), "..", "examples", "deal89.moves")
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "deal89.moves")
     r = invoke(["analyze", script, "--deal", "89", "--no-bot", "--max-nodes", max_nodes])
     assert r.exit_code == 0, r.output
     verdicts = [line.split()[-1] for line in r.output.splitlines()[1:] if line[:4].strip().isdigit()]
@@ -233,14 +233,14 @@ def test_a_failed_csv_write_names_the_file():
 
 def test_analyze_names_the_limits_that_ran_out():
     # with --timeout too, the advice names both; a short deck is named as a cause
-    script = os.path.join(os.path.dirname(__file__), "..", "examples", "deal89.moves")
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "deal89.moves")
     r = invoke(["analyze", script, "--deal", "89", "--no-bot", "--max-nodes", "1", "--timeout", "5"])
     assert r.exit_code == 0, r.output
     assert "unknown: a higher --max-nodes or --timeout may find more)" in r.output
 
 
 def test_analyze_of_a_state_without_moves_is_a_file_error_of_the_usual_form(tmp_path):
-    example = os.path.join(os.path.dirname(__file__), "..", "examples", "state.yaml")
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "state.yaml")
     state = tmp_path / "s.yaml"
     with open(example) as f:
         state.write_text(f.read().split("\nmoves:")[0] + "\n")  # its last key, moves, left out

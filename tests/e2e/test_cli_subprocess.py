@@ -471,6 +471,24 @@ def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
         assert out.splitlines()[:2] == ["interrupted: 0 of 2 deals done (0 settled, 0 unknown)", "deals: 0; settled: 0 (solved 0, no win 0); unknown: 0"]
 
 
+def _cpu_seconds_of_the_group(group: int) -> dict[int, float]:
+    """The CPU seconds (user and system) of each process of process group ``group`` but
+    its leader, from Linux's ``/proc/PID/stat``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == group:
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[1].split()
+        except OSError:  # (gone meanwhile)
+            continue
+        if int(fields[2]) == group:  # fields from the state on: state, ppid, pgrp, ...
+            out[int(name)] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (getattr(signal, "SIGHUP", signal.SIGTERM), 128 + getattr(signal, "SIGHUP", signal.SIGTERM))])
 @pytest.mark.parametrize("deals", ["325-326", "0-9999999"])
@@ -482,7 +500,13 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
         start_new_session=True,
     )
-    time.sleep(2.0)  # the workers are busy (325, 326) or between short deals
+    # the workers are busy (325, its search's 3 s) or between short deals: a worker has
+    # spent a second of CPU time, its start-up (a fraction of that) long past (elsewhere
+    # than Linux: 2 s of wall time)
+    if os.path.isdir(f"/proc/{process.pid}"):
+        assert _wait_for(lambda: max(_cpu_seconds_of_the_group(process.pid).values(), default=0.0) >= 1.0)
+    else:
+        time.sleep(2.0)
     os.killpg(process.pid, signum)
     try:
         err = process.communicate(timeout=30)[1]

@@ -345,7 +345,7 @@ def test_one_placement_ahead_the_recommended_cell_is_never_dominated():
     these estimates judge worse on both counts (about 4% of expectimax's moves on
     deals 0-29), following the estimates instead was measured to lose games
     (expectimax on deals 0-199: 185 wins and mean score 15.41, against 190 and
-    16.12), so the hint says the ranking is the search's (tests/test_cli_hint.py)."""
+    16.12), so the hint says the ranking is the search's (tests/cli/test_cli_hint.py)."""
     bot = get_bot("greedy")
     positions = _positions(deals=(1, 3, 5, 7, 11), every=1)
     assert len(positions) > 80

@@ -376,8 +376,8 @@ class Cluster:
         kind = type(exc).__name__
         if kind == "KilledWorker":
             return f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})"
-        if kind in ("CancelledError", "FutureCancelledError"):
-            return self._lost(exc)
+        if kind in ("CancelledError", "FutureCancelledError", "CommClosedError", "StreamClosedError"):
+            return self._lost(exc)  # (a closed stream: the scheduler went while the results were gathered)
         if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
             return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
         return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"

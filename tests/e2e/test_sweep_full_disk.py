@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, invoke
 from app.test_resume import without_seconds
+from helpers import ROOT, invoke
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file size limits")
 

@@ -13,8 +13,8 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from engine.test_perft import RefGame
 
+from engine.test_perft import RefGame
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game, Status, play_moves
 from foursquare.engine.layout import CELLS, STRIDE, geometry

@@ -76,11 +76,13 @@ LINES: dict[str, Callable[[int], str]] = {
 }
 
 
+@pytest.mark.slow  # a time ratio: measured in the slow run, never in the fast one
 @pytest.mark.parametrize("kind", list(LINES))
 def test_file_words_is_linear(kind: str) -> None:
     assert_linear(lambda n: lambda: file_words(LINES[kind](n)), 50_000)
 
 
+@pytest.mark.slow  # a time ratio: measured in the slow run, never in the fast one
 @pytest.mark.parametrize(
     "make",
     [
@@ -96,6 +98,7 @@ def test_move_script_lines_are_linear(make: Callable[[int], str]) -> None:
     assert_linear(lambda n: lambda: play_script(make(n), "m.moves", deal=1), 200_000)
 
 
+@pytest.mark.slow  # a time ratio: measured in the slow run, never in the fast one
 def test_other_readers_are_linear() -> None:
     assert_linear(lambda n: lambda: read_deck("AS " * (n // 3), "d.txt"), 600_000)  # (at 200,000 the short one fits in the caches: ratios of 40)
     assert_linear(lambda n: lambda: read_deck("# " + "'" * n, "d.txt"), 200_000)
@@ -104,6 +107,7 @@ def test_other_readers_are_linear() -> None:
     assert_linear(lambda n: lambda: read_documents('moves: ["' + "x" * n + '"]\n', "t.yaml"), 50_000)
 
 
+@pytest.mark.slow  # a time ratio: measured in the slow run, never in the fast one
 @pytest.mark.parametrize("interactive", [True, False])
 @pytest.mark.parametrize("kind", ["unclosed quote", "many backslashes", "many quotes"])
 def test_the_prompt_reads_a_long_line_in_linear_time(kind: str, interactive: bool) -> None:

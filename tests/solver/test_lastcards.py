@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver.test_solver import brute_force_win_lengths, random_cut_position, replay
 
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.solver.lastcards import TailLimit, tail_can_end, tail_patterns
 from foursquare.solver.search import SOLVED, solve, solve_deal
+from solver.test_solver import brute_force_win_lengths, random_cut_position, replay
 
 RULE_SETS = [
     STANDARD,

@@ -119,6 +119,19 @@ _STREAM_NAMES = frozenset({"<stdin>", "<stdout>", "<stderr>", "-"})
 _C_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 
 
+def argument_name(name: str) -> str:
+    """A file name as an argument of a command the package suggests (``foursquare
+    replay FILE``): :func:`shown_name`, with ``./`` before a relative name that starts
+    with ``-`` so that the command does not read it as an option.
+
+    >>> print(argument_name("-dash.yaml"), argument_name("won.yaml"), argument_name("-"))
+    ./-dash.yaml won.yaml -
+    """
+    if name.startswith("-") and name != "-":
+        name = "./" + name
+    return shown_name(name)
+
+
 def shown_name(name: str) -> str:
     """A file name as every message, summary and JSON shows it: as a shell would
     quote it, so that it can be copied into a command.

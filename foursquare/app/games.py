@@ -14,10 +14,11 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
+from ..engine.arguments import check_whole
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
-from ..errors import ArgumentError
+from ..errors import ArgumentError, wrong_argument
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,10 @@ class GameSpec:
     rules_spec: str | None = None
 
     def __post_init__(self) -> None:
+        check_whole(self.deal, "GameSpec", "deal", "no deal number")
+        for name, expected in (("deck_path", "a deck file's name"), ("rules_spec", "a preset's name or a rules file's")):
+            if not isinstance(getattr(self, name), (str, type(None))):
+                raise wrong_argument("GameSpec", name, f"{expected} (a str) or None", getattr(self, name))
         if self.deal is not None and self.deck_path is not None:
             raise ArgumentError(
                 f"GameSpec: a deal ({self.deal}) and a deck ({self.deck_path!r}) name two card orders; give one"

@@ -44,12 +44,12 @@ FORCED = FORCED_COMMANDS
 
 def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
-    (:func:`foursquare.movescript.parse_entry`: one syntax for every reader).
+    (:func:`foursquare.formats.movescript.parse_entry`: one syntax for every reader).
 
     :param line: the line, with or without its line end and comment.
     :param at_prompt: the line was typed at the prompt: an error then ends with
         "; type help for the commands" (a piped script has no one to type it).
-    :returns: a :class:`~foursquare.movescript.Move`, a
+    :returns: a :class:`~foursquare.formats.movescript.Move`, a
         :class:`~foursquare.formats.commands.PromptCommand`, or ``None`` for a blank or
         comment-only line.
     :raises ParseError: when the line is neither a move nor a command; the
@@ -305,7 +305,7 @@ class Session:
 
         :returns: the placement made.
         :raises IllegalMoveError: when the move is illegal (the message says why),
-            including :class:`~foursquare.game.WrongCardError` for a wrong card named.
+            including :class:`~foursquare.engine.game.WrongCardError` for a wrong card named.
         """
         placement = self.game.play(move.cell, move.card)
         self._redo.clear()

@@ -50,7 +50,7 @@ PATH = FilePath(allow_dash=True, readable=False)
 
 class RulesSpec(_TextType):
     """The value of ``--rules NAME|FILE`` (and ``rules [NAME|FILE]``): text, kept as
-    given (:func:`foursquare.cli.games.load_rules_option` reads it); shell completion
+    given (:attr:`foursquare.app.games.GameSpec.rules` reads it); shell completion
     offers the preset names that start with what is typed, and file names.
 
     The one rule for a value that is no preset (:func:`foursquare.formats.files.names_a_file`):

@@ -44,7 +44,7 @@ from ..app.session import (
 )
 from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS
-from ..errors import FoursquareError, shown_name
+from ..errors import FoursquareError, argument_name, shown_name
 from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
 from ..formats.movescript import Move
@@ -307,7 +307,8 @@ def rules_flag(game: Game, rules_spec: str | None) -> str:
 
     if game.rules == STANDARD:
         return ""
-    return f" --rules {game.rules.name or rules_spec}" if (game.rules.name or rules_spec) else ""
+    name = game.rules.name or (argument_name(rules_spec) if rules_spec else None)
+    return f" --rules {name}" if name else ""
 
 
 class Origin:
@@ -325,11 +326,11 @@ class Origin:
         if self.deal is not None:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {shown_name(self.deck)}{self.rules}")
+            out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
         if self.record is not None and not behind:
             kind = "transcript" if len(game.moves) == game.placed else "state"
-            record = shown_name(self.record)
-            out.append(f"The {kind} is in {record}: foursquare replay {record}")
+            record = argument_name(self.record)
+            out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
             if not game.is_over:
                 out.append(f"Continue it: foursquare play --resume {record} --record {record}")
         return out
@@ -378,8 +379,8 @@ def record_lost(session: Session, width: int | None = None) -> None:
     except OSError as exc:
         lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
     else:
-        quoted = shown_name(copy)
-        lines.append(f"The whole game is in {quoted} instead: foursquare replay {quoted}")
+        quoted = argument_name(copy)
+        lines.append(f"The whole game is in {shown_name(copy)} instead: foursquare replay {quoted}")
         if not session.game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     width = closing_width(width)  # the lines naming a command as the summary's; the error as it is

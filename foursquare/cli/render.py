@@ -1,6 +1,6 @@
 """Drawing a game as text for a person: the grid and the lines around it.
 
-Pure text from a :class:`~foursquare.game.Game`; no terminal, no Click.  Colour
+Pure text from a :class:`~foursquare.engine.game.Game`; no terminal, no Click.  Colour
 is optional and comes from outside: pass ``style(text, role) -> text`` (the
 command line passes a wrapper of ``click.style``).  The roles are
 ``red`` / ``black`` (face-up top cards by suit colour), ``down`` (face-down top

@@ -1,7 +1,7 @@
 """A plain perfect-information solver on the engine itself, for any rule set.
 
 :mod:`foursquare.solver` is fast but supports only the standard flip and
-adjacency rules.  This module searches with :class:`~foursquare.game.Game`
+adjacency rules.  This module searches with :class:`~foursquare.engine.game.Game`
 directly (play/undo), so it follows every rule set the engine knows: it is the
 solver's fallback for the other variants (RULES.md §8) and an independent check
 of it.  Same question, same answers: the win that uses the fewest cards (the

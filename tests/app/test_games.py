@@ -5,6 +5,7 @@ the agreement of a game file with it, in the package's own errors."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,17 @@ def test_a_file_that_disagrees_is_an_agreement_error_naming_no_option():
     with pytest.raises(AgreementError) as caught:
         GameSpec(rules_spec="fixed-board").game_of_text(_transcript(7), "t.yaml")
     assert caught.value.given == "rules"
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ({"deal": "1"}, "GameSpec: deal must be a whole number"),
+        ({"deal": True}, "GameSpec: deal must be a whole number"),
+        ({"deck_path": 3}, "GameSpec: deck_path must be a deck file's name (a str) or None"),
+        ({"deal": 1, "rules_spec": get_rules("standard")}, "GameSpec: rules_spec must be a preset's name or a rules file's"),
+    ],
+)
+def test_a_spec_of_the_wrong_kinds_is_refused_in_our_words(given, says):
+    with pytest.raises(ArgumentError, match=re.escape(says)):
+        GameSpec(**given)

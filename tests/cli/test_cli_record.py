@@ -474,3 +474,22 @@ def test_subprocess_exit_status_and_lines(tmp_path):
     )
     assert done.returncode == 1
     _check_end(done.stdout, done.stderr, record, over=False)
+
+
+# ------------------------------------------- the commands the closing lines suggest
+def test_the_commands_suggested_for_a_file_named_like_an_option_run_as_written(tmp_path, monkeypatch):
+    # A recording (or a rules file) whose name starts with '-' is written ./-NAME in the
+    # suggested commands: as written, replay and play would read it as an option.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-r.yaml").write_text("preset: standard\npile_cap: 3\n")
+    result = invoke(["play", "--deal", "1", "--rules", "-r.yaml", "--record", "-dash.yaml"], input="d4\n")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "foursquare " in line]
+    assert any("foursquare play --deal 1 --rules ./-r.yaml" in line for line in lines), lines
+    assert any("foursquare replay ./-dash.yaml" in line for line in lines), lines
+    assert any("--resume ./-dash.yaml --record ./-dash.yaml" in line for line in lines), lines
+    for line in lines:
+        words = line.split("foursquare ", 1)[1].split()
+        if words[0] == "replay":
+            replayed = invoke(words)
+            assert replayed.exit_code == 0, replayed.output

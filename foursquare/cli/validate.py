@@ -131,6 +131,9 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     # The report is set up first, and everything after it (loading the formats
     # included) is inside the ``try``: from the moment the command can write, a
     # Ctrl-C or SIGTERM ends it with a whole report that says it is incomplete.
+    # The report's end is written while the signals wait (``whole.run``), before the
+    # ``try`` is left: a signal that comes after it finds the report ended (and
+    # :meth:`Reporter.end` writes it once), one that comes before finds the except.
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     run = _Validation(reporter, finished, duplicates)
     try:
@@ -138,12 +141,14 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
             run.start(whole)
             for path in files:
                 run.file(path)
+            whole.run(reporter.end)
     except (KeyboardInterrupt, Terminated):
         with signals_deferred():  # (a second signal of another kind waits for the entry)
             reporter.incomplete(run.current, INCOMPLETE)
+            reporter.end()
         raise
     finally:
-        with signals_deferred():
+        with signals_deferred():  # (another error: the report still ends)
             reporter.end()
     if fmt in ("text", "github"):
         run.print_summary(len(files) > 1)

@@ -85,7 +85,7 @@ class Reporter:
         self.fmt = fmt
         self.write = write
         self.count = 0
-        self._begun = False
+        self._begun = self._ended = False
         self._cases: IO[str] | None = None
         self._tests = self._failures = self._errors = 0
 
@@ -148,7 +148,10 @@ class Reporter:
     def incomplete(self, file: str | None, message: str) -> None:
         """Say in the format itself that the report stops short (the run was interrupted):
         an object of no game (``game`` null, invalid, ``message`` its one error), a
-        workflow command, or a JUnit testcase ``incomplete`` with an ``error``."""
+        workflow command, or a JUnit testcase ``incomplete`` with an ``error``.  Nothing
+        once the report has ended (it was whole when the run stopped)."""
+        if self._ended:
+            return
         self.begin()
         if self.fmt == "junit":
             self._case(file or "foursquare validate", "incomplete", [message], "error")
@@ -161,9 +164,13 @@ class Reporter:
                        "status": None, "reason": None, "score": None, "moves": 0})  # fmt: skip
 
     def end(self) -> None:
-        """After the last file (also when the run is cut short: a JSON array is closed)."""
+        """After the last file (also when the run is cut short: a JSON array is closed).
+        Once: a second call writes nothing."""
+        if self._ended:
+            return
         self.begin()
         if self.fmt == "json":
             self.write("\n]\n" if self.count else "[]\n")
         elif self.fmt == "junit":
             self.write("</testsuites>\n")
+        self._ended = True

@@ -384,3 +384,54 @@ def test_game_k_of_a_pipe_that_goes_on_is_answered_once_game_k_is_read(command):
     assert ended and process.returncode == 0, out
     reference = invoke([command, "--game", "1", WON])
     assert out == reference.stdout
+
+
+def _run_signalled_at_line(args: list[str], at: int | None) -> tuple[object, int]:
+    """Run ``foursquare ARGS`` in-process, raising SIGTERM at the ``at``-th line run of
+    the command's own code (``cli/validate.py``, ``formats/reports.py``); ``None``: not
+    at all.  Returns Click's result and how many such lines ran."""
+    import signal
+
+    watched = ("cli/validate.py", "formats/reports.py")
+    lines = 0
+
+    def tracer(frame, event, arg):
+        nonlocal lines
+        if not frame.f_code.co_filename.replace("\\", "/").endswith(watched):
+            return None
+        if event == "line":
+            lines += 1
+            if lines == at and signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN):
+                signal.raise_signal(signal.SIGTERM)  # (the handler runs at the next instruction)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        result = invoke(args, catch_exceptions=False)
+    finally:
+        sys.settrace(None)
+    return result, lines
+
+
+@pytest.mark.parametrize("fmt", ["junit", "json"])
+def test_a_signal_at_any_line_of_the_run_leaves_a_whole_report_or_none_and_its_status(fmt):
+    # every moment of the run, not a few timed ones: a SIGTERM between the last file's end
+    # and the report's end once left a JUnit report without its closing tag
+    args = ["validate", "--format", fmt, str(EXAMPLES / "won.yaml"), str(INVALID)]
+    whole, lines = _run_signalled_at_line(args, None)
+    assert whole.exit_code == 1 and lines > 20
+    for at in range(1, lines + 1):
+        result, _ = _run_signalled_at_line(args, at)
+        where = f"SIGTERM at line {at} of {lines}: status {result.exit_code}\n{result.stdout}"
+        assert result.exit_code in (143, 1), where
+        if not result.stdout:  # before the report began: none
+            assert result.exit_code == 143, where
+            continue
+        if fmt == "junit":
+            cases = ET.fromstring(result.stdout).findall(".//testcase")
+        else:
+            cases = json.loads(result.stdout)
+        if result.exit_code == 143 and result.stdout != whole.stdout:  # cut short: it says so, at its end
+            last = cases[-1]
+            said = last.get("name") if fmt == "junit" else last["game"]
+            assert said in ("incomplete", None), where

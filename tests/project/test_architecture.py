@@ -1,4 +1,4 @@
-"""The layers of docs/ARCHITECTURE.md, read from the code itself: imports point one
+"""The layers of docs/internals/architecture.md, read from the code itself: imports point one
 way (counting imports inside functions), no import cycle,
 and nothing below the command line imports Click or names a command-line option."""
 

@@ -76,16 +76,25 @@ def test_readme_starts_with_the_two_set_up_commands():
     assert blocks[3] == "sh\n. .venv/bin/activate && python -m pytest -q\n"
 
 
+#: The pages whose examples run here: the README and every page of the documentation site.
+PAGES = [README, *sorted((EXAMPLES.parent / "docs").rglob("*.md"))]
+
+
+def page_name(page: Path) -> str:
+    return str(page.relative_to(EXAMPLES.parent))
+
+
 def console_examples():
-    blocks = README.read_text().split("```")
-    for block in blocks[1::2]:
-        if block.startswith("console\n$ foursquare "):
-            command, _, output = block[len("console\n$ ") :].partition("\n")
-            yield pytest.param(command, output, id=command)
+    for page in PAGES:
+        blocks = page.read_text(encoding="utf-8").split("```")
+        for block in blocks[1::2]:
+            if block.startswith("console\n$ foursquare "):
+                command, _, output = block[len("console\n$ ") :].partition("\n")
+                yield pytest.param(command, output, id=f"{page_name(page)}: {command}")
 
 
 @pytest.mark.parametrize("command, output", list(console_examples()))
-def test_readme_console_examples_are_real_output(command, output, monkeypatch):
+def test_console_examples_of_the_readme_and_the_docs_are_real_output(command, output, monkeypatch):
     import shlex
 
     monkeypatch.chdir(EXAMPLES.parent)
@@ -99,19 +108,25 @@ def test_readme_console_examples_are_real_output(command, output, monkeypatch):
     assert result.output == output
 
 
-def test_readme_python_examples():
+def python_pages():
+    return [pytest.param(page, id=page_name(page)) for page in PAGES if ">>> " in page.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page", python_pages())
+def test_python_examples_of_the_readme_and_the_docs(page, monkeypatch):
     import doctest
 
-    failures, tried = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert tried >= 5 and failures == 0
+    monkeypatch.chdir(EXAMPLES.parent)
+    failures, tried = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried >= 1 and failures == 0
 
 
-def test_readme_python_examples_type_check_with_mypy_strict(tmp_path):
+def test_python_examples_of_the_readme_and_the_docs_type_check_with_mypy_strict(tmp_path):
     # (round(best.win_chance, 2) failed mypy --strict: win_chance is float | None)
     import doctest
     import re
 
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    blocks = [block for page in PAGES for block in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)]
     assert len(blocks) >= 2
     files = []
     for number, block in enumerate(blocks, 1):

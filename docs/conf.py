@@ -1,0 +1,55 @@
+"""Sphinx configuration of the documentation site and the man pages.
+
+Build (the ``docs`` extra: ``pip install -e '.[docs]'``)::
+
+    sphinx-build -W -b html docs docs/_build/html
+    sphinx-build -W -b man docs docs/_build/man
+
+The pages are Markdown (MyST); the command reference is generated from the Click
+commands (sphinx-click), the API reference from the docstrings (autodoc).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # (the package, also when it is not installed)
+
+from foursquare import __version__  # noqa: E402
+
+project = "foursquare"
+author = "the foursquare developers"
+copyright = "2026, the foursquare developers"  # noqa: A001
+release = version = __version__
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "sphinx_click",
+]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build", "README.md", "Thumbs.db", ".DS_Store"]
+suppress_warnings = ["myst.xref_missing"] if False else []
+
+html_theme = "furo"
+html_title = f"foursquare {release}"
+html_static_path: list[str] = []
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "show-inheritance": False}
+
+# The man pages: foursquare(1), and one page a command (foursquare-play(1), ...).
+COMMANDS = ["play", "replay", "validate", "state", "hint", "solve", "analyze", "simulate",
+            "stats", "history", "rules", "schema"]  # fmt: skip
+man_pages = [("reference/commands/index", "foursquare", "Foursquare, Wil Su's solitaire", [author], 1)] + [
+    (f"reference/commands/{name}", f"foursquare-{name}", f"foursquare {name}", [author], 1) for name in COMMANDS
+]
+man_show_urls = False

@@ -43,7 +43,7 @@ html_title = f"foursquare {release}"
 html_static_path: list[str] = []
 
 autodoc_member_order = "bysource"
-autodoc_typehints = "description"
+autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
 # The man pages: foursquare(1), and one page a command (foursquare-play(1), ...).

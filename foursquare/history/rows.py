@@ -79,7 +79,9 @@ class GameRecord:
     :ivar rules: the rule set's name (``standard``, ``custom``).
     :ivar deal: the deal number, or ``None`` for a game from a deck.
     :ivar moves: the moves made.
-    :ivar status, reason, score: the game's result so far (RULES.md §5).
+    :ivar status: the game's status so far (RULES.md §5).
+    :ivar reason: why a lost game was lost, else ``None`` (RULES.md §5).
+    :ivar score: a won game's score, else ``None`` (RULES.md §5).
     :ivar hints: the hints asked (``None``: not known).
     :ivar digest: the game's digest (:func:`~foursquare.history.store.digest`),
         empty when not read.

@@ -6,7 +6,7 @@ It lives in the application layer, beside the prompt's session
 (:mod:`foursquare.app.session`) that writes recordings too: the libraries below
 return text; a program writes it to files here.
 
-What is guaranteed (README.md, "Playing"):
+What is guaranteed (docs/guide/playing.md, "What the files written are guaranteed"):
 
 - **Never half a file.**  New text goes to a temporary file beside the real
   target (symbolic links followed), is flushed to the disk (``fsync``) and

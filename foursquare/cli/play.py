@@ -368,7 +368,7 @@ def record_lost(session: Session, width: int | None = None) -> None:
     """Say on stderr that the recording is not complete, how far it is behind, and
     where a copy of the game went (or that none could be written); for a game not
     over, the ``Continue it`` line resumes and records the copy (never the file
-    behind: README); the lines that name a command fitted as :func:`summary` fits them."""
+    behind: docs/guide/playing.md); the lines that name a command fitted as :func:`summary` fits them."""
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [

@@ -39,7 +39,7 @@ from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 from ..engine.outcome import outcome_words
 
-#: The columns a drawing fits (README: a 40-column terminal holds it): its text
+#: The columns a drawing fits (docs/guide/playing.md: a 40-column terminal holds it): its text
 #: lines are broken there, and the grid of a standard game is narrower.
 DRAWING_WIDTH = 40
 
@@ -73,7 +73,7 @@ def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
 
 def closing_width(width: int | None) -> int:
     """The width the closing lines are fitted to: the terminal's (``None``: not known),
-    but no more than :data:`DRAWING_WIDTH`, as the drawing (README: 40 columns)."""
+    but no more than :data:`DRAWING_WIDTH`, as the drawing (docs/guide/playing.md: 40 columns)."""
     return DRAWING_WIDTH if width is None else max(1, min(width, DRAWING_WIDTH))
 
 

@@ -475,11 +475,11 @@ def _at_width(monkeypatch, width):
     monkeypatch.setattr(Look, "for_stream", classmethod(lambda cls, stream=None, *, ascii=False: cls(False, False, width)))
 
 
-def _readme_session() -> tuple[list[str], str]:
-    """The README's session at 40 columns: the lines typed and what the prompt prints
-    (each typed line taken out from behind its prompt, as a pipe does not echo it)."""
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    block = next(b for b in readme.split("```") if b.startswith("text\n$ foursquare play --deal 1 --ascii --record deal1.yaml\n"))
+def _guide_session() -> tuple[list[str], str]:
+    """The session at 40 columns of docs/guide/playing.md: the lines typed and what the
+    prompt prints (each typed line taken out from behind its prompt, as a pipe does not echo it)."""
+    page = (Path(__file__).parents[2] / "docs" / "guide" / "playing.md").read_text(encoding="utf-8")
+    block = next(b for b in page.split("```") if b.startswith("text\n$ foursquare play --deal 1 --ascii --record deal1.yaml\n"))
     lines = block.split("\n")[2:]
     typed, out = [], []
     import re
@@ -496,16 +496,16 @@ def _readme_session() -> tuple[list[str], str]:
     return typed, "\n".join(out)
 
 
-def test_the_readme_session_is_real_output_at_40_columns(monkeypatch, tmp_path):
+def test_the_guide_session_is_real_output_at_40_columns(monkeypatch, tmp_path):
     _at_width(monkeypatch, 40)
     monkeypatch.chdir(tmp_path)
-    typed, expected = _readme_session()
+    typed, expected = _guide_session()
     done = invoke(["play", "--deal", "1", "--ascii", "--record", "deal1.yaml", "--interactive"], input="\n".join(typed) + "\n")
     assert done.exit_code == 0, done.output
     assert done.stdout == expected
     tail = done.stdout.splitlines()[-6:]
     assert tail[-2:] == ["Continue it:", "  foursquare play --resume deal1.yaml --record deal1.yaml"]
-    for line in expected.splitlines():  # what the README shows: 40 columns but for a command to copy, whole
+    for line in expected.splitlines():  # what docs/guide/playing.md shows: 40 columns but for a command to copy, whole
         assert len(line) <= 40 or line.startswith("  foursquare ") or "> " in line, line
 
 

@@ -386,7 +386,7 @@ def test_subprocess_resume_and_record_keep_the_modeline(tmp_path):
 
 
 # ----------------------------------------------------------------------------
-# The end of ``play --record FILE`` when FILE cannot be written (README): status 1, no
+# The end of ``play --record FILE`` when FILE cannot be written (docs/guide/playing.md): status 1, no
 # "The transcript is in" line and no command pointing to FILE; on stderr, where the copy
 # in the temporary folder is and, for a game not over, ``Continue it`` from that copy.
 

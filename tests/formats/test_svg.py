@@ -261,6 +261,6 @@ def test_a_real_subprocess_writes_a_picture_that_a_renderer_draws(tmp_path):
 
 
 def test_the_example_picture_is_up_to_date():
-    # docs/example.svg, shown in the README, is the picture of deal 153 after 14 moves
+    # docs/example.svg, shown in docs/guide/replay.md, is the picture of deal 153 after 14 moves
     result = invoke(["state", "examples/won.yaml", "--after", "14", "--format", "svg"])
     assert (ROOT / "docs" / "example.svg").read_text(encoding="utf-8") == result.stdout

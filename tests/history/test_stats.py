@@ -130,10 +130,10 @@ def test_at_a_terminal_stats_draws_the_histogram_and_through_a_pipe_it_does_not(
     assert b"Scores of the 1 game won:" in screen and b" 8 | " + b"#" * BAR + b" 1" in screen
 
 
-def test_the_readme_shows_a_stats_output_whose_figures_agree():
+def test_the_guide_shows_a_stats_output_whose_figures_agree():
     from helpers import ROOT
 
-    blocks = (ROOT / "README.md").read_text().split("```")
+    blocks = (ROOT / "docs" / "guide" / "history.md").read_text(encoding="utf-8").split("```")
     (block,) = [b for b in blocks[1::2] if b.startswith("text\n$ foursquare stats\n")]
     lines = block.splitlines()[2:]
     import re

@@ -36,7 +36,8 @@ myst_heading_anchors = 3
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
 exclude_patterns = ["_build", "README.md", "Thumbs.db", ".DS_Store"]
-suppress_warnings = ["myst.xref_missing"] if False else []
+# "--deal" stays two hyphens (the docstrings and --help are plain text, not typography)
+smartquotes = False
 
 html_theme = "furo"
 html_title = f"foursquare {release}"

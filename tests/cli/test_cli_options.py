@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 
 import click
 import pytest
@@ -514,12 +513,12 @@ def test_the_static_lists_of_the_command_line_match_what_they_stand_for():
 
 
 # ----------------------------------------------------------------------------
-# What a usage error looks like, as README.md ("Everything else") states it: Click's
+# What a usage error looks like, as docs/reference/contract.md ("Messages") states it: Click's
 # four lines on stderr (the usage, where the help is, a blank line, ``Error: message``),
 # status 2, nothing on stdout; an error in the input is one line instead.
 
 
-README = ROOT / "README.md"
+CONTRACT = ROOT / "docs" / "reference" / "contract.md"
 
 #: Usage errors of every kind: an unknown option, a bad value, a missing option, options
 #: that do not go together, an option that needs another, no such command, a file that
@@ -545,7 +544,7 @@ USAGE_ERRORS = [
 
 
 @pytest.mark.parametrize("args, command", USAGE_ERRORS, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
-def test_a_usage_error_is_the_four_lines_the_readme_shows(args, command):
+def test_a_usage_error_is_the_four_lines_the_contract_page_shows(args, command):
     result = invoke(args, prog_name="foursquare")
     assert result.exit_code == 2 and result.stdout == "", result.output
     lines = result.stderr.split("\n")
@@ -562,10 +561,10 @@ def test_a_missing_choice_names_its_values_on_the_message_line():
     assert result.stderr.splitlines()[-1] == "Error: Missing argument '{transcript|state|rules}'. Choose from: transcript, state, rules"
 
 
-def test_the_readme_example_is_the_real_output():
-    text = README.read_text()
-    start = text.index("  ```text\n  $ foursquare solve --force\n")
-    block = textwrap.dedent(text[start : text.index("  ```\n", start + 10)]).split("\n", 1)[1]
+def test_the_contract_pages_example_is_the_real_output():
+    text = CONTRACT.read_text(encoding="utf-8")
+    start = text.index("```text\n$ foursquare solve --force\n")
+    block = text[start : text.index("```\n", start + 10)].split("\n", 1)[1]
     command, _, shown = block.partition("\n")
     done = subprocess.run([sys.executable, "-m", "foursquare", *command.split()[2:]], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and done.stdout == ""

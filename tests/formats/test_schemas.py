@@ -390,8 +390,10 @@ def test_a_state_of_a_stock_known_in_part_satisfies_the_schema(tmp_path):
     assert doc["unknown"] == 20 and accepts("state", doc)
 
 
-def test_the_readme_example_names_its_schema_and_satisfies_it(tmp_path):
-    block = next(b for b in (ROOT / "README.md").read_text(encoding="utf-8").split("```") if b.startswith("yaml\n# yaml-language-server"))
+def test_the_ci_pages_example_names_its_schema_and_satisfies_it(tmp_path):
+    # docs/guide/ci.md, "In your editor: the JSON Schemas"
+    page = ROOT / "docs" / "guide" / "ci.md"
+    block = next(b for b in page.read_text(encoding="utf-8").split("```") if b.startswith("yaml\n# yaml-language-server"))
     text = block.removeprefix("yaml\n")
     assert text.startswith("# yaml-language-server: $schema=transcript.schema.json\n")
     assert accepts("transcript", yaml.safe_load(text))

@@ -1,6 +1,6 @@
 """The pre-commit hook (.pre-commit-hooks.yaml at the root) and the example configuration
 of a repository of games that uses it (examples/.pre-commit-config.yaml): the keys
-pre-commit reads, and which file names the hook checks (README.md, "A pre-commit hook")."""
+pre-commit reads, and which file names the hook checks (docs/guide/ci.md, "A pre-commit hook")."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ class Command(click.Command):
         try:
             return self._parse_args(ctx, args)
         except click.MissingParameter as exc:
-            # one line, as every usage error's message (README): Click lists the values
+            # one line, as every usage error's message (docs/reference/contract.md): Click lists the values
             # of a choice on lines of their own
             raise click.UsageError(" ".join(exc.format_message().split()), ctx) from None
         except click.UsageError as exc:

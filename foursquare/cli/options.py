@@ -90,7 +90,7 @@ RULES_SPEC = RulesSpec()
 
 def _plain_digits(text: str) -> bool:
     """Whether an option's value is ASCII digits and nothing else: no sign, no
-    Unicode digits (``４``), no white space around them (README: integer options)."""
+    Unicode digits (``４``), no white space around them (docs/reference/contract.md: integer options)."""
     return bool(text) and text.isascii() and text.isdigit()
 
 

@@ -99,7 +99,7 @@ def _game(options: StateOptions, spec: GameSpec) -> tuple[Game, str | None]:
 
 def _take_back_after(game: Game, name: str | None, after: int) -> None:
     """``--after K``: take back every move after the first K of the game of MOVES (``name``)."""
-    if name is None:  # --after needs MOVES, whatever K (README: an option that changes nothing)
+    if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
         raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
     if after > len(game.moves):
         held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"

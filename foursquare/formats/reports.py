@@ -1,4 +1,4 @@
-"""The machine formats of ``foursquare validate`` (FORMATS.md "validate"; README "Checking
+"""The machine formats of ``foursquare validate`` (FORMATS.md "validate"; docs/guide/ci.md "Checking
 transcripts"): JSON written element by element, JSON lines, GitHub Actions workflow
 commands and JUnit XML.
 

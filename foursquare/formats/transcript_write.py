@@ -76,7 +76,7 @@ def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
 
 def leading_comments(text: str) -> str:
     """The comment lines at the top of a YAML file, before its first document (an
-    editor's modeline, ``# yaml-language-server: $schema=...``, README "Schemas"), with
+    editor's modeline, ``# yaml-language-server: $schema=...``, docs/guide/ci.md), with
     the blank lines among them, each ending with a line end: what a rewrite of the file
     keeps at its top.  Empty when the file starts with anything else.
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from foursquare import Game, PlayerView, get_rules
-from foursquare.bots import BOTS, DEFAULT, BotError, get_bot, recommend
+from foursquare.bots import BOTS, DEFAULT, BotError, ExpertBot, get_bot, recommend
 from foursquare.bots._board import Board
 from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
@@ -418,3 +418,20 @@ def test_wrong_types_are_refused_in_our_words_by_get_bot(args, error, words):
     with pytest.raises(error) as info:
         get_bot(*args)
     assert words in str(info.value)
+
+
+def test_hidden_information_expert_at_its_default_settings_gives_the_same_hint_for_every_order_rules_6():
+    # the default hint's bot, at the default work limit (no clock: the same work on every machine),
+    # at positions where it samples stocks (from its from_piles piles on)
+    bot = get_bot("expert")
+    assert isinstance(bot, ExpertBot)
+    sampled = [game for game in _positions(deals=(5,), every=3) if len(game.grid()) >= bot.from_piles]
+    assert len(sampled) >= 3
+    for game in sampled[:3]:
+        answers = []
+        for order_seed in range(3):
+            other = _same_view_other_order(game, order_seed)
+            assert other.view() == game.view() and other.remaining != game.remaining
+            answers.append(bot.estimates(other.view(), None, seed=0))
+        assert answers[0] == answers[1] == answers[2]
+        assert any(estimate.samples for estimate in answers[0])  # the samples spoke, not only the prior

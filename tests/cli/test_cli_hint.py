@@ -126,15 +126,16 @@ def test_hint_says_how_it_ranks_and_the_time_used_of_the_budget(tmp_path):
     assert data["ranked_by"] == "search" and 0 <= data["seconds"] <= 60
 
 
-def test_the_readme_hint_example_is_real_output_but_for_the_time_used():
-    """README.md shows `foursquare hint examples/state.yaml --bot greedy` in a text
-    block (the time used changes from run to run): the rest is exact."""
+def test_the_docs_hint_example_is_real_output_but_for_the_time_used():
+    """docs/guide/hints.md shows `foursquare hint examples/state.yaml --bot greedy` in a
+    text block (the time used changes from run to run): the rest is exact."""
     import re
     import shlex
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    block = next(b for b in (root / "README.md").read_text().split("```") if b.startswith("text\n$ foursquare hint "))
+    page = root / "docs" / "guide" / "hints.md"
+    block = next(b for b in page.read_text(encoding="utf-8").split("```") if b.startswith("text\n$ foursquare hint "))
     command, _, output = block[len("text\n$ ") :].partition("\n")
     words = shlex.split(command)[1:]
     words[words.index("examples/state.yaml")] = str(root / "examples" / "state.yaml")

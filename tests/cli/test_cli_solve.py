@@ -182,7 +182,7 @@ def test_analyze_bad_input_is_one_line(tmp_path):
 
 @pytest.mark.parametrize("args", [["--deal", "2", "--max-nodes", "50"], ["--deck", "-"]])
 def test_solve_output_without_a_win_is_still_yaml(tmp_path, args):
-    # `solve > win.yaml` then `validate win.yaml` (docs/guide/ci.md): with no win to print, the
+    # `solve > win.yaml` then `validate win.yaml` (docs/guide/solver.md, docs/guide/ci.md): with no win to print, the
     # file holds comments only, which validate reports as "no game", not a YAML error
     result = invoke(["solve", *args], input="AS 2S\n")
     assert result.exit_code == 0

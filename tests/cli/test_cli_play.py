@@ -601,3 +601,20 @@ def test_at_a_real_terminal_the_warning_before_the_game_and_the_closing_lines_fi
     piped = subprocess.run([sys.executable, "-m", "foursquare", "play", "--deal", "1", "--interactive", "--ascii"],
                            input="quit\n", capture_output=True, text=True, env=env, timeout=60)
     assert piped.stderr == " ".join(line.strip() for line in warning) + "\n"
+
+
+def test_the_readmes_short_session_is_the_guides_session_abridged():
+    # the README shows the session with parts left out ("..."): every line it shows is a
+    # line of the guide's session (checked above against the program), in the same order
+    root = Path(__file__).parents[2]
+    start = "text\n$ foursquare play --deal 1 --ascii --record deal1.yaml\n"
+
+    def session(path: Path) -> list[str]:
+        block = next(b for b in path.read_text(encoding="utf-8").split("```") if b.startswith(start))
+        return block.split("\n")[1:]
+
+    guide = iter(session(root / "docs" / "guide" / "playing.md"))
+    shown = [line for line in session(root / "README.md") if line != "..."]
+    assert len(shown) > 20
+    for line in shown:
+        assert any(line == other for other in guide), f"not in the guide's session, or out of order: {line!r}"

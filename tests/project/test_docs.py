@@ -71,10 +71,6 @@ def test_the_built_reference_holds_every_command_and_every_option(tmp_path):
                 assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", text, re.M), f"{name}: {flag}"
 
 
-def test_the_readme_is_short_and_starts_with_the_two_set_up_commands():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= 200
-    blocks = text.split("```")
-    assert blocks[0] == ""
-    assert blocks[1].startswith("sh\npython3 -m venv .venv && ") and "foursquare play --deal" in blocks[1]
-    assert blocks[3] == "sh\n. .venv/bin/activate && python -m pytest -q\n"
+def test_the_readme_is_short():
+    # (its first two code blocks, the set-up commands: test_examples.py)
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200

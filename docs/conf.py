@@ -11,8 +11,10 @@ commands (sphinx-click), the API reference from the docstrings (autodoc).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # (the package, also when it is not installed)
@@ -54,3 +56,18 @@ man_pages = [("reference/commands/index", "foursquare", "Foursquare, Wil Su's so
     (f"reference/commands/{name}", f"foursquare-{name}", f"foursquare {name}", [author], 1) for name in COMMANDS
 ]
 man_show_urls = False
+
+
+# The commands' help is plain text, but sphinx-click reads it as reStructuredText: a word
+# followed by ':' and no space (FILE:LINE, tcp://HOST:8786) would become a link there.
+_SCHEME = re.compile(r"\b([A-Za-z][\w+.-]*):(?=[^\s:])")
+
+
+def _plain_text(app: object, ctx: object, lines: list[str]) -> None:
+    lines[:] = [_SCHEME.sub(r"\1\\:", line) for line in lines]
+
+
+def setup(app: Any) -> None:
+    for event in ("sphinx-click-process-description", "sphinx-click-process-options",
+                  "sphinx-click-process-arguments", "sphinx-click-process-usage", "sphinx-click-process-epilog"):  # fmt: skip
+        app.connect(event, _plain_text)

@@ -128,7 +128,15 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the winning game as a transcript (comments say the outcome); json: one object"
+    " (with --deals: one a line, then the summary).",
+)
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("--resume", is_flag=True, help=RESUME_HELP)

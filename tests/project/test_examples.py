@@ -1,11 +1,13 @@
-"""Every file of examples/ does what examples/README.md says."""
+"""Every file of examples/ does what examples/README.md says, and every example of the README and the docs runs."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,56 @@ def test_python_examples_of_the_readme_and_the_docs_type_check_with_mypy_strict(
         capture_output=True, text=True, cwd=EXAMPLES.parent, timeout=600,  # (where the package is found)
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# The other sessions shown (```text blocks starting "$ foursquare"): their output holds
+# figures of time or of the machine, so they are compared with those figures left out;
+# a line "..." stands for lines left out. The sessions that need a history or a terminal
+# are checked by their own tests, named here.
+CHECKED_ELSEWHERE = {
+    "foursquare play --deal 1 --ascii --record deal1.yaml": "cli/test_cli_play.py (at 40 columns)",
+    "foursquare stats": "history/test_stats.py (a history of those games)",
+    "foursquare history --limit 4": "illustrative: your own games, on your dates",
+}
+#: Figures that change from run to run or machine to machine: times, the search core.
+VARYING = re.compile(r"\d+(\.\d+)? ?(µs|ms|s)\b|seconds: [\d.]+|search core: [^\n]*")
+
+
+def text_sessions():
+    for page in PAGES:
+        for block in page.read_text(encoding="utf-8").split("```")[1::2]:
+            lang, _, body = block.partition("\n")
+            body = textwrap.dedent(body)
+            if lang == "text" and body.startswith("$ foursquare "):
+                command, _, output = body[2:].partition("\n")
+                if command not in CHECKED_ELSEWHERE:
+                    yield pytest.param(command, output, id=f"{page_name(page)}: {command}")
+
+
+def _same_but_the_varying_figures(shown: str, real: str) -> bool:
+    """Whether ``real`` holds the lines ``shown`` in order ("..." for any lines), times aside."""
+    real_lines = iter(VARYING.sub("#", real).splitlines())
+    shown_lines = VARYING.sub("#", shown).rstrip("\n").splitlines()
+    at_any = False
+    for line in shown_lines:
+        if line.strip() == "...":
+            at_any = True
+            continue
+        for other in real_lines:
+            if other == line:
+                break
+            if not at_any:
+                return False
+        else:
+            return False
+        at_any = False
+    return at_any or next(real_lines, None) is None
+
+
+@pytest.mark.parametrize("command, output", list(text_sessions()))
+def test_text_sessions_of_the_docs_are_real_output_but_for_times(command, output, monkeypatch):
+    import shlex
+
+    monkeypatch.chdir(EXAMPLES.parent)
+    result = invoke(shlex.split(command)[1:], prog_name="foursquare")
+    assert _same_but_the_varying_figures(output, result.output), result.output

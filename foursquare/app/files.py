@@ -56,7 +56,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, NamedTuple
 
 try:
@@ -280,6 +280,9 @@ def _lock(fd: int, path: str) -> None:
 #: killed (:func:`sweep_leftovers`) from one being written.
 _OUR_TEMPORARY = re.compile(r"\.foursquare-([1-9][0-9]{0,9})-[A-Za-z0-9_]+\.tmp\Z")
 
+#: The bytes read or copied at a time when a file is rewritten.
+_BLOCK = 1 << 16
+
 #: The errors of a folder that refuses a new name (its mode, ``chattr +i``, a sticky folder).
 _FOLDER_REFUSES = (errno.EACCES, errno.EPERM)
 
@@ -404,29 +407,41 @@ class LockedFile:
         return 0 if self.pending else os.fstat(self.fd).st_size
 
     def rewrite(self, text: str, *, sync: bool = True) -> None:
-        """Replace the file's text: a temporary file beside it, locked, written, synced
-        and renamed over it (a new file: linked to its name, which appears only now,
-        whole).  On any failure the file keeps its old text, the temporary file is
-        removed and the lock is still held.  When the folder refuses the temporary file
-        or the rename (its mode, ``chattr +i``) but the file itself can be written, it
-        is rewritten in place instead (:meth:`_rewrite_in_place`, said once on stderr).
+        """Replace the file's text: :meth:`rewrite_chunks` of ``text`` in UTF-8.
 
+        :raises OSError: as :meth:`rewrite_chunks`.
+        """
+        self.rewrite_chunks([text.encode("utf-8")], sync=sync)
+
+    def rewrite_chunks(self, chunks: Iterable[bytes], *, sync: bool = True) -> None:
+        """Replace the file's text with ``chunks``, read one at a time (a table of any
+        length rewritten in memory that does not grow with it): a temporary file beside
+        it, locked, written, synced and renamed over it (a new file: linked to its name,
+        which appears only now, whole).  On any failure, an exception raised by
+        ``chunks`` included, the file keeps its old text, the temporary file is removed
+        and the lock is still held.  When the folder refuses the temporary file or the
+        rename (its mode, ``chattr +i``) but the file itself can be written, it is
+        rewritten in place instead (:meth:`_rewrite_in_place`, said once on stderr).
+
+        :param chunks: the new text, in bytes; when it reads the file itself, it is
+            to read no further than :meth:`size` gave before the call (the rewrite in
+            place writes after the old text first).
         :raises OSError: naming :attr:`path` (never the temporary file);
             :class:`FileExistsError` (:data:`CREATED_MEANWHILE`) or :class:`BlockingIOError`
             (:data:`IN_USE`) when another command created the new file first.
         """
-        data = text.encode("utf-8")
         try:
             fd, tmp = _new_temporary(os.path.dirname(self.real), self.path)
         except OSError as exc:
             if self.pending or exc.errno not in _FOLDER_REFUSES:
                 raise
-            self._rewrite_in_place(data, sync, exc)
+            self._rewrite_in_place(chunks, sync, exc)
             return
         try:
             os.fchmod(fd, self.mode)
             _lock(fd, self.path)
-            _write_all(fd, data)
+            for chunk in chunks:
+                _write_all(fd, chunk)
             if sync:
                 os.fsync(fd)
             refused = self._put(tmp)
@@ -436,8 +451,12 @@ class LockedFile:
                 raise OSError(exc.errno, exc.strerror, self.path) from None
             raise
         if refused is not None:
-            _drop(fd, tmp)
-            self._rewrite_in_place(data, sync, refused)
+            try:
+                os.lseek(fd, 0, os.SEEK_SET)
+                with os.fdopen(os.dup(fd), "rb") as written:  # (its text, read back a block at a time)
+                    self._rewrite_in_place(iter(lambda: written.read(_BLOCK), b""), sync, refused)
+            finally:
+                _drop(fd, tmp)
             return
         if self.fd >= 0:
             os.close(self.fd)  # the old inode's lock: the path names the new one, locked
@@ -457,26 +476,32 @@ class LockedFile:
             return exc
         return None
 
-    def _rewrite_in_place(self, data: bytes, sync: bool, refused: OSError) -> None:
+    def _rewrite_in_place(self, chunks: Iterable[bytes], sync: bool, refused: OSError) -> None:
         """Rewrite the file through its own descriptor, for a folder that refuses new
         names: the new text first written after the old (so a full disk, a quota or a
         size limit fails there, and the file is cut back to its old text, whole), then
-        at the start, and the file cut to its length.  Only a kill or a failure of the
-        disk in the last step can leave it mixed.  Said once on stderr.
+        copied to the start a block at a time, and the file cut to its length.  Only a
+        kill or a failure of the disk in the last step can leave it mixed.  Said once
+        on stderr.
 
         :raises OSError: naming :attr:`path`."""
-        old = self.size()
+        old = end = self.size()
         try:
-            _write_all(self.fd, data, old)
+            for chunk in chunks:
+                _write_all(self.fd, chunk, end)
+                end += len(chunk)
             if sync:
                 os.fsync(self.fd)
-        except OSError as exc:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.ftruncate(self.fd, old)
-            raise OSError(exc.errno, exc.strerror, self.path) from None
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, exc.strerror, self.path) from None
+            raise
         try:
-            _write_all(self.fd, data, 0)
-            os.ftruncate(self.fd, len(data))
+            for start in range(0, end - old, _BLOCK):  # (forward: the copy never overtakes what it reads)
+                _write_all(self.fd, os.pread(self.fd, min(_BLOCK, end - old - start), old + start), start)
+            os.ftruncate(self.fd, end - old)
             if sync:
                 os.fsync(self.fd)
         except OSError as exc:

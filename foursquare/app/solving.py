@@ -4,9 +4,9 @@ the result of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from .sweep import SweepCsv, Workers, int_or_none, limit_text, rules_text
 
@@ -34,9 +34,12 @@ class SolveSweep:
         """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
         return [rules_text(self.rules), str(self.max_nodes), limit_text(self.timeout)]
 
-    def layout(self) -> SweepCsv:
-        """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
-        return SweepCsv(CSV_HEADER, list(zip(CSV_HEADER[-3:], self.settings(), strict=True)), self.deals, solution_of_row)
+    def layout(self, again: bool = False) -> SweepCsv:
+        """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`:
+        a row of a lower ``max_nodes`` is kept when settled, and, when it is
+        ``unknown``, solved again if ``again`` (else refused)."""
+        settings = list(zip(CSV_HEADER[-3:], self.settings(), strict=True))
+        return SweepCsv(CSV_HEADER, settings, self.deals, solution_of_row, limit="max_nodes", again=again)
 
     def row(self, deal: int, sol: Solution) -> list[object]:
         """The CSV row of ``deal``'s solution."""
@@ -46,10 +49,11 @@ class SolveSweep:
         ]
 
     def solutions(
-        self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None
+        self, todo: Sequence[int], mapper: Mapper | None, initializer: Callable[[], None] | None = None
     ) -> Iterator[tuple[int, Solution]]:
         """:func:`~foursquare.solver.solve_deals` of ``todo`` (the deals not in the file
-        yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes."""
+        yet, after those solved again: :class:`DealsToSolve`): on ``mapper`` (a
+        connected cluster's), else in ``workers.jobs`` processes."""
         from ..solver import solve_deals
 
         return solve_deals(
@@ -70,3 +74,39 @@ def solution_of_row(row: dict[str, str]) -> Solution:
         Outcome(row["status"]), int_or_none(row["score"]), (), int(row["nodes"]), float(row["seconds"]),
         int_or_none(row["max_score"]),
     )
+
+
+class DealsToSolve(Sequence[int]):
+    """The deals a resumed sweep solves, in deal order: those of the file's rows
+    solved again (``again``, in order), then the deals of the range after the file's
+    (``rest``), without a list of the range.
+
+    >>> todo = DealsToSolve([2, 7], range(10, 13))
+    >>> len(todo), list(todo), todo[2], todo[-1], list(todo[1:3])
+    (5, [2, 7, 10, 11, 12], 10, 12, [7, 10])
+    """
+
+    def __init__(self, again: Sequence[int], rest: range) -> None:
+        self.again, self.rest = again, rest
+
+    def __len__(self) -> int:
+        return len(self.again) + len(self.rest)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("deal index out of range")
+        return self.again[index] if index < len(self.again) else self.rest[index - len(self.again)]
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self.again
+        yield from self.rest

@@ -33,23 +33,40 @@ after the rows kept, each flushed as in any run.  So at every moment the file ho
 (and at most one partial line after a crash, which the next resume cuts), and
 the finished file is the one an uninterrupted run writes, but for the measured
 times (the ``seconds`` column).
+
+**How a run solves again the rows a lower limit left open** (solve, a higher
+``--max-nodes``: :attr:`SweepCsv.limit`).  A row written under a lower limit is
+kept as it is when it is settled (a proved score or a proof of no win holds under
+any higher limit) and, when its status is ``unknown``, its deal is solved again
+under this run's limit, before the deals after the file's (:attr:`Resumed.again`).
+Those rows go to a :class:`Journal` beside the file (``FILE.escalating``: the
+file's header, then the rows in deal order, each written whole as it comes), and
+the file itself is not touched while they are solved: a reader sees the table as
+it was.  When the pass ends or the run stops, the journal is merged into the file
+(:func:`merge_journal`, through :class:`SweepRows`): the file rewritten whole, in
+deal order, each superseded row replaced, every other line byte for byte, through
+a temporary file renamed over it, then the journal removed; both are read a line
+at a time, so memory holds the deals to solve again, never the table.  A journal
+left by a run that was killed is merged by the next resume before anything else.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import io
 import math
 import os
 import re
 import stat
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import FormatError, FoursquareError, quote, shown_name
-from .files import claim
+from .files import LockedFile, claim
 
 if TYPE_CHECKING:
     from ..cluster import Cluster, SchedulerAddress
@@ -57,6 +74,10 @@ if TYPE_CHECKING:
 
 #: The CSV's line end (the csv module's).
 LINE_END = "\r\n"
+#: The status of a row that a limit left open (solve's ``unknown``), to be solved again under a higher one.
+UNKNOWN_STATUS = "unknown"
+#: The journal of a pass of rows solved again is the ``--output`` file's name and this.
+JOURNAL_SUFFIX = ".escalating"
 
 
 def rules_text(rules: Rules) -> str:
@@ -137,6 +158,19 @@ class SettingMismatch(ResumeMismatch):
         )
 
 
+class UnknownUnderLowerLimit(SettingMismatch):
+    """An unknown row (of ``deal``) written under a lower limit (``column``: ``was``)
+    than this run's (``now``), in a run that does not solve such rows again
+    (:attr:`SweepCsv.again`)."""
+
+    def __init__(self, where: str, column: str, was: str, now: str, deal: str) -> None:
+        self.column, self.was, self.now, self.deal = column, was, now, deal
+        ResumeMismatch.__init__(  # (the words of this refusal, not of its base's)
+            self, where, f"deal {shown_field(deal)} is unknown under {column} {was}, this run has {now}: solve the "
+            "unknown deals again under it, or resume with the limit the file was written with"
+        )
+
+
 class DealOutOfRange(ResumeMismatch):
     """A row of a deal outside the run's range: past its end (``first`` false), or the
     file's first row at another deal than the range's first (``first`` true)."""
@@ -177,6 +211,13 @@ class SweepCsv:
         :class:`ValueError` for a value this command does not write.
     :ivar bots: for simulate: the bots, in the order of each deal's rows (a ``bot``
         column); ``None``: one row a deal.
+    :ivar limit: the setting column of a limit this run may be above (solve:
+        ``max_nodes``; one row a deal): a row written under a lower value is kept
+        when it is settled (a settled deal is settled under any higher limit), and
+        solved again when its status is ``unknown`` if :attr:`again`, else refused
+        (:class:`UnknownUnderLowerLimit`); a higher value is refused
+        (:class:`SettingMismatch`).  ``None``: every setting must be this run's.
+    :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
     """
 
     header: Sequence[str]
@@ -184,6 +225,8 @@ class SweepCsv:
     deals: range
     parse: Callable[[dict[str, str]], Any]
     bots: Sequence[str] | None = None
+    limit: str | None = None
+    again: bool = False
 
     @property
     def group(self) -> int:
@@ -194,11 +237,15 @@ class SweepCsv:
 @dataclass
 class Resumed:
     """How many rows an ``--output`` file already holds (each handed, read by the
-    ``parse`` given to :func:`resume_csv`, to its ``keep``) and the file, open at
-    their end for the next rows."""
+    ``parse`` given to :func:`resume_csv`, to its ``keep``, but for the rows to be
+    solved again), the file, open at their end for the next rows, and the deals of
+    its rows to be solved again (in deal order) with the journal their rows go to
+    (module doc)."""
 
     rows: int
     stream: IO[str]
+    again: list[int]
+    journal: Journal | None
 
 
 def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
@@ -211,9 +258,13 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         row, or with ``bots`` one per bot); when a later line is refused, what it
         was given is to be thrown away.
     :returns: the number of rows kept and the file open after them; a missing or
-        empty file, or one whose header line was cut short, gets the header.
+        empty file, or one whose header line was cut short, gets the header.  With a
+        ``limit``, the deals of the unknown rows of a lower one and their journal,
+        started (:class:`Journal`; a journal a killed run left is merged first).
     :raises NotAFileToResume: for a FIFO.
-    :raises ResumeMismatch: a row of other settings or of a deal not due there.
+    :raises ResumeMismatch: a row of other settings or of a deal not due there
+        (:class:`UnknownUnderLowerLimit`: an unknown row of a lower ``limit``
+        without ``again``).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
         (:class:`ForeignCsvError`: another header).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
@@ -228,22 +279,27 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         # /dev/null, a device: nothing to continue
         stream = open(path, "w", newline="", encoding="utf-8")
         stream.write(",".join(layout.header) + LINE_END)
-        return Resumed(0, stream)
+        return Resumed(0, stream, [], None)
     held = claim(path)
+    journal: Journal | None = None
     try:
+        if layout.limit is not None:
+            merge_journal(held, layout)  # the rows solved again by a run that was killed
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
-            rows, kept, fresh = _read(raw, path, layout, keep)
-        os.ftruncate(held.fd, kept)  # a partial last line (a crash), an unfinished deal
+            found = _read(raw, path, layout, keep)
+        os.ftruncate(held.fd, found.end)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
+        if found.again:
+            journal = Journal.start(held, layout)
         fd, held.fd = held.fd, -1
     except BaseException:
         held.release()
         raise
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
-    if fresh:
+    if found.fresh:
         RowWriter(stream, path).write(layout.header)
-    return Resumed(rows, stream)
+    return Resumed(found.rows, stream, found.again, journal)
 
 
 class RowWriter:
@@ -292,9 +348,20 @@ class RowWriter:
 LONGEST_LINE = 1 << 16
 
 
-def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> tuple[int, int, bool]:
-    """Read the file ``raw`` (at its start) a line at a time: ``(rows kept, the byte
-    offset after the last one kept, whether the header is to be written)``.
+@dataclass
+class _Found:
+    """What :func:`_read` found in a file: its rows (whole deals), the byte offset
+    after the last one, whether the header is still to be written, and the deals of
+    the rows to be solved again."""
+
+    rows: int
+    end: int
+    fresh: bool
+    again: list[int]
+
+
+def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> _Found:
+    """Read the file ``raw`` (at its start) a line at a time (:class:`_Found`).
 
     Only a last line without any line end that is the start of the line due there
     (the header, or the row due there) is left out (to be cut); anything else that
@@ -303,12 +370,13 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     rules = _rules_of(layout.settings)
     count = 0  # the rows kept (whole deals)
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
+    again: list[int] = []  # the deals of the rows to be solved again (one row a deal)
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
     first = raw.readline(LONGEST_LINE)
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
     if _header_due(path, first[start:], layout.header):
-        return 0, start, True
+        return _Found(0, start, True, again)
     keep_at = offset = len(first)  # the offset after the last whole deal; after the last line read
     number = 1
     while data_line := raw.readline(LONGEST_LINE):
@@ -320,13 +388,18 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
             # the last line, cut short (a crash): dropped, if it is the start of the row due
             _check_cut_line(_Place(path, number, count + len(pending)), data_line, layout)
             break
-        pending.append(_read_row(_Place(path, number, count + len(pending)), data_line, layout, rules))
-        if len(pending) == layout.group:
-            keep(pending)
+        parsed, solve_again = _read_row(_Place(path, number, count + len(pending)), data_line, layout, rules)
+        if solve_again:  # (one row a deal: SweepCsv.limit) kept in the file, not handed to keep
+            again.append(layout.deals[count // layout.group])
+        else:
+            pending.append(parsed)
+        if solve_again or len(pending) == layout.group:
+            if pending:
+                keep(pending)
             count += layout.group
             pending = []
             keep_at = offset
-    return count, keep_at, False
+    return _Found(count, keep_at, False, again)
 
 
 @dataclass(frozen=True)
@@ -339,9 +412,10 @@ class _Place:
     index: int
 
 
-def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -> Any:
+def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
     """The row of one whole line, parsed, if it is the row due at its place with this
-    run's settings: else :class:`FormatError` or :class:`ResumeMismatch`."""
+    run's settings (and whether it is to be solved again: :attr:`SweepCsv.limit`):
+    else :class:`FormatError` or :class:`ResumeMismatch`."""
     path, number = place.path, place.number
     end_bytes = LINE_END.encode()
     lf_only = not data_line.endswith(end_bytes)
@@ -349,7 +423,7 @@ def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -
         data_line = data_line[:-1] + end_bytes
     try:
         row = _row_of(path, number, data_line, layout.header)
-        _check_row(place, row, layout)
+        again = _check_row(place, row, layout)
         try:
             _check_values(row, rules)
             parsed = layout.parse(row)
@@ -361,7 +435,7 @@ def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -
         raise
     if lf_only:
         raise FormatError(path, number, _LF_WORDS)
-    return parsed
+    return parsed, again
 
 
 def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
@@ -577,12 +651,21 @@ def _check_simulate_values(row: dict[str, str], rules: Rules, top: int) -> None:
         raise ValueError(f"status {status!r}")
 
 
-def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> None:
-    """A row is the one due at its place with this run's settings, else :class:`ResumeMismatch`."""
+def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
+    """A row is the one due at its place with this run's settings, else
+    :class:`ResumeMismatch`; whether it is to be solved again (an unknown row of a
+    lower :attr:`SweepCsv.limit`)."""
     where = f"{shown_name(place.path)}:{place.number}"
+    again = False
     for column, value in layout.settings:
-        if row[column] != value:
+        if row[column] == value:
+            continue
+        if column != layout.limit or not _below(row[column], value):
             raise SettingMismatch(where, column, row[column] or "none", value or "none")
+        if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
+            if not layout.again:
+                raise UnknownUnderLowerLimit(where, column, row[column], value, row["deal"])
+            again = True
     bots, deals, index = layout.bots, layout.deals, place.index
     if bots and row["bot"] != bots[index % layout.group]:
         raise ResumeMismatch(
@@ -602,6 +685,13 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> None:
         if index == 0:
             raise DealOutOfRange(where, row["deal"], deals, first=True)
         raise ResumeMismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
+    return again
+
+
+def _below(text: str, limit: str) -> bool:
+    """Whether ``text`` is a limit as the commands write one (digits, no leading 0)
+    lower than ``limit`` (one too)."""
+    return _is_deal_number(text) and _is_deal_number(limit) and len(text) <= _DIGITS and int(text) < int(limit)
 
 
 def int_or_none(text: str) -> int | None:
@@ -610,3 +700,297 @@ def int_or_none(text: str) -> int | None:
     :raises ValueError: for anything else.
     """
     return None if text == "" else int(text)
+
+
+# --- solving the unknown rows again under a higher limit: the journal and the merge -----------
+
+def journal_path(path: str) -> str:
+    """The journal beside the ``--output`` file ``path`` (links followed: beside the real file).
+
+    >>> journal_path("/tmp/table.csv")
+    '/tmp/table.csv.escalating'
+    """
+    return os.path.realpath(path) + JOURNAL_SUFFIX
+
+
+def shown_journal(path: str, real: str) -> str:
+    """How messages name the journal of the file named ``path`` (its real file
+    ``real``): beside the name given, unless that name is a link (then beside the
+    real file, where it is).
+
+    >>> shown_journal("table.csv", os.path.realpath("table.csv"))
+    'table.csv.escalating'
+    """
+    mine = path + JOURNAL_SUFFIX
+    return mine if os.path.realpath(mine) == real + JOURNAL_SUFFIX else real + JOURNAL_SUFFIX
+
+
+def discard_journal(path: str) -> None:
+    """Remove the journal beside the regular file ``path``, for a file written afresh
+    (``--force``): its rows were the rows solved again of the file's old text.
+    Nothing there, or a journal's name that is not a regular file, is left alone.
+
+    :raises OSError: naming the journal when it cannot be removed.
+    """
+    if not os.path.isfile(path):  # (standard output, a device: no journal of theirs)
+        return
+    journal = journal_path(path)
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_ISREG(os.lstat(journal).st_mode):
+            os.unlink(journal)
+
+
+class Journal:
+    """The rows of the deals a run solves again (:attr:`SweepCsv.limit`), in deal
+    order, written whole as they come (:class:`RowWriter`) to the journal beside
+    the ``--output`` file (:func:`journal_path`): a CSV with the file's header,
+    whose rows replace the file's rows of the same deals when it is merged
+    (:func:`merge_journal`).  Made by :func:`resume_csv`, which holds the file."""
+
+    def __init__(self, main: str, path: str, layout: SweepCsv, stream: IO[str]) -> None:
+        self.main, self.path, self.layout = main, path, layout
+        self.shown = shown_journal(path, main)
+        self.stream = stream
+        self.writer = RowWriter(stream, self.shown)
+
+    @classmethod
+    def start(cls, held: LockedFile, layout: SweepCsv) -> Journal:
+        """A new journal beside ``held``'s file (any old one was merged and removed),
+        its header written.
+
+        :raises OSError: naming the journal, when it cannot be created or written.
+        """
+        name = held.real + JOURNAL_SUFFIX
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(name, flags, 0o666)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
+        journal = cls(held.real, held.path, layout, os.fdopen(fd, "w", newline="", encoding="utf-8"))
+        try:
+            journal.write(layout.header)
+        except BaseException:
+            journal.stream.close()
+            raise
+        return journal
+
+    def write(self, fields: Sequence[object]) -> None:
+        """Write one row, whole (:meth:`RowWriter.write`).
+
+        :raises OSError: naming the journal.
+        """
+        self.writer.write(fields)
+
+    def merge(self, stream: IO[str]) -> IO[str]:
+        """Merge the journal into the file (:func:`merge_journal`), which ``stream``
+        holds open and locked: the file's stream from now on, at its end (``stream``
+        is closed).  The journal is closed, also when the merge fails (then the file
+        and the journal are as they were, and the next ``--resume`` merges it).
+
+        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
+        """
+        self.stream.close()
+        held = LockedFile(self.path, self.main, os.dup(stream.fileno()), created=False)
+        try:
+            merge_journal(held, self.layout)
+            os.lseek(held.fd, 0, os.SEEK_END)
+        except BaseException:
+            held.release()  # (the file's lock stays with ``stream``)
+            raise
+        fd, held.fd = held.fd, -1
+        stream.close()  # the old text's descriptor, when the file was replaced
+        return os.fdopen(fd, "w", newline="", encoding="utf-8")
+
+
+def merge_journal(held: LockedFile, layout: SweepCsv) -> int:
+    """Merge the journal beside ``held``'s file into it, if there is one: the file
+    rewritten whole (:meth:`LockedFile.rewrite_chunks`: a temporary file renamed
+    over it, so that it is always the old text or the new), each row that a row of
+    the journal supersedes replaced by that row, every other line kept byte for
+    byte; then the journal is removed.  Both files are read a line at a time.
+
+    A row of the journal supersedes the file's row of its deal when that row is
+    ``unknown`` under a lower :attr:`SweepCsv.limit` with the same other settings,
+    or is already the same line (a merge that the removal of the journal did not
+    follow).  A last line of the journal without its line end (a crash while it
+    was written) is left out: its deal is solved again.
+
+    :returns: the rows replaced.
+    :raises FormatError: naming the journal's line, when it is not the rows solved
+        again of this file (the file untouched, the journal kept).
+    :raises OSError: naming the file, when it cannot be rewritten (the journal kept).
+    """
+    name = held.real + JOURNAL_SUFFIX
+    try:
+        journal = open(name, "rb")  # (closed below, before it is removed)
+    except FileNotFoundError:
+        return 0
+    with journal:
+        rows = _JournalRows(journal, held, layout)
+        if rows.due is not None:
+            size = held.size()
+            with os.fdopen(os.dup(held.fd), "rb") as raw:
+                raw.seek(0)
+                held.rewrite_chunks(_blocks(_merged(raw, size, rows)))
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
+    return rows.merged
+
+
+@dataclass(frozen=True)
+class _JournalRow:
+    """A row of the journal: its line (CR LF included), its fields, its line number."""
+
+    line: bytes
+    row: dict[str, str]
+    number: int
+
+    @property
+    def deal(self) -> str:
+        return self.row["deal"]
+
+
+class _JournalRows:
+    """The rows of a journal, read one at a time, each checked: a row this command
+    writes, of a deal after the one before (:attr:`due`: the next, ``None`` at the end)."""
+
+    def __init__(self, raw: IO[bytes], held: LockedFile, layout: SweepCsv) -> None:
+        self.raw, self.main, self.layout = raw, held.path, layout
+        self.shown = shown_journal(held.path, held.real)
+        self.number = 1
+        self.merged = 0
+        self.due: _JournalRow | None = None
+        try:
+            fresh = _header_due(self.shown, raw.readline(LONGEST_LINE), layout.header)
+        except ForeignCsvError:
+            raise self.error("it does not begin with this command's header line") from None
+        if not fresh:  # (a header cut short: no rows yet)
+            self.advance()
+
+    def advance(self) -> None:
+        """Read the next row into :attr:`due`."""
+        line = self.raw.readline(LONGEST_LINE)
+        self.number += 1
+        if not line.endswith(b"\n"):  # the end, or a last line cut short (a crash): left out
+            self.due = None
+            return
+        if not line.endswith(LINE_END.encode()):
+            raise self.error("a line that does not end in CR LF")
+        row = _row_of(self.shown, self.number, line, self.layout.header)
+        if not _is_deal_number(row["deal"]) or (self.due is not None and int(row["deal"]) <= int(self.due.deal)):
+            raise self.error(f"deal {shown_field(row['deal'])} does not follow the deal before it")
+        try:
+            _check_values(row, _rules_of([("rules", row["rules"])]))
+        except Exception as exc:  # (ValueError, KeyError, RulesError: any value this command never writes)
+            raise self.error(f"a value this command does not write ({exc})") from None
+        self.due = _JournalRow(line, row, self.number)
+
+    def replace(self, line: bytes) -> bytes:
+        """The line of the due row, which replaces the file's ``line`` (of the same deal),
+        if it supersedes it (:func:`merge_journal`); the next row read."""
+        due = self.due
+        assert due is not None
+        if line != due.line:
+            try:
+                old = _row_of(self.main, 0, line, self.layout.header)
+            except FormatError:
+                old = {}
+            limit = self.layout.limit
+            same = all(old.get(c) == due.row[c] for c, _ in self.layout.settings if c != limit)
+            if not (old.get("status") == UNKNOWN_STATUS and same and limit and _below(old.get(limit, ""), due.row[limit])):
+                raise self.error(f"deal {due.deal}: its row in {shown_name(self.main)} is not an unknown row under a lower {limit}")
+        self.merged += 1
+        self.advance()
+        return due.line
+
+    def error(self, words: str) -> FormatError:
+        """The refusal of the journal at the line read last."""
+        return FormatError(
+            self.shown, self.number,
+            f"{words}: not the rows of {shown_name(self.main)} solved again; remove it, or move it away, and resume again",
+        )
+
+
+def _merged(raw: IO[bytes], size: int, rows: _JournalRows) -> Iterator[bytes]:
+    """The lines of the file ``raw`` (its first ``size`` bytes), the rows the journal
+    ``rows`` supersedes replaced (:func:`merge_journal`).
+
+    :raises FormatError: for a row of the journal of a deal the file has no row of.
+    """
+    left, at_start = size, True
+    while left > 0 and (line := raw.readline(min(LONGEST_LINE, left))):
+        left -= len(line)
+        due = rows.due
+        if due is not None and at_start and line.endswith(b"\n") and line.split(b",", 1)[0] == due.deal.encode():
+            line = rows.replace(line)
+        at_start = line.endswith(b"\n")
+        yield line
+    if rows.due is not None:
+        raise rows.error(f"deal {rows.due.deal}: {shown_name(rows.main)} has no row of it")
+
+
+def _blocks(lines: Iterable[bytes], size: int = 1 << 16) -> Iterator[bytes]:
+    """``lines`` joined into blocks of about ``size`` bytes (fewer writes)."""
+    block: list[bytes] = []
+    held = 0
+    for line in lines:
+        block.append(line)
+        held += len(line)
+        if held >= size:
+            yield b"".join(block)
+            block, held = [], 0
+    if block:
+        yield b"".join(block)
+
+
+class SweepRows:
+    """The rows a run writes to its ``--output`` file, in deal order, each whole
+    (:class:`RowWriter`): with a :class:`Journal`, the first ``again`` rows (those of
+    the deals solved again) go to the journal, which is merged into the file
+    before the next row or when the rows are closed (a run that ends or stops).
+
+    :param stream: the file (``-``: standard output, never closed here).
+    :param path: its name, for the errors.
+    """
+
+    def __init__(self, stream: IO[str], path: str, journal: Journal | None = None, again: int = 0) -> None:
+        self.stream, self.path = stream, path
+        self.writer = RowWriter(stream, path)
+        self.journal, self.again = journal, again
+
+    def write(self, fields: Sequence[object]) -> None:
+        """Write one row, whole, where it goes.
+
+        :raises OSError: naming the file (or its journal), when it cannot be written.
+        :raises FormatError: a merge that finds the journal damaged.
+        """
+        if self.journal is not None:
+            if self.again:
+                self.journal.write(fields)
+                self.again -= 1
+                return
+            self.merge()
+        self.writer.write(fields)
+
+    def merge(self) -> None:
+        """Merge the journal into the file now, if there is one (once, even when it fails:
+        then the journal stays for the next ``--resume``)."""
+        journal, self.journal = self.journal, None
+        if journal is not None:
+            self.stream = journal.merge(self.stream)
+            self.writer = RowWriter(self.stream, self.path)
+
+    def close(self) -> None:
+        """Merge the journal, then close the file (its lock with it).
+
+        :raises OSError: naming the file: the merge, or the last flush, failed.
+        """
+        try:
+            self.merge()
+        finally:
+            if self.stream is not sys.stdout:
+                self.stream.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
@@ -13,8 +13,8 @@ import click
 
 from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
-from ..app.solving import CSV_HEADER, SolveSweep
-from ..app.sweep import RowWriter
+from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
+from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
@@ -139,7 +139,8 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 )
 @click.option("--output", "csv_path", metavar="FILE.csv", type=PATH, help="With --deals: also write one CSV row per deal.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
-@click.option("--resume", is_flag=True, help=RESUME_HELP)
+@click.option("--resume", is_flag=True, help=RESUME_HELP + " With a higher --max-nodes than the file's, its unknown deals are"
+              " solved again under it first, every settled row kept as it is.")
 @click.option("-v", "--verbose", is_flag=True, help="With --deals and text output: one line per deal.")
 @command_boundary
 def solve(**options: Any) -> None:
@@ -151,7 +152,8 @@ def solve(**options: Any) -> None:
     --deals A-B: a summary (deals solved, winnable share with a 95% Wilson
     interval, scores, time per deal); --format json prints one JSON object per
     line, one per deal, then {"summary": ...}.  --scheduler runs the deals on
-    a Dask cluster; --output FILE.csv --resume continues an interrupted run.
+    a Dask cluster; --output FILE.csv --resume continues an interrupted run,
+    and with a higher --max-nodes solves the file's unknown deals again.
     """
     _solve(SolveOptions(**options))
 
@@ -233,10 +235,10 @@ class _Batch:
         self.sweep = sweep
         self.cluster = cluster
         self.tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
-        self.writer: RowWriter | None = None
-        self.csv_file: IO[str] | None = None
+        self.output: SweepRows | None = None
         self.header = False
-        self.todo = sweep.deals
+        self.todo: Sequence[int] = sweep.deals
+        self.again = _Again(sweep.max_nodes)  # the file's unknown rows of a lower limit, solved again first
         self.stopped = False
         self.done_here = 0  # the deals of this run done, in order: the next one is due
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
@@ -244,18 +246,23 @@ class _Batch:
         self.to_stdout = o.csv_path == "-" or (o.csv_path is None and (o.fmt == "json" or o.verbose))
 
     def _open(self, csv_path: str) -> None:
-        """The CSV file: continued (``--resume``) or written afresh."""
+        """The CSV file: continued (``--resume``: its unknown rows of a lower limit solved
+        again first, with ``--max-nodes`` given) or written afresh."""
         if self.o.resume:
             deals = self.sweep.deals
-            resumed = resume_file(csv_path, self.sweep.layout(), lambda kept: self.tally.add(kept[0]), SETTING_OPTIONS)
-            self.csv_file = resumed.stream
-            self.todo = deals[resumed.rows:]
+            layout = self.sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
+            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]), SETTING_OPTIONS)
+            self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
+            self.todo = DealsToSolve(resumed.again, deals[resumed.rows:])
+            self.again.asked = len(resumed.again)
             if resumed.rows:
-                resumed_notice(csv_path, resumed.rows, len(deals))
+                resumed_notice(csv_path, resumed.rows, len(deals), again=(len(resumed.again), self.sweep.max_nodes))
         else:
-            self.csv_file = open_output_file(csv_path, self.o.force)
+            stream = open_output_file(csv_path, self.o.force)
+            self.output = SweepRows(stream, csv_path)
+            if stream is not sys.stdout:
+                discard_journal(csv_path)  # (of the file's old text: the file is written afresh)
             self.header = True  # written in run, where a failed write is an interruption like any other
-        self.writer = RowWriter(self.csv_file, csv_path)
 
     def run(self) -> None:
         """Solve, write, count, and print the summary (also of a run stopped)."""
@@ -265,8 +272,8 @@ class _Batch:
         results = self.sweep.solutions(self.todo, self.cluster.map if self.cluster is not None else None, worker_signals)
         try:
             if self.header:
-                assert self.writer is not None
-                self.writer.write(CSV_HEADER)
+                assert self.output is not None
+                self.output.write(CSV_HEADER)
             with progress_bar(results, len(self.todo), "solving", shown=show_bar) as bar:
                 for d, sol in bar:
                     if self._take(d, sol):
@@ -283,21 +290,21 @@ class _Batch:
             self._finish(results)
         if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)
             return
-        _summary(self.tally, self.o.fmt, self.sweep.rules, to_stderr=self.o.csv_path == "-")
+        _summary(self.tally, self.o.fmt, self.sweep.rules, to_stderr=self.o.csv_path == "-", again=self.again)
 
     def _take(self, d: int, sol: Solution) -> bool:
         """Write, print and count one deal's result, whole even at Ctrl-C; whether the
         reader of stdout is gone."""
         o = self.o
         with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
-            if self.writer is not None:  # (a row that fails to be written is not counted: the file has it not)
-                self.writer.write(self.sweep.row(d, sol))
+            if self.output is not None:  # (a row that fails to be written is not counted: the file has it not)
+                self.output.write(self.sweep.row(d, sol))
             try:
                 if o.fmt == "json":
                     click.echo(json.dumps(_record(d, sol)))
                 elif o.verbose:
                     click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                _flush(self.csv_file, sys.stdout)
+                _flush(self.output.stream if self.output is not None else None, sys.stdout)
             finally:
                 # | head: nobody reads the results any more; this deal's result went into
                 # the gone reader (the guard saw the reader gone during its writes): it
@@ -306,6 +313,8 @@ class _Batch:
                 gone = self.to_stdout and stdout_reader_gone()
                 if not gone:
                     self.tally.add(sol)
+                    if self.done_here < self.again.asked:
+                        self.again.add(sol)
         return gone
 
     def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
@@ -314,19 +323,54 @@ class _Batch:
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stops the workers
-        unwritten: OSError | None = None
-        if self.csv_file is not None and self.csv_file is not sys.stdout:
+        unwritten: Exception | None = None
+        if self.output is not None:
             try:
-                self.csv_file.close()
-            except OSError as exc:  # the last rows, flushed on closing (raised once the summary is out)
+                self.output.close()  # (the rows solved again merged into the file first)
+            except OSError as exc:  # the last rows, flushed on closing, or the merge (raised once the summary is out)
                 self.stopped = True
                 assert self.o.csv_path is not None
-                unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path)
+                unwritten = exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.o.csv_path)
+            except FoursquareError as exc:  # a journal found damaged at the merge
+                self.stopped = True
+                unwritten = exc
         if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(self.tally, self.o.fmt, self.sweep.rules, interrupted=len(self.sweep.deals), to_stderr=self.o.csv_path == "-")
+                _summary(self.tally, self.o.fmt, self.sweep.rules, interrupted=len(self.sweep.deals),
+                         to_stderr=self.o.csv_path == "-", again=self.again)
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
             raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
+
+
+@dataclass
+class _Again:
+    """The deals a resumed run solves again under its higher limit (``max_nodes``):
+    how many, how many of them are done and how many of those settled."""
+
+    max_nodes: int
+    asked: int = 0
+    done: int = 0
+    settled: int = 0
+
+    def add(self, sol: Solution) -> None:
+        """Count one deal solved again."""
+        self.done += 1
+        self.settled += sol.settled
+
+    def as_dict(self) -> dict[str, int]:
+        """The figures, for the JSON summary (``solved_again``)."""
+        return {
+            "max_nodes": self.max_nodes, "deals_asked": self.asked, "deals_done": self.done,
+            "deals_settled": self.settled, "deals_unknown": self.done - self.settled,
+        }
+
+    def line(self) -> str:
+        """The figures in one line, for the text summary."""
+        of = f"{self.done} of {self.asked}" if self.done < self.asked else f"{self.asked}"
+        return (
+            f"solved again under --max-nodes {self.max_nodes}: {of} {'deal' if self.asked == 1 else 'deals'} unknown "
+            f"under a lower limit; {self.settled} settled, {self.done - self.settled} still unknown"
+        )
 
 
 def _tally(solutions: Iterable[Solution]) -> BatchTally:
@@ -339,11 +383,13 @@ def _tally(solutions: Iterable[Solution]) -> BatchTally:
 
 
 def _summary(
-    solutions: BatchTally | Iterable[Solution], fmt: str, rules: Rules, interrupted: int | None = None, to_stderr: bool = False
+    solutions: BatchTally | Iterable[Solution], fmt: str, rules: Rules, interrupted: int | None = None,
+    to_stderr: bool = False, again: _Again | None = None,
 ) -> None:
     """The summary of the deals solved under ``rules`` (their tally, or their
     solutions); ``interrupted``: how many were asked for (the run stopped before the
-    end); ``to_stderr`` for ``--output -``."""
+    end); ``to_stderr`` for ``--output -``; ``again``: the deals of the file solved
+    again (said when there were any)."""
     from ..formats.rulesfile import rules_value
     from ..solver.analysis import BatchTally
 
@@ -351,11 +397,12 @@ def _summary(
     summary = tally.summary()
     if to_stderr:  # --output -: the CSV has stdout to itself
         with contextlib.redirect_stdout(sys.stderr):
-            _summary(tally, fmt, rules, interrupted)
+            _summary(tally, fmt, rules, interrupted, again=again)
         return
     settled, done = tally.settled, tally.deals  # an unknown deal is done, not solved
+    again = again if again is not None and again.asked else None
     if fmt == "json":
-        out = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
+        out: dict[str, Any] = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
         if interrupted is not None:
             out["interrupted"] = {
                 "deals_solved": settled,
@@ -363,6 +410,8 @@ def _summary(
                 "deals_done": done,
                 "deals_asked": interrupted,
             }
+        if again is not None:
+            out["solved_again"] = again.as_dict()
         click.echo(json.dumps(out))
     else:
         if interrupted is not None:
@@ -370,6 +419,8 @@ def _summary(
                 f"interrupted: {done} of {interrupted} deals done "
                 f"({settled} settled, {done - settled} unknown)"
             )
+        if again is not None:
+            click.echo(again.line())
         if rules.name != "standard":
             click.echo(f"rules: {rules.label}")
         click.echo("\n".join(summary.lines()))

@@ -18,6 +18,7 @@ from ..app.sweep import (
     ResumeMismatch,
     SettingMismatch,
     SweepCsv,
+    UnknownUnderLowerLimit,
     Workers,
     resume_csv,
     shown_field,
@@ -81,6 +82,12 @@ def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
         raise click.UsageError(
             f"--resume needs a file to continue: {shown_name(exc.path)} is a FIFO (named pipe); give --output without --resume"
         ) from None
+    except UnknownUnderLowerLimit as exc:
+        option = options[exc.column]
+        raise click.UsageError(
+            f"{exc.where}: deal {shown_field(exc.deal)} is unknown under {option} {exc.was}, this run has {exc.now}: "
+            f"give {option} {exc.now} to solve the unknown deals again under it, or resume with {option} {exc.was}"
+        ) from None
     except SettingMismatch as exc:
         raise click.UsageError(
             f"{exc.where}: the file was written with {options[exc.column]} {shown_field(exc.was)}, this run has {exc.now}: "
@@ -102,6 +109,12 @@ def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
         ) from None
 
 
-def resumed_notice(path: str, done: int, asked: int, what: str = "deals") -> None:
-    """Say on stderr how much of the sweep the file held already."""
-    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already", err=True)
+def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:
+    """Say on stderr how much of the sweep the file held already; ``again``: how many
+    of its deals, unknown under a lower limit, are solved again, and under which
+    ``--max-nodes``."""
+    more = ""
+    if again is not None and again[0]:
+        count, limit = again
+        more = f"; {count} of them unknown under a lower --max-nodes, solved again under {limit}"
+    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already{more}", err=True)

@@ -171,7 +171,8 @@ def test_a_finished_file_is_left_as_it_is_and_summarized(tmp_path):
 @pytest.mark.parametrize(
     ("first", "again", "words"),
     [
-        ([*SOLVE, "--deals", "0-9"], ["solve", "--max-nodes", "600", "--deals", "0-9"], "written with --max-nodes 500, this run has 600"),
+        # (a higher --max-nodes solves the unknown rows again: tests/app/test_escalation.py)
+        ([*SOLVE, "--deals", "0-9"], ["solve", "--max-nodes", "400", "--deals", "0-9"], "written with --max-nodes 500, this run has 400"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-9", "--rules", "fixed-board"], "--rules standard, this run has fixed-board"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-9", "--timeout", "5"], "--timeout none, this run has 5.0"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "3-9"], "the file starts at deal 0, --deals starts at 3"),

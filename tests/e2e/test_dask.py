@@ -612,3 +612,73 @@ def test_the_commands_say_a_refused_port_is_refused(tmp_path, command):
     run = subprocess.run([*COMMAND, *command, "--scheduler", address], capture_output=True, text=True, cwd=ROOT,
                          env=ENV, timeout=60)
     assert run.returncode == 1 and "(connection refused" in run.stderr and "Traceback" not in run.stderr
+
+
+# --- escalating a sweep on the cluster: the unknown rows solved again under a higher limit --------
+
+
+@needs_dask
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pipes of one write")
+def test_an_escalation_on_the_cluster_gives_the_file_of_a_local_one_even_killed_in_the_middle(tmp_path, cluster):
+    from app.test_escalation import HIGH, check_settled_rows_kept, escalated, journal_of, stopped_mid_pass, swept_low
+
+    _, whole, _ = escalated(tmp_path)  # here, uninterrupted
+    path, low = swept_low(tmp_path, "cluster.csv")
+    result = invoke([*HIGH, "--scheduler", cluster.address, "--output", path, "--resume"])
+    assert result.exit_code == 0, result.output
+    assert "45 of them unknown under a lower --max-nodes" in result.stderr
+    check_settled_rows_kept(low, path.read_bytes())
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(whole.decode())
+    # the command killed (kill -9) in the middle of its pass: the rows solved so far are in the
+    # journal, and a resume on the cluster merges them and solves the others
+    killed, low = swept_low(tmp_path, "killed.csv")
+    status, err = stopped_mid_pass(killed, [*HIGH, "--scheduler", cluster.address], signal.SIGKILL)
+    assert status == -9 and killed.read_bytes() == low, err
+    done = journal_of(killed).read_bytes().count(b"\r\n") - 1
+    assert 3 <= done < 45
+    resumed = invoke([*HIGH, "--scheduler", cluster.address, "--output", killed, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{45 - done} of them unknown under a lower --max-nodes" in resumed.stderr
+    assert without_seconds(killed.read_bytes().decode()) == without_seconds(whole.decode())
+
+
+@needs_dask
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux pipes of one write")
+def test_a_worker_killed_in_the_middle_of_an_escalation_changes_nothing(tmp_path, cluster):
+    import fcntl
+
+    from app.test_escalation import HIGH, check_settled_rows_kept, escalated, swept_low
+
+    _, whole, _ = escalated(tmp_path)
+    path, low = swept_low(tmp_path, "cluster.csv")
+    # the command waits, its pass begun, to write a deal's line into a pipe of one write
+    # (tests/app/test_escalation.py, stopped_mid_pass) while a worker is killed
+    read, write = os.pipe2(os.O_DIRECT)
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)
+    try:
+        process = subprocess.Popen([*COMMAND, *HIGH, "--scheduler", cluster.address, "--output", str(path), "--resume",
+                                    "--format", "json"], stdout=write, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    finally:
+        os.close(write)
+    try:
+        data = b""
+        while data.count(b"\n") < 3:
+            chunk = os.read(read, 65536)
+            assert chunk
+            data += chunk
+        with contextlib.closing(cluster.client()) as client:
+            victim, pid = next(iter(client.run(os.getpid).items()))
+        os.kill(pid, signal.SIGKILL)
+        while chunk := os.read(read, 65536):  # the command goes on
+            data += chunk
+    finally:
+        os.close(read)
+        if process.poll() is None:
+            process.wait(timeout=300)
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    assert process.returncode == 0, err
+    assert json.loads(data.splitlines()[-1])["solved_again"]["deals_done"] == 45
+    cluster.wait_for_workers(2)  # (started again by its nanny, for the tests after this one)
+    check_settled_rows_kept(low, path.read_bytes())
+    assert without_seconds(path.read_bytes().decode()) == without_seconds(whole.decode())

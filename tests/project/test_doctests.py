@@ -28,6 +28,8 @@ def examples(name: str) -> list[doctest.DocTest]:
 
 @pytest.mark.parametrize("name", MODULES)
 def test_the_examples_of_each_module_run(name):
+    if name.startswith("foursquare.gym"):
+        pytest.importorskip("gymnasium", reason="foursquare.gym needs the gym extra: pip install -e '.[gym]'")
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     report = io.StringIO()
     for test in examples(name):

@@ -34,12 +34,12 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ..engine.deal import check_deal_number, deal_deck
+from ..engine.deal import MAX_DEAL, deal_deck
 from ..engine.game import Game, Placement, Status
 from ..engine.layout import CELLS, STRIDE, Cell
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
-from ..errors import ArgumentError, FoursquareError, IllegalMoveError, RulesError, quote
+from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
 from ..formats.transcript_write import transcript_text
 from .text import draw
 
@@ -49,6 +49,9 @@ Observation = dict[str, NDArray[np.int8]]
 ILLEGAL = ("raise", "lose")
 #: What a finished episode is worth: its score (cards left in the stock at a win), or 1 for a win.
 REWARDS = ("score", "win")
+#: Deals drawn at a reset are below this (2^63): ``info["deal"]`` then fits NumPy's ``int64``,
+#: which vector environments stack the infos of their environments in.
+DRAWN_DEALS = 2**63
 #: The reason ``info["reason"]`` gives when ``illegal="lose"`` ended the episode.
 ILLEGAL_ACTION = "illegal-action"
 
@@ -89,6 +92,15 @@ def _choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
     if isinstance(value, str) and value in allowed:
         return value
     raise EnvArgumentError(f"FoursquareEnv: {name} must be one of {', '.join(map(repr, allowed))}, not {quote(value)}")
+
+
+def _deal_number(deal: object, where: str) -> int:
+    """A deal number (RULES.md §2), a NumPy integer too; a :class:`ParseError` said by ``where`` else."""
+    if isinstance(deal, np.integer):
+        deal = int(deal)
+    if type(deal) is not int or not 0 <= deal <= MAX_DEAL:
+        raise ParseError(f"{where}: not a deal number: {quote(deal)} (expected a whole number from 0 to {MAX_DEAL})")
+    return deal
 
 
 def observation_space(rules: Rules) -> spaces.Dict:
@@ -158,7 +170,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.rules = check_rules(rules)
-        self._fixed_deal = None if deal is None else check_deal_number(deal)
+        self._fixed_deal = None if deal is None else _deal_number(deal, "FoursquareEnv")
         self._loses = _choice(illegal, "illegal", ILLEGAL) == "lose"
         self._wins_only = _choice(reward, "reward", REWARDS) == "win"
         if render_mode is not None:
@@ -197,7 +209,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         """Start a new game: a deal drawn from the seeded generator, unless named.
 
         :param seed: seeds the generator that draws the deal numbers (Gymnasium's
-            ``np_random``); the same seed gives the same deals.
+            ``np_random``, from 0 to 2^63 - 1: :data:`DRAWN_DEALS`); the same seed gives the same deals.
         :param options: ``{"deal": N}`` plays deal number N (RULES.md §2: replay it with
             ``foursquare replay``); ``{"deck": cards}`` plays a whole deck in that order,
             top first (cards as text like ``7H`` or :class:`~foursquare.engine.cards.Card`).
@@ -238,13 +250,14 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
                 raise EnvArgumentError(
                     f"FoursquareEnv.reset: the deck option must list all {self.rules.deck_size} cards of the deck, top first"
                 )
-            return Game(deck, self.rules)
+            try:
+                return Game(deck, self.rules)
+            except (ParseError, PositionError) as error:  # said from here, not from inside the engine
+                raise type(error)(f"FoursquareEnv.reset: the deck option: {error}") from None
         deal = options.get("deal", self._fixed_deal)
         if deal is None:
-            deal = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-        elif isinstance(deal, np.integer):
-            deal = int(deal)
-        deal = check_deal_number(deal)
+            deal = int(self.np_random.integers(0, DRAWN_DEALS))
+        deal = _deal_number(deal, "FoursquareEnv.reset")
         return Game(deal_deck(deal, self.rules), self.rules, deal)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -435,6 +448,6 @@ def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:
 
 
 __all__ = [
-    "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION", "IllegalActionError", "InvalidActionError",
+    "DRAWN_DEALS", "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION", "IllegalActionError", "InvalidActionError",
     "Observation", "REWARDS", "ResetNeededError", "check_rules", "observation_space", "sample_legal",
 ]

@@ -12,7 +12,6 @@ prompt's drawing (``foursquare play``), which draws only the region that matters
     >>> print(draw(game, 5))
     Card to place: 7H
     Stock: 37   Face down: 0 (limit 2)
-    <BLANKLINE>
           a     b     c     d     e
      1    .     .     +     .     .
      2    .     +    7D:1   +     .
@@ -30,14 +29,14 @@ from ..engine.outcome import outcome_words
 
 def draw(game: Game, frame: int) -> str:
     """Two status lines (the card in hand or the end of the game; the stock, the face-down
-    count and its limit), a blank line, then the ``frame`` × ``frame`` cells, 6 characters
+    count and its limit), then the ``frame`` × ``frame`` cells, 6 characters
     a column; no final newline."""
     limit = game.rules.face_down_limit
     if game.is_over:
         lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
     else:
         lead = f"Card to place: {game.next_card}"
-    lines = [lead, f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {limit})", ""]
+    lines = [lead, f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"]
     lines.append(("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(frame))).rstrip())
     legal = set(game.legal_cells())
     for r in range(frame):

@@ -329,8 +329,8 @@ def test_ansi_render_is_the_position_as_text_and_no_mode_renders_nothing():
     env.reset(options={"deal": 1})
     env.step(24)
     text = env.render()
-    assert text.splitlines()[:3] == ["Card to place: 3C", "Stock: 39   Face down: 0 (limit 4)", ""]
-    assert text.splitlines()[7] == " 4    .     .     +    2D:1   +     .     ."
+    assert text.splitlines()[:2] == ["Card to place: 3C", "Stock: 39   Face down: 0 (limit 4)"]
+    assert text.splitlines()[6] == " 4    .     .     +    2D:1   +     .     ."
     assert FoursquareEnv().render() is None
 
 

@@ -116,3 +116,19 @@ def test_every_episode_is_a_transcript_that_validate_accepts(tmp_path):
     assert result.output.endswith("episodes.yaml: 13 games, all valid\n")
     replay = invoke(["replay", path, "--game", "13", "--final"])  # the three-square game
     assert replay.exit_code == 0, replay.output
+
+
+def test_the_training_example_prints_each_agents_win_rate_and_mean_score(capsys):
+    import importlib.util
+
+    from helpers import EXAMPLES
+
+    spec = importlib.util.spec_from_file_location("train_agent", EXAMPLES / "train_agent.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.main(["--deals", "4", "--nodes", "300"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "deals 0 to 3, standard rules, through gymnasium.make('Foursquare-v0')"
+    assert lines[1].startswith("masked random  4 games  won 0 (0.0%, 95% 0.0% to 49.0%)  mean score 0.00")
+    assert lines[2].startswith("deep (300)     4 games  won ")

@@ -34,6 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
 from ..engine.game import Game, Placement, Status
 from ..engine.layout import CELLS, STRIDE, Cell
@@ -385,10 +386,10 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     def action_of(self, cell: Cell | str) -> int:
         """The action of a cell (a :class:`~foursquare.engine.layout.Cell` or a name like ``d4``).
 
-        :raises ParseError: for text that is no cell name.
+        :raises ParseError: for text that is no cell name, or anything else (a plain ``int`` too).
         :raises InvalidActionError: for a cell outside the frame.
         """
-        c = cell if isinstance(cell, Cell) else Cell.parse(cell) if isinstance(cell, str) else Cell(cell)
+        c = as_cell(cell, "FoursquareEnv.action_of")
         a = self._actions[c]
         if a < 0:
             raise InvalidActionError(f"FoursquareEnv.action_of: {c} is outside the frame (a1 to {self._cells[-1]})")

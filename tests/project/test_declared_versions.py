@@ -155,6 +155,8 @@ def test_the_keyword_check_finds_a_keyword_not_taken(tmp_path):
 def test_every_module_imports_with_the_versions_installed(module):
     if module == "foursquare.cluster":
         pytest.importorskip("distributed")
+    if module.startswith("foursquare.gym"):
+        pytest.importorskip("gymnasium", reason="foursquare.gym needs the gym extra: pip install -e '.[gym]'")
     importlib.import_module(module)
 
 

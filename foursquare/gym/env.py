@@ -1,0 +1,454 @@
+"""The Gymnasium environment: one game of Foursquare an episode, seen as the player sees it.
+
+:class:`FoursquareEnv` is a :class:`gymnasium.Env`.  An action is a cell of the
+frame (RULES.md §3), numbered in reading order: action ``row * frame + column``
+(``0`` is ``a1``, ``24`` is ``d4`` of the standard 7×7 frame).  The observation is
+only what the player sees (RULES.md §6): the layout, the card in hand, which
+cards are unseen as counts per rank, the face-down count and limit, and the stock
+size; never the order of the stock.  The legal actions are ``info["action_mask"]``
+(``int8``, 1 = legal) and :meth:`FoursquareEnv.action_masks`.
+
+The observation is kept up to date move by move (the cell played, the cells
+flipped, the new card in hand), never rebuilt; each call returns fresh arrays.
+
+    >>> import foursquare.gym  # registers Foursquare-v0 and one id a preset
+    >>> import gymnasium
+    >>> env = gymnasium.make("Foursquare-v0")
+    >>> obs, info = env.reset(options={"deal": 1})
+    >>> info["deal"], int(obs["card"][0]), int(info["action_mask"].sum())
+    (1, 2, 49)
+    >>> obs, reward, terminated, truncated, info = env.step(24)  # d4
+    >>> int(obs["rank"][3, 3]), int(obs["stock"][0]), int(info["action_mask"].sum())
+    (2, 39, 5)
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsFloat, cast
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from ..engine.arguments import as_cell
+from ..engine.deal import MAX_DEAL, deal_deck
+from ..engine.game import Game, Placement, Status
+from ..engine.layout import CELLS, STRIDE, Cell
+from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
+from ..engine.view import PlayerView
+from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
+from ..formats.transcript_write import transcript_text
+from .text import draw
+
+#: The observation: field name -> a fresh ``int8`` array.
+Observation = dict[str, NDArray[np.int8]]
+#: How an illegal action is met: an error, or the episode lost.
+ILLEGAL = ("raise", "lose")
+#: What a finished episode is worth: its score (cards left in the stock at a win), or 1 for a win.
+REWARDS = ("score", "win")
+#: Deals drawn at a reset are below this (2^63): ``info["deal"]`` then fits NumPy's ``int64``,
+#: which vector environments stack the infos of their environments in.
+DRAWN_DEALS = 2**63
+#: The reason ``info["reason"]`` gives when ``illegal="lose"`` ended the episode.
+ILLEGAL_ACTION = "illegal-action"
+
+
+class EnvArgumentError(ArgumentError, gymnasium.error.Error):
+    """An argument the environment does not take (``illegal="skip"``, a ``deck`` option
+    that is no whole deck): an :class:`~foursquare.errors.ArgumentError` and a
+    :class:`gymnasium.error.Error`."""
+
+
+class InvalidActionError(ArgumentError, gymnasium.error.InvalidAction):
+    """An action that is no action of the space: out of ``0 .. n-1``, or not a whole number."""
+
+
+class IllegalActionError(IllegalMoveError, gymnasium.error.InvalidAction):
+    """An action whose cell the position forbids (RULES.md §3); the message says why.
+    Raised when the environment was made with ``illegal="raise"`` (the default)."""
+
+
+class ResetNeededError(FoursquareError, gymnasium.error.ResetNeeded):
+    """A step with no game going on: before the first ``reset()``, or after the episode ended."""
+
+
+def check_rules(rules: Rules | str) -> Rules:
+    """The rule set the ``rules`` argument names: a :class:`~foursquare.engine.rules.Rules`
+    value, or a preset's name (``"three-square"``, RULES.md §8).
+
+    :raises RulesError: for an unknown name (the message lists the presets) or anything else.
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str) and rules in PRESETS:
+        return PRESETS[rules]
+    raise RulesError(f"FoursquareEnv: rules must be a Rules value or a preset's name ({', '.join(PRESETS)}), not {quote(rules)}")
+
+
+def _choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
+    if isinstance(value, str) and value in allowed:
+        return value
+    raise EnvArgumentError(f"FoursquareEnv: {name} must be one of {', '.join(map(repr, allowed))}, not {quote(value)}")
+
+
+def _deal_number(deal: object, where: str) -> int:
+    """A deal number (RULES.md §2), a NumPy integer too; a :class:`ParseError` said by ``where`` else."""
+    if isinstance(deal, np.integer):
+        deal = int(deal)
+    if type(deal) is not int or not 0 <= deal <= MAX_DEAL:
+        raise ParseError(f"{where}: not a deal number: {quote(deal)} (expected a whole number from 0 to {MAX_DEAL})")
+    return deal
+
+
+def observation_space(rules: Rules) -> spaces.Dict:
+    """The observation space of a rule set: a :class:`gymnasium.spaces.Dict` of ``int8`` boxes.
+
+    ``F`` is the frame's side (7 standard), ``R`` the ranks (10), ``S`` the suits (4):
+
+    - ``rank`` (F, F), 0 .. R: the top card's rank of each cell's pile, 0 for an empty
+      cell (a face-down card's too: the player saw it placed, RULES.md §6);
+    - ``face_up`` (F, F), 0 .. 1: 1 where the top card is face up;
+    - ``height`` (F, F), 0 .. pile cap: the pile's cards;
+    - ``card`` (1,), 0 .. R: the rank of the card in hand, 0 when the game is over;
+    - ``unseen`` (R,), 0 .. S: the unseen cards (not on the grid, not in hand) of each
+      rank, ace first: which cards are unseen, never their order;
+    - ``face_down`` (1,), 0 .. size²: the face-down top cards (D of RULES.md §5);
+    - ``face_down_limit`` (1,): the most face down that does not lose (4 standard);
+    - ``stock`` (1,), 0 .. deck: the cards not yet placed, the card in hand included.
+
+    Suits never matter to play (RULES.md §1), so the observation holds ranks.
+    """
+    f = rules.frame
+    grid = (f, f)
+    low_limit, high_limit = RANGES["face_down_limit"]
+    return spaces.Dict({
+        "rank": spaces.Box(0, rules.ranks, grid, np.int8),
+        "face_up": spaces.Box(0, 1, grid, np.int8),
+        "height": spaces.Box(0, rules.pile_cap, grid, np.int8),
+        "card": spaces.Box(0, rules.ranks, (1,), np.int8),
+        "unseen": spaces.Box(0, rules.suits, (rules.ranks,), np.int8),
+        "face_down": spaces.Box(0, rules.size * rules.size, (1,), np.int8),
+        "face_down_limit": spaces.Box(low_limit, high_limit, (1,), np.int8),
+        "stock": spaces.Box(0, rules.deck_size, (1,), np.int8),
+    })
+
+
+class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
+    """One game of Foursquare an episode (RULES.md), the player's view as the observation.
+
+    Made by ``gymnasium.make("Foursquare-v0", rules=..., deal=None)``, or one id a
+    preset (``Foursquare-ThreeSquare-v0``: :data:`foursquare.gym.ENV_IDS`).
+
+    :param rules: the rule set: a :class:`~foursquare.engine.rules.Rules` value or a
+        preset's name (RULES.md §8; default ``standard``).
+    :param deal: a deal number (RULES.md §2) every episode plays, or ``None`` (the
+        default) to draw one at each reset from the environment's seeded generator.
+    :param illegal: ``"raise"`` (the default): an illegal action raises
+        :class:`IllegalActionError`; ``"lose"``: it ends the episode as a loss,
+        reward 0, ``info["reason"] == "illegal-action"``.
+    :param reward: ``"score"`` (the default): a win is worth its score (cards left in the
+        stock, RULES.md §5), a loss 0; ``"win"``: a win is worth 1, a loss 0.  Every
+        other step is worth 0.
+    :param render_mode: ``"ansi"`` (:meth:`render` returns the grid as text) or ``None``.
+    :raises RulesError: for an unknown rule set.
+    :raises ParseError: for a ``deal`` that is no deal number.
+    :raises EnvArgumentError: for another argument the environment does not take.
+    """
+
+    #: ``render_fps``: Gymnasium's renderers ask for one; text has no frame rate of its own.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        rules: Rules | str = STANDARD,
+        deal: int | None = None,
+        illegal: str = "raise",
+        reward: str = "score",
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = check_rules(rules)
+        self._fixed_deal = None if deal is None else _deal_number(deal, "FoursquareEnv")
+        self._loses = _choice(illegal, "illegal", ILLEGAL) == "lose"
+        self._wins_only = _choice(reward, "reward", REWARDS) == "win"
+        if render_mode is not None:
+            _choice(render_mode, "render_mode", ("ansi",))
+        self.render_mode = render_mode
+        f = self.frame = self.rules.frame
+        n = f * f
+        self.observation_space = cast("spaces.Space[Observation]", observation_space(self.rules))
+        self.action_space = spaces.Discrete(n)
+        #: action -> cell, and cell number (``row * 16 + column``) -> action (-1 outside the frame).
+        self._cells: list[Cell] = [CELLS[(a // f) * STRIDE + a % f] for a in range(n)]
+        self._actions: list[int] = [-1] * (STRIDE * STRIDE)
+        for a, cell in enumerate(self._cells):
+            self._actions[cell] = a
+        self._game: Game | None = None
+        self._deal: int | None = None
+        self._over = True
+        self._legal: list[int] = []
+        self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
+        self._rank = np.zeros((f, f), np.int8)
+        self._face_up = np.zeros((f, f), np.int8)
+        self._height = np.zeros((f, f), np.int8)
+        self._unseen = np.zeros(self.rules.ranks, np.int8)
+        # Flat views of the grids, indexed by action.
+        self._rank_at = self._rank.reshape(-1)
+        self._up_at = self._face_up.reshape(-1)
+        self._height_at = self._height.reshape(-1)
+        self._card = 0
+        self._face_down = 0
+        self._stock = 0
+        self._limit = np.array([self.rules.face_down_limit], np.int8)
+
+    # ------------------------------------------------------------ the episode
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        """Start a new game: a deal drawn from the seeded generator, unless named.
+
+        :param seed: seeds the generator that draws the deal numbers (Gymnasium's
+            ``np_random``, from 0 to 2^63 - 1: :data:`DRAWN_DEALS`); the same seed gives the same deals.
+        :param options: ``{"deal": N}`` plays deal number N (RULES.md §2: replay it with
+            ``foursquare replay``); ``{"deck": cards}`` plays a whole deck in that order,
+            top first (cards as text like ``7H`` or :class:`~foursquare.engine.cards.Card`).
+            Without them, the ``deal`` the environment was made with, else a drawn one.
+        :returns: the observation and ``info``: ``deal`` (the deal number, ``None`` for a
+            deck) and ``action_mask``.
+        :raises ParseError: for a deal that is no deal number or a card that is no card.
+        :raises PositionError: for a deck with a card twice.
+        :raises EnvArgumentError: for another option, or a deck that is not whole.
+        """
+        super().reset(seed=seed)
+        game = self._new_game(options or {})
+        self._game = game
+        self._deal = game.deal
+        self._over = False
+        self._rank.fill(0)
+        self._face_up.fill(0)
+        self._height.fill(0)
+        self._unseen.fill(self.rules.suits)
+        nxt = game.next_card
+        assert nxt is not None  # a whole deck, nothing placed
+        self._card = nxt >> 2
+        self._unseen[self._card - 1] -= 1
+        self._face_down = 0
+        self._stock = game.stock_count
+        self._set_mask(game)
+        return self._observation(), {"deal": self._deal, "action_mask": self._mask.copy()}
+
+    def _new_game(self, options: dict[str, Any]) -> Game:
+        unknown = sorted(set(options) - {"deal", "deck"}) if isinstance(options, dict) else None
+        if unknown is None or unknown or len(options) > 1:
+            raise EnvArgumentError(
+                f"FoursquareEnv.reset: options must be {{}}, {{'deal': N}} or {{'deck': cards}}, not {quote(options)}"
+            )
+        if "deck" in options:
+            deck = options["deck"]
+            if not isinstance(deck, Sequence) or isinstance(deck, str) or len(deck) != self.rules.deck_size:
+                raise EnvArgumentError(
+                    f"FoursquareEnv.reset: the deck option must list all {self.rules.deck_size} cards of the deck, top first"
+                )
+            try:
+                return Game(deck, self.rules)
+            except (ParseError, PositionError) as error:  # said from here, not from inside the engine
+                raise type(error)(f"FoursquareEnv.reset: the deck option: {error}") from None
+        deal = options.get("deal", self._fixed_deal)
+        if deal is None:
+            deal = int(self.np_random.integers(0, DRAWN_DEALS))
+        deal = _deal_number(deal, "FoursquareEnv.reset")
+        return Game(deal_deck(deal, self.rules), self.rules, deal)
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Place the card in hand on the action's cell, flip (RULES.md §4), end the turn (§5).
+
+        :param action: a cell of the frame, ``row * frame + column``; legal where
+            ``info["action_mask"]`` is 1.
+        :returns: ``(observation, reward, terminated, truncated, info)``: the reward is 0
+            until the end (see ``reward``); ``terminated`` when the game is over;
+            ``truncated`` never (a game is at most a deck long).  ``info`` holds
+            ``action_mask``, and at the end ``status`` (``won``/``lost``), ``reason``
+            (RULES.md §5's token, or ``illegal-action``) and ``score``.
+        :raises InvalidActionError: for an action out of the space or not a whole number.
+        :raises IllegalActionError: for an illegal cell, with ``illegal="raise"``.
+        :raises ResetNeededError: before the first reset and after the end of the episode.
+        """
+        a = self._action_index(action)
+        game = self._game
+        if self._over or game is None:
+            raise ResetNeededError(self._why_no_game())
+        if a not in self._legal:
+            return self._illegal(a, game)
+        record = game.play(self._cells[a])
+        self._update(a, record, game)
+        obs = self._observation()
+        if record.status is Status.PLAYING:
+            return obs, 0.0, False, False, {"action_mask": self._mask.copy()}
+        self._over = True
+        score = record.score
+        reward = 0.0 if score is None else 1.0 if self._wins_only else float(score)
+        info = {
+            "action_mask": self._mask.copy(), "status": record.status.value,
+            "reason": None if record.reason is None else record.reason.value, "score": score,
+        }
+        return obs, reward, True, False, info
+
+    def _action_index(self, action: object) -> int:
+        try:
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError
+            a = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            raise InvalidActionError(
+                f"FoursquareEnv.step: action must be a whole number from 0 to {len(self._cells) - 1}, not {quote(action)}"
+            ) from None
+        if not 0 <= a < len(self._cells):
+            raise InvalidActionError(
+                f"FoursquareEnv.step: action {a} is out of range: the actions are 0 to {len(self._cells) - 1}, "
+                f"the cells a1 to {self._cells[-1]} row by row"
+            )
+        return a
+
+    def _why_no_game(self) -> str:
+        game = self._game
+        if game is None:
+            return "FoursquareEnv.step: no game yet: call reset() first"
+        return f"FoursquareEnv.step: the episode is over ({game.status.value}): call reset() to start another"
+
+    def _illegal(self, a: int, game: Game) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        cell = self._cells[a]
+        if not self._loses:
+            raise IllegalActionError(
+                f"FoursquareEnv.step: action {a} ({cell}) is illegal: {game.why_illegal(cell)} "
+                "(info['action_mask'] marks the legal actions)"
+            )
+        self._over = True
+        self._legal = []
+        self._mask = np.zeros(len(self._cells), np.int8)
+        info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
+        return self._observation(), 0.0, True, False, info
+
+    def _update(self, a: int, record: Placement, game: Game) -> None:
+        """The observation after ``record``: the cell played, the cells flipped, the next card."""
+        self._rank_at[a] = record.card >> 2
+        self._height_at[a] += 1
+        up = self._up_at
+        up[a] = 1
+        actions = self._actions
+        for cell in record.flipped:
+            i = actions[cell]
+            up[i] = 1 - up[i]
+        self._face_down = record.face_down
+        self._stock -= 1
+        nxt = game.next_card
+        if nxt is None:
+            self._card = 0
+        else:
+            self._card = rank = nxt >> 2
+            self._unseen[rank - 1] -= 1
+        self._set_mask(game)
+
+    def _set_mask(self, game: Game) -> None:
+        actions = self._actions
+        self._legal = legal = [actions[c] for c in game.legal_cells()]
+        mask = np.zeros(len(self._cells), np.int8)
+        mask[legal] = 1
+        self._mask = mask
+
+    def _observation(self) -> Observation:
+        return {
+            "rank": self._rank.copy(),
+            "face_up": self._face_up.copy(),
+            "height": self._height.copy(),
+            "card": np.array((self._card,), np.int8),
+            "unseen": self._unseen.copy(),
+            "face_down": np.array((self._face_down,), np.int8),
+            "face_down_limit": self._limit.copy(),
+            "stock": np.array((self._stock,), np.int8),
+        }
+
+    # ------------------------------------------------------------ what else an agent may ask
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The legal actions now: ``int8``, 1 = legal (the name ``sb3_contrib``'s MaskablePPO calls);
+        all 0 when no game is going on.  A fresh array each call."""
+        return self._mask.copy() if not self._over else np.zeros(len(self._cells), np.int8)
+
+    def cell_of(self, action: int) -> Cell:
+        """The cell of an action (``24`` is ``d4`` of the standard frame).
+
+        :raises InvalidActionError: for an action out of the space.
+        """
+        return self._cells[self._action_index(action)]
+
+    def action_of(self, cell: Cell | str) -> int:
+        """The action of a cell (a :class:`~foursquare.engine.layout.Cell` or a name like ``d4``).
+
+        :raises ParseError: for text that is no cell name, or anything else (a plain ``int`` too).
+        :raises InvalidActionError: for a cell outside the frame.
+        """
+        c = as_cell(cell, "FoursquareEnv.action_of")
+        a = self._actions[c]
+        if a < 0:
+            raise InvalidActionError(f"FoursquareEnv.action_of: {c} is outside the frame (a1 to {self._cells[-1]})")
+        return a
+
+    @property
+    def deal(self) -> int | None:
+        """The deal number of the episode (``None`` before the first reset, or for a deck)."""
+        return self._deal
+
+    @property
+    def placed(self) -> int:
+        """The cards placed in this episode (0 before the first reset)."""
+        return 0 if self._game is None else self._game.placed
+
+    def view(self) -> PlayerView:
+        """The player's view (RULES.md §6), for a bot (:class:`foursquare.gym.BotPlayer`): the
+        layout, the card in hand and which cards are unseen, never their order.
+
+        :raises ResetNeededError: before the first reset.
+        """
+        if self._game is None:
+            raise ResetNeededError("FoursquareEnv.view: no game yet: call reset() first")
+        return self._game.view()
+
+    def transcript(self) -> str:
+        """The episode as a transcript (FORMATS.md "Transcripts"), every claim written:
+        ``foursquare validate`` accepts it and ``foursquare replay`` shows it.  An episode
+        ended by an illegal action is the game as far as it went (status ``playing``).
+
+        :raises ResetNeededError: before the first reset.
+        """
+        if self._game is None:
+            raise ResetNeededError("FoursquareEnv.transcript: no game yet: call reset() first")
+        return transcript_text(self._game)
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``, the position as text (the card in hand, the stock and
+        face-down counts, the whole frame: ``9D:2`` a pile's top card and height, ``##`` a
+        face-down top card, ``+`` an empty cell where the card may go); else ``None``."""
+        if self.render_mode != "ansi":
+            return None
+        if self._game is None:
+            return "no game yet: call reset()"
+        return draw(self._game, self.frame)
+
+
+def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:
+    """A uniformly random legal action of a mask (1 = legal), drawn with ``rng``.
+
+    :raises EnvArgumentError: when no action is legal (the episode is over).
+    """
+    legal = mask.nonzero()[0]
+    if not len(legal):
+        raise EnvArgumentError("sample_legal: no action is legal (the episode is over)")
+    return int(legal[int(rng.random() * len(legal))])
+
+
+__all__ = [
+    "DRAWN_DEALS", "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION", "IllegalActionError", "InvalidActionError",
+    "Observation", "REWARDS", "ResetNeededError", "check_rules", "observation_space", "sample_legal",
+]

@@ -11,6 +11,7 @@ commands (sphinx-click), the API reference from the docstrings (autodoc).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -46,6 +47,8 @@ html_title = f"foursquare {release}"
 html_static_path: list[str] = []
 
 autodoc_member_order = "bysource"
+# The environment's page needs Gymnasium (the gym extra); without it, it is read from stubs.
+autodoc_mock_imports = [name for name in ("gymnasium", "numpy") if importlib.util.find_spec(name) is None]
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 

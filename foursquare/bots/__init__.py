@@ -54,7 +54,7 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
         cls = BOTS[name]
     except (KeyError, TypeError):
         raise BotError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
-    check_whole(nodes, "get_bot", "nodes", none="the bot's default")
+    check_whole(nodes, "get_bot", "nodes", none="the bot's default", minimum=1)
     return cls() if nodes is None else cls(nodes=nodes)
 
 
@@ -77,7 +77,7 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
     """
     view = as_view(view, "recommend")
     check_seconds(budget, "recommend", "budget")
-    check_whole(seed, "recommend", "seed")
+    check_whole(seed, "recommend", "seed", minimum=0)
     if isinstance(bot, Bot):
         return bot.estimates(view, budget, seed)
     if isinstance(bot, str):

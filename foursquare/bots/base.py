@@ -144,5 +144,5 @@ def checked_view(view: PlayerView | Game, budget: float | None, seed: int, where
         ``budget`` or ``seed`` of another type.
     """
     check_seconds(budget, where, "budget")
-    check_whole(seed, where, "seed")
+    check_whole(seed, where, "seed", minimum=0)
     return as_view(view, where)

@@ -60,26 +60,31 @@ def as_card(card: Card | str, where: str, name: str = "card") -> Card:
     raise not_a(where, "card", name, "a Card or a card's text like 7H", card)
 
 
-def check_whole(value: int | None, where: str, name: str, none: str | None = None) -> None:
-    """Refuse ``value`` unless it is an ``int`` (not a bool), or ``None`` when ``none``
-    says what ``None`` means (for the message, like ``"no limit"``).
+def check_whole(value: int | None, where: str, name: str, none: str | None = None, minimum: int | None = None) -> None:
+    """Refuse ``value`` unless it is an ``int`` (not a bool) of at least ``minimum`` (when
+    given), or ``None`` when ``none`` says what ``None`` means (for the message, like
+    ``"no limit"``).
 
     :raises ArgumentError: otherwise.
     """
-    if (isinstance(value, int) and not isinstance(value, bool)) or (value is None and none is not None):
+    if value is None and none is not None:
         return
-    raise wrong_argument(where, name, "a whole number" + (f" or None ({none})" if none else ""), value)
+    if isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum):
+        return
+    expected = "a whole number" + (f" of at least {minimum}" if minimum is not None else "")
+    raise wrong_argument(where, name, expected + (f" or None ({none})" if none else ""), value)
 
 
 def check_seconds(value: float | None, where: str, name: str) -> None:
-    """Refuse ``value`` unless it is a number of seconds (an ``int`` or ``float``, not a
-    bool, not NaN) or ``None`` (no time limit).
+    """Refuse ``value`` unless it is a number of seconds, 0 or more (an ``int`` or
+    ``float``, not a bool, not NaN), or ``None`` (no time limit).
 
     :raises ArgumentError: otherwise.
     """
-    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)):
+    number = isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
+    if value is None or (number and value >= 0):
         return
-    raise wrong_argument(where, name, "a number of seconds or None (no time limit)", value)
+    raise wrong_argument(where, name, "a number of seconds, 0 or more, or None (no time limit)", value)
 
 
 def check_flag(value: bool, where: str, name: str) -> None:

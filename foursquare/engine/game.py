@@ -767,7 +767,7 @@ def perft(game: Game, depth: int) -> int:
     """
     if not isinstance(game, Game):
         raise wrong_argument("perft", "game", "a Game", game)
-    check_whole(depth, "perft", "depth")
+    check_whole(depth, "perft", "depth", minimum=0)
     return _perft(game, depth)
 
 

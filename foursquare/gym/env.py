@@ -189,20 +189,31 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._game: Game | None = None
         self._deal: int | None = None
         self._over = True
+        self._ended_by_illegal = False
         self._legal: list[int] = []
         self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
         self._rank = np.zeros((f, f), np.int8)
         self._face_up = np.zeros((f, f), np.int8)
         self._height = np.zeros((f, f), np.int8)
         self._unseen = np.zeros(self.rules.ranks, np.int8)
-        # Flat views of the grids, indexed by action.
-        self._rank_at = self._rank.reshape(-1)
-        self._up_at = self._face_up.reshape(-1)
-        self._height_at = self._height.reshape(-1)
+        self._flat_views()
         self._card = 0
         self._face_down = 0
         self._stock = 0
         self._limit = np.array([self.rules.face_down_limit], np.int8)
+
+    def _flat_views(self) -> None:
+        """Flat views of the grids, indexed by action: they write into the grids."""
+        self._rank_at = self._rank.reshape(-1)
+        self._up_at = self._face_up.reshape(-1)
+        self._height_at = self._height.reshape(-1)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy or an unpickled environment (``copy.deepcopy``, ``pickle``, a vector
+        environment's ``spawn`` or ``forkserver`` worker): its flat views were copied as
+        arrays of their own, so they are made again on its own grids."""
+        self.__dict__.update(state)
+        self._flat_views()
 
     # ------------------------------------------------------------ the episode
 
@@ -226,6 +237,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._game = game
         self._deal = game.deal
         self._over = False
+        self._ended_by_illegal = False
         self._rank.fill(0)
         self._face_up.fill(0)
         self._height.fill(0)
@@ -295,18 +307,18 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         }
         return obs, reward, True, False, info
 
-    def _action_index(self, action: object) -> int:
+    def _action_index(self, action: object, where: str = "FoursquareEnv.step") -> int:
         try:
             if isinstance(action, (bool, np.bool_)):
                 raise TypeError
             a = operator.index(action)  # type: ignore[arg-type]
         except TypeError:
             raise InvalidActionError(
-                f"FoursquareEnv.step: action must be a whole number from 0 to {len(self._cells) - 1}, not {quote(action)}"
+                f"{where}: action must be a whole number from 0 to {len(self._cells) - 1}, not {quote(action)}"
             ) from None
         if not 0 <= a < len(self._cells):
             raise InvalidActionError(
-                f"FoursquareEnv.step: action {a} is out of range: the actions are 0 to {len(self._cells) - 1}, "
+                f"{where}: action {a} is out of range: the actions are 0 to {len(self._cells) - 1}, "
                 f"the cells a1 to {self._cells[-1]} row by row"
             )
         return a
@@ -315,7 +327,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         game = self._game
         if game is None:
             return "FoursquareEnv.step: no game yet: call reset() first"
-        return f"FoursquareEnv.step: the episode is over ({game.status.value}): call reset() to start another"
+        how = f"lost, {ILLEGAL_ACTION}" if self._ended_by_illegal else game.status.value
+        return f"FoursquareEnv.step: the episode is over ({how}): call reset() to start another"
 
     def _illegal(self, a: int, game: Game) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         cell = self._cells[a]
@@ -325,6 +338,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
                 "(info['action_mask'] marks the legal actions)"
             )
         self._over = True
+        self._ended_by_illegal = True
+        self._card = 0  # the game is over: no card in hand (the observation's table)
         self._legal = []
         self._mask = np.zeros(len(self._cells), np.int8)
         info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
@@ -381,7 +396,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
         :raises InvalidActionError: for an action out of the space.
         """
-        return self._cells[self._action_index(action)]
+        return self._cells[self._action_index(action, "FoursquareEnv.cell_of")]
 
     def action_of(self, cell: Cell | str) -> int:
         """The action of a cell (a :class:`~foursquare.engine.layout.Cell` or a name like ``d4``).
@@ -389,7 +404,11 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         :raises ParseError: for text that is no cell name, or anything else (a plain ``int`` too).
         :raises InvalidActionError: for a cell outside the frame.
         """
-        c = as_cell(cell, "FoursquareEnv.action_of")
+        try:
+            c = as_cell(cell, "FoursquareEnv.action_of")
+        except ParseError as error:
+            text = str(error)
+            raise ParseError(text if text.startswith("FoursquareEnv.") else f"FoursquareEnv.action_of: {text}") from None
         a = self._actions[c]
         if a < 0:
             raise InvalidActionError(f"FoursquareEnv.action_of: {c} is outside the frame (a1 to {self._cells[-1]})")
@@ -440,9 +459,22 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:
     """A uniformly random legal action of a mask (1 = legal), drawn with ``rng``.
 
-    :raises EnvArgumentError: when no action is legal (the episode is over).
+    :param mask: one environment's mask (``info["action_mask"]``): a 1-D array, or a
+        list, of 0 and 1.  A vector environment's masks are one row each: sample each row.
+    :raises EnvArgumentError: for a mask that is not 1-D, or when no action is legal (the
+        episode is over).
     """
-    legal = mask.nonzero()[0]
+    array: NDArray[Any]
+    try:
+        array = np.asarray(mask)
+    except (TypeError, ValueError):
+        array = np.zeros((0, 0))
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.dtype == np.bool_):
+        raise EnvArgumentError(
+            f"sample_legal: mask must be one environment's mask, a 1-D array of 0 and 1, not {quote(mask)}"
+            + (" (a vector environment's masks: sample each row)" if array.ndim == 2 else "")
+        )
+    legal = array.nonzero()[0]
     if not len(legal):
         raise EnvArgumentError("sample_legal: no action is legal (the episode is over)")
     return int(legal[int(rng.random() * len(legal))])

@@ -31,11 +31,13 @@ class BotPlayer:
     :param nodes: the bot's work limit per move (``--nodes``; ``None``: its default).
     :param budget: seconds per move (``None``: none, the fixed work limit only).
     :raises BotError: for an unknown bot name.
-    :raises ArgumentError: for a seed, nodes or budget of another type.
+    :raises ArgumentError: for a seed, nodes or budget of another type, or out of range
+        (a negative seed or budget, nodes below 1).
     """
 
     def __init__(self, bot: str | Bot = "deep", *, seed: int = 0, nodes: int | None = None, budget: float | None = None) -> None:
-        check_whole(seed, "BotPlayer", "seed")
+        check_whole(seed, "BotPlayer", "seed", minimum=0)
+        check_whole(nodes, "BotPlayer", "nodes", none="the bot's default", minimum=1)
         check_seconds(budget, "BotPlayer", "budget")
         self.bot = bot if isinstance(bot, Bot) else get_bot(bot, nodes)
         self.seed = seed

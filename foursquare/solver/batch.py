@@ -65,7 +65,7 @@ def solve_deals(
     """
     rules = as_rules(rules, "solve_deals")
     check_limits("solve_deals", max_nodes, timeout)
-    check_whole(jobs, "solve_deals", "jobs")
+    check_whole(jobs, "solve_deals", "jobs", minimum=1)
     _check_deals(deals)
     return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
 

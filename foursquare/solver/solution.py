@@ -86,7 +86,7 @@ def check_limits(where: str, max_nodes: int | None, timeout: float | None) -> No
 
     :raises ArgumentError: naming ``where`` (the function) and the argument.
     """
-    check_whole(max_nodes, where, "max_nodes", none="no limit")
+    check_whole(max_nodes, where, "max_nodes", none="no limit", minimum=1)
     check_seconds(timeout, where, "timeout")
 
 

@@ -365,11 +365,14 @@ def test_one_placement_ahead_the_recommended_cell_is_never_dominated():
         ({"bot": None}, BotError, "recommend: bot must be a bot's name (random, greedy, "),
         ({"bot": 3}, BotError, "recommend: bot must be a bot's name"),
         ({"bot": "nope"}, BotError, "unknown bot 'nope' (bots: random, greedy, "),
-        ({"budget": "1"}, ArgumentError, "recommend: budget must be a number of seconds or None (no time limit), not '1' (str)"),
+        ({"budget": "1"}, ArgumentError, "recommend: budget must be a number of seconds, 0 or more, or None (no time limit), not '1' (str)"),
         ({"budget": float("nan")}, ArgumentError, "recommend: budget must be a number of seconds"),
         ({"budget": True}, ArgumentError, "recommend: budget must be a number of seconds"),
-        ({"seed": "x"}, ArgumentError, "recommend: seed must be a whole number, not 'x' (str)"),
+        ({"seed": "x"}, ArgumentError, "recommend: seed must be a whole number of at least 0, not 'x' (str)"),
         ({"seed": 1.5}, ArgumentError, "recommend: seed must be a whole number"),
+        # numbers out of range are refused as wrong types are (the command line's own ranges)
+        ({"seed": -1}, ArgumentError, "recommend: seed must be a whole number of at least 0, not -1 (int)"),
+        ({"budget": -1.0}, ArgumentError, "recommend: budget must be a number of seconds, 0 or more, or None"),
         ({"view": None}, ArgumentError, "recommend: view must be a PlayerView (game.view()) or a Game, not None"),
         ({"view": "d4"}, ArgumentError, "recommend: view must be a PlayerView"),
     ],
@@ -395,7 +398,7 @@ def test_recommend_takes_a_game_as_its_players_view():
     [
         ((None,), "estimates: view must be a PlayerView"),
         ((Game.from_deal(1).view(), "1"), "estimates: budget must be a number of seconds"),
-        ((Game.from_deal(1).view(), None, None), "estimates: seed must be a whole number, not None"),
+        ((Game.from_deal(1).view(), None, None), "estimates: seed must be a whole number of at least 0, not None"),
     ],
 )
 def test_wrong_types_are_refused_in_our_words_by_each_bot(name, args, words):
@@ -408,9 +411,11 @@ def test_wrong_types_are_refused_in_our_words_by_each_bot(name, args, words):
 @pytest.mark.parametrize(
     ("args", "error", "words"),
     [
-        (("deep", "5"), ArgumentError, "get_bot: nodes must be a whole number or None (the bot's default), not '5' (str)"),
+        (("deep", "5"), ArgumentError, "get_bot: nodes must be a whole number of at least 1 or None (the bot's default), not '5' (str)"),
         (("deep", 5.0), ArgumentError, "get_bot: nodes must be a whole number"),
         (("greedy", True), ArgumentError, "get_bot: nodes must be a whole number"),
+        (("deep", 0), ArgumentError, "get_bot: nodes must be a whole number of at least 1 or None (the bot's default), not 0"),
+        (("expert", -1000), ArgumentError, "get_bot: nodes must be a whole number of at least 1"),
         ((None,), BotError, "unknown bot None (bots: random, "),
     ],
 )

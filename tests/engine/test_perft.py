@@ -245,8 +245,8 @@ def test_s9_perft_depth_7_divide_agrees_with_reference():
     [
         ((None, 2), "perft: game must be a Game, not None"),
         (("deal 1", 2), "perft: game must be a Game, not 'deal 1' (str)"),
-        ((Game.from_deal(1), "2"), "perft: depth must be a whole number, not '2' (str)"),
-        ((Game.from_deal(1), 2.0), "perft: depth must be a whole number, not 2.0 (float)"),
+        ((Game.from_deal(1), "2"), "perft: depth must be a whole number of at least 0, not '2' (str)"),
+        ((Game.from_deal(1), 2.0), "perft: depth must be a whole number of at least 0, not 2.0 (float)"),
     ],
 )
 def test_wrong_types_are_refused_in_our_words_by_perft(args, words):

@@ -213,7 +213,8 @@ def test_an_illegal_action_ends_the_episode_as_a_loss_with_illegal_lose():
     assert (info["status"], info["reason"], info["score"]) == ("lost", "illegal-action", None)
     assert not info["action_mask"].any() and not env.unwrapped.action_masks().any()
     assert int(obs["height"][3, 3]) == 1 and int(obs["height"][0, 0]) == 0  # the illegal card was not placed
-    with pytest.raises(ResetNeededError):
+    assert int(obs["card"][0]) == 0  # the game is over: no card in hand
+    with pytest.raises(ResetNeededError, match=r"the episode is over \(lost, illegal-action\)"):
         env.step(25)
 
 
@@ -365,3 +366,72 @@ def test_async_vector_env_plays_games_in_worker_processes():
         assert _vector_play(envs, 60) >= 2
     finally:
         envs.close(terminate=True)
+
+
+# ------------------------------------------------------------------ copies of an environment
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_copy_of_an_environment_keeps_its_observation_up_to_date(how):
+    # a copy (lookahead, a vector env's spawn/forkserver worker) once lost the flat views
+    # through which the grids are written: its board stopped following its game
+    import copy
+    import pickle
+
+    rng = random.Random(how)
+    for made_at in (0, 1, 5):  # before the first reset, at the start, in the middle of a game
+        env = FoursquareEnv()
+        if made_at:
+            _, info = env.reset(options={"deal": 1})
+            for _ in range(made_at - 1):
+                _, _, _, _, info = env.step(sample_legal(info["action_mask"], rng))
+        twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
+        if not made_at:
+            _, info = twin.reset(options={"deal": 1})
+        else:
+            info = {"action_mask": twin.action_masks()}
+        for _ in range(8):
+            obs, _, terminated, _, info = twin.step(sample_legal(info["action_mask"], rng))
+            assert same(obs, observation_of(twin.view(), twin)), (how, made_at, twin.placed)
+            if terminated:
+                break
+        obs, info = twin.reset(options={"deal": 2})
+        assert same(obs, observation_of(twin.view(), twin))
+
+
+def test_an_async_vector_env_of_environments_made_before_spawn_plays_them_right():
+    made = [FoursquareEnv() for _ in range(2)]
+    envs = gymnasium.vector.AsyncVectorEnv([lambda env=env: env for env in made], context="spawn")
+    try:
+        obs, infos = envs.reset(options={"deal": 1})
+        for step in range(3):
+            actions = np.array([sample_legal(mask, random.Random(step)) for mask in infos["action_mask"]])
+            obs, _, _, _, infos = envs.step(actions)
+            assert obs["height"].sum() == 2 * (step + 1)  # every card placed is on the board of each
+    finally:
+        envs.close(terminate=True)
+
+
+@pytest.mark.parametrize(
+    ("mask", "match"),
+    [
+        (np.ones((2, 49), np.int8), "a 1-D array of 0 and 1, .*a vector environment's masks: sample each row"),
+        (np.zeros(49, np.int8), "no action is legal"),
+        ("1010", "sample_legal: mask must be one environment's mask"),
+        (np.array([0.5, 1.0]), "sample_legal: mask must be one environment's mask"),
+    ],
+)
+def test_sample_legal_takes_one_mask_and_says_so_otherwise(mask, match):
+    with pytest.raises(EnvArgumentError, match=match):
+        sample_legal(mask, random.Random(0))
+    assert sample_legal([0, 1, 0], random.Random(0)) == 1  # a list of 0 and 1 is a mask
+
+
+def test_an_error_of_cell_of_or_action_of_says_which_method():
+    env = FoursquareEnv()
+    with pytest.raises(InvalidActionError, match="^FoursquareEnv.cell_of: action 49 is out of range"):
+        env.cell_of(49)
+    with pytest.raises(InvalidActionError, match="^FoursquareEnv.cell_of: action must be a whole number"):
+        env.cell_of(24.0)  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="^FoursquareEnv.action_of: "):
+        env.action_of("z9")

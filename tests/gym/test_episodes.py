@@ -80,6 +80,14 @@ def test_bot_player_takes_only_a_foursquare_environment_and_its_own_arguments():
         BotPlayer("best")
     with pytest.raises(ArgumentError, match="BotPlayer: seed must be"):
         BotPlayer("greedy", seed="1")  # type: ignore[arg-type]
+    # numbers out of range too, in BotPlayer's name (not get_bot's, nor played as nodes=1)
+    for keywords, words in [({"nodes": 0}, "BotPlayer: nodes must be a whole number of at least 1"),
+                            ({"nodes": -1000}, "BotPlayer: nodes must be a whole number of at least 1"),
+                            ({"nodes": 1.5}, "BotPlayer: nodes must be a whole number"),
+                            ({"budget": -1.0}, "BotPlayer: budget must be a number of seconds, 0 or more"),
+                            ({"seed": -1}, "BotPlayer: seed must be a whole number of at least 0")]:  # fmt: skip
+        with pytest.raises(ArgumentError, match=words):
+            BotPlayer("deep", **keywords)  # type: ignore[arg-type]
 
 
 def test_every_episode_is_a_transcript_that_validate_accepts(tmp_path):

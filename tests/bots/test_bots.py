@@ -15,6 +15,7 @@ from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import ArgumentError
+from foursquare.solver import core as solver_core
 
 FAST_BOTS = ["random", "greedy", "expectimax"]
 
@@ -425,6 +426,10 @@ def test_wrong_types_are_refused_in_our_words_by_get_bot(args, error, words):
     assert words in str(info.value)
 
 
+@pytest.mark.skipif(
+    solver_core.CORE is None,
+    reason="expert's default settings take minutes on the pure-Python search (test_pimc checks the same at small settings)",
+)
 def test_hidden_information_expert_at_its_default_settings_gives_the_same_hint_for_every_order_rules_6():
     # the default hint's bot, at the default work limit (no clock: the same work on every machine),
     # at positions where it samples stocks (from its from_piles piles on)

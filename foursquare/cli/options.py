@@ -257,7 +257,7 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep", "expert"
 
 #: The default bot (:data:`foursquare.bots.DEFAULT`) of ``hint``, ``simulate`` and
 #: ``analyze``, named here for the same reason (the same test checks it).
-DEFAULT_BOT = "deep"
+DEFAULT_BOT = "expert"
 
 
 def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str) -> None:

@@ -7,6 +7,7 @@ import json
 from helpers import invoke
 
 from foursquare import Game
+from foursquare.bots import DEFAULT
 
 
 def _script(tmp_path, cells, name="game.moves"):
@@ -38,7 +39,7 @@ def test_hint_text_shows_the_cell_and_two_alternatives(tmp_path):
     lines = result.stdout.splitlines()
     assert " to " in lines[0] and "win " in lines[0] and "expected score" in lines[0]
     assert lines[1].lstrip().startswith("or ") and lines[2].lstrip().startswith("or ")
-    assert "deep bot" in lines[3]
+    assert f"{DEFAULT} bot" in lines[3]  # the default bot (foursquare.bots.DEFAULT)
 
 
 def test_hint_reads_stdin_and_is_the_same_for_the_same_seed(tmp_path):

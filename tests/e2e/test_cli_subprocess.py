@@ -707,7 +707,7 @@ def _into_a_gone_reader(args: list[str]) -> tuple[int, str]:
 @pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
 def test_simulate_counts_only_the_rows_read(fmt):
     # the second row is written after the reader left (on Linux by construction: see _head)
-    code, got, err = _head(["simulate", "--deals", "0-3", *QUICK, "--output", "-", "--format", fmt], 2)
+    code, got, err = _head(["simulate", "--bot", "deep", "--deals", "0-3", *QUICK, "--output", "-", "--format", fmt], 2)
     assert code == 0 and "Traceback" not in err
     assert got[0].startswith("bot,deal,") and got[1].startswith("deep,0,")
     read = len(got) - 1  # the rows the reader got (the header aside)

@@ -37,6 +37,7 @@ left as they were).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import gzip
 import heapq
@@ -49,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from foursquare.errors import FoursquareError
 from foursquare.solver import DEFAULT_MAX_NODES
@@ -252,25 +253,17 @@ def write_table(rows: Iterator[Row], data: Path) -> Tally:
     :raises TableError: from ``rows``; OSError from the file system.
     """
     tally = Tally()
-    data.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=data.parent, prefix=f".{data.name}.", suffix=".tmp")
-    try:
-        # no file name and mtime 0 in the gzip header: the same rows, the same bytes
-        with (
-            os.fdopen(fd, "wb") as raw,
-            gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as packed,
-            io.TextIOWrapper(packed, encoding="utf-8", newline="") as text,
-        ):
-            writer = csv.writer(text, lineterminator="\n")
-            writer.writerow(TABLE_HEADER)
-            for row in rows:
-                writer.writerow(row.fields())
-                tally.add(row)
-        os.chmod(name, 0o644)
-        os.replace(name, data)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+    # no file name and mtime 0 in the gzip header: the same rows, the same bytes
+    with (
+        _replaced(data, "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as packed,
+        io.TextIOWrapper(packed, encoding="utf-8", newline="") as text,
+    ):
+        writer = csv.writer(text, lineterminator="\n")
+        writer.writerow(TABLE_HEADER)
+        for row in rows:
+            writer.writerow(row.fields())
+            tally.add(row)
     return tally
 
 
@@ -502,13 +495,23 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
 
 def write_page(text: str, page: Path) -> None:
     """Write the page whole (a temporary file renamed over it). :raises OSError: from the file system."""
-    page.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=page.parent, prefix=f".{page.name}.", suffix=".tmp")
+    with _replaced(page, "w") as file:
+        file.write(text)
+
+
+@contextlib.contextmanager
+def _replaced(path: Path, mode: str) -> Iterator[IO[Any]]:
+    """A temporary file beside ``path``, renamed over it once the block ends without an
+    error (else removed): a reader never sees it half written.  :raises OSError: from
+    the file system."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        text = "b" not in mode
+        with open(fd, mode, encoding="utf-8" if text else None, newline="\n" if text else None) as file:  # noqa: PTH123
+            yield file
         os.chmod(name, 0o644)
-        os.replace(name, page)
+        os.replace(name, path)
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise

@@ -5,16 +5,25 @@ escalation passes, ``--resume`` with a higher ``--max-nodes``), a row at a time,
 writes:
 
 - the published data, ``data/score-table.csv.gz``: one row per deal, in deal order,
-  with the columns ``deal,status,score,bound,positions,limit`` (``bound``: the solver's
-  ``max_score``, the highest score not ruled out; ``positions``: its ``nodes``;
-  ``limit``: the ``max_nodes`` the row was settled under, or ran out of), gzip-compressed
-  reproducibly (no file name and time 0 in its header: the same rows give the same bytes);
+  with the columns ``deal,status,score,bound,positions,limit,found,found_moves``
+  (``bound``: the solver's ``max_score``, the highest score not ruled out; ``positions``:
+  its ``nodes``; ``limit``: the ``max_nodes`` the row was settled under, or ran out of;
+  ``found`` and ``found_moves``: for an unknown row, the best win found and its moves),
+  gzip-compressed reproducibly (no file name and time 0 in its header: the same rows
+  give the same bytes);
 - the docs page, ``docs/score-table.md``: the deals covered and settled, the winnable
   share with its 95% Wilson interval (the unknown deals counted both ways, as no win
   and as wins), the distribution of best scores, the 20 hardest deals by positions with
   the command that reproduces each, the unknown deals with their bounds, the rows by
   limit, and where the figures come from (date, machine, commit, the passes' commands,
   given as arguments).
+
+An unknown row's best score is bounded from above by the sweep (``max_score``); it is
+bounded from below by a win, looked for here (:func:`find_win`): the solver told that
+no win scores more than one below the bound (``score_at_most``), then two below, and so
+on, each try under ``--find-nodes`` positions.  Such a win is quick to find, as it has
+cards to spare, and it is checked on the engine, move by move, before it is published:
+a deal with a win found is winnable, proved, though its best score is not.
 
 Memory does not grow with the rows: the rows are copied as they are read, and only
 counts, the hardest rows and the first unknown deals are kept.
@@ -52,20 +61,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from foursquare.engine.game import Game
+from foursquare.engine.outcome import Status
+from foursquare.engine.rules import Rules
 from foursquare.errors import FoursquareError
-from foursquare.solver import DEFAULT_MAX_NODES
+from foursquare.formats.rulesfile import load_rules
+from foursquare.solver import DEFAULT_MAX_NODES, solve
+from foursquare.solver import SOLVED as SOLVED_OUTCOME
 from foursquare.stats import counts_interval, wilson_interval
 
 #: The header of ``foursquare solve --deals --output``'s CSV (docs/guide/sweeps.md).
 SWEEP_HEADER = ("deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout")
 #: The header of the published data.
-TABLE_HEADER = ("deal", "status", "score", "bound", "positions", "limit")
+TABLE_HEADER = ("deal", "status", "score", "bound", "positions", "limit", "found", "found_moves")
 #: The statuses of a row (foursquare.solver.Outcome).
 SOLVED, NO_WIN, UNKNOWN = "solved", "no-win", "unknown"
 #: How many of the hardest deals the page lists.
 HARDEST = 20
 #: How many unknown deals the page lists by name (the rest are counted).
 UNKNOWN_LISTED = 200
+#: The most positions each try of :func:`find_win` may search (``--find-nodes``).
+FIND_NODES = 4_000_000
 #: Where the files go, from the repository's root.
 DATA = Path("data") / "score-table.csv.gz"
 PAGE = Path("docs") / "score-table.md"
@@ -75,11 +91,19 @@ class TableError(FoursquareError):
     """A sweep CSV that cannot be published as the score table (its message names the file and line)."""
 
 
+class Win(NamedTuple):
+    """A win of an unknown deal, a lower bound on its best score: ``moves`` the cells, space separated."""
+
+    score: int
+    moves: str
+
+
 class Row(NamedTuple):
     """One deal of the table: ``score`` for ``solved`` only; ``bound`` the solver's
     ``max_score`` (the score when solved, ``None`` for ``no-win``, the highest score
     not ruled out when ``unknown``); ``positions`` searched; ``limit`` the node limit;
-    ``rules`` as the sweep writes them (not published: the page says them once)."""
+    ``rules`` as the sweep writes them (not published: the page says them once);
+    ``found`` for an unknown row only, the best :class:`Win` found (``None``: none)."""
 
     deal: int
     status: str
@@ -88,10 +112,12 @@ class Row(NamedTuple):
     positions: int
     limit: int
     rules: str
+    found: Win | None = None
 
     def fields(self) -> tuple[str, ...]:
-        """The row as the published CSV writes it (an absent score or bound: an empty field)."""
-        return (str(self.deal), self.status, _text(self.score), _text(self.bound), str(self.positions), str(self.limit))
+        """The row as the published CSV writes it (an absent score, bound or win: empty fields)."""
+        found = ("", "") if self.found is None else (str(self.found.score), self.found.moves)
+        return (str(self.deal), self.status, _text(self.score), _text(self.bound), str(self.positions), str(self.limit), *found)
 
 
 def _text(value: int | None) -> str:
@@ -114,6 +140,8 @@ class Tally:
     hardest: list[tuple[int, int, Row]] = field(default_factory=list)
     #: the first UNKNOWN_LISTED unknown rows, in deal order
     unknowns: list[Row] = field(default_factory=list)
+    #: the unknown rows with a win found: (its score, the row's bound) -> rows
+    found: Counter[tuple[int, int]] = field(default_factory=Counter)
 
     def add(self, row: Row) -> None:
         """Count one row (rows come in increasing deal order)."""
@@ -136,11 +164,24 @@ class Tally:
             heapq.heapreplace(self.hardest, item)
         if row.status == UNKNOWN and len(self.unknowns) < UNKNOWN_LISTED:
             self.unknowns.append(row)
+        if row.found is not None:
+            assert row.bound is not None
+            self.found[row.found.score, row.bound] += 1
 
     @property
     def settled(self) -> int:
         """Rows ``solved`` or ``no-win``."""
         return self.statuses[SOLVED] + self.statuses[NO_WIN]
+
+    @property
+    def winnable(self) -> int:
+        """Rows proved winnable: ``solved``, or ``unknown`` with a win found."""
+        return self.statuses[SOLVED] + self.found.total()
+
+    @property
+    def open(self) -> int:
+        """Rows not known to be winnable or not: ``unknown`` with no win found."""
+        return self.statuses[UNKNOWN] - self.found.total()
 
     def hardest_rows(self) -> list[Row]:
         """The hardest rows, most positions first (ties: the lower deal first)."""
@@ -156,6 +197,7 @@ class Provenance:
     commit: str
     passes: tuple[str, ...]
     source: str
+    find_nodes: int = FIND_NODES
 
 
 # --- reading the sweep ---------------------------------------------------------------
@@ -240,6 +282,68 @@ def _optional(where: str, values: dict[str, str], name: str) -> int | None:
     return _whole(where, values, name) if values[name] else None
 
 
+# --- a win for each unknown row --------------------------------------------------------
+
+
+def with_wins(rows: Iterator[Row], max_nodes: int) -> Iterator[Row]:
+    """The rows, each unknown one with the best win :func:`find_win` finds (``max_nodes``
+    0: none looked for).  :raises TableError: as :func:`find_win`, and from ``rows``."""
+    rules: Rules | None = None
+    for row in rows:
+        if row.status == UNKNOWN and max_nodes:
+            rules = rules or _rules(row)
+            assert row.bound is not None
+            row = row._replace(found=find_win(row.deal, rules, row.bound, max_nodes))
+        yield row
+
+
+def _rules(row: Row) -> Rules:
+    try:
+        return load_rules(row.rules)
+    except FoursquareError as error:
+        raise TableError(f"deal {row.deal}: rules {row.rules!r}: {error}") from None
+
+
+def find_win(deal: int, rules: Rules, bound: int, max_nodes: int) -> Win | None:
+    """A good win of a deal whose best score is unknown: a lower bound on that score.
+
+    The solver is told that no win scores more than ``bound - 1`` (``score_at_most``), so
+    that it looks only for wins with a card or more to spare, which are quick to find;
+    when its limit runs out first, ``bound - 2``, and so on.  A ``no-win`` ends the search
+    (the budgets tried include every lower score's).  The win is played on the engine,
+    move by move, before it is returned.
+
+    :param deal: the deal number (RULES.md §2).
+    :param rules: its rule set.
+    :param bound: the highest score not ruled out (the sweep's ``max_score``).
+    :param max_nodes: the most positions each try may search.
+    :returns: the win found, or ``None`` when no try found one.
+    :raises TableError: when the engine does not take the solver's moves as a win of
+        their score (a fault of the solver: nothing is published).
+    """
+    for score in range(bound - 1, -1, -1):
+        solution = solve(Game.from_deal(deal, rules), score_at_most=score, max_nodes=max_nodes)
+        if solution.status == SOLVED_OUTCOME:
+            return _played(deal, rules, solution.moves, solution.score)
+        if solution.status != UNKNOWN:
+            break
+    return None
+
+
+def _played(deal: int, rules: Rules, moves: Sequence[object], score: int | None) -> Win:
+    """The win ``moves`` as the engine plays it, checked to be won with ``score``."""
+    game = Game.from_deal(deal, rules)
+    text = " ".join(map(str, moves))
+    try:
+        for cell in moves:
+            game.play(str(cell))
+    except FoursquareError as error:
+        raise TableError(f"deal {deal}: the solver's win {text!r} is not legal on the engine: {error}") from None
+    if game.status != Status.WON or game.score is None or game.score != score:
+        raise TableError(f"deal {deal}: the solver's win {text!r} ends {game.status} with score {game.score}, not won with {score}")
+    return Win(game.score, text)
+
+
 # --- writing the data ----------------------------------------------------------------
 
 
@@ -313,35 +417,38 @@ def _deals_line(tally: Tally) -> str:
     every = "" if last - first + 1 == n else ", not every deal between them"
     return (
         f"Deals {first:,} to {last:,} of the {tally.rules} rules ({n:,} deals{every}): **{tally.settled:,} settled** "
-        f"({tally.statuses[SOLVED]:,} solved, {tally.statuses[NO_WIN]:,} no win), **{tally.statuses[UNKNOWN]:,} unknown**."
+        f"({tally.statuses[SOLVED]:,} solved, {tally.statuses[NO_WIN]:,} no win), **{tally.statuses[UNKNOWN]:,} unknown**"
+        + (f" ({tally.found.total():,} of them with a win found)." if tally.found else ".")
     )
 
 
 def _winnable(tally: Tally) -> list[str]:
-    n, won, unknown = tally.rows, tally.statuses[SOLVED], tally.statuses[UNKNOWN]
+    n, won, unknown, open_ = tally.rows, tally.winnable, tally.statuses[UNKNOWN], tally.open
     lines = ["## How many deals are winnable", ""]
-    if not unknown:
+    if not open_:
         low, high = wilson_interval(won, n)
-        lines += [
-            f"**{won:,} of {n:,} deals are winnable: {_share(won, n)}** (95% Wilson interval {_percent(low)} to {_percent(high)}); "
-            "every deal is settled.",
-            "",
-        ]
+        every = (
+            "every deal is settled."
+            if not unknown
+            else f"{tally.found.total():,} of them are unknown deals, with a win found but their best score not proved (below)."
+        )
+        share = f"{_share(won, n)}** (95% Wilson interval {_percent(low)} to {_percent(high)})"
+        lines += [f"**{won:,} of {n:,} deals are winnable: {share}; {every}", ""]
         return lines
     lines += [
-        f"{unknown:,} deals are unknown: the solver neither found their best win nor proved that none exists. As Solvitaire "
-        "does for its solitaires, they are counted both ways: all as no win (the low figure) and all as wins (the high "
-        "figure); the share of winnable deals lies between the two.",
+        f"{open_:,} deals are unknown with no win found: the solver neither found a win nor proved that none exists. As "
+        "Solvitaire does for its solitaires, they are counted both ways: all as no win (the low figure) and all as wins "
+        "(the high figure); the share of winnable deals lies between the two.",
         "",
-        "| the unknown deals counted as | winnable deals | share | 95% Wilson interval |",
+        "| those deals counted as | winnable deals | share | 95% Wilson interval |",
         "|---|--:|--:|--:|",
     ]
-    for words, wins in (("no win (low figure)", won), ("wins (high figure)", won + unknown)):
+    for words, wins in (("no win (low figure)", won), ("wins (high figure)", won + open_)):
         low, high = wilson_interval(wins, n)
         lines.append(f"| {words} | {wins:,} of {n:,} | {_share(wins, n)} | {_percent(low)} to {_percent(high)} |")
     lo, _ = wilson_interval(won, n)
-    _, hi = wilson_interval(won + unknown, n)
-    figures = f"**Winnable: {_share(won, n)} to {_share(won + unknown, n)}**"
+    _, hi = wilson_interval(won + open_, n)
+    figures = f"**Winnable: {_share(won, n)} to {_share(won + open_, n)}**"
     lines += ["", f"{figures} ({_percent(lo)} to {_percent(hi)} with 95% confidence).", ""]
     return lines
 
@@ -372,6 +479,15 @@ def _scores(tally: Tally) -> list[str]:
             + (", the unknown deals left out (each scores at most its bound, below)." if tally.statuses[UNKNOWN] else ".")
         )
         lines.append("")
+    if tally.found:
+        lines += [
+            "An unknown deal with a win found has its best score between that win's score and its bound:",
+            "",
+            "| win found | bound | unknown deals |",
+            "|--:|--:|--:|",
+        ]
+        lines += [f"| {found} | {bound} | {count:,} |" for (found, bound), count in sorted(tally.found.items(), reverse=True)]
+        lines.append("")
     return lines
 
 
@@ -397,13 +513,18 @@ def _unknowns(tally: Tally) -> list[str]:
     if not count:
         return [*lines, "None: every deal is settled.", ""]
     lines += [
-        "Each still unknown under the highest limit tried on it; its bound is the highest score not ruled out (no win "
-        "scores more).",
+        "Each still unknown under the highest limit tried on it: its bound is the highest score not ruled out (no win "
+        "scores more), and the command reproduces it. The win found, when there is one, is a lower bound on its best "
+        "score; the engine replays it: `printf '%s\\n' MOVES | foursquare play --deal N` ends `Won, score S.`",
         "",
-        "| deal | bound | limit | reproduce |",
-        "|--:|--:|--:|---|",
+        "| deal | win found | bound | limit | reproduce the bound | the win's moves |",
+        "|--:|--:|--:|--:|---|---|",
     ]
-    lines += [f"| {r.deal} | {r.bound} | {r.limit:,} | `{reproduce(r)}` |" for r in tally.unknowns]
+    lines += [
+        f"| {r.deal} | {'' if r.found is None else r.found.score} | {r.bound} | {r.limit:,} | `{reproduce(r)}` | "
+        f"{'none found' if r.found is None else f'`{r.found.moves}`'} |"
+        for r in tally.unknowns
+    ]
     if count > len(tally.unknowns):
         every = "zcat data/score-table.csv.gz | awk -F, '$2 == \"unknown\"'"
         lines += ["", f"And {count - len(tally.unknowns):,} more: `{every}` lists them all."]
@@ -441,7 +562,8 @@ def _provenance(provenance: Provenance) -> list[str]:
         f"- **Date**: {provenance.date}",
         f"- **Machine**: {provenance.machine}",
         f"- **Commit**: `{provenance.commit}`",
-        f"- **Made by**: `tools/score_table.py` from the sweep's CSV (`{provenance.source}`)",
+        f"- **Made by**: `tools/score_table.py` from the sweep's CSV (`{provenance.source}`), each unknown deal's win "
+        f"looked for under {provenance.find_nodes:,} positions a try (`--find-nodes`)",
         "- **The passes**, in order:",
         "",
         "  ```sh",
@@ -458,7 +580,8 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "",
         "For every deal of a range, what the perfect-information solver found (it knows the stock's order, which no "
         "player does: {doc}`guide/solver`): the best score, proved, or a proof that no win exists, or, where its limit "
-        "ran out, a bound on the best score. The whole table is in the repository, `data/score-table.csv.gz`, one row a "
+        "ran out, bounds on the best score (a win found and the highest score not ruled out). The whole table is in "
+        "the repository, `data/score-table.csv.gz`, one row a "
         "deal, and any row is made again by the command `foursquare solve --deal N` (with the row's `--max-nodes` when "
         "it is not the default).",
         "",
@@ -481,6 +604,9 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "| `bound` | the highest score not ruled out: the score when solved, empty for `no-win`, a bound when unknown |",
         "| `positions` | the positions the solver searched (`nodes` of `solve`) |",
         "| `limit` | the node limit (`--max-nodes`) the row was settled under, or ran out of |",
+        "| `found` | for `unknown`: the score of the best win found, a lower bound on the best score "
+        "(empty otherwise, or when none was found) |",
+        "| `found_moves` | that win's moves, the cells in order, space separated (`foursquare play --deal N` replays them) |",
         "",
         "```sh",
         "zcat data/score-table.csv.gz | head -3",
@@ -532,22 +658,29 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--date", required=True, help="when the passes ran (e.g. 2026-12-06 to 2026-12-08)")
     parser.add_argument("--machine", required=True, help="the machine: cores and load (e.g. '2 cores, x86_64, load 2.5-3.2, shared')")
     parser.add_argument("--commit", required=True, help="the commit the passes ran")
+    parser.add_argument("--find-nodes", type=int, default=FIND_NODES, metavar="N",
+                        help=f"the most positions each try at a win of an unknown deal may search "
+                             f"(default {FIND_NODES}; 0: none looked for)")  # fmt: skip
     parser.add_argument("--pass", dest="passes", action="append", required=True, metavar="COMMAND",
                         help="the command of one pass, in order (repeat it; a '# comment' after it may say its time)")  # fmt: skip
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.find_nodes < 0:
+        parser.error(f"argument --find-nodes: {args.find_nodes} is negative (0: no win looked for)")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the data and the page; the exit status: 0 done, 1 refused (one line on stderr), 2 a usage error."""
     args = parse_arguments(argv)
-    provenance = Provenance(args.date, args.machine, args.commit, tuple(args.passes), args.sweep.name)
+    provenance = Provenance(args.date, args.machine, args.commit, tuple(args.passes), args.sweep.name, args.find_nodes)
     try:
-        tally = write_table(read_sweep(args.sweep), args.data)
+        tally = write_table(with_wins(read_sweep(args.sweep), args.find_nodes), args.data)
         write_page(render_page(tally, provenance), args.page)
     except (TableError, OSError) as error:
         print(f"score_table.py: {error}", file=sys.stderr)
         return 1
-    print(f"{args.data}: {tally.rows:,} rows ({tally.settled:,} settled, {tally.statuses[UNKNOWN]:,} unknown); {args.page} written")
+    found = f", {tally.found.total():,} of them with a win found" if tally.found else ""
+    print(f"{args.data}: {tally.rows:,} rows ({tally.settled:,} settled, {tally.statuses[UNKNOWN]:,} unknown{found}); {args.page} written")
     return 0
 
 

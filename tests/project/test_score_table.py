@@ -9,6 +9,7 @@ made here.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import gzip
 import importlib.util
 import io
@@ -22,6 +23,8 @@ from types import ModuleType
 import pytest
 from helpers import ROOT
 
+from foursquare.engine.game import Game
+from foursquare.engine.outcome import Status
 from foursquare.solver import DEFAULT_MAX_NODES, solve_deal
 from foursquare.solver import core as search_core
 from foursquare.stats import wilson_interval
@@ -109,7 +112,7 @@ def test_a_random_sample_of_the_tables_rows_is_what_the_solver_finds():
 @pytest.mark.skipif(not TABLE.exists(), reason=NO_TABLE)
 def test_the_table_is_one_consistent_row_a_deal_and_the_page_says_its_size():
     with gzip.open(TABLE, "rt", encoding="utf-8", newline="") as file:
-        assert file.readline() == "deal,status,score,bound,positions,limit\n"
+        assert file.readline() == "deal,status,score,bound,positions,limit,found,found_moves\n"
     previous, rows = -1, 0
     for row in table_rows():
         deal = int(row["deal"])
@@ -118,8 +121,20 @@ def test_the_table_is_one_consistent_row_a_deal_and_the_page_says_its_size():
         assert {"solved": score is not None and score == bound, "no-win": score is None and bound is None,
                 "unknown": score is None and bound is not None}[status], row  # fmt: skip
         assert int(row["limit"]) >= 1 and int(row["positions"]) >= 0, row
+        found = number(row["found"])
+        assert (found is None) == (row["found_moves"] == ""), row
+        assert found is None or (status == "unknown" and bound is not None and found < bound), row
         previous, rows = deal, rows + 1
     assert f"a CSV of {rows:,} rows and a header" in PAGE.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not TABLE.exists(), reason=NO_TABLE)
+def test_every_win_found_in_the_table_is_a_win_of_its_score_on_the_engine():
+    wrong = []
+    for row in table_rows():
+        if row["found"] and replayed_score(int(row["deal"]), row["found_moves"]) != int(row["found"]):
+            wrong.append(f"deal {row['deal']}: {row['found_moves']!r} is not a win scoring {row['found']}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_the_page_is_in_the_sites_contents_after_the_benchmarks():
@@ -171,7 +186,7 @@ def publish(tmp_path: Path, lines: list[str], name: str = "sweep.csv", *more: st
 
 
 def test_the_page_counts_the_deals_and_gives_the_winnable_share_both_ways(tmp_path):
-    status, _, page = publish(tmp_path, TEN)
+    status, _, page = publish(tmp_path, TEN, "sweep.csv", "--find-nodes", "0")  # no win looked for
     assert status == 0
     text = page.read_text(encoding="utf-8")
     assert "Deals 0 to 9 of the standard rules (10 deals): **7 settled** (6 solved, 1 no win), **3 unknown**." in text
@@ -186,11 +201,62 @@ def test_the_page_counts_the_deals_and_gives_the_winnable_share_both_ways(tmp_pa
         assert line in text
     assert "The mean best score of the winnable deals is **22.833**" in text
     # the unknown deals with their bounds, and the command that reproduces each
-    assert "| 2 | 22 | 4,000,000 | `foursquare solve --deal 2` |" in text
-    assert "| 6 | 20 | 64,000,000 | `foursquare solve --deal 6 --max-nodes 64000000` |" in text
+    assert "| 2 |  | 22 | 4,000,000 | `foursquare solve --deal 2` | none found |" in text
+    assert "| 6 |  | 20 | 64,000,000 | `foursquare solve --deal 6 --max-nodes 64000000` | none found |" in text
     # the provenance, from the arguments
     assert "- **Commit**: `abc1234`" in text
     assert "  foursquare solve --deals 0-9 --max-nodes 64000000 --output t.csv --resume  # 40 s\n" in text
+
+
+def test_a_win_found_for_each_unknown_deal_makes_it_winnable_and_bounds_its_best_score(tmp_path):
+    status, data, page = publish(tmp_path, TEN)
+    assert status == 0
+    text = page.read_text(encoding="utf-8")
+    assert "**3 unknown** (3 of them with a win found)." in text
+    # deals 2, 6 and 8 are winnable (a win found): 9 of 10, deal 4 the only no-win
+    assert "**9 of 10 deals are winnable: 90.00%** (95% Wilson interval 59.58% to 98.21%); 3 of them are unknown deals" in text
+    assert "figure)" not in text
+    rows = {row["deal"]: row for row in csv.DictReader(io.StringIO(gzip.decompress(data.read_bytes()).decode("utf-8")))}
+    for deal in ("2", "6", "8"):
+        row = rows[deal]
+        found = int(row["found"])
+        assert found < int(row["bound"])  # the first try: a card to spare
+        assert replayed_score(int(deal), row["found_moves"]) == found
+        assert f"| {deal} | {found} | {row['bound']} |" in text and f"`{row['found_moves']}` |" in text
+        assert f"| {found} | {row['bound']} | 1 |" in text  # the bounds' table
+    assert all(row["found"] == row["found_moves"] == "" for row in rows.values() if row["status"] != "unknown")
+
+
+def replayed_score(deal: int, moves: str) -> int | None:
+    """The score of the game that plays ``moves`` on deal ``deal``, won (``None``: not won)."""
+    game = Game.from_deal(deal)
+    for cell in moves.split():
+        game.play(cell)
+    return game.score if game.status == Status.WON else None
+
+
+def test_a_win_found_is_checked_on_the_engine_before_it_is_published(tmp_path, capsys, monkeypatch):
+    real = score_table.solve
+
+    def wrong(game, **limits):  # the solver's win with its last move dropped: not a win
+        solution = real(game, **limits)
+        return dataclasses.replace(solution, moves=solution.moves[:-1])
+
+    monkeypatch.setattr(score_table, "solve", wrong)
+    status, data, _ = publish(tmp_path, TEN)
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.startswith("score_table.py: deal 2: the solver's win '") and "ends playing with score None, not won with 21" in err
+    assert not data.exists()
+
+
+def test_no_win_found_within_the_limit_leaves_the_deal_counted_both_ways(tmp_path):
+    status, data, page = publish(tmp_path, [TEN[0], TEN[8]], "sweep.csv", "--find-nodes", "1")
+    assert status == 0
+    text = page.read_text(encoding="utf-8")
+    assert "| no win (low figure) | 1 of 2 |" in text and "| wins (high figure) | 2 of 2 |" in text
+    assert "| 8 |  | 23 | 64,000,000 |" in text and "none found |" in text
+    assert gzip.decompress(data.read_bytes()).decode("utf-8").splitlines()[2] == "8,unknown,,23,64000000,64000000,,"
 
 
 def test_every_deal_settled_gives_one_winnable_share(tmp_path):
@@ -242,10 +308,10 @@ def test_the_data_is_the_rows_renamed_and_gzipped_reproducibly(tmp_path):
     assert publish(tmp_path, TEN, "another-name.csv")[0] == 0
     assert data.read_bytes() == first
     rows = list(csv.reader(io.StringIO(gzip.decompress(first).decode("utf-8"))))
-    assert rows[0] == ["deal", "status", "score", "bound", "positions", "limit"]
-    assert rows[1:4] == [["0", "solved", "24", "24", "28", "4000000"], ["1", "solved", "24", "24", "91", "4000000"],
-                         ["2", "unknown", "", "22", "4000000", "4000000"]]  # fmt: skip
-    assert rows[5] == ["4", "no-win", "", "", "5000", "4000000"]
+    assert rows[0] == ["deal", "status", "score", "bound", "positions", "limit", "found", "found_moves"]
+    assert rows[1:3] == [["0", "solved", "24", "24", "28", "4000000", "", ""], ["1", "solved", "24", "24", "91", "4000000", "", ""]]
+    assert rows[3][:7] == ["2", "unknown", "", "22", "4000000", "4000000", "21"]
+    assert rows[5] == ["4", "no-win", "", "", "5000", "4000000", "", ""]
     assert len(rows) == 11
 
 
@@ -298,6 +364,8 @@ def test_the_script_runs_as_a_command_with_its_exit_statuses(tmp_path):
         capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"{out / 't.csv.gz'}: 10 rows (7 settled, 3 unknown); {out / 't.md'} written\n"
+    assert done.stdout == f"{out / 't.csv.gz'}: 10 rows (7 settled, 3 unknown, 3 of them with a win found); {out / 't.md'} written\n"
     usage = subprocess.run([sys.executable, str(SCRIPT), str(sweep)], capture_output=True, text=True, timeout=60)
     assert usage.returncode == 2 and "the following arguments are required: --date, --machine, --commit, --pass" in usage.stderr
+    negative = subprocess.run([sys.executable, str(SCRIPT), str(sweep), *PROVENANCE, "--find-nodes", "-1"], capture_output=True, text=True, timeout=60)
+    assert negative.returncode == 2 and "argument --find-nodes: -1 is negative (0: no win looked for)" in negative.stderr

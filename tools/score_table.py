@@ -103,7 +103,8 @@ class Row(NamedTuple):
     ``max_score`` (the score when solved, ``None`` for ``no-win``, the highest score
     not ruled out when ``unknown``); ``positions`` searched; ``limit`` the node limit;
     ``rules`` as the sweep writes them (not published: the page says them once);
-    ``found`` for an unknown row only, the best :class:`Win` found (``None``: none)."""
+    ``found`` for an unknown row only, the best :class:`Win` found (``None``: none);
+    ``moves`` the sweep's best win for a solved row (not published: ``solve`` gives it)."""
 
     deal: int
     status: str
@@ -113,6 +114,7 @@ class Row(NamedTuple):
     limit: int
     rules: str
     found: Win | None = None
+    moves: str = ""
 
     def fields(self) -> tuple[str, ...]:
         """The row as the published CSV writes it (an absent score, bound or win: empty fields)."""
@@ -136,7 +138,7 @@ class Tally:
     scores: Counter[int] = field(default_factory=Counter)
     #: limit -> [settled under it, unknown under it, positions of those rows]
     limits: dict[int, list[int]] = field(default_factory=dict)
-    #: the hardest rows: a min-heap of (positions, -deal, row), at most HARDEST of them
+    #: the hardest settled rows: a min-heap of (positions, -deal, row), at most HARDEST of them
     hardest: list[tuple[int, int, Row]] = field(default_factory=list)
     #: the first UNKNOWN_LISTED unknown rows, in deal order
     unknowns: list[Row] = field(default_factory=list)
@@ -158,7 +160,9 @@ class Tally:
         per[row.status == UNKNOWN] += 1
         per[2] += row.positions
         item = (row.positions, -row.deal, row)
-        if len(self.hardest) < HARDEST:
+        if row.status == UNKNOWN:
+            pass  # the unknown deals are listed on their own
+        elif len(self.hardest) < HARDEST:
             heapq.heappush(self.hardest, item)
         elif item > self.hardest[0]:
             heapq.heapreplace(self.hardest, item)
@@ -184,7 +188,7 @@ class Tally:
         return self.statuses[UNKNOWN] - self.found.total()
 
     def hardest_rows(self) -> list[Row]:
-        """The hardest rows, most positions first (ties: the lower deal first)."""
+        """The hardest settled rows, most positions first (ties: the lower deal first)."""
         return [row for _, _, row in sorted(self.hardest, reverse=True)]
 
 
@@ -268,7 +272,7 @@ def _row(where: str, values: dict[str, str]) -> Row:
         raise TableError(f"{where}: status {status!r} (not solved, no-win or unknown)")
     if not expected[status]:
         raise TableError(f"{where}: score {values['score']!r} and max_score {values['max_score']!r} do not go with status {status}")
-    return Row(deal, status, score, bound, positions, limit, values["rules"])
+    return Row(deal, status, score, bound, positions, limit, values["rules"], moves=values["moves"])
 
 
 def _whole(where: str, values: dict[str, str], name: str) -> int:
@@ -398,7 +402,13 @@ def reproduce(row: Row) -> str:
 
 
 def _percent(x: float) -> str:
-    return f"{100 * x:.2f}%"
+    """``x`` (0 to 1) as a percentage with two decimals, or more (up to four) where two
+    would round a share that is not 0 or 1 to 0.00% or 100.00%."""
+    for places in (2, 3, 4):
+        text = f"{100 * x:.{places}f}"
+        if 0 < float(text) < 100 or x in (0, 1):
+            break
+    return f"{text}%"
 
 
 def _share(part: int, whole: int) -> str:
@@ -493,18 +503,53 @@ def _scores(tally: Tally) -> list[str]:
 
 def _hardest(tally: Tally) -> list[str]:
     rows = tally.hardest_rows()
+    assert tally.rules is not None, "read_sweep refuses a sweep of no row"
+    rules = load_rules(tally.rules)
     lines = [
-        f"## The {len(rows)} hardest deals",
+        f"## The {len(rows)} hardest settled deals",
         "",
-        "By the positions the solver searched to settle them (or searched before its limit ran out). Each command "
-        "solves the deal again under the row's limit and gives the same status, score and bound (and, with the "
-        "solver of the commit below, the same positions).",
+        "By the positions the solver searched to settle them (the unknown deals, which took more, are listed below). "
+        "Each command solves the deal again under the row's limit and gives the same status, score and bound (and, "
+        "with the solver of the commit below, the same positions). *Cards stacked* says which cards of the best win "
+        "(by their number in the deal's order) go on a pile rather than make a new one; before it finds that win, the "
+        "search proves that none with fewer cards exists.",
         "",
-        "| deal | status | best score | positions | limit | reproduce |",
-        "|--:|---|--:|--:|--:|---|",
+        "| deal | status | best score | positions | limit | cards stacked | reproduce |",
+        "|--:|---|--:|--:|--:|---|---|",
     ]
-    lines += [f"| {r.deal} | {r.status} | {_best(r)} | {r.positions:,} | {r.limit:,} | `{reproduce(r)}` |" for r in rows]
+    lines += [
+        f"| {r.deal} | {r.status} | {_best(r)} | {r.positions:,} | {r.limit:,} | {_stacked_text(r, rules)} | `{reproduce(r)}` |"
+        for r in rows
+    ]
+    scores = Counter(_best(r) for r in rows)
+    if rows:
+        lines += ["", "Their best scores: " + ", ".join(f"{score} ({scores[score]} deals)" for score in sorted(scores)) + "."]
     return [*lines, ""]
+
+
+def stacked_cards(deal: int, rules: Rules, moves: str) -> list[int]:
+    """Which cards of a game go on a pile (RULES.md §3): their numbers, from 1, in the
+    deal's order, when ``moves`` (cells, space separated) are played on deal ``deal``.
+
+    :raises TableError: for moves the engine does not take.
+    """
+    game = Game.from_deal(deal, rules)
+    stacked = []
+    try:
+        for number, cell in enumerate(moves.split(), start=1):
+            if game.pile(cell) is not None:
+                stacked.append(number)
+            game.play(cell)
+    except FoursquareError as error:
+        raise TableError(f"deal {deal}: its moves {moves!r} are not legal on the engine: {error}") from None
+    return stacked
+
+
+def _stacked_text(row: Row, rules: Rules) -> str:
+    if row.status != SOLVED:
+        return ""
+    stacked = stacked_cards(row.deal, rules, row.moves)
+    return ", ".join(map(str, stacked)) if stacked else "none"
 
 
 def _unknowns(tally: Tally) -> list[str]:

@@ -25,6 +25,7 @@ from helpers import ROOT
 
 from foursquare.engine.game import Game
 from foursquare.engine.outcome import Status
+from foursquare.engine.rules import STANDARD
 from foursquare.solver import DEFAULT_MAX_NODES, solve_deal
 from foursquare.solver import core as search_core
 from foursquare.stats import wilson_interval
@@ -279,23 +280,40 @@ def test_the_rows_by_limit_count_each_pass(tmp_path):
     assert f"| 64,000,000 | 1 | 2 | {19_180_948 + 128_000_000:,} | {19_180_948 + 128_000_000:,} |" in text
 
 
-def test_the_hardest_deals_are_the_twenty_with_the_most_positions_ties_by_deal(tmp_path):
+def test_the_hardest_deals_are_the_twenty_settled_ones_with_the_most_positions_ties_by_deal(tmp_path):
     positions = [(d * 7919) % 31 * 1000 for d in range(40)]  # 31 values, so some tie
     rows = [sweep_row(d, "solved", 24, 24, p) for d, p in enumerate(positions)]
-    status, _, page = publish(tmp_path, rows)
+    rows.append(sweep_row(40, "unknown", None, 23, DEFAULT_MAX_NODES))  # more positions, but not settled
+    status, _, page = publish(tmp_path, rows, "sweep.csv", "--find-nodes", "0")
     assert status == 0
     expected = sorted(range(40), key=lambda d: (-positions[d], d))[:20]
     text = page.read_text(encoding="utf-8")
-    section = text.split("## The 20 hardest deals")[1].split("##")[0]
+    section = text.split("## The 20 hardest settled deals")[1].split("##")[0]
     listed = [int(line.split("|")[1]) for line in section.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert listed == expected
+    assert all(" | none | `foursquare solve --deal " in line for line in section.splitlines() if line.startswith("| ") and line[2].isdigit())  # d4 c4: none stacked
+    assert "Their best scores: 24 (20 deals)." in section
+
+
+def test_the_cards_stacked_are_those_played_on_a_pile_numbered_in_the_deals_order():
+    # deal 24 (best score 22): its 8th card goes on a1 (the 7th card's pile), its 15th on a1 again
+    moves = "d4 c4 c3 c2 c1 b1 a1 a1 b3 d1 a3 a2 d3 d2 a1 b4 a4 b2"
+    assert score_table.stacked_cards(24, STANDARD, moves) == [8, 15]
+    assert score_table.stacked_cards(24, STANDARD, "d4 c4") == []
+    with pytest.raises(score_table.TableError, match=r"^deal 24: its moves 'd4 a1' are not legal on the engine: "):
+        score_table.stacked_cards(24, STANDARD, "d4 a1")
 
 
 def test_the_tally_keeps_a_bounded_number_of_rows_whatever_their_number():
     tally = score_table.Tally()
     for deal in range(2_000):
         tally.add(score_table.Row(deal, "unknown", None, 22, 100 + deal % 7, 100, "standard"))
+        tally.add(score_table.Row(2_000 + deal, "solved", 24, 24, deal, 100, "standard"))
     assert len(tally.hardest) == 20 and len(tally.unknowns) == score_table.UNKNOWN_LISTED
+    assert [row.deal for row in tally.hardest_rows()] == list(range(3_999, 3_979, -1))
+    tally = score_table.Tally()
+    for deal in range(2_000):
+        tally.add(score_table.Row(deal, "unknown", None, 22, 100 + deal % 7, 100, "standard"))
     assert tally.rows == 2_000 and tally.limits == {100: [0, 2_000, sum(100 + d % 7 for d in range(2_000))]}
 
 

@@ -471,7 +471,7 @@ def _scores(tally: Tally) -> list[str]:
         "The best score of a deal is the most cards that can be left in the stock when the game is won ({doc}`RULES`, §5), "
         "with the stock's order known: a win with the fewest cards, proved optimal.",
         "",
-        "| best score | deals | share of the winnable deals | share of all deals |",
+        "| best score | deals | share of the solved deals | share of all deals |",
         "|--:|--:|--:|--:|",
     ]
     for score in sorted(tally.scores, reverse=True):
@@ -508,11 +508,12 @@ def _hardest(tally: Tally) -> list[str]:
     lines = [
         f"## The {len(rows)} hardest settled deals",
         "",
-        "By the positions the solver searched to settle them (the unknown deals, which took more, are listed below). "
+        "By the positions the solver searched to settle them (the unknown deals are listed on their own, below, each "
+        "with the limit it ran out of). "
         "Each command solves the deal again under the row's limit and gives the same status, score and bound (and, "
         "with the solver of the commit below, the same positions). *Cards stacked* says which cards of the best win "
-        "(by their number in the deal's order) go on a pile rather than make a new one; before it finds that win, the "
-        "search proves that none with fewer cards exists.",
+        "(by their number in the deal's order) go on a pile rather than make a new one; `foursquare solve --deal N` "
+        "prints that win.",
         "",
         "| deal | status | best score | positions | limit | cards stacked | reproduce |",
         "|--:|---|--:|--:|--:|---|---|",
@@ -560,7 +561,10 @@ def _unknowns(tally: Tally) -> list[str]:
     lines += [
         "Each still unknown under the highest limit tried on it: its bound is the highest score not ruled out (no win "
         "scores more), and the command reproduces it. The win found, when there is one, is a lower bound on its best "
-        "score; the engine replays it: `printf '%s\\n' MOVES | foursquare play --deal N` ends `Won, score S.`",
+        "score. It was found by `tools/score_table.py`, in the repository, with the solver told that no win scores "
+        "more than one below the bound (`foursquare.solver.solve(game, score_at_most=S)`), then two below, and so "
+        "on; the program replays it, a move a line, the moves unquoted: `printf '%s\\n' d4 c4 ... | foursquare play "
+        "--deal N` prints `Won, score S.`",
         "",
         "| deal | win found | bound | limit | reproduce the bound | the win's moves |",
         "|--:|--:|--:|--:|---|---|",
@@ -583,11 +587,13 @@ def _limits(tally: Tally, provenance: Provenance) -> list[str]:
         "",
         "The first pass solved every deal, under the lowest limit; each later pass solved again, "
         "under a higher limit, only the deals still unknown (`solve --resume` with a higher `--max-nodes`: "
-        "{doc}`guide/sweeps`). A row's limit is the one it was settled under. The positions a pass spent count its "
-        "settled rows' positions and, for each deal it left unknown, its whole limit (assuming that each pass solved "
-        "again every deal still unknown).",
+        "{doc}`guide/sweeps`); a pass stopped partway left the deals it did not reach unknown under the limit before. "
+        "A row's limit is the one it was settled under, or the highest it was tried under. A pass spent the "
+        "positions of the rows of its limit and its whole limit on each row solved again under a higher one (the "
+        "last column).",
         "",
-        "| limit (positions) | rows settled under it | rows unknown under it | positions of these rows | positions spent by the pass |",
+        "| limit (positions) | rows settled under it | rows left unknown under it | positions of these rows "
+        "| positions spent by the pass |",
         "|--:|--:|--:|--:|--:|",
     ]
     spent_total = 0
@@ -607,8 +613,8 @@ def _provenance(provenance: Provenance) -> list[str]:
         f"- **Date**: {provenance.date}",
         f"- **Machine**: {provenance.machine}",
         f"- **Commit**: `{provenance.commit}`",
-        f"- **Made by**: `tools/score_table.py` from the sweep's CSV (`{provenance.source}`), each unknown deal's win "
-        f"looked for under {provenance.find_nodes:,} positions a try (`--find-nodes`)",
+        f"- **Made by**: `tools/score_table.py` from the sweep's CSV (`{provenance.source}`); each unknown deal's win "
+        f"looked for with at most {provenance.find_nodes:,} positions for each score tried (its `--find-nodes`)",
         "- **The passes**, in order:",
         "",
         "  ```sh",
@@ -626,11 +632,12 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "For every deal of a range, what the perfect-information solver found (it knows the stock's order, which no "
         "player does: {doc}`guide/solver`): the best score, proved, or a proof that no win exists, or, where its limit "
         "ran out, bounds on the best score (a win found and the highest score not ruled out). The whole table is in "
-        "the repository, `data/score-table.csv.gz`, one row a "
-        "deal, and any row is made again by the command `foursquare solve --deal N` (with the row's `--max-nodes` when "
-        "it is not the default).",
+        "the repository, `data/score-table.csv.gz`, one row a deal. The command `foursquare solve --deal N` (with the "
+        "row's `--max-nodes` when it is not the default) makes any row's status, score, bound and positions again, and "
+        "`foursquare play` replays a win found (below).",
         "",
-        "This page and the data file are written by `tools/score_table.py`; change the script, not the page.",
+        "This page and the data file are written by `tools/score_table.py`, in the repository; change the script, not "
+        "the page.",
         "",
         _deals_line(tally),
         "",
@@ -646,9 +653,10 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "| `deal` | the deal number ({doc}`RULES`, §2) |",
         "| `status` | `solved` (a best score, proved), `no-win` (proved: no win exists) or `unknown` (the limit ran out first) |",
         "| `score` | the best score, for `solved` (empty otherwise) |",
-        "| `bound` | the highest score not ruled out: the score when solved, empty for `no-win`, a bound when unknown |",
-        "| `positions` | the positions the solver searched (`nodes` of `solve`) |",
-        "| `limit` | the node limit (`--max-nodes`) the row was settled under, or ran out of |",
+        "| `bound` | the highest score not ruled out (`max_score` in `solve`'s CSV): the score when solved, empty for "
+        "`no-win`, a bound when unknown |",
+        "| `positions` | the positions the solver searched (`nodes` in the CSV of `solve --deals --output`) |",
+        "| `limit` | the node limit (`--max-nodes`; `max_nodes` in `solve`'s CSV) the row was settled under, or ran out of |",
         "| `found` | for `unknown`: the score of the best win found, a lower bound on the best score "
         "(empty otherwise, or when none was found) |",
         "| `found_moves` | that win's moves, the cells in order, space separated (`foursquare play --deal N` replays them) |",
@@ -658,7 +666,8 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "zcat data/score-table.csv.gz | awk -F, '$3 == 24' | wc -l    # the deals whose best score is 24",
         "```",
         "",
-        "`tests/project/test_score_table.py` solves a random sample of its rows again and checks them.",
+        "In the repository, `tests/project/test_score_table.py` solves a random sample of the rows again and checks "
+        "them, and replays every win found.",
         "",
     ]
     return "\n".join(lines + _provenance(provenance)).rstrip("\n") + "\n"
@@ -717,7 +726,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the data and the page; the exit status: 0 done, 1 refused (one line on stderr), 2 a usage error."""
     args = parse_arguments(argv)
-    provenance = Provenance(args.date, args.machine, args.commit, tuple(args.passes), args.sweep.name, args.find_nodes)
+    provenance = Provenance(args.date, args.machine, args.commit, tuple(args.passes), str(args.sweep), args.find_nodes)
     try:
         tally = write_table(with_wins(read_sweep(args.sweep), args.find_nodes), args.data)
         write_page(render_page(tally, provenance), args.page)

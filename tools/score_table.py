@@ -484,7 +484,7 @@ def _scores(tally: Tally) -> list[str]:
     if won:
         mean, sd, (low, high) = counts_interval(tally.scores)
         lines.append(
-            f"The mean best score of the winnable deals is **{mean:.3f}** (standard deviation {sd:.3f}; 95% interval of "
+            f"The mean best score of the solved deals is **{mean:.3f}** (standard deviation {sd:.3f}; 95% interval of "
             f"the mean {low:.3f} to {high:.3f})"
             + (", the unknown deals left out (each scores at most its bound, below)." if tally.statuses[UNKNOWN] else ".")
         )

@@ -200,7 +200,7 @@ def test_the_page_counts_the_deals_and_gives_the_winnable_share_both_ways(tmp_pa
     for line in ("| 24 | 3 | 50.00% | 30.00% |", "| 23 | 1 | 16.67% | 10.00% |", "| 20 | 1 | 16.67% | 10.00% |",
                  "| no win | 1 | | 10.00% |", "| unknown | 3 | | 30.00% |"):  # fmt: skip
         assert line in text
-    assert "The mean best score of the winnable deals is **22.833**" in text
+    assert "The mean best score of the solved deals is **22.833**" in text
     # the unknown deals with their bounds, and the command that reproduces each
     assert "| 2 |  | 22 | 4,000,000 | `foursquare solve --deal 2` | none found |" in text
     assert "| 6 |  | 20 | 64,000,000 | `foursquare solve --deal 6 --max-nodes 64000000` | none found |" in text

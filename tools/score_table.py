@@ -402,13 +402,13 @@ def reproduce(row: Row) -> str:
 
 
 def _percent(x: float) -> str:
-    """``x`` (0 to 1) as a percentage with two decimals, or more (up to four) where two
-    would round a share that is not 0 or 1 to 0.00% or 100.00%."""
-    for places in (2, 3, 4):
-        text = f"{100 * x:.{places}f}"
-        if 0 < float(text) < 100 or x in (0, 1):
-            break
-    return f"{text}%"
+    """``x`` (0 to 1) as a percentage with two decimals; three within 0.1 points of 0% or
+    100%, four within 0.01 points (but for 0 and 1 themselves), so that no share rounds to
+    0.00% or 100.00% and small shares keep a like precision."""
+    pct = 100 * x
+    near = min(pct, 100 - pct)
+    places = 2 if near >= 0.1 or x in (0, 1) else 3 if near >= 0.01 else 4
+    return f"{pct:.{places}f}%"
 
 
 def _share(part: int, whole: int) -> str:
@@ -444,6 +444,13 @@ def _winnable(tally: Tally) -> list[str]:
         )
         share = f"{_share(won, n)}** (95% Wilson interval {_percent(low)} to {_percent(high)})"
         lines += [f"**{won:,} of {n:,} deals are winnable: {share}; {every}", ""]
+        if unknown:
+            lines += [
+                f"(The summary of `foursquare solve --deals` counts the winnable share among the settled deals only, "
+                f"{tally.statuses[SOLVED]:,} of {tally.settled:,} here; this table counts a deal with a win found as "
+                "winnable too.)",
+                "",
+            ]
         return lines
     lines += [
         f"{open_:,} deals are unknown with no win found: the solver neither found a win nor proved that none exists. As "
@@ -512,8 +519,8 @@ def _hardest(tally: Tally) -> list[str]:
         "with the limit it ran out of). "
         "Each command solves the deal again under the row's limit and gives the same status, score and bound (and, "
         "with the solver of the commit below, the same positions). *Cards stacked* says which cards of the best win "
-        "(by their number in the deal's order) go on a pile rather than make a new one; `foursquare solve --deal N` "
-        "prints that win.",
+        "(by their number in the deal's order) go on a pile rather than make a new one; the row's command prints that "
+        "win (the default limit of `foursquare solve --deal N` alone runs out on these deals).",
         "",
         "| deal | status | best score | positions | limit | cards stacked | reproduce |",
         "|--:|---|--:|--:|--:|---|---|",
@@ -524,7 +531,8 @@ def _hardest(tally: Tally) -> list[str]:
     ]
     scores = Counter(_best(r) for r in rows)
     if rows:
-        lines += ["", "Their best scores: " + ", ".join(f"{score} ({scores[score]} deals)" for score in sorted(scores)) + "."]
+        counts = [f"{score} ({scores[score]} deal{'s' if scores[score] > 1 else ''})" for score in sorted(scores)]
+        lines += ["", "Their best scores: " + ", ".join(counts) + "."]
     return [*lines, ""]
 
 
@@ -561,10 +569,11 @@ def _unknowns(tally: Tally) -> list[str]:
     lines += [
         "Each still unknown under the highest limit tried on it: its bound is the highest score not ruled out (no win "
         "scores more), and the command reproduces it. The win found, when there is one, is a lower bound on its best "
-        "score. It was found by `tools/score_table.py`, in the repository, with the solver told that no win scores "
-        "more than one below the bound (`foursquare.solver.solve(game, score_at_most=S)`), then two below, and so "
-        "on; the program replays it, a move a line, the moves unquoted: `printf '%s\\n' d4 c4 ... | foursquare play "
-        "--deal N` prints `Won, score S.`",
+        "score. It was found by `tools/score_table.py`, in the repository, with the solver told, as if it were known, "
+        "that no win scores more than one below the bound (`foursquare.solver.solve(game, score_at_most=S)`), then "
+        "two below, and so on: its `solved` then means only that a win of that score exists, not that it is the best, "
+        "and the win is checked on the engine. The program replays it, a move a line, the moves unquoted: "
+        "`printf '%s\\n' d4 c4 ... | foursquare play --deal N` prints `Won, score S.`",
         "",
         "| deal | win found | bound | limit | reproduce the bound | the win's moves |",
         "|--:|--:|--:|--:|---|---|",
@@ -603,7 +612,7 @@ def _limits(tally: Tally, provenance: Provenance) -> list[str]:
         spent = positions + limit * above
         spent_total += spent
         lines.append(f"| {limit:,} | {settled:,} | {unknown:,} | {positions:,} | {spent:,} |")
-    return [*lines, "", f"In all, {spent_total:,} positions.", ""]
+    return [*lines, "", f"In all, the passes spent {spent_total:,} positions.", ""]
 
 
 def _provenance(provenance: Provenance) -> list[str]:
@@ -614,7 +623,8 @@ def _provenance(provenance: Provenance) -> list[str]:
         f"- **Machine**: {provenance.machine}",
         f"- **Commit**: `{provenance.commit}`",
         f"- **Made by**: `tools/score_table.py` from the sweep's CSV (`{provenance.source}`); each unknown deal's win "
-        f"looked for with at most {provenance.find_nodes:,} positions for each score tried (its `--find-nodes`)",
+        f"looked for with at most {provenance.find_nodes:,} positions for each score tried (`tools/score_table.py "
+        "--find-nodes`)",
         "- **The passes**, in order:",
         "",
         "  ```sh",
@@ -659,7 +669,8 @@ def render_page(tally: Tally, provenance: Provenance) -> str:
         "| `limit` | the node limit (`--max-nodes`; `max_nodes` in `solve`'s CSV) the row was settled under, or ran out of |",
         "| `found` | for `unknown`: the score of the best win found, a lower bound on the best score "
         "(empty otherwise, or when none was found) |",
-        "| `found_moves` | that win's moves, the cells in order, space separated (`foursquare play --deal N` replays them) |",
+        "| `found_moves` | that win's moves, the cells in order, space separated (`foursquare play --deal N` replays "
+        "them given one a line: `printf '%s\\n' MOVES`, unquoted) |",
         "",
         "```sh",
         "zcat data/score-table.csv.gz | head -3",

@@ -20,6 +20,7 @@ import atexit
 import inspect
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import types
@@ -31,6 +32,14 @@ import pytest
 TESTS = str(Path(__file__).parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+
+
+# The signal tests check what SIGHUP does to the program, which keeps a SIGHUP that its
+# caller ignores (nohup: foursquare.cli.signals.catch_sigterm) ignored; a run of the tests
+# under nohup would pass that on to every process the tests start.  The run, and so what
+# it starts, takes SIGHUP's default action instead.
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 # A data folder for the whole run, set before any test module is imported: modules that

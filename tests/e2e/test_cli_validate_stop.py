@@ -194,13 +194,23 @@ def test_a_file_error_found_while_reading_stops_the_file_after_the_games_before_
 
 # ------------------------------------------- a signal at any moment of the start-up
 
+#: The line of foursquare/__main__.py that installs the Ctrl-C guard as the module loads:
+#: a signal up to its end meets Python's own handler (the guard is not in place yet).
+_GUARD_LINE = next(
+    number
+    for number, line in enumerate((ROOT / "foursquare" / "__main__.py").read_text(encoding="utf-8").splitlines(), start=1)
+    if line == "    signal.signal(signal.SIGINT, _interrupt_once)"
+)
+
+
 def _before_the_guard(err: str) -> bool:
-    """Whether a traceback comes from before foursquare.__main__ installs its Ctrl-C guard:
-    the interpreter's own start-up, runpy, the package's ``__init__`` or the guard's own
-    ``import signal`` (no code of the command runs there)."""
+    """Whether a traceback comes from before foursquare.__main__ has installed its Ctrl-C
+    guard: the interpreter's own start-up, runpy, the package's ``__init__``, or the
+    module's lines up to and including the guard's installation (``import signal``, the
+    check of SIGINT's handler, ``signal.signal`` itself): no code of the command runs there."""
     frames = re.findall(r'File "([^"]+)", line (\d+)', err)
     ours = [(file, line) for file, line in frames if "/foursquare/" in file and not file.endswith("/bin/foursquare")]
-    return all(file.endswith("foursquare/__init__.py") or (file.endswith("foursquare/__main__.py") and line == "3")
+    return all(file.endswith("foursquare/__init__.py") or (file.endswith("foursquare/__main__.py") and int(line) <= _GUARD_LINE)
                for file, line in ours)  # fmt: skip
 
 

@@ -336,16 +336,27 @@ def find_win(deal: int, rules: Rules, bound: int, max_nodes: int) -> Win | None:
 
 def _played(deal: int, rules: Rules, moves: Sequence[object], score: int | None) -> Win:
     """The win ``moves`` as the engine plays it, checked to be won with ``score``."""
-    game = Game.from_deal(deal, rules)
     text = " ".join(map(str, moves))
-    try:
-        for cell in moves:
-            game.play(str(cell))
-    except FoursquareError as error:
-        raise TableError(f"deal {deal}: the solver's win {text!r} is not legal on the engine: {error}") from None
+    game, _ = _replayed(deal, rules, text, f"the solver's win {text!r} is not legal on the engine")
     if game.status != Status.WON or game.score is None or game.score != score:
         raise TableError(f"deal {deal}: the solver's win {text!r} ends {game.status} with score {game.score}, not won with {score}")
     return Win(game.score, text)
+
+
+def _replayed(deal: int, rules: Rules, moves: str, refused: str) -> tuple[Game, list[int]]:
+    """Deal ``deal`` with ``moves`` (cells, space separated) played on the engine, and the
+    numbers (from 1) of the cards that went on a pile.  :raises TableError: ``refused``,
+    for moves the engine does not take."""
+    game = Game.from_deal(deal, rules)
+    stacked = []
+    try:
+        for number, cell in enumerate(moves.split(), start=1):
+            if game.pile(cell) is not None:
+                stacked.append(number)
+            game.play(cell)
+    except FoursquareError as error:
+        raise TableError(f"deal {deal}: {refused}: {error}") from None
+    return game, stacked
 
 
 # --- writing the data ----------------------------------------------------------------
@@ -542,16 +553,7 @@ def stacked_cards(deal: int, rules: Rules, moves: str) -> list[int]:
 
     :raises TableError: for moves the engine does not take.
     """
-    game = Game.from_deal(deal, rules)
-    stacked = []
-    try:
-        for number, cell in enumerate(moves.split(), start=1):
-            if game.pile(cell) is not None:
-                stacked.append(number)
-            game.play(cell)
-    except FoursquareError as error:
-        raise TableError(f"deal {deal}: its moves {moves!r} are not legal on the engine: {error}") from None
-    return stacked
+    return _replayed(deal, rules, moves, f"its moves {moves!r} are not legal on the engine")[1]
 
 
 def _stacked_text(row: Row, rules: Rules) -> str:

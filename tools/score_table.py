@@ -221,7 +221,10 @@ def read_sweep(path: Path) -> Iterator[Row]:
     if journal.exists():
         raise TableError(f"{journal}: an escalation pass is running or was stopped: resume it (solve ... --resume) to the end first")
     with path.open(encoding="utf-8-sig", newline="") as file:
-        yield from _rows(path, file)
+        try:
+            yield from _rows(path, file)
+        except UnicodeDecodeError as error:
+            raise TableError(f"{path}: not UTF-8 text (byte {error.start} of a line): not the CSV of foursquare solve --deals") from None
 
 
 def _rows(path: Path, file: IO[str]) -> Iterator[Row]:
@@ -731,6 +734,9 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--pass", dest="passes", action="append", required=True, metavar="COMMAND",
                         help="the command of one pass, in order (repeat it; a '# comment' after it may say its time)")  # fmt: skip
     args = parser.parse_args(argv)
+    for option in ("data", "page"):
+        if args.sweep.resolve() == getattr(args, option).resolve():
+            parser.error(f"argument --{option}: {args.sweep} is the sweep itself: it would be written over")
     if args.find_nodes < 0:
         parser.error(f"argument --find-nodes: {args.find_nodes} is negative (0: no win looked for)")
     return args
@@ -740,10 +746,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Write the data and the page; the exit status: 0 done, 1 refused (one line on stderr), 2 a usage error."""
     args = parse_arguments(argv)
     provenance = Provenance(args.date, args.machine, args.commit, tuple(args.passes), str(args.sweep), args.find_nodes)
+    staged = args.data.with_name(f".{args.data.name}.staged")  # the data replaces the old once the page is written too
     try:
-        tally = write_table(with_wins(read_sweep(args.sweep), args.find_nodes), args.data)
+        tally = write_table(with_wins(read_sweep(args.sweep), args.find_nodes), staged)
         write_page(render_page(tally, provenance), args.page)
+        staged.replace(args.data)
     except (TableError, OSError) as error:
+        staged.unlink(missing_ok=True)
         print(f"score_table.py: {error}", file=sys.stderr)
         return 1
     found = f", {tally.found.total():,} of them with a win found" if tally.found else ""

@@ -387,3 +387,38 @@ def test_the_script_runs_as_a_command_with_its_exit_statuses(tmp_path):
     assert usage.returncode == 2 and "the following arguments are required: --date, --machine, --commit, --pass" in usage.stderr
     negative = subprocess.run([sys.executable, str(SCRIPT), str(sweep), *PROVENANCE, "--find-nodes", "-1"], capture_output=True, text=True, timeout=60)
     assert negative.returncode == 2 and "argument --find-nodes: -1 is negative (0: no win looked for)" in negative.stderr
+
+
+def test_the_sweep_is_never_written_over_by_the_data_or_the_page(tmp_path):
+    sweep = tmp_path / "sweep.csv"
+    sweep.write_text(HEADER + "".join(TEN), encoding="utf-8")
+    for option in ("--data", "--page"):
+        done = subprocess.run([sys.executable, str(SCRIPT), str(sweep), option, str(sweep), *PROVENANCE],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 2 and f"argument {option}: {sweep} is the sweep itself: it would be written over" in done.stderr
+        assert sweep.read_text(encoding="utf-8") == HEADER + "".join(TEN)
+
+
+@pytest.mark.parametrize("content", ["\ufeff".encode("utf-16") + HEADER.encode("utf-16-le"), b"\x1f\x8b\x08\x00\xff\xfe binary"])
+def test_a_sweep_that_is_not_utf8_text_is_refused_in_one_line(tmp_path, capsys, content):
+    sweep = tmp_path / "sweep.csv"
+    sweep.write_bytes(content)
+    data = tmp_path / "out" / "t.csv.gz"
+    status = score_table.main([str(sweep), "--data", str(data), "--page", str(tmp_path / "out" / "t.md"), *PROVENANCE])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"score_table.py: {sweep}: not UTF-8 text (byte ") and err.count("\n") == 1
+    assert not data.exists()
+
+
+def test_a_page_that_cannot_be_written_leaves_the_old_data_as_it_was(tmp_path, capsys):
+    status, data, _ = publish(tmp_path, TEN)
+    assert status == 0
+    before = data.read_bytes()
+    (tmp_path / "adir").mkdir()
+    sweep = tmp_path / "sweep.csv"
+    sweep.write_text(HEADER + "".join(TEN[:3]), encoding="utf-8")
+    status = score_table.main([str(sweep), "--data", str(data), "--page", str(tmp_path / "adir"), *PROVENANCE, "--find-nodes", "0"])
+    assert status == 1 and "score_table.py: " in capsys.readouterr().err
+    assert data.read_bytes() == before
+    assert sorted(path.name for path in data.parent.iterdir()) == ["score-table.csv.gz", "score-table.md"]  # nothing staged left

@@ -115,6 +115,10 @@ class FormatError(FoursquareError, ValueError):
 _PLAIN_NAME = re.compile(r"[\w@%+=:,./-]+")
 #: The names of the standard streams in messages: shown as they are.
 _STREAM_NAMES = frozenset({"<stdin>", "<stdout>", "<stderr>", "-"})
+#: What GitHub's runner reads as a workflow command wherever it is in a line (its older
+#: form, ``##[name]``), and how the package's quoting writes it instead: ``\x5b`` is
+#: ``[`` in bash's ``$'...'`` and in a Python string literal alike.
+RUNNER_COMMAND, RUNNER_COMMAND_QUOTED = "##[", "##\\x5b"
 #: Backslash escapes of bash's ``$'...'`` quoting.
 _C_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 
@@ -140,16 +144,20 @@ def shown_name(name: str) -> str:
     other printable UTF-8 in single quotes (``'my game.yaml'``); a name with a
     byte that is not UTF-8 (held as a surrogate, as Python decodes file names) or a
     character that cannot be printed in bash's ``$'...'`` quoting, each such byte
-    as ``\\xHH`` (``$'w\\xfe.yaml'``).  The result is always valid UTF-8.
+    as ``\\xHH`` (``$'w\\xfe.yaml'``).  The result is always valid UTF-8, and never
+    a workflow command to GitHub's runner: a name that starts with ``::`` is quoted,
+    and ``##[`` is written ``##\\x5b`` in ``$'...'``.
 
     >>> print(shown_name("won.yaml"), shown_name("my game.yaml"), shown_name("it's"))
     won.yaml 'my game.yaml' 'it'"'"'s'
     >>> print(shown_name("w" + chr(0xDCFE) + ".yaml"))  # the byte 0xfe, as os.fsdecode holds it
     $'w\\xfe.yaml'
+    >>> print(shown_name("::error::x.yaml"), shown_name("games/##[warning]a.yaml"))
+    '::error::x.yaml' $'games/##\\x5bwarning]a.yaml'
     """
-    if name in _STREAM_NAMES or _PLAIN_NAME.fullmatch(name):
+    if name in _STREAM_NAMES or (_PLAIN_NAME.fullmatch(name) and not name.startswith("::")):
         return name
-    if name.isprintable():  # a surrogate is not printable
+    if name.isprintable() and RUNNER_COMMAND not in name:  # a surrogate is not printable
         return "'" + name.replace("'", "'\"'\"'") + "'"
     out = []
     for ch in name:
@@ -164,7 +172,7 @@ def shown_name(name: str) -> str:
             out.append(f"\\x{code:02x}")
         else:  # another character that cannot be printed (a lone surrogate too: never printed raw)
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-    return "$'" + "".join(out) + "'"
+    return "$'" + "".join(out).replace(RUNNER_COMMAND, RUNNER_COMMAND_QUOTED) + "'"
 
 
 #: How many characters of an input a message quotes before cutting it short.
@@ -199,7 +207,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     ``repr``, cut short.  Never raises."""
     if isinstance(value, str):
         cut = _cut_short(value, limit)
-        return repr(value) if cut is None else f"{cut!r}…({len(value)} characters)"
+        text = repr(value) if cut is None else f"{cut!r}…({len(value)} characters)"
+        return text.replace(RUNNER_COMMAND, RUNNER_COMMAND_QUOTED)
     if isinstance(value, int) and not isinstance(value, bool):
         return number_text(value)
     try:

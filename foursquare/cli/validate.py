@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import FormatError, shown_name
-from ..formats.reports import Reporter
+from ..formats.reports import Reporter, inert
 from . import SHORT_HELP
 from .boundary import Command, cli_text, command_boundary, error_text
 from .options import PATH
@@ -170,6 +170,8 @@ class _Validation:
         self.current: str | None = None  # the file being checked (its shown name)
         self.repeats: Repeats | None = None
         self.whole = _WholeWrites()  # (the run's own, given by start)
+        # Every line but the annotations is inert to GitHub's runner in its format.
+        self.line: Callable[[str], str] = inert if reporter.fmt == "github" else str
 
     def start(self, whole: _WholeWrites) -> None:
         """Load the formats and begin the report (inside the ``try``: from the moment the
@@ -183,7 +185,7 @@ class _Validation:
 
     def report(self, result: dict[str, Any], errors: list[FormatError], path: str) -> None:
         for error in errors:
-            click.echo(error_text(error), err=True)
+            click.echo(self.line(error_text(error)), err=True)
         self.reporter.game(result, path=path)
 
     def file(self, path: str) -> None:
@@ -242,9 +244,9 @@ class _Validation:
     def print_summary(self, total: bool) -> None:
         """A line a file, and (``total``: several files) the whole run's."""
         for line in self.lines:
-            click.echo(line)
+            click.echo(self.line(line))
         if total:
             words = f"{counted(self.games, 'game')} checked, " + (f"{self.invalid} invalid" if self.invalid else "all valid")
             if self.unread:
                 words += f"; {counted(self.unread, 'file')} not checked (see above)"
-            click.echo(words)
+            click.echo(self.line(words))

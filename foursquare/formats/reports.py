@@ -17,10 +17,29 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import IO, Any
 
+from ..errors import RUNNER_COMMAND, RUNNER_COMMAND_QUOTED
+
 #: Writes one piece of text, as it is.
 Write = Callable[[str], None]
 #: The characters XML 1.0 cannot hold even escaped (control characters but tab, LF, CR).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+#: A workflow command's opening ``::`` at the start of a line (after white space, which
+#: the runner trims; .NET ends a line at CR, LF or both).
+_LINE_COMMAND = re.compile(r"(\A|[\r\n])(\s*):")
+
+
+def inert(text: str) -> str:
+    """``text`` as GitHub's runner reads no workflow command in it: ``##[`` anywhere is
+    written ``##\\x5b``, and a ``::`` that starts a line ``\\x3a:``.  What the
+    ``github`` format of ``validate`` prints besides its own annotations goes through
+    this, so that text from the files checked cannot stop, forge or mask annotations.
+
+    >>> print(inert("::error::x.yaml: 1 game"), inert("a ##[stop-commands]t"))
+    \\x3a:error::x.yaml: 1 game a ##\\x5bstop-commands]t
+    """
+    return _LINE_COMMAND.sub(r"\1\2\\x3a", text.replace(RUNNER_COMMAND, RUNNER_COMMAND_QUOTED))
 
 
 def _xml_text(text: str) -> str:
@@ -40,12 +59,9 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _not_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a byte of the name that is not UTF-8 (a lone surrogate)
-        return True
-    return False
+#: What the runner's escaping leaves raw and a terminal would obey: the C0 controls but
+#: tab, LF and CR (escaped), DEL and the C1 controls; and what is not UTF-8 (a lone surrogate).
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def github_command(result: dict[str, Any], error: dict[str, Any], path: str | None = None) -> str:
@@ -54,10 +70,11 @@ def github_command(result: dict[str, Any], error: dict[str, Any], path: str | No
     ``path``: the file's path as given, which GitHub needs to place the annotation
     (the object's ``file`` is quoted as a shell would quote it).  Every field is
     escaped as GitHub's runner unescapes it (:func:`escape_property`,
-    :func:`escape_data`), so that a name with a tab, a newline or any control
-    character comes back as the real path; only a name that is not UTF-8, which no
-    annotation can hold, is the object's quoted ``file``."""
-    if path is not None and _not_utf8(path):
+    :func:`escape_data`), so that a name with a newline, ``%``, ``:`` or ``,`` comes
+    back as the real path; a name that is not UTF-8, which no annotation can hold, or
+    that holds a control character a terminal would obey (an escape, BEL, DEL), is
+    the object's quoted ``file``."""
+    if path is not None and _UNSHOWABLE.search(path):
         path = None
     props = [f"file={escape_property(path if path is not None else result['file'])}"]
     if error["line"] is not None:

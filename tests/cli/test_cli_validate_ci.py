@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from helpers import EXAMPLES, ROOT, invoke
 
+from foursquare.errors import shown_name
 from foursquare.formats.reports import escape_data, escape_property, github_command
 
 WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
@@ -309,8 +310,11 @@ def test_github_annotations_name_the_path_as_given_so_github_can_place_them(tmp_
     assert first.startswith(f"::error file={expected},line=")
 
 
-#: Every control character a file name can hold (all but NUL), and the separators of a workflow command.
-CONTROLS_AND_SEPARATORS = "".join(map(chr, [*range(1, 32), 127])) + "%:,"
+#: The separators of a workflow command and the line ends, which the runner's escaping
+#: carries (the path comes back whole); and the controls a terminal would obey, which it
+#: does not (the name is the shown one, quoted, with each escaped).
+SEPARATORS = "\n\r\t%:,"
+CONTROLS = "".join(chr(c) for c in [*range(1, 32), 127] if chr(c) not in "\n\r\t")
 
 
 def _command_fields(command: str) -> tuple[dict[str, str], str]:
@@ -322,20 +326,22 @@ def _command_fields(command: str) -> tuple[dict[str, str], str]:
     return {key: _unescape(value) for key, value in fields.items()}, _unescape(message)
 
 
-def test_github_annotations_escape_every_control_character_in_every_field():
-    # (a name that was not printable had file= in the shell's quoting, $'new\nline.yaml', no file's path)
-    path = f"d/new\nline {CONTROLS_AND_SEPARATORS}.yaml"
-    message = f"bad {CONTROLS_AND_SEPARATORS} here"
+@pytest.mark.parametrize("chars", [SEPARATORS, CONTROLS])
+def test_github_annotations_escape_every_separator_and_quote_every_control(chars):
+    # (a name that was not printable had file= in the shell's quoting, $'new\nline.yaml', no
+    # file's path; then a name with an escape character had it raw, for a terminal to obey)
+    path = f"d/new\nline {chars}.yaml"
+    message = f"bad {SEPARATORS} here"
     command = github_command({"file": "shown", "game": 3}, {"line": 7, "move": 2, "message": message}, path=path)
     fields, data = _command_fields(command)
-    assert fields == {"file": path, "line": "7", "title": "foursquare validate: game 3, move 2"}
+    assert fields == {"file": path if chars == SEPARATORS else "shown", "line": "7", "title": "foursquare validate: game 3, move 2"}
     assert data == message
-    assert "file=d/new%0Aline " in command
 
 
 @pytest.mark.parametrize("how", ["in-process", "process"])
-def test_github_annotations_give_the_real_path_of_a_file_named_with_control_characters(tmp_path, how):
-    name = f"new\nline{CONTROLS_AND_SEPARATORS}.yaml"
+@pytest.mark.parametrize("chars", [SEPARATORS, CONTROLS])
+def test_github_annotations_give_the_real_path_unless_it_holds_a_control(tmp_path, how, chars):
+    name = f"new\nline{chars}.yaml"
     (tmp_path / name).write_text((EXAMPLES / "invalid.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     args = ["validate", "--format", "github", name]
     if how == "in-process":
@@ -356,82 +362,92 @@ def test_github_annotations_give_the_real_path_of_a_file_named_with_control_char
     assert len(commands) == 5
     for command in commands:
         fields, _ = _command_fields(command)
-        assert fields["file"] == name and fields["line"].isdigit()
+        assert fields["file"] == (name if chars == SEPARATORS else shown_name(name)) and fields["line"].isdigit()
 
 
-@pytest.mark.parametrize("command", ["replay", "state"])
-def test_game_k_of_a_pipe_that_goes_on_is_answered_once_game_k_is_read(command):
-    # game 2 is followed by the start of game 3 and the pipe stays open: nothing after
-    # game 2 is needed, so the command answers without waiting for the pipe's end
-    won = WON.read_text(encoding="utf-8")
-    unreadable = "foursquare: 1\nmoves: [d4\n"  # game 1 is only counted: its error does not matter
-    process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", command, "--game", "2", "-"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
-    try:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(f"{unreadable}---\n{won}---\nfoursquare: 1\n".encode())
-        process.stdin.flush()
-        deadline = time.monotonic() + 60
-        while process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        ended = process.poll() is not None
-        out = process.stdout.read().decode()
-    finally:
-        process.kill()
-        process.wait()
-    assert ended and process.returncode == 0, out
-    reference = invoke([command, "--game", "1", WON])
-    assert out == reference.stdout
+# ------------------------------------------- github: only the annotations are commands
+
+#: The workflow commands GitHub's runner registers (actions/runner, ActionCommandManager and
+#: the command extensions), matched without regard to case.
+RUNNER_COMMANDS = frozenset(
+    "add-mask add-matcher add-path debug echo endgroup error group notice remove-matcher"
+    " save-state set-env set-output stop-commands warning".split()
+)
 
 
-def _run_signalled_at_line(args: list[str], at: int | None) -> tuple[object, int]:
-    """Run ``foursquare ARGS`` in-process, raising SIGTERM at the ``at``-th line run of
-    the command's own code (``cli/validate.py``, ``formats/reports.py``); ``None``: not
-    at all.  Returns Click's result and how many such lines ran."""
-    import signal
-
-    watched = ("cli/validate.py", "formats/reports.py")
-    lines = 0
-
-    def tracer(frame, event, arg):
-        nonlocal lines
-        if not frame.f_code.co_filename.replace("\\", "/").endswith(watched):
-            return None
-        if event == "line":
-            lines += 1
-            if lines == at and signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN):
-                signal.raise_signal(signal.SIGTERM)  # (the handler runs at the next instruction)
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        result = invoke(args, catch_exceptions=False)
-    finally:
-        sys.settrace(None)
-    return result, lines
+def runner_command(line: str) -> str | None:
+    """The name of the workflow command GitHub's runner reads in one line of a step's
+    output, or ``None``, by the runner's two parsers (ActionCommand.TryParseV2, then
+    TryParse): ``::name props::data`` once leading white space is trimmed; the older
+    ``##[name props]data`` anywhere in the line.  Only registered names count."""
+    text = line.lstrip()
+    if text.startswith("::") and (end := text.find("::", 2)) >= 0:
+        name = text[2:end].split(" ", 1)[0]
+        if name.lower() in RUNNER_COMMANDS:
+            return name.lower()
+    if (start := line.find("##[")) >= 0 and (end := line.find("]", start)) >= 0:
+        name = line[start + 3 : end].split(" ", 1)[0]
+        if name.lower() in RUNNER_COMMANDS:
+            return name.lower()
+    return None
 
 
-@pytest.mark.parametrize("fmt", ["junit", "json"])
-def test_a_signal_at_any_line_of_the_run_leaves_a_whole_report_or_none_and_its_status(fmt):
-    # every moment of the run, not a few timed ones: a SIGTERM between the last file's end
-    # and the report's end once left a JUnit report without its closing tag
-    args = ["validate", "--format", fmt, str(EXAMPLES / "won.yaml"), str(INVALID)]
-    whole, lines = _run_signalled_at_line(args, None)
-    assert whole.exit_code == 1 and lines > 20
-    for at in range(1, lines + 1):
-        result, _ = _run_signalled_at_line(args, at)
-        where = f"SIGTERM at line {at} of {lines}: status {result.exit_code}\n{result.stdout}"
-        assert result.exit_code in (143, 1), where
-        if not result.stdout:  # before the report began: none
-            assert result.exit_code == 143, where
-            continue
-        if fmt == "junit":
-            cases = ET.fromstring(result.stdout).findall(".//testcase")
-        else:
-            cases = json.loads(result.stdout)
-        if result.exit_code == 143 and result.stdout != whole.stdout:  # cut short: it says so, at its end
-            last = cases[-1]
-            said = last.get("name") if fmt == "junit" else last["game"]
-            assert said in ("incomplete", None), where
+def runner_lines(text: str) -> list[str]:
+    """A stream as the runner reads it, a line at a time (.NET's ReadLine: CR, LF or CRLF)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [("::error file=a::m", "error"), ("  ::add-mask::x", "add-mask"), ("x ##[stop-commands]t", "stop-commands"),
+     ("##[WARNING]w", "warning"), ("x ::error::m", None), ("::nothing::m", None), ("##[error", None),
+     ("\\x3a:error::m", None), ("##\\x5berror]m", None)],
+)  # fmt: skip
+def test_the_runner_parser_reads_both_forms(line, name):
+    assert runner_command(line) == name
+
+
+#: Names, moves, keys and values that a runner would obey if printed as they are.
+HOSTILE_NAMES = ["::error::x.yaml", "##[warning]valid.yaml", "::stop-commands::tok.yaml", "##[add-mask]s.yaml", "::group::won.yaml"]
+HOSTILE_GAMES = (
+    'foursquare: 1\ndeal: 1\nmoves: ["##[stop-commands]tok", "::warning::m"]\n'
+    '---\nfoursquare: 1\ndeal: 1\nmoves: [d4]\n"##[add-mask]k": 1\n"::error::k": 2\n'
+    '---\nfoursquare: 1\ndeal: "##[group]x"\nmoves: []\n'
+    "---\nfoursquare: 1\ndeal: !##[endgroup] 1\nmoves: []\n"
+    "---\nfoursquare: 1\ndeal: 1\nmoves: [{card: '##[error]c', cell: '::error::c'}]\n"
+)
+
+
+@pytest.mark.parametrize("how", ["in-process", "process"])
+def test_github_format_prints_no_workflow_command_but_its_own_annotations(tmp_path, how):
+    # (a move '##[stop-commands]tok' was quoted as it is in the stderr line, so the runner
+    # ignored every annotation after it; a file named '::error::x.yaml' forged one)
+    games = tmp_path / "games"
+    games.mkdir()
+    for name in HOSTILE_NAMES:
+        (games / name).write_text(HOSTILE_GAMES, encoding="utf-8")
+    (games / "##[debug]won.yaml").write_text(WON.read_text(encoding="utf-8"), encoding="utf-8")
+    names = sorted(f"games/{p.name}" for p in games.iterdir())
+    args = ["validate", "--format", "github", *names, "games/##[error]missing.yaml"]
+    if how == "in-process":
+        cwd = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            done = invoke(args)
+        finally:
+            os.chdir(cwd)
+        code, out, err = done.exit_code, done.stdout, done.stderr
+    else:
+        process = subprocess.run([sys.executable, "-m", "foursquare", *args], cwd=tmp_path, capture_output=True, timeout=120)
+        code, out, err = process.returncode, process.stdout.decode(), process.stderr.decode()
+    assert code == 1
+    assert [line for line in runner_lines(err) if runner_command(line)] == []
+    commands = [line for line in runner_lines(out) if runner_command(line)]
+    errors = [line for line in runner_lines(err) if line]
+    assert len(commands) == len(errors) > len(HOSTILE_NAMES) * 5
+    for command, error in zip(commands, errors, strict=True):
+        fields, message = _command_fields(command)  # each an ::error of ours, whole
+        assert fields["file"] in [*names, "games/##[error]missing.yaml"]
+        assert error.endswith(message)
+    summary = [line for line in runner_lines(out) if line and not runner_command(line)]
+    assert len(summary) == len(names) + 2  # a line a file, the missing one, the total

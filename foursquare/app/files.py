@@ -38,7 +38,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import OutputOverInputError
+from ..errors import OutputOverInputError, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -144,7 +144,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
         stdin``): kept when stdin is a regular file (``< moves.txt``); ``None``: not kept.
     """
     kept: list[_Input] = []
-    named = [(f"the file given as {option} {_shown(path)}", path) for option, path in inputs.items() if path and path != "-"]
+    named = [(f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"]
     for what, path in named:
         with contextlib.suppress(OSError, ValueError):
             info = os.stat(path)
@@ -161,12 +161,6 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     finally:
         for item in kept:
             _READ.remove(item)
-
-
-def _shown(path: str) -> str:
-    from ..errors import shown_name
-
-    return shown_name(path)
 
 
 #: Why :func:`writable_target` refuses the game history's own file.
@@ -442,12 +436,19 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         os.close(fd)
         os.unlink(tmp)
     for _ in range(100):
-        opened = _open(real, path, create=not whole)
-        if opened is None:  # not there
-            if whole:
-                return _pending(path, real)
-            continue  # removed in between: create it
-        fd, created = opened
+        try:
+            try:
+                fd, created = os.open(real, os.O_RDWR | _CLOEXEC), False
+            except FileNotFoundError:  # not there: a new file (its folder is there: the probe above)
+                if whole:
+                    return LockedFile(path, real, -1, True, pending=True)
+                fd, created = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
+        except FileExistsError:
+            continue  # created in between: open it
+        except FileNotFoundError:
+            raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, path) from None
         try:
             if created:
                 os.fchmod(fd, 0o666 & ~_umask())
@@ -464,35 +465,6 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
             raise
         os.close(fd)  # the path names another file now (a writer renamed over it): try that one
     raise BlockingIOError(errno.EWOULDBLOCK, IN_USE, path)
-
-
-def _open(real: str, path: str, *, create: bool) -> tuple[int, bool] | None:
-    """The file's descriptor, read and write, and whether it was created now (with
-    ``create``: atomically, ``O_EXCL``); ``None`` when it is not there.
-
-    :raises OSError: naming ``path`` (its folder missing, permission denied...)."""
-    if create:
-        try:
-            return os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
-        except FileExistsError:
-            pass
-        except FileNotFoundError:
-            raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        return os.open(real, os.O_RDWR | _CLOEXEC), False
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-
-
-def _pending(path: str, real: str) -> LockedFile:
-    """A new file claimed :attr:`~LockedFile.pending` (its folder must be there)."""
-    if not os.path.isdir(os.path.dirname(real)):
-        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path)
-    return LockedFile(path, real, -1, True, pending=True)
 
 
 def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: str | None = None) -> None:

@@ -136,14 +136,6 @@ def scheduler_address(address: str) -> SchedulerAddress:
     return SchedulerAddress(address, str(full))
 
 
-def check_address(address: str) -> str:
-    """The scheduler's address in Dask's full form (``tcp://host:8786``): :func:`scheduler_address`'s ``full``.
-
-    :raises ClusterUnavailable, ClusterAddressError: as :func:`scheduler_address`.
-    """
-    return scheduler_address(address).full
-
-
 def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     """Connect to the Dask scheduler at ``address``.
 
@@ -158,7 +150,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
     :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
-    :raises ClusterAddressError: when ``address`` is not an address (:func:`check_address`).
+    :raises ClusterAddressError: when ``address`` is not an address (:func:`scheduler_address`).
     :raises ClusterError: when no Dask scheduler answers there in time.
     """
     import asyncio

@@ -102,10 +102,10 @@ def ordered_map(
         while True:
             run.hand_out()
             if run.yielded in run.done:
-                value = run.done.pop(run.yielded)
+                ok, value = run.done.pop(run.yielded)
                 run.yielded += 1
-                if isinstance(value, _Raised):
-                    raise value.error
+                if not ok:
+                    raise value
                 yield value
                 continue
             if run.lost is not None:
@@ -126,7 +126,7 @@ class _Dispatch(Generic[R]):
         self.tasks = tasks
         self.idle = idle
         self.busy = busy  # connection -> the worker running a task
-        self.done: dict[int, R | _Raised] = {}  # task number -> its result, or the error it raised
+        self.done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
         self.handed = self.yielded = 0
         self.exhausted = False
         self.lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
@@ -152,12 +152,12 @@ class _Dispatch(Generic[R]):
         for conn in wait(list(self.busy)):
             worker = self.busy.pop(cast("Connection[Any, Any]", conn))  # (wait gives back what it was given)
             try:
-                self.done[worker.task] = worker.result()
+                self.done[worker.task] = (True, worker.result())
             except Exception as exc:
                 if not worker.alive:
                     self.lost = exc
                     continue
-                self.done[worker.task] = _Raised(exc)  # the task's own error: raised at its place
+                self.done[worker.task] = (False, exc)  # the task's own error: raised at its place
             self.idle.append(worker)
 
 
@@ -182,7 +182,7 @@ def in_background(
     context = multiprocessing.get_context()
     mask = _block_signals()  # as in ordered_map: signals wait until the `try` that stops the worker
     try:
-        worker = _Worker(context, fn, initializer, mask, [], target=_stream_work)
+        worker = _Worker(context, fn, initializer, mask, [], stream=True)
     except BaseException:
         _restore_signals(mask)
         raise
@@ -242,15 +242,6 @@ _END = object()
 _Mask: TypeAlias = "set[int | signal.Signals] | None"
 
 
-class _Raised:
-    """A task's exception, kept in its place among the results."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-
 class _Worker:
     """One worker process and this process's end of its pipe."""
 
@@ -261,7 +252,7 @@ class _Worker:
         initializer: Callable[[], None] | None,
         mask: _Mask,
         others: list[Connection[Any, Any]],
-        target: Callable[..., None] | None = None,
+        stream: bool = False,
     ) -> None:
         self.task = -1  # the number of the task handed to it last
         self.alive = True
@@ -269,8 +260,8 @@ class _Worker:
         # the worker closes its copies of this end and of the earlier workers' ends, so
         # that it reads the end of its pipe when this process goes (even killed)
         self.process = context.Process(
-            target=_work if target is None else target,
-            args=(fn, initializer, mask, child, [self.conn, *others]),
+            target=_work,
+            args=(fn, initializer, mask, child, [self.conn, *others], stream),
             daemon=True,
         )
         try:
@@ -349,37 +340,30 @@ def _work(
     mask: _Mask,
     conn: Connection[Any, Any],
     inherited: list[Connection[Any, Any]],
+    stream: bool = False,
 ) -> None:
-    """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the end of the pipe."""
+    """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the
+    end of the pipe, each reply sent as it is made (``stream``: an :func:`in_background`
+    worker, its one task's items, then the end)."""
     _start_work(initializer, mask, inherited)
     while (job := _next_job(conn)) is not None:
-        reply: tuple[bool, Any]
-        try:
-            reply = (True, fn(job[0]))
-        except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
-            reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
-        except Exception as exc:
-            reply = (False, exc)
-        if not _send(conn, reply):
+        for reply in (_stream_replies if stream else _replies)(fn, job[0]):
+            if not _send(conn, reply):
+                return
+        if stream:
             return
 
 
-def _stream_work(
-    fn: Callable[[Any], Iterable[Any]],
-    initializer: Callable[[], None] | None,
-    mask: _Mask,
-    conn: Connection[Any, Any],
-    inherited: list[Connection[Any, Any]],
-) -> None:
-    """An :func:`in_background` worker's life: its initializer, then its one task from
-    ``conn``, each item sent as it is made, then the end (or the task's error)."""
-    _start_work(initializer, mask, inherited)
-    job = _next_job(conn)
-    if job is None:
-        return
-    for reply in _stream_replies(fn, job[0]):
-        if not _send(conn, reply):
-            return
+def _replies(fn: Callable[[Any], Any], task: Any) -> Iterator[tuple[bool, Any]]:
+    """The reply to an :func:`ordered_map` task: ``(True, result)``, or ``(False, exception)``."""
+    reply: tuple[bool, Any]
+    try:
+        reply = (True, fn(task))
+    except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
+        reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
+    except Exception as exc:
+        reply = (False, exc)
+    yield reply
 
 
 def _next_job(conn: Connection[Any, Any]) -> tuple[Any, ...] | None:

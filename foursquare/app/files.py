@@ -1,50 +1,25 @@
 """Writing files: the one way every file the command line writes is created,
 replaced and held (the recording of ``play --record``, ``save``/``state FILE`` at
-the prompt, the ``--output`` CSV of ``solve --deals`` and ``simulate``).
+the prompt, the ``--output`` CSV of ``solve --deals`` and ``simulate``).  The
+libraries below return text; a program writes it to files here.
 
-It lives in the application layer, beside the prompt's session
-(:mod:`foursquare.app.session`) that writes recordings too: the libraries below
-return text; a program writes it to files here.
+The guarantees are the docs' (docs/guide/playing.md, "What the files written are
+guaranteed"); how they are kept:
 
-What is guaranteed (docs/guide/playing.md, "What the files written are guaranteed"):
-
-- **Never half a file.**  New text goes to a temporary file beside the real
-  target (symbolic links followed), is flushed to the disk (``fsync``) and
-  renamed over the target.  A write that fails (the disk full, a quota, an I/O
-  error, a read-only file system, a size limit) leaves the old text whole and
-  no temporary file behind; the error says so in words (:func:`os_error_words`).
-  Temporary files are named ``.foursquare-PID-XXXX.tmp``; those that a writer
-  killed before its rename left are removed by the next writer in the folder
-  (:func:`sweep_leftovers`), never anyone else's.  A file in a folder that refuses
-  new names (``chattr +i``) is rewritten in place, its new text first written
-  after the old, so that a full disk still leaves the old text whole (said on stderr).
-- **No window when a file is created.**  A new file's name is claimed with
-  ``O_CREAT | O_EXCL`` (a CSV) or, for a file written whole (a recording, ``save``:
-  ``claim(whole=True)``), by a hard link of its written temporary file, so that it
-  appears whole or not at all, even after ``kill -9``: of two commands started
-  together, one creates it, the other finds it there (and then its lock, or its
-  content, refuses it).
-- **Never over an input.**  No file written is one the command reads
-  (:func:`files_read`: ``play``'s ``--deck``, ``--rules``, the move script on stdin),
-  by device and inode, even with ``--force`` or ``save!``.
-- **One writer.**  A writer holds an exclusive ``flock`` on the file for as long
-  as it writes it (a recording: the whole session).  A second writer is refused
-  (:data:`IN_USE`) before it has done anything.
-- **Read-only files are refused**, as editors warn: a regular file whose mode has
-  no write bit for its owner (``chmod a-w`` / ``0444``), even for root, for whom
-  ``os.access`` says every file is writable.
-
-Why the lock is on the file itself, renewed at each rename, rather than a lock
-file beside it or a rewrite in place: a rewrite in place (truncate, write) leaves
-half a file when the disk fills or the process is killed, which the rename
-avoids; a lock file would be left beside every recording (and after a kill).
-The rename gives the path a new inode, so the lock is taken on the temporary file
-*before* it is renamed: the path always names an inode this writer holds locked.
-A process that opened the path just before a rename and locks the old inode after
-it sees that the path names another inode now (``fstat`` against ``stat``) and
-tries again on the new one, which is locked.  ``flock`` locks are advisory: they
-keep foursquare commands apart, not other programs; where ``fcntl`` is missing
-(Windows) no lock is taken.
+- **Never half a file.**  New text goes to a temporary file beside the target
+  (:func:`tempfile.mkstemp`, named ``.foursquare-XXXX.tmp``), is synced to the disk
+  and renamed over it (:func:`os.replace`); a new file is given its name by a hard
+  link (:func:`os.link`), which never goes over a file another command created
+  meanwhile.  A failed write leaves the old text and removes its temporary file;
+  a kill may leave one behind, named as ours.  A folder that refuses new files
+  refuses the write (the file stays as it was).
+- **Never over an input** (:func:`files_read`, :func:`refuse_output_over_input`),
+  by device and inode.
+- **One writer.**  A writer holds an exclusive ``flock`` on the file while it writes
+  it, taken on the temporary file *before* its rename, so that the path always names
+  an inode it holds; a claim that locked an inode renamed away meanwhile tries again.
+  Where ``fcntl`` is missing (Windows) no lock is taken.
+- **Read-only files are refused** by their mode (``chmod a-w``), even for root.
 """
 
 from __future__ import annotations
@@ -52,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -64,7 +38,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import OutputOverInputError
+from ..errors import OutputOverInputError, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -170,7 +144,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
         stdin``): kept when stdin is a regular file (``< moves.txt``); ``None``: not kept.
     """
     kept: list[_Input] = []
-    named = [(f"the file given as {option} {_shown(path)}", path) for option, path in inputs.items() if path and path != "-"]
+    named = [(f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"]
     for what, path in named:
         with contextlib.suppress(OSError, ValueError):
             info = os.stat(path)
@@ -187,12 +161,6 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     finally:
         for item in kept:
             _READ.remove(item)
-
-
-def _shown(path: str) -> str:
-    from ..errors import shown_name
-
-    return shown_name(path)
 
 
 #: Why :func:`writable_target` refuses the game history's own file.
@@ -275,112 +243,15 @@ def _lock(fd: int, path: str) -> None:
         raise OSError(exc.errno, exc.strerror, path) from None
 
 
-#: Our temporary files: ``.foursquare-PID-XXXXXXXX.tmp`` beside the file written, PID
-#: the writer's process id, so that a later run can tell one left by a writer that was
-#: killed (:func:`sweep_leftovers`) from one being written.
-_OUR_TEMPORARY = re.compile(r"\.foursquare-([1-9][0-9]{0,9})-[A-Za-z0-9_]+\.tmp\Z")
-
-#: The bytes read or copied at a time when a file is rewritten.
-_BLOCK = 1 << 16
-
-#: The errors of a folder that refuses a new name (its mode, ``chattr +i``, a sticky folder).
-_FOLDER_REFUSES = (errno.EACCES, errno.EPERM)
-
 #: The words for a new file that another command created between the claim and the first write.
 CREATED_MEANWHILE = "the file exists and is not empty: another command created it meanwhile; write another file"
 
 
-def _cloexec() -> int:
-    return getattr(os, "O_CLOEXEC", 0)
+#: The words added for a folder that refuses a new file (its mode, ``chattr +i``).
+FOLDER_REFUSES = "its folder refuses new files, so the file was left as it was"
 
-
-def _new_temporary(folder: str, path: str) -> tuple[int, str]:
-    """A new temporary file of ours in ``folder`` (named with our pid: :data:`_OUR_TEMPORARY`).
-
-    :raises OSError: naming ``path``, with the system's number (a folder that refuses: EACCES, EPERM)."""
-    try:
-        return tempfile.mkstemp(prefix=f".foursquare-{os.getpid()}-", suffix=".tmp", dir=folder)
-    except FileNotFoundError:
-        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-
-
-def _write_all(fd: int, data: bytes, at: int | None = None) -> None:
-    """Write all of ``data`` to ``fd``: where it stands, or at offset ``at``."""
-    view = memoryview(data)
-    while view:
-        done = os.write(fd, view) if at is None else os.pwrite(fd, view, at)
-        view = view[done:]
-        if at is not None:
-            at += done
-
-
-def _tell(line: str) -> None:
-    """One line on stderr (a closed or broken stderr loses it quietly)."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        print(line, file=sys.stderr, flush=True)
-
-
-def _process_gone(pid: int) -> bool:
-    """Whether no process ``pid`` runs (one of another user, or this one, runs)."""
-    if pid <= 0 or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # EPERM: it runs, as another user
-        return False
-    return False
-
-
-def sweep_leftovers(folder: str) -> list[str]:
-    """Remove from ``folder`` the temporary files that writers of ours left when they were
-    killed (``kill -9``, a crash, a power cut) between creating one and renaming it.
-
-    Only a file proved ours and abandoned goes: its name is ours with a process id
-    (:data:`_OUR_TEMPORARY`; the older names without one are never touched), that
-    process is gone, it is a regular file (not followed if a link) owned by this user,
-    and no one holds its lock (a writer locks it before writing it).  Anyone else's
-    file, and a file being written, stays; a failure to look or remove is ignored.
-
-    :returns: the paths removed.
-    """
-    removed: list[str] = []
-    try:
-        names = os.listdir(folder)
-    except (OSError, ValueError):
-        return removed
-    for name in names:
-        found = _OUR_TEMPORARY.match(name)
-        if found is not None and _process_gone(int(found.group(1))):
-            path = os.path.join(folder, name)
-            if _remove_abandoned(path):
-                removed.append(path)
-    return removed
-
-
-def _remove_abandoned(path: str) -> bool:
-    """Remove ``path`` if it is a regular file of this user that no one holds locked."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK | _cloexec())
-    except OSError:
-        return False
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
-            return False
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: it is being written
-        if not os.path.samestat(info, os.lstat(path)):
-            return False
-        os.unlink(path)
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
+#: A descriptor not inherited by the processes started (where the system has the flag).
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class LockedFile:
@@ -399,8 +270,6 @@ class LockedFile:
         self.pending = pending
         self.mode = 0o666 & ~_umask() if pending else stat.S_IMODE(os.fstat(fd).st_mode)
         self.written = False
-        #: the rewrite in place (a folder that refuses new names) was told on stderr
-        self.told_in_place = False
 
     def size(self) -> int:
         """How many bytes the file holds now (0 for a new file not written yet)."""
@@ -414,105 +283,41 @@ class LockedFile:
         self.rewrite_chunks([text.encode("utf-8")], sync=sync)
 
     def rewrite_chunks(self, chunks: Iterable[bytes], *, sync: bool = True) -> None:
-        """Replace the file's text with ``chunks``, read one at a time (a table of any
-        length rewritten in memory that does not grow with it): a temporary file beside
-        it, locked, written, synced and renamed over it (a new file: linked to its name,
-        which appears only now, whole).  On any failure, an exception raised by
-        ``chunks`` included, the file keeps its old text, the temporary file is removed
-        and the lock is still held.  When the folder refuses the temporary file or the
-        rename (its mode, ``chattr +i``) but the file itself can be written, it is
-        rewritten in place instead (:meth:`_rewrite_in_place`, said once on stderr).
+        """Replace the file's text with ``chunks``, read one at a time (memory that does
+        not grow with the text): a temporary file beside it, locked, written, synced and
+        renamed over it (a new file: linked to its name, which appears only now, whole).
+        On any failure, an exception raised by ``chunks`` included, the file keeps its
+        old text, the temporary file is removed and the lock is still held.
 
-        :param chunks: the new text, in bytes; when it reads the file itself, it is
-            to read no further than :meth:`size` gave before the call (the rewrite in
-            place writes after the old text first).
-        :raises OSError: naming :attr:`path` (never the temporary file);
+        :raises OSError: naming :attr:`path` (never the temporary file), with
+            :data:`FOLDER_REFUSES` when its folder refuses the temporary file;
             :class:`FileExistsError` (:data:`CREATED_MEANWHILE`) or :class:`BlockingIOError`
             (:data:`IN_USE`) when another command created the new file first.
         """
-        try:
-            fd, tmp = _new_temporary(os.path.dirname(self.real), self.path)
-        except OSError as exc:
-            if self.pending or exc.errno not in _FOLDER_REFUSES:
-                raise
-            self._rewrite_in_place(chunks, sync, exc)
-            return
+        fd, tmp = _temporary(self.real, self.path)
         try:
             os.fchmod(fd, self.mode)
             _lock(fd, self.path)
             for chunk in chunks:
-                _write_all(fd, chunk)
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view) :]
             if sync:
                 os.fsync(fd)
-            refused = self._put(tmp)
+            if self.pending:
+                _publish(tmp, self.real, self.path)
+            else:
+                os.replace(tmp, self.real)
         except BaseException as exc:
-            _drop(fd, tmp)
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
             if isinstance(exc, OSError) and exc.filename != self.path:
                 raise OSError(exc.errno, exc.strerror, self.path) from None
             raise
-        if refused is not None:
-            try:
-                os.lseek(fd, 0, os.SEEK_SET)
-                with os.fdopen(os.dup(fd), "rb") as written:  # (its text, read back a block at a time)
-                    self._rewrite_in_place(iter(lambda: written.read(_BLOCK), b""), sync, refused)
-            finally:
-                _drop(fd, tmp)
-            return
         if self.fd >= 0:
             os.close(self.fd)  # the old inode's lock: the path names the new one, locked
         self.fd, self.pending, self.written = fd, False, True
-
-    def _put(self, tmp: str) -> OSError | None:
-        """Give the written temporary file the file's name: linked to a new name (never
-        over a file another command created meanwhile), renamed over an old one.
-
-        :returns: the error of a folder that refuses the rename (then nothing changed)."""
-        if self.pending:
-            _publish(tmp, self.real, self.path)
-            return None
-        try:
-            os.replace(tmp, self.real)
-        except PermissionError as exc:
-            return exc
-        return None
-
-    def _rewrite_in_place(self, chunks: Iterable[bytes], sync: bool, refused: OSError) -> None:
-        """Rewrite the file through its own descriptor, for a folder that refuses new
-        names: the new text first written after the old (so a full disk, a quota or a
-        size limit fails there, and the file is cut back to its old text, whole), then
-        copied to the start a block at a time, and the file cut to its length.  Only a
-        kill or a failure of the disk in the last step can leave it mixed.  Said once
-        on stderr.
-
-        :raises OSError: naming :attr:`path`."""
-        old = end = self.size()
-        try:
-            for chunk in chunks:
-                _write_all(self.fd, chunk, end)
-                end += len(chunk)
-            if sync:
-                os.fsync(self.fd)
-        except BaseException as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self.fd, old)
-            if isinstance(exc, OSError):
-                raise OSError(exc.errno, exc.strerror, self.path) from None
-            raise
-        try:
-            for start in range(0, end - old, _BLOCK):  # (forward: the copy never overtakes what it reads)
-                _write_all(self.fd, os.pread(self.fd, min(_BLOCK, end - old - start), old + start), start)
-            os.ftruncate(self.fd, end - old)
-            if sync:
-                os.fsync(self.fd)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, self.path) from None
-        self.written = True
-        if not self.told_in_place:
-            self.told_in_place = True
-            _tell(
-                f"{_shown(self.path)}: its folder refuses new files ({os_error_words(refused)}),"
-                " so the file was rewritten in place rather than replaced whole"
-            )
 
     def release(self, *, remove_if_new: bool = False) -> None:
         """Let the file go (its lock with it); ``remove_if_new``: remove it when this
@@ -521,11 +326,9 @@ class LockedFile:
         if self.fd < 0:
             return
         if remove_if_new and self.created and not self.written:
-            try:
+            with contextlib.suppress(OSError):
                 if os.path.samestat(os.fstat(self.fd), os.stat(self.real)) and self.size() == 0:
                     os.unlink(self.real)
-            except OSError:
-                pass
         os.close(self.fd)
         self.fd = -1
 
@@ -539,11 +342,18 @@ class LockedFile:
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
 
 
-def _drop(fd: int, tmp: str) -> None:
-    """Close and remove a temporary file."""
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(tmp)
+def _temporary(real: str, path: str) -> tuple[int, str]:
+    """A new temporary file beside ``real``: its descriptor and name.
+
+    :raises OSError: naming ``path``, with :data:`FOLDER_REFUSES` when the folder refuses it."""
+    try:
+        return tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=os.path.dirname(real))
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
+    except PermissionError as exc:
+        raise PermissionError(exc.errno, f"{os_error_words(exc)}: {FOLDER_REFUSES}", path) from None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
 
 
 def _publish(tmp: str, real: str, path: str) -> None:
@@ -564,15 +374,14 @@ def _publish(tmp: str, real: str, path: str) -> None:
         os.close(_create(real, path))
         os.replace(tmp, real)
         return
-    with contextlib.suppress(OSError):
-        os.unlink(tmp)
+    os.unlink(tmp)
 
 
 def _created_meanwhile(real: str, path: str) -> None:
     """Raise the refusal of a new file that another command created meanwhile:
     :data:`IN_USE` while that command holds it, else :data:`CREATED_MEANWHILE`."""
     try:
-        probe = os.open(real, os.O_RDONLY | _cloexec())
+        probe = os.open(real, os.O_RDONLY | _CLOEXEC)
     except OSError:
         probe = -1
     if probe >= 0:
@@ -592,7 +401,7 @@ def _create(real: str, path: str) -> int:
 
     :raises FileExistsError: :data:`CREATED_MEANWHILE` (or :data:`IN_USE`) when it is there."""
     try:
-        fd = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _cloexec(), 0o666)
+        fd = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
     except FileExistsError:
         _created_meanwhile(real, path)
         raise  # not reached
@@ -610,8 +419,6 @@ def _create(real: str, path: str) -> int:
 def claim(path: str, *, whole: bool = False) -> LockedFile:
     """Open ``path`` (links followed) for writing and lock it, creating it (empty)
     when it is not there, with no window between the test and the creation.
-    Temporary files that killed writers of ours left in its folder are removed first
-    (:func:`sweep_leftovers`).
 
     :param whole: a file not there yet is not created now but claimed
         :attr:`~LockedFile.pending`: its name is taken, atomically, by its first
@@ -619,18 +426,29 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         recording, ``save FILE``); without it, the caller gets a descriptor at once
         (a CSV written row by row).
     :raises OSError: naming ``path``: not a regular file or read-only
-        (:func:`writable_target`), its folder missing, or another writer holds
+        (:func:`writable_target`), its folder missing or refusing new files (with
+        ``whole``: :data:`FOLDER_REFUSES`), or another writer holds
         it (:class:`BlockingIOError`, :data:`IN_USE`).
     """
     real = writable_target(path)
-    sweep_leftovers(os.path.dirname(real))
+    if whole:  # refused at once, not at its first rewrite, when its folder refuses new files
+        fd, tmp = _temporary(real, path)
+        os.close(fd)
+        os.unlink(tmp)
     for _ in range(100):
-        opened = _open(real, path, create=not whole)
-        if opened is None:  # not there
-            if whole:
-                return _pending(path, real)
-            continue  # removed in between: create it
-        fd, created = opened
+        try:
+            try:
+                fd, created = os.open(real, os.O_RDWR | _CLOEXEC), False
+            except FileNotFoundError:  # not there: a new file (its folder is there: the probe above)
+                if whole:
+                    return LockedFile(path, real, -1, True, pending=True)
+                fd, created = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
+        except FileExistsError:
+            continue  # created in between: open it
+        except FileNotFoundError:
+            raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, path) from None
         try:
             if created:
                 os.fchmod(fd, 0o666 & ~_umask())
@@ -647,35 +465,6 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
             raise
         os.close(fd)  # the path names another file now (a writer renamed over it): try that one
     raise BlockingIOError(errno.EWOULDBLOCK, IN_USE, path)
-
-
-def _open(real: str, path: str, *, create: bool) -> tuple[int, bool] | None:
-    """The file's descriptor, read and write, and whether it was created now (with
-    ``create``: atomically, ``O_EXCL``); ``None`` when it is not there.
-
-    :raises OSError: naming ``path`` (its folder missing, permission denied...)."""
-    if create:
-        try:
-            return os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _cloexec(), 0o666), True
-        except FileExistsError:
-            pass
-        except FileNotFoundError:
-            raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        return os.open(real, os.O_RDWR | _cloexec()), False
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-
-
-def _pending(path: str, real: str) -> LockedFile:
-    """A new file claimed :attr:`~LockedFile.pending` (its folder must be there)."""
-    if not os.path.isdir(os.path.dirname(real)):
-        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path)
-    return LockedFile(path, real, -1, True, pending=True)
 
 
 def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: str | None = None) -> None:

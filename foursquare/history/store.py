@@ -20,7 +20,8 @@ What the file guarantees:
   history: database is locked (...)``); it writes nothing, and reads a history
   in a read-only folder or file system as it is.
 - **Only a file is a history.**  A directory, a FIFO, a device or a socket
-  where the file is expected is refused, never opened (a FIFO would wait).
+  where the file is expected is refused, never opened (a FIFO would wait).  The
+  files SQLite keeps beside it (``-journal``, ``-wal``, ``-shm``) are SQLite's.
 - **A crash keeps the game so far.**  A game's row is written at its first move
   and rewritten after every change
   (:class:`~foursquare.history.recorder.GameRecorder`), each write committed.
@@ -196,7 +197,6 @@ def _check_folder(path: str) -> None:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         _check_room(path)
-        _check_companions(path)
         return
     except NotADirectoryError:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
@@ -204,28 +204,6 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
     if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
-    _check_companions(path)
-
-
-#: The files SQLite keeps beside a database (rollback journal, write-ahead log, shared memory).
-_COMPANIONS = ("-journal", "-wal", "-shm")
-
-
-def _check_companions(path: str) -> None:
-    """Refuse a history whose journal, log or shared-memory file beside it is not a file
-    (a FIFO there made SQLite wait for a writer for ever, deaf to SIGTERM): never opened.
-
-    :raises HistoryStoreError: naming the companion file and what it is.
-    """
-    for suffix in _COMPANIONS:
-        try:
-            mode = os.stat(path + suffix).st_mode
-        except OSError:
-            continue  # absent (or unreachable: SQLite then says so itself)
-        if not stat.S_ISREG(mode):
-            raise HistoryStoreError(
-                f"{shown_name(path + suffix)}: cannot read the history: the file SQLite keeps beside it is {_file_kind(mode)}, not a file"
-            )
 
 
 def _file_kind(mode: int) -> str:

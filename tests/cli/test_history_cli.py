@@ -523,35 +523,3 @@ def test_a_history_that_is_not_a_file_is_refused_by_every_command_without_openin
         assert played.stderr == message + ". This game is not recorded in the history.\n"
     finally:
         timer.cancel()
-
-
-@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
-@pytest.mark.parametrize("make, kind", [(_fifo, "a FIFO (named pipe)"), (os.mkdir, "a directory")], ids=["fifo", "directory"])
-def test_a_file_sqlite_keeps_beside_the_history_that_is_not_a_file_is_refused_without_opening_it(make, kind, suffix):
-    """A FIFO named like the history's journal made SQLite wait for a writer for ever
-    (deaf to SIGTERM); one named like its log was removed, one like its shared memory
-    blamed the disk.  Every command refuses them in one line, as the history itself."""
-    import threading
-
-    assert prompt(1, ["d4", "quit"], "--history").exit_code == 0  # a history, so SQLite would look beside it
-    companion = history_file() + suffix
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(companion)
-    make(companion)
-
-    def unblock() -> None:  # a safety net: a command that opened the FIFO would wait for ever
-        with contextlib.suppress(OSError):
-            os.close(os.open(companion, os.O_WRONLY | os.O_NONBLOCK))
-
-    timer = threading.Timer(30, unblock)
-    timer.start()
-    try:
-        message = f"{companion}: cannot read the history: the file SQLite keeps beside it is {kind}, not a file"
-        for args in READERS:
-            done = invoke(args)
-            assert (done.exit_code, done.stdout, done.stderr) == (1, "", message + "\n"), args
-        played = prompt(1, ["d4", "quit"], "--history")
-        assert played.exit_code == 0 and played.stderr == message + ". This game is not recorded in the history.\n"
-    finally:
-        timer.cancel()
-    assert os.path.exists(companion)  # refused, not removed

@@ -429,9 +429,9 @@ def test_a_malformed_scheduler_address_is_a_usage_error_before_any_connection(tm
 @needs_dask
 @pytest.mark.parametrize("address", ["127.0.0.1:8786", "tcp://127.0.0.1:8786", "tls://127.0.0.1:8786", "tcp://[::1]:8786"])
 def test_the_addresses_dask_accepts_pass_the_check(address):
-    from foursquare.cluster import check_address
+    from foursquare.cluster import scheduler_address
 
-    full = check_address(address)
+    full = scheduler_address(address).full
     assert "://" in full and full.endswith(":8786")
 
 

@@ -102,8 +102,9 @@ from foursquare.cli.signals import Terminated, catch_sigterm, worker_signals
 from foursquare.parallel import ordered_map
 
 # Each worker is still starting when the signals come (the parent's, then the pool's
-# own SIGTERM to stop it): in code after fork, where Python ignores an exception.
-os.register_at_fork(after_in_child=lambda: time.sleep(1.5))
+# own SIGTERM to stop it): in code after fork, where Python ignores an exception.  The
+# line before the first fork tells the test to send them (a pipe, not a guessed delay).
+os.register_at_fork(before=lambda: print("forking", flush=True), after_in_child=lambda: time.sleep(1.5))
 catch_sigterm()
 try:
     print(sum(ordered_map(abs, range(-50, 50), 2, initializer=worker_signals)), flush=True)
@@ -122,18 +123,16 @@ def test_a_signal_while_the_workers_start_stops_them_all(signum, code):
         [sys.executable, "-c", _STARTING], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     )
-    time.sleep(0.5)
-    os.killpg(process.pid, signum)
     try:
+        assert process.stdout is not None and process.stdout.readline() == "forking\n"  # a worker is starting
+        os.killpg(process.pid, signum)
         out, err = process.communicate(timeout=30)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-    assert (process.returncode, out) == (code, "terminated\n")
+    assert (process.returncode, out.replace("forking\n", "")) == (code, "terminated\n")
     assert "Traceback" not in err and "Exception ignored" not in err
-    time.sleep(0.2)
-    with pytest.raises(ProcessLookupError):  # no worker is left behind
-        os.killpg(process.pid, 0)
+    assert _group_gone(process.pid, 5)  # no worker is left behind
 
 
 class _NeedsItsArguments(Exception):

@@ -70,7 +70,20 @@ def _plain_text(app: object, ctx: object, lines: list[str]) -> None:
     lines[:] = [_SCHEME.sub(r"\1\\:", line) for line in lines]
 
 
+# sphinx.ext.viewcode lists in _modules/index.html every module an object documented here
+# comes from, also one it has no source for (builtins, for a documented constant): a link
+# to a page it never writes.  Such modules are dropped before it writes its pages.
+# (Its links back from the source go to the name under which a module's first object is
+# documented: so foursquare.gym.env comes before foursquare.gym in reference/api.md.)
+def _drop_modules_without_source(app: Any) -> list[Any]:
+    modules = getattr(app.env, "_viewcode_modules", {})
+    for name in [name for name, entry in modules.items() if not entry]:
+        del modules[name]
+    return []
+
+
 def setup(app: Any) -> None:
+    app.connect("html-collect-pages", _drop_modules_without_source, priority=400)
     for event in ("sphinx-click-process-description", "sphinx-click-process-options",
                   "sphinx-click-process-arguments", "sphinx-click-process-usage", "sphinx-click-process-epilog"):  # fmt: skip
         app.connect(event, _plain_text)

@@ -1,9 +1,9 @@
-"""Sphinx configuration of the documentation site and the man pages.
+"""Sphinx configuration of the documentation site.
 
 Build (the ``docs`` extra: ``pip install -e '.[docs]'``)::
 
     sphinx-build -W -b html docs docs/_build/html
-    sphinx-build -W -b man docs docs/_build/man
+    python tools/manpages.py docs/_build/man      # the man pages, from the commands
 
 The pages are Markdown (MyST); the command reference is generated from the Click
 commands (sphinx-click), the API reference from the docstrings (autodoc).
@@ -52,13 +52,8 @@ autodoc_mock_imports = [name for name in ("gymnasium", "numpy") if importlib.uti
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
-# The man pages: foursquare(1), and one page a command (foursquare-play(1), ...).
-COMMANDS = ["play", "replay", "validate", "state", "hint", "solve", "analyze", "simulate",
-            "stats", "history", "rules", "schema"]  # fmt: skip
-man_pages = [("reference/commands/index", "foursquare", "Foursquare, Wil Su's solitaire", [author], 1)] + [
-    (f"reference/commands/{name}", f"foursquare-{name}", f"foursquare {name}", [author], 1) for name in COMMANDS
-]
-man_show_urls = False
+# The man pages are not built here: tools/manpages.py writes them from the Click commands
+# (foursquare(1) and foursquare-COMMAND(1), with SYNOPSIS, EXIT STATUS, ENVIRONMENT, FILES).
 
 
 # The commands' help is plain text, but sphinx-click reads it as reStructuredText: a word

@@ -173,7 +173,7 @@ def _header(name: str, date: str) -> list[str]:
 
 def _commands() -> tuple[click.Context, dict[str, click.Command]]:
     ctx = click.Context(program, info_name=PROGRAM)
-    found = {name: program.get_command(ctx, name) for name in program.list_commands(ctx)}  # type: ignore[attr-defined]
+    found = {name: program.get_command(ctx, name) for name in program.list_commands(ctx)}
     return ctx, {name: command for name, command in found.items() if command is not None and not command.hidden}
 
 

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     for page in pages:
         text = page.read_text(encoding="utf-8")
         got = figures(text)
-        name = page.relative_to(ROOT) if page.resolve().is_relative_to(ROOT) else page
+        name = page.resolve().relative_to(ROOT) if page.resolve().is_relative_to(ROOT) else page
         flag = "" if got.ok else "  <- misses the target"
         print(f"{str(name):<28} {got.sentences:>9} {got.median:>7.1f} {got.long_share:>7.0%}{flag}")
         if not got.ok:

@@ -129,6 +129,10 @@ def test_the_prompts_commands_are_all_listed_by_play_help_and_the_guide():
     section = playing.split("## Commands at the prompt", 1)[1].split("\n## ", 1)[0]
     for name in COMMAND_NAMES:
         assert re.search(rf"^`{name}[` ]", section, re.M) or f"`{name}`, " in section or f", `{name}`" in section, name
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    besides = re.search(r"Besides a move: (.*?)\.\n", readme)
+    assert besides is not None
+    assert [word.strip("` ").split()[0] for word in besides.group(1).split(",")] == list(COMMAND_NAMES)
 
 
 def test_the_rules_in_brief_name_both_losses():

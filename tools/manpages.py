@@ -128,6 +128,8 @@ def _synopsis(command: click.Command, ctx: click.Context, words: str) -> list[st
 def _options(command: click.Command, ctx: click.Context) -> list[str]:
     out: list[str] = []
     for param in command.get_params(ctx):
+        if not isinstance(param, click.Option):
+            continue  # an argument is in the synopsis and the description
         record = param.get_help_record(ctx)
         if record is None:
             continue

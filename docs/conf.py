@@ -1,9 +1,9 @@
-"""Sphinx configuration of the documentation site and the man pages.
+"""Sphinx configuration of the documentation site.
 
 Build (the ``docs`` extra: ``pip install -e '.[docs]'``)::
 
     sphinx-build -W -b html docs docs/_build/html
-    sphinx-build -W -b man docs docs/_build/man
+    python tools/manpages.py docs/_build/man      # the man pages, from the commands
 
 The pages are Markdown (MyST); the command reference is generated from the Click
 commands (sphinx-click), the API reference from the docstrings (autodoc).
@@ -52,13 +52,8 @@ autodoc_mock_imports = [name for name in ("gymnasium", "numpy") if importlib.uti
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
 
-# The man pages: foursquare(1), and one page a command (foursquare-play(1), ...).
-COMMANDS = ["play", "replay", "validate", "state", "hint", "solve", "analyze", "simulate",
-            "stats", "history", "rules", "schema"]  # fmt: skip
-man_pages = [("reference/commands/index", "foursquare", "Foursquare, Wil Su's solitaire", [author], 1)] + [
-    (f"reference/commands/{name}", f"foursquare-{name}", f"foursquare {name}", [author], 1) for name in COMMANDS
-]
-man_show_urls = False
+# The man pages are not built here: tools/manpages.py writes them from the Click commands
+# (foursquare(1) and foursquare-COMMAND(1), with SYNOPSIS, EXIT STATUS, ENVIRONMENT, FILES).
 
 
 # The commands' help is plain text, but sphinx-click reads it as reStructuredText: a word
@@ -70,7 +65,20 @@ def _plain_text(app: object, ctx: object, lines: list[str]) -> None:
     lines[:] = [_SCHEME.sub(r"\1\\:", line) for line in lines]
 
 
+# sphinx.ext.viewcode lists in _modules/index.html every module an object documented here
+# comes from, also one it has no source for (builtins, for a documented constant): a link
+# to a page it never writes.  Such modules are dropped before it writes its pages.
+# (Its links back from the source go to the name under which a module's first object is
+# documented: so foursquare.gym.env comes before foursquare.gym in reference/api.md.)
+def _drop_modules_without_source(app: Any) -> list[Any]:
+    modules = getattr(app.env, "_viewcode_modules", {})
+    for name in [name for name, entry in modules.items() if not entry]:
+        del modules[name]
+    return []
+
+
 def setup(app: Any) -> None:
+    app.connect("html-collect-pages", _drop_modules_without_source, priority=400)
     for event in ("sphinx-click-process-description", "sphinx-click-process-options",
                   "sphinx-click-process-arguments", "sphinx-click-process-usage", "sphinx-click-process-epilog"):  # fmt: skip
         app.connect(event, _plain_text)

@@ -91,7 +91,7 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
     help="Solver positions per move before answering 'unknown' (default 2000000).",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Solver time limit per move.")
-@click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: the bots package's default).")
+@click.option("--bot", type=click.Choice(BOT_NAMES), help="The bot to compare with (default: expert).")
 @click.option("--no-bot", is_flag=True, help="Do not consult a bot.")
 @click.option("--budget", type=SECONDS, metavar="SECONDS", help="The bot's time per move.")
 @click.option(

@@ -92,8 +92,8 @@ def play(**given: Any) -> None:
 
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
     random deal is chosen and its number printed.  A move is a cell (d4), or
-    the card you expect and a cell (7H d4).  Type 'help' at the prompt for the
-    commands (moves, undo, redo, show, hint, save, state, quit).
+    the card you expect and a cell (7H d4).  Type 'help' at the prompt for its
+    commands (moves, undo, redo, show, reveal, hint, save, state, help, quit).
     """
     options = PlayOptions(**given)
     _check_options(options)

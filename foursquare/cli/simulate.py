@@ -209,7 +209,7 @@ def _play(
     "--samples",
     "nodes",
     type=POSITIVE,
-    help="Fixed work per move for the search bot 'deep': the most positions it may examine "
+    help="Fixed work per move for the search bots 'deep' and 'expert': the most positions they may examine "
     "(reproducible; default 600000).",
 )
 @click.option(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 
@@ -37,13 +38,47 @@ def test_every_command_has_a_reference_page_generated_from_the_command_itself():
     assert ".. click:: foursquare.cli:main" in (COMMAND_PAGES / "index.md").read_text(encoding="utf-8")
 
 
-def test_a_man_page_for_the_program_and_for_each_command():
-    spec = importlib.util.spec_from_file_location("docs_conf", DOCS / "conf.py")
+def _manpages():
+    spec = importlib.util.spec_from_file_location("manpages", ROOT / "tools" / "manpages.py")
     assert spec is not None and spec.loader is not None
-    conf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conf)
-    names = {page[1] for page in conf.man_pages}
-    assert names == {"foursquare"} | {f"foursquare-{name}" for name in commands()}
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["manpages"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+MAN_SECTIONS = ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO"]
+
+
+def test_a_man_page_for_the_program_and_for_each_command_with_the_usual_sections():
+    # issue 42, item 14: man pages as man pages, written by tools/manpages.py from the commands
+    pages = _manpages().pages("2026-01-01")
+    assert set(pages) == {"foursquare.1"} | {f"foursquare-{name}.1" for name in commands()}
+    for file_name, text in pages.items():
+        headings = re.findall(r"^\.SH (.+)$", text, re.M)
+        assert [h for h in headings if h in MAN_SECTIONS] == MAN_SECTIONS, file_name
+        name_line = text.split(".SH NAME\n", 1)[1].split("\n", 1)[0]
+        command, _, what = name_line.partition(" \\- ")
+        assert command == file_name[:-2] and len(what.split()) >= 3, name_line
+        assert "foursquare " not in what and "foursquare-" not in what, name_line  # says what it does
+        for variable in ("FOURSQUARE_HOME", "NO_COLOR", "FOURSQUARE_PURE_PYTHON"):
+            assert variable in text.split(".SH ENVIRONMENT", 1)[1], (file_name, variable)
+        files = text.split(".SH FILES", 1)[1]
+        assert "history.sqlite3" in files and "prompt-history" in files
+        for web in ("{doc}", "http", ".md)", "the reference", "contract page", "this site"):
+            assert web not in text.split(".SH DESCRIPTION", 1)[1].split(".SH OPTIONS", 1)[0], (file_name, web)
+    for name, command in commands().items():
+        text = pages[f"foursquare-{name}.1"]
+        for flag in _options(command):
+            assert flag.replace("-", "\\-") in text, (name, flag)
+
+
+@pytest.mark.skipif(shutil.which("mandoc") is None, reason="needs mandoc (Debian: apt-get install mandoc)")
+def test_the_man_pages_pass_mandoc_lint_above_style_level(tmp_path):
+    assert _manpages().main([str(tmp_path)]) == 0
+    done = subprocess.run(["mandoc", "-T", "lint", "-W", "warning", *sorted(map(str, tmp_path.glob("*.1")))],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stdout + done.stderr
 
 
 def _options(command: click.Command) -> list[str]:

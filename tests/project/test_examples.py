@@ -67,16 +67,25 @@ def test_ci_script_passes():
 
 # ------------------------------------------------------------------ README
 
-README = EXAMPLES.parent / "README.md"
+ROOT_DIR = EXAMPLES.parent
+README = ROOT_DIR / "README.md"
 
 
 def test_readme_starts_with_the_two_set_up_commands():
     blocks = README.read_text().split("```")
     assert blocks[0] == ""
     assert blocks[1] == (
-        "sh\npython3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && foursquare play --deal 1\n"
+        "sh\npython3 -m venv .venv && . .venv/bin/activate && pip install -e . && foursquare play --deal 1\n"
     )
-    assert blocks[3] == "sh\n. .venv/bin/activate && python -m pytest -q\n"
+    assert blocks[3] == "sh\n. .venv/bin/activate && pip install -e '.[test]' && python -m pytest -q\n"
+
+
+def test_ci_runs_the_readmes_test_command():
+    # issue 42, item 15: .ci/run installs and tests as the README's second command says.
+    script = (ROOT_DIR / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -e '.[test]'" in README.read_text().split("```")[3]
+    assert re.search(r"pip install -q -e '\.\[test[,\]]", script)
+    assert "pytest_step -q\n" in script
 
 
 #: The pages whose examples run here: the README and every page of the documentation site.

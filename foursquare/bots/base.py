@@ -16,16 +16,12 @@ from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
-from ..errors import FoursquareError, wrong_argument
+from ..errors import PositionError, wrong_argument
 from ._board import Board
 
 #: (board cell, win chance, expected score): one cell's estimate as :meth:`Bot._estimates`
 #: gives it (``None`` where the bot has no estimate).
 CellEstimate = tuple[int, float | None, float | None]
-
-
-class BotError(FoursquareError, ValueError):
-    """An unknown bot name, or a view with no move to make (the game is over)."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +92,13 @@ class Bot(ABC):
         :returns: one :class:`Estimate` per cell the bot considered (legal cells
             only; on an empty floating grid only the centre, which is as good as
             any other cell), the recommended cell first.
-        :raises BotError: when the game is over.
+        :raises PositionError: when the game is over.
         :raises PositionError: for a game whose next card is unknown (it has no view).
         :raises ArgumentError: for an argument of another type (``budget="1"``).
         """
         view = checked_view(view, budget, seed, f"{type(self).__name__}.estimates")
         if view.status is not Status.PLAYING or view.next_card is None:
-            raise BotError(f"the game is over ({view.status}): there is no card to place")
+            raise PositionError(f"the game is over ({view.status}): there is no card to place")
         deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
         board = Board.from_view(view)
         cells = board.legal()

@@ -57,7 +57,7 @@ def solve_deals(
     :param mapper: where the deals are solved instead (one deal per task, given to
         it lazily): a :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
         (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
-    :raises SolverError: as :func:`~foursquare.solver.search.solve`.
+    :raises PositionError: as :func:`~foursquare.solver.search.solve`.
     :raises WorkerError: when a worker process ends before its deal is solved.
     :raises ClusterError: from a cluster's mapper (a deal that failed there is named).
     :raises ParseError, RulesError, ArgumentError: at the call, for an argument that is

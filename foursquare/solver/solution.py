@@ -12,7 +12,7 @@ from enum import StrEnum
 from ..engine.arguments import check_flag, check_seconds, check_whole
 from ..engine.game import Game
 from ..engine.layout import Cell
-from ..errors import FoursquareError, wrong_argument
+from ..errors import wrong_argument
 
 
 class Outcome(StrEnum):
@@ -36,10 +36,6 @@ UNKNOWN = Outcome.UNKNOWN
 #: minutes in the pure-Python twin (20,000 to 60,000 a second): see :mod:`foursquare.solver.core`.
 #: Positions include the steps of the last-cards search (:mod:`foursquare.solver.lastcards`).
 DEFAULT_MAX_NODES = 4_000_000
-
-
-class SolverError(FoursquareError, ValueError):
-    """The solver cannot work on this input (an unsupported rule set, an unknown next card)."""
 
 
 @dataclass(frozen=True)

@@ -487,12 +487,12 @@ def test_read_view_of_every_kind_of_file(deal):
         assert "the face-down top card is hidden (null), so the view is not exact" in got
         # filled in by hand (the player saw the card), the view is exact again
         filled = player
-        for cell, pile in game.grid().items():
+        for cell, pile in game.grid.items():
             if not pile.face_up:
                 filled = filled.replace(f'"{cell}": {{cards: [', f'"{cell}": {{cards: [', 1)
         lines = []
         for line in filled.splitlines():
-            for cell, pile in game.grid().items():
+            for cell, pile in game.grid.items():
                 if line.strip().startswith(f'"{cell}":') and not pile.face_up:
                     line = line.replace("null]", f'"{pile.top}"]')
             lines.append(line)

@@ -393,7 +393,7 @@ class Game:
         return transcript_text(self, claims=claims)
 
     @classmethod
-    def from_transcript(cls, text: str, source: str = "<transcript>") -> Game:
+    def from_transcript(cls, text: str, source: str = "transcript") -> Game:
         """The game of a one-game transcript, replayed to its end, every claim checked.
 
         :param source: the name that errors give the text (a file name, say).
@@ -412,7 +412,7 @@ class Game:
         return state_text(self, player_view=player_view, reveal=reveal)
 
     @classmethod
-    def from_state(cls, text: str, source: str = "<state>") -> Game:
+    def from_state(cls, text: str, source: str = "state") -> Game:
         """The game of a state, every key checked (a player's view is refused: see
         :meth:`PlayerView.from_state`).
 
@@ -767,7 +767,7 @@ class PlayerView:
         )
 
     @classmethod
-    def from_state(cls, text: str, source: str = "<state>") -> PlayerView:
+    def from_state(cls, text: str, source: str = "state") -> PlayerView:
         """The view of a state: a full state's, or a player's view written with its
         face-down cards revealed (``Game.state(player_view=True, reveal=True)``).
 

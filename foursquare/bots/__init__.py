@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine.arguments import check_seconds, check_whole
+from ..engine.arguments import check
 from ..engine.game import Game
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, quote, wrong_argument
@@ -55,7 +55,7 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
         cls = BOTS[name]
     except (KeyError, TypeError):
         raise ArgumentError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
-    check_whole(nodes, "get_bot", "nodes", none="the bot's default", minimum=1)
+    check("get_bot", nodes=nodes)
     return cls() if nodes is None else cls(nodes=nodes)
 
 
@@ -77,8 +77,7 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
         ``view`` that is neither a view nor a game).
     """
     view = as_view(view, "recommend")
-    check_seconds(budget, "recommend", "budget")
-    check_whole(seed, "recommend", "seed", minimum=0)
+    check("recommend", budget=budget, seed=seed)
     if isinstance(bot, Bot):
         return bot.estimates(view, budget, seed)
     if isinstance(bot, str):

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.arguments import check_seconds, check_whole
+from ..engine.arguments import check
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
@@ -139,6 +139,5 @@ def checked_view(view: PlayerView | Game, budget: float | None, seed: int, where
     :raises PositionError, ArgumentError: as :func:`as_view`; ArgumentError also for
         ``budget`` or ``seed`` of another type.
     """
-    check_seconds(budget, where, "budget")
-    check_whole(seed, where, "seed", minimum=0)
+    check(where, budget=budget, seed=seed)
     return as_view(view, where)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
-from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check_whole
+from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
@@ -822,7 +822,7 @@ def perft(game: Game, depth: int) -> int:
     """
     if not isinstance(game, Game):
         raise wrong_argument("perft", "game", "a Game", game)
-    check_whole(depth, "perft", "depth", minimum=0)
+    check("perft", depth=depth)
     return _perft(game, depth)
 
 

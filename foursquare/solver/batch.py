@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.arguments import check_whole
+from ..engine.arguments import check
 from ..engine.deal import check_deal_number
 from ..engine.rules import STANDARD, Rules, as_rules
 from ..errors import wrong_argument
 from .search import DEFAULT_MAX_NODES, Solution, solve_deal
-from .solution import check_limits
 
 if TYPE_CHECKING:
     from ..parallel import Mapper
@@ -64,8 +63,7 @@ def solve_deals(
         not what it should be (a deal that is not a deal number, ``jobs="2"``).
     """
     rules = as_rules(rules, "solve_deals")
-    check_limits("solve_deals", max_nodes, timeout)
-    check_whole(jobs, "solve_deals", "jobs", minimum=1)
+    check("solve_deals", max_nodes=max_nodes, timeout=timeout, jobs=jobs)
     _check_deals(deals)
     return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
 

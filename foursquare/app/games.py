@@ -127,7 +127,7 @@ class GameSpec:
         :raises AgreementError: when the deal, the deck or the rule set disagrees with
             what the file names itself, or ``game_number`` is given for a file that is
             not a transcript.
-        :raises GameChoiceError, EmptyGameFileError, FormatError: as
+        :raises FormatError: as
             :func:`~foursquare.formats.loading.load_game_file`."""
         from ..formats.loading import load_game_file
 

@@ -127,7 +127,7 @@ class Workers:
     def connect(self) -> Cluster | None:
         """The cluster, connected (``None``: the tasks run here).
 
-        :raises ClusterError: when the scheduler cannot be reached.
+        :raises WorkerError: when the scheduler cannot be reached.
         """
         from ..cluster import connect
 

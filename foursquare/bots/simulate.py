@@ -107,7 +107,7 @@ def play_game(
     :param rules: the rule set.
     :param budget: seconds per move (``None``: none; the bot's fixed work only).
     :param nodes: the bot's work limit per move (``None``: its default).
-    :raises BotError: for an unknown bot.
+    :raises ArgumentError: for an unknown bot.
     """
     player = get_bot(bot, nodes)
     game = Game.from_deal(deal, rules)
@@ -193,7 +193,7 @@ def play_deals(
         :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
         (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
     :returns: an iterator of :class:`GameResult`; closing it stops the workers.
-    :raises BotError: for an unknown bot name, at the call, before any game.
+    :raises ArgumentError: for an unknown bot name, at the call, before any game.
     :raises WorkerError: when a worker process ends before its game's result.
     """
     seed, rules, budget, nodes = _settings(settings)
@@ -223,7 +223,7 @@ def run(
     :param jobs: worker processes (1: play in this process).  The results do not
         depend on it (except the timings, and the games themselves under a budget).
     :param progress: called with each result as it arrives (in deal order).
-    :raises BotError: for an unknown bot (before any game is played).
+    :raises ArgumentError: for an unknown bot (before any game is played).
     """
     order = deals if isinstance(deals, Sequence) else list(deals)
     stream = play_deals([bot], order, jobs=jobs, **settings)

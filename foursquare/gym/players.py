@@ -50,7 +50,7 @@ class BotPlayer:
 
         :raises EnvArgumentError: for an environment that is not a :class:`FoursquareEnv`.
         :raises ResetNeededError: before the first reset.
-        :raises BotError: when the episode is over.
+        :raises PositionError: when the episode is over.
         """
         inner = env.unwrapped if isinstance(env, gymnasium.Env) else None
         if not isinstance(inner, FoursquareEnv):

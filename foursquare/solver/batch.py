@@ -58,7 +58,7 @@ def solve_deals(
         (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
     :raises PositionError: as :func:`~foursquare.solver.search.solve`.
     :raises WorkerError: when a worker process ends before its deal is solved.
-    :raises ClusterError: from a cluster's mapper (a deal that failed there is named).
+    :raises WorkerError: from a cluster's mapper (a deal that failed there is named).
     :raises ParseError, RulesError, ArgumentError: at the call, for an argument that is
         not what it should be (a deal that is not a deal number, ``jobs="2"``).
     """

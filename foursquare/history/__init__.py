@@ -73,7 +73,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",
-    "HistoryStore", "HistoryStoreError", "Imported", "Kind", "Source", "Summary",
+    "HistoryStore", "Imported", "Kind", "Source", "Summary",
     "Transcripts", "by_rules", "error_words", "export_games", "export_numbers", "import_games",
     "read_records", "read_transcripts", "start_recording", "summarize",
 ]  # fmt: skip

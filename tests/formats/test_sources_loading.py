@@ -34,7 +34,7 @@ def test_a_deal_that_disagrees_is_an_agreement_error_that_names_no_option():
     with pytest.raises(AgreementError) as caught:
         load_game_text(_transcript(7), "t.yaml", deal=5)
     error = caught.value
-    assert (error.source, error.given, error.own, error.value) == ("t.yaml", "deal", "names deal 7", 5)
+    assert error.facts == {"source": "t.yaml", "given": "deal", "own": "names deal 7", "value": 5}
     assert str(error) == "t.yaml names deal 7; the deal given (5) disagrees"
     assert "--" not in str(error)
     assert isinstance(error, ValueError)

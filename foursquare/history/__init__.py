@@ -29,7 +29,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
-    from ..errors import HistoryStoreError
+    from ..errors import HistoryStoreError as HistoryStoreError  # documented under foursquare
     from .recorder import GameRecorder, start_recording
     from .rows import GameRecord, Kind, Source
     from .stats import Summary, by_rules, summarize

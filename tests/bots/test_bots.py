@@ -10,12 +10,11 @@ import pytest
 
 from foursquare import Game, PlayerView, get_rules
 from foursquare.bots import BOTS, DEFAULT, ExpertBot, get_bot, recommend
-from foursquare.errors import ArgumentError, PositionError
 from foursquare.bots._board import Board
 from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
-from foursquare.errors import ArgumentError
+from foursquare.errors import ArgumentError, PositionError
 from foursquare.solver import core as solver_core
 
 FAST_BOTS = ["random", "greedy", "expectimax"]

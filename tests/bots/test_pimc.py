@@ -16,10 +16,10 @@ import pytest
 from helpers import invoke
 
 from foursquare.bots import BOTS, get_bot, pimc
-from foursquare.errors import PositionError, RulesError
 from foursquare.bots.pimc import ExpertBot
 from foursquare.engine.game import Game, PlayerView
 from foursquare.engine.rules import PRESETS
+from foursquare.errors import PositionError, RulesError
 from foursquare.formats.state import state_text
 from foursquare.solver import core
 from foursquare.solver.search import fast_rules, solve

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from foursquare.errors import ArgumentError
 from foursquare.bots.simulate import GameResult, deal_seed, paired, play_deals, play_game, run, summarize
+from foursquare.errors import ArgumentError
 
 
 def _key(results):

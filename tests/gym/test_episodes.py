@@ -15,7 +15,6 @@ from helpers import invoke  # noqa: E402
 
 from foursquare.bots import get_bot  # noqa: E402
 from foursquare.errors import ArgumentError  # noqa: E402
-from foursquare.errors import ArgumentError  # noqa: E402
 from foursquare.gym import BotPlayer, EnvArgumentError, sample_legal  # noqa: E402
 
 DEALS = range(50)

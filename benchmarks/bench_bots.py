@@ -97,7 +97,7 @@ def calibrate(deals: range) -> None:
         while not game.is_over:
             game.play(bot.choose(game.view()))
             if not game.is_over:
-                trajectory.append((game.face_down, game.rules.size**2 - len(game.grid()), game.stock_count))
+                trajectory.append((game.face_down, game.rules.size**2 - len(game.grid), game.stock_count))
         won = game.score is not None
         rows += [(d, m, s, won, s - (game.score or 0)) for d, m, s in trajectory]
     data = np.array(rows, dtype=float)
@@ -129,7 +129,7 @@ def bench_solver_calls(deals: range, every: int) -> None:
     from foursquare.solver.search import solve
 
     bot = ExpertBot()
-    games = [g for g in positions(deals, every) if len(g.grid()) >= bot.from_piles and not g.is_over]
+    games = [g for g in positions(deals, every) if len(g.grid) >= bot.from_piles and not g.is_over]
     parts: dict[str, list[float]] = {"sample (build a Game)": [], "play + undo": [], "solve, game over": [],
                                      "solve, 1 position": [], f"solve, {bot.solver_nodes} positions": []}
     rng = random.Random(0)

@@ -15,8 +15,9 @@ The engine (cards, deals, layout, game rules, the player's view) does no I/O::
     Traceback (most recent call last):
     foursquare.errors.ParseError: Game.play: not a cell: 44 (int; cell must be a Cell or a cell's name like d4)
 
-The formats (move scripts, transcripts, state YAML) sit on it, and the
-``foursquare`` command line on both.
+A game reads and writes its files itself (:meth:`Game.transcript`,
+:meth:`Game.from_transcript`, :meth:`Game.state`, :meth:`Game.from_state`; the formats
+are in :mod:`foursquare.formats`), and the ``foursquare`` command line sits on both.
 """
 
 import importlib
@@ -25,11 +26,23 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
     from .engine.cards import Card, card, parse_card
     from .engine.deal import deal_deck, ordered_deck
-    from .engine.game import Game, Pile, Placement, Reason, Status, WrongCardError
+    from .engine.game import Game, Pile, Placement, Reason, Status
     from .engine.layout import Cell, parse_cell
     from .engine.rules import PRESETS, STANDARD, Rules, get_rules
     from .engine.view import PlayerView
-    from .errors import FoursquareError, IllegalMoveError, ParseError, RulesError
+    from .errors import (
+        Advice,
+        AgreementError,
+        ArgumentError,
+        FormatError,
+        FoursquareError,
+        HistoryStoreError,
+        IllegalMoveError,
+        ParseError,
+        PositionError,
+        RulesError,
+        WorkerError,
+    )
 
 __version__ = "0.1.0"
 
@@ -39,9 +52,11 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "Card": "engine.cards", "card": "engine.cards", "parse_card": "engine.cards",
     "deal_deck": "engine.deal", "ordered_deck": "engine.deal",
-    "FoursquareError": "errors", "IllegalMoveError": "errors", "ParseError": "errors", "RulesError": "errors",
+    "Advice": "errors", "AgreementError": "errors", "ArgumentError": "errors", "FormatError": "errors",
+    "FoursquareError": "errors", "HistoryStoreError": "errors", "IllegalMoveError": "errors", "ParseError": "errors",
+    "PositionError": "errors", "RulesError": "errors", "WorkerError": "errors",
     "Game": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game",
-    "Status": "engine.game", "WrongCardError": "engine.game",
+    "Status": "engine.game",
     "Cell": "engine.layout", "parse_cell": "engine.layout",
     "PRESETS": "engine.rules", "STANDARD": "engine.rules", "Rules": "engine.rules", "get_rules": "engine.rules",
     "PlayerView": "engine.view",
@@ -62,12 +77,13 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names only (:data:`__all__` and ``__version__``)."""
+    return sorted([*__all__, "__version__"])
 
 
 __all__ = [
-    "Card", "Cell", "FoursquareError", "Game", "IllegalMoveError", "ParseError", "Pile",
-    "Placement", "PlayerView", "PRESETS", "Reason", "Rules", "RulesError", "STANDARD",
-    "Status", "WrongCardError", "card", "deal_deck", "get_rules", "ordered_deck",
-    "parse_card", "parse_cell",
+    "Advice", "AgreementError", "ArgumentError", "Card", "Cell", "FormatError", "FoursquareError", "Game",
+    "HistoryStoreError", "IllegalMoveError", "ParseError", "Pile", "Placement", "PlayerView", "PositionError",
+    "PRESETS", "Reason", "Rules", "RulesError", "STANDARD", "Status", "WorkerError", "card", "deal_deck",
+    "get_rules", "ordered_deck", "parse_card", "parse_cell",
 ]

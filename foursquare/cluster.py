@@ -6,7 +6,7 @@
 the order of the tasks, as soon as each and those before it are done, so a
 caller cannot tell it from :func:`~foursquare.parallel.ordered_map` but by the
 speed.  The package ``distributed`` is imported only here and only by
-:func:`connect` (the ``dask`` extra); without it, :class:`ClusterUnavailable`.
+:func:`connect` (the ``dask`` extra); without it, :class:`WorkerError`.
 
 How the tasks go to the cluster:
 
@@ -29,14 +29,14 @@ How the tasks go to the cluster:
   same deals on one cluster must not share keys.
 - **A dead worker's chunks run elsewhere.**  The scheduler hands them to other
   workers (a chunk whose workers die over and over is given up: its error is
-  :class:`ClusterError`); the results are the same, as each task's result
+  :class:`WorkerError`); the results are the same, as each task's result
   depends on the task alone.
 - **A task's own error is kept at its place**: the chunk stops there, and
-  :meth:`~Cluster.map` raises :class:`ClusterTaskError` naming the task (the
+  :meth:`~Cluster.map` raises :class:`WorkerError` naming the task (the
   ``name`` given, e.g. ``deal 17``) once the results before it are out.
 - **Stopping** (the caller leaves the iterator: Ctrl-C, an error) cancels the
   chunks still running or waiting.  A cluster left without any worker for
-  :data:`NO_WORKER_SECONDS` stops the run too (:class:`ClusterError`), rather
+  :data:`NO_WORKER_SECONDS` stops the run too (:class:`WorkerError`), rather
   than wait for ever (a worker that cannot read our tasks ends at once).
 
 No I/O of its own, but the network.
@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
-from .errors import FoursquareError
+from .errors import ArgumentError, FoursquareError, WorkerError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -73,28 +73,10 @@ CONNECT_SECONDS = 10.0
 #: Seconds between two looks at the cluster's size (workers join and leave).
 LOOK_SECONDS = 2.0
 #: Seconds a run waits for a worker when the cluster has none (before any joined, or
-#: after every one left) before it stops with :class:`ClusterError`.
+#: after every one left) before it stops with :class:`WorkerError`.
 NO_WORKER_SECONDS = 60.0
 #: What to install for :func:`connect` (the ``dask`` extra).
 INSTALL = "pip install 'foursquare[dask]'"
-
-
-class ClusterError(FoursquareError, RuntimeError):
-    """The cluster could not do the work: the scheduler unreachable or lost, a
-    chunk of tasks given up after its workers died, a worker that cannot run
-    our tasks (foursquare missing or of another version there)."""
-
-
-class ClusterUnavailable(ClusterError):
-    """The package ``distributed`` (the ``dask`` extra) is not installed here."""
-
-
-class ClusterTaskError(ClusterError):
-    """One task failed on the cluster for its own reason (the task named in the message)."""
-
-
-class ClusterAddressError(ClusterError):
-    """The scheduler's address is not one Dask can connect to (a usage error)."""
 
 
 #: The address schemes a scheduler can be reached by from another process (Dask's own
@@ -117,8 +99,8 @@ def scheduler_address(address: str) -> SchedulerAddress:
 
     :param address: ``tcp://host:port`` (or ``tls://``, ``ws://``, ``wss://``; ``host:port`` means tcp).
     :returns: the address as given and with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
-    :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
-    :raises ClusterAddressError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
+    :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
+    :raises ArgumentError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
     """
     comm = _distributed().comm
     try:
@@ -128,11 +110,11 @@ def scheduler_address(address: str) -> SchedulerAddress:
         full = comm.normalize_address(address)
         host, port = comm.get_address_host_port(full)
     except ValueError as exc:
-        raise ClusterAddressError(f"{address!r} is not a Dask scheduler address ({_words(exc)}); give tcp://HOST:PORT") from None
+        raise ArgumentError(f"{address!r} is not a Dask scheduler address ({_words(exc)}); give tcp://HOST:PORT") from None
     if not host:
-        raise ClusterAddressError(f"{address!r} names no host; give tcp://HOST:PORT")
+        raise ArgumentError(f"{address!r} names no host; give tcp://HOST:PORT")
     if not 0 < port < 65536:
-        raise ClusterAddressError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
+        raise ArgumentError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
     return SchedulerAddress(address, str(full))
 
 
@@ -142,16 +124,16 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     The whole handshake is bounded by ``timeout``: first a short exchange of our own
     (Dask's ``identity`` request) checks that a Dask scheduler answers there, so a
     service of another kind (a web server, one that never answers, a Dask worker)
-    gives :class:`ClusterError` in time rather than a hang or an error from inside
+    gives :class:`WorkerError` in time rather than a hang or an error from inside
     ``distributed``; only then is the client made.
 
     :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), or
         one already checked (:func:`scheduler_address`: not checked again).
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
-    :raises ClusterUnavailable: when ``distributed`` is not installed (:data:`INSTALL`).
-    :raises ClusterAddressError: when ``address`` is not an address (:func:`scheduler_address`).
-    :raises ClusterError: when no Dask scheduler answers there in time.
+    :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
+    :raises ArgumentError: when ``address`` is not an address (:func:`scheduler_address`).
+    :raises WorkerError: when no Dask scheduler answers there in time.
     """
     import asyncio
     import logging
@@ -160,7 +142,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     checked = address if isinstance(address, SchedulerAddress) else scheduler_address(address)
     address, full = checked.given, checked.full
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
-    # run; the errors that matter reach the caller as ClusterError.
+    # run; the errors that matter reach the caller as WorkerError.
     for name in [*logging.root.manager.loggerDict, "distributed"]:  # (its own configuration sets each one's level)
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -170,15 +152,15 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     try:
         kind = asyncio.run(asyncio.wait_for(_identity(distributed, full, timeout), timeout))
     except _CONNECT_ERRORS as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, timeout)})") from None
+        raise WorkerError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, timeout)})") from None
     if "Scheduler" not in kind:
         what = f"a Dask {kind}" if kind else "a service of another kind"
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({what} answers there, not a scheduler)")
+        raise WorkerError(f"cannot reach the Dask scheduler at {address} ({what} answers there, not a scheduler)")
     left = max(1.0, timeout - (time.monotonic() - start))
     try:
         client = distributed.Client(full, timeout=left, set_as_default=False)
     except _CONNECT_ERRORS as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, left)})") from None
+        raise WorkerError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, left)})") from None
     return Cluster(address, client)
 
 
@@ -196,7 +178,7 @@ def _probe(address: str, host: str, port: int, timeout: float) -> None:
     refused port or an unknown host is said as such at once (Dask's own connection
     tries again until its timeout, then says only that it timed out).
 
-    :raises ClusterError: naming ``address`` and why (``connection refused``).
+    :raises WorkerError: naming ``address`` and why (``connection refused``).
     """
     try:
         socket.create_connection((host, port), timeout=timeout).close()
@@ -209,7 +191,7 @@ def _probe(address: str, host: str, port: int, timeout: float) -> None:
             why = f"no answer in {timeout:g} s"
         else:
             why = exc.strerror or _words(exc)
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({why})") from None
+        raise WorkerError(f"cannot reach the Dask scheduler at {address} ({why})") from None
 
 
 async def _identity(distributed: Any, address: str, timeout: float) -> str:
@@ -234,12 +216,12 @@ def _reason(exc: BaseException, timeout: float) -> str:
 
 
 def _distributed() -> Any:
-    """The package ``distributed``, or :class:`ClusterUnavailable`."""
+    """The package ``distributed``, or :class:`WorkerError`."""
     try:
         import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
         import distributed.comm  # type: ignore[import-not-found, unused-ignore]
     except ImportError as exc:
-        raise ClusterUnavailable(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
+        raise WorkerError(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     return distributed
 
 
@@ -315,8 +297,8 @@ class Cluster:
         :param label: the word in the chunks' keys, which the cluster's dashboard shows
             (default: the function's name, ``solve_one``).
         :returns: an iterator; leaving it early cancels the chunks not yet done.
-        :raises ClusterTaskError: when ``fn`` raised for a task, once the results before it are out.
-        :raises ClusterError: when the scheduler is lost, a chunk is given up (its
+        :raises WorkerError: when ``fn`` raised for a task, once the results before it are out.
+        :raises WorkerError: when the scheduler is lost, a chunk is given up (its
             workers died again and again), a worker runs another version of
             foursquare, or the cluster has no worker for :data:`NO_WORKER_SECONDS`.
         """
@@ -328,7 +310,7 @@ class Cluster:
                 for ok, value, task, position in run.finished():
                     if not ok:
                         what = name(task) if name is not None else f"task {position}"
-                        raise ClusterTaskError(f"{what}: {_error_text(value)}")
+                        raise WorkerError(f"{what}: {_error_text(value)}")
                     yield value
                 if not run.chunks and run.exhausted:
                     return
@@ -341,7 +323,7 @@ class Cluster:
         try:
             return self.threads()
         except Exception as exc:
-            raise ClusterError(self._lost(exc)) from None
+            raise WorkerError(self._lost(exc)) from None
 
     def _lost(self, exc: Exception) -> str:
         if "cancelled" in str(exc).lower():
@@ -349,15 +331,15 @@ class Cluster:
         return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
 
     def _outcome(self, chunk: _Chunk, version: str) -> _Outcome:
-        """The outcome of a finished chunk, or :class:`ClusterError` for a chunk the cluster gave up."""
+        """The outcome of a finished chunk, or :class:`WorkerError` for a chunk the cluster gave up."""
         try:
             outcome = chunk.future.result()
         except Exception as exc:  # the chunk itself failed: its workers died, the connection went, ...
-            raise ClusterError(self._failure(chunk, exc)) from None
+            raise WorkerError(self._failure(chunk, exc)) from None
         if not isinstance(outcome, _Outcome):
-            raise ClusterError(f"a worker of {self.address} gave back something other than results")
+            raise WorkerError(f"a worker of {self.address} gave back something other than results")
         if outcome.version != version:
-            raise ClusterError(
+            raise WorkerError(
                 f"a worker of {self.address} runs foursquare {outcome.version}, this machine {version}: "
                 "install the same version everywhere (results may differ between versions)"
             )
@@ -396,12 +378,12 @@ class _Run:
         self.alone: float | None = None if self.threads else self.looked  # since when the cluster has had no worker
 
     def look(self) -> None:
-        """Look at the cluster's size now and then: :class:`ClusterError` once it has had no worker too long."""
+        """Look at the cluster's size now and then: :class:`WorkerError` once it has had no worker too long."""
         if time.monotonic() - self.looked > LOOK_SECONDS:
             self.threads, self.looked = self.cluster._threads(), time.monotonic()
             self.alone = None if self.threads else self.alone or self.looked
         if self.alone is not None and self.looked - self.alone > NO_WORKER_SECONDS:
-            raise ClusterError(
+            raise WorkerError(
                 f"the Dask scheduler at {self.cluster.address} has had no worker for {NO_WORKER_SECONDS:.0f} s "
                 "(none started, or every one ended: see the workers' logs)"
             )
@@ -446,7 +428,7 @@ class _Run:
             except TimeoutError:
                 return
             except Exception as exc:  # the connection went
-                raise ClusterError(self.cluster._lost(exc)) from None
+                raise WorkerError(self.cluster._lost(exc)) from None
         for chunk in self.chunks:
             if not chunk.done and chunk.future.done():
                 chunk.outcome = self.cluster._outcome(chunk, self.version)
@@ -482,11 +464,11 @@ def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:
 
 
 def _portable(exc: Exception) -> Exception:
-    """``exc`` if it survives pickling, else a :class:`ClusterTaskError` with its text."""
+    """``exc`` if it survives pickling, else a :class:`WorkerError` with its text."""
     try:
         pickle.loads(pickle.dumps(exc))
     except Exception:
-        return ClusterTaskError(f"{type(exc).__name__}: {exc}")
+        return WorkerError(f"{type(exc).__name__}: {exc}")
     return exc
 
 

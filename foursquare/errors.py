@@ -1,34 +1,71 @@
-"""The package's exceptions: one small hierarchy.
+"""The package's exceptions: one small hierarchy, each error a value that carries its facts.
 
-Every error the package raises on purpose is a :class:`FoursquareError`; the
-ones about a bad value (text, a move, a rule set, a position, a file) are also
-:class:`ValueError`, so callers that only know the standard library can still
-catch them.  Some live beside the code that raises them: ``BotError``
-(:mod:`foursquare.bots.base`), ``WorkerError`` (:mod:`foursquare.parallel`),
-``WrongCardError`` (:mod:`foursquare.engine.game`), ``SolverError``.
+Every error the package raises on purpose is a :class:`FoursquareError`: one of the
+nine classes below it, by what went wrong, not by where.  Those about a bad value
+(text, a move, a rule set, a position, a file, an argument) are also
+:class:`ValueError`, so callers that only know the standard library can still catch
+them.  An error carries :attr:`~FoursquareError.advice` (what to do next, an
+:class:`Advice`) and :attr:`~FoursquareError.facts` (the values its message is made
+of): ``str(error)`` says the advice in the library's words, and the command line,
+which knows its options, says it in its own (:meth:`FoursquareError.worded`).
 """
 import re
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 
 class Advice(StrEnum):
-    """What a reader of a library message can do next, in the library's words.
+    """What a reader of an error can do next, in the library's words (a template
+    filled from the error's :attr:`~FoursquareError.facts`).
 
-    Library messages name no command-line option: where one would help, the message
-    carries one of these phrases, and the command line says it in its own options
-    (``foursquare.cli.boundary.cli_text``: for example "name the deal or the deck"
-    becomes "give --deal N or --deck FILE").
+    Library messages name no command-line option: the command line says each piece of
+    advice with its own options (``foursquare.cli.boundary.CLI_ADVICE``: for example
+    "name the deal or the deck" becomes "give --deal N or --deck FILE").
     """
 
     NAME_THE_CARDS = "name the deal or the deck"
     NAME_MORE_CARDS = "name the deal, or a deck that names more cards"
-    REVEAL = "use the full state (or a player's view with its face-down cards revealed)"
+    REVEAL = (
+        "use the full state (or a player's view with its face-down cards revealed)"
+        " or write the card, which the player saw when it was placed"
+    )
     READ_AS_STATE = "read it as a state, or resume the game from it"
     USE_AS_RULES = "use it as a rule set"
+    PICK_GAME = "pick one by its number (1 to {games})"
+    START_OF_DEAL = "with a deal or a card order given, an empty move script means the start of the deal"
+    OTHER_FILE = "write another file, or write over it without continuing it"
 
 
 class FoursquareError(Exception):
-    """Base class of every error raised on purpose by :mod:`foursquare`."""
+    """Base class of every error raised on purpose by :mod:`foursquare`.
+
+    :param message: what is wrong, without the advice.
+    :param advice: what to do next, or ``None``.
+    :param facts: the values the message is made of, by name (the advice's template
+        takes its values from them; a caller may word the error its own way with them).
+    """
+
+    def __init__(self, message: str = "", *, advice: Advice | None = None, **facts: Any) -> None:
+        self.message = message
+        self.advice = advice
+        self.facts = facts
+        super().__init__(message)
+
+    def worded(self, words: Mapping[Advice, str] | None = None) -> str:
+        """The message and its advice, the advice in ``words`` (advice -> template;
+        the library's own when ``None``)."""
+        if self.advice is None:
+            return self.message
+        template = self.advice.value if words is None else words[self.advice]
+        return f"{self.message}; {template.format(**self.facts)}"
+
+    def text(self, words: Mapping[Advice, str] | None = None) -> str:
+        """The whole error line, its advice in ``words`` (:meth:`worded`)."""
+        return self.worded(words)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class ParseError(FoursquareError, ValueError):
@@ -36,27 +73,31 @@ class ParseError(FoursquareError, ValueError):
 
 
 class IllegalMoveError(FoursquareError, ValueError):
-    """A well-formed move that the position forbids; the message says why."""
+    """A well-formed move that the position forbids; the message says why.  A move
+    that names a card other than the one drawn has the fact ``drawn`` (that card)."""
 
 
 class RulesError(FoursquareError, ValueError):
-    """A rule set with an unknown or out-of-range parameter."""
+    """A rule set with an unknown or out-of-range parameter, or one that a part of the
+    package does not support (the compiled solver's fast rules)."""
 
 
 class PositionError(FoursquareError, ValueError):
     """A position that cannot arise under the rule set: a pile too high, piles
     outside the frame, not connected or not fitting the box (RULES.md §3), a card
-    given twice (§1), more cards than the deck holds; or a position with no
-    player's view to take, its next card unknown (§6)."""
+    given twice (§1), more cards than the deck holds; or a position where what is
+    asked cannot be done: no player's view to take or nothing to solve (its next card
+    unknown, §6), no card to place (the game is over)."""
 
 
 class ArgumentError(FoursquareError, TypeError, ValueError):
     """A library function given an argument it does not take, such as
-    ``recommend(view, budget="1")`` or ``solve(view)``: the message names the
-    function and the argument and says what it takes.  Also a :class:`TypeError`
-    and a :class:`ValueError`, so code that catches either still catches it.
-    (A card, a cell or a deal number that is not one is a :class:`ParseError`, a
-    rule set a :class:`RulesError`, a bot a ``BotError``, whatever their type.)"""
+    ``recommend(view, budget="1")``, an unknown bot's name, a game without the moves
+    asked for (resumed from a position, it has no transcript), results that do not go
+    together: the message names the function or the argument and says what it takes.
+    Also a :class:`TypeError` and a :class:`ValueError`, so code that catches either
+    still catches it.  (A card, a cell or a deal number that is not one is a
+    :class:`ParseError`, a rule set a :class:`RulesError`, whatever their type.)"""
 
 
 def wrong_argument(
@@ -69,16 +110,6 @@ def wrong_argument(
     return kind(f"{where}: {name} must be {expected}, not {quote(value)} ({type(value).__name__})")
 
 
-class HistoryError(FoursquareError, ValueError):
-    """A game without the history that is asked for: resumed from a position
-    without its moves, it cannot be written as a transcript (FORMATS.md)."""
-
-
-class SimulationError(FoursquareError, ValueError):
-    """Batch results that do not go together: of several bots where one is
-    expected, or two runs of different deals compared."""
-
-
 class FormatError(FoursquareError, ValueError):
     """Bad input in a file or stream: names the source, the line and (in
     multi-game files) the game.  ``str(error)`` is ``FILE:LINE: message``
@@ -89,25 +120,94 @@ class FormatError(FoursquareError, ValueError):
     :param message: what is wrong.
     :param game: the game's number from 1 in a multi-game file, or ``None``.
     :param move: the move's number from 1, or ``None``.
+    :param advice, facts: as :class:`FoursquareError`'s.
     """
 
     def __init__(
-        self, source: str, line: int | None, message: str, game: int | None = None, move: int | None = None
+        self,
+        source: str,
+        line: int | None,
+        message: str,
+        game: int | None = None,
+        move: int | None = None,
+        *,
+        advice: Advice | None = None,
+        **facts: Any,
     ) -> None:
         self.source = source
         self.line = line
-        self.message = message
         self.game = game
         self.move = move
-        super().__init__(str(self))
+        super().__init__(message, advice=advice, **facts)
 
-    def __str__(self) -> str:
+    def text(self, words: Mapping[Advice, str] | None = None) -> str:
+        """``FILE:LINE: [game K, move M: ]message``, its advice in ``words``."""
         source = shown_name(self.source)
         where = source if self.line is None else f"{source}:{self.line}"
         context = ", ".join(
             part for part in (self.game and f"game {self.game}", self.move and f"move {self.move}") if part
         )
-        return f"{where}: {context}: {self.message}" if context else f"{where}: {self.message}"
+        return f"{where}: {context}: {self.worded(words)}" if context else f"{where}: {self.worded(words)}"
+
+
+class AgreementError(FoursquareError, ValueError):
+    """What a caller gave disagrees with a file: a deal, a card order, a rule set or a
+    game number that the file contradicts (:meth:`with_file`), the settings of a file to
+    continue, or a file to write that is one of the files read (:meth:`over_input`).
+    At the command line, a usage error."""
+
+    @classmethod
+    def with_file(cls, source: str, given: str, own: str, value: object = None) -> "AgreementError":
+        """The file ``source`` says ``own`` (words after its name: ``names deal 7``,
+        ``is not a transcript``), and the ``given`` (``deal``, ``deck``, ``rules`` or
+        ``game``: the facts ``source``, ``given``, ``own``, ``value``) disagrees."""
+        shown = "" if value is None else f" ({value})"
+        message = f"{shown_name(source)} {own}; the {given} given{shown} disagrees"
+        return cls(message, source=source, given=given, own=own, value=value)
+
+    @classmethod
+    def over_input(cls, output_option: str, output: str, option: str, path: str) -> "AgreementError":
+        """The file to write (``output``, named by ``output_option`` in the caller's
+        words) is the input ``path`` (named by ``option``): writing it would overwrite it."""
+        return cls(
+            f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
+            " overwrite that input; give another name"
+        )
+
+
+class HistoryStoreError(FoursquareError):
+    """The history cannot be used: the message names the file (or the variable that
+    names its folder) and why.  ``refused`` (a fact): the file is not a history this
+    version can write (newer, damaged, another program's): it is left as it is."""
+
+    @property
+    def refused(self) -> bool:
+        """Whether the file is left alone for good (not merely unreadable now)."""
+        return bool(self.facts.get("refused"))
+
+
+class WorkerError(FoursquareError, RuntimeError):
+    """A worker (a process of the pool, or of a Dask cluster) failed, died or cannot
+    be reached: its task has no result."""
+
+
+def game_choice(source: str, line: int | None, games: int, number: int | None) -> FormatError:
+    """A multi-game transcript read without saying which game (``number`` ``None``), or
+    a game number past its last game; the facts ``games`` and ``number``."""
+    if number is None:
+        return FormatError(source, line, f"the file holds {games} games", advice=Advice.PICK_GAME, games=games, number=None)
+    held = "1 game" if games == 1 else f"{games} games"
+    return FormatError(source, line, f"game {number}: the file holds only {held}", games=games, number=number)
+
+
+def empty_game_file(source: str, what: str, start_allowed: bool) -> FormatError:
+    """A game file without moves (``what``: ``is empty``, ``holds only comments``) where
+    a game needs its file, or its deal or card order (``start_allowed``), to start from."""
+    if start_allowed:
+        return FormatError(
+            source, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
+        )
+    return FormatError(source, 1, f"the file {what}: there is no game in it")
 
 
 #: The characters of a file name a shell reads as they are (:func:`shlex.quote`'s, and
@@ -233,87 +333,3 @@ def digits_text(text: str) -> str:
     if len(text) <= QUOTE_LIMIT:
         return text
     return f"{text[:QUOTE_LIMIT]}…({len(text)} digits)"
-
-
-class AgreementError(FoursquareError, ValueError):
-    """What a caller gave with a game file disagrees with what the file names itself:
-    a deal, a card order, a rule set, or a game number for a file that is not a
-    transcript (one equal to the file's own is no error).
-
-    :param source: the file's display name.
-    :param given: what was given: ``deal``, ``deck``, ``rules`` or ``game``.
-    :param own: what the file says instead, as words after its name
-        (``names deal 7``, ``has its own card order``, ``plays the standard rules``,
-        ``is not a transcript``).
-    :param value: the value given, for the message (``5``), or ``None``.
-    """
-
-    def __init__(self, source: str, given: str, own: str, value: object = None) -> None:
-        self.source = source
-        self.given = given
-        self.own = own
-        self.value = value
-        shown = "" if value is None else f" ({value})"
-        super().__init__(f"{shown_name(source)} {own}; the {given} given{shown} disagrees")
-
-
-
-class OutputOverInputError(FoursquareError, ValueError):
-    """The file a command is to write is one of the files it reads: writing it would
-    overwrite that input.
-
-    :param output_option: what names the file written, in the caller's words.
-    :param output: that file's name.
-    :param option: what names the input, in the caller's words.
-    :param path: the input's name.
-    """
-
-    def __init__(self, output_option: str, output: str, option: str, path: str) -> None:
-        self.output_option = output_option
-        self.output = output
-        self.option = option
-        self.path = path
-        super().__init__(
-            f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
-            " overwrite that input; give another name"
-        )
-
-class GameChoiceError(FormatError):
-    """A multi-game transcript read without saying which game, or a game number past
-    its last game.
-
-    :param games: how many games the file holds; :param number: the game asked for
-        (from 1), or ``None`` when none was.
-    """
-
-    def __init__(self, source: str, line: int | None, games: int, number: int | None) -> None:
-        self.games = games
-        self.number = number
-        if number is None:
-            message = f"the file holds {games} games; pick one by its number (1 to {games})"
-        else:
-            held = "1 game" if games == 1 else f"{games} games"
-            message = f"game {number}: the file holds only {held}"
-        super().__init__(source, line, message)
-
-
-class EmptyGameFileError(FormatError):
-    """A game file without moves (empty, or only comments and blank lines) where a
-    game needs its file, or its deal or card order, to start from.
-
-    :param what: ``is empty`` or ``holds only comments``; :param start_allowed:
-        whether a deal or a card order given with it would have made it the start
-        of that deal.
-    """
-
-    def __init__(self, source: str, what: str, start_allowed: bool) -> None:
-        self.what = what
-        self.start_allowed = start_allowed
-        if start_allowed:
-            message = (
-                f"the file {what} (expected a move script, a transcript or a state;"
-                " with a deal or a card order given, an empty move script means the start of the deal)"
-            )
-        else:
-            message = f"the file {what}: there is no game in it"
-        super().__init__(source, 1, message)

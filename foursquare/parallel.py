@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import DefaultContext
 from typing import Any, Generic, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
-from .errors import FoursquareError
+from .errors import WorkerError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -55,11 +55,6 @@ class Mapper(Protocol):
     def __call__(
         self, fn: Callable[[T], R], tasks: Iterable[T], name: Callable[[T], str] | None = None
     ) -> Iterator[R]: ...
-
-
-class WorkerError(FoursquareError, RuntimeError):
-    """A worker process ended before it returned its task's result (killed, out of
-    memory), or returned a result that cannot be passed back."""
 
 
 def ordered_map(

@@ -7,7 +7,7 @@ is made absolute), otherwise the user's application folder, the one Click's
 ``~/Library/Application Support/foursquare`` on macOS, ``%APPDATA%\\foursquare`` on
 Windows).  The folder is made when something is first written there.
 ``FOURSQUARE_HOME`` set but empty (or only white space) names no folder: it is an
-error (:class:`DataFolderError`, status 1, as a ``FOURSQUARE_HOME`` that names a
+error (:class:`~foursquare.errors.HistoryStoreError`, status 1, as a ``FOURSQUARE_HOME`` that names a
 file), never a silent fall back to the default folder; ``play`` says so and plays the
 game unrecorded, as for any data folder that cannot hold a history.  The same for a
 ``HOME`` that is empty or relative when the home folder is needed (the folder would
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import FoursquareError
+from ..errors import HistoryStoreError
 
 #: The environment variable that names the data folder (the tests set it).
 HOME_VARIABLE = "FOURSQUARE_HOME"
@@ -34,18 +34,13 @@ HISTORY_FILE = "history.sqlite3"
 PROMPT_HISTORY_FILE = "prompt-history"
 
 
-class DataFolderError(FoursquareError):
-    """No data folder can be named: ``FOURSQUARE_HOME`` is set but empty, or the home
-    folder it or the default folder needs (``HOME``) is empty or not absolute."""
-
-
 def data_folder() -> str:
     """The data folder's path, absolute (it may not exist yet): ``FOURSQUARE_HOME`` (a
     leading ``~`` is the user's home folder, as the shell would have it; a relative
     path is taken from the current folder once, so every message names the folder in
     full), or the user's application folder (:func:`default_folder`).
 
-    :raises DataFolderError: when ``FOURSQUARE_HOME`` is set but empty or only white
+    :raises HistoryStoreError: when ``FOURSQUARE_HOME`` is set but empty or only white
         space (a mistake, as ``FOURSQUARE_HOME=$UNSET_VARIABLE``): the default folder is
         not used silently instead; or when the home folder is needed and ``HOME``
         names none (:func:`home_folder`).
@@ -56,9 +51,9 @@ def data_folder() -> str:
     if not value.strip():
         try:
             default = f"the default ({default_folder()})"
-        except DataFolderError:
+        except HistoryStoreError:
             default = "the default"
-        raise DataFolderError(f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use {default}")
+        raise HistoryStoreError(f"{HOME_VARIABLE} is set but empty: set it to the data folder, or unset it to use {default}")
     if value == "~" or value.startswith("~/"):
         value = home_folder(f"so '~' in {HOME_VARIABLE} names no folder: set HOME, or write the data folder in full") + value[1:]
     return os.path.abspath(os.path.expanduser(value))
@@ -74,7 +69,7 @@ def default_folder() -> str:
     on macOS; ``%APPDATA%\\foursquare`` on Windows (the home folder in place of
     ``%APPDATA%`` when it is unset, as Click has it).
 
-    :raises DataFolderError: when the home folder is needed and ``HOME`` names none
+    :raises HistoryStoreError: when the home folder is needed and ``HOME`` names none
         (:func:`home_folder`).
     """
     if sys.platform.startswith("win"):
@@ -91,34 +86,34 @@ def home_folder(advice: str = f"set it to your home folder, or set {HOME_VARIABL
 
     :param advice: what the error says to do, after why (``HOME is set but empty: ADVICE``).
 
-    :raises DataFolderError: when ``HOME`` is set but empty or only white space (the
+    :raises HistoryStoreError: when ``HOME`` is set but empty or only white space (the
         data folder would be made at the root of the file system, ``/.config``), or is
         not an absolute path (it would follow the current folder), or no home folder
         is known at all.
     """
     value = os.environ.get("HOME")
     if value is not None and not value.strip():
-        raise DataFolderError(f"HOME is set but empty: {advice}")
+        raise HistoryStoreError(f"HOME is set but empty: {advice}")
     home = os.path.expanduser("~")
     if not os.path.isabs(home):
         why = f"is not an absolute path ({value!r})" if value is not None else "is not set and no home folder is known"
-        raise DataFolderError(f"HOME {why}: {advice}")
+        raise HistoryStoreError(f"HOME {why}: {advice}")
     return home
 
 
 def history_path() -> str:
     """The game history's path (:data:`HISTORY_FILE` in :func:`data_folder`).
 
-    :raises DataFolderError: as :func:`data_folder`.
+    :raises HistoryStoreError: as :func:`data_folder`.
     """
     return os.path.join(data_folder(), HISTORY_FILE)
 
 
 def prompt_history_path() -> str:
     """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`);
-    :data:`os.devnull` when there is no data folder (:class:`DataFolderError`): the line
+    :data:`os.devnull` when there is no data folder (:class:`HistoryStoreError`): the line
     history is a convenience, left out quietly (the game history's warning says why)."""
     try:
         return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
-    except DataFolderError:
+    except HistoryStoreError:
         return os.devnull

@@ -31,10 +31,6 @@ DAILY_NODES = 300_000
 DAILY_SECONDS = 15.0
 
 
-class NoWinnableDealError(FoursquareError):
-    """No random deal was proved winnable within the tries allowed (status 1)."""
-
-
 @dataclass(frozen=True)
 class Pick:
     """A deal chosen for the player.
@@ -69,7 +65,7 @@ def winnable_pick(
     :param rules: the rule set (``None``: the standard rules).
     :param rng: the random source (default: the system's).
     :returns: the deal, with words saying so.
-    :raises NoWinnableDealError: when none of ``tries`` deals is proved winnable.
+    :raises FoursquareError: when none of ``tries`` deals is proved winnable.
     """
     from ..solver import solve_deal
 
@@ -78,7 +74,7 @@ def winnable_pick(
         deal = rng.randrange(RANDOM_DEALS)
         if solve_deal(deal, rules or STANDARD, max_nodes=max_nodes).won:
             return Pick(deal, "chosen at random and proved winnable by the solver")
-    raise NoWinnableDealError(
+    raise FoursquareError(
         f"no winnable deal found: none of {tries} random deals was proved winnable within"
         f" {max_nodes:,} positions each; try again, or name a deal"
     )

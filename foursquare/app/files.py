@@ -38,7 +38,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import OutputOverInputError, shown_name
+from ..errors import AgreementError, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -170,11 +170,12 @@ HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): wri
 def _is_the_history(path: str) -> bool:
     """Whether ``path`` is the game history's database (:func:`~foursquare.app.datafolder.history_path`),
     which no command writes as a file; False when the data folder is not set right."""
-    from .datafolder import DataFolderError, history_path
+    from ..errors import HistoryStoreError
+    from .datafolder import history_path
 
     try:
         history = history_path()
-    except DataFolderError:
+    except HistoryStoreError:
         return False
     return os.path.isfile(history) and same_file(path, history)
 
@@ -507,14 +508,14 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
     :param inputs: each input, in the caller's words (``--deck``), and its value
         (``None``, ``-``, a name that is no file, such as a rules preset, or a device
         or pipe: not checked).
-    :raises OutputOverInputError: naming both (a usage error at the command line, status 2)."""
+    :raises AgreementError: naming both (a usage error at the command line, status 2)."""
     if output is None or output == "-" or "\0" in output:
         return
     for option, path in inputs.items():
         if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
             continue  # no file, or a device or pipe: nothing there to overwrite
         if same_file(output, path):
-            raise OutputOverInputError(output_option, output, option, path)
+            raise AgreementError.over_input(output_option, output, option, path)
 
 
 def stdin_file() -> str | None:

@@ -14,7 +14,7 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
-from ..engine.arguments import check_whole
+from ..engine.arguments import check
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
@@ -47,7 +47,7 @@ class GameSpec:
     rules_spec: str | None = None
 
     def __post_init__(self) -> None:
-        check_whole(self.deal, "GameSpec", "deal", "no deal number")
+        check("GameSpec", deal=self.deal)
         for name, expected in (("deck_path", "a deck file's name"), ("rules_spec", "a preset's name or a rules file's")):
             if not isinstance(getattr(self, name), (str, type(None))):
                 raise wrong_argument("GameSpec", name, f"{expected} (a str) or None", getattr(self, name))
@@ -127,7 +127,7 @@ class GameSpec:
         :raises AgreementError: when the deal, the deck or the rule set disagrees with
             what the file names itself, or ``game_number`` is given for a file that is
             not a transcript.
-        :raises GameChoiceError, EmptyGameFileError, FormatError: as
+        :raises FormatError: as
             :func:`~foursquare.formats.loading.load_game_file`."""
         from ..formats.loading import load_game_file
 

@@ -305,7 +305,7 @@ class Session:
 
         :returns: the placement made.
         :raises IllegalMoveError: when the move is illegal (the message says why),
-            including :class:`~foursquare.engine.game.WrongCardError` for a wrong card named.
+            including one for a wrong card named (its fact ``drawn``).
         """
         placement = self.game.play(move.cell, move.card)
         self._redo.clear()

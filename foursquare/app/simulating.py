@@ -56,7 +56,7 @@ class SimulateSweep:
         """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
         file yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes.
 
-        :raises BotError: for an unknown bot, at the call, before any game.
+        :raises ArgumentError: for an unknown bot, at the call, before any game.
         """
         from ..bots.simulate import play_deals
 

@@ -3,8 +3,8 @@ Click: where the tasks run (:class:`Workers`: worker processes, or a Dask cluste
 ``--scheduler``), the rows of an ``--output`` CSV written each at once
 (:class:`RowWriter`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
 stopped partway).  What this module refuses is a :class:`~foursquare.errors.FoursquareError`
-carrying the facts (:class:`ResumeMismatch`, :class:`NotAFileToResume`,
-:class:`ForeignCsvError`); the command line words them in its options.
+carrying the facts (an :class:`~foursquare.errors.AgreementError`, a
+:class:`~foursquare.errors.FormatError`); the command line words them in its options.
 
 **How a CSV records its settings.**  Every row carries the settings that shape
 its result, in the last columns (``rules``, ``max_nodes``, ``timeout`` for solve;
@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import FormatError, FoursquareError, quote, shown_name
+from ..errors import Advice, AgreementError, FormatError, quote, shown_name
 from .files import LockedFile, claim
 
 if TYPE_CHECKING:
@@ -117,8 +117,8 @@ class Workers:
         """The workers of a sweep, the scheduler's address read by Dask's own parsing
         before any connection (:func:`foursquare.cluster.scheduler_address`).
 
-        :raises ClusterAddressError: for an address Dask cannot connect to.
-        :raises ClusterUnavailable: without the ``dask`` extra.
+        :raises ArgumentError: for an address Dask cannot connect to.
+        :raises WorkerError: without the ``dask`` extra.
         """
         from ..cluster import scheduler_address
 
@@ -127,77 +127,43 @@ class Workers:
     def connect(self) -> Cluster | None:
         """The cluster, connected (``None``: the tasks run here).
 
-        :raises ClusterError: when the scheduler cannot be reached.
+        :raises WorkerError: when the scheduler cannot be reached.
         """
         from ..cluster import connect
 
         return None if self.scheduler is None else connect(self.scheduler)
 
 
-class ResumeMismatch(FoursquareError, ValueError):
-    """A row of the file to continue that is not the row this run writes at its place:
-    another deal, another bot (at the command line, a usage error).
-
-    :ivar where: ``FILE:LINE`` of the row.
-    """
-
-    def __init__(self, where: str, message: str) -> None:
-        self.where = where
-        super().__init__(f"{where}: {message}")
+def _mismatch(where: str, message: str, **facts: Any) -> AgreementError:
+    """A row of the file to continue that is not the row this run writes at its place
+    (``where``: ``FILE:LINE``): another deal, another bot, another setting (at the
+    command line, a usage error).  The facts, for the command line's words: ``column``,
+    ``was`` (in the file) and ``now`` (this run) for a setting, with ``deal`` for an
+    unknown row of a lower limit; ``deal`` and ``first`` for a deal out of the range."""
+    return AgreementError(f"{where}: {message}", where=where, **facts)
 
 
-class SettingMismatch(ResumeMismatch):
-    """A row written with another value of a setting (``column``): ``was`` in the
-    file, ``now`` in this run (``none`` for a limit not given)."""
-
-    def __init__(self, where: str, column: str, was: str, now: str) -> None:
-        self.column, self.was, self.now = column, was, now
-        super().__init__(
-            where, f"the file was written with {column} {shown_field(was)}, this run has {now}: "
-            "resume it with the settings it was written with, or write another file"
-        )
+def _setting_mismatch(where: str, column: str, was: str, now: str) -> AgreementError:
+    return _mismatch(
+        where, f"the file was written with {column} {shown_field(was)}, this run has {now}: "
+        "resume it with the settings it was written with, or write another file", column=column, was=was, now=now,
+    )
 
 
-class UnknownUnderLowerLimit(SettingMismatch):
-    """An unknown row (of ``deal``) written under a lower limit (``column``: ``was``)
-    than this run's (``now``), in a run that does not solve such rows again
-    (:attr:`SweepCsv.again`)."""
-
-    def __init__(self, where: str, column: str, was: str, now: str, deal: str) -> None:
-        self.column, self.was, self.now, self.deal = column, was, now, deal
-        ResumeMismatch.__init__(  # (the words of this refusal, not of its base's)
-            self, where, f"deal {shown_field(deal)} is unknown under {column} {was}, this run has {now}: solve the "
-            "unknown deals again under it, or resume with the limit the file was written with"
-        )
+def _unknown_under_lower_limit(where: str, column: str, was: str, now: str, deal: str) -> AgreementError:
+    return _mismatch(
+        where, f"deal {shown_field(deal)} is unknown under {column} {was}, this run has {now}: solve the "
+        "unknown deals again under it, or resume with the limit the file was written with",
+        column=column, was=was, now=now, deal=deal,
+    )
 
 
-class DealOutOfRange(ResumeMismatch):
-    """A row of a deal outside the run's range: past its end (``first`` false), or the
-    file's first row at another deal than the range's first (``first`` true)."""
-
-    def __init__(self, where: str, deal: str, deals: range, first: bool) -> None:
-        self.deal, self.deals, self.first = deal, deals, first
-        if first:
-            message = f"the file starts at deal {shown_field(deal)}, the deals start at {deals.start}"
-        else:
-            message = f"the file holds more deals than {deals.start}-{deals.stop - 1} (deal {shown_field(deal)})"
-        super().__init__(where, message)
-
-
-class NotAFileToResume(FoursquareError, ValueError):
-    """The file to continue is a FIFO (named pipe): read to be continued, it would wait for a writer."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        super().__init__(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue")
-
-
-class ForeignCsvError(FormatError):
-    """The file to continue does not begin with this command's header line."""
-
-    def __init__(self, path: str, header: Sequence[str]) -> None:
-        self.header = list(header)
-        super().__init__(path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)})")
+def _deal_out_of_range(where: str, deal: str, deals: range, first: bool) -> AgreementError:
+    if first:
+        message = f"the file starts at deal {shown_field(deal)}, the deals start at {deals.start}"
+    else:
+        message = f"the file holds more deals than {deals.start}-{deals.stop - 1} (deal {shown_field(deal)})"
+    return _mismatch(where, message, deal=deal, first=first)
 
 
 @dataclass(frozen=True)
@@ -215,8 +181,8 @@ class SweepCsv:
         ``max_nodes``; one row a deal): a row written under a lower value is kept
         when it is settled (a settled deal is settled under any higher limit), and
         solved again when its status is ``unknown`` if :attr:`again`, else refused
-        (:class:`UnknownUnderLowerLimit`); a higher value is refused
-        (:class:`SettingMismatch`).  ``None``: every setting must be this run's.
+        (:func:`_unknown_under_lower_limit`); a higher value is refused
+        (:func:`_setting_mismatch`).  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
     """
 
@@ -261,12 +227,11 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         empty file, or one whose header line was cut short, gets the header.  With a
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
-    :raises NotAFileToResume: for a FIFO.
-    :raises ResumeMismatch: a row of other settings or of a deal not due there
-        (:class:`UnknownUnderLowerLimit`: an unknown row of a lower ``limit``
-        without ``again``).
+    :raises AgreementError: for a FIFO (the fact ``fifo``); a row of other settings or of
+        a deal not due there (:func:`_mismatch`; an unknown row of a lower ``limit``
+        without ``again`` too).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
-        (:class:`ForeignCsvError`: another header).
+        (another header: the fact ``header``).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
     """
     try:
@@ -274,7 +239,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     except OSError:
         info = None
     if info is not None and stat.S_ISFIFO(info.st_mode):  # read to be continued: it would wait for a writer
-        raise NotAFileToResume(path)
+        raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
     if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
         # /dev/null, a device: nothing to continue
         stream = open(path, "w", newline="", encoding="utf-8")
@@ -415,7 +380,7 @@ class _Place:
 def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
     """The row of one whole line, parsed, if it is the row due at its place with this
     run's settings (and whether it is to be solved again: :attr:`SweepCsv.limit`):
-    else :class:`FormatError` or :class:`ResumeMismatch`."""
+    else :class:`FormatError` or :class:`~foursquare.errors.AgreementError`."""
     path, number = place.path, place.number
     end_bytes = LINE_END.encode()
     lf_only = not data_line.endswith(end_bytes)
@@ -429,7 +394,7 @@ def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -
             parsed = layout.parse(row)
         except (ValueError, KeyError) as exc:
             raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
-    except ResumeMismatch:
+    except AgreementError:
         if lf_only:  # a row of this command, but for its line end
             raise FormatError(path, number, _LF_WORDS) from None
         raise
@@ -450,7 +415,10 @@ def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
         return True
     if line == head[:-2] + b"\n":
         raise FormatError(path, 1, _LF_WORDS)
-    raise ForeignCsvError(path, header)
+    raise FormatError(
+        path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)})",
+        advice=Advice.OTHER_FILE, header=list(header),
+    )
 
 
 def _is_deal_number(text: str) -> bool:
@@ -653,7 +621,7 @@ def _check_simulate_values(row: dict[str, str], rules: Rules, top: int) -> None:
 
 def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
     """A row is the one due at its place with this run's settings, else
-    :class:`ResumeMismatch`; whether it is to be solved again (an unknown row of a
+    :class:`~foursquare.errors.AgreementError`; whether it is to be solved again (an unknown row of a
     lower :attr:`SweepCsv.limit`)."""
     where = f"{shown_name(place.path)}:{place.number}"
     again = False
@@ -661,20 +629,20 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
         if row[column] == value:
             continue
         if column != layout.limit or not _below(row[column], value):
-            raise SettingMismatch(where, column, row[column] or "none", value or "none")
+            raise _setting_mismatch(where, column, row[column] or "none", value or "none")
         if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
             if not layout.again:
-                raise UnknownUnderLowerLimit(where, column, row[column], value, row["deal"])
+                raise _unknown_under_lower_limit(where, column, row[column], value, row["deal"])
             again = True
     bots, deals, index = layout.bots, layout.deals, place.index
     if bots and row["bot"] != bots[index % layout.group]:
-        raise ResumeMismatch(
+        raise _mismatch(
             where, f"deal {shown_field(row['deal'])} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
             f"is due (this run's bots: {', '.join(bots)})"
         )
     position = index // layout.group
     if position >= len(deals):
-        raise DealOutOfRange(where, row["deal"], deals, first=False)
+        raise _deal_out_of_range(where, row["deal"], deals, first=False)
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
         raise FormatError(
@@ -683,8 +651,8 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise DealOutOfRange(where, row["deal"], deals, first=True)
-        raise ResumeMismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
+            raise _deal_out_of_range(where, row["deal"], deals, first=True)
+        raise _mismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
     return again
 
 
@@ -866,7 +834,9 @@ class _JournalRows:
         self.due: _JournalRow | None = None
         try:
             fresh = _header_due(self.shown, raw.readline(LONGEST_LINE), layout.header)
-        except ForeignCsvError:
+        except FormatError as exc:
+            if "header" not in exc.facts:
+                raise
             raise self.error("it does not begin with this command's header line") from None
         if not fresh:  # (a header cut short: no rows yet)
             self.advance()

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine.arguments import check_seconds, check_whole
+from ..engine.arguments import check
 from ..engine.game import Game
 from ..engine.view import PlayerView
-from ..errors import quote, wrong_argument
-from .base import Bot, BotError, Estimate, as_view
+from ..errors import ArgumentError, quote, wrong_argument
+from .base import Bot, Estimate, as_view
 from .pimc import ExpertBot
 from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot
@@ -48,14 +48,14 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
         ``expert``, that limit for its ``deep`` part, and as many sampled orders as
         fit in it at the solver's limits (deterministic work limits); ``None`` keeps
         the bot's default.
-    :raises BotError: for an unknown name (the message lists the bots).
+    :raises ArgumentError: for an unknown name (the message lists the bots).
     :raises ArgumentError: for ``nodes`` of another type than ``int``.
     """
     try:
         cls = BOTS[name]
     except (KeyError, TypeError):
-        raise BotError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
-    check_whole(nodes, "get_bot", "nodes", none="the bot's default", minimum=1)
+        raise ArgumentError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
+    check("get_bot", nodes=nodes)
     return cls() if nodes is None else cls(nodes=nodes)
 
 
@@ -70,23 +70,22 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
     :param seed: seeds the bot's random choices.
     :returns: :class:`Estimate` values (``cell``, ``win_chance``, ``expected_score``),
         legal cells only, the recommended cell first.
-    :raises BotError: for a ``bot`` that is no bot's name nor a :class:`Bot` (``None``
+    :raises ArgumentError: for a ``bot`` that is no bot's name nor a :class:`Bot` (``None``
         too), or when the game is over.
     :raises PositionError: for a game whose next card is unknown (it has no view).
     :raises ArgumentError: for another argument of another type (``budget="1"``, a
         ``view`` that is neither a view nor a game).
     """
     view = as_view(view, "recommend")
-    check_seconds(budget, "recommend", "budget")
-    check_whole(seed, "recommend", "seed", minimum=0)
+    check("recommend", budget=budget, seed=seed)
     if isinstance(bot, Bot):
         return bot.estimates(view, budget, seed)
     if isinstance(bot, str):
         return get_bot(bot).estimates(view, budget, seed)
-    raise wrong_argument("recommend", "bot", f"a bot's name ({', '.join(BOTS)}) or a Bot", bot, BotError)
+    raise wrong_argument("recommend", "bot", f"a bot's name ({', '.join(BOTS)}) or a Bot", bot, ArgumentError)
 
 
 __all__ = [
-    "BOTS", "Bot", "BotError", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "ExpertBot", "GreedyBot",
+    "BOTS", "Bot", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "ExpertBot", "GreedyBot",
     "RandomBot", "SearchBot", "get_bot", "recommend",
 ]

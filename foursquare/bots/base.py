@@ -11,21 +11,17 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.arguments import check_seconds, check_whole
+from ..engine.arguments import check
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
-from ..errors import FoursquareError, wrong_argument
+from ..errors import PositionError, wrong_argument
 from ._board import Board
 
 #: (board cell, win chance, expected score): one cell's estimate as :meth:`Bot._estimates`
 #: gives it (``None`` where the bot has no estimate).
 CellEstimate = tuple[int, float | None, float | None]
-
-
-class BotError(FoursquareError, ValueError):
-    """An unknown bot name, or a view with no move to make (the game is over)."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +92,13 @@ class Bot(ABC):
         :returns: one :class:`Estimate` per cell the bot considered (legal cells
             only; on an empty floating grid only the centre, which is as good as
             any other cell), the recommended cell first.
-        :raises BotError: when the game is over.
+        :raises PositionError: when the game is over.
         :raises PositionError: for a game whose next card is unknown (it has no view).
         :raises ArgumentError: for an argument of another type (``budget="1"``).
         """
         view = checked_view(view, budget, seed, f"{type(self).__name__}.estimates")
         if view.status is not Status.PLAYING or view.next_card is None:
-            raise BotError(f"the game is over ({view.status}): there is no card to place")
+            raise PositionError(f"the game is over ({view.status}): there is no card to place")
         deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
         board = Board.from_view(view)
         cells = board.legal()
@@ -143,6 +139,5 @@ def checked_view(view: PlayerView | Game, budget: float | None, seed: int, where
     :raises PositionError, ArgumentError: as :func:`as_view`; ArgumentError also for
         ``budget`` or ``seed`` of another type.
     """
-    check_seconds(budget, where, "budget")
-    check_whole(seed, where, "seed", minimum=0)
+    check(where, budget=budget, seed=seed)
     return as_view(view, where)

@@ -60,11 +60,12 @@ from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
+from ..errors import PositionError
 from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
-from .base import Bot, BotError, CellEstimate, Estimate, checked_view
+from .base import Bot, CellEstimate, Estimate, checked_view
 from .search import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
@@ -228,11 +229,11 @@ class ExpertBot(Bot):
         :returns: one :class:`Estimate` per legal cell (on an empty floating grid, the
             centre only): the sampled cells first, with ``samples`` and ``unknown`` set,
             then any others with the prior's estimates.
-        :raises BotError: when the game is over; PositionError, ArgumentError as :meth:`Bot.estimates`.
+        :raises PositionError: when the game is over; PositionError, ArgumentError as :meth:`Bot.estimates`.
         """
         view = checked_view(view, budget, seed, "ExpertBot.estimates")
         if view.status is not Status.PLAYING or view.next_card is None:
-            raise BotError(f"the game is over ({view.status}): there is no card to place")
+            raise PositionError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()
         deadline = None if budget is None else start + max(budget, 0.0)
         board = Board.from_view(view)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
-from ..errors import SimulationError
+from ..errors import ArgumentError
 from ..parallel import ordered_map
 from ..stats import Distribution, counts_interval, wilson_interval
 from . import get_bot
@@ -107,7 +107,7 @@ def play_game(
     :param rules: the rule set.
     :param budget: seconds per move (``None``: none; the bot's fixed work only).
     :param nodes: the bot's work limit per move (``None``: its default).
-    :raises BotError: for an unknown bot.
+    :raises ArgumentError: for an unknown bot.
     """
     player = get_bot(bot, nodes)
     game = Game.from_deal(deal, rules)
@@ -193,7 +193,7 @@ def play_deals(
         :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
         (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
     :returns: an iterator of :class:`GameResult`; closing it stops the workers.
-    :raises BotError: for an unknown bot name, at the call, before any game.
+    :raises ArgumentError: for an unknown bot name, at the call, before any game.
     :raises WorkerError: when a worker process ends before its game's result.
     """
     seed, rules, budget, nodes = _settings(settings)
@@ -223,7 +223,7 @@ def run(
     :param jobs: worker processes (1: play in this process).  The results do not
         depend on it (except the timings, and the games themselves under a budget).
     :param progress: called with each result as it arrives (in deal order).
-    :raises BotError: for an unknown bot (before any game is played).
+    :raises ArgumentError: for an unknown bot (before any game is played).
     """
     order = deals if isinstance(deals, Sequence) else list(deals)
     stream = play_deals([bot], order, jobs=jobs, **settings)
@@ -322,10 +322,10 @@ class GameTally:
     def add(self, result: GameResult) -> None:
         """Count one game.
 
-        :raises SimulationError: for a game of another bot than those before it.
+        :raises ArgumentError: for a game of another bot than those before it.
         """
         if self.bot is not None and result.bot != self.bot:
-            raise SimulationError(f"results of several bots: {', '.join(sorted({self.bot, result.bot}))}")
+            raise ArgumentError(f"results of several bots: {', '.join(sorted({self.bot, result.bot}))}")
         self.bot = result.bot
         self.games += 1
         self.points[result.points] += 1
@@ -365,7 +365,7 @@ def summarize(results: Iterable[GameResult], max_score: int | None = None) -> Su
         of a full grid: 24 in the standard game); the interval of the mean score
         is clipped to ``[0, max_score]`` (``None``: clipped at 0 only).
 
-    :raises SimulationError: when the results are of more than one bot (a ``ValueError`` too).
+    :raises ArgumentError: when the results are of more than one bot (a ``ValueError`` too).
     """
     tally = GameTally(max_score)
     for result in results:
@@ -424,10 +424,10 @@ class PairedTally:
     def add(self, a: GameResult, b: GameResult) -> None:
         """Count one deal's two games.
 
-        :raises SimulationError: when they are not of the same deal.
+        :raises ArgumentError: when they are not of the same deal.
         """
         if a.deal != b.deal:
-            raise SimulationError("the two runs are not of the same deals")
+            raise ArgumentError("the two runs are not of the same deals")
         self.games += 1
         self.scores[a.points - b.points] += 1
         self.wins[int(a.won) - int(b.won)] += 1
@@ -450,12 +450,12 @@ def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | No
     :param max_score: the highest possible score: the score difference's interval
         is clipped to ``[-max_score, max_score]`` (``None``: not clipped).
 
-    :raises SimulationError: when the two are not of the same deals (a ``ValueError`` too).
+    :raises ArgumentError: when the two are not of the same deals (a ``ValueError`` too).
     """
     tally = PairedTally(max_score)
     for x, y in itertools.zip_longest(a, b):
         if x is None or y is None:
-            raise SimulationError("the two runs are not of the same deals")
+            raise ArgumentError("the two runs are not of the same deals")
         tally.add(x, y)
     return tally.difference()
 
@@ -480,10 +480,10 @@ class DealTally:
     def add(self, games: Sequence[GameResult]) -> None:
         """Count one deal: its games, one of each bot in the order of the names.
 
-        :raises SimulationError: for games not of one deal, or not of those bots.
+        :raises ArgumentError: for games not of one deal, or not of those bots.
         """
         if [game.bot for game in games] != self.names:
-            raise SimulationError(f"a deal's games are not one of each of {', '.join(self.names)}")
+            raise ArgumentError(f"a deal's games are not one of each of {', '.join(self.names)}")
         if self.pair is not None:
             self.pair.add(games[0], games[1])
         for game in games:

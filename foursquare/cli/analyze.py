@@ -118,8 +118,7 @@ def analyze(**options: Any) -> None:
 
 
 def _analyze(o: AnalyzeOptions) -> None:
-    from ..errors import FormatError
-    from ..solver.search import SolverError
+    from ..errors import Advice, FormatError, PositionError
 
     _check_options(o)
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
@@ -133,11 +132,13 @@ def _analyze(o: AnalyzeOptions) -> None:
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
         _run(judge, bot_name, o.budget, got)
-    except SolverError:  # a position of the game has no next card: the stock order is not known
+    except PositionError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
         name = "<stdin>" if o.game_path == "-" else o.game_path
-        raise FormatError(name, None, "the solver needs the stock order, and " + next_card_unknown(game)) from None
+        raise FormatError(
+            name, None, "the solver needs the stock order, and " + next_card_unknown(game), advice=Advice.NAME_MORE_CARDS
+        ) from None
     except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: what was judged, said to be incomplete
         with signals_deferred(), contextlib.suppress(Exception):  # the interruption is what matters
             result = judge.analysis(None if got is None else got.merged())

@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn, TypeVar
 import click
 
 from ..app.files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
-from ..errors import Advice, AgreementError, FoursquareError, OutputOverInputError, shorten, shown_name
+from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
 
@@ -89,26 +89,21 @@ def open_output_file(path: str, force: bool) -> IO[str]:
     return held.stream()
 
 
-#: How the command line says each piece of the library's advice (:class:`~foursquare.errors.Advice`).
+#: How the command line says each piece of the library's advice (:class:`~foursquare.errors.Advice`;
+#: templates filled from the error's facts).
 CLI_ADVICE: dict[Advice, str] = {
     Advice.NAME_THE_CARDS: "give --deal N or --deck FILE",
     Advice.NAME_MORE_CARDS: "give --deal N, or a --deck FILE that names more cards",
-    Advice.REVEAL: "use the full state (foursquare state without --player-view, or with --player-view --reveal)",
+    Advice.REVEAL: (
+        "use the full state (foursquare state without --player-view, or with --player-view --reveal)"
+        " or write the card, which the player saw when it was placed"
+    ),
     Advice.READ_AS_STATE: "foursquare state FILE reads it, play --resume FILE resumes it",
     Advice.USE_AS_RULES: "give it to a command with --rules FILE",
+    Advice.PICK_GAME: "pick one with --game K (1 to {games})",
+    Advice.START_OF_DEAL: "with --deal N or --deck FILE, an empty move script means the start of the deal",
+    Advice.OTHER_FILE: "give another --output file, or --force without --resume to write over it",
 }
-
-
-def cli_text(message: str) -> str:
-    """A library message in the command line's words: its advice names our options.
-
-    >>> cli_text("the moves don't name their cards; name the deal or the deck")
-    "the moves don't name their cards; give --deal N or --deck FILE"
-    """
-    for advice, words in CLI_ADVICE.items():
-        if advice.value in message:
-            message = message.replace(advice.value, words)
-    return message
 
 
 def error_text(exc: BaseException) -> str:
@@ -124,7 +119,9 @@ def error_text(exc: BaseException) -> str:
         # a name typed at the prompt may be a million characters: shown short, as input is
         name = shorten(shown_name(str(filename)), 200) if filename is not None else "error"
         return f"{name}: {os_error_words(exc)}"
-    return cli_text(str(exc))
+    if isinstance(exc, FoursquareError):
+        return exc.text(CLI_ADVICE)
+    return str(exc)
 
 
 #: The parameters of our commands that name a file to read, where ``-`` means stdin.
@@ -187,7 +184,7 @@ def command_boundary(func: F) -> F:
     :func:`fail`; :class:`MemoryError` too (:func:`out_of_memory_text`: status 1, once
     the ``finally`` blocks have kept what was written and the memory is let go); an
     :class:`~foursquare.errors.AgreementError` that no command translated is a usage
-    error (status 2), and so is an :class:`~foursquare.errors.OutputOverInputError`;
+    error (status 2);
     :class:`BrokenPipeError` ends quietly;
     ``Ctrl-C`` prints ``Interrupted.`` and exits with status 130.  Click's own
     usage errors pass through (status 2).
@@ -219,7 +216,7 @@ def command_boundary(func: F) -> F:
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo("Terminated.", err=True)
             raise
-        except (AgreementError, OutputOverInputError) as exc:
+        except AgreementError as exc:
             raise click.UsageError(str(exc)) from None
         except (FoursquareError, UnicodeDecodeError, OSError) as exc:
             fail(error_text(exc))

@@ -15,21 +15,21 @@ import click
 
 from ..app.games import GameSpec
 from ..engine.game import Game
-from ..errors import AgreementError, EmptyGameFileError, FormatError, GameChoiceError, shown_name
+from ..errors import AgreementError, FormatError, shown_name
 
 
 def _agreement_text(exc: AgreementError, spec: GameSpec) -> str:
     """The message of a disagreement between the file and an option, naming the option."""
-    source = shown_name(exc.source)
-    if exc.given == "game":
+    source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
+    if given == "game":
         return f"--game picks a game of a transcript; {source} is not a transcript"
-    if exc.given == "deal":
-        return f"{source} {exc.own}; --deal {spec.deal} disagrees"
-    if exc.given == "deck":
-        return f"{source} {exc.own}; --deck {shown_name(str(spec.deck_path))} disagrees"
+    if given == "deal":
+        return f"{source} {own}; --deal {spec.deal} disagrees"
+    if given == "deck":
+        return f"{source} {own}; --deck {shown_name(str(spec.deck_path))} disagrees"
     rules = spec.rules
     assert rules is not None
-    return f"{source} {exc.own}; --rules {shown_name(spec.rules_spec) if spec.rules_spec else rules.label} disagrees"
+    return f"{source} {own}; --rules {shown_name(spec.rules_spec) if spec.rules_spec else rules.label} disagrees"
 
 
 @contextlib.contextmanager
@@ -39,21 +39,10 @@ def _option_names(spec: GameSpec) -> Iterator[None]:
         yield
     except AgreementError as exc:
         raise click.UsageError(_agreement_text(exc, spec)) from None
-    except GameChoiceError as exc:
-        if exc.number is None:
-            text = f"the file holds {exc.games} games; pick one with --game K (1 to {exc.games})"
-        else:
-            held = "1 game" if exc.games == 1 else f"{exc.games} games"
-            text = f"--game {exc.number}: the file holds only {held}"
-        raise FormatError(exc.source, exc.line, text) from None
-    except EmptyGameFileError as exc:
-        if not exc.start_allowed:
-            raise
-        raise FormatError(
-            exc.source, 1,
-            f"the file {exc.what} (expected a move script, a transcript or a state;"
-            " with --deal N or --deck FILE, an empty move script means the start of the deal)",
-        ) from None
+    except FormatError as exc:
+        if exc.facts.get("number") is None:
+            raise  # its advice, if any, is said in the options' words at the boundary
+        raise FormatError(exc.source, exc.line, f"--{exc.message}") from None  # --game K: the file holds only ...
 
 
 def game_of_options_file(path: str, spec: GameSpec, *, game_number: int | None = None, empty_ok: bool = True) -> Game:

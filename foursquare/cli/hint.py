@@ -130,10 +130,10 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         return load_view(text, name)
     game = game_of_options_text(text, name, spec, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:
-        from ..errors import FormatError
+        from ..errors import Advice, FormatError
         from ..formats.loading import next_card_unknown
 
-        raise FormatError(name, None, next_card_unknown(game))
+        raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
 
@@ -197,7 +197,8 @@ def hint(**given: Any) -> None:
     The bot sees only what the player sees: the layout, the card in hand and
     which cards are unseen, never their order (RULES.md section 6).
     """
-    from ..bots import BotError, get_bot, recommend
+    from ..bots import get_bot, recommend
+    from ..errors import PositionError
 
     options = HintOptions(**given)
     game_path, deal, deck_path, bot, nodes = options.game_path, options.deal, options.deck_path, options.bot, options.nodes
@@ -210,7 +211,7 @@ def hint(**given: Any) -> None:
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
-        raise BotError(f"{where}: the game is over ({view.status}): there is no card to place")
+        raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
     estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=options.seed)
     used = time.perf_counter() - started

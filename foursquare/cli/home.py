@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
     from .style import Look
 
-from ..app.datafolder import DataFolderError, history_path
+from ..app.datafolder import history_path
+from ..errors import HistoryStoreError
 
 
 def warn(text: str, look: Look | None = None) -> None:
@@ -39,7 +40,7 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
     (:func:`history_path`): at the prompt unless ``--no-history``, for a
     script only with ``--history``.  A history file that is refused (from a newer
     version, not a history, a data folder that cannot hold one, no data folder:
-    :class:`DataFolderError`) is said on stderr now (:func:`warn`, with ``look``),
+    :class:`HistoryStoreError`) is said on stderr now (:func:`warn`, with ``look``),
     and the game is played unrecorded."""
     if not (interactive if wanted is None else wanted):
         return None
@@ -47,7 +48,7 @@ def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look
 
     try:
         path = history_path()
-    except DataFolderError as exc:
+    except HistoryStoreError as exc:
         warn(f"{exc}. This game is not recorded in the history.", look)
         return None
     recorder = start_recording(path, game, interactive=interactive)

@@ -398,7 +398,7 @@ def moves_text(game: Game) -> str:
     cells = game.legal_cells()
     if not cells:
         return "No move: the game is over."
-    grid = game.grid()
+    grid = game.grid
     piles = [str(c) for c in cells if c in grid]
     empty = [str(c) for c in cells if c not in grid]
     parts = []

@@ -100,7 +100,7 @@ def _suit_role(card: Card) -> str:
 def region(game: Game) -> tuple[int, int, int, int] | None:
     """(top row, bottom row, left column, right column) from 0 of what matters:
     the piles and the cells where the next card may go; ``None`` when neither exists."""
-    cells = list(game.grid()) + game.legal_cells()
+    cells = list(game.grid) + game.legal_cells()
     if not cells:
         return None
     rows = [c >> 4 for c in cells]
@@ -140,7 +140,7 @@ def grid_text(
     if box is None:
         return ""
     r0, r1, c0, c1 = box
-    grid = game.grid()
+    grid = game.grid
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()

@@ -35,7 +35,7 @@ from .options import (
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
-from .streams import ReaderGone, stdout_reader_gone
+from .streams import stdout_reader_gone
 from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
@@ -71,6 +71,11 @@ class SimulateOptions:
     output: str | None
     force: bool
     resume: bool
+
+
+class _ReaderGone(Exception):
+    """Raised by a batch whose results go to stdout when the reader of stdout has gone
+    (``| head``): the batch stops, as after Ctrl-C, and the command ends quietly (status 0)."""
 
 
 def _deals_text(deals: range) -> str:
@@ -178,7 +183,7 @@ def _play(
             if not gone:
                 tally.add(deal)
         if gone:
-            raise ReaderGone
+            raise _ReaderGone
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["simulate"])
@@ -259,7 +264,7 @@ def _simulate(o: SimulateOptions) -> None:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
             writer = RowWriter(out, o.output) if csv_file is not None and o.output is not None else None
             _sweep(o, sweep, todo, writer, tally, cluster)
-    except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
+    except _ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
         _summary(o, sweep, tally, interrupted=True)
         return
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:

@@ -120,11 +120,6 @@ class PipeGuard:
         return getattr(self._stream, name)
 
 
-class ReaderGone(Exception):
-    """Raised by a batch whose results go to stdout when the reader of stdout has gone
-    (``| head``): the batch stops, as after Ctrl-C, and the command ends quietly (status 0)."""
-
-
 def stdout_reader_gone() -> bool:
     """Whether the reader of stdout went away (``| head``), so that output is discarded."""
     return isinstance(sys.stdout, PipeGuard) and sys.stdout.broken

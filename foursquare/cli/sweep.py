@@ -10,20 +10,8 @@ from typing import Any
 
 import click
 
-from ..app.sweep import (
-    DealOutOfRange,
-    ForeignCsvError,
-    NotAFileToResume,
-    Resumed,
-    ResumeMismatch,
-    SettingMismatch,
-    SweepCsv,
-    UnknownUnderLowerLimit,
-    Workers,
-    resume_csv,
-    shown_field,
-)
-from ..errors import FormatError, shown_name
+from ..app.sweep import Resumed, SweepCsv, Workers, resume_csv, shown_field
+from ..errors import AgreementError, shown_name
 from .options import given_on_the_command_line
 
 #: The help of ``--scheduler``.
@@ -56,13 +44,13 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
 
 def _workers(jobs: int, scheduler: str | None) -> Workers:
     """:meth:`Workers.at`, a malformed address (or no ``dask`` extra) a usage error naming the option."""
-    from ..cluster import ClusterAddressError, ClusterUnavailable
+    from ..errors import ArgumentError, WorkerError
 
     try:
         return Workers.at(jobs, scheduler)
-    except ClusterAddressError as exc:
+    except ArgumentError as exc:
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
-    except ClusterUnavailable as exc:
+    except WorkerError as exc:
         raise click.UsageError(f"--scheduler: {exc}") from None
 
 
@@ -78,35 +66,33 @@ def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], 
 def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
     try:
         yield
-    except NotAFileToResume as exc:
-        raise click.UsageError(
-            f"--resume needs a file to continue: {shown_name(exc.path)} is a FIFO (named pipe); give --output without --resume"
-        ) from None
-    except UnknownUnderLowerLimit as exc:
-        option = options[exc.column]
-        raise click.UsageError(
-            f"{exc.where}: deal {shown_field(exc.deal)} is unknown under {option} {exc.was}, this run has {exc.now}: "
-            f"give {option} {exc.now} to solve the unknown deals again under it, or resume with {option} {exc.was}"
-        ) from None
-    except SettingMismatch as exc:
-        raise click.UsageError(
-            f"{exc.where}: the file was written with {options[exc.column]} {shown_field(exc.was)}, this run has {exc.now}: "
-            "resume it with the settings it was written with, or write another file"
-        ) from None
-    except DealOutOfRange as exc:
-        if exc.first:
-            raise click.UsageError(
-                f"{exc.where}: the file starts at deal {shown_field(exc.deal)}, --deals starts at {deals.start}"
-            ) from None
-        raise click.UsageError(
-            f"{exc.where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {shown_field(exc.deal)})"
-        ) from None
-    except ResumeMismatch as exc:
-        raise click.UsageError(str(exc)) from None
-    except ForeignCsvError as exc:
-        raise FormatError(
-            exc.source, exc.line, f"{exc.message}; give another --output file, or --force without --resume to write over it"
-        ) from None
+    except AgreementError as exc:  # (a file that is not this command's CSV: its advice is worded at the boundary)
+        raise click.UsageError(_resume_words(exc.facts, deals, options) or str(exc)) from None
+
+
+def _resume_words(facts: Mapping[str, Any], deals: range, options: Mapping[str, str]) -> str | None:
+    """A refusal of :func:`~foursquare.app.sweep.resume_csv` in the command's options, from
+    its facts; ``None`` for one that names no option."""
+    where = facts.get("where")
+    if "fifo" in facts:
+        return f"--resume needs a file to continue: {shown_name(facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
+    if "column" in facts and "deal" in facts:
+        option, was, now = options[facts["column"]], facts["was"], facts["now"]
+        return (
+            f"{where}: deal {shown_field(facts['deal'])} is unknown under {option} {was}, this run has {now}: "
+            f"give {option} {now} to solve the unknown deals again under it, or resume with {option} {was}"
+        )
+    if "column" in facts:
+        return (
+            f"{where}: the file was written with {options[facts['column']]} {shown_field(facts['was'])}, this run has "
+            f"{facts['now']}: resume it with the settings it was written with, or write another file"
+        )
+    if "first" in facts and facts["first"]:
+        return f"{where}: the file starts at deal {shown_field(facts['deal'])}, --deals starts at {deals.start}"
+    if "first" in facts:
+        deal = shown_field(facts["deal"])
+        return f"{where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+    return None
 
 
 def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:

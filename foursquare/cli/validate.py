@@ -12,7 +12,7 @@ import click
 from ..errors import FormatError, shown_name
 from ..formats.reports import Reporter, inert
 from . import SHORT_HELP
-from .boundary import Command, cli_text, command_boundary, error_text
+from .boundary import CLI_ADVICE, Command, command_boundary, error_text
 from .options import PATH
 from .signals import Terminated, signals_deferred
 from .style import counted
@@ -30,14 +30,7 @@ def _file_error(name: str, error: FormatError) -> dict[str, Any]:
     game's (``game`` null, no game replayed)."""
     from ..formats.transcript import GameReport  # here: the command's report begins before the formats load
 
-    return _in_cli_words({"file": shown_name(name), **GameReport(None, False, [error], None, error.line).to_dict()})
-
-
-def _in_cli_words(result: dict[str, Any]) -> dict[str, Any]:
-    """A game's JSON object with its error messages in the command line's words."""
-    for error in result["errors"]:
-        error["message"], error["text"] = cli_text(error["message"]), cli_text(error["text"])
-    return result
+    return {"file": shown_name(name), **GameReport(None, False, [error], None, error.line).to_dict(CLI_ADVICE)}
 
 
 class _WholeWrites:
@@ -228,7 +221,7 @@ class _Validation:
                 for one in check(source, name, finished=self.finished, repeats=self.repeats):
                     count += 1
                     bad += not one.valid
-                    result = _in_cli_words({"file": shown, **one.to_dict()})
+                    result = {"file": shown, **one.to_dict(CLI_ADVICE)}
                     self.whole.run(self.report, result, one.errors, name)
         except FormatError as exc:
             return count, bad, exc

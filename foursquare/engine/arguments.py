@@ -1,7 +1,9 @@
 """The checks of arguments at the library's public entry points (never in its inner loops).
 
 The public constructors and functions of the engine, the bots and the solver check
-what they are given with these, once, so that a wrong argument is refused in the
+what they are given with these, once: :func:`check` for the numbers and flags (what each
+argument takes is said once, in :data:`TAKES`), the ``as_*`` readers for cards, cells
+and collections.  So a wrong argument is refused in the
 package's words, naming the function and the argument, rather than failing with a
 builtin error from deep inside (``'str' object has no attribute 'suits'``).  A
 value of the wrong type is an :class:`~foursquare.errors.ArgumentError`, except that a
@@ -16,7 +18,7 @@ The search loops of the bots and the solver call none of these: they pass
 from __future__ import annotations
 
 import math
-from collections.abc import ItemsView, Iterable, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Mapping
 from typing import Any, TypeVar
 
 from ..errors import ParseError, quote, wrong_argument
@@ -60,40 +62,53 @@ def as_card(card: Card | str, where: str, name: str = "card") -> Card:
     raise not_a(where, "card", name, "a Card or a card's text like 7H", card)
 
 
-def check_whole(value: int | None, where: str, name: str, none: str | None = None, minimum: int | None = None) -> None:
-    """Refuse ``value`` unless it is an ``int`` (not a bool) of at least ``minimum`` (when
-    given), or ``None`` when ``none`` says what ``None`` means (for the message, like
-    ``"no limit"``).
+def _whole(minimum: int | None = None, none: str | None = None) -> tuple[Callable[[object], bool], str]:
+    """The test and the words of a whole number (not a bool) of at least ``minimum``, or
+    ``None`` when ``none`` says what ``None`` means (``"no limit"``)."""
 
-    :raises ArgumentError: otherwise.
-    """
-    if value is None and none is not None:
-        return
-    if isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum):
-        return
+    def takes(value: object) -> bool:
+        if value is None:
+            return none is not None
+        return isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum)
+
     expected = "a whole number" + (f" of at least {minimum}" if minimum is not None else "")
-    raise wrong_argument(where, name, expected + (f" or None ({none})" if none else ""), value)
+    return takes, expected + (f" or None ({none})" if none else "")
 
 
-def check_seconds(value: float | None, where: str, name: str) -> None:
-    """Refuse ``value`` unless it is a number of seconds, 0 or more (an ``int`` or
-    ``float``, not a bool, not NaN), or ``None`` (no time limit).
+def _seconds(value: object) -> bool:
+    """A number of seconds, 0 or more (an int or a float, not a bool, not NaN), or None (no limit)."""
+    if value is None:
+        return True
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value) and value >= 0
 
-    :raises ArgumentError: otherwise.
+
+#: What each checked argument of the public entry points takes, by its name: its test
+#: and the words that say it.  One table for the whole package: an argument means the
+#: same everywhere it is taken.
+TAKES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "seed": _whole(0),
+    "nodes": _whole(1, "the bot's default"),
+    "max_nodes": _whole(1, "no limit"),
+    "jobs": _whole(1),
+    "depth": _whole(0),
+    "score_at_most": _whole(none="no bound"),
+    "deal": _whole(none="no deal number"),
+    "budget": (_seconds, "a number of seconds, 0 or more, or None (no time limit)"),
+    "timeout": (_seconds, "a number of seconds, 0 or more, or None (no time limit)"),
+    "within_known_cards": (lambda value: type(value) is bool, "True or False"),
+}
+
+
+def check(where: str, **arguments: object) -> None:
+    """Refuse any of ``arguments`` (by name) that is not what :data:`TAKES` says it takes.
+
+    :raises ArgumentError: naming ``where`` (the function) and the argument:
+        ``recommend: budget must be a number of seconds, 0 or more, or None (no time limit), not '1' (str)``.
     """
-    number = isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
-    if value is None or (number and value >= 0):
-        return
-    raise wrong_argument(where, name, "a number of seconds, 0 or more, or None (no time limit)", value)
-
-
-def check_flag(value: bool, where: str, name: str) -> None:
-    """Refuse ``value`` unless it is ``True`` or ``False``.
-
-    :raises ArgumentError: otherwise.
-    """
-    if type(value) is not bool:
-        raise wrong_argument(where, name, "True or False", value)
+    for name, value in arguments.items():
+        takes, expected = TAKES[name]
+        if not takes(value):
+            raise wrong_argument(where, name, expected, value)
 
 
 def as_sequence(value: Iterable[_T], where: str, name: str) -> Iterable[_T]:

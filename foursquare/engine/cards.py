@@ -62,6 +62,16 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            raise TypeError(f"{self!r} == {other!r}: compare a Card with a Card, like Card({other!r}), or its text, str(card)")
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
     def symbol(self) -> str:
         """The text with a suit symbol and ``10`` for ten, e.g. ``10♦``."""
         rank = self >> 2

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
-from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check_whole
+from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
@@ -70,10 +70,6 @@ class Pile(NamedTuple):
     def top(self) -> Card:
         """The top card, the only one that matters for play (RULES.md §3)."""
         return self.cards[-1]
-
-
-class WrongCardError(IllegalMoveError):
-    """A move named a card other than the one drawn (FORMATS.md, move scripts)."""
 
 
 _PLAYING = Status.PLAYING
@@ -360,6 +356,7 @@ class Game:
         pile = self._piles.get(c)
         return None if pile is None else Pile(tuple(pile), self._up[c])
 
+    @property
     def grid(self) -> dict[Cell, Pile]:
         """Every pile by cell, in reading order (row by row, left to right)."""
         piles = self._piles
@@ -369,6 +366,7 @@ class Game:
         """(top row, bottom row, left column, right column) of the piles, from 0; ``None`` when empty."""
         return None if not self._npiles else self._box
 
+    @property
     def unseen(self) -> list[Card]:
         """The cards of the deck not yet seen (not on the grid, not the next card), in deck order.
 
@@ -379,6 +377,51 @@ class Game:
         if nxt is not None:
             seen.add(nxt)
         return [c for c in ordered_deck(self.rules) if c not in seen]
+
+    # ------------------------------------------------------------ file formats
+
+    def transcript(self, *, claims: bool = True) -> str:
+        """This game as a transcript (FORMATS.md "Transcripts"): YAML that
+        :meth:`from_transcript` reads back.  ``claims=False`` writes each move as
+        ``"CARD CELL"`` only.
+
+        :raises ArgumentError: for a game resumed from a position without its moves
+            (a transcript records every move).
+        """
+        from ..formats.transcript_write import transcript_text
+
+        return transcript_text(self, claims=claims)
+
+    @classmethod
+    def from_transcript(cls, text: str, source: str = "transcript") -> Game:
+        """The game of a one-game transcript, replayed to its end, every claim checked.
+
+        :param source: the name that errors give the text (a file name, say).
+        :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        """
+        from ..formats.transcript import load_game
+
+        return load_game(text, source)
+
+    def state(self, *, player_view: bool = False, reveal: bool = False) -> str:
+        """This game's position as a state (FORMATS.md "State"): YAML that
+        :meth:`from_state` reads back; ``player_view=True`` writes only what the
+        player may know (face-down top cards too with ``reveal=True``)."""
+        from ..formats.state import state_text
+
+        return state_text(self, player_view=player_view, reveal=reveal)
+
+    @classmethod
+    def from_state(cls, text: str, source: str = "state") -> Game:
+        """The game of a state, every key checked (a player's view is refused: see
+        :meth:`PlayerView.from_state`).
+
+        :param source: the name that errors give the text (a file name, say).
+        :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        """
+        from ..formats.state import read_state
+
+        return read_state(text, source)
 
     def view(self) -> PlayerView:
         """What the player may know now (RULES.md §6): :meth:`PlayerView.of` this game.
@@ -454,14 +497,14 @@ class Game:
             like ``7H``); required when the deck does not say which card comes next.
         :returns: the record of the placement (also kept in :attr:`moves`).
         :raises IllegalMoveError: when the cell is illegal (the message says why),
-            the game is over, or the card is not the one drawn (:class:`WrongCardError`).
+            the game is over, or the card is not the one drawn (an :class:`IllegalMoveError` with the fact ``drawn``).
         :raises ParseError: for a cell or card that is not one, text or another type (a
             plain ``int`` too: ``Cell(n)`` and ``Card(n)`` say which number is meant).
         """
         c = cell if type(cell) is Cell else as_cell(cell, "Game.play")
         # The test of _is_open, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
-            raise IllegalMoveError(self.why_illegal(c))
+            raise IllegalMoveError(self.why_illegal(c) or "")
         placed = self._placed
         deck_len = len(self._deck)
         if card is None and placed < deck_len:
@@ -516,7 +559,7 @@ class Game:
         if i < len(self._deck):
             drawn = self._deck[i]
             if card is not None and card != drawn:
-                raise WrongCardError(f"the card drawn is {drawn}, not {card}")
+                raise IllegalMoveError(f"the card drawn is {drawn}, not {card}", drawn=drawn)
             return drawn
         if card is None:
             raise IllegalMoveError("the next card is unknown: the move must name it (like 7H d4)")
@@ -715,13 +758,25 @@ class PlayerView:
             raise PositionError("the next card is unknown, so there is no player's view to take")
         return cls(
             game.rules,
-            game.grid(),
+            game.grid,
             game.next_card,
             game.stock_count,
-            tuple(sorted(game.unseen())),
+            tuple(sorted(game.unseen)),
             game.face_down,
             game.status,
         )
+
+    @classmethod
+    def from_state(cls, text: str, source: str = "state") -> PlayerView:
+        """The view of a state: a full state's, or a player's view written with its
+        face-down cards revealed (``Game.state(player_view=True, reveal=True)``).
+
+        :param source: the name that errors give the text (a file name, say).
+        :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        """
+        from ..formats.state import read_view
+
+        return read_view(text, source)
 
     def legal_cells(self) -> list[Cell]:
         """The cells where the next card may go, in reading order (RULES.md §3; :meth:`Game.legal_cells`):
@@ -767,7 +822,7 @@ def perft(game: Game, depth: int) -> int:
     """
     if not isinstance(game, Game):
         raise wrong_argument("perft", "game", "a Game", game)
-    check_whole(depth, "perft", "depth", minimum=0)
+    check("perft", depth=depth)
     return _perft(game, depth)
 
 

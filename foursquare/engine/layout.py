@@ -59,6 +59,16 @@ class Cell(int):
     def __repr__(self) -> str:
         return f"Cell({CELL_NAMES[self]!r})"
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            raise TypeError(f"{self!r} == {other!r}: compare a Cell with a Cell, like Cell({other!r}), or its name, str(cell)")
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
     @classmethod
     def parse(cls, text: str) -> Cell:
         """Read a cell name such as ``d4`` (either case, white space around it ignored).

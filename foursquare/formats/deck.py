@@ -32,7 +32,8 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
             try:
                 card = Card.parse(word)
             except ParseError as exc:
-                raise FormatError(source, number, _not_a_card(word, text, exc)) from None
+                state = input_kind(text) is FileKind.STATE
+                raise FormatError(source, number, _not_a_card(word, text, exc), advice=Advice.READ_AS_STATE if state else None) from None
             if card.rank > rules.ranks or card.suit >= rules.suits:
                 raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
             if card in first_line:
@@ -54,7 +55,7 @@ def _not_a_card(word: str, text: str, error: ParseError) -> str:
     kind = input_kind(text)
     what = "a deck file lists cards, top first, separated by white space"
     if kind is FileKind.STATE:
-        return f"not a card: {quote(word)}: the file is a state, not a deck ({what}); {Advice.READ_AS_STATE}"
+        return f"not a card: {quote(word)}: the file is a state, not a deck ({what})"
     if kind is FileKind.TRANSCRIPT:
         return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
     try:

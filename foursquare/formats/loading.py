@@ -19,7 +19,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
-from ..errors import Advice, AgreementError, EmptyGameFileError, FormatError, GameChoiceError
+from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_choice
 from .files import Source
 from .yaml import clean_text
 
@@ -229,7 +229,7 @@ def load_view(
         return read_view(text, source)
     game = load_input(text, source, deal=deal, deck=deck, rules=rules)
     if game.status is Status.PLAYING and game.next_card is None:
-        raise FormatError(source, None, f"{next_card_unknown(game)}, so there is no player's view")
+        raise FormatError(source, None, f"{next_card_unknown(game)}, so there is no player's view", advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
 
@@ -238,7 +238,7 @@ def next_card_unknown(game: Game) -> str:
     make known is placed (for a message; without ``FILE:`` before it)."""
     known = len(game.deck)
     placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
-    return f"the next card is unknown: {placed} ({Advice.NAME_MORE_CARDS})"
+    return f"the next card is unknown: {placed}"
 
 
 def load_game_file(
@@ -306,20 +306,20 @@ def load_game_text(
     :raises AgreementError: when ``deal``, ``deck`` or ``rules`` disagrees with
         what the file names itself, or ``game_number`` is given for a file that
         is not a transcript.
-    :raises GameChoiceError: for a multi-game transcript without ``game_number``,
+    :raises FormatError: for a multi-game transcript without ``game_number``,
         or a ``game_number`` past its last game.
-    :raises EmptyGameFileError: for a text without moves and no ``deal``/``deck``
+    :raises FormatError: for a text without moves and no ``deal``/``deck``
         (or ``empty_ok=False``).
     :raises FormatError: ``FILE:LINE: message`` at the first problem of the file.
     """
     if not holds_entries(text):
         what = "is empty" if not text.strip() else "holds only comments"
         if not empty_ok:
-            raise EmptyGameFileError(name, what, start_allowed=False)
+            raise empty_game_file(name, what, start_allowed=False)
         if deal is None and deck is None:
-            raise EmptyGameFileError(name, what, start_allowed=True)
+            raise empty_game_file(name, what, start_allowed=True)
         if game_number is not None:
-            raise AgreementError(name, "game", "is not a transcript", game_number)
+            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         if deal is not None:
             return Game.from_deal(deal, rules or STANDARD)
         return Game(list(deck or ()), rules or STANDARD)
@@ -327,7 +327,7 @@ def load_game_text(
         game = _transcript_game(text, name, deal, deck, game_number)
     else:
         if game_number is not None:
-            raise AgreementError(name, "game", "is not a transcript", game_number)
+            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         game = load_input(text, name, deal=deal, deck=deck, rules=rules)
     game = _extended(game, deal, deck)
     check_agreement(game, name, deal=deal, deck=deck, rules=rules)
@@ -364,7 +364,7 @@ def _transcript_game(
         each = iter_transcripts(text, name, read=lambda k: k <= 2)
         games = list(itertools.islice(each, 2))
         if len(games) > 1:  # an error: the count of the rest is worth counting them
-            raise GameChoiceError(name, games[1].line, len(games) + sum(1 for _ in each), None)
+            raise game_choice(name, games[1].line, len(games) + sum(1 for _ in each), None)
         wanted = games[0]
     else:
         count = 0
@@ -374,7 +374,7 @@ def _transcript_game(
                 wanted = tg
                 break
         else:
-            raise GameChoiceError(name, None, count, game_number)
+            raise game_choice(name, None, count, game_number)
     # a transcript plays the rules it names, the standard rules when it names none
     # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
     game, errors = check_game(wanted, name, deal=deal, deck=deck)
@@ -399,8 +399,8 @@ def check_agreement(
     """
     own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
     if deal is not None and game.deal != deal:
-        raise AgreementError(name, "deal", own, deal)
+        raise AgreementError.with_file(name, "deal", own, deal)
     if deck is not None and list(game.deck[: len(deck)]) != list(deck):
-        raise AgreementError(name, "deck", own)
+        raise AgreementError.with_file(name, "deck", own)
     if rules is not None and game.rules != rules:
-        raise AgreementError(name, "rules", f"plays the {game.rules.label} rules", rules.label)
+        raise AgreementError.with_file(name, "rules", f"plays the {game.rules.label} rules", rules.label)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..engine.cards import Card
-from ..engine.game import Game, Placement, WrongCardError
+from ..engine.game import Game, Placement
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
@@ -401,7 +401,7 @@ def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tupl
 
 
 #: Said at the first move without a card when the script is replayed on an unknown card order.
-NEEDS_CARDS = f"the moves don't name their cards; {Advice.NAME_THE_CARDS}"
+NEEDS_CARDS = "the moves don't name their cards"
 
 
 def new_game(
@@ -435,10 +435,9 @@ def play_move(
     """
     try:
         return game.play(move.cell, move.card)
-    except WrongCardError as exc:
-        raise FormatError(source, line, f"wrong card: {exc}", game_number, number) from None
     except (IllegalMoveError, ParseError) as exc:
-        raise FormatError(source, line, f"illegal move {move}: {exc}", game_number, number) from None
+        what = "wrong card" if "drawn" in exc.facts else f"illegal move {move}"
+        raise FormatError(source, line, f"{what}: {exc}", game_number, number) from None
 
 
 def play_script(
@@ -479,7 +478,7 @@ def play_script(
         number = len(game.moves) - start + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-                raise FormatError(source, line, NEEDS_CARDS)
+                raise FormatError(source, line, NEEDS_CARDS, advice=Advice.NAME_THE_CARDS)
             play_move(game, entry, source, line, number)
             redo.clear()
             continue

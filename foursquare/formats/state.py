@@ -89,8 +89,7 @@ _NOT_RESUMABLE = (
 )
 _HIDDEN = (
     "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
-    f" flipped up, and which cards are unseen depends on it); {Advice.REVEAL} or write the card,"
-    " which the player saw when it was placed"
+    " flipped up, and which cards are unseen depends on it)"
 )
 
 
@@ -122,7 +121,7 @@ def state_document(game: Game, *, player_view: bool = False, reveal: bool = Fals
         face_down=game.face_down,
     )
     grid: dict[Quoted, Flow] = {}
-    for cell, pile in game.grid().items():
+    for cell, pile in game.grid.items():
         cards: list[Quoted | None] = [Quoted(str(c)) for c in pile.cards]
         if player_view and not pile.face_up and not reveal:
             cards[-1] = None
@@ -268,7 +267,7 @@ class _StateReader:
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
         if self.hidden:
             cell, line = self.hidden[0]
-            raise self.error(line, f"pile {cell}: {_HIDDEN}")
+            raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
         nxt_node = doc.get("next")
         if nxt_node is None:
             raise self.error(doc.line, "missing next (the card to place now, or null)")
@@ -401,7 +400,7 @@ class _StateReader:
                 raise self.error(doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
             play_move(game, move, src, line, number)
-        actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid().items()}
+        actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
             line = self.cell_lines.get(cell, _key_line(doc, "grid"))

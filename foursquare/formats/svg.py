@@ -249,7 +249,7 @@ def _result(game: Game) -> str:
 def _region(game: Game) -> tuple[int, int, int, int]:
     """(top row, bottom row, left column, right column) drawn: the piles and the legal
     cells (as the text grid draws them); the whole frame when there is neither."""
-    cells: list[int] = [*game.grid(), *game.legal_cells()]
+    cells: list[int] = [*game.grid, *game.legal_cells()]
     if not cells:
         last = game.rules.frame - 1
         return 0, last, 0, last
@@ -274,7 +274,7 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     """
     r0, r1, c0, c1 = _region(game)
     rows, cols = r1 - r0 + 1, c1 - c0 + 1
-    grid = game.grid()
+    grid = game.grid
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
@@ -411,7 +411,7 @@ def _panel(d: _Drawing, game: Game, x: float, y: float) -> None:
         placed = "1 card placed" if game.placed == 1 else f"{game.placed} cards placed"
         d.text(status, cx, sy2 + 14, "Playing", font_size=16, font_weight="bold", fill="#ffffff")
         d.text(status, cx, sy2 + 34, placed, font_size=12, fill=INK_ON_FELT)
-        piles = len(game.grid())
+        piles = len(game.grid)
         target = game.rules.size * game.rules.size
         d.text(status, cx, sy2 + 52, f"{piles} of {target} piles", font_size=12, fill=INK_ON_FELT)
 

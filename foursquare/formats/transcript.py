@@ -20,7 +20,7 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,16 +142,17 @@ class GameReport:
     game: Game | None
     line: int | None = 1
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, words: Mapping[Advice, str] | None = None) -> dict[str, Any]:
         """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each
-        ``{line, move, message, text}``), ``status``, ``reason``, ``score``, ``moves``."""
+        ``{line, move, message, text}``, the advice in ``words``: see
+        :meth:`~foursquare.errors.FoursquareError.worded`), ``status``, ``reason``, ``score``, ``moves``."""
         g = self.game
         return {
             "game": self.number,
             "line": self.line,
             "valid": self.valid,
             "errors": [
-                {"line": e.line, "move": e.move, "message": e.message, "text": str(e)} for e in self.errors
+                {"line": e.line, "move": e.move, "message": e.worded(words), "text": e.text(words)} for e in self.errors
             ],
             "status": None if g is None else g.status.value,
             "reason": None if g is None or g.reason is None else g.reason.value,
@@ -213,7 +214,7 @@ def iter_transcripts(
     if len(first) == 1 and isinstance(first[0].node, YMap):  # a whole file of another kind: a file error, no game
         other = _another_kind(first[0].node)
         if other is not None:
-            raise FormatError(source, first[0].line, other)
+            raise FormatError(source, first[0].line, other[0], advice=other[1])
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.skipped or read is not None and not read(number):
             tg = TranscriptGame(number, doc.line, complete=False, shape_read=False)
@@ -248,14 +249,13 @@ class _Seen:
 #: Said at the first move without a card of a game whose card order is unknown.
 NEEDS_CARDS = (
     "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
-    f" (or {Advice.NAME_THE_CARDS})"
 )
 
 #: What :func:`read_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
-    "state": f"this is a state, not a transcript ({Advice.READ_AS_STATE})",
-    "rules": f"this is a rules file, not a transcript ({Advice.USE_AS_RULES})",
+    "state": "this is a state, not a transcript",
+    "rules": "this is a rules file, not a transcript",
     "view": "this is a player's view, not a transcript (foursquare hint reads it)",
 }
 #: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
@@ -278,17 +278,19 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     return False
 
 
-def _another_kind(doc: YMap) -> str | None:
+def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     """What a document that is no game is (a state, a rules file, some other YAML),
-    in the words of :data:`NOT_A_TRANSCRIPT`; ``None`` for a game document."""
+    in the words of :data:`NOT_A_TRANSCRIPT`, and what to do with it; ``None`` for a game document."""
+    if "view" in doc and ("grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2):
+        return NOT_A_TRANSCRIPT["view"], None
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        return NOT_A_TRANSCRIPT["view" if "view" in doc else "state"]
+        return NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE
     if any(key in doc for key in GAME_KEYS):
         return None
     if any(key in doc for key in ("preset",) + PARAMETERS):
-        return NOT_A_TRANSCRIPT["rules"]
+        return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
-    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})"
+    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})", None
 
 
 class _Errors:
@@ -302,11 +304,10 @@ class _Errors:
         error.game = self.tg.number
         if move is not None:
             error.move = move
-        error.args = (str(error),)
         self.tg.errors.append(error)
 
-    def new(self, line: int | None, message: str, move: int | None = None) -> None:
-        self.tg.errors.append(FormatError(self.source, line, message, self.tg.number, move))
+    def new(self, line: int | None, message: str, move: int | None = None, advice: Advice | None = None) -> None:
+        self.tg.errors.append(FormatError(self.source, line, message, self.tg.number, move, advice=advice))
 
 
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
@@ -319,7 +320,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     tg.lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
-        err.new(doc.line, other)
+        err.new(doc.line, other[0], advice=other[1])
         tg.complete = False
         return tg
     for error in unknown_keys(doc, GAME_KEYS, "a game", source):
@@ -619,12 +620,12 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, er
     to ``errors``.  :returns: whether the replay stopped at a move that cannot be played."""
     n = tg.number
 
-    def fail(line: int | None, message: str, move: int) -> None:
-        errors.append(FormatError(source, line, message, n, move))
+    def fail(line: int | None, message: str, move: int, advice: Advice | None = None) -> None:
+        errors.append(FormatError(source, line, message, n, move, advice=advice))
 
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-            fail(entry.line, NEEDS_CARDS, m)
+            fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
             return True
         try:
             placement = game.play(entry.cell, entry.card)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.game import Game
-from ..errors import HistoryError
+from ..errors import ArgumentError
 from .rulesfile import rules_value
 from .yaml import Flow, FlowList, Quoted, dump
 
@@ -20,11 +20,11 @@ VERSION = 1
 def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
     """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`.
 
-    :raises HistoryError: when the game has no full history (resumed from a
+    :raises ArgumentError: when the game has no full history (resumed from a
         position without its moves), which a transcript cannot record (a ``ValueError`` too).
     """
     if len(game.moves) != game.placed:
-        raise HistoryError(
+        raise ArgumentError(
             "this game was resumed from a position without its moves, so it cannot be written as a transcript"
         )
     rules = rules_value(game.rules)
@@ -64,7 +64,7 @@ def transcript_text(game: Game, *, claims: bool = True) -> str:
     cells are quoted.  The text validates (:func:`validate`).  Join several games'
     texts with :func:`transcripts_text`.
 
-    :raises HistoryError: when the game has no full history (see :func:`transcript_document`).
+    :raises ArgumentError: when the game has no full history (see :func:`transcript_document`).
     """
     return dump(transcript_document(game, claims=claims))
 

@@ -16,7 +16,7 @@ import gymnasium
 
 from ..bots import Bot, get_bot
 from ..bots.simulate import deal_seed
-from ..engine.arguments import check_seconds, check_whole
+from ..engine.arguments import check
 from ..errors import wrong_argument
 from .env import EnvArgumentError, FoursquareEnv
 
@@ -30,15 +30,13 @@ class BotPlayer:
         seeds come from it and the deal number (:func:`~foursquare.bots.simulate.deal_seed`).
     :param nodes: the bot's work limit per move (``--nodes``; ``None``: its default).
     :param budget: seconds per move (``None``: none, the fixed work limit only).
-    :raises BotError: for an unknown bot name.
+    :raises ArgumentError: for an unknown bot name.
     :raises ArgumentError: for a seed, nodes or budget of another type, or out of range
         (a negative seed or budget, nodes below 1).
     """
 
     def __init__(self, bot: str | Bot = "deep", *, seed: int = 0, nodes: int | None = None, budget: float | None = None) -> None:
-        check_whole(seed, "BotPlayer", "seed", minimum=0)
-        check_whole(nodes, "BotPlayer", "nodes", none="the bot's default", minimum=1)
-        check_seconds(budget, "BotPlayer", "budget")
+        check("BotPlayer", seed=seed, nodes=nodes, budget=budget)
         self.bot = bot if isinstance(bot, Bot) else get_bot(bot, nodes)
         self.seed = seed
         self.budget = budget
@@ -52,7 +50,7 @@ class BotPlayer:
 
         :raises EnvArgumentError: for an environment that is not a :class:`FoursquareEnv`.
         :raises ResetNeededError: before the first reset.
-        :raises BotError: when the episode is over.
+        :raises PositionError: when the episode is over.
         """
         inner = env.unwrapped if isinstance(env, gymnasium.Env) else None
         if not isinstance(inner, FoursquareEnv):

@@ -3,10 +3,10 @@ SQLite file, with its rows, its statistics, the prompt's recorder and its
 transcripts in and out.
 
 - :mod:`~foursquare.history.store`: the SQLite file (:class:`HistoryStore`,
-  :func:`read_records`), its checks and refusals (:class:`HistoryStoreError` and
-  its kinds), a failed write in words (:func:`error_words`).
+  :func:`read_records`), its checks and refusals (:class:`HistoryStoreError`,
+  ``refused`` or not), a failed write in words (:func:`error_words`).
 - :mod:`~foursquare.history.rows`: one game as its row holds it (:class:`GameRecord`),
-  and the one place a row is read (:class:`DamagedRow`).
+  and the one place a row is read (:func:`read_row`).
 - :mod:`~foursquare.history.stats`: the statistics of ``foursquare stats``
   (:func:`summarize`, :func:`by_rules`).
 - :mod:`~foursquare.history.recorder`: the prompt's game kept in the history as it
@@ -29,16 +29,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
+    from ..errors import HistoryStoreError as HistoryStoreError  # documented under foursquare
     from .recorder import GameRecorder, start_recording
-    from .rows import DamagedRow, GameRecord, Kind, Source
+    from .rows import GameRecord, Kind, Source
     from .stats import Summary, by_rules, summarize
     from .store import (
         SCHEMA_VERSION,
-        CorruptHistoryError,
         HistoryStore,
-        HistoryStoreError,
         Imported,
-        NewerHistoryError,
         error_words,
         read_records,
     )
@@ -47,10 +45,10 @@ if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each
 # name -> the module (of this package) that defines it.
 _EXPORTS: dict[str, str] = {
     "GameRecorder": "recorder", "start_recording": "recorder",
-    "DamagedRow": "rows", "GameRecord": "rows", "Kind": "rows", "Source": "rows",
+    "GameRecord": "rows", "Kind": "rows", "Source": "rows",
     "Summary": "stats", "by_rules": "stats", "summarize": "stats",
-    "SCHEMA_VERSION": "store", "CorruptHistoryError": "store", "HistoryStore": "store", "HistoryStoreError": "store",
-    "Imported": "store", "NewerHistoryError": "store", "error_words": "store", "read_records": "store",
+    "SCHEMA_VERSION": "store", "HistoryStore": "store", "HistoryStoreError": "store",
+    "Imported": "store", "error_words": "store", "read_records": "store",
     "Export": "transcripts", "Transcripts": "transcripts", "export_games": "transcripts",
     "export_numbers": "transcripts", "import_games": "transcripts", "read_transcripts": "transcripts",
 }  # fmt: skip
@@ -74,8 +72,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "SCHEMA_VERSION", "CorruptHistoryError", "DamagedRow", "Export", "GameRecord", "GameRecorder",
-    "HistoryStore", "HistoryStoreError", "Imported", "Kind", "NewerHistoryError", "Source", "Summary",
+    "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",
+    "HistoryStore", "Imported", "Kind", "Source", "Summary",
     "Transcripts", "by_rules", "error_words", "export_games", "export_numbers", "import_games",
     "read_records", "read_transcripts", "start_recording", "summarize",
 ]  # fmt: skip

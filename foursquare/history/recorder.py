@@ -11,8 +11,9 @@ import sqlite3
 import time
 
 from ..engine.game import Game
+from ..errors import HistoryStoreError
 from .rows import GameRecord, Kind, Source
-from .store import CorruptHistoryError, HistoryStore, HistoryStoreError, digest
+from .store import HistoryStore, digest
 
 
 class GameRecorder:
@@ -25,8 +26,8 @@ class GameRecorder:
     A write that fails (the file locked by another writer, the disk full, the
     file read-only) is kept in :attr:`error`, never raised: the next change
     tries again with the whole game, so nothing is lost once the file can be
-    written.  A file that cannot be a history (:class:`~foursquare.history.store.NewerHistoryError`,
-    :class:`CorruptHistoryError`) is never written: :attr:`refused` says why.
+    written.  A file that cannot be a history (a :class:`~foursquare.errors.HistoryStoreError`
+    that is ``refused``) is never written: :attr:`refused` says why.
 
     :param path: the history file (created when missing).
     :param game: the game being played.
@@ -67,12 +68,11 @@ class GameRecorder:
         try:
             self.store.check_rows()  # a damaged row: the file is never written
             stopped = self._stopped()
-        except CorruptHistoryError as exc:
-            self.refused = exc
-            self.close()
-            return False
-        except HistoryStoreError as exc:  # it cannot be read now (locked): tried again at the next change
-            self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+        except HistoryStoreError as exc:  # refused for good, or it cannot be read now (locked): tried again
+            if exc.refused:
+                self.refused = exc
+            else:
+                self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
             self.close()
             return False
         if stopped is not None and self.row is None:

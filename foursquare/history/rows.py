@@ -1,7 +1,7 @@
 """One game of the history as its row holds it (:class:`GameRecord`), and the one
 place a row is read: :func:`read_row` takes the values SQLite gives back and
 either makes the record or says, naming the row and the column, why they are
-not values foursquare writes (:class:`DamagedRow`).
+not values foursquare writes (:class:`~foursquare.errors.HistoryStoreError`).
 
 SQLite keeps whatever a column is given (a text in an ``INTEGER`` column, a
 number of any size in a ``REAL`` one), so a file changed by another program, or
@@ -9,8 +9,8 @@ damaged, can hold values that no reader of this package expects: each value is
 checked for its type and range, and the status, the reason and the score for
 the combinations a game has (RULES.md §5: a game won has a score and no reason,
 a game lost a reason and no score, a game going on neither).  The history's
-store turns a :class:`DamagedRow` into a refusal of the file that names it
-(:class:`~foursquare.history.store.CorruptHistoryError`), for every reader.
+store turns such a :class:`~foursquare.errors.HistoryStoreError` (naming the row) into a
+refusal of the file that names it too, for every reader.
 
     >>> r = read_row((1, "transcript", "x", "standard", "7", 3, "playing", None, None, 0,
     ...               0.0, 1.0, None, 1.0, "prompt", None, b"d" * 16))
@@ -20,7 +20,7 @@ store turns a :class:`DamagedRow` into a refusal of the file that names it
     ...           None, None, None, 1.0, "prompt", None, b"d" * 16))
     Traceback (most recent call last):
     ...
-    foursquare.history.rows.DamagedRow: row 2: its kind is 'zzz', not one foursquare writes (transcript, state)
+    foursquare.errors.HistoryStoreError: row 2: its kind is 'zzz', not one foursquare writes (transcript, state)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from ..engine.deal import MAX_DEAL
 from ..engine.game import Reason, Status
 from ..engine.rules import PRESETS
-from ..errors import FoursquareError
+from ..errors import HistoryStoreError
 
 #: The columns a reader selects, in the order of :func:`read_row`'s values.
 COLUMNS = (
@@ -118,10 +118,6 @@ class GameRecord:
         return max(0.0, self.last_move - self.started)
 
 
-class DamagedRow(FoursquareError, ValueError):
-    """A row whose values foursquare never writes: ``row ID: why``."""
-
-
 _E = TypeVar("_E", bound=Enum)
 
 
@@ -132,13 +128,13 @@ def _shown(value: object) -> str:
 
 
 class _Row:
-    """The checks of one row's values, each failure a :class:`DamagedRow` naming the row."""
+    """The checks of one row's values, each failure a :class:`~foursquare.errors.HistoryStoreError` naming the row."""
 
     def __init__(self, rid: object) -> None:
         self.rid = rid
 
-    def bad(self, column: str, value: object, expected: str) -> DamagedRow:
-        return DamagedRow(f"row {self.rid}: its {column} is {_shown(value)}, not {expected}")
+    def bad(self, column: str, value: object, expected: str) -> HistoryStoreError:
+        return HistoryStoreError(f"row {self.rid}: its {column} is {_shown(value)}, not {expected}", refused=True)
 
     def choice(self, column: str, value: object, kind: type[_E]) -> _E:
         if isinstance(value, str):
@@ -183,7 +179,7 @@ class _Row:
 def read_row(row: tuple[Any, ...]) -> GameRecord:
     """The record of a row's values (in the order of :data:`COLUMNS`).
 
-    :raises DamagedRow: naming the row and the first value that foursquare never
+    :raises HistoryStoreError: naming the row and the first value that foursquare never
         writes there: a value of the wrong type or out of its range (a count
         below 0, a time not finite or beyond the year 9999, a deal that is not a
         deal number, more moves than a preset's deck holds, a score above its
@@ -194,14 +190,18 @@ def read_row(row: tuple[Any, ...]) -> GameRecord:
      key) = row
     check = _Row(rid)
     if type(rid) is not int:
-        raise DamagedRow(f"a row whose id is {_shown(rid)}, not a whole number")
+        raise HistoryStoreError(f"a row whose id is {_shown(rid)}, not a whole number", refused=True)
     the_status = check.choice("status", status, Status)
     the_reason = None if reason is None else check.choice("reason", reason, Reason)
     the_score = check.count("score", score, optional=True)
     if (the_status is Status.WON) != (the_score is not None):
-        raise DamagedRow(f"row {rid}: a game {the_status.value} {'without' if the_score is None else 'with'} a score")
+        raise HistoryStoreError(
+            f"row {rid}: a game {the_status.value} {'without' if the_score is None else 'with'} a score", refused=True
+        )
     if (the_status is Status.LOST) != (the_reason is not None):
-        raise DamagedRow(f"row {rid}: a game {the_status.value} {'without' if the_reason is None else 'with'} a reason")
+        raise HistoryStoreError(
+            f"row {rid}: a game {the_status.value} {'without' if the_reason is None else 'with'} a reason", refused=True
+        )
     if not isinstance(key, bytes) or len(key) != DIGEST_SIZE:
         raise check.bad("digest", key, f"{DIGEST_SIZE} bytes")
     the_rules = str(check.text("rules", rules))

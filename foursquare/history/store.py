@@ -27,10 +27,10 @@ What the file guarantees:
   (:class:`~foursquare.history.recorder.GameRecorder`), each write committed.
 - **A file from a newer version is never altered.**  Its schema version
   (``PRAGMA user_version``) is read before anything is written, and a version
-  above :data:`SCHEMA_VERSION` is refused (:class:`NewerHistoryError`).
+  above :data:`SCHEMA_VERSION` is refused (:class:`~foursquare.errors.HistoryStoreError`, ``refused``).
 - **A file that is not a history is never overwritten**: one that is not an
   SQLite file (its header), fails SQLite's ``quick_check``, or is an SQLite file
-  of other tables is refused (:class:`CorruptHistoryError`), and left as it is.
+  of other tables is refused (``refused``), and left as it is.
 
 The statistics of the records are :mod:`foursquare.history.stats`'s.
 
@@ -61,8 +61,8 @@ from types import TracebackType
 from typing import NamedTuple
 
 from ..engine.game import Game
-from ..errors import FormatError, FoursquareError, shown_name
-from .rows import COLUMN_NAMES, COLUMNS, DamagedRow, GameRecord, Kind, Source, read_row
+from ..errors import FormatError, FoursquareError, HistoryStoreError, shown_name
+from .rows import COLUMN_NAMES, COLUMNS, GameRecord, Kind, Source, read_row
 
 #: The schema this module reads and writes (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -94,20 +94,6 @@ CREATE TABLE games (
 CREATE INDEX games_digest ON games (digest);
 """
 _STATEMENTS = tuple(part.strip() for part in _SCHEMA.split(";") if part.strip())
-
-
-class HistoryStoreError(FoursquareError):
-    """The history file cannot be used: the message names the file and why."""
-
-
-class NewerHistoryError(HistoryStoreError):
-    """The history file was written by a newer version of foursquare (its schema
-    version is above :data:`SCHEMA_VERSION`); it is left as it is."""
-
-
-class CorruptHistoryError(HistoryStoreError):
-    """The history file is not a foursquare history (not SQLite, damaged, or
-    another program's tables); it is left as it is."""
 
 
 class Imported(NamedTuple):
@@ -147,7 +133,7 @@ def position_of(game: Game) -> tuple[object, ...]:
     (in order), stock count and status.  Two games that stand alike go on alike
     (RULES.md §3-§5): a game resumed from a state without its moves stands where
     the game of that state stood."""
-    return (game.rules, tuple(game.grid().items()), game.deck[game.placed :], game.stock_count, game.status)
+    return (game.rules, tuple(game.grid.items()), game.deck[game.placed :], game.stock_count, game.status)
 
 
 def game_of(record: GameRecord) -> Game | None:
@@ -179,7 +165,7 @@ def _check_header(path: str) -> None:
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
     if head and head != SQLITE_HEADER:
-        raise CorruptHistoryError(_not_history(path, "it is not an SQLite database"))
+        raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
 
 
 def _check_folder(path: str) -> None:
@@ -339,8 +325,8 @@ class HistoryStore:
 
         :param create: create the file (and its folder) and the table when missing;
             otherwise a missing file is an empty history, opened in memory.
-        :raises NewerHistoryError: for a schema version above :data:`SCHEMA_VERSION`.
-        :raises CorruptHistoryError: for a file that is not a foursquare history.
+        :raises HistoryStoreError: ``refused`` for a schema version above :data:`SCHEMA_VERSION`,
+            and for a file that is not a foursquare history;
         :raises HistoryStoreError: for a file that cannot be opened (a directory,
             permissions) or a place that cannot hold one (a folder on its way that
             is a file or cannot be searched), with or without ``create``: a folder
@@ -397,7 +383,7 @@ class HistoryStore:
     def _check(self) -> int:
         """The schema version, after the checks of the file's soundness (nothing written).
 
-        :raises NewerHistoryError, CorruptHistoryError: see :meth:`open`.
+        :raises HistoryStoreError: see :meth:`open`.
         :raises sqlite3.OperationalError: when the file cannot be read now (locked).
         """
         try:
@@ -408,28 +394,29 @@ class HistoryStore:
                 if self._db.in_transaction:
                     self._db.execute("COMMIT")
             if version > SCHEMA_VERSION:
-                raise NewerHistoryError(
+                raise HistoryStoreError(
                     f"{shown_name(self.path)}: the history was written by a newer foursquare (schema version"
                     f" {version}; this one reads version {SCHEMA_VERSION}); it is left as it is:"
-                    " upgrade foursquare to use it"
+                    " upgrade foursquare to use it",
+                    refused=True,
                 )
             check = self._db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
-                raise CorruptHistoryError(_not_history(self.path, f"SQLite finds it damaged: {check[0] if check else '?'}"))
+                raise HistoryStoreError(_not_history(self.path, f"SQLite finds it damaged: {check[0] if check else '?'}"), refused=True)
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as exc:
-            raise CorruptHistoryError(_not_history(self.path, str(exc))) from None
+            raise HistoryStoreError(_not_history(self.path, str(exc)), refused=True) from None
         if version == 0 and tables:
-            raise CorruptHistoryError(_not_history(self.path, "it is an SQLite database of other tables"))
+            raise HistoryStoreError(_not_history(self.path, "it is an SQLite database of other tables"), refused=True)
         if version == SCHEMA_VERSION and "games" not in tables:
-            raise CorruptHistoryError(_not_history(self.path, "its table of games is missing"))
+            raise HistoryStoreError(_not_history(self.path, "its table of games is missing"), refused=True)
         if version == SCHEMA_VERSION:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
             missing = [name for name in COLUMN_NAMES if name not in columns]
             if missing:
-                raise CorruptHistoryError(
-                    _not_history(self.path, f"damaged: its table of games has no column {', '.join(missing)}")
+                raise HistoryStoreError(
+                    _not_history(self.path, f"damaged: its table of games has no column {', '.join(missing)}"), refused=True
                 )
         return version
 
@@ -528,7 +515,7 @@ class HistoryStore:
         same rules, cards and moves, still playing), or ``None``: a game resumed
         from its recording continues its row.
 
-        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        :raises HistoryStoreError: as :meth:`records`.
         """
         rows = self._rows(
             f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status = 'playing' AND source != 'import'"
@@ -543,7 +530,7 @@ class HistoryStore:
         without its moves (a state) continues the row of the game it was saved
         from, kept as a transcript or as a state.
 
-        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        :raises HistoryStoreError: as :meth:`records`.
         """
         rows = self._rows(
             f"SELECT {COLUMNS} FROM games WHERE status = 'playing' AND source != 'import' AND rules = ?"
@@ -594,7 +581,7 @@ class HistoryStore:
         """The games, in the order they were added (``newest_first``: the reverse),
         at most ``limit`` of them (the newest when newest first).
 
-        :raises CorruptHistoryError: for a row of values foursquare never writes
+        :raises HistoryStoreError: (``refused``) for a row of values foursquare never writes
             (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
@@ -619,11 +606,11 @@ class HistoryStore:
             for row in self._db.execute(sql, params):
                 try:
                     yield read_row(row)
-                except DamagedRow as exc:
-                    raise CorruptHistoryError(_not_history(self.path, f"damaged: {exc}")) from None
+                except HistoryStoreError as exc:
+                    raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
         except sqlite3.DatabaseError as exc:
             if _damage(exc):
-                raise CorruptHistoryError(_not_history(self.path, f"damaged: {exc}")) from None
+                raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
             raise HistoryStoreError(f"{shown_name(self.path)}: cannot read the history: {error_words(exc)}") from exc
 
     def check_rows(self) -> int:
@@ -631,7 +618,7 @@ class HistoryStore:
         a writer calls it before its first write, so that a damaged history is
         never altered.
 
-        :raises CorruptHistoryError, HistoryStoreError: as :meth:`records`.
+        :raises HistoryStoreError: as :meth:`records`.
         """
         return sum(1 for _ in self)
 
@@ -640,7 +627,7 @@ class HistoryStore:
         (FORMATS.md "Transcripts"), checked as ``validate`` checks a file: each
         game is one document that replays to the game of its row (its digest).
 
-        :raises CorruptHistoryError: naming the row whose record is not its game's
+        :raises HistoryStoreError: (``refused``) naming the row whose record is not its game's
             transcript (nothing is to be written), or as :meth:`records`.
         """
         from ..formats.transcript import iter_validate, load_game
@@ -668,15 +655,15 @@ class HistoryStore:
                     why = "its transcript is not the game of its row"
                 else:
                     continue
-            raise CorruptHistoryError(_not_history(self.path, f"damaged: row {record.id}: {why}"))
-        raise CorruptHistoryError(_not_history(self.path, "damaged: its transcripts do not make one stream"))
+            raise HistoryStoreError(_not_history(self.path, f"damaged: row {record.id}: {why}"), refused=True)
+        raise HistoryStoreError(_not_history(self.path, "damaged: its transcripts do not make one stream"), refused=True)
 
 
 def read_records(path: str) -> list[GameRecord]:
     """The games of the history at ``path``, in the order they were added (none for a
     missing file); nothing is written.
 
-    :raises NewerHistoryError, CorruptHistoryError, HistoryStoreError: as
+    :raises HistoryStoreError: as
         :meth:`HistoryStore.open` and :meth:`HistoryStore.records`.
     """
     with HistoryStore.open(path) as store:

@@ -51,7 +51,7 @@ def export_games(path: str) -> Export:
     checked (:meth:`HistoryStore.exported`), and the count of the games left out.
 
     :raises HistoryStoreError: as :meth:`HistoryStore.open` and :meth:`HistoryStore.records`;
-        :class:`CorruptHistoryError` naming a damaged row (nothing is to be written).
+        ``refused``, naming a damaged row (nothing is to be written).
     """
     with HistoryStore.open(path) as store:
         records = store.records()

@@ -13,9 +13,9 @@ move by move.
 
 from .batch import solve_deals
 from .search import solve, solve_deal, solve_deck
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution
 
 __all__ = [
-    "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Outcome", "Solution", "SolverError",
+    "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "UNKNOWN", "Outcome", "Solution",
     "solve", "solve_deal", "solve_deals", "solve_deck",
 ]

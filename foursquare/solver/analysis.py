@@ -22,7 +22,7 @@ from typing import Protocol
 from ..engine.game import Game, Placement, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import FoursquareError
+from ..errors import ArgumentError
 from ..stats import Distribution, wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
@@ -34,10 +34,6 @@ ANALYSIS_MAX_NODES = 2_000_000
 #: The share of the node limit each position gets in the first pass of
 #: :class:`GameJudge` (the rest is for the second pass, with what later positions proved).
 FIRST_PASS_SHARE = 0.01
-
-
-class AnalysisError(FoursquareError, ValueError):
-    """A game that cannot be analyzed (resumed from a position without its moves)."""
 
 
 @dataclass(frozen=True)
@@ -351,8 +347,8 @@ def analyze_game(
     :param progress: called once per position judged (``len(game.moves) + 1`` of them,
         the start included), for a progress bar.
     :returns: a :class:`GameAnalysis`.
-    :raises AnalysisError: (a ``ValueError``) for a game resumed from a position without its moves.
-    :raises SolverError: when the solver cannot work on a position (its next card unknown).
+    :raises ArgumentError: (a ``ValueError``) for a game resumed from a position without its moves.
+    :raises PositionError: when the solver cannot work on a position (its next card unknown).
 
     To keep what was judged when the work is cut short (Ctrl-C), use :class:`GameJudge`
     and its :meth:`~GameJudge.analysis` instead.
@@ -406,7 +402,7 @@ class GameJudge:
         first_share: float = FIRST_PASS_SHARE,
     ) -> None:
         if len(game.moves) != game.placed:
-            raise AnalysisError("the game was resumed from a position without its moves; there is nothing to analyze")
+            raise ArgumentError("the game was resumed from a position without its moves; there is nothing to analyze")
         self.game = game
         self.max_nodes = max_nodes
         self.timeout = timeout
@@ -706,7 +702,6 @@ class GameJudge:
 
 __all__ = [
     "ANALYSIS_MAX_NODES",
-    "AnalysisError",
     "BatchSummary",
     "BatchTally",
     "DEFAULT_MAX_NODES",

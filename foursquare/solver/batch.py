@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.arguments import check_whole
+from ..engine.arguments import check
 from ..engine.deal import check_deal_number
 from ..engine.rules import STANDARD, Rules, as_rules
 from ..errors import wrong_argument
 from .search import DEFAULT_MAX_NODES, Solution, solve_deal
-from .solution import check_limits
 
 if TYPE_CHECKING:
     from ..parallel import Mapper
@@ -57,15 +56,14 @@ def solve_deals(
     :param mapper: where the deals are solved instead (one deal per task, given to
         it lazily): a :class:`~foursquare.parallel.Mapper` such as a Dask cluster's
         (:meth:`foursquare.cluster.Cluster.map`); ``jobs`` is then not used.
-    :raises SolverError: as :func:`~foursquare.solver.search.solve`.
+    :raises PositionError: as :func:`~foursquare.solver.search.solve`.
     :raises WorkerError: when a worker process ends before its deal is solved.
-    :raises ClusterError: from a cluster's mapper (a deal that failed there is named).
+    :raises WorkerError: from a cluster's mapper (a deal that failed there is named).
     :raises ParseError, RulesError, ArgumentError: at the call, for an argument that is
         not what it should be (a deal that is not a deal number, ``jobs="2"``).
     """
     rules = as_rules(rules, "solve_deals")
-    check_limits("solve_deals", max_nodes, timeout)
-    check_whole(jobs, "solve_deals", "jobs", minimum=1)
+    check("solve_deals", max_nodes=max_nodes, timeout=timeout, jobs=jobs)
     _check_deals(deals)
     return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
 

@@ -54,7 +54,7 @@ class Board:
         b = cls(game.rules)
         index = b.frame.from_cell
         r0, r1, c0, c1 = 99, -1, 99, -1
-        for cell, pile in game.grid().items():
+        for cell, pile in game.grid.items():
             r, c = cell.row, cell.column
             q = index[int(cell)]
             b.h[q] = len(pile.cards)

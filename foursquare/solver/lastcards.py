@@ -39,7 +39,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..engine.frame import frame_tables
-from ..errors import FoursquareError
 
 #: A range narrowing of one pile: (pile, lowest class, highest class).
 _Narrowing = tuple[int, int, int]
@@ -179,8 +178,9 @@ def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) 
     return True
 
 
-class TailLimit(FoursquareError):
-    """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched."""
+class TailLimit(Exception):
+    """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched.
+    A signal inside the solver's search (it never reaches a caller), not an error."""
 
     def __init__(self, steps: int) -> None:
         super().__init__(steps)

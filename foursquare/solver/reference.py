@@ -37,7 +37,7 @@ def _key(game: Game) -> tuple[object, ...]:
     more (every box of ``size`` rows and columns around the piles fits in the
     frame), since the rules then look the same wherever the piles lie (RULES.md §3).
     """
-    grid = game.grid()
+    grid = game.grid
     box = game.bounding_box()
     shift = 0
     if box is not None:
@@ -92,7 +92,7 @@ def solve_with_engine(
             return True
         if game.is_over or game.placed >= budget or game.placed >= last:
             return False
-        if full - len(game.grid()) > budget - game.placed:  # each missing pile needs a card
+        if full - len(game.grid) > budget - game.placed:  # each missing pile needs a card
             return False
         key = _key(game)
         if failed.get(key, -1) >= budget:
@@ -114,7 +114,7 @@ def solve_with_engine(
         failed[key] = budget
         return False
 
-    first = max(game.placed + 1, game.placed + full - len(game.grid()), fewest_cards)
+    first = max(game.placed + 1, game.placed + full - len(game.grid), fewest_cards)
     for budget in range(first, last + 1):
         path: list[Cell] = []
         try:

@@ -106,6 +106,7 @@ from collections.abc import Sequence
 from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
+from ..errors import ArgumentError, PositionError
 from . import core as _core_choice
 from . import lastcards
 from .board import Board
@@ -123,11 +124,11 @@ from .bounds import (
     two_last_cut,
 )
 from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, SolverError, check_solve
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, check_solve
 
 __all__ = [
     "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "TAIL_CARDS", "TAIL_STEPS_ONE_MORE", "UNKNOWN", "Outcome", "Search", "Solution",
-    "SolverError", "fast_rules", "solve", "solve_deal", "solve_deck",
+    "fast_rules", "solve", "solve_deal", "solve_deck",
 ]
 
 #: How many last cards of a win :mod:`foursquare.solver.lastcards` undoes before each budget.
@@ -182,7 +183,7 @@ def solve(
         parent's).  The budgets that would score more are not searched, so the answer
         is the same with fewer positions, provided the bound is true (``None``: none).
     :returns: a :class:`Solution`; its moves start from the game's position.
-    :raises SolverError: for a game whose next card is unknown; ArgumentError for an argument of another type.
+    :raises PositionError: for a game whose next card is unknown; ArgumentError for an argument of another type.
 
     Rule sets with other flip or adjacency rules (RULES.md §8) are searched by the plain engine-based
     solver (:func:`foursquare.solver.reference.solve_with_engine`): the same answers, much slower.
@@ -205,7 +206,7 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at
     deck = game.deck
     t0 = game.placed
     if t0 >= len(deck):
-        raise SolverError("the next card is unknown: the solver needs the stock order")
+        raise PositionError("the next card is unknown: the solver needs the stock order")
     if not fast_rules(rules):
         from .reference import solve_with_engine
 
@@ -265,7 +266,7 @@ def solve_deck(
     """Solve a game from the start with a known card order (top first).
 
     :param deck: the stock, top first (40 cards, or a prefix: see :func:`solve`).
-    :raises ParseError, ValueError: for a deck the engine rejects; :class:`SolverError` as :func:`solve`.
+    :raises ParseError, ValueError: for a deck the engine rejects; :class:`~foursquare.errors.PositionError` as :func:`solve`.
     """
     return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards)
 
@@ -295,7 +296,7 @@ class Search:
         off (``FOURSQUARE_PURE_PYTHON``).  Either way the results and node counts are
         the same.  Frames the core does not take (:func:`~foursquare.solver.core.fits`)
         are searched in Python.
-    :raises SolverError: for ``compiled=True`` where the core is not built.
+    :raises ArgumentError: for ``compiled=True`` where the core is not built.
     :ivar nodes: positions searched so far (with the steps of the last-cards search).
     :ivar tt_max: the most positions in the transposition table (:data:`TT_MAX_ENTRIES`).
     """
@@ -305,7 +306,7 @@ class Search:
         compiled: bool | None = None,
     ) -> None:
         if compiled and _core_choice.CORE is None:
-            raise SolverError("the compiled search core is not built (or FOURSQUARE_PURE_PYTHON is set)")
+            raise ArgumentError("the compiled search core is not built (or FOURSQUARE_PURE_PYTHON is set)")
         core = _core_choice.CORE if compiled is not False else None
         self.core = core if core is not None and _core_choice.fits(board.F, board.n, board.cap) else None
         self.b = board

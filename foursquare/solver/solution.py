@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..engine.arguments import check_flag, check_seconds, check_whole
+from ..engine.arguments import check
 from ..engine.game import Game
 from ..engine.layout import Cell
-from ..errors import FoursquareError, wrong_argument
+from ..errors import wrong_argument
 
 
 class Outcome(StrEnum):
@@ -36,10 +36,6 @@ UNKNOWN = Outcome.UNKNOWN
 #: minutes in the pure-Python twin (20,000 to 60,000 a second): see :mod:`foursquare.solver.core`.
 #: Positions include the steps of the last-cards search (:mod:`foursquare.solver.lastcards`).
 DEFAULT_MAX_NODES = 4_000_000
-
-
-class SolverError(FoursquareError, ValueError):
-    """The solver cannot work on this input (an unsupported rule set, an unknown next card)."""
 
 
 @dataclass(frozen=True)
@@ -80,16 +76,6 @@ class Solution:
         return self.status is not Outcome.UNKNOWN
 
 
-def check_limits(where: str, max_nodes: int | None, timeout: float | None) -> None:
-    """Refuse a solver's limits of another type than the solver takes: ``max_nodes`` a
-    whole number or ``None``, ``timeout`` a number of seconds or ``None``.
-
-    :raises ArgumentError: naming ``where`` (the function) and the argument.
-    """
-    check_whole(max_nodes, where, "max_nodes", none="no limit", minimum=1)
-    check_seconds(timeout, where, "timeout")
-
-
 def check_solve(game: Game, max_nodes: int | None, timeout: float | None, within_known_cards: bool, score_at_most: int | None) -> None:
     """Refuse arguments of :func:`~foursquare.solver.search.solve` of another type than
     it takes; ``game`` must be a :class:`Game`: the solver needs the stock's order,
@@ -99,6 +85,4 @@ def check_solve(game: Game, max_nodes: int | None, timeout: float | None, within
     """
     if not isinstance(game, Game):
         raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
-    check_limits("solve", max_nodes, timeout)
-    check_flag(within_known_cards, "solve", "within_known_cards")
-    check_whole(score_at_most, "solve", "score_at_most", none="no bound")
+    check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)

@@ -15,9 +15,10 @@ import time
 from collections.abc import Sequence
 
 from ..engine.game import Game, Status
+from ..errors import PositionError, RulesError
 from .board import Board
 from .search import Search, fast_rules, run_search, within_known_cards_only
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, Solution, SolverError
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, Solution
 
 __all__ = ["StockSolver"]
 
@@ -33,14 +34,14 @@ class StockSolver:
     cards in that order (the same outcome, score, moves and node count).
 
     :param game: the position; its cards already placed are used, its stock is not.
-    :raises SolverError: for a rule set :class:`Search` does not support
+    :raises RulesError: for a rule set :class:`Search` does not support
         (:func:`fast_rules`: other flip or adjacency rules, RULES.md §8).
     """
 
     def __init__(self, game: Game) -> None:
         rules = game.rules
         if not fast_rules(rules):
-            raise SolverError(f"the fast solver does not support the {rules.label} rules")
+            raise RulesError(f"the fast solver does not support the {rules.label} rules")
         self.rules = rules
         self.status = game.status
         self.score = game.score
@@ -56,7 +57,7 @@ class StockSolver:
         :param max_nodes: the most positions to search (``None``: no limit).
         :param timeout: the most wall-clock seconds to spend (``None``: no limit).
         :returns: a :class:`Solution`, as :func:`solve` gives it.
-        :raises SolverError: for an empty stock while the game is still playing.
+        :raises PositionError: for an empty stock while the game is still playing.
         """
         start = time.perf_counter()
         if self.status is Status.WON:
@@ -64,7 +65,7 @@ class StockSolver:
         if self.status is Status.LOST:
             return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
         if not ranks:
-            raise SolverError("the next card is unknown: the solver needs the stock order")
+            raise PositionError("the next card is unknown: the solver needs the stock order")
         board = copy.copy(self.board)
         board.h = list(board.h)  # a search stopped by its limit may leave them changed
         board.rk = list(board.rk)

@@ -16,7 +16,6 @@ from helpers import ROOT, invoke
 from foursquare.app.deals import (
     RANDOM_DEALS,
     WINNABLE_NODES,
-    NoWinnableDealError,
     Pick,
     daily_comparison,
     daily_pick,
@@ -26,6 +25,7 @@ from foursquare.app.deals import (
 from foursquare.engine.deal import daily_deal
 from foursquare.engine.game import Game
 from foursquare.engine.rules import get_rules
+from foursquare.errors import FoursquareError
 from foursquare.solver import solve_deal
 
 
@@ -166,7 +166,7 @@ def test_winnable_pick_takes_the_first_deal_proved_winnable_and_gives_up_after_i
     # the same draws, judged here: the first that the solver proves winnable within the limit
     expected = next(d for d in iter(lambda: rng.randrange(RANDOM_DEALS), None) if solve_deal(d, max_nodes=2000).won)
     assert pick.deal == expected and pick.day is None
-    with pytest.raises(NoWinnableDealError, match="none of 3 random deals was proved winnable within 1 positions each"):
+    with pytest.raises(FoursquareError, match="none of 3 random deals was proved winnable within 1 positions each"):
         winnable_pick(None, random.Random(7), tries=3, max_nodes=1)
 
 

@@ -75,10 +75,10 @@ def test_a_game_file_is_loaded_with_what_it_does_not_name(tmp_path: Path):
 def test_a_file_that_disagrees_is_an_agreement_error_naming_no_option():
     with pytest.raises(AgreementError) as caught:
         GameSpec(deal=5).game_of_text(_transcript(7), "t.yaml")
-    assert (caught.value.given, caught.value.value) == ("deal", 5) and "--" not in str(caught.value)
+    assert (caught.value.facts["given"], caught.value.facts["value"]) == ("deal", 5) and "--" not in str(caught.value)
     with pytest.raises(AgreementError) as caught:
         GameSpec(rules_spec="fixed-board").game_of_text(_transcript(7), "t.yaml")
-    assert caught.value.given == "rules"
+    assert caught.value.facts["given"] == "rules"
 
 
 @pytest.mark.parametrize(

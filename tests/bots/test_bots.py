@@ -9,12 +9,12 @@ import random
 import pytest
 
 from foursquare import Game, PlayerView, get_rules
-from foursquare.bots import BOTS, DEFAULT, BotError, ExpertBot, get_bot, recommend
+from foursquare.bots import BOTS, DEFAULT, ExpertBot, get_bot, recommend
 from foursquare.bots._board import Board
 from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
-from foursquare.errors import ArgumentError
+from foursquare.errors import ArgumentError, PositionError
 from foursquare.solver import core as solver_core
 
 FAST_BOTS = ["random", "greedy", "expectimax"]
@@ -28,7 +28,7 @@ def _board_state(board: Board) -> dict:
 
 
 def _game_state(game: Game) -> dict:
-    return {str(c): (p.top.rank, p.face_up, len(p.cards)) for c, p in game.grid().items()}
+    return {str(c): (p.top.rank, p.face_up, len(p.cards)) for c, p in game.grid.items()}
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -61,7 +61,7 @@ def test_board_plays_exactly_as_the_engine_rules_3_to_5(preset):
             if game.next_card is not None:
                 board.draw(game.next_card >> 2)
             assert sorted(r for r, k in enumerate(board.counts) for _ in range(k)) == sorted(
-                c.rank for c in game.unseen()
+                c.rank for c in game.unseen
             )
 
 
@@ -108,7 +108,7 @@ def _same_view_other_order(game: Game, seed: int) -> Game:
     """A game in the same position whose unseen cards come in another order."""
     rest = list(game.remaining)
     random.Random(seed).shuffle(rest)
-    grid = {cell: (pile.cards, pile.face_up) for cell, pile in game.grid().items()}
+    grid = {cell: (pile.cards, pile.face_up) for cell, pile in game.grid.items()}
     return Game.from_position(grid, [game.next_card, *rest], game.rules)
 
 
@@ -223,11 +223,11 @@ def test_deeper_search_finds_the_same_exact_values_near_the_end():
 
 
 def test_unknown_bot_and_finished_game_are_clear_errors():
-    with pytest.raises(BotError, match="unknown bot 'nope'"):
+    with pytest.raises(ArgumentError, match="unknown bot 'nope'"):
         recommend(Game.from_deal(1).view(), "nope")
     game = _winning_position()
     game.play("c1")
-    with pytest.raises(BotError, match="the game is over"):
+    with pytest.raises(PositionError, match="the game is over"):
         recommend(game.view(), "greedy")
 
 
@@ -357,15 +357,15 @@ def test_one_placement_ahead_the_recommended_cell_is_never_dominated():
 
 
 # --- wrong types are refused in our words: recommend, get_bot and Bot.estimates check
-# their arguments (a bot that is not one: BotError; anything else: ArgumentError)
+# their arguments (a bot that is not one, and anything else: ArgumentError)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
-        ({"bot": None}, BotError, "recommend: bot must be a bot's name (random, greedy, "),
-        ({"bot": 3}, BotError, "recommend: bot must be a bot's name"),
-        ({"bot": "nope"}, BotError, "unknown bot 'nope' (bots: random, greedy, "),
+        ({"bot": None}, ArgumentError, "recommend: bot must be a bot's name (random, greedy, "),
+        ({"bot": 3}, ArgumentError, "recommend: bot must be a bot's name"),
+        ({"bot": "nope"}, ArgumentError, "unknown bot 'nope' (bots: random, greedy, "),
         ({"budget": "1"}, ArgumentError, "recommend: budget must be a number of seconds, 0 or more, or None (no time limit), not '1' (str)"),
         ({"budget": float("nan")}, ArgumentError, "recommend: budget must be a number of seconds"),
         ({"budget": True}, ArgumentError, "recommend: budget must be a number of seconds"),
@@ -417,7 +417,7 @@ def test_wrong_types_are_refused_in_our_words_by_each_bot(name, args, words):
         (("greedy", True), ArgumentError, "get_bot: nodes must be a whole number"),
         (("deep", 0), ArgumentError, "get_bot: nodes must be a whole number of at least 1 or None (the bot's default), not 0"),
         (("expert", -1000), ArgumentError, "get_bot: nodes must be a whole number of at least 1"),
-        ((None,), BotError, "unknown bot None (bots: random, "),
+        ((None,), ArgumentError, "unknown bot None (bots: random, "),
     ],
 )
 def test_wrong_types_are_refused_in_our_words_by_get_bot(args, error, words):
@@ -435,7 +435,7 @@ def test_hidden_information_expert_at_its_default_settings_gives_the_same_hint_f
     # at positions where it samples stocks (from its from_piles piles on)
     bot = get_bot("expert")
     assert isinstance(bot, ExpertBot)
-    sampled = [game for game in _positions(deals=(5,), every=3) if len(game.grid()) >= bot.from_piles]
+    sampled = [game for game in _positions(deals=(5,), every=3) if len(game.grid) >= bot.from_piles]
     assert len(sampled) >= 3
     for game in sampled[:3]:
         answers = []

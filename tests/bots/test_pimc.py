@@ -16,14 +16,14 @@ import pytest
 from helpers import invoke
 
 from foursquare.bots import BOTS, get_bot, pimc
-from foursquare.bots.base import BotError
 from foursquare.bots.pimc import ExpertBot
 from foursquare.engine.game import Game, PlayerView
 from foursquare.engine.rules import PRESETS
+from foursquare.errors import PositionError, RulesError
 from foursquare.formats.state import state_text
 from foursquare.solver import core
 from foursquare.solver.search import fast_rules, solve
-from foursquare.solver.solution import Outcome, SolverError
+from foursquare.solver.solution import Outcome
 from foursquare.solver.stocks import StockSolver
 
 
@@ -36,7 +36,7 @@ def position(deal: int, piles: int, rules=PRESETS["standard"]) -> Game:
     """The game of ``deal`` played by ``expectimax`` until its grid holds ``piles`` piles."""
     game = Game.from_deal(deal, rules)
     bot = get_bot("expectimax")
-    while len(game.grid()) < piles and not game.is_over:
+    while len(game.grid) < piles and not game.is_over:
         game.play(bot.choose(game.view()))
     assert not game.is_over
     return game
@@ -163,7 +163,7 @@ def test_the_stock_solver_on_a_finished_position_and_other_rules():
     for cell in solve(won).moves:
         won.play(cell)
     assert StockSolver(won).solve([]).score == won.score
-    with pytest.raises(SolverError):
+    with pytest.raises(RulesError):
         StockSolver(Game.from_deal(1, PRESETS["diagonal"]))
 
 
@@ -230,7 +230,7 @@ def test_a_game_over_has_no_move():
     game = position(3, 9)
     while not game.is_over:
         game.play(game.legal_cells()[0])
-    with pytest.raises(BotError, match="game is over"):
+    with pytest.raises(PositionError, match="game is over"):
         small().estimates(game.view())
 
 

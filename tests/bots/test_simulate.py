@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from foursquare.bots import BotError
 from foursquare.bots.simulate import GameResult, deal_seed, paired, play_deals, play_game, run, summarize
+from foursquare.errors import ArgumentError
 
 
 def _key(results):
@@ -42,7 +42,7 @@ def test_play_game_plays_to_the_end_and_times_each_move():
 
 
 def test_unknown_bot_fails_before_playing():
-    with pytest.raises(BotError, match="unknown bot"):
+    with pytest.raises(ArgumentError, match="unknown bot"):
         run("nope", range(3))
 
 
@@ -56,7 +56,7 @@ def test_play_deals_goes_deal_by_deal_and_each_game_is_the_bots_own():
 
 
 def test_play_deals_fails_at_the_call_on_a_bad_bot_name():
-    with pytest.raises(BotError, match="unknown bot"):
+    with pytest.raises(ArgumentError, match="unknown bot"):
         play_deals(["greedy", "nope"], range(3))
 
 

@@ -213,7 +213,7 @@ def _state_without_moves(path, deal: int, n: int) -> Game:
     game = Game.from_deal(deal)
     for cell in cells(deal, n):
         game.play(cell)
-    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid.items()}
     position = Game.from_position(grid, game.deck[game.placed :], game.rules, game.deal)
     text = state_text(position)
     assert "moves" not in text

@@ -260,11 +260,11 @@ def test_results_come_in_order_in_chunks_that_grow_with_fast_tasks(connected, cl
 
 @needs_dask
 def test_a_tasks_own_error_comes_at_its_place_naming_it(connected):
-    from foursquare.cluster import ClusterTaskError
+    from foursquare.errors import WorkerError
 
     stream = connected.map(_fails_on_seven, range(20), name=lambda x: f"deal {x}")
     assert list(itertools.islice(stream, 7)) == list(range(7))
-    with pytest.raises(ClusterTaskError, match=r"^deal 7: ValueError: seven is not welcome$"):
+    with pytest.raises(WorkerError, match=r"^deal 7: ValueError: seven is not welcome$"):
         next(stream)
 
 
@@ -293,9 +293,10 @@ def _our_tasks(dask_scheduler) -> list[str]:
 
 @needs_dask
 def test_an_unreachable_scheduler_is_one_error_line():
-    from foursquare.cluster import ClusterError, connect
+    from foursquare.cluster import connect
+    from foursquare.errors import WorkerError
 
-    with pytest.raises(ClusterError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9 \(.+\)$"):
+    with pytest.raises(WorkerError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9 \(.+\)$"):
         connect("tcp://127.0.0.1:9", timeout=1)
 
 
@@ -351,11 +352,12 @@ def _foreign_server(mode: str):
 @needs_dask
 @pytest.mark.parametrize("mode", ["http", "garbage", "silent", "close"])
 def test_a_service_that_is_not_dask_is_one_error_line_within_the_timeout(mode):
-    from foursquare.cluster import ClusterError, connect
+    from foursquare.cluster import connect
+    from foursquare.errors import WorkerError
 
     with _foreign_server(mode) as address:
         start = time.monotonic()
-        with pytest.raises(ClusterError, match=rf"^cannot reach the Dask scheduler at {address} \(.+\)$"):
+        with pytest.raises(WorkerError, match=rf"^cannot reach the Dask scheduler at {address} \(.+\)$"):
             connect(address, timeout=2)
         assert time.monotonic() - start < 30  # (bounded, not a hang: the timeout is 2 s)
 
@@ -377,11 +379,12 @@ def test_the_command_on_a_service_that_is_not_dask_fails_in_one_line_without_a_t
 def test_a_dask_worker_is_not_taken_for_the_scheduler(cluster):
     from distributed import Client
 
-    from foursquare.cluster import ClusterError, connect
+    from foursquare.cluster import connect
+    from foursquare.errors import WorkerError
 
     with contextlib.closing(Client(cluster.address, set_as_default=False)) as client:
         worker = next(iter(client.scheduler_info()["workers"]))
-    with pytest.raises(ClusterError, match="a Dask Worker answers there, not a scheduler"):
+    with pytest.raises(WorkerError, match="a Dask Worker answers there, not a scheduler"):
         connect(worker, timeout=5)
 
 
@@ -533,7 +536,7 @@ def test_a_cluster_without_any_worker_stops_the_run_rather_than_wait_for_ever(tm
     empty = LocalCluster(tmp_path).start(workers=0)
     try:
         with cluster_module.connect(empty.address) as handle:
-            with pytest.raises(cluster_module.ClusterError, match=r"has had no worker for 1 s"):
+            with pytest.raises(cluster_module.WorkerError, match=r"has had no worker for 1 s"):
                 list(handle.map(_square, range(10)))
     finally:
         empty.stop()
@@ -591,11 +594,12 @@ def _refused_port() -> int:
 
 @needs_dask
 def test_a_refused_port_is_said_as_refused_at_once():
-    from foursquare.cluster import ClusterError, connect
+    from foursquare.cluster import connect
+    from foursquare.errors import WorkerError
 
     address = f"tcp://127.0.0.1:{_refused_port()}"
     start = time.monotonic()
-    with pytest.raises(ClusterError, match=rf"^cannot reach the Dask scheduler at {address} \(connection refused"):
+    with pytest.raises(WorkerError, match=rf"^cannot reach the Dask scheduler at {address} \(connection refused"):
         connect(address, timeout=10)
     assert time.monotonic() - start < 5  # not after the whole timeout
 

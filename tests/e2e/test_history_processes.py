@@ -337,7 +337,7 @@ def test_a_game_resumed_by_real_processes_from_a_state_without_moves_is_one_game
     game = Game.from_deal(6)
     for cell in cells(6, 2):
         game.play(cell)
-    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid.items()}
     (tmp_path / "s.yaml").write_text(state_text(Game.from_position(grid, game.deck[game.placed :], game.rules, 6)))
     record = tmp_path / "r.yaml"
     after = cells(6, 4)[2:]

@@ -48,7 +48,7 @@ def test_conformance_game(record):
     assert game.placed == final["placed"] == len(record["moves"])
     grid = {
         str(cell): {"cards": [str(c) for c in pile.cards], "face": "up" if pile.face_up else "down"}
-        for cell, pile in game.grid().items()
+        for cell, pile in game.grid.items()
     }
     assert grid == final["grid"]
     if final["status"] != "playing":
@@ -64,4 +64,4 @@ def test_conformance_games_undo_to_the_start():
         for step in reversed(record["steps"]):
             assert game.face_down == step["face_down"]
             assert str(game.undo().cell) == step["cell"]
-        assert game.placed == 0 and game.grid() == {}
+        assert game.placed == 0 and game.grid == {}

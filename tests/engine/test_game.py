@@ -6,7 +6,7 @@ import pytest
 from helpers import conformance_records
 
 from foursquare.engine.deal import ordered_deck
-from foursquare.engine.game import Game, Placement, Reason, Status, WrongCardError, play_moves
+from foursquare.engine.game import Game, Placement, Reason, Status, play_moves
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, RulesError
 
@@ -19,7 +19,7 @@ def stacked(*first: str) -> list[str]:
 
 def tops(game: Game) -> dict[str, str]:
     """cell -> top card, with a ``-`` suffix when face down."""
-    return {str(cell): str(p.top) + ("" if p.face_up else "-") for cell, p in game.grid().items()}
+    return {str(cell): str(p.top) + ("" if p.face_up else "-") for cell, p in game.grid.items()}
 
 
 # ------------------------------------------------------------------ §7
@@ -255,13 +255,13 @@ def test_play_accepts_cell_objects_and_text():
     a, b = Game.from_deal(1), Game.from_deal(1)
     a.play("D4")
     b.play(b.legal_cells()[24])
-    assert a.grid() == b.grid()
+    assert a.grid == b.grid
 
 
 def test_play_checks_the_named_card():
     game = Game.from_deal(1)
     game.play("d4", "2D")
-    with pytest.raises(WrongCardError, match="the card drawn is 3C, not 7H"):
+    with pytest.raises(IllegalMoveError, match="the card drawn is 3C, not 7H"):
         game.play("d3", "7H")
     assert game.placed == 1
     game.play("d3", "3c")
@@ -308,7 +308,7 @@ def test_undo_nothing_to_undo():
         game.undo()
     game.play("d4")
     assert str(game.undo().cell) == "d4"
-    assert game.grid() == {} and game.placed == 0 and len(game.legal_cells()) == 49
+    assert game.grid == {} and game.placed == 0 and len(game.legal_cells()) == 49
 
 
 def test_undo_after_the_game_ended_resumes_play():
@@ -328,7 +328,7 @@ def test_from_position_undo_stops_at_the_position():
     game.undo()
     with pytest.raises(IllegalMoveError):
         game.undo()
-    assert set(map(str, game.grid())) == {"d4"}
+    assert set(map(str, game.grid)) == {"d4"}
 
 
 @pytest.mark.parametrize(

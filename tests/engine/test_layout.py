@@ -70,7 +70,7 @@ def test_s3_first_card_anywhere_in_the_frame():
         game = Game(ordered_deck())
         assert game.why_illegal(name) is None
         game.play(name)
-        assert str(game.grid()[Cell.parse(name)].top) == "AC"
+        assert str(game.grid[Cell.parse(name)].top) == "AC"
 
 
 def test_s3_second_card_on_the_pile_or_orthogonally_adjacent():

@@ -119,8 +119,8 @@ def test_a_rule_set_that_can_run_out_of_room_does(rules):
     game = no_placement_game(rules)
     assert game.status is Status.LOST and game.reason is Reason.NO_PLACEMENT
     assert game.placed == rules.room and game.stock_count > 0
-    assert len(game.grid()) == rules.size**2
-    assert all(len(p.cards) == rules.pile_cap for p in game.grid().values())
+    assert len(game.grid) == rules.size**2
+    assert all(len(p.cards) == rules.pile_cap for p in game.grid.values())
     assert 1 <= game.face_down <= rules.face_down_limit
     assert game.moves[-1].status is Status.LOST and game.moves[-1].reason is Reason.NO_PLACEMENT
     assert game.legal_cells() == [] and game.next_card is None
@@ -148,12 +148,12 @@ def test_playing_exactly_when_a_legal_cell_exists_and_undo_restores_it(rules):
         game = Game.from_deal(deal, rules)
         rng = random.Random(deal)
         while not game.is_over:
-            before = (game.status, game.reason, game.legal_cells(), game.face_down, game.grid())
+            before = (game.status, game.reason, game.legal_cells(), game.face_down, game.grid)
             (careful_move(game, rng) if deal % 3 else game.play(rng.choice(game.legal_cells())))
             check_position(game)
             last = game.moves[-1]
             game.undo()
-            assert (game.status, game.reason, game.legal_cells(), game.face_down, game.grid()) == before
+            assert (game.status, game.reason, game.legal_cells(), game.face_down, game.grid) == before
             game.play(last.cell)
             check_position(game)
     game = no_placement_game(CAN[0])
@@ -162,7 +162,7 @@ def test_playing_exactly_when_a_legal_cell_exists_and_undo_restores_it(rules):
     assert game.status is Status.PLAYING and game.legal_cells() == [cells[-1]]
     game.play(cells[-1])
     assert game.reason is Reason.NO_PLACEMENT
-    copy = Game.from_position({c: (p.cards, p.face_up) for c, p in game.grid().items()}, game.remaining, game.rules)
+    copy = Game.from_position({c: (p.cards, p.face_up) for c, p in game.grid.items()}, game.remaining, game.rules)
     assert copy.status is Status.LOST and copy.reason is Reason.NO_PLACEMENT
 
 

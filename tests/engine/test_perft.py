@@ -117,6 +117,7 @@ class RefGame:
             self.status, self.reason = "lost", "stock-empty"
         return x, sorted(flipped), d, self.status
 
+    @property
     def grid(self) -> dict[str, tuple[list[str], bool]]:
         return {ref_name(cell): (pile, self.face_up[cell]) for cell, pile in self.cards.items()}
 

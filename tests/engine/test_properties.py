@@ -38,7 +38,7 @@ def random_game(deal: int, seed: int, stop: int = 40) -> Game:
 def snapshot(game: Game) -> tuple:
     """Everything a caller can observe of a game."""
     return (
-        game.grid(),
+        game.grid,
         game.status,
         game.reason,
         game.score,
@@ -50,13 +50,13 @@ def snapshot(game: Game) -> tuple:
         game.moves,
         game.deck,
         game.bounding_box(),
-        game.unseen(),
+        game.unseen,
         [game.why_illegal(cell) for cell in FRAME],
     )
 
 
 def check_invariants(game: Game) -> None:
-    grid = game.grid()
+    grid = game.grid
     down = sum(not p.face_up for p in grid.values())
     assert game.face_down == down
     if game.status is Status.PLAYING:
@@ -144,7 +144,7 @@ def test_results_unchanged_under_symmetries_of_the_frame(deal, seed, name):
         b = image.play(CELLS[f(cell)])
         assert sorted(f(c) for c in a.flipped) == sorted(b.flipped)
         assert (a.card, a.face_down, a.status, a.reason, a.score) == (b.card, b.face_down, b.status, b.reason, b.score)
-    assert {f(c): p for c, p in game.grid().items()} == image.grid()
+    assert {f(c): p for c, p in game.grid.items()} == image.grid
 
 
 @SETTINGS
@@ -162,7 +162,7 @@ def test_reference_engine_agrees_on_random_games(deal, seed):
         p = game.play(name)
         assert (str(p.card), [str(c) for c in p.flipped], p.face_down, p.status.value) == ref.play(name)
     assert (game.status.value, game.reason and game.reason.value, game.score) == (ref.status, ref.reason, ref.score)
-    assert {str(c): ([str(x) for x in p.cards], p.face_up) for c, p in game.grid().items()} == ref.grid()
+    assert {str(c): ([str(x) for x in p.cards], p.face_up) for c, p in game.grid.items()} == ref.grid
 
 
 @SETTINGS
@@ -181,7 +181,7 @@ def test_copy_is_independent(deal, seed, moves):
     assert snapshot(game) == before
     if not game.is_over:
         game.play(game.legal_cells()[0])
-        assert twin.placed == 0 and twin.grid() == {}
+        assert twin.placed == 0 and twin.grid == {}
     # Play the twin again and leave it there: the original still undoes exactly.
     while not twin.is_over:
         twin.play(rng.choice(twin.legal_cells()))

@@ -258,7 +258,7 @@ def test_preset_random_games_keep_its_limits(name):
             legal = game.legal_cells()
             assert legal
             game.play(rng.choice(legal))
-            grid = game.grid()
+            grid = game.grid
             assert all(1 <= len(p.cards) <= rules.pile_cap for p in grid.values())
             rows = [c.row for c in grid]
             cols = [c.column for c in grid]
@@ -267,10 +267,10 @@ def test_preset_random_games_keep_its_limits(name):
             if game.status is Status.PLAYING:
                 assert game.face_down <= rules.face_down_limit
         if game.status is Status.WON:
-            assert len(game.grid()) == rules.size**2 and game.face_down == 0
+            assert len(game.grid) == rules.size**2 and game.face_down == 0
         while game.moves:
             game.undo()
-        assert game.grid() == {}
+        assert game.grid == {}
 
 
 def test_presets_differ():

@@ -26,7 +26,7 @@ def test_s6_unseen_is_sorted_and_excludes_grid_and_next_card(deal, n):
     game = opening(deal, n)
     view = game.view()
     assert list(view.unseen) == sorted(view.unseen)
-    on_grid = {c for p in game.grid().values() for c in p.cards}
+    on_grid = {c for p in game.grid.values() for c in p.cards}
     assert set(view.unseen) == set(game.deck) - on_grid - {game.next_card}
     assert len(view.unseen) == view.stock_count - 1
     assert view.next_card == game.next_card and view.stock_count == game.stock_count
@@ -68,7 +68,7 @@ def test_s6_sample_keeps_the_grid_and_the_next_card(deal, n):
     view = game.view()
     for seed in range(4):
         sample = view.sample(random.Random(seed))
-        assert sample.grid() == game.grid()
+        assert sample.grid == game.grid
         assert sample.next_card == game.next_card
         assert sample.stock_count == game.stock_count
         assert sample.face_down == game.face_down

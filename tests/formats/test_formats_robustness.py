@@ -487,12 +487,12 @@ def test_read_view_of_every_kind_of_file(deal):
         assert "the face-down top card is hidden (null), so the view is not exact" in got
         # filled in by hand (the player saw the card), the view is exact again
         filled = player
-        for cell, pile in game.grid().items():
+        for cell, pile in game.grid.items():
             if not pile.face_up:
                 filled = filled.replace(f'"{cell}": {{cards: [', f'"{cell}": {{cards: [', 1)
         lines = []
         for line in filled.splitlines():
-            for cell, pile in game.grid().items():
+            for cell, pile in game.grid.items():
                 if line.strip().startswith(f'"{cell}":') and not pile.face_up:
                     line = line.replace("null]", f'"{pile.top}"]')
             lines.append(line)
@@ -575,11 +575,11 @@ def test_no_view_when_the_next_card_is_unknown():
     assert message(read_view, state_text(game), "s.yaml") == (
         "s.yaml:5: the next card is unknown (the stock is known only in part): no player's view"
     )
-    more = "(name the deal, or a deck that names more cards), so there is no player's view"
+    more = ", so there is no player's view; name the deal, or a deck that names more cards"
     got = message(load_view, "5C d4\n9D e4\n", "m.moves")
-    assert got == f"m.moves: the next card is unknown: the 2 cards known are all placed {more}"
+    assert got == f"m.moves: the next card is unknown: the 2 cards known are all placed{more}"
     got = message(load_view, "d4\n", "m.moves", deck=[Card.parse("5C")])
-    assert got == f"m.moves: the next card is unknown: the one card known is placed {more}"
+    assert got == f"m.moves: the next card is unknown: the one card known is placed{more}"
 
 
 @pytest.mark.parametrize("command", [["hint"], ["analyze"]])

@@ -77,7 +77,7 @@ def test_dump_load_dump_is_byte_identical(name):
     text = state_text(game)
     again = read_state(text, "s.yaml")
     assert state_text(again) == text
-    assert again.grid() == game.grid() and again.rules == game.rules
+    assert again.grid == game.grid and again.rules == game.rules
     assert again.deck[again.placed :] == game.deck[game.placed :]
     if len(game.moves) == game.placed:  # with its whole history, the history and the deck come back
         assert again.deck == game.deck and again.moves == game.moves
@@ -129,7 +129,7 @@ def test_player_view_hides_the_order_and_face_down_cards_and_cannot_be_resumed()
     text = state_text(game, player_view=True)
     data = yaml.safe_load(text)
     assert "remaining" not in data and "deal" not in data and "moves" not in data and data["view"] == "player"
-    for cell, pile in game.grid().items():
+    for cell, pile in game.grid.items():
         top = data["grid"][str(cell)]["cards"][-1]
         assert top == (str(pile.top) if pile.face_up else None)
     with pytest.raises(FormatError) as info:
@@ -243,5 +243,5 @@ def test_example_state_file_in_test_data():
     game = read_state(text, "worked-example.state.yaml")
     # RULES.md §7 after step 6: c4, d3 and d4 face down, d4 holds 5C under 7S
     assert game.face_down == 3 and [str(c) for c in game.pile("d4").cards] == ["5C", "7S"]
-    assert [str(c) for c, p in game.grid().items() if not p.face_up] == ["d3", "c4", "d4"]
+    assert [str(c) for c, p in game.grid.items() if not p.face_up] == ["d3", "c4", "d4"]
     assert state_text(game) == text

@@ -67,7 +67,7 @@ def check_picture(game: Game, text: str, *, reveal: bool = False) -> ET.Element:
     title = root.find("svg:title", NS)
     assert title is not None and "Foursquare" in (title.text or "")
     drawn = piles(root)
-    grid = game.grid()
+    grid = game.grid
     assert set(drawn) == {str(cell) for cell in grid}
     last = game.moves[-1] if game.moves else None
     flipped = {str(c) for c in last.flipped} if last else set()
@@ -189,7 +189,7 @@ def test_other_grid_sizes_and_frames(name):
 
 def test_the_face_cards_of_a_long_deck():
     game = Game.from_deal(3, get_rules("five-square"))
-    while not any(game.pile(c) and game.pile(c).top.rank > 10 for c in game.grid()) and not game.is_over:
+    while not any(game.pile(c) and game.pile(c).top.rank > 10 for c in game.grid) and not game.is_over:
         game.play(game.legal_cells()[0])
     root = check_picture(game, svg_text(game))
     assert {"J", "Q", "K"} & {t for g in piles(root).values() for t in texts(g)}
@@ -209,7 +209,7 @@ def test_a_state_file_without_history_marks_nothing(tmp_path):
     assert result.exit_code == 0, result.output
     game = loaded(state)
     root = check_picture(game, result.stdout)
-    assert len(piles(root)) == len(game.grid()) > 0
+    assert len(piles(root)) == len(game.grid) > 0
 
 
 def test_game_k_of_a_multi_game_file(tmp_path):

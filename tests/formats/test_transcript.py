@@ -69,7 +69,7 @@ def test_conformance_game_as_transcript_validates(rec):
     assert report.valid, [str(e) for e in report.errors]
     game = report.game
     assert game.status.value == rec["final"]["status"] and game.placed == rec["final"]["placed"]
-    assert {str(c): [str(x) for x in p.cards] for c, p in game.grid().items()} == {
+    assert {str(c): [str(x) for x in p.cards] for c, p in game.grid.items()} == {
         c: v["cards"] for c, v in rec["final"]["grid"].items()
     }
 
@@ -168,7 +168,7 @@ def test_round_trip_game_transcript_game(which, claims):
     [report] = validate(text, "t.yaml")
     assert report.valid, [str(e) for e in report.errors]
     again = load_game(text, "t.yaml")
-    assert again.grid() == game.grid() and again.moves == game.moves and again.rules == game.rules
+    assert again.grid == game.grid and again.moves == game.moves and again.rules == game.rules
     assert (again.status, again.reason, again.score, again.deal) == (game.status, game.reason, game.score, game.deal)
     assert transcript_text(again, claims=claims) == text
 

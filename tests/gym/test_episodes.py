@@ -13,7 +13,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="the Gymnasium environment n
 
 from helpers import invoke  # noqa: E402
 
-from foursquare.bots import BotError, get_bot  # noqa: E402
+from foursquare.bots import get_bot  # noqa: E402
 from foursquare.errors import ArgumentError  # noqa: E402
 from foursquare.gym import BotPlayer, EnvArgumentError, sample_legal  # noqa: E402
 
@@ -76,7 +76,7 @@ def test_deep_with_a_work_limit_plays_the_games_simulate_plays(tmp_path):
 def test_bot_player_takes_only_a_foursquare_environment_and_its_own_arguments():
     with pytest.raises(EnvArgumentError, match="BotPlayer.act: env must be a Foursquare environment"):
         BotPlayer("greedy").act(gymnasium.make("CartPole-v1"))
-    with pytest.raises(BotError, match="unknown bot 'best'"):
+    with pytest.raises(ArgumentError, match="unknown bot 'best'"):
         BotPlayer("best")
     with pytest.raises(ArgumentError, match="BotPlayer: seed must be"):
         BotPlayer("greedy", seed="1")  # type: ignore[arg-type]

@@ -13,14 +13,13 @@ from helpers import play
 
 from foursquare.engine.game import Game, Status
 from foursquare.engine.rules import PRESETS
+from foursquare.errors import HistoryStoreError
 from foursquare.formats.transcript import validate
 from foursquare.history.recorder import GameRecorder
 from foursquare.history.store import (
     SCHEMA_VERSION,
-    CorruptHistoryError,
     HistoryStore,
     Kind,
-    NewerHistoryError,
     Source,
     error_words,
 )
@@ -77,7 +76,7 @@ def test_a_deck_game_and_a_deal_beyond_64_bit_signed_integers_are_kept(path):
 
 def test_a_game_resumed_from_a_position_without_its_moves_is_kept_as_its_state(path):
     played = first_cells(Game.from_deal(5), 3)
-    grid = {cell: (pile.cards, pile.face_up) for cell, pile in played.grid().items()}
+    grid = {cell: (pile.cards, pile.face_up) for cell, pile in played.grid.items()}
     resumed = Game.from_position(grid, played.remaining and [played.next_card, *played.remaining], deal=5)
     first_cells(resumed, 1)
     assert len(resumed.moves) < resumed.placed
@@ -106,7 +105,7 @@ def test_a_history_from_a_newer_version_is_refused_and_never_altered(path):
     db.close()
     before = _bytes(path)
     for create in (False, True):
-        with pytest.raises(NewerHistoryError, match=rf"schema version {SCHEMA_VERSION + 1}; this one reads version {SCHEMA_VERSION}"):
+        with pytest.raises(HistoryStoreError, match=rf"schema version {SCHEMA_VERSION + 1}; this one reads version {SCHEMA_VERSION}"):
             HistoryStore.open(path, create=create)
     recorder = GameRecorder(path, Game.from_deal(1))
     first_cells(recorder.game, 2)
@@ -127,7 +126,7 @@ def test_a_file_that_is_not_a_history_is_refused_and_never_overwritten(path, con
     with open(path, "wb") as f:
         f.write(content)
     for create in (False, True):
-        with pytest.raises(CorruptHistoryError, match=why) as caught:
+        with pytest.raises(HistoryStoreError, match=why) as caught:
             HistoryStore.open(path, create=create)
         assert path in str(caught.value) and "left as it is" in str(caught.value)
     recorder = GameRecorder(path, first_cells(Game.from_deal(1), 1))
@@ -148,7 +147,7 @@ def test_a_damaged_history_is_refused_and_left_as_it_is(path):
     data[2 * page : 3 * page] = b"\x5a" * page  # a page of the table overwritten
     with open(path, "wb") as f:
         f.write(data)
-    with pytest.raises(CorruptHistoryError, match="not a foursquare history"):
+    with pytest.raises(HistoryStoreError, match="not a foursquare history"):
         HistoryStore.open(path, create=True)
     assert _bytes(path) == bytes(data)
 
@@ -160,7 +159,7 @@ def test_an_sqlite_file_of_other_tables_is_refused(path):
     db.commit()
     db.close()
     before = _bytes(path)
-    with pytest.raises(CorruptHistoryError, match="other tables"):
+    with pytest.raises(HistoryStoreError, match="other tables"):
         HistoryStore.open(path, create=True)
     assert _bytes(path) == before
 
@@ -294,7 +293,7 @@ def _stopped(path: str, deal: int, n: int) -> Game:
 
 def _position(game: Game) -> Game:
     """``game`` as a state without its moves sets it up (Game.from_position)."""
-    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid().items()}
+    grid = {str(cell): (list(pile.cards), pile.face_up) for cell, pile in game.grid.items()}
     return Game.from_position(grid, game.deck[game.placed :], game.rules, game.deal)
 
 

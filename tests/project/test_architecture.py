@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from foursquare.cli.boundary import CLI_ADVICE, cli_text
-from foursquare.errors import Advice
+from foursquare.cli.boundary import CLI_ADVICE
+from foursquare.errors import Advice, FoursquareError
 
 PACKAGE = ROOT / "foursquare"
 
@@ -74,7 +74,24 @@ def _imports(module: str) -> set[str]:
     return found
 
 
-GRAPH = {module: _imports(module) for module in MODULES}
+#: The file formats on the engine's objects (``Game.transcript()``, ``Game.from_state(text)``,
+#: ...): imported inside those methods only, when one is called, so that the engine loads
+#: no format, and imports no I/O, at module level.
+LAZY = {"foursquare.engine.game": {"foursquare.formats.state", "foursquare.formats.transcript", "foursquare.formats.transcript_write"}}
+
+
+def _module_level_imports(module: str) -> set[str]:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return {node.module or "" for node in tree.body if isinstance(node, ast.ImportFrom)}
+
+
+GRAPH = {module: _imports(module) - LAZY.get(module, set()) for module in MODULES}
+
+
+def test_the_file_formats_on_the_engine_load_only_when_used():
+    for module, lazy in LAZY.items():
+        assert lazy <= _imports(module)
+        assert not {name.rsplit(".", 1)[-1] for name in lazy} & {name.rsplit(".", 1)[-1] for name in _module_level_imports(module)}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -159,5 +176,5 @@ def test_every_module_of_the_command_line_imports_click_or_is_only_about_the_ter
 def test_the_command_line_words_every_piece_of_advice_with_its_options():
     assert set(CLI_ADVICE) == set(Advice)
     for advice in Advice:
-        words = cli_text(f"x ({advice})")
+        words = FoursquareError("x", advice=advice, games=2).text(CLI_ADVICE)
         assert advice.value not in words and "--" in words or "foursquare" in words

@@ -35,7 +35,7 @@ def _stack_pattern(game: Game, start: int, end: int) -> int:
     replayed = Game(game.deck, game.rules)
     pattern = 0
     for i, move in enumerate(game.moves[:end]):
-        if i >= start and move.cell in replayed.grid():
+        if i >= start and move.cell in replayed.grid:
             pattern |= 1 << (i - start)
         replayed.play(move.cell)
     return pattern
@@ -98,10 +98,10 @@ def test_the_rule_never_rules_out_a_brute_force_win_and_does_rule_some_out(seed)
         cut = random_cut_position(rng, deal_deck(rng.getrandbits(64), rules), rules)
         if cut is None:
             continue
-        empties = 9 - len(cut.grid())
+        empties = 9 - len(cut.grid)
         lengths = brute_force_win_lengths(cut.copy())
         ranks = _ranks(cut)
-        tops = [pile.top >> 2 for pile in cut.grid().values()]
+        tops = [pile.top >> 2 for pile in cut.grid.values()]
         for K in range(cut.placed + empties, len(ranks) + 1):
             k = min(3, K - cut.placed)
             if k < 1:
@@ -123,7 +123,7 @@ def brute_force_win_patterns(game: Game, k: int, pattern: int = 0) -> set[tuple[
     if game.status == "lost" or game.next_card is None:
         return set()
     out: set[tuple[int, int]] = set()
-    grid = game.grid()
+    grid = game.grid
     for cell in game.legal_cells():
         game.play(cell)
         # bit 0 is the newest move: reversed at the end
@@ -150,7 +150,7 @@ def test_stack_patterns_left_out_are_never_those_of_a_brute_force_win():
         if cut is None or len(cut.deck) - 3 < cut.placed:
             continue
         ranks = _ranks(cut)
-        tops = [pile.top >> 2 for pile in cut.grid().values()]
+        tops = [pile.top >> 2 for pile in cut.grid.values()]
         K = len(ranks)
         patterns, _ = tail_patterns(ranks[K - 3 :], tops + ranks[cut.placed : K - 3], 3, rules.face_down_limit, 1, every=True)
         if patterns in (0, one_stack):
@@ -225,4 +225,4 @@ def test_deal_720_is_solved_within_400000_positions_with_the_stack_patterns():
     assert sol.status == SOLVED and sol.score == 22
     game = replay(Game.from_deal(720), sol.moves)
     assert game.score == 22
-    assert len(replay(Game.from_deal(720), sol.moves[:16]).grid()) == 16  # the first 16 cards fill the grid
+    assert len(replay(Game.from_deal(720), sol.moves[:16]).grid) == 16  # the first 16 cards fill the grid

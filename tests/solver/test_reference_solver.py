@@ -35,7 +35,7 @@ def _late_position(preset: str, deal: int, cards_left: int) -> Game:
     reached by a simple policy (first legal cell with fewest face down)."""
     game = Game.from_deal(deal, PRESETS[preset])
     full = game.rules.size ** 2
-    while len(game.grid()) < full - 2:
+    while len(game.grid) < full - 2:
         options = []
         for cell in game.legal_cells():
             game.play(cell)

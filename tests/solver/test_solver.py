@@ -14,8 +14,8 @@ from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.layout import CELLS, STRIDE
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
-from foursquare.errors import ArgumentError, ParseError, RulesError
-from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, SolverError, solve, solve_deal, solve_deals, solve_deck
+from foursquare.errors import ArgumentError, ParseError, PositionError, RulesError
+from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
     PileMasks,
@@ -79,9 +79,9 @@ def test_a_24_uses_the_first_16_cards_each_on_a_new_pile():
 def test_solving_does_not_change_the_game():
     game = Game.from_deal(3)
     game.play("c3")
-    before = (game.placed, game.face_down, game.grid())
+    before = (game.placed, game.face_down, game.grid)
     solve(game)
-    assert (game.placed, game.face_down, game.grid()) == before
+    assert (game.placed, game.face_down, game.grid) == before
 
 
 # ----------------------------------------------------------- no win, proved
@@ -173,7 +173,7 @@ def test_optimal_score_matches_brute_force_when_cards_must_be_stacked():
         game.play(cell)
     game.play([c for c in game.legal_cells() if game.pile(c)][1])
     sol = solve(game, within_known_cards=True)
-    assert len(sol.moves) > 16 - len(game.grid())
+    assert len(sol.moves) > 16 - len(game.grid)
     cut = Game(deck[: game.placed + len(sol.moves) + 1])
     for p in game.moves:
         cut.play(p.cell)
@@ -311,7 +311,7 @@ def test_other_rules_prove_no_win_on_a_short_stock(preset):
 
 
 def test_an_unknown_next_card_is_refused():
-    with pytest.raises(SolverError, match="unknown"):
+    with pytest.raises(PositionError, match="unknown"):
         solve(Game(()))
 
 
@@ -377,7 +377,7 @@ def random_cut_position(rng: random.Random, deck, rules) -> Game | None:
         game.play(rng.choice(game.legal_cells()))
     if game.status != "playing":
         return None
-    empties = rules.size * rules.size - len(game.grid())
+    empties = rules.size * rules.size - len(game.grid)
     cut = Game(deck[: game.placed + empties + 1], rules)
     for p in game.moves:
         cut.play(p.cell)
@@ -570,7 +570,7 @@ def test_the_last_two_cards_check_with_one_stacked_card_never_rules_out_a_brute_
             continue
         lengths = brute_force_win_lengths(cut.copy())
         search = _search(cut)
-        K = cut.placed + 9 - len(cut.grid()) + 1
+        K = cut.placed + 9 - len(cut.grid) + 1
         if not search.last_two_can_end(K):
             fired += 1
             assert K not in lengths
@@ -843,7 +843,7 @@ def _late_positions_with_exact_cards(deals, follow_wins: bool = True):
                     game.play(rng.choice([c for c in game.legal_cells() if game.pile(c) is None]))
             if game.status != "playing":
                 continue
-            cut = Game(deck[: game.placed + 16 - len(game.grid())])
+            cut = Game(deck[: game.placed + 16 - len(game.grid)])
             for p in game.moves:
                 cut.play(p.cell)
             yield cut

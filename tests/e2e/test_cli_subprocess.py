@@ -457,15 +457,24 @@ def test_an_endless_text_input_ends_with_too_large():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt):
-    # deal 325 takes minutes: Ctrl-C comes before any deal is finished
+def test_a_solve_interrupted_before_its_first_deal_still_says_so(fmt, tmp_path):
+    # deal 325 takes minutes: Ctrl-C comes before any deal is finished, once the sweep has
+    # begun (its CSV header is written: an event, where a fixed sleep of 1.5 s came before
+    # the command started on a loaded machine)
+    rows = tmp_path / "rows.csv"
     process = subprocess.Popen(
-        [*COMMAND, "solve", "--deals", "325-326", "--format", fmt],
+        [*COMMAND, "solve", "--deals", "325-326", "--format", fmt, "--output", rows],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
     )
-    time.sleep(1.5)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 120  # (a safety net: the header comes long before)
+        while not (rows.exists() and rows.read_text().startswith("deal,")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
     assert process.returncode == 130 and "Traceback" not in err
     if fmt == "json":
         assert json.loads(out.splitlines()[-1])["interrupted"] == {"deals_solved": 0, "deals_unknown": 0, "deals_done": 0, "deals_asked": 2}

@@ -6,7 +6,6 @@ a coerced value; the ``as_*`` functions read a format's values from them with an
 error at the node's line; :func:`dump` is the one writer.  Inside:
 
 - :mod:`.strict`: the reader of PyYAML's events (limits, tags, keys, aliases, errors);
-- :mod:`.fast`: the reader of the plain form the package writes, line by line, to the same nodes;
 - :mod:`.cut`: the cut of a stream into documents as it is read;
 - :mod:`.nodes`: the nodes and how a plain scalar resolves;
 - :mod:`.values`: a format's values read from the nodes;

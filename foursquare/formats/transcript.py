@@ -466,20 +466,12 @@ def _claim(key: str, node: YNode, source: str) -> Any:
     :raises FormatError: when it is not one.
     """
     if key == "flipped":
-        cells = node.items if type(node) is YSeq else None
-        if cells is None:
+        if type(node) is not YSeq:
             raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-        cell_of = KNOWN_CELLS
-        return [
-            c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
-            else as_cell(e, "flipped", source)
-            for e in cells
-        ]  # fmt: skip
+        return [as_cell(cell, "flipped", source) for cell in node.items]
     if key == "face_down":
-        value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
-        return value if value is not None else as_int(node, "face_down", source, 0)
-    status = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
-    return status if status is not None else _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+        return as_int(node, "face_down", source, 0)
+    return _STATUS_OF[as_choice(node, "status", source, STATUSES)]
 
 
 def _common_move(item: YMap) -> MoveEntry | None:

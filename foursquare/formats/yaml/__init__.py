@@ -22,7 +22,6 @@ from .strict import (
     TAB_WORDS,
     Document,
     clean_text,
-    decode,
     read_documents,
     read_each_document,
 )
@@ -68,7 +67,6 @@ __all__ = [
     "as_map",
     "as_text",
     "clean_text",
-    "decode",
     "dump",
     "iter_pieces",
     "read_documents",

@@ -34,7 +34,6 @@ from typing import Any, NamedTuple
 import yaml
 
 from ...errors import FormatError, quote, shorten
-from ..files import BINARY_WORDS, not_utf8_words, nul_line
 from . import cut
 from .cut import BREAKS, Piece, iter_pieces
 from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
@@ -51,27 +50,6 @@ MAX_DEPTH = 200
 
 
 # ------------------------------------------------------------------- reading
-
-
-def decode(data: bytes, source: str) -> str:
-    """Bytes read from a file as text: UTF-8 with or without a byte-order mark.
-
-    CRLF line ends become LF (line numbers do not change); the byte-order mark
-    is removed.
-
-    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte,
-        or :data:`~foursquare.formats.files.BINARY_WORDS` at the line of a NUL byte before it
-        (as :class:`~foursquare.formats.files.Source` reads a file).
-    """
-    nul = data.find(b"\0")
-    try:
-        text = data.decode("utf-8") if nul < 0 else data[:nul].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise FormatError(source, line, not_utf8_words(data[:4])) from None
-    if nul >= 0:
-        raise FormatError(source, nul_line(data), BINARY_WORDS)
-    return clean_text(text)
 
 
 def clean_text(text: str) -> str:

@@ -15,9 +15,7 @@ A plain script (not a test)::
   dropped once read), (c) the whole check of the text (``transcript.iter_validate``)
   and (d) the same check of the file read block by block as ``foursquare validate``
   reads it (``files.Source``) are printed: median and worst, games/s and the
-  median's ratio to (a); (b) and (c) also with the fast reader of the plain form
-  (:mod:`foursquare.formats.yaml.fast`) off, every document read from PyYAML's
-  events (``strict``): the figures before it.
+  median's ratio to (a).
 - Flood: ``---\\nfoursquare: 1\\n`` repeated ``--floods`` times is written to a file
   and ``foursquare validate`` runs on it in a fresh process; its wall time and peak
   memory (``ru_maxrss``) are printed beside those of the baseline process:
@@ -41,7 +39,7 @@ import yaml
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
 from foursquare.formats import files, transcript
-from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, fast, read_each_document
+from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, read_each_document
 
 
 def games_text(count: int, bot_name: str = "greedy") -> str:
@@ -121,24 +119,10 @@ def main() -> None:
             with files.Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
                 drain(transcript.iter_validate(source, path))
 
-        def strict_only(fn: Callable[[], object]) -> Callable[[], object]:
-            """``fn`` with the fast reader of the plain form off: every document read from PyYAML's events."""
-
-            def run() -> object:
-                saved, fast.read_plain = fast.read_plain, lambda text, offset, limit: None
-                try:
-                    return fn()
-                finally:
-                    fast.read_plain = saved
-
-            return run
-
         times = interleaved(
             {
                 "C event stream": lambda: events(text),
-                "yaml strict": strict_only(lambda: drain(read_each_document(text, "g.yaml"))),
                 "yaml read": lambda: drain(read_each_document(text, "g.yaml")),
-                "validate strict": strict_only(lambda: drain(transcript.iter_validate(text, "g.yaml"))),
                 "validate text": lambda: drain(transcript.iter_validate(text, "g.yaml")),
                 "validate file": streamed,
             },

@@ -26,6 +26,9 @@ from .yaml import clean_text
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
 #: A line that starts with a state's ``grid`` key.
 _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
+#: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
+_ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
+_FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
 
 
 class FileKind(StrEnum):
@@ -48,37 +51,16 @@ def input_kind(text: str) -> FileKind:
     ['moves', 'transcript', 'state']
     """
     text = clean_text(text)
-    start = 0
-    while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        stripped = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
-        if stripped:
-            if not _YAML_START.match(line.strip()):
-                return FileKind.MOVES
-            return FileKind.STATE if _STATE_LINE.search(text, start) else FileKind.TRANSCRIPT
-        start = end + 1
-    return FileKind.MOVES
+    first = _FIRST_ENTRY.search(text)  # the first line that holds more than a comment
+    if first is None or not _YAML_START.match(first.group(1).rstrip()):
+        return FileKind.MOVES
+    return FileKind.STATE if _STATE_LINE.search(text, first.start()) else FileKind.TRANSCRIPT
 
 
 def holds_entries(text: str) -> bool:
-    """Whether a text holds anything but blank lines and ``#`` comments (a move, a key...)."""
-    from .movescript import strip_line
-
-    return any(strip_line(line) for line in _lines(text))
-
-
-def _lines(text: str, size: int = 64 * 1024) -> Iterator[str]:
-    """:func:`~foursquare.formats.movescript.script_lines`, a part at a time (cut after a LF)."""
-    from .movescript import script_lines
-
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start + size)
-        end = len(text) if end < 0 else end + 1
-        yield from script_lines(text[start:end])
-        start = end
+    """Whether a text holds anything but blank lines and ``#`` comments (a move, a key...):
+    a line that, without its byte-order marks and white space, starts with neither."""
+    return _ENTRY.search(text) is not None
 
 
 def games_held(text: str) -> int:

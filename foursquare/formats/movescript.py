@@ -16,6 +16,7 @@ commands (``moves``, ``show``, ``reveal``, ``hint``, ``help``, ``state``,
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -89,33 +90,45 @@ def file_words(text: str, name: str = "save") -> list[str]:
     folder.  Nothing else is expanded: an unquoted ``*``, ``?`` or ``[`` (a
     wildcard) and a ``$`` or backquote outside single quotes (a variable, a
     command) are refused rather than read as themselves, so that no name means
-    something else than at a shell.  Linear in the length of the line.
+    something else than at a shell.  The words are those of :func:`shlex.split`,
+    found by one regular expression with possessive repeats: linear in the length of
+    the line, where :func:`shlex.split` is quadratic in the length of a word.
 
     :param text: the whole line, with its comment, line end and byte-order mark.
     :raises ParseError: for a quote left open, a backslash that escapes nothing,
         a wildcard, variable or command, or an empty file name (``save ""``).
     """
     text = text.lstrip("\ufeff").strip()
-    cut, quoted, escaped, word_start = len(text), None, False, True
-    for i, ch in enumerate(text):
-        if escaped:
-            escaped = word_start = False
-        elif quoted:
-            if ch == quoted:
-                quoted = None
-            elif ch == "\\" and quoted == '"':
-                escaped = True
-        elif ch == "\\":
-            escaped, word_start = True, False
-        elif ch in "'\"":
-            quoted, word_start = ch, False
-        elif ch == "#" and word_start:
-            cut = i
+    words: list[str] = []
+    word: list[str] | None = None  # the word being read, if any
+    expanded, cut = None, len(text)
+    for match in _SHELL_PIECE.finditer(text):
+        single, double, escaped, plain, alone = match.groups()
+        if match.lastindex is None:  # blanks end a word
+            if word is not None:
+                words.append("".join(word))
+            word = None
+            continue
+        if plain is not None and word is None and plain.startswith("#"):
+            cut = match.start()
             break
-        else:
-            word_start = ch.isspace()
+        if alone is not None:  # a quote or backslash nothing closes: the rest is in it (what it expands is said first)
+            found = _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", text[match.end() :])) if alone == '"' else None
+            if expanded is None and found is None:
+                why = "a backslash ends the line, escaping nothing," if alone == "\\" else "a quote is not closed"
+                raise ParseError(f"{name}: {why} in {quote(text)}")
+            expanded = expanded or found and found.group()
+            break
+        found = _EXPANDED.search(plain) if plain else _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", double or ""))
+        if found is not None and expanded is None:
+            expanded = found.group()
+        word = word if word is not None else []
+        word.append(_DOUBLE_ESCAPE.sub(r"\1", double) if double is not None else single or escaped or plain or "")
+    if word is not None:
+        words.append("".join(word))
     text = text[:cut].rstrip()
-    words = _shell_words(text, name)
+    if expanded is not None:
+        raise _expanded(name, expanded, text)
     if any(not word for word in words):
         raise ParseError(f"{name}: the file name is empty; name the file, like: {name} game.yaml")
     if len(words) > 1 and text.split(None, 1)[1].startswith("~"):
@@ -123,97 +136,15 @@ def file_words(text: str, name: str = "save") -> list[str]:
     return words
 
 
+#: One piece of a line as a POSIX shell (and :func:`shlex.split`) cuts it into words:
+#: blanks; a single-quoted part (kept whole); a double-quoted part (a backslash keeps a
+#: following ``"`` or ``\\``, and is kept before anything else); a backslash and the
+#: character it keeps; a run of other characters; a quote or backslash nothing closes.
+_SHELL_PIECE = re.compile(r"""[ \t\r\n]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)|([^ \t\r\n'"\\]++)|(.)""", re.S)
 #: What a shell would expand outside quotes (wildcards, variables, commands), and inside double quotes.
-_EXPANDED, _EXPANDED_IN_DOUBLE = frozenset("*?[$`"), frozenset("$`")
-#: The white space between words (as :func:`shlex.split` has it).
-_BLANKS = frozenset(" \t\r\n")
-
-
-def _shell_words(text: str, name: str) -> list[str]:
-    """``text`` cut into words as a POSIX shell (and :func:`shlex.split`) cuts them:
-    single quotes keep everything, double quotes keep everything but ``\\"`` and
-    ``\\\\``, a backslash outside quotes keeps the next character; ``""`` is an
-    empty word.  One pass over the text (:func:`shlex.split` is quadratic on long lines).
-
-    :raises ParseError: for a quote left open, a backslash at the end, or a character
-        a shell would expand (:data:`_EXPANDED`).
-    """
-    return _ShellWords(text, name).read()
-
-
-class _ShellWords:
-    """The one pass of :func:`_shell_words`: the words so far, the word being read, and
-    where the reading stands (in a word, after a backslash, inside which quote)."""
-
-    __slots__ = ("escaped", "in_word", "name", "quoted", "text", "word", "words")
-
-    def __init__(self, text: str, name: str) -> None:
-        self.text = text
-        self.name = name
-        self.words: list[str] = []
-        self.word: list[str] = []
-        self.in_word = self.escaped = False
-        self.quoted: str | None = None
-
-    def read(self) -> list[str]:
-        """The words of the text.  :raises ParseError: as :func:`_shell_words` says."""
-        for ch in self.text:
-            if self.escaped:
-                if self.quoted == '"' and ch not in '"\\':
-                    self.word.append("\\")
-                self.word.append(ch)
-                self.escaped = False
-            elif self.quoted == "'":
-                self.in_single(ch)
-            elif self.quoted == '"':
-                self.in_double(ch)
-            else:
-                self.outside(ch)
-        if self.quoted:
-            raise ParseError(f"{self.name}: a quote is not closed in {quote(self.text)}")
-        if self.escaped:
-            raise ParseError(f"{self.name}: a backslash ends the line, escaping nothing, in {quote(self.text)}")
-        self.end_word()
-        return self.words
-
-    def in_single(self, ch: str) -> None:
-        """A character inside single quotes: all are kept."""
-        if ch == "'":
-            self.quoted = None
-        else:
-            self.word.append(ch)
-
-    def in_double(self, ch: str) -> None:
-        """A character inside double quotes: a backslash escapes, ``$`` and a backquote are refused."""
-        if ch == '"':
-            self.quoted = None
-        elif ch == "\\":
-            self.escaped = True
-        elif ch in _EXPANDED_IN_DOUBLE:
-            raise _expanded(self.name, ch, self.text)
-        else:
-            self.word.append(ch)
-
-    def outside(self, ch: str) -> None:
-        """A character outside quotes: a blank ends a word, a quote or backslash starts one's effect."""
-        if ch in _BLANKS:
-            self.end_word()
-            return
-        self.in_word = True
-        if ch == "\\":
-            self.escaped = True
-        elif ch in "'\"":
-            self.quoted = ch
-        elif ch in _EXPANDED:
-            raise _expanded(self.name, ch, self.text)
-        else:
-            self.word.append(ch)
-
-    def end_word(self) -> None:
-        """The word being read, if any, is done."""
-        if self.in_word:
-            self.words.append("".join(self.word))
-            self.word, self.in_word = [], False
+_EXPANDED, _EXPANDED_IN_DOUBLE = re.compile(r"[*?[$`]"), re.compile(r"[$`]")
+#: A backslash and the character after it, and one that a double-quoted part keeps alone.
+_PAIR, _DOUBLE_ESCAPE = re.compile(r"\\.", re.S), re.compile(r'\\(["\\])')
 
 
 def _expanded(name: str, ch: str, text: str) -> ParseError:

@@ -20,6 +20,7 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,7 +50,6 @@ from .yaml import (
     as_choice,
     as_deal,
     as_int,
-    each_line,
     read_each_document,
     unknown_keys,
 )
@@ -64,6 +64,8 @@ _CLAIM_KEYS = ("flipped", "face_down", "status")
 #: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
 REASONS = tuple(r.value for r in Reason)
+#: A line (the text up to a LF), one at a time.
+_LINE = re.compile(".*")
 
 
 @dataclass
@@ -268,7 +270,8 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    for _, line, _ in each_line(text):  # not a list of every line: a long file takes 50 times its size so
+    for match in _LINE.finditer(text):  # not a list of every line: a long file takes 50 times its size so
+        line = match.group()
         try:
             entry = parse_entry(line)
         except ParseError:
@@ -464,20 +467,12 @@ def _claim(key: str, node: YNode, source: str) -> Any:
     :raises FormatError: when it is not one.
     """
     if key == "flipped":
-        cells = node.items if type(node) is YSeq else None
-        if cells is None:
+        if type(node) is not YSeq:
             raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-        cell_of = KNOWN_CELLS
-        return [
-            c if (c := cell_of.get(e.text) if type(e) is YScalar and e.tag != "null" else None) is not None
-            else as_cell(e, "flipped", source)
-            for e in cells
-        ]  # fmt: skip
+        return [as_cell(cell, "flipped", source) for cell in node.items]
     if key == "face_down":
-        value = _SMALL_NUMBER.get(node.text) if type(node) is YScalar and node.plain else None
-        return value if value is not None else as_int(node, "face_down", source, 0)
-    status = _STATUS_OF.get(node.text) if type(node) is YScalar and node.tag != "null" else None
-    return status if status is not None else _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+        return as_int(node, "face_down", source, 0)
+    return _STATUS_OF[as_choice(node, "status", source, STATUSES)]
 
 
 def _common_move(item: YMap) -> MoveEntry | None:

@@ -4,6 +4,7 @@ import pytest
 import yaml
 
 from foursquare.errors import FormatError
+from foursquare.formats.files import read_source
 from foursquare.formats.yaml import (
     Flow,
     FlowList,
@@ -14,7 +15,6 @@ from foursquare.formats.yaml import (
     as_choice,
     as_int,
     as_text,
-    decode,
     dump,
     read_documents,
     read_each_document,
@@ -134,15 +134,22 @@ def test_multi_documents_and_empty_documents():
     assert read_documents("", "f.yaml") == []
 
 
-def test_bom_and_crlf_are_accepted_and_lines_kept():
+def decode(data, tmp_path):
+    """The text of a file holding ``data``, as every reader reads a file."""
+    (tmp_path / "f.yaml").write_bytes(data)
+    return read_source(str(tmp_path / "f.yaml"))[0]
+
+
+def test_bom_and_crlf_are_accepted_and_lines_kept(tmp_path):
     doc = one("\ufeffa: 1\r\nb: x\r\n")
     assert doc.entries["b"].text == "x" and doc.entries["b"].line == 2
-    assert decode("\ufeffa: 1\r\n".encode(), "f.yaml") == "a: 1\n"
+    assert decode("\ufeffa: 1\r\n".encode(), tmp_path) == "a: 1\n"
 
 
-def test_non_utf8_bytes_name_the_line():
-    assert error(decode, b"a: 1\nb: \xff\n", "f.yaml") == "f.yaml:2: not UTF-8 text"
-    assert error(decode, b"\xfe\xff\x00a", "f.yaml") == (  # UTF-16 text, which the message names
+def test_non_utf8_bytes_name_the_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert error(decode, b"a: 1\nb: \xff\n", tmp_path).endswith("f.yaml:2: not UTF-8 text")
+    assert error(decode, b"\xfe\xff\x00a", tmp_path).endswith(  # UTF-16 text, which the message names
         "f.yaml:1: not UTF-8 text: it is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"
     )
 

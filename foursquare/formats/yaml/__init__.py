@@ -6,7 +6,6 @@ a coerced value; the ``as_*`` functions read a format's values from them with an
 error at the node's line; :func:`dump` is the one writer.  Inside:
 
 - :mod:`.strict`: the reader of PyYAML's events (limits, tags, keys, aliases, errors);
-- :mod:`.fast`: the reader of the plain form the package writes, line by line, to the same nodes;
 - :mod:`.cut`: the cut of a stream into documents as it is read;
 - :mod:`.nodes`: the nodes and how a plain scalar resolves;
 - :mod:`.values`: a format's values read from the nodes;
@@ -15,7 +14,7 @@ error at the node's line; :func:`dump` is the one writer.  Inside:
 Note: ``import yaml`` inside this subpackage is PyYAML (imports are absolute).
 """
 
-from .cut import MAX_DOCUMENT_CHARS, Piece, each_line, iter_pieces, split_documents
+from .cut import MAX_DOCUMENT_CHARS, Piece, iter_pieces, split_documents
 from .nodes import YMap, YNode, YScalar, YSeq
 from .strict import (
     MAX_DEPTH,
@@ -23,7 +22,6 @@ from .strict import (
     TAB_WORDS,
     Document,
     clean_text,
-    decode,
     read_documents,
     read_each_document,
 )
@@ -69,9 +67,7 @@ __all__ = [
     "as_map",
     "as_text",
     "clean_text",
-    "decode",
     "dump",
-    "each_line",
     "iter_pieces",
     "read_documents",
     "read_each_document",

@@ -47,26 +47,6 @@ class Piece(NamedTuple):
         return len(lines) - 1
 
 
-def each_line(text: str) -> Iterator[tuple[int, str, bool]]:
-    """The lines of ``text`` (cut at LF) one at a time, without a list of them all, which
-    for a text of short lines takes some 50 times the text's size: (index from 0, the
-    line, whether the line after it begins with ``- ``).  A last empty line (after the
-    text's final line break) is left out.
-
-    >>> list(each_line("a:\\n- 1\\n"))
-    [(0, 'a:', True), (1, '- 1', False)]
-    """
-    start = i = 0
-    size = len(text)
-    while start < size:
-        end = text.find("\n", start)
-        if end < 0:
-            end = size
-        yield i, text[start:end], text.startswith("- ", end + 1)
-        start = end + 1
-        i += 1
-
-
 def split_documents(text: str) -> list[Piece]:
     """Cut a YAML stream at its document markers, so that each document is read on its own.
 
@@ -78,9 +58,9 @@ def split_documents(text: str) -> list[Piece]:
     blank lines and comments are dropped, and so is a ``...`` that ends no document.
 
     :param text: the stream (CRLF already made LF, or not).
-    :returns: the pieces in order (:func:`iter_documents` gives them one at a time).
+    :returns: the pieces in order (:func:`iter_pieces` gives them one at a time).
     """
-    return list(iter_documents(text))
+    return list(iter_pieces((text,)))
 
 
 #: The start of a line (after any YAML line break; CRLF is one break).
@@ -104,16 +84,6 @@ def _breaks_in(text: str, start: int, end: int) -> int:
     for other in "\x85\u2028\u2029":
         count += text.count(other, start, end)
     return count
-
-
-def iter_documents(text: str) -> Iterator[Piece]:
-    """The pieces :func:`split_documents` gives, one at a time, found without splitting the text into lines.
-
-    Only the lines that can change a piece are looked at (a marker, or, between
-    documents, a directive or the first content), so memory stays that of the
-    pieces themselves.
-    """
-    return iter_pieces((text,))
 
 
 def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:

@@ -1,8 +1,7 @@
 """The nodes both YAML readers build, and how a plain scalar resolves (FORMATS.md: strict YAML).
 
 :class:`YScalar`, :class:`YMap` and :class:`YSeq`, each with its 1-based line;
-built by :mod:`foursquare.formats.yaml.strict` from PyYAML's events and by
-:mod:`foursquare.formats.yaml.fast` from the plain form's lines.  The tags a
+built by :mod:`foursquare.formats.yaml.strict` from PyYAML's events.  The tags a
 document may carry (:data:`ALLOWED_TAGS`) and the tag of a plain scalar
 (:func:`plain_tag`, cached) are here too: both readers resolve scalars alike.
 """

@@ -15,11 +15,7 @@ keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
-A document in the plain form this package writes (``key: value`` lines, one-line
-flow values, ``- `` lines under a key) is first tried by
-:func:`foursquare.formats.yaml.fast.read_plain`, which reads it line by line to the
-same nodes without PyYAML; any other document, and so every error, comes from the
-events as above.  The nodes themselves live in :mod:`foursquare.formats.yaml.nodes`.
+The nodes themselves live in :mod:`foursquare.formats.yaml.nodes`.
 
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yaml.cut`, also as it is
@@ -38,8 +34,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from ...errors import FormatError, quote, shorten
-from ..files import BINARY_WORDS, not_utf8_words, nul_line
-from . import cut, fast
+from . import cut
 from .cut import BREAKS, Piece, iter_pieces
 from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
 
@@ -55,27 +50,6 @@ MAX_DEPTH = 200
 
 
 # ------------------------------------------------------------------- reading
-
-
-def decode(data: bytes, source: str) -> str:
-    """Bytes read from a file as text: UTF-8 with or without a byte-order mark.
-
-    CRLF line ends become LF (line numbers do not change); the byte-order mark
-    is removed.
-
-    :raises FormatError: ``FILE:LINE: not UTF-8 text`` at the line of the first bad byte,
-        or :data:`~foursquare.formats.files.BINARY_WORDS` at the line of a NUL byte before it
-        (as :class:`~foursquare.formats.files.Source` reads a file).
-    """
-    nul = data.find(b"\0")
-    try:
-        text = data.decode("utf-8") if nul < 0 else data[:nul].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise FormatError(source, line, not_utf8_words(data[:4])) from None
-    if nul >= 0:
-        raise FormatError(source, nul_line(data), BINARY_WORDS)
-    return clean_text(text)
 
 
 def clean_text(text: str) -> str:
@@ -189,9 +163,6 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         raise FormatError(
             source, piece.first, f"the YAML document is too large (over {cut.MAX_DOCUMENT_CHARS:,} characters)"
         )
-    plain = fast.read_plain(piece.text, offset, MAX_NODES)
-    if plain is not None:
-        return [plain]
     try:
         return build_nodes(LOADER(piece.text).get_event, source, offset)
     except yaml.MarkedYAMLError as exc:

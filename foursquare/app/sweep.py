@@ -6,48 +6,8 @@ stopped partway).  What this module refuses is a :class:`~foursquare.errors.Four
 carrying the facts (:class:`ResumeMismatch`, :class:`NotAFileToResume`,
 :class:`ForeignCsvError`); the command line words them in its options.
 
-**How a CSV records its settings.**  Every row carries the settings that shape
-its result, in the last columns (``rules``, ``max_nodes``, ``timeout`` for solve;
-``seed``, ``nodes``, ``budget``, ``rules`` for simulate, beside its ``bot``
-column; an empty cell for a limit not given): the file stays one plain CSV, a
-header and rows, that a spreadsheet reads, a table of one sweep says how it was
-made, and tables of several sweeps can be put together.  The deal range is not a
-setting of a row: a file resumes a range when its rows are the first deals of
-that range, in order (with simulate, each deal's games in the order of the bots).
-
-**How a run resumes** (:func:`resume_csv`).  The file is claimed as any
-``--output`` file (:func:`~foursquare.app.files.claim`: locked while it is
-written, one writer); its header must be this command's, each whole row must
-have this run's settings and the deal (and bot) due at its place, else the run
-is refused before any work (a settings mismatch is a usage error, status 2; a
-row that is not this command's, bad input, status 1, naming the line: a file
-that does not begin with the header line, a line ending in LF alone where ours
-end in CR LF (a file converted by dos2unix or git: refused, never rewritten), a
-value the command never writes under the run's rules, such as a score above the
-deck size less the grid's piles or a status with a score it never has, a field
-with spaces around it, a CR alone inside a row).  The
-last line, when it lacks any line end (a crash, a power cut) and is the start of
-the row due there (or of the header line, the file's only line), is cut off, and so are the games of a deal not every bot
-finished; nothing else of the file is ever altered: the new rows are appended
-after the rows kept, each flushed as in any run.  So at every moment the file holds whole rows of the sweep in deal order
-(and at most one partial line after a crash, which the next resume cuts), and
-the finished file is the one an uninterrupted run writes, but for the measured
-times (the ``seconds`` column).
-
-**How a run solves again the rows a lower limit left open** (solve, a higher
-``--max-nodes``: :attr:`SweepCsv.limit`).  A row written under a lower limit is
-kept as it is when it is settled (a proved score or a proof of no win holds under
-any higher limit) and, when its status is ``unknown``, its deal is solved again
-under this run's limit, before the deals after the file's (:attr:`Resumed.again`).
-Those rows go to a :class:`Journal` beside the file (``FILE.escalating``: the
-file's header, then the rows in deal order, each written whole as it comes), and
-the file itself is not touched while they are solved: a reader sees the table as
-it was.  When the pass ends or the run stops, the journal is merged into the file
-(:func:`merge_journal`, through :class:`SweepRows`): the file rewritten whole, in
-deal order, each superseded row replaced, every other line byte for byte, through
-a temporary file renamed over it, then the journal removed; both are read a line
-at a time, so memory holds the deals to solve again, never the table.  A journal
-left by a run that was killed is merged by the next resume before anything else.
+The CSV's columns, resuming and the journal of rows solved again are specified in
+docs/reference/formats.md ("Sweep CSV files").
 """
 
 from __future__ import annotations

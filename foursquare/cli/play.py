@@ -51,7 +51,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import game_of_options_file
-from .home import end_history, start_history
+from .home import end_history, history_news, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
@@ -372,7 +372,7 @@ def record_lost(session: Session, width: int | None = None) -> None:
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [
-        f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {session.missing_text()}."
+        f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {missing_text(session)}."
     ]
     try:
         copy = session.write_copy()
@@ -385,6 +385,32 @@ def record_lost(session: Session, width: int | None = None) -> None:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     width = closing_width(width)  # the lines naming a command as the summary's; the error as it is
     click.echo("\n".join(part for line in lines for part in (fit_commands(line, width) if COMMAND_LEAD in line else [line])), err=True)
+
+
+def missing_text(session: Session) -> str:
+    """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
+    have, want = session.file_moves, len(session.game.moves)
+    if have < want:
+        return f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}"
+    return f"the file does not hold the last change (it has {have} moves, the game {want})"
+
+
+def record_news(session: Session) -> str | None:
+    """What to tell the player about the recording since the last call, once
+    (:meth:`~foursquare.app.session.Session.record_news`), in words."""
+    news = session.record_news()
+    if news is None:
+        return None
+    assert session.record_path is not None
+    name = shown_name(session.record_path)
+    if news == "restored":
+        return f"{name}: the recording is written again; it holds every move."
+    assert session.record_error is not None
+    return (
+        f"{name}: the recording could not be written: {os_error_words(session.record_error)};"
+        f" {missing_text(session)}. Play on: it is tried again after every move and at the end"
+        " ('save FILE' writes a copy elsewhere)."
+    )
 
 
 def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
@@ -483,7 +509,7 @@ class Prompt:
 
     def tell_recording(self) -> None:
         """Say, once, that the recording could not be written (or is written again)."""
-        for news in (self.session.record_news(), self.session.history_news()):
+        for news in (record_news(self.session), history_news(self.session)):
             if news is not None:
                 self.say_error(news)
 

@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
@@ -96,7 +96,8 @@ class Workers:
 
 class ResumeMismatch(FoursquareError, ValueError):
     """A row of the file to continue that is not the row this run writes at its place:
-    another deal, another bot (at the command line, a usage error).
+    another deal, another bot, other settings (at the command line, a usage error); the
+    settings and the deals named as :attr:`SweepCsv.names` says.
 
     :ivar where: ``FILE:LINE`` of the row.
     """
@@ -104,44 +105,6 @@ class ResumeMismatch(FoursquareError, ValueError):
     def __init__(self, where: str, message: str) -> None:
         self.where = where
         super().__init__(f"{where}: {message}")
-
-
-class SettingMismatch(ResumeMismatch):
-    """A row written with another value of a setting (``column``): ``was`` in the
-    file, ``now`` in this run (``none`` for a limit not given)."""
-
-    def __init__(self, where: str, column: str, was: str, now: str) -> None:
-        self.column, self.was, self.now = column, was, now
-        super().__init__(
-            where, f"the file was written with {column} {shown_field(was)}, this run has {now}: "
-            "resume it with the settings it was written with, or write another file"
-        )
-
-
-class UnknownUnderLowerLimit(SettingMismatch):
-    """An unknown row (of ``deal``) written under a lower limit (``column``: ``was``)
-    than this run's (``now``), in a run that does not solve such rows again
-    (:attr:`SweepCsv.again`)."""
-
-    def __init__(self, where: str, column: str, was: str, now: str, deal: str) -> None:
-        self.column, self.was, self.now, self.deal = column, was, now, deal
-        ResumeMismatch.__init__(  # (the words of this refusal, not of its base's)
-            self, where, f"deal {shown_field(deal)} is unknown under {column} {was}, this run has {now}: solve the "
-            "unknown deals again under it, or resume with the limit the file was written with"
-        )
-
-
-class DealOutOfRange(ResumeMismatch):
-    """A row of a deal outside the run's range: past its end (``first`` false), or the
-    file's first row at another deal than the range's first (``first`` true)."""
-
-    def __init__(self, where: str, deal: str, deals: range, first: bool) -> None:
-        self.deal, self.deals, self.first = deal, deals, first
-        if first:
-            message = f"the file starts at deal {shown_field(deal)}, the deals start at {deals.start}"
-        else:
-            message = f"the file holds more deals than {deals.start}-{deals.stop - 1} (deal {shown_field(deal)})"
-        super().__init__(where, message)
 
 
 class NotAFileToResume(FoursquareError, ValueError):
@@ -175,9 +138,10 @@ class SweepCsv:
         ``max_nodes``; one row a deal): a row written under a lower value is kept
         when it is settled (a settled deal is settled under any higher limit), and
         solved again when its status is ``unknown`` if :attr:`again`, else refused
-        (:class:`UnknownUnderLowerLimit`); a higher value is refused
-        (:class:`SettingMismatch`).  ``None``: every setting must be this run's.
+        (:class:`ResumeMismatch`); a higher value is refused too.  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
+    :ivar names: how a refusal names a setting column and ``deals`` (the command's
+        options: ``--max-nodes``, ``--deals``); a name not given is the column's own.
     """
 
     header: Sequence[str]
@@ -187,6 +151,11 @@ class SweepCsv:
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
+    names: Mapping[str, str] | None = None
+
+    def name(self, column: str) -> str:
+        """How a refusal names ``column`` (:attr:`names`)."""
+        return (self.names or {}).get(column, column)
 
     @property
     def group(self) -> int:
@@ -223,8 +192,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         started (:class:`Journal`; a journal a killed run left is merged first).
     :raises NotAFileToResume: for a FIFO.
     :raises ResumeMismatch: a row of other settings or of a deal not due there
-        (:class:`UnknownUnderLowerLimit`: an unknown row of a lower ``limit``
-        without ``again``).
+        (or an unknown row of a lower ``limit`` without ``again``).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
         (:class:`ForeignCsvError`: another header).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
@@ -617,34 +585,43 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
     lower :attr:`SweepCsv.limit`)."""
     where = f"{shown_name(place.path)}:{place.number}"
     again = False
+    deal = shown_field(row["deal"])
     for column, value in layout.settings:
         if row[column] == value:
             continue
+        option = layout.name(column)
         if column != layout.limit or not _below(row[column], value):
-            raise SettingMismatch(where, column, row[column] or "none", value or "none")
+            raise ResumeMismatch(
+                where, f"the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
+                f"{value or 'none'}: resume it with the settings it was written with, or write another file"
+            )
         if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
             if not layout.again:
-                raise UnknownUnderLowerLimit(where, column, row[column], value, row["deal"])
+                raise ResumeMismatch(
+                    where, f"deal {deal} is unknown under {option} {row[column]}, this run has {value}: give {option} "
+                    f"{value} to solve the unknown deals again under it, or resume with {option} {row[column]}"
+                )
             again = True
     bots, deals, index = layout.bots, layout.deals, place.index
     if bots and row["bot"] != bots[index % layout.group]:
         raise ResumeMismatch(
-            where, f"deal {shown_field(row['deal'])} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
+            where, f"deal {deal} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
             f"is due (this run's bots: {', '.join(bots)})"
         )
     position = index // layout.group
     if position >= len(deals):
-        raise DealOutOfRange(where, row["deal"], deals, first=False)
+        raise ResumeMismatch(
+            where, f"the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+        )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
         raise FormatError(
-            shown_name(place.path), place.number,
-            f"deal {shown_field(row['deal'])}: a deal number this command never writes: not a CSV it wrote",
+            shown_name(place.path), place.number, f"deal {deal}: a deal number this command never writes: not a CSV it wrote"
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise DealOutOfRange(where, row["deal"], deals, first=True)
-        raise ResumeMismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
+            raise ResumeMismatch(where, f"the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
+        raise ResumeMismatch(where, f"deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 
 

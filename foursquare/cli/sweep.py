@@ -4,25 +4,13 @@ the checks of ``--scheduler`` and ``--resume``, and the refusals of
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
-from ..app.sweep import (
-    DealOutOfRange,
-    ForeignCsvError,
-    NotAFileToResume,
-    Resumed,
-    ResumeMismatch,
-    SettingMismatch,
-    SweepCsv,
-    UnknownUnderLowerLimit,
-    Workers,
-    resume_csv,
-    shown_field,
-)
+from ..app.sweep import ForeignCsvError, NotAFileToResume, Resumed, ResumeMismatch, SweepCsv, Workers, resume_csv
 from ..errors import FormatError, shown_name
 from .options import given_on_the_command_line
 
@@ -70,36 +58,11 @@ def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], 
     """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
     a row of other settings or of a deal not due there is a usage error (status 2),
     naming the option of the setting (``options``: column -> option)."""
-    with _worded(layout.deals, options):
-        return resume_csv(path, layout, keep)
-
-
-@contextlib.contextmanager
-def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
     try:
-        yield
+        return resume_csv(path, dataclasses.replace(layout, names={**options, "deals": "--deals"}), keep)
     except NotAFileToResume as exc:
         raise click.UsageError(
             f"--resume needs a file to continue: {shown_name(exc.path)} is a FIFO (named pipe); give --output without --resume"
-        ) from None
-    except UnknownUnderLowerLimit as exc:
-        option = options[exc.column]
-        raise click.UsageError(
-            f"{exc.where}: deal {shown_field(exc.deal)} is unknown under {option} {exc.was}, this run has {exc.now}: "
-            f"give {option} {exc.now} to solve the unknown deals again under it, or resume with {option} {exc.was}"
-        ) from None
-    except SettingMismatch as exc:
-        raise click.UsageError(
-            f"{exc.where}: the file was written with {options[exc.column]} {shown_field(exc.was)}, this run has {exc.now}: "
-            "resume it with the settings it was written with, or write another file"
-        ) from None
-    except DealOutOfRange as exc:
-        if exc.first:
-            raise click.UsageError(
-                f"{exc.where}: the file starts at deal {shown_field(exc.deal)}, --deals starts at {deals.start}"
-            ) from None
-        raise click.UsageError(
-            f"{exc.where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {shown_field(exc.deal)})"
         ) from None
     except ResumeMismatch as exc:
         raise click.UsageError(str(exc)) from None

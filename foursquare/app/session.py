@@ -151,13 +151,6 @@ def hints_available() -> bool:
     return _recommend() is not None
 
 
-def _news(failing: bool, told: bool) -> str | None:
-    """``"failed"`` the first time a write fails, ``"restored"`` when one succeeds after it."""
-    if failing != told:
-        return "failed" if failing else "restored"
-    return None
-
-
 class Session:
     """One game being played: moves, unlimited undo and redo, and a recording.
 
@@ -175,7 +168,7 @@ class Session:
         editor's modeline) are kept at the top of every rewrite of that file.
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
-        :attr:`record_error`, news once (:meth:`record_news`).
+        :attr:`record_error` (the caller tells it once).
     """
 
     def __init__(
@@ -196,7 +189,6 @@ class Session:
         self.history = history
         #: The hints asked in this session (kept in the history).
         self.hints_asked = 0
-        self._history_told = False
         self.record_path = record
         #: Real paths this session may write over without ``force``: the recording,
         #: the file resumed, and every file it wrote.
@@ -210,7 +202,6 @@ class Session:
         self._recording = recording
         #: Why the last write of the recording failed (``None``: the file is complete).
         self.record_error: OSError | None = None
-        self._told = False
         #: The moves the recording holds on disk (the game resumed from it, or none).
         self.file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
         # a new recording is written at once, at the prompt or not: its file appears
@@ -226,17 +217,6 @@ class Session:
             self.write_record()
             if self.history is not None:
                 self.history.update(self.hints_asked)
-
-    def history_news(self) -> str | None:
-        """What is new about the game history since the last call, once: ``"failed"``
-        (the game could not be written in it; tried again after every change),
-        ``"restored"`` (it holds the game again), or ``None``."""
-        history = self.history
-        if history is None or not history.active:
-            return None
-        news = _news(history.error is not None, self._history_told)
-        self._history_told = history.error is not None
-        return news
 
     def end(self) -> BaseException | None:
         """The end of the session: the game written in the history as it stands,
@@ -257,16 +237,6 @@ class Session:
     def record_behind(self) -> bool:
         """Whether the recording on disk misses something of the game (its last write failed)."""
         return self.record_path is not None and self.record_error is not None
-
-    def record_news(self) -> str | None:
-        """What is new about the recording since the last call, once: ``"failed"``
-        (it could not be written: :attr:`record_error`; tried again after every change),
-        ``"restored"`` (it is complete again), or ``None``."""
-        if self.record_path is None:
-            return None
-        news = _news(self.record_error is not None, self._told)
-        self._told = self.record_error is not None
-        return news
 
     def close(self) -> None:
         """Let the recording's file go (its lock with it); a file created and never written is removed."""

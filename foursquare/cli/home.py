@@ -62,29 +62,8 @@ def end_history(session: Session, look: Look | None = None) -> None:
     with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
         error = session.end()
         if error is not None:
+            from ..errors import shown_name
             from ..history.store import error_words
 
-            warn(f"{history_name(session)}: the game is NOT in the history as it stands: {error_words(error)}.", look)
-
-
-def history_news(session: Session) -> str | None:
-    """What to tell the player about the game history since the last call, once
-    (:meth:`~foursquare.app.session.Session.history_news`), in words."""
-    news = session.history_news()
-    if news == "failed":
-        from ..history.store import error_words
-
-        assert session.history is not None and session.history.error is not None
-        return (
-            f"{history_name(session)}: the history cannot take the game now: {error_words(session.history.error)}."
-            " Play on: it is tried again after every move and at the end."
-        )
-    return f"{history_name(session)}: the history holds the game again." if news == "restored" else None
-
-
-def history_name(session: Session) -> str:
-    """The history's file as messages name it."""
-    from ..errors import shown_name
-
-    assert session.history is not None
-    return shown_name(session.history.path)
+            assert session.history is not None
+            warn(f"{shown_name(session.history.path)}: the game is NOT in the history as it stands: {error_words(error)}.", look)

@@ -51,7 +51,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import game_of_options_file
-from .home import end_history, history_news, start_history
+from .home import end_history, start_history
 from .options import PATH, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
@@ -395,21 +395,27 @@ def missing_text(session: Session) -> str:
     return f"the file does not hold the last change (it has {have} moves, the game {want})"
 
 
-def record_news(session: Session) -> str | None:
-    """What to tell the player about the recording since the last call, once
-    (:meth:`~foursquare.app.session.Session.record_news`), in words."""
-    news = session.record_news()
-    if news is None:
-        return None
+def news_text(session: Session, what: str, error: BaseException | None) -> str:
+    """What the prompt says when the recording or the history (``what``) could not be
+    written (``error``; tried again after every change), or is written again (``None``)."""
+    if what == "history":
+        from ..history.store import error_words
+
+        assert session.history is not None
+        name = shown_name(session.history.path)
+        if error is None:
+            return f"{name}: the history holds the game again."
+        return (
+            f"{name}: the history cannot take the game now: {error_words(error)}."
+            " Play on: it is tried again after every move and at the end."
+        )
     assert session.record_path is not None
     name = shown_name(session.record_path)
-    if news == "restored":
+    if session.record_error is None:
         return f"{name}: the recording is written again; it holds every move."
-    assert session.record_error is not None
     return (
-        f"{name}: the recording could not be written: {os_error_words(session.record_error)};"
-        f" {missing_text(session)}. Play on: it is tried again after every move and at the end"
-        " ('save FILE' writes a copy elsewhere)."
+        f"{name}: the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
+        " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
     )
 
 
@@ -484,6 +490,8 @@ class Prompt:
         self.look = look
         self.origin = origin
         self.lines_read = 0
+        #: what the player was told cannot be written now: ``recording``, ``history``
+        self.told: set[str] = set()
 
     @property
     def game(self) -> Game:
@@ -508,10 +516,15 @@ class Prompt:
         return [c.name for c in TABLE if (c.kind is CommandKind.GAME and self.session.can(c.name)) or c.name in STOP_COMMANDS]
 
     def tell_recording(self) -> None:
-        """Say, once, that the recording could not be written (or is written again)."""
-        for news in (record_news(self.session), history_news(self.session)):
-            if news is not None:
-                self.say_error(news)
+        """Say, once, that the recording or the history could not be written (or is written again)."""
+        session, history = self.session, self.session.history
+        errors: dict[str, BaseException | None] = {"recording": session.record_error} if session.record_path is not None else {}
+        if history is not None and history.active:
+            errors["history"] = history.error
+        for what, error in errors.items():
+            if (error is not None) != (what in self.told):
+                self.told ^= {what}
+                self.say_error(news_text(session, what, error))
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
@@ -373,27 +373,15 @@ class _Again:
         )
 
 
-def _tally(solutions: Iterable[Solution]) -> BatchTally:
-    from ..solver.analysis import BatchTally
-
-    tally = BatchTally()
-    for sol in solutions:
-        tally.add(sol)
-    return tally
-
-
 def _summary(
-    solutions: BatchTally | Iterable[Solution], fmt: str, rules: Rules, interrupted: int | None = None,
+    tally: BatchTally, fmt: str, rules: Rules, interrupted: int | None = None,
     to_stderr: bool = False, again: _Again | None = None,
 ) -> None:
-    """The summary of the deals solved under ``rules`` (their tally, or their
-    solutions); ``interrupted``: how many were asked for (the run stopped before the
+    """The summary of the deals solved under ``rules`` (their tally); ``interrupted``: how many were asked for (the run stopped before the
     end); ``to_stderr`` for ``--output -``; ``again``: the deals of the file solved
     again (said when there were any)."""
     from ..formats.rulesfile import rules_value
-    from ..solver.analysis import BatchTally
 
-    tally = solutions if isinstance(solutions, BatchTally) else _tally(solutions)
     summary = tally.summary()
     if to_stderr:  # --output -: the CSV has stdout to itself
         with contextlib.redirect_stdout(sys.stderr):

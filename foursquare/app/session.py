@@ -8,11 +8,12 @@ back and replays them, and keeps the transcript file it was asked to record
 complete after every change (written to a temporary file and renamed over the
 old one, so an interruption never leaves half a file; :mod:`foursquare.app.files`).
 A recording that cannot be written (the disk full) does not stop the game: the
-session says so once, tries again after every change, and knows how far the
-file is behind (:attr:`Session.record_behind`, :attr:`Session.file_moves`).
-The game history (:mod:`foursquare.history.store`) is kept the same way: the
-game rewritten in it after every change, a failure told once and tried again,
-never stopping the game (:meth:`Session.history_news`, :meth:`Session.end`).
+session keeps why (:attr:`Session.record_error`, for the caller to tell), tries
+again after every change, and knows how far the file is behind
+(:attr:`Session.record_behind`, :attr:`Session.file_moves`).  The game history
+(:mod:`foursquare.history.store`) is kept the same way: the game rewritten in it
+after every change, a failure kept and tried again, never stopping the game
+(:meth:`Session.end`).
 """
 
 from __future__ import annotations

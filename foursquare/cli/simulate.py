@@ -36,6 +36,7 @@ from .options import (
 )
 from .signals import signals_deferred, worker_signals
 from .streams import ReaderGone, stdout_reader_gone
+from .style import percent
 from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
@@ -77,10 +78,6 @@ def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
 def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
@@ -100,7 +97,7 @@ def _text(summary: Summary, deals: range) -> list[str]:
     slo, shi = summary.score_interval
     lines = [
         f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} game{'' if summary.games == 1 else 's'}",
-        f"  wins {summary.wins}, win rate {_pct(summary.win_rate)} (95% CI {_pct(lo)} to {_pct(hi)})",
+        f"  wins {summary.wins}, win rate {percent(summary.win_rate)} (95% CI {percent(lo)} to {percent(hi)})",
         f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
         f"95% CI {slo:.2f} to {shi:.2f}, normal approximation)",
     ]
@@ -133,17 +130,10 @@ def _row(summary: Summary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
     return (
-        f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {_pct(summary.win_rate)} "
-        f"({_pct(lo)}–{_pct(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
+        f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {percent(summary.win_rate)} "
+        f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
         f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
-
-
-def _stdout() -> AbstractContextManager[IO[str]]:
-    """Standard output for ``--output -`` (not closed afterwards)."""
-    import contextlib
-
-    return contextlib.nullcontext(sys.stdout)
 
 
 def _play(
@@ -256,8 +246,8 @@ def _simulate(o: SimulateOptions) -> None:
             cluster.close()
         raise
     try:
-        with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
-            writer = RowWriter(out, o.output) if csv_file is not None and o.output is not None else None
+        with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
+            writer = RowWriter(out, o.output) if o.output is not None else None
             _sweep(o, sweep, todo, writer, tally, cluster)
     except ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
         _summary(o, sweep, tally, interrupted=True)
@@ -301,7 +291,7 @@ def _check_options(o: SimulateOptions) -> Workers:
     return workers
 
 
-def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]] | None, range]:
+def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
     """The CSV file first (an unwritable path fails before the games are played),
     continued (``--resume``: its games counted in ``tally``) or written afresh; and the
     deals still to play.  Its header is written at once and each row as its game
@@ -311,9 +301,9 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
         if resumed.rows:
             resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
         return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
-    if o.output is not None:
-        return (open_output_file(o.output, o.force) if o.output != "-" else _stdout()), sweep.deals
-    return None, sweep.deals
+    if o.output is not None and o.output != "-":
+        return open_output_file(o.output, o.force), sweep.deals
+    return contextlib.nullcontext(sys.stdout), sweep.deals  # (never closed: --output -, or no CSV at all)
 
 
 def _sweep(

@@ -19,11 +19,21 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.games import GameSpec
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import game_of_options_file
-from .options import BOT_NAMES, JOBS, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .options import (
+    BOT_NAMES,
+    JOBS,
+    PATH,
+    POSITIVE,
+    SECONDS,
+    GameFileOptions,
+    bot_option_needs,
+    exclusive,
+    game_number_option,
+    game_options,
+)
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
 from .style import percent
@@ -36,14 +46,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class AnalyzeOptions:
+class AnalyzeOptions(GameFileOptions):
     """The options of ``foursquare analyze``, as Click reads them."""
 
     game_path: str
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     max_nodes: int | None
     timeout: float | None
     bot: str | None
@@ -119,7 +125,7 @@ def _analyze(o: AnalyzeOptions) -> None:
     from ..solver.search import SolverError
 
     _check_options(o)
-    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
+    spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if o.game_path == "-" else o.game_path

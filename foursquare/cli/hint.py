@@ -25,6 +25,7 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
+    GameFileOptions,
     bot_option_needs,
     exclusive,
     game_number_option,
@@ -134,14 +135,10 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
 
 
 @dataclass(frozen=True)
-class HintOptions:
+class HintOptions(GameFileOptions):
     """The options of ``hint`` as Click gives them (their meaning: ``foursquare hint --help``)."""
 
     game_path: str | None
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     bot: str
     budget: float | None
     nodes: int | None

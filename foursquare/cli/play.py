@@ -52,7 +52,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import game_of_options_file
 from .home import end_history, start_history
-from .options import PATH, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look
@@ -100,7 +100,7 @@ def play(**given: Any) -> None:
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
     with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
-        spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
+        spec = options.spec()
         held = check_record_target(options.record, options.resume_path, options.force)
         try:
             pick = None
@@ -114,14 +114,10 @@ def play(**given: Any) -> None:
 
 
 @dataclass(frozen=True)
-class PlayOptions:
+class PlayOptions(GameFileOptions):
     """The options of ``play`` as Click gives them (their meaning: ``foursquare play --help``)."""
 
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
     resume_path: str | None
-    game_number: int | None
     record: str | None
     force: bool
     ascii_only: bool

@@ -705,18 +705,11 @@ class Journal:
             raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
         journal = cls(held.real, held.path, layout, os.fdopen(fd, "w", newline="", encoding="utf-8"))
         try:
-            journal.write(layout.header)
+            journal.writer.write(layout.header)
         except BaseException:
             journal.stream.close()
             raise
         return journal
-
-    def write(self, fields: Sequence[object]) -> None:
-        """Write one row, whole (:meth:`RowWriter.write`).
-
-        :raises OSError: naming the journal.
-        """
-        self.writer.write(fields)
 
     def merge(self, stream: IO[str]) -> IO[str]:
         """Merge the journal into the file (:func:`merge_journal`), which ``stream``
@@ -907,7 +900,7 @@ class SweepRows:
         """
         if self.journal is not None:
             if self.again:
-                self.journal.write(fields)
+                self.journal.writer.write(fields)
                 self.again -= 1
                 return
             self.merge()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -35,7 +35,7 @@ from .options import (
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
-from .streams import ReaderGone, stdout_reader_gone
+from .streams import ReaderGone, progress_bar, stdout_reader_gone
 from .style import percent
 from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from ..app.sweep import Workers
     from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
     from ..cluster import Cluster
-    from ..engine.rules import Rules
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -315,18 +314,12 @@ def _sweep(
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
 
-    def write_row(result: GameResult) -> None:
-        if writer is not None:
-            writer.write(row_of_game(result, settings))
-
-    if not sys.stderr.isatty():
-        _play(sweep, todo, write_row, tally, o.output == "-", cluster)
-        return
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
-    with click.progressbar(length=len(todo) * len(sweep.names), label=label, file=sys.stderr) as bar:
+    with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
 
-        def progress(r: GameResult) -> None:
-            write_row(r)
+        def progress(result: GameResult) -> None:
+            if writer is not None:
+                writer.write(row_of_game(result, settings))
             bar.update(1)
 
         _play(sweep, todo, progress, tally, o.output == "-", cluster)
@@ -370,32 +363,25 @@ class _Report:
     vs: str | None
     stopped: dict[str, int] | None = None
 
-    @property
-    def names(self) -> Sequence[str]:
-        return self.sweep.names
-
-    @property
-    def rules(self) -> Rules:
-        return self.sweep.rules
 
 
 def _json_report(r: _Report) -> None:
     """The summary as one JSON object."""
-    if len(r.names) == 1:
-        out = r.summaries[r.names[0]].as_dict()
+    if len(r.sweep.names) == 1:
+        out = r.summaries[r.sweep.names[0]].as_dict()
         out["deals"] = _deals_text(r.deals)
         out["seed"] = r.sweep.seed
-        out["rules"] = rules_value(r.rules)
+        out["rules"] = rules_value(r.sweep.rules)
     else:
         out = {
             "deals": _deals_text(r.deals),
             "seed": r.sweep.seed,
-            "rules": rules_value(r.rules),
+            "rules": rules_value(r.sweep.rules),
             "bots": [s.as_dict() for s in r.summaries.values()],
         }
         if r.difference is not None:
             assert r.vs is not None  # a paired difference compares with --vs
-            out.update(r.summaries[r.names[0]].as_dict())
+            out.update(r.summaries[r.sweep.names[0]].as_dict())
             out["vs"] = r.summaries[r.vs].as_dict()
             out["paired"] = r.difference.as_dict()
     if r.stopped is not None:
@@ -405,8 +391,8 @@ def _json_report(r: _Report) -> None:
 
 def _markdown_report(r: _Report) -> None:
     """The summary as a markdown table, a row a bot (and the paired difference below)."""
-    if r.rules.name != "standard":
-        click.echo(f"Rules: {r.rules.label}\n")
+    if r.sweep.rules.name != "standard":
+        click.echo(f"Rules: {r.sweep.rules.label}\n")
     click.echo(TABLE_HEADER)
     for summary in r.summaries.values():
         click.echo(_row(summary, r.deals))
@@ -415,8 +401,8 @@ def _markdown_report(r: _Report) -> None:
 
 def _text_report(r: _Report) -> None:
     """The summary as text, a paragraph a bot (and the paired difference below)."""
-    if r.rules.name != "standard":
-        click.echo(f"rules: {r.rules.label}")
+    if r.sweep.rules.name != "standard":
+        click.echo(f"rules: {r.sweep.rules.label}")
     for i, summary in enumerate(r.summaries.values()):
         if i:
             click.echo()
@@ -428,4 +414,4 @@ def _paired_report(r: _Report) -> None:
     if r.difference is not None:
         assert r.vs is not None
         click.echo()
-        click.echo("\n".join(_paired_text(r.difference, r.names[0], r.vs)))
+        click.echo("\n".join(_paired_text(r.difference, r.sweep.names[0], r.vs)))

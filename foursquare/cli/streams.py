@@ -20,6 +20,7 @@ Three ways the output of a command can be lost, three outcomes (FORMATS.md):
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -65,14 +66,8 @@ class PipeGuard:
 
     def _broke(self) -> None:
         self.broken = True
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(devnull, self._stream.fileno())
-            finally:
-                os.close(devnull)
-        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-            pass  # not a real file (a test runner): the flag alone discards the output
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
+            _to_devnull(self._stream.fileno())  # the flag alone discards the output
 
     def write(self, text: str) -> int:
         """Write ``text``; its length when the reader is gone (the text discarded).
@@ -213,11 +208,17 @@ def progress_bar(iterable: Iterable[Any] | None, length: int, label: str, *, sho
     return click.progressbar(iterable, length=length, label=label, file=sys.stderr if visible else io.StringIO())
 
 
+def _to_devnull(fd: int) -> None:
+    """Point file descriptor ``fd`` at ``/dev/null`` (quietly not, when it cannot be)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+
+
 def quiet_broken_pipe() -> NoReturn:
     """End quietly after the reader of stdout went away, where the guard could not help."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-    except (OSError, ValueError):
-        pass
+    _to_devnull(1)
     sys.exit(0)

@@ -51,7 +51,7 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import game_of_options_file
-from .home import end_history, start_history
+from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
@@ -500,9 +500,8 @@ class Prompt:
         click.echo()
 
     def say_error(self, message: str) -> None:
-        """Print an error on stderr, its lines broken to fit the terminal (when known)."""
-        lines = [part for line in message.split("\n") for part in fit(line, self.look.width)]
-        self.look.echo("\n".join(self.look.style(line, "error") for line in lines), err=True)
+        """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
+        warn(message, self.look)
 
     def commands_left(self) -> list[str]:
         """At the end of a game: the commands of the table (formats/commands.py) that

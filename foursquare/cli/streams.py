@@ -78,33 +78,30 @@ class PipeGuard:
         try:
             return self._stream.write(text)
         except OSError as exc:
-            if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
-                raise self._named(exc) from None
-            self._broke()
+            self._give_up(exc)
             return len(text)
 
     def flush(self) -> None:
         """Flush the stream, as :meth:`write` writes."""
-        if self.broken:
-            self._discard_buffer()
-            return
-        try:
-            self._stream.flush()
-        except OSError as exc:
-            if not (self._any_error or _reader_gone(exc)):
-                raise self._named(exc) from None
-            self._broke()
-            self._discard_buffer()
+        if not self.broken:
+            try:
+                self._stream.flush()
+                return
+            except OSError as exc:
+                self._give_up(exc)
+        self._discard_buffer()
 
-    def _named(self, exc: OSError) -> OSError:
-        """``exc`` naming this stream when it names no file."""
-        return exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name)
+    def _give_up(self, exc: OSError) -> None:
+        """After a write or flush that failed: raise ``exc``, naming this stream when it
+        names no file, unless the reader is gone (or ``any_error``): then discard the
+        output from now on."""
+        if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
+            raise exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name) from None
+        self._broke()
 
     def _discard_buffer(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self._stream.flush()  # now into /dev/null
-        except (OSError, ValueError):
-            pass
 
     def writelines(self, lines: Iterable[str]) -> None:
         """Write each line, as :meth:`write` does."""

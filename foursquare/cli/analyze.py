@@ -24,6 +24,7 @@ from .boundary import Command, command_boundary
 from .games import game_of_options_file
 from .options import (
     BOT_NAMES,
+    DEFAULT_BOT,
     JOBS,
     PATH,
     POSITIVE,
@@ -130,9 +131,7 @@ def _analyze(o: AnalyzeOptions) -> None:
     if len(game.moves) != game.placed:
         name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
-    from ..bots import DEFAULT
-
-    bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT
+    bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
     judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes

@@ -5,7 +5,6 @@ with the number of results."""
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import tracemalloc
@@ -14,7 +13,7 @@ from collections import Counter
 import pytest
 
 from foursquare.bots.simulate import DealTally, GameResult, paired, summarize
-from foursquare.stats import EXACT_VALUES, Z95, Distribution, counts_interval
+from foursquare.stats import EXACT_VALUES, Distribution, counts_interval, mean_interval
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 10, 101, 1000])
@@ -56,13 +55,6 @@ def test_a_distribution_holds_bounded_memory_however_many_values():
     finally:
         tracemalloc.stop()
     assert d.count == 400_000 and peak < 20_000_000
-
-
-def mean_interval(values, low, high):
-    """(mean, sd, 95% interval of the mean) of a list, as the statistics module gives them."""
-    mean, sd = statistics.fmean(values), statistics.stdev(values) if len(values) > 1 else 0.0
-    half = Z95 * sd / math.sqrt(len(values))
-    return mean, sd, (max(mean - half, low), min(mean + half, high))
 
 
 @pytest.mark.parametrize("seed", range(5))

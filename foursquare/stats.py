@@ -122,7 +122,7 @@ class Distribution:
     numbers stay whole).  The count, total and largest are always exact.
 
     >>> d = Distribution()
-    >>> d.add(3); d.add(1); d.add(2, times=2)
+    >>> d.add(3); d.add(1); d.add_all([2, 2])
     >>> d.count, d.total, d.largest, d.median()
     (4, 8, 3, 2.0)
     """
@@ -135,21 +135,12 @@ class Distribution:
         self._buckets: Counter[int] = Counter()  # (bucket -> how many; 0 and below in bucket -2**62)
         self._whole = True  # every value a whole number
 
-    def add(self, value: float, times: int = 1) -> None:
-        """Count ``value`` (``times`` times)."""
-        self.count += times
-        self.total += value * times
-        if self.largest is None or value > self.largest:
-            self.largest = value
-        self._whole = self._whole and isinstance(value, int)
-        if self._exact is not None:
-            self._exact[value] += times
-            self._fold_when_full()
-            return
-        self._buckets[_bucket(value)] += times
+    def add(self, value: float) -> None:
+        """Count ``value``."""
+        self.add_all((value,))
 
     def add_all(self, values: Sequence[float]) -> None:
-        """Count each of ``values`` (as :meth:`add` each, faster)."""
+        """Count each of ``values``."""
         if not values:
             return
         self.count += len(values)

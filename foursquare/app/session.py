@@ -8,11 +8,12 @@ back and replays them, and keeps the transcript file it was asked to record
 complete after every change (written to a temporary file and renamed over the
 old one, so an interruption never leaves half a file; :mod:`foursquare.app.files`).
 A recording that cannot be written (the disk full) does not stop the game: the
-session says so once, tries again after every change, and knows how far the
-file is behind (:attr:`Session.record_behind`, :meth:`Session.missing_text`).
-The game history (:mod:`foursquare.history.store`) is kept the same way: the
-game rewritten in it after every change, a failure told once and tried again,
-never stopping the game (:meth:`Session.history_news`, :meth:`Session.end`).
+session keeps why (:attr:`Session.record_error`, for the caller to tell), tries
+again after every change, and knows how far the file is behind
+(:attr:`Session.record_behind`, :attr:`Session.file_moves`).  The game history
+(:mod:`foursquare.history.store`) is kept the same way: the game rewritten in it
+after every change, a failure kept and tried again, never stopping the game
+(:meth:`Session.end`).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game, Placement
-from ..errors import IllegalMoveError, ParseError, quote, shorten, shown_name
+from ..errors import IllegalMoveError, ParseError, quote, shorten
 from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, STATE_FULL, PromptCommand
 from ..formats.movescript import Move, parse_entry
-from .files import LockedFile, claim, os_error_words, same_file, writable_target, write_atomically
+from .files import LockedFile, claim, same_file, writable_target, write_atomically
 
 if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
@@ -168,7 +169,7 @@ class Session:
         editor's modeline) are kept at the top of every rewrite of that file.
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
-        :attr:`record_error` and told once (:meth:`record_news`).
+        :attr:`record_error` (the caller tells it once).
     """
 
     def __init__(
@@ -189,7 +190,6 @@ class Session:
         self.history = history
         #: The hints asked in this session (kept in the history).
         self.hints_asked = 0
-        self._history_told = False
         self.record_path = record
         #: Real paths this session may write over without ``force``: the recording,
         #: the file resumed, and every file it wrote.
@@ -203,9 +203,8 @@ class Session:
         self._recording = recording
         #: Why the last write of the recording failed (``None``: the file is complete).
         self.record_error: OSError | None = None
-        self._told = False
         #: The moves the recording holds on disk (the game resumed from it, or none).
-        self._file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
+        self.file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
         # a new recording is written at once, at the prompt or not: its file appears
         # whole, with its first document, and a second writer is refused at the start
         if record is not None and (self.autosave or (recording is not None and recording.pending)):
@@ -220,79 +219,25 @@ class Session:
             if self.history is not None:
                 self.history.update(self.hints_asked)
 
-    def history_news(self) -> str | None:
-        """What to tell the player about the game history since the last call, once:
-        that the game could not be written in it (and is tried again), or that it
-        is written again; ``None`` when there is nothing new."""
-        history = self.history
-        if history is None or not history.active:
-            return None
-        from ..history.store import error_words
-
-        name = shown_name(history.path)
-        if history.error is not None and not self._history_told:
-            self._history_told = True
-            return (
-                f"{name}: the history cannot take the game now: {error_words(history.error)}."
-                " Play on: it is tried again after every move and at the end."
-            )
-        if history.error is None and self._history_told:
-            self._history_told = False
-            return f"{name}: the history holds the game again."
-        return None
-
-    def end(self) -> str | None:
+    def end(self) -> BaseException | None:
         """The end of the session: the game written in the history as it stands,
         with the end time, and the file closed.
 
-        :returns: a warning for stderr when the history does not hold the game (its
-            file refused, or the last write failed), else ``None``.
+        :returns: why the history does not hold the game (the last write failed),
+            else ``None`` (also when its file was refused: said at the start).
         """
         history = self.history
         if history is None:
             return None
-        if not history.active:
-            history.close()
-            return None  # said at the start
-        history.update(self.hints_asked, ended=True)
+        if history.active:
+            history.update(self.hints_asked, ended=True)
         history.close()
-        if history.error is None:
-            return None
-        from ..history.store import error_words
-
-        return (
-            f"{shown_name(history.path)}: the game is NOT in the history as it stands: {error_words(history.error)}."
-        )
+        return history.error if history.active else None
 
     @property
     def record_behind(self) -> bool:
         """Whether the recording on disk misses something of the game (its last write failed)."""
         return self.record_path is not None and self.record_error is not None
-
-    def missing_text(self) -> str:
-        """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
-        have, want = self._file_moves, len(self.game.moves)
-        if have < want:
-            missing = want - have
-            return f"the file misses {missing} of the game's {want} move{'s' if want != 1 else ''}"
-        return f"the file does not hold the last change (it has {have} moves, the game {want})"
-
-    def record_news(self) -> str | None:
-        """What to tell the player about the recording since the last call, once: that it
-        could not be written (and is tried again), or that it is complete again."""
-        if self.record_path is None:
-            return None
-        if self.record_error is not None and not self._told:
-            self._told = True
-            return (
-                f"{shown_name(self.record_path)}: the recording could not be written: {os_error_words(self.record_error)};"
-                f" {self.missing_text()}. Play on: it is tried again after every move and at the end"
-                " ('save FILE' writes a copy elsewhere)."
-            )
-        if self.record_error is None and self._told:
-            self._told = False
-            return f"{shown_name(self.record_path)}: the recording is written again; it holds every move."
-        return None
 
     def close(self) -> None:
         """Let the recording's file go (its lock with it); a file created and never written is removed."""
@@ -405,7 +350,7 @@ class Session:
         if self._recording is None:
             self._recording = claim(self.record_path, whole=True)
         self._recording.rewrite(text)
-        self._file_moves = len(self.game.moves)
+        self.file_moves = len(self.game.moves)
         self.record_error = None
 
     def save(self, path: str, force: bool = False) -> str:

@@ -6,48 +6,8 @@ stopped partway).  What this module refuses is a :class:`~foursquare.errors.Four
 carrying the facts (an :class:`~foursquare.errors.AgreementError`, a
 :class:`~foursquare.errors.FormatError`); the command line words them in its options.
 
-**How a CSV records its settings.**  Every row carries the settings that shape
-its result, in the last columns (``rules``, ``max_nodes``, ``timeout`` for solve;
-``seed``, ``nodes``, ``budget``, ``rules`` for simulate, beside its ``bot``
-column; an empty cell for a limit not given): the file stays one plain CSV, a
-header and rows, that a spreadsheet reads, a table of one sweep says how it was
-made, and tables of several sweeps can be put together.  The deal range is not a
-setting of a row: a file resumes a range when its rows are the first deals of
-that range, in order (with simulate, each deal's games in the order of the bots).
-
-**How a run resumes** (:func:`resume_csv`).  The file is claimed as any
-``--output`` file (:func:`~foursquare.app.files.claim`: locked while it is
-written, one writer); its header must be this command's, each whole row must
-have this run's settings and the deal (and bot) due at its place, else the run
-is refused before any work (a settings mismatch is a usage error, status 2; a
-row that is not this command's, bad input, status 1, naming the line: a file
-that does not begin with the header line, a line ending in LF alone where ours
-end in CR LF (a file converted by dos2unix or git: refused, never rewritten), a
-value the command never writes under the run's rules, such as a score above the
-deck size less the grid's piles or a status with a score it never has, a field
-with spaces around it, a CR alone inside a row).  The
-last line, when it lacks any line end (a crash, a power cut) and is the start of
-the row due there (or of the header line, the file's only line), is cut off, and so are the games of a deal not every bot
-finished; nothing else of the file is ever altered: the new rows are appended
-after the rows kept, each flushed as in any run.  So at every moment the file holds whole rows of the sweep in deal order
-(and at most one partial line after a crash, which the next resume cuts), and
-the finished file is the one an uninterrupted run writes, but for the measured
-times (the ``seconds`` column).
-
-**How a run solves again the rows a lower limit left open** (solve, a higher
-``--max-nodes``: :attr:`SweepCsv.limit`).  A row written under a lower limit is
-kept as it is when it is settled (a proved score or a proof of no win holds under
-any higher limit) and, when its status is ``unknown``, its deal is solved again
-under this run's limit, before the deals after the file's (:attr:`Resumed.again`).
-Those rows go to a :class:`Journal` beside the file (``FILE.escalating``: the
-file's header, then the rows in deal order, each written whole as it comes), and
-the file itself is not touched while they are solved: a reader sees the table as
-it was.  When the pass ends or the run stops, the journal is merged into the file
-(:func:`merge_journal`, through :class:`SweepRows`): the file rewritten whole, in
-deal order, each superseded row replaced, every other line byte for byte, through
-a temporary file renamed over it, then the journal removed; both are read a line
-at a time, so memory holds the deals to solve again, never the table.  A journal
-left by a run that was killed is merged by the next resume before anything else.
+The CSV's columns, resuming and the journal of rows solved again are specified in
+docs/reference/formats.md ("Sweep CSV files").
 """
 
 from __future__ import annotations
@@ -61,7 +21,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
@@ -134,36 +94,12 @@ class Workers:
         return None if self.scheduler is None else connect(self.scheduler)
 
 
-def _mismatch(where: str, message: str, **facts: Any) -> AgreementError:
+def _mismatch(where: str, message: str) -> AgreementError:
     """A row of the file to continue that is not the row this run writes at its place
-    (``where``: ``FILE:LINE``): another deal, another bot, another setting (at the
-    command line, a usage error).  The facts, for the command line's words: ``column``,
-    ``was`` (in the file) and ``now`` (this run) for a setting, with ``deal`` for an
-    unknown row of a lower limit; ``deal`` and ``first`` for a deal out of the range."""
-    return AgreementError(f"{where}: {message}", where=where, **facts)
-
-
-def _setting_mismatch(where: str, column: str, was: str, now: str) -> AgreementError:
-    return _mismatch(
-        where, f"the file was written with {column} {shown_field(was)}, this run has {now}: "
-        "resume it with the settings it was written with, or write another file", column=column, was=was, now=now,
-    )
-
-
-def _unknown_under_lower_limit(where: str, column: str, was: str, now: str, deal: str) -> AgreementError:
-    return _mismatch(
-        where, f"deal {shown_field(deal)} is unknown under {column} {was}, this run has {now}: solve the "
-        "unknown deals again under it, or resume with the limit the file was written with",
-        column=column, was=was, now=now, deal=deal,
-    )
-
-
-def _deal_out_of_range(where: str, deal: str, deals: range, first: bool) -> AgreementError:
-    if first:
-        message = f"the file starts at deal {shown_field(deal)}, the deals start at {deals.start}"
-    else:
-        message = f"the file holds more deals than {deals.start}-{deals.stop - 1} (deal {shown_field(deal)})"
-    return _mismatch(where, message, deal=deal, first=first)
+    (``where``: ``FILE:LINE``): another deal, another bot, other settings (at the
+    command line, a usage error); the settings and the deals named as
+    :attr:`SweepCsv.names` says."""
+    return AgreementError(f"{where}: {message}", where=where)
 
 
 @dataclass(frozen=True)
@@ -181,9 +117,10 @@ class SweepCsv:
         ``max_nodes``; one row a deal): a row written under a lower value is kept
         when it is settled (a settled deal is settled under any higher limit), and
         solved again when its status is ``unknown`` if :attr:`again`, else refused
-        (:func:`_unknown_under_lower_limit`); a higher value is refused
-        (:func:`_setting_mismatch`).  ``None``: every setting must be this run's.
+        (:func:`_mismatch`); a higher value is refused too.  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
+    :ivar names: how a refusal names a setting column and ``deals`` (the command's
+        options: ``--max-nodes``, ``--deals``); a name not given is the column's own.
     """
 
     header: Sequence[str]
@@ -193,6 +130,11 @@ class SweepCsv:
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
+    names: Mapping[str, str] | None = None
+
+    def name(self, column: str) -> str:
+        """How a refusal names ``column`` (:attr:`names`)."""
+        return (self.names or {}).get(column, column)
 
     @property
     def group(self) -> int:
@@ -625,34 +567,43 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
     lower :attr:`SweepCsv.limit`)."""
     where = f"{shown_name(place.path)}:{place.number}"
     again = False
+    deal = shown_field(row["deal"])
     for column, value in layout.settings:
         if row[column] == value:
             continue
+        option = layout.name(column)
         if column != layout.limit or not _below(row[column], value):
-            raise _setting_mismatch(where, column, row[column] or "none", value or "none")
+            raise _mismatch(
+                where, f"the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
+                f"{value or 'none'}: resume it with the settings it was written with, or write another file"
+            )
         if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
             if not layout.again:
-                raise _unknown_under_lower_limit(where, column, row[column], value, row["deal"])
+                raise _mismatch(
+                    where, f"deal {deal} is unknown under {option} {row[column]}, this run has {value}: give {option} "
+                    f"{value} to solve the unknown deals again under it, or resume with {option} {row[column]}"
+                )
             again = True
     bots, deals, index = layout.bots, layout.deals, place.index
     if bots and row["bot"] != bots[index % layout.group]:
         raise _mismatch(
-            where, f"deal {shown_field(row['deal'])} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
+            where, f"deal {deal} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
             f"is due (this run's bots: {', '.join(bots)})"
         )
     position = index // layout.group
     if position >= len(deals):
-        raise _deal_out_of_range(where, row["deal"], deals, first=False)
+        raise _mismatch(
+            where, f"the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+        )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
         raise FormatError(
-            shown_name(place.path), place.number,
-            f"deal {shown_field(row['deal'])}: a deal number this command never writes: not a CSV it wrote",
+            shown_name(place.path), place.number, f"deal {deal}: a deal number this command never writes: not a CSV it wrote"
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise _deal_out_of_range(where, row["deal"], deals, first=True)
-        raise _mismatch(where, f"deal {shown_field(row['deal'])} where deal {due} is due (the deals must follow in order)")
+            raise _mismatch(where, f"the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
+        raise _mismatch(where, f"deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 
 
@@ -736,18 +687,11 @@ class Journal:
             raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
         journal = cls(held.real, held.path, layout, os.fdopen(fd, "w", newline="", encoding="utf-8"))
         try:
-            journal.write(layout.header)
+            journal.writer.write(layout.header)
         except BaseException:
             journal.stream.close()
             raise
         return journal
-
-    def write(self, fields: Sequence[object]) -> None:
-        """Write one row, whole (:meth:`RowWriter.write`).
-
-        :raises OSError: naming the journal.
-        """
-        self.writer.write(fields)
 
     def merge(self, stream: IO[str]) -> IO[str]:
         """Merge the journal into the file (:func:`merge_journal`), which ``stream``
@@ -940,7 +884,7 @@ class SweepRows:
         """
         if self.journal is not None:
             if self.again:
-                self.journal.write(fields)
+                self.journal.writer.write(fields)
                 self.again -= 1
                 return
             self.merge()

@@ -19,13 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.games import GameSpec
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import game_of_options_file
-from .options import BOT_NAMES, JOBS, PATH, POSITIVE, SECONDS, bot_option_needs, exclusive, game_number_option, game_options
+from .options import (
+    BOT_NAMES,
+    DEFAULT_BOT,
+    JOBS,
+    PATH,
+    POSITIVE,
+    SECONDS,
+    GameFileOptions,
+    bot_option_needs,
+    exclusive,
+    game_number_option,
+    game_options,
+)
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
+from .style import percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
@@ -35,14 +47,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class AnalyzeOptions:
+class AnalyzeOptions(GameFileOptions):
     """The options of ``foursquare analyze``, as Click reads them."""
 
     game_path: str
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     max_nodes: int | None
     timeout: float | None
     bot: str | None
@@ -50,10 +58,6 @@ class AnalyzeOptions:
     budget: float | None
     jobs: int | None
     fmt: str
-
-
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def _outlook(outlook: str, best: int | None, bound: int | None, least: int | None) -> str:
@@ -121,12 +125,12 @@ def _analyze(o: AnalyzeOptions) -> None:
     from ..errors import Advice, FormatError, PositionError
 
     _check_options(o)
-    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
+    spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     if len(game.moves) != game.placed:
         name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
-    bot_name = None if o.no_bot else o.bot if o.bot is not None else _default_bot()
+    bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
     judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
@@ -192,13 +196,6 @@ def _run(judge: GameJudge, bot_name: str | None, budget: float | None, got: _Bot
         else:
             assert bot_name is not None
             _judge_beside_the_bot(judge, bot_name, budget, got, bar)
-
-
-def _default_bot() -> str:
-    """The bots package's default bot's name."""
-    from ..bots import DEFAULT
-
-    return DEFAULT
 
 
 def _cores() -> int:
@@ -324,7 +321,7 @@ def _print_table(result: GameAnalysis) -> None:
         after = _outlook(m.after, m.best_after, m.max_after, m.least_after)
         line = f"{m.number:>4}  {m.card:4} {m.cell:4}  {before:12} {after:12} {m.solver_cell or '-':6}"
         if with_bot:
-            line += f"  {m.bot_cell or '-':4} {_pct(m.bot_win_chance):>8} {_pct(m.played_win_chance):>8}"
+            line += f"  {m.bot_cell or '-':4} {percent(m.bot_win_chance):>8} {percent(m.played_win_chance):>8}"
         click.echo(line + f"  {m.verdict}")
     outcome = f"won, score {result.score}" if result.status == "won" else result.status
     start = _outlook(result.start, result.best_start, result.max_start, result.least_start)

@@ -157,7 +157,9 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
         readline.parse_and_bind("bind ^I rl_complete")
     else:
         readline.parse_and_bind("tab: complete")
-    start = _load_history(readline, history_file)
+    with contextlib.suppress(OSError):  # none yet, or unreadable: a convenience
+        readline.read_history_file(history_file)
+    start = readline.get_current_history_length()
     try:
         yield
     finally:
@@ -165,14 +167,6 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
             _save_history(readline, history_file, readline.get_current_history_length() - start)
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
-
-
-def _load_history(readline: Any, path: str) -> int:
-    """Read the line history (none when missing or unreadable); the lines it holds now."""
-    with contextlib.suppress(OSError):
-        readline.read_history_file(path)
-    length: int = readline.get_current_history_length()
-    return length
 
 
 def _save_history(readline: Any, path: str, new: int) -> None:

@@ -25,20 +25,17 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
+    GameFileOptions,
     bot_option_needs,
     exclusive,
     game_number_option,
     game_options,
     given_on_the_command_line,
 )
-from .style import counted
+from .style import counted, percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
-
-
-def _pct(p: float | None) -> str:
-    return "-" if p is None else f"{100 * p:.1f}%"
 
 
 def _score(s: float | None) -> str:
@@ -94,7 +91,7 @@ def estimate_words(estimate: Estimate) -> str:
         from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0)."""
     if estimate.win_chance is None and estimate.expected_score is None:
         return "no estimate"
-    return f"win {_pct(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+    return f"win {percent(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
 
 
 def _line(estimate: Estimate, random_order: bool) -> str:
@@ -107,7 +104,7 @@ def _dominates(a: Estimate, b: Estimate) -> bool:
     a_win, b_win, a_score, b_score = a.win_chance, b.win_chance, a.expected_score, b.expected_score
     if a_win is None or b_win is None or a_score is None or b_score is None:
         return False
-    return _pct(a_win) != _pct(b_win) and a_win > b_win and (_score(a_score) != _score(b_score) and a_score > b_score)
+    return percent(a_win) != percent(b_win) and a_win > b_win and (_score(a_score) != _score(b_score) and a_score > b_score)
 
 
 
@@ -138,14 +135,10 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
 
 
 @dataclass(frozen=True)
-class HintOptions:
+class HintOptions(GameFileOptions):
     """The options of ``hint`` as Click gives them (their meaning: ``foursquare hint --help``)."""
 
     game_path: str | None
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     bot: str
     budget: float | None
     nodes: int | None

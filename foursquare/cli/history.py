@@ -26,6 +26,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
+from .style import counted
 
 
 class _Group(Command, click.Group):
@@ -158,7 +159,7 @@ def export(file: str, force: bool) -> None:
         return
     if left_out:
         click.echo(
-            f"{_games(left_out)} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
+            f"{counted(left_out, 'game')} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
             " left out (a transcript needs every move).",
             err=True,
         )
@@ -171,11 +172,7 @@ def export(file: str, force: bool) -> None:
     check_output_file(file, force)
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
     write_atomically(file, done.stream, unless_full=refusal)
-    click.echo(f"Wrote {_games(len(done.games))} to {shown_name(file)}.", err=True)
-
-
-def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+    click.echo(f"Wrote {counted(len(done.games), 'game')} to {shown_name(file)}.", err=True)
 
 
 def _nothing_to_export(left_out: int) -> str:
@@ -185,7 +182,7 @@ def _nothing_to_export(left_out: int) -> str:
         return "The history holds no game to export: nothing written."
     which = "" if left_out == 1 else " all"
     return (
-        f"The history holds {_games(left_out)},{which} resumed from a position without"
+        f"The history holds {counted(left_out, 'game')},{which} resumed from a position without"
         f" {'its' if left_out == 1 else 'their'} moves: a transcript needs every move; nothing written."
     )
 
@@ -202,7 +199,7 @@ def import_(file: str) -> None:
     given = read_transcripts(file, lambda error: click.echo(str(error), err=True))
     name, invalid = given.name, given.invalid
     if invalid:
-        fail(f"{shown_name(name)}: {_games(invalid)} of {invalid + len(given.games)} invalid: nothing imported")
+        fail(f"{shown_name(name)}: {counted(invalid, 'game')} of {invalid + len(given.games)} invalid: nothing imported")
     path = history_path()
     try:
         done = import_games(path, given.games, origin=name)
@@ -214,4 +211,4 @@ def import_(file: str) -> None:
     if done.already:
         left_out.append(f"{done.already} already in the history")
     why = f" ({', '.join(left_out)})" if left_out else ""
-    click.echo(f"Imported {_games(done.added)} from {shown_name(name)}{why}.", file=sys.stdout)
+    click.echo(f"Imported {counted(done.added, 'game')} from {shown_name(name)}{why}.", file=sys.stdout)

@@ -61,6 +61,10 @@ def end_history(session: Session, look: Look | None = None) -> None:
     """The game written in the history at the end of the session (however it ends);
     a warning on stderr when the history does not hold it (:func:`warn`, with ``look``)."""
     with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
-        news = session.end()
-        if news is not None:
-            warn(news, look)
+        error = session.end()
+        if error is not None:
+            from ..errors import shown_name
+            from ..history.store import error_words
+
+            assert session.history is not None
+            warn(f"{shown_name(session.history.path)}: the game is NOT in the history as it stands: {error_words(error)}.", look)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import click
 
+from ..app.games import GameSpec
 from ..engine.deal import parse_deal_number
 from ..errors import ParseError
 
@@ -146,6 +148,27 @@ def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = T
         help="Deal number (0 to 2^64-1), as in RULES.md section 2.",
     )(func)
     return func
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """The values of :func:`game_options`: the base of a command's options (its
+    frozen value, as Click gives them)."""
+
+    deal: int | None
+    deck_path: str | None
+    rules_spec: str | None
+
+    def spec(self) -> GameSpec:
+        """The game they name, its rule set read now (:meth:`GameSpec.read`)."""
+        return GameSpec.read(self.deal, self.deck_path, self.rules_spec)
+
+
+@dataclass(frozen=True)
+class GameFileOptions(GameOptions):
+    """:class:`GameOptions` and ``--game K`` (:func:`game_number_option`)."""
+
+    game_number: int | None
 
 
 def game_number_option(func: F) -> F:

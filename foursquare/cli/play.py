@@ -51,8 +51,8 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .games import game_of_options_file
-from .home import end_history, start_history
-from .options import PATH, exclusive, game_number_option, game_options, option_needs
+from .home import end_history, start_history, warn
+from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look
@@ -100,7 +100,7 @@ def play(**given: Any) -> None:
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
     with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
-        spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
+        spec = options.spec()
         held = check_record_target(options.record, options.resume_path, options.force)
         try:
             pick = None
@@ -114,14 +114,10 @@ def play(**given: Any) -> None:
 
 
 @dataclass(frozen=True)
-class PlayOptions:
+class PlayOptions(GameFileOptions):
     """The options of ``play`` as Click gives them (their meaning: ``foursquare play --help``)."""
 
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
     resume_path: str | None
-    game_number: int | None
     record: str | None
     force: bool
     ascii_only: bool
@@ -372,7 +368,7 @@ def record_lost(session: Session, width: int | None = None) -> None:
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [
-        f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {session.missing_text()}."
+        f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {missing_text(session)}."
     ]
     try:
         copy = session.write_copy()
@@ -385,6 +381,38 @@ def record_lost(session: Session, width: int | None = None) -> None:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     width = closing_width(width)  # the lines naming a command as the summary's; the error as it is
     click.echo("\n".join(part for line in lines for part in (fit_commands(line, width) if COMMAND_LEAD in line else [line])), err=True)
+
+
+def missing_text(session: Session) -> str:
+    """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
+    have, want = session.file_moves, len(session.game.moves)
+    if have < want:
+        return f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}"
+    return f"the file does not hold the last change (it has {have} moves, the game {want})"
+
+
+def news_text(session: Session, what: str, error: BaseException | None) -> str:
+    """What the prompt says when the recording or the history (``what``) could not be
+    written (``error``; tried again after every change), or is written again (``None``)."""
+    if what == "history":
+        from ..history.store import error_words
+
+        assert session.history is not None
+        name = shown_name(session.history.path)
+        if error is None:
+            return f"{name}: the history holds the game again."
+        return (
+            f"{name}: the history cannot take the game now: {error_words(error)}."
+            " Play on: it is tried again after every move and at the end."
+        )
+    assert session.record_path is not None
+    name = shown_name(session.record_path)
+    if session.record_error is None:
+        return f"{name}: the recording is written again; it holds every move."
+    return (
+        f"{name}: the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
+        " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
+    )
 
 
 def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
@@ -458,6 +486,8 @@ class Prompt:
         self.look = look
         self.origin = origin
         self.lines_read = 0
+        #: what the player was told cannot be written now: ``recording``, ``history``
+        self.told: set[str] = set()
 
     @property
     def game(self) -> Game:
@@ -470,9 +500,8 @@ class Prompt:
         click.echo()
 
     def say_error(self, message: str) -> None:
-        """Print an error on stderr, its lines broken to fit the terminal (when known)."""
-        lines = [part for line in message.split("\n") for part in fit(line, self.look.width)]
-        self.look.echo("\n".join(self.look.style(line, "error") for line in lines), err=True)
+        """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
+        warn(message, self.look)
 
     def commands_left(self) -> list[str]:
         """At the end of a game: the commands of the table (formats/commands.py) that
@@ -482,10 +511,15 @@ class Prompt:
         return [c.name for c in TABLE if (c.kind is CommandKind.GAME and self.session.can(c.name)) or c.name in STOP_COMMANDS]
 
     def tell_recording(self) -> None:
-        """Say, once, that the recording could not be written (or is written again)."""
-        for news in (self.session.record_news(), self.session.history_news()):
-            if news is not None:
-                self.say_error(news)
+        """Say, once, that the recording or the history could not be written (or is written again)."""
+        session, history = self.session, self.session.history
+        errors: dict[str, BaseException | None] = {"recording": session.record_error} if session.record_path is not None else {}
+        if history is not None and history.active:
+            errors["history"] = history.error
+        for what, error in errors.items():
+            if (error is not None) != (what in self.told):
+                self.told ^= {what}
+                self.say_error(news_text(session, what, error))
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card

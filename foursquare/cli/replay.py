@@ -7,12 +7,11 @@ from typing import Any
 
 import click
 
-from ..app.games import GameSpec
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .games import game_of_options_file
-from .options import PATH, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import outcome_text
 from .style import Look, counted
 
@@ -59,7 +58,7 @@ def replay(**given: Any) -> None:
         option_needs("--format svg", True, "--final", final)
     else:
         option_needs("--reveal", reveal, "--format text", text)
-    spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
+    spec = options.spec()
     game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text
@@ -72,14 +71,10 @@ def replay(**given: Any) -> None:
 
 
 @dataclass(frozen=True)
-class ReplayOptions:
+class ReplayOptions(GameFileOptions):
     """The options of ``replay`` as Click gives them (their meaning: ``foursquare replay --help``)."""
 
     moves_path: str
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     final: bool
     fmt: str
     ascii_only: bool

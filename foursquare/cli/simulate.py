@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -35,14 +35,14 @@ from .options import (
     option_needs,
 )
 from .signals import signals_deferred, worker_signals
-from .streams import stdout_reader_gone
+from .streams import progress_bar, stdout_reader_gone
+from .style import percent
 from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
     from ..app.sweep import Workers
     from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
     from ..cluster import Cluster
-    from ..engine.rules import Rules
 
 FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
@@ -82,10 +82,6 @@ def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
 def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
@@ -105,7 +101,7 @@ def _text(summary: Summary, deals: range) -> list[str]:
     slo, shi = summary.score_interval
     lines = [
         f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} game{'' if summary.games == 1 else 's'}",
-        f"  wins {summary.wins}, win rate {_pct(summary.win_rate)} (95% CI {_pct(lo)} to {_pct(hi)})",
+        f"  wins {summary.wins}, win rate {percent(summary.win_rate)} (95% CI {percent(lo)} to {percent(hi)})",
         f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
         f"95% CI {slo:.2f} to {shi:.2f}, normal approximation)",
     ]
@@ -138,17 +134,10 @@ def _row(summary: Summary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
     return (
-        f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {_pct(summary.win_rate)} "
-        f"({_pct(lo)}–{_pct(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
+        f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {percent(summary.win_rate)} "
+        f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
         f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
-
-
-def _stdout() -> AbstractContextManager[IO[str]]:
-    """Standard output for ``--output -`` (not closed afterwards)."""
-    import contextlib
-
-    return contextlib.nullcontext(sys.stdout)
 
 
 def _play(
@@ -261,8 +250,8 @@ def _simulate(o: SimulateOptions) -> None:
             cluster.close()
         raise
     try:
-        with cluster if cluster is not None else contextlib.nullcontext(), csv_file if csv_file is not None else _stdout() as out:
-            writer = RowWriter(out, o.output) if csv_file is not None and o.output is not None else None
+        with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
+            writer = RowWriter(out, o.output) if o.output is not None else None
             _sweep(o, sweep, todo, writer, tally, cluster)
     except _ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
         _summary(o, sweep, tally, interrupted=True)
@@ -306,7 +295,7 @@ def _check_options(o: SimulateOptions) -> Workers:
     return workers
 
 
-def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]] | None, range]:
+def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
     """The CSV file first (an unwritable path fails before the games are played),
     continued (``--resume``: its games counted in ``tally``) or written afresh; and the
     deals still to play.  Its header is written at once and each row as its game
@@ -316,9 +305,9 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
         if resumed.rows:
             resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
         return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
-    if o.output is not None:
-        return (open_output_file(o.output, o.force) if o.output != "-" else _stdout()), sweep.deals
-    return None, sweep.deals
+    if o.output is not None and o.output != "-":
+        return open_output_file(o.output, o.force), sweep.deals
+    return contextlib.nullcontext(sys.stdout), sweep.deals  # (never closed: --output -, or no CSV at all)
 
 
 def _sweep(
@@ -330,18 +319,12 @@ def _sweep(
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
 
-    def write_row(result: GameResult) -> None:
-        if writer is not None:
-            writer.write(row_of_game(result, settings))
-
-    if not sys.stderr.isatty():
-        _play(sweep, todo, write_row, tally, o.output == "-", cluster)
-        return
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
-    with click.progressbar(length=len(todo) * len(sweep.names), label=label, file=sys.stderr) as bar:
+    with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
 
-        def progress(r: GameResult) -> None:
-            write_row(r)
+        def progress(result: GameResult) -> None:
+            if writer is not None:
+                writer.write(row_of_game(result, settings))
             bar.update(1)
 
         _play(sweep, todo, progress, tally, o.output == "-", cluster)
@@ -385,32 +368,25 @@ class _Report:
     vs: str | None
     stopped: dict[str, int] | None = None
 
-    @property
-    def names(self) -> Sequence[str]:
-        return self.sweep.names
-
-    @property
-    def rules(self) -> Rules:
-        return self.sweep.rules
 
 
 def _json_report(r: _Report) -> None:
     """The summary as one JSON object."""
-    if len(r.names) == 1:
-        out = r.summaries[r.names[0]].as_dict()
+    if len(r.sweep.names) == 1:
+        out = r.summaries[r.sweep.names[0]].as_dict()
         out["deals"] = _deals_text(r.deals)
         out["seed"] = r.sweep.seed
-        out["rules"] = rules_value(r.rules)
+        out["rules"] = rules_value(r.sweep.rules)
     else:
         out = {
             "deals": _deals_text(r.deals),
             "seed": r.sweep.seed,
-            "rules": rules_value(r.rules),
+            "rules": rules_value(r.sweep.rules),
             "bots": [s.as_dict() for s in r.summaries.values()],
         }
         if r.difference is not None:
             assert r.vs is not None  # a paired difference compares with --vs
-            out.update(r.summaries[r.names[0]].as_dict())
+            out.update(r.summaries[r.sweep.names[0]].as_dict())
             out["vs"] = r.summaries[r.vs].as_dict()
             out["paired"] = r.difference.as_dict()
     if r.stopped is not None:
@@ -420,8 +396,8 @@ def _json_report(r: _Report) -> None:
 
 def _markdown_report(r: _Report) -> None:
     """The summary as a markdown table, a row a bot (and the paired difference below)."""
-    if r.rules.name != "standard":
-        click.echo(f"Rules: {r.rules.label}\n")
+    if r.sweep.rules.name != "standard":
+        click.echo(f"Rules: {r.sweep.rules.label}\n")
     click.echo(TABLE_HEADER)
     for summary in r.summaries.values():
         click.echo(_row(summary, r.deals))
@@ -430,8 +406,8 @@ def _markdown_report(r: _Report) -> None:
 
 def _text_report(r: _Report) -> None:
     """The summary as text, a paragraph a bot (and the paired difference below)."""
-    if r.rules.name != "standard":
-        click.echo(f"rules: {r.rules.label}")
+    if r.sweep.rules.name != "standard":
+        click.echo(f"rules: {r.sweep.rules.label}")
     for i, summary in enumerate(r.summaries.values()):
         if i:
             click.echo()
@@ -443,4 +419,4 @@ def _paired_report(r: _Report) -> None:
     if r.difference is not None:
         assert r.vs is not None
         click.echo()
-        click.echo("\n".join(_paired_text(r.difference, r.names[0], r.vs)))
+        click.echo("\n".join(_paired_text(r.difference, r.sweep.names[0], r.vs)))

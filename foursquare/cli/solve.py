@@ -5,14 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from ..app.files import refuse_output_over_input
-from ..app.games import GameSpec
 from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
@@ -23,6 +22,7 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
+    GameOptions,
     deal_range,
     exclusive,
     game_options,
@@ -47,12 +47,9 @@ SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "-
 
 
 @dataclass(frozen=True)
-class SolveOptions:
+class SolveOptions(GameOptions):
     """The options of ``foursquare solve``, as Click reads them."""
 
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
     deal_range: range | None
     max_nodes: int | None
     timeout: float | None
@@ -163,7 +160,7 @@ def _solve(o: SolveOptions) -> None:
     from ..engine.rules import STANDARD
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
-    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
+    spec = o.spec()
     rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     workers = _check_options(o)
@@ -373,27 +370,15 @@ class _Again:
         )
 
 
-def _tally(solutions: Iterable[Solution]) -> BatchTally:
-    from ..solver.analysis import BatchTally
-
-    tally = BatchTally()
-    for sol in solutions:
-        tally.add(sol)
-    return tally
-
-
 def _summary(
-    solutions: BatchTally | Iterable[Solution], fmt: str, rules: Rules, interrupted: int | None = None,
+    tally: BatchTally, fmt: str, rules: Rules, interrupted: int | None = None,
     to_stderr: bool = False, again: _Again | None = None,
 ) -> None:
-    """The summary of the deals solved under ``rules`` (their tally, or their
-    solutions); ``interrupted``: how many were asked for (the run stopped before the
+    """The summary of the deals solved under ``rules`` (their tally); ``interrupted``: how many were asked for (the run stopped before the
     end); ``to_stderr`` for ``--output -``; ``again``: the deals of the file solved
     again (said when there were any)."""
     from ..formats.rulesfile import rules_value
-    from ..solver.analysis import BatchTally
 
-    tally = solutions if isinstance(solutions, BatchTally) else _tally(solutions)
     summary = tally.summary()
     if to_stderr:  # --output -: the CSV has stdout to itself
         with contextlib.redirect_stdout(sys.stderr):

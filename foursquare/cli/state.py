@@ -13,7 +13,7 @@ from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .games import game_of_options_file
-from .options import NATURAL, PATH, exclusive, game_number_option, game_options, option_needs
+from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["state"])
@@ -55,7 +55,7 @@ def state(**given: Any) -> None:
         option_needs("--player-view", options.player_view, "--format yaml", None)
     else:
         option_needs("--reveal", options.reveal, "--player-view", options.player_view)
-    game, name = _game(options, GameSpec.read(options.deal, options.deck_path, options.rules_spec))
+    game, name = _game(options, options.spec())
     if options.after is not None:
         _take_back_after(game, name, options.after)
     if svg:
@@ -69,14 +69,10 @@ def state(**given: Any) -> None:
 
 
 @dataclass(frozen=True)
-class StateOptions:
+class StateOptions(GameFileOptions):
     """The options of ``state`` as Click gives them (their meaning: ``foursquare state --help``)."""
 
     moves_path: str | None
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
     after: int | None
     player_view: bool
     reveal: bool

@@ -22,6 +22,7 @@ from ..history.store import read_records
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .options import given_on_the_command_line, option_needs
+from .style import counted, percent
 
 #: The longest bar of the histogram (characters).
 BAR = 30
@@ -72,16 +73,8 @@ def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False)
     if len(groups) > 1:
         lines += ["", "By rule set:", *rules_table(groups)]
     if histogram and total.scores:
-        lines += ["", f"Scores of the {_games(total.won)} won:", *histogram_lines(total.scores)]
+        lines += ["", f"Scores of the {counted(total.won, 'game')} won:", *histogram_lines(total.scores)]
     return "\n".join(lines)
-
-
-def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
-
-
-def _percent(share: float) -> str:
-    return f"{100 * share:.1f}%"
 
 
 def summary_lines(s: Summary) -> list[str]:
@@ -90,9 +83,9 @@ def summary_lines(s: Summary) -> list[str]:
     lines = [f"Games played: {s.played} (won {s.won}, lost {s.lost}){stopped}"]
     if s.played:
         low, high = s.win_interval
-        lines.append(f"Won: {_percent(s.win_share)} (95% interval {_percent(low)} to {_percent(high)})")
+        lines.append(f"Won: {percent(s.win_share)} (95% interval {percent(low)} to {percent(high)})")
     if s.mean_score is not None:
-        lines.append(f"Score: mean {s.mean_score:.1f}, best {s.best_score} (of the {_games(s.won)} won)")
+        lines.append(f"Score: mean {s.mean_score:.1f}, best {s.best_score} (of the {counted(s.won, 'game')} won)")
     lines.append(f"Winning streak: current {s.current_streak}, longest {s.longest_streak}")
     if s.hints_per_game is not None:
         lines.append(f"Hints: {s.hints_per_game:.1f} a game")
@@ -107,7 +100,7 @@ def rules_table(groups: dict[str, Summary]) -> list[str]:
     head = f"  {'rules':<{width}}  played   won   share  stopped   mean  best"
     rows = [head]
     for name, s in groups.items():
-        share = _percent(s.win_share) if s.played else "-"
+        share = percent(s.win_share) if s.played else "-"
         mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"
         best = str(s.best_score) if s.best_score is not None else "-"
         rows.append(f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {share:>6}  {s.stopped:>7}  {mean:>5}  {best:>4}")

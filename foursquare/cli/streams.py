@@ -20,6 +20,7 @@ Three ways the output of a command can be lost, three outcomes (FORMATS.md):
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -65,14 +66,8 @@ class PipeGuard:
 
     def _broke(self) -> None:
         self.broken = True
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(devnull, self._stream.fileno())
-            finally:
-                os.close(devnull)
-        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-            pass  # not a real file (a test runner): the flag alone discards the output
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
+            _to_devnull(self._stream.fileno())  # the flag alone discards the output
 
     def write(self, text: str) -> int:
         """Write ``text``; its length when the reader is gone (the text discarded).
@@ -83,33 +78,30 @@ class PipeGuard:
         try:
             return self._stream.write(text)
         except OSError as exc:
-            if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
-                raise self._named(exc) from None
-            self._broke()
+            self._give_up(exc)
             return len(text)
 
     def flush(self) -> None:
         """Flush the stream, as :meth:`write` writes."""
-        if self.broken:
-            self._discard_buffer()
-            return
-        try:
-            self._stream.flush()
-        except OSError as exc:
-            if not (self._any_error or _reader_gone(exc)):
-                raise self._named(exc) from None
-            self._broke()
-            self._discard_buffer()
+        if not self.broken:
+            try:
+                self._stream.flush()
+                return
+            except OSError as exc:
+                self._give_up(exc)
+        self._discard_buffer()
 
-    def _named(self, exc: OSError) -> OSError:
-        """``exc`` naming this stream when it names no file."""
-        return exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name)
+    def _give_up(self, exc: OSError) -> None:
+        """After a write or flush that failed: raise ``exc``, naming this stream when it
+        names no file, unless the reader is gone (or ``any_error``): then discard the
+        output from now on."""
+        if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
+            raise exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name) from None
+        self._broke()
 
     def _discard_buffer(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self._stream.flush()  # now into /dev/null
-        except (OSError, ValueError):
-            pass
 
     def writelines(self, lines: Iterable[str]) -> None:
         """Write each line, as :meth:`write` does."""
@@ -208,11 +200,17 @@ def progress_bar(iterable: Iterable[Any] | None, length: int, label: str, *, sho
     return click.progressbar(iterable, length=length, label=label, file=sys.stderr if visible else io.StringIO())
 
 
+def _to_devnull(fd: int) -> None:
+    """Point file descriptor ``fd`` at ``/dev/null`` (quietly not, when it cannot be)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+
+
 def quiet_broken_pipe() -> NoReturn:
     """End quietly after the reader of stdout went away, where the guard could not help."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-    except (OSError, ValueError):
-        pass
+    _to_devnull(1)
     sys.exit(0)

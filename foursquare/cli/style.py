@@ -24,6 +24,11 @@ _COLOURS: dict[str, dict[str, Any]] = {
 }
 
 
+def percent(share: float | None) -> str:
+    """A share as a percentage with one decimal (``96.8%``), ``-`` for none."""
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
 def counted(number: int, noun: str) -> str:
     """``1 move``, ``2 moves``: a count and its noun, plural when it is not 1."""
     return f"{number} {noun}" + ("" if number == 1 else "s")

@@ -4,13 +4,13 @@ the checks of ``--scheduler`` and ``--resume``, and the refusals of
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
-from ..app.sweep import Resumed, SweepCsv, Workers, resume_csv, shown_field
+from ..app.sweep import Resumed, SweepCsv, Workers, resume_csv
 from ..errors import AgreementError, shown_name
 from .options import given_on_the_command_line
 
@@ -58,41 +58,14 @@ def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], 
     """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
     a row of other settings or of a deal not due there is a usage error (status 2),
     naming the option of the setting (``options``: column -> option)."""
-    with _worded(layout.deals, options):
-        return resume_csv(path, layout, keep)
-
-
-@contextlib.contextmanager
-def _worded(deals: range, options: Mapping[str, str]) -> Iterator[None]:
     try:
-        yield
-    except AgreementError as exc:  # (a file that is not this command's CSV: its advice is worded at the boundary)
-        raise click.UsageError(_resume_words(exc.facts, deals, options) or str(exc)) from None
-
-
-def _resume_words(facts: Mapping[str, Any], deals: range, options: Mapping[str, str]) -> str | None:
-    """A refusal of :func:`~foursquare.app.sweep.resume_csv` in the command's options, from
-    its facts; ``None`` for one that names no option."""
-    where = facts.get("where")
-    if "fifo" in facts:
-        return f"--resume needs a file to continue: {shown_name(facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
-    if "column" in facts and "deal" in facts:
-        option, was, now = options[facts["column"]], facts["was"], facts["now"]
-        return (
-            f"{where}: deal {shown_field(facts['deal'])} is unknown under {option} {was}, this run has {now}: "
-            f"give {option} {now} to solve the unknown deals again under it, or resume with {option} {was}"
-        )
-    if "column" in facts:
-        return (
-            f"{where}: the file was written with {options[facts['column']]} {shown_field(facts['was'])}, this run has "
-            f"{facts['now']}: resume it with the settings it was written with, or write another file"
-        )
-    if "first" in facts and facts["first"]:
-        return f"{where}: the file starts at deal {shown_field(facts['deal'])}, --deals starts at {deals.start}"
-    if "first" in facts:
-        deal = shown_field(facts["deal"])
-        return f"{where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {deal})"
-    return None
+        return resume_csv(path, dataclasses.replace(layout, names={**options, "deals": "--deals"}), keep)
+    except AgreementError as exc:
+        if "fifo" in exc.facts:
+            raise click.UsageError(
+                f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
+            ) from None
+        raise click.UsageError(str(exc)) from None
 
 
 def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:

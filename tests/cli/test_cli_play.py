@@ -531,7 +531,7 @@ def test_the_closing_lines_of_a_lost_recording_are_fitted_too(monkeypatch, tmp_p
     monkeypatch.setattr(play_module.click, "echo", lambda text="", **kw: lines.extend(str(text).splitlines()))
     session = types.SimpleNamespace(
         record_error=OSError(28, "No space left on device"), record_path=str(tmp_path / "rec.yaml"),
-        missing_text=lambda: "the file misses 1 of the game's 1 move", write_copy=lambda: str(tmp_path / "copy.yaml"),
+        file_moves=0, write_copy=lambda: str(tmp_path / "copy.yaml"),
         game=Game.from_deal(1),
     )
     play_module.record_lost(session, 40)  # type: ignore[arg-type]

@@ -141,11 +141,15 @@ def test_completion_offers_the_bots(words):
 def test_an_interrupted_summary_counts_unknown_deals_as_done_not_solved(capsys, fmt):
     from foursquare.cli.solve import _summary
     from foursquare.engine.rules import STANDARD
+    from foursquare.solver.analysis import BatchTally
     from foursquare.solver.search import solve_deal
 
     solutions = [solve_deal(0), solve_deal(2, max_nodes=5), solve_deal(1)]  # settled, unknown, settled
     assert [s.settled for s in solutions] == [True, False, True]
-    _summary(solutions, fmt, STANDARD, interrupted=10)
+    tally = BatchTally()
+    for solution in solutions:
+        tally.add(solution)
+    _summary(tally, fmt, STANDARD, interrupted=10)
     out = capsys.readouterr().out
     if fmt == "json":
         assert json.loads(out)["interrupted"] == {"deals_solved": 2, "deals_unknown": 1, "deals_done": 3, "deals_asked": 10}

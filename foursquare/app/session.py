@@ -215,6 +215,8 @@ class Session:
                 raise error
 
     def _changed(self) -> None:
+        if self.history is not None:
+            self.history.watch()  # a loss reached is kept, even when undone before the history is written
         if self.autosave:
             self.write_record()
             if self.history is not None:

@@ -296,6 +296,17 @@ class Session:
             return f"{shown_name(self.record_path)}: the recording is written again; it holds every move."
         return None
 
+    def dropped_text(self) -> str | None:
+        """The moves taken back that the recording does not keep, in words (said when the
+        player leaves), or ``None`` when it drops none."""
+        if self.record_path is None or not self._redo:
+            return None
+        count = len(self._redo)
+        return (
+            f"{shown_name(self.record_path)}: the recording keeps the game as it stands, without the {count}"
+            f" move{'s' if count != 1 else ''} taken back"
+        )
+
     def close(self) -> None:
         """Let the recording's file go (its lock with it); a file created and never written is removed."""
         if self._recording is not None:

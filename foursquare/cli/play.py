@@ -458,6 +458,7 @@ class Prompt:
         self.look = look
         self.origin = origin
         self.lines_read = 0
+        self.warned: str | None = None  # the moves the recording drops, as last said at quit
 
     @property
     def game(self) -> Game:
@@ -516,6 +517,7 @@ class Prompt:
                     line = self.read_line()
                 except EOFError:
                     click.echo()
+                    self.say_dropped(" (redo before the end keeps them)")
                     break
                 except UnicodeDecodeError:
                     self.say_error("the line is not UTF-8 text")
@@ -530,6 +532,15 @@ class Prompt:
                 closing(self.session, self.origin, self.look.width)
             raise
         closing(self.session, self.origin, self.look.width)
+
+    def say_dropped(self, then: str) -> bool:
+        """Say which moves taken back the recording drops, unless said already; whether said."""
+        dropped = self.session.dropped_text()
+        if dropped is None or dropped == self.warned:
+            return False
+        self.warned = dropped
+        self.say_error(f"{dropped}{then}.")
+        return True
 
     def say(self, text: str) -> None:
         """Print ``text``, its lines broken to fit the terminal (when known)."""
@@ -593,8 +604,8 @@ class Prompt:
     def command(self, command: PromptCommand) -> bool:
         """Act on a command; ``False`` to stop (``quit``)."""
         name, arg = command
-        if name in STOP_COMMANDS:
-            return False
+        if name in STOP_COMMANDS:  # a second quit leaves without the moves taken back
+            return self.say_dropped("; type redo to play them again, or quit again to leave without them")
         try:
             if name in FILE_WRITERS:
                 said = file_command(self.session, name, arg)

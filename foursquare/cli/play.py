@@ -529,6 +529,7 @@ class Prompt:
             # commands to copy); the boundary says Interrupted. or Terminated.
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo()
+                self.say_dropped(" (redo before the end keeps them)")
                 closing(self.session, self.origin, self.look.width)
             raise
         closing(self.session, self.origin, self.look.width)

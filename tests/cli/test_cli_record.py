@@ -507,3 +507,19 @@ def test_the_commands_suggested_for_a_file_named_like_an_option_run_as_written(t
         if words[0] == "replay":
             replayed = invoke(words)
             assert replayed.exit_code == 0, replayed.output
+
+
+def test_ctrl_c_at_the_prompt_after_undo_says_what_the_recording_drops(tmp_path, monkeypatch):
+    from foursquare.cli.play import Prompt
+
+    lines = iter(["d4", "e4", "undo"])
+
+    def read_line(prompt):
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(Prompt, "read_line", read_line)
+    result = invoke(["play", "--deal", "1", "--record", str(tmp_path / "g.yaml"), "--interactive"])
+    assert result.exit_code == 130 and "without the 1 move taken back (redo before the end keeps them)" in result.stderr

@@ -214,6 +214,8 @@ class Session:
                 raise error
 
     def _changed(self) -> None:
+        if self.history is not None:
+            self.history.watch()  # a loss reached is kept, even when undone before the history is written
         if self.autosave:
             self.write_record()
             if self.history is not None:
@@ -238,6 +240,12 @@ class Session:
     def record_behind(self) -> bool:
         """Whether the recording on disk misses something of the game (its last write failed)."""
         return self.record_path is not None and self.record_error is not None
+
+    @property
+    def dropped(self) -> int:
+        """How many moves taken back the recording does not keep (0 without a recording):
+        it holds the game as it stands, so they are lost unless played again (``redo``)."""
+        return len(self._redo) if self.record_path is not None else 0
 
     def close(self) -> None:
         """Let the recording's file go (its lock with it); a file created and never written is removed."""

@@ -5,7 +5,7 @@ Only at a terminal (stdin a terminal), and only where the standard library's
 of the one command table (:mod:`foursquare.formats.commands`) and the cells
 where the card in hand may go; after a card (``7H d``) the cells; after
 ``save``/``state`` (and their ``!`` forms) a file name, and ``--full`` for
-``state``.  The lines typed are kept in the data folder
+``state``.  The lines typed, but for those that end the game (``quit``), are kept in the data folder
 (:func:`foursquare.app.datafolder.prompt_history_path`): read at the start, the new
 ones appended at the end (so that two prompts at once keep both sessions' lines),
 the file cut to its last :data:`HISTORY_LINES` lines when it grows to twice that.
@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..errors import ParseError
-from ..formats.commands import COMMAND_NAMES, FILE_COMMANDS, FORCED_COMMANDS
+from ..formats.commands import COMMAND_NAMES, FILE_COMMANDS, FORCED_COMMANDS, CommandKind, kind
 
 #: The lines of the prompt's history kept between sessions.
 HISTORY_LINES = 1000
@@ -157,16 +157,34 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
         readline.parse_and_bind("bind ^I rl_complete")
     else:
         readline.parse_and_bind("tab: complete")
-    with contextlib.suppress(OSError):  # none yet, or unreadable: a convenience
-        readline.read_history_file(history_file)
-    start = readline.get_current_history_length()
+    start = _load_history(readline, history_file)
     try:
         yield
     finally:
         with contextlib.suppress(OSError, ValueError):
+            _forget_leaving(readline, start)
             _save_history(readline, history_file, readline.get_current_history_length() - start)
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
+
+
+def _load_history(readline: Any, path: str) -> int:
+    """Read the line history (none yet, or unreadable: a convenience), without the lines
+    that end the game; the lines it holds now."""
+    with contextlib.suppress(OSError):
+        readline.read_history_file(path)
+    _forget_leaving(readline, 0)  # a file written before they were left out
+    length: int = readline.get_current_history_length()
+    return length
+
+
+def _forget_leaving(readline: Any, since: int) -> None:
+    """Take out of the line history, from its item ``since`` on, the lines that end the
+    game (``quit``, ``q``, ``exit``): a reflexive Up and Enter never leaves a game."""
+    for index in reversed(range(since, readline.get_current_history_length())):
+        words = (readline.get_history_item(index + 1) or "").split()  # items count from 1 here
+        if words and kind(words[0]) is CommandKind.STOP:
+            readline.remove_history_item(index)  # and from 0 here
 
 
 def _save_history(readline: Any, path: str, new: int) -> None:

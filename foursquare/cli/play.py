@@ -55,7 +55,7 @@ from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
-from .style import Look
+from .style import Look, counted
 
 STDIN = "<stdin>"
 
@@ -488,6 +488,7 @@ class Prompt:
         self.lines_read = 0
         #: what the player was told cannot be written now: ``recording``, ``history``
         self.told: set[str] = set()
+        self.warned = 0  # the moves taken back the recording drops, as last said at quit
 
     @property
     def game(self) -> Game:
@@ -550,6 +551,7 @@ class Prompt:
                     line = self.read_line()
                 except EOFError:
                     click.echo()
+                    self.say_dropped(" (redo before the end keeps them)")
                     break
                 except UnicodeDecodeError:
                     self.say_error("the line is not UTF-8 text")
@@ -561,9 +563,23 @@ class Prompt:
             # commands to copy); the boundary says Interrupted. or Terminated.
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo()
+                self.say_dropped(" (redo before the end keeps them)")
                 closing(self.session, self.origin, self.look.width)
             raise
         closing(self.session, self.origin, self.look.width)
+
+    def say_dropped(self, then: str) -> bool:
+        """Say which moves taken back the recording drops, unless said already; whether said."""
+        count = self.session.dropped
+        if not count or count == self.warned:
+            return False
+        self.warned = count
+        assert self.session.record_path is not None
+        self.say_error(
+            f"{shown_name(self.session.record_path)}: the recording keeps the game as it stands, without the"
+            f" {counted(count, 'move')} taken back{then}."
+        )
+        return True
 
     def say(self, text: str) -> None:
         """Print ``text``, its lines broken to fit the terminal (when known)."""
@@ -627,8 +643,8 @@ class Prompt:
     def command(self, command: PromptCommand) -> bool:
         """Act on a command; ``False`` to stop (``quit``)."""
         name, arg = command
-        if name in STOP_COMMANDS:
-            return False
+        if name in STOP_COMMANDS:  # a second quit leaves without the moves taken back
+            return self.say_dropped("; type redo to play them again, or quit again to leave without them")
         try:
             if name in FILE_WRITERS:
                 said = file_command(self.session, name, arg)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from ..engine.game import Game
+from ..engine.game import Game, Reason
 from ..errors import HistoryStoreError
 from .rows import GameRecord, Kind, Source
 from .store import HistoryStore, digest
@@ -52,6 +52,8 @@ class GameRecorder:
         #: (the session's moves are kept after it, so that the row stays a transcript)
         self._base: Game | None = None
         self._moves_before = 0  # of the sessions before, for a game kept as a state continued
+        #: the reason of the first loss the game reached (``None``: none): an undo never hides it
+        self.lost: Reason | None = game.reason
         self._open()
 
     def _open(self) -> bool:
@@ -78,6 +80,7 @@ class GameRecorder:
         if stopped is not None and self.row is None:
             self.row = stopped.id
             self._hints_before = stopped.hints or 0
+            self.lost = self.lost or stopped.reason  # a row kept as lost goes on lost
             self._start = b""
         return True
 
@@ -123,6 +126,11 @@ class GameRecorder:
         """Whether the history misses something of the game (its last write failed)."""
         return self.active and self.error is not None
 
+    def watch(self) -> None:
+        """Note the first loss the game reaches (called after every change, written or not)."""
+        if self.lost is None:
+            self.lost = self.game.reason
+
     def update(self, hints: int, *, ended: bool = False) -> bool:
         """Write the game as it stands (its row added at the first change).
 
@@ -144,12 +152,12 @@ class GameRecorder:
             hints += self._hints_before
             game = self.kept()
             if self.row is None:
-                self.row = self.store.add(game, self.source, started=self.started, hints=hints)
+                self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost)
                 if ended:
-                    self.store.update(self.row, game, hints=hints, ended=True)
+                    self.store.update(self.row, game, hints=hints, ended=True, lost=self.lost)
             else:
                 moves = self._moves_before + len(game.moves)
-                self.store.update(self.row, game, hints=hints, ended=ended, moves=moves)
+                self.store.update(self.row, game, hints=hints, ended=ended, moves=moves, lost=self.lost)
         except (sqlite3.Error, OSError) as exc:
             self.error = exc
             return False

@@ -60,7 +60,7 @@ from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import NamedTuple
 
-from ..engine.game import Game
+from ..engine.game import Game, Reason, Status
 from ..errors import FormatError, FoursquareError, HistoryStoreError, shown_name
 from .rows import COLUMN_NAMES, COLUMNS, GameRecord, Kind, Source, read_row
 
@@ -470,10 +470,13 @@ class HistoryStore:
         hints: int | None = 0,
         origin: str | None = None,
         now: float | None = None,
+        lost: Reason | None = None,
     ) -> int:
         """Add a game (one transaction).
 
         :param started: when it started (epoch seconds), ``None`` when not known.
+        :param lost: the reason of a loss the game reached before it was undone: the row
+            says lost unless the game is won (:func:`outcome_of`).
         :returns: the new row's :attr:`GameRecord.id`.
         """
         now = time.time() if now is None else now
@@ -483,20 +486,21 @@ class HistoryStore:
             "INSERT INTO games (kind, record, rules, deal, moves, status, reason, score, hints, started, last_move,"
             " ended, added, source, origin, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
             (
-                kind.value, record, game.rules.label, _deal(game), len(game.moves), game.status.value,
-                _reason(game), game.score, hints, started, last, now, source.value, origin, digest(game),
+                kind.value, record, game.rules.label, _deal(game), len(game.moves), *outcome_of(game, lost),
+                hints, started, last, now, source.value, origin, digest(game),
             ),
         )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
     def update(
-        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None
+        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None,
+        lost: Reason | None = None,
     ) -> None:
         """Rewrite the game of row ``row`` as it stands (one transaction); ``ended``:
         the session ends now.  A change of the moves sets the time of the last move.
         ``moves``: the moves of the game (default: ``len(game.moves)``; a game kept as
-        a state counts those of the sessions before too)."""
+        a state counts those of the sessions before too); ``lost``: as :meth:`add`."""
         now = time.time() if now is None else now
         moves = len(game.moves) if moves is None else moves
         kind, record = record_of(game)
@@ -505,20 +509,20 @@ class HistoryStore:
             " moves = ?, status = ?, reason = ?, score = ?, hints = ?, digest = ?,"
             " ended = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?",
             (
-                kind.value, record, digest(game), now, moves, game.status.value, _reason(game),
-                game.score, hints, digest(game), ended, now, row,
+                kind.value, record, digest(game), now, moves, *outcome_of(game, lost),
+                hints, digest(game), ended, now, row,
             ),
         )
 
     def find_stopped(self, game: Game) -> GameRecord | None:
         """The latest game of the history stopped exactly where ``game`` stands (the
-        same rules, cards and moves, still playing), or ``None``: a game resumed
-        from its recording continues its row.
+        same rules, cards and moves, not won: a loss taken back stays one), or ``None``:
+        a game resumed from its recording continues its row.
 
         :raises HistoryStoreError: as :meth:`records`.
         """
         rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status = 'playing' AND source != 'import'"
+            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import'"
             " ORDER BY id DESC LIMIT 1",
             (digest(game),),
         )
@@ -533,7 +537,7 @@ class HistoryStore:
         :raises HistoryStoreError: as :meth:`records`.
         """
         rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE status = 'playing' AND source != 'import' AND rules = ?"
+            f"SELECT {COLUMNS} FROM games WHERE status != 'won' AND source != 'import' AND rules = ?"
             " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
             (game.rules.label, game.placed, _deal(game), _deal(game)),
         )
@@ -684,8 +688,13 @@ def _deal(game: Game) -> str | None:
     return None if game.deal is None else str(game.deal)  # a deal number may exceed SQLite's 64-bit signed integers
 
 
-def _reason(game: Game) -> str | None:
-    return None if game.reason is None else game.reason.value
+def outcome_of(game: Game, lost: Reason | None = None) -> tuple[str, str | None, int | None]:
+    """The status, reason and score a row keeps for ``game``: never better than a loss
+    reached before an undo (``lost``, its reason): won if the game is won, else lost
+    with that reason, else the game's own."""
+    if lost is None or game.status is Status.WON:
+        return game.status.value, None if game.reason is None else game.reason.value, game.score
+    return Status.LOST.value, lost.value, None
 
 
 def error_words(exc: BaseException) -> str:

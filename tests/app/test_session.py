@@ -207,3 +207,20 @@ def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
     from foursquare.formats.movescript import COMMAND_NAMES
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)
+
+
+@pytest.mark.parametrize("autosave", [True, False])
+def test_a_loss_undone_before_quit_is_kept_lost_in_the_history(tmp_path, autosave):
+    from foursquare.engine.game import Reason, Status
+    from foursquare.history.recorder import GameRecorder
+    from foursquare.history.store import HistoryStore
+
+    path = str(tmp_path / "history.sqlite3")
+    game = Game.from_deal(2)
+    session = Session(game, autosave=autosave, history=GameRecorder(path, game))  # a piped script: written at the end
+    while not game.is_over:
+        session.play(Move(game.legal_cells()[0]))
+    session.undo()
+    assert session.end() is None
+    (record,) = HistoryStore.open(path).records()
+    assert (record.status, record.reason, record.moves) == (Status.LOST, Reason.TOO_MANY_FACE_DOWN, 26)

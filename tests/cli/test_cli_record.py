@@ -139,6 +139,20 @@ def test_resuming_into_the_same_file_keeps_the_continued_moves(tmp_path, interac
     assert moves_in(record) == 15
 
 
+
+def test_quitting_after_undo_at_the_prompt_says_what_the_recording_drops_and_redo_keeps_it(tmp_path):
+    record = tmp_path / "game.yaml"
+    invoke(["play", "--deal", "153", "--record", str(record)], input="\n".join(WON_153[:31]) + "\n")
+    resume = ["play", "--resume", str(record), "--record", str(record), "--interactive"]
+    kept = invoke(resume, input="undo\nundo\nquit\nredo\nredo\nquit\n")  # warned: redo, then quit leaves
+    assert kept.exit_code == 0 and "without the 2 moves taken back; type redo" in kept.stderr
+    assert moves_in(record) == 31
+    dropped = invoke(resume, input="undo\n" * 31 + "quit\nquit\n")  # the second quit leaves without them
+    assert dropped.exit_code == 0 and dropped.stderr.count("without the 31 moves taken back") == 1
+    assert "moves: []" in record.read_text()
+    ended = invoke(["play", "--deal", "153", "--record", str(tmp_path / "b.yaml"), "--interactive"], input="d4\nundo\n")
+    assert "without the 1 move taken back (redo before the end keeps them)" in ended.stderr  # at the end of the input
+
 @posix_only
 def test_resuming_through_a_link_to_the_recorded_file_counts_as_the_same_file(tmp_path):
     record = tmp_path / "game.yaml"
@@ -493,3 +507,19 @@ def test_the_commands_suggested_for_a_file_named_like_an_option_run_as_written(t
         if words[0] == "replay":
             replayed = invoke(words)
             assert replayed.exit_code == 0, replayed.output
+
+
+def test_ctrl_c_at_the_prompt_after_undo_says_what_the_recording_drops(tmp_path, monkeypatch):
+    from foursquare.cli.play import Prompt
+
+    lines = iter(["d4", "e4", "undo"])
+
+    def read_line(prompt):
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(Prompt, "read_line", read_line)
+    result = invoke(["play", "--deal", "1", "--record", str(tmp_path / "g.yaml"), "--interactive"])
+    assert result.exit_code == 130 and "without the 1 move taken back (redo before the end keeps them)" in result.stderr

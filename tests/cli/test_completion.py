@@ -15,7 +15,7 @@ import time
 import pytest
 from helpers import ROOT, invoke, play
 
-from foursquare.cli.completion import HISTORY_LINES, Completer, _save_history
+from foursquare.cli.completion import HISTORY_LINES, Completer, _load_history, _save_history
 from foursquare.engine.game import Game
 from foursquare.formats.commands import COMMAND_NAMES, FORCED_COMMANDS
 
@@ -93,6 +93,19 @@ def test_the_history_file_is_cut_when_it_grows_to_twice_its_length(tmp_path):
     assert len(lines) == HISTORY_LINES and lines[-1] == "new line"
 
 
+def test_the_lines_that_end_the_game_are_left_out_of_a_history_read(tmp_path):
+    import readline
+
+    path = tmp_path / "prompt-history"
+    path.write_text("d4\nquit\nhint\nq\nEXIT\n")  # written before they were left out
+    readline.clear_history()
+    try:
+        assert _load_history(readline, str(path)) == 2
+        assert [readline.get_history_item(i) for i in (1, 2)] == ["d4", "hint"]
+    finally:
+        readline.clear_history()
+
+
 def test_without_a_terminal_no_line_history_is_written():
     done = invoke(["play", "--deal", 1, "--interactive"], input="sh\t\nd4\nquit\n")
     assert done.exit_code == 0
@@ -151,8 +164,9 @@ def test_a_real_terminal_session_completes_and_keeps_its_lines_for_the_next():
     assert first.close() == 0
     history = os.path.join(os.environ["FOURSQUARE_HOME"], "prompt-history")
     with open(history) as f:
-        assert f.read().split() == ["show", "d4", "e4", "quit"]
+        assert f.read().split() == ["show", "d4", "e4"]  # "quit" is never kept
     second = Terminal("--deal", "2", "--ascii")
-    assert second.read_until(b"> ")
-    second.type(b"\x1b[A\r", then=b"Stopped after 0 cards placed.")  # the Up arrow: last session's "quit"
+    assert second.read_until(b"AD> ")
+    second.type(b"\x1b[A\r", then=b"AH> ")  # the Up arrow: last session's "e4", not its "quit"
+    second.type(b"q\r", then=b"Play it again")
     assert second.close() == 0

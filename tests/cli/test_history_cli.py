@@ -59,6 +59,16 @@ def test_a_piped_script_is_recorded_only_with_history_and_no_history_skips_the_p
     assert (record.deal, record.moves, record.source.value) == (2, 4, "script")
 
 
+def test_a_loss_taken_back_at_the_prompt_is_still_lost_in_history_and_stats():
+    game = Game.from_deal(2)
+    while not game.is_over:
+        game.play(game.legal_cells()[0])
+    assert prompt(2, [str(m.cell) for m in game.moves] + ["undo", "quit"]).exit_code == 0
+    (row,) = json.loads(invoke(["history", "--format", "json"]).stdout)
+    assert (row["status"], row["reason"], row["moves"]) == ("lost", game.reason.value, len(game.moves) - 1)
+    stats = json.loads(invoke(["stats", "--format", "json"]).stdout)
+    assert (stats["played"], stats["lost"], stats["stopped"]) == (1, 1, 0)
+
 def test_a_whole_won_game_and_a_lost_one_give_the_stats():
     invoke(["play", "--deal", 89, "--history"], input=(EXAMPLES / "deal89.moves").read_text())
     assert invoke(["history", "import", EXAMPLES / "lost.yaml"]).exit_code == 0

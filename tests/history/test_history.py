@@ -11,7 +11,7 @@ import stat
 import pytest
 from helpers import play
 
-from foursquare.engine.game import Game, Status
+from foursquare.engine.game import Game, Reason, Status
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import HistoryStoreError
 from foursquare.formats.transcript import validate
@@ -327,3 +327,23 @@ def test_a_session_whose_history_was_locked_at_its_start_still_continues_its_row
     assert recorder.update(0, ended=True)
     recorder.close()
     assert [r.moves for r in HistoryStore.open(path).records()] == [4]
+
+
+def test_a_loss_taken_back_stays_a_loss_and_a_game_resumed_from_it_goes_on_in_its_row(path):
+    game = first_cells(Game.from_deal(2), 40)  # lost: too many face down, at the 27th card
+    recorder = GameRecorder(path, Game.from_deal(2))
+    for move in game.moves:
+        recorder.game.play(move.cell, move.card)
+        recorder.watch()
+    for _ in range(3):
+        recorder.game.undo()
+        recorder.watch()
+    assert recorder.update(0, ended=True) and recorder.game.status is Status.PLAYING
+    (record,) = HistoryStore.open(path).records()
+    assert (record.status, record.reason, record.score, record.moves) == (Status.LOST, Reason.TOO_MANY_FACE_DOWN, None, 24)
+    assert validate(record.record, "row")[0].game.moves == recorder.game.moves  # the moves: the game as it stands
+    again = GameRecorder(path, recorder.game.copy())  # resumed where it stopped: its row, still lost
+    again.game.undo()
+    assert again.row == record.id and again.update(0, ended=True)
+    (record,) = HistoryStore.open(path).records()
+    assert (record.status, record.reason, record.moves) == (Status.LOST, Reason.TOO_MANY_FACE_DOWN, 23)

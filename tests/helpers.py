@@ -221,3 +221,14 @@ def on_a_terminal(
     os.close(master)
     out, err = process.communicate(timeout=timeout)
     return TerminalRun(process.returncode, seen, out or b"", err or b"")
+
+
+def one_line_error(result: Result, code: int) -> str:
+    """The one error line of ``result``, a failure of status ``code`` without a traceback."""
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("Error") or code == 1]
+    assert len(lines) == 1, result.stderr
+    assert len(lines[0]) < 300, lines[0]
+    return lines[0]

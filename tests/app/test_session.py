@@ -207,3 +207,23 @@ def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
     from foursquare.formats.movescript import COMMAND_NAMES
 
     assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)
+
+
+def test_read_entry_force_forms():
+    assert read_entry("save! a.yaml") == ("save!", "a.yaml")
+    assert read_entry("STATE! a.yaml") == ("state!", "a.yaml")
+    assert read_entry("state --full") == ("state", "--full")
+    assert read_entry("save ./-x") == ("save", "./-x")
+
+
+def test_session_save_refuses_unless_forced_or_its_own(tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious\n")
+    session = Session(Game.from_deal(1), autosave=False)
+    with pytest.raises(FileExistsError):
+        session.save(str(keep))
+    assert keep.read_text() == "precious\n"
+    assert session.save(str(keep), force=True) == "transcript"
+    session.save(str(keep))  # now its own
+    resumed = Session(Game.from_deal(1), autosave=False, resume=str(keep))
+    resumed.save(str(keep))

@@ -738,3 +738,39 @@ def test_solve_into_a_gone_reader_solves_no_deal():
 def test_solve_json_lines_into_a_gone_reader_end_quietly():
     code, err = _into_a_gone_reader(["solve", "--deals", "0-9", "--format", "json"])
     assert code == 0 and err == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
+@pytest.mark.parametrize("args", [["play", "--bogus"], ["plya"], ["solve", "--deal", "05"], ["hint", "--bot", "nobody"], []])
+def test_a_usage_error_with_stderr_closed_prints_nothing_on_stdout_and_keeps_status_2(args):
+    import os
+    import subprocess
+
+    command = [sys.executable, "-m", "foursquare", *args]
+    closed = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=False, stdout=subprocess.PIPE,
+                            preexec_fn=lambda: os.close(2), timeout=60)
+    assert (closed.returncode, closed.stdout) == (2, b"")
+    read, write = os.pipe()
+    os.close(read)  # `2>&1 | head -0`: the reader of stderr is gone
+    try:
+        unread = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=write, timeout=60)
+    finally:
+        os.close(write)
+    assert (unread.returncode, unread.stdout) == (2, b"")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
+@pytest.mark.parametrize(
+    "args, label",
+    [(["analyze", str(EXAMPLES / "won.yaml"), "--no-bot", "--max-nodes", "500"], b"analyzing"),
+     (["solve", "--deals", "0-3", "--max-nodes", "500"], b"solving")],
+)
+def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
+    import subprocess
+
+    run = on_a_terminal(args, streams=("stderr",))
+    code, out, terminal = run.status, run.stdout, run.terminal
+    assert code == 0
+    assert label in terminal and b"100%" in terminal and label not in out
+    piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.splitlines()[0] == out.splitlines()[0]

@@ -1006,3 +1006,15 @@ def test_a_search_under_a_small_cap_keeps_its_memory_bounded():
 
     small, large = peak(4_000), peak(80_000)
     assert large - small < 10, (small, large)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 9, 150])
+def test_the_node_limit_holds_under_every_preset(limit):
+    from foursquare.engine.rules import PRESETS
+    from foursquare.solver.search import solve_deal
+
+    for rules in PRESETS.values():
+        for deal in range(6):
+            sol = solve_deal(deal, rules, max_nodes=limit)
+            assert sol.nodes <= limit, (rules.name, deal, sol.nodes)
+            assert sol.settled or sol.nodes == limit  # stopped by the limit: at it, not past it

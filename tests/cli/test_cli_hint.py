@@ -194,12 +194,12 @@ def test_the_prompt_and_hint_word_the_same_estimate_the_same_way(monkeypatch):
     # (the prompt said 'e3: wins 96.8%, expected score 17.2', hint '2D to f4   win 94.8% ...')
     import types
 
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     data = json.loads(invoke(["hint", "-", "--deal", "1", "--bot", "greedy", "--format", "json"], input="d4\n").stdout)
     text = invoke(["hint", "-", "--deal", "1", "--bot", "greedy"], input="d4\n").stdout.splitlines()
     estimates = [types.SimpleNamespace(**e) for e in data["estimates"]]
-    monkeypatch.setattr(session, "_recommend", lambda: lambda view, budget=1.0: estimates)
+    monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
     prompt = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n").stdout.splitlines()
     at = next(i for i, line in enumerate(prompt) if line.endswith("Hint (ranked by the bot's search, best first):"))
     for line, shown, estimate in zip(text[:3], prompt[at + 1 : at + 4], estimates[:3], strict=True):

@@ -348,15 +348,16 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
     # Ctrl-C before the command's own handling (the output streams being set up,
     # the arguments parsed, the command's module imported): "Interrupted." and
     # status 130, as inside the command; never a traceback or Click's "Aborted!"
+    import importlib
+
     import click
 
-    import foursquare.cli as cli
     import foursquare.cli.streams as streams
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
+    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (importlib, "import_module")}
     monkeypatch.setattr(*where[stage], interrupted)
     try:
         r = invoke([command, "--help"])

@@ -374,15 +374,15 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
 
 
 def test_hint_without_bots(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
-    monkeypatch.setattr(session, "_recommend", lambda: None)
+    monkeypatch.setattr(bots, "recommend", None)  # no bot gives hints
     result = interactive(["--deal", "1"], "d4\nhint\n")
     assert "Hints are not available" in result.stdout
 
 
 def test_hint_with_a_bot(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     calls = []
 
@@ -390,7 +390,7 @@ def test_hint_with_a_bot(monkeypatch):
         calls.append((view, budget))
         return [types.SimpleNamespace(cell="e4", win_chance=0.25, expected_score=1.5)]
 
-    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    monkeypatch.setattr(bots, "recommend", recommend)
     result = interactive(["--deal", "1"], "d4\nhint\n")
     assert "ranked by the bot's search" in result.stdout
     assert "e4: win 25.0%, expected score 1.5" in result.stdout
@@ -456,12 +456,12 @@ def test_no_ansi_codes_when_piped():
 
 
 def test_a_failing_bot_does_not_end_the_game(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     def recommend(view, budget=1.0):
         raise RuntimeError("out of ideas")
 
-    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    monkeypatch.setattr(bots, "recommend", recommend)
     for mode in (["--interactive"], ["--script"]):
         result = invoke(["play", *mode, "--deal", "1"], input="d4\nhint\ne4\n")
         assert result.exit_code == 0
@@ -622,12 +622,12 @@ def test_the_readmes_short_session_is_the_guides_session_abridged():
 
 
 def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     def recommend(view, budget=1.0):
         return [types.SimpleNamespace(cell=c, win_chance=None, expected_score=None) for c in ("e4", "d5")]
 
-    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    monkeypatch.setattr(bots, "recommend", recommend)
     result = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n")
     assert result.exit_code == 0, result.output
     assert "no estimate" in result.stdout and "e4, d5" in result.stdout
@@ -684,12 +684,10 @@ def test_whole_games_drawn_with_v_fit_40_columns(reveal):
 
 
 def test_a_whole_session_at_the_prompt_fits_a_40_column_terminal(monkeypatch, tmp_path):
-    import foursquare.app.session as session
-    from foursquare.cli.style import Look
-
-    monkeypatch.setattr(Look, "for_stream", classmethod(lambda cls, stream=None, *, ascii=False: cls(False, False, 40)))
+    import foursquare.bots as bots
+    _at_width(monkeypatch, 40)
     estimates = [types.SimpleNamespace(cell=c, win_chance=0.5, expected_score=12.25) for c in ("d4", "e4")]
-    monkeypatch.setattr(session, "_recommend", lambda: lambda view, budget=1.0: estimates)
+    monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
     moves = _moves(EXAMPLES / "deal89.moves")
     typed = ["help", "moves", "zz", "d0", "hint", "reveal", "show", "reveal", *moves[:12], "undo", "redo", "save",
              "state --bogus", "9H e4", "moves", *moves[12:], "moves", "hint", "d4", "undo", "redo", "quit"]

@@ -395,15 +395,16 @@ WON = re.findall(r'cell: "(\w+)"', (EXAMPLES / "won.yaml").read_text())
 
 
 def _failing_after(calls: int):
-    """A :meth:`Session._write_recording` that writes ``calls`` times, then fails as a full disk."""
-    real = Session._write_recording
+    """A :meth:`Session.write_record` that writes ``calls`` times, then fails as a full disk."""
+    real = Session.write_record
     count = {"n": 0}
 
-    def write(self, text):
+    def write(self):
         count["n"] += 1
         if count["n"] > calls:
-            raise OSError(errno.ENOSPC, "No space left on device", self.record_path)
-        return real(self, text)
+            self.record_error = OSError(errno.ENOSPC, "No space left on device", self.record_path)
+            return False
+        return real(self)
 
     return write
 
@@ -428,7 +429,7 @@ def _check_end(stdout: str, stderr: str, record: str, over: bool) -> str:
 @pytest.mark.parametrize("moves", [5, len(WON) - 1])
 def test_cli_runner_the_end_continues_from_the_copy(tmp_path, monkeypatch, moves):
     record = str(tmp_path / "g.yaml")
-    monkeypatch.setattr(Session, "_write_recording", _failing_after(2))
+    monkeypatch.setattr(Session, "write_record", _failing_after(2))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     script = "\n".join([*WON[:moves], "quit"]) + "\n"
     result = CliRunner().invoke(main, ["play", "--deal", "153", "--record", record, "--interactive", "--ascii"], input=script)
@@ -443,7 +444,7 @@ def test_cli_runner_the_end_continues_from_the_copy(tmp_path, monkeypatch, moves
 
 def test_cli_runner_a_game_over_has_no_continue_line(tmp_path, monkeypatch):
     record = str(tmp_path / "g.yaml")
-    monkeypatch.setattr(Session, "_write_recording", _failing_after(2))
+    monkeypatch.setattr(Session, "write_record", _failing_after(2))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = CliRunner().invoke(main, ["play", "--deal", "153", "--record", record, "--interactive", "--ascii"], input="\n".join(WON) + "\n")
     assert result.exit_code == 1
@@ -456,14 +457,15 @@ def test_subprocess_exit_status_and_lines(tmp_path):
         "import errno, sys, tempfile\n"
         "from foursquare.app.session import Session\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
-        "real = Session._write_recording\n"
+        "real = Session.write_record\n"
         "calls = []\n"
-        "def write(self, text):\n"
+        "def write(self):\n"
         "    calls.append(1)\n"
         "    if len(calls) > 2:\n"
-        "        raise OSError(errno.ENOSPC, 'No space left on device', self.record_path)\n"
-        "    real(self, text)\n"
-        "Session._write_recording = write\n"
+        "        self.record_error = OSError(errno.ENOSPC, 'No space left on device', self.record_path)\n"
+        "        return False\n"
+        "    return real(self)\n"
+        "Session.write_record = write\n"
         "from foursquare.__main__ import run\n"
         "sys.argv[0] = 'foursquare'\n"
         "run()\n"

@@ -11,7 +11,7 @@ import sys
 
 import click
 import pytest
-from helpers import EXAMPLES, ROOT, invoke, one_line_error
+from helpers import EXAMPLES, ROOT, commands, invoke, one_line_error
 
 from foursquare import Game
 from foursquare.cli import main
@@ -627,26 +627,21 @@ def test_did_you_mean_imports_no_command_module():
         "print(' '.join(sorted(sys.modules)))\n"
     )
     loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
-    commands = ("play", "replay", "state", "validate", "solve", "analyze", "hint", "simulate", "rules")
-    assert not [m for m in loaded.stdout.split() if m in {f"foursquare.cli.{c}" for c in commands}]
+    names = ("play", "replay", "state", "validate", "solve", "analyze", "hint", "simulate", "rules")
+    assert not [m for m in loaded.stdout.split() if m in {f"foursquare.cli.{c}" for c in names}]
 
 
 def test_every_command_that_reads_a_game_file_takes_game_k():
-    for name, command in all_commands().items():
+    for name, command in commands().items():
         reads = any(p.name in ("game_path", "moves_path", "resume_path") for p in command.params)
         if reads:
             assert any(p.name == "game_number" for p in command.params), name
 
 
-def all_commands():
-    ctx = click.Context(main)
-    return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
-
-
 def integer_options():
     """(command, option) for every integer option of every command."""
     out = []
-    for name, command in sorted(all_commands().items()):
+    for name, command in sorted(commands().items()):
         for param in command.params:
             if isinstance(param, click.Option) and param.type.name in ("integer", "integer range"):
                 out.append((name, param.opts[0], param.type))

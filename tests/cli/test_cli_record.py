@@ -16,24 +16,18 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, CliRunner, invoke, one_line_error
+from helpers import EXAMPLES, ROOT, CliRunner, invoke, moves_in, one_line_error
 
 import foursquare.app.files as files_module
 import foursquare.app.session as session_module
 from foursquare.app.session import Session
 from foursquare.cli import main
-from foursquare.formats.files import BINARY_WORDS, read_source
-from foursquare.formats.loading import load_input
+from foursquare.formats.files import BINARY_WORDS
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 
 #: Deal 153 won with score 8 (examples/won.yaml), one cell a line.
 WON_153 = [line.split("cell: ")[1].split('"')[1] for line in (EXAMPLES / "won.yaml").read_text().splitlines() if "cell:" in line]
-
-
-def moves_in(path: Path) -> int:
-    text, name = read_source(str(path))
-    return len(load_input(text, name).moves)
 
 
 def leftovers(folder: Path) -> list[str]:

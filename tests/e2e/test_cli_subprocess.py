@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from helpers import EXAMPLES, ROOT, on_a_terminal
+from helpers import EXAMPLES, ROOT, on_a_terminal, wait_for
 
 COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -208,15 +208,6 @@ def test_a_closed_pipe_keeps_the_status_of_every_command(args, code):
 
 # ------------------------------------------------------------------ SIGTERM
 
-def _wait_for(predicate, seconds=60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("mode", ["--interactive", "--script"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM), signal.SIGINT])
@@ -317,7 +308,7 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
              *(["-v"] if fmt == "text" else []), "--output", str(csv_path)],
             stdout=out, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
         )
-        assert _wait_for(lambda: len(_lines(out_path)) >= 3 and len(_lines(csv_path)) >= 3)
+        assert wait_for(lambda: len(_lines(out_path)) >= 3 and len(_lines(csv_path)) >= 3)
         process.send_signal(signum)
         err = process.communicate(timeout=30)[1]
     assert process.returncode == code
@@ -349,7 +340,7 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs, vs):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
     )
     bots = ["greedy", "random"] if vs else ["greedy"]
-    assert _wait_for(lambda: len(_lines(csv_path)) >= 1 + 2 * len(bots))  # two whole deals at least
+    assert wait_for(lambda: len(_lines(csv_path)) >= 1 + 2 * len(bots))  # two whole deals at least
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
@@ -506,7 +497,7 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
     # spent a second of CPU time, its start-up (a fraction of that) long past (elsewhere
     # than Linux: 2 s of wall time)
     if os.path.isdir(f"/proc/{process.pid}"):
-        assert _wait_for(lambda: max(_cpu_seconds_of_the_group(process.pid).values(), default=0.0) >= 1.0)
+        assert wait_for(lambda: max(_cpu_seconds_of_the_group(process.pid).values(), default=0.0) >= 1.0)
     else:
         time.sleep(2.0)
     os.killpg(process.pid, signum)
@@ -573,7 +564,7 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV,
     )
     # (from the CSV's header on: Python's own start-up, before the command's code runs, is past)
-    assert _wait_for(lambda: csv_path.exists() and csv_path.stat().st_size > 0)
+    assert wait_for(lambda: csv_path.exists() and csv_path.stat().st_size > 0)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     time.sleep(0.002)

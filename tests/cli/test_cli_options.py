@@ -189,12 +189,6 @@ def test_game_k_beyond_the_file_is_an_error(command):
     assert result.stderr == f"{WON}: --game 2: the file holds only 1 game\n"
 
 
-@pytest.mark.parametrize("command", ["replay", "state"])
-@pytest.mark.parametrize("value", ["0", "-1", "x"])
-def test_game_k_must_be_a_positive_number(command, value):
-    usage_error(invoke([command, WON, "--game", value]), "--game")
-
-
 def test_game_k_needs_a_transcript():
     usage_error(invoke(["replay", str(EXAMPLES / "deal89.moves"), "--deal", "89", "--game", "1"]), "--game")
     usage_error(invoke(["state", STATE, "--game", "1"]), "--game")

@@ -1,7 +1,9 @@
 """Options across the commands, through CliRunner: a --deal/--deck/--rules that
 disagrees with the file is a usage error (never silently ignored), contradictory
 flags, deal numbers of any length, times that are not finite, --bot names,
---game K for multi-game transcripts, and messages without stray prefixes."""
+--game K for multi-game transcripts, messages without stray prefixes, strict whole
+numbers in every integer option, empty file names, stdin named twice, and a mistyped
+command ("did you mean")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """``play --record`` and ``save``/``state FILE`` at the prompt, through CliRunner:
 what may be written (never a device, a folder or a FIFO; a link's target), what
 may be overwritten (``--force``, the game resumed), that a piped script writes its
-recording once and on every way out, and that errors name the user's path."""
+recording once and on every way out, that errors name the user's path, and that the
+file names typed are words as a shell reads them (quotes, escapes, ``~``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The grid drawing (foursquare.cli.render): golden pictures checked by hand against RULES.md."""
+"""The grid drawing (foursquare.cli.render): golden pictures checked by hand against RULES.md;
+the outcome of a game in words wherever a person reads it."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ in a real bash, the rule presets of ``--rules`` and ``rules`` and the file names
 both come back (Click's own script dropped the presets for its ``file`` item), a
 file-only parameter is still bash's own file completion, and zsh and fish still get
 the presets and their ``file`` item.  Each bash here sources the script the program
-writes (``_FOURSQUARE_COMPLETE=bash_source foursquare``)."""
+writes (``_FOURSQUARE_COMPLETE=bash_source foursquare``); the candidates themselves
+(presets, files, bots) are asked of the program as bash's script asks them."""
 
 from __future__ import annotations
 

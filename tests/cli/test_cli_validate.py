@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, invoke, one_line_error
+from helpers import EXAMPLES, invoke
 
 WON, LOST, INVALID = (EXAMPLES / n for n in ("won.yaml", "lost.yaml", "invalid.yaml"))
 
@@ -212,8 +212,3 @@ def test_validate_says_once_that_a_file_is_of_another_kind(tmp_path, kind, says,
         out = result.stdout.splitlines()
         assert out[0] == f"{path}: invalid, not checked game by game (see the error above)" and says not in result.stdout
         assert out[-1] == "1 game checked, all valid; 1 file not checked (see above)"
-
-
-@pytest.mark.parametrize("files", [["-", "-"], ["-", str(EXAMPLES / "won.yaml"), "-"]])
-def test_stdin_twice_is_a_usage_error(files):
-    assert "more than once" in one_line_error(invoke(["validate", *files], input=""), 2)

@@ -29,20 +29,11 @@ def assert_clean(result):
 # ------------------------------------------------------------ script mode
 
 
-def test_a_whole_won_game_piped_in():
-    record = conformance_record(153)
-    result = invoke(["play", "--deal", "153"], input="\n".join(record["moves"]) + "\n")
-    assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "Won, score 8."
-    assert "foursquare play --deal 153" in result.stdout
-    assert result.stderr == ""
-
-
-def test_a_whole_lost_game_piped_in():
-    record = conformance_record(21)
-    result = invoke(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
-    assert result.exit_code == 0
-    assert result.stdout.startswith("Lost: too many face down (5, limit 4).")
+@pytest.mark.parametrize("deal, first", [(153, "Won, score 8."), (21, "Lost: too many face down (5, limit 4).")])
+def test_a_whole_game_piped_in(deal, first):
+    result = invoke(["play", "--deal", deal], input="\n".join(conformance_record(deal)["moves"]) + "\n")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[0] == first and f"foursquare play --deal {deal}" in result.stdout
 
 
 def test_script_mode_is_quiet_and_verbose_draws_every_move():
@@ -148,19 +139,16 @@ def test_binary_input_is_a_clear_error():
     assert_clean(result)
 
 
-def test_end_of_input_keeps_the_recording(tmp_path):
+@pytest.mark.parametrize(
+    "script, code, stderr, kept",
+    [("d4\ne4\nd5\n", 0, "", ["d4", "e4", "d5"]), ("d4\ne4\ng7\n", 1, "<stdin>:3:", ["d4", "e4"])],  # the end of input; an illegal move
+)
+def test_a_script_keeps_the_recording_of_the_moves_made(tmp_path, script, code, stderr, kept):
     record = tmp_path / "game.yaml"
-    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nd5\n")
-    assert result.exit_code == 0
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input=script)
+    assert result.exit_code == code and result.stderr.startswith(stderr)
     game = load(record)
-    assert [str(p.cell) for p in game.moves] == ["d4", "e4", "d5"] and game.deal == 1
-
-
-def test_an_illegal_move_keeps_the_moves_recorded_before_it(tmp_path):
-    record = tmp_path / "game.yaml"
-    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\ng7\n")
-    assert result.exit_code == 1 and result.stderr.startswith("<stdin>:3:")
-    assert [str(p.cell) for p in load(record).moves] == ["d4", "e4"]
+    assert [str(p.cell) for p in game.moves] == kept and game.deal == 1
 
 
 def test_random_deal_is_printed_and_replayable():

@@ -250,21 +250,23 @@ def test_analyze_of_a_state_without_moves_is_a_file_error_of_the_usual_form(tmp_
 
 
 @pytest.mark.parametrize("fmt", ["json", "text"])
-def test_an_interrupted_summary_counts_unknown_deals_as_done_not_solved(capsys, fmt):
-    from foursquare.cli.solve import _summary
-    from foursquare.engine.rules import STANDARD
-    from foursquare.solver.search import solve_deal
+def test_an_interrupted_summary_counts_unknown_deals_as_done_not_solved(monkeypatch, fmt):
+    import foursquare.solver as solver
 
-    solutions = [solve_deal(0), solve_deal(2, max_nodes=5), solve_deal(1)]  # settled, unknown, settled
+    solutions = [solver.solve_deal(0), solver.solve_deal(2, max_nodes=5), solver.solve_deal(1)]  # settled, unknown, settled
     assert [s.settled for s in solutions] == [True, False, True]
-    _summary(solutions, fmt, STANDARD, interrupted=10)
-    out = capsys.readouterr().out
+
+    def interrupted(*args, **kwargs):  # three deals done, then Ctrl-C
+        yield from enumerate(solutions)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver, "solve_deals", interrupted)
+    result = invoke(["solve", "--deals", "0-9", "--format", fmt])
+    assert result.exit_code == 130, result.output
     if fmt == "json":
-        assert json.loads(out)["interrupted"] == {"deals_solved": 2, "deals_unknown": 1, "deals_done": 3, "deals_asked": 10}
+        assert json.loads(result.stdout.splitlines()[-1])["interrupted"] == {"deals_solved": 2, "deals_unknown": 1, "deals_done": 3, "deals_asked": 10}
     else:
-        assert out.splitlines()[0] == "interrupted: 3 of 10 deals done (2 settled, 1 unknown)"
-
-
+        assert "interrupted: 3 of 10 deals done (2 settled, 1 unknown)" in result.stdout.splitlines()
 def test_solve_labels_stdin_as_stdin():
     result = invoke(["solve", "--deck", "-"], input="AS 2S\n")
     assert result.exit_code == 0

@@ -11,13 +11,16 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import click
 import click.testing
 from click.testing import Result
 
@@ -221,3 +224,62 @@ def on_a_terminal(
     os.close(master)
     out, err = process.communicate(timeout=timeout)
     return TerminalRun(process.returncode, seen, out or b"", err or b"")
+
+
+def one_line_error(result: Result, code: int) -> str:
+    """The one error line of ``result``, a failure of status ``code`` without a traceback."""
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("Error") or code == 1]
+    assert len(lines) == 1, result.stderr
+    assert len(lines[0]) < 300, lines[0]
+    return lines[0]
+
+
+def wait_for(predicate: Callable[[], object], seconds: float = 60.0, step: float = 0.05) -> bool:
+    """Whether ``predicate()`` came true within ``seconds`` (asked every ``step`` seconds)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+def history_file() -> str:
+    """The game history's file in the test's own data folder (FOURSQUARE_HOME)."""
+    return os.path.join(os.environ["FOURSQUARE_HOME"], "history.sqlite3")
+
+
+def moves_in(path: Path) -> int:
+    """How many moves the game file at ``path`` holds."""
+    from foursquare.formats.files import read_source
+    from foursquare.formats.loading import load_input
+
+    text, name = read_source(str(path))
+    return len(load_input(text, name).moves)
+
+
+def commands() -> dict[str, click.Command]:
+    """Every command of the command line, by its name."""
+    ctx = click.Context(main)
+    return {name: command for name in main.list_commands(ctx) if (command := main.get_command(ctx, name)) is not None}
+
+
+def mount_tmpfs(folder: Path, size: str) -> bool:
+    """Mount a tmpfs of ``size`` on ``folder`` (root only); whether it was done."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
+    return done.returncode == 0
+
+
+def fill_disk(folder: Path) -> Path:
+    """Fill the file system of ``folder`` to the last byte; the file that fills it."""
+    filler = folder / "filler"
+    for size in (1024, 1):
+        with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:
+            while True:
+                out.write(b"\0" * size)
+    return filler

@@ -12,10 +12,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from helpers import ROOT, invoke
+from helpers import ROOT, invoke, wait_for
 
 from foursquare.app.files import claim
 
@@ -39,15 +38,6 @@ def summary_without_times(value):
     if isinstance(value, list):
         return [summary_without_times(v) for v in value]
     return value
-
-
-def _wait_for(predicate, seconds=60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def _rows(path) -> int:
@@ -76,7 +66,7 @@ def test_a_run_stopped_by_ctrl_c_resumes_to_the_file_of_an_uninterrupted_run(tmp
     # so that it is still going when Ctrl-C comes; the resumed run may use the compiled core
     process = subprocess.Popen([*COMMAND, *args, "--output", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                cwd=ROOT, env=dict(ENV, FOURSQUARE_PURE_PYTHON="1"), text=True)
-    assert _wait_for(lambda: _rows(path) >= 5)
+    assert wait_for(lambda: _rows(path) >= 5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130 and "Traceback" not in err

@@ -224,3 +224,23 @@ def test_a_loss_undone_before_quit_is_kept_lost_in_the_history(tmp_path, autosav
     assert session.end() is None
     (record,) = HistoryStore.open(path).records()
     assert (record.status, record.reason, record.moves) == (Status.LOST, Reason.TOO_MANY_FACE_DOWN, 26)
+
+
+def test_read_entry_force_forms():
+    assert read_entry("save! a.yaml") == ("save!", "a.yaml")
+    assert read_entry("STATE! a.yaml") == ("state!", "a.yaml")
+    assert read_entry("state --full") == ("state", "--full")
+    assert read_entry("save ./-x") == ("save", "./-x")
+
+
+def test_session_save_refuses_unless_forced_or_its_own(tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious\n")
+    session = Session(Game.from_deal(1), autosave=False)
+    with pytest.raises(FileExistsError):
+        session.save(str(keep))
+    assert keep.read_text() == "precious\n"
+    assert session.save(str(keep), force=True) == "transcript"
+    session.save(str(keep))  # now its own
+    resumed = Session(Game.from_deal(1), autosave=False, resume=str(keep))
+    resumed.save(str(keep))

@@ -11,8 +11,9 @@ import os
 import pytest
 from helpers import invoke
 
+import foursquare.bots as bots
+from foursquare import parallel
 from foursquare.bots import get_bot
-from foursquare.cli import analyze as analyze_module
 from foursquare.engine.game import Game, Status
 from foursquare.engine.rules import get_rules
 from foursquare.formats.transcript import transcript_text
@@ -79,16 +80,18 @@ def test_a_variant_and_a_move_script_are_the_same_either_way(tmp_path):
 
 
 def _spy(monkeypatch, cores: int) -> list[int]:
-    """Count the analyses that ask the bot beside the solver, on a machine of ``cores``."""
+    """Count the analyses that ask the bot beside the solver (in a second process,
+    :func:`foursquare.parallel.in_background`), on a machine of ``cores``."""
     calls: list[int] = []
-    real = analyze_module._judge_beside_the_bot
+    real = parallel.in_background
 
     def spy(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(analyze_module, "_judge_beside_the_bot", spy)
-    monkeypatch.setattr(analyze_module, "_cores", lambda: cores)
+    monkeypatch.setattr(parallel, "in_background", spy)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
     return calls
 
 
@@ -130,15 +133,15 @@ def test_helping_the_bot_from_the_last_move_back_gives_the_same_estimates(monkey
     # the solver done first (a small limit), this process asks the bot too, from the
     # last move back: some estimates are its own, the same as the bot's process's
     mine: list[int] = []
-    real = analyze_module._estimate
+    real = bots.recommend
     here = os.getpid()
 
-    def counted(view, bot, budget):
+    def counted(view, **kwargs):
         if os.getpid() == here:
             mine.append(1)
-        return real(view, bot, budget)
+        return real(view, **kwargs)
 
-    monkeypatch.setattr(analyze_module, "_estimate", counted)
+    monkeypatch.setattr(bots, "recommend", counted)
     path = _transcript(tmp_path, _played(170, 10))  # (ten moves: the bot has work left long after the solver is done)
     one, two = _both([str(path), "--max-nodes", "2000", "--format", "json"])
     assert mine and one == two
@@ -147,15 +150,15 @@ def test_helping_the_bot_from_the_last_move_back_gives_the_same_estimates(monkey
 def test_an_analysis_interrupted_once_the_solver_is_done_says_the_bot_was_cut_short(monkeypatch, tmp_path):
     # Ctrl-C while this process helps the bot: every move judged, the estimates of the
     # first moves (from the bot's process) kept, the others missing, and said so
-    real = analyze_module._estimate
+    real = bots.recommend
     here = os.getpid()
 
-    def interrupted(view, bot, budget):
+    def interrupted(view, **kwargs):
         if os.getpid() == here:
             raise KeyboardInterrupt
-        return real(view, bot, budget)
+        return real(view, **kwargs)
 
-    monkeypatch.setattr(analyze_module, "_estimate", interrupted)
+    monkeypatch.setattr(bots, "recommend", interrupted)
     path = _transcript(tmp_path, _played(170, 20))
     for fmt in ("json", "text"):
         r = invoke(["analyze", str(path), "--max-nodes", "2000", "--jobs", "2", "--format", fmt])

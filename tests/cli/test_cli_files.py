@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, invoke
+from helpers import EXAMPLES, ROOT, fill_disk, invoke, mount_tmpfs, moves_in
 
 from foursquare.formats.files import read_source
 from foursquare.formats.loading import load_input
@@ -32,11 +32,6 @@ COMMAND = [sys.executable, "-m", "foursquare"]
 
 #: Deal 153 won with score 8 (examples/won.yaml), one cell a line: 32 moves.
 WON_153 = re.findall(r'cell: "(\w+)"', (EXAMPLES / "won.yaml").read_text())
-
-
-def moves_in(path: Path) -> int:
-    text, name = read_source(str(path))
-    return len(load_input(text, name).moves)
 
 
 class Player:
@@ -148,36 +143,17 @@ def test_a_recording_written_at_the_end_after_a_failure_is_complete_and_status_0
     assert "NOT complete" not in player.stderr
 
 
-def _mount_tmpfs(folder: Path, size: str) -> bool:
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
-        return False
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
-    return done.returncode == 0
-
-
 @pytest.fixture
 def small_disk(tmp_path) -> Iterator[Path]:
     """A real 64 KiB file system (tmpfs) that can fill up; skipped where it cannot be mounted."""
     folder = tmp_path / "disk"
     folder.mkdir()
-    if not _mount_tmpfs(folder, "64k"):
+    if not mount_tmpfs(folder, "64k"):
         pytest.skip("cannot mount a small tmpfs here (needs root and mount)")
     try:
         yield folder
     finally:
         subprocess.run(["umount", "-l", str(folder)], capture_output=True)
-
-
-def _fill(folder: Path) -> Path:
-    """Fill the file system of ``folder`` to the last byte."""
-    filler = folder / "filler"
-    with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as out:
-        while True:
-            out.write(b"\0" * 1024)
-    with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:
-        while True:
-            out.write(b"\0")
-    return filler
 
 
 @pytest.mark.parametrize("frees_up", [True, False])
@@ -191,7 +167,7 @@ def test_a_full_disk_during_play(tmp_path, small_disk, frees_up):
     player = Player(["play", "--deal", "153", "--record", str(record), "--interactive", "--ascii"], env=_env(copies))
     player.send(*WON_153[:5])
     player.wait_for(lambda: record.exists() and record.stat().st_size > 0 and moves_in(record) == 5)
-    filler = _fill(small_disk)
+    filler = fill_disk(small_disk)
     player.send(*WON_153[5:10])
     player.wait_for(lambda: "could not be written" in player.stderr)
     if frees_up:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from helpers import invoke
+import pytest
+from helpers import EXAMPLES, invoke, one_line_error
 
 from foursquare import Game
 from foursquare.bots import DEFAULT
@@ -193,12 +194,12 @@ def test_the_prompt_and_hint_word_the_same_estimate_the_same_way(monkeypatch):
     # (the prompt said 'e3: wins 96.8%, expected score 17.2', hint '2D to f4   win 94.8% ...')
     import types
 
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     data = json.loads(invoke(["hint", "-", "--deal", "1", "--bot", "greedy", "--format", "json"], input="d4\n").stdout)
     text = invoke(["hint", "-", "--deal", "1", "--bot", "greedy"], input="d4\n").stdout.splitlines()
     estimates = [types.SimpleNamespace(**e) for e in data["estimates"]]
-    monkeypatch.setattr(session, "_recommend", lambda: lambda view, budget=1.0: estimates)
+    monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
     prompt = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n").stdout.splitlines()
     at = next(i for i, line in enumerate(prompt) if line.endswith("Hint (ranked by the bot's search, best first):"))
     for line, shown, estimate in zip(text[:3], prompt[at + 1 : at + 4], estimates[:3], strict=True):
@@ -216,3 +217,41 @@ def test_an_estimate_with_no_win_chance_nor_score_says_so_in_one_wording():
     assert estimate_words(Estimate(cell, 0.968, 17.24)) == "win 96.8%, expected score 17.2"
     assert estimate_words(Estimate(cell)) == "no estimate"
     assert estimate_words(Estimate(cell, None, 3.0)) == "win -, expected score 3.0"
+
+
+@pytest.mark.parametrize("source", [[str(EXAMPLES / "state.yaml")], ["--deal", "3"]])
+def test_hint_of_a_bot_without_estimates_says_what_it_did(source):
+    text = invoke(["hint", *source, "--bot", "random"])
+    assert text.exit_code == 0, text.output
+    assert "win -" not in text.stdout and "expected score -" not in text.stdout
+    assert "ranked by the bot's search" not in text.stdout
+    assert "random order of the legal cells" in text.stdout
+    data = json.loads(invoke(["hint", *source, "--bot", "random", "--format", "json"]).stdout)
+    assert data["ranked_by"] == "random" and data["win_chance"] is None and data["budget"] is None  # it uses no time
+    searched = json.loads(invoke(["hint", *source, "--bot", "greedy", "--format", "json"]).stdout)
+    assert searched["ranked_by"] == "search" and searched["budget"] == 1.0
+
+
+INVALID = str(EXAMPLES / "invalid.yaml")  # four games; game 1 is valid
+
+
+def test_hint_takes_game_k_as_its_message_says():
+    told = invoke(["hint", INVALID, "--bot", "greedy"])
+    assert "pick one with --game K" in one_line_error(told, 1)
+    done = invoke(["hint", INVALID, "--bot", "greedy", "--game", "1"])
+    assert done.exit_code == 0, done.output
+    assert "2 cards placed" in done.stdout
+    beyond = invoke(["hint", INVALID, "--bot", "greedy", "--game", "9"])
+    assert "holds only 4 games" in one_line_error(beyond, 1)
+
+
+def test_hint_at_the_start_of_a_deal_or_deck(tmp_path):
+    by_deal = invoke(["hint", "--deal", "1", "--bot", "greedy"])
+    assert by_deal.exit_code == 0, by_deal.output
+    assert by_deal.stdout.startswith("2D to ") and "0 cards placed" in by_deal.stdout
+    deck = tmp_path / "deck.txt"
+    deck.write_text(" ".join(str(c) for c in Game.from_deal(1).deck))
+    by_deck = invoke(["hint", "--deck", deck, "--bot", "greedy"])
+    assert by_deck.stdout.splitlines()[0] == by_deal.stdout.splitlines()[0]  # the rest has timings
+    assert "give FILE" in one_line_error(invoke(["hint"]), 2)
+    assert "--game" in one_line_error(invoke(["hint", "--deal", "1", "--game", "1"]), 2)

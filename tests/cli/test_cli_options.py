@@ -1,7 +1,9 @@
 """Options across the commands, through CliRunner: a --deal/--deck/--rules that
 disagrees with the file is a usage error (never silently ignored), contradictory
 flags, deal numbers of any length, times that are not finite, --bot names,
---game K for multi-game transcripts, and messages without stray prefixes."""
+--game K for multi-game transcripts, messages without stray prefixes, strict whole
+numbers in every integer option, empty file names, stdin named twice, and a mistyped
+command ("did you mean")."""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ import sys
 
 import click
 import pytest
-from helpers import EXAMPLES, ROOT, invoke
+from helpers import EXAMPLES, ROOT, commands, invoke, one_line_error
 
 from foursquare import Game
 from foursquare.cli import main
+from foursquare.cli.options import BoundedInt
 
 WON = str(EXAMPLES / "won.yaml")  # deal 153, standard rules
 LOST = str(EXAMPLES / "lost.yaml")  # deal 21
@@ -188,12 +191,6 @@ def test_game_k_beyond_the_file_is_an_error(command):
     assert result.stderr == f"{WON}: --game 2: the file holds only 1 game\n"
 
 
-@pytest.mark.parametrize("command", ["replay", "state"])
-@pytest.mark.parametrize("value", ["0", "-1", "x"])
-def test_game_k_must_be_a_positive_number(command, value):
-    usage_error(invoke([command, WON, "--game", value]), "--game")
-
-
 def test_game_k_needs_a_transcript():
     usage_error(invoke(["replay", str(EXAMPLES / "deal89.moves"), "--deal", "89", "--game", "1"]), "--game")
     usage_error(invoke(["state", STATE, "--game", "1"]), "--game")
@@ -347,15 +344,16 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
     # Ctrl-C before the command's own handling (the output streams being set up,
     # the arguments parsed, the command's module imported): "Interrupted." and
     # status 130, as inside the command; never a traceback or Click's "Aborted!"
+    import importlib
+
     import click
 
-    import foursquare.cli as cli
     import foursquare.cli.streams as streams
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (cli.importlib, "import_module")}
+    where = {"streams": (streams, "guard_stdout"), "parsing": (click.Group, "make_context"), "import": (importlib, "import_module")}
     monkeypatch.setattr(*where[stage], interrupted)
     try:
         r = invoke([command, "--help"])
@@ -576,3 +574,162 @@ def test_an_input_error_is_one_line(tmp_path):
     bad.write_text("d4\ne4 f4\n")
     result = invoke(["replay", bad, "--deal", "1"])
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and result.stderr.startswith(f"{bad}:2: ")
+
+
+@pytest.mark.parametrize("kind", ["transcript", "state"])
+def test_a_deal_number_reads_the_same_on_the_command_line_and_in_a_file(tmp_path, kind):
+    if kind == "transcript":
+        text = "foursquare: 1\ndeal: {deal}\nmoves: [d4]\n"
+    else:
+        text = invoke(["state", "--deal", "7"]).stdout.replace("deal: 7", "deal: {deal}")
+    path = tmp_path / "g.yaml"
+    path.write_text(text.replace("{deal}", "7"), encoding="utf-8")
+    from_file = invoke(["state", path])
+    assert from_file.exit_code == 0 and "deal: 7\n" in from_file.stdout, from_file.output
+    for bad in ("007", "07", "-7", "7.0", "0x7", "'7'", "18446744073709551616"):
+        path.write_text(text.replace("{deal}", bad), encoding="utf-8")
+        from_file = invoke(["state", path])
+        assert from_file.exit_code == 1 and "deal must be a whole number" in from_file.stderr, (bad, from_file.output)
+        if "'" not in bad:
+            from_option = invoke(["state", "--deal", bad])
+            assert from_option.exit_code == 2 and "not a deal number" in from_option.stderr, bad
+            assert invoke(["simulate", "--deals", f"{bad}-9", "--bot", "random"]).exit_code == 2, bad
+    zeros = invoke(["state", "--deal", "05"]).stderr
+    assert "leading zero" in zeros
+
+
+@pytest.mark.parametrize("typed, meant", [("plya", "play"), ("vaildate", "validate"), ("solv", "solve"), ("anlyze", "analyze")])
+def test_a_mistyped_command_gets_did_you_mean(typed, meant):
+    result = invoke([typed, "--deal", "1"])
+    assert result.exit_code == 2
+    assert f"did you mean {meant}" in result.stderr and result.stdout == ""
+
+
+def test_a_word_like_no_command_gets_no_guess():
+    result = invoke(["xyzzy"])
+    assert result.exit_code == 2 and "No such command 'xyzzy'" in result.stderr and "did you mean" not in result.stderr
+
+
+def test_did_you_mean_imports_no_command_module():
+    import subprocess
+    import sys
+
+    script = (
+        "import contextlib, io, sys\n"
+        "sys.argv = ['foursquare', 'plya']\n"
+        "from foursquare.__main__ import run\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    run()\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    loaded = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    names = ("play", "replay", "state", "validate", "solve", "analyze", "hint", "simulate", "rules")
+    assert not [m for m in loaded.stdout.split() if m in {f"foursquare.cli.{c}" for c in names}]
+
+
+def test_every_command_that_reads_a_game_file_takes_game_k():
+    for name, command in commands().items():
+        reads = any(p.name in ("game_path", "moves_path", "resume_path") for p in command.params)
+        if reads:
+            assert any(p.name == "game_number" for p in command.params), name
+
+
+def integer_options():
+    """(command, option) for every integer option of every command."""
+    out = []
+    for name, command in sorted(commands().items()):
+        for param in command.params:
+            if isinstance(param, click.Option) and param.type.name in ("integer", "integer range"):
+                out.append((name, param.opts[0], param.type))
+    return out
+
+
+def test_every_integer_option_has_the_strict_type():
+    found = integer_options()
+    assert {(c, o) for c, o, _ in found} >= {
+        ("solve", "--max-nodes"), ("solve", "--jobs"), ("simulate", "--jobs"), ("simulate", "--seed"),
+        ("simulate", "--nodes"), ("hint", "--seed"), ("hint", "--game"), ("state", "--after"),
+        ("state", "--game"), ("replay", "--game"), ("analyze", "--game"), ("analyze", "--max-nodes"),
+        ("play", "--game"),
+    }
+    for command, option, kind in found:
+        assert isinstance(kind, BoundedInt), (command, option)
+
+
+BAD_NUMBERS = ["9" * 5000, "４", "٣", "-1", "+3", "1_000", "0x10", "1e3", "", " ", "3.0", "１２", " 1", "1 ", "\t1\n"]
+
+
+@pytest.mark.parametrize("command, option", [(c, o) for c, o, _ in integer_options()])
+@pytest.mark.parametrize("value", BAD_NUMBERS, ids=lambda v: f"{v[:6]!r}({len(v)})")
+def test_a_bad_integer_is_a_short_usage_error(command, option, value):
+    result = invoke([command, option, value])
+    line = one_line_error(result, 2)
+    assert option in line
+    assert "9" * 50 not in line
+
+
+@pytest.mark.parametrize("command, option, kind", integer_options())
+def test_an_integer_out_of_range_names_the_range(command, option, kind):
+    line = one_line_error(invoke([command, option, str(kind.low - 1) if kind.low else str(kind.high + 1)]), 2)
+    assert f"from {kind.low} to {kind.high}" in line
+
+
+def test_the_strict_type_reads_ascii_digits():
+    kind = BoundedInt(1, 100)
+    assert kind.convert("42", None, None) == 42
+    assert kind.convert("007", None, None) == 7
+    assert kind.convert(5, None, None) == 5
+    for bad in ["４", "0", "101", "1" * 5000, "0" * 5000 + "1x", " 7", "7 "]:
+        with pytest.raises(click.BadParameter):
+            kind.convert(bad, None, None)
+    assert kind.convert("0" * 5000 + "9", None, None) == 9  # leading zeros are not size
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--deal", "1", "--record", ""],
+        ["play", "--resume", ""],
+        ["replay", ""],
+        ["state", ""],
+        ["validate", ""],
+        ["hint", ""],
+        ["analyze", ""],
+        ["solve", "--deck", ""],
+        ["state", "--deck", ""],
+        ["solve", "--deals", "0-1", "--output", ""],
+        ["simulate", "--deals", "0", "--output", ""],
+        ["state", "--deal", "1", "--rules", ""],
+    ],
+)
+def test_an_empty_file_name_is_a_usage_error(args):
+    line = one_line_error(invoke(args), 2)
+    assert "empty file name" in line or "neither a preset" in line
+
+
+@pytest.mark.parametrize("args", [["solve", "--deal"], ["state", "--deal"], ["solve", "--deals"], ["simulate", "--bot", "random", "--deals"]])
+@pytest.mark.parametrize("value", [" 1", "1 ", "1\n", " 0-1", "0- 1", "0 -1"])
+def test_deal_numbers_and_ranges_take_digits_only(args, value):
+    if "--deal" in args and "-" in value:
+        return  # a range is not a deal number: covered by the other values
+    result = invoke(args + [value])
+    assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--deck", "-", "--rules", "-"],
+        ["analyze", "-", "--deck", "-", "--no-bot"],
+        ["state", "-", "--deck", "-"],
+        ["replay", "-", "--rules", "-"],
+        ["hint", "-", "--deck", "-"],
+        ["validate", "-", str(EXAMPLES / "won.yaml"), "-"],
+        ["validate", "-", "-"],
+        ["play", "--deal", "1", "--rules", "-"],
+    ],
+)
+def test_stdin_named_by_two_inputs_is_a_usage_error(args):
+    # any two of a command's inputs (file, --deck, --rules, --resume) cannot both read stdin
+    line = one_line_error(invoke(args, input="AS 2S\n"), 2)
+    assert "'-' (stdin) given more than once" in line or "play reads its moves from stdin" in line

@@ -3,12 +3,13 @@ prompt mode (forced with --interactive), recording, and bad input."""
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 from pathlib import Path
 
 import pytest
-from helpers import conformance_record, invoke, on_a_terminal
+from helpers import EXAMPLES, conformance_record, invoke, on_a_terminal, one_line_error
 
 from foursquare import Game
 from foursquare.cli.style import Look
@@ -28,20 +29,11 @@ def assert_clean(result):
 # ------------------------------------------------------------ script mode
 
 
-def test_a_whole_won_game_piped_in():
-    record = conformance_record(153)
-    result = invoke(["play", "--deal", "153"], input="\n".join(record["moves"]) + "\n")
-    assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "Won, score 8."
-    assert "foursquare play --deal 153" in result.stdout
-    assert result.stderr == ""
-
-
-def test_a_whole_lost_game_piped_in():
-    record = conformance_record(21)
-    result = invoke(["play", "--deal", "21"], input="\n".join(record["moves"]) + "\n")
-    assert result.exit_code == 0
-    assert result.stdout.startswith("Lost: too many face down (5, limit 4).")
+@pytest.mark.parametrize("deal, first", [(153, "Won, score 8."), (21, "Lost: too many face down (5, limit 4).")])
+def test_a_whole_game_piped_in(deal, first):
+    result = invoke(["play", "--deal", deal], input="\n".join(conformance_record(deal)["moves"]) + "\n")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[0] == first and f"foursquare play --deal {deal}" in result.stdout
 
 
 def test_script_mode_is_quiet_and_verbose_draws_every_move():
@@ -147,19 +139,16 @@ def test_binary_input_is_a_clear_error():
     assert_clean(result)
 
 
-def test_end_of_input_keeps_the_recording(tmp_path):
+@pytest.mark.parametrize(
+    "script, code, stderr, kept",
+    [("d4\ne4\nd5\n", 0, "", ["d4", "e4", "d5"]), ("d4\ne4\ng7\n", 1, "<stdin>:3:", ["d4", "e4"])],  # the end of input; an illegal move
+)
+def test_a_script_keeps_the_recording_of_the_moves_made(tmp_path, script, code, stderr, kept):
     record = tmp_path / "game.yaml"
-    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\nd5\n")
-    assert result.exit_code == 0
+    result = invoke(["play", "--deal", "1", "--record", str(record)], input=script)
+    assert result.exit_code == code and result.stderr.startswith(stderr)
     game = load(record)
-    assert [str(p.cell) for p in game.moves] == ["d4", "e4", "d5"] and game.deal == 1
-
-
-def test_an_illegal_move_keeps_the_moves_recorded_before_it(tmp_path):
-    record = tmp_path / "game.yaml"
-    result = invoke(["play", "--deal", "1", "--record", str(record)], input="d4\ne4\ng7\n")
-    assert result.exit_code == 1 and result.stderr.startswith("<stdin>:3:")
-    assert [str(p.cell) for p in load(record).moves] == ["d4", "e4"]
+    assert [str(p.cell) for p in game.moves] == kept and game.deal == 1
 
 
 def test_random_deal_is_printed_and_replayable():
@@ -373,15 +362,15 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
 
 
 def test_hint_without_bots(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
-    monkeypatch.setattr(session, "_recommend", lambda: None)
+    monkeypatch.setattr(bots, "recommend", None)  # no bot gives hints
     result = interactive(["--deal", "1"], "d4\nhint\n")
     assert "Hints are not available" in result.stdout
 
 
 def test_hint_with_a_bot(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     calls = []
 
@@ -389,7 +378,7 @@ def test_hint_with_a_bot(monkeypatch):
         calls.append((view, budget))
         return [types.SimpleNamespace(cell="e4", win_chance=0.25, expected_score=1.5)]
 
-    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    monkeypatch.setattr(bots, "recommend", recommend)
     result = interactive(["--deal", "1"], "d4\nhint\n")
     assert "ranked by the bot's search" in result.stdout
     assert "e4: win 25.0%, expected score 1.5" in result.stdout
@@ -423,7 +412,7 @@ def test_no_colour_on_a_dumb_terminal_or_under_no_color(monkeypatch, env):
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     look = Look.for_stream(FakeTerminal())
-    assert look.color is False and look.style("7H", "red") == "7H"
+    assert look.color is False and look.symbols is True and look.style("7H", "red") == "7H"
 
 
 @pytest.mark.parametrize("deal", [1, 21, 153])
@@ -441,13 +430,6 @@ def test_every_picture_of_a_game_fits_a_40_column_terminal(deal):
         assert max(len(line) for line in picture.splitlines()) <= 40, picture
 
 
-def test_no_color_is_honoured(monkeypatch):
-    monkeypatch.setenv("NO_COLOR", "1")
-    look = Look.for_stream(FakeTerminal())
-    assert look.color is False and look.symbols is True
-    assert look.style("7H", "red") == "7H"
-
-
 def test_no_ansi_codes_when_piped():
     result = interactive(["--deal", "1"], "d4\n")
     assert "\x1b[" not in result.output
@@ -455,12 +437,12 @@ def test_no_ansi_codes_when_piped():
 
 
 def test_a_failing_bot_does_not_end_the_game(monkeypatch):
-    import foursquare.app.session as session
+    import foursquare.bots as bots
 
     def recommend(view, budget=1.0):
         raise RuntimeError("out of ideas")
 
-    monkeypatch.setattr(session, "_recommend", lambda: recommend)
+    monkeypatch.setattr(bots, "recommend", recommend)
     for mode in (["--interactive"], ["--script"]):
         result = invoke(["play", *mode, "--deal", "1"], input="d4\nhint\ne4\n")
         assert result.exit_code == 0
@@ -618,3 +600,110 @@ def test_the_readmes_short_session_is_the_guides_session_abridged():
     assert len(shown) > 20
     for line in shown:
         assert any(line == other for other in guide), f"not in the guide's session, or out of order: {line!r}"
+
+
+def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
+    import foursquare.bots as bots
+
+    def recommend(view, budget=1.0):
+        return [types.SimpleNamespace(cell=c, win_chance=None, expected_score=None) for c in ("e4", "d5")]
+
+    monkeypatch.setattr(bots, "recommend", recommend)
+    result = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "no estimate" in result.stdout and "e4, d5" in result.stdout
+    assert "ranked by the bot's search" not in result.stdout
+
+
+@pytest.mark.parametrize("line", ["zz", "d0", "9H e4 x", "save"])
+def test_only_the_prompt_says_type_help(line):
+    typed = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input=f"{line}\nquit\n")
+    piped = invoke(["play", "--deal", "1"], input=f"{line}\n")
+    assert piped.exit_code == 1 and piped.stderr.startswith("<stdin>:1: ")
+    assert "type help" not in piped.stderr
+    if "commands are" not in typed.stderr:  # a message that already lists the commands
+        assert "type help for the commands" in typed.stderr
+
+
+def test_the_game_over_prompt_offers_exactly_the_commands_that_work():
+    from foursquare.formats.commands import GAME_COMMANDS, STOP_COMMANDS
+
+    lost = EXAMPLES / "lost.yaml"
+    result = invoke(["play", "--interactive", "--ascii", "--resume", lost], input="quit\n")
+    offered = result.stdout.split("game over (")[1].split(")>")[0].split(", ")
+    assert set(offered) <= GAME_COMMANDS | STOP_COMMANDS and set(STOP_COMMANDS) <= set(offered)
+    for command in sorted(GAME_COMMANDS):  # each one offered works there, each one left out does not
+        tried = invoke(["play", "--interactive", "--ascii", "--resume", lost], input=f"{command}\nquit\n")
+        works = "Took back" in tried.stdout or "Again:" in tried.stdout
+        assert works == (command in offered), (command, tried.stderr)
+
+
+#: What the prompt prints before the line typed (a piped session shows no line end after it).
+_PROMPTS = re.compile(r"^(?:(?:[2-9TAJQK][CDHS]|\?\?|game over \([a-z, ]+\))> )+")
+
+
+def _too_wide(text: str, width: int = 40) -> list[str]:
+    lines = [_PROMPTS.sub("", line) for line in text.splitlines()]
+    return [line for line in lines if len(line) > width]
+
+
+def _moves(path) -> list[str]:
+    lines = (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line]
+
+
+@pytest.mark.parametrize("reveal", [[], ["--reveal"]])
+def test_whole_games_drawn_with_v_fit_40_columns(reveal):
+    from helpers import conformance_records
+
+    games = [(89, _moves(EXAMPLES / "deal89.moves"))]
+    games += [(r["deal"], r["moves"]) for r in conformance_records()[::6]]  # won, lost, every policy
+    for deal, moves in games:
+        result = invoke(["play", "-v", "--ascii", "--deal", deal, *reveal], input="\n".join(moves) + "\n")
+        assert result.exit_code == 0, result.output
+        assert _too_wide(result.stdout) == [], deal
+
+
+def test_a_whole_session_at_the_prompt_fits_a_40_column_terminal(monkeypatch, tmp_path):
+    import foursquare.bots as bots
+    _at_width(monkeypatch, 40)
+    estimates = [types.SimpleNamespace(cell=c, win_chance=0.5, expected_score=12.25) for c in ("d4", "e4")]
+    monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
+    moves = _moves(EXAMPLES / "deal89.moves")
+    typed = ["help", "moves", "zz", "d0", "hint", "reveal", "show", "reveal", *moves[:12], "undo", "redo", "save",
+             "state --bogus", "9H e4", "moves", *moves[12:], "moves", "hint", "d4", "undo", "redo", "quit"]
+    monkeypatch.chdir(tmp_path)  # a short file name: a command naming a long one cannot fit
+    result = invoke(["play", "--interactive", "--ascii", "--deal", "89", "--record", "rec.yaml"], input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Won, score 4." in result.stdout and "foursquare replay" in result.stdout
+    assert _too_wide(result.stdout + result.stderr) == []
+    lost = invoke(["play", "--interactive", "--ascii", "--resume", EXAMPLES / "lost.yaml"], input="d4\nundo\nquit\n")
+    assert "Game over: lost: too many face down" in lost.stdout
+    assert _too_wide(lost.stdout + lost.stderr) == []
+
+
+INVALID = str(EXAMPLES / "invalid.yaml")  # four games; game 1 is valid
+
+
+def test_play_resume_takes_game_k_as_its_message_says():
+    told = invoke(["play", "--resume", INVALID, "--script"], input="")
+    assert "pick one with --game K" in one_line_error(told, 1)
+    done = invoke(["play", "--resume", INVALID, "--game", "1", "--script"], input="quit\n")
+    assert done.exit_code == 0, done.output
+    assert "Stopped after 2 cards placed" in done.stdout
+    alone = invoke(["play", "--deal", "1", "--game", "1", "--script"], input="")
+    assert "--resume" in one_line_error(alone, 2)
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_play_resume_of_an_empty_file_is_an_error(tmp_path, text):
+    path = tmp_path / "game.yaml"
+    path.write_text(text)
+    assert "no game in it" in one_line_error(invoke(["play", "--resume", path, "--script"], input=""), 1)
+
+
+def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
+    deck = tmp_path / "short.deck"
+    deck.write_text("2D 3C\n")
+    result = invoke(["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
+    assert "No hint: the next card is unknown" in result.output and "Error" not in result.output

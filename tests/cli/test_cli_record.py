@@ -1,7 +1,8 @@
 """``play --record`` and ``save``/``state FILE`` at the prompt, through CliRunner:
 what may be written (never a device, a folder or a FIFO; a link's target), what
 may be overwritten (``--force``, the game resumed), that a piped script writes its
-recording once and on every way out, and that errors name the user's path."""
+recording once and on every way out, that errors name the user's path, and that the
+file names typed are words as a shell reads them (quotes, escapes, ``~``)."""
 
 from __future__ import annotations
 
@@ -16,24 +17,18 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES, ROOT, CliRunner, invoke
+from helpers import EXAMPLES, ROOT, CliRunner, invoke, moves_in, one_line_error
 
 import foursquare.app.files as files_module
 import foursquare.app.session as session_module
 from foursquare.app.session import Session
 from foursquare.cli import main
-from foursquare.formats.files import read_source
-from foursquare.formats.loading import load_input
+from foursquare.formats.files import BINARY_WORDS
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 
 #: Deal 153 won with score 8 (examples/won.yaml), one cell a line.
 WON_153 = [line.split("cell: ")[1].split('"')[1] for line in (EXAMPLES / "won.yaml").read_text().splitlines() if "cell:" in line]
-
-
-def moves_in(path: Path) -> int:
-    text, name = read_source(str(path))
-    return len(load_input(text, name).moves)
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -409,15 +404,16 @@ WON = re.findall(r'cell: "(\w+)"', (EXAMPLES / "won.yaml").read_text())
 
 
 def _failing_after(calls: int):
-    """A :meth:`Session._write_recording` that writes ``calls`` times, then fails as a full disk."""
-    real = Session._write_recording
+    """A :meth:`Session.write_record` that writes ``calls`` times, then fails as a full disk."""
+    real = Session.write_record
     count = {"n": 0}
 
-    def write(self, text):
+    def write(self):
         count["n"] += 1
         if count["n"] > calls:
-            raise OSError(errno.ENOSPC, "No space left on device", self.record_path)
-        return real(self, text)
+            self.record_error = OSError(errno.ENOSPC, "No space left on device", self.record_path)
+            return False
+        return real(self)
 
     return write
 
@@ -442,7 +438,7 @@ def _check_end(stdout: str, stderr: str, record: str, over: bool) -> str:
 @pytest.mark.parametrize("moves", [5, len(WON) - 1])
 def test_cli_runner_the_end_continues_from_the_copy(tmp_path, monkeypatch, moves):
     record = str(tmp_path / "g.yaml")
-    monkeypatch.setattr(Session, "_write_recording", _failing_after(2))
+    monkeypatch.setattr(Session, "write_record", _failing_after(2))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     script = "\n".join([*WON[:moves], "quit"]) + "\n"
     result = CliRunner().invoke(main, ["play", "--deal", "153", "--record", record, "--interactive", "--ascii"], input=script)
@@ -457,7 +453,7 @@ def test_cli_runner_the_end_continues_from_the_copy(tmp_path, monkeypatch, moves
 
 def test_cli_runner_a_game_over_has_no_continue_line(tmp_path, monkeypatch):
     record = str(tmp_path / "g.yaml")
-    monkeypatch.setattr(Session, "_write_recording", _failing_after(2))
+    monkeypatch.setattr(Session, "write_record", _failing_after(2))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = CliRunner().invoke(main, ["play", "--deal", "153", "--record", record, "--interactive", "--ascii"], input="\n".join(WON) + "\n")
     assert result.exit_code == 1
@@ -470,14 +466,15 @@ def test_subprocess_exit_status_and_lines(tmp_path):
         "import errno, sys, tempfile\n"
         "from foursquare.app.session import Session\n"
         f"tempfile.tempdir = {str(tmp_path)!r}\n"
-        "real = Session._write_recording\n"
+        "real = Session.write_record\n"
         "calls = []\n"
-        "def write(self, text):\n"
+        "def write(self):\n"
         "    calls.append(1)\n"
         "    if len(calls) > 2:\n"
-        "        raise OSError(errno.ENOSPC, 'No space left on device', self.record_path)\n"
-        "    real(self, text)\n"
-        "Session._write_recording = write\n"
+        "        self.record_error = OSError(errno.ENOSPC, 'No space left on device', self.record_path)\n"
+        "        return False\n"
+        "    return real(self)\n"
+        "Session.write_record = write\n"
         "from foursquare.__main__ import run\n"
         "sys.argv[0] = 'foursquare'\n"
         "run()\n"
@@ -523,3 +520,130 @@ def test_ctrl_c_at_the_prompt_after_undo_says_what_the_recording_drops(tmp_path,
     monkeypatch.setattr(Prompt, "read_line", read_line)
     result = invoke(["play", "--deal", "1", "--record", str(tmp_path / "g.yaml"), "--interactive"])
     assert result.exit_code == 130 and "without the 1 move taken back (redo before the end keeps them)" in result.stderr
+
+
+def prompt(lines, *extra):
+    return invoke(["play", "--deal", "1", "--interactive", *extra], input="\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("command", ["save", "state"])
+def test_the_prompt_will_not_write_over_an_unrelated_file(tmp_path, command, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious\n")
+    result = prompt(["d4", f"{command} keep.txt", "quit"])
+    assert result.exit_code == 0, result.output
+    assert keep.read_text() == "precious\n"
+    assert f"'{command}! FILE' overwrites it" in result.stderr
+    forced = prompt(["d4", f"{command}! keep.txt", "quit"])
+    assert forced.exit_code == 0 and "Saved the" in forced.stdout
+    assert keep.read_text().startswith("foursquare: 1")
+
+
+def test_the_prompt_writes_freely_to_its_own_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    record = tmp_path / "rec.yaml"
+    (tmp_path / "empty.yaml").write_text("")
+    result = prompt(
+        ["d4", "save new.yaml", "e4", "save new.yaml", "save rec.yaml", "save empty.yaml", "quit"],
+        "--record", str(record),
+    )
+    assert result.exit_code == 0, result.output
+    assert "exists" not in result.stderr
+    assert "e4" in (tmp_path / "new.yaml").read_text() and "e4" in (tmp_path / "empty.yaml").read_text()
+    resumed = invoke(["play", "--resume", str(record), "--interactive"], input=f"save {record}\nquit\n")
+    assert resumed.exit_code == 0 and "exists" not in resumed.stderr
+
+
+def test_a_script_refuses_to_write_over_an_unrelated_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "keep.txt").write_text("precious\n")
+    result = invoke(["play", "--deal", "1", "--script"], input="d4\nsave keep.txt\n")
+    assert "keep.txt: the file exists and is not empty" in one_line_error(result, 1)
+    assert (tmp_path / "keep.txt").read_text() == "precious\n"
+
+
+@pytest.mark.parametrize(
+    "line", ["state --bogus", "state -", "save --force x.yaml", "save -x", "state! --full", "save! -x", "save x --force"]
+)
+def test_words_starting_with_a_dash_are_unknown_options_not_files(tmp_path, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    result = prompt([line, "quit"])
+    assert result.exit_code == 0
+    if "!" in line:  # save!/state! take nothing but a file name
+        assert "is not a file name here" in result.stderr and "takes one file" in result.stderr
+    else:
+        assert "unknown option" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["save", "save!", "state", "state!"])
+def test_file_names_at_the_prompt_may_be_quoted_like_a_shell(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    result = prompt(["d4", f'{command} "my game.yaml"', "quit"])
+    assert result.exit_code == 0 and "Saved the" in result.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["my game.yaml"]
+    unclosed = prompt([f'{command} "x.yaml', "quit"])
+    assert f"{command.rstrip('!')}: a quote is not closed" in unclosed.stderr
+
+
+@pytest.mark.parametrize("command", ["save", "state"])
+@pytest.mark.parametrize(
+    "name, says",
+    [("a\0b.yaml", "$'a\\0b.yaml': a file name cannot hold a NUL character"),  # as a shell quotes it
+     ("new.yaml/", "new.yaml/: names a folder (it ends with /); give a file name")],
+)
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_file_name_that_cannot_be_a_file_is_one_line_and_the_game_goes_on(tmp_path, monkeypatch, command, name, says, interactive):
+    monkeypatch.chdir(tmp_path)
+    mode = ["--interactive"] if interactive else ["--script"]
+    result = invoke(["play", "--deal", "1", *mode], input=f"d4\n{command} {name}\ne4\n")
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    if not interactive and "\0" in name:  # a script holding a NUL is binary input, as every reader says
+        says = f"<stdin>:2: {BINARY_WORDS}"
+    assert says in result.stderr
+    if interactive:  # the prompt says it and goes on; a script stops at that line
+        assert result.exit_code == 0 and "Stopped after 2 cards placed" in result.stdout
+    else:
+        assert result.exit_code == 1 and result.stderr.startswith("<stdin>:2: ")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("interactive", [True, False])
+def test_a_state_is_never_written_into_the_recording(tmp_path, monkeypatch, interactive):
+    monkeypatch.chdir(tmp_path)
+    mode = ["--interactive"] if interactive else ["--script"]
+    result = invoke(["play", "--deal", "1", "--record", "r.yaml", *mode], input="d4\nstate r.yaml\nstate! r.yaml\n")
+    assert result.stderr.count("r.yaml: is the recording") == (2 if interactive else 1)
+    assert (tmp_path / "r.yaml").read_text().startswith("foursquare: 1\n") and "moves:" in (tmp_path / "r.yaml").read_text()
+
+
+@pytest.mark.parametrize(
+    "typed, name",
+    [
+        ("save a#b.yaml", "a#b.yaml"),  # '#' inside a word is part of it
+        ('save "h#h.yaml"   # a comment', "h#h.yaml"),
+        ("save x\\#y.yaml", "x#y.yaml"),
+        ("save my\\ game.yaml", "my game.yaml"),
+        ("save 'it''s.yaml'", "its.yaml"),
+    ],
+)
+def test_file_names_at_the_prompt_are_words_as_a_shell_reads_them(tmp_path, monkeypatch, typed, name):
+    monkeypatch.chdir(tmp_path)
+    for mode in (["--interactive"], ["--script"]):
+        result = invoke(["play", "--deal", "1", *mode], input=f"d4\n{typed}\n")
+        assert result.exit_code == 0, result.output
+        assert [p.name for p in tmp_path.iterdir()] == [name]
+        (tmp_path / name).unlink()
+
+
+def test_only_an_unquoted_tilde_is_the_home_folder(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    result = prompt(["d4", 'save "~/q.yaml"', "save ~/h.yaml", 'save ""', "quit"])
+    assert "'~/q.yaml': no such folder" in result.stderr  # quoted: a folder named ~, as in a shell
+    assert "save: the file name is empty" in result.stderr
+    assert [p.name for p in home.iterdir()] == ["h.yaml"]

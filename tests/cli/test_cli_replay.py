@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from helpers import EXAMPLES, conformance_record, invoke
+from helpers import EXAMPLES, conformance_record, invoke, one_line_error
 
 from foursquare.formats.state import read_state
 
@@ -110,3 +110,21 @@ def test_the_yaml_stream_is_the_states_state_after_k_prints_each_satisfying_the_
 def test_the_yaml_stream_says_what_it_is_in_the_help():
     help_text = " ".join(invoke(["replay", "--help"]).stdout.split())
     assert "for other programs" in help_text and "--after K" in help_text and "foursquare schema state" in help_text
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# nothing yet\n", "  # a comment\n\n# another\n", "\ufeff# bom\n"])
+@pytest.mark.parametrize("command", ["hint", "replay", "state"])
+def test_an_empty_or_comment_only_script_is_the_start(tmp_path, command, text):
+    path = tmp_path / "moves.txt"
+    path.write_text(text, encoding="utf-8")
+    extra = ["--bot", "greedy"] if command == "hint" else []
+    with_deal = invoke([command, path, "--deal", "1", *extra])
+    assert with_deal.exit_code == 0, with_deal.output
+    start = invoke([command, "-", "--deal", "1", *extra], input="")
+    assert start.exit_code == 0
+    if command == "hint":  # its last line has timings
+        assert start.stdout.splitlines()[0] == with_deal.stdout.splitlines()[0]
+    else:
+        assert start.stdout == with_deal.stdout
+    without = invoke([command, path, *extra])
+    assert "with --deal N or --deck FILE" in one_line_error(without, 1)

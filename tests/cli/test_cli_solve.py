@@ -247,3 +247,27 @@ def test_analyze_of_a_state_without_moves_is_a_file_error_of_the_usual_form(tmp_
     r = invoke(["analyze", str(state)])
     assert r.exit_code == 1
     assert r.stderr.strip().startswith(f"{state}: a state has no moves to analyze") and "Error:" not in r.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_an_interrupted_summary_counts_unknown_deals_as_done_not_solved(monkeypatch, fmt):
+    import foursquare.solver as solver
+
+    solutions = [solver.solve_deal(0), solver.solve_deal(2, max_nodes=5), solver.solve_deal(1)]  # settled, unknown, settled
+    assert [s.settled for s in solutions] == [True, False, True]
+
+    def interrupted(*args, **kwargs):  # three deals done, then Ctrl-C
+        yield from enumerate(solutions)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver, "solve_deals", interrupted)
+    result = invoke(["solve", "--deals", "0-9", "--format", fmt])
+    assert result.exit_code == 130, result.output
+    if fmt == "json":
+        assert json.loads(result.stdout.splitlines()[-1])["interrupted"] == {"deals_solved": 2, "deals_unknown": 1, "deals_done": 3, "deals_asked": 10}
+    else:
+        assert "interrupted: 3 of 10 deals done (2 settled, 1 unknown)" in result.stdout.splitlines()
+def test_solve_labels_stdin_as_stdin():
+    result = invoke(["solve", "--deck", "-"], input="AS 2S\n")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# <stdin>: ")

@@ -184,3 +184,31 @@ def test_a_players_view_is_named_as_such_with_the_command_that_reads_it(tmp_path
     assert result.exit_code == 1
     assert f"{view}:1: this is a player's view, not a transcript (foursquare hint reads it)" in result.stderr
     assert invoke(["hint", str(view), "--bot", "greedy"]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "kind, says",
+    [("rules", "this is a rules file, not a transcript"), ("state", "this is a state, not a transcript"),
+     ("moves", "this looks like a move script"), ("other", "not a Foursquare transcript")],
+)
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_validate_says_once_that_a_file_is_of_another_kind(tmp_path, kind, says, fmt):
+    text = {
+        "rules": invoke(["rules", "three-square", "--format", "yaml"]).stdout,
+        "state": (EXAMPLES / "state.yaml").read_text(encoding="utf-8"),
+        "moves": "d4\ne4\n",
+        "other": "services:\n  web: 1\n",
+    }[kind]
+    path = tmp_path / f"f.{kind}"
+    path.write_text(text, encoding="utf-8")
+    result = invoke(["validate", "--format", fmt, path, EXAMPLES / "won.yaml"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f"{path}:1: {result.stderr.split(': ', 1)[1].rstrip()}"]
+    assert says in result.stderr and "game 1" not in result.stderr
+    if fmt == "json":
+        first = json.loads(result.stdout)[0]
+        assert first["game"] is None and first["status"] is None and first["valid"] is False
+    else:
+        out = result.stdout.splitlines()
+        assert out[0] == f"{path}: invalid, not checked game by game (see the error above)" and says not in result.stdout
+        assert out[-1] == "1 game checked, all valid; 1 file not checked (see above)"

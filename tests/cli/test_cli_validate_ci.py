@@ -161,51 +161,33 @@ def test_duplicates_within_a_file_and_not_of_a_different_game(tmp_path):
 # --------------------------------------------------------------- streaming
 
 
-def test_errors_are_written_as_found_not_at_the_end(tmp_path):
-    # the first game is invalid; thousands of valid games follow: its error line is
-    # read while the process is still checking the rest
-    bad = INVALID.read_text(encoding="utf-8").split("---\n")[2]  # game 3: a wrong card
-    path, writer = unended(tmp_path, bad + "---\n" + games_text(10) + "---\n")
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+@pytest.mark.parametrize("fmt", ["text", "json-lines"])
+def test_results_are_written_as_found_not_at_the_end(tmp_path, fmt):
+    # the file never ends: a result written at the end would never come.  In text, the
+    # first game is invalid and its error line comes on stderr; in json-lines, the first
+    # game's object comes on stdout
+    bad = INVALID.read_text(encoding="utf-8").split("---\n")[2] + "---\n" if fmt == "text" else ""  # game 3: a wrong card
+    path, writer = unended(tmp_path, bad + games_text(10) + "---\n")
     process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", "validate", str(path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        [sys.executable, "-m", "foursquare", "validate", "--format", fmt, str(path)],
+        stdout=subprocess.PIPE if fmt != "text" else subprocess.DEVNULL,
+        stderr=subprocess.PIPE if fmt == "text" else subprocess.DEVNULL,
         text=True,
         cwd=ROOT,
-        env=env,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     try:
-        first = process.stderr.readline()  # written at the end, the error would never come
+        first = (process.stderr if fmt == "text" else process.stdout).readline()
         running = process.poll() is None
     finally:
         process.kill()
         process.wait()
         os.close(writer)
-    assert first.startswith(f"{path}:") and ": game 1, move 2:" in first
-    assert running  # the error came before the end
-
-
-def test_json_is_written_element_by_element(tmp_path):
-    path, writer = unended(tmp_path, games_text(10) + "---\n")
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "foursquare", "validate", "--format", "json-lines", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        first = json.loads(process.stdout.readline())  # written at the end, it would never come
-        running = process.poll() is None
-    finally:
-        process.kill()
-        process.wait()
-        os.close(writer)
-    assert first["game"] == 1 and first["valid"]
-    assert running
+    assert running  # the result came before the end
+    if fmt == "text":
+        assert first.startswith(f"{path}:") and ": game 1, move 2:" in first
+    else:
+        assert json.loads(first)["game"] == 1 and json.loads(first)["valid"]
 
 
 # ----------------------------------------------------------------- --game K

@@ -11,11 +11,12 @@ import select
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 from helpers import ROOT, invoke, play
 
-from foursquare.cli.completion import HISTORY_LINES, Completer, _load_history, _save_history
+from foursquare.cli.completion import HISTORY_LINES, Completer, _load_history, prompt_editing
 from foursquare.engine.game import Game
 from foursquare.formats.commands import COMMAND_NAMES, FORCED_COMMANDS
 
@@ -78,15 +79,16 @@ def test_the_readline_protocol_gives_each_candidate_then_none():
     assert got == [str(c) for c in sorted(game.legal_cells(), key=str) if str(c).startswith("e")]
 
 
-def test_the_history_file_is_cut_when_it_grows_to_twice_its_length(tmp_path):
+def test_the_history_file_is_cut_when_it_grows_to_twice_its_length(tmp_path, monkeypatch):
     import readline
 
     path = tmp_path / "prompt-history"
     path.write_text("".join(f"old {i}\n" for i in range(2 * HISTORY_LINES)))
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(isatty=lambda: True))  # a prompt at a terminal
     readline.clear_history()
-    readline.add_history("new line")
     try:
-        _save_history(readline, str(path), 1)
+        with prompt_editing(Game.from_deal(1), str(path)):
+            readline.add_history("new line")
     finally:
         readline.clear_history()
     lines = path.read_text().splitlines()

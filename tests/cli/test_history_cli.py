@@ -10,15 +10,11 @@ import os
 import sqlite3
 
 import pytest
-from helpers import EXAMPLES, cells, invoke
+from helpers import EXAMPLES, cells, history_file, invoke
 
 from foursquare.engine.game import Game
 from foursquare.formats.transcript import validate
 from foursquare.history.store import SCHEMA_VERSION, HistoryStore
-
-
-def history_file() -> str:
-    return os.path.join(os.environ["FOURSQUARE_HOME"], "history.sqlite3")
 
 
 def records():

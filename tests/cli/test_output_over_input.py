@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from helpers import EXAMPLES, ROOT, CliRunner, invoke
+from helpers import EXAMPLES, ROOT, CliRunner, history_file, invoke
 
 from foursquare.cli import main
 from foursquare.history.store import HistoryStore
@@ -202,10 +202,6 @@ def test_subprocess_save_over_the_move_script_redirected_to_stdin(tmp_path, mode
 
 
 REFUSAL = "is the history of games itself"
-
-
-def history_file() -> str:
-    return os.path.join(os.environ["FOURSQUARE_HOME"], "history.sqlite3")
 
 
 @pytest.fixture

@@ -1,9 +1,12 @@
-"""The grid drawing (foursquare.cli.render): golden pictures checked by hand against RULES.md."""
+"""The grid drawing (foursquare.cli.render): golden pictures checked by hand against RULES.md;
+the outcome of a game in words wherever a person reads it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from helpers import DATA, conformance_record, play
+from helpers import DATA, EXAMPLES, conformance_record, invoke, play
 
 from foursquare import Game
 from foursquare.cli.render import draw, grid_text, outcome_text, region, status_line
@@ -130,3 +133,39 @@ def test_the_closing_width_is_the_terminal_but_never_more_than_the_drawing():
 
     assert closing_width(None) == closing_width(200) == DRAWING_WIDTH == 40
     assert closing_width(30) == 30
+
+
+def test_no_reason_token_reaches_a_person():
+    from foursquare.engine.game import Reason
+
+    lost = EXAMPLES / "lost.yaml"
+    outputs = [
+        invoke(["play", "--interactive", "--ascii", "--resume", lost], input="d4\nmoves\nundo\nredo\nquit\n"),
+        invoke(["play", "--resume", lost], input="d4\n"),  # a script: the move after the end is an error
+        invoke(["replay", lost]),
+        invoke(["simulate", "--bot", "random", "--deals", "0-20"]),
+    ]
+    for result in outputs:
+        shown = result.stdout + result.stderr
+        assert "too many face down" in shown or "the stock is empty" in shown, shown[-500:]
+        assert not [r.value for r in Reason if r.value in shown], shown[-500:]
+
+
+ROW = re.compile(r"^ ?\d+ ")
+
+
+def test_a_face_never_runs_into_the_row_number():
+    tens = 0
+    for deal in range(40):
+        game = Game.from_deal(deal)
+        while not game.is_over:
+            game.play(game.legal_cells()[0])
+            for symbols in (False, True):
+                for reveal in (False, True):
+                    for line in draw(game, symbols=symbols, reveal=reveal).splitlines():
+                        if ROW.match(line) and not line.startswith("Card"):
+                            number = re.match(r"^ ?\d+", line).group()
+                            rest = line[len(number):]
+                            assert rest.startswith("  "), line  # a space, and the face's own room
+                            tens += "10" in rest[:6]
+    assert tens  # the case of the report was met

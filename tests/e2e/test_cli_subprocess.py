@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from helpers import EXAMPLES, ROOT, on_a_terminal
+from helpers import EXAMPLES, ROOT, on_a_terminal, wait_for
 
 COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -74,25 +74,6 @@ def test_usage_error_exits_2_and_version_and_help_work():
     assert version.returncode == 0 and "foursquare" in version.stdout
     helped = run("--help")
     assert all(name in helped.stdout for name in ("play", "replay", "state", "validate"))
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["replay", str(EXAMPLES / "lost.yaml")],
-        # more output than a pipe holds (64 KiB), so the writer surely meets the closed pipe
-        ["validate", "--format", "json", *[str(EXAMPLES / "won.yaml")] * 800],
-    ],
-)
-def test_a_reader_that_closes_early_ends_quietly(args):
-    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-    first = process.stdout.readline()
-    process.stdout.close()  # like `| head -1`
-    stderr = process.stderr.read().decode()
-    code = process.wait(timeout=60)
-    assert first.strip()
-    assert stderr == ""  # FORMATS.md: output piped into a closed reader ends quietly
-    assert code == 0
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -169,10 +150,14 @@ LONG_SHOW = "d4\n" + "show\n" * 400
         (["play", "--deal", "1", "--verbose"], LONG_SHOW + "7H e4\n", 1, "<stdin>:402: the card drawn is 3C, not 7H\n"),
         (["play", "--deal", "1", "--interactive"], LONG_SHOW + "e4\n", 0, ""),
         (["play", "--deal", "1"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7 is not orthogonally adjacent to a pile\n"),
+        (["replay", str(EXAMPLES / "lost.yaml")], "", 0, ""),
+        # more output than a pipe holds (64 KiB), so the writer surely meets the closed pipe
+        (["validate", "--format", "json", *[str(EXAMPLES / "won.yaml")] * 800], "", 0, ""),
     ],
 )
 def test_a_closed_pipe_silences_the_output_but_not_the_errors_or_the_status(args, script, code, stderr):
-    """Like `foursquare play ... | head -1`: output stops, the command runs to its end."""
+    """Like `foursquare play ... | head -1`: output stops, the command runs to its end
+    (FORMATS.md: output piped into a closed reader ends quietly)."""
     process = subprocess.Popen(
         [*COMMAND, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
     )
@@ -207,15 +192,6 @@ def test_a_closed_pipe_keeps_the_status_of_every_command(args, code):
 
 
 # ------------------------------------------------------------------ SIGTERM
-
-def _wait_for(predicate, seconds=60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("mode", ["--interactive", "--script"])
@@ -317,7 +293,7 @@ def test_an_interrupted_solve_keeps_the_deals_finished(tmp_path, signum, code, f
              *(["-v"] if fmt == "text" else []), "--output", str(csv_path)],
             stdout=out, stderr=subprocess.PIPE, cwd=ROOT, env=dict(os.environ), text=True,
         )
-        assert _wait_for(lambda: len(_lines(out_path)) >= 3 and len(_lines(csv_path)) >= 3)
+        assert wait_for(lambda: len(_lines(out_path)) >= 3 and len(_lines(csv_path)) >= 3)
         process.send_signal(signum)
         err = process.communicate(timeout=30)[1]
     assert process.returncode == code
@@ -349,7 +325,7 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs, vs):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True,
     )
     bots = ["greedy", "random"] if vs else ["greedy"]
-    assert _wait_for(lambda: len(_lines(csv_path)) >= 1 + 2 * len(bots))  # two whole deals at least
+    assert wait_for(lambda: len(_lines(csv_path)) >= 1 + 2 * len(bots))  # two whole deals at least
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
@@ -373,15 +349,14 @@ def _close_stderr():
     os.close(2)
 
 
-def _stderr_into_a_closed_pipe(args) -> int:
-    """The status of the program when the reader of its stderr is already gone."""
+def _stderr_into_a_closed_pipe(args) -> subprocess.CompletedProcess[bytes]:
+    """The program run when the reader of its stderr is already gone."""
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write, timeout=60, cwd=ROOT)
+        return subprocess.run([*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=write, timeout=60, cwd=ROOT)
     finally:
         os.close(write)
-    return done.returncode
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX file descriptors")
@@ -390,18 +365,25 @@ def _stderr_into_a_closed_pipe(args) -> int:
     [
         (["play", "--bogus"], 2),  # Click's usage errors
         (["solve", "--deal", "x"], 2),
+        (["solve", "--deal", "05"], 2),
+        (["hint", "--bot", "nobody"], 2),
         (["nosuchcommand"], 2),
+        (["plya"], 2),  # "did you mean"
+        ([], 2),
         (["validate", str(EXAMPLES / "invalid.yaml")], 1),  # our own errors
         (["replay", str(EXAMPLES / "won.yaml")], 0),
     ],
 )
 def test_a_closed_or_unread_stderr_keeps_the_status(args, code):
-    """`2>&-` and `2>&1 | head -0`: the message is lost, the status is not."""
+    """`2>&-` and `2>&1 | head -0`: the message is lost, the status is not, and a
+    usage error prints nothing on stdout instead."""
     closed = subprocess.run(
-        [*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60, cwd=ROOT, preexec_fn=_close_stderr
+        [*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, timeout=60, cwd=ROOT, preexec_fn=_close_stderr
     )
-    assert closed.returncode == code
-    assert _stderr_into_a_closed_pipe(args) == code
+    unread = _stderr_into_a_closed_pipe(args)
+    assert closed.returncode == unread.returncode == code
+    if code == 2:
+        assert closed.stdout == unread.stdout == b""
     if os.path.exists("/dev/full"):
         with open("/dev/full", "w") as full:
             done = subprocess.run([*COMMAND, *args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=full, timeout=60, cwd=ROOT)
@@ -515,7 +497,7 @@ def test_a_signal_to_the_whole_process_group_ends_a_batch_with_workers(tmp_path,
     # spent a second of CPU time, its start-up (a fraction of that) long past (elsewhere
     # than Linux: 2 s of wall time)
     if os.path.isdir(f"/proc/{process.pid}"):
-        assert _wait_for(lambda: max(_cpu_seconds_of_the_group(process.pid).values(), default=0.0) >= 1.0)
+        assert wait_for(lambda: max(_cpu_seconds_of_the_group(process.pid).values(), default=0.0) >= 1.0)
     else:
         time.sleep(2.0)
     os.killpg(process.pid, signum)
@@ -582,7 +564,7 @@ def test_a_second_ctrl_c_does_not_cut_the_clean_up_short(tmp_path, delay, jobs):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV,
     )
     # (from the CSV's header on: Python's own start-up, before the command's code runs, is past)
-    assert _wait_for(lambda: csv_path.exists() and csv_path.stat().st_size > 0)
+    assert wait_for(lambda: csv_path.exists() and csv_path.stat().st_size > 0)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     time.sleep(0.002)
@@ -747,3 +729,20 @@ def test_solve_into_a_gone_reader_solves_no_deal():
 def test_solve_json_lines_into_a_gone_reader_end_quietly():
     code, err = _into_a_gone_reader(["solve", "--deals", "0-9", "--format", "json"])
     assert code == 0 and err == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals")
+@pytest.mark.parametrize(
+    "args, label",
+    [(["analyze", str(EXAMPLES / "won.yaml"), "--no-bot", "--max-nodes", "500"], b"analyzing"),
+     (["solve", "--deals", "0-3", "--max-nodes", "500"], b"solving")],
+)
+def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
+    import subprocess
+
+    run = on_a_terminal(args, streams=("stderr",))
+    code, out, terminal = run.status, run.stdout, run.terminal
+    assert code == 0
+    assert label in terminal and b"100%" in terminal and label not in out
+    piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.splitlines()[0] == out.splitlines()[0]

@@ -87,7 +87,8 @@ def test_an_output_file_written_before_the_closed_stdout_fails_is_complete(tmp_p
 
 
 def _closed_stdout_guard() -> None:
-    sys.stdout = streams._guarded(None)
+    sys.stdout = None  # as Python leaves it when fd 1 was closed at the start
+    streams.guard_stdout()
 
 
 @pytest.mark.parametrize("args, script", PRINTING[:3] + PRINTING[4:5], ids=lambda a: a[0] if isinstance(a, list) else "")
@@ -99,8 +100,10 @@ def test_cli_runner_a_closed_stdout_fails_with_status_1(monkeypatch, args, scrip
     assert not isinstance(result.exception, OSError) or isinstance(result.exception, SystemExit)
 
 
-def test_writing_nothing_to_a_closed_stdout_is_no_error():
-    guard = streams._guarded(None)
+def test_writing_nothing_to_a_closed_stdout_is_no_error(monkeypatch):
+    monkeypatch.setattr(sys, "stdout", None)
+    streams.guard_stdout()
+    guard = sys.stdout
     assert guard.write("") == 0
     guard.flush()
     with pytest.raises(OSError, match="the standard output is closed"):

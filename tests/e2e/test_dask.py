@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from app.test_resume import summary_without_times, without_seconds
-from helpers import ROOT, invoke
+from helpers import ROOT, invoke, wait_for
 
 HAVE_DASK = find_spec("distributed") is not None
 needs_dask = pytest.mark.skipif(not HAVE_DASK, reason="needs the dask extra (pip install -e '.[test,dask]')")
@@ -30,15 +30,6 @@ COMMAND = [sys.executable, "-m", "foursquare"]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")
 #: ``dask scheduler`` and ``dask worker`` of this Python.
 DASK = [sys.executable, "-m", "dask"]
-
-
-def _wait_for(predicate, seconds=60.0, step=0.05):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return False
 
 
 #: A worker prelude that makes its processes run the solver's pure-Python twin (slower,
@@ -75,7 +66,7 @@ class LocalCluster:
         file = self.folder / "scheduler.json"
         self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                   "--scheduler-file", str(file)])
-        assert _wait_for(lambda: file.exists() and "address" in file.read_text()), self.log("scheduler")
+        assert wait_for(lambda: file.exists() and "address" in file.read_text()), self.log("scheduler")
         self.address = json.loads(file.read_text())["address"]
         for i in range(workers):
             self.add_worker(f"worker{i}", prelude)
@@ -179,9 +170,9 @@ def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(tmp_path, cluste
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
     try:
         with contextlib.closing(cluster.client()) as client:
-            assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3)
+            assert wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 3)
             busy = {}
-            assert _wait_for(lambda: busy.update({w: k for w, k in client.processing().items() if k}) or busy, step=0.01)
+            assert wait_for(lambda: busy.update({w: k for w, k in client.processing().items() if k}) or busy, step=0.01)
             victim = next(iter(busy))
             pid = client.run(os.getpid, workers=[victim])[victim]
             rows_then = path.read_bytes().count(b"\n") - 1
@@ -209,7 +200,7 @@ def test_a_cluster_run_stopped_by_ctrl_c_resumes_on_the_cluster(tmp_path):
     try:
         process = subprocess.Popen([*COMMAND, *args, "--scheduler", slow.address, "--output", str(path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
-        assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
+        assert wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
         assert process.returncode == 130 and "Traceback" not in err and "interrupted: " in out
@@ -284,7 +275,7 @@ def test_leaving_a_run_early_cancels_its_tasks(connected, cluster):
     assert list(itertools.islice(stream, 100)) == [x * x for x in range(100)]
     stream.close()
     with contextlib.closing(cluster.client()) as client:
-        assert _wait_for(lambda: not client.run_on_scheduler(_our_tasks), seconds=30)
+        assert wait_for(lambda: not client.run_on_scheduler(_our_tasks), seconds=30)
 
 
 def _our_tasks(dask_scheduler) -> list[str]:
@@ -485,7 +476,7 @@ def test_a_lost_scheduler_stops_the_run_in_one_line_and_resume_finishes_it_on_an
     try:
         process = subprocess.Popen([*COMMAND, *args, "--scheduler", doomed.address, "--output", str(path)],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
-        assert _wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
+        assert wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
         os.killpg(doomed.processes[0].pid, signal.SIGKILL)  # the scheduler, at once
         out, err = process.communicate(timeout=120)
     finally:

@@ -12,9 +12,8 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 
-from helpers import ROOT, cells
+from helpers import ROOT, cells, fill_disk, mount_tmpfs, wait_for
 
 from foursquare.history.store import HistoryStore
 
@@ -33,15 +32,6 @@ def run(home, *args, input=None, **kwargs):
 
 def records(home):
     return HistoryStore.open(str(home / "history.sqlite3")).records()
-
-
-def wait_for(condition, timeout=60.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class Prompt:
@@ -186,31 +176,10 @@ def test_a_newer_or_corrupt_history_is_refused_by_the_real_program(tmp_path):
     assert (db / "history.sqlite3").read_bytes() == before
 
 
-def _mount_tmpfs(folder, size: str) -> bool:
-    import shutil
-
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
-        return False
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
-    return done.returncode == 0
-
-
-def _fill(folder):
-    """Fill the file system of ``folder`` to the last byte."""
-    import contextlib
-
-    filler = folder / "filler"
-    for size in (1024, 1):
-        with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:
-            while True:
-                out.write(b"\0" * size)
-    return filler
-
-
 def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_frees_up(tmp_path):
     home = tmp_path / "disk"
     home.mkdir()
-    if not _mount_tmpfs(home, "256k"):
+    if not mount_tmpfs(home, "256k"):
         import pytest
 
         pytest.skip("cannot mount a small tmpfs here (needs root and mount)")
@@ -220,7 +189,7 @@ def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_free
         p = Prompt(home, 44)
         p.send(*moves[:3])
         assert wait_for(lambda: {r.deal: r.moves for r in records(home)}.get(44) == 3)
-        filler = _fill(home)
+        filler = fill_disk(home)
         p.send(*moves[3:8])
         assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
         filler.unlink()

@@ -3,7 +3,8 @@ in a real bash, the rule presets of ``--rules`` and ``rules`` and the file names
 both come back (Click's own script dropped the presets for its ``file`` item), a
 file-only parameter is still bash's own file completion, and zsh and fish still get
 the presets and their ``file`` item.  Each bash here sources the script the program
-writes (``_FOURSQUARE_COMPLETE=bash_source foursquare``)."""
+writes (``_FOURSQUARE_COMPLETE=bash_source foursquare``); the candidates themselves
+(presets, files, bots) are asked of the program as bash's script asks them."""
 
 from __future__ import annotations
 
@@ -147,3 +148,34 @@ def test_a_real_tab_in_an_interactive_bash_lists_the_presets_and_the_files(tmp_p
         os.write(master, b"\x15exit\n")
         shell.wait(60)
         os.close(master)
+
+
+def _complete(words: str) -> list[tuple[str, str]]:
+    """What bash completion offers for the last word of ``words`` (``foursquare ...``)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, _FOURSQUARE_COMPLETE="bash_complete", COMP_WORDS=words, COMP_CWORD=str(len(words.split(" ")) - 1))
+    out = subprocess.run(
+        [sys.executable, "-m", "foursquare"], env=env, capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    return [tuple(line.split(",", 1)) for line in out.splitlines()]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("command", ["play", "simulate --deals 0-9", "hint", "solve", "rules"])
+def test_completion_offers_the_rule_presets_and_files(command):
+    from foursquare.engine.rules import PRESETS
+
+    option = "" if command == "rules" else " --rules"
+    offered = _complete(f"foursquare {command}{option} ")
+    assert [v for kind, v in offered if kind == "plain"] == list(PRESETS)
+    assert ("file", "") in offered
+    assert [v for kind, v in _complete(f"foursquare {command}{option} th") if kind == "plain"] == ["three-square"]
+
+
+@pytest.mark.parametrize("words", ["foursquare hint --bot ", "foursquare simulate --bot ", "foursquare simulate --vs "])
+def test_completion_offers_the_bots(words):
+    from foursquare.bots import BOTS
+
+    assert [v for kind, v in _complete(words) if kind == "plain"] == list(BOTS)

@@ -473,3 +473,12 @@ def test_wrong_types_are_refused_in_our_words_by_the_questions_about_a_cell(meth
 def test_argument_errors_are_type_and_value_errors_of_the_package():
     assert issubclass(ArgumentError, FoursquareError)
     assert issubclass(ArgumentError, TypeError) and issubclass(ArgumentError, ValueError)
+
+
+def test_every_loss_reason_has_words_and_no_token():
+    from foursquare.engine.game import Reason, Status
+    from foursquare.engine.outcome import outcome_words, reason_words
+
+    for reason in Reason:
+        words = outcome_words(Status.LOST, reason, face_down=5, limit=4)
+        assert words.startswith("lost: ") and reason.value not in words and "-" not in reason_words(reason)

@@ -14,13 +14,9 @@ import subprocess
 import sys
 
 import pytest
-from helpers import EXAMPLES, ROOT, invoke
+from helpers import EXAMPLES, ROOT, history_file, invoke
 
 from foursquare.formats.transcript import validate
-
-
-def history_file() -> str:
-    return os.path.join(os.environ["FOURSQUARE_HOME"], "history.sqlite3")
 
 
 def _two_games() -> None:

@@ -12,17 +12,12 @@ import sys
 
 import click
 import pytest
-from helpers import ROOT
+from helpers import ROOT, commands
 
 from foursquare.cli import main
 
 DOCS = ROOT / "docs"
 COMMAND_PAGES = DOCS / "reference" / "commands"
-
-
-def commands() -> dict[str, click.Command]:
-    ctx = click.Context(main)
-    return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}  # type: ignore[misc]
 
 
 def test_every_command_has_a_reference_page_generated_from_the_command_itself():

@@ -27,8 +27,8 @@ import pytest
 import yaml
 from helpers import EXAMPLES, ROOT, invoke
 
-from foursquare.formats.files import BINARY_WORDS, Source
-from foursquare.formats.yaml import TAB_WORDS, decode, read_documents, strict
+from foursquare.formats.files import BINARY_WORDS, Source, read_source
+from foursquare.formats.yaml import TAB_WORDS, read_documents, strict
 
 # ------------------------------------------------------------------ a tab in YAML
 
@@ -177,8 +177,9 @@ def test_a_nul_after_bad_utf8_is_still_not_utf8_and_utf16_keeps_its_advice(tmp_p
     assert invoke(["validate", path]).stderr.strip() == f"{path}:1: not UTF-8 text"
     path.write_bytes("foursquare: 1\n".encode("utf-16"))
     assert "it is UTF-16" in invoke(["validate", path]).stderr
-    with pytest.raises(Exception, match=re.escape(f"f:2: {BINARY_WORDS}")):
-        decode(b"a\n\x00", "f")
+    path.write_bytes(b"a\n\x00")
+    with pytest.raises(Exception, match=re.escape(f"{path}:2: {BINARY_WORDS}")):
+        read_source(str(path))
 
 
 @pytest.mark.parametrize("data", [b"d4\n\x00\n", b"d4\ne4\x00\n", "d4\ne4\x00\n"])

@@ -93,9 +93,9 @@ def check_sdist(sdist: Path, source: Path) -> list[str]:
     names = {name.removeprefix(top) for name in members}
     wanted = source_files(source, SDIST_TREES) | set(SDIST_NEEDS)
     problems += [f"missing: {name}" for name in sorted(wanted - names)]
-    extra = names - wanted
-    problems += [f"should not be there: {name}" for name in sorted(extra) if not matches(name, SDIST_EXTRA_ALLOWED)]
-    problems += [f"should not be there: {name}" for name in sorted(names) if matches(name, NEVER)]
+    unwanted = {name for name in names - wanted if not matches(name, SDIST_EXTRA_ALLOWED)}
+    unwanted |= {name for name in names if matches(name, NEVER)}
+    problems += [f"should not be there: {name}" for name in sorted(unwanted)]
     report(sdist, names)
     return problems
 

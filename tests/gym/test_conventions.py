@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium")
+gymnasium = pytest.importorskip("gymnasium")  # the gym extra (NumPy comes with it)
 
+import numpy as np  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 import foursquare.gym  # noqa: E402

@@ -2,9 +2,11 @@
 setup.cfg declares, and the install without a C compiler (``pip install nox``, or the
 ``dev`` extra; ``nox -l`` lists the sessions).
 
-- ``tests-3.11``, ``tests-3.12``, ``tests-3.13``: the tests on each Python, with the
-  newest Click and PyYAML; a Python that is not installed is skipped with a message
-  (on CI give ``--error-on-missing-interpreters``). pyenv's Pythons are found too.
+- ``tests-3.11``, ``tests-3.12``, ``tests-3.13``, ``tests-3.14``: the tests on each
+  Python, with the newest Click and PyYAML; a Python that is not installed is skipped
+  with a message (on CI give ``--error-on-missing-interpreters``). pyenv's Pythons are
+  found too.  Python 3.14 is not installed on the project's machines: ``tests-3.14``
+  runs on GitHub only (.github/workflows/ci.yml), and .ci/run leaves it out.
 - ``lowest``: Click and PyYAML at setup.cfg's floors (constraints/lowest.txt, pip's
   constraints), on the lowest Python; with ``test_declared_versions.py`` it fails when
   the code uses a Click or PyYAML name that the floor lacks.
@@ -32,8 +34,9 @@ from pathlib import Path
 import nox
 
 ROOT = Path(__file__).parent
-#: The Pythons of setup.cfg's classifiers (python_requires = >=3.11), lowest first.
-PYTHONS = ["3.11", "3.12", "3.13"]
+#: The Pythons of setup.cfg's classifiers (python_requires = >=3.11), lowest first
+#: (3.14: on GitHub only, it cannot run on the project's machines).
+PYTHONS = ["3.11", "3.12", "3.13", "3.14"]
 LOWEST_PYTHON = PYTHONS[0]
 
 nox.options.error_on_missing_interpreters = False  # skipped with a message; CI asks for errors

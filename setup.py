@@ -3,17 +3,26 @@
 The extension ``foursquare.solver._core`` (foursquare/solver/_core.c) is built where a C
 compiler is present; ``optional=True`` lets the install succeed without one, and the
 solver then runs its pure-Python twin (foursquare/solver/core.py).
+
+Where a wheel is made for others (cibuildwheel sets ``CIBUILDWHEEL=1``), or where
+``FOURSQUARE_REQUIRE_CORE=1`` is set, a failed compile is an error instead: a release
+wheel never ships without its core (as MarkupSafe does with ``CIBUILDWHEEL``).
 """
 
+import os
+
 from setuptools import Extension, setup
+
+REQUIRE_CORE = os.environ.get("CIBUILDWHEEL") == "1" or os.environ.get("FOURSQUARE_REQUIRE_CORE") == "1"
 
 setup(
     ext_modules=[
         Extension(
             "foursquare.solver._core",
             sources=["foursquare/solver/_core.c"],
-            optional=True,
-            extra_compile_args=["-O2", "-Wall", "-Wextra"],
+            optional=not REQUIRE_CORE,
+            # MSVC (Windows wheels) takes its own flags: /O2 is its default for a release build
+            extra_compile_args=[] if os.name == "nt" else ["-O2", "-Wall", "-Wextra"],
         )
     ]
 )

@@ -4,8 +4,11 @@ Behind the ``gym`` extra (``pip install 'foursquare[gym]'``: Gymnasium, and NumP
 through it); importing :mod:`foursquare` never imports them.  Importing this
 package registers ``Foursquare-v0`` (the rule set as ``rules=``, standard by
 default) and one id a preset (:data:`ENV_IDS`: ``Foursquare-ThreeSquare-v0``...),
-so that ``gymnasium.make`` finds them; ``gymnasium.make("foursquare.gym:Foursquare-v0")``
-imports it itself.
+each also in the ``foursquare`` namespace (``foursquare/Foursquare-v0``, Gymnasium's
+convention for a third party's environments), so that ``gymnasium.make`` finds them;
+``gymnasium.make("foursquare.gym:foursquare/Foursquare-v0")`` imports it itself.
+(Gymnasium 1.0 dropped the ``gymnasium.envs`` entry points that registered a
+package's ids without an import: there is no way to an id without naming the module.)
 
     >>> import gymnasium
     >>> import foursquare.gym
@@ -62,20 +65,24 @@ def env_id(preset: str) -> str:
 
 #: id -> the preset it plays (``Foursquare-v0`` takes any rule set as ``rules=``).
 ENV_IDS: dict[str, str] = {env_id(name): name for name in PRESETS}
+#: The namespace each id is registered in too: ``foursquare/Foursquare-v0``.
+NAMESPACE = "foursquare"
 
 
 def register() -> None:
-    """Register every id of :data:`ENV_IDS` with Gymnasium (done on import; again, a no-op)."""
+    """Register every id of :data:`ENV_IDS`, bare and in :data:`NAMESPACE`, with Gymnasium
+    (done on import; again, a no-op)."""
     for id_, preset in ENV_IDS.items():
-        if id_ not in gymnasium.registry:
-            kwargs = {} if preset == "standard" else {"rules": preset}
-            gymnasium.register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
+        for name in (id_, f"{NAMESPACE}/{id_}"):
+            if name not in gymnasium.registry:
+                kwargs = {} if preset == "standard" else {"rules": preset}
+                gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs=kwargs)
 
 
 register()
 
 __all__ = [
-    "BotPlayer", "ENTRY_POINT", "ENV_IDS", "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION",
+    "BotPlayer", "ENTRY_POINT", "ENV_IDS", "NAMESPACE", "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION",
     "IllegalActionError", "InvalidActionError", "Observation", "REWARDS", "ResetNeededError", "env_id",
     "observation_space", "register", "sample_legal",
 ]

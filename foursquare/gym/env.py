@@ -32,6 +32,7 @@ from typing import Any, SupportsFloat, cast
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 from numpy.typing import NDArray
 
 from ..engine.arguments import as_cell
@@ -42,6 +43,7 @@ from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
 from ..formats.transcript_write import transcript_text
+from ..solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, solve
 from .text import draw
 
 #: The observation: field name -> a fresh ``int8`` array.
@@ -154,13 +156,24 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         stock, RULES.md §5), a loss 0; ``"win"``: a win is worth 1, a loss 0.  Every
         other step is worth 0.
     :param render_mode: ``"ansi"`` (:meth:`render` returns the grid as text) or ``None``.
+    :param best_score: ``True``: each reset solves the deal with the stock's order known
+        (the solver of ``foursquare solve``, clairvoyant: no player knows the order) and
+        gives the best return any play of it could earn, as ``info["best_score"]`` at the
+        reset and again at the end of the episode: a float under the ``reward`` chosen
+        (the best score, or 1.0 for a win; 0.0 when no play of the deal wins), or NaN
+        when the solver's limit (``DEFAULT_MAX_NODES`` positions) runs out first.  The
+        episode's regret is ``info["best_score"]`` minus its return.  Its cost: a solve a
+        reset, milliseconds for most deals with the compiled core, seconds for the
+        hardest (docs/guide/training.md).  ``False`` (the default): not computed.
     :raises RulesError: for an unknown rule set.
     :raises ParseError: for a ``deal`` that is no deal number.
     :raises EnvArgumentError: for another argument the environment does not take.
     """
 
     #: ``render_fps``: Gymnasium's renderers ask for one; text has no frame rate of its own.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    #: ``autoreset_mode``: the vector environments' autoreset this environment is written
+    #: and tested for (Gymnasium's default): the step after the end of an episode resets it.
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,
@@ -169,8 +182,13 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         illegal: str = "raise",
         reward: str = "score",
         render_mode: str | None = None,
+        best_score: bool = False,
     ) -> None:
         self.rules = check_rules(rules)
+        if not isinstance(best_score, bool):
+            raise EnvArgumentError(f"FoursquareEnv: best_score must be True or False, not {quote(best_score)}")
+        self._solves = best_score
+        self._best: float | None = None
         self._fixed_deal = None if deal is None else _deal_number(deal, "FoursquareEnv")
         self._loses = _choice(illegal, "illegal", ILLEGAL) == "lose"
         self._wins_only = _choice(reward, "reward", REWARDS) == "win"
@@ -249,7 +267,23 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._face_down = 0
         self._stock = game.stock_count
         self._set_mask(game)
-        return self._observation(), {"deal": self._deal, "action_mask": self._mask.copy()}
+        info: dict[str, Any] = {"deal": self._deal, "action_mask": self._mask.copy()}
+        if self._solves:
+            self._best = info["best_score"] = self._best_return(game)
+        return self._observation(), info
+
+    def _best_return(self, game: Game) -> float:
+        """The best return of the game's deal, the stock's order known (``best_score``)."""
+        solution = solve(game, max_nodes=DEFAULT_MAX_NODES)
+        if solution.status is SOLVED and solution.score is not None:
+            return 1.0 if self._wins_only else float(solution.score)
+        return 0.0 if solution.status is NO_WIN else float("nan")
+
+    def _ending(self, info: dict[str, Any]) -> dict[str, Any]:
+        """The info of an episode's last step: with the deal's best return, when asked for."""
+        if self._solves:
+            info["best_score"] = self._best
+        return info
 
     def _new_game(self, options: dict[str, Any]) -> Game:
         unknown = sorted(set(options) - {"deal", "deck"}) if isinstance(options, dict) else None
@@ -305,7 +339,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             "action_mask": self._mask.copy(), "status": record.status.value,
             "reason": None if record.reason is None else record.reason.value, "score": score,
         }
-        return obs, reward, True, False, info
+        return obs, reward, True, False, self._ending(info)
 
     def _action_index(self, action: object, where: str = "FoursquareEnv.step") -> int:
         try:
@@ -343,7 +377,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._legal = []
         self._mask = np.zeros(len(self._cells), np.int8)
         info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
-        return self._observation(), 0.0, True, False, info
+        return self._observation(), 0.0, True, False, self._ending(info)
 
     def _update(self, a: int, record: Placement, game: Game) -> None:
         """The observation after ``record``: the cell played, the cells flipped, the next card."""

@@ -13,6 +13,7 @@ import contextlib
 import errno
 import os
 import random
+import signal
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -489,6 +490,8 @@ class Prompt:
         #: what the player was told cannot be written now: ``recording``, ``history``
         self.told: set[str] = set()
         self.warned = 0  # the moves taken back the recording drops, as last said at quit
+        #: SIGINT's handler as the prompt starts, put back after a Ctrl-C that cancels
+        self.on_ctrl_c = signal.getsignal(signal.SIGINT)
 
     @property
     def game(self) -> Game:
@@ -529,8 +532,9 @@ class Prompt:
         return f"{card_text(nxt, symbols=self.look.symbols) if nxt is not None else '??'}> "
 
     def run(self) -> None:
-        """Prompt until ``quit`` or end of input; Ctrl-C stops with status 130. A
-        recording is complete after every move, so stopping loses nothing."""
+        """Prompt until ``quit`` or end of input (Ctrl-C at a terminal cancels the line or
+        the hint; elsewhere it stops, status 130). A recording is complete after every
+        move, so stopping loses nothing."""
         if self.game.deal is not None:
             self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules).\nType help for the commands.")
         else:
@@ -544,11 +548,16 @@ class Prompt:
             self._loop()
 
     def _loop(self) -> None:
-        """Read and act on lines until the end (see :meth:`run`)."""
+        """Read and act on lines until the end (see :meth:`run`).  At a terminal, Ctrl-C
+        cancels the line being typed, or the hint being thought, and prompts again (as
+        Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
         try:
             while True:
                 try:
                     line = self.read_line()
+                except KeyboardInterrupt:
+                    self.cancelled()
+                    continue
                 except EOFError:
                     click.echo()
                     self.say_dropped(" (redo before the end keeps them)")
@@ -567,6 +576,15 @@ class Prompt:
                 closing(self.session, self.origin, self.look.width)
             raise
         closing(self.session, self.origin, self.look.width)
+
+    def cancelled(self) -> None:
+        """A Ctrl-C that cancels what is under way (at a terminal; elsewhere it ends the
+        game, as in a script): the line ended, the handler of the next Ctrl-C put back."""
+        if not sys.stdin.isatty():
+            raise KeyboardInterrupt
+        if self.on_ctrl_c is not None:  # (the program's handler ignores a second one)
+            signal.signal(signal.SIGINT, self.on_ctrl_c)
+        click.echo()
 
     def say_dropped(self, then: str) -> bool:
         """Say which moves taken back the recording drops, unless said already; whether said."""
@@ -677,7 +695,11 @@ class Prompt:
             self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
             self.show()
         elif name == "hint":
-            self.say(hint_text(session))
+            try:
+                self.say(hint_text(session))
+            except KeyboardInterrupt:
+                self.cancelled()
+                self.say("Hint stopped.")
 
 
 #: The commands that write a file or the state: ``save``, ``state`` and their ``!`` forms.

@@ -1,15 +1,18 @@
 """Tab completion and the line history at the prompt: the completer's candidates
 (the command table's commands, the legal cells for the card in hand, file names),
 and a real session in a pseudo-terminal (the stdlib ``pty``): Tab completes, the
-lines typed come back in the next session, and none of it without a terminal."""
+lines typed come back in the next session (never ``quit``), Ctrl-C cancels the line or
+the hint and the game goes on, and none of it without a terminal."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
 import subprocess
 import sys
+import termios
 import time
 import types
 
@@ -114,6 +117,13 @@ def test_without_a_terminal_no_line_history_is_written():
     assert not os.path.exists(os.path.join(os.environ["FOURSQUARE_HOME"], "prompt-history"))
 
 
+def _controlling_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pseudo-terminal
+    (standard input), so that Ctrl-C typed there is a SIGINT, as in a real terminal."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
     """``foursquare play`` in a pseudo-terminal: keys in, the screen's bytes out."""
 
@@ -122,7 +132,7 @@ class Terminal:
         env = dict(os.environ, TERM="dumb", NO_COLOR="1", COLUMNS="80", LINES="40")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "foursquare", "play", *args], stdin=slave, stdout=slave, stderr=slave,
-            cwd=ROOT, env=env, close_fds=True,
+            cwd=ROOT, env=env, close_fds=True, preexec_fn=_controlling_terminal,
         )
         os.close(slave)
         self.master = master
@@ -172,3 +182,20 @@ def test_a_real_terminal_session_completes_and_keeps_its_lines_for_the_next():
     second.type(b"\x1b[A\r", then=b"AH> ")  # the Up arrow: last session's "e4", not its "quit"
     second.type(b"q\r", then=b"Play it again")
     assert second.close() == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+def test_ctrl_c_at_a_terminal_cancels_the_line_or_the_hint_and_the_game_goes_on():
+    # (Ctrl-C ended the game with status 130, a half-typed line or a hint under way too)
+    terminal = Terminal("--deal", "1", "--ascii", "--no-history")
+    assert terminal.read_until(b"2D> ")
+    terminal.type(b"d", then=b"d")  # half a line
+    terminal.type(b"\x03", then=b"2D> ")  # cancelled: the prompt again
+    terminal.type(b"d4\r", then=b"3C> ")  # the line typed was dropped; the game goes on
+    terminal.type(b"\x03", then=b"3C> ")  # and again: one Ctrl-C never ends it
+    mark = len(terminal.screen)
+    terminal.type(b"hint\r\x03", then=b"3C> ")  # stopped while it thinks (or before it starts)
+    assert b"Interrupted" not in terminal.screen[mark:]
+    terminal.type(b"e4\r", then=b"7D> ")
+    terminal.type(b"\x04", then=b"Play it again")  # Ctrl-D leaves
+    assert terminal.close() == 0

@@ -9,7 +9,7 @@ It writes N full-claim games (the greedy bot's games of deals 1 to N, every clai
 written, as ``bench_validate.py`` writes them) to a temporary file and prints, side by
 side in one run: the wall time and peak RSS of ``foursquare state --game K FILE`` in a
 fresh process for each K, and of two baselines in fresh processes: cutting the whole
-file into its documents (``foursquare.formats.yaml.iter_pieces`` over ``files.Source``: the reading
+file into its documents (``foursquare.formats.yaml.iter_pieces`` over ``inputs.InputFile``: the reading
 cost, no YAML parsed) and PyYAML's C parser emitting the whole file's events.
 """
 
@@ -22,8 +22,8 @@ import tempfile
 from bench_validate import child, games_text
 
 _CUT = (
-    "import sys; from foursquare.formats import files\nfrom foursquare.formats.yaml import iter_pieces\n"
-    "with files.Source(sys.argv[1]) as s:\n    n = sum(1 for _ in iter_pieces(s))"
+    "import sys; from foursquare.formats import inputs\nfrom foursquare.formats.yaml import iter_pieces\n"
+    "with inputs.InputFile(sys.argv[1]) as s:\n    n = sum(1 for _ in iter_pieces(s))"
 )
 _EVENTS = "import sys, yaml\nfor _ in yaml.parse(open(sys.argv[1], encoding='utf-8'), Loader=yaml.CSafeLoader): pass"
 

@@ -14,7 +14,7 @@ A plain script (not a test)::
   (b) the reader alone (``foursquare.formats.yaml.read_each_document``, each document
   dropped once read), (c) the whole check of the text (``transcript.iter_validate``)
   and (d) the same check of the file read block by block as ``foursquare validate``
-  reads it (``files.Source``) are printed: median and worst, games/s and the
+  reads it (``inputs.InputFile``) are printed: median and worst, games/s and the
   median's ratio to (a).
 - Flood: ``---\\nfoursquare: 1\\n`` repeated ``--floods`` times is written to a file
   and ``foursquare validate`` runs on it in a fresh process; its wall time and peak
@@ -38,7 +38,7 @@ import yaml
 
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
-from foursquare.formats import files, transcript
+from foursquare.formats import inputs, transcript
 from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, read_each_document
 
 
@@ -116,7 +116,7 @@ def main() -> None:
         print(f"{args.games} games, {len(text) / 1e6:.1f} MB, {text.count(chr(10)):,} lines; CPU s, {args.repeat} rounds")
 
         def streamed() -> None:
-            with files.Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+            with inputs.InputFile(path, line_limit=MAX_DOCUMENT_CHARS) as source:
                 drain(transcript.iter_validate(source, path))
 
         times = interleaved(

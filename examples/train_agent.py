@@ -29,8 +29,8 @@ from typing import Any
 import gymnasium
 
 import foursquare.gym  # noqa: F401  (registers Foursquare-v0)
+from foursquare.figures import mean_interval, wilson_interval
 from foursquare.gym import BotPlayer, sample_legal
-from foursquare.stats import mean_interval, wilson_interval
 
 #: An agent: (environment, observation, action mask) -> action.
 Agent = Callable[[gymnasium.Env[Any, Any], dict[str, Any], Any], int]

@@ -254,7 +254,7 @@ def history_file() -> str:
 
 def moves_in(path: Path) -> int:
     """How many moves the game file at ``path`` holds."""
-    from foursquare.formats.files import read_source
+    from foursquare.formats.inputs import read_source
     from foursquare.formats.loading import load_input
 
     text, name = read_source(str(path))

@@ -65,10 +65,10 @@ from foursquare.engine.game import Game
 from foursquare.engine.outcome import Status
 from foursquare.engine.rules import Rules
 from foursquare.errors import FoursquareError
+from foursquare.figures import counts_interval, wilson_interval
 from foursquare.formats.rulesfile import load_rules
 from foursquare.solver import DEFAULT_MAX_NODES, solve
 from foursquare.solver import SOLVED as SOLVED_OUTCOME
-from foursquare.stats import counts_interval, wilson_interval
 
 #: The header of ``foursquare solve --deals --output``'s CSV (docs/guide/sweeps.md).
 SWEEP_HEADER = ("deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout")

@@ -27,8 +27,8 @@ from ..engine.game import Game
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, quote, wrong_argument
 from .base import Bot, Estimate, as_view
+from .expectimax import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .pimc import ExpertBot
-from .search import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .simple import RandomBot
 
 #: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep`` and ``expert``).

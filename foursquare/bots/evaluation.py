@@ -16,7 +16,7 @@ missing (a win needs the full grid).
   worth ``win_bonus`` points more than its score: the bots prefer a likely win
   to a high but unlikely score.  ``q`` is a preference, not a probability.
   The ``deep`` bot, which looks further, weighs face-down cards 0.7
-  (:attr:`~foursquare.bots.search.DeepBot.WEIGHTS`).
+  (:attr:`~foursquare.bots.expectimax.DeepBot.WEIGHTS`).
 - The **estimate** reported to the player, (win chance, expected score with
   losses counting 0), comes from a smooth model (:data:`WIN_MODEL`,
   :data:`EXTRA_MODEL`) of how often the ``expectimax`` bot went on to win from

@@ -18,7 +18,7 @@ the real stock gets the same answer.
 How a move is chosen:
 
 - Before the grid holds ``from_piles`` piles the answer is the ``deep`` expectimax
-  bot's (:class:`~foursquare.bots.search.DeepBot`): a sample's solver sees the whole
+  bot's (:class:`~foursquare.bots.expectimax.DeepBot`): a sample's solver sees the whole
   stock, so it never risks a face-down card it could not repair (*strategy fusion*);
   averaged over samples it is too optimistic, most of all early in the game, when
   almost every cell of almost every sample still wins.
@@ -66,7 +66,7 @@ from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
 from .base import Bot, CellEstimate, Estimate, checked_view
-from .search import DEEP_NODES, DeepBot, SearchBot
+from .expectimax import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
 SAMPLES = 24
@@ -162,7 +162,7 @@ class ExpertSettings:
     def scaled(self, nodes: int) -> ExpertSettings:
         """The settings for a work limit of ``nodes`` positions a move (``--nodes``): ``deep``
         gets that limit, and ``samples``, ``more`` and ``solver_nodes`` are scaled by ``nodes /``
-        :data:`~foursquare.bots.search.DEEP_NODES` (at least 2 samples and 100 positions a solve)."""
+        :data:`~foursquare.bots.expectimax.DEEP_NODES` (at least 2 samples and 100 positions a solve)."""
         return replace(
             self,
             deep_nodes=nodes,

@@ -29,8 +29,8 @@ from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..errors import ArgumentError
+from ..figures import Distribution, counts_interval, wilson_interval
 from ..parallel import ordered_map
-from ..stats import Distribution, counts_interval, wilson_interval
 from . import get_bot
 
 if TYPE_CHECKING:
@@ -236,7 +236,7 @@ def run(
 
 
 @dataclass(frozen=True)
-class Summary:
+class SimulationSummary:
     """The figures of one bot over a set of games.
 
     :ivar bot: the bot's name.
@@ -304,7 +304,7 @@ def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | No
 class GameTally:
     """The figures of one bot's games, added one at a time, in memory that does not
     grow with their number (counts, the scores' histogram, and a
-    :class:`~foursquare.stats.Distribution` of the move times): what :func:`summarize`
+    :class:`~foursquare.figures.Distribution` of the move times): what :func:`summarize`
     gives of a list, for a sweep of any length.
 
     :param max_score: as :func:`summarize`'s.
@@ -335,12 +335,12 @@ class GameTally:
             self.losses[cast("str", result.reason)] += 1
         self.times.add_all(result.move_seconds)
 
-    def summary(self) -> Summary:
-        """The figures so far (:class:`Summary`)."""
+    def summary(self) -> SimulationSummary:
+        """The figures so far (:class:`SimulationSummary`)."""
         games, wins = self.games, sum(self.won.values())
         high = math.inf if self.max_score is None else self.max_score
         mean, sd, interval = counts_interval(self.points, 0.0, high)
-        return Summary(
+        return SimulationSummary(
             bot=self.bot or "",
             games=games,
             wins=wins,
@@ -358,7 +358,7 @@ class GameTally:
         )
 
 
-def summarize(results: Iterable[GameResult], max_score: int | None = None) -> Summary:
+def summarize(results: Iterable[GameResult], max_score: int | None = None) -> SimulationSummary:
     """The figures of some results (of one bot), read one at a time (:class:`GameTally`).
 
     :param max_score: the highest possible score (the deck size minus the piles
@@ -495,7 +495,7 @@ class DealTally:
         """The games counted (of every bot)."""
         return self.deals * len(self.names)
 
-    def summaries(self) -> dict[str, Summary]:
+    def summaries(self) -> dict[str, SimulationSummary]:
         """Each bot's figures, in the order of the names."""
         return {name: tally.summary() for name, tally in self.bots.items()}
 

@@ -21,7 +21,7 @@ import click
 
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import game_of_options_file
+from .gamefiles import game_of_options_file
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,

@@ -14,10 +14,10 @@ from ..app.games import GameSpec
 from ..engine.game import Status
 from ..engine.view import PlayerView
 from ..errors import shown_name
-from ..stats import human_seconds
+from ..figures import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import game_of_options_text
+from .gamefiles import game_of_options_text
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,

@@ -37,7 +37,7 @@ class FilePath(click.Path):
     """:class:`click.Path` (``-`` allowed) that refuses an empty name as a usage error.
 
     It checks nothing else: a missing, unreadable or odd file is the reader's
-    ``FILE: reason`` error (status 1, :func:`foursquare.formats.files.read_source`),
+    ``FILE: reason`` error (status 1, :func:`foursquare.formats.inputs.read_source`),
     so that ``validate`` still checks the other files (Click's own check would be a
     usage error, status 2, before any file is read)."""
 
@@ -55,7 +55,7 @@ class RulesSpec(_TextType):
     given (:attr:`foursquare.app.games.GameSpec.rules` reads it); shell completion
     offers the preset names that start with what is typed, and file names.
 
-    The one rule for a value that is no preset (:func:`foursquare.formats.files.names_a_file`):
+    The one rule for a value that is no preset (:func:`foursquare.formats.inputs.names_a_file`):
     a value written as a file's name (``house.yaml``, ``rules/x``, ``-``) or naming a file
     that is there is a file, and a missing one is the reader's ``FILE: no such file``
     (status 1) as in every command; any other word is a misspelt preset: a usage error
@@ -66,7 +66,7 @@ class RulesSpec(_TextType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         from ..engine.rules import PRESETS
         from ..errors import shown_name
-        from ..formats.files import names_a_file
+        from ..formats.inputs import names_a_file
 
         text = str(value)
         if text not in PRESETS and not names_a_file(text):

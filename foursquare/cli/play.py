@@ -47,11 +47,11 @@ from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS
 from ..errors import FoursquareError, argument_name, shown_name
 from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.files import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
+from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .games import game_of_options_file
+from .gamefiles import game_of_options_file
 from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
@@ -288,7 +288,7 @@ def _check_record_content(held: LockedFile, record: str, resume: str | None, for
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..formats.files import read_source
+    from ..formats.inputs import read_source
     from ..formats.loading import games_held
 
     try:
@@ -729,10 +729,10 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
     Read as bytes, so that a line that is not UTF-8 is reported at its own line
     (``<stdin>:LINE: ...``, status 1); a byte-order mark on the first line and
     CRLF line ends are accepted (the caller strips white space).  Each fault is said
-    as every reader says it (:class:`~foursquare.formats.files.Source`): a NUL byte is
-    binary data (:data:`~foursquare.formats.files.BINARY_WORDS`), other bytes that are
-    not UTF-8 :func:`~foursquare.formats.files.not_utf8_words`, and a line over
-    :data:`~foursquare.formats.files.MAX_LINE_CHARS` :data:`~foursquare.formats.files.LINE_TOO_LONG_WORDS`.
+    as every reader says it (:class:`~foursquare.formats.inputs.InputFile`): a NUL byte is
+    binary data (:data:`~foursquare.formats.inputs.BINARY_WORDS`), other bytes that are
+    not UTF-8 :func:`~foursquare.formats.inputs.not_utf8_words`, and a line over
+    :data:`~foursquare.formats.inputs.MAX_LINE_CHARS` :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`.
     """
     stream = getattr(sys.stdin, "buffer", None)
     limit = MAX_LINE_CHARS
@@ -749,7 +749,7 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if b"\0" in raw[: exc.start]:  # the first fault is said, as formats.files.Source says it
+            if b"\0" in raw[: exc.start]:  # the first fault is said, as formats.inputs.InputFile says it
                 fail(f"{STDIN}:{number}: {BINARY_WORDS}")
             fail(f"{STDIN}:{number}: {not_utf8_words(raw[:4] if number == 1 else b'')}")
         _check_line(number, line)

@@ -10,7 +10,7 @@ import click
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .games import game_of_options_file
+from .gamefiles import game_of_options_file
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import outcome_text
 from .style import Look, counted

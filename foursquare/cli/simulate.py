@@ -17,8 +17,8 @@ from ..app.games import GameSpec
 from ..app.simulating import CSV_FIELDS, SimulateSweep, by_deal, row_of_game
 from ..app.sweep import RowWriter
 from ..errors import FoursquareError
+from ..figures import human_seconds
 from ..formats.rulesfile import rules_value
-from ..stats import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
 from .options import (
@@ -37,11 +37,11 @@ from .options import (
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import percent
-from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
+from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
     from ..app.sweep import Workers
-    from ..bots.simulate import DealTally, GameResult, PairedDifference, Summary
+    from ..bots.simulate import DealTally, GameResult, PairedDifference, SimulationSummary
     from ..cluster import Cluster
 
 FORMATS = ["text", "json", "markdown"]
@@ -86,7 +86,7 @@ def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
 
-def _histogram(summary: Summary, width: int = 40) -> list[str]:
+def _histogram(summary: SimulationSummary, width: int = 40) -> list[str]:
     """A text histogram: one bar per score of the wins, one for the losses."""
     rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
     lost = summary.games - summary.wins
@@ -96,7 +96,7 @@ def _histogram(summary: Summary, width: int = 40) -> list[str]:
     return [f"  {label} | {'#' * max(1, round(width * n / top))} {n}" for label, n in rows]
 
 
-def _text(summary: Summary, deals: range) -> list[str]:
+def _text(summary: SimulationSummary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
     lines = [
@@ -130,7 +130,7 @@ def _paired_text(d: PairedDifference, a: str, b: str) -> list[str]:
     ]
 
 
-def _row(summary: Summary, deals: range) -> str:
+def _row(summary: SimulationSummary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
     return (
@@ -363,7 +363,7 @@ class _Report:
 
     sweep: SimulateSweep
     deals: range
-    summaries: dict[str, Summary]
+    summaries: dict[str, SimulationSummary]
     difference: PairedDifference | None
     vs: str | None
     stopped: dict[str, int] | None = None

@@ -32,7 +32,7 @@ from .options import (
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted
-from .sweep import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
+from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
     from ..app.sweep import Workers

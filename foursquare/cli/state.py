@@ -12,7 +12,7 @@ from ..engine.game import Game
 from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .games import game_of_options_file
+from .gamefiles import game_of_options_file
 from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 
 

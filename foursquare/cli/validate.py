@@ -211,13 +211,13 @@ class _Validation:
     def _games(self, path: str, name: str, shown: str) -> tuple[int, int, FormatError | None]:
         """Check and report the games of the file: ``(games, invalid ones, the error that
         stopped the reading or None)``."""
-        from ..formats.files import Source
+        from ..formats.inputs import InputFile
         from ..formats.transcript import iter_validate as check
         from ..formats.yaml import MAX_DOCUMENT_CHARS
 
         count = bad = 0
         try:
-            with Source(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+            with InputFile(path, line_limit=MAX_DOCUMENT_CHARS) as source:
                 for one in check(source, name, finished=self.finished, repeats=self.repeats):
                     count += 1
                     bad += not one.valid

@@ -6,7 +6,7 @@ from ..engine.cards import Card
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, ParseError, quote
-from .files import read_source
+from .inputs import read_source
 from .loading import FileKind, input_kind
 from .yaml import clean_text
 

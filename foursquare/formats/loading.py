@@ -20,7 +20,7 @@ from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_choice
-from .files import Source
+from .inputs import InputFile
 from .yaml import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
@@ -124,10 +124,10 @@ def read_game_text(path: str) -> tuple[str, str]:
     "Move scripts"; the lines after it are not read, as when it is piped into
     ``play``); a transcript or a state is read whole.
 
-    :raises FormatError: as :class:`~foursquare.formats.files.Source` reads (a missing
+    :raises FormatError: as :class:`~foursquare.formats.inputs.InputFile` reads (a missing
         file, not UTF-8, binary, a line or a file too long), found only in what is read.
     """
-    with Source(path) as source:
+    with InputFile(path) as source:
         head, blocks = _head(source)
         if holds_entries(head) and input_kind(head) is FileKind.MOVES:
             return _script_text(itertools.chain((head,), blocks)), source.name
@@ -244,7 +244,7 @@ def load_game_file(
     if game_number is None:
         text, name = read_game_text(path)
         return load_game_text(text, name, deal=deal, deck=deck, rules=rules, empty_ok=empty_ok)
-    with Source(path, chunk=64 * 1024) as source:  # read little past game K
+    with InputFile(path, chunk=64 * 1024) as source:  # read little past game K
         head, blocks = _head(source)
         if not holds_entries(head) or input_kind(head) is not FileKind.TRANSCRIPT:
             moves = holds_entries(head) and input_kind(head) is FileKind.MOVES

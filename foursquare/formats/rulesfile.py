@@ -134,7 +134,7 @@ def load_rules(spec: str) -> Rules:
     """
     if spec in PRESETS:
         return PRESETS[spec]
-    from .files import names_a_file, read_source
+    from .inputs import names_a_file, read_source
 
     if not names_a_file(spec):  # a word, no file: a misspelt preset (a file's name: "no such file")
         raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")

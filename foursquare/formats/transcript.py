@@ -182,7 +182,7 @@ def iter_transcripts(
     game K reads no further.
 
     :param text: the file's text (UTF-8 text; a byte-order mark and CRLF are accepted),
-        or its blocks as :class:`foursquare.formats.files.Source` reads them: then the
+        or its blocks as :class:`foursquare.formats.inputs.InputFile` reads them: then the
         file is read as the games are taken, and the first game is given as soon as it
         is read (when it is a game; a first document that is not one is looked at with
         the next, to tell a file of another kind).

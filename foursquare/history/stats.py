@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine.game import Status
-from ..stats import wilson_interval
+from ..figures import wilson_interval
 from .rows import GameRecord
 
 

@@ -78,9 +78,9 @@ def read_transcripts(file: str, on_error: Callable[[FormatError], None]) -> Tran
     ``foursquare validate`` checks it; each error of an invalid game given to
     ``on_error`` as it is found (one game read at a time).
 
-    :raises FormatError: when the file cannot be read (:func:`~foursquare.formats.files.read_source`).
+    :raises FormatError: when the file cannot be read (:func:`~foursquare.formats.inputs.read_source`).
     """
-    from ..formats.files import read_source
+    from ..formats.inputs import read_source
     from ..formats.transcript import iter_validate
 
     text, name = read_source(file)

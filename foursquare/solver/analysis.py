@@ -23,7 +23,7 @@ from ..engine.game import Game, Placement, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import ArgumentError
-from ..stats import Distribution, wilson_interval
+from ..figures import Distribution, wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
 #: Default node limit per position in :func:`analyze_game`: about a second of the
@@ -106,7 +106,7 @@ class BatchSummary:
 class BatchTally:
     """The figures of many deals' solutions, added one at a time, in memory that does
     not grow with their number (counts, the scores' histogram, and
-    :class:`~foursquare.stats.Distribution` for the seconds and nodes): what
+    :class:`~foursquare.figures.Distribution` for the seconds and nodes): what
     :func:`summarize` gives of a list, for a sweep of any
     length.
 

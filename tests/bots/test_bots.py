@@ -11,7 +11,7 @@ import pytest
 from foursquare import Game, PlayerView, get_rules
 from foursquare.bots import BOTS, DEFAULT, ExpertBot, get_bot, recommend
 from foursquare.bots._board import Board
-from foursquare.bots.search import DeepBot, Search, SearchBot, _Stop
+from foursquare.bots.expectimax import DeepBot, Search, SearchBot, _Stop
 from foursquare.engine.game import Status
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import ArgumentError, PositionError

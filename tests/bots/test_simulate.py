@@ -133,7 +133,7 @@ def test_as_dict_rounds_floats():
     [(6.4e-05, "64.0 µs"), (0.0009996, "1.00 ms"), (0.0123, "12.3 ms"), (0.42, "420 ms"), (5, "5.00 s"), (None, "-")],
 )
 def test_human_seconds(seconds, text):
-    from foursquare.stats import human_seconds
+    from foursquare.figures import human_seconds
 
     assert human_seconds(seconds) == text
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, ROOT, fill_disk, invoke, mount_tmpfs, moves_in
 
-from foursquare.formats.files import read_source
+from foursquare.formats.inputs import read_source
 from foursquare.formats.loading import load_input
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files, locks and limits")

@@ -171,7 +171,7 @@ def test_nodes_is_refused_for_a_bot_it_does_not_change():
 
 
 def test_the_help_of_hint_and_simulate_states_deeps_work_limit_the_code_uses():
-    from foursquare.bots.search import DEEP_NODES
+    from foursquare.bots.expectimax import DEEP_NODES
 
     for command in ("hint", "simulate"):
         assert f"default {DEEP_NODES}" in " ".join(invoke([command, "--help"]).stdout.split())

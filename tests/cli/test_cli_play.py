@@ -13,7 +13,7 @@ from helpers import EXAMPLES, conformance_record, invoke, on_a_terminal, one_lin
 
 from foursquare import Game
 from foursquare.cli.style import Look
-from foursquare.formats.files import read_source
+from foursquare.formats.inputs import read_source
 from foursquare.formats.loading import load_input
 
 

@@ -23,7 +23,7 @@ import foursquare.app.files as files_module
 import foursquare.app.session as session_module
 from foursquare.app.session import Session
 from foursquare.cli import main
-from foursquare.formats.files import BINARY_WORDS
+from foursquare.formats.inputs import BINARY_WORDS
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
 

@@ -176,9 +176,9 @@ def test_a_reader_that_goes_away_ends_quietly_and_the_status_still_judges_every_
 
 
 def test_a_file_error_found_while_reading_stops_the_file_after_the_games_before_it(tmp_path, monkeypatch):
-    from foursquare.formats import files
+    from foursquare.formats import inputs
 
-    monkeypatch.setattr(files, "CHUNK_BYTES", 1024)  # the bad byte comes chunks after the first games
+    monkeypatch.setattr(inputs, "CHUNK_BYTES", 1024)  # the bad byte comes chunks after the first games
     path = tmp_path / "g.yaml"
     good = ("---\n".join([WON, WON]) + "---\n").encode()
     path.write_bytes(good + b"foursquare: 1\n# \xff\n")

@@ -5,7 +5,7 @@ never a traceback).
 - A tab where YAML wants spaces: one message, at the tab's line, from every YAML
   reader (transcript, state, rules file) and from either parser (libyaml's or PyYAML's).
 - A binary file (a NUL byte): ``FILE:LINE: a binary file, not text``, from the one
-  place files are read (:class:`foursquare.formats.files.Source`), for every command,
+  place files are read (:class:`foursquare.formats.inputs.InputFile`), for every command,
   never "not YAML", "not a card" or "a move script".
 - A missing input file: ``FILE: no such file``, status 1, in every command, ``rules
   FILE`` and ``--rules FILE`` too (a value written as a file's name); only a word that
@@ -27,7 +27,7 @@ import pytest
 import yaml
 from helpers import EXAMPLES, ROOT, invoke
 
-from foursquare.formats.files import BINARY_WORDS, Source, read_source
+from foursquare.formats.inputs import BINARY_WORDS, InputFile, read_source
 from foursquare.formats.yaml import TAB_WORDS, read_documents, strict
 
 # ------------------------------------------------------------------ a tab in YAML
@@ -161,7 +161,7 @@ def test_the_nul_is_found_at_its_line_in_any_block(tmp_path: Path, chunk: int) -
     before it are given first (as for text that is not UTF-8)."""
     path = tmp_path / "f"
     path.write_bytes("a: 1\nb: é\nc: 3\x00\n".encode())
-    source = Source(str(path), chunk=chunk)
+    source = InputFile(str(path), chunk=chunk)
     got: list[str] = []
     with source, pytest.raises(Exception) as caught:
         got.extend(source)

@@ -1,7 +1,7 @@
 """Every reader of a move script or a transcript (``play``'s stdin, ``replay``, ``state``,
 ``hint``, ``analyze``, ``validate``) says the same fault the same way, from one place
-(foursquare/formats/files.py): a byte that is not UTF-8, a line over the one limit
-(:data:`~foursquare.formats.files.MAX_LINE_CHARS`); and a move script ends at ``quit``
+(foursquare/formats/inputs.py): a byte that is not UTF-8, a line over the one limit
+(:data:`~foursquare.formats.inputs.MAX_LINE_CHARS`); and a move script ends at ``quit``
 for every one of them: what follows is not read (foursquare/formats/loading.py
 ``read_game_text``), as ``play`` never read it."""
 
@@ -13,8 +13,8 @@ import sys
 import pytest
 from helpers import EXAMPLES, ROOT, invoke
 
-from foursquare.formats import files
-from foursquare.formats.files import Source
+from foursquare.formats import inputs
+from foursquare.formats.inputs import InputFile
 
 #: The one limit of a line, and what every reader says of a line over it.
 MAX_LINE_CHARS = 1024 * 1024
@@ -121,10 +121,10 @@ def test_a_real_pipe_stops_at_quit_and_says_a_bad_byte_as_every_reader(reader):
 
 
 def test_the_line_limit_is_met_at_its_line_across_blocks(tmp_path, monkeypatch):
-    monkeypatch.setattr(files, "MAX_LINE_CHARS", 100)
-    monkeypatch.setattr(files, "CHUNK_BYTES", 64)  # the long line spans blocks
+    monkeypatch.setattr(inputs, "MAX_LINE_CHARS", 100)
+    monkeypatch.setattr(inputs, "CHUNK_BYTES", 64)  # the long line spans blocks
     path = tmp_path / "g.moves"
     path.write_text("d4\n" + "#" * 100 + "\n" + "e4\n" * 50 + "#" * 101 + "\nd5\n", encoding="utf-8")
-    with pytest.raises(files.FormatError) as caught, Source(str(path)) as source:
+    with pytest.raises(inputs.FormatError) as caught, InputFile(str(path)) as source:
         list(source)
     assert caught.value.line == 53

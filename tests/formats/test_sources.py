@@ -10,7 +10,7 @@ from foursquare import Game, get_rules
 from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
 from foursquare.formats.deck import read_deck
-from foursquare.formats.files import read_source
+from foursquare.formats.inputs import read_source
 from foursquare.formats.loading import input_kind, load_input
 from foursquare.formats.state import state_text
 from foursquare.formats.transcript import transcript_text
@@ -200,7 +200,7 @@ def test_load_input_empty_file_is_an_error(text):
 
 
 def test_an_endless_or_huge_input_is_refused_not_read_into_memory(tmp_path, monkeypatch):
-    import foursquare.formats.files as files
+    import foursquare.formats.inputs as files
 
     monkeypatch.setattr(files, "MAX_INPUT_BYTES", 1000)
     big = tmp_path / "big.yaml"

@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from foursquare.errors import FormatError
-from foursquare.formats.files import read_source
+from foursquare.formats.inputs import read_source
 from foursquare.formats.yaml import (
     Flow,
     FlowList,

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foursquare.errors import FormatError
-from foursquare.formats import files, transcript
-from foursquare.formats.files import Source
+from foursquare.formats import inputs, transcript
+from foursquare.formats.inputs import InputFile
 from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, cut, iter_pieces, read_each_document, split_documents
 
 WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
@@ -42,8 +42,8 @@ def test_blocks_cut_at_any_line_ends_give_the_pieces_and_documents_of_the_whole_
 
 
 def _source_blocks(path, monkeypatch, chunk: int, line_limit: int | None = None) -> list[str]:
-    monkeypatch.setattr(files, "CHUNK_BYTES", chunk)
-    with Source(str(path), line_limit=line_limit) as source:
+    monkeypatch.setattr(inputs, "CHUNK_BYTES", chunk)
+    with InputFile(str(path), line_limit=line_limit) as source:
         return list(source)
 
 
@@ -69,14 +69,14 @@ def test_not_utf8_is_found_at_its_line_whatever_the_chunks(tmp_path, monkeypatch
 
 
 def test_a_pipe_over_the_input_cap_is_refused_while_read(monkeypatch):
-    monkeypatch.setattr(files, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1000)
     read, write = os.pipe()
     os.write(write, b"# x\n" * 300)
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": pipe})())
         with pytest.raises(FormatError, match="too large"):
-            list(Source("-"))
+            list(InputFile("-"))
 
 
 def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are_read(tmp_path, monkeypatch):
@@ -101,7 +101,7 @@ def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are
 def _peak(path) -> int:
     tracemalloc.start()
     try:
-        with Source(str(path), line_limit=MAX_DOCUMENT_CHARS) as source:
+        with InputFile(str(path), line_limit=MAX_DOCUMENT_CHARS) as source:
             for _ in transcript.iter_validate(source, "g.yaml"):
                 pass
         return tracemalloc.get_traced_memory()[1]
@@ -110,7 +110,7 @@ def _peak(path) -> int:
 
 
 def test_memory_does_not_grow_with_the_games_of_a_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(files, "CHUNK_BYTES", 4096)  # both files are many chunks
+    monkeypatch.setattr(inputs, "CHUNK_BYTES", 4096)  # both files are many chunks
     few, many = tmp_path / "few.yaml", tmp_path / "many.yaml"
     few.write_text("---\n".join([WON] * 30), encoding="utf-8")
     many.write_text("---\n".join([WON] * 300), encoding="utf-8")  # ten times more

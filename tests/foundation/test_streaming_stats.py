@@ -1,4 +1,4 @@
-"""Figures of a sweep tallied as its results come (foursquare/stats.py ``Distribution``,
+"""Figures of a sweep tallied as its results come (foursquare/figures.py ``Distribution``,
 ``counts_interval``; solver/analysis.py ``BatchTally``; bots/simulate.py ``GameTally``,
 ``PairedTally``): the same figures as of the whole list, in memory that does not grow
 with the number of results."""
@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from foursquare.bots.simulate import DealTally, GameResult, paired, summarize
-from foursquare.stats import EXACT_VALUES, Distribution, counts_interval, mean_interval
+from foursquare.figures import EXACT_VALUES, Distribution, counts_interval, mean_interval
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 10, 101, 1000])

@@ -10,9 +10,9 @@ import pytest
 
 from foursquare.cli.stats import BAR, duration_text, histogram_lines, stats_text
 from foursquare.engine.game import Reason, Status
+from foursquare.figures import wilson_interval
 from foursquare.history.rows import GameRecord, Kind, Source
 from foursquare.history.stats import summarize
-from foursquare.stats import wilson_interval
 
 _ids = iter(range(1, 10**6))
 

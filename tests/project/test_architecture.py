@@ -16,7 +16,7 @@ from foursquare.errors import Advice, FoursquareError
 
 PACKAGE = ROOT / "foursquare"
 
-#: Each layer and the layers it may import (the foundation is errors, stats, parallel, cluster).
+#: Each layer and the layers it may import (the foundation is errors, figures, parallel, cluster).
 ALLOWED = {
     "foundation": {"foundation"},
     "engine": {"foundation", "engine"},
@@ -43,7 +43,7 @@ def _layer(module: str) -> str:
     parts = module.split(".")
     if len(parts) == 1 or parts[1] in ("__init__", "__main__"):
         return "top"
-    if parts[1] in ("errors", "stats", "parallel", "cluster"):
+    if parts[1] in ("errors", "figures", "parallel", "cluster"):
         return "foundation"
     return parts[1]
 
@@ -158,7 +158,7 @@ def test_below_the_command_line_nothing_imports_click_or_names_an_option(module)
 #: The command line's modules that do not import Click: each is only about the
 #: terminal (the grid drawn as text, the prompt's line editing and Tab completion,
 #: the signals a terminal sends).  Everything else a program does is in app/ or below.
-_TERMINAL_ONLY = {"foursquare.cli.render", "foursquare.cli.completion", "foursquare.cli.signals"}
+_TERMINAL_ONLY = {"foursquare.cli.render", "foursquare.cli.words", "foursquare.cli.completion", "foursquare.cli.signals"}
 
 
 def _imports_click(module: str) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, invoke
 
-from foursquare.formats.files import read_source
+from foursquare.formats.inputs import read_source
 from foursquare.formats.loading import load_input
 
 

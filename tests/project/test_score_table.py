@@ -26,9 +26,9 @@ from helpers import ROOT
 from foursquare.engine.game import Game
 from foursquare.engine.outcome import Status
 from foursquare.engine.rules import STANDARD
+from foursquare.figures import wilson_interval
 from foursquare.solver import DEFAULT_MAX_NODES, solve_deal
 from foursquare.solver import core as search_core
-from foursquare.stats import wilson_interval
 
 TABLE = ROOT / "data" / "score-table.csv.gz"
 PAGE = ROOT / "docs" / "score-table.md"

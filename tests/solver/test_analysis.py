@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from foursquare.engine.game import Game
+from foursquare.figures import wilson_interval
 from foursquare.solver.analysis import FIRST_PASS_SHARE, GameJudge, analyze_game, summarize
 from foursquare.solver.search import NO_WIN, SOLVED, UNKNOWN, Solution, solve, solve_deal
-from foursquare.stats import wilson_interval
 
 
 def test_wilson_interval_known_values():
@@ -98,7 +98,7 @@ def test_a_game_without_history_is_refused():
 def test_a_won_game_shows_its_positions_winnable_even_when_the_solver_runs_out():
     # with a tiny node limit the solver settles nothing early in the game, but the
     # game was won: every position before the end could still be won
-    from foursquare.formats.files import read_source
+    from foursquare.formats.inputs import read_source
     from foursquare.formats.loading import load_input
 
     text, name = read_source(str(Path(__file__).parents[2] / "examples" / "won.yaml"))

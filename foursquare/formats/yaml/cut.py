@@ -90,7 +90,7 @@ def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Pie
     """The pieces of a stream given block by block (as a file is read), one at a time.
 
     :param blocks: the stream's text in blocks, each ending at a line break (the last
-        may not): :func:`foursquare.formats.files.Source` reads a file so.  The pieces
+        may not): :func:`foursquare.formats.inputs.InputFile` reads a file so.  The pieces
         are those of :func:`split_documents` of the blocks joined; a piece is given as
         soon as the line that ends it is read, so a pipe's first document is read
         before the pipe ends.

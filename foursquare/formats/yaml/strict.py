@@ -85,7 +85,7 @@ def read_each_document(
     :data:`MAX_DOCUMENT_CHARS` characters spoils only its own document: the others are read.
 
     :param text: the stream's text (a byte-order mark and CRLF are accepted), or its
-        blocks as :class:`foursquare.formats.files.Source` reads them (already clean,
+        blocks as :class:`foursquare.formats.inputs.InputFile` reads them (already clean,
         each ending at a line break): then only one document's text is held at a time,
         and each document is given as soon as the line after it is read.
     :param source: the name used in errors.

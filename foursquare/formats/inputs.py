@@ -1,5 +1,5 @@
 """Reading an input file (or standard input) into text, within a size limit (FORMATS.md):
-whole (:func:`read_source`), or block by block as it comes (:class:`Source`), so that a
+whole (:func:`read_source`), or block by block as it comes (:class:`InputFile`), so that a
 reader of a long file or a slow pipe holds one part of it at a time.
 
 The lowest layer of the formats: it imports no reader of a file kind (state,
@@ -102,7 +102,7 @@ def _too_large(name: str, limit: int) -> FormatError:
 CHUNK_BYTES = 1024 * 1024
 
 #: The longest line of any input (characters, its line end not counted), the same for
-#: every reader (:class:`Source`, and ``play``'s move script on stdin): a move, a command
+#: every reader (:class:`InputFile`, and ``play``'s move script on stdin): a move, a command
 #: or a YAML line takes a few dozen; an endless line (/dev/zero) ends with an error
 #: instead of filling the memory.
 MAX_LINE_CHARS = 1024 * 1024
@@ -129,7 +129,7 @@ def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
     return None
 
 
-class Source:
+class InputFile:
     """An input file (or standard input, ``-``) read block by block, within the size limit.
 
     Opening it checks that it can be read (a missing file, a directory, a file over
@@ -185,7 +185,7 @@ class Source:
             self.close()
             raise _too_large(path, MAX_INPUT_BYTES)
 
-    def __enter__(self) -> Source:
+    def __enter__(self) -> InputFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -302,7 +302,7 @@ class Source:
 def read_source(path: str) -> tuple[str, str]:
     """The text of a file and its display name; ``-`` reads standard input as ``<stdin>``.
 
-    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF): :class:`Source`
+    The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF): :class:`InputFile`
     read whole.
 
     :param path: a file path, or ``-``.
@@ -311,5 +311,5 @@ def read_source(path: str) -> tuple[str, str]:
         file over :data:`MAX_INPUT_BYTES`, text that is not UTF-8
         (``FILE:LINE: not UTF-8 text``) or binary (a NUL byte, :data:`BINARY_WORDS`).
     """
-    with Source(path) as source:
+    with InputFile(path) as source:
         return source.read_text(), source.name

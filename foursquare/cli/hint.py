@@ -32,14 +32,10 @@ from .options import (
     game_options,
     given_on_the_command_line,
 )
-from .style import counted, percent
+from .style import counted
 
 if TYPE_CHECKING:
     from ..bots import Estimate
-
-
-def _score(s: float | None) -> str:
-    return "-" if s is None else f"{s:.1f}"
 
 
 #: How the cells are ordered (printed under the hint when there is a choice).
@@ -82,30 +78,106 @@ def ranked_by(estimates: Sequence[Estimate]) -> str:
     return "search" if estimated else "random"
 
 
-def estimate_words(estimate: Estimate) -> str:
+def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:
     """The one wording of a bot's estimate of a cell, in ``foursquare hint`` and in the
     prompt's ``hint``: ``win 96.8%, expected score 17.2`` (``-`` for a part the bot
     did not estimate), ``no estimate`` when it estimated neither.
 
     :param estimate: the cell's :class:`~foursquare.bots.Estimate` (its ``win_chance``
-        from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0)."""
+        from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0).
+    :param digits: the decimals of the win chance (in percent) and of the score."""
     if estimate.win_chance is None and estimate.expected_score is None:
         return "no estimate"
-    return f"win {percent(estimate.win_chance)}, expected score {_score(estimate.expected_score)}"
+    win, score = _figures(estimate, digits)
+    return f"win {win}, expected score {score}"
 
 
-def _line(estimate: Estimate, random_order: bool) -> str:
-    """The estimate of one cell after its name, or nothing for a random order."""
-    return "" if random_order else "   " + estimate_words(estimate)
+def _figures(estimate: Estimate, digits: tuple[int, int]) -> tuple[str, str]:
+    """The win chance and the score of ``estimate`` as printed with ``digits`` decimals."""
+    win, score = estimate.win_chance, estimate.expected_score
+    return (
+        "-" if win is None else f"{100 * win:.{digits[0]}f}%",
+        "-" if score is None else f"{score:.{digits[1]}f}",
+    )
 
 
-def _dominates(a: Estimate, b: Estimate) -> bool:
-    """Whether estimate ``a`` is better than ``b`` on both counts (as printed, rounded)."""
-    a_win, b_win, a_score, b_score = a.win_chance, b.win_chance, a.expected_score, b.expected_score
-    if a_win is None or b_win is None or a_score is None or b_score is None:
-        return False
-    return percent(a_win) != percent(b_win) and a_win > b_win and (_score(a_score) != _score(b_score) and a_score > b_score)
+def _key(estimate: Estimate, digits: tuple[int, int]) -> tuple[float, float]:
+    """What the player can tell apart: the win chance as printed, then the score as
+    printed (all that is left once the win is sure)."""
+    win, score = estimate.win_chance, estimate.expected_score
+    return (
+        -1.0 if win is None else round(100 * win, digits[0]),
+        -1.0 if score is None else round(score, digits[1]),
+    )
 
+
+def _digits(values: Sequence[float | None]) -> int:
+    """One decimal, or two when one decimal would print different values alike."""
+    known = {v for v in values if v is not None}
+    return 1 if len({f"{v:.1f}" for v in known}) == len(known) else 2
+
+
+def _cells(group: Sequence[Estimate]) -> str:
+    """``d4``, ``d4 and e4``, ``d4, e4 and f4``; ``d4, e4, f4 and 5 more`` past four."""
+    names = [str(e.cell) for e in group]
+    if len(names) > 4:
+        names = [*names[:3], f"{len(names) - 3} more"]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass(frozen=True)
+class ShownHint:
+    """A hint as shown to the player (at the prompt and by ``foursquare hint``).
+
+    :ivar lines: up to three lines, best first, each the cells and their words:
+        ``("d4, e4 and f4", "tied at win 96.6%, expected score 21.6")``; the bot's
+        choice is the first cell of the first line.
+    :ivar tied: the cells shown tied with the bot's choice.
+    :ivar note: why the bot's choice comes first when a cell shown after it has better
+        figures, or ``None``."""
+
+    lines: list[tuple[str, str]]
+    tied: list[str]
+    note: str | None
+
+
+def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> ShownHint:
+    """The ``count`` best lines of the bot's ``estimates`` (best first, as the bot ranks
+    them) for a player: the bot's choice first, then the other cells by their figures;
+    figures with the decimals that tell the cells shown apart; cells printed alike on one
+    line as a tie; and the note when the bot's choice has worse figures than a cell shown."""
+    first, *others = estimates
+    by_value = sorted(others, key=lambda e: _key(e, (2, 2)), reverse=True)
+    top = [first, *by_value[: count - 1]]
+    digits = (
+        _digits([None if e.win_chance is None else 100 * e.win_chance for e in top]),
+        _digits([e.expected_score for e in top]),
+    )
+    rest = sorted(others, key=lambda e: _key(e, digits), reverse=True)  # the bot's order within a tie
+    groups: list[list[Estimate]] = []
+    left = [first, *rest]
+    while left and len(groups) < count:
+        lead = _figures(left[0], digits)
+        groups.append([e for e in left if _figures(e, digits) == lead])
+        left = [e for e in left if _figures(e, digits) != lead]
+    lines = [(_cells(g), ("tied at " if len(g) > 1 else "") + estimate_words(g[0], digits)) for g in groups]
+    note = None
+    if any(_key(g[0], digits) > _key(first, digits) for g in groups[1:]):
+        tolerance = getattr(_bot(bot), "tolerance", None) if getattr(first, "samples", None) is not None else None
+        why = (
+            f"its search ranks it first among cells within {100 * tolerance:g} points of the best win chance"
+            if tolerance is not None
+            else "its search values filled piles and fewer face-down cards more than these estimates do"
+        )
+        note = f"(the {bot} bot prefers {first.cell}: {why})"
+    return ShownHint(lines, [str(e.cell) for e in groups[0][1:]], note)
+
+
+def _bot(name: str) -> object:
+    """The bot of that name (for its ``tolerance``)."""
+    from ..bots import get_bot
+
+    return get_bot(name)
 
 
 def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = None) -> PlayerView:
@@ -211,6 +283,7 @@ def hint(**given: Any) -> None:
     best = estimates[0]
     order = ranked_by(estimates)
     random_order = order == "random"
+    shown = shown_hint(estimates, bot)
     if options.fmt == "json":
         out = {
             "card": str(view.next_card),
@@ -222,14 +295,20 @@ def hint(**given: Any) -> None:
             "nodes": nodes,
             "seconds": round(used, 4),
             "ranked_by": order,
+            "tied": [] if random_order else shown.tied,
+            "note": shown.note,
             "alternatives": [e.as_dict() for e in estimates[1:3]],
             "estimates": [e.as_dict() for e in estimates],
         }
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{view.next_card} to {best.cell}{_line(best, random_order)}")
-    for alt in estimates[1:3]:
-        click.echo(f"   or {alt.cell}{_line(alt, random_order)}")
+    if random_order:
+        click.echo(f"{view.next_card} to {best.cell}")
+        for alt in estimates[1:3]:
+            click.echo(f"   or {alt.cell}")
+    else:
+        for i, (cells, words) in enumerate(shown.lines):
+            click.echo(f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}")
     placed = view.rules.deck_size - view.stock_count
     click.echo(
         f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
@@ -242,9 +321,5 @@ def hint(**given: Any) -> None:
         click.echo(note)
     elif len(estimates) > 1:
         click.echo(RANKING_NOTE)
-    better = [] if best.samples is not None else [e for e in estimates[1:3] if _dominates(e, best)]
-    if better:
-        click.echo(
-            f"(the search prefers {best.cell} to {', '.join(str(e.cell) for e in better)}: its utility values "
-            "filled piles and fewer face-down cards more than these estimates do)"
-        )
+    if shown.note is not None:
+        click.echo(shown.note)

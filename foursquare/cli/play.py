@@ -472,11 +472,13 @@ def hint_text(session: Session) -> str:
         return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
             str(e.cell) for e in estimates[:3]
         )
-    from .hint import estimate_words  # the one wording of an estimate, as `foursquare hint` says it
+    from ..bots import DEFAULT
+    from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
-    lines = ["Hint (ranked by the bot's search, best first):"]
-    lines += [f"  {e.cell}: {estimate_words(e)}" for e in estimates[:3]]
-    return "\n".join(lines)
+    shown = shown_hint(estimates, DEFAULT)
+    lines = [f"Hint ({DEFAULT} bot, best first):"]
+    lines += [f"  {cells}: {words}" for cells, words in shown.lines]
+    return "\n".join(lines + ([] if shown.note is None else [shown.note]))
 
 
 class Prompt:

@@ -200,12 +200,84 @@ def test_the_prompt_and_hint_word_the_same_estimate_the_same_way(monkeypatch):
     text = invoke(["hint", "-", "--deal", "1", "--bot", "greedy"], input="d4\n").stdout.splitlines()
     estimates = [types.SimpleNamespace(**e) for e in data["estimates"]]
     monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
+    monkeypatch.setattr(bots, "DEFAULT", "greedy")
     prompt = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n").stdout.splitlines()
-    at = next(i for i, line in enumerate(prompt) if line.endswith("Hint (ranked by the bot's search, best first):"))
-    for line, shown, estimate in zip(text[:3], prompt[at + 1 : at + 4], estimates[:3], strict=True):
-        words = line.split(f"{estimate.cell}   ", 1)[1]
-        assert words.startswith("win ") and ", expected score " in words
-        assert shown == f"  {estimate.cell}: {words}"
+    at = next(i for i, line in enumerate(prompt) if line.endswith("Hint (greedy bot, best first):"))
+    shown = [line for line in text if line.startswith(("3C to ", "   or "))]
+    assert shown and len(shown) <= 3
+    for line, at_prompt in zip(shown, prompt[at + 1 : at + 1 + len(shown)], strict=True):
+        cells, words = line.removeprefix("3C to ").removeprefix("   or ").split("   ", 1)
+        assert words.startswith(("win ", "tied at win ")) and ", expected score " in words
+        assert at_prompt == f"  {cells}: {words}"
+
+
+def _fake(*figures, samples=None):
+    """Estimates as a bot gives them (best first): (cell, win chance, expected score)."""
+    from foursquare.bots import Estimate
+    from foursquare.engine.layout import Cell
+
+    return [Estimate(Cell.parse(c), w, s, samples, None if samples is None else 0) for c, w, s in figures]
+
+
+def _both(monkeypatch, estimates, bot="expert"):
+    """What `foursquare hint --bot BOT` and the prompt's `hint` print for these estimates."""
+    import foursquare.bots as bots
+
+    monkeypatch.setattr(bots, "recommend", lambda view, bot=None, budget=1.0, seed=0: estimates)
+    monkeypatch.setattr(bots, "DEFAULT", bot)
+    text = invoke(["hint", "-", "--deal", "1", "--bot", bot], input="d4\n").stdout
+    data = json.loads(invoke(["hint", "-", "--deal", "1", "--bot", bot, "--format", "json"], input="d4\n").stdout)
+    prompt = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n").stdout
+    return text, data, prompt
+
+
+def test_cells_with_the_same_figures_are_said_to_be_tied(monkeypatch):
+    text, data, prompt = _both(monkeypatch, _fake(("d4", 0.966, 21.6), ("e4", 0.966, 21.6), ("f4", 0.966, 21.6),
+                                                  ("c5", 0.9, 20.0)))
+    assert text.startswith("3C to d4, e4 and f4   tied at win 96.6%, expected score 21.6\n   or c5   win 90.0%")
+    assert "  d4, e4 and f4: tied at win 96.6%, expected score 21.6\n  c5: win 90.0%" in prompt
+    assert data["cell"] == "d4" and data["tied"] == ["e4", "f4"] and data["note"] is None
+    assert "prefers" not in text + prompt
+    many = _fake(*((c, 0.5, 3.0) for c in ("d4", "e4", "f4", "c5", "d5", "e5")))
+    text, data, prompt = _both(monkeypatch, many)
+    assert text.startswith("3C to d4, e4, f4 and 3 more   tied at win 50.0%") and len(data["tied"]) == 5
+
+
+def test_a_second_decimal_tells_apart_what_one_decimal_would_print_alike(monkeypatch):
+    text, _, prompt = _both(monkeypatch, _fake(("d5", 0.99868, 21.64), ("c5", 0.99851, 21.61), ("e5", 0.5, 9.0)))
+    assert "3C to d5   win 99.87%, expected score 21.64\n   or c5   win 99.85%, expected score 21.61" in text
+    assert "  c5: win 99.85%, expected score 21.61\n  e5: win 50.00%" in prompt and "tied" not in text + prompt
+
+
+def test_once_the_win_is_sure_the_expected_score_ranks_the_others(monkeypatch):
+    # the bot's order after its choice: 20.1, 23.0, 21.5; shown: by the score, the one figure that differs
+    text, _, prompt = _both(monkeypatch, _fake(("d5", 1.0, 23.5), ("c5", 1.0, 20.1), ("e5", 1.0, 23.0), ("f5", 1.0, 21.5)),
+                            bot="deep")
+    assert [line.split()[-1] for line in text.splitlines()[:3]] == ["23.5", "23.0", "21.5"]
+    assert "  e5: win 100.0%, expected score 23.0\n  f5: win 100.0%" in prompt and "prefers" not in text + prompt
+
+
+def test_the_note_says_why_the_bot_prefers_a_cell_with_worse_figures(monkeypatch):
+    # issue 42: c5 0.99821 / 21.60 ranked above d5 0.99868 / 21.68, and no note
+    sampled = _fake(("c5", 0.99821, 21.60), ("d5", 0.99868, 21.68), ("e5", 0.97, 21.0), samples=72)
+    text, data, prompt = _both(monkeypatch, sampled)
+    note = "(the expert bot prefers c5: its search ranks it first among cells within 5 points of the best win chance)"
+    assert text.startswith("3C to c5   win 99.8%, expected score 21.6\n   or d5   win 99.9%, expected score 21.7\n")
+    assert text.splitlines()[-1] == note and prompt.count(note) == 1 and data["note"] == note
+    deep = _fake(("c5", 1.0, 21.6), ("d5", 1.0, 21.7))
+    text, _, prompt = _both(monkeypatch, deep, bot="deep")
+    assert "(the deep bot prefers c5: its search values filled piles and fewer face-down cards" in text
+    assert "(the deep bot prefers c5: " in prompt and "Hint (deep bot, best first):" in prompt
+
+
+def test_the_guide_shows_the_note_the_hint_prints():
+    from pathlib import Path
+
+    from foursquare.cli.hint import shown_hint
+
+    note = shown_hint(_fake(("c5", 0.99821, 21.60), ("d5", 0.99868, 21.68), samples=72), "expert").note
+    page = Path(__file__).resolve().parents[2] / "docs" / "guide" / "hints.md"
+    assert note is not None and note in page.read_text(encoding="utf-8")
 
 
 def test_an_estimate_with_no_win_chance_nor_score_says_so_in_one_wording():

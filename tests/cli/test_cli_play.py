@@ -380,7 +380,7 @@ def test_hint_with_a_bot(monkeypatch):
 
     monkeypatch.setattr(bots, "recommend", recommend)
     result = interactive(["--deal", "1"], "d4\nhint\n")
-    assert "ranked by the bot's search" in result.stdout
+    assert "Hint (expert bot, best first):" in result.stdout  # the bot is named
     assert "e4: win 25.0%, expected score 1.5" in result.stdout
     assert calls[0][0].next_card is not None and calls[0][1] == 1.0
 

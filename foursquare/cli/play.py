@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import itertools
 import os
 import random
 import signal
@@ -18,7 +19,7 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -45,9 +46,10 @@ from ..app.session import (
 )
 from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS
-from ..errors import FoursquareError, argument_name, shown_name
+from ..errors import FormatError, FoursquareError, argument_name, shown_name
+from ..formats import inputs
 from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
+from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words, too_large_words
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -489,6 +491,7 @@ class Prompt:
         self.look = look
         self.origin = origin
         self.lines_read = 0
+        self.bytes_read = 0  # of a piped stdin: every input's limit (MAX_INPUT_BYTES)
         #: what the player was told cannot be written now: ``recording``, ``history``
         self.told: set[str] = set()
         self.warned = 0  # the moves taken back the recording drops, as last said at quit
@@ -567,6 +570,11 @@ class Prompt:
                 except UnicodeDecodeError:
                     self.say_error("the line is not UTF-8 text")
                     continue
+                except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
+                    click.echo()
+                    self.say_error(error_text(exc))
+                    closing(self.session, self.origin, self.look.width)
+                    sys.exit(1)
                 if not self.handle(line):
                     break
         except (KeyboardInterrupt, Terminated):
@@ -612,16 +620,18 @@ class Prompt:
 
         :raises EOFError: at the end of the input.
         :raises UnicodeDecodeError: for a line that is not UTF-8.
+        :raises FormatError: from a pipe, as :func:`read_stdin_line` (the limits of every input).
         """
         prompt = self.prompt_text()
         stream = getattr(sys.stdin, "buffer", None)
         if sys.stdin.isatty() or stream is None:
             return input(prompt)
         click.echo(prompt, nl=False)
-        raw = stream.readline()
+        raw = read_stdin_line(stream, self.lines_read + 1, self.bytes_read)
         if not raw:
             raise EOFError
         self.lines_read += 1
+        self.bytes_read += len(raw)
         if self.lines_read == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         line: str = raw.decode("utf-8")
@@ -734,18 +744,34 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
     as every reader says it (:class:`~foursquare.formats.inputs.InputFile`): a NUL byte is
     binary data (:data:`~foursquare.formats.inputs.BINARY_WORDS`), other bytes that are
     not UTF-8 :func:`~foursquare.formats.inputs.not_utf8_words`, and a line over
-    :data:`~foursquare.formats.inputs.MAX_LINE_CHARS` :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`.
+    :data:`~foursquare.formats.inputs.MAX_LINE_CHARS` :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`,
+    and the line where the input passes :data:`~foursquare.formats.inputs.MAX_INPUT_BYTES`
+    :func:`~foursquare.formats.inputs.too_large_words` (read no further: the moves before it
+    are played, as before any bad line).
     """
     stream = getattr(sys.stdin, "buffer", None)
-    limit = MAX_LINE_CHARS
     if stream is None:  # a text stream without bytes (some test runners)
-        for number, line in enumerate(iter(lambda: sys.stdin.readline(limit + 2), ""), 1):
+        read = 0
+        for number in itertools.count(1):
+            room = inputs.MAX_INPUT_BYTES + 1 - read
+            line = sys.stdin.readline(min(MAX_LINE_CHARS + 2, room))
+            if len(line) == room:
+                fail(f"{STDIN}:{number}: {too_large_words()}")
+            if not line:
+                return
+            read += len(line)
             _check_line(number, line)
             yield number, line
         return
-    for number, raw in enumerate(iter(lambda: stream.readline(4 * limit + 3), b""), 1):
-        if len(raw) > 4 * limit + 2:  # more characters than the limit, however many bytes each takes
-            fail(f"{STDIN}:{number}: {LINE_TOO_LONG_WORDS}")
+    read = 0
+    for number in itertools.count(1):
+        try:
+            raw = read_stdin_line(stream, number, read)
+        except FormatError as exc:
+            fail(error_text(exc))
+        if not raw:
+            return
+        read += len(raw)
         if number == 1 and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         try:
@@ -756,6 +782,24 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
             fail(f"{STDIN}:{number}: {not_utf8_words(raw[:4] if number == 1 else b'')}")
         _check_line(number, line)
         yield number, line
+
+
+def read_stdin_line(stream: IO[bytes], number: int, read: int) -> bytes:
+    """Line ``number`` of standard input's bytes (``b""`` at its end), after ``read`` bytes
+    of it, within the limits of every input: never more than one byte past
+    :data:`~foursquare.formats.inputs.MAX_INPUT_BYTES` is read.
+
+    :raises FormatError: ``<stdin>:LINE:`` :func:`~foursquare.formats.inputs.too_large_words`
+        at the line where the limit is passed, or
+        :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`.
+    """
+    room = inputs.MAX_INPUT_BYTES + 1 - read
+    raw = stream.readline(min(4 * MAX_LINE_CHARS + 3, room))
+    if len(raw) == room:  # a byte past the limit
+        raise FormatError(STDIN, number, too_large_words())
+    if len(raw) > 4 * MAX_LINE_CHARS + 2:  # more characters than the limit, however many bytes each takes
+        raise FormatError(STDIN, number, LINE_TOO_LONG_WORDS)
+    return raw
 
 
 def _check_line(number: int, line: str) -> None:

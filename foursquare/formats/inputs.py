@@ -94,8 +94,16 @@ def names_a_file(value: str) -> bool:
         return False
 
 
-def _too_large(name: str, limit: int) -> FormatError:
-    return FormatError(name, None, f"too large: over {limit // (1024 * 1024)} MiB, more than any game file holds")
+def too_large_words() -> str:
+    """What every reader says of an input over :data:`MAX_INPUT_BYTES` (read when said,
+    so that a test may lower the limit)."""
+    limit = MAX_INPUT_BYTES
+    size = f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit:,} bytes"
+    return f"too large: over {size}, more than any game file holds"
+
+
+def _too_large(name: str, line: int | None = None) -> FormatError:
+    return FormatError(name, line, too_large_words())
 
 
 #: How many bytes are read at a time (from a pipe: what has come, up to this).
@@ -145,7 +153,9 @@ class InputFile:
         reader with a per-document limit gives it, so that one line never fills the memory.
     :ivar name: the display name (``<stdin>`` for ``-``).
     :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
-        file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe,
+        file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe
+        (:func:`too_large_words`, at the line where the limit was passed, after the text
+        before it: the bytes past the limit are never read),
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
         a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
         read on as a card, a move or YAML), a line over :data:`MAX_LINE_CHARS`
@@ -183,7 +193,7 @@ class InputFile:
             raise FormatError(path, None, "is a directory, not a file")
         if stat.S_ISREG(info.st_mode) and info.st_size > MAX_INPUT_BYTES:
             self.close()
-            raise _too_large(path, MAX_INPUT_BYTES)
+            raise _too_large(path)
 
     def __enter__(self) -> InputFile:
         return self
@@ -214,20 +224,21 @@ class InputFile:
         decoder = codecs.getincrementaldecoder("utf-8")()
         start = b""  # the file's first bytes, for the words of an error at its start
         while True:
-            try:
-                data = read(size)
+            try:  # never more than one byte past the limit: what is beyond it is never read
+                data = read(min(size, limit + 1 - total))
             except OSError as exc:
                 raise FormatError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
             total += len(data)
-            if total > limit:
-                raise _too_large(self.name, limit)
+            over = total > limit
+            if over:  # the text up to the limit is given first (the games it ends are reported)
+                data = data[:-1]
             pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
             if len(start) < 4:
                 start += data[: 4 - len(start)]
             nul = data.find(b"\0")  # binary: said as such, whatever else is wrong after it
             part = data if nul < 0 else data[:nul]
             try:
-                text = decoder.decode(part, final=not data or nul >= 0)
+                text = decoder.decode(part, final=(not data and not over) or nul >= 0)
             except UnicodeDecodeError as exc:
                 good = (pending + part)[: exc.start]  # valid UTF-8, up to the bad byte
                 if good:  # read first: the games it ends are reported before the error
@@ -239,6 +250,10 @@ class InputFile:
                     yield text, part
                 raise FormatError(self.name, lines + part.count(b"\n") + 1, BINARY_WORDS)
             lines += data.count(b"\n")
+            if over:
+                if text:
+                    yield text, data
+                raise _too_large(self.name, lines + 1)  # the line where the limit was passed
             if not data:
                 return
             yield text, data
@@ -250,17 +265,22 @@ class InputFile:
         total = 0
         lines = 0  # line ends read before this chunk
         while True:
-            text = stream.read(size)
+            text = stream.read(min(size, limit + 1 - total))
             total += len(text)
-            if total > limit:
-                raise _too_large(self.name, limit)
-            if not text:
+            if total > limit:  # the text up to the limit first, as from bytes
+                text, over = text[:-1], True
+            else:
+                over = False
+            if not text and not over:
                 return
             line = nul_line(text, lines)
             if line is not None:
                 raise FormatError(self.name, line, BINARY_WORDS)
             lines += text.count("\n")
-            yield text, b""
+            if text:
+                yield text, b""
+            if over:
+                raise _too_large(self.name, lines + 1)
 
     def __iter__(self) -> Iterator[str]:
         first = True

@@ -707,3 +707,20 @@ def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
     deck.write_text("2D 3C\n")
     result = invoke(["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
     assert "No hint: the next card is unknown" in result.output and "Error" not in result.output
+
+
+def test_a_piped_move_script_is_never_read_past_the_size_limit(monkeypatch):
+    import io
+
+    from foursquare.cli.play import stdin_lines
+    from foursquare.formats import inputs
+
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1000)
+    pipe = io.BytesIO(b"d4\n" + b"# x\n" * 100_000)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=pipe))
+    lines = []
+    with pytest.raises(SystemExit) as stopped:
+        lines.extend(number for number, _ in stdin_lines())
+    assert stopped.value.code == 1
+    assert pipe.tell() == 1001  # one byte past the limit, no more: memory stays bounded
+    assert len(lines) == 250  # every whole line before it was given (and played)

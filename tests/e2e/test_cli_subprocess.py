@@ -434,7 +434,32 @@ def test_an_endless_text_input_ends_with_too_large():
         feed.kill()
         feed.wait()
     assert done.returncode == 1
-    assert "<stdin>: too large" in done.stderr and "Traceback" not in done.stderr
+    line = 64 * 1024 * 1024 // 4 + 1  # where the limit was passed: 4 bytes a line
+    assert f"<stdin>:{line}: too large: over 64 MiB" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+def test_a_move_script_piped_past_the_size_limit_is_refused_at_its_line_after_its_moves(tmp_path):
+    """play's stdin has the one limit of every input: a writer that would send more is
+    refused at the line where the limit is passed, the moves before it played and kept."""
+    comment = "#" * 1023 + "\n"  # long lines: few of them to play
+    feed = subprocess.Popen(
+        [sys.executable, "-c", f"import sys\nsys.stdout.write('d4\\ne4\\n')\nwhile True: sys.stdout.write({comment!r})"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )
+    record = tmp_path / "r.yaml"
+    try:
+        done = subprocess.run([*COMMAND, "play", "--deal", "1", "--no-history", "--record", str(record)],
+                              stdin=feed.stdout, capture_output=True, text=True, timeout=300, cwd=ROOT, env=ENV)
+    finally:
+        feed.kill()
+        feed.wait()
+    assert done.returncode == 1
+    line = 2 + (64 * 1024 * 1024 - 6) // 1024 + 1
+    assert done.stderr.splitlines()[-1] == f"<stdin>:{line}: too large: over 64 MiB, more than any game file holds"
+    assert "Traceback" not in done.stderr
+    held = record.read_text(encoding="utf-8")
+    assert '"d4"' in held and '"e4"' in held
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

@@ -128,3 +128,42 @@ def test_the_line_limit_is_met_at_its_line_across_blocks(tmp_path, monkeypatch):
     with pytest.raises(inputs.FormatError) as caught, InputFile(str(path)) as source:
         list(source)
     assert caught.value.line == 53
+
+
+#: Each reader of stdin, and what it is given there (play's move script, its prompt fed
+#: by a pipe, a transcript, a deck, a history export): one limit of size for them all.
+STDIN_READERS = {
+    "play": ["play", "--deal", "1", "--no-history"],
+    "play --interactive": ["play", "--deal", "1", "--no-history", "--interactive"],
+    "replay": ["replay", "--deal", "1", "-"],
+    "state": ["state", "--deal", "1", "-"],
+    "validate": ["validate", "-"],
+    "hint": ["hint", "--deal", "1", "--bot", "greedy", "-"],
+    "--deck": ["solve", "--deck", "-"],
+    "history import": ["history", "import", "-"],
+}
+
+
+@pytest.mark.parametrize("reader", STDIN_READERS)
+def test_every_reader_of_stdin_refuses_it_past_the_one_size_limit_at_its_line(reader, monkeypatch):
+    # (play read a 68 MB move script for minutes; the others refused the same file at once)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 100)  # the public constant: every reader's
+    over = invoke(STDIN_READERS[reader], input=MOVES + b"# x\n" * 100)  # byte 101 is on line 26
+    assert over.exit_code == 1
+    assert over.stderr.splitlines()[-1] == "<stdin>:26: too large: over 100 bytes, more than any game file holds"
+
+
+@pytest.mark.parametrize("interactive", [False, True], ids=["script", "prompt"])
+def test_a_move_script_at_the_size_limit_is_played_and_past_it_keeps_the_moves_before(interactive, tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 106)
+    args = [*STDIN_READERS["play"], "--record", tmp_path / "r.yaml", *(["--interactive"] if interactive else [])]
+    at_the_limit = invoke(args, input=MOVES + b"# x\n" * 25)  # 106 bytes: read
+    assert at_the_limit.exit_code == 0, at_the_limit.stderr
+    (tmp_path / "r.yaml").unlink()
+    over = invoke(args, input=MOVES + b"# x\n" * 25 + b"#")
+    assert over.exit_code == 1
+    assert over.stderr.splitlines()[-1] == "<stdin>:28: too large: over 106 bytes, more than any game file holds"
+    recorded = (tmp_path / "r.yaml").read_text(encoding="utf-8")
+    assert '"d4"' in recorded and '"e4"' in recorded  # the moves before the limit were played
+    if interactive:
+        assert "Stopped after 2 cards placed." in over.stdout

@@ -209,3 +209,18 @@ def test_an_endless_or_huge_input_is_refused_not_read_into_memory(tmp_path, monk
         read_source(str(big))
     big.write_text("# x\n" * 250)  # exactly at the limit: read
     assert read_source(str(big))[0].count("\n") == 250
+
+
+def test_standard_input_is_never_read_past_the_size_limit(monkeypatch):
+    import foursquare.formats.inputs as files
+    from foursquare.formats.inputs import InputFile
+
+    monkeypatch.setattr(files, "MAX_INPUT_BYTES", 1000)
+    pipe = io.BytesIO(b"d4\n" + b"# x\n" * 100_000)
+    monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": pipe})())
+    read = []
+    with pytest.raises(FormatError) as caught:
+        read.extend(InputFile("-"))
+    assert str(caught.value) == "<stdin>:251: too large: over 1,000 bytes, more than any game file holds"
+    assert pipe.tell() == 1001  # one byte past the limit, no more
+    assert "".join(read).count("\n") == 250  # the text before it was given first

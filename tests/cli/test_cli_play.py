@@ -707,3 +707,37 @@ def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
     deck.write_text("2D 3C\n")
     result = invoke(["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
     assert "No hint: the next card is unknown" in result.output and "Error" not in result.output
+
+
+def test_after_game_over_again_replays_the_deal_and_new_deals_another(tmp_path):
+    """A game played to its end, then ``again`` (the same deal from its start) and ``new``
+    (a deal chosen at random): the recording keeps the finished game whole, untouched."""
+    record = tmp_path / "game.yaml"
+    moves = conformance_record(21)["moves"]
+    script = "\n".join([*moves, "again", "d4", "new", "d4", "quit"]) + "\n"
+    result = interactive(["--deal", "21", "--record", record], script)
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    out = result.stdout
+    assert "Game over: lost: too many face down (5, limit 4). Type undo, again, new or quit." in out
+    assert "game over (undo, again, new, quit)> " in out
+    assert out.count("Foursquare, deal 21 (standard rules).") == 2
+    assert out.count(f"{record} keeps the game just played. This game is not recorded") == 1
+    chosen = re.search(r"Deal (\d+) \(chosen at random; play it again with --deal \1\)", out)
+    assert chosen is not None and f"Foursquare, deal {chosen[1]} (standard rules)." in out
+    assert out.rstrip().endswith(f"foursquare play --deal {chosen[1]}")
+    kept = load(record)
+    assert [str(p.cell) for p in kept.moves] == moves and kept.is_over
+
+
+def test_again_needs_the_start_of_the_game(tmp_path):
+    """A game resumed from a saved state with no deal and no moves: ``again`` is not
+    offered, and refused with why; ``new`` still is."""
+    game = Game.from_deal(1)
+    game.play("d4")
+    lines = [line for line in game.state().splitlines() if not line.startswith(("deal:", "moves:"))]
+    state = tmp_path / "s.yaml"
+    state.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = interactive(["--resume", state], "again\nquit\n")
+    assert result.exit_code == 0
+    assert result.stderr.startswith("again: the start of this game is not known")
+    assert result.stdout.count("Foursquare (standard rules).") == 1

@@ -161,7 +161,7 @@ def _check_options(options: PlayOptions) -> None:
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
     """Print :func:`~foursquare.app.deals.daily_comparison` for a daily game that is over,
     its lines broken to fit ``width``; at a terminal, say first that the solver is at work."""
-    if pick is None or pick.day is None or not game.is_over:
+    if pick is None or pick.day is None or not game.is_over or game.deal != pick.deal:
         return
     if terminal:
         click.echo("Working out the solver's best score...")
@@ -703,7 +703,8 @@ class Prompt:
         """Act on a command; ``False`` to stop (``quit``)."""
         name, arg = command
         if name in STOP_COMMANDS:  # a second quit (again, new) goes on without the moves taken back
-            if self.say_dropped(f"; type redo to play them again, or {name} again to leave without them"):
+            leave = "quit again to leave" if name == "quit" else f"{name} once more to go on"
+            if self.say_dropped(f"; type redo to play them again, or {leave} without them"):
                 return True
             return name != "quit" and self.start_next(name)
         try:
@@ -727,13 +728,13 @@ class Prompt:
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
         closing(self.session, self.origin, self.look.width)
+        click.echo()
         self.record_lost |= self.session.record_behind
         record = self.session.record_path
         self.session, self.origin = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
             self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
-        click.echo()
         self.greet()
         return True
 

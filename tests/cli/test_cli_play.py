@@ -741,3 +741,17 @@ def test_again_needs_the_start_of_the_game(tmp_path):
     assert result.exit_code == 0
     assert result.stderr.startswith("again: the start of this game is not known")
     assert result.stdout.count("Foursquare (standard rules).") == 1
+
+
+def test_new_with_moves_taken_back_says_what_the_recording_leaves_out_first(tmp_path):
+    record = tmp_path / "game.yaml"
+    result = interactive(["--deal", "1", "--record", record], "d4\ne4\nundo\nnew\nnew\nquit\n")
+    assert result.exit_code == 0
+    assert "1 move taken back; type redo to play them again, or new once more to go on without them" in result.stderr
+    assert result.stdout.count("Foursquare, deal") == 2 and len(load(record).moves) == 1
+
+
+@pytest.mark.parametrize("command", ["again", "new"])
+def test_again_and_new_end_a_piped_script_like_quit(command):
+    result = invoke(["play", "--deal", "1"], input=f"d4\n{command}\ne4\n")
+    assert result.exit_code == 0 and result.stdout.startswith("Stopped after 1 card placed.")

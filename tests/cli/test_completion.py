@@ -102,7 +102,7 @@ def test_the_lines_that_end_the_game_are_left_out_of_a_history_read(tmp_path):
     import readline
 
     path = tmp_path / "prompt-history"
-    path.write_text("d4\nquit\nhint\nq\nEXIT\n")  # written before they were left out
+    path.write_text("d4\nquit\nhint\nq\nEXIT\nnew\nagain\n")  # written before they were left out (new, again: end a game too)
     readline.clear_history()
     try:
         assert _load_history(readline, str(path)) == 2

@@ -76,7 +76,7 @@ LOOK_SECONDS = 2.0
 #: after every one left) before it stops with :class:`WorkerError`.
 NO_WORKER_SECONDS = 60.0
 #: What to install for :func:`connect` (the ``dask`` extra).
-INSTALL = "pip install 'foursquare[dask]'"
+INSTALL = "pip install 'foursquare-solitaire[dask]'"
 
 
 #: The address schemes a scheduler can be reached by from another process (Dask's own

@@ -30,23 +30,23 @@ WHEEL_NEEDS = [
     "foursquare/formats/schemas/state.json",
     "foursquare/formats/schemas/transcript.json",
     "foursquare/solver/_core.pyi",
-    "foursquare-*.dist-info/METADATA",
-    "foursquare-*.dist-info/WHEEL",
-    "foursquare-*.dist-info/RECORD",
-    "foursquare-*.dist-info/entry_points.txt",
-    "foursquare-*.dist-info/licenses/LICENSE",
+    "foursquare[_-]solitaire-*.dist-info/METADATA",
+    "foursquare[_-]solitaire-*.dist-info/WHEEL",
+    "foursquare[_-]solitaire-*.dist-info/RECORD",
+    "foursquare[_-]solitaire-*.dist-info/entry_points.txt",
+    "foursquare[_-]solitaire-*.dist-info/licenses/LICENSE",
 ]
 WHEEL_CORE = ["foursquare/solver/_core.*.so", "foursquare/solver/_core.*.pyd", "foursquare/solver/_core.so"]
 #: Files a wheel may hold: the package's modules and data, its dist-info, and a library auditwheel vendored.
 WHEEL_ALLOWED = ["foursquare/*.py", "foursquare/*.pyi", "foursquare/py.typed", "foursquare/formats/schemas/*.json",
-                 *WHEEL_CORE, "foursquare-*.dist-info/*", "foursquare.libs/*"]
+                 *WHEEL_CORE, "foursquare[_-]solitaire-*.dist-info/*", "foursquare.libs/*"]
 
 #: The folders of the source tree the sdist holds whole (what builds and tests the package).
 SDIST_TREES = ["foursquare", "tests", "docs", "examples", "tools", "constraints"]
 SDIST_NEEDS = ["PKG-INFO", "setup.py", "setup.cfg", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE",
                "CHANGELOG.md", "CONTRIBUTING.md", "noxfile.py", ".pre-commit-hooks.yaml",
                "data/README.md", "data/score-table.csv.gz", "foursquare/solver/_core.c", "foursquare/solver/_core.pyi"]
-SDIST_EXTRA_ALLOWED = ["setup.cfg", "foursquare.egg-info/*"]
+SDIST_EXTRA_ALLOWED = ["setup.cfg", "foursquare[_-]solitaire.egg-info/*"]
 #: Never in either artifact.
 NEVER = ["*/__pycache__/*", "__pycache__/*", "*.pyc", "*.pyo", ".git/*", ".github/*", ".ci/*", "benchmarks/*", ".venv/*",
          "build/*", "dist/*", ".nox/*", ".hypothesis/*", "*/.hypothesis/*", ".*_cache/*", "*/.pytest_cache/*",

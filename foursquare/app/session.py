@@ -34,7 +34,9 @@ from .files import LockedFile, claim, same_file, writable_target, write_atomical
 if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
 
-__all__ = ["COMMANDS", "FORCED", "Session", "read_entry", "same_file", "writable_target", "write_atomically"]
+__all__ = [
+    "COMMANDS", "FORCED", "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
+]
 
 #: Commands at the prompt besides a move: usage -> one-line help (the command table's).
 COMMANDS: dict[str, str] = HELP
@@ -98,6 +100,17 @@ def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | 
     if force and isinstance(entry, PromptCommand):
         return PromptCommand(entry.name + "!", entry.argument)
     return entry
+
+
+def start_again(game: Game) -> Game | None:
+    """``game`` again from its start (the prompt's ``again``): its deal, or its card order,
+    under its rules; ``None`` when its start is not known (resumed from a saved state
+    with no deal)."""
+    if game.deal is not None:
+        return Game.from_deal(game.deal, game.rules)
+    if len(game.moves) == game.placed:
+        return Game(game.deck, game.rules)
+    return None
 
 
 def transcript_of(game: Game) -> str:
@@ -289,13 +302,16 @@ class Session:
         return done
 
     def can(self, command: str) -> bool:
-        """Whether a game command (``undo``, ``redo``) has something to do now:
-        a move to take back, a move taken back to play again."""
+        """Whether a command that changes or ends the game has something to do now:
+        ``undo`` a move to take back, ``redo`` a move taken back to play again,
+        ``again`` a start to play again (:func:`start_again`); ``new`` and ``quit`` always."""
         if command == "undo":
             return bool(self.game.moves)
         if command == "redo":
             return bool(self._redo)
-        return False
+        if command == "again":
+            return start_again(self.game) is not None
+        return command in ("new", "quit")
 
     @property
     def full_history(self) -> bool:

@@ -141,7 +141,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 
     core = describe()
     if core == "pure Python":  # installed without a C compiler, or FOURSQUARE_PURE_PYTHON set: say what it costs
-        core += " (the solver runs 50 to 200 times slower than compiled: installed without a C compiler, or FOURSQUARE_PURE_PYTHON set)"
+        core += " (the solver is much slower than compiled: installed without a C compiler, or FOURSQUARE_PURE_PYTHON set)"
     click.echo(f"foursquare, version {__version__}\nsearch core: {core}")
     ctx.exit()
 

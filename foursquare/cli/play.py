@@ -17,7 +17,7 @@ import random
 import signal
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -41,11 +41,12 @@ from ..app.session import (
     hints_available,
     read_entry,
     same_file,
+    start_again,
     state_of,
     writable_target,
 )
 from ..engine.game import Game, Placement
-from ..engine.rules import PRESETS
+from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats import inputs
 from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
@@ -96,7 +97,7 @@ def play(**given: Any) -> None:
     The game comes from --deal N, --deck FILE or --resume FILE; with none, a
     random deal is chosen and its number printed.  A move is a cell (d4), or
     the card you expect and a cell (7H d4).  Type 'help' at the prompt for its
-    commands (moves, undo, redo, show, reveal, hint, save, state, help, quit).
+    commands (moves, undo, redo, show, reveal, hint, save, state, help, again, new, quit).
     """
     options = PlayOptions(**given)
     _check_options(options)
@@ -162,7 +163,7 @@ def _check_options(options: PlayOptions) -> None:
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
     """Print :func:`~foursquare.app.deals.daily_comparison` for a daily game that is over,
     its lines broken to fit ``width``; at a terminal, say first that the solver is at work."""
-    if pick is None or pick.day is None or not game.is_over:
+    if pick is None or pick.day is None or not game.is_over or game.deal != pick.deal:
         return
     if terminal:
         click.echo("Working out the solver's best score...")
@@ -211,19 +212,46 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     session.reveal = options.reveal
     origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec))
     if chosen or pick is not None:
-        words = pick.words if pick is not None else "chosen at random"
-        chosen_line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{origin.rules})"
-        click.echo("\n".join(fit(chosen_line, look.width)))
+        say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
+
+    def next_game(done: Session, how: str) -> tuple[Session, Origin]:
+        """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
+        ended, its recording kept as it is), the next one started, with a history row of
+        its own and no recording (docs/guide/playing.md)."""
+        end_history(done, look)
+        echo_daily_comparison(done.game, pick, look.width, terminal=True)
+        again = start_again(done.game) if how == "again" else None
+        game = again if again is not None else random_game(done.game.rules)
+        if again is None:
+            say_chosen(game, "chosen at random", origin.rules, look)
+        deck = origin.deck if again is not None and game.deal is None else None
+        session = Session(game, history=start_history(game, True, options.history, look))
+        session.reveal = done.reveal
+        return session, Origin(game.deal, deck, None, None, origin.rules)
+
+    prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
-        if interactive:
-            Prompt(session, look, origin).run()
+        if prompt is not None:
+            prompt.run()
         else:
             run_script(session, look, origin, options.verbose)
     finally:
+        session = session if prompt is None else prompt.session
         end_history(session, look)
     echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
-    if session.record_behind:
+    if session.record_behind or (prompt is not None and prompt.record_lost):
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
+
+
+def say_chosen(game: Game, words: str, rules: str, look: Look) -> None:
+    """The line that names a deal chosen for the player and how to play it again."""
+    line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{rules})"
+    click.echo("\n".join(fit(line, look.width)))
+
+
+def random_game(rules: Rules) -> Game:
+    """A new game of a deal chosen at random, as ``play`` with no deal picks one."""
+    return Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules)
 
 
 def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
@@ -238,7 +266,7 @@ def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
         return started, False
     from ..engine.rules import STANDARD
 
-    return Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), spec.rules or STANDARD), True
+    return random_game(spec.rules or STANDARD), True
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
@@ -486,10 +514,17 @@ def hint_text(session: Session) -> str:
 class Prompt:
     """The interactive loop: draw, prompt, act, until the end or ``quit``."""
 
-    def __init__(self, session: Session, look: Look, origin: Origin) -> None:
+    def __init__(
+        self, session: Session, look: Look, origin: Origin,
+        next_game: Callable[[Session, str], tuple[Session, Origin]],
+    ) -> None:
         self.session = session
         self.look = look
         self.origin = origin
+        #: starts the game after ``again`` or ``new`` (given the game ended, the command's name)
+        self.next_game = next_game
+        #: a game of this prompt left its recording incomplete (said then; the exit status is 1)
+        self.record_lost = False
         self.lines_read = 0
         self.bytes_read = 0  # of a piped stdin: every input's limit (MAX_INPUT_BYTES)
         #: what the player was told cannot be written now: ``recording``, ``history``
@@ -516,8 +551,10 @@ class Prompt:
         """At the end of a game: the commands of the table (formats/commands.py) that
         still change or end something, in its order: ``undo``/``redo`` when they
         have a move to act on (at the end of a game there is never one to redo:
-        it is the last position of its line), then ``quit``."""
-        return [c.name for c in TABLE if (c.kind is CommandKind.GAME and self.session.can(c.name)) or c.name in STOP_COMMANDS]
+        it is the last position of its line), then ``again`` (when the start of the game
+        is known) and ``new`` (they start the next game), and ``quit``."""
+        kinds = (CommandKind.GAME, CommandKind.STOP)
+        return [c.name for c in TABLE if c.kind in kinds and self.session.can(c.name)]
 
     def tell_recording(self) -> None:
         """Say, once, that the recording or the history could not be written (or is written again)."""
@@ -540,6 +577,14 @@ class Prompt:
         """Prompt until ``quit`` or end of input (Ctrl-C at a terminal cancels the line or
         the hint; elsewhere it stops, status 130). A recording is complete after every
         move, so stopping loses nothing."""
+        self.greet()
+        from .completion import prompt_editing
+
+        with prompt_editing(self):  # at a terminal: Tab completion, the line history
+            self._loop()
+
+    def greet(self) -> None:
+        """The opening lines of a game and its grid."""
         if self.game.deal is not None:
             self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules).\nType help for the commands.")
         else:
@@ -547,10 +592,6 @@ class Prompt:
         self.show()
         if self.game.is_over:
             self.announce_end()
-        from .completion import prompt_editing
-
-        with prompt_editing(self.session):  # at a terminal: Tab completion, the line history
-            self._loop()
 
     def _loop(self) -> None:
         """Read and act on lines until the end (see :meth:`run`).  At a terminal, Ctrl-C
@@ -640,7 +681,7 @@ class Prompt:
     def announce_end(self) -> None:
         text = outcome_text(self.game)
         left = self.commands_left()
-        offer = "Type undo to take back the last move, or quit." if "undo" in left else "Type quit to stop."
+        offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
         lines = fit(f"Game over: {text}. {offer}", self.look.width)
         self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
 
@@ -673,8 +714,11 @@ class Prompt:
     def command(self, command: PromptCommand) -> bool:
         """Act on a command; ``False`` to stop (``quit``)."""
         name, arg = command
-        if name in STOP_COMMANDS:  # a second quit leaves without the moves taken back
-            return self.say_dropped("; type redo to play them again, or quit again to leave without them")
+        if name in STOP_COMMANDS:  # a second quit (again, new) goes on without the moves taken back
+            leave = "quit again to leave" if name == "quit" else f"{name} once more to go on"
+            if self.say_dropped(f"; type redo to play them again, or {leave} without them"):
+                return True
+            return name != "quit" and self.start_next(name)
         try:
             if name in FILE_WRITERS:
                 said = file_command(self.session, name, arg)
@@ -687,6 +731,23 @@ class Prompt:
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         self.tell_recording()
+        return True
+
+    def start_next(self, name: str) -> bool:
+        """``again`` or ``new``: the summary of the game played, then the next game (a
+        recording keeps the game played, as it ended: the next one is not recorded)."""
+        if not self.session.can(name):
+            self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
+            return True
+        closing(self.session, self.origin, self.look.width)
+        click.echo()
+        self.record_lost |= self.session.record_behind
+        record = self.session.record_path
+        self.session, self.origin = self.next_game(self.session, name)
+        self.told, self.warned = set(), 0
+        if record is not None:
+            self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
+        self.greet()
         return True
 
     def display(self, name: str) -> None:

@@ -17,7 +17,7 @@ from .options import given_on_the_command_line
 #: The help of ``--scheduler``.
 SCHEDULER_HELP = (
     "Run the deals as tasks on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
-    "needs pip install 'foursquare[dask]'."
+    "needs pip install 'foursquare-solitaire[dask]'."
 )
 #: The help of ``--resume``.
 RESUME_HELP = (

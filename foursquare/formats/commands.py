@@ -20,7 +20,8 @@ class CommandKind(StrEnum):
 
     #: changes the game (``undo``, ``redo``)
     GAME = "game"
-    #: ends the reading of the script (``quit``)
+    #: ends the game and the reading of a script (``quit``; at the prompt ``again`` and
+    #: ``new`` then start the next game)
     STOP = "stop"
     #: only shows or writes something: ignored when a script is replayed from a file
     DISPLAY = "display"
@@ -93,6 +94,8 @@ TABLE: tuple[CommandSpec, ...] = (
         " (state! FILE: over another file too)",
     ),
     CommandSpec("help", _DISPLAY, usage="help", help="this list", aliases=("?", "h")),
+    CommandSpec("again", _STOP, usage="again", help="end this game and play its deal again from the start"),
+    CommandSpec("new", _STOP, usage="new", help="end this game and play a new deal chosen at random"),
     CommandSpec("quit", _STOP, usage="quit", help="stop (a recording stays complete)", aliases=("exit", "q")),
     CommandSpec("save!", _FORCED, Argument.REQUIRED),
     CommandSpec("state!", _FORCED, Argument.REQUIRED),
@@ -106,7 +109,8 @@ COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is not _F
 COMMAND_ALIASES: dict[str, str] = {a: c.name for c in TABLE for a in c.aliases}
 #: Commands that change the game when a script is replayed.
 GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _GAME)
-#: Commands that end the reading of a script.
+#: Commands that end the game and the reading of a script (at the prompt, ``again`` and
+#: ``new`` then start the next game).
 STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
 #: The forms of ``save`` and ``state`` that write even over a file holding something else.
 FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)

@@ -1,6 +1,6 @@
 """Foursquare as a Gymnasium environment, for people who train agents (docs/guide/training.md).
 
-Behind the ``gym`` extra (``pip install 'foursquare[gym]'``: Gymnasium, and NumPy
+Behind the ``gym`` extra (``pip install 'foursquare-solitaire[gym]'``: Gymnasium, and NumPy
 through it); importing :mod:`foursquare` never imports them.  Importing this
 package registers ``Foursquare-v0`` (the rule set as ``rules=``, standard by
 default) and one id a preset (:data:`ENV_IDS`: ``Foursquare-ThreeSquare-v0``...),
@@ -32,7 +32,7 @@ except ImportError as error:  # the extra is not installed
         """foursquare.gym imported without Gymnasium installed."""
 
     raise GymnasiumMissingError(
-        "foursquare.gym needs Gymnasium: pip install 'foursquare[gym]' (or pip install gymnasium)", name=error.name
+        "foursquare.gym needs Gymnasium: pip install 'foursquare-solitaire[gym]' (or pip install gymnasium)", name=error.name
     ) from None
 
 from ..engine.rules import PRESETS

@@ -724,3 +724,51 @@ def test_a_piped_move_script_is_never_read_past_the_size_limit(monkeypatch):
     assert stopped.value.code == 1
     assert pipe.tell() == 1001  # one byte past the limit, no more: memory stays bounded
     assert len(lines) == 250  # every whole line before it was given (and played)
+
+
+def test_after_game_over_again_replays_the_deal_and_new_deals_another(tmp_path):
+    """A game played to its end, then ``again`` (the same deal from its start) and ``new``
+    (a deal chosen at random): the recording keeps the finished game whole, untouched."""
+    record = tmp_path / "game.yaml"
+    moves = conformance_record(21)["moves"]
+    script = "\n".join([*moves, "again", "d4", "new", "d4", "quit"]) + "\n"
+    result = interactive(["--deal", "21", "--record", record], script)
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    out = result.stdout
+    assert "Game over: lost: too many face down (5, limit 4). Type undo, again, new or quit." in out
+    assert "game over (undo, again, new, quit)> " in out
+    assert out.count("Foursquare, deal 21 (standard rules).") == 2
+    assert out.count(f"{record} keeps the game just played. This game is not recorded") == 1
+    chosen = re.search(r"Deal (\d+) \(chosen at random; play it again with --deal \1\)", out)
+    assert chosen is not None and f"Foursquare, deal {chosen[1]} (standard rules)." in out
+    assert out.rstrip().endswith(f"foursquare play --deal {chosen[1]}")
+    kept = load(record)
+    assert [str(p.cell) for p in kept.moves] == moves and kept.is_over
+
+
+def test_again_needs_the_start_of_the_game(tmp_path):
+    """A game resumed from a saved state with no deal and no moves: ``again`` is not
+    offered, and refused with why; ``new`` still is."""
+    game = Game.from_deal(1)
+    game.play("d4")
+    lines = [line for line in game.state().splitlines() if not line.startswith(("deal:", "moves:"))]
+    state = tmp_path / "s.yaml"
+    state.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = interactive(["--resume", state], "again\nquit\n")
+    assert result.exit_code == 0
+    assert result.stderr.startswith("again: the start of this game is not known")
+    assert result.stdout.count("Foursquare (standard rules).") == 1
+
+
+def test_new_with_moves_taken_back_says_what_the_recording_leaves_out_first(tmp_path):
+    record = tmp_path / "game.yaml"
+    result = interactive(["--deal", "1", "--record", record], "d4\ne4\nundo\nnew\nnew\nquit\n")
+    assert result.exit_code == 0
+    assert "1 move taken back; type redo to play them again, or new once more to go on without them" in result.stderr
+    assert result.stdout.count("Foursquare, deal") == 2 and len(load(record).moves) == 1
+
+
+@pytest.mark.parametrize("command", ["again", "new"])
+def test_again_and_new_end_a_piped_script_like_quit(command):
+    result = invoke(["play", "--deal", "1"], input=f"d4\n{command}\ne4\n")
+    assert result.exit_code == 0 and result.stdout.startswith("Stopped after 1 card placed.")

@@ -91,18 +91,18 @@ def test_the_history_file_is_cut_when_it_grows_to_twice_its_length(tmp_path, mon
     readline.clear_history()
     try:
         with prompt_editing(Game.from_deal(1), str(path)):
-            readline.add_history("new line")
+            readline.add_history("latest line")
     finally:
         readline.clear_history()
     lines = path.read_text().splitlines()
-    assert len(lines) == HISTORY_LINES and lines[-1] == "new line"
+    assert len(lines) == HISTORY_LINES and lines[-1] == "latest line"
 
 
 def test_the_lines_that_end_the_game_are_left_out_of_a_history_read(tmp_path):
     import readline
 
     path = tmp_path / "prompt-history"
-    path.write_text("d4\nquit\nhint\nq\nEXIT\n")  # written before they were left out
+    path.write_text("d4\nquit\nhint\nq\nEXIT\nnew\nagain\n")  # written before they were left out (new, again: end a game too)
     readline.clear_history()
     try:
         assert _load_history(readline, str(path)) == 2

@@ -529,3 +529,17 @@ def test_a_history_that_is_not_a_file_is_refused_by_every_command_without_openin
         assert played.stderr == message + ". This game is not recorded in the history.\n"
     finally:
         timer.cancel()
+
+
+def test_again_and_new_at_the_prompt_give_each_game_its_own_row():
+    """A game played to its end stays in the history as it ended; ``again`` and ``new``
+    each start a game with a row of its own."""
+    from helpers import conformance_record
+
+    moves = conformance_record(21)["moves"]
+    done = prompt(21, [*moves, "again", "d4", "new", "d4", "quit"])
+    assert done.exit_code == 0, done.output
+    first, second, third = records()
+    assert (first.deal, first.moves, first.status.value) == (21, len(moves), "lost")
+    assert (second.deal, second.moves, second.status.value, third.moves) == (21, 1, "playing", 1)
+    assert all(r.ended is not None for r in (first, second, third))

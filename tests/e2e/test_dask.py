@@ -462,7 +462,7 @@ def test_without_the_dask_extra_scheduler_is_a_usage_error_naming_it(tmp_path, a
     done = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, *args, "--scheduler", "tcp://127.0.0.1:8786", "--output", str(path)],
                           capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=60)
     assert done.returncode == 2, done.stderr
-    assert "pip install 'foursquare[dask]'" in done.stderr and "Traceback" not in done.stderr
+    assert "pip install 'foursquare-solitaire[dask]'" in done.stderr and "Traceback" not in done.stderr
     assert not path.exists()
 
 

@@ -35,4 +35,4 @@ def test_foursquare_gym_without_gymnasium_says_how_to_install_it():
         "    print(isinstance(error, FoursquareError), error)\n"
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "True foursquare.gym needs Gymnasium: pip install 'foursquare[gym]' (or pip install gymnasium)\n"
+    assert done.stdout == "True foursquare.gym needs Gymnasium: pip install 'foursquare-solitaire[gym]' (or pip install gymnasium)\n"

@@ -595,8 +595,8 @@ class Prompt:
 
     def _loop(self) -> None:
         """Read and act on lines until the end (see :meth:`run`).  At a terminal, Ctrl-C
-        cancels the line being typed, or the hint being thought, and prompts again (as
-        Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
+        cancels the line being typed, the hint being thought or any command under way,
+        and prompts again (as Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
         try:
             while True:
                 try:
@@ -616,8 +616,11 @@ class Prompt:
                     self.say_error(error_text(exc))
                     closing(self.session, self.origin, self.look.width)
                     sys.exit(1)
-                if not self.handle(line):
-                    break
+                try:
+                    if not self.handle(line):
+                        break
+                except KeyboardInterrupt:  # (a command under way: what it did so far stands)
+                    self.cancelled()
         except (KeyboardInterrupt, Terminated):
             # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
             # commands to copy); the boundary says Interrupted. or Terminated.

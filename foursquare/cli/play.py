@@ -336,7 +336,7 @@ class Origin:
 def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
     """The end of a session: the result (or how far the game got), the score, how to replay
     (``behind``: without the lines that point to a recording that misses moves), fitted
-    to the terminal's ``width`` but no more than 40 columns (:func:`~foursquare.cli.render.closing_width`):
+    to the terminal's ``width`` (:func:`~foursquare.cli.render.closing_width`):
     a command to copy that does not fit beside its label goes on a line of its own, whole."""
     if game.is_over:
         head = outcome_text(game)

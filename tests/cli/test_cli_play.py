@@ -396,7 +396,9 @@ class FakeTerminal:
 
 
 def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("COLUMNS", "40")
     assert Look.for_stream(FakeTerminal()) == Look(color=True, symbols=True, width=40)
@@ -405,9 +407,43 @@ def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
     assert Look.for_stream(FakeTerminal()) == Look(False, False)
 
 
+@pytest.mark.parametrize(
+    ("env", "symbols"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, False),
+        ({"LC_CTYPE": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, False),
+        ({"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}, False),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "ja_JP.UTF-8"}, True),
+    ],
+)
+def test_no_suit_symbols_where_a_terminal_draws_ambiguous_width_wide(monkeypatch, env, symbols):
+    """Under a CJK locale ♠♣♥ (East Asian Ambiguous) take two columns and the grid's rows
+    would drift: ASCII suits there, the colour kept."""
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    look = Look.for_stream(FakeTerminal())
+    assert look.symbols is symbols and look.color is True
+
+
+@pytest.mark.parametrize(("value", "plain"), [("1", True), ("yes", True), ("0", False), ("", False)])
+def test_foursquare_ascii_is_the_ascii_switch_for_every_command(monkeypatch, value, plain):
+    for name in ("NO_COLOR", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("FOURSQUARE_ASCII", value)
+    look = Look.for_stream(FakeTerminal())
+    assert (look.color, look.symbols) == ((False, False) if plain else (True, True))
+
+
 @pytest.mark.parametrize("env", [{"TERM": "dumb"}, {"NO_COLOR": "1"}, {"NO_COLOR": "1", "TERM": "dumb"}])
 def test_no_colour_on_a_dumb_terminal_or_under_no_color(monkeypatch, env):
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setenv("TERM", "xterm")
     for key, value in env.items():
         monkeypatch.setenv(key, value)
@@ -503,7 +539,7 @@ def test_a_command_that_does_not_fit_beside_its_label_has_a_line_of_its_own(monk
     assert f"  foursquare replay {record}" in lines
     assert f"  foursquare play --resume {record} --record {record}" in lines
     for line in lines:
-        assert len(line) <= min(width, 40) or line.startswith("  foursquare ") or " " not in line.strip(), line
+        assert len(line) <= width or line.startswith("  foursquare ") or " " not in line.strip(), line
 
 
 def test_the_closing_lines_of_a_lost_recording_are_fitted_too(monkeypatch, tmp_path):

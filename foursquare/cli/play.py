@@ -817,7 +817,10 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             if entry is None:
                 continue
             if isinstance(entry, Move):
-                session.play(entry)
+                try:
+                    session.play(entry)
+                except FoursquareError as exc:  # a cell's reason does not name it: the line says which
+                    fail(f"{STDIN}:{number}: {exc}" if "drawn" in exc.facts else f"{STDIN}:{number}: {entry.cell}: {exc}")
                 if verbose:
                     look.echo(look.draw(session.game, reveal=session.reveal))
                     look.echo()

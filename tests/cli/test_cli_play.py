@@ -83,7 +83,7 @@ def test_a_byte_order_mark_and_crlf_are_accepted_at_the_prompt_and_in_a_script(i
         ("7X e4", "not a card: '7X'"),
         ("d4 e4 f4", "not a move: 'd4 e4 f4'"),
         ("please", "not a move or a command: 'please'"),
-        ("g7", "g7 is not orthogonally adjacent to a pile"),
+        ("g7", "g7: not next to a pile (above, below or beside it)"),
         ("9H e4", "the card drawn is 3C, not 9H"),
     ],
 )
@@ -97,8 +97,8 @@ def test_the_prompt_says_what_is_wrong_with_a_line(line, message):
 @pytest.mark.parametrize(
     "script, line, message",
     [
-        ("d4\n\n# a comment\nd4\na1\n", 5, "a1 is not orthogonally adjacent to a pile"),
-        ("d4\nd9\n", 2, "d9 is outside the frame"),
+        ("d4\n\n# a comment\nd4\na1\n", 5, "a1: not next to a pile (above, below or beside it)"),
+        ("d4\nd9\n", 2, "d9: outside the frame"),
         ("d4\ne4\n7H c4\n", 3, "the card drawn is 7D, not 7H"),
         ("d4\nplease\n", 2, "not a move or a command: 'please'"),
         ("d4 e4 f4\n", 1, "not a move: 'd4 e4 f4'"),
@@ -123,7 +123,7 @@ def test_a_move_after_the_end_of_the_game_is_an_error_at_its_line():
     moves = conformance_record(21)["moves"]
     result = invoke(["play", "--deal", "21"], input="\n".join(moves + ["a1"]) + "\n")
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: the game is over")
+    assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: a1: the game is over")
 
 
 def test_bom_and_crlf_in_a_piped_script():
@@ -277,7 +277,7 @@ def test_prompt_reports_a_bad_move_and_goes_on():
     assert result.exit_code == 0
     errors = result.stderr.splitlines()
     assert errors[0].startswith("not a move or a command: 'zz'")
-    assert errors[1] == "g7: g7 is not orthogonally adjacent to a pile"
+    assert errors[1] == "g7: not next to a pile (above, below or beside it)"
     assert errors[2] == "9H e4: the card drawn is 3C, not 9H"
     assert "Last move: 3C to e4" in result.stdout
 

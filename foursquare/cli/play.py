@@ -54,7 +54,7 @@ from .boundary import Command, command_boundary, error_text, fail
 from .gamefiles import game_of_options_file
 from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
-from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
+from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
 
@@ -649,8 +649,8 @@ class Prompt:
         was_over = self.game.is_over
         try:
             self.session.play(move)
-        except FoursquareError as exc:
-            self.say_error(f"{move}: {exc}")
+        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
+            self.say_error(cards_text(f"{move}: {exc}", symbols=self.look.symbols))
             return True
         self.tell_recording()
         self.show()

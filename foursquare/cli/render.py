@@ -31,6 +31,7 @@ characters a column, so that a 40-column terminal holds it.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -91,6 +92,21 @@ def _plain(text: str, role: str) -> str:
 def card_text(card: Card, *, symbols: bool = False) -> str:
     """A card as shown to a person: ``7H`` (ASCII) or ``7♥`` / ``10♦`` (symbols)."""
     return card.symbol() if symbols else str(card)
+
+
+_CARD_NAME = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def cards_text(text: str, *, symbols: bool = False) -> str:
+    """``text`` (a message) with each card named as :func:`card_text` shows it, so
+    that an error at the prompt names cards as the prompt does.
+
+    >>> cards_text("7H d4: the card drawn is TD, not 7H", symbols=True)
+    '7♥ d4: the card drawn is 10♦, not 7♥'
+    """
+    if not symbols:
+        return text
+    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
 
 
 def _suit_role(card: Card) -> str:

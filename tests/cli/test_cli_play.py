@@ -743,3 +743,17 @@ def test_the_prompt_hint_with_no_next_card_is_a_sentence(tmp_path):
     deck.write_text("2D 3C\n")
     result = invoke(["play", "--deck", str(deck), "--interactive"], input="d4\ne4\nhint\nquit\n")
     assert "No hint: the next card is unknown" in result.output and "Error" not in result.output
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+def test_an_error_at_the_prompt_names_cards_as_the_prompt_shows_them(tmp_path):
+    """At a terminal the prompt shows ``2♦>``: the error of a wrong card says ``2♦`` too, not ``2D``."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE")}
+    env.update(TERM="dumb", LANG="C.UTF-8", PYTHONUNBUFFERED="1")
+    run = on_a_terminal(["play", "--deal", "1", "--no-history"], input=b"7H d4\nquit\n", env=env, cwd=tmp_path)
+    out = run.terminal.decode("utf-8", "replace").replace("\r", "")
+    assert "2♦> " in out
+    assert "7♥ d4: the card drawn is 2♦, not 7♥" in out
+    assert "2D" not in out and "7H d4:" not in out

@@ -3,6 +3,7 @@ prompt mode (forced with --interactive), recording, and bad input."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import types
@@ -359,6 +360,16 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
     assert result.exit_code == 0
     assert "no such folder to write the file in" in result.stderr
     assert "Last move: 3C to e4" in result.stdout
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a folder that is there but takes no new files: Linux's /proc")
+@pytest.mark.parametrize("command", ["save", "state"])
+def test_a_folder_that_is_there_is_never_said_to_be_missing(command):
+    """``save /proc/x.yaml``: the folder exists (creating fails with ENOENT): say so, in the system's words."""
+    result = interactive(["--deal", "1"], f"d4\n{command} /proc/x.yaml\n")
+    assert result.exit_code == 0
+    assert "/proc/x.yaml: the folder /proc takes no new files (the system says: No such file or directory)" in result.stderr
+    assert "no such folder" not in result.stderr
 
 
 def test_hint_without_bots(monkeypatch):

@@ -72,7 +72,7 @@ STDIN = "<stdin>"
     help="Keep the transcript in FILE (at the prompt: complete after every move; Ctrl-C loses nothing).",
 )
 @click.option("--force", is_flag=True, help="Let --record overwrite an existing non-empty file.")
-@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols (FOURSQUARE_ASCII=1 too).")
 @click.option("--reveal", is_flag=True, help="Show face-down cards as a memory aid (toggle with 'reveal').")
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")

@@ -38,10 +38,11 @@ def wide_ambiguous() -> bool:
     """Whether the terminal likely draws East Asian ambiguous-width characters two
     columns wide (``♠♣♥`` among them, so that the grid's rows would drift): a
     Chinese, Japanese or Korean locale (the first of ``LC_ALL``, ``LC_CTYPE``,
-    ``LANG`` that is set)."""
+    ``LANG`` that names a language: Python sets ``LC_CTYPE=C.UTF-8`` itself where
+    the locale named is not installed, PEP 538)."""
     for name in ("LC_ALL", "LC_CTYPE", "LANG"):
         value = os.environ.get(name, "")
-        if value:
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
             return value.lower().startswith(("ja", "ko", "zh"))
     return False
 

@@ -425,6 +425,7 @@ def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
         ({"LC_CTYPE": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, False),
         ({"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}, False),
         ({"LC_ALL": "en_US.UTF-8", "LANG": "ja_JP.UTF-8"}, True),
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "ja_JP.UTF-8"}, False),  # Python's own coercion (PEP 538)
     ],
 )
 def test_no_suit_symbols_where_a_terminal_draws_ambiguous_width_wide(monkeypatch, env, symbols):
@@ -768,3 +769,33 @@ def test_an_error_at_the_prompt_names_cards_as_the_prompt_shows_them(tmp_path):
     assert "2♦> " in out
     assert "7♥ d4: the card drawn is 2♦, not 7♥" in out
     assert "2D" not in out and "7H d4:" not in out
+
+
+def _terminal_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE")}
+    env.update({"TERM": "dumb", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **extra})
+    return env
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+def test_the_last_move_line_takes_the_whole_width_of_a_real_80_column_terminal(tmp_path):
+    game = Game.from_deal(4)
+    while len(game.moves) < 14:
+        game.play(game.legal_cells()[len(game.moves) * 7 % len(game.legal_cells())])
+    typed = "".join(f"{m.cell}\n" for m in game.moves) + "quit\n"
+    run = on_a_terminal(["play", "--deal", "4", "--no-history"], input=typed.encode(), env=_terminal_env(),
+                        columns=80, cwd=tmp_path)
+    lines = run.terminal.decode("utf-8", "replace").replace("\r", "").splitlines()
+    assert "Last move: 10♥ to d1, flipped a1 b1 c1 d2" in lines  # 41 columns: one line, not broken at 40
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+@pytest.mark.parametrize("extra", [{"LANG": "ja_JP.UTF-8"}, {"LC_ALL": "zh_CN.UTF-8"}, {"FOURSQUARE_ASCII": "1"}])
+def test_a_terminal_that_draws_suits_wide_gets_ascii_suits(tmp_path, extra):
+    """♠♣♥ are East Asian Ambiguous: a CJK terminal draws them two columns wide and the
+    grid's rows drift; there (and with FOURSQUARE_ASCII=1) the cards are written 2D, 3C."""
+    run = on_a_terminal(["play", "--deal", "1", "--no-history"], input=b"d4\nquit\n", env=_terminal_env(**extra),
+                        cwd=tmp_path)
+    out = run.terminal.decode("utf-8", "replace")
+    assert "2D> " in out and "3C> " in out
+    assert not any(suit in out for suit in "♠♣♥♦")

@@ -49,6 +49,9 @@ ENVIRONMENT = [
      " Set but empty, it names no folder: an error (status 1); play says so and plays the game without keeping it."),
     ("NO_COLOR", "When set to anything but the empty string, nothing is drawn in colour at a terminal"
      " (as with TERM=dumb). The suit symbols stay; --ascii leaves them out too."),
+    ("FOURSQUARE_ASCII", "When set to anything but the empty string or 0, every command draws in plain ASCII,"
+     " as with --ascii: no colour, no suit symbols. Under a Chinese, Japanese or Korean locale (LC_ALL, LC_CTYPE"
+     " or LANG) the suits are ASCII anyway: such terminals draw the suit symbols two columns wide."),
     ("FOURSQUARE_PURE_PYTHON", "When set to anything but the empty string or 0, the solver and the bots search in"
      " pure Python instead of the compiled core: the same results, only slower. foursquare --version says which"
      " core runs."),

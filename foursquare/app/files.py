@@ -343,14 +343,25 @@ class LockedFile:
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
 
 
+def _not_created(exc: FileNotFoundError, real: str, path: str) -> FileNotFoundError:
+    """The error of a file that could not be made (``ENOENT``), naming ``path``, with
+    the real reason: its folder is missing, or it is there and takes no new files
+    (``/proc``), in the system's words."""
+    folder = os.path.dirname(real) or "."
+    if os.path.isdir(folder):
+        why = f"the folder {folder} takes no new files (the system says: {os_error_words(exc)})"
+        return FileNotFoundError(errno.ENOENT, why, path)
+    return FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path)
+
+
 def _temporary(real: str, path: str) -> tuple[int, str]:
     """A new temporary file beside ``real``: its descriptor and name.
 
     :raises OSError: naming ``path``, with :data:`FOLDER_REFUSES` when the folder refuses it."""
     try:
         return tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=os.path.dirname(real))
-    except FileNotFoundError:
-        raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
+    except FileNotFoundError as exc:
+        raise _not_created(exc, real, path) from None
     except PermissionError as exc:
         raise PermissionError(exc.errno, f"{os_error_words(exc)}: {FOLDER_REFUSES}", path) from None
     except OSError as exc:
@@ -446,8 +457,8 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
                 fd, created = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
         except FileExistsError:
             continue  # created in between: open it
-        except FileNotFoundError:
-            raise FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path) from None
+        except FileNotFoundError as exc:
+            raise _not_created(exc, real, path) from None
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, path) from None
         try:

@@ -57,7 +57,7 @@ from .boundary import Command, command_boundary, error_text, fail
 from .gamefiles import game_of_options_file
 from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
-from .render import COMMAND_LEAD, card_text, closing_width, fit, fit_commands, outcome_text
+from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
 
@@ -75,7 +75,7 @@ STDIN = "<stdin>"
     help="Keep the transcript in FILE (at the prompt: complete after every move; Ctrl-C loses nothing).",
 )
 @click.option("--force", is_flag=True, help="Let --record overwrite an existing non-empty file.")
-@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols (FOURSQUARE_ASCII=1 too).")
 @click.option("--reveal", is_flag=True, help="Show face-down cards as a memory aid (toggle with 'reveal').")
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
@@ -366,7 +366,7 @@ class Origin:
 def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
     """The end of a session: the result (or how far the game got), the score, how to replay
     (``behind``: without the lines that point to a recording that misses moves), fitted
-    to the terminal's ``width`` but no more than 40 columns (:func:`~foursquare.cli.render.closing_width`):
+    to the terminal's ``width`` (:func:`~foursquare.cli.render.closing_width`):
     a command to copy that does not fit beside its label goes on a line of its own, whole."""
     if game.is_over:
         head = outcome_text(game)
@@ -705,8 +705,8 @@ class Prompt:
         was_over = self.game.is_over
         try:
             self.session.play(move)
-        except FoursquareError as exc:
-            self.say_error(f"{move}: {exc}")
+        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
+            self.say_error(cards_text(f"{move}: {exc}", symbols=self.look.symbols))
             return True
         self.tell_recording()
         self.show()
@@ -927,7 +927,10 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             if entry is None:
                 continue
             if isinstance(entry, Move):
-                session.play(entry)
+                try:
+                    session.play(entry)
+                except FoursquareError as exc:  # a cell's reason does not name it: the line says which
+                    fail(f"{STDIN}:{number}: {exc}" if "drawn" in exc.facts else f"{STDIN}:{number}: {entry.cell}: {exc}")
                 if verbose:
                     look.echo(look.draw(session.game, reveal=session.reveal))
                     look.echo()

@@ -31,6 +31,7 @@ characters a column, so that a 40-column terminal holds it.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -39,8 +40,8 @@ from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 from ..engine.outcome import outcome_words
 
-#: The columns a drawing fits (docs/guide/playing.md: a 40-column terminal holds it): its text
-#: lines are broken there, and the grid of a standard game is narrower.
+#: The columns text lines are fitted to when the terminal's width is not known
+#: (docs/guide/playing.md: a 40-column terminal holds a standard game's drawing).
 DRAWING_WIDTH = 40
 
 
@@ -72,9 +73,9 @@ def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
 
 
 def closing_width(width: int | None) -> int:
-    """The width the closing lines are fitted to: the terminal's (``None``: not known),
-    but no more than :data:`DRAWING_WIDTH`, as the drawing (docs/guide/playing.md: 40 columns)."""
-    return DRAWING_WIDTH if width is None else max(1, min(width, DRAWING_WIDTH))
+    """The width the closing lines are fitted to: the terminal's, or
+    :data:`DRAWING_WIDTH` when it is not known (``None``)."""
+    return DRAWING_WIDTH if width is None else max(1, width)
 
 
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
@@ -91,6 +92,21 @@ def _plain(text: str, role: str) -> str:
 def card_text(card: Card, *, symbols: bool = False) -> str:
     """A card as shown to a person: ``7H`` (ASCII) or ``7♥`` / ``10♦`` (symbols)."""
     return card.symbol() if symbols else str(card)
+
+
+_CARD_NAME = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+def cards_text(text: str, *, symbols: bool = False) -> str:
+    """``text`` (a message) with each card named as :func:`card_text` shows it, so
+    that an error at the prompt names cards as the prompt does.
+
+    >>> cards_text("7H d4: the card drawn is TD, not 7H", symbols=True)
+    '7♥ d4: the card drawn is 10♦, not 7♥'
+    """
+    if not symbols:
+        return text
+    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
 
 
 def _suit_role(card: Card) -> str:
@@ -245,13 +261,13 @@ def draw(
     """The whole picture: what the last move did, the status line, a blank line, the grid.
 
     :param label: how to name the last move (``Last move``, ``Move 12``).
-    :param width: the terminal's width: longer text lines are broken to fit
-        (the grid is compact already); the drawing's lines never pass
-        :data:`DRAWING_WIDTH` (40) anyway, so that a 40-column terminal holds it.
+    :param width: the terminal's width (``None``: :data:`DRAWING_WIDTH`): longer
+        text lines are broken to fit; the grid is compact already (a standard game's
+        fits 40 columns).
     :returns: text without a final newline (see :func:`grid_text` for the other parameters).
     """
     style = style or _plain
-    width = min(width, DRAWING_WIDTH) if width is not None else DRAWING_WIDTH
+    width = closing_width(width)
     lines = []
     last = move_line(game, symbols=symbols, label=label)
     if last:

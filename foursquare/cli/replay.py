@@ -39,7 +39,7 @@ def start_of(game: Game) -> Game:
     " programs (each as 'state MOVES --after K' prints it, satisfying 'foursquare schema state'; a reader of a"
     " state reads one document); svg (with --final): a picture of the end (SVG, for a browser).",
 )
-@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols (FOURSQUARE_ASCII=1 too).")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
 @command_boundary
 def replay(**given: Any) -> None:

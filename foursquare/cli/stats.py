@@ -88,9 +88,9 @@ def summary_lines(s: Summary) -> list[str]:
         lines.append(f"Score: mean {s.mean_score:.1f}, best {s.best_score} (of the {counted(s.won, 'game')} won)")
     lines.append(f"Winning streak: current {s.current_streak}, longest {s.longest_streak}")
     if s.hints_per_game is not None:
-        lines.append(f"Hints: {s.hints_per_game:.1f} a game")
+        lines.append(f"Hints: {s.hints_per_game:.1f} a game played (mean)")
     if s.seconds_per_game is not None:
-        lines.append(f"Time: {duration_text(s.seconds_per_game)} a game (median)")
+        lines.append(f"Time: {duration_text(s.seconds_per_game)} a game played (median)")
     return lines
 
 

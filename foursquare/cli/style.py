@@ -34,6 +34,19 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
+def wide_ambiguous() -> bool:
+    """Whether the terminal likely draws East Asian ambiguous-width characters two
+    columns wide (``♠♣♥`` among them, so that the grid's rows would drift): a
+    Chinese, Japanese or Korean locale (the first of ``LC_ALL``, ``LC_CTYPE``,
+    ``LANG`` that names a language: Python sets ``LC_CTYPE=C.UTF-8`` itself where
+    the locale named is not installed, PEP 538)."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value.lower().startswith(("ja", "ko", "zh"))
+    return False
+
+
 @dataclass(frozen=True)
 class Look:
     """How to draw for one output stream.
@@ -51,7 +64,8 @@ class Look:
     def for_stream(cls, stream: IO[str] | None = None, *, ascii: bool = False) -> Look:
         """Colour and symbols only on a terminal that can show them; never colour
         under ``NO_COLOR`` (https://no-color.org) or on a ``TERM=dumb`` terminal;
-        neither with ``ascii``.  On a terminal, its width too.
+        neither with ``ascii`` or ``FOURSQUARE_ASCII=1``.  No symbols under a CJK
+        locale (:func:`wide_ambiguous`).  On a terminal, its width too.
 
         :param stream: the stream written to (default ``sys.stdout``)."""
         stream = sys.stdout if stream is None else stream
@@ -62,12 +76,12 @@ class Look:
         if not terminal:
             return cls(False, False)
         width = shutil.get_terminal_size().columns or None
-        if ascii:
+        if ascii or os.environ.get("FOURSQUARE_ASCII", "") not in ("", "0"):
             return cls(False, False, width)
         encoding = getattr(stream, "encoding", None) or "ascii"
         try:
             "♣♦♥♠".encode(encoding)
-            symbols = True
+            symbols = not wide_ambiguous()
         except (LookupError, UnicodeEncodeError):
             symbols = False
         dumb = os.environ.get("TERM", "") == "dumb"

@@ -436,29 +436,32 @@ class Game:
         """Why placing the next card at ``cell`` is illegal, or ``None`` when it is legal (RULES.md §3).
 
         :param cell: a cell like ``d4``.
-        :returns: a one-line reason (the game is over; outside the frame; the pile
-            is full; not adjacent to a pile; outside the 4x4 box), or ``None``.
+        :returns: a one-line reason in plain words that does not name the cell (the
+            caller names it: ``h1: outside the frame (a1-g7)``): the game is over;
+            outside the frame; the pile there is full; not next to a pile; outside
+            the 4x4 box.  ``None`` when the move is legal.
         :raises ParseError: for a ``cell`` that is not a cell (as :meth:`play`).
         """
         c = as_cell(cell, "Game.why_illegal")
         if self._status is not _PLAYING:
             return f"the game is over ({self._outcome_text()})"
         if not self._geo.inside[c]:
-            return f"{c} is outside the frame ({self._geo.corner})"
+            return f"outside the frame ({self._geo.corner})"
         if self._is_open(c):
             return None
         if self._h[c]:
-            return f"the pile at {c} is full ({self._cap} cards)"
+            return f"the pile there is full ({self._cap} cards)"
         if not self._nb[c]:
-            kind = "orthogonally " if self.rules.adjacency is Adjacency.EDGE else ""
-            return f"{c} is not {kind}adjacent to a pile"
+            if self.rules.adjacency is Adjacency.EDGE:
+                return "not next to a pile (above, below or beside it)"
+            return "not next to a pile (above, below, beside or diagonally)"
         r0, r1, c0, c1 = self._box
         r, col = c.row, c.column
         rows = max(r1, r) - min(r0, r) + 1
         cols = max(c1, col) - min(c0, col) + 1
         n = self._size
         span = f"{rows} rows" if rows > n else f"{cols} columns"
-        return f"{c} is outside the {n}x{n} box (the grid would span {span})"
+        return f"outside the {n}x{n} box (the grid would span {span})"
 
     def _is_open(self, c: int) -> bool:
         """RULES.md §3: whether the next card of a running game may go to cell ``c``.

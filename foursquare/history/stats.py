@@ -30,8 +30,8 @@ class Summary:
         RULES.md §5), ``None`` with none.
     :ivar current_streak, longest_streak: games won in a row, in the order they
         ended: the run at the end, and the longest run.
-    :ivar hints_per_game: hints asked per game played or stopped (of those whose
-        hints are known), ``None`` with none.
+    :ivar hints_per_game: the mean of the hints asked in the games played (of those
+        whose hints are known; the stopped games left out, as for the time), ``None`` with none.
     :ivar seconds_per_game: the median time from the first card to the last
         move of the games played, ``None`` with none known.
     :ivar scores: score -> games won with it.
@@ -99,7 +99,7 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
         run = run + 1 if r.status is Status.WON else 0
         out.longest_streak = max(out.longest_streak, run)
     out.current_streak = run
-    hints = [r.hints for r in records if r.hints is not None]
+    hints = [r.hints for r in finished if r.hints is not None]  # the games played, as the time
     if hints:
         out.hints_per_game = sum(hints) / len(hints)
     times = [s for s in (r.seconds for r in finished) if s is not None and math.isfinite(s)]

@@ -214,7 +214,8 @@ def _check_room(path: str) -> None:
     refusal = _no_room(folder)
     if refusal is not None:
         raise HistoryStoreError(
-            f"{shown_name(path)}: cannot read the history: its folder cannot hold it: {refusal.strerror or refusal}"
+            f"{shown_name(path)}: cannot read the history: the folder {shown_name(folder)} takes no new files"
+            f" (the system says: {refusal.strerror or refusal})"
         ) from None
 
 

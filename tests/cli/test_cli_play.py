@@ -3,6 +3,7 @@ prompt mode (forced with --interactive), recording, and bad input."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import types
@@ -83,7 +84,7 @@ def test_a_byte_order_mark_and_crlf_are_accepted_at_the_prompt_and_in_a_script(i
         ("7X e4", "not a card: '7X'"),
         ("d4 e4 f4", "not a move: 'd4 e4 f4'"),
         ("please", "not a move or a command: 'please'"),
-        ("g7", "g7 is not orthogonally adjacent to a pile"),
+        ("g7", "g7: not next to a pile (above, below or beside it)"),
         ("9H e4", "the card drawn is 3C, not 9H"),
     ],
 )
@@ -97,8 +98,8 @@ def test_the_prompt_says_what_is_wrong_with_a_line(line, message):
 @pytest.mark.parametrize(
     "script, line, message",
     [
-        ("d4\n\n# a comment\nd4\na1\n", 5, "a1 is not orthogonally adjacent to a pile"),
-        ("d4\nd9\n", 2, "d9 is outside the frame"),
+        ("d4\n\n# a comment\nd4\na1\n", 5, "a1: not next to a pile (above, below or beside it)"),
+        ("d4\nd9\n", 2, "d9: outside the frame"),
         ("d4\ne4\n7H c4\n", 3, "the card drawn is 7D, not 7H"),
         ("d4\nplease\n", 2, "not a move or a command: 'please'"),
         ("d4 e4 f4\n", 1, "not a move: 'd4 e4 f4'"),
@@ -123,7 +124,7 @@ def test_a_move_after_the_end_of_the_game_is_an_error_at_its_line():
     moves = conformance_record(21)["moves"]
     result = invoke(["play", "--deal", "21"], input="\n".join(moves + ["a1"]) + "\n")
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: the game is over")
+    assert result.stderr.startswith(f"<stdin>:{len(moves) + 1}: a1: the game is over")
 
 
 def test_bom_and_crlf_in_a_piped_script():
@@ -277,7 +278,7 @@ def test_prompt_reports_a_bad_move_and_goes_on():
     assert result.exit_code == 0
     errors = result.stderr.splitlines()
     assert errors[0].startswith("not a move or a command: 'zz'")
-    assert errors[1] == "g7: g7 is not orthogonally adjacent to a pile"
+    assert errors[1] == "g7: not next to a pile (above, below or beside it)"
     assert errors[2] == "9H e4: the card drawn is 3C, not 9H"
     assert "Last move: 3C to e4" in result.stdout
 
@@ -361,6 +362,16 @@ def test_save_to_a_bad_place_says_why_and_goes_on(tmp_path):
     assert "Last move: 3C to e4" in result.stdout
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a folder that is there but takes no new files: Linux's /proc")
+@pytest.mark.parametrize("command", ["save", "state"])
+def test_a_folder_that_is_there_is_never_said_to_be_missing(command):
+    """``save /proc/x.yaml``: the folder exists (creating fails with ENOENT): say so, in the system's words."""
+    result = interactive(["--deal", "1"], f"d4\n{command} /proc/x.yaml\n")
+    assert result.exit_code == 0
+    assert "/proc/x.yaml: the folder /proc takes no new files (the system says: No such file or directory)" in result.stderr
+    assert "no such folder" not in result.stderr
+
+
 def test_hint_without_bots(monkeypatch):
     import foursquare.bots as bots
 
@@ -396,7 +407,9 @@ class FakeTerminal:
 
 
 def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.setenv("COLUMNS", "40")
     assert Look.for_stream(FakeTerminal()) == Look(color=True, symbols=True, width=40)
@@ -405,9 +418,44 @@ def test_colour_and_symbols_only_on_a_terminal(monkeypatch):
     assert Look.for_stream(FakeTerminal()) == Look(False, False)
 
 
+@pytest.mark.parametrize(
+    ("env", "symbols"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, False),
+        ({"LC_CTYPE": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, False),
+        ({"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}, False),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "ja_JP.UTF-8"}, True),
+        ({"LC_CTYPE": "C.UTF-8", "LANG": "ja_JP.UTF-8"}, False),  # Python's own coercion (PEP 538)
+    ],
+)
+def test_no_suit_symbols_where_a_terminal_draws_ambiguous_width_wide(monkeypatch, env, symbols):
+    """Under a CJK locale ♠♣♥ (East Asian Ambiguous) take two columns and the grid's rows
+    would drift: ASCII suits there, the colour kept."""
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    look = Look.for_stream(FakeTerminal())
+    assert look.symbols is symbols and look.color is True
+
+
+@pytest.mark.parametrize(("value", "plain"), [("1", True), ("yes", True), ("0", False), ("", False)])
+def test_foursquare_ascii_is_the_ascii_switch_for_every_command(monkeypatch, value, plain):
+    for name in ("NO_COLOR", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("FOURSQUARE_ASCII", value)
+    look = Look.for_stream(FakeTerminal())
+    assert (look.color, look.symbols) == ((False, False) if plain else (True, True))
+
+
 @pytest.mark.parametrize("env", [{"TERM": "dumb"}, {"NO_COLOR": "1"}, {"NO_COLOR": "1", "TERM": "dumb"}])
 def test_no_colour_on_a_dumb_terminal_or_under_no_color(monkeypatch, env):
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("NO_COLOR", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setenv("TERM", "xterm")
     for key, value in env.items():
         monkeypatch.setenv(key, value)
@@ -503,7 +551,7 @@ def test_a_command_that_does_not_fit_beside_its_label_has_a_line_of_its_own(monk
     assert f"  foursquare replay {record}" in lines
     assert f"  foursquare play --resume {record} --record {record}" in lines
     for line in lines:
-        assert len(line) <= min(width, 40) or line.startswith("  foursquare ") or " " not in line.strip(), line
+        assert len(line) <= width or line.startswith("  foursquare ") or " " not in line.strip(), line
 
 
 def test_the_closing_lines_of_a_lost_recording_are_fitted_too(monkeypatch, tmp_path):
@@ -772,3 +820,47 @@ def test_new_with_moves_taken_back_says_what_the_recording_leaves_out_first(tmp_
 def test_again_and_new_end_a_piped_script_like_quit(command):
     result = invoke(["play", "--deal", "1"], input=f"d4\n{command}\ne4\n")
     assert result.exit_code == 0 and result.stdout.startswith("Stopped after 1 card placed.")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+def test_an_error_at_the_prompt_names_cards_as_the_prompt_shows_them(tmp_path):
+    """At a terminal the prompt shows ``2♦>``: the error of a wrong card says ``2♦`` too, not ``2D``."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE")}
+    env.update(TERM="dumb", LANG="C.UTF-8", PYTHONUNBUFFERED="1")
+    run = on_a_terminal(["play", "--deal", "1", "--no-history"], input=b"7H d4\nquit\n", env=env, cwd=tmp_path)
+    out = run.terminal.decode("utf-8", "replace").replace("\r", "")
+    assert "2♦> " in out
+    assert "7♥ d4: the card drawn is 2♦, not 7♥" in out
+    assert "2D" not in out and "7H d4:" not in out
+
+
+def _terminal_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FOURSQUARE_ASCII", "LC_ALL", "LC_CTYPE")}
+    env.update({"TERM": "dumb", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **extra})
+    return env
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+def test_the_last_move_line_takes_the_whole_width_of_a_real_80_column_terminal(tmp_path):
+    game = Game.from_deal(4)
+    while len(game.moves) < 14:
+        game.play(game.legal_cells()[len(game.moves) * 7 % len(game.legal_cells())])
+    typed = "".join(f"{m.cell}\n" for m in game.moves) + "quit\n"
+    run = on_a_terminal(["play", "--deal", "4", "--no-history"], input=typed.encode(), env=_terminal_env(),
+                        columns=80, cwd=tmp_path)
+    lines = run.terminal.decode("utf-8", "replace").replace("\r", "").splitlines()
+    assert "Last move: 10♥ to d1, flipped a1 b1 c1 d2" in lines  # 41 columns: one line, not broken at 40
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal session as on Linux")
+@pytest.mark.parametrize("extra", [{"LANG": "ja_JP.UTF-8"}, {"LC_ALL": "zh_CN.UTF-8"}, {"FOURSQUARE_ASCII": "1"}])
+def test_a_terminal_that_draws_suits_wide_gets_ascii_suits(tmp_path, extra):
+    """♠♣♥ are East Asian Ambiguous: a CJK terminal draws them two columns wide and the
+    grid's rows drift; there (and with FOURSQUARE_ASCII=1) the cards are written 2D, 3C."""
+    run = on_a_terminal(["play", "--deal", "1", "--no-history"], input=b"d4\nquit\n", env=_terminal_env(**extra),
+                        cwd=tmp_path)
+    out = run.terminal.decode("utf-8", "replace")
+    assert "2D> " in out and "3C> " in out
+    assert not any(suit in out for suit in "♠♣♥♦")

@@ -128,11 +128,24 @@ def test_a_closing_line_fits_and_its_command_is_never_broken(line, width):
     assert [w for part in label for w in part.split()] == words
 
 
-def test_the_closing_width_is_the_terminal_but_never_more_than_the_drawing():
+def test_the_closing_width_is_the_terminals_whole_width():
     from foursquare.cli.render import DRAWING_WIDTH, closing_width
 
-    assert closing_width(None) == closing_width(200) == DRAWING_WIDTH == 40
-    assert closing_width(30) == 30
+    assert closing_width(None) == DRAWING_WIDTH == 40
+    assert closing_width(30) == 30 and closing_width(80) == 80 and closing_width(200) == 200
+
+
+def test_text_lines_fit_the_whole_width_of_a_wide_terminal():
+    """The "Last move" line is broken only where the terminal needs it, not at 40 columns."""
+    from foursquare import Game
+    from foursquare.cli.render import draw
+
+    game = Game.from_deal(4)
+    while len(game.moves) < 14:
+        game.play(game.legal_cells()[len(game.moves) * 7 % len(game.legal_cells())])
+    line = "Last move: 10♥ to d1, flipped a1 b1 c1 d2"
+    assert len(line) > 40 and draw(game, symbols=True, width=80).splitlines()[0] == line
+    assert draw(game, symbols=True, width=30).splitlines()[:2] == ["Last move: 10♥ to d1, flipped", "  a1 b1 c1 d2"]
 
 
 def test_no_reason_token_reaches_a_person():

@@ -58,7 +58,7 @@ def test_a_whole_game_piped_into_play():
 def test_an_illegal_move_exits_1_with_one_line():
     done = run("play", "--deal", "1", input="d4\n# fine so far\ng7\n")
     assert done.returncode == 1
-    assert done.stderr == "<stdin>:3: g7 is not orthogonally adjacent to a pile\n"
+    assert done.stderr == "<stdin>:3: g7: not next to a pile (above, below or beside it)\n"
 
 
 def test_closed_stdin_ends_quietly():
@@ -146,10 +146,10 @@ LONG_SHOW = "d4\n" + "show\n" * 400
     "args, script, code, stderr",
     [
         (["play", "--deal", "1", "--verbose"], LONG_SHOW + "e4\n", 0, ""),
-        (["play", "--deal", "1", "--verbose"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7 is not orthogonally adjacent to a pile\n"),
+        (["play", "--deal", "1", "--verbose"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7: not next to a pile (above, below or beside it)\n"),
         (["play", "--deal", "1", "--verbose"], LONG_SHOW + "7H e4\n", 1, "<stdin>:402: the card drawn is 3C, not 7H\n"),
         (["play", "--deal", "1", "--interactive"], LONG_SHOW + "e4\n", 0, ""),
-        (["play", "--deal", "1"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7 is not orthogonally adjacent to a pile\n"),
+        (["play", "--deal", "1"], LONG_SHOW + "g7\n", 1, "<stdin>:402: g7: not next to a pile (above, below or beside it)\n"),
         (["replay", str(EXAMPLES / "lost.yaml")], "", 0, ""),
         # more output than a pipe holds (64 KiB), so the writer surely meets the closed pipe
         (["validate", "--format", "json", *[str(EXAMPLES / "won.yaml")] * 800], "", 0, ""),

@@ -482,3 +482,20 @@ def test_every_loss_reason_has_words_and_no_token():
     for reason in Reason:
         words = outcome_words(Status.LOST, reason, face_down=5, limit=4)
         assert words.startswith("lost: ") and reason.value not in words and "-" not in reason_words(reason)
+
+
+def test_no_reason_for_an_illegal_cell_names_the_cell_or_uses_jargon():
+    """The caller names the cell (``h1: outside the frame``): a reason never names it
+    again, and says "next to a pile" in plain words, never "orthogonally adjacent"."""
+    game = Game(ordered_deck())
+    for _ in range(4):
+        game.play("d4")
+    reasons = {name: game.why_illegal(name) for name in ("d4", "f6", "h8", "a1", "b4")}
+    assert reasons["d4"] == "the pile there is full (4 cards)"
+    assert reasons["f6"] == "not next to a pile (above, below or beside it)"
+    assert reasons["h8"] == "outside the frame (a1-g7)"
+    for name, why in reasons.items():
+        assert why and name not in why and "adjacent" not in why and "orthogonal" not in why
+    with pytest.raises(IllegalMoveError) as info:
+        game.play("f6")
+    assert str(info.value) == reasons["f6"]

@@ -45,7 +45,7 @@ def test_play_move_game_number_and_illegal_cell():
     game.play("d4")
     with pytest.raises(FormatError) as info:
         play_move(game, parse_move("a1"), "t.yaml", 9, 2, 3)
-    assert str(info.value) == "t.yaml:9: game 3, move 2: illegal move a1: a1 is not orthogonally adjacent to a pile"
+    assert str(info.value) == "t.yaml:9: game 3, move 2: illegal move a1: not next to a pile (above, below or beside it)"
 
 
 def test_new_game_sources():

@@ -136,7 +136,7 @@ def test_load_input_move_script_with_deal_deck_or_named_cards():
     "text, expected",
     [
         ("d4\n\n3D e4\n", "m.txt:3: move 2: wrong card: the card drawn is 3C, not 3D"),
-        ("d4\ne4\n# x\ng7\n", "m.txt:4: move 3: illegal move g7: g7 is not orthogonally adjacent to a pile"),
+        ("d4\ne4\n# x\ng7\n", "m.txt:4: move 3: illegal move g7: not next to a pile (above, below or beside it)"),
         ("d4\nno\n", "m.txt:2: not a move or a command: 'no'"),
         ("d4\n7H d4 e4\n", "m.txt:2: not a move"),
         ("\ufeffd4\r\ne4\r\n010\r\n", "m.txt:3: not a cell: '010'"),

@@ -301,8 +301,8 @@ def test_schema_errors(text, expected):
     "text, expected",
     [
         (GOOD.replace('"3C e4"', '"3D e4"'), "t.yaml:5: game 1, move 2: wrong card: the card drawn is 3C, not 3D"),
-        (GOOD.replace('"3C e4"', '"3C g7"'), "t.yaml:5: game 1, move 2: illegal move 3C g7: g7 is not orthogonally adjacent to a pile"),
-        (GOOD.replace('"3C e4"', '"3C h1"'), "t.yaml:5: game 1, move 2: illegal move 3C h1: h1 is outside the frame (a1-g7)"),
+        (GOOD.replace('"3C e4"', '"3C g7"'), "t.yaml:5: game 1, move 2: illegal move 3C g7: not next to a pile (above, below or beside it)"),
+        (GOOD.replace('"3C e4"', '"3C h1"'), "t.yaml:5: game 1, move 2: illegal move 3C h1: outside the frame (a1-g7)"),
         ('foursquare: 1\nmoves:\n- "2D d4"\n- "2D e4"\n', "t.yaml:4: game 1, move 2: illegal move 2D e4: 2D has been drawn already"),
         (
             'foursquare: 1\nmoves:\n- "2D d4"\n- "e4"\n',
@@ -344,7 +344,7 @@ def test_after_an_illegal_move_the_rest_is_not_judged_but_schema_errors_still_ar
     text = GOOD.replace('"3C e4"', '"3C g7"') + "- {cell: d9, face_dwn: 2}\nresult: {status: won}\n"
     messages = errors_of(text)
     assert messages == [
-        "t.yaml:5: game 1, move 2: illegal move 3C g7: g7 is not orthogonally adjacent to a pile",
+        "t.yaml:5: game 1, move 2: illegal move 3C g7: not next to a pile (above, below or beside it)",
         "t.yaml:7: game 1, move 4: unknown key 'face_dwn' in a move (known: card, cell, flipped, face_down, status)",
     ]
 
@@ -400,7 +400,7 @@ def test_check_game_with_a_deal_or_deck_given_from_outside():
 def test_check_game_rules_from_outside_unless_the_transcript_names_them():
     [tg] = read_transcripts("foursquare: 1\ndeal: 1\nmoves: [e5]\n", "t.yaml")
     game, errors = check_game(tg, "t.yaml", rules=get_rules("fixed-board"))
-    assert [str(e) for e in errors] == ["t.yaml:3: game 1, move 1: illegal move e5: e5 is outside the frame (a1-d4)"]
+    assert [str(e) for e in errors] == ["t.yaml:3: game 1, move 1: illegal move e5: outside the frame (a1-d4)"]
     game, errors = check_game(tg, "t.yaml")
     assert errors == []
 

@@ -292,7 +292,7 @@ def test_an_illegal_action_raises_by_default_saying_why():
     env = gymnasium.make("Foursquare-v0")
     env.reset(options={"deal": 1})
     env.step(24)
-    error = _raised(IllegalActionError, lambda: env.step(0), r"^FoursquareEnv.step: action 0 \(a1\) is illegal: a1 is not orthogonally adjacent to a pile \(info\['action_mask'\] marks the legal actions\)$")
+    error = _raised(IllegalActionError, lambda: env.step(0), r"^FoursquareEnv.step: action 0 \(a1\) is illegal: not next to a pile \(above, below or beside it\) \(info\['action_mask'\] marks the legal actions\)$")
     assert isinstance(error, gymnasium.error.InvalidAction) and isinstance(error, IllegalMoveError)
     assert env.unwrapped.placed == 1  # nothing happened: the episode goes on
     env.step(25)

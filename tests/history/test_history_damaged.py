@@ -156,7 +156,10 @@ def test_a_data_folder_that_exists_but_cannot_hold_a_history_is_refused_by_every
         assert (done.exit_code, done.stdout) == (1, ""), (args, done.output)
         said.add(done.stderr)
     (message,) = said
-    assert message.startswith("/proc/history.sqlite3: cannot read the history: its folder cannot hold it: ")
+    assert message == (  # the folder named, and what is wrong with it in plain words, not "No such file" alone
+        "/proc/history.sqlite3: cannot read the history: the folder /proc takes no new files"
+        " (the system says: No such file or directory)\n"
+    )
     played = invoke(["play", "--deal", 1, "--history"], input="d4\n")
     assert played.exit_code == 0 and "Stopped after 1 card placed." in played.stdout
     assert played.stderr == message.rstrip("\n") + ". This game is not recorded in the history.\n"

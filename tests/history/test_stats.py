@@ -70,7 +70,7 @@ def test_a_stopped_game_does_not_break_a_streak():
 def test_hints_and_time_per_game():
     s = summarize([rec("won", 1, hints=4, seconds=30), rec("lost", hints=0, seconds=90), rec("lost", hints=None, seconds=600),
                    rec("playing", hints=2, seconds=None)])
-    assert s.hints_per_game == pytest.approx(6 / 3)  # the games whose hints are known
+    assert s.hints_per_game == pytest.approx(4 / 2)  # the games played whose hints are known: not the stopped one
     assert s.seconds_per_game == 90  # the median of the games played
     assert summarize([rec("won", 1, seconds=None)]).seconds_per_game is None
 
@@ -88,7 +88,7 @@ def test_the_text_names_every_figure_and_a_table_when_several_rule_sets():
     text = stats_text(games, "/h/history.sqlite3")
     assert text.splitlines()[0] == "Games played: 3 (won 2, lost 1); 1 stopped before the end"
     assert "Won: 66.7% (95% interval" in text and "Score: mean 3.5, best 5 (of the 2 games won)" in text
-    assert "Winning streak: current 1, longest 1" in text and "Time: 1 min 00 s a game (median)" in text
+    assert "Winning streak: current 1, longest 1" in text and "Time: 1 min 00 s a game played (median)" in text
     table = text.split("By rule set:\n")[1].splitlines()
     assert table[0].split() == ["rules", "played", "won", "share", "stopped", "mean", "best"]
     assert table[1].split() == ["standard", "2", "1", "50.0%", "0", "5.0", "5"]
@@ -157,3 +157,12 @@ def test_histogram_and_no_histogram_together_are_a_usage_error():
 
     done = invoke(["stats", "--no-histogram", "--histogram"])
     assert done.exit_code == 2 and "use only one of --histogram, --no-histogram" in done.stderr
+
+
+def test_hints_and_time_are_over_the_same_games_and_the_text_says_which():
+    """One basis for both figures: the games played (won or lost), never the stopped ones."""
+    s = summarize([rec("won", 1, hints=1, seconds=60), rec("playing", hints=9, seconds=5)])
+    assert s.hints_per_game == 1 and s.seconds_per_game == 60
+    text = stats_text([rec("won", 1, hints=1, seconds=60), rec("playing", hints=9, seconds=5)], "/h/history.sqlite3")
+    assert "Hints: 1.0 a game played (mean)" in text and "Time: 1 min 00 s a game played (median)" in text
+    assert summarize([rec("playing", hints=3)]).hints_per_game is None

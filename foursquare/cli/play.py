@@ -472,9 +472,11 @@ def help_text(width: int | None = None) -> str:
     """The list of commands at the prompt; on a terminal of ``width`` columns too
     narrow for a command and its help on one line, each help goes under its
     command, indented, broken between words."""
-    column = max(len(name) for name in COMMANDS)
+    aliases = {spec.name: spec.aliases for spec in TABLE}
+    named = {f"{name} ({', '.join(aliases[name])})" if aliases.get(name) else name: text for name, text in COMMANDS.items()}
+    column = max(len(name) for name in named)
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
-    for name, text in COMMANDS.items():
+    for name, text in named.items():
         line = f"  {name:<{column}}  {text}"
         if width is None or len(line) <= width:
             lines.append(line)
@@ -606,7 +608,7 @@ class Prompt:
                     continue
                 except EOFError:
                     click.echo()
-                    self.say_dropped(" (redo before the end keeps them)")
+                    self.say_dropped("")
                     break
                 except UnicodeDecodeError:
                     self.say_error("the line is not UTF-8 text")
@@ -626,7 +628,7 @@ class Prompt:
             # commands to copy); the boundary says Interrupted. or Terminated.
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo()
-                self.say_dropped(" (redo before the end keeps them)")
+                self.say_dropped("")
                 closing(self.session, self.origin, self.look.width)
             raise
         closing(self.session, self.origin, self.look.width)
@@ -649,7 +651,7 @@ class Prompt:
         assert self.session.record_path is not None
         self.say_error(
             f"{shown_name(self.session.record_path)}: the recording keeps the game as it stands, without the"
-            f" {counted(count, 'move')} taken back{then}."
+            f" {counted(count, 'move')} taken back{then.format(them='it' if count == 1 else 'them')}."
         )
         return True
 
@@ -719,7 +721,7 @@ class Prompt:
         name, arg = command
         if name in STOP_COMMANDS:  # a second quit (again, new) goes on without the moves taken back
             leave = "quit again to leave" if name == "quit" else f"{name} once more to go on"
-            if self.say_dropped(f"; type redo to play them again, or {leave} without them"):
+            if self.say_dropped(f"; type redo to play {{them}} again, or {leave} without {{them}}"):
                 return True
             return name != "quit" and self.start_next(name)
         try:

@@ -812,7 +812,7 @@ def test_new_with_moves_taken_back_says_what_the_recording_leaves_out_first(tmp_
     record = tmp_path / "game.yaml"
     result = interactive(["--deal", "1", "--record", record], "d4\ne4\nundo\nnew\nnew\nquit\n")
     assert result.exit_code == 0
-    assert "1 move taken back; type redo to play them again, or new once more to go on without them" in result.stderr
+    assert "1 move taken back; type redo to play it again, or new once more to go on without it" in result.stderr
     assert result.stdout.count("Foursquare, deal") == 2 and len(load(record).moves) == 1
 
 

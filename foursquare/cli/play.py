@@ -684,10 +684,10 @@ class Prompt:
         return line
 
     def announce_end(self) -> None:
-        text = outcome_text(self.game)
+        """What the player may do now the game is over (the drawing above says how it ended)."""
         left = self.commands_left()
         offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
-        lines = fit(f"Game over: {text}. {offer}", self.look.width)
+        lines = fit(offer, self.look.width)
         self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
 
     def handle(self, line: str) -> bool:

@@ -783,7 +783,8 @@ def test_after_game_over_again_replays_the_deal_and_new_deals_another(tmp_path):
     result = interactive(["--deal", "21", "--record", record], script)
     assert result.exit_code == 0 and result.stderr == "", result.output
     out = result.stdout
-    assert "Game over: lost: too many face down (5, limit 4). Type undo, again, new or quit." in out
+    assert "Game over: lost: too many face down\nStock: " in out  # said once, in the drawing
+    assert out.count("Game over: lost") == 1 and "Type undo, again, new or quit." in out
     assert "game over (undo, again, new, quit)> " in out
     assert out.count("Foursquare, deal 21 (standard rules).") == 2
     assert out.count(f"{record} keeps the game just played. This game is not recorded") == 1

@@ -22,7 +22,8 @@ A drawing looks like this (the worked example of RULES.md §7, in ASCII)::
      6  .      .      +      .      .
 
 Each pile shows its top card and its height after a colon; ``##`` is a
-face-down top card (``(7H)`` when revealed as a memory aid); ``*`` marks the
+face-down top card (``(7H)2`` when revealed as a memory aid: the bracket in
+place of the colon, so that the columns keep their width); ``*`` marks the
 cells the last move flipped; ``+`` an empty cell where the card may go (a pile
 of fewer than 4 cards takes it too); ``.`` an empty cell where it may not.
 Only the region that matters is drawn: the piles and the legal cells, 7
@@ -81,7 +82,7 @@ def closing_width(width: int | None) -> int:
 #: ``style(text, role)``: decorates a piece of text (colour); the identity by default.
 Style = Callable[[str, str], str]
 
-#: Room for a top card (``9D``, ``10♦``, ``##``); revealed cards widen the column as needed.
+#: Room for a top card (``9D``, ``10♦``, ``##``): every column's, whatever the cards.
 FACE_WIDTH = 3
 
 
@@ -124,11 +125,14 @@ def region(game: Game) -> tuple[int, int, int, int] | None:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _face_text(pile: Pile, symbols: bool, reveal: bool) -> str:
+def _pile_head(pile: Pile, symbols: bool, reveal: bool) -> str:
+    """The five characters before a pile's height: `` 9D:``, ``10♦:``, `` ##:``; a face-down
+    card revealed replaces the colon by its closing bracket, `` (7H)``, ``(10♦)``, so that
+    every column keeps its width whatever the cards."""
     top = card_text(pile.top, symbols=symbols)
     if pile.face_up:
-        return top
-    return f"({top})" if reveal else "##"
+        return f"{top:>4}:"
+    return f"{'(' + top + ')':>5}" if reveal else "  ##:"
 
 
 def grid_text(
@@ -140,9 +144,9 @@ def grid_text(
 ) -> str:
     """The grid region that matters, with column letters and row numbers.
 
-    Compact enough for a 40-column terminal: 7 characters a column (a pile is
-    ``9D:1*``), wider only while revealed face-down cards (``(10♦)``) need it;
-    before the first card, the empty frame takes 4 a column.
+    Compact enough for a 40-column terminal: 7 characters a column whatever the cards
+    (a pile is ``9D:1*``, ``10♦:1*``, ``##:1*``, revealed ``(10♦)1*``); before the
+    first card, the empty frame takes 4 a column.
 
     :param game: the game to draw.
     :param symbols: suit symbols (``10♦``) instead of ASCII letters (``TD``).
@@ -160,8 +164,7 @@ def grid_text(
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    faces = {cell: _face_text(pile, symbols, reveal) for cell, pile in grid.items()}
-    width = max([FACE_WIDTH, *(len(f) for f in faces.values())])
+    width = FACE_WIDTH
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
@@ -179,9 +182,10 @@ def grid_text(
                 parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
                 continue
             role = _suit_role(pile.top) if pile.face_up else "down"
-            face = style(f"{faces[cell]:>{width}}", role)
+            head = _pile_head(pile, symbols, reveal)
+            face = head[0] + style(head[1:4], role) + ":" if head.endswith(":") else style(head, role)
             star = style("*", "flip") if cell in flipped else " "
-            parts.append(f" {face}:{len(pile.cards)}{star}")
+            parts.append(f"{face}{len(pile.cards)}{star}")
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
 

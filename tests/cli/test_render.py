@@ -164,21 +164,33 @@ def test_no_reason_token_reaches_a_person():
         assert not [r.value for r in Reason if r.value in shown], shown[-500:]
 
 
-ROW = re.compile(r"^ ?\d+ ")
+#: A cell of the grid, 7 characters: an empty cell's mark, or a pile: five characters
+#: before its height (`` 9D:``, ``10♦:``, `` ##:``, revealed `` (7H)``, ``(10♦)``), the
+#: height, the mark of a flip.
+CELL = re.compile(r" {2}[+.] {4}|.{4}[:)][1-4][* ]")
 
 
-def test_a_face_never_runs_into_the_row_number():
-    tens = 0
+def test_the_columns_keep_their_width_whatever_the_cards_and_the_reveal():
+    """Tens (``10♦``) and face-down cards revealed (``(10♦)``) never widen a column, in
+    any drawing mode (ASCII, symbols, revealed): the header's letters stand 7 apart, every
+    row is cut in cells of 7 characters, and no face runs into the row number."""
+    tens = revealed_tens = 0
     for deal in range(40):
         game = Game.from_deal(deal)
         while not game.is_over:
             game.play(game.legal_cells()[0])
+            columns = None
             for symbols in (False, True):
                 for reveal in (False, True):
-                    for line in draw(game, symbols=symbols, reveal=reveal).splitlines():
-                        if ROW.match(line) and not line.startswith("Card"):
-                            number = re.match(r"^ ?\d+", line).group()
-                            rest = line[len(number):]
-                            assert rest.startswith("  "), line  # a space, and the face's own room
-                            tens += "10" in rest[:6]
-    assert tens  # the case of the report was met
+                    header, *rows = grid_text(game, symbols=symbols, reveal=reveal).splitlines()
+                    starts = [m.start() for m in re.finditer(r"[a-g]", header)]
+                    assert starts == [5 + 7 * i for i in range(len(starts))] and columns in (None, len(starts))
+                    columns = len(starts)
+                    for row in rows:
+                        assert re.match(r"[ 1-7]\d ", row), row
+                        cells = [row.ljust(3 + 7 * columns)[3 + 7 * i : 10 + 7 * i] for i in range(columns)]
+                        assert all(CELL.fullmatch(cell) for cell in cells), row
+                        assert len(row) <= 3 + 7 * columns
+                        tens += "10" in row
+                        revealed_tens += "(10" in row
+    assert tens and revealed_tens  # the cases of the reports were met

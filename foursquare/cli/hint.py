@@ -32,7 +32,7 @@ from .options import (
     game_options,
     given_on_the_command_line,
 )
-from .style import counted
+from .style import counted, percent, shown_percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
@@ -96,7 +96,7 @@ def _figures(estimate: Estimate, digits: tuple[int, int]) -> tuple[str, str]:
     """The win chance and the score of ``estimate`` as printed with ``digits`` decimals."""
     win, score = estimate.win_chance, estimate.expected_score
     return (
-        "-" if win is None else f"{100 * win:.{digits[0]}f}%",
+        percent(win, digits[0]),
         "-" if score is None else f"{score:.{digits[1]}f}",
     )
 
@@ -106,7 +106,7 @@ def _key(estimate: Estimate, digits: tuple[int, int]) -> tuple[float, float]:
     printed (all that is left once the win is sure)."""
     win, score = estimate.win_chance, estimate.expected_score
     return (
-        -1.0 if win is None else round(100 * win, digits[0]),
+        -1.0 if win is None else shown_percent(win, digits[0]),
         -1.0 if score is None else round(score, digits[1]),
     )
 

@@ -24,9 +24,30 @@ _COLOURS: dict[str, dict[str, Any]] = {
 }
 
 
-def percent(share: float | None) -> str:
-    """A share as a percentage with one decimal (``96.8%``), ``-`` for none."""
-    return "-" if share is None else f"{100 * share:.1f}%"
+def shown_percent(share: float, decimals: int = 1) -> float:
+    """``share`` (0 to 1) in percent as :func:`percent` shows it: rounded to ``decimals``,
+    but certain (100) or hopeless (0) only when exactly so; a share that would round to
+    either stands half a step inside it (shown ``>99.9%``, ``<0.1%``)."""
+    value = round(100 * share, decimals)
+    half = 10.0**-decimals / 2
+    if share < 1 and value >= 100:
+        return 100 - half
+    if share > 0 and value <= 0:
+        return half
+    return value
+
+
+def percent(share: float | None, decimals: int = 1) -> str:
+    """A share as a percentage (``96.8%``), ``-`` for none; ``>99.9%`` or ``<0.1%``
+    for a share that is not 1 or 0 but would round to it (:func:`shown_percent`)."""
+    if share is None:
+        return "-"
+    value, step = shown_percent(share, decimals), 10.0**-decimals
+    if value == 100 - step / 2:
+        return f">{100 - step:.{decimals}f}%"
+    if value == step / 2:
+        return f"<{step:.{decimals}f}%"
+    return f"{value:.{decimals}f}%"
 
 
 def counted(number: int, noun: str) -> str:

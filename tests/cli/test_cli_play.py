@@ -650,6 +650,33 @@ def test_the_readmes_short_session_is_the_guides_session_abridged():
         assert any(line == other for other in guide), f"not in the guide's session, or out of order: {line!r}"
 
 
+@pytest.mark.parametrize(
+    "win, shown",
+    [(1.0, "100.0%"), (0.9996, ">99.9%"), (0.99999, ">99.9%"), (0.0, "0.0%"), (0.0004, "<0.1%"), (0.968, "96.8%")],
+)
+def test_a_win_chance_is_shown_certain_only_when_it_is(monkeypatch, win, shown):
+    """No figure claims a certainty that is not there: a win chance below 1 never shows as
+    100%, one above 0 never as 0%, whatever the decimals (the prompt's hint, and every
+    share the commands print through the one :func:`~foursquare.cli.style.percent`)."""
+    import foursquare.bots as bots
+    from foursquare.bots import Estimate
+    from foursquare.cli.style import percent
+    from foursquare.engine.layout import Cell
+
+    estimates = [Estimate(Cell.parse("e4"), win, 20.0), Estimate(Cell.parse("c4"), 1.0 if win < 1 else 0.5, 20.0)]
+    monkeypatch.setattr(bots, "recommend", lambda view, budget=1.0: estimates)
+    result = interactive(["--deal", "1"], "d4\nhint\n")
+    line = next(line for line in result.stdout.splitlines() if line.startswith("  e4"))
+    figure = re.search(r"win (\S+),", line).group(1)
+    certain = re.compile(r"(100|0)\.0+%")
+    assert bool(certain.fullmatch(figure)) == (win in (0.0, 1.0)), line
+    for decimals in (1, 2, 3):
+        assert bool(certain.fullmatch(percent(win, decimals))) == (win in (0.0, 1.0))
+    assert percent(win) == shown
+    if win < 1:  # the bot's choice first, and why, when the certain cell has the better figure
+        assert "prefers e4" in result.stdout
+
+
 def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
     import foursquare.bots as bots
 

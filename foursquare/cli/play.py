@@ -8,18 +8,17 @@ first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import errno
-import itertools
 import os
 import random
+import re
 import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -48,9 +47,8 @@ from ..app.session import (
 from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats import inputs
 from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words, too_large_words
+from ..formats.inputs import InputFile
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -527,8 +525,7 @@ class Prompt:
         self.next_game = next_game
         #: a game of this prompt left its recording incomplete (said then; the exit status is 1)
         self.record_lost = False
-        self.lines_read = 0
-        self.bytes_read = 0  # of a piped stdin: every input's limit (MAX_INPUT_BYTES)
+        self.piped: Iterator[tuple[int, str]] | None = None  # the lines of a piped stdin
         #: what the player was told cannot be written now: ``recording``, ``history``
         self.told: set[str] = set()
         self.warned = 0  # the moves taken back the recording drops, as last said at quit
@@ -660,28 +657,21 @@ class Prompt:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, self.look.width)))
 
     def read_line(self) -> str:
-        """The next line typed, after the prompt: through :func:`input` at a terminal
-        (line editing); otherwise read as bytes and decoded line by line, so that a
-        line that is not UTF-8 is one error and the next line is read as usual.
+        """The next line typed, after the prompt: through :func:`input` at a terminal (line
+        editing); from a pipe, the next line that holds something (:func:`stdin_lines`).
 
         :raises EOFError: at the end of the input.
-        :raises UnicodeDecodeError: for a line that is not UTF-8.
-        :raises FormatError: from a pipe, as :func:`read_stdin_line` (the limits of every input).
+        :raises FormatError: from a pipe, at a fault of the input itself (as in a script).
         """
         prompt = self.prompt_text()
-        stream = getattr(sys.stdin, "buffer", None)
-        if sys.stdin.isatty() or stream is None:
+        if sys.stdin.isatty():
             return input(prompt)
         click.echo(prompt, nl=False)
-        raw = read_stdin_line(stream, self.lines_read + 1, self.bytes_read)
-        if not raw:
-            raise EOFError
-        self.lines_read += 1
-        self.bytes_read += len(raw)
-        if self.lines_read == 1 and raw.startswith(codecs.BOM_UTF8):
-            raw = raw[len(codecs.BOM_UTF8) :]
-        line: str = raw.decode("utf-8")
-        return line
+        self.piped = self.piped or stdin_lines()
+        try:
+            return next(self.piped)[1]
+        except StopIteration:
+            raise EOFError from None
 
     def announce_end(self) -> None:
         """What the player may do now the game is over (the drawing above says how it ended)."""
@@ -801,79 +791,31 @@ def file_command(session: Session, name: str, arg: str | None) -> str | None:
     return f"Saved the state to {shown_name(arg)}."
 
 
+#: A line that holds something besides blanks and a comment: the lines of stdin acted on
+#: (the others are passed over at the regular expression's speed, however many).
+_CONTENT = re.compile(r"^[^\S\n]*[^\s#].*", re.M)
+
+
 def stdin_lines() -> Iterator[tuple[int, str]]:
-    """The lines of standard input, decoded one by one, each with its number (from 1).
+    """The lines of standard input that hold a move or a command, each with its number
+    (from 1), read as every input is (:class:`~foursquare.formats.inputs.InputFile`): a
+    block at a time as it comes, its bytes counted against
+    :data:`~foursquare.formats.inputs.MAX_INPUT_BYTES` before its lines are acted on, a
+    byte-order mark and CRLF line ends accepted.
 
-    Read as bytes, so that a line that is not UTF-8 is reported at its own line
-    (``<stdin>:LINE: ...``, status 1); a byte-order mark on the first line and
-    CRLF line ends are accepted (the caller strips white space).  Each fault is said
-    as every reader says it (:class:`~foursquare.formats.inputs.InputFile`): a NUL byte is
-    binary data (:data:`~foursquare.formats.inputs.BINARY_WORDS`), other bytes that are
-    not UTF-8 :func:`~foursquare.formats.inputs.not_utf8_words`, and a line over
-    :data:`~foursquare.formats.inputs.MAX_LINE_CHARS` :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`,
-    and the line where the input passes :data:`~foursquare.formats.inputs.MAX_INPUT_BYTES`
-    :func:`~foursquare.formats.inputs.too_large_words` (read no further: the moves before it
-    are played, as before any bad line).
+    :raises FormatError: ``<stdin>:LINE: ...`` at the first fault of the input itself
+        (not UTF-8, binary, a line too long, too large), worded as every reader words it,
+        after the lines before it.
     """
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # a text stream without bytes (some test runners)
-        read = 0
-        for number in itertools.count(1):
-            room = inputs.MAX_INPUT_BYTES + 1 - read
-            line = sys.stdin.readline(min(MAX_LINE_CHARS + 2, room))
-            if len(line) == room:
-                fail(f"{STDIN}:{number}: {too_large_words()}")
-            if not line:
-                return
-            read += len(line)
-            _check_line(number, line)
-            yield number, line
-        return
-    read = 0
-    for number in itertools.count(1):
-        try:
-            raw = read_stdin_line(stream, number, read)
-        except FormatError as exc:
-            fail(error_text(exc))
-        if not raw:
-            return
-        read += len(raw)
-        if number == 1 and raw.startswith(codecs.BOM_UTF8):
-            raw = raw[len(codecs.BOM_UTF8) :]
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if b"\0" in raw[: exc.start]:  # the first fault is said, as formats.inputs.InputFile says it
-                fail(f"{STDIN}:{number}: {BINARY_WORDS}")
-            fail(f"{STDIN}:{number}: {not_utf8_words(raw[:4] if number == 1 else b'')}")
-        _check_line(number, line)
-        yield number, line
-
-
-def read_stdin_line(stream: IO[bytes], number: int, read: int) -> bytes:
-    """Line ``number`` of standard input's bytes (``b""`` at its end), after ``read`` bytes
-    of it, within the limits of every input: never more than one byte past
-    :data:`~foursquare.formats.inputs.MAX_INPUT_BYTES` is read.
-
-    :raises FormatError: ``<stdin>:LINE:`` :func:`~foursquare.formats.inputs.too_large_words`
-        at the line where the limit is passed, or
-        :data:`~foursquare.formats.inputs.LINE_TOO_LONG_WORDS`.
-    """
-    room = inputs.MAX_INPUT_BYTES + 1 - read
-    raw = stream.readline(min(4 * MAX_LINE_CHARS + 3, room))
-    if len(raw) == room:  # a byte past the limit
-        raise FormatError(STDIN, number, too_large_words())
-    if len(raw) > 4 * MAX_LINE_CHARS + 2:  # more characters than the limit, however many bytes each takes
-        raise FormatError(STDIN, number, LINE_TOO_LONG_WORDS)
-    return raw
-
-
-def _check_line(number: int, line: str) -> None:
-    """End the run at a line of stdin too long or holding a NUL byte (status 1)."""
-    if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
-        fail(f"{STDIN}:{number}: {LINE_TOO_LONG_WORDS}")
-    if "\0" in line:  # binary data, as every reader says
-        fail(f"{STDIN}:{number}: {BINARY_WORDS}")
+    lines = 0  # line ends before the block
+    with InputFile("-") as source:
+        for block in source:
+            at, number = 0, lines + 1
+            for match in _CONTENT.finditer(block):
+                number += block.count("\n", at, match.start())
+                at = match.start()
+                yield number, match.group()
+            lines += block.count("\n")
 
 
 def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:
@@ -923,6 +865,13 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
 def _script(session: Session, look: Look, verbose: bool) -> None:
     """Act on each line of the move script on stdin, until its end or ``quit``; the
     first bad line ends the run (``<stdin>:LINE: reason``, status 1)."""
+    try:
+        _script_lines(session, look, verbose)
+    except FormatError as exc:  # of the input itself
+        fail(error_text(exc))
+
+
+def _script_lines(session: Session, look: Look, verbose: bool) -> None:
     for number, line in stdin_lines():
         try:
             entry = read_entry(line)

@@ -50,21 +50,16 @@ def test_script_mode_is_quiet_and_verbose_draws_every_move():
 @pytest.mark.parametrize("bad", [0, 1, 4])
 @pytest.mark.parametrize("ends", ["\n", "\r\n"])
 def test_a_line_that_is_not_utf8_is_named_by_its_own_number(interactive, bad, ends):
-    """Lines are decoded one by one: the error names the bad line, never line 1 for all;
-    at the prompt it is one error and play goes on."""
+    """The error names the bad line, never line 1 for all, as every reader says it; the
+    moves before it are played (a prompt fed by a pipe reads its input as a script does)."""
     lines = [b"d4", b"e4", b"c4 # ok", b"# caf\xc3\xa9 is fine", b"d5", b"d3"]
     lines.insert(bad, b"3C e4 # caf\xe9")
     data = b"\xef\xbb\xbf" + ends.encode().join(lines) + ends.encode()
     args = ["play", "--deal", "1"] + (["--interactive", "--ascii"] if interactive else [])
     result = invoke(args, input=data)
-    if interactive:
-        assert result.exit_code == 0
-        assert result.stderr == "the line is not UTF-8 text\n"
-        assert "Stopped after 5 cards placed" in result.stdout
-    else:
-        assert result.exit_code == 1
-        assert result.stderr == f"<stdin>:{bad + 1}: not UTF-8 text\n"  # as every reader says it
-        assert len(result.stderr.splitlines()) == 1
+    assert result.exit_code == 1
+    assert result.stderr == f"<stdin>:{bad + 1}: not UTF-8 text\n"
+    assert not interactive or f"Stopped after {min(bad, 3)} card" in result.stdout
 
 
 @pytest.mark.parametrize("interactive", [False, True])
@@ -343,7 +338,7 @@ def test_help_moves_show_reveal_commands():
     out = result.stdout
     assert "undo" in out and "save FILE" in out
     assert "The card may go to: empty cells d3 e3 c4 f4 d5 e5; piles d4 e4" in out
-    assert "(2D):1" in out  # revealed face-down card
+    assert "(2D)1" in out  # revealed face-down card
 
 
 def test_save_and_state_commands(tmp_path):
@@ -788,17 +783,17 @@ def test_a_piped_move_script_is_never_read_past_the_size_limit(monkeypatch):
     import io
 
     from foursquare.cli.play import stdin_lines
+    from foursquare.errors import FormatError
     from foursquare.formats import inputs
 
     monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1000)
-    pipe = io.BytesIO(b"d4\n" + b"# x\n" * 100_000)
+    pipe = io.BytesIO(b"d4\n" + b"# x\n" * 100_000 + b"e4\n")
     monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=pipe))
     lines = []
-    with pytest.raises(SystemExit) as stopped:
-        lines.extend(number for number, _ in stdin_lines())
-    assert stopped.value.code == 1
+    with pytest.raises(FormatError, match=r"^<stdin>:251: too large"):
+        lines.extend(stdin_lines())
     assert pipe.tell() == 1001  # one byte past the limit, no more: memory stays bounded
-    assert len(lines) == 250  # every whole line before it was given (and played)
+    assert lines == [(1, "d4")]  # the lines before it are given (and played), comments passed over
 
 
 def test_after_game_over_again_replays_the_deal_and_new_deals_another(tmp_path):

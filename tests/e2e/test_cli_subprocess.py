@@ -411,7 +411,8 @@ def test_output_to_a_full_disk_is_one_line_and_status_1(args):
         # NUL bytes are binary: said at the first block read
         (["validate", "/dev/zero"], "/dev/zero:1: a binary file, not text"),
         (["replay", "-", "--deal", "1"], "<stdin>:1: a binary file, not text"),
-        (["play", "--deal", "1"], "<stdin>:1: the line is too long"),
+        (["play", "--deal", "1"], "<stdin>:1: a binary file, not text"),
+        (["play", "--deal", "1", "--interactive"], "<stdin>:1: a binary file, not text"),
         (["play", "--deck", "/dev/zero"], "/dev/zero:1: a binary file, not text"),
     ],
 )
@@ -436,6 +437,25 @@ def test_an_endless_text_input_ends_with_too_large():
     assert done.returncode == 1
     line = 64 * 1024 * 1024 // 4 + 1  # where the limit was passed: 4 bytes a line
     assert f"<stdin>:{line}: too large: over 64 MiB" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize("args", [["play", "--deal", "1", "--no-history"], ["play", "--deal", "1", "--interactive"], ["replay", "-"]])
+def test_a_pipe_of_blank_lines_past_the_size_limit_is_refused_at_the_limit(args):
+    """The limit is counted in bytes as the input is read, before its lines are acted on:
+    a writer of endless blank lines (short lines, the most of them) is refused where the
+    limit is passed, as every reader refuses it, never after acting on each line."""
+    feed = subprocess.Popen([sys.executable, "-c", "import sys\nwhile True: sys.stdout.buffer.write(b'\\n' * 65536)"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        done = subprocess.run([*COMMAND, *args], stdin=feed.stdout,
+                              capture_output=True, text=True, timeout=300, cwd=ROOT, env=ENV)
+    finally:
+        feed.kill()
+        feed.wait()
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    line = 64 * 1024 * 1024 + 1  # one byte a line
+    assert f"<stdin>:{line}: too large: over 64 MiB, more than any game file holds" in done.stderr
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")

@@ -45,13 +45,11 @@ COMMANDS: dict[str, str] = HELP
 FORCED = FORCED_COMMANDS
 
 
-def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | None:
+def read_entry(line: str) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
     (:func:`foursquare.formats.movescript.parse_entry`: one syntax for every reader).
 
     :param line: the line, with or without its line end and comment.
-    :param at_prompt: the line was typed at the prompt: an error then ends with
-        "; type help for the commands" (a piped script has no one to type it).
     :returns: a :class:`~foursquare.formats.movescript.Move`, a
         :class:`~foursquare.formats.commands.PromptCommand`, or ``None`` for a blank or
         comment-only line.
@@ -90,13 +88,7 @@ def read_entry(line: str, *, at_prompt: bool = False) -> Move | PromptCommand | 
                     )
             if force and len(words) != 2:
                 raise ParseError(f"{first}!: name the file, like: {first}! game.yaml")
-    try:
-        entry = parse_entry(line)
-    except ParseError as exc:
-        message = str(exc)
-        if at_prompt and "command" not in message:
-            message += "; type help for the commands"
-        raise ParseError(message) from None
+    entry = parse_entry(line)
     if force and isinstance(entry, PromptCommand):
         return PromptCommand(entry.name + "!", entry.argument)
     return entry

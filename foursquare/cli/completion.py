@@ -114,10 +114,11 @@ def _is_card(word: str) -> bool:
 
 
 def _file_names(text: str) -> list[str]:
-    """The names in the folder of ``text`` that start with its last part (a folder with ``/``)."""
+    """The names in the folder of ``text`` that start with its last part (a folder with ``/``);
+    a leading ``~`` is the home folder, as ``save`` and ``state`` read it."""
     folder, start = os.path.split(text)
     try:
-        names = os.listdir(folder or ".")
+        names = os.listdir(os.path.expanduser(folder) or ".")
     except OSError:
         return []
     out = []
@@ -125,7 +126,7 @@ def _file_names(text: str) -> list[str]:
         if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
             continue
         path = os.path.join(folder, name)
-        out.append(path + "/" if os.path.isdir(path) else path)
+        out.append(path + "/" if os.path.isdir(os.path.expanduser(path)) else path)
     return out
 
 

@@ -683,9 +683,9 @@ class Prompt:
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""
         try:
-            entry = read_entry(line, at_prompt=True)
-        except FoursquareError as exc:
-            self.say_error(error_text(exc))
+            entry = read_entry(line)
+        except FoursquareError as exc:  # a line that is no move or command: what to type
+            self.say_error(f"{error_text(exc)}; type help for the commands")
             return True
         if entry is None:
             return True

@@ -150,9 +150,9 @@ _PAIR, _DOUBLE_ESCAPE = re.compile(r"\\.", re.S), re.compile(r'\\(["\\])')
 def _expanded(name: str, ch: str, text: str) -> ParseError:
     what = "a wildcard" if ch in "*?[" else "a variable" if ch == "$" else "a command"
     return ParseError(
-        f"{name}: {ch!r} would be {what} at a shell, and file names here expand none"
-        f" (in {quote(text)}); write ~ for your home folder, and put the name in single quotes"
-        f" to mean the character itself: {name} 'a{ch}b.yaml'"
+        f"{name}: {ch!r} would be {what} at a shell, and file names here expand only a leading ~"
+        f" (your home folder) (in {quote(text)}); put the name in single quotes to mean the"
+        f" character itself: {name} 'a{ch}b.yaml'"
     )
 
 

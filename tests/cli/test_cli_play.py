@@ -685,14 +685,20 @@ def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
     assert "ranked by the bot's search" not in result.stdout
 
 
-@pytest.mark.parametrize("line", ["zz", "d0", "9H e4 x", "save"])
-def test_only_the_prompt_says_type_help(line):
+@pytest.mark.parametrize(
+    "line", ["zz", "d0", "9H e4 x", "save", "save! ", 'save "x', "save *.yaml", "save $HOME/x", "state -x", "undo 2"]
+)
+def test_every_line_the_prompt_cannot_read_says_type_help_and_only_there(line):
+    """One rule: a line the prompt cannot read (neither a move nor a command) ends with
+    "; type help for the commands", whatever part of the reader refuses it; a script has
+    no one to type it; a line read but not carried out says why, without it."""
     typed = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input=f"{line}\nquit\n")
     piped = invoke(["play", "--deal", "1"], input=f"{line}\n")
     assert piped.exit_code == 1 and piped.stderr.startswith("<stdin>:1: ")
     assert "type help" not in piped.stderr
-    if "commands are" not in typed.stderr:  # a message that already lists the commands
-        assert "type help for the commands" in typed.stderr
+    assert typed.stderr.replace("\n  ", " ").rstrip("\n").endswith("; type help for the commands"), typed.stderr
+    carried_out = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="undo\ng7\nd4\nd4\nredo\n")
+    assert carried_out.stderr and "type help" not in carried_out.stderr
 
 
 def test_the_game_over_prompt_offers_exactly_the_commands_that_work():

@@ -71,6 +71,23 @@ def test_save_and_state_complete_file_names_and_state_full(tmp_path, monkeypatch
     assert Completer(game).candidates("state ", "games/") == []
 
 
+@pytest.mark.parametrize("command", ["save", "save!", "state", "state!"])
+def test_a_leading_tilde_is_the_home_folder_for_every_command_that_takes_a_path(tmp_path, monkeypatch, command):
+    """The prompt reads ``~`` as a shell does, and says so: ``save``, ``state`` and their
+    ``!`` forms write under the home folder, Tab completes there, and the refusal of what
+    a shell would expand says that a leading ``~`` is the one thing expanded."""
+    home, elsewhere = tmp_path / "home", tmp_path / "cwd"
+    home.mkdir(), elsewhere.mkdir()
+    (home / "games").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(elsewhere)
+    assert Completer(Game.from_deal(1)).candidates(f"{command} ", "~/ga") == ["~/games/"]
+    result = invoke(["play", "--interactive", "--deal", "1", "--no-history"],
+                    input=f"d4\n{command} ~/games/x.yaml\n{command} ~/*.yaml\nquit\n")
+    assert (home / "games" / "x.yaml").is_file() and not any(elsewhere.iterdir())
+    assert "file names here expand only a leading ~ (your home folder)" in result.stderr.replace("\n  ", " ")
+
+
 def test_the_readline_protocol_gives_each_candidate_then_none():
     game = play(Game.from_deal(1), ["d4"])
     completer = Completer(game)

@@ -190,5 +190,5 @@ def test_the_prompt_writes_no_file_for_a_name_it_would_misread(tmp_path, monkeyp
     flag = ["--interactive"] if interactive else []
     result = invoke(["play", "--deal", "1", *flag], input=f"d4\n{line}\nquit\n")
     assert list(tmp_path.rglob("*")) == []
-    assert "file names here expand none" in result.stderr
+    assert "file names here expand only a leading ~ (your home folder)" in result.stderr
     assert result.exit_code == (0 if interactive else 1)

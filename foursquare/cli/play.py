@@ -214,17 +214,19 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
 
     def next_game(done: Session, how: str) -> tuple[Session, Origin]:
         """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
-        ended, its recording kept as it is), the next one started, with a history row of
-        its own and no recording (docs/guide/playing.md)."""
+        ended, its recording kept as it is), the next one started as the command line
+        started the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a
+        history row of its own and no recording (docs/guide/playing.md)."""
         end_history(done, look)
         echo_daily_comparison(done.game, pick, look.width, terminal=True)
-        again = start_again(done.game) if how == "again" else None
-        game = again if again is not None else random_game(done.game.rules)
-        if again is None:
-            say_chosen(game, "chosen at random", origin.rules, look)
-        deck = origin.deck if again is not None and game.deal is None else None
+        game = start_again(done.game) if how == "again" else None
+        deck = origin.deck if game is not None and game.deal is None else None
+        if game is None:
+            chosen = winnable_pick(done.game.rules) if options.winnable else None
+            game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
+            say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
-        session.reveal = done.reveal
+        session.reveal = options.reveal
         return session, Origin(game.deal, deck, None, None, origin.rules)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
@@ -583,11 +585,11 @@ class Prompt:
             self._loop()
 
     def greet(self) -> None:
-        """The opening lines of a game and its grid."""
-        if self.game.deal is not None:
-            self.say(f"Foursquare, deal {self.game.deal} ({self.game.rules.label} rules).\nType help for the commands.")
-        else:
-            self.say(f"Foursquare ({self.game.rules.label} rules).\nType help for the commands.")
+        """The opening lines of a game (its deal, its rules, whether face-down cards are
+        shown) and its grid."""
+        deal = "" if self.game.deal is None else f", deal {self.game.deal}"
+        shown = "\nFace-down cards are shown in brackets (reveal hides them)." if self.session.reveal else ""
+        self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
         self.show()
         if self.game.is_over:
             self.announce_end()

@@ -823,6 +823,49 @@ def test_after_game_over_again_replays_the_deal_and_new_deals_another(tmp_path):
     assert [str(p.cell) for p in kept.moves] == moves and kept.is_over
 
 
+SHOWN = "Face-down cards are shown in brackets (reveal hides them)."
+
+
+@pytest.mark.parametrize("command", ["again", "new"])
+@pytest.mark.parametrize("flag", [[], ["--reveal"]])
+def test_every_setting_of_the_session_starts_the_next_game_as_the_command_line_set_it(tmp_path, command, flag):
+    """After ``again`` or ``new`` the next game starts as the command line started the
+    first: ``reveal`` typed at the prompt lasts for its game (the greeting says when
+    face-down cards are shown), the rules, ``--ascii`` and ``--no-history`` hold for every
+    game, and the ``--record`` file keeps the first game only."""
+    from helpers import history_file
+
+    record = tmp_path / "r.yaml"
+    args = ["--deal", "1", "--rules", "ties-count", "--no-history", "--record", record, *flag]
+    result = interactive(args, f"d4\ne4\nreveal\nshow\n{command}\nd4\ne4\nshow\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    games = out.split("Foursquare, deal ")[1:]
+    assert len(games) == 2 and all("(ties-count rules)." in game for game in games)
+    for game, shown in zip(games, [not flag, bool(flag)], strict=True):
+        assert (SHOWN in game.split("Type help")[0]) == bool(flag)  # the greeting: as the command line set it
+        last_grid = game.rsplit("Stock: ", 1)[1]  # d4 turned face down by e4 (a tie counts)
+        assert bool(re.search(r"\(\w+\)\d", last_grid)) == shown, last_grid
+    assert "♦" not in out and "\x1b[" not in out  # --ascii holds
+    assert not os.path.exists(history_file())  # --no-history holds
+    assert len(load(record).moves) == 2  # the first game only
+    if command == "new":
+        assert re.search(r"Deal \d+ \(chosen at random; play it again with --deal \d+ --rules ties-count\)", out)
+
+
+def test_new_after_winnable_deals_another_winnable_deal(monkeypatch):
+    """``--winnable`` holds for the games ``new`` starts: each is a deal the solver proves winnable."""
+    import foursquare.cli.play as play_module
+    from foursquare.app.deals import Pick
+
+    picks = iter([Pick(7, "proved winnable (first)"), Pick(9, "proved winnable (second)")])
+    monkeypatch.setattr(play_module, "winnable_pick", lambda rules: next(picks))
+    result = interactive(["--winnable", "--no-history"], "d4\nnew\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Deal 7 (proved winnable (first)" in result.stdout and "Deal 9 (proved winnable (second)" in result.stdout
+    assert "Foursquare, deal 9 (standard rules)." in result.stdout
+
+
 def test_again_needs_the_start_of_the_game(tmp_path):
     """A game resumed from a saved state with no deal and no moves: ``again`` is not
     offered, and refused with why; ``new`` still is."""

@@ -600,8 +600,8 @@ def test_a_file_name_that_cannot_be_a_file_is_one_line_and_the_game_goes_on(tmp_
     result = invoke(["play", "--deal", "1", *mode], input=f"d4\n{command} {name}\ne4\n")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    if not interactive and "\0" in name:  # a script holding a NUL is binary input, as every reader says
-        says = f"<stdin>:2: {BINARY_WORDS}"
+    if "\0" in name:  # a pipe holding a NUL is binary input, as every reader says (the prompt's too)
+        says, interactive = f"<stdin>:2: {BINARY_WORDS}", False
     assert says in result.stderr
     if interactive:  # the prompt says it and goes on; a script stops at that line
         assert result.exit_code == 0 and "Stopped after 2 cards placed" in result.stdout

@@ -22,8 +22,7 @@ import contextlib
 import errno
 import os
 import tempfile
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
@@ -32,6 +31,7 @@ from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, same_file, writable_target, write_atomically
 
 if TYPE_CHECKING:
+    from ..bots import Estimate
     from ..history.recorder import GameRecorder
 
 __all__ = [
@@ -58,40 +58,22 @@ def read_entry(line: str) -> Move | PromptCommand | None:
         A word starting with ``-`` after ``save`` or ``state`` (other than
         ``state --full``) is an unknown option, not a file name.
 
-    ``save! FILE`` and ``state! FILE`` (prompt only) give the commands ``save!``
-    and ``state!``: write FILE even when it holds something else.
+    ``save! FILE`` and ``state! FILE`` give the commands ``save!`` and ``state!``:
+    write FILE even when it holds something else.
     """
     from ..formats.movescript import file_words, strip_line
 
     words = strip_line(line).split()
-    force = False
-    if words:
-        first = words[0].lower()
-        if first in FORCED:
-            force = True
-            first = first[:-1]
-            line = line.lstrip("\ufeff").lstrip()
-            line = first + line[len(words[0]) :]
-        if first in FILE_COMMANDS:
-            words = file_words(line, first)
-            for word in words[1:]:
-                if word.startswith("-") and not (first == "state" and word == STATE_FULL and not force):
-                    if force:
-                        raise ParseError(
-                            f"{first}!: {quote(word)} is not a file name here ({first}! takes one file;"
-                            f" a file whose name starts with '-': ./{shorten(word, 20)})"
-                        )
-                    known = f"the only option is {STATE_FULL}; " if first == "state" else ""
-                    raise ParseError(
-                        f"{first}: unknown option {quote(word)} ({known}{first}! FILE overwrites a file;"
-                        f" a file whose name starts with '-': ./{shorten(word, 20)})"
-                    )
-            if force and len(words) != 2:
-                raise ParseError(f"{first}!: name the file, like: {first}! game.yaml")
-    entry = parse_entry(line)
-    if force and isinstance(entry, PromptCommand):
-        return PromptCommand(entry.name + "!", entry.argument)
-    return entry
+    name = words[0].lower() if words else ""
+    if name.rstrip("!") in FILE_COMMANDS:
+        for word in file_words(line, name.rstrip("!"))[1:]:
+            if word.startswith("-") and (name, word) != ("state", STATE_FULL):
+                short = f"a file whose name starts with '-': ./{shorten(word, 20)}"
+                if name.endswith("!"):
+                    raise ParseError(f"{name}: {quote(word)} is not a file name here ({name} takes one file; {short})")
+                known = f"the only option is {STATE_FULL}; " if name == "state" else ""
+                raise ParseError(f"{name}: unknown option {quote(word)} ({known}{name}! FILE overwrites a file; {short})")
+    return parse_entry(line)
 
 
 def start_again(game: Game) -> Game | None:
@@ -103,20 +85,6 @@ def start_again(game: Game) -> Game | None:
     if len(game.moves) == game.placed:
         return Game(game.deck, game.rules)
     return None
-
-
-def transcript_of(game: Game) -> str:
-    """The transcript (FORMATS.md) of ``game``: one YAML document."""
-    from ..formats.transcript import transcript_text
-
-    return transcript_text(game)
-
-
-def state_of(game: Game, *, player_view: bool = False) -> str:
-    """The state YAML (FORMATS.md) of ``game``."""
-    from ..formats.state import state_text
-
-    return state_text(game, player_view=player_view)
 
 
 #: How much of the top of a file resumed is read for its comments.
@@ -141,20 +109,6 @@ def _comments_at_top(path: str) -> str:
     if len(head) == _TOP_BYTES:
         text = text[: text.rfind("\n") + 1]  # whole lines only
     return leading_comments(text)
-
-
-def _recommend() -> Callable[..., list[Any]] | None:
-    """The bots' :func:`foursquare.bots.recommend`, which gives the hints (imported on
-    first use: a session that asks for no hint never loads the bots); ``None`` would
-    mean a session without hints."""
-    from ..bots import recommend
-
-    return recommend
-
-
-def hints_available() -> bool:
-    """Whether a bot gives hints (:func:`foursquare.bots.recommend`)."""
-    return _recommend() is not None
 
 
 class Session:
@@ -251,12 +205,6 @@ class Session:
         """How many moves taken back the recording does not keep (0 without a recording):
         it holds the game as it stands, so they are lost unless played again (``redo``)."""
         return len(self._redo) if self.record_path is not None else 0
-
-    def close(self) -> None:
-        """Let the recording's file go (its lock with it); a file created and never written is removed."""
-        if self._recording is not None:
-            self._recording.release(remove_if_new=True)
-            self._recording = None
 
     def play(self, move: Move) -> Placement:
         """Play a move; a new move forgets what ``redo`` could replay.
@@ -378,15 +326,12 @@ class Session:
         :returns: what was written, ``transcript`` or ``state``.
         :raises OSError: when the file cannot be written or is refused.
         """
-        if self.full_history:
-            self.write_file(path, transcript_of(self.game), force)
-            return "transcript"
-        self.write_file(path, state_of(self.game), force)
-        return "state"
+        self.write_file(path, self.text(), force)
+        return "transcript" if self.full_history else "state"
 
     def text(self) -> str:
         """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
-        return transcript_of(self.game) if self.full_history else state_of(self.game)
+        return self.game.transcript() if self.full_history else self.game.state()
 
     def write_record(self) -> bool:
         """Rewrite the recording, when there is one, with the game as it stands.
@@ -422,13 +367,10 @@ class Session:
             raise
         return path
 
-    def hint(self, budget: float = 1.0) -> list[Any] | None:
-        """The bots' estimates for the next card (best first), or ``None`` when no
-        bot gives hints (:func:`hints_available`).  Each estimate has ``.cell``, ``.win_chance``
-        and ``.expected_score``."""
-        recommend = _recommend()
-        if recommend is None:
-            return None
+    def hint(self, budget: float = 1.0) -> list[Estimate]:
+        """The bots' estimates for the next card (best first): each has ``.cell``,
+        ``.win_chance`` and ``.expected_score``; counted in the history."""
+        from ..bots import recommend
         from ..engine.view import PlayerView
 
         self.hints_asked += 1

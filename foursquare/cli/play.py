@@ -34,16 +34,7 @@ from ..app.files import (
     stdin_file,
 )
 from ..app.games import GameSpec
-from ..app.session import (
-    COMMANDS,
-    Session,
-    hints_available,
-    read_entry,
-    same_file,
-    start_again,
-    state_of,
-    writable_target,
-)
+from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
 from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
@@ -488,8 +479,6 @@ def help_text(width: int | None = None) -> str:
 
 def hint_text(session: Session) -> str:
     """The bots' view of the best cells, or why there is none."""
-    if not hints_available():
-        return "Hints are not available (no bot is installed)."
     if session.game.is_over:
         return "No hint: the game is over."
     if session.game.next_card is None:
@@ -787,9 +776,9 @@ def file_command(session: Session, name: str, arg: str | None) -> str | None:
         kind = session.save(arg, force=name == "save!")
         return f"Saved the {kind} to {shown_name(arg)}."
     if arg is None or arg == STATE_FULL:
-        click.echo(state_of(session.game, player_view=arg is None), nl=False)
+        click.echo(session.game.state(player_view=arg is None), nl=False)
         return None
-    session.write_file(arg, state_of(session.game), force=name == "state!", command="state")
+    session.write_file(arg, session.game.state(), force=name == "state!", command="state")
     return f"Saved the state to {shown_name(arg)}."
 
 

@@ -367,14 +367,6 @@ def test_a_folder_that_is_there_is_never_said_to_be_missing(command):
     assert "no such folder" not in result.stderr
 
 
-def test_hint_without_bots(monkeypatch):
-    import foursquare.bots as bots
-
-    monkeypatch.setattr(bots, "recommend", None)  # no bot gives hints
-    result = interactive(["--deal", "1"], "d4\nhint\n")
-    assert "Hints are not available" in result.stdout
-
-
 def test_hint_with_a_bot(monkeypatch):
     import foursquare.bots as bots
 

@@ -487,12 +487,6 @@ def hint_text(session: Session) -> str:
         estimates = session.hint()
     except Exception as exc:  # a bot is a plug-in: its failure must not end the game
         return f"The hint failed: {type(exc).__name__}: {exc}"
-    if not estimates:
-        return "No hint."
-    if all(e.win_chance is None or e.expected_score is None for e in estimates):  # a bot that estimates nothing
-        return "Hint (a random order of the legal cells; this bot makes no estimate): " + ", ".join(
-            str(e.cell) for e in estimates[:3]
-        )
     from ..bots import DEFAULT
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
@@ -528,10 +522,7 @@ class Prompt:
         return self.session.game
 
     def show(self) -> None:
-        self.look.echo(
-            self.look.draw(self.game, reveal=self.session.reveal)
-        )
-        click.echo()
+        show(self.session, self.look)
 
     def say_error(self, message: str) -> None:
         """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
@@ -645,7 +636,7 @@ class Prompt:
 
     def say(self, text: str) -> None:
         """Print ``text``, its lines broken to fit the terminal (when known)."""
-        click.echo("\n".join(part for line in text.split("\n") for part in fit(line, self.look.width)))
+        say_and_show(self.session, self.look, text, False)
 
     def read_line(self) -> str:
         """The next line typed, after the prompt: through :func:`input` at a terminal (line
@@ -737,28 +728,45 @@ class Prompt:
         return True
 
     def display(self, name: str) -> None:
-        """Act on a command that takes no file: show something, or undo or redo."""
-        session = self.session
-        if name == "help":
-            self.say(help_text(self.look.width))
-        elif name == "moves":
-            self.say(moves_text(self.game))
-        elif name == "show":
-            self.show()
-        elif name == "reveal":
-            session.reveal = not session.reveal
-            self.say("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden.")
-            self.show()
-        elif name in GAME_COMMANDS:
-            placement = session.undo() if name == "undo" else session.redo()
-            self.say(placement_text(placement, self.look, "Took back " if name == "undo" else "Again: "))
-            self.show()
-        elif name == "hint":
-            try:
-                self.say(hint_text(session))
-            except KeyboardInterrupt:
-                self.cancelled()
-                self.say("Hint stopped.")
+        """Act on a command that takes no file (:func:`command_text`); Ctrl-C stops a hint."""
+        try:
+            text, drawn = command_text(self.session, name, self.look)
+        except KeyboardInterrupt:
+            if name != "hint":
+                raise
+            self.cancelled()
+            text, drawn = "Hint stopped.", False
+        say_and_show(self.session, self.look, text, drawn)
+
+
+def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
+    """Carry out a command that takes no file (``undo``, ``redo``, ``reveal``, ``show``,
+    ``moves``, ``help``, ``hint``): what it says, and whether the grid is drawn after it."""
+    if name in GAME_COMMANDS:
+        placement = session.undo() if name == "undo" else session.redo()
+        return placement_text(placement, look, "Took back " if name == "undo" else "Again: "), True
+    if name == "reveal":
+        session.reveal = not session.reveal
+        return ("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden."), True
+    if name == "moves":
+        return moves_text(session.game), False
+    if name == "help":
+        return help_text(look.width), False
+    return (hint_text(session), False) if name == "hint" else ("", True)  # show
+
+
+def show(session: Session, look: Look) -> None:
+    """Draw the game, and a blank line."""
+    look.echo(look.draw(session.game, reveal=session.reveal))
+    click.echo()
+
+
+def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
+    """Print ``text`` (when there is one), its lines fitted to the terminal, then the grid when ``drawn``."""
+    if text:
+        click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
+    if drawn:
+        show(session, look)
 
 
 #: The commands that write a file or the state: ``save``, ``state`` and their ``!`` forms.
@@ -874,35 +882,16 @@ def _script_lines(session: Session, look: Look, verbose: bool) -> None:
                 except FoursquareError as exc:  # a cell's reason does not name it: the line says which
                     fail(f"{STDIN}:{number}: {exc}" if "drawn" in exc.facts else f"{STDIN}:{number}: {entry.cell}: {exc}")
                 if verbose:
-                    look.echo(look.draw(session.game, reveal=session.reveal))
-                    look.echo()
+                    show(session, look)
             elif entry.name in STOP_COMMANDS:
                 break
             elif entry.name in FILE_WRITERS:
                 file_command(session, entry.name, entry.argument)
-            else:
-                _script_display(session, look, verbose, entry.name)
+            elif verbose or entry.name not in (*GAME_COMMANDS, "reveal"):  # said and drawn as at the prompt
+                say_and_show(session, look, *command_text(session, entry.name, look))
+            else:  # undo, redo and reveal without -v: done quietly
+                command_text(session, entry.name, look)
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which
             fail(f"{STDIN}:{number}: {error_text(exc)}")
-
-
-def _script_display(session: Session, look: Look, verbose: bool, name: str) -> None:
-    """Act on a script's command that takes no file: undo or redo (said with ``-v``),
-    or show something."""
-    game = session.game
-    if name in GAME_COMMANDS:
-        placement = session.undo() if name == "undo" else session.redo()
-        if verbose:
-            look.echo(placement_text(placement, look, "Took back " if name == "undo" else "Again: "))
-    elif name == "show":
-        look.echo(look.draw(game, reveal=session.reveal))
-    elif name == "reveal":
-        session.reveal = not session.reveal
-    elif name == "moves":
-        click.echo(moves_text(game))
-    elif name == "help":
-        click.echo(help_text())
-    elif name == "hint":
-        click.echo(hint_text(session))

@@ -664,19 +664,6 @@ def test_a_win_chance_is_shown_certain_only_when_it_is(monkeypatch, win, shown):
         assert "prefers e4" in result.stdout
 
 
-def test_prompt_hint_of_a_bot_without_estimates(monkeypatch):
-    import foursquare.bots as bots
-
-    def recommend(view, budget=1.0):
-        return [types.SimpleNamespace(cell=c, win_chance=None, expected_score=None) for c in ("e4", "d5")]
-
-    monkeypatch.setattr(bots, "recommend", recommend)
-    result = invoke(["play", "--interactive", "--ascii", "--deal", "1"], input="d4\nhint\nquit\n")
-    assert result.exit_code == 0, result.output
-    assert "no estimate" in result.stdout and "e4, d5" in result.stdout
-    assert "ranked by the bot's search" not in result.stdout
-
-
 @pytest.mark.parametrize(
     "line", ["zz", "d0", "9H e4 x", "save", "save! ", 'save "x', "save *.yaml", "save $HOME/x", "state -x", "undo 2"]
 )

@@ -150,9 +150,9 @@ _PAIR, _DOUBLE_ESCAPE = re.compile(r"\\.", re.S), re.compile(r'\\(["\\])')
 def _expanded(name: str, ch: str, text: str) -> ParseError:
     what = "a wildcard" if ch in "*?[" else "a variable" if ch == "$" else "a command"
     return ParseError(
-        f"{name}: {ch!r} would be {what} at a shell, and file names here expand only a leading ~"
-        f" (your home folder) (in {quote(text)}); put the name in single quotes to mean the"
-        f" character itself: {name} 'a{ch}b.yaml'"
+        f"{name}: {ch!r} in {quote(text)} would be {what} at a shell, and file names here expand only"
+        f" a leading ~ (your home folder); put the name in single quotes to mean the character itself:"
+        f" {name} 'a{ch}b.yaml'"
     )
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..formats.commands import FILE_COMMANDS, FORCED_COMMANDS, HELP, STATE_FULL, PromptCommand
+from ..formats.commands import FILE_COMMANDS, HELP, STATE_FULL, PromptCommand
 from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, same_file, writable_target, write_atomically
 
@@ -35,14 +35,11 @@ if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
 
 __all__ = [
-    "COMMANDS", "FORCED", "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
+    "COMMANDS", "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
 ]
 
 #: Commands at the prompt besides a move: usage -> one-line help (the command table's).
 COMMANDS: dict[str, str] = HELP
-
-#: ``save! FILE`` and ``state! FILE``: write even over an unrelated file that holds something.
-FORCED = FORCED_COMMANDS
 
 
 def read_entry(line: str) -> Move | PromptCommand | None:

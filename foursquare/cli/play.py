@@ -38,7 +38,7 @@ from ..app.session import COMMANDS, Session, read_entry, same_file, start_again,
 from ..engine.game import Game, Placement
 from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats.commands import GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.inputs import InputFile
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -697,7 +697,7 @@ class Prompt:
                 return True
             return name != "quit" and self.start_next(name)
         try:
-            if name in FILE_WRITERS:
+            if name.rstrip("!") in FILE_COMMANDS:
                 said = file_command(self.session, name, arg)
                 if said is not None:
                     self.say(said)
@@ -767,10 +767,6 @@ def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
     if drawn:
         show(session, look)
-
-
-#: The commands that write a file or the state: ``save``, ``state`` and their ``!`` forms.
-FILE_WRITERS = frozenset({"save", "save!", "state", "state!"})
 
 
 def file_command(session: Session, name: str, arg: str | None) -> str | None:
@@ -852,10 +848,8 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
             with contextlib.suppress(Exception):
                 closing(session, origin, look.width)
         elif failed and session.record_behind:
-            session.write_record()
-            if session.record_behind:
-                with contextlib.suppress(Exception):
-                    record_lost(session, look.width)
+            with contextlib.suppress(Exception):
+                record_lost(session, look.width)
         if stop is not None:
             raise stop
     closing(session, origin, look.width)
@@ -885,7 +879,7 @@ def _script_lines(session: Session, look: Look, verbose: bool) -> None:
                     show(session, look)
             elif entry.name in STOP_COMMANDS:
                 break
-            elif entry.name in FILE_WRITERS:
+            elif entry.name.rstrip("!") in FILE_COMMANDS:
                 file_command(session, entry.name, entry.argument)
             elif verbose or entry.name not in (*GAME_COMMANDS, "reveal"):  # said and drawn as at the prompt
                 say_and_show(session, look, *command_text(session, entry.name, look))

@@ -51,6 +51,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import pathlib
 import sqlite3
 import stat
 import tempfile
@@ -151,17 +152,13 @@ def game_of(record: GameRecord) -> Game | None:
 
 
 def _check_header(path: str) -> None:
-    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new database)."""
+    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new
+    database); what is not a regular file was refused before (:func:`_check_folder`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there since: no wait for a writer
-        with open(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is not a file")
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
             head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return
-    except IsADirectoryError:
-        raise HistoryStoreError(f"{shown_name(path)}: is a directory, not a history file") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
     if head and head != SQLITE_HEADER:
@@ -192,15 +189,16 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
 
 
+#: What a path that is not a regular file is, in words, by the test of its mode.
+_KINDS = (
+    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)
+
+
 def _file_kind(mode: int) -> str:
     """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
 
 
 def _check_room(path: str) -> None:
@@ -275,17 +273,9 @@ def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
 
 def _not_a_folder(path: str) -> str:
     """Why ``path`` cannot be reached for ``ENOTDIR``: the first folder on its way that is not one."""
-    folder = os.path.abspath(path)
-    ways = []
-    while True:
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        ways.append(parent)
-        folder = parent
-    for way in reversed(ways):  # from the root down
+    for way in reversed(pathlib.Path(os.path.abspath(path)).parents):  # from the root down
         if os.path.lexists(way) and not os.path.isdir(way):
-            return f"{shown_name(way)} is a file, not a folder"
+            return f"{shown_name(str(way))} is a file, not a folder"
     return os.strerror(errno.ENOTDIR)
 
 

@@ -403,7 +403,10 @@ def _publish(tmp: str, real: str, path: str) -> None:
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
             raise
-        os.close(_create(real, path))
+        try:  # the name taken first, then the file renamed over it at once
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
+        except FileExistsError:
+            _created_meanwhile(real, path)
         os.replace(tmp, real)
         return
     os.unlink(tmp)
@@ -426,26 +429,6 @@ def _created_meanwhile(real: str, path: str) -> None:
         finally:
             os.close(probe)
     raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
-
-
-def _create(real: str, path: str) -> int:
-    """Create ``real`` (empty, the umask's mode) and lock it: its descriptor.
-
-    :raises FileExistsError: :data:`CREATED_MEANWHILE` (or :data:`IN_USE`) when it is there."""
-    try:
-        fd = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
-    except FileExistsError:
-        _created_meanwhile(real, path)
-        raise  # not reached
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        _lock(fd, path)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def claim(path: str, *, whole: bool = False) -> LockedFile:

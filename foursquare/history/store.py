@@ -572,21 +572,14 @@ class HistoryStore:
 
     # ------------------------------------------------------------ reading
 
-    def records(self, limit: int | None = None, *, newest_first: bool = False) -> list[GameRecord]:
-        """The games, in the order they were added (``newest_first``: the reverse),
-        at most ``limit`` of them (the newest when newest first).
+    def records(self) -> list[GameRecord]:
+        """The games, in the order they were added.
 
         :raises HistoryStoreError: (``refused``) for a row of values foursquare never writes
             (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
-        order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT {COLUMNS} FROM games ORDER BY id {order}"
-        params: tuple[int, ...] = ()
-        if limit is not None:
-            sql += " LIMIT ?"
-            params = (limit,)
-        return list(self._rows(sql, params))
+        return list(self)
 
     def __iter__(self) -> Iterator[GameRecord]:
         """The games in the order they were added (the errors of :meth:`records`)."""

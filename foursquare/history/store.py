@@ -699,14 +699,18 @@ def error_words(exc: BaseException) -> str:
         return text
     code = str(getattr(exc, "sqlite_errorname", ""))
     lower = text.lower()
-    if "locked" in lower or "busy" in lower or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return f"{text} (another foursquare command or program is writing it)"
-    if "full" in lower or code == "SQLITE_FULL":
-        return f"{text} (the disk is full)"
-    if code.startswith("SQLITE_IOERR"):
-        return f"{text} (a write failed: the disk may be full, over a size limit, or failing)"
-    if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
-        return f"{text} (the file or its folder is read-only)"
-    if code == "SQLITE_CANTOPEN":
-        return f"{text} (SQLite cannot open it, or make its files beside it: is its folder read-only?)"
+    for words, codes, gloss in _GLOSSES:
+        if any(word in lower for word in words) or code.startswith(codes):
+            return f"{text} ({gloss})"
     return text
+
+
+#: The glosses of :func:`error_words`: the words of SQLite's reason, or its codes
+#: (extended ones too), and what they mean; the first that fits.
+_GLOSSES = (
+    (("locked", "busy"), ("SQLITE_BUSY", "SQLITE_LOCKED"), "another foursquare command or program is writing it"),
+    (("full",), ("SQLITE_FULL",), "the disk is full"),
+    ((), ("SQLITE_IOERR",), "a write failed: the disk may be full, over a size limit, or failing"),
+    (("readonly", "read-only"), ("SQLITE_READONLY",), "the file or its folder is read-only"),
+    ((), ("SQLITE_CANTOPEN",), "SQLite cannot open it, or make its files beside it: is its folder read-only?"),
+)

@@ -87,8 +87,9 @@ def is_read_only(mode: int) -> bool:
 def writable_target(path: str) -> str:
     """The real file that writing ``path`` means: symbolic links followed.
 
-    :returns: the resolved path (it may not exist yet); ``path`` itself when it names
-        something that is not a regular file (a device, a FIFO: written straight).
+    :returns: the resolved path (it may not exist yet); ``path`` made absolute, links
+        kept, when it names something that is not a regular file (a device, a FIFO:
+        written straight).
     :raises OSError: naming ``path`` when it is a directory, when it is read-only by its
         mode (:data:`READ_ONLY`), when it ends with ``/`` (a folder's name) or
         holds a NUL character, when it is the game history's database
@@ -112,7 +113,7 @@ def writable_target(path: str) -> str:
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path)
     if not stat.S_ISREG(info.st_mode):
-        return path  # /dev/null, a FIFO, /dev/stderr: written straight (nothing there to keep whole)
+        return os.path.abspath(path)  # /dev/null, a FIFO, /dev/stderr: written straight (nothing there to keep whole)
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
     if _is_the_history(path):

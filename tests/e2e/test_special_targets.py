@@ -70,6 +70,22 @@ def test_a_fifo_gets_one_whole_text_from_every_writer(tmp_path, args, moves, sta
 
 
 @pytest.mark.parametrize("args, moves, start", WRITERS)
+def test_a_fifo_named_relative_to_the_current_folder_is_written_too(tmp_path, args, moves, start):
+    _history(tmp_path)
+    os.mkfifo(tmp_path / "fifo")
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append((tmp_path / "fifo").read_bytes()), daemon=True)
+    reader.start()
+    env = dict(os.environ, FOURSQUARE_HOME=str(tmp_path))
+    args = [arg.replace("{}", "fifo") for arg in args]
+    done = subprocess.run([*COMMAND, *args], input=moves.replace("{}", "fifo"), text=True, env=env, cwd=tmp_path,
+                          timeout=120, capture_output=True)
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert read and read[0].decode().startswith(start), read
+
+
+@pytest.mark.parametrize("args, moves, start", WRITERS)
 def test_dev_stderr_on_a_pipe_gets_the_text(tmp_path, args, moves, start):
     _history(tmp_path)
     done = _run(args, moves, "/dev/stderr", tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

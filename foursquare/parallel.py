@@ -341,12 +341,12 @@ def _work(
     end of the pipe, each reply sent as it is made (``stream``: an :func:`in_background`
     worker, its one task's items, then the end)."""
     _start_work(initializer, mask, inherited)
-    while (job := _next_job(conn)) is not None:
-        for reply in (_stream_replies if stream else _replies)(fn, job[0]):
-            if not _send(conn, reply):
+    with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
+        while (job := conn.recv()) is not None:
+            for reply in (_stream_replies if stream else _replies)(fn, job[0]):
+                conn.send_bytes(_reply_bytes(reply))
+            if stream:
                 return
-        if stream:
-            return
 
 
 def _replies(fn: Callable[[Any], Any], task: Any) -> Iterator[tuple[bool, Any]]:
@@ -359,25 +359,6 @@ def _replies(fn: Callable[[Any], Any], task: Any) -> Iterator[tuple[bool, Any]]:
     except Exception as exc:
         reply = (False, exc)
     yield reply
-
-
-def _next_job(conn: Connection[Any, Any]) -> tuple[Any, ...] | None:
-    """In a worker: the next job from ``conn`` (a tuple whose first item is the task), or
-    ``None`` when the caller sent ``None`` or the pipe ended."""
-    try:
-        job: tuple[Any, ...] | None = conn.recv()
-    except (EOFError, OSError):
-        return None
-    return job
-
-
-def _send(conn: Connection[Any, Any], reply: tuple[bool, Any]) -> bool:
-    """In a worker: send ``reply`` (see :func:`_reply_bytes`); False when the pipe is gone."""
-    try:
-        conn.send_bytes(_reply_bytes(reply))
-    except OSError:
-        return False
-    return True
 
 
 def _stream_replies(fn: Callable[[Any], Iterable[Any]], task: Any) -> Iterator[tuple[bool, Any]]:

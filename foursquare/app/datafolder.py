@@ -13,16 +13,20 @@ game unrecorded, as for any data folder that cannot hold a history.  The same fo
 ``HOME`` that is empty or relative when the home folder is needed (the folder would
 be ``/.config/foursquare``, at the root, or follow the current folder); an empty or
 relative ``XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory specification says.
-A module of its own, so that the file checks (:mod:`foursquare.app.files`) know the
-history's file without the rest of the history's bookkeeping.
+A game's place in the history of the data folder starts here (:func:`history_recorder`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import HistoryStoreError
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..history.recorder import GameRecorder
 
 #: The environment variable that names the data folder (the tests set it).
 HOME_VARIABLE = "FOURSQUARE_HOME"
@@ -117,3 +121,21 @@ def prompt_history_path() -> str:
         return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
     except HistoryStoreError:
         return os.devnull
+
+
+def history_recorder(game: Game, interactive: bool, wanted: bool | None) -> tuple[GameRecorder | None, HistoryStoreError | None]:
+    """The recorder that keeps ``game`` in the history of the data folder
+    (:func:`history_path`): at the prompt unless ``--no-history`` (``wanted`` false),
+    for a script only with ``--history`` (``wanted`` true); and why the game is not
+    recorded, for the caller to say: a history file that is refused (from a newer
+    version, not a history) or no data folder that can hold one."""
+    if not (interactive if wanted is None else wanted):
+        return None, None
+    from ..history.recorder import start_recording
+
+    try:
+        path = history_path()
+    except HistoryStoreError as exc:
+        return None, exc
+    recorder = start_recording(path, game, interactive=interactive)
+    return recorder, recorder.refused

@@ -19,14 +19,14 @@ from ..errors import FoursquareError
 
 #: Random deals are drawn below this (as ``play``'s own random deals), so that they are easy to type.
 RANDOM_DEALS = 1_000_000
-#: ``--winnable``: the deals tried before giving up, and the solver's limit on each.
-#: At 50,000 positions a try settles about 95% of the standard deals (docs/benchmarks.md:
-#: 946 of deals 0-999), nearly all of them winnable, so one try is the rule and twenty a bound.
+#: ``--winnable``: the deals tried before giving up, and the solver's limit on each: at
+#: that limit a try settles nearly every standard deal, nearly all of them winnable, so one
+#: try is the rule and twenty a bound (docs/benchmarks.md, "A lower limit").
 WINNABLE_TRIES = 20
 WINNABLE_NODES = 50_000
 #: ``--daily``: the solver's limits for the best score shown at the end of the game: the
-#: positions (most deals need a few thousand; docs/benchmarks.md: 946 of deals 0-999 settle
-#: within 50,000) and, since the player waits for it, the seconds.
+#: positions (most deals need a few thousand: docs/benchmarks.md) and, since the player
+#: waits for it, the seconds.
 DAILY_NODES = 300_000
 DAILY_SECONDS = 15.0
 

@@ -20,6 +20,9 @@ guaranteed"); how they are kept:
   an inode it holds; a claim that locked an inode renamed away meanwhile tries again.
   Where ``fcntl`` is missing (Windows) no lock is taken.
 - **Read-only files are refused** by their mode (``chmod a-w``), even for root.
+- **A target that is not a regular file** (``/dev/null``, a FIFO, ``/dev/stderr``) is
+  written straight, with no temporary file and no lock: once, with the last text given
+  (:meth:`LockedFile.release`), so that a FIFO's reader gets one whole text.
 """
 
 from __future__ import annotations
@@ -84,9 +87,10 @@ def is_read_only(mode: int) -> bool:
 def writable_target(path: str) -> str:
     """The real file that writing ``path`` means: symbolic links followed.
 
-    :returns: the resolved path (it may not exist yet).
-    :raises OSError: naming ``path`` when it exists and is not a regular file
-        (a directory, a device, a FIFO, a socket), when it is read-only by its
+    :returns: the resolved path (it may not exist yet); ``path`` made absolute, links
+        kept, when it names something that is not a regular file (a device, a FIFO:
+        written straight).
+    :raises OSError: naming ``path`` when it is a directory, when it is read-only by its
         mode (:data:`READ_ONLY`), when it ends with ``/`` (a folder's name) or
         holds a NUL character, when it is the game history's database
         (:data:`HISTORY_ITSELF`), and when it is a file the command reads
@@ -109,7 +113,7 @@ def writable_target(path: str) -> str:
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", path)
     if not stat.S_ISREG(info.st_mode):
-        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
+        return os.path.abspath(path)  # /dev/null, a FIFO, /dev/stderr: written straight (nothing there to keep whole)
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
     if _is_the_history(path):
@@ -262,19 +266,23 @@ class LockedFile:
     file is :attr:`pending` (its name not taken yet) until its first :meth:`rewrite`
     gives it its whole text, so that it appears whole or not at all.  :meth:`size` is
     what it holds now; :meth:`rewrite` replaces its text atomically and keeps the lock;
-    :meth:`release` lets it go.
+    :meth:`release` lets it go.  A target that is not a regular file is :attr:`straight`:
+    it holds nothing, and :meth:`release` writes it the last text given, if any.
     """
 
-    def __init__(self, path: str, real: str, fd: int, created: bool, *, pending: bool = False) -> None:
+    def __init__(self, path: str, real: str, fd: int, created: bool, *, pending: bool = False, straight: bool = False) -> None:
         self.path, self.real, self.fd, self.created = path, real, fd, created
         #: a new file whose name is taken at the first rewrite (no fd until then)
         self.pending = pending
-        self.mode = 0o666 & ~_umask() if pending else stat.S_IMODE(os.fstat(fd).st_mode)
+        #: not a regular file (a device, a FIFO): written at the release, straight
+        self.straight = straight
+        self._last: bytes | None = None
+        self.mode = 0o666 & ~_umask() if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
         self.written = False
 
     def size(self) -> int:
-        """How many bytes the file holds now (0 for a new file not written yet)."""
-        return 0 if self.pending else os.fstat(self.fd).st_size
+        """How many bytes the file holds now (0 for a new file not written yet, or one written straight)."""
+        return 0 if self.fd < 0 else os.fstat(self.fd).st_size
 
     def rewrite(self, text: str, *, sync: bool = True) -> None:
         """Replace the file's text: :meth:`rewrite_chunks` of ``text`` in UTF-8.
@@ -295,6 +303,9 @@ class LockedFile:
             :class:`FileExistsError` (:data:`CREATED_MEANWHILE`) or :class:`BlockingIOError`
             (:data:`IN_USE`) when another command created the new file first.
         """
+        if self.straight:
+            self._last = b"".join(chunks)
+            return
         fd, tmp = _temporary(self.real, self.path)
         try:
             os.fchmod(fd, self.mode)
@@ -322,8 +333,18 @@ class LockedFile:
 
     def release(self, *, remove_if_new: bool = False) -> None:
         """Let the file go (its lock with it); ``remove_if_new``: remove it when this
-        writer created it and never wrote it (a command refused after the claim)."""
+        writer created it and never wrote it (a command refused after the claim).
+
+        :raises OSError: naming :attr:`path`, when a target written straight cannot be written.
+        """
         self.pending = False
+        if self._last is not None:
+            text, self._last = self._last, None
+            try:
+                with open(self.path, "wb") as target:
+                    target.write(text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, self.path) from None
         if self.fd < 0:
             return
         if remove_if_new and self.created and not self.written:
@@ -335,9 +356,9 @@ class LockedFile:
 
     def stream(self) -> IO[str]:
         """The file emptied and open for writing text from the start (a CSV written row by
-        row; a new file is created now); closing the stream releases the lock."""
-        if self.pending:
-            self.fd, self.pending = _create(self.real, self.path), False
+        row); closing the stream releases the lock."""
+        if self.straight:
+            return open(self.path, "w", newline="", encoding="utf-8")
         os.ftruncate(self.fd, 0)
         fd, self.fd = self.fd, -1
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
@@ -383,7 +404,10 @@ def _publish(tmp: str, real: str, path: str) -> None:
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
             raise
-        os.close(_create(real, path))
+        try:  # the name taken first, then the file renamed over it at once
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
+        except FileExistsError:
+            _created_meanwhile(real, path)
         os.replace(tmp, real)
         return
     os.unlink(tmp)
@@ -408,26 +432,6 @@ def _created_meanwhile(real: str, path: str) -> None:
     raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
 
 
-def _create(real: str, path: str) -> int:
-    """Create ``real`` (empty, the umask's mode) and lock it: its descriptor.
-
-    :raises FileExistsError: :data:`CREATED_MEANWHILE` (or :data:`IN_USE`) when it is there."""
-    try:
-        fd = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
-    except FileExistsError:
-        _created_meanwhile(real, path)
-        raise  # not reached
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        _lock(fd, path)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def claim(path: str, *, whole: bool = False) -> LockedFile:
     """Open ``path`` (links followed) for writing and lock it, creating it (empty)
     when it is not there, with no window between the test and the creation.
@@ -437,12 +441,14 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         rewrite, with its whole text, so that a kill never leaves it empty (a
         recording, ``save FILE``); without it, the caller gets a descriptor at once
         (a CSV written row by row).
-    :raises OSError: naming ``path``: not a regular file or read-only
+    :raises OSError: naming ``path``: a directory or read-only
         (:func:`writable_target`), its folder missing or refusing new files (with
         ``whole``: :data:`FOLDER_REFUSES`), or another writer holds
         it (:class:`BlockingIOError`, :data:`IN_USE`).
     """
     real = writable_target(path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        return LockedFile(path, path, -1, False, straight=True)  # /dev/null, a FIFO: no lock, no temporary file
     if whole:  # refused at once, not at its first rewrite, when its folder refuses new files
         fd, tmp = _temporary(real, path)
         os.close(fd)
@@ -466,9 +472,6 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
                 os.fchmod(fd, 0o666 & ~_umask())
             _lock(fd, path)
             if os.path.samestat(os.fstat(fd), os.stat(real)):
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket); give a file name", path)
                 return LockedFile(path, real, fd, created)
         except FileNotFoundError:
             pass  # renamed away after the lock: try the new file

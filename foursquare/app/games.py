@@ -92,11 +92,6 @@ class GameSpec:
 
         return tuple(read_deck_file(self.deck_path, self.rules))
 
-    @property
-    def names_cards(self) -> bool:
-        """Whether a deal or a deck is named (the cards of a new game are then known)."""
-        return self.deal is not None or self.deck_path is not None
-
     def dealt(self, deal: int) -> GameSpec:
         """This spec with ``deal`` for its deal (a deal chosen for the player), its
         rule set kept as read, not read again.

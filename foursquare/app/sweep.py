@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
@@ -743,7 +743,7 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> int:
             size = held.size()
             with os.fdopen(os.dup(held.fd), "rb") as raw:
                 raw.seek(0)
-                held.rewrite_chunks(_blocks(_merged(raw, size, rows)))
+                held.rewrite_chunks(_merged(raw, size, rows))
     try:
         os.unlink(name)
     except FileNotFoundError:
@@ -845,20 +845,6 @@ def _merged(raw: IO[bytes], size: int, rows: _JournalRows) -> Iterator[bytes]:
         yield line
     if rows.due is not None:
         raise rows.error(f"deal {rows.due.deal}: {shown_name(rows.main)} has no row of it")
-
-
-def _blocks(lines: Iterable[bytes], size: int = 1 << 16) -> Iterator[bytes]:
-    """``lines`` joined into blocks of about ``size`` bytes (fewer writes)."""
-    block: list[bytes] = []
-    held = 0
-    for line in lines:
-        block.append(line)
-        held += len(line)
-        if held >= size:
-            yield b"".join(block)
-            block, held = [], 0
-    if block:
-        yield b"".join(block)
 
 
 class SweepRows:

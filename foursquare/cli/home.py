@@ -1,6 +1,7 @@
-"""A game's place in the history: its start (:func:`start_history`) and its end
-(:func:`end_history`), and the prompt's warnings about the data folder (:func:`warn`).
-Where the data folder is, and the history's file in it: :mod:`foursquare.app.datafolder`.
+"""What the prompt says of a game's place in the history: why it is not recorded, at its
+start (:func:`start_history`), and a last write that failed, at its end
+(:func:`end_history`), as it says its errors (:func:`warn`).  The bookkeeping itself
+is the application layer's (:func:`foursquare.app.datafolder.history_recorder`).
 """
 
 from __future__ import annotations
@@ -10,15 +11,13 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..app.datafolder import history_recorder
 from ..engine.game import Game
 
 if TYPE_CHECKING:
     from ..app.session import Session
     from ..history.recorder import GameRecorder
     from .style import Look
-
-from ..app.datafolder import history_path
-from ..errors import HistoryStoreError
 
 
 def warn(text: str, look: Look | None = None) -> None:
@@ -36,24 +35,11 @@ def warn(text: str, look: Look | None = None) -> None:
 
 
 def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look | None = None) -> GameRecorder | None:
-    """The recorder that keeps ``game`` in the history of the data folder
-    (:func:`history_path`): at the prompt unless ``--no-history``, for a
-    script only with ``--history``.  A history file that is refused (from a newer
-    version, not a history, a data folder that cannot hold one, no data folder:
-    :class:`HistoryStoreError`) is said on stderr now (:func:`warn`, with ``look``),
-    and the game is played unrecorded."""
-    if not (interactive if wanted is None else wanted):
-        return None
-    from ..history.recorder import start_recording
-
-    try:
-        path = history_path()
-    except HistoryStoreError as exc:
-        warn(f"{exc}. This game is not recorded in the history.", look)
-        return None
-    recorder = start_recording(path, game, interactive=interactive)
-    if recorder.refused is not None:
-        warn(f"{recorder.refused}. This game is not recorded in the history.", look)
+    """The recorder of ``game`` in the history (:func:`foursquare.app.datafolder.history_recorder`);
+    why the game is not recorded, if it is not, said on stderr now (:func:`warn`, with ``look``)."""
+    recorder, refused = history_recorder(game, interactive, wanted)
+    if refused is not None:
+        warn(f"{refused}. This game is not recorded in the history.", look)
     return recorder
 
 

@@ -16,60 +16,19 @@ transcripts in and out.
   (:func:`read_transcripts`, :func:`import_games`).
 
 A layer beside :mod:`foursquare.formats`: it imports the foundation, the engine and
-the formats only; where the file is (the data folder) is its caller's to say.  The
-names below load on first use (PEP 562), as those of :mod:`foursquare`: reading a
-row does not load SQLite.
+the formats only; where the file is (the data folder) is its caller's to say.
 
     >>> from foursquare.history import summarize
     >>> summarize([]).played
     0
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
-    from ..errors import HistoryStoreError as HistoryStoreError  # documented under foursquare
-    from .recorder import GameRecorder, start_recording
-    from .rows import GameRecord, Kind, Source
-    from .stats import Summary, by_rules, summarize
-    from .store import (
-        SCHEMA_VERSION,
-        HistoryStore,
-        Imported,
-        error_words,
-        read_records,
-    )
-    from .transcripts import Export, Transcripts, export_games, export_numbers, import_games, read_transcripts
-
-# name -> the module (of this package) that defines it.
-_EXPORTS: dict[str, str] = {
-    "GameRecorder": "recorder", "start_recording": "recorder",
-    "GameRecord": "rows", "Kind": "rows", "Source": "rows",
-    "Summary": "stats", "by_rules": "stats", "summarize": "stats",
-    "SCHEMA_VERSION": "store", "HistoryStore": "store", "HistoryStoreError": "store",
-    "Imported": "store", "error_words": "store", "read_records": "store",
-    "Export": "transcripts", "Transcripts": "transcripts", "export_games": "transcripts",
-    "export_numbers": "transcripts", "import_games": "transcripts", "read_transcripts": "transcripts",
-}  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    """One of :data:`__all__`, imported from its module on first use (PEP 562).
-
-    :raises AttributeError: for any other name.
-    """
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
-
+from ..errors import HistoryStoreError as HistoryStoreError  # documented under foursquare
+from .recorder import GameRecorder, start_recording
+from .rows import GameRecord, Kind, Source
+from .stats import Summary, by_rules, summarize
+from .store import SCHEMA_VERSION, HistoryStore, Imported, error_words, read_records
+from .transcripts import Export, Transcripts, export_games, export_numbers, import_games, read_transcripts
 
 __all__ = [
     "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",

@@ -51,6 +51,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import pathlib
 import sqlite3
 import stat
 import tempfile
@@ -151,17 +152,13 @@ def game_of(record: GameRecord) -> Game | None:
 
 
 def _check_header(path: str) -> None:
-    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new database)."""
+    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new
+    database); what is not a regular file was refused before (:func:`_check_folder`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO put there since: no wait for a writer
-        with open(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is not a file")
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
             head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return
-    except IsADirectoryError:
-        raise HistoryStoreError(f"{shown_name(path)}: is a directory, not a history file") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
     if head and head != SQLITE_HEADER:
@@ -192,15 +189,16 @@ def _check_folder(path: str) -> None:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
 
 
+#: What a path that is not a regular file is, in words, by the test of its mode.
+_KINDS = (
+    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)
+
+
 def _file_kind(mode: int) -> str:
     """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
 
 
 def _check_room(path: str) -> None:
@@ -275,17 +273,9 @@ def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
 
 def _not_a_folder(path: str) -> str:
     """Why ``path`` cannot be reached for ``ENOTDIR``: the first folder on its way that is not one."""
-    folder = os.path.abspath(path)
-    ways = []
-    while True:
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        ways.append(parent)
-        folder = parent
-    for way in reversed(ways):  # from the root down
+    for way in reversed(pathlib.Path(os.path.abspath(path)).parents):  # from the root down
         if os.path.lexists(way) and not os.path.isdir(way):
-            return f"{shown_name(way)} is a file, not a folder"
+            return f"{shown_name(str(way))} is a file, not a folder"
     return os.strerror(errno.ENOTDIR)
 
 
@@ -582,21 +572,14 @@ class HistoryStore:
 
     # ------------------------------------------------------------ reading
 
-    def records(self, limit: int | None = None, *, newest_first: bool = False) -> list[GameRecord]:
-        """The games, in the order they were added (``newest_first``: the reverse),
-        at most ``limit`` of them (the newest when newest first).
+    def records(self) -> list[GameRecord]:
+        """The games, in the order they were added.
 
         :raises HistoryStoreError: (``refused``) for a row of values foursquare never writes
             (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
-        order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT {COLUMNS} FROM games ORDER BY id {order}"
-        params: tuple[int, ...] = ()
-        if limit is not None:
-            sql += " LIMIT ?"
-            params = (limit,)
-        return list(self._rows(sql, params))
+        return list(self)
 
     def __iter__(self) -> Iterator[GameRecord]:
         """The games in the order they were added (the errors of :meth:`records`)."""
@@ -716,14 +699,18 @@ def error_words(exc: BaseException) -> str:
         return text
     code = str(getattr(exc, "sqlite_errorname", ""))
     lower = text.lower()
-    if "locked" in lower or "busy" in lower or code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return f"{text} (another foursquare command or program is writing it)"
-    if "full" in lower or code == "SQLITE_FULL":
-        return f"{text} (the disk is full)"
-    if code.startswith("SQLITE_IOERR"):
-        return f"{text} (a write failed: the disk may be full, over a size limit, or failing)"
-    if "readonly" in lower or "read-only" in lower or code.startswith("SQLITE_READONLY"):
-        return f"{text} (the file or its folder is read-only)"
-    if code == "SQLITE_CANTOPEN":
-        return f"{text} (SQLite cannot open it, or make its files beside it: is its folder read-only?)"
+    for words, codes, gloss in _GLOSSES:
+        if any(word in lower for word in words) or code.startswith(codes):
+            return f"{text} ({gloss})"
     return text
+
+
+#: The glosses of :func:`error_words`: the words of SQLite's reason, or its codes
+#: (extended ones too), and what they mean; the first that fits.
+_GLOSSES = (
+    (("locked", "busy"), ("SQLITE_BUSY", "SQLITE_LOCKED"), "another foursquare command or program is writing it"),
+    (("full",), ("SQLITE_FULL",), "the disk is full"),
+    ((), ("SQLITE_IOERR",), "a write failed: the disk may be full, over a size limit, or failing"),
+    (("readonly", "read-only"), ("SQLITE_READONLY",), "the file or its folder is read-only"),
+    ((), ("SQLITE_CANTOPEN",), "SQLite cannot open it, or make its files beside it: is its folder read-only?"),
+)

@@ -61,7 +61,6 @@ def test_start_makes_the_deal_or_the_deck_or_nothing(tmp_path: Path):
     spec = GameSpec(deck_path=str(deck))
     started = spec.start()
     assert started is not None and started.deal is None and [str(c) for c in started.deck] == ["5C", "7H"]
-    assert spec.names_cards and not GameSpec(rules_spec="standard").names_cards
 
 
 def test_a_game_file_is_loaded_with_what_it_does_not_name(tmp_path: Path):

@@ -182,6 +182,8 @@ got = []
 try:
     for x in ordered_map(_dies_on_three, range(8), 2):
         got.append(x)
+        if x == 2:
+            open(os.environ["GOT_TWO"], "w").close()  # the event task 3 waits for
 except WorkerError as exc:
     print(got, "error:", exc)
 """
@@ -189,7 +191,8 @@ except WorkerError as exc:
 
 def _dies_on_three(x: int) -> int:
     if x == 3:
-        time.sleep(0.5)  # (0, 1 and 2 are done by then, and the other worker is on 4)
+        while not os.path.exists(os.environ["GOT_TWO"]):  # the caller has 0, 1 and 2
+            time.sleep(0.01)
         os.kill(os.getpid(), signal.SIGKILL)  # as kill -9, or the kernel when memory runs out
     if x == 4:
         time.sleep(600)  # a long task: not awaited once the run stops
@@ -222,10 +225,11 @@ def _group_gone(pgid: int, within: float) -> bool:
     return False
 
 
-def test_a_worker_that_dies_mid_task_stops_the_run_at_once_after_the_results_in_order():
+def test_a_worker_that_dies_mid_task_stops_the_run_at_once_after_the_results_in_order(tmp_path):
     # (a process pool replaced the dead worker and waited for the lost task's result
     # for ever; then the other worker's long task was awaited, for minutes)
-    process = _run_in_a_group(_RUN.format(fn="_dies_on_three", body=_DIES))
+    env = dict(os.environ, GOT_TWO=str(tmp_path / "got-two"))
+    process = _run_in_a_group(_RUN.format(fn="_dies_on_three", body=_DIES), env=env)
     out, err = _ended(process, 30)
     assert process.returncode == 0, err
     # every result before the lost task's place comes first, then the error

@@ -345,13 +345,19 @@ class Origin:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
             out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
-        if self.record is not None and not behind:
+        if self.record is not None and not behind and not _special_file(self.record):
             kind = "transcript" if len(game.moves) == game.placed else "state"
             record = argument_name(self.record)
             out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
             if not game.is_over:
                 out.append(f"Continue it: foursquare play --resume {record} --record {record}")
         return out
+
+
+def _special_file(path: str) -> bool:
+    """Whether ``path`` is a device, a FIFO or another file that is not regular (such
+    as /dev/null): a recording written there cannot be replayed, so no line points to it."""
+    return os.path.exists(path) and not os.path.isfile(path)
 
 
 def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:

@@ -91,3 +91,10 @@ def test_dev_stderr_on_a_pipe_gets_the_text(tmp_path, args, moves, start):
     done = _run(args, moves, "/dev/stderr", tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert done.returncode == 0, done.stderr
     assert start in done.stderr
+
+
+@pytest.mark.parametrize("moves", ["d4\ne4\n", "d4\ne4\nquit\n"], ids=["ended", "quit"])
+def test_the_closing_lines_never_point_to_a_target_that_is_not_a_regular_file(tmp_path, moves):
+    done = _run(["play", "--deal", "1", "--record", "/dev/null"], moves, "/dev/null", tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert "/dev/null" not in done.stdout

@@ -70,14 +70,6 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     return note + rest + ")"
 
 
-def ranked_by(estimates: Sequence[Estimate]) -> str:
-    """How the cells of ``estimates`` are ordered: ``"search"`` when the bot estimated
-    them, ``"random"`` when it gave no estimate at all (the random bot).
-    :returns: the value of ``--format json``'s ``ranked_by``."""
-    estimated = any(e.win_chance is not None or e.expected_score is not None for e in estimates)
-    return "search" if estimated else "random"
-
-
 def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:
     """The one wording of a bot's estimate of a cell, in ``foursquare hint`` and in the
     prompt's ``hint``: ``win 96.8%, expected score 17.2`` (``-`` for a part the bot
@@ -163,7 +155,9 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     lines = [(_cells(g), ("tied at " if len(g) > 1 else "") + estimate_words(g[0], digits)) for g in groups]
     note = None
     if any(_key(g[0], digits) > _key(first, digits) for g in groups[1:]):
-        tolerance = getattr(_bot(bot), "tolerance", None) if getattr(first, "samples", None) is not None else None
+        from ..bots import get_bot
+
+        tolerance = getattr(get_bot(bot), "tolerance", None) if first.samples is not None else None
         why = (
             f"its search ranks it first among cells within {100 * tolerance:g} points of the best win chance"
             if tolerance is not None
@@ -171,13 +165,6 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
         )
         note = f"(the {bot} bot prefers {first.cell}: {why})"
     return ShownHint(lines, [str(e.cell) for e in groups[0][1:]], note)
-
-
-def _bot(name: str) -> object:
-    """The bot of that name (for its ``tolerance``)."""
-    from ..bots import get_bot
-
-    return get_bot(name)
 
 
 def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = None) -> PlayerView:
@@ -265,26 +252,26 @@ def hint(**given: Any) -> None:
     from ..bots import get_bot, recommend
     from ..errors import PositionError
 
-    options = HintOptions(**given)
-    game_path, deal, deck_path, bot, nodes = options.game_path, options.deal, options.deck_path, options.bot, options.nodes
+    o = HintOptions(**given)
+    game_path, deal, deck_path, bot, nodes = o.game_path, o.deal, o.deck_path, o.bot, o.nodes
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
-    budget = None if nodes is not None and not given_on_the_command_line("budget") else options.budget
-    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
+    budget = None if nodes is not None and not given_on_the_command_line("budget") else o.budget
+    view = _load_view(game_path, GameSpec(deal, deck_path, o.rules_spec), o.game_number)
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=options.seed)
+    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=o.seed)
     used = time.perf_counter() - started
     best = estimates[0]
-    order = ranked_by(estimates)
-    random_order = order == "random"
+    # the random bot gives no estimate at all: its order is random, not a ranking
+    random_order = all(e.win_chance is None and e.expected_score is None for e in estimates)
     shown = shown_hint(estimates, bot)
-    if options.fmt == "json":
+    if o.fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),
@@ -294,7 +281,7 @@ def hint(**given: Any) -> None:
             "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
             "nodes": nodes,
             "seconds": round(used, 4),
-            "ranked_by": order,
+            "ranked_by": "random" if random_order else "search",
             "tied": [] if random_order else shown.tied,
             "note": shown.note,
             "alternatives": [e.as_dict() for e in estimates[1:3]],

@@ -96,22 +96,23 @@ def _plain_digits(text: str) -> bool:
     return bool(text) and text.isascii() and text.isdigit()
 
 
-def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-    if value is None:
-        return None
-    from ..engine.deal import MAX_DEAL
+def _deal_number(text: str) -> int:
+    """A deal number written in ASCII digits alone (no sign, no white space around them).
 
-    text = value
-    range_text = f"expected a whole number from 0 to {MAX_DEAL}, with no leading zero"
-    if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
-        raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
+    :raises ParseError: otherwise, in :func:`~foursquare.engine.deal.parse_deal_number`'s words."""
+    from ..engine.deal import MAX_DEAL
+    from ..errors import quote
+
+    if not _plain_digits(text):
+        raise ParseError(f"not a deal number: {quote(text)} (expected a whole number from 0 to {MAX_DEAL})")
+    return parse_deal_number(text)
+
+
+def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     try:
-        if not _plain_digits(value):
-            raise ParseError("not ASCII digits")
-        return parse_deal_number(value)
-    except ParseError:
-        shown = value if len(value) <= 40 else value[:24] + "..."
-        raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
+        return None if value is None else _deal_number(value)
+    except ParseError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @overload
@@ -320,10 +321,8 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
 
     first, sep, last = value.partition("-")
     try:
-        if not _plain_digits(first) or (sep and not _plain_digits(last)):
-            raise ParseError("not ASCII digits")
-        a = parse_deal_number(first)
-        b = parse_deal_number(last) if sep else a
+        a = _deal_number(first)
+        b = _deal_number(last) if sep else a
     except ParseError:
         raise click.BadParameter(
             f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999,"

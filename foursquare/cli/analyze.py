@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..engine.game import Game
+from ..engine.view import PlayerView
+from ..errors import Advice, FormatError, PositionError
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .gamefiles import game_of_options_file
@@ -41,8 +44,6 @@ from .style import percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
-    from ..engine.game import Game
-    from ..engine.view import PlayerView
     from ..solver.analysis import GameAnalysis, GameJudge
 
 
@@ -122,8 +123,6 @@ def analyze(**options: Any) -> None:
 
 
 def _analyze(o: AnalyzeOptions) -> None:
-    from ..errors import Advice, FormatError, PositionError
-
     _check_options(o)
     spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
@@ -168,7 +167,6 @@ def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) ->
 
     estimator = None
     if bot_name is not None and not beside:
-        from ..engine.view import PlayerView
 
         def estimator(position: Game) -> list[Estimate]:
             assert bot_name is not None
@@ -251,8 +249,6 @@ def _judge_beside_the_bot(judge: GameJudge, bot: str, budget: float | None, got:
         the bot's process is then killed, as when the two have met).
     :param bar: the progress bar, one step per position judged and per estimate.
     """
-    from ..engine.game import Game
-    from ..engine.view import PlayerView
     from ..parallel import in_background
 
     game = judge.game

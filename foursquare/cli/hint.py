@@ -13,7 +13,7 @@ import click
 from ..app.games import GameSpec
 from ..engine.game import Status
 from ..engine.view import PlayerView
-from ..errors import shown_name
+from ..errors import Advice, FormatError, PositionError, shown_name
 from ..figures import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
@@ -172,7 +172,7 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.loading import FileKind, input_kind, load_view, read_game_text
+    from ..formats.loading import FileKind, input_kind, load_view, next_card_unknown, read_game_text
 
     if game_path is None:
         if game_number is not None:
@@ -186,9 +186,6 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         return load_view(text, name)
     game = game_of_options_text(text, name, spec, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:
-        from ..errors import Advice, FormatError
-        from ..formats.loading import next_card_unknown
-
         raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
@@ -250,7 +247,6 @@ def hint(**given: Any) -> None:
     which cards are unseen, never their order (RULES.md section 6).
     """
     from ..bots import get_bot, recommend
-    from ..errors import PositionError
 
     o = HintOptions(**given)
     game_path, deal, deck_path, bot, nodes = o.game_path, o.deal, o.deck_path, o.bot, o.nodes

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import click
 
 from ..app.games import GameSpec
-from ..engine.deal import parse_deal_number
-from ..errors import ParseError
+from ..engine.deal import MAX_DEAL, parse_deal_number
+from ..engine.rules import PRESETS
+from ..errors import ParseError, quote, shown_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,8 +65,6 @@ class RulesSpec(_TextType):
     name = "rules"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from ..engine.rules import PRESETS
-        from ..errors import shown_name
         from ..formats.inputs import names_a_file
 
         text = str(value)
@@ -79,8 +78,6 @@ class RulesSpec(_TextType):
         """The presets starting with ``incomplete``, then the shell's own file completion
         (in bash, :mod:`foursquare.cli.shellcompletion`'s script keeps both)."""
         from click.shell_completion import CompletionItem
-
-        from ..engine.rules import PRESETS
 
         presets = [CompletionItem(name) for name in PRESETS if name.startswith(incomplete)]
         return [*presets, CompletionItem(incomplete, type="file")]
@@ -100,9 +97,6 @@ def _deal_number(text: str) -> int:
     """A deal number written in ASCII digits alone (no sign, no white space around them).
 
     :raises ParseError: otherwise, in :func:`~foursquare.engine.deal.parse_deal_number`'s words."""
-    from ..engine.deal import MAX_DEAL
-    from ..errors import quote
-
     if not _plain_digits(text):
         raise ParseError(f"not a deal number: {quote(text)} (expected a whole number from 0 to {MAX_DEAL})")
     return parse_deal_number(text)
@@ -231,8 +225,6 @@ class BoundedInt(_IntType):
         return f"a whole number from {self.low} to {self.high}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from ..errors import quote
-
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
@@ -317,8 +309,6 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
     """
     if value is None:
         return None
-    from ..errors import quote
-
     first, sep, last = value.partition("-")
     try:
         a = _deal_number(first)

@@ -160,7 +160,13 @@ def _solve(o: SolveOptions) -> None:
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     workers = _check_options(o)
     if o.deal_range is not None:
-        _sweep(o, SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers))
+        # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
+        if not o.resume:
+            check_output_file(o.csv_path, o.force)
+        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers)
+        cluster = workers.connect()
+        with cluster if cluster is not None else contextlib.nullcontext():
+            _Batch(o, sweep, cluster).run()
         return
     game = spec.start()
     if game is None:
@@ -195,16 +201,6 @@ def _check_options(o: SolveOptions) -> Workers:
         "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
     )
     return workers
-
-
-def _sweep(o: SolveOptions, sweep: SolveSweep) -> None:
-    """``--deals``: the output file checked, the cluster connected (before the file: an
-    unreachable one leaves it), then the batch."""
-    if not o.resume:
-        check_output_file(o.csv_path, o.force)
-    cluster = sweep.workers.connect()
-    with cluster if cluster is not None else contextlib.nullcontext():
-        _Batch(o, sweep, cluster).run()
 
 
 class _Batch:
@@ -317,7 +313,6 @@ class _Batch:
                 self.output.close()  # (the rows solved again merged into the file first)
             except OSError as exc:  # the last rows, flushed on closing, or the merge (raised once the summary is out)
                 self.stopped = True
-                assert self.o.csv_path is not None
                 unwritten = exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.o.csv_path)
             except FoursquareError as exc:  # a journal found damaged at the merge
                 self.stopped = True

@@ -183,21 +183,14 @@ class PositiveSeconds(_SecondsType):
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        number: float | None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        else:
-            text = str(value).strip()
-            try:
-                # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
-                number = float(text) if "_" not in text else None
-            except (ValueError, OverflowError):
-                number = None
-        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:24] + "...")
-        if number is None:
-            self.fail(f"{shown} is not a number of seconds", param, ctx)
-        if not math.isfinite(number) or number <= 0:
-            self.fail(f"{shown} is not a finite number of seconds above 0", param, ctx)
+        text = str(value).strip()
+        try:
+            number = float(text)
+        except (ValueError, OverflowError):
+            number = math.nan
+        # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
+        if "_" in text or not math.isfinite(number) or number <= 0:
+            self.fail(f"{quote(text)} is not a finite number of seconds above 0", param, ctx)
         return number
 
 

@@ -25,6 +25,7 @@ terminal::
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sys
 from collections.abc import Iterator
@@ -114,19 +115,9 @@ def _is_card(word: str) -> bool:
 
 
 def _file_names(text: str) -> list[str]:
-    """The names in the folder of ``text`` that start with its last part (a folder with ``/``)."""
-    folder, start = os.path.split(text)
-    try:
-        names = os.listdir(folder or ".")
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
-            continue
-        path = os.path.join(folder, name)
-        out.append(path + "/" if os.path.isdir(path) else path)
-    return out
+    """The files whose names start with ``text`` (a folder with ``/``); hidden ones only
+    when the name's last part starts with a dot."""
+    return [path + "/" if os.path.isdir(path) else path for path in glob.glob(glob.escape(text) + "*")]
 
 
 @contextlib.contextmanager

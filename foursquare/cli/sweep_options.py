@@ -39,9 +39,7 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if resume:
-        if output is None:
-            raise click.UsageError("--resume needs --output FILE.csv (the file to continue)")
+    if resume:  # (with --output: the commands check that first)
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
         if force:

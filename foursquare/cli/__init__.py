@@ -49,10 +49,10 @@ SHORT_HELP: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
-    """A Click group whose subcommands are imported on first use."""
+    """A Click group whose subcommands (:data:`COMMANDS`) are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+        return sorted(COMMANDS)
 
     # Ctrl-C before a command's own handling starts (while the modules load, the
     # arguments are parsed or the command's module is imported) ends as it does
@@ -92,10 +92,8 @@ class LazyGroup(click.Group):
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list of commands in the group's help, from :data:`SHORT_HELP` (no command is imported)."""
-        rows = [(name, SHORT_HELP[name]) for name in self.list_commands(ctx) if name in SHORT_HELP]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SHORT_HELP[name]) for name in self.list_commands(ctx)])
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -106,7 +104,7 @@ class LazyGroup(click.Group):
 
         :raises click.UsageError: (status 2) for a word that names no command."""
         name = args[0] if args else ""
-        if args and name not in COMMANDS and not name.startswith("-") and super().get_command(ctx, name) is None:
+        if args and name not in COMMANDS and not name.startswith("-"):
             import difflib
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
@@ -118,11 +116,11 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in COMMANDS:
-            module, attr = COMMANDS[name].split(":")
-            command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-            return command
-        return super().get_command(ctx, name)
+        if name not in COMMANDS:
+            return None
+        module, attr = COMMANDS[name].split(":")
+        command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        return command
 
 
 def _interrupted() -> NoReturn:

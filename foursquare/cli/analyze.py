@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..engine.game import Game
+from ..engine.view import PlayerView
+from ..errors import Advice, FormatError, PositionError
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .gamefiles import game_of_options_file
@@ -41,8 +44,6 @@ from .style import percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
-    from ..engine.game import Game
-    from ..engine.view import PlayerView
     from ..solver.analysis import GameAnalysis, GameJudge
 
 
@@ -122,13 +123,11 @@ def analyze(**options: Any) -> None:
 
 
 def _analyze(o: AnalyzeOptions) -> None:
-    from ..errors import Advice, FormatError, PositionError
-
     _check_options(o)
     spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
+    name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
-        name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
     bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
@@ -139,7 +138,6 @@ def _analyze(o: AnalyzeOptions) -> None:
     except PositionError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
-        name = "<stdin>" if o.game_path == "-" else o.game_path
         raise FormatError(
             name, None, "the solver needs the stock order, and " + next_card_unknown(game), advice=Advice.NAME_MORE_CARDS
         ) from None
@@ -169,7 +167,6 @@ def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) ->
 
     estimator = None
     if bot_name is not None and not beside:
-        from ..engine.view import PlayerView
 
         def estimator(position: Game) -> list[Estimate]:
             assert bot_name is not None
@@ -252,8 +249,6 @@ def _judge_beside_the_bot(judge: GameJudge, bot: str, budget: float | None, got:
         the bot's process is then killed, as when the two have met).
     :param bar: the progress bar, one step per position judged and per estimate.
     """
-    from ..engine.game import Game
-    from ..engine.view import PlayerView
     from ..parallel import in_background
 
     game = judge.game
@@ -303,39 +298,36 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
 
         click.echo(dump(result.as_dict()), nl=False)
         return
-    _print_table(result)
-    _print_notes(result, judged)
+    _print_table(result, judged)
     _print_mistakes(result, timeout, game)
 
 
-def _print_table(result: GameAnalysis) -> None:
+def _print_table(result: GameAnalysis, judged: bool) -> None:
     """A line a move: its card and cell, the outlook before and after, the solver's
-    cell (and the bot's), the verdict; then the start and the outcome."""
+    cell (and the bot's), the verdict; then the start and the outcome, what the
+    table's ranges mean, and what an interrupted analysis lacks."""
     with_bot = result.bot is not None
     head = f"{'move':>4}  {'card':4} {'cell':4}  {'before':12} {'after':12} {'solver':6}"
     if with_bot:
         head += f"  {'bot':4} {'bot win':>8} {'played':>8}"
     click.echo(head + "  verdict")
+    start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
+    shown = [start]  # the outlooks shown (of the positions before each move, and after the last)
     for m in result.moves:
         before = _outlook(m.before, m.best_before, m.max_before, m.least_before)
         after = _outlook(m.after, m.best_after, m.max_after, m.least_after)
+        shown.append(before)
         line = f"{m.number:>4}  {m.card:4} {m.cell:4}  {before:12} {after:12} {m.solver_cell or '-':6}"
         if with_bot:
             line += f"  {m.bot_cell or '-':4} {percent(m.bot_win_chance):>8} {percent(m.played_win_chance):>8}"
         click.echo(line + f"  {m.verdict}")
+    if result.moves:
+        shown.append(after)
     outcome = f"won, score {result.score}" if result.status == "won" else result.status
-    start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
     click.echo(f"start: {start}; outcome: {outcome}")
-
-
-def _print_notes(result: GameAnalysis, judged: bool) -> None:
-    """What the table's ranges mean, and what an interrupted analysis lacks."""
-    start = _outlook(result.start, result.best_start, result.max_start, result.least_start)
-    shown = [_outlook(m.before, m.best_before, m.max_before, m.least_before) for m in result.moves]
-    shown += [_outlook(m.after, m.best_after, m.max_after, m.least_after) for m in result.moves[-1:]]
-    if any(s.startswith("unknown <=") for s in [*shown, start]):
+    if any(s.startswith("unknown <=") for s in shown):
         click.echo("unknown <=N: the limit ran out; no win scores more than N")
-    if any(s.startswith("win ") and "-" in s for s in [*shown, start]):
+    if any(s.startswith("win ") and "-" in s for s in shown):
         click.echo("win A-B: winnable (the game itself shows a win scoring A); no win scores more than B")
     if not result.complete and not judged:
         click.echo(

@@ -8,7 +8,7 @@ where the card in hand may go; after a card (``7H d``) the cells; after
 ``state``.  The lines typed, but for those that end the game (``quit``), are kept in the data folder
 (:func:`foursquare.app.datafolder.prompt_history_path`): read at the start, the new
 ones appended at the end (so that two prompts at once keep both sessions' lines),
-the file cut to its last :data:`HISTORY_LINES` lines when it grows to twice that.
+the file cut to its last :data:`HISTORY_LINES` lines.
 
 :class:`Completer` is a plain object, so its candidates can be tested without a
 terminal::
@@ -25,6 +25,7 @@ terminal::
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sys
 from collections.abc import Iterator
@@ -114,20 +115,13 @@ def _is_card(word: str) -> bool:
 
 
 def _file_names(text: str) -> list[str]:
-    """The names in the folder of ``text`` that start with its last part (a folder with ``/``);
-    a leading ``~`` is the home folder, as ``save`` and ``state`` read it."""
-    folder, start = os.path.split(text)
-    try:
-        names = os.listdir(os.path.expanduser(folder) or ".")
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        if not name.startswith(start) or (name.startswith(".") and not start.startswith(".")):
-            continue
-        path = os.path.join(folder, name)
-        out.append(path + "/" if os.path.isdir(os.path.expanduser(path)) else path)
-    return out
+    """The files whose names start with ``text`` (a folder with ``/``); hidden ones only
+    when the name's last part starts with a dot; a leading ``~`` is the home folder, as
+    ``save`` and ``state`` read it, and stays ``~`` in the names given."""
+    head = text.split("/", 1)[0] if text.startswith("~") else ""
+    home = os.path.expanduser(head) if head else ""
+    paths = glob.glob(glob.escape(os.path.expanduser(text)) + "*")
+    return [(head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "") for path in paths]
 
 
 @contextlib.contextmanager
@@ -151,13 +145,14 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
         from ..app.datafolder import prompt_history_path
 
         history_file = prompt_history_path()
-    old = readline.get_completer(), readline.get_completer_delims()
+    old = readline.get_completer(), readline.get_completer_delims(), readline.get_history_length()
     readline.set_completer(Completer(source).complete)
     readline.set_completer_delims(" \t\n")
     if "libedit" in (readline.__doc__ or ""):  # macOS's readline
         readline.parse_and_bind("bind ^I rl_complete")
     else:
         readline.parse_and_bind("tab: complete")
+    readline.set_history_length(HISTORY_LINES)  # the file's length, cut as lines are appended
     start = _load_history(readline, history_file)
     try:
         yield
@@ -167,6 +162,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
             _save_history(readline, history_file, readline.get_current_history_length() - start)
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
+        readline.set_history_length(old[2])
 
 
 def _load_history(readline: Any, path: str) -> int:
@@ -189,18 +185,11 @@ def _forget_leaving(readline: Any, since: int) -> None:
 
 
 def _save_history(readline: Any, path: str, new: int) -> None:
-    """Add the ``new`` lines of this session to the history file, then cut it to its
-    last :data:`HISTORY_LINES` lines when it has grown to twice that."""
+    """Add the ``new`` lines of this session to the history file (readline then cuts it
+    to its last :data:`HISTORY_LINES` lines)."""
     if new <= 0:
         return
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    if not os.path.exists(path):
-        with open(path, "a", encoding="utf-8"):
-            pass
+    with open(path, "a", encoding="utf-8"):  # readline appends only to a file that is there
+        pass
     readline.append_history_file(new, path)
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        lines = f.readlines()
-    if len(lines) >= 2 * HISTORY_LINES:
-        from ..app.files import write_atomically
-
-        write_atomically(path, "".join(lines[-HISTORY_LINES:]))

@@ -13,7 +13,7 @@ import click
 from ..app.games import GameSpec
 from ..engine.game import Status
 from ..engine.view import PlayerView
-from ..errors import shown_name
+from ..errors import Advice, FormatError, PositionError, shown_name
 from ..figures import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
@@ -68,14 +68,6 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
         note += f"; {unknown} solves unsettled, counted as the prior search's estimate"
     rest = "" if len(sampled) == len(estimates) else "; the others: the prior search's estimates"
     return note + rest + ")"
-
-
-def ranked_by(estimates: Sequence[Estimate]) -> str:
-    """How the cells of ``estimates`` are ordered: ``"search"`` when the bot estimated
-    them, ``"random"`` when it gave no estimate at all (the random bot).
-    :returns: the value of ``--format json``'s ``ranked_by``."""
-    estimated = any(e.win_chance is not None or e.expected_score is not None for e in estimates)
-    return "search" if estimated else "random"
 
 
 def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:
@@ -163,7 +155,9 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     lines = [(_cells(g), ("tied at " if len(g) > 1 else "") + estimate_words(g[0], digits)) for g in groups]
     note = None
     if any(_key(g[0], digits) > _key(first, digits) for g in groups[1:]):
-        tolerance = getattr(_bot(bot), "tolerance", None) if getattr(first, "samples", None) is not None else None
+        from ..bots import get_bot
+
+        tolerance = getattr(get_bot(bot), "tolerance", None) if first.samples is not None else None
         why = (
             f"its search ranks it first among cells within {100 * tolerance:g} points of the best win chance"
             if tolerance is not None
@@ -173,19 +167,12 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     return ShownHint(lines, [str(e.cell) for e in groups[0][1:]], note)
 
 
-def _bot(name: str) -> object:
-    """The bot of that name (for its ``tolerance``)."""
-    from ..bots import get_bot
-
-    return get_bot(name)
-
-
 def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = None) -> PlayerView:
     """What the player knows at the end of the file: a state or player's view is
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.loading import FileKind, input_kind, load_view, read_game_text
+    from ..formats.loading import FileKind, input_kind, load_view, next_card_unknown, read_game_text
 
     if game_path is None:
         if game_number is not None:
@@ -199,9 +186,6 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         return load_view(text, name)
     game = game_of_options_text(text, name, spec, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:
-        from ..errors import Advice, FormatError
-        from ..formats.loading import next_card_unknown
-
         raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
@@ -263,28 +247,27 @@ def hint(**given: Any) -> None:
     which cards are unseen, never their order (RULES.md section 6).
     """
     from ..bots import get_bot, recommend
-    from ..errors import PositionError
 
-    options = HintOptions(**given)
-    game_path, deal, deck_path, bot, nodes = options.game_path, options.deal, options.deck_path, options.bot, options.nodes
+    o = HintOptions(**given)
+    game_path, deal, deck_path, bot, nodes = o.game_path, o.deal, o.deck_path, o.bot, o.nodes
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
-    budget = None if nodes is not None and not given_on_the_command_line("budget") else options.budget
-    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
+    budget = None if nodes is not None and not given_on_the_command_line("budget") else o.budget
+    view = _load_view(game_path, GameSpec(deal, deck_path, o.rules_spec), o.game_number)
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=options.seed)
+    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=o.seed)
     used = time.perf_counter() - started
     best = estimates[0]
-    order = ranked_by(estimates)
-    random_order = order == "random"
+    # the random bot gives no estimate at all: its order is random, not a ranking
+    random_order = all(e.win_chance is None and e.expected_score is None for e in estimates)
     shown = shown_hint(estimates, bot)
-    if options.fmt == "json":
+    if o.fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),
@@ -294,7 +277,7 @@ def hint(**given: Any) -> None:
             "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
             "nodes": nodes,
             "seconds": round(used, 4),
-            "ranked_by": order,
+            "ranked_by": "random" if random_order else "search",
             "tied": [] if random_order else shown.tied,
             "note": shown.note,
             "alternatives": [e.as_dict() for e in estimates[1:3]],

@@ -65,7 +65,7 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     path = history_path()
     records = read_records(path)
     numbers = export_numbers(records)
-    shown = list(reversed(records))[:limit] if limit is not None else list(reversed(records))
+    shown = records[::-1][:limit]
     if fmt == "json":
         click.echo(json.dumps([_as_json(r, numbers.get(r.id)) for r in shown], indent=2))
         return

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import click
 
 from ..app.games import GameSpec
-from ..engine.deal import parse_deal_number
-from ..errors import ParseError
+from ..engine.deal import MAX_DEAL, parse_deal_number
+from ..engine.rules import PRESETS
+from ..errors import ParseError, quote, shown_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,8 +65,6 @@ class RulesSpec(_TextType):
     name = "rules"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from ..engine.rules import PRESETS
-        from ..errors import shown_name
         from ..formats.inputs import names_a_file
 
         text = str(value)
@@ -79,8 +78,6 @@ class RulesSpec(_TextType):
         """The presets starting with ``incomplete``, then the shell's own file completion
         (in bash, :mod:`foursquare.cli.shellcompletion`'s script keeps both)."""
         from click.shell_completion import CompletionItem
-
-        from ..engine.rules import PRESETS
 
         presets = [CompletionItem(name) for name in PRESETS if name.startswith(incomplete)]
         return [*presets, CompletionItem(incomplete, type="file")]
@@ -96,22 +93,20 @@ def _plain_digits(text: str) -> bool:
     return bool(text) and text.isascii() and text.isdigit()
 
 
-def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-    if value is None:
-        return None
-    from ..engine.deal import MAX_DEAL
+def _deal_number(text: str) -> int:
+    """A deal number written in ASCII digits alone (no sign, no white space around them).
 
-    text = value
-    range_text = f"expected a whole number from 0 to {MAX_DEAL}, with no leading zero"
-    if len(text) > 40 and text.isascii() and text.isdigit():  # int() would refuse 5000 digits
-        raise click.BadParameter(f"{value[:24]}... ({len(text)} digits) is not a deal number ({range_text})")
+    :raises ParseError: otherwise, in :func:`~foursquare.engine.deal.parse_deal_number`'s words."""
+    if not _plain_digits(text):
+        raise ParseError(f"not a deal number: {quote(text)} (expected a whole number from 0 to {MAX_DEAL})")
+    return parse_deal_number(text)
+
+
+def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
     try:
-        if not _plain_digits(value):
-            raise ParseError("not ASCII digits")
-        return parse_deal_number(value)
-    except ParseError:
-        shown = value if len(value) <= 40 else value[:24] + "..."
-        raise click.BadParameter(f"not a deal number: {shown!r} ({range_text})") from None
+        return None if value is None else _deal_number(value)
+    except ParseError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @overload
@@ -188,21 +183,14 @@ class PositiveSeconds(_SecondsType):
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        number: float | None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        else:
-            text = str(value).strip()
-            try:
-                # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
-                number = float(text) if "_" not in text else None
-            except (ValueError, OverflowError):
-                number = None
-        shown = repr(value) if len(str(value)) <= 40 else repr(str(value)[:24] + "...")
-        if number is None:
-            self.fail(f"{shown} is not a number of seconds", param, ctx)
-        if not math.isfinite(number) or number <= 0:
-            self.fail(f"{shown} is not a finite number of seconds above 0", param, ctx)
+        text = str(value).strip()
+        try:
+            number = float(text)
+        except (ValueError, OverflowError):
+            number = math.nan
+        # float() would take "1_0" as 10: integer options refuse digit separators, so do seconds
+        if "_" in text or not math.isfinite(number) or number <= 0:
+            self.fail(f"{quote(text)} is not a finite number of seconds above 0", param, ctx)
         return number
 
 
@@ -230,8 +218,6 @@ class BoundedInt(_IntType):
         return f"a whole number from {self.low} to {self.high}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from ..errors import quote
-
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
@@ -316,14 +302,10 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
     """
     if value is None:
         return None
-    from ..errors import quote
-
     first, sep, last = value.partition("-")
     try:
-        if not _plain_digits(first) or (sep and not _plain_digits(last)):
-            raise ParseError("not ASCII digits")
-        a = parse_deal_number(first)
-        b = parse_deal_number(last) if sep else a
+        a = _deal_number(first)
+        b = _deal_number(last) if sep else a
     except ParseError:
         raise click.BadParameter(
             f"{quote(value)} is not a range of deal numbers (expected A-B with 0 <= A <= B < 2^64, like 0-999,"

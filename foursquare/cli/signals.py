@@ -19,6 +19,9 @@ from typing import Any, NoReturn
 #: Exit status of an interrupted command (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
+#: SIGTERM, and SIGHUP where there is one (not on Windows): the signals that end a command.
+ENDING = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
 #: A signal handler as :func:`signal.signal` takes and returns it.
 Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
@@ -32,9 +35,8 @@ def signals_deferred() -> Iterator[None]:
     under :func:`catch_sigterm`."""
     caught: list[int] = []
     saved: dict[int, Handler] = {}
-    signals = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
     try:
-        for signum in signals:
+        for signum in [signal.SIGINT, *ENDING]:
             saved[signum] = signal.signal(signum, lambda n, frame: caught.append(n))
     except (ValueError, OSError):  # not the main thread
         pass
@@ -53,9 +55,9 @@ class Terminated(SystemExit):
 
 
 def _terminated(signum: int, frame: FrameType | None) -> NoReturn:
-    for name in ("SIGTERM", "SIGHUP"):  # one is enough: the clean-up it starts runs to its end
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for ending in ENDING:  # one is enough: the clean-up it starts runs to its end
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(ending, signal.SIG_IGN)
     raise Terminated(128 + signum)
 
 
@@ -67,10 +69,7 @@ def catch_sigterm() -> dict[int, Handler]:
     :returns: the handlers replaced (signal number -> handler), for :func:`restore_handlers`.
     """
     saved: dict[int, Handler] = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        signum = getattr(signal, name, None)
-        if signum is None:
-            continue
+    for signum in ENDING:
         try:
             if signal.getsignal(signum) is signal.SIG_DFL:
                 saved[signum] = signal.signal(signum, _terminated)
@@ -84,9 +83,8 @@ def worker_signals() -> None:
     quietly, through :class:`SystemExit` (status 128 + the signal), whatever handlers
     it inherited.  (Ctrl-C is the parent's to handle: every worker of
     :func:`foursquare.parallel.ordered_map` ignores it.)"""
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _terminated)
+    for signum in ENDING:
+        signal.signal(signum, _terminated)
 
 
 def restore_handlers(saved: dict[int, Handler]) -> None:

@@ -332,91 +332,49 @@ def _sweep(
 
 def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
-    on the deals it finished (its first ones, every bot's: see :func:`_play`).  ``--output -`` sends the
-    report to stderr."""
+    on the deals it finished (its first ones, every bot's: see :func:`_play`), and says
+    so.  ``--output -`` sends the report to stderr."""
     deals = sweep.deals
-    stopped: dict[str, int] | None = None
-    played = deals
-    if interrupted:
-        stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)}
-        played = range(deals.start, deals.start + tally.deals)  # whole deals (see _play)
+    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _play)
+    stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)} if interrupted else None
     with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
+        if stopped is not None and (o.fmt != "json" or not played):
+            words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
+            click.echo(json.dumps({"interrupted": stopped}) if o.fmt == "json" else words)
         if not played:
-            assert stopped is not None  # no deal played: the run was stopped
-            click.echo(json.dumps({"interrupted": stopped}) if o.fmt == "json" else _stopped_text(stopped))
             return
-        report = _Report(sweep, played, tally.summaries(), tally.difference(), o.vs, stopped)
-        if stopped is not None and o.fmt != "json":
-            click.echo(_stopped_text(stopped))
-        {"json": _json_report, "markdown": _markdown_report}.get(o.fmt, _text_report)(report)
-
-
-def _stopped_text(stopped: dict[str, int]) -> str:
-    return f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
-
-
-@dataclass(frozen=True)
-class _Report:
-    """The summary of a simulation: ``deals`` the deals played (every bot's), the
-    figures of each bot, their paired difference with ``--vs``; ``stopped``: the
-    games played and asked for, when the run was interrupted."""
-
-    sweep: SimulateSweep
-    deals: range
-    summaries: dict[str, SimulationSummary]
-    difference: PairedDifference | None
-    vs: str | None
-    stopped: dict[str, int] | None = None
-
-
-
-def _json_report(r: _Report) -> None:
-    """The summary as one JSON object."""
-    if len(r.sweep.names) == 1:
-        out = r.summaries[r.sweep.names[0]].as_dict()
-        out["deals"] = _deals_text(r.deals)
-        out["seed"] = r.sweep.seed
-        out["rules"] = rules_value(r.sweep.rules)
-    else:
-        out = {
-            "deals": _deals_text(r.deals),
-            "seed": r.sweep.seed,
-            "rules": rules_value(r.sweep.rules),
-            "bots": [s.as_dict() for s in r.summaries.values()],
-        }
-        if r.difference is not None:
-            assert r.vs is not None  # a paired difference compares with --vs
-            out.update(r.summaries[r.sweep.names[0]].as_dict())
-            out["vs"] = r.summaries[r.vs].as_dict()
-            out["paired"] = r.difference.as_dict()
-    if r.stopped is not None:
-        out["interrupted"] = r.stopped
-    click.echo(json.dumps(out, indent=2))
-
-
-def _markdown_report(r: _Report) -> None:
-    """The summary as a markdown table, a row a bot (and the paired difference below)."""
-    if r.sweep.rules.name != "standard":
-        click.echo(f"Rules: {r.sweep.rules.label}\n")
-    click.echo(TABLE_HEADER)
-    for summary in r.summaries.values():
-        click.echo(_row(summary, r.deals))
-    _paired_report(r)
-
-
-def _text_report(r: _Report) -> None:
-    """The summary as text, a paragraph a bot (and the paired difference below)."""
-    if r.sweep.rules.name != "standard":
-        click.echo(f"rules: {r.sweep.rules.label}")
-    for i, summary in enumerate(r.summaries.values()):
-        if i:
+        summaries, difference = tally.summaries(), tally.difference()
+        if o.fmt == "json":
+            out = _json_report(sweep, played, summaries, difference, o.vs)
+            click.echo(json.dumps(out | ({"interrupted": stopped} if stopped is not None else {}), indent=2))
+            return
+        if sweep.rules.name != "standard":
+            click.echo(f"Rules: {sweep.rules.label}\n" if o.fmt == "markdown" else f"rules: {sweep.rules.label}")
+        if o.fmt == "markdown":  # a row a bot
+            click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
+        else:  # a paragraph a bot
+            click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
+        if difference is not None:  # and the paired difference below
+            assert o.vs is not None
             click.echo()
-        click.echo("\n".join(_text(summary, r.deals)))
-    _paired_report(r)
+            click.echo("\n".join(_paired_text(difference, sweep.names[0], o.vs)))
 
 
-def _paired_report(r: _Report) -> None:
-    if r.difference is not None:
-        assert r.vs is not None
-        click.echo()
-        click.echo("\n".join(_paired_text(r.difference, r.sweep.names[0], r.vs)))
+def _json_report(
+    sweep: SimulateSweep, played: range, summaries: dict[str, SimulationSummary], difference: PairedDifference | None, vs: str | None
+) -> dict[str, Any]:
+    """The summary as one JSON object."""
+    if len(sweep.names) == 1:
+        return {**summaries[sweep.names[0]].as_dict(), "deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
+    out: dict[str, Any] = {
+        "deals": _deals_text(played),
+        "seed": sweep.seed,
+        "rules": rules_value(sweep.rules),
+        "bots": [s.as_dict() for s in summaries.values()],
+    }
+    if difference is not None:
+        assert vs is not None  # a paired difference compares with --vs
+        out.update(summaries[sweep.names[0]].as_dict())
+        out["vs"] = summaries[vs].as_dict()
+        out["paired"] = difference.as_dict()
+    return out

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -78,21 +78,16 @@ def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[s
     return out
 
 
-def _winning_game(game: Game, sol: Solution) -> Game | None:
-    """The game played along the solution (a copy), or ``None`` without a win."""
+def _transcript(game: Game, sol: Solution) -> str | None:
+    """The transcript of the game played along the solution, or ``None`` without a win."""
+    from ..formats.transcript import transcript_text
+
     if not sol.won:
         return None
     won = game.copy()
     for cell in sol.moves:
         won.play(cell)
-    return won
-
-
-def _transcript(game: Game, sol: Solution) -> str | None:
-    from ..formats.transcript import transcript_text
-
-    won = _winning_game(game, sol)
-    return None if won is None else transcript_text(won)
+    return transcript_text(won)
 
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:
@@ -165,7 +160,13 @@ def _solve(o: SolveOptions) -> None:
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     workers = _check_options(o)
     if o.deal_range is not None:
-        _sweep(o, SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers))
+        # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
+        if not o.resume:
+            check_output_file(o.csv_path, o.force)
+        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers)
+        cluster = workers.connect()
+        with cluster if cluster is not None else contextlib.nullcontext():
+            _Batch(o, sweep, cluster).run()
         return
     game = spec.start()
     if game is None:
@@ -200,22 +201,6 @@ def _check_options(o: SolveOptions) -> Workers:
         "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
     )
     return workers
-
-
-def _sweep(o: SolveOptions, sweep: SolveSweep) -> None:
-    """``--deals``: the output file checked, the cluster connected (before the file: an
-    unreachable one leaves it), then the batch."""
-    if not o.resume:
-        check_output_file(o.csv_path, o.force)
-    cluster = sweep.workers.connect()
-    with cluster if cluster is not None else contextlib.nullcontext():
-        _Batch(o, sweep, cluster).run()
-
-
-def _flush(*streams: IO[str] | None) -> None:
-    for stream in streams:
-        if stream is not None:
-            stream.flush()
 
 
 class _Batch:
@@ -301,7 +286,9 @@ class _Batch:
                     click.echo(json.dumps(_record(d, sol)))
                 elif o.verbose:
                     click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                _flush(self.output.stream if self.output is not None else None, sys.stdout)
+                if self.output is not None:
+                    self.output.stream.flush()
+                sys.stdout.flush()
             finally:
                 # | head: nobody reads the results any more; this deal's result went into
                 # the gone reader (the guard saw the reader gone during its writes): it
@@ -326,7 +313,6 @@ class _Batch:
                 self.output.close()  # (the rows solved again merged into the file first)
             except OSError as exc:  # the last rows, flushed on closing, or the merge (raised once the summary is out)
                 self.stopped = True
-                assert self.o.csv_path is not None
                 unwritten = exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.o.csv_path)
             except FoursquareError as exc:  # a journal found damaged at the merge
                 self.stopped = True
@@ -380,33 +366,31 @@ def _summary(
     from ..formats.rulesfile import rules_value
 
     summary = tally.summary()
-    if to_stderr:  # --output -: the CSV has stdout to itself
-        with contextlib.redirect_stdout(sys.stderr):
-            _summary(tally, fmt, rules, interrupted, again=again)
-        return
     settled, done = tally.settled, tally.deals  # an unknown deal is done, not solved
     again = again if again is not None and again.asked else None
-    if fmt == "json":
-        out: dict[str, Any] = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
-        if interrupted is not None:
-            out["interrupted"] = {
-                "deals_solved": settled,
-                "deals_unknown": done - settled,
-                "deals_done": done,
-                "deals_asked": interrupted,
-            }
-        if again is not None:
-            out["solved_again"] = again.as_dict()
-        click.echo(json.dumps(out))
-    else:
-        if interrupted is not None:
-            click.echo(
-                f"interrupted: {done} of {interrupted} deals done "
-                f"({settled} settled, {done - settled} unknown)"
-            )
-        if again is not None:
-            click.echo(again.line())
-        if rules.name != "standard":
-            click.echo(f"rules: {rules.label}")
-        click.echo("\n".join(summary.lines()))
-    _flush(sys.stdout)
+    # --output -: the CSV has stdout to itself
+    with contextlib.redirect_stdout(sys.stderr) if to_stderr else contextlib.nullcontext():
+        if fmt == "json":
+            out: dict[str, Any] = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
+            if interrupted is not None:
+                out["interrupted"] = {
+                    "deals_solved": settled,
+                    "deals_unknown": done - settled,
+                    "deals_done": done,
+                    "deals_asked": interrupted,
+                }
+            if again is not None:
+                out["solved_again"] = again.as_dict()
+            click.echo(json.dumps(out))
+        else:
+            if interrupted is not None:
+                click.echo(
+                    f"interrupted: {done} of {interrupted} deals done "
+                    f"({settled} settled, {done - settled} unknown)"
+                )
+            if again is not None:
+                click.echo(again.line())
+            if rules.name != "standard":
+                click.echo(f"rules: {rules.label}")
+            click.echo("\n".join(summary.lines()))
+    sys.stdout.flush()

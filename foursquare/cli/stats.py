@@ -122,9 +122,7 @@ def histogram_lines(scores: dict[int, int]) -> list[str]:
     lines = []
     for score in range(low, high + 1):
         count = scores.get(score, 0)
-        bar = "#" * (round(BAR * count / most) if count else 0)
-        if count and not bar:
-            bar = "#"
+        bar = "#" * max(1, round(BAR * count / most)) if count else ""  # a score reached has a bar
         lines.append(f"{score:>{width + 1}} | {bar + ' ' if bar else ''}{count}")
     return lines
 

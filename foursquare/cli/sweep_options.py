@@ -31,27 +31,20 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
     the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
-    workers = _workers(jobs, scheduler)
-    if resume:
-        if output is None:
-            raise click.UsageError("--resume needs --output FILE.csv (the file to continue)")
+    from ..errors import ArgumentError, WorkerError
+
+    try:
+        workers = Workers.at(jobs, scheduler)
+    except ArgumentError as exc:  # a malformed address
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+    except WorkerError as exc:  # no dask extra
+        raise click.UsageError(f"--scheduler: {exc}") from None
+    if resume:  # (with --output: the commands check that first)
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
         if force:
             raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
     return workers
-
-
-def _workers(jobs: int, scheduler: str | None) -> Workers:
-    """:meth:`Workers.at`, a malformed address (or no ``dask`` extra) a usage error naming the option."""
-    from ..errors import ArgumentError, WorkerError
-
-    try:
-        return Workers.at(jobs, scheduler)
-    except ArgumentError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
-    except WorkerError as exc:
-        raise click.UsageError(f"--scheduler: {exc}") from None
 
 
 def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import signal
+import os
+import stat
 from collections.abc import Callable
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -22,69 +22,19 @@ if TYPE_CHECKING:
 
 #: Said (in the format itself) when the run stops before its end.
 INCOMPLETE = "the check was interrupted: this report is incomplete (the games after the last one reported were not checked)"
-#: Said on stderr when the reader of stdout went away (``| head``).
 
 
-def _file_error(name: str, error: FormatError) -> dict[str, Any]:
-    """The JSON object of a file that could not be read game by game: the keys of a
-    game's (``game`` null, no game replayed)."""
-    from ..formats.transcript import GameReport  # here: the command's report begins before the formats load
-
-    return {"file": shown_name(name), **GameReport(None, False, [error], None, error.line).to_dict(CLI_ADVICE)}
-
-
-class _WholeWrites:
-    """Ctrl-C, SIGTERM and SIGHUP wait while a game's report is written, so that an
-    interrupted run never leaves half a JSON object or half a testcase: the signal is
-    delivered (to the handler in place before) once the write ends; between writes
-    (reading a slow pipe, checking a game) it acts at once."""
-
-    def __init__(self) -> None:
-        self.writing = False
-        self.pending: list[int] = []
-        self.saved: dict[int, Any] = {}
-
-    def __enter__(self) -> _WholeWrites:
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            try:
-                old = signal.getsignal(signum) if signum is not None else None
-                if signum is not None and callable(old):
-                    self.saved[signum] = signal.signal(signum, self._caught)
-            except (ValueError, OSError):  # not the main thread
-                pass
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for signum, handler in self.saved.items():
-            if signal.getsignal(signum) == self._caught:  # (a handler may have put another: SIG_IGN)
-                signal.signal(signum, handler)
-
-    def _caught(self, signum: int, frame: FrameType | None) -> None:
-        if self.writing:
-            self.pending.append(signum)
-        else:
-            self.saved[signum](signum, frame)
-
-    def run(self, action: Callable[..., None], *args: Any) -> None:
-        """Run ``action(*args)`` (a write) whole, then deliver a signal that came meanwhile."""
-        self.writing = True
-        try:
-            action(*args)
-        finally:
-            self.writing = False
-            if self.pending:
-                signum = self.pending[0]
-                self.pending.clear()
-                self.saved[signum](signum, None)
+def _whole(action: Callable[..., None], *args: Any) -> None:
+    """Run ``action(*args)`` (a write) with Ctrl-C, SIGTERM and SIGHUP held back, so that
+    an interrupted run never leaves half a JSON object or half a testcase; between
+    writes (reading a slow pipe, checking a game) a signal acts at once."""
+    with signals_deferred():
+        action(*args)
 
 
 def _file_identity(path: str) -> tuple[int, int] | None:
     """The device and inode of a regular file (``-``: standard input's), to tell the same file
     given twice under two names; ``None`` when it cannot be known."""
-    import os
-    import stat
-
     try:
         info = os.fstat(0) if path == "-" else os.stat(path)
     except (OSError, ValueError):
@@ -121,20 +71,17 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     games.  Exit status 0 when every game is valid, 1 otherwise; an interrupted
     run says in its format that the report is incomplete.
     """
-    # The report is set up first, and everything after it (loading the formats
-    # included) is inside the ``try``: from the moment the command can write, a
-    # Ctrl-C or SIGTERM ends it with a whole report that says it is incomplete.
-    # The report's end is written while the signals wait (``whole.run``), before the
-    # ``try`` is left: a signal that comes after it finds the report ended (and
-    # :meth:`Reporter.end` writes it once), one that comes before finds the except.
+    # From the moment the command can write (the formats loaded inside the ``try``), a
+    # Ctrl-C or SIGTERM ends it with a whole report that says it is incomplete; the
+    # report's end is written whole before the ``try`` is left (:meth:`Reporter.end`
+    # writes it once).
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     run = _Validation(reporter, finished, duplicates)
     try:
-        with _WholeWrites() as whole:
-            run.start(whole)
-            for path in files:
-                run.file(path)
-            whole.run(reporter.end)
+        run.start()
+        for path in files:
+            run.file(path)
+        _whole(reporter.end)
     except (KeyboardInterrupt, Terminated):
         with signals_deferred():  # (a second signal of another kind waits for the entry)
             reporter.incomplete(run.current, INCOMPLETE)
@@ -162,19 +109,15 @@ class _Validation:
         self.seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
         self.current: str | None = None  # the file being checked (its shown name)
         self.repeats: Repeats | None = None
-        self.whole = _WholeWrites()  # (the run's own, given by start)
         # Every line but the annotations is inert to GitHub's runner in its format.
         self.line: Callable[[str], str] = inert if reporter.fmt == "github" else str
 
-    def start(self, whole: _WholeWrites) -> None:
-        """Load the formats and begin the report (inside the ``try``: from the moment the
-        command can write, a Ctrl-C or SIGTERM ends it with a whole report that says it
-        is incomplete)."""
+    def start(self) -> None:
+        """Load the formats and begin the report."""
         from ..formats.repeats import Repeats
 
-        self.whole = whole
         self.repeats = Repeats() if self.duplicates else None
-        whole.run(self.reporter.begin)
+        _whole(self.reporter.begin)
 
     def report(self, result: dict[str, Any], errors: list[FormatError], path: str) -> None:
         for error in errors:
@@ -192,21 +135,18 @@ class _Validation:
             return
         if identity is not None:
             self.seen[identity] = name
-        self.current = shown_name(name)
-        count, bad, exc = self._games(path, name, self.current)
+        self.current = shown = shown_name(name)
+        count, bad, exc = self._games(path, name, shown)
         self.games += count
         self.invalid += bad
-        if exc is not None:  # the file itself: not a transcript, not UTF-8, over the cap
-            if count:
-                line = f"{self.current}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)"
-            else:
-                line = f"{self.current}: invalid, not checked game by game (see the error above)"
-            self._unread(name, exc, line, self.current)
-            self.current = None
-            return
-        self.whole.run(self.reporter.file_end, self.current)
+        if exc is None:
+            _whole(self.reporter.file_end, shown)
+            self.lines.append(f"{shown}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+        elif count:  # the file itself: not a transcript, not UTF-8, over the cap
+            self._unread(name, exc, f"{shown}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)")
+        else:
+            self._unread(name, exc, f"{shown}: invalid, not checked game by game (see the error above)")
         self.current = None
-        self.lines.append(f"{shown_name(name)}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
 
     def _games(self, path: str, name: str, shown: str) -> tuple[int, int, FormatError | None]:
         """Check and report the games of the file: ``(games, invalid ones, the error that
@@ -221,16 +161,19 @@ class _Validation:
                 for one in check(source, name, finished=self.finished, repeats=self.repeats):
                     count += 1
                     bad += not one.valid
-                    result = {"file": shown, **one.to_dict(CLI_ADVICE)}
-                    self.whole.run(self.report, result, one.errors, name)
+                    _whole(self.report, {"file": shown, **one.to_dict(CLI_ADVICE)}, one.errors, name)
         except FormatError as exc:
             return count, bad, exc
         return count, bad, None
 
-    def _unread(self, name: str, exc: FormatError, line: str, shown: str | None = None) -> None:
-        """A file not checked (through): its error reported, its line kept."""
-        self.whole.run(self.report, _file_error(name, exc), [exc], name)
-        self.whole.run(self.reporter.file_end, shown_name(name) if shown is None else shown)
+    def _unread(self, name: str, exc: FormatError, line: str) -> None:
+        """A file not checked (through): its error reported (an object of no game), its line kept."""
+        from ..formats.transcript import GameReport
+
+        shown = shown_name(name)
+        report = GameReport(None, False, [exc], None, exc.line).to_dict(CLI_ADVICE)
+        _whole(self.report, {"file": shown, **report}, [exc], name)
+        _whole(self.reporter.file_end, shown)
         self.unread += 1
         self.lines.append(line)
 

@@ -733,3 +733,32 @@ def test_stdin_named_by_two_inputs_is_a_usage_error(args):
     # any two of a command's inputs (file, --deck, --rules, --resume) cannot both read stdin
     line = one_line_error(invoke(args, input="AS 2S\n"), 2)
     assert "'-' (stdin) given more than once" in line or "play reads its moves from stdin" in line
+
+
+#: Every reader of ``-`` (stdin), as ``ARGS`` with ``X`` where the file's name goes.
+STDIN_READERS = [
+    ["validate", "X"],
+    ["replay", "X"],
+    ["state", "X"],
+    ["hint", "X"],
+    ["analyze", "X", "--no-bot"],
+    ["history", "import", "X"],
+    ["rules", "X"],
+    ["state", "--deal", "1", "--rules", "X"],
+    ["state", "--deck", "X"],
+    ["solve", "--deck", "X"],
+    ["replay", "--deck", "X", str(EXAMPLES / "won.yaml")],
+]
+
+
+@pytest.mark.parametrize("args", STDIN_READERS, ids=lambda a: " ".join(a[:3]))
+@pytest.mark.parametrize("text", ["", "\n \n\t\n", "\r\n\r\n", "\ufeff\n\n", "# a comment\n\n"], ids=repr)
+def test_stdin_reads_as_a_file_of_the_same_text(tmp_path, args, text):
+    # one code path: '-' says what FILE says for the same text (blank lines too), with <stdin> for its name
+    path = tmp_path / "in.txt"
+    path.write_text(text, encoding="utf-8", newline="")
+    from_file = invoke([str(path) if a == "X" else a for a in args])
+    from_stdin = invoke(["-" if a == "X" else a for a in args], input=text.encode())
+    assert from_stdin.exit_code == from_file.exit_code == 1, (from_file.output, from_stdin.output)
+    assert from_stdin.stderr == from_file.stderr.replace(str(path), "<stdin>")
+    assert from_stdin.stdout == from_file.stdout.replace(str(path), "<stdin>")

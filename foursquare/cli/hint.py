@@ -133,25 +133,35 @@ class ShownHint:
     note: str | None
 
 
+def _groups(first: Estimate, others: Sequence[Estimate], digits: tuple[int, int], count: int) -> list[list[Estimate]]:
+    """The first ``count`` lines of cells: the bot's choice and the cells printed like it
+    with ``digits`` decimals, then the others by their figures, cells printed alike together."""
+    left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
+    groups: list[list[Estimate]] = []
+    while left and len(groups) < count:
+        lead = _figures(left[0], digits)
+        groups.append([e for e in left if _figures(e, digits) == lead])
+        left = [e for e in left if _figures(e, digits) != lead]
+    return groups
+
+
 def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> ShownHint:
     """The ``count`` best lines of the bot's ``estimates`` (best first, as the bot ranks
     them) for a player: the bot's choice first, then the other cells by their figures;
     figures with the decimals that tell the cells shown apart; cells printed alike on one
     line as a tie; and the note when the bot's choice has worse figures than a cell shown."""
     first, *others = estimates
-    by_value = sorted(others, key=lambda e: _key(e, (2, 2)), reverse=True)
-    top = [first, *by_value[: count - 1]]
-    digits = (
-        _digits([None if e.win_chance is None else 100 * e.win_chance for e in top]),
-        _digits([e.expected_score for e in top]),
-    )
-    rest = sorted(others, key=lambda e: _key(e, digits), reverse=True)  # the bot's order within a tie
-    groups: list[list[Estimate]] = []
-    left = [first, *rest]
-    while left and len(groups) < count:
-        lead = _figures(left[0], digits)
-        groups.append([e for e in left if _figures(e, digits) == lead])
-        left = [e for e in left if _figures(e, digits) != lead]
+    digits = (1, 1)
+    while True:  # one decimal, or two where one decimal prints two cells shown alike
+        groups = _groups(first, others, digits, count)
+        shown = [e for group in groups for e in group]
+        wider = (
+            max(digits[0], _digits([None if e.win_chance is None else 100 * e.win_chance for e in shown])),
+            max(digits[1], _digits([e.expected_score for e in shown])),
+        )
+        if wider == digits:
+            break
+        digits = wider
     lines = [(_cells(g), ("tied at " if len(g) > 1 else "") + estimate_words(g[0], digits)) for g in groups]
     note = None
     if any(_key(g[0], digits) > _key(first, digits) for g in groups[1:]):

@@ -249,6 +249,26 @@ def test_a_second_decimal_tells_apart_what_one_decimal_would_print_alike(monkeyp
     assert "  c5: win 99.85%, expected score 21.61\n  e5: win 50.00%" in prompt and "tied" not in text + prompt
 
 
+def test_a_tie_never_joins_cells_whose_figures_differ_at_two_decimals(monkeypatch):
+    # the tie of the third line was printed with the one decimal the first two lines needed
+    text, _, _ = _both(monkeypatch, _fake(("d4", 1.0, 6.92), ("c3", 1.0, 6.58), ("c2", 1.0, 6.58), ("b2", 1.0, 6.49),
+                                          ("b3", 1.0, 6.50)), bot="deep")
+    assert "c3 and c2   tied at win 100.0%, expected score 6.58\n   or b3   win 100.0%, expected score 6.50" in text
+    import random
+
+    from foursquare.cli.hint import _figures, shown_hint
+
+    rng = random.Random(41)
+    for _ in range(2000):
+        figures = [(c, rng.choice((1.0, 0.99, 0.9912)), round(rng.uniform(6.4, 6.7), rng.choice((1, 2, 3))))
+                   for c in ("a1", "b2", "c3", "d4", "e5", "f6", "g7")[: rng.randint(2, 7)]]
+        estimates = _fake(*figures)
+        for group in shown_hint(estimates, "deep").lines:
+            cells = group[0].replace(" and ", ", ").split(", ")
+            shown = {_figures(e, (2, 2)) for e in estimates if str(e.cell) in cells}
+            assert "more" in group[0] or len(shown) == 1, (figures, group)
+
+
 def test_once_the_win_is_sure_the_expected_score_ranks_the_others(monkeypatch):
     # the bot's order after its choice: 20.1, 23.0, 21.5; shown: by the score, the one figure that differs
     text, _, prompt = _both(monkeypatch, _fake(("d5", 1.0, 23.5), ("c5", 1.0, 20.1), ("e5", 1.0, 23.0), ("f5", 1.0, 21.5)),

@@ -36,7 +36,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot, ExpertBot)
 }
 #: the bot behind hints (``hint``, the prompt's ``hint``, ``simulate``, ``analyze``): ``expert``,
-#: which won more deals than ``deep`` on deals 0-999, its score not half a point worse (docs/benchmarks.md).
+#: the strongest of the bots as measured (docs/benchmarks.md).
 DEFAULT = "expert"
 
 

@@ -5,7 +5,7 @@ top rank, whether it is face up, and the pile heights.  :class:`Board` keeps
 those in flat lists indexed by ``row * frame + column`` and implements the
 placement (§3), flip (§4) and end-of-turn (§5) rules of any
 :class:`~foursquare.engine.rules.Rules` value, without building records.  It is
-checked against :class:`~foursquare.engine.game.Game` by ``tests/test_bots.py``.
+checked against :class:`~foursquare.engine.game.Game` by ``tests/bots/test_bots.py``.
 
 A board is built from a :class:`~foursquare.engine.view.PlayerView`, so it can only
 know what the player knows: the unseen cards are a count per rank.
@@ -32,17 +32,8 @@ _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 Saved = tuple[int, int, bool, int, int, int, int, int]
 
 
-#: The board's tables of a frame (``row * frame + column`` indexing): :class:`foursquare.engine.frame.Frame`.
-Geometry = Frame
-
-
-def geometry(rules: Rules) -> Geometry:
-    """The (cached) board geometry of a rule set: :func:`foursquare.engine.frame.frame_of`."""
-    return frame_of(rules)
-
-
 @functools.cache
-def _lines(geo: Geometry) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _lines(geo: Frame) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Each cell's two lines without it (its row's other cells, then its column's), the
     lines a card placed there may flip (RULES.md §4)."""
     return list(zip(geo.row_others, geo.col_others, strict=True))
@@ -67,7 +58,7 @@ class Board:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.geo = geo = geometry(rules)
+        self.geo = geo = frame_of(rules)
         self.lines = _lines(geo)
         self.size = rules.size
         self.target = rules.size * rules.size

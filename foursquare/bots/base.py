@@ -96,18 +96,26 @@ class Bot(ABC):
         :raises PositionError: for a game whose next card is unknown (it has no view).
         :raises ArgumentError: for an argument of another type (``budget="1"``).
         """
-        view = checked_view(view, budget, seed, f"{type(self).__name__}.estimates")
+        where = f"{type(self).__name__}.estimates"
+        check(where, budget=budget, seed=seed)
+        view = as_view(view, where)
         if view.status is not Status.PLAYING or view.next_card is None:
             raise PositionError(f"the game is over ({view.status}): there is no card to place")
-        deadline = None if budget is None else time.perf_counter() + max(budget, 0.0)
+        start = time.perf_counter()
         board = Board.from_view(view)
         cells = board.legal()
         if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
             cells = [board.geo.centre]
+        return self._judge(view, board, view.next_card >> 2, cells, start, budget, seed)
+
+    def _judge(
+        self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int
+    ) -> list[Estimate]:
+        """:meth:`estimates` of ``cells`` for the card of rank ``x``, thinking ``budget``
+        seconds from ``start``: :meth:`_estimates`' answer as :class:`Estimate` values."""
+        deadline = None if budget is None else start + max(budget, 0.0)
         to_cell = board.geo.to_cell
-        return [
-            Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, view.next_card >> 2, cells, deadline, seed)
-        ]
+        return [Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, x, cells, deadline, seed)]
 
     def choose(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> Cell:
         """The cell the bot plays (the first of :meth:`estimates`, which checks the arguments)."""
@@ -130,14 +138,3 @@ def as_view(view: PlayerView | Game, where: str) -> PlayerView:
     if isinstance(view, Game):
         return view.view()
     raise wrong_argument(where, "view", "a PlayerView (game.view()) or a Game", view)
-
-
-def checked_view(view: PlayerView | Game, budget: float | None, seed: int, where: str) -> PlayerView:
-    """The arguments of :meth:`Bot.estimates` checked: the view (:func:`as_view`), the
-    budget (a number of seconds or ``None``) and the seed (a whole number).
-
-    :raises PositionError, ArgumentError: as :func:`as_view`; ArgumentError also for
-        ``budget`` or ``seed`` of another type.
-    """
-    check(where, budget=budget, seed=seed)
-    return as_view(view, where)

@@ -7,7 +7,7 @@ down (more than four loses, RULES.md §5), and ``M``, how many piles are still
 missing (a win needs the full grid).
 
 - The **utility**, which the searches maximise, was tuned by simulation
-  (deals 0–199 with the ``expectimax`` bot; see ``benchmarks/bench_bots.py``)::
+  (docs/internals/bots.md)::
 
       q = exp(-face_down * D - missing * M)
       utility = q * (win_bonus + max(0, stock - M))
@@ -21,7 +21,7 @@ missing (a win needs the full grid).
   losses counting 0), comes from a smooth model (:data:`WIN_MODEL`,
   :data:`EXTRA_MODEL`) of how often the ``expectimax`` bot went on to win from
   positions with the same ``D``, ``M`` and cards to spare (stock − ``M``), and how
-  many more cards its wins took (deals 1000–1299).  It moves the same way as the
+  many more cards its wins took (docs/internals/bots.md).  It moves the same way as the
   utility in each of ``D``, ``M`` and the stock.  The searches carry it through the
   same tree as the utility (chance nodes average it, max nodes take the child of
   highest *utility*), so a cell's estimate is the expectation if the bot plays on.
@@ -74,9 +74,8 @@ def estimate(board: Board) -> tuple[float, float]:
 #: The win-chance model of the standard game: ``p = 1 / (1 + exp(-z))`` with
 #: ``z = b0 + bD * D + bM * M + bS * log(1 + max(0, stock - M))`` — fewer face-down
 #: cards, fewer missing piles and more cards to spare all help.  Fitted (logistic
-#: regression) on every position of the ``expectimax`` bot's games on deals
-#: 1000–1299 (6529 positions, 96.3% of games won): its predictions match the
-#: observed win rates within a point in every band (50%, 86%, 94%, 96%).
+#: regression) on every position of the ``expectimax`` bot's games (how, and how well
+#: it fits: docs/internals/bots.md, "The evaluation and its calibration").
 WIN_MODEL = (-5.9504, -0.1526, -0.0449, 3.0595)
 #: The cards a win still takes: ``e0 + eM * M + eD * D`` (least squares on the same wins).
 EXTRA_MODEL = (3.411, 1.249, 0.493)

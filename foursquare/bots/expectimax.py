@@ -265,8 +265,8 @@ class DeepBot(SearchBot):
     description = "expectimax 3 placements deep (4 near the end) within its limits: the strongest, the default"
     uses_nodes = True
 
-    #: A deeper search can afford to weigh face-down cards more (tuned on deals 100-199
-    #: and on the deals 0-399 that ``expectimax`` lost).
+    #: A deeper search can afford to weigh face-down cards more (tuned by simulation:
+    #: docs/internals/bots.md).
     WEIGHTS = Weights(face_down=0.7)
 
     def __init__(self, nodes: int | None = DEEP_NODES, depth: int = 4, width: int | None = 6) -> None:

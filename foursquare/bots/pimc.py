@@ -54,18 +54,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import TypedDict, Unpack
+from typing import Any
 
-from ..engine.game import Game, Status
+from ..engine.game import Game
 from ..engine.layout import Cell
-from ..engine.rules import LayoutKind
 from ..engine.view import PlayerView
-from ..errors import PositionError
 from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
-from .base import Bot, CellEstimate, Estimate, checked_view
+from .base import Bot, CellEstimate, Estimate
 from .expectimax import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
@@ -172,21 +170,6 @@ class ExpertSettings:
         )
 
 
-class ExpertOptions(TypedDict, total=False):
-    """The keywords :class:`ExpertBot` takes: those of :class:`ExpertSettings`, each optional."""
-
-    samples: int
-    more: int
-    close: int
-    solver_nodes: int
-    width: int | None
-    from_piles: int
-    deep_nodes: int | None
-    win_weight: float | None
-    tolerance: float | None
-    prior_nodes: int | None
-
-
 class ExpertBot(Bot):
     """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
@@ -202,7 +185,7 @@ class ExpertBot(Bot):
     description = "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on (slower)"
     uses_nodes = True
 
-    def __init__(self, nodes: int | None = None, **settings: Unpack[ExpertOptions]) -> None:
+    def __init__(self, nodes: int | None = None, **settings: Any) -> None:
         chosen = ExpertSettings(**settings)
         if nodes is not None:
             chosen = chosen.scaled(nodes)
@@ -220,33 +203,15 @@ class ExpertBot(Bot):
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)
 
-    def estimates(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> list[Estimate]:
-        """Estimates for the legal cells of ``view``, best first (see the module text).
-
-        :param view: what the player knows (RULES.md §6).
-        :param budget: seconds the bot may think (``None``: only the work limits).
-        :param seed: seeds the sampled orders.
-        :returns: one :class:`Estimate` per legal cell (on an empty floating grid, the
-            centre only): the sampled cells first, with ``samples`` and ``unknown`` set,
-            then any others with the prior's estimates.
-        :raises PositionError: when the game is over; PositionError, ArgumentError as :meth:`Bot.estimates`.
-        """
-        view = checked_view(view, budget, seed, "ExpertBot.estimates")
-        if view.status is not Status.PLAYING or view.next_card is None:
-            raise PositionError(f"the game is over ({view.status}): there is no card to place")
-        start = time.perf_counter()
-        deadline = None if budget is None else start + max(budget, 0.0)
-        board = Board.from_view(view)
-        cells = board.legal()
-        if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
-            cells = [board.geo.centre]
-        to_cell = board.geo.to_cell
+    def _judge(
+        self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int
+    ) -> list[Estimate]:
+        """:meth:`Bot.estimates` (see the module text): the sampled cells first, with
+        ``samples`` and ``unknown`` set, then any others with the prior's estimates."""
         if len(cells) == 1 or board.npiles < self.from_piles or not fast_rules(view.rules):
-            return [Estimate(to_cell[c], p, s) for c, p, s in self.deep._estimates(board, view.next_card >> 2, cells, deadline, seed)]
-        prior_deadline = None if budget is None else start + DEEP_SHARE * max(budget, 0.0)
-        ranked = [
-            Estimate(to_cell[c], p, s) for c, p, s in self.prior._estimates(board, view.next_card >> 2, cells, prior_deadline, seed)
-        ]
+            return self.deep._judge(view, board, x, cells, start, budget, seed)
+        deadline = None if budget is None else start + max(budget, 0.0)
+        ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
         width = len(ranked) if self.width is None else self.width
         tallies = self._tallies(view, ranked[:width])
         stocks = _Stocks(view, seed)
@@ -267,10 +232,9 @@ class ExpertBot(Bot):
     def _tallies(view: PlayerView, ranked: list[Estimate]) -> list[_Tally]:
         """One tally per cell, each with the solver of the position after the card in hand goes there."""
         assert view.next_card is not None
-        grid = {cell: (pile.cards, pile.face_up) for cell, pile in view.grid.items()}
         tallies = []
         for i, e in enumerate(ranked):
-            game = Game.from_position(grid, [view.next_card, *sorted(view.unseen)], view.rules)
+            game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
             game.play(e.cell)
             tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
         return tallies
@@ -279,7 +243,7 @@ class ExpertBot(Bot):
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
         them); whether at least one whole sample was counted before the deadline."""
         done = 0
-        first = stocks.start(tallies)
+        first = max(t.samples for t in tallies)  # the first order none of them has been solved on
         for i in range(first, first + count):
             ranks = stocks.order(i)
             results: list[Solution] = []
@@ -306,11 +270,6 @@ class _Stocks:
         self.rng = random.Random(seed)
         self.unseen = sorted(view.unseen)
         self.orders: list[list[int]] = []
-
-    @staticmethod
-    def start(tallies: list[_Tally]) -> int:
-        """The first order none of ``tallies`` has been solved on."""
-        return max(t.samples for t in tallies)
 
     def order(self, i: int) -> list[int]:
         while len(self.orders) <= i:

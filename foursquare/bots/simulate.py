@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.deal import MASK64, splitmix64
 from ..engine.game import Game, Status
@@ -144,30 +144,17 @@ def _game_name(task: _Task) -> str:
     return f"deal {task[1]} ({task[0]})"
 
 
-class PlaySettings(TypedDict, total=False):
-    """The settings every game of a batch is played with (:func:`play_game`'s), given
-    by keyword to :func:`play_deals` and :func:`run`: ``seed`` (default 0), ``rules``
-    (default the standard rules), ``budget`` and ``nodes`` (default ``None``)."""
-
-    seed: int
-    rules: Rules
-    budget: float | None
-    nodes: int | None
-
-
-def _settings(given: PlaySettings) -> tuple[int, Rules, float | None, int | None]:
-    """``(seed, rules, budget, nodes)``, their defaults where not given."""
-    return given.get("seed", 0), given.get("rules", STANDARD), given.get("budget"), given.get("nodes")
-
-
-def play_deals(
+def play_deals(  # noqa: PLR0913 — play_game's four settings by keyword, and where the games are played
     names: Sequence[str],
     deals: Sequence[int],
     *,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    budget: float | None = None,
+    nodes: int | None = None,
     jobs: int = 1,
     initializer: Callable[[], None] | None = None,
     mapper: Mapper | None = None,
-    **settings: Unpack[PlaySettings],
 ) -> Iterator[GameResult]:
     """Every bot of ``names`` plays every deal of ``deals``: the results deal by deal.
 
@@ -196,7 +183,6 @@ def play_deals(
     :raises ArgumentError: for an unknown bot name, at the call, before any game.
     :raises WorkerError: when a worker process ends before its game's result.
     """
-    seed, rules, budget, nodes = _settings(settings)
     for name in names:
         get_bot(name, nodes)  # fail here, before any game, on a bad name
     tasks: Iterator[_Task] = ((name, d, seed, rules, budget, nodes) for d in deals for name in names)
@@ -214,11 +200,11 @@ def run(
     *,
     jobs: int = 1,
     progress: Callable[[GameResult], None] | None = None,
-    **settings: Unpack[PlaySettings],
+    **settings: Any,
 ) -> list[GameResult]:
     """Play every deal with a bot (:func:`play_deals` with one bot); the results in deal order.
 
-    :param settings: ``seed``, ``rules``, ``budget``, ``nodes`` (:class:`PlaySettings`), as :func:`play_deals`'s.
+    :param settings: ``seed``, ``rules``, ``budget``, ``nodes``, as :func:`play_deals`'s.
 
     :param jobs: worker processes (1: play in this process).  The results do not
         depend on it (except the timings, and the games themselves under a budget).

@@ -94,17 +94,6 @@ class Frame:
         self.cols_band: list[list[int]] = [[col0 * (((1 << (c1 - c0 + 1)) - 1) << c0) if c1 >= c0 else 0 for c1 in lines] for c0 in lines]
         self.every = (1 << (f * f)) - 1
 
-    def cell(self, i: int) -> Cell:
-        """The engine's cell of index ``i``."""
-        return self.to_cell[i]
-
-    def index(self, cell: int) -> int:
-        """The index of an engine cell (a :class:`~foursquare.engine.layout.Cell` or its ``int``).
-
-        :raises KeyError: for a cell outside the frame.
-        """
-        return self.from_cell[int(cell)]
-
 
 def _mask(indices: tuple[int, ...]) -> int:
     m = 0

@@ -800,8 +800,7 @@ class PlayerView:
         rest = list(self.unseen)
         rng.shuffle(rest)
         stock = ([self.next_card] if self.next_card is not None else []) + rest
-        grid = {cell: (pile.cards, pile.face_up) for cell, pile in self.grid.items()}
-        return Game.from_position(grid, stock, self.rules)
+        return Game.from_position(self.grid, stock, self.rules)  # a Pile is the pair (cards, face up?)
 
 
 def play_moves(game: Game, cells: Iterable[Cell | str]) -> Game:
@@ -826,11 +825,6 @@ def perft(game: Game, depth: int) -> int:
     if not isinstance(game, Game):
         raise wrong_argument("perft", "game", "a Game", game)
     check("perft", depth=depth)
-    return _perft(game, depth)
-
-
-def _perft(game: Game, depth: int) -> int:
-    """:func:`perft` without the checks of its arguments (it calls itself)."""
     if depth == 0:
         return 1
     cells = game.legal_cells()
@@ -839,6 +833,6 @@ def _perft(game: Game, depth: int) -> int:
     total = 0
     for cell in cells:
         game.play(cell)
-        total += _perft(game, depth - 1)
+        total += perft(game, depth - 1)
         game.undo()
     return total

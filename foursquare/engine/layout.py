@@ -94,11 +94,6 @@ del _rank, _i
 parse_cell = Cell.parse
 
 
-def cell_at(row: int, column: int) -> Cell:
-    """The cell of a row and column index (both from 0)."""
-    return CELLS[row * STRIDE + column]
-
-
 class Window(NamedTuple):
     """The cells a card may go to, as far as the 4×4 box allows (RULES.md §3).
 

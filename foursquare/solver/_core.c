@@ -6,7 +6,7 @@
  * forced_lines_search, last_cards_rule) and lastcards.py (stack_pattern_rule).
  * Names follow the Python; comments say which Python function a part mirrors.
  * Both visit the same positions in the same order, so they agree on the result
- * and on the node count (tests/test_core_twin.py checks it).
+ * and on the node count (tests/solver/test_core_twin.py checks it).
  *
  * Differences that cannot change a result:
  * - The parity and forced-lines verdicts are computed each time (Python keeps

@@ -26,10 +26,9 @@ from ..errors import ArgumentError
 from ..figures import Distribution, wilson_interval
 from .search import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Solution, solve
 
-#: Default node limit per position in :func:`analyze_game`: about a second of the
-#: compiled core's search (a minute of the pure-Python twin's) for the hardest
-#: positions; most positions of a game need far fewer, and those after a settled
-#: one are bounded by it.
+#: Default node limit per position in :func:`analyze_game`: half a solve's
+#: (:data:`~foursquare.solver.solution.DEFAULT_MAX_NODES`); most positions of a game
+#: need far fewer, and those after a settled one are bounded by it.
 ANALYSIS_MAX_NODES = 2_000_000
 #: The share of the node limit each position gets in the first pass of
 #: :class:`GameJudge` (the rest is for the second pass, with what later positions proved).
@@ -148,16 +147,12 @@ class BatchTally:
             winnable=solved / settled if settled else None,
             interval=wilson_interval(solved, settled),
             scores=dict(sorted(self.scores.items(), reverse=True)),
-            median_seconds=_or(self.seconds.median(), 0.0),
+            median_seconds=self.seconds.median() or 0.0,
             worst_seconds=self.seconds.largest if self.seconds.largest is not None else 0.0,
-            median_nodes=_or(self.nodes.median(), 0),
+            median_nodes=self.nodes.median() or 0,
             worst_nodes=int(self.nodes.largest or 0),
             total_nodes=int(self.nodes.total),
         )
-
-
-def _or(value: float | None, default: float) -> float:
-    return default if value is None else value
 
 
 def summarize(solutions: Iterable[Solution]) -> BatchSummary:

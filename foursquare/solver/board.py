@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..engine.frame import Frame, frame_tables
 from ..engine.game import Game
-from ..engine.layout import Cell
 from ..engine.rules import Rules
 from .bounds import Box
 
@@ -69,7 +68,3 @@ class Board:
             r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
         b.box = (r0, r1, c0, c1)
         return b
-
-    def cell(self, q: int) -> Cell:
-        """The engine's cell of an index."""
-        return self.frame.to_cell[q]

@@ -10,11 +10,11 @@ the tests of a whole position take these with the piles' box as one :class:`Pile
 
 - *Line parity* (RULES.md §4: a card placed on a new pile flips every other pile
   of its row, or none, and likewise its column; RULES.md §5: a win ends with every
-  top card face up): :func:`parity_consistent`, :func:`parity_window`,
+  top card face up): :func:`parity_window`,
   :func:`parity_extra` (how many cards must be stacked), :func:`one_pile_frees`.
 - *Forced lines* (a line that every card to come would flip):
-  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_flags`,
-  :func:`forced_lines_fail`, :func:`forced_lines_verdict`, :func:`forced_lines_search`;
+  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_verdict`,
+  :func:`forced_lines_search`;
   when the last cards are the stacked ones: :func:`last_stacked_fail`.
 - *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`; with the *last
   card* rule again after a stacked card: :func:`last_cards_rule`.
@@ -100,8 +100,11 @@ FORCED_CACHE: dict[tuple[int, ...], bool] = {}
 PARITY_CACHE_MAX = 500_000
 
 def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
-    """:func:`parity_consistent` for piles that lie in rows and columns ``0 .. n - 1``
-    of a frame ``F`` wide (``frows``, ``fcols``: bit ``i`` for row or column ``i``).
+    """Whether the line-parity system (see :func:`parity_extra`) has a solution, for
+    piles (``om``) and face-down top cards (``dm``) that lie in rows and columns
+    ``0 .. n - 1`` of a frame ``F`` wide.  Full lines (``n`` piles; a full column has a
+    pile in each of ``n`` rows) and the rows and columns of ``frows`` and ``fcols``
+    (bit ``i`` for row or column ``i``) are fixed at 0.
 
     For each choice of the column parities (an ``n``-bit value), each row's parity is
     then forced (the value ``face down ^ column`` its piles share) or impossible; a
@@ -128,21 +131,6 @@ def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int =
     if nrows >= n:
         ok &= free[every]  # a column with a pile in each of the n rows is full
     return ok != 0
-
-
-def parity_consistent(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
-    """Whether the line-parity system (see :func:`parity_extra`) has a solution, on bit masks.
-
-    ``om``, ``dm``: the piles and the face-down top cards (bit ``row*F + column``),
-    which fit in ``n`` rows and ``n`` columns.  Full lines (``n`` piles; a full
-    column has a pile in each of ``n`` rows) and the rows and columns of ``frows``
-    and ``fcols`` (bit ``i`` for frame row or column ``i``) are fixed at 0.
-    """
-    if not om:
-        return True
-    r0, c0 = _window_origin(om, F)
-    s = r0 * F + c0
-    return parity_window(om >> s, dm >> s, F, n, frows >> r0, fcols >> c0)
 
 
 def _window_origin(om: int, F: int) -> tuple[int, int]:
@@ -335,63 +323,8 @@ def forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> Forced
     return one, more
 
 
-def forced_lines_fail(piles: PileMasks, rk: list[int], slack: int, table: ForcedTable) -> bool:
-    """Whether the line-parity system has no solution once forced lines are fixed.
-
-    For a position (``piles``: its masks, whose box spans rows ``R0 .. R1`` and columns
-    ``C0 .. C1`` of a frame ``F`` wide; ``rk``: the top ranks by cell) whose cards to
-    come fill the ``n`` x ``n`` grid with ``slack`` (0 or 1) cards to spare, and
-    ``table`` from :func:`forced_lines_table`.
-
-    With no card to spare, a line holding ``c`` piles gets exactly ``k = n - c``
-    more cards (the finished grid holds every pile and ``n`` in each line, wherever
-    it lies).  When every card to come flips it (``table``: see
-    :func:`forced_lines_table`), each of its piles is flipped ``k`` times more by
-    the line, so the line's parity in the system of :func:`parity_extra` is ``k``
-    mod 2, no longer free.  With one card to spare, that card is stacked on some
-    pile z (one there now, or one still to be made, also in a row or a column that
-    holds no pile yet while ``box`` is smaller than n x n): z's equation goes (its
-    top card is covered) and z's two lines get one card more; the system must have
-    a solution for some z.
-    Future piles are left out: the test only ever rules out positions that cannot
-    end with every top card face up (RULES.md §5).
-    """
-    flags = forced_lines_flags(rk, piles.F, piles.n, piles.box, slack, table)
-    return forced_lines_verdict(piles, slack, flags)
-
-
-def forced_lines_flags(rk: list[int], F: int, n: int, box: Box, slack: int, table: ForcedTable) -> int:
-    """The two bits of each line of ``box`` for :func:`forced_lines_search`, from the
-    top ranks by cell (``rk``, 0 for an empty cell) and :func:`forced_lines_table`."""
-    R0, R1, C0, C1 = box
-    flags = 0
-    lines = [(r * F + C0, r * F + C1 + 1, 1) for r in range(R0, R1 + 1)]
-    lines += [(R0 * F + c, R1 * F + c + 1, F) for c in range(C0, C1 + 1)]
-    for first, stop, step in lines:
-        ranks = rk[first:stop:step]  # 0 marks an empty cell
-        hi = max(ranks)
-        flags <<= 2
-        if hi:
-            k = n - (len(ranks) - ranks.count(0))  # the cards this line still gets
-            flags |= _line_bits(table, k, min(filter(None, ranks)), hi, slack)
-    return flags
-
-
-def _line_bits(table: ForcedTable, k: int, lo: int, hi: int, slack: int) -> int:
-    """A line's two bits for :func:`forced_lines_search`: 2 when it is fixed with the
-    ``k`` cards it still gets, 1 (with a card to spare) when fixed with one card more;
-    its piles' top cards ranked ``lo`` .. ``hi``, ``table`` from :func:`forced_lines_table`."""
-    one, more = table
-    f = 0
-    if k and (more if k > 1 else one)[lo][hi]:
-        f |= 2
-    if slack and (more if k else one)[lo][hi]:
-        f |= 1
-    return f
-
-
 def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
-    """The two bits of a line in :func:`forced_lines_fail`, looked up:
+    """The two bits of a line for :func:`forced_lines_search`, looked up:
     ``[slack][k][lo * top + hi]`` for a line whose piles' top cards are ranked
     ``lo`` .. ``hi`` and that still gets ``k`` cards (``n`` minus its piles), from
     :func:`forced_lines_table`'s ``table``; ranks below ``top``."""
@@ -405,7 +338,7 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     def bits(fixed_now: list[bool], fixed_more: list[bool]) -> list[int]:
         return [2 * a + b for a, b in zip(fixed_now, fixed_more, strict=True)]
 
-    # as _line_bits: "fixed now" by k (0: never, 1: one, more: more), "fixed with one card
+    # "fixed now" by k (0: never, 1: one, more: more), "fixed with one card
     # more" only with a card to spare (k 0: one, else more); three tables serve every k
     now = [none, flat_one] + [flat_more] * (n - 1)
     no_spare = [bits(now[k], none) for k in range(min(n, 2) + 1)]
@@ -414,8 +347,7 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
 
 
 def forced_lines_verdict(piles: PileMasks, slack: int, flags: int) -> bool:
-    """:func:`forced_lines_fail` once the two bits of each line (``flags``) are known;
-    the verdicts are cached by the layout's shape."""
+    """:func:`forced_lines_search`, with the verdicts cached by the layout's shape."""
     if not flags:
         return False  # nothing beyond the parity bound already checked
     om, dm, fm, F, n, (R0, R1, C0, C1) = piles
@@ -435,9 +367,23 @@ def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
 
 
 def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
-    """:func:`forced_lines_fail` once the forced lines are known: ``flags`` holds two bits
-    a line, the rows then the columns of the box, the first line highest (fixed with the
-    cards the line gets now; fixed with one card more)."""
+    """Whether the line-parity system has no solution once forced lines are fixed, for a
+    position (``piles``) whose cards to come fill the ``n`` x ``n`` grid with ``slack``
+    (0 or 1) cards to spare.  ``flags`` holds two bits a line, the rows then the columns
+    of the box, the first line highest: 2 when every card to come flips it
+    (:func:`forced_lines_table`) with the cards it gets now, 1 (with a card to spare)
+    with one card more.
+
+    With no card to spare, a line holding ``c`` piles gets exactly ``k = n - c`` more
+    cards (the finished grid holds ``n`` piles in each line, wherever it lies).  When
+    every card to come flips it, each of its piles is flipped ``k`` times more by the
+    line, so the line's parity in the system of :func:`parity_extra` is ``k`` mod 2, no
+    longer free.  With one card to spare, that card is stacked on some pile z (one there
+    now, or one still to be made, also in a row or a column that holds no pile yet while
+    the box is smaller than n x n): z's equation goes (its top card is covered) and z's
+    two lines get one card more; the system must have a solution for some z.  Future
+    piles are left out: the test only ever rules out positions that cannot end with
+    every top card face up (RULES.md §5)."""
     corner = piles.at_corner()
     fixed = _fixed_lines(corner, flags)
     if slack == 0:

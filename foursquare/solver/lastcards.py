@@ -16,7 +16,7 @@ of the deck, so a range that only one card fits can be given to one pile only.
 :func:`tail_patterns` searches every way of undoing the tail (which cell, which
 flips, a new pile or a stacked card, the covered card's face) with these
 constraints and the face-down limit after every placement.  When none works,
-no win uses exactly K cards (:func:`tail_can_end`).  Otherwise it tells which
+no win uses exactly K cards.  Otherwise it tells which
 tail cards can have been stacked (the *stack patterns* that work): a win with
 cards to spare stacks that many cards, and the solver drops every line that
 stacks them elsewhere.  It is a relaxation (it ignores the order of the earlier
@@ -179,7 +179,7 @@ def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) 
 
 
 class TailLimit(Exception):
-    """The node or time limit of :func:`tail_can_end` ran out; ``steps``: the steps searched.
+    """The node or time limit of :func:`tail_patterns` ran out; ``steps``: the steps searched.
     A signal inside the solver's search (it never reaches a caller), not an error."""
 
     def __init__(self, steps: int) -> None:
@@ -423,27 +423,6 @@ def cached_tail_search(
 
 class _Enough(Exception):
     """A way back exists and no more is asked (``every`` false)."""
-
-
-def tail_can_end(
-    tail: Sequence[int],
-    earlier: Sequence[int],
-    n: int,
-    limit: int,
-    stacks: int,
-    *,
-    max_nodes: int | None = None,
-    deadline: float | None = None,
-) -> tuple[bool, int]:
-    """Whether a win can end with the placements of ``tail``: :func:`tail_patterns`
-    with the same arguments, stopped at the first way back.
-
-    :returns: (``False`` when no win ends with this tail — a proof; ``True`` when
-        one may, steps searched).
-    :raises TailLimit: as :func:`tail_patterns`.
-    """
-    patterns, steps = tail_patterns(tail, earlier, n, limit, stacks, max_nodes=max_nodes, deadline=deadline)
-    return patterns != 0, steps
 
 
 class StackPatternRule(NamedTuple):

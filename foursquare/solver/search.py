@@ -32,7 +32,7 @@ still needed:
   would flip (none can find face-up cards ranked at most and at least its own
   there) is flipped by each card it gets, so its parity is the number of cards it
   still gets (``n`` minus its piles), no longer free; the parity system must still
-  have a solution (see :func:`~foursquare.solver.bounds.forced_lines_fail`).  With one card to spare,
+  have a solution (see :func:`~foursquare.solver.bounds.forced_lines_search`).  With one card to spare,
   the same holds for some pile the spare card covers.  Late aces and tens make such lines.
 
 Every smaller budget has failed before a budget K is tried, so a win found
@@ -103,10 +103,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from ..engine.arguments import check
 from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
-from ..errors import ArgumentError, PositionError
+from ..errors import ArgumentError, PositionError, wrong_argument
 from . import core as _core_choice
 from . import lastcards
 from .board import Board
@@ -124,7 +125,7 @@ from .bounds import (
     two_last_cut,
 )
 from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, check_solve
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, ended
 
 __all__ = [
     "DEFAULT_MAX_NODES", "NO_WIN", "SOLVED", "TAIL_CARDS", "TAIL_STEPS_ONE_MORE", "UNKNOWN", "Outcome", "Search", "Solution",
@@ -139,9 +140,7 @@ TAIL_CARDS = 3
 TAIL_STEPS_ONE_MORE = 100_000
 #: The most positions the transposition table holds: when it holds this many and one
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
-#: agree), which bounds its memory on huge searches: some 100 MB in the compiled core
-#: and under 1.1 GB in the pure-Python one (a key there takes 350 to 550 bytes).  Deal
-#: 325, the hardest of deals 0-999, fills it once (3.55 million positions instead of 3.52).
+#: agree), which bounds its memory on huge searches (docs/benchmarks.md).
 TT_MAX_ENTRIES = 1 << 21
 
 
@@ -188,9 +187,11 @@ def solve(
     Rule sets with other flip or adjacency rules (RULES.md §8) are searched by the plain engine-based
     solver (:func:`foursquare.solver.reference.solve_with_engine`): the same answers, much slower.
     """
-    check_solve(game, max_nodes, timeout, within_known_cards, score_at_most)
+    if not isinstance(game, Game):  # a view hides the stock's order, which the solver needs (RULES.md §6)
+        raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
+    check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)
     sol = _solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=score_at_most)
-    return sol if within_known_cards else _known_cards_only(game, sol)
+    return sol if within_known_cards or game.is_over else within_known_cards_only(sol, len(game.deck), game.rules)
 
 
 def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at_most: int | None = None) -> Solution:
@@ -211,14 +212,7 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at
         from .reference import solve_with_engine
 
         status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest)
-        seconds = time.perf_counter() - start
-        if status is SOLVED:
-            assert cards is not None
-            return Solution(SOLVED, total - cards, cells, nodes, seconds, total - cards)
-        if status is NO_WIN:
-            return Solution(NO_WIN, None, (), nodes, seconds, None)
-        assert cards is not None
-        return Solution(UNKNOWN, None, (), nodes, seconds, total - cards)
+        return ended(status, cards, cells, nodes, start, total)
     board = Board.of_game(game)
     ranks = [c >> 2 for c in deck]
     return run_search(Search(board, ranks, t0, max_nodes, timeout, start), start, fewest)
@@ -228,27 +222,14 @@ def run_search(search: Search, start: float, fewest_cards: int = 0) -> Solution:
     """Run ``search`` (:meth:`Search.run`) and say what it found as a :class:`Solution`
     (its moves as cells of the search's board; ``start``: the :func:`time.perf_counter`
     time its seconds count from)."""
-    total = search.b.rules.deck_size
     status, cards, path = search.run(fewest_cards)
-    seconds = time.perf_counter() - start
-    if status is SOLVED:
-        moves = tuple(search.b.cell(q) for q in path)
-        return Solution(SOLVED, total - cards, moves, search.nodes, seconds, total - cards)
-    if status is NO_WIN:
-        return Solution(NO_WIN, None, (), search.nodes, seconds, None)
-    return Solution(UNKNOWN, None, (), search.nodes, seconds, total - cards)
-
-
-def _known_cards_only(game: Game, sol: Solution) -> Solution:
-    """A ``no-win`` over a deck prefix proves nothing about the unknown cards after it:
-    report ``unknown``, bounded by the score of a win on the first unknown card."""
-    return sol if game.is_over else within_known_cards_only(sol, len(game.deck), game.rules)
+    return ended(status, cards, tuple(search.b.frame.to_cell[q] for q in path), search.nodes, start, search.b.rules.deck_size)
 
 
 def within_known_cards_only(sol: Solution, known: int, rules: Rules) -> Solution:
     """``sol`` for a position whose first ``known`` cards of the deck are known: a
-    ``no-win`` with fewer than the whole deck known becomes ``unknown`` (see
-    :func:`_known_cards_only`)."""
+    ``no-win`` with fewer than the whole deck known becomes ``unknown``, bounded by the
+    score of a win on the first unknown card: it proves nothing about the cards after them."""
     if sol.status is not NO_WIN or known >= rules.deck_size:
         return sol
     best = min(rules.deck_size - known - 1, rules.deck_size - rules.size * rules.size)
@@ -457,15 +438,6 @@ class Search:
         hi = max(tops + future, default=0)
         return not two_last_cut(self.ranks[K - 2], self.ranks[K - 1], lo, hi, n, b.limit, slack)
 
-    @staticmethod
-    def rank_classes(ranks: list[int], t: int, K: int) -> list[int]:
-        """Rank -> class for positions whose next card is card ``t`` and whose cards run out at ``K``.
-
-        A pile's rank only ever meets the ranks of cards ``t .. K - 1``: see
-        :func:`foursquare.solver.lastcards.rank_classes`.
-        """
-        return rank_classes(ranks[t:K], max(ranks) + 2 if ranks else 2)
-
     def _search_budget_compiled(self, K: int, path: list[int], pats: tuple[int, int]) -> bool:
         """:meth:`search_budget` in the compiled core (foursquare/solver/_core.c, the same search).
 
@@ -543,7 +515,7 @@ class Search:
         groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
 
         def rank_runs(t: int) -> list[tuple[int, ...]]:
-            runs = groups[t] = _class_runs(self.rank_classes(ranks, t, K), top)
+            runs = groups[t] = _class_runs(rank_classes(ranks[t:K], max(ranks) + 2), top)  # a pile meets cards t .. K - 1 only
             return runs
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
@@ -725,7 +697,7 @@ class Search:
                             go = extra <= slack
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
-                        if go and slack < 2:  # forced lines (bounds.forced_lines_fail)
+                        if go and slack < 2:  # forced lines (bounds.forced_lines_search)
                             flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
                             if flags and forced_lines_verdict(PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), slack, flags):
                                 go = False

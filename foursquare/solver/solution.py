@@ -6,13 +6,11 @@ The outcomes are strings in files and output (``solved``, ``no-win``, ``unknown`
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..engine.arguments import check
-from ..engine.game import Game
 from ..engine.layout import Cell
-from ..errors import wrong_argument
 
 
 class Outcome(StrEnum):
@@ -30,11 +28,10 @@ SOLVED = Outcome.SOLVED
 NO_WIN = Outcome.NO_WIN
 UNKNOWN = Outcome.UNKNOWN
 
-#: Default node limit of one solve: most deals need a few hundred positions; the
-#: hardest of deals 0-999 (deal 325) needs 3.55 million; a search that uses it all
-#: takes seconds in the compiled core (about a million positions a second) and up to
-#: minutes in the pure-Python twin (20,000 to 60,000 a second): see :mod:`foursquare.solver.core`.
-#: Positions include the steps of the last-cards search (:mod:`foursquare.solver.lastcards`).
+#: Default node limit of one solve: enough for the hardest deals measured
+#: (docs/benchmarks.md, "The solver"), seconds in the compiled core and minutes in the
+#: pure-Python twin (:mod:`foursquare.solver.core`).  Positions include the steps of
+#: the last-cards search (:mod:`foursquare.solver.lastcards`).
 DEFAULT_MAX_NODES = 4_000_000
 
 
@@ -76,13 +73,15 @@ class Solution:
         return self.status is not Outcome.UNKNOWN
 
 
-def check_solve(game: Game, max_nodes: int | None, timeout: float | None, within_known_cards: bool, score_at_most: int | None) -> None:
-    """Refuse arguments of :func:`~foursquare.solver.search.solve` of another type than
-    it takes; ``game`` must be a :class:`Game`: the solver needs the stock's order,
-    which a :class:`~foursquare.engine.view.PlayerView` does not hold (RULES.md §6).
-
-    :raises ArgumentError: naming the argument.
-    """
-    if not isinstance(game, Game):
-        raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
-    check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)
+def ended(status: Outcome, cards: int | None, moves: tuple[Cell, ...], nodes: int, start: float, total: int) -> Solution:
+    """The :class:`Solution` of a search that ended with ``status`` after ``nodes`` positions,
+    begun at ``start`` (a :func:`time.perf_counter` time) on a deck of ``total`` cards:
+    ``cards`` is the number placed at the win found (``moves``: its cells), or for
+    ``unknown`` the fewest a win may still need."""
+    seconds = time.perf_counter() - start
+    if status is NO_WIN:
+        return Solution(NO_WIN, None, (), nodes, seconds, None)
+    assert cards is not None
+    if status is SOLVED:
+        return Solution(SOLVED, total - cards, moves, nodes, seconds, total - cards)
+    return Solution(UNKNOWN, None, (), nodes, seconds, total - cards)

@@ -10,9 +10,17 @@ import pytest
 from foursquare.engine.deal import deal_deck
 from foursquare.engine.game import Game
 from foursquare.engine.rules import STANDARD, get_rules
-from foursquare.solver.lastcards import TailLimit, tail_can_end, tail_patterns
+from foursquare.solver.lastcards import TailLimit, tail_patterns
 from foursquare.solver.search import SOLVED, solve, solve_deal
 from solver.test_solver import brute_force_win_lengths, random_cut_position, replay
+
+
+def tail_can_end(tail, earlier, n, limit, stacks, *, max_nodes=None, deadline=None):
+    """Whether a win can end with the placements of ``tail`` (False: a proof), and the
+    steps searched: :func:`tail_patterns` stopped at the first way back."""
+    patterns, steps = tail_patterns(tail, earlier, n, limit, stacks, max_nodes=max_nodes, deadline=deadline)
+    return patterns != 0, steps
+
 
 RULE_SETS = [
     STANDARD,

@@ -18,19 +18,56 @@ from foursquare.errors import ArgumentError, ParseError, PositionError, RulesErr
 from foursquare.solver import NO_WIN, SOLVED, UNKNOWN, Outcome, solve, solve_deal, solve_deals, solve_deck
 from foursquare.solver.board import Board
 from foursquare.solver.bounds import (
+    ForcedTable,
     PileMasks,
-    forced_lines_fail,
     forced_lines_flag_table,
-    forced_lines_flags,
     forced_lines_search,
     forced_lines_table,
     last_stacked_fail,
-    parity_consistent,
     parity_extra,
+    parity_window,
     two_last_cut,
     two_last_rule_out,
 )
+from foursquare.solver.lastcards import rank_classes
 from foursquare.solver.search import Search
+
+
+def parity_consistent(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
+    """:func:`parity_window` for piles anywhere in the frame (moved to its corner first)."""
+    if not om:
+        return True
+    rows = [r for r in range(F) if om >> (r * F) & ((1 << F) - 1)]
+    cols = [c for c in range(F) if any(om >> (r * F + c) & 1 for r in range(F))]
+    s = rows[0] * F + cols[0]
+    return parity_window(om >> s, dm >> s, F, n, frows >> rows[0], fcols >> cols[0])
+
+
+def forced_lines_flags(rk: list[int], F: int, n: int, box, slack: int, table: ForcedTable) -> int:
+    """The two bits of each line of ``box`` for :func:`forced_lines_search`, read off the
+    line's cells (``rk``: the top ranks by cell, 0 for an empty cell): 2 when the line is
+    fixed with the ``k`` cards it still gets, 1 (with a card to spare) with one card more."""
+    one, more = table
+    R0, R1, C0, C1 = box
+    flags = 0
+    lines = [(r * F + C0, r * F + C1 + 1, 1) for r in range(R0, R1 + 1)]
+    lines += [(R0 * F + c, R1 * F + c + 1, F) for c in range(C0, C1 + 1)]
+    for first, stop, step in lines:
+        ranks = rk[first:stop:step]  # 0 marks an empty cell
+        hi = max(ranks)
+        flags <<= 2
+        if hi:
+            k = n - (len(ranks) - ranks.count(0))  # the cards this line still gets
+            lo = min(filter(None, ranks))
+            flags |= 2 * bool(k and (more if k > 1 else one)[lo][hi]) + bool(slack and (more if k else one)[lo][hi])
+    return flags
+
+
+def forced_lines_fail(piles: PileMasks, rk: list[int], slack: int, table: ForcedTable) -> bool:
+    """:func:`forced_lines_search` with each line's bits read off its cells (no forced
+    line: nothing beyond the parity bound)."""
+    flags = forced_lines_flags(rk, piles.F, piles.n, piles.box, slack, table)
+    return bool(flags) and forced_lines_search(piles, slack, flags)
 
 
 def replay(game: Game, moves) -> Game:
@@ -446,7 +483,7 @@ def test_rank_classes_keep_every_comparison_with_a_future_card():
         ranks = [rng.randint(1, 10) for _ in range(20)]
         t = rng.randrange(0, 19)
         K = rng.randrange(t + 1, 21)
-        cl = Search.rank_classes(ranks, t, K)
+        cl = rank_classes(ranks[t:K], max(ranks) + 2)
         top = max(ranks)
         for x in ranks[t:K]:
             for v in range(1, top + 1):

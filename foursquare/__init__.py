@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the exports' own types, for type checkers; at run time each loads on first use
     from .engine.cards import Card, card, parse_card
     from .engine.deal import deal_deck, ordered_deck
-    from .engine.game import Game, Pile, Placement, Reason, Status
+    from .engine.game import Game, Grid, Pile, Placement, Reason, Status
     from .engine.layout import Cell, parse_cell
     from .engine.rules import PRESETS, STANDARD, Rules, get_rules
     from .engine.view import PlayerView
@@ -55,7 +55,7 @@ _EXPORTS: dict[str, str] = {
     "Advice": "errors", "AgreementError": "errors", "ArgumentError": "errors", "FormatError": "errors",
     "FoursquareError": "errors", "HistoryStoreError": "errors", "IllegalMoveError": "errors", "ParseError": "errors",
     "PositionError": "errors", "RulesError": "errors", "WorkerError": "errors",
-    "Game": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game",
+    "Game": "engine.game", "Grid": "engine.game", "Pile": "engine.game", "Placement": "engine.game", "Reason": "engine.game",
     "Status": "engine.game",
     "Cell": "engine.layout", "parse_cell": "engine.layout",
     "PRESETS": "engine.rules", "STANDARD": "engine.rules", "Rules": "engine.rules", "get_rules": "engine.rules",
@@ -83,7 +83,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Advice", "AgreementError", "ArgumentError", "Card", "Cell", "FormatError", "FoursquareError", "Game",
-    "HistoryStoreError", "IllegalMoveError", "ParseError", "Pile", "Placement", "PlayerView", "PositionError",
+    "Grid", "HistoryStoreError", "IllegalMoveError", "ParseError", "Pile", "Placement", "PlayerView", "PositionError",
     "PRESETS", "Reason", "Rules", "RulesError", "STANDARD", "Status", "WorkerError", "card", "deal_deck",
     "get_rules", "ordered_deck", "parse_card", "parse_cell",
 ]

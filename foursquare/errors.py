@@ -42,8 +42,9 @@ class FoursquareError(Exception):
 
     :param message: what is wrong, without the advice.
     :param advice: what to do next, or ``None``.
-    :param facts: the values the message is made of, by name (the advice's template
-        takes its values from them; a caller may word the error its own way with them).
+    :param facts: values a caller may word the error with, by name (the advice's template
+        takes its values from them): ``drawn`` for a wrong card, ``cell`` for an illegal
+        cell, ``games`` for a pick among games; often none.
     """
 
     def __init__(self, message: str = "", *, advice: Advice | None = None, **facts: Any) -> None:

@@ -12,8 +12,8 @@ budget, and answers with estimates per candidate cell, best first::
 
 The bots, by name (:data:`BOTS`): ``random``, ``greedy`` (one placement
 ahead), ``expectimax`` (two placements, a chance node over the next card's
-rank), ``deep`` (iterative-deepening expectimax, the default for hints) and
-``expert`` (``deep``, with every cell judged by solving sampled orders of the unseen
+rank), ``deep`` (iterative-deepening expectimax) and
+``expert`` (the default for hints, :data:`DEFAULT`: ``deep``, with every cell judged by solving sampled orders of the unseen
 cards with the perfect-information solver from 6 piles on, the samples vetoing
 ``deep``'s choice when it loses clearly more often; slow on the pure-Python solver).
 """
@@ -71,8 +71,9 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
     :returns: :class:`Estimate` values (``cell``, ``win_chance``, ``expected_score``),
         legal cells only, the recommended cell first.
     :raises ArgumentError: for a ``bot`` that is no bot's name nor a :class:`Bot` (``None``
-        too), or when the game is over.
-    :raises PositionError: for a game whose next card is unknown (it has no view).
+        too).
+    :raises PositionError: for a game that is over, or whose next card is unknown (it has
+        no view).
     :raises ArgumentError: for another argument of another type (``budget="1"``, a
         ``view`` that is neither a view nor a game).
     """

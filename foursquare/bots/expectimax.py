@@ -248,7 +248,7 @@ class ExpectimaxBot(SearchBot):
     """``expectimax``: this card, a chance node over the next card's rank, the best place for it."""
 
     name = "expectimax"
-    description = "two placements deep: a chance node over the next card's rank (about 5 ms a move)"
+    description = "two placements deep: a chance node over the next card's rank (fast)"
 
     def __init__(self, nodes: int | None = None, depth: int = 2) -> None:
         super().__init__(depth=depth)
@@ -262,7 +262,7 @@ class DeepBot(SearchBot):
     """``deep``: iterative-deepening expectimax under a work limit and a time budget."""
 
     name = "deep"
-    description = "expectimax 3 placements deep (4 near the end) within its limits: the strongest, the default"
+    description = "expectimax 3 placements deep (4 near the end) within its limits"
     uses_nodes = True
 
     #: A deeper search can afford to weigh face-down cards more (tuned by simulation:

@@ -59,6 +59,7 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.layout import Cell
 from ..engine.view import PlayerView
+from ..errors import ArgumentError, quote
 from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
@@ -139,7 +140,7 @@ class ExpertSettings:
         first, in the prior's order (``None``: the ranking above alone).
     :ivar prior_nodes: the prior after the opening: ``deep`` with this work limit
         (``None``: a two-placement expectimax search).
-    :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
+    :raises ArgumentError: for a count below 1 (``more`` and ``close``: below 0).
     """
 
     samples: int = SAMPLES
@@ -155,7 +156,7 @@ class ExpertSettings:
 
     def __post_init__(self) -> None:
         if min(self.samples, self.solver_nodes, self.width or 1) < 1 or min(self.more, self.close) < 0:
-            raise ValueError("samples, solver_nodes and width must be at least 1, more and close at least 0")
+            raise ArgumentError("ExpertBot: samples, solver_nodes and width must be at least 1, more and close at least 0")
 
     def scaled(self, nodes: int) -> ExpertSettings:
         """The settings for a work limit of ``nodes`` positions a move (``--nodes``): ``deep``
@@ -178,14 +179,20 @@ class ExpertBot(Bot):
         ``more``, ``solver_nodes``) are scaled by ``nodes / 600,000`` (``deep``'s
         default; at least 2 samples and 100 positions a solve); ``None`` keeps them.
     :param settings: the keywords of :class:`ExpertSettings` (its defaults for those not given).
-    :raises ValueError: for a count below 1 (``more`` and ``close``: below 0).
+    :raises ArgumentError: for a count below 1 (``more`` and ``close``: below 0).
     """
 
     name = "expert"
-    description = "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on (slower)"
+    description = (
+        "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on:"
+        " the strongest, the default (slower)"
+    )
     uses_nodes = True
 
     def __init__(self, nodes: int | None = None, **settings: Any) -> None:
+        unknown = sorted(set(settings) - set(ExpertSettings.__dataclass_fields__))
+        if unknown:
+            raise ArgumentError(f"ExpertBot: no setting {quote(unknown[0])} (settings: {', '.join(ExpertSettings.__dataclass_fields__)})")
         chosen = ExpertSettings(**settings)
         if nodes is not None:
             chosen = chosen.scaled(nodes)

@@ -9,7 +9,7 @@ for rule variants with a longer deck.
 
 from __future__ import annotations
 
-from ..errors import ParseError, quote, wrong_argument
+from ..errors import ArgumentError, ParseError, quote, wrong_argument
 
 #: Rank characters by rank value (index 0 unused).  ``T`` is ten.
 RANK_CHARS = "?A23456789TJQK"
@@ -64,7 +64,10 @@ class Card(int):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
-            raise TypeError(f"{self!r} == {other!r}: compare a Card with a Card, like Card({other!r}), or its text, str(card)")
+            raise ArgumentError(
+                f"{self!r} == {other!r}: a Card equals only a Card; "
+                f"compare str(card) with the text, or the card with Card.parse(text)"
+            )
         return int.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:

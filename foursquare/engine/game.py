@@ -72,6 +72,31 @@ class Pile(NamedTuple):
         return self.cards[-1]
 
 
+class Grid(dict[Cell, Pile]):
+    """Every pile by cell, in reading order: a ``dict`` in which a cell may also be named
+    by its text (``grid["d4"]``, ``"d4" in grid``, ``grid.get("d4")``).
+
+    :raises ParseError: for a text that is not a cell name."""
+
+    def __getitem__(self, key: Cell | str) -> Pile:
+        return super().__getitem__(Cell.parse(key) if isinstance(key, str) else key)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(Cell.parse(key) if isinstance(key, str) else key)
+
+    def get(self, key: Cell | str, default: Pile | None = None) -> Pile | None:  # type: ignore[override]
+        return self[key] if key in self else default
+
+
+def _file_text(where: str, text: object, source: object) -> None:
+    """Refuse a file's ``text`` that is not a ``str`` (bytes are to be decoded first) and
+    a ``source`` that is not a name, with an :class:`ArgumentError` that names them."""
+    if not isinstance(text, str):
+        raise wrong_argument(where, "text", "the file's text as a str (decode bytes; read a file first)", text)
+    if not isinstance(source, str):
+        raise wrong_argument(where, "source", "a name (a str)", source)
+
+
 _PLAYING = Status.PLAYING
 _WON = Status.WON
 _LOST = Status.LOST
@@ -108,6 +133,8 @@ class Game:
     :param rules: the rule set (default: the standard rules), or a preset's name
         like ``"three-square"``.
     :param deal: the deal number the deck came from, when there is one.
+    :ivar rules: the rule set (a :class:`~foursquare.Rules`).
+    :ivar deal: the deal number, or ``None`` for a game from a deck.
     :raises ParseError: for a card that is not a card (a plain ``int`` too), or not in
         the rule set's deck, or too many cards.
     :raises PositionError: for a deck with a repeated card (a ``ValueError`` too).
@@ -357,10 +384,11 @@ class Game:
         return None if pile is None else Pile(tuple(pile), self._up[c])
 
     @property
-    def grid(self) -> dict[Cell, Pile]:
-        """Every pile by cell, in reading order (row by row, left to right)."""
+    def grid(self) -> Grid:
+        """Every pile by cell, in reading order (row by row, left to right); a cell may
+        also be named by its text (:class:`Grid`)."""
         piles = self._piles
-        return {c: Pile(tuple(piles[c]), self._up[c]) for c in sorted(piles)}
+        return Grid((c, Pile(tuple(piles[c]), self._up[c])) for c in sorted(piles))
 
     def bounding_box(self) -> tuple[int, int, int, int] | None:
         """(top row, bottom row, left column, right column) of the piles, from 0; ``None`` when empty."""
@@ -396,11 +424,14 @@ class Game:
     def from_transcript(cls, text: str, source: str = "transcript") -> Game:
         """The game of a one-game transcript, replayed to its end, every claim checked.
 
+        :param text: the file's text (a ``str``).
         :param source: the name that errors give the text (a file name, say).
         :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        :raises ArgumentError: for a ``text`` or ``source`` that is not a ``str``.
         """
         from ..formats.transcript import load_game
 
+        _file_text("Game.from_transcript", text, source)
         return load_game(text, source)
 
     def state(self, *, player_view: bool = False, reveal: bool = False) -> str:
@@ -416,11 +447,14 @@ class Game:
         """The game of a state, every key checked (a player's view is refused: see
         :meth:`PlayerView.from_state`).
 
+        :param text: the file's text (a ``str``).
         :param source: the name that errors give the text (a file name, say).
         :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        :raises ArgumentError: for a ``text`` or ``source`` that is not a ``str``.
         """
         from ..formats.state import read_state
 
+        _file_text("Game.from_state", text, source)
         return read_state(text, source)
 
     def view(self) -> PlayerView:
@@ -485,7 +519,6 @@ class Game:
         """The cells where the next card may go, in reading order (RULES.md §3); empty exactly when
         the game is over (no cell left ends it: §5 point 4).
 
-        The cells for which :meth:`_is_open` holds: the window's open cells.
         """
         if self._status is not _PLAYING:
             return []
@@ -499,7 +532,8 @@ class Game:
         :param card: the card the caller expects to be drawn (a :class:`Card` or text
             like ``7H``); required when the deck does not say which card comes next.
         :returns: the record of the placement (also kept in :attr:`moves`).
-        :raises IllegalMoveError: when the cell is illegal (the message says why),
+        :raises IllegalMoveError: when the cell is illegal (the message says why, the
+            fact ``cell`` which: ``error.facts["cell"]``),
             the game is over, or the card is not the one drawn (an :class:`IllegalMoveError` with the fact ``drawn``).
         :raises ParseError: for a cell or card that is not one, text or another type (a
             plain ``int`` too: ``Cell(n)`` and ``Card(n)`` say which number is meant).
@@ -507,7 +541,7 @@ class Game:
         c = cell if type(cell) is Cell else as_cell(cell, "Game.play")
         # The test of _is_open, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
-            raise IllegalMoveError(self.why_illegal(c) or "")
+            raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
         deck_len = len(self._deck)
         if card is None and placed < deck_len:
@@ -729,7 +763,7 @@ class PlayerView:
     cannot depend on the hidden order.
 
     :ivar rules: the rule set.
-    :ivar grid: cell (like ``d4``) -> :class:`Pile`, in reading order.
+    :ivar grid: cell (like ``d4``) -> :class:`Pile`, in reading order (a :class:`Grid`).
     :ivar next_card: the card to place, or ``None`` when the game is over.
     :ivar stock_count: cards not yet placed, the next card included.
     :ivar unseen: the cards not yet seen, sorted (a multiset; order unknown).
@@ -738,12 +772,16 @@ class PlayerView:
     """
 
     rules: Rules
-    grid: dict[Cell, Pile]
+    grid: Grid
     next_card: Card | None
     stock_count: int
     unseen: tuple[Card, ...]
     face_down: int
     status: Status
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.grid, Grid):
+            object.__setattr__(self, "grid", Grid(self.grid))
 
     @classmethod
     def of(cls, game: Game) -> PlayerView:
@@ -774,11 +812,14 @@ class PlayerView:
         """The view of a state: a full state's, or a player's view written with its
         face-down cards revealed (``Game.state(player_view=True, reveal=True)``).
 
+        :param text: the file's text (a ``str``).
         :param source: the name that errors give the text (a file name, say).
         :raises FormatError: ``SOURCE:LINE: message`` at the first problem.
+        :raises ArgumentError: for a ``text`` or ``source`` that is not a ``str``.
         """
         from ..formats.state import read_view
 
+        _file_text("PlayerView.from_state", text, source)
         return read_view(text, source)
 
     def legal_cells(self) -> list[Cell]:

@@ -11,7 +11,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from ..errors import ParseError, quote
+from ..errors import ArgumentError, ParseError, quote
 from .rules import Adjacency, Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
@@ -61,7 +61,10 @@ class Cell(int):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
-            raise TypeError(f"{self!r} == {other!r}: compare a Cell with a Cell, like Cell({other!r}), or its name, str(cell)")
+            raise ArgumentError(
+                f"{self!r} == {other!r}: a Cell equals only a Cell; "
+                f"compare str(cell) with the text, or the cell with Cell.parse(text)"
+            )
         return int.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:

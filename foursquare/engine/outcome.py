@@ -21,16 +21,16 @@ from .rules import Rules
 class Status(StrEnum):
     """Where a game stands after a turn (RULES.md §5); the value is the text of files and output."""
 
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
+    PLAYING = "playing"  #: the game goes on: a card is to be placed
+    WON = "won"  #: the grid is full and every top card face up (§5)
+    LOST = "lost"  #: the game ended otherwise; :class:`Reason` says why
 
 
 class Reason(StrEnum):
     """Why a game was lost (RULES.md §5)."""
 
-    TOO_MANY_FACE_DOWN = "too-many-face-down"
-    STOCK_EMPTY = "stock-empty"
+    TOO_MANY_FACE_DOWN = "too-many-face-down"  #: more face-down top cards than the rules allow (§5)
+    STOCK_EMPTY = "stock-empty"  #: the stock ran out before the grid was won (§5)
     NO_PLACEMENT = "no-placement"  #: no legal cell for the next card (variants only, §5 point 4)
 
 

@@ -185,9 +185,10 @@ class Rules:
         return new
 
 
+#: The standard rules (RULES.md): 40 cards, a 4x4 grid, at most 4 cards a pile.
 STANDARD = Rules(name="standard")
 
-#: Named rule sets: name -> (rules, one-line description).
+#: The named rule sets, by name (``get_rules(name)`` and ``--rules NAME`` take these names).
 PRESETS: dict[str, Rules] = {"standard": STANDARD}
 DESCRIPTIONS: dict[str, str] = {
     "standard": "the standard rules of RULES.md: 4x4 floating grid, 40 cards, face-up comparison",

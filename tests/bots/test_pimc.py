@@ -234,9 +234,13 @@ def test_a_game_over_has_no_move():
         small().estimates(game.view())
 
 
-def test_limits_below_one_are_refused():
-    with pytest.raises(ValueError):
+def test_settings_out_of_range_or_unknown_are_argument_errors():
+    from foursquare import ArgumentError
+
+    with pytest.raises(ArgumentError, match="at least 1"):
         ExpertBot(samples=0)
+    with pytest.raises(ArgumentError, match="no setting 'bogus'"):
+        ExpertBot(bogus=1)
 
 
 def _late_state(tmp_path) -> str:

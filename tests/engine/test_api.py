@@ -44,11 +44,25 @@ def test_grid_and_unseen_are_the_same_kind_of_member_on_a_game_and_a_view():
 def test_comparing_a_card_or_a_cell_with_text_is_a_clear_type_error():
     game = Game.from_deal(1)
     assert game.next_card == Card("2D") and game.next_card != Card("3D")
-    with pytest.raises(TypeError, match="compare a Card with a Card"):
+    with pytest.raises(TypeError, match="a Card equals only a Card"):
         _ = game.next_card == "2D"
-    with pytest.raises(TypeError, match="compare a Cell with a Cell"):
+    with pytest.raises(TypeError, match="a Cell equals only a Cell"):
         _ = Cell("d4") != "d4"
+    with pytest.raises(foursquare.ArgumentError, match=r"Cell.parse\(text\)"):
+        _ = "d4" in game.legal_cells()
     assert Cell("d4") in {Cell("d4")} and Card("7H") == Card.parse("7h")
+
+
+def test_a_grid_takes_a_cell_or_its_name_and_never_misses_one_silently():
+    game = Game.from_deal(1)
+    game.play("d4")
+    for grid in (game.grid, game.view().grid, foursquare.PlayerView.from_state(game.state()).grid):
+        assert "d4" in grid and " D4 " in grid and Cell("d4") in grid and "a1" not in grid
+        assert grid["d4"] == grid[Cell("d4")] == grid.get("d4") and grid.get("a1") is None
+        with pytest.raises(KeyError):
+            _ = grid["a1"]
+        with pytest.raises(foursquare.ParseError):
+            _ = "zz" in grid
 
 
 def test_dir_shows_the_public_names_only():
@@ -86,3 +100,20 @@ def test_the_advice_is_data_that_a_caller_words_its_own_way():
     assert error.message == "the moves don't name their cards" and error.advice is Advice.NAME_THE_CARDS
     words = {Advice.NAME_THE_CARDS: "say which deal"}
     assert error.text(words) == "f.yaml:3: the moves don't name their cards; say which deal"
+
+
+@pytest.mark.parametrize("read", [Game.from_transcript, Game.from_state, PlayerView.from_state])
+@pytest.mark.parametrize("text", [123, b"deal: 1\n", None, ["deal: 1"]])
+def test_the_format_readers_refuse_what_is_not_text_by_name(read, text):
+    with pytest.raises(foursquare.ArgumentError, match=r"\.from_\w+: text must be the file's text as a str"):
+        read(text)
+    with pytest.raises(foursquare.ArgumentError, match="source must be a name"):
+        read("deal: 1\n", source=3)
+
+
+def test_an_illegal_cell_is_named_in_the_errors_facts():
+    game = Game.from_deal(1)
+    game.play("d4")
+    with pytest.raises(foursquare.IllegalMoveError, match="not next to a pile") as caught:
+        game.play("g7")
+    assert caught.value.facts == {"cell": Cell("g7")}

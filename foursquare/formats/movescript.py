@@ -51,7 +51,7 @@ class Move(NamedTuple):
 __all__ = [
     "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
     "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
-    "parse_move", "play_move", "play_script", "read_entries", "read_moves", "strip_line",
+    "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
 
 #: The former name of :class:`~foursquare.formats.commands.PromptCommand`, for existing importers.
@@ -295,26 +295,6 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
             f" the commands are {', '.join(COMMAND_NAMES)})"
         )
     return parse_move(text)
-
-
-def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move]]:
-    """The moves of a script of moves only, each with its line number (from 1).
-
-    A script that may hold commands too (``undo``, ``quit``...) is read with
-    :func:`read_entries`; :func:`play_script` does.
-
-    :param lines: the script's lines (:func:`script_lines`, or a file read a line at a time).
-    :param source: the name used in errors (``<stdin>`` for standard input).
-    :raises FormatError: ``FILE:LINE: message`` at the first line that is not a move.
-    """
-    for number, line in enumerate(lines, 1):
-        text = strip_line(line) if number > 1 else strip_line(line.lstrip("\ufeff"))
-        if not text:
-            continue
-        try:
-            yield number, parse_move(text)
-        except ParseError as exc:
-            raise FormatError(source, number, str(exc)) from None
 
 
 def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | PromptCommand]]:

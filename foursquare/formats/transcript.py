@@ -107,7 +107,6 @@ class TranscriptGame:
     :ivar errors: the schema errors found while reading the document.
     :ivar readable: false when the document is not readable YAML (its error is in
         ``errors``; nothing else is known of the game).
-    :ivar shape_read: false for a game only counted (``read`` of :func:`iter_transcripts`).
     """
 
     number: int
@@ -123,7 +122,6 @@ class TranscriptGame:
     lines: dict[str, int] = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
     readable: bool = True
-    shape_read: bool = True
 
 
 @dataclass
@@ -189,7 +187,7 @@ def iter_transcripts(
     :param source: the file name used in errors.
     :param read: which games to read, by number (``None``: all): the others are only
         counted (their first events are read, to know that they are a game), and are
-        given with ``shape_read`` false and nothing else known but their number and line.
+        given with nothing known but their number and line.
     :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
@@ -219,7 +217,7 @@ def iter_transcripts(
             raise FormatError(source, first[0].line, other[0], advice=other[1])
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.skipped or read is not None and not read(number):
-            tg = TranscriptGame(number, doc.line, complete=False, shape_read=False)
+            tg = TranscriptGame(number, doc.line, complete=False)
         elif doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from foursquare.errors import FormatError
 from foursquare.formats import inputs, transcript
 from foursquare.formats.inputs import InputFile
-from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, cut, iter_pieces, read_each_document, split_documents
+from foursquare.formats.yaml import cut, iter_pieces, read_each_document, split_documents
 
 WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
 INVALID = (EXAMPLES / "invalid.yaml").read_text(encoding="utf-8")

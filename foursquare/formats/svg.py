@@ -30,6 +30,7 @@ height, so that a reader, a screen reader or a test can find every card.
 from __future__ import annotations
 
 import math
+import textwrap
 from xml.sax.saxutils import escape, quoteattr
 
 from ..engine.cards import RANK_CHARS, SUIT_CHARS, Card
@@ -356,7 +357,7 @@ def _status(game: Game, x: float, cx: float, y: float) -> str:
                  text_anchor="middle", cls="score"),
         ))  # fmt: skip
     if game.status is Status.LOST:
-        reason = _wrap(_result(game).removeprefix("Lost: "), 18)[:3]
+        reason = textwrap.wrap(_result(game).removeprefix("Lost: "), 18, break_long_words=False, break_on_hyphens=False)[:3]
         return "".join([
             _tag("rect", x=cx - 4, y=y - 4, width=PANEL_W - 16, height=88, rx=8, fill="#7f1d1d", fill_opacity=0.85),
             _tag("text", "Lost", x=middle, y=y + 20, font_size=20, font_weight="bold", fill="#ffffff", text_anchor="middle"),
@@ -370,16 +371,6 @@ def _status(game: Game, x: float, cx: float, y: float) -> str:
         _tag("text", placed, x=cx, y=y + 34, font_size=12, fill=INK_ON_FELT),
         _tag("text", f"{len(game.grid)} of {game.rules.size ** 2} piles", x=cx, y=y + 52, font_size=12, fill=INK_ON_FELT),
     ))  # fmt: skip
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines = [""]
-    for word in text.split():
-        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
-            lines.append(word)
-        else:
-            lines[-1] = f"{lines[-1]} {word}".strip()
-    return lines
 
 
 def _legend(game: Game, x: float, y: float, flips: bool) -> str:

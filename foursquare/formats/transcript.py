@@ -196,16 +196,22 @@ def iter_transcripts(
         a state, a rules file or another YAML file of one document rather than a
         transcript (the message says which): raised before the first game is given.
     """
-    seen = _Seen(text)
+    content = [isinstance(text, str) and bool(text.strip())]  # whether any block holds more than white space
+
+    def noted(blocks: Iterable[str]) -> Iterator[str]:
+        for block in blocks:
+            content[0] = content[0] or bool(block.strip())
+            yield block
+
     skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
     docs = (
         doc
-        for doc in read_each_document(seen.blocks(), source, skip=skip)
+        for doc in read_each_document(text if isinstance(text, str) else noted(text), source, skip=skip)
         if doc.node is not None or doc.error is not None or doc.skipped
     )
     first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
     if not first:
-        why = "it is empty" if not seen.content else "it holds only comments or empty documents"
+        why = "it is empty" if not content[0] else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
     if not (isinstance(first[0].node, YMap) and _another_kind(first[0].node) is None):
         first += itertools.islice(docs, 1)  # not a game: one document alone is a file of another kind
@@ -225,25 +231,6 @@ def iter_transcripts(
             assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
         yield tg
-
-
-class _Seen:
-    """A file's text or blocks, noting whether any holds more than white space."""
-
-    def __init__(self, text: str | Iterable[str]) -> None:
-        self.text = text
-        self.content = isinstance(text, str) and bool(text.strip())
-
-    def blocks(self) -> str | Iterator[str]:
-        if isinstance(self.text, str):
-            return self.text
-        return self._noted(self.text)
-
-    def _noted(self, blocks: Iterable[str]) -> Iterator[str]:
-        for block in blocks:
-            if not self.content and not block.isspace():
-                self.content = bool(block)
-            yield block
 
 
 #: Said at the first move without a card of a game whose card order is unknown.

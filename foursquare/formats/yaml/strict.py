@@ -295,14 +295,13 @@ class _Builder:
         """A scalar, counted, its tag checked."""
         self.left -= 1
         line = event.start_mark.line + self.base
-        return YScalar(line, event.value, not event.style, self.tag(event, line))
+        style = event.style
+        name = ("str" if style else ALLOWED_PLAIN_TAGS.get(event.value)) if event.tag is None and self.left >= 0 else None
+        return YScalar(line, event.value, not style, name or self.tag(event, line))
 
     def tag(self, event: Any, line: int) -> str:
-        """The tag (without its prefix) of a scalar, refused when it is not allowed; or the
-        error of one value too many."""
-        name = ("str" if event.style else ALLOWED_PLAIN_TAGS.get(event.value)) if event.tag is None else None
-        if name is not None and self.left >= 0:  # (the common case: a plain text seen before)
-            return name
+        """The tag (without its prefix) of a scalar with an explicit tag or a plain text not
+        seen yet, refused when it is not allowed; or the error of one value too many."""
         if self.left < 0:
             raise self.error(line, _too_large())
         text, tag, style = event.value, event.tag, event.style
@@ -350,9 +349,10 @@ class _Builder:
         entries, key_lines = mapping.entries, mapping.key_lines
         while (kind := type(event := get())) is not _MappingEnd:
             if kind is _ScalarEvent and event.anchor is None:  # a key (no node is built for it)
-                key, key_line = event.value, event.start_mark.line + self.base
+                key, key_line, style = event.value, event.start_mark.line + self.base, event.style
                 self.left -= 1
-                null = self.tag(event, key_line) == "null" and not event.style
+                name = ("str" if style else ALLOWED_PLAIN_TAGS.get(key)) if event.tag is None and self.left >= 0 else None
+                null = (name or self.tag(event, key_line)) == "null" and not style
                 if null or key in entries:
                     raise self.key_error(key, mapping, key_line, null, depth)
             else:  # an alias, a key with an anchor, a list or a mapping: refused unless text

@@ -121,6 +121,12 @@ def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
     return None
 
 
+#: What a reader says of a file it cannot open, by the error (any other: ``cannot read: why``).
+_OPEN_FAULTS = {
+    FileNotFoundError: "no such file", IsADirectoryError: "is a directory, not a file", PermissionError: "permission denied"
+}
+
+
 class InputFile:
     """An input file (or standard input, ``-``) read block by block, within the size limit.
 
@@ -156,14 +162,8 @@ class InputFile:
         try:
             self._binary = open(path, "rb")  # noqa: SIM115 (closed by close())
             info = os.fstat(self._binary.fileno())
-        except FileNotFoundError:
-            raise FormatError(path, None, "no such file") from None
-        except IsADirectoryError:
-            raise FormatError(path, None, "is a directory, not a file") from None
-        except PermissionError:
-            raise FormatError(path, None, "permission denied") from None
         except OSError as exc:
-            raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
+            raise FormatError(path, None, _OPEN_FAULTS.get(type(exc), f"cannot read: {exc.strerror or exc}")) from None
         if stat.S_ISDIR(info.st_mode):
             self.close()
             raise FormatError(path, None, "is a directory, not a file")

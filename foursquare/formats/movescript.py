@@ -50,12 +50,9 @@ class Move(NamedTuple):
 
 __all__ = [
     "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
-
-#: The former name of :class:`~foursquare.formats.commands.PromptCommand`, for existing importers.
-Command = PromptCommand
 
 
 #: What every reader of a move script says of a CR inside a line (a file whose lines end in CR alone).

@@ -179,8 +179,8 @@ def parse_move(text: str) -> Move:
     raise _shape_error(text, words) or ParseError(f"not a move: {quote(text)} (expected {MOVE_SHAPE.removeprefix('a move is ')})")
 
 
-def _kind(word: str) -> str | None:
-    """``"cell"``, ``"card"`` or ``None``: what a word of a move line reads as (never both)."""
+def word_kind(word: str) -> str | None:
+    """``"cell"``, ``"card"`` or ``None``: what a word of a move line or a deck reads as (never both)."""
     for kind, parse in (("cell", Cell.parse), ("card", Card.parse)):
         try:
             parse(word)
@@ -191,7 +191,7 @@ def _kind(word: str) -> str | None:
 
 
 def _is_move(words: Sequence[str]) -> bool:
-    return [_kind(w) for w in words] in (["cell"], ["card", "cell"])
+    return [word_kind(w) for w in words] in (["cell"], ["card", "cell"])
 
 
 def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
@@ -203,11 +203,11 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
             f"{head}: a YAML key, not a move (is this a transcript or a state? replay it, or resume the game"
             f" from it); {MOVE_SHAPE}, one a line"
         )
-    if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
+    if len(words) > 2 and all(word_kind(w) == "card" for w in words[:8]):
         return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
-    kinds = [_kind(w) for w in words]
+    kinds = [word_kind(w) for w in words]
     return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
 
 
@@ -243,13 +243,13 @@ def _written_together(head: str, words: Sequence[str], kinds: list[str | None]) 
         for parts in splits:
             if _is_move(parts):
                 return ParseError(f"{head}: write a space between the card and the cell: {' '.join(parts)}")
-            if [_kind(p) for p in parts] == ["cell", "cell"]:
+            if [word_kind(p) for p in parts] == ["cell", "cell"]:
                 return ParseError(f"{head}: two cells on one line, and a line holds one move ({MOVE_SHAPE})")
     elif len(words) > 1:
         joined = "".join(words)
-        if _kind(joined) == "cell":
+        if word_kind(joined) == "cell":
             return ParseError(f"{head}: a cell is written without a space: {joined}")
-        if _kind("".join(words[:-1])) == "card" and kinds[-1] == "cell":
+        if word_kind("".join(words[:-1])) == "card" and kinds[-1] == "cell":
             return ParseError(f"{head}: a card is written without a space: {''.join(words[:-1])} {words[-1]}")
     return None
 

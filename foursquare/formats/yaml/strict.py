@@ -336,16 +336,16 @@ class _Builder:
         if is_map:
             return self.mapping(line, depth)
         seq = YSeq(line)
-        items, get = seq.items, self.get
+        items, get, scalar = seq.items, self.get, self.scalar
         while (kind := type(event := get())) is not _SequenceEnd:
             is_plain = kind is _ScalarEvent and event.anchor is None
-            items.append(self.scalar(event) if is_plain else self.value(event, depth))
+            items.append(scalar(event) if is_plain else self.value(event, depth))
         return seq
 
     def mapping(self, line: int, depth: int) -> YMap:
         """The entries of a mapping at ``line``, up to its end: keys are text, each once."""
         mapping = YMap(line)
-        get = self.get
+        get, scalar = self.get, self.scalar
         entries, key_lines = mapping.entries, mapping.key_lines
         while (kind := type(event := get())) is not _MappingEnd:
             if kind is _ScalarEvent and event.anchor is None:  # a key (no node is built for it)
@@ -364,7 +364,7 @@ class _Builder:
                 key, key_line = node.text, node.line
             event = get()
             is_plain = type(event) is _ScalarEvent and event.anchor is None
-            entries[key] = self.scalar(event) if is_plain else self.value(event, depth)
+            entries[key] = scalar(event) if is_plain else self.value(event, depth)
             key_lines[key] = key_line
         return mapping
 

@@ -39,7 +39,7 @@ import yaml
 from foursquare.bots import get_bot
 from foursquare.engine.game import Game
 from foursquare.formats import inputs, transcript
-from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, read_each_document
+from foursquare.formats.yaml import read_each_document
 
 
 def games_text(count: int, bot_name: str = "greedy") -> str:
@@ -116,7 +116,7 @@ def main() -> None:
         print(f"{args.games} games, {len(text) / 1e6:.1f} MB, {text.count(chr(10)):,} lines; CPU s, {args.repeat} rounds")
 
         def streamed() -> None:
-            with inputs.InputFile(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+            with inputs.InputFile(path) as source:
                 drain(transcript.iter_validate(source, path))
 
         times = interleaved(

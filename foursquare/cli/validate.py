@@ -153,11 +153,10 @@ class _Validation:
         stopped the reading or None)``."""
         from ..formats.inputs import InputFile
         from ..formats.transcript import iter_validate as check
-        from ..formats.yaml import MAX_DOCUMENT_CHARS
 
         count = bad = 0
         try:
-            with InputFile(path, line_limit=MAX_DOCUMENT_CHARS) as source:
+            with InputFile(path) as source:
                 for one in check(source, name, finished=self.finished, repeats=self.repeats):
                     count += 1
                     bad += not one.valid

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..engine.cards import Card
-from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, ParseError, quote
 from .inputs import read_source
 from .loading import FileKind, input_kind
+from .movescript import word_kind
 from .yaml import clean_text
 
 
@@ -58,20 +58,11 @@ def _not_a_card(word: str, text: str, error: ParseError) -> str:
         return f"not a card: {quote(word)}: the file is a state, not a deck ({what})"
     if kind is FileKind.TRANSCRIPT:
         return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
-    try:
-        Cell.parse(word)
-    except ParseError:
-        pass
-    else:
+    if word_kind(word) == "cell":
         return f"not a card: {quote(word)} is a cell (is the file a move script?); {what}"
     pieces = word.translate({ord(c): " " for c in ",;:/-"}).split()
-    if len(pieces) > 1 and len(word) < 200:
-        try:
-            [Card.parse(piece) for piece in pieces]
-        except ParseError:
-            pass
-        else:
-            return f"not a card: {quote(word)}: {what}"
+    if 1 < len(pieces) and len(word) < 200 and all(word_kind(piece) == "card" for piece in pieces):
+        return f"not a card: {quote(word)}: {what}"
     return str(error)
 
 

@@ -9,6 +9,7 @@ transcript, rules), so that every reader may use it.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import stat
 import sys
@@ -54,23 +55,6 @@ def not_utf8_words(start: bytes) -> str:
 #: The words for input that holds a NUL byte: binary data (a program, an image, a
 #: compressed or a UTF-16 file without its byte-order mark), which no text file holds.
 BINARY_WORDS = "a binary file, not text (it holds a NUL byte); give a text file"
-
-
-def nul_line(data: bytes | str, lines_before: int = 0) -> int | None:
-    """The line (from 1, after ``lines_before`` lines) of the first NUL in ``data``, or
-    ``None`` when it holds none: what makes input binary (:data:`BINARY_WORDS`).
-
-    >>> nul_line(b"5C d4\\n\\x009D e4\\n")
-    2
-    >>> nul_line("5C d4\\n") is None
-    True
-    """
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    at = data.find(b"\0")
-    if at < 0:
-        return None
-    return lines_before + data.count(b"\n", 0, at) + 1
 
 
 def names_a_file(value: str) -> bool:
@@ -137,6 +121,12 @@ def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
     return None
 
 
+#: What a reader says of a file it cannot open, by the error (any other: ``cannot read: why``).
+_OPEN_FAULTS = {
+    FileNotFoundError: "no such file", IsADirectoryError: "is a directory, not a file", PermissionError: "permission denied"
+}
+
+
 class InputFile:
     """An input file (or standard input, ``-``) read block by block, within the size limit.
 
@@ -147,10 +137,6 @@ class InputFile:
     The text is UTF-8 (a byte-order mark is removed, CRLF becomes LF).
 
     :param path: a file path, or ``-``.
-    :param line_limit: the most characters a line keeps (``None``: no limit): a longer
-        line is cut to ``line_limit + 1`` characters and the rest dropped as it is read
-        (its line break is kept, so the lines after it keep their numbers).  A YAML
-        reader with a per-document limit gives it, so that one line never fills the memory.
     :ivar name: the display name (``<stdin>`` for ``-``).
     :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
         file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe
@@ -163,31 +149,21 @@ class InputFile:
         a reader that stops early (a move script's ``quit``) never meets what comes after.
     """
 
-    def __init__(self, path: str, *, line_limit: int | None = None, chunk: int | None = None) -> None:
+    def __init__(self, path: str, *, chunk: int | None = None) -> None:
         self.name = STDIN if path == "-" else path
-        self.line_limit = line_limit
         self.chunk = chunk
         self._own = path != "-"
-        self._binary: IO[bytes] | None = None
-        self._text: IO[str] | None = None
         if path == "-":
             buffer = getattr(sys.stdin, "buffer", None)
-            if buffer is None:  # a text stream without bytes (e.g. some test runners)
-                self._text = sys.stdin
-            else:
-                self._binary = buffer
+            if buffer is None:  # a text stream without bytes (some test runners): its text within the limit
+                buffer = io.BytesIO(sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogateescape"))
+            self._binary: IO[bytes] = buffer
             return
         try:
             self._binary = open(path, "rb")  # noqa: SIM115 (closed by close())
             info = os.fstat(self._binary.fileno())
-        except FileNotFoundError:
-            raise FormatError(path, None, "no such file") from None
-        except IsADirectoryError:
-            raise FormatError(path, None, "is a directory, not a file") from None
-        except PermissionError:
-            raise FormatError(path, None, "permission denied") from None
         except OSError as exc:
-            raise FormatError(path, None, f"cannot read: {exc.strerror or exc}") from None
+            raise FormatError(path, None, _OPEN_FAULTS.get(type(exc), f"cannot read: {exc.strerror or exc}")) from None
         if stat.S_ISDIR(info.st_mode):
             self.close()
             raise FormatError(path, None, "is a directory, not a file")
@@ -203,120 +179,53 @@ class InputFile:
 
     def close(self) -> None:
         """Close the file (never standard input)."""
-        if self._own and self._binary is not None:
+        if self._own:
             self._binary.close()
 
     def read_text(self) -> str:
         """The whole text (what :func:`read_source` returns)."""
         return "".join(self)
 
-    def _chunks(self) -> Iterator[tuple[str, bytes]]:
-        """The text read, a chunk at a time, with the bytes it was decoded from."""
-        if self._text is not None:
-            yield from self._text_chunks(self._text)
-            return
-        limit = MAX_INPUT_BYTES
-        size = self.chunk or CHUNK_BYTES
-        total = 0
-        lines = 0  # line ends read before this chunk
-        assert self._binary is not None
-        read = getattr(self._binary, "read1", self._binary.read)
-        decoder = codecs.getincrementaldecoder("utf-8")()
+    def __iter__(self) -> Iterator[str]:
+        limit, binary = MAX_INPUT_BYTES, self._binary
+        read = getattr(binary, "read1", binary.read)
+        total = lines = 0  # bytes read, line ends given
         start = b""  # the file's first bytes, for the words of an error at its start
+        first = True
         while True:
-            try:  # never more than one byte past the limit: what is beyond it is never read
-                data = read(min(size, limit + 1 - total))
+            try:  # never more than one byte past the limit; a block goes on to the end of its last line
+                data = read(min(self.chunk or CHUNK_BYTES, limit + 1 - total))
+                room = min(4 * MAX_LINE_CHARS + 7, limit + 1 - total - len(data))  # (a longer line is too long)
+                rest = binary.readline(room) if data and not data.endswith(b"\n") else b""
             except OSError as exc:
                 raise FormatError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
+            data += rest
+            if not data:
+                return
             total += len(data)
             over = total > limit
             if over:  # the text up to the limit is given first (the games it ends are reported)
                 data = data[:-1]
-            pending = decoder.getstate()[0]  # the bytes of a character begun in the chunk before
-            if len(start) < 4:
-                start += data[: 4 - len(start)]
+            start += data[: 4 - len(start)]
             nul = data.find(b"\0")  # binary: said as such, whatever else is wrong after it
-            part = data if nul < 0 else data[:nul]
-            try:
-                text = decoder.decode(part, final=(not data and not over) or nul >= 0)
+            good, fault = (data, None) if nul < 0 else (data[:nul], BINARY_WORDS)
+            try:  # (a character cut by a limit is no fault of the text)
+                text = codecs.utf_8_decode(good, "strict", not over and len(rest) < room)[0]
             except UnicodeDecodeError as exc:
-                good = (pending + part)[: exc.start]  # valid UTF-8, up to the bad byte
-                if good:  # read first: the games it ends are reported before the error
-                    yield good.decode("utf-8"), good
-                line = lines + good.count(b"\n") + 1
-                raise FormatError(self.name, line, not_utf8_words(start)) from None
-            if nul >= 0:
-                if text:  # read first, as above
-                    yield text, part
-                raise FormatError(self.name, lines + part.count(b"\n") + 1, BINARY_WORDS)
+                good, fault = good[: exc.start], not_utf8_words(start)  # valid UTF-8, up to the bad byte
+                text = good.decode()
+            if fault is not None:  # the whole lines before the fault's
+                text = text[: text.rfind("\n") + 1]
+            if len(text) > MAX_LINE_CHARS and (before := long_line(text, MAX_LINE_CHARS)) is not None:
+                raise FormatError(self.name, lines + before + 1, LINE_TOO_LONG_WORDS)
+            if text:  # given first: the games it ends are reported before the fault after it
+                yield (text.removeprefix("\ufeff") if first else text).replace("\r\n", "\n")
+                first = False
+            if fault is not None:  # at the line of the bad byte or the NUL
+                raise FormatError(self.name, lines + good.count(b"\n") + 1, fault)
             lines += data.count(b"\n")
             if over:
-                if text:
-                    yield text, data
                 raise _too_large(self.name, lines + 1)  # the line where the limit was passed
-            if not data:
-                return
-            yield text, data
-
-    def _text_chunks(self, stream: IO[str]) -> Iterator[tuple[str, bytes]]:
-        """The chunks of a text stream (already decoded: no bytes with them)."""
-        limit = MAX_INPUT_BYTES
-        size = self.chunk or CHUNK_BYTES
-        total = 0
-        lines = 0  # line ends read before this chunk
-        while True:
-            text = stream.read(min(size, limit + 1 - total))
-            total += len(text)
-            if total > limit:  # the text up to the limit first, as from bytes
-                text, over = text[:-1], True
-            else:
-                over = False
-            if not text and not over:
-                return
-            line = nul_line(text, lines)
-            if line is not None:
-                raise FormatError(self.name, line, BINARY_WORDS)
-            lines += text.count("\n")
-            if text:
-                yield text, b""
-            if over:
-                raise _too_large(self.name, lines + 1)
-
-    def __iter__(self) -> Iterator[str]:
-        first = True
-        cap = self.line_limit
-        tail = ""  # the text after the last line end
-        skipping = False  # dropping the rest of a line over the limit
-        lines = 0  # line ends given so far
-        for text, _ in self._chunks():
-            if first and text:
-                text, first = text.removeprefix("\ufeff"), False
-            if skipping:
-                cut = text.find("\n")
-                if cut < 0:
-                    continue
-                text, skipping = text[cut + 1 :], False  # its line end was given with its start
-            buf = tail + text if tail else text
-            cut = buf.rfind("\n")
-            if cut >= 0:
-                tail, whole = buf[cut + 1 :], buf[: cut + 1]
-                self._check_lines(whole, lines)
-                lines += whole.count("\n")
-                yield whole.replace("\r\n", "\n")
-            else:
-                tail = buf
-            if cap is not None and len(tail) > cap:
-                yield tail[: cap + 1].replace("\r\n", "\n") + "\n"
-                tail, skipping, lines = "", True, lines + 1
-            self._check_lines(tail, lines)
-        if tail:
-            yield tail.replace("\r\n", "\n")
-
-
-    def _check_lines(self, text: str, lines: int) -> None:
-        """Refuse a line of ``text`` (after ``lines`` line ends) over :data:`MAX_LINE_CHARS`."""
-        if len(text) > MAX_LINE_CHARS and (before := long_line(text, MAX_LINE_CHARS)) is not None:
-            raise FormatError(self.name, lines + before + 1, LINE_TOO_LONG_WORDS)
 
 
 def read_source(path: str) -> tuple[str, str]:

@@ -128,10 +128,20 @@ def read_game_text(path: str) -> tuple[str, str]:
         file, not UTF-8, binary, a line or a file too long), found only in what is read.
     """
     with InputFile(path) as source:
-        head, blocks = _head(source)
-        if holds_entries(head) and input_kind(head) is FileKind.MOVES:
-            return _script_text(itertools.chain((head,), blocks)), source.name
-        return head + "".join(blocks), source.name
+        text = _game_text(source, whole=True)
+        assert isinstance(text, str)
+        return text, source.name
+
+
+def _game_text(source: Iterable[str], *, whole: bool) -> str | Iterator[str]:
+    """A game file's text as every command reads it (:func:`read_game_text`): a move script
+    up to its ``quit``; a transcript whole, or (not ``whole``) its blocks as they are read."""
+    head, blocks = _head(source)
+    rest = itertools.chain((head,), blocks)
+    kind = input_kind(head) if holds_entries(head) else None
+    if kind is FileKind.MOVES:
+        return _script_text(rest)
+    return rest if kind is FileKind.TRANSCRIPT and not whole else "".join(rest)
 
 
 def _head(source: Iterable[str]) -> tuple[str, Iterator[str]]:
@@ -241,24 +251,15 @@ def load_game_file(
     Which kind a file is, is then told by its beginning (a transcript's game K of a file
     whose later documents hold a state's ``grid`` is read as a game).
     """
-    if game_number is None:
-        text, name = read_game_text(path)
-        return load_game_text(text, name, deal=deal, deck=deck, rules=rules, empty_ok=empty_ok)
-    with InputFile(path, chunk=64 * 1024) as source:  # read little past game K
-        head, blocks = _head(source)
-        if not holds_entries(head) or input_kind(head) is not FileKind.TRANSCRIPT:
-            moves = holds_entries(head) and input_kind(head) is FileKind.MOVES
-            text = _script_text(itertools.chain((head,), blocks)) if moves else head + "".join(blocks)
-            return load_game_text(text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number,
-                                  empty_ok=empty_ok)  # fmt: skip
-        game = _transcript_game(itertools.chain((head,), blocks), source.name, deal, deck, game_number)
-    game = _extended(game, deal, deck)
-    check_agreement(game, source.name, deal=deal, deck=deck, rules=rules)
-    return game
+    with InputFile(path, chunk=None if game_number is None else 64 * 1024) as source:  # game K: read little past it
+        text = _game_text(source, whole=game_number is None)
+        return load_game_text(
+            text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok
+        )
 
 
 def load_game_text(
-    text: str,
+    text: str | Iterable[str],
     name: str,
     *,
     deal: int | None = None,
@@ -276,7 +277,8 @@ def load_game_text(
     first cards (a ``deck:`` prefix, or moves that name their cards) is replayed
     on the longer card order of ``deal``/``deck`` when that order goes on with them.
 
-    :param text: the file's text; :param name: its display name (in errors).
+    :param text: the file's text, or a transcript's blocks as they are read (game
+        ``game_number`` is then read, and nothing after it); :param name: its display name (in errors).
     :param deal: a deal number (RULES.md §2); :param deck: a card order, top first;
         :param rules: a rule set (a transcript plays the rules it names, the
         standard rules when it names none).
@@ -294,7 +296,7 @@ def load_game_text(
         (or ``empty_ok=False``).
     :raises FormatError: ``FILE:LINE: message`` at the first problem of the file.
     """
-    if not holds_entries(text):
+    if isinstance(text, str) and not holds_entries(text):
         what = "is empty" if not text.strip() else "holds only comments"
         if not empty_ok:
             raise empty_game_file(name, what, start_allowed=False)
@@ -305,7 +307,7 @@ def load_game_text(
         if deal is not None:
             return Game.from_deal(deal, rules or STANDARD)
         return Game(list(deck or ()), rules or STANDARD)
-    if input_kind(text) is FileKind.TRANSCRIPT:
+    if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
         game = _transcript_game(text, name, deal, deck, game_number)
     else:
         if game_number is not None:

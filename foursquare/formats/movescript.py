@@ -50,12 +50,9 @@ class Move(NamedTuple):
 
 __all__ = [
     "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Command", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
-    "parse_move", "play_move", "play_script", "read_entries", "read_moves", "strip_line",
+    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
-
-#: The former name of :class:`~foursquare.formats.commands.PromptCommand`, for existing importers.
-Command = PromptCommand
 
 
 #: What every reader of a move script says of a CR inside a line (a file whose lines end in CR alone).
@@ -182,8 +179,8 @@ def parse_move(text: str) -> Move:
     raise _shape_error(text, words) or ParseError(f"not a move: {quote(text)} (expected {MOVE_SHAPE.removeprefix('a move is ')})")
 
 
-def _kind(word: str) -> str | None:
-    """``"cell"``, ``"card"`` or ``None``: what a word of a move line reads as (never both)."""
+def word_kind(word: str) -> str | None:
+    """``"cell"``, ``"card"`` or ``None``: what a word of a move line or a deck reads as (never both)."""
     for kind, parse in (("cell", Cell.parse), ("card", Card.parse)):
         try:
             parse(word)
@@ -194,7 +191,7 @@ def _kind(word: str) -> str | None:
 
 
 def _is_move(words: Sequence[str]) -> bool:
-    return [_kind(w) for w in words] in (["cell"], ["card", "cell"])
+    return [word_kind(w) for w in words] in (["cell"], ["card", "cell"])
 
 
 def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
@@ -206,11 +203,11 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
             f"{head}: a YAML key, not a move (is this a transcript or a state? replay it, or resume the game"
             f" from it); {MOVE_SHAPE}, one a line"
         )
-    if len(words) > 2 and all(_kind(w) == "card" for w in words[:8]):
+    if len(words) > 2 and all(word_kind(w) == "card" for w in words[:8]):
         return ParseError(f"{head}: a line of cards and no cell (is the file a deck?); {MOVE_SHAPE}, one a line")
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
-    kinds = [_kind(w) for w in words]
+    kinds = [word_kind(w) for w in words]
     return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
 
 
@@ -246,13 +243,13 @@ def _written_together(head: str, words: Sequence[str], kinds: list[str | None]) 
         for parts in splits:
             if _is_move(parts):
                 return ParseError(f"{head}: write a space between the card and the cell: {' '.join(parts)}")
-            if [_kind(p) for p in parts] == ["cell", "cell"]:
+            if [word_kind(p) for p in parts] == ["cell", "cell"]:
                 return ParseError(f"{head}: two cells on one line, and a line holds one move ({MOVE_SHAPE})")
     elif len(words) > 1:
         joined = "".join(words)
-        if _kind(joined) == "cell":
+        if word_kind(joined) == "cell":
             return ParseError(f"{head}: a cell is written without a space: {joined}")
-        if _kind("".join(words[:-1])) == "card" and kinds[-1] == "cell":
+        if word_kind("".join(words[:-1])) == "card" and kinds[-1] == "cell":
             return ParseError(f"{head}: a card is written without a space: {''.join(words[:-1])} {words[-1]}")
     return None
 
@@ -295,26 +292,6 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
             f" the commands are {', '.join(COMMAND_NAMES)})"
         )
     return parse_move(text)
-
-
-def read_moves(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move]]:
-    """The moves of a script of moves only, each with its line number (from 1).
-
-    A script that may hold commands too (``undo``, ``quit``...) is read with
-    :func:`read_entries`; :func:`play_script` does.
-
-    :param lines: the script's lines (:func:`script_lines`, or a file read a line at a time).
-    :param source: the name used in errors (``<stdin>`` for standard input).
-    :raises FormatError: ``FILE:LINE: message`` at the first line that is not a move.
-    """
-    for number, line in enumerate(lines, 1):
-        text = strip_line(line) if number > 1 else strip_line(line.lstrip("\ufeff"))
-        if not text:
-            continue
-        try:
-            yield number, parse_move(text)
-        except ParseError as exc:
-            raise FormatError(source, number, str(exc)) from None
 
 
 def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | PromptCommand]]:

@@ -43,10 +43,7 @@ assert RANGES["ranks"][1] == MAX_RANK and RANGES["suits"][1] == len(SUIT_CHARS)
 
 def _letters(chars: str) -> str:
     """A regex class of ``chars`` in either case (ECMA-262 has no case-insensitive flag in a pattern)."""
-    out = ""
-    for ch in chars:
-        out += ch + (ch.lower() if ch.lower() != ch else "")
-    return "[" + out + "]"
+    return "[" + "".join(ch if ch.lower() == ch else ch + ch.lower() for ch in chars) + "]"
 
 
 #: A card as :meth:`Card.parse` reads it: rank ``A 2-9 T J Q K`` or ``10``, suit letter or symbol, any case.

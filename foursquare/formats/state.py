@@ -201,7 +201,7 @@ def read_view(text: str, source: str) -> PlayerView:
                 source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
             )
         return PlayerView.of(game)
-    return reader.read_player_view(doc)
+    return PlayerView.of(reader.read(doc, view=True))
 
 
 def _state_document(text: str, source: str) -> YMap:
@@ -236,9 +236,16 @@ class _StateReader:
         self.seen[card] = node.line
         return card
 
-    def header(self, doc: YMap, keys: tuple[str, ...], what: str) -> None:
-        """Check the keys and the version; read the rules."""
+    def header(self, doc: YMap) -> None:
+        """Check the keys (a player's view has no deal, remaining, unknown or moves) and
+        the version; read the rules."""
         src = self.source
+        keys, what = (VIEW_KEYS, "a player's view") if self.view else (STATE_KEYS, "a state")
+        for key in STATE_KEYS if self.view else ():
+            if key not in VIEW_KEYS and key in doc:
+                raise self.error(
+                    doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
+                )
         for error in unknown_keys(doc, keys, what, src):
             raise error
         version = doc.get("foursquare")
@@ -252,53 +259,36 @@ class _StateReader:
         if "rules" in doc:
             self.rules = rules_from_value(doc.entries["rules"], src)
 
-    def read_player_view(self, doc: YMap) -> PlayerView:
+    def read(self, doc: YMap, view: bool = False) -> Game:
+        """The game of a full state; with ``view``, of a player's view (``view: player``):
+        the position it shows, the cards it does not show in the stock in deck order."""
         src = self.source
-        self.view = True
-        for key in ("deal", "remaining", "unknown", "moves"):
-            if key in doc:
-                raise self.error(
-                    doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
-                )
-        self.header(doc, VIEW_KEYS, "a player's view")
-        rules = self.rules
-        if "grid" not in doc:
-            raise self.error(doc.line, "missing grid (cell -> {cards, face})")
-        grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
-        if self.hidden:
-            cell, line = self.hidden[0]
-            raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
-        nxt_node = doc.get("next")
-        if nxt_node is None:
-            raise self.error(doc.line, "missing next (the card to place now, or null)")
-        nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
-        on_grid = {c for cards, _ in grid.values() for c in cards}
-        unseen = [c for c in ordered_deck(rules) if c not in on_grid and c != nxt]
-        try:
-            game = Game.from_position(grid, ([nxt] if nxt is not None else []) + unseen, rules)
-        except (ParseError, PositionError) as exc:
-            raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
-        if nxt is None and not game.is_over:
-            raise self.error(nxt_node.line, "next is null but the game goes on (next is the card to place now)")
-        self.check_counts(doc, game, nxt, nxt_node)
-        return PlayerView.of(game)
-
-    def read(self, doc: YMap) -> Game:
-        src = self.source
-        self.header(doc, STATE_KEYS, "a state")
-        if "view" in doc:
+        self.view = view
+        self.header(doc)
+        if "view" in doc and not view:
             raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules
         deal = as_deal(doc.entries["deal"], "deal", src) if "deal" in doc else None
         if "grid" not in doc:
             raise self.error(doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
-        if "remaining" not in doc:
+        if self.hidden:
+            cell, line = self.hidden[0]
+            raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
+        if "remaining" not in doc and not view:
             raise self.error(doc.line, f"missing remaining: {_NOT_RESUMABLE}")
         nxt_node = doc.get("next")
         if nxt_node is None:
             raise self.error(doc.line, "missing next (the card to place now, or null)")
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
+        if view:
+            shown = {c for cards, _ in grid.values() for c in cards}
+            unseen = [c for c in ordered_deck(rules) if c not in shown and c != nxt]
+            game = self.position(doc, grid, ([nxt] if nxt is not None else []) + unseen, None)
+            if nxt is None and not game.is_over:
+                raise self.error(nxt_node.line, "next is null but the game goes on (next is the card to place now)")
+            self.check_counts(doc, game, nxt, nxt_node)
+            return game
         remaining = [
             self.card(item, f"remaining card {i}")
             for i, item in enumerate(as_list(doc.entries["remaining"], "remaining", src).items, 1)

@@ -107,7 +107,6 @@ class TranscriptGame:
     :ivar errors: the schema errors found while reading the document.
     :ivar readable: false when the document is not readable YAML (its error is in
         ``errors``; nothing else is known of the game).
-    :ivar shape_read: false for a game only counted (``read`` of :func:`iter_transcripts`).
     """
 
     number: int
@@ -123,7 +122,6 @@ class TranscriptGame:
     lines: dict[str, int] = field(default_factory=dict)
     errors: list[FormatError] = field(default_factory=list)
     readable: bool = True
-    shape_read: bool = True
 
 
 @dataclass
@@ -189,7 +187,7 @@ def iter_transcripts(
     :param source: the file name used in errors.
     :param read: which games to read, by number (``None``: all): the others are only
         counted (their first events are read, to know that they are a game), and are
-        given with ``shape_read`` false and nothing else known but their number and line.
+        given with nothing known but their number and line.
     :returns: one :class:`TranscriptGame` per non-empty document, in order; the errors of
         each game are in its ``errors``.  Each document is read on its own: one
         that is not readable YAML (a syntax error, a duplicate key, an unsupported
@@ -198,16 +196,22 @@ def iter_transcripts(
         a state, a rules file or another YAML file of one document rather than a
         transcript (the message says which): raised before the first game is given.
     """
-    seen = _Seen(text)
+    content = [isinstance(text, str) and bool(text.strip())]  # whether any block holds more than white space
+
+    def noted(blocks: Iterable[str]) -> Iterator[str]:
+        for block in blocks:
+            content[0] = content[0] or bool(block.strip())
+            yield block
+
     skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
     docs = (
         doc
-        for doc in read_each_document(seen.blocks(), source, skip=skip)
+        for doc in read_each_document(text if isinstance(text, str) else noted(text), source, skip=skip)
         if doc.node is not None or doc.error is not None or doc.skipped
     )
     first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
     if not first:
-        why = "it is empty" if not seen.content else "it holds only comments or empty documents"
+        why = "it is empty" if not content[0] else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
     if not (isinstance(first[0].node, YMap) and _another_kind(first[0].node) is None):
         first += itertools.islice(docs, 1)  # not a game: one document alone is a file of another kind
@@ -219,7 +223,7 @@ def iter_transcripts(
             raise FormatError(source, first[0].line, other[0], advice=other[1])
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.skipped or read is not None and not read(number):
-            tg = TranscriptGame(number, doc.line, complete=False, shape_read=False)
+            tg = TranscriptGame(number, doc.line, complete=False)
         elif doc.error is not None:
             tg = TranscriptGame(number, doc.line, complete=False, readable=False)
             _Errors(tg, source).add(doc.error)
@@ -227,25 +231,6 @@ def iter_transcripts(
             assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
         yield tg
-
-
-class _Seen:
-    """A file's text or blocks, noting whether any holds more than white space."""
-
-    def __init__(self, text: str | Iterable[str]) -> None:
-        self.text = text
-        self.content = isinstance(text, str) and bool(text.strip())
-
-    def blocks(self) -> str | Iterator[str]:
-        if isinstance(self.text, str):
-            return self.text
-        return self._noted(self.text)
-
-    def _noted(self, blocks: Iterable[str]) -> Iterator[str]:
-        for block in blocks:
-            if not self.content and not block.isspace():
-                self.content = bool(block)
-            yield block
 
 
 #: Said at the first move without a card of a game whose card order is unknown.

@@ -31,8 +31,8 @@ from foursquare.formats.movescript import (
     COMMAND_ALIASES,
     COMMAND_NAMES,
     DISPLAY_COMMANDS,
-    Command,
     Move,
+    PromptCommand,
     parse_entry,
     parse_move,
     play_script,
@@ -355,13 +355,13 @@ def test_every_reader_accepts_the_commands_of_interactive_play():
     [
         ("d4", Move(Cell.parse("d4"))),
         ("  7h D4  # comment", Move(Cell.parse("d4"), Card.parse("7H"))),
-        ("UNDO", Command("undo")),
-        ("exit", Command("quit")),
-        ("q", Command("quit")),
-        ("save a.yaml", Command("save", "a.yaml")),
-        ("state", Command("state")),
-        ("state --full", Command("state", "--full")),
-        ("\ufeffhelp\r\n", Command("help")),
+        ("UNDO", PromptCommand("undo")),
+        ("exit", PromptCommand("quit")),
+        ("q", PromptCommand("quit")),
+        ("save a.yaml", PromptCommand("save", "a.yaml")),
+        ("state", PromptCommand("state")),
+        ("state --full", PromptCommand("state", "--full")),
+        ("\ufeffhelp\r\n", PromptCommand("help")),
         ("# only a comment", None),
         ("   ", None),
     ],
@@ -373,9 +373,9 @@ def test_parse_entry_classifies_a_line(line, entry):
 def test_every_command_name_and_alias_is_a_command():
     for name in COMMAND_NAMES:
         entry = parse_entry(name + (" f.yaml" if name == "save" else ""))
-        assert isinstance(entry, Command) and entry.name == name
+        assert isinstance(entry, PromptCommand) and entry.name == name
     for alias, name in COMMAND_ALIASES.items():
-        assert parse_entry(alias) == Command(name) and name in COMMAND_NAMES
+        assert parse_entry(alias) == PromptCommand(name) and name in COMMAND_NAMES
     assert DISPLAY_COMMANDS == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
 
 

@@ -7,7 +7,7 @@ from foursquare.engine.cards import Card
 from foursquare.engine.game import Game
 from foursquare.engine.layout import Cell
 from foursquare.errors import FormatError, ParseError
-from foursquare.formats.movescript import Move, new_game, parse_move, play_move, play_script, read_moves
+from foursquare.formats.movescript import Move, new_game, parse_move, play_move, play_script, read_entries
 
 
 def test_parse_move_cell_or_card_and_cell():
@@ -17,16 +17,16 @@ def test_parse_move_cell_or_card_and_cell():
     assert str(parse_move("td e4")) == "TD e4"
 
 
-def test_read_moves_skips_comments_and_blank_lines_and_keeps_line_numbers():
+def test_reading_skips_comments_and_blank_lines_and_keeps_line_numbers():
     lines = "\ufeff# a script\r\n\r\nd4\r\n  7H e4  # comment\r\n".splitlines()
-    assert [(n, str(m)) for n, m in read_moves(lines, "m.txt")] == [(3, "d4"), (4, "7H e4")]
+    assert [(n, str(m)) for n, m in read_entries(lines, "m.txt")] == [(3, "d4"), (4, "7H e4")]
 
 
 @pytest.mark.parametrize("bait", ["no", "on", "010", "1e3", "d0", "d04", "h1x"])
 def test_coercion_bait_is_not_a_move(bait):
-    with pytest.raises(FormatError) as info:
-        list(read_moves(["d4", bait], "m.txt"))
-    assert str(info.value).startswith(f"m.txt:2: not a cell: {bait!r}")
+    with pytest.raises(ParseError) as info:
+        parse_move(bait)
+    assert str(info.value).startswith(f"not a cell: {bait!r}")
 
 
 def test_play_script_reports_the_line_of_the_failing_move():

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from foursquare.errors import FormatError
 from foursquare.formats import inputs, transcript
 from foursquare.formats.inputs import InputFile
-from foursquare.formats.yaml import MAX_DOCUMENT_CHARS, cut, iter_pieces, read_each_document, split_documents
+from foursquare.formats.yaml import cut, iter_pieces, read_each_document, split_documents
 
 WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
 INVALID = (EXAMPLES / "invalid.yaml").read_text(encoding="utf-8")
@@ -41,9 +41,9 @@ def test_blocks_cut_at_any_line_ends_give_the_pieces_and_documents_of_the_whole_
     assert [(d.line, d.node is None, str(d.error)) for d in read_each_document(iter(blocks), "s.yaml")] == whole
 
 
-def _source_blocks(path, monkeypatch, chunk: int, line_limit: int | None = None) -> list[str]:
+def _source_blocks(path, monkeypatch, chunk: int) -> list[str]:
     monkeypatch.setattr(inputs, "CHUNK_BYTES", chunk)
-    with InputFile(str(path), line_limit=line_limit) as source:
+    with InputFile(str(path)) as source:
         return list(source)
 
 
@@ -85,8 +85,7 @@ def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are
     huge_line = "x: " + "y" * 50_000 + "\n"  # one line far over the limit: cut while read
     many_lines = "".join(f"k{i}: {i}\n" for i in range(2000))  # many short lines over the limit
     path.write_text("---\n".join([WON, huge_line, WON, many_lines, WON]), encoding="utf-8")
-    blocks = _source_blocks(path, monkeypatch, 4096, line_limit=cut.MAX_DOCUMENT_CHARS)
-    assert max(len(b) for b in blocks) < 12_000  # the long line was cut as it was read
+    blocks = _source_blocks(path, monkeypatch, 4096)
     reports = list(transcript.iter_validate(iter(blocks), "g.yaml"))
     assert [r.valid for r in reports] == [True, False, True, False, True]
     won_lines = WON.count("\n")
@@ -101,7 +100,7 @@ def test_a_document_over_the_size_limit_is_refused_while_read_and_the_others_are
 def _peak(path) -> int:
     tracemalloc.start()
     try:
-        with InputFile(str(path), line_limit=MAX_DOCUMENT_CHARS) as source:
+        with InputFile(str(path)) as source:
             for _ in transcript.iter_validate(source, "g.yaml"):
                 pass
         return tracemalloc.get_traced_memory()[1]

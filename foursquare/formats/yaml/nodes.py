@@ -1,9 +1,9 @@
-"""The nodes both YAML readers build, and how a plain scalar resolves (FORMATS.md: strict YAML).
+"""The nodes the YAML reader builds, and how a plain scalar resolves (FORMATS.md: strict YAML).
 
 :class:`YScalar`, :class:`YMap` and :class:`YSeq`, each with its 1-based line;
 built by :mod:`foursquare.formats.yaml.strict` from PyYAML's events.  The tags a
 document may carry (:data:`ALLOWED_TAGS`) and the tag of a plain scalar
-(:func:`plain_tag`, cached) are here too: both readers resolve scalars alike.
+(:func:`plain_tag`, cached) are here too.
 """
 
 from __future__ import annotations
@@ -112,21 +112,15 @@ class YSeq(YNode):
 
 #: The tags (without prefix) an untagged plain scalar may resolve to.
 ALLOWED_TAG_NAMES = frozenset(t.removeprefix(CORE) for t in ALLOWED_TAGS)
-#: The tag of each plain scalar seen (PyYAML's resolver is slow); bounded.
-_PLAIN_TAGS: dict[str, str] = {}
-#: The same, for the plain scalars whose tag is allowed (:data:`ALLOWED_TAG_NAMES`) only:
-#: filled by :func:`plain_tag`, and looked up first by both readers (a text not in it
-#: may still be allowed: ask :func:`plain_tag`).
+#: The tag of each short plain scalar seen whose tag is allowed (PyYAML's resolver is
+#: slow), bounded: filled by :func:`plain_tag`, and looked up first by the reader (a text
+#: not in it may still be allowed: ask :func:`plain_tag`).
 ALLOWED_PLAIN_TAGS: dict[str, str] = {}
 
 
 def plain_tag(text: str) -> str:
     """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
-    tag = _PLAIN_TAGS.get(text)
-    if tag is None:
-        tag = resolve(yaml.ScalarNode, text, (True, False)).removeprefix(CORE)
-        if len(_PLAIN_TAGS) < 10_000 and len(text) < 40:
-            _PLAIN_TAGS[text] = tag
-            if tag in ALLOWED_TAG_NAMES:
-                ALLOWED_PLAIN_TAGS[text] = tag
+    tag = resolve(yaml.ScalarNode, text, (True, False)).removeprefix(CORE)
+    if tag in ALLOWED_TAG_NAMES and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
+        ALLOWED_PLAIN_TAGS[text] = tag
     return tag

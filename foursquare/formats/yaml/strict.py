@@ -155,7 +155,7 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
 def _compose(piece: Piece, source: str) -> list[YNode | None]:
     """The documents of one piece of a stream (normally one), lines counted from the stream's start.
 
-    The values are built straight from the parser's events (:func:`build_nodes`): no
+    The values are built straight from the parser's events (:class:`_Builder`): no
     node tree is composed first, and the limits hold as the events come.
     """
     offset = piece.offset
@@ -164,7 +164,7 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
             source, piece.first, f"the YAML document is too large (over {cut.MAX_DOCUMENT_CHARS:,} characters)"
         )
     try:
-        return build_nodes(LOADER(piece.text).get_event, source, offset)
+        return _Builder(LOADER(piece.text).get_event, source, offset).documents()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
@@ -220,7 +220,6 @@ _MappingEnd = yaml.MappingEndEvent
 _SequenceEnd = yaml.SequenceEndEvent
 _AliasEvent = yaml.AliasEvent
 _StreamEnd = yaml.StreamEndEvent
-_DocumentStart = yaml.DocumentStartEvent
 
 
 def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:
@@ -239,106 +238,71 @@ def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool
     return None
 
 
-def build_nodes(get_event: Callable[[], Any], source: str, offset: int) -> list[YNode | None]:
-    """Our nodes, built from a parser's events (``get_event`` of PyYAML's C or pure parser).
+class _Builder:
+    """Our nodes, built from a parser's events (``get_event`` of PyYAML's C or pure parser),
+    by recursive descent over the collections (a scalar in one is read in its loop).
 
     Checks as the events come: tags (:data:`ALLOWED_TAGS`, a tag that changes
     the value), keys (text, not duplicated), aliases (defined, not recursive,
     never expanded: the node is shared), at most :data:`MAX_NODES` values a
-    document and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
-    passes it, before the rest is read.
-
-    The loop takes the common steps itself (a scalar, a list or a mapping put in the
-    list or mapping being built); :class:`_Tree` takes the others and keeps what they need.
-
-    :returns: one node per document, ``None`` for an empty one.
-    :raises FormatError: at the line of the fault; PyYAML's errors pass through.
+    piece and :data:`MAX_DEPTH` levels, so that a document over the limit is refused at the value that
+    passes it, before the rest is read.  Each error is a :class:`FormatError` at the line of
+    the fault; PyYAML's errors pass through.
     """
-    tree = _Tree(source, offset)
-    stack = tree.stack
-    left = MAX_NODES
-    # The collection being built (None: none, at a document's root), its entries, key lines
-    # or items, and for a mapping the key waiting for its value; the enclosing ones wait on
-    # the stack, each with its key and its anchor.
-    top: YMap | YSeq | None = None
-    entries: dict[str, YNode] = {}
-    key_lines: dict[str, int] = {}
-    items: list[YNode] = []
-    key: str | None = None
-    key_line = 0
-    ok_tags = ALLOWED_PLAIN_TAGS
-    base = offset + 1
-    while True:
-        event = get_event()
-        kind = type(event)
-        if kind is _ScalarEvent:
-            left -= 1
-            line = event.start_mark.line + base
-            text, style = event.value, event.style
-            name = ("str" if style else ok_tags.get(text)) if event.tag is None else None
-            # a tag, a plain text not seen yet, or one value too many: the tree's step
-            name = tree.scalar_tag(event, line, left) if name is None or left < 0 else name
-            if key is None and type(top) is YMap and event.anchor is None:  # a key: no node
-                if (name == "null" and not style) or text in entries:
-                    raise tree.key_error(text, top, line, name == "null" and not style)
-                key, key_line = text, line
-                continue
-            node: YNode = YScalar(line, text, not style, name)
-            anchor = event.anchor
-        elif kind is _MappingStart or kind is _SequenceStart:
-            left -= 1
-            stack.append((top, key, key_line, event.anchor))
-            top = tree.open(event, left)
-            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
-            items = top.items if type(top) is YSeq else items
-            key = None
-            continue
-        elif kind is _MappingEnd or kind is _SequenceEnd:
-            node = top  # type: ignore[assignment]
-            top, key, key_line, anchor = stack.pop()
-            entries, key_lines = (top.entries, top.key_lines) if type(top) is YMap else (entries, key_lines)
-            items = top.items if type(top) is YSeq else items
-        elif kind is _AliasEvent:
-            node, anchor = tree.alias(event), None
-        elif event is None or kind is _StreamEnd:
-            return tree.docs
-        else:  # the stream's start, a document's start or end: a document's anchors are its own
-            tree.anchors = {}
-            continue
-        if anchor is None and key is not None:  # the value of a mapping's key (the common cases)
-            entries[key] = node
-            key_lines[key] = key_line
-            key = None
-        elif anchor is None and type(top) is YSeq:  # an item of a list
-            items.append(node)
-        else:  # a document's root, a node with an anchor, a key that is no plain scalar
-            key, key_line = tree.place(node, anchor, kind is _ScalarEvent, top, (key, key_line))
 
+    __slots__ = ("anchors", "base", "get", "left", "open_anchors", "source")
 
-class _Tree:
-    """What :func:`build_nodes` keeps besides the collection being built -- the documents
-    read, the anchors, the enclosing collections (each with its waiting key and its
-    anchor) -- and the steps it takes for the rarer events, with their checks."""
-
-    __slots__ = ("anchors", "base", "docs", "open_anchors", "source", "stack")
-
-    def __init__(self, source: str, offset: int) -> None:
-        self.source = source
-        self.base = offset + 1
-        self.docs: list[YNode | None] = []
+    def __init__(self, get_event: Callable[[], Any], source: str, offset: int) -> None:
+        self.get, self.source, self.base, self.left = get_event, source, offset + 1, MAX_NODES
         self.anchors: dict[str, YNode] = {}
         self.open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
-        self.stack: list[tuple[YMap | YSeq | None, str | None, int, str | None]] = []
 
     def error(self, line: int | None, why: str) -> FormatError:
         """The error ``why`` at ``line`` of the source."""
         return FormatError(self.source, line, why)
 
-    def scalar_tag(self, event: Any, line: int, left: int) -> str:
-        """The tag (without its prefix) of a scalar with an explicit tag or a plain text
-        not seen yet, refused when it is not allowed; or the error of one value too many
-        (``left`` below 0)."""
-        if left < 0:
+    def documents(self) -> list[YNode | None]:
+        """One node per document of the piece, ``None`` for an empty one."""
+        docs: list[YNode | None] = []
+        while True:
+            event = self.get()
+            kind = type(event)
+            if event is None or kind is _StreamEnd:
+                return docs
+            if kind is _ScalarEvent or kind is _AliasEvent or kind is _MappingStart or kind is _SequenceStart:
+                node = self.value(event, 0)
+                empty = kind is _ScalarEvent and isinstance(node, YScalar) and not node.text and node.is_null
+                docs.append(None if empty else node)
+            else:  # the stream's start, a document's start or end: a document's anchors are its own
+                self.anchors = {}
+
+    def value(self, event: Any, depth: int) -> YNode:
+        """The node of ``event`` (a value inside ``depth`` collections), its anchor noted."""
+        kind = type(event)
+        if kind is _AliasEvent:
+            return self.alias(event)
+        node: YNode = self.scalar(event) if kind is _ScalarEvent else self.collection(event, depth + 1)
+        anchor = event.anchor
+        if anchor is not None:
+            if kind is _ScalarEvent:
+                self.new_anchor(anchor, node.line)
+            else:  # a list or mapping just built: its anchor now refers to it
+                del self.open_anchors[anchor]
+            self.anchors[anchor] = node
+        return node
+
+    def scalar(self, event: Any) -> YScalar:
+        """A scalar, counted, its tag checked."""
+        self.left -= 1
+        line = event.start_mark.line + self.base
+        style = event.style
+        name = ("str" if style else ALLOWED_PLAIN_TAGS.get(event.value)) if event.tag is None and self.left >= 0 else None
+        return YScalar(line, event.value, not style, name or self.tag(event, line))
+
+    def tag(self, event: Any, line: int) -> str:
+        """The tag (without its prefix) of a scalar with an explicit tag or a plain text not
+        seen yet, refused when it is not allowed; or the error of one value too many."""
+        if self.left < 0:
             raise self.error(line, _too_large())
         text, tag, style = event.value, event.tag, event.style
         if tag is None:
@@ -352,24 +316,57 @@ class _Tree:
             raise self.error(line, why)
         return full.removeprefix(CORE)
 
-    def open(self, event: Any, left: int) -> YMap | YSeq:
-        """A new list or mapping (the one enclosing it already waits on the stack), its tag,
-        the size and depth limits and its anchor checked."""
+    def collection(self, event: Any, depth: int) -> YMap | YSeq:
+        """A list or mapping at ``depth`` (from 1), its tag, the size and depth limits and its
+        anchor checked before its values are read."""
+        self.left -= 1
         line = event.start_mark.line + self.base
         is_map = type(event) is _MappingStart
         if event.tag is not None and event.tag != "!":
             why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
             if why is not None:
                 raise self.error(line, why)
-        if left < 0:
+        if self.left < 0:
             raise self.error(line, _too_large())
-        anchor = event.anchor
-        if anchor is not None:
-            self.new_anchor(anchor, line)
-            self.open_anchors[anchor] = line
-        if len(self.stack) > MAX_DEPTH:
+        if event.anchor is not None:
+            self.new_anchor(event.anchor, line)
+            self.open_anchors[event.anchor] = line
+        if depth > MAX_DEPTH:
             raise self.error(line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
-        return YMap(line) if is_map else YSeq(line)
+        if is_map:
+            return self.mapping(line, depth)
+        seq = YSeq(line)
+        items, get, scalar = seq.items, self.get, self.scalar
+        while (kind := type(event := get())) is not _SequenceEnd:
+            is_plain = kind is _ScalarEvent and event.anchor is None
+            items.append(scalar(event) if is_plain else self.value(event, depth))
+        return seq
+
+    def mapping(self, line: int, depth: int) -> YMap:
+        """The entries of a mapping at ``line``, up to its end: keys are text, each once."""
+        mapping = YMap(line)
+        get, scalar = self.get, self.scalar
+        entries, key_lines = mapping.entries, mapping.key_lines
+        while (kind := type(event := get())) is not _MappingEnd:
+            if kind is _ScalarEvent and event.anchor is None:  # a key (no node is built for it)
+                key, key_line, style = event.value, event.start_mark.line + self.base, event.style
+                self.left -= 1
+                name = ("str" if style else ALLOWED_PLAIN_TAGS.get(key)) if event.tag is None and self.left >= 0 else None
+                null = (name or self.tag(event, key_line)) == "null" and not style
+                if null or key in entries:
+                    raise self.key_error(key, mapping, key_line, null, depth)
+            else:  # an alias, a key with an anchor, a list or a mapping: refused unless text
+                node = self.value(event, depth)
+                if type(node) is not YScalar or node.is_null:
+                    raise self.error(node.line, f"a mapping key must be text, not {node.kind}")
+                if node.text in entries:
+                    raise self.key_error(node.text, mapping, node.line, False, depth)
+                key, key_line = node.text, node.line
+            event = get()
+            is_plain = type(event) is _ScalarEvent and event.anchor is None
+            entries[key] = scalar(event) if is_plain else self.value(event, depth)
+            key_lines[key] = key_line
+        return mapping
 
     def alias(self, event: Any) -> YNode:
         """The node an alias refers to (shared, never copied).
@@ -383,48 +380,12 @@ class _Tree:
             raise self.error(self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
         raise self.error(event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
 
-    def place(
-        self, node: YNode, anchor: str | None, scalar: bool, top: YMap | YSeq | None, waiting: tuple[str | None, int]
-    ) -> tuple[str | None, int]:
-        """Put ``node`` (with its ``anchor``) where it goes: a document's root, an item of
-        ``top``, the value of the key ``waiting`` in it (with its line), or a key that is no
-        plain scalar (an alias, with an anchor, a list or a mapping: refused unless text).
-
-        :param scalar: whether ``node`` came from a scalar event (an alias of an empty
-            scalar is no empty document).
-        :returns: the key now waiting and its line.
-        """
-        if anchor is not None and scalar:
-            self.new_anchor(anchor, node.line)
-        elif anchor is not None:  # a list or mapping just built: its anchor now refers to it
-            del self.open_anchors[anchor]
-        if anchor is not None:
-            self.anchors[anchor] = node
-        key, key_line = waiting
-        if top is None:  # a document's root
-            empty = scalar and isinstance(node, YScalar) and not node.text and node.is_null
-            self.docs.append(None if empty else node)
-        elif isinstance(top, YSeq):
-            top.items.append(node)
-        elif key is not None:
-            top.entries[key] = node
-            top.key_lines[key] = key_line
-            return None, key_line
-        elif type(node) is not YScalar or node.is_null:
-            raise self.error(node.line, f"a mapping key must be text, not {node.kind}")
-        elif node.text in top.entries:
-            raise self.key_error(node.text, top, node.line, False)
-        else:
-            return node.text, node.line
-        return waiting
-
-    def key_error(self, key: str, mapping: YMap | YSeq, line: int, null: bool) -> FormatError:
+    def key_error(self, key: str, mapping: YMap, line: int, null: bool, depth: int) -> FormatError:
         """The error for a key that is ``null``, or else given twice in ``mapping``."""
-        assert isinstance(mapping, YMap)
         if null:
             return self.error(line, "a mapping key must be text, not null")
         why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
-        if len(self.stack) == 1 and key == "foursquare":
+        if depth == 1 and key == "foursquare":
             # every format's version key, again: two documents (games) written one after the other
             why += "; to put several documents in one file, start each with a line '---'"
         return self.error(line, why)

@@ -127,10 +127,6 @@ def as_card(node: YNode, what: str, source: str) -> Card:
 
     :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
     """
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        card = KNOWN_CARDS.get(node.text)
-        if card is not None:
-            return card
     return _parsed(node, what, source, Card.parse, KNOWN_CARDS)
 
 
@@ -139,15 +135,14 @@ def as_cell(node: YNode, what: str, source: str) -> Cell:
 
     :raises FormatError: ``FILE:LINE: WHAT must be text, not ...`` or ``FILE:LINE: WHAT: why``.
     """
-    if type(node) is YScalar and (not node.plain or node.tag != "null"):
-        cell = KNOWN_CELLS.get(node.text)
-        if cell is not None:
-            return cell
     return _parsed(node, what, source, Cell.parse, KNOWN_CELLS)
 
 
 def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], known: dict[str, T]) -> T:
-    """The text of ``node`` read by ``parse``, kept in ``known``; its ParseError said at the node's line."""
+    """The text of ``node`` read by ``parse`` (looked up in ``known`` first, kept there); its
+    ParseError said at the node's line."""
+    if type(node) is YScalar and (not node.plain or node.tag != "null") and node.text in known:
+        return known[node.text]
     text = as_text(node, what, source)
     try:
         value = parse(text)

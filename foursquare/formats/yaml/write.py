@@ -7,7 +7,7 @@ It uses :func:`yaml.dump` with a safe dumper that quotes every card and cell
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
@@ -46,36 +46,18 @@ class _Dumper(yaml.SafeDumper):
         super().write_plain(text, split=False)
 
 
-def _represent_quoted(dumper: yaml.SafeDumper, data: Quoted) -> yaml.Node:
-    return dumper.represent_scalar(CORE + "str", str(data), style='"')
-
-
-def _represent_flow(dumper: yaml.SafeDumper, data: Flow) -> yaml.Node:
-    return dumper.represent_mapping(CORE + "map", data.items(), flow_style=True)
-
-
-def _represent_block(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
-    return dumper.represent_mapping(CORE + "map", data.items(), flow_style=False)
-
-
-def _represent_flow_list(dumper: yaml.SafeDumper, data: FlowList) -> yaml.Node:
-    return dumper.represent_sequence(CORE + "seq", data, flow_style=True)
-
-
-def _represent_block_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    return dumper.represent_sequence(CORE + "seq", data, flow_style=False)
-
-
-def _represent_none(dumper: yaml.SafeDumper, data: None) -> yaml.Node:
-    return dumper.represent_scalar(CORE + "null", "null")
-
-
-_Dumper.add_representer(Quoted, _represent_quoted)
-_Dumper.add_representer(Flow, _represent_flow)
-_Dumper.add_representer(FlowList, _represent_flow_list)
-_Dumper.add_representer(dict, _represent_block)
-_Dumper.add_representer(list, _represent_block_list)
-_Dumper.add_representer(type(None), _represent_none)
+#: How each kind of value is written: double-quoted text, mappings and lists in block
+#: style or (:class:`Flow`, :class:`FlowList`) on one line, ``null``.
+_REPRESENTERS: tuple[tuple[type, Callable[[yaml.SafeDumper, Any], yaml.Node]], ...] = (
+    (Quoted, lambda dumper, data: dumper.represent_scalar(CORE + "str", str(data), style='"')),
+    (Flow, lambda dumper, data: dumper.represent_mapping(CORE + "map", data.items(), flow_style=True)),
+    (FlowList, lambda dumper, data: dumper.represent_sequence(CORE + "seq", data, flow_style=True)),
+    (dict, lambda dumper, data: dumper.represent_mapping(CORE + "map", data.items(), flow_style=False)),
+    (list, lambda dumper, data: dumper.represent_sequence(CORE + "seq", data, flow_style=False)),
+    (type(None), lambda dumper, data: dumper.represent_scalar(CORE + "null", "null")),
+)
+for _kind, _represent in _REPRESENTERS:
+    _Dumper.add_representer(_kind, _represent)
 
 
 def dump(data: Mapping[str, Any]) -> str:

@@ -169,11 +169,10 @@ class AgreementError(FoursquareError, ValueError):
     @classmethod
     def over_input(cls, output_option: str, output: str, option: str, path: str) -> "AgreementError":
         """The file to write (``output``, named by ``output_option`` in the caller's
-        words) is the input ``path`` (named by ``option``): writing it would overwrite it."""
-        return cls(
-            f"{output_option} {quote(output)} is the file given as {option} {quote(path)}: writing it would"
-            " overwrite that input; give another name"
-        )
+        words) is the input ``path`` (named by ``option``; ``stdin``: the file is read as
+        standard input, whose name says nothing): writing it would overwrite it."""
+        given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
+        return cls(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 
 
 class HistoryStoreError(FoursquareError):

@@ -145,7 +145,7 @@ def _check_options(options: PlayOptions) -> None:
     # --resume F --record F continues a game in place; any other input is never written over
     # (a move script redirected from the file itself, < F, is an input too)
     refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "the moves read from stdin": stdin_file()}
+        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
     )
 
 

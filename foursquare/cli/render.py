@@ -239,16 +239,19 @@ def fit(line: str, width: int | None) -> list[str]:
     """
     if width is None or len(line) <= width:
         return [line]
+    body = line.lstrip(" ")
+    lead = line[: len(line) - len(body)]
     out = [""]
-    for part in line.split("   "):
-        if out[-1] and len(out[-1]) + 3 + len(part) > width:
+    for part in body.split("   "):
+        if out[-1] and len(lead) + len(out[-1]) + 3 + len(part) > width:
             out.append(part)
         else:
             out[-1] = f"{out[-1]}   {part}" if out[-1] else part
+    out[0] = lead + out[0]
     wrapped = []
-    for piece in out:
+    for piece in out:  # a wrapped entry's lines sit under its words, deeper than its first line
         wrapped += textwrap.wrap(
-            piece, max(width, 20), subsequent_indent="  ", break_on_hyphens=False, break_long_words=False
+            piece, max(width, 20), subsequent_indent=lead + "  ", break_on_hyphens=False, break_long_words=False
         ) or [piece]
     return wrapped
 

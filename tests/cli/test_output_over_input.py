@@ -105,7 +105,7 @@ def test_subprocess_play_record_over_its_move_script_on_stdin(tmp_path):
             capture_output=True, text=True, timeout=60, cwd=ROOT,
         )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "the moves read from stdin" in done.stderr
+    assert "is the file read as standard input: writing it would overwrite that input" in done.stderr
     assert script.read_text() == "d4\nc4\n"
     # a script piped in (not the file) still plays and records
     done = subprocess.run(

@@ -194,3 +194,13 @@ def test_the_columns_keep_their_width_whatever_the_cards_and_the_reveal():
                         tens += "10" in row
                         revealed_tens += "(10" in row
     assert tens and revealed_tens  # the cases of the reports were met
+
+
+@pytest.mark.parametrize("lead", ["", "  ", "    "])
+def test_a_wrapped_lines_continuation_sits_deeper_than_its_first_line(lead):
+    from foursquare.cli.render import fit
+
+    line = lead + "d3, c4, e4 and d5: tied at win 96.6%, expected score 17.0 and a few more words"
+    first, *rest = fit(line, 40)
+    assert first.startswith(lead) and not first[len(lead)].isspace() and rest
+    assert all(part.startswith(lead + "  ") and len(part) <= 40 for part in rest)

@@ -63,12 +63,13 @@ for _kind, _represent in _REPRESENTERS:
 def dump(data: Mapping[str, Any]) -> str:
     """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
     on one line, :class:`Quoted` in double quotes, keys in insertion order.  A line
-    past 100 characters breaks between list entries, never inside a string: each
+    past 72 characters breaks between list entries (no line of a file or of the
+    prompt is wider than 80 columns), never inside a string: each
     card or move is one unbroken string.
 
     :param data: plain values (str, int, bool, None, lists, mappings).
     :returns: the text, ending with a newline.
     """
     return yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=72, default_flow_style=False
     )

@@ -1,0 +1,161 @@
+"""The game in sentences, for a player who listens (a screen reader): the words mode
+of ``play --words`` and ``replay --words``.
+
+Pure text from a :class:`~foursquare.engine.game.Game`, like :mod:`.render`, with
+nothing a screen reader reads badly: no ``#``, ``*``, ``+``, ``:``, suit symbol or
+box drawing.  Cards are named by rank alone where suits do not matter (in play they
+never do, RULES.md §1), and in full (``seven of diamonds``) where a card must be
+told apart.  Cells keep their names (``d4``); lists of cells are in reading order,
+runs along a row joined (``c3 to f3``).
+
+    >>> from foursquare.engine.game import Game
+    >>> game = Game.from_deal(153)
+    >>> print(start_words(game))
+    Deal 153. Suits never matter. The first card is an eight. It goes to any cell.
+    >>> _ = game.play("g7")
+    >>> print(move_words(game))
+    Eight to g7. Next, a three, to g6, f7 or g7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..engine.layout import STRIDE, Cell
+from ..engine.outcome import Status, reason_words
+
+#: Each rank in words (index 0 unused); ranks past ten exist in long-deck variants.
+RANK_WORDS = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
+#: Each suit in words, by suit number (RULES.md §1).
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+#: The most runs of cells an announcement lists: past this it says how many, and
+#: ``cells`` lists them.
+LISTED_RUNS = 4
+
+
+def rank_words(card: Card, article: bool = False) -> str:
+    """A card's rank in words, ``seven`` (``article``: ``a seven``, ``an eight``)."""
+    word = RANK_WORDS[card.rank]
+    if not article:
+        return word
+    return ("an " if word[0] in "aei" else "a ") + word
+
+
+def card_words(card: Card) -> str:
+    """A card in full, where it must be told apart: ``seven of diamonds``."""
+    return f"{RANK_WORDS[card.rank]} of {SUIT_WORDS[card.suit]}"
+
+
+def _runs(cells: Iterable[Cell]) -> list[str]:
+    """Cells in reading order, each run of three or more along a row as one part: ``c3 to f3``."""
+    runs: list[list[Cell]] = []
+    for cell in sorted(cells):
+        if runs and runs[-1][-1] + 1 == cell and runs[-1][-1].row == cell.row:
+            runs[-1].append(cell)
+        else:
+            runs.append([cell])
+    return [part for run in runs for part in (map(str, run) if len(run) < 3 else [f"{run[0]} to {run[-1]}"])]
+
+
+def cells_words(cells: Iterable[Cell]) -> str:
+    """Cells in reading order (row by row, left to right), each run along a row as
+    ``c3 to f3``, the last joined by ``or``: ``c4, d3 or e4``.
+
+    >>> cells_words([Cell("e4"), Cell("c4"), Cell("d3"), Cell("d4")])
+    'd3, or c4 to e4'
+    >>> cells_words([Cell("g6"), Cell("f7"), Cell("g7")])
+    'g6, f7 or g7'
+    """
+    parts = _runs(cells)
+    if len(parts) == 1:
+        return parts[0]
+    joiner = ", or " if any(" to " in part for part in parts) else " or "
+    return ", ".join(parts[:-1]) + joiner + parts[-1]
+
+
+def where_words(game: Game) -> str:
+    """Where the next card may go, short: ``any cell`` on an empty frame; once the
+    grid has its full width and height, ``any cell but e6 and g7`` when that is
+    shorter; else its cells (``c4, d3 or e4``), or past :data:`LISTED_RUNS` runs how
+    many (``cells`` lists them)."""
+    cells = game.legal_cells()
+    if not cells:
+        return "nowhere"
+    if not game.grid:
+        return "any cell" if len(_runs(cells)) > LISTED_RUNS else cells_words(cells)
+    top, bottom, left, right = game.bounding_box() or (0, 0, 0, 0)
+    size = game.rules.size
+    if bottom - top + 1 == size and right - left + 1 == size:
+        box = [Cell(row * STRIDE + column) for row in range(top, bottom + 1) for column in range(left, right + 1)]
+        blocked = [cell for cell in box if cell not in cells]
+        if len(blocked) < len(_runs(cells)):
+            return f"any cell but {cells_words(blocked).replace(' or ', ' and ')}" if blocked else "any cell"
+    if len(_runs(cells)) <= LISTED_RUNS:
+        return cells_words(cells)
+    return f"any of {len(cells)} cells (say cells to hear them)"
+
+
+def _next_words(game: Game) -> str:
+    """What comes next: the card and where it may go, or how the game ended."""
+    if game.is_over:
+        if game.status is Status.WON:
+            return f"You won, score {game.score}."
+        return f"You lost: {reason_words(game.reason)}." if game.reason else "You lost."
+    card = game.next_card
+    what = "the next card is unknown" if card is None else f"Next, {rank_words(card, article=True)}"
+    return f"{what}, to {where_words(game)}."
+
+
+def start_words(game: Game) -> str:
+    """The first announcement of a game: the deal, that suits never matter, the first card."""
+    deal = f"Deal {game.deal}. " if game.deal is not None else ""
+    card = game.next_card
+    first = "The first card is unknown" if card is None else f"The first card is {rank_words(card, article=True)}"
+    return f"{deal}Suits never matter. {first}. It goes to {where_words(game)}."
+
+
+def move_words(game: Game) -> str:
+    """The announcement of the last move: what went where, what flipped and which way,
+    the face-down count against the limit, then the next card and its cells (or the end)."""
+    if not game.moves:
+        return start_words(game)
+    last = game.moves[-1]
+    words = [f"{rank_words(last.card).capitalize()} to {last.cell}."]
+    grid = game.grid
+    for way in ("up", "down"):
+        cells = [c for c in last.flipped if (c in grid and grid[c].face_up) == (way == "up")]
+        if cells:
+            words.append(f"{' and '.join(map(str, cells))} turned face {way}.")
+    if last.flipped:  # (the count changes only with a flip)
+        words.append(f"{last.face_down} face down of {game.rules.face_down_limit}.")
+    words.append(_next_words(game))
+    return " ".join(words)
+
+
+def pile_words(game: Game, cell: Cell) -> str:
+    """One cell in words: ``d4, a seven, face up, 2 cards`` or ``d4, empty``."""
+    pile = game.grid.get(cell)
+    if pile is None:
+        return f"{cell}, empty" + (", the card may go here" if game.is_legal(cell) else "")
+    side = f"{rank_words(pile.top, article=True)}, face up" if pile.face_up else "face down"
+    height = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
+    return f"{cell}, {side}, {height}"
+
+
+def look_words(game: Game) -> str:
+    """Every pile in reading order, a sentence each, then the counts and the next card."""
+    grid = game.grid
+    lines = [pile_words(game, cell) + "." for cell in sorted(grid)] or ["No card placed yet."]
+    lines.append(f"Stock {game.stock_count}. {game.face_down} face down of {game.rules.face_down_limit}.")
+    lines.append(_next_words(game))
+    return "\n".join(lines)
+
+
+def legal_words(game: Game) -> str:
+    """Where the next card may go, every cell, or why none."""
+    if game.is_over:
+        return _next_words(game)
+    cells = game.legal_cells()
+    return f"The card may go to {cells_words(cells)}." if cells else "The card may go nowhere."

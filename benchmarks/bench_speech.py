@@ -6,7 +6,7 @@ A plain script (not a test); it needs Debian's ``espeak-ng`` and ``sox``::
     python benchmarks/bench_speech.py --game F.yaml   # another transcript (its deal)
 
 It plays the game's moves at the prompt (``foursquare play --deal N --interactive``,
-``NO_COLOR=1``, the moves piped), once as drawn (the grid) and once with ``--words``,
+``NO_COLOR=1``, the moves piped), once as drawn (``--grid``) and once with ``--words``,
 cuts the output at each prompt (one move's announcement a piece), speaks each piece
 with ``espeak-ng`` at its default rate into a WAV file and measures it with
 ``soxi -D``.  It prints the median and the longest piece of each mode, in seconds of
@@ -37,7 +37,7 @@ def announcements(deal: int, cells: list[str], words: bool) -> list[str]:
     args = [sys.executable, "-m", "foursquare", "play", "--deal", str(deal), "--interactive", "--no-history"]
     env = {**os.environ, "NO_COLOR": "1"}
     done = subprocess.run(
-        [*args, *(["--words"] if words else [])], input="\n".join(cells) + "\n", capture_output=True, text=True, env=env, check=False
+        [*args, "--words" if words else "--grid"], input="\n".join(cells) + "\n", capture_output=True, text=True, env=env, check=False
     )
     pieces = PROMPT.split(done.stdout)
     return [piece.strip() for piece in pieces[1 : len(cells) + 1]]

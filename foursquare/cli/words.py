@@ -11,7 +11,7 @@ runs along a row joined (``c3 to f3``).
     >>> from foursquare.engine.game import Game
     >>> game = Game.from_deal(153)
     >>> print(start_words(game))
-    Deal 153. Suits never matter. The first card is an eight. It goes to any cell.
+    Deal 153. Suits never matter; more than 4 face down loses. The first card is an eight. It goes to any cell.
     >>> _ = game.play("g7")
     >>> print(move_words(game))
     Eight to g7. Next, a three, to g6, f7 or g7.
@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..engine.cards import Card
-from ..engine.game import Game
+from ..engine.game import Game, Placement
 from ..engine.layout import STRIDE, Cell
 from ..engine.outcome import Status, reason_words
+from ..errors import ParseError
+from ..formats.commands import TABLE
 
 #: Each rank in words (index 0 unused); ranks past ten exist in long-deck variants.
 RANK_WORDS = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
@@ -97,15 +99,16 @@ def where_words(game: Game) -> str:
     return f"any of {len(cells)} cells (say cells to hear them)"
 
 
-def _next_words(game: Game) -> str:
-    """What comes next: the card and where it may go, or how the game ended."""
+def _next_words(game: Game, same: bool = False) -> str:
+    """What comes next: the card and where it may go (``same``: the cells of the card
+    before, said shortly), or how the game ended."""
     if game.is_over:
         if game.status is Status.WON:
             return f"You won, score {game.score}."
-        return f"You lost: {reason_words(game.reason)}." if game.reason else "You lost."
+        return f"You lost, {reason_words(game.reason)}." if game.reason else "You lost."
     card = game.next_card
-    what = "the next card is unknown" if card is None else f"Next, {rank_words(card, article=True)}"
-    return f"{what}, to {where_words(game)}."
+    what = "an unknown card" if card is None else rank_words(card, article=True)
+    return f"Next, {what}, " + ("to the same cells." if same else f"to {where_words(game)}.")
 
 
 def start_words(game: Game) -> str:
@@ -113,12 +116,14 @@ def start_words(game: Game) -> str:
     deal = f"Deal {game.deal}. " if game.deal is not None else ""
     card = game.next_card
     first = "The first card is unknown" if card is None else f"The first card is {rank_words(card, article=True)}"
-    return f"{deal}Suits never matter. {first}. It goes to {where_words(game)}."
+    limit = game.rules.face_down_limit
+    return f"{deal}Suits never matter; more than {limit} face down loses. {first}. It goes to {where_words(game)}."
 
 
 def move_words(game: Game) -> str:
     """The announcement of the last move: what went where, what flipped and which way,
-    the face-down count against the limit, then the next card and its cells (or the end)."""
+    the face-down count (with a flip), then the next card and its cells (``the same
+    cells`` when the card placed had them too), or the end."""
     if not game.moves:
         return start_words(game)
     last = game.moves[-1]
@@ -127,27 +132,32 @@ def move_words(game: Game) -> str:
     for way in ("up", "down"):
         cells = [c for c in last.flipped if (c in grid and grid[c].face_up) == (way == "up")]
         if cells:
-            words.append(f"{' and '.join(map(str, cells))} turned face {way}.")
+            words.append(f"{' and '.join(map(str, cells))} turned {way}.")
     if last.flipped:  # (the count changes only with a flip)
-        words.append(f"{last.face_down} face down of {game.rules.face_down_limit}.")
-    words.append(_next_words(game))
+        at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
+        words.append(f"{last.face_down} face down{at_limit}.")
+    before = game.copy()
+    before.undo()
+    words.append(_next_words(game, before.legal_cells() == game.legal_cells()))
     return " ".join(words)
 
 
-def pile_words(game: Game, cell: Cell) -> str:
-    """One cell in words: ``d4, a seven, face up, 2 cards`` or ``d4, empty``."""
+def pile_words(game: Game, cell: Cell, reveal: bool = False) -> str:
+    """One cell in words: ``d4, a seven, face up, 2 cards`` or ``d4, empty`` (``reveal``:
+    a face-down card named too, ``d4, face down, a seven, 1 card``)."""
     pile = game.grid.get(cell)
     if pile is None:
         return f"{cell}, empty" + (", the card may go here" if game.is_legal(cell) else "")
-    side = f"{rank_words(pile.top, article=True)}, face up" if pile.face_up else "face down"
+    card = rank_words(pile.top, article=True)
+    side = f"{card}, face up" if pile.face_up else f"face down, {card}" if reveal else "face down"
     height = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
     return f"{cell}, {side}, {height}"
 
 
-def look_words(game: Game) -> str:
+def look_words(game: Game, reveal: bool = False) -> str:
     """Every pile in reading order, a sentence each, then the counts and the next card."""
     grid = game.grid
-    lines = [pile_words(game, cell) + "." for cell in sorted(grid)] or ["No card placed yet."]
+    lines = [pile_words(game, cell, reveal) + "." for cell in sorted(grid)] or ["No card placed yet."]
     lines.append(f"Stock {game.stock_count}. {game.face_down} face down of {game.rules.face_down_limit}.")
     lines.append(_next_words(game))
     return "\n".join(lines)
@@ -159,3 +169,39 @@ def legal_words(game: Game) -> str:
         return _next_words(game)
     cells = game.legal_cells()
     return f"The card may go to {cells_words(cells)}." if cells else "The card may go nowhere."
+
+
+def took_back_words(game: Game, placement: Placement) -> str:
+    """What ``undo`` says: the card taken back and where from, then the next card."""
+    return f"Took back the {rank_words(placement.card)} from {placement.cell}. {_next_words(game)}"
+
+
+def spoken(text: str) -> str:
+    """A line of the other modes' text with its colons read as pauses (``save! FILE, over it too``)."""
+    return text.replace(": ", ", ")
+
+
+def help_words() -> str:
+    """``help`` in words: how to move, then the commands, a line each."""
+    lines = [
+        "A move is a cell, like d4. Commands.",
+        "look, every pile. look d4, one pile. cells, where the card may go.",
+    ]
+    lines += [spoken(f"{spec.name}, {spec.help}.") for spec in TABLE if spec.usage and spec.name not in ("moves", "show")]
+    return "\n".join(lines)
+
+
+def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:
+    """The answer to ``look`` (every pile), ``look d4`` (one pile) or ``cells`` (where
+    the card may go), any case; ``None`` for any other line."""
+    words = line.lower().split()
+    if words == ["cells"]:
+        return legal_words(game)
+    if not words or words[0] != "look" or len(words) > 2:
+        return None
+    if len(words) == 1:
+        return look_words(game, reveal)
+    try:
+        return pile_words(game, Cell(words[1]), reveal) + "."
+    except ParseError:
+        return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."

@@ -132,7 +132,7 @@ def move_words(game: Game) -> str:
     for way in ("up", "down"):
         cells = [c for c in last.flipped if (c in grid and grid[c].face_up) == (way == "up")]
         if cells:
-            words.append(f"{' and '.join(map(str, cells))} turned {way}.")
+            words.append(f"{cells_words(cells).replace(' or ', ' and ')} turned {way}.")
     if last.flipped:  # (the count changes only with a flip)
         at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
         words.append(f"{last.face_down} face down{at_limit}.")
@@ -168,6 +168,8 @@ def legal_words(game: Game) -> str:
     if game.is_over:
         return _next_words(game)
     cells = game.legal_cells()
+    if not game.grid and cells:  # the whole frame
+        return f"The card may go to any cell, {cells[0]} to {cells[-1]}."
     return f"The card may go to {cells_words(cells)}." if cells else "The card may go nowhere."
 
 
@@ -202,6 +204,9 @@ def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:
     if len(words) == 1:
         return look_words(game, reveal)
     try:
-        return pile_words(game, Cell(words[1]), reveal) + "."
+        cell: Cell | None = Cell(words[1])
     except ParseError:
+        cell = None
+    if cell is None or max(cell.row, cell.column) >= game.rules.frame:
         return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."
+    return pile_words(game, cell, reveal) + "."

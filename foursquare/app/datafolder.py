@@ -137,7 +137,7 @@ def words_setting(wanted: bool | None) -> bool:
         if wanted:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as kept:
-                kept.write("The words mode of foursquare play is on (play --grid turns it off).\n")
+                kept.write("foursquare play says the game in words while this file is here.\n")
         elif os.path.exists(path):
             os.remove(path)
     except (HistoryStoreError, OSError):

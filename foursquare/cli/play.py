@@ -551,7 +551,7 @@ class Prompt:
 
     def say_error(self, message: str) -> None:
         """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
-        warn(message, self.look)
+        warn(spoken(message) if self.look.words else message, self.look)
 
     def commands_left(self) -> list[str]:
         """At the end of a game: the commands of the table (formats/commands.py) that
@@ -596,6 +596,8 @@ class Prompt:
         shown) and its grid."""
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
         shown = "\nFace-down cards are shown in brackets (reveal hides them)." if self.session.reveal else ""
+        if self.look.words and shown:
+            shown = "\nlook names face-down cards (reveal hides them)."
         self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
         self.show()
         if self.game.is_over:

@@ -86,6 +86,22 @@ def test_a_piped_script_in_words():
     assert "look" in invoke(["play", "--deal", 153], input="look\n").stderr  # not a command in the grid mode
 
 
+def test_stats_in_words():
+    invoke(["play", "--deal", 153, "--interactive"], input="\n".join(WON) + "\n")
+    said = invoke(["stats", "--words"]).stdout
+    spoken(said)
+    assert said.splitlines()[:2] == ["Games played, 1 (won 1, lost 0)", "Won, 100.0% (95% interval 20.7% to 100.0%)"]
+    assert invoke(["stats", "--words", "--format", "json"]).exit_code == 2
+    invoke(["play", "--deal", 153, "--interactive", "--words"], input="g7\nquit\n")
+    assert invoke(["stats"]).stdout.startswith("Games played, 1 (won 1, lost 0); 1 stopped before the end\n")  # as play's words mode
+
+
+def test_errors_at_the_prompt_in_words():
+    said = invoke(["play", "--deal", 153, "--interactive", "--no-history", "--words", "--reveal"], input="g7\na1\n")
+    assert "look names face-down cards (reveal hides them)." in said.stdout
+    assert "a1, not next to a pile (above, below or beside it)" in said.stderr
+
+
 @pytest.mark.skipif(sys.platform.startswith("win"), reason="the data folder's file is the same there")
 def test_the_words_mode_is_kept_at_the_prompt_until_grid():
     def at_prompt(*flags: str) -> str:

@@ -51,7 +51,17 @@ from .options import PATH, GameFileOptions, exclusive, game_number_option, game_
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
-from .words import asked_words, help_words, legal_words, look_words, move_words, rank_words, spoken, took_back_words
+from .words import (
+    asked_words,
+    help_words,
+    legal_words,
+    look_words,
+    move_words,
+    rank_words,
+    spoken,
+    start_words,
+    took_back_words,
+)
 
 STDIN = "<stdin>"
 
@@ -599,7 +609,10 @@ class Prompt:
         if self.look.words and shown:
             shown = "\nlook names face-down cards (reveal hides them)."
         self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
-        self.show()
+        if self.look.words:  # (a game resumed: its next card in full, look says the piles)
+            self.say(start_words(self.game))
+        else:
+            self.show()
         if self.game.is_over:
             self.announce_end()
 

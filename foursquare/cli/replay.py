@@ -122,13 +122,13 @@ def _echo_grids(game: Game, final: bool, reveal: bool, look: Look) -> None:
 
 def _echo_words(game: Game, final: bool, reveal: bool) -> None:
     """``--words``: the start and each move in sentences, a line each (``final``: every pile at the end)."""
-    from .words import look_words, move_words
+    from .words import look_words, move_words, start_words
 
     if final:
         click.echo(look_words(game, reveal))
         return
     step = start_of(game)
-    click.echo(move_words(step))
+    click.echo(start_words(step))
     for number, placement in enumerate(game.moves, 1):
         step.play(placement.cell, placement.card)
         click.echo(f"Move {number}. {move_words(step)}")

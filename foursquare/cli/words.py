@@ -112,12 +112,15 @@ def _next_words(game: Game, same: bool = False) -> str:
 
 
 def start_words(game: Game) -> str:
-    """The first announcement of a game: the deal, that suits never matter, the first card."""
+    """The first announcement of a game: the deal, that suits never matter, the first
+    card and where it goes (a game resumed: the next card and its cells, or the end)."""
     deal = f"Deal {game.deal}. " if game.deal is not None else ""
     card = game.next_card
-    first = "The first card is unknown" if card is None else f"The first card is {rank_words(card, article=True)}"
-    limit = game.rules.face_down_limit
-    return f"{deal}Suits never matter; more than {limit} face down loses. {first}. It goes to {where_words(game)}."
+    if game.grid or card is None:
+        then = _next_words(game)
+    else:
+        then = f"The first card is {rank_words(card, article=True)}. It goes to {where_words(game)}."
+    return f"{deal}Suits never matter; more than {game.rules.face_down_limit} face down loses. {then}"
 
 
 def move_words(game: Game) -> str:

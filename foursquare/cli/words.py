@@ -3,9 +3,8 @@ of ``play --words`` and ``replay --words``.
 
 Pure text from a :class:`~foursquare.engine.game.Game`, like :mod:`.render`, with
 nothing a screen reader reads badly: no ``#``, ``*``, ``+``, ``:``, suit symbol or
-box drawing.  Cards are named by rank alone where suits do not matter (in play they
-never do, RULES.md §1), and in full (``seven of diamonds``) where a card must be
-told apart.  Cells keep their names (``d4``); lists of cells are in reading order,
+box drawing.  Cards are named by rank alone (``a seven``): in play suits never matter
+(RULES.md §1), as the first announcement says.  Cells keep their names (``d4``); lists of cells are in reading order,
 runs along a row joined (``c3 to f3``).
 
     >>> from foursquare.engine.game import Game
@@ -30,8 +29,6 @@ from ..formats.commands import TABLE
 
 #: Each rank in words (index 0 unused); ranks past ten exist in long-deck variants.
 RANK_WORDS = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
-#: Each suit in words, by suit number (RULES.md §1).
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 #: The most runs of cells an announcement lists: past this it says how many, and
 #: ``cells`` lists them.
 LISTED_RUNS = 4
@@ -43,11 +40,6 @@ def rank_words(card: Card, article: bool = False) -> str:
     if not article:
         return word
     return ("an " if word[0] in "aei" else "a ") + word
-
-
-def card_words(card: Card) -> str:
-    """A card in full, where it must be told apart: ``seven of diamonds``."""
-    return f"{RANK_WORDS[card.rank]} of {SUIT_WORDS[card.suit]}"
 
 
 def _runs(cells: Iterable[Cell]) -> list[str]:

@@ -96,6 +96,13 @@ def test_stats_in_words():
     assert invoke(["stats"]).stdout.startswith("Games played, 1 (won 1, lost 0); 1 stopped before the end\n")  # as play's words mode
 
 
+def test_a_resumed_game_starts_with_its_next_card_in_full(tmp_path):
+    record = tmp_path / "game.yaml"
+    invoke(["play", "--deal", 153, "--record", record], input="g7\ng7\ng7\n")
+    said = invoke(["play", "--resume", record, "--interactive", "--no-history", "--words"], input="").stdout
+    assert "Deal 153. Suits never matter; more than 4 face down loses. Next, a three, to g6, f7 or g7." in said
+
+
 def test_errors_at_the_prompt_in_words():
     said = invoke(["play", "--deal", 153, "--interactive", "--no-history", "--words", "--reveal"], input="g7\na1\n")
     assert "look names face-down cards (reveal hides them)." in said.stdout

@@ -36,6 +36,9 @@ APP_NAME = "foursquare"
 HISTORY_FILE = "history.sqlite3"
 #: The lines typed at the prompt, kept between sessions (readline's history file).
 PROMPT_HISTORY_FILE = "prompt-history"
+#: The words mode's setting: while this file is in the data folder, ``play`` at the
+#: prompt says the game in sentences (``play --words`` makes it, ``play --grid`` removes it).
+WORDS_FILE = "words-mode"
 
 
 def data_folder() -> str:
@@ -121,6 +124,25 @@ def prompt_history_path() -> str:
         return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
     except HistoryStoreError:
         return os.devnull
+
+
+def words_setting(wanted: bool | None) -> bool:
+    """Whether the prompt says the game in words: ``wanted`` (``--words`` true, ``--grid``
+    false), kept in the data folder for the games after (:data:`WORDS_FILE`); with
+    neither, as kept.  A data folder that cannot keep it is passed over quietly."""
+    try:
+        path = os.path.join(data_folder(), WORDS_FILE)
+        if wanted is None:
+            return os.path.exists(path)
+        if wanted:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as kept:
+                kept.write("foursquare play says the game in words while this file is here.\n")
+        elif os.path.exists(path):
+            os.remove(path)
+    except (HistoryStoreError, OSError):
+        pass
+    return bool(wanted)
 
 
 def history_recorder(game: Game, interactive: bool, wanted: bool | None) -> tuple[GameRecorder | None, HistoryStoreError | None]:

@@ -9,6 +9,7 @@ first bad line ends the run with ``<stdin>:LINE: reason`` and status 1.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import os
 import random
@@ -22,6 +23,7 @@ from typing import Any
 
 import click
 
+from ..app.datafolder import words_setting
 from ..app.deals import RANDOM_DEALS, Pick, daily_comparison, daily_pick, winnable_pick
 from ..app.files import (
     LockedFile,
@@ -49,6 +51,17 @@ from .options import PATH, GameFileOptions, exclusive, game_number_option, game_
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
+from .words import (
+    asked_words,
+    help_words,
+    legal_words,
+    look_words,
+    move_words,
+    rank_words,
+    spoken,
+    start_words,
+    took_back_words,
+)
 
 STDIN = "<stdin>"
 
@@ -66,6 +79,11 @@ STDIN = "<stdin>"
 @click.option("--force", is_flag=True, help="Let --record overwrite an existing non-empty file.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols (FOURSQUARE_ASCII=1 too).")
 @click.option("--reveal", is_flag=True, help="Show face-down cards as a memory aid (toggle with 'reveal').")
+@click.option(
+    "--words/--grid",
+    default=None,
+    help="Say the game in sentences, for a screen reader, or draw the grid; kept for the games after at the prompt.",
+)
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
 @click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
@@ -115,6 +133,7 @@ class PlayOptions(GameFileOptions):
     force: bool
     ascii_only: bool
     reveal: bool
+    words: bool | None
     interactive: bool | None
     script: bool | None
     verbose: bool
@@ -189,7 +208,8 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
     game, chosen = _start(spec, options)
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
-    look = Look.for_stream(ascii=options.ascii_only)
+    words = words_setting(options.words) if options.words is not None or interactive else False
+    look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
     resume_path, record = options.resume_path, options.record
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
@@ -199,7 +219,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
         resumed_from=resume_path,
     )
     session.reveal = options.reveal
-    origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec))
+    origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec), words)
     if chosen or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
@@ -218,7 +238,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, None, origin.rules)
+        return session, Origin(game.deal, deck, None, None, origin.rules, origin.words)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -333,9 +353,12 @@ class Origin:
     """Where the game came from, to tell the player how to replay it."""
 
     def __init__(
-        self, deal: int | None, deck: str | None, resume: str | None, record: str | None, rules: str = ""
+        self, deal: int | None, deck: str | None, resume: str | None, record: str | None, rules: str = "",
+        words: bool = False,
     ) -> None:
         self.deal, self.deck, self.resume, self.record, self.rules = deal, deck, resume, record, rules
+        #: the words mode: the closing lines without colons
+        self.words = words
 
     def lines(self, game: Game, behind: bool = False) -> list[str]:
         """The closing lines: the deal and the commands that replay or resume the game;
@@ -372,6 +395,8 @@ def summary(game: Game, origin: Origin, behind: bool = False, width: int | None 
         cards = "card" if game.placed == 1 else "cards"
         head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
+    if origin.words:
+        return "\n".join(spoken(line) for line in lines)
     return "\n".join(part for line in lines for part in fit_commands(line, closing_width(width)))
 
 
@@ -483,8 +508,8 @@ def help_text(width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def hint_text(session: Session) -> str:
-    """The bots' view of the best cells, or why there is none."""
+def hint_text(session: Session, words: bool = False) -> str:
+    """The bots' view of the best cells, or why there is none (``words``: in sentences)."""
     if session.game.is_over:
         return "No hint: the game is over."
     if session.game.next_card is None:
@@ -497,9 +522,13 @@ def hint_text(session: Session) -> str:
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
     shown = shown_hint(estimates, DEFAULT)
+    note = [] if shown.note is None else [shown.note]
+    if words:
+        lines = [f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines)]
+        return "\n".join(lines + [spoken(line) for line in note])
     lines = [f"Hint ({DEFAULT} bot, best first):"]
-    lines += [f"  {cells}: {words}" for cells, words in shown.lines]
-    return "\n".join(lines + ([] if shown.note is None else [shown.note]))
+    lines += [f"  {cells}: {said}" for cells, said in shown.lines]
+    return "\n".join(lines + note)
 
 
 class Prompt:
@@ -532,7 +561,7 @@ class Prompt:
 
     def say_error(self, message: str) -> None:
         """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
-        warn(message, self.look)
+        warn(spoken(message) if self.look.words else message, self.look)
 
     def commands_left(self) -> list[str]:
         """At the end of a game: the commands of the table (formats/commands.py) that
@@ -558,7 +587,9 @@ class Prompt:
         nxt = self.game.next_card
         if self.game.is_over:
             return f"game over ({', '.join(self.commands_left())})> "
-        return f"{card_text(nxt, symbols=self.look.symbols) if nxt is not None else '??'}> "
+        if nxt is None:
+            return "unknown> " if self.look.words else "??> "
+        return f"{rank_words(nxt) if self.look.words else card_text(nxt, symbols=self.look.symbols)}> "
 
     def run(self) -> None:
         """Prompt until ``quit`` or end of input (Ctrl-C at a terminal cancels the line or
@@ -575,8 +606,13 @@ class Prompt:
         shown) and its grid."""
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
         shown = "\nFace-down cards are shown in brackets (reveal hides them)." if self.session.reveal else ""
+        if self.look.words and shown:
+            shown = "\nlook names face-down cards (reveal hides them)."
         self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
-        self.show()
+        if self.look.words:  # (a game resumed: its next card in full, look says the piles)
+            self.say(start_words(self.game))
+        else:
+            self.show()
         if self.game.is_over:
             self.announce_end()
 
@@ -670,6 +706,10 @@ class Prompt:
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""
+        asked = asked_words(self.game, line, self.session.reveal) if self.look.words else None
+        if asked is not None:
+            self.say(asked)
+            return True
         try:
             entry = read_entry(line)
         except FoursquareError as exc:  # a line that is no move or command: what to type
@@ -750,19 +790,28 @@ def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
     ``moves``, ``help``, ``hint``): what it says, and whether the grid is drawn after it."""
     if name in GAME_COMMANDS:
         placement = session.undo() if name == "undo" else session.redo()
+        if look.words:
+            return took_back_words(session.game, placement) if name == "undo" else move_words(session.game), False
         return placement_text(placement, look, "Took back " if name == "undo" else "Again: "), True
     if name == "reveal":
         session.reveal = not session.reveal
+        if look.words:
+            return ("look names face-down cards." if session.reveal else "look hides face-down cards."), False
         return ("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden."), True
     if name == "moves":
-        return moves_text(session.game), False
+        return (legal_words if look.words else moves_text)(session.game), False
     if name == "help":
-        return help_text(look.width), False
-    return (hint_text(session), False) if name == "hint" else ("", True)  # show
+        return help_words() if look.words else help_text(look.width), False
+    if name == "hint":
+        return hint_text(session, look.words), False
+    return (look_words(session.game, session.reveal), False) if look.words else ("", True)  # show
 
 
 def show(session: Session, look: Look) -> None:
-    """Draw the game, and a blank line."""
+    """Draw the game, and a blank line; in words, say the last move (or the start)."""
+    if look.words:
+        click.echo(move_words(session.game))
+        return
     look.echo(look.draw(session.game, reveal=session.reveal))
     click.echo()
 
@@ -872,6 +921,10 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
 
 def _script_lines(session: Session, look: Look, verbose: bool) -> None:
     for number, line in stdin_lines():
+        asked = asked_words(session.game, line, session.reveal) if look.words else None
+        if asked is not None:
+            say_and_show(session, look, asked, False)
+            continue
         try:
             entry = read_entry(line)
             if entry is None:

@@ -41,6 +41,7 @@ def start_of(game: Game) -> Game:
 )
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain ASCII: no colour, no suit symbols (FOURSQUARE_ASCII=1 too).")
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
+@click.option("--words", is_flag=True, help="Say each move in sentences, for a screen reader (--final: every pile).")
 @command_boundary
 def replay(**given: Any) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
@@ -54,6 +55,7 @@ def replay(**given: Any) -> None:
     exclusive(deal=options.deal, deck=options.deck_path)
     text = fmt == "text" or None
     option_needs("--ascii", options.ascii_only, "--format text", text)
+    option_needs("--words", options.words, "--format text", text)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
     else:
@@ -66,6 +68,8 @@ def replay(**given: Any) -> None:
         click.echo(svg_text(game, reveal=reveal), nl=False)
     elif fmt == "yaml":
         _echo_states(game, final)
+    elif options.words:
+        _echo_words(game, final, reveal)
     else:
         _echo_grids(game, final, reveal, Look.for_stream(ascii=options.ascii_only))
 
@@ -79,6 +83,7 @@ class ReplayOptions(GameFileOptions):
     fmt: str
     ascii_only: bool
     reveal: bool
+    words: bool
 
 
 def _echo_states(game: Game, final: bool) -> None:
@@ -113,3 +118,17 @@ def _echo_grids(game: Game, final: bool, reveal: bool, look: Look) -> None:
         click.echo()
     where = f"deal {game.deal}, " if game.deal is not None else ""
     click.echo(f"Result: {outcome_text(game)} ({where}{counted(len(game.moves), 'move')}, {counted(game.placed, 'card')} placed)")
+
+
+def _echo_words(game: Game, final: bool, reveal: bool) -> None:
+    """``--words``: the start and each move in sentences, a line each (``final``: every pile at the end)."""
+    from .words import look_words, move_words, start_words
+
+    if final:
+        click.echo(look_words(game, reveal))
+        return
+    step = start_of(game)
+    click.echo(start_words(step))
+    for number, placement in enumerate(game.moves, 1):
+        step.play(placement.cell, placement.card)
+        click.echo(f"Move {number}. {move_words(step)}")

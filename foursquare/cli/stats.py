@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from ..app.datafolder import history_path
+from ..app.datafolder import history_path, words_setting
 from ..errors import shown_name
 from ..history.rows import GameRecord
 from ..history.stats import Summary, by_rules, summarize
@@ -23,6 +23,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .options import given_on_the_command_line, option_needs
 from .style import counted, percent
+from .words import spoken
 
 #: The longest bar of the histogram (characters).
 BAR = 30
@@ -42,8 +43,9 @@ BAR = 30
     default=None,
     help="Draw the scores of the games won as a text histogram (default: when stdout is a terminal).",
 )
+@click.option("--words", is_flag=True, help="In sentences, for a screen reader (default: while play's words mode is on).")
 @command_boundary
-def stats(fmt: str, histogram: bool | None) -> None:
+def stats(fmt: str, histogram: bool | None, words: bool) -> None:
     """The statistics of the games in the history: played, won, scores, streaks,
     hints and time, in all and for each rule set.
 
@@ -52,6 +54,7 @@ def stats(fmt: str, histogram: bool | None) -> None:
     """
     if fmt != "text" and given_on_the_command_line("histogram"):
         option_needs("--histogram" if histogram else "--no-histogram", True, "--format text", None)
+    option_needs("--words", words, "--format text", fmt == "text" or None)
     path = history_path()
     records = read_records(path)
     if fmt == "json":
@@ -59,17 +62,24 @@ def stats(fmt: str, histogram: bool | None) -> None:
         out["by_rules"] = {name: summary.to_dict() for name, summary in by_rules(records).items()}
         click.echo(json.dumps(out, indent=2))
         return
+    if words or words_setting(None):
+        click.echo(spoken(stats_text(records, path, words=True)))
+        return
     click.echo(stats_text(records, path, histogram=sys.stdout.isatty() if histogram is None else histogram))
 
 
-def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False) -> str:
+def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False, words: bool = False) -> str:
     """The statistics for people: the summary, a table by rule set when there are
-    several, and (``histogram``) the scores of the games won as bars."""
+    several, and (``histogram``) the scores of the games won as bars; ``words``: the
+    summary of each rule set instead of the table, and no histogram."""
     if not records:
         return f"No games in the history yet ({shown_name(path)}).\nPlay one at the prompt: foursquare play"
     total = summarize(records)
     lines = summary_lines(total)
     groups = by_rules(records)
+    if words:
+        many = len(groups) > 1
+        return "\n".join(lines + [line for name, s in groups.items() if many for line in [f"The {name} rules.", *summary_lines(s)]])
     if len(groups) > 1:
         lines += ["", "By rule set:", *rules_table(groups)]
     if histogram and total.scores:

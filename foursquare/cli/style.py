@@ -75,11 +75,13 @@ class Look:
     :ivar color: use colour (ANSI styles through :func:`click.style`).
     :ivar symbols: use suit symbols (``10♦``) rather than ASCII (``TD``).
     :ivar width: the terminal's width (long text lines are broken to fit), or ``None``.
+    :ivar words: the game said in sentences, not drawn (:mod:`foursquare.cli.words`).
     """
 
     color: bool = False
     symbols: bool = False
     width: int | None = None
+    words: bool = False
 
     @classmethod
     def for_stream(cls, stream: IO[str] | None = None, *, ascii: bool = False) -> Look:

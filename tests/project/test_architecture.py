@@ -156,9 +156,10 @@ def test_below_the_command_line_nothing_imports_click_or_names_an_option(module)
 
 
 #: The command line's modules that do not import Click: each is only about the
-#: terminal (the grid drawn as text, the prompt's line editing and Tab completion,
-#: the signals a terminal sends).  Everything else a program does is in app/ or below.
-_TERMINAL_ONLY = {"foursquare.cli.render", "foursquare.cli.completion", "foursquare.cli.signals"}
+#: terminal (the grid drawn as text, the game said in sentences, the prompt's line editing
+#: and Tab completion, the signals a terminal sends).  Everything else a program does is
+#: in app/ or below.
+_TERMINAL_ONLY = {"foursquare.cli.render", "foursquare.cli.words", "foursquare.cli.completion", "foursquare.cli.signals"}
 
 
 def _imports_click(module: str) -> bool:

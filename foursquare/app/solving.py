@@ -123,7 +123,3 @@ class DealsToSolve(Sequence[int]):
         if not 0 <= index < len(self):
             raise IndexError("deal index out of range")
         return self.again[index] if index < len(self.again) else self.rest[index - len(self.again)]
-
-    def __iter__(self) -> Iterator[int]:
-        yield from self.again
-        yield from self.rest

@@ -539,15 +539,6 @@ def int_or_none(text: str) -> int | None:
 
 # --- solving the unknown rows again under a higher limit: the journal and the merge -----------
 
-def journal_path(path: str) -> str:
-    """The journal beside the ``--output`` file ``path`` (links followed: beside the real file).
-
-    >>> journal_path("/tmp/table.csv")
-    '/tmp/table.csv.escalating'
-    """
-    return os.path.realpath(path) + JOURNAL_SUFFIX
-
-
 def shown_journal(path: str, real: str) -> str:
     """How messages name the journal of the file named ``path`` (its real file
     ``real``): beside the name given, unless that name is a link (then beside the
@@ -569,7 +560,7 @@ def discard_journal(path: str) -> None:
     """
     if not os.path.isfile(path):  # (standard output, a device: no journal of theirs)
         return
-    journal = journal_path(path)
+    journal = os.path.realpath(path) + JOURNAL_SUFFIX  # (links followed: beside the real file)
     with contextlib.suppress(FileNotFoundError):
         if stat.S_ISREG(os.lstat(journal).st_mode):
             os.unlink(journal)
@@ -578,7 +569,7 @@ def discard_journal(path: str) -> None:
 class Journal(RowWriter):
     """The rows of the deals a run solves again (:attr:`SweepCsv.limit`), in deal
     order, written whole as they come (:class:`RowWriter`) to the journal beside
-    the ``--output`` file (:func:`journal_path`): a CSV with the file's header,
+    the ``--output`` file (:data:`JOURNAL_SUFFIX`): a CSV with the file's header,
     whose rows replace the file's rows of the same deals when it is merged
     (:func:`merge_journal`).  Made by :func:`resume_csv`, which holds the file:
     a new journal (any old one was merged and removed), its header written.

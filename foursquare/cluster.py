@@ -44,6 +44,7 @@ No I/O of its own, but the network.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
 import socket
@@ -275,10 +276,8 @@ class Cluster:
 
     def close(self) -> None:
         """Close the connection (the chunks of a run still going are cancelled first by :meth:`map`)."""
-        try:
+        with contextlib.suppress(Exception):  # (a lost scheduler: nothing left to close)
             self._client.close(timeout=5)
-        except Exception:  # a lost scheduler: nothing left to close
-            pass
 
     def threads(self) -> int:
         """The worker threads of the cluster now (0 while no worker is connected).
@@ -438,10 +437,8 @@ class _Run:
         """Cancel the chunks not done (the caller left the run)."""
         left = [c.future for c in self.chunks if not c.future.done()]
         if left:
-            try:
+            with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
                 self.cluster._client.cancel(left, force=True)
-            except Exception:  # the scheduler is gone: nothing runs for us there
-                pass
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:

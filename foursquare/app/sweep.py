@@ -273,7 +273,7 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     (the header, or the row due there) is left out (to be cut); anything else that
     is not what this command writes is refused, the file untouched.
     """
-    rules = _rules_of(layout.settings)
+    rules = _rules_of(dict(layout.settings)["rules"])
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
     first = raw.readline(LONGEST_LINE)
@@ -425,19 +425,18 @@ def _check_cut_line(path: str, number: int, index: int, data: bytes, layout: Swe
         )
 
 
-def _rules_of(settings: Sequence[tuple[str, str]]) -> Rules:
-    """The rule set whose :func:`rules_text` is this run's ``rules`` setting.
+def _rules_of(text: str) -> Rules:
+    """The rule set whose :func:`rules_text` is ``text`` (a ``rules`` cell).
 
     >>> from foursquare.engine.rules import PRESETS, STANDARD
-    >>> all(_rules_of([("rules", rules_text(r))]) == r for r in PRESETS.values())
+    >>> all(_rules_of(rules_text(r)) == r for r in PRESETS.values())
     True
     >>> custom = STANDARD.with_changes(size=5, self_flip=True, ties="count")
-    >>> _rules_of([("rules", rules_text(custom))]) == custom
+    >>> _rules_of(rules_text(custom)) == custom
     True
     """
     from ..engine.rules import PRESETS, STANDARD
 
-    text = next(value for column, value in settings if column == "rules")
     if text in PRESETS:
         return PRESETS[text]
     kinds = STANDARD.parameters()
@@ -677,7 +676,7 @@ def _journal_rows(raw: IO[bytes], shown: str, layout: SweepCsv, error: Callable[
         if not _is_deal_number(row["deal"]) or int(row["deal"]) <= last:
             raise error(number, f"deal {shown_field(row['deal'])} does not follow the deal before it")
         try:
-            layout.parse(row, _rules_of([("rules", row["rules"])]))
+            layout.parse(row, _rules_of(row["rules"]))
         except Exception as exc:  # (ValueError, KeyError, RulesError: any value this command never writes)
             raise error(number, f"a value this command does not write ({exc})") from None
         last = int(row["deal"])

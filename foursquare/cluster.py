@@ -44,6 +44,7 @@ No I/O of its own, but the network.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import pickle
 import socket
@@ -247,8 +248,7 @@ class _Chunk:
     first: int  # the position of its first task in the run
     tasks: list[Any]
     future: Any  # a distributed.Future
-    done: bool = False
-    outcome: _Outcome | None = field(default=None, repr=False)
+    outcome: _Outcome | None = field(default=None, repr=False)  # once it is done
 
 
 @dataclass(frozen=True)
@@ -276,14 +276,18 @@ class Cluster:
 
     def close(self) -> None:
         """Close the connection (the chunks of a run still going are cancelled first by :meth:`map`)."""
-        try:
+        with contextlib.suppress(Exception):  # (a lost scheduler: nothing left to close)
             self._client.close(timeout=5)
-        except Exception:  # a lost scheduler: nothing left to close
-            pass
 
     def threads(self) -> int:
-        """The worker threads of the cluster now (0 while no worker is connected)."""
-        return sum(self._client.nthreads().values())
+        """The worker threads of the cluster now (0 while no worker is connected).
+
+        :raises WorkerError: when the connection is lost.
+        """
+        try:
+            return sum(self._client.nthreads().values())
+        except Exception as exc:
+            raise WorkerError(self._lost(exc)) from None
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T], name: Callable[[T], str] | None = None,
             *, label: str | None = None) -> Iterator[R]:
@@ -318,12 +322,6 @@ class Cluster:
                     run.wait()
         finally:
             run.cancel()
-
-    def _threads(self) -> int:
-        try:
-            return self.threads()
-        except Exception as exc:
-            raise WorkerError(self._lost(exc)) from None
 
     def _lost(self, exc: Exception) -> str:
         if "cancelled" in str(exc).lower():
@@ -374,13 +372,13 @@ class _Run:
         self.exhausted = False
         self.largest = 0  # the largest chunk back so far
         self.per_task: float | None = None  # the seconds a task of the latest chunk back took
-        self.threads, self.looked = cluster._threads(), time.monotonic()
+        self.threads, self.looked = cluster.threads(), time.monotonic()
         self.alone: float | None = None if self.threads else self.looked  # since when the cluster has had no worker
 
     def look(self) -> None:
         """Look at the cluster's size now and then: :class:`WorkerError` once it has had no worker too long."""
         if time.monotonic() - self.looked > LOOK_SECONDS:
-            self.threads, self.looked = self.cluster._threads(), time.monotonic()
+            self.threads, self.looked = self.cluster.threads(), time.monotonic()
             self.alone = None if self.threads else self.alone or self.looked
         if self.alone is not None and self.looked - self.alone > NO_WORKER_SECONDS:
             raise WorkerError(
@@ -391,7 +389,7 @@ class _Run:
     def hand_out(self) -> None:
         """Hand out chunks while fewer than two per worker thread run and fewer than
         :data:`IN_FLIGHT` tasks wait."""
-        running = sum(not c.done for c in self.chunks)
+        running = sum(c.outcome is None for c in self.chunks)
         waiting = sum(len(c.tasks) for c in self.chunks)
         wanted = 2 * max(self.threads, 1)  # chunks running at a time
         while not self.exhausted and running < wanted and waiting < IN_FLIGHT:
@@ -410,17 +408,16 @@ class _Run:
     def finished(self) -> Iterator[tuple[bool, Any, Any, int]]:
         """The results of the chunks done at the head, in order: ``(ok, result or error,
         task, its position)``, each chunk let go once read."""
-        while self.chunks and self.chunks[0].done:
+        while self.chunks and (outcome := self.chunks[0].outcome) is not None:
             chunk = self.chunks.popleft()
-            assert chunk.outcome is not None  # a chunk marked done has its outcome
-            for number, (ok, value) in enumerate(chunk.outcome.results):
+            for number, (ok, value) in enumerate(outcome.results):
                 yield ok, value, chunk.tasks[number], chunk.first + number
 
     def wait(self) -> None:
         """Wait a little for a chunk to finish, and take in the outcomes of those done."""
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
-        pending = [c.future for c in self.chunks if not c.done]
+        pending = [c.future for c in self.chunks if c.outcome is None]
         if pending:
             try:
                 with self.cluster._client.as_current():  # (wait finds its client so)
@@ -430,21 +427,18 @@ class _Run:
             except Exception as exc:  # the connection went
                 raise WorkerError(self.cluster._lost(exc)) from None
         for chunk in self.chunks:
-            if not chunk.done and chunk.future.done():
-                chunk.outcome = self.cluster._outcome(chunk, self.version)
-                chunk.done = True
-                if chunk.outcome.results:
-                    self.largest = max(self.largest, len(chunk.outcome.results))
-                    self.per_task = chunk.outcome.seconds / len(chunk.outcome.results)
+            if chunk.outcome is None and chunk.future.done():
+                chunk.outcome = outcome = self.cluster._outcome(chunk, self.version)
+                if outcome.results:
+                    self.largest = max(self.largest, len(outcome.results))
+                    self.per_task = outcome.seconds / len(outcome.results)
 
     def cancel(self) -> None:
         """Cancel the chunks not done (the caller left the run)."""
         left = [c.future for c in self.chunks if not c.future.done()]
         if left:
-            try:
+            with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
                 self.cluster._client.cancel(left, force=True)
-            except Exception:  # the scheduler is gone: nothing runs for us there
-                pass
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:

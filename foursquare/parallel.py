@@ -76,24 +76,8 @@ def ordered_map(
         the tasks still running.
     :raises: whatever ``fn`` raised for a task, when that task's result is reached.
     """
-    it = iter(tasks)
-    context = multiprocessing.get_context()
-    workers: list[_Worker] = []
-    busy: dict[Connection[Any, Any], _Worker] = {}  # connection -> the worker running a task
-    # Signals wait while the workers start: a worker takes them once its initializer
-    # has set its handlers, and this process inside the `try`, whose `finally` stops
-    # the workers.  (Delivered earlier, they left workers that never ended.)
-    mask = _block_signals()
-    try:
-        for _ in range(jobs):
-            workers.append(_Worker(context, fn, initializer, mask, [w.conn for w in workers]))
-    except BaseException:
-        _stop(workers, busy)
-        _restore_signals(mask)
-        raise
-    try:
-        _restore_signals(mask)
-        run: _Dispatch[R] = _Dispatch(it, list(workers), busy)
+    with _started(fn, initializer, jobs) as workers:
+        run: _Dispatch[R] = _Dispatch(iter(tasks), workers)
         while True:
             run.hand_out()
             if run.yielded in run.done:
@@ -102,50 +86,49 @@ def ordered_map(
                 if not ok:
                     raise value
                 yield value
-                continue
-            if run.lost is not None:
-                # the results finished in order are out; the ones still running are not awaited
+            elif run.lost is not None:  # the results finished in order are out; the ones still running are not awaited
                 raise run.lost
-            if not busy:
+            elif not run.busy():
                 return
-            run.collect()
-    finally:
-        _stop(workers, busy)
+            else:
+                run.collect()
 
 
 class _Dispatch(Generic[R]):
     """The tasks of one :func:`ordered_map` on their way: handed to idle workers, their
     results kept by task number until their turn comes."""
 
-    def __init__(self, tasks: Iterator[Any], idle: list[_Worker], busy: dict[Connection[Any, Any], _Worker]) -> None:
-        self.tasks = tasks
-        self.idle = idle
-        self.busy = busy  # connection -> the worker running a task
+    def __init__(self, tasks: Iterator[Any], workers: list[_Worker]) -> None:
+        self.tasks, self.workers = tasks, workers
         self.done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
         self.handed = self.yielded = 0
         self.exhausted = False
         self.lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
 
+    def busy(self) -> dict[Connection[Any, Any], _Worker]:
+        """The workers running a task, by their connections."""
+        return {worker.conn: worker for worker in self.workers if worker.busy}
+
     def hand_out(self) -> None:
         """Give the next tasks to the idle workers (at most :data:`BUFFER` handed out and not yielded)."""
-        while self.idle and not self.exhausted and self.lost is None and self.handed - self.yielded < BUFFER:
+        idle = [worker for worker in self.workers if not worker.busy]
+        while idle and not self.exhausted and self.lost is None and self.handed - self.yielded < BUFFER:
             task = next(self.tasks, _END)
             if task is _END:
                 self.exhausted = True
                 return
-            worker = self.idle.pop()
             try:
-                worker.give(self.handed, task)
+                idle.pop().give(self.handed, task)
             except WorkerError as exc:
                 self.lost = exc
                 return
-            self.busy[worker.conn] = worker
             self.handed += 1
 
     def collect(self) -> None:
         """Wait for results, and keep each at its task's number (a worker that died: :attr:`lost`)."""
-        for conn in wait(list(self.busy)):
-            worker = self.busy.pop(cast("Connection[Any, Any]", conn))  # (wait gives back what it was given)
+        busy = self.busy()
+        for conn in wait(list(busy)):
+            worker = busy[cast("Connection[Any, Any]", conn)]  # (wait gives back what it was given)
             try:
                 self.done[worker.task] = (True, worker.result())
             except Exception as exc:
@@ -153,7 +136,7 @@ class _Dispatch(Generic[R]):
                     self.lost = exc
                     continue
                 self.done[worker.task] = (False, exc)  # the task's own error: raised at its place
-            self.idle.append(worker)
+            worker.busy = False
 
 
 @contextlib.contextmanager
@@ -174,20 +157,31 @@ def in_background(
         not done; the worker also ends when this process does (even killed).
     :raises WorkerError: when the worker cannot be given the task (it has ended).
     """
-    context = multiprocessing.get_context()
-    mask = _block_signals()  # as in ordered_map: signals wait until the `try` that stops the worker
-    try:
-        worker = _Worker(context, fn, initializer, mask, [], stream=True)
-    except BaseException:
-        _restore_signals(mask)
-        raise
-    stream: Stream[R] = Stream(worker)
-    try:
-        _restore_signals(mask)
+    with _started(fn, initializer, 1, stream=True) as (worker,):
         worker.give(0, task)
-        yield stream
+        yield Stream(worker)
+
+
+@contextlib.contextmanager
+def _started(
+    fn: Callable[[Any], Any], initializer: Callable[[], None] | None, count: int, stream: bool = False
+) -> Iterator[list[_Worker]]:
+    """``count`` workers, ended on leaving (:func:`_stop`).  Signals wait while the workers
+    start: a worker takes them once its initializer has set its handlers, and this
+    process inside the ``try`` whose ``finally`` stops the workers.  (Delivered
+    earlier, they left workers that never ended.)"""
+    context = multiprocessing.get_context()
+    workers: list[_Worker] = []
+    mask = _block_signals()
+    try:
+        try:
+            for _ in range(count):
+                workers.append(_Worker(context, fn, initializer, mask, [w.conn for w in workers], stream))
+        finally:
+            _restore_signals(mask)
+        yield workers
     finally:
-        _stop([worker], {} if stream.done else {worker.conn: worker})
+        _stop(workers)
 
 
 class Stream(Generic[R]):
@@ -196,8 +190,11 @@ class Stream(Generic[R]):
 
     def __init__(self, worker: _Worker) -> None:
         self._worker = worker
-        #: every item has been read (or the task's error raised): the worker is done
-        self.done = False
+
+    @property
+    def done(self) -> bool:
+        """Every item has been read (or the task's error raised): the worker is done."""
+        return not self._worker.busy
 
     def ready(self) -> list[R]:
         """The items that have come and were not read yet, without waiting (``[]``: none).
@@ -224,10 +221,10 @@ class Stream(Generic[R]):
         try:
             kind, value = self._worker.result()
         except Exception:  # the task's error, or the worker gone: no more to come
-            self.done = True
+            self._worker.busy = False
             raise
         if kind == "end":
-            self.done = True
+            self._worker.busy = False
             return []
         return [value]
 
@@ -250,6 +247,7 @@ class _Worker:
         stream: bool = False,
     ) -> None:
         self.task = -1  # the number of the task handed to it last
+        self.busy = False  # running a task (or, with ``stream``, its items not all read)
         self.alive = True
         self.conn, child = context.Pipe()
         # the worker closes its copies of this end and of the earlier workers' ends, so
@@ -269,7 +267,7 @@ class _Worker:
 
         :raises WorkerError: when the worker has ended.
         """
-        self.task = number
+        self.task, self.busy = number, True
         try:
             self.conn.send((task,))  # (a task may itself be None, the signal to end)
         except (BrokenPipeError, ConnectionResetError):
@@ -312,11 +310,11 @@ class _Worker:
         raise WorkerError(f"a worker process {how} before it finished its task")
 
 
-def _stop(workers: list[_Worker], busy: dict[Connection[Any, Any], _Worker]) -> None:
+def _stop(workers: list[_Worker]) -> None:
     """End every worker: idle ones when told (at once), busy ones killed (their
     tasks are no longer wanted), and any that has not ended in time."""
     for worker in workers:
-        if worker.conn in busy:
+        if worker.busy:
             worker.process.kill()
         else:
             with contextlib.suppress(OSError, ValueError):

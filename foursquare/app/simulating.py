@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .sweep import SweepCsv, Workers, int_or_none, limit_text, rules_text
+from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..bots.simulate import DealTally, GameResult
@@ -50,7 +50,7 @@ class SimulateSweep:
         """An empty tally of this sweep's games (``paired``: the first bot against the second)."""
         from ..bots.simulate import DealTally
 
-        return DealTally(self.names, self.rules.deck_size - self.rules.size * self.rules.size, paired=paired)
+        return DealTally(self.names, best_score(self.rules), paired=paired)
 
     def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
         """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
@@ -82,21 +82,35 @@ def by_deal(results: Iterable[GameResult], bots: int) -> Iterator[list[GameResul
             deal = []
 
 
-def game_of_row(row: dict[str, str]) -> GameResult:
-    """A game as its CSV row gives it back, for the summary of a resumed run.  The row
-    has the game's total time and its slowest move only: that move keeps its time and
-    each other move counts at the mean of the rest (so the summary counts every move,
-    its worst move time is exact, and its median time per move mixes these means with
-    the times measured by this run).
+def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:
+    """A game as its CSV row gives it back, for the summary of a resumed run, each value
+    checked.  The row has the game's total time and its slowest move only: that move
+    keeps its time and each other move counts at the mean of the rest (so the summary
+    counts every move, its worst move time is exact, and its median time per move
+    mixes these means with the times measured by this run).
 
-    :raises ValueError: for a value the sweep never writes.
+    :raises ValueError: for a value the sweep never writes under ``rules`` (saying which).
     """
     from ..bots.simulate import GameResult
+    from ..engine.outcome import Reason
 
-    if row["status"] not in ("won", "lost"):
-        raise ValueError(f"status {row['status']!r}")
-    moves, seconds, slowest = int(row["moves"]), float(row["seconds"]), float(row["slowest_move_seconds"])
-    if not 0 <= slowest <= seconds + 1e-6:
+    status, reason, score, deck = row["status"], row["reason"], row["score"], rules.deck_size
+    seconds, slowest = seconds_of(row["seconds"], "seconds"), seconds_of(row["slowest_move_seconds"], "slowest_move_seconds")
+    if status == "won":
+        won = count_of(score, 0, best_score(rules), "score")
+        if reason != "":
+            raise ValueError(f"reason {reason!r} for a game won")
+        moves = count_of(row["moves"], deck - won, deck - won, "moves")
+    elif status == "lost":
+        if reason not in {str(r) for r in Reason if r is not Reason.NO_PLACEMENT or rules.can_run_out_of_room}:
+            raise ValueError(f"reason {reason!r} for a game lost")
+        if score != "":
+            raise ValueError(f"score {score!r} for a game lost")
+        fewest, most = (deck, deck) if reason == Reason.STOCK_EMPTY else (1, deck - (reason == Reason.NO_PLACEMENT))
+        moves = count_of(row["moves"], fewest, most, "moves")
+    else:
+        raise ValueError(f"status {status!r}")
+    if slowest > seconds + 1e-6:
         raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
     times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
-    return GameResult(row["bot"], int(row["deal"]), row["status"], row["reason"] or None, int_or_none(row["score"]), moves, times)
+    return GameResult(row["bot"], int(row["deal"]), status, reason or None, int_or_none(score), moves, times)

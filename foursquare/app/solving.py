@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
-from .sweep import SweepCsv, Workers, int_or_none, limit_text, rules_text
+from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -62,18 +62,35 @@ class SolveSweep:
         )
 
 
-def solution_of_row(row: dict[str, str]) -> Solution:
+def solution_of_row(row: dict[str, str], rules: Rules) -> Solution:
     """A deal's result as its CSV row gives it back, for the summary of a resumed run
-    (without the moves, which the summary does not use).
+    (without the moves, which the summary does not use), each value checked.
 
-    :raises ValueError: for a value the sweep never writes.
+    :raises ValueError: for a value the sweep never writes under ``rules`` (saying which).
     """
+    from ..engine.layout import CELL_NAMES, STRIDE
     from ..solver import Outcome, Solution
 
-    return Solution(
-        Outcome(row["status"]), int_or_none(row["score"]), (), int(row["nodes"]), float(row["seconds"]),
-        int_or_none(row["max_score"]),
-    )
+    status, score, best = row["status"], row["score"], row["max_score"]
+    if status not in {str(o) for o in Outcome}:
+        raise ValueError(f"status {status!r}")
+    nodes = count_of(row["nodes"], 0, count_of(row["max_nodes"], 1, None, "max_nodes"), "nodes")  # the search stops at its limit
+    seconds = seconds_of(row["seconds"], "seconds")
+    if status == "solved":
+        won = count_of(score, 0, best_score(rules), "score")
+        if best != score:
+            raise ValueError(f"max_score {best!r} of a solved deal of score {score}")
+        cells = {CELL_NAMES[r * STRIDE + c] for r in range(rules.frame) for c in range(rules.frame)}
+        moves = row["moves"].split(" ")
+        if len(moves) != rules.deck_size - won or not set(moves) <= cells:
+            raise ValueError(f"moves {row['moves']!r}: not the {rules.deck_size - won} cells of a win of score {won}")
+    elif score != "" or row["moves"] != "":
+        raise ValueError(f"a score or moves for status {status}")
+    elif status == "no-win" and best != "":
+        raise ValueError(f"max_score {best!r} where no win exists")
+    elif best != "":
+        count_of(best, 0, best_score(rules), "max_score")
+    return Solution(Outcome(status), int_or_none(score), (), nodes, seconds, int_or_none(best))
 
 
 class DealsToSolve(Sequence[int]):
@@ -106,7 +123,3 @@ class DealsToSolve(Sequence[int]):
         if not 0 <= index < len(self):
             raise IndexError("deal index out of range")
         return self.again[index] if index < len(self.again) else self.rest[index - len(self.again)]
-
-    def __iter__(self) -> Iterator[int]:
-        yield from self.again
-        yield from self.rest

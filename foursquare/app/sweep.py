@@ -23,7 +23,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
 from .files import LockedFile, claim
@@ -109,8 +109,8 @@ class SweepCsv:
     :ivar header: the command's CSV column names.
     :ivar settings: ``(column, value)`` for each setting column: the value this run writes there.
     :ivar deals: the run's deal range: the file's rows must be its first deals.
-    :ivar parse: reads a row (a mapping of the header's names); raises
-        :class:`ValueError` for a value this command does not write.
+    :ivar parse: reads a row (a mapping of the header's names) written under the run's
+        rules; raises :class:`ValueError` for a value this command does not write there.
     :ivar bots: for simulate: the bots, in the order of each deal's rows (a ``bot``
         column); ``None``: one row a deal.
     :ivar limit: the setting column of a limit this run may be above (solve:
@@ -126,7 +126,7 @@ class SweepCsv:
     header: Sequence[str]
     settings: Sequence[tuple[str, str]]
     deals: range
-    parse: Callable[[dict[str, str]], Any]
+    parse: Callable[[dict[str, str], Rules], Any]
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
@@ -198,7 +198,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         os.ftruncate(held.fd, found.end)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
         if found.again:
-            journal = Journal.start(held, layout)
+            journal = Journal(held, layout)
         fd, held.fd = held.fd, -1
     except BaseException:
         held.release()
@@ -255,8 +255,7 @@ class RowWriter:
 LONGEST_LINE = 1 << 16
 
 
-@dataclass
-class _Found:
+class _Found(NamedTuple):
     """What :func:`_read` found in a file: its rows (whole deals), the byte offset
     after the last one, whether the header is still to be written, and the deals of
     the rows to be solved again."""
@@ -274,73 +273,53 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     (the header, or the row due there) is left out (to be cut); anything else that
     is not what this command writes is refused, the file untouched.
     """
-    rules = _rules_of(layout.settings)
-    count = 0  # the rows kept (whole deals)
-    pending: list[Any] = []  # the rows of a deal not every bot has finished yet
-    again: list[int] = []  # the deals of the rows to be solved again (one row a deal)
+    rules = _rules_of(dict(layout.settings)["rules"])
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
     first = raw.readline(LONGEST_LINE)
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
     if _header_due(path, first[start:], layout.header):
-        return _Found(0, start, True, again)
-    keep_at = offset = len(first)  # the offset after the last whole deal; after the last line read
-    number = 1
-    while data_line := raw.readline(LONGEST_LINE):
-        number += 1
-        offset += len(data_line)
-        if not data_line.endswith(b"\n"):
-            if len(data_line) == LONGEST_LINE:
+        return _Found(0, start, True, [])
+    found, offset = _Found(0, len(first), False, []), len(first)
+    pending: list[Any] = []  # the rows of a deal not every bot has finished yet
+    for number, line in enumerate(iter(lambda: raw.readline(LONGEST_LINE), b""), start=2):
+        index = found.rows + len(pending)  # the row due here, counting every bot's
+        if not line.endswith(b"\n"):
+            if len(line) == LONGEST_LINE:
                 raise FormatError(path, number, f"the line is too long (over {LONGEST_LINE:,} bytes): not a CSV this command wrote")
-            # the last line, cut short (a crash): dropped, if it is the start of the row due
-            _check_cut_line(_Place(path, number, count + len(pending)), data_line, layout)
+            _check_cut_line(path, number, index, line, layout)  # the last line, cut short (a crash): dropped
             break
-        parsed, solve_again = _read_row(_Place(path, number, count + len(pending)), data_line, layout, rules)
+        offset += len(line)
+        parsed, solve_again = _read_row(path, number, index, line, layout, rules)
         if solve_again:  # (one row a deal: SweepCsv.limit) kept in the file, not handed to keep
-            again.append(layout.deals[count // layout.group])
+            found.again.append(layout.deals[found.rows // layout.group])
         else:
             pending.append(parsed)
         if solve_again or len(pending) == layout.group:
             if pending:
                 keep(pending)
-            count += layout.group
-            pending = []
-            keep_at = offset
-    return _Found(count, keep_at, False, again)
+            found, pending = found._replace(rows=found.rows + layout.group, end=offset), []
+    return found
 
 
-@dataclass(frozen=True)
-class _Place:
-    """Where a line of the file is: the file's name, its line number, and the index of
-    the row due there (from 0, counting every bot's row)."""
-
-    path: str
-    number: int
-    index: int
-
-
-def _read_row(place: _Place, data_line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
-    """The row of one whole line, parsed, if it is the row due at its place with this
-    run's settings (and whether it is to be solved again: :attr:`SweepCsv.limit`):
+def _read_row(path: str, number: int, index: int, line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
+    """The row of one whole line, parsed, if it is the row due at its place (``index``)
+    with this run's settings (and whether it is to be solved again: :attr:`SweepCsv.limit`):
     else :class:`FormatError` or :class:`~foursquare.errors.AgreementError`."""
-    path, number = place.path, place.number
-    end_bytes = LINE_END.encode()
-    lf_only = not data_line.endswith(end_bytes)
+    lf_only = not line.endswith(LINE_END.encode())
     if lf_only:  # read as if it ended in CR LF: only a row that is whole but for that is told so
-        data_line = data_line[:-1] + end_bytes
+        line = line[:-1] + LINE_END.encode()
     try:
-        row = _row_of(path, number, data_line, layout.header)
-        again = _check_row(place, row, layout)
+        row = _row_of(path, number, line, layout.header)
+        again = _check_row(path, number, index, row, layout)
         try:
-            _check_values(row, rules)
-            parsed = layout.parse(row)
+            parsed = layout.parse(row, rules)
         except (ValueError, KeyError) as exc:
             raise FormatError(path, number, f"a value this command does not write ({exc}): not a CSV this command wrote") from None
     except AgreementError:
-        if lf_only:  # a row of this command, but for its line end
-            raise FormatError(path, number, _LF_WORDS) from None
-        raise
-    if lf_only:
+        if not lf_only:
+            raise
+    if lf_only:  # a row of this command, but for its line end
         raise FormatError(path, number, _LF_WORDS)
     return parsed, again
 
@@ -419,10 +398,10 @@ def _csv_line(fields: Sequence[object]) -> str:
     return out.getvalue()
 
 
-def _check_cut_line(place: _Place, data: bytes, layout: SweepCsv) -> None:
+def _check_cut_line(path: str, number: int, index: int, data: bytes, layout: SweepCsv) -> None:
     """A last line without a line end may be cut only when it is the start of the row
-    due at its place (a crash while it was written): else :class:`FormatError`."""
-    header, deals, bots, index, group = layout.header, layout.deals, layout.bots, place.index, layout.group
+    due at its place (``index``; a crash while it was written): else :class:`FormatError`."""
+    header, deals, bots, group = layout.header, layout.deals, layout.bots, layout.group
     text = data.decode("ascii", errors="replace")  # (a row is ASCII text)
     body = text[:-1] if text.endswith("\r") else text
     fields = body.split(",")
@@ -441,24 +420,23 @@ def _check_cut_line(place: _Place, data: bytes, layout: SweepCsv) -> None:
             good = False
     if not good:
         raise FormatError(
-            place.path, place.number, "a last line without its line end that is not the start of the row due there: "
+            path, number, "a last line without its line end that is not the start of the row due there: "
             "not a CSV this command wrote (it is left as it is)"
         )
 
 
-def _rules_of(settings: Sequence[tuple[str, str]]) -> Rules:
-    """The rule set whose :func:`rules_text` is this run's ``rules`` setting.
+def _rules_of(text: str) -> Rules:
+    """The rule set whose :func:`rules_text` is ``text`` (a ``rules`` cell).
 
     >>> from foursquare.engine.rules import PRESETS, STANDARD
-    >>> all(_rules_of([("rules", rules_text(r))]) == r for r in PRESETS.values())
+    >>> all(_rules_of(rules_text(r)) == r for r in PRESETS.values())
     True
     >>> custom = STANDARD.with_changes(size=5, self_flip=True, ties="count")
-    >>> _rules_of([("rules", rules_text(custom))]) == custom
+    >>> _rules_of(rules_text(custom)) == custom
     True
     """
     from ..engine.rules import PRESETS, STANDARD
 
-    text = next(value for column, value in settings if column == "rules")
     if text in PRESETS:
         return PRESETS[text]
     kinds = STANDARD.parameters()
@@ -470,13 +448,10 @@ def _rules_of(settings: Sequence[tuple[str, str]]) -> Rules:
     return STANDARD.with_changes(**changes)
 
 
-def _count(text: str, low: int, high: int | None, what: str) -> int:
-    """A whole number as this command writes it (digits, no sign, no leading 0), from
-    ``low`` to ``high`` (``None``: no upper bound), else :class:`ValueError`."""
-    if (
-        not text.isascii() or not text.isdigit() or (text.startswith("0") and text != "0") or len(text) > _DIGITS
-        or not low <= int(text) <= (int(text) if high is None else high)
-    ):
+def count_of(text: str, low: int, high: int | None, what: str) -> int:
+    """A CSV cell as a whole number as the commands write one (digits, no sign, no
+    leading 0), from ``low`` to ``high`` (``None``: no upper bound), else :class:`ValueError`."""
+    if not _is_deal_number(text) or len(text) > _DIGITS or not low <= int(text) <= (int(text) if high is None else high):
         raise ValueError(f"{what} {text!r}: not a whole number from {low}" + ("" if high is None else f" to {high}"))
     return int(text)
 
@@ -488,84 +463,24 @@ _DIGITS = 20
 _SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?")
 
 
-def _seconds(text: str, what: str) -> None:
-    """A number of seconds as the commands write it: finite, from 0, else :class:`ValueError`."""
+def seconds_of(text: str, what: str) -> float:
+    """A CSV cell as a number of seconds as the commands write one: finite, from 0, else :class:`ValueError`."""
     if not _SECONDS.fullmatch(text) or not math.isfinite(float(text)):
         raise ValueError(f"{what} {text!r}: not a number of seconds from 0")
+    return float(text)
 
 
-def _check_values(row: dict[str, str], rules: Rules) -> None:
-    """Every value of a row of ``solve --deals`` (a ``max_score`` column) or of
-    ``simulate`` (a ``reason`` column) is one the command writes under ``rules``
-    (RULES.md §5: a score is the cards left in the stock, 0 to the deck size minus
-    the grid's piles), else :class:`ValueError` saying which."""
-
-    top = rules.deck_size - rules.size * rules.size  # the best score: every pile of one card
-    if "max_score" in row:  # solve
-        _check_solve_values(row, rules, top)
-    else:
-        _check_simulate_values(row, rules, top)
+def best_score(rules: Rules) -> int:
+    """The best score under ``rules`` (RULES.md §5: a score is the cards left in the
+    stock, at most the deck size less the grid's piles)."""
+    return rules.deck_size - rules.size * rules.size
 
 
-def _check_solve_values(row: dict[str, str], rules: Rules, top: int) -> None:
-    """:func:`_check_values` of a row of ``solve --deals`` (``top``: the best score)."""
-    from ..engine.layout import CELL_NAMES, STRIDE
-    from ..solver import Outcome
-
-    status, score = row["status"], row["score"]
-    if status not in {str(o) for o in Outcome}:
-        raise ValueError(f"status {status!r}")
-    _count(row["nodes"], 0, _count(row["max_nodes"], 1, None, "max_nodes"), "nodes")  # the search stops at its limit
-    _seconds(row["seconds"], "seconds")
-    if status == "solved":
-        won = _count(score, 0, top, "score")
-        if row["max_score"] != score:
-            raise ValueError(f"max_score {row['max_score']!r} of a solved deal of score {score}")
-        frame = range(rules.frame)
-        cells = {CELL_NAMES[r * STRIDE + c] for r in frame for c in frame}
-        moves = row["moves"].split(" ")
-        if len(moves) != rules.deck_size - won or not set(moves) <= cells:
-            raise ValueError(f"moves {row['moves']!r}: not the {rules.deck_size - won} cells of a win of score {won}")
-        return
-    if score != "" or row["moves"] != "":
-        raise ValueError(f"a score or moves for status {status}")
-    if status == "no-win" and row["max_score"] != "":
-        raise ValueError(f"max_score {row['max_score']!r} where no win exists")
-    if row["max_score"] != "":
-        _count(row["max_score"], 0, top, "max_score")
-
-
-def _check_simulate_values(row: dict[str, str], rules: Rules, top: int) -> None:
-    """:func:`_check_values` of a row of ``simulate`` (``top``: the best score)."""
-    from ..engine.outcome import Reason
-
-    status, score = row["status"], row["score"]
-    _seconds(row["seconds"], "seconds")
-    _seconds(row["slowest_move_seconds"], "slowest_move_seconds")
-    if status == "won":
-        won = _count(score, 0, top, "score")
-        if row["reason"] != "":
-            raise ValueError(f"reason {row['reason']!r} for a game won")
-        _count(row["moves"], rules.deck_size - won, rules.deck_size - won, "moves")
-    elif status == "lost":
-        reasons = {str(r) for r in Reason if r is not Reason.NO_PLACEMENT or rules.can_run_out_of_room}
-        if row["reason"] not in reasons:
-            raise ValueError(f"reason {row['reason']!r} for a game lost")
-        if score != "":
-            raise ValueError(f"score {score!r} for a game lost")
-        if row["reason"] == Reason.STOCK_EMPTY:
-            _count(row["moves"], rules.deck_size, rules.deck_size, "moves")
-        else:
-            _count(row["moves"], 1, rules.deck_size - (row["reason"] == Reason.NO_PLACEMENT), "moves")
-    else:
-        raise ValueError(f"status {status!r}")
-
-
-def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
-    """A row is the one due at its place with this run's settings, else
+def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: SweepCsv) -> bool:
+    """A row is the one due at its place (``index``) with this run's settings, else
     :class:`~foursquare.errors.AgreementError`; whether it is to be solved again (an unknown row of a
     lower :attr:`SweepCsv.limit`)."""
-    where = f"{shown_name(place.path)}:{place.number}"
+    where = f"{shown_name(path)}:{number}"
     again = False
     deal = shown_field(row["deal"])
     for column, value in layout.settings:
@@ -584,7 +499,7 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
                     f"{value} to solve the unknown deals again under it, or resume with {option} {row[column]}"
                 )
             again = True
-    bots, deals, index = layout.bots, layout.deals, place.index
+    bots, deals = layout.bots, layout.deals
     if bots and row["bot"] != bots[index % layout.group]:
         raise _mismatch(
             where, f"deal {deal} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
@@ -598,7 +513,7 @@ def _check_row(place: _Place, row: dict[str, str], layout: SweepCsv) -> bool:
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
         raise FormatError(
-            shown_name(place.path), place.number, f"deal {deal}: a deal number this command never writes: not a CSV it wrote"
+            shown_name(path), number, f"deal {deal}: a deal number this command never writes: not a CSV it wrote"
         )
     if row["deal"] != str(due):
         if index == 0:
@@ -623,15 +538,6 @@ def int_or_none(text: str) -> int | None:
 
 # --- solving the unknown rows again under a higher limit: the journal and the merge -----------
 
-def journal_path(path: str) -> str:
-    """The journal beside the ``--output`` file ``path`` (links followed: beside the real file).
-
-    >>> journal_path("/tmp/table.csv")
-    '/tmp/table.csv.escalating'
-    """
-    return os.path.realpath(path) + JOURNAL_SUFFIX
-
-
 def shown_journal(path: str, real: str) -> str:
     """How messages name the journal of the file named ``path`` (its real file
     ``real``): beside the name given, unless that name is a link (then beside the
@@ -653,45 +559,37 @@ def discard_journal(path: str) -> None:
     """
     if not os.path.isfile(path):  # (standard output, a device: no journal of theirs)
         return
-    journal = journal_path(path)
+    journal = os.path.realpath(path) + JOURNAL_SUFFIX  # (links followed: beside the real file)
     with contextlib.suppress(FileNotFoundError):
         if stat.S_ISREG(os.lstat(journal).st_mode):
             os.unlink(journal)
 
 
-class Journal:
+class Journal(RowWriter):
     """The rows of the deals a run solves again (:attr:`SweepCsv.limit`), in deal
     order, written whole as they come (:class:`RowWriter`) to the journal beside
-    the ``--output`` file (:func:`journal_path`): a CSV with the file's header,
+    the ``--output`` file (:data:`JOURNAL_SUFFIX`): a CSV with the file's header,
     whose rows replace the file's rows of the same deals when it is merged
-    (:func:`merge_journal`).  Made by :func:`resume_csv`, which holds the file."""
+    (:func:`merge_journal`).  Made by :func:`resume_csv`, which holds the file:
+    a new journal (any old one was merged and removed), its header written.
 
-    def __init__(self, main: str, path: str, layout: SweepCsv, stream: IO[str]) -> None:
-        self.main, self.path, self.layout = main, path, layout
-        self.shown = shown_journal(path, main)
-        self.stream = stream
-        self.writer = RowWriter(stream, self.shown)
+    :raises OSError: naming the journal, when it cannot be created or written.
+    """
 
-    @classmethod
-    def start(cls, held: LockedFile, layout: SweepCsv) -> Journal:
-        """A new journal beside ``held``'s file (any old one was merged and removed),
-        its header written.
-
-        :raises OSError: naming the journal, when it cannot be created or written.
-        """
-        name = held.real + JOURNAL_SUFFIX
+    def __init__(self, held: LockedFile, layout: SweepCsv) -> None:
+        self.main, self.real, self.layout = held.path, held.real, layout
+        shown = shown_journal(held.path, held.real)
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(name, flags, 0o666)
+            fd = os.open(held.real + JOURNAL_SUFFIX, flags, 0o666)
         except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
-        journal = cls(held.real, held.path, layout, os.fdopen(fd, "w", newline="", encoding="utf-8"))
+            raise OSError(exc.errno, exc.strerror, shown) from None
+        super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), shown)
         try:
-            journal.writer.write(layout.header)
+            self.write(layout.header)
         except BaseException:
-            journal.stream.close()
+            self.stream.close()
             raise
-        return journal
 
     def merge(self, stream: IO[str]) -> IO[str]:
         """Merge the journal into the file (:func:`merge_journal`), which ``stream``
@@ -702,7 +600,7 @@ class Journal:
         :raises OSError: naming the file; :raises FormatError: for a damaged journal.
         """
         self.stream.close()
-        held = LockedFile(self.path, self.main, os.dup(stream.fileno()), created=False)
+        held = LockedFile(self.main, self.real, os.dup(stream.fileno()), created=False)
         try:
             merge_journal(held, self.layout)
             os.lseek(held.fd, 0, os.SEEK_END)
@@ -714,7 +612,7 @@ class Journal:
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
 
 
-def merge_journal(held: LockedFile, layout: SweepCsv) -> int:
+def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
     """Merge the journal beside ``held``'s file into it, if there is one: the file
     rewritten whole (:meth:`LockedFile.rewrite_chunks`: a temporary file renamed
     over it, so that it is always the old text or the new), each row that a row of
@@ -727,124 +625,92 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> int:
     follow).  A last line of the journal without its line end (a crash while it
     was written) is left out: its deal is solved again.
 
-    :returns: the rows replaced.
     :raises FormatError: naming the journal's line, when it is not the rows solved
         again of this file (the file untouched, the journal kept).
     :raises OSError: naming the file, when it cannot be rewritten (the journal kept).
     """
-    name = held.real + JOURNAL_SUFFIX
+    name, shown = held.real + JOURNAL_SUFFIX, shown_journal(held.path, held.real)
     try:
         journal = open(name, "rb")  # (closed below, before it is removed)
     except FileNotFoundError:
-        return 0
+        return
+
+    def error(number: int, words: str) -> FormatError:
+        return FormatError(
+            shown, number, f"{words}: not the rows of {shown_name(held.path)} solved again; remove it, or move it away, and resume again"
+        )
+
     with journal:
-        rows = _JournalRows(journal, held, layout)
-        if rows.due is not None:
-            size = held.size()
+        try:
+            _header_due(shown, journal.readline(LONGEST_LINE), layout.header)
+        except FormatError as exc:
+            if "header" not in exc.facts:
+                raise
+            raise error(1, "it does not begin with this command's header line") from None
+        rows = _journal_rows(journal, shown, layout, error)
+        if (first := next(rows, None)) is not None:
             with os.fdopen(os.dup(held.fd), "rb") as raw:
-                raw.seek(0)
-                held.rewrite_chunks(_merged(raw, size, rows))
+                held.rewrite_chunks(_merged(raw, held.size(), first, rows, held.path, layout, error))
     try:
         os.unlink(name)
     except FileNotFoundError:
         pass
     except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, shown_journal(held.path, held.real)) from None
-    return rows.merged
+        raise OSError(exc.errno, exc.strerror, shown) from None
 
 
-@dataclass(frozen=True)
-class _JournalRow:
-    """A row of the journal: its line (CR LF included), its fields, its line number."""
-
-    line: bytes
-    row: dict[str, str]
-    number: int
-
-    @property
-    def deal(self) -> str:
-        return self.row["deal"]
+#: A row of a journal: its line number, its line (CR LF included), its fields.
+_JournalRow = tuple[int, bytes, dict[str, str]]
 
 
-class _JournalRows:
-    """The rows of a journal, read one at a time, each checked: a row this command
-    writes, of a deal after the one before (:attr:`due`: the next, ``None`` at the end)."""
-
-    def __init__(self, raw: IO[bytes], held: LockedFile, layout: SweepCsv) -> None:
-        self.raw, self.main, self.layout = raw, held.path, layout
-        self.shown = shown_journal(held.path, held.real)
-        self.number = 1
-        self.merged = 0
-        self.due: _JournalRow | None = None
-        try:
-            fresh = _header_due(self.shown, raw.readline(LONGEST_LINE), layout.header)
-        except FormatError as exc:
-            if "header" not in exc.facts:
-                raise
-            raise self.error("it does not begin with this command's header line") from None
-        if not fresh:  # (a header cut short: no rows yet)
-            self.advance()
-
-    def advance(self) -> None:
-        """Read the next row into :attr:`due`."""
-        line = self.raw.readline(LONGEST_LINE)
-        self.number += 1
-        if not line.endswith(b"\n"):  # the end, or a last line cut short (a crash): left out
-            self.due = None
+def _journal_rows(raw: IO[bytes], shown: str, layout: SweepCsv, error: Callable[[int, str], FormatError]) -> Iterator[_JournalRow]:
+    """The rows of a journal after its header, read one at a time, each checked: a row
+    this command writes, of a deal after the one before (a last line cut short is left out)."""
+    last = -1
+    for number, line in enumerate(iter(lambda: raw.readline(LONGEST_LINE), b""), start=2):
+        if not line.endswith(b"\n"):  # a last line cut short (a crash): left out
             return
         if not line.endswith(LINE_END.encode()):
-            raise self.error("a line that does not end in CR LF")
-        row = _row_of(self.shown, self.number, line, self.layout.header)
-        if not _is_deal_number(row["deal"]) or (self.due is not None and int(row["deal"]) <= int(self.due.deal)):
-            raise self.error(f"deal {shown_field(row['deal'])} does not follow the deal before it")
+            raise error(number, "a line that does not end in CR LF")
+        row = _row_of(shown, number, line, layout.header)
+        if not _is_deal_number(row["deal"]) or int(row["deal"]) <= last:
+            raise error(number, f"deal {shown_field(row['deal'])} does not follow the deal before it")
         try:
-            _check_values(row, _rules_of([("rules", row["rules"])]))
+            layout.parse(row, _rules_of(row["rules"]))
         except Exception as exc:  # (ValueError, KeyError, RulesError: any value this command never writes)
-            raise self.error(f"a value this command does not write ({exc})") from None
-        self.due = _JournalRow(line, row, self.number)
-
-    def replace(self, line: bytes) -> bytes:
-        """The line of the due row, which replaces the file's ``line`` (of the same deal),
-        if it supersedes it (:func:`merge_journal`); the next row read."""
-        due = self.due
-        assert due is not None
-        if line != due.line:
-            try:
-                old = _row_of(self.main, 0, line, self.layout.header)
-            except FormatError:
-                old = {}
-            limit = self.layout.limit
-            same = all(old.get(c) == due.row[c] for c, _ in self.layout.settings if c != limit)
-            if not (old.get("status") == UNKNOWN_STATUS and same and limit and _below(old.get(limit, ""), due.row[limit])):
-                raise self.error(f"deal {due.deal}: its row in {shown_name(self.main)} is not an unknown row under a lower {limit}")
-        self.merged += 1
-        self.advance()
-        return due.line
-
-    def error(self, words: str) -> FormatError:
-        """The refusal of the journal at the line read last."""
-        return FormatError(
-            self.shown, self.number,
-            f"{words}: not the rows of {shown_name(self.main)} solved again; remove it, or move it away, and resume again",
-        )
+            raise error(number, f"a value this command does not write ({exc})") from None
+        last = int(row["deal"])
+        yield number, line, row
 
 
-def _merged(raw: IO[bytes], size: int, rows: _JournalRows) -> Iterator[bytes]:
-    """The lines of the file ``raw`` (its first ``size`` bytes), the rows the journal
-    ``rows`` supersedes replaced (:func:`merge_journal`).
+def _merged(
+    raw: IO[bytes], size: int, due: _JournalRow | None, rows: Iterator[_JournalRow], main: str, layout: SweepCsv,
+    error: Callable[[int, str], FormatError],
+) -> Iterator[bytes]:
+    """The lines of the file ``raw`` (its first ``size`` bytes, read from its start), each
+    that the journal's row ``due`` (then the next of ``rows``) supersedes replaced (:func:`merge_journal`).
 
-    :raises FormatError: for a row of the journal of a deal the file has no row of.
+    :raises FormatError: for a row of the journal that supersedes no row of the file.
     """
-    left, at_start = size, True
+    raw.seek(0)
+    left, at_start, limit = size, True, layout.limit
     while left > 0 and (line := raw.readline(min(LONGEST_LINE, left))):
         left -= len(line)
-        due = rows.due
-        if due is not None and at_start and line.endswith(b"\n") and line.split(b",", 1)[0] == due.deal.encode():
-            line = rows.replace(line)
+        if due is not None and at_start and line.endswith(b"\n") and line.split(b",", 1)[0] == due[2]["deal"].encode():
+            number, new, row = due
+            if line != new:
+                try:
+                    old = _row_of(main, 0, line, layout.header)
+                except FormatError:
+                    old = {}
+                same = all(old.get(c) == row[c] for c, _ in layout.settings if c != limit)
+                if not (old.get("status") == UNKNOWN_STATUS and same and limit and _below(old.get(limit, ""), row[limit])):
+                    raise error(number, f"deal {row['deal']}: its row in {shown_name(main)} is not an unknown row under a lower {limit}")
+            line, due = new, next(rows, None)
         at_start = line.endswith(b"\n")
         yield line
-    if rows.due is not None:
-        raise rows.error(f"deal {rows.due.deal}: {shown_name(rows.main)} has no row of it")
+    if due is not None:
+        raise error(due[0], f"deal {due[2]['deal']}: {shown_name(main)} has no row of it")
 
 
 class SweepRows:
@@ -870,7 +736,7 @@ class SweepRows:
         """
         if self.journal is not None:
             if self.again:
-                self.journal.writer.write(fields)
+                self.journal.write(fields)
                 self.again -= 1
                 return
             self.merge()

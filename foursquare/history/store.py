@@ -151,54 +151,46 @@ def game_of(record: GameRecord) -> Game | None:
         return None
 
 
-def _check_header(path: str) -> None:
-    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new
-    database); what is not a regular file was refused before (:func:`_check_folder`)."""
-    try:
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
-            head = f.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
-    if head and head != SQLITE_HEADER:
-        raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
+def _check_file(path: str, *, create: bool) -> bool:
+    """Whether the history file is there, after refusing what cannot be used: the
+    history's name taken by something that is not a file (a directory, a FIFO, a
+    device, a socket: it is never opened), a file that is not SQLite (its header;
+    an empty file is a new database), a file whose mode has no write bit for a
+    writer (``create``: refused, as :mod:`foursquare.app.files` refuses such files,
+    even for root), a folder on its way that is a file or cannot be searched
+    (permissions), or a folder that exists, without the file, but cannot hold it
+    (:func:`_check_room`).  A folder that does not exist yet is no fault: the
+    history is empty (and made at the first write).
 
-
-def _check_folder(path: str) -> None:
-    """Refuse a history whose place cannot be used: the history's name taken by
-    something that is not a file (a directory, a FIFO, a device, a socket: it is
-    never opened), a folder on its way that is a
-    file, or one that cannot be searched (permissions), or a folder that exists,
-    without the file, but cannot hold it (read-only, or no place for files, as
-    ``/proc``: a file made there and removed at once tells).  A folder that does
-    not exist yet is no fault: the history is empty (and made at the first write).
-
-    :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
+    :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer;
+    :raises PermissionError: for a read-only file with ``create``.
     """
     try:
         mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
+            why = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+            raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {why}, not a file")
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
+            head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         _check_room(path)
-        return
+        return False
     except NotADirectoryError:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
     except OSError as exc:
         raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
+    if head and head != SQLITE_HEADER:
+        raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
+    if create and not mode & stat.S_IWUSR:
+        raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
+    return True
 
 
-#: What a path that is not a regular file is, in words, by the test of its mode.
-_KINDS = (
-    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-)
-
-
-def _file_kind(mode: int) -> str:
-    """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
-    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+#: What a path that is not a regular file is, in words, by the type in its mode.
+_KINDS = {
+    stat.S_IFDIR: "a directory", stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
+}
 
 
 def _check_room(path: str) -> None:
@@ -279,17 +271,6 @@ def _not_a_folder(path: str) -> str:
     return os.strerror(errno.ENOTDIR)
 
 
-def _refuse_read_only(path: str) -> None:
-    """Refuse to write a history file whose mode has no write bit for its owner (as
-    :mod:`foursquare.app.files` refuses such files, even for root)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return
-    if stat.S_ISREG(mode) and not mode & stat.S_IWUSR:
-        raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
-
-
 def _not_history(path: str, why: str) -> str:
     return (
         f"{shown_name(path)}: not a foursquare history ({why}); it is left as it is:"
@@ -330,23 +311,17 @@ class HistoryStore:
         Without ``create`` nothing is written, and a history in a read-only folder
         or on a read-only file system is read as it is (:func:`_reader`).
         """
-        _check_folder(path)
-        if not create and not os.path.exists(path):
+        if not _check_file(path, create=create) and not create:
             return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
-        _check_header(path)
         if create:
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             except OSError as exc:
                 raise HistoryStoreError(f"{shown_name(path)}: cannot make its folder: {exc.strerror or exc}") from None
-        if create:
-            _refuse_read_only(path)
         try:
             db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
         except sqlite3.OperationalError as exc:
             raise _unreadable(path, exc) from exc
-        except sqlite3.Error as exc:
-            raise HistoryStoreError(f"{shown_name(path)}: cannot open the history: {exc}") from None
         store = cls(path, db)
         try:
             version = store._check()
@@ -356,13 +331,10 @@ class HistoryStore:
                 db.close()
                 store._db = sqlite3.connect(":memory:", isolation_level=None)
                 store._created()
-        except sqlite3.OperationalError as exc:
+        except BaseException as exc:
             store._db.close()
-            if create:
-                raise
-            raise _unreadable(path, exc) from exc
-        except BaseException:
-            store._db.close()
+            if isinstance(exc, sqlite3.OperationalError) and not create:
+                raise _unreadable(path, exc) from exc
             raise
         return store
 
@@ -379,11 +351,8 @@ class HistoryStore:
         """
         try:
             self._db.execute("BEGIN")  # one snapshot: the version and the tables of the same moment
-            try:
+            with self._db:  # (ended, committed or rolled back, whatever happens)
                 version, tables = self._version(), self._tables()
-            finally:
-                if self._db.in_transaction:
-                    self._db.execute("COMMIT")
             if version > SCHEMA_VERSION:
                 raise HistoryStoreError(
                     f"{shown_name(self.path)}: the history was written by a newer foursquare (schema version"
@@ -422,16 +391,11 @@ class HistoryStore:
         if version != 0:
             return
         self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._db:  # committed, or rolled back on any error
             if self._version() == 0:  # another writer may have created it meanwhile
                 for statement in _STATEMENTS:
                     self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
 
     def _tables(self) -> set[str]:
         return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -550,7 +514,7 @@ class HistoryStore:
         added = already = repeated = 0
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._db:  # committed, or rolled back on any error (none added)
             there = {record.digest for record in self}  # every row read as every reader reads it
             given: set[bytes] = set()
             for game in games:
@@ -563,11 +527,6 @@ class HistoryStore:
                     given.add(key)
                     self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
                     added += 1
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
         return Imported(added, already, repeated)
 
     # ------------------------------------------------------------ reading

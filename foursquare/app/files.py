@@ -67,16 +67,10 @@ def os_error_words(exc: OSError) -> str:
     >>> os_error_words(OSError(errno.EACCES, None))
     'Permission denied'
     """
-    number = exc.errno
-    text = exc.strerror
-    if not text and isinstance(number, int):
-        text = os.strerror(number)
-    if not text:
-        text = str(exc.args[0]) if exc.args else type(exc).__name__
-    gloss = _GLOSS.get(number) if isinstance(number, int) else None
-    if gloss and isinstance(number, int) and text == os.strerror(number):
-        text = f"{text} ({gloss})"
-    return text
+    number = exc.errno if isinstance(exc.errno, int) else None
+    text = exc.strerror or (os.strerror(number) if number else None) or (str(exc.args[0]) if exc.args else type(exc).__name__)
+    gloss = _GLOSS.get(number) if number else None
+    return f"{text} ({gloss})" if gloss and number and text == os.strerror(number) else text
 
 
 def is_read_only(mode: int) -> bool:
@@ -148,17 +142,16 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
         stdin``): kept when stdin is a regular file (``< moves.txt``); ``None``: not kept.
     """
     kept: list[_Input] = []
-    named = [(f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"]
-    for what, path in named:
+    files: list[tuple[str, str | int]] = [
+        (f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"
+    ]
+    if stdin is not None:
+        files.append((stdin, 0))  # standard input, by its descriptor
+    for what, file in files:
         with contextlib.suppress(OSError, ValueError):
-            info = os.stat(path)
+            info = os.stat(file)
             if stat.S_ISREG(info.st_mode):
                 kept.append(_Input(what, info.st_dev, info.st_ino))
-    if stdin is not None:
-        with contextlib.suppress(OSError, ValueError):
-            info = os.fstat(0)
-            if stat.S_ISREG(info.st_mode):
-                kept.append(_Input(stdin, info.st_dev, info.st_ino))
     _READ.extend(kept)
     try:
         yield
@@ -417,18 +410,12 @@ def _created_meanwhile(real: str, path: str) -> None:
     """Raise the refusal of a new file that another command created meanwhile:
     :data:`IN_USE` while that command holds it, else :data:`CREATED_MEANWHILE`."""
     try:
-        probe = os.open(real, os.O_RDONLY | _CLOEXEC)
+        with open(real, "rb") as probe:
+            _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
+    except BlockingIOError:
+        raise
     except OSError:
-        probe = -1
-    if probe >= 0:
-        try:
-            _lock(probe, path)  # BlockingIOError (IN_USE) while the other command holds it
-        except BlockingIOError:
-            raise
-        except OSError:
-            pass
-        finally:
-            os.close(probe)
+        pass  # gone, unreadable, or not held: created and let go
     raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
 
 

@@ -170,9 +170,3 @@ class GameRecorder:
             self.store.close()
             self.store = None
 
-
-def start_recording(path: str, game: Game, *, interactive: bool) -> GameRecorder:
-    """The recorder that keeps ``game`` in the history at ``path`` (:class:`GameRecorder`),
-    as played at the prompt (``interactive``: :data:`Source.PROMPT`) or by a script
-    (:data:`Source.SCRIPT`); a file that is refused is in its :attr:`~GameRecorder.refused`."""
-    return GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -92,19 +93,16 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     if scores:
         out.mean_score = statistics.fmean(scores)
         out.best_score = max(scores)
-        for s in scores:
-            out.scores[s] = out.scores.get(s, 0) + 1
+        out.scores = dict(Counter(scores))
     run = 0
     for r in finished:
         run = run + 1 if r.status is Status.WON else 0
         out.longest_streak = max(out.longest_streak, run)
     out.current_streak = run
     hints = [r.hints for r in finished if r.hints is not None]  # the games played, as the time
-    if hints:
-        out.hints_per_game = sum(hints) / len(hints)
     times = [s for s in (r.seconds for r in finished) if s is not None and math.isfinite(s)]
-    if times:
-        out.seconds_per_game = statistics.median(times)
+    out.hints_per_game = statistics.fmean(hints) if hints else None
+    out.seconds_per_game = statistics.median(times) if times else None
     return out
 
 

@@ -24,11 +24,8 @@ from .store import HistoryStore, Imported
 def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
     """Row id -> the game's number in the export (from 1, oldest first); a game kept
     as a state (resumed from a position without its moves) has none."""
-    numbers: dict[int, int] = {}
-    for record in records:
-        if record.kind is Kind.TRANSCRIPT:
-            numbers[record.id] = len(numbers) + 1
-    return numbers
+    transcripts = [record for record in records if record.kind is Kind.TRANSCRIPT]
+    return {record.id: number for number, record in enumerate(transcripts, 1)}
 
 
 @dataclass(frozen=True)

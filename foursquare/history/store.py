@@ -213,13 +213,10 @@ def _no_room(folder: str) -> OSError | None:
     """Why no file can be made in ``folder`` (read-only, no place for files), or
     ``None`` when one can: a file made there and removed at once tells."""
     try:
-        fd, probe = tempfile.mkstemp(prefix=".history-check-", dir=folder)
+        with tempfile.TemporaryFile(prefix=".history-check-", dir=folder):
+            return None
     except OSError as exc:
         return exc
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return None
 
 
 def _reader(path: str) -> sqlite3.Connection:
@@ -252,10 +249,9 @@ def _reader(path: str) -> sqlite3.Connection:
 
 def _wal_pending(path: str) -> bool:
     """Whether the history's ``-wal`` file holds writes not yet in the file itself."""
-    try:
+    with contextlib.suppress(OSError):
         return os.path.getsize(f"{path}-wal") > 0
-    except OSError:
-        return False
+    return False
 
 
 def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:

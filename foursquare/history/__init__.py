@@ -27,8 +27,8 @@ from ..errors import HistoryStoreError as HistoryStoreError  # documented under 
 from .recorder import GameRecorder
 from .rows import GameRecord, Kind, Source
 from .stats import Summary, by_rules, summarize
-from .store import SCHEMA_VERSION, HistoryStore, Imported, error_words, read_records
-from .transcripts import Export, Transcripts, export_games, export_numbers, import_games, read_transcripts
+from .store import SCHEMA_VERSION, Export, HistoryStore, Imported, error_words, read_records
+from .transcripts import Transcripts, export_games, export_numbers, import_games, read_transcripts
 
 __all__ = [
     "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",

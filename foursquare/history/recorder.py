@@ -121,11 +121,6 @@ class GameRecorder:
         """Whether the game goes into the history (the file is not refused)."""
         return self.refused is None
 
-    @property
-    def behind(self) -> bool:
-        """Whether the history misses something of the game (its last write failed)."""
-        return self.active and self.error is not None
-
     def watch(self) -> None:
         """Note the first loss the game reaches (called after every change, written or not)."""
         if self.lost is None:

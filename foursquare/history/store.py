@@ -58,6 +58,7 @@ import tempfile
 import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import NamedTuple
 
@@ -106,6 +107,21 @@ class Imported(NamedTuple):
     already: int
     #: the games left out because they came earlier in the same import
     repeated: int
+
+
+@dataclass(frozen=True)
+class Export:
+    """What :meth:`HistoryStore.exported` found in the history (:func:`~foursquare.history.transcripts.export_games`).
+
+    :ivar games: the games kept as transcripts, oldest first.
+    :ivar stream: their transcript stream (one document a game), checked.
+    :ivar left_out: the games kept as states (resumed from a position without
+        their moves): a transcript needs every move.
+    """
+
+    games: list[GameRecord]
+    stream: str
+    left_out: int
 
 
 def digest(game: Game) -> bytes:
@@ -565,9 +581,10 @@ class HistoryStore:
         """
         return sum(1 for _ in self)
 
-    def exported(self) -> tuple[list[GameRecord], str]:
-        """The games kept as transcripts, oldest first, and their transcript stream
-        (FORMATS.md "Transcripts"), checked as ``validate`` checks a file: each
+    def exported(self) -> Export:
+        """The games kept as transcripts, oldest first, their transcript stream
+        (FORMATS.md "Transcripts") and the count of those left out (kept as states),
+        all of one read; the stream checked as ``validate`` checks a file: each
         game is one document that replays to the game of its row (its digest).
 
         :raises HistoryStoreError: (``refused``) naming the row whose record is not its game's
@@ -575,7 +592,8 @@ class HistoryStore:
         """
         from ..formats.transcript import iter_validate, load_game
 
-        games = [r for r in self if r.kind is Kind.TRANSCRIPT]
+        records = list(self)  # one read: the games and those left out of the same moment
+        games = [r for r in records if r.kind is Kind.TRANSCRIPT]
         texts = [r.record for r in games]
         stream = "---\n".join(texts)
         reports = list(iter_validate(stream, self.path)) if games else []
@@ -583,7 +601,7 @@ class HistoryStore:
             record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest
             for report, record in zip(reports, games, strict=True)
         ):
-            return games, stream
+            return Export(games, stream, len(records) - len(games))
         for record in games:  # which row: each record read alone
             try:
                 game = load_game(record.record, "row")

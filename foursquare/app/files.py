@@ -34,7 +34,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, NamedTuple
+from typing import IO
 
 try:
     import fcntl
@@ -112,22 +112,15 @@ def writable_target(path: str) -> str:
         raise PermissionError(errno.EACCES, READ_ONLY, path)
     if _is_the_history(path):
         raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
-    for read in _READ:
-        if (info.st_dev, info.st_ino) == (read.device, read.inode):
-            raise OSError(errno.EINVAL, f"is {read.what}: writing it would overwrite that input; give another name", path)
+    for what, device, inode in _READ:
+        if (info.st_dev, info.st_ino) == (device, inode):
+            raise OSError(errno.EINVAL, f"is {what}: writing it would overwrite that input; give another name", path)
     return real
 
 
-class _Input(NamedTuple):
-    """A file the running command reads: what it is, in words, and its identity."""
-
-    what: str
-    device: int
-    inode: int
-
-
-#: The files the running command reads (:func:`files_read`), which it never writes.
-_READ: list[_Input] = []
+#: The files the running command reads (:func:`files_read`), which it never writes:
+#: what each is, in words, and its identity (device, inode).
+_READ: list[tuple[str, int, int]] = []
 
 
 @contextlib.contextmanager
@@ -141,7 +134,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     :param stdin: the words for what standard input holds (``the move script read from
         stdin``): kept when stdin is a regular file (``< moves.txt``); ``None``: not kept.
     """
-    kept: list[_Input] = []
+    kept: list[tuple[str, int, int]] = []
     files: list[tuple[str, str | int]] = [
         (f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"
     ]
@@ -151,7 +144,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
         with contextlib.suppress(OSError, ValueError):
             info = os.stat(file)
             if stat.S_ISREG(info.st_mode):
-                kept.append(_Input(what, info.st_dev, info.st_ino))
+                kept.append((what, info.st_dev, info.st_ino))
     _READ.extend(kept)
     try:
         yield

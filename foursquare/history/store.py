@@ -413,8 +413,7 @@ class HistoryStore:
         return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def _version(self) -> int:
-        row = self._db.execute("PRAGMA user_version").fetchone()
-        return int(row[0])
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         """Close the file (what was written is committed already)."""
@@ -594,8 +593,7 @@ class HistoryStore:
 
         records = list(self)  # one read: the games and those left out of the same moment
         games = [r for r in records if r.kind is Kind.TRANSCRIPT]
-        texts = [r.record for r in games]
-        stream = "---\n".join(texts)
+        stream = "---\n".join(r.record for r in games)
         reports = list(iter_validate(stream, self.path)) if games else []
         if len(reports) == len(games) and all(
             record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest

@@ -175,7 +175,7 @@ def _check_file(path: str, *, create: bool) -> bool:
     writer (``create``: refused, as :mod:`foursquare.app.files` refuses such files,
     even for root), a folder on its way that is a file or cannot be searched
     (permissions), or a folder that exists, without the file, but cannot hold it
-    (:func:`_check_room`).  A folder that does not exist yet is no fault: the
+    (read-only, or no place for files, as ``/proc``).  A folder that does not exist yet is no fault: the
     history is empty (and made at the first write).
 
     :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer;
@@ -183,23 +183,33 @@ def _check_file(path: str, *, create: bool) -> bool:
     """
     try:
         mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
-            why = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
-            raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {why}, not a file")
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
-            head = f.read(len(SQLITE_HEADER))
+        if stat.S_ISREG(mode):  # (what is not is never opened: opening a FIFO waits for a writer)
+            with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
+                head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
-        _check_room(path)
-        return False
+        # a folder that exists must hold the file (a writer makes it there): the readers,
+        # to whom the history is otherwise empty, refuse what the writer would fail at.
+        # A file made there and removed at once tells (root passes permissions where
+        # nothing can be made)
+        folder = os.path.dirname(os.path.abspath(path))
+        refusal = _no_room(folder) if os.path.isdir(folder) else None  # not there yet: made at the first write
+        if refusal is None:
+            return False
+        why = f"the folder {shown_name(folder)} takes no new files (the system says: {refusal.strerror or refusal})"
     except NotADirectoryError:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
+        why = _not_a_folder(path)
     except OSError as exc:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
-    if head and head != SQLITE_HEADER:
-        raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
-    if create and not mode & stat.S_IWUSR:
-        raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
-    return True
+        why = exc.strerror or str(exc)
+    else:
+        if not stat.S_ISREG(mode):
+            why = f"it is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a file"
+        elif head and head != SQLITE_HEADER:
+            raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
+        elif create and not mode & stat.S_IWUSR:
+            raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
+        else:
+            return True
+    raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {why}")
 
 
 #: What a path that is not a regular file is, in words, by the type in its mode.
@@ -207,22 +217,6 @@ _KINDS = {
     stat.S_IFDIR: "a directory", stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFSOCK: "a socket",
     stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
 }
-
-
-def _check_room(path: str) -> None:
-    """Refuse a missing history file whose folder exists but cannot hold it (the
-    writer would fail to make it there): the same refusal for the readers, to whom
-    the history is otherwise empty.  A file made there and removed at once tells
-    (permissions alone do not: root passes them where nothing can be made)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        return  # not there yet: made at the first write
-    refusal = _no_room(folder)
-    if refusal is not None:
-        raise HistoryStoreError(
-            f"{shown_name(path)}: cannot read the history: the folder {shown_name(folder)} takes no new files"
-            f" (the system says: {refusal.strerror or refusal})"
-        ) from None
 
 
 def _no_room(folder: str) -> OSError | None:

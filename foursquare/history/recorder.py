@@ -61,20 +61,17 @@ class GameRecorder:
             return True
         try:
             self.store = HistoryStore.open(self.path, create=True)
-        except HistoryStoreError as exc:
-            self.refused = exc
-            return False
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        try:
             self.store.check_rows()  # a damaged row: the file is never written
             stopped = self._stopped()
-        except HistoryStoreError as exc:  # refused for good, or it cannot be read now (locked): tried again
-            if exc.refused:
+        except HistoryStoreError as exc:  # a file or place refused for good, or rows not read now (locked): tried again
+            if exc.refused or self.store is None:
                 self.refused = exc
             else:
                 self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+            self.close()
+            return False
+        except (sqlite3.Error, OSError) as exc:  # not opened now (locked, read-only): tried again
+            self.error = exc
             self.close()
             return False
         if stopped is not None and self.row is None:

@@ -384,18 +384,16 @@ def _publish(tmp: str, real: str, path: str) -> None:
     :raises FileExistsError: :data:`CREATED_MEANWHILE`; :raises BlockingIOError:
         :data:`IN_USE` when the command that created it still writes it."""
     try:
-        os.link(tmp, real)
+        try:
+            os.link(tmp, real)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
+                raise  # (FileExistsError among them)
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))  # the name taken first,
+            os.replace(tmp, real)  # then the file renamed over it at once
+            return
     except FileExistsError:
         _created_meanwhile(real, path)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
-            raise
-        try:  # the name taken first, then the file renamed over it at once
-            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
-        except FileExistsError:
-            _created_meanwhile(real, path)
-        os.replace(tmp, real)
-        return
     os.unlink(tmp)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -36,13 +36,6 @@ from ..engine.game import Reason, Status
 from ..engine.rules import PRESETS
 from ..errors import HistoryStoreError
 
-#: The columns a reader selects, in the order of :func:`read_row`'s values.
-COLUMNS = (
-    "id, kind, record, rules, deal, moves, status, reason, score, hints, started, last_move, ended, added, source,"
-    " origin, digest"
-)
-#: The column names of :data:`COLUMNS` (a table without one of them is not a history).
-COLUMN_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 #: The latest time a row may hold (seconds since the epoch): the end of the year 9999,
 #: the last one a date is written for.
 LATEST = 253402300799.0
@@ -117,6 +110,12 @@ class GameRecord:
         if self.started is None or self.last_move is None:
             return None
         return max(0.0, self.last_move - self.started)
+
+
+#: The column names, those of :class:`GameRecord`'s fields (a table without one of them is not a history).
+COLUMN_NAMES = tuple(field.name for field in fields(GameRecord))
+#: The columns a reader selects, in the order of :func:`read_row`'s values.
+COLUMNS = ", ".join(COLUMN_NAMES)
 
 
 def _shown(value: object) -> str:

@@ -153,11 +153,11 @@ def history_recorder(game: Game, interactive: bool, wanted: bool | None) -> tupl
     version, not a history) or no data folder that can hold one."""
     if not (interactive if wanted is None else wanted):
         return None, None
-    from ..history.recorder import start_recording
+    from ..history import GameRecorder, Source
 
     try:
         path = history_path()
     except HistoryStoreError as exc:
         return None, exc
-    recorder = start_recording(path, game, interactive=interactive)
+    recorder = GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)
     return recorder, recorder.refused

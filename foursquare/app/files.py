@@ -34,7 +34,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, NamedTuple
+from typing import IO
 
 try:
     import fcntl
@@ -67,16 +67,10 @@ def os_error_words(exc: OSError) -> str:
     >>> os_error_words(OSError(errno.EACCES, None))
     'Permission denied'
     """
-    number = exc.errno
-    text = exc.strerror
-    if not text and isinstance(number, int):
-        text = os.strerror(number)
-    if not text:
-        text = str(exc.args[0]) if exc.args else type(exc).__name__
-    gloss = _GLOSS.get(number) if isinstance(number, int) else None
-    if gloss and isinstance(number, int) and text == os.strerror(number):
-        text = f"{text} ({gloss})"
-    return text
+    number = exc.errno if isinstance(exc.errno, int) else None
+    text = exc.strerror or (os.strerror(number) if number else None) or (str(exc.args[0]) if exc.args else type(exc).__name__)
+    gloss = _GLOSS.get(number) if number else None
+    return f"{text} ({gloss})" if gloss and number and text == os.strerror(number) else text
 
 
 def is_read_only(mode: int) -> bool:
@@ -118,22 +112,15 @@ def writable_target(path: str) -> str:
         raise PermissionError(errno.EACCES, READ_ONLY, path)
     if _is_the_history(path):
         raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
-    for read in _READ:
-        if (info.st_dev, info.st_ino) == (read.device, read.inode):
-            raise OSError(errno.EINVAL, f"is {read.what}: writing it would overwrite that input; give another name", path)
+    for what, device, inode in _READ:
+        if (info.st_dev, info.st_ino) == (device, inode):
+            raise OSError(errno.EINVAL, f"is {what}: writing it would overwrite that input; give another name", path)
     return real
 
 
-class _Input(NamedTuple):
-    """A file the running command reads: what it is, in words, and its identity."""
-
-    what: str
-    device: int
-    inode: int
-
-
-#: The files the running command reads (:func:`files_read`), which it never writes.
-_READ: list[_Input] = []
+#: The files the running command reads (:func:`files_read`), which it never writes:
+#: what each is, in words, and its identity (device, inode).
+_READ: list[tuple[str, int, int]] = []
 
 
 @contextlib.contextmanager
@@ -147,18 +134,17 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     :param stdin: the words for what standard input holds (``the move script read from
         stdin``): kept when stdin is a regular file (``< moves.txt``); ``None``: not kept.
     """
-    kept: list[_Input] = []
-    named = [(f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"]
-    for what, path in named:
-        with contextlib.suppress(OSError, ValueError):
-            info = os.stat(path)
-            if stat.S_ISREG(info.st_mode):
-                kept.append(_Input(what, info.st_dev, info.st_ino))
+    kept: list[tuple[str, int, int]] = []
+    files: list[tuple[str, str | int]] = [
+        (f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"
+    ]
     if stdin is not None:
+        files.append((stdin, 0))  # standard input, by its descriptor
+    for what, file in files:
         with contextlib.suppress(OSError, ValueError):
-            info = os.fstat(0)
+            info = os.stat(file)
             if stat.S_ISREG(info.st_mode):
-                kept.append(_Input(stdin, info.st_dev, info.st_ino))
+                kept.append((what, info.st_dev, info.st_ino))
     _READ.extend(kept)
     try:
         yield
@@ -398,18 +384,16 @@ def _publish(tmp: str, real: str, path: str) -> None:
     :raises FileExistsError: :data:`CREATED_MEANWHILE`; :raises BlockingIOError:
         :data:`IN_USE` when the command that created it still writes it."""
     try:
-        os.link(tmp, real)
+        try:
+            os.link(tmp, real)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
+                raise  # (FileExistsError among them)
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))  # the name taken first,
+            os.replace(tmp, real)  # then the file renamed over it at once
+            return
     except FileExistsError:
         _created_meanwhile(real, path)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
-            raise
-        try:  # the name taken first, then the file renamed over it at once
-            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))
-        except FileExistsError:
-            _created_meanwhile(real, path)
-        os.replace(tmp, real)
-        return
     os.unlink(tmp)
 
 
@@ -417,18 +401,12 @@ def _created_meanwhile(real: str, path: str) -> None:
     """Raise the refusal of a new file that another command created meanwhile:
     :data:`IN_USE` while that command holds it, else :data:`CREATED_MEANWHILE`."""
     try:
-        probe = os.open(real, os.O_RDONLY | _CLOEXEC)
+        with open(real, "rb") as probe:
+            _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
+    except BlockingIOError:
+        raise
     except OSError:
-        probe = -1
-    if probe >= 0:
-        try:
-            _lock(probe, path)  # BlockingIOError (IN_USE) while the other command holds it
-        except BlockingIOError:
-            raise
-        except OSError:
-            pass
-        finally:
-            os.close(probe)
+        pass  # gone, unreadable, or not held: created and let go
     raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
 
 

@@ -10,7 +10,7 @@ transcripts in and out.
 - :mod:`~foursquare.history.stats`: the statistics of ``foursquare stats``
   (:func:`summarize`, :func:`by_rules`).
 - :mod:`~foursquare.history.recorder`: the prompt's game kept in the history as it
-  is played (:class:`GameRecorder`, :func:`start_recording`).
+  is played (:class:`GameRecorder`).
 - :mod:`~foursquare.history.transcripts`: the games exported as one transcript
   stream (:func:`export_games`) and a transcript file's games imported
   (:func:`read_transcripts`, :func:`import_games`).
@@ -24,15 +24,15 @@ the formats only; where the file is (the data folder) is its caller's to say.
 """
 
 from ..errors import HistoryStoreError as HistoryStoreError  # documented under foursquare
-from .recorder import GameRecorder, start_recording
+from .recorder import GameRecorder
 from .rows import GameRecord, Kind, Source
 from .stats import Summary, by_rules, summarize
-from .store import SCHEMA_VERSION, HistoryStore, Imported, error_words, read_records
-from .transcripts import Export, Transcripts, export_games, export_numbers, import_games, read_transcripts
+from .store import SCHEMA_VERSION, Export, HistoryStore, Imported, error_words, read_records
+from .transcripts import Transcripts, export_games, export_numbers, import_games, read_transcripts
 
 __all__ = [
     "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",
     "HistoryStore", "Imported", "Kind", "Source", "Summary",
     "Transcripts", "by_rules", "error_words", "export_games", "export_numbers", "import_games",
-    "read_records", "read_transcripts", "start_recording", "summarize",
+    "read_records", "read_transcripts", "summarize",
 ]  # fmt: skip

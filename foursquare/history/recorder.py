@@ -61,20 +61,17 @@ class GameRecorder:
             return True
         try:
             self.store = HistoryStore.open(self.path, create=True)
-        except HistoryStoreError as exc:
-            self.refused = exc
-            return False
-        except (sqlite3.Error, OSError) as exc:
-            self.error = exc
-            return False
-        try:
             self.store.check_rows()  # a damaged row: the file is never written
             stopped = self._stopped()
-        except HistoryStoreError as exc:  # refused for good, or it cannot be read now (locked): tried again
-            if exc.refused:
+        except HistoryStoreError as exc:  # a file or place refused for good, or rows not read now (locked): tried again
+            if exc.refused or self.store is None:
                 self.refused = exc
             else:
                 self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+            self.close()
+            return False
+        except (sqlite3.Error, OSError) as exc:  # not opened now (locked, read-only): tried again
+            self.error = exc
             self.close()
             return False
         if stopped is not None and self.row is None:
@@ -121,11 +118,6 @@ class GameRecorder:
         """Whether the game goes into the history (the file is not refused)."""
         return self.refused is None
 
-    @property
-    def behind(self) -> bool:
-        """Whether the history misses something of the game (its last write failed)."""
-        return self.active and self.error is not None
-
     def watch(self) -> None:
         """Note the first loss the game reaches (called after every change, written or not)."""
         if self.lost is None:
@@ -170,9 +162,3 @@ class GameRecorder:
             self.store.close()
             self.store = None
 
-
-def start_recording(path: str, game: Game, *, interactive: bool) -> GameRecorder:
-    """The recorder that keeps ``game`` in the history at ``path`` (:class:`GameRecorder`),
-    as played at the prompt (``interactive``: :data:`Source.PROMPT`) or by a script
-    (:data:`Source.SCRIPT`); a file that is refused is in its :attr:`~GameRecorder.refused`."""
-    return GameRecorder(path, game, Source.PROMPT if interactive else Source.SCRIPT)

@@ -26,22 +26,16 @@ refusal of the file that names it too, for every reader.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from ..engine.deal import MAX_DEAL
 from ..engine.game import Reason, Status
 from ..engine.rules import PRESETS
 from ..errors import HistoryStoreError
 
-#: The columns a reader selects, in the order of :func:`read_row`'s values.
-COLUMNS = (
-    "id, kind, record, rules, deal, moves, status, reason, score, hints, started, last_move, ended, added, source,"
-    " origin, digest"
-)
-#: The column names of :data:`COLUMNS` (a table without one of them is not a history).
-COLUMN_NAMES = tuple(name.strip() for name in COLUMNS.split(","))
 #: The latest time a row may hold (seconds since the epoch): the end of the year 9999,
 #: the last one a date is written for.
 LATEST = 253402300799.0
@@ -118,7 +112,10 @@ class GameRecord:
         return max(0.0, self.last_move - self.started)
 
 
-_E = TypeVar("_E", bound=Enum)
+#: The column names, those of :class:`GameRecord`'s fields (a table without one of them is not a history).
+COLUMN_NAMES = tuple(field.name for field in fields(GameRecord))
+#: The columns a reader selects, in the order of :func:`read_row`'s values.
+COLUMNS = ", ".join(COLUMN_NAMES)
 
 
 def _shown(value: object) -> str:
@@ -127,53 +124,60 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class _Row:
-    """The checks of one row's values, each failure a :class:`~foursquare.errors.HistoryStoreError` naming the row."""
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
 
-    def __init__(self, rid: object) -> None:
-        self.rid = rid
 
-    def bad(self, column: str, value: object, expected: str) -> HistoryStoreError:
-        return HistoryStoreError(f"row {self.rid}: its {column} is {_shown(value)}, not {expected}", refused=True)
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value)
 
-    def choice(self, column: str, value: object, kind: type[_E]) -> _E:
-        if isinstance(value, str):
-            for member in kind:
-                if member.value == value:
-                    return member
-        names = ", ".join(str(m.value) for m in kind)
-        raise self.bad(column, value, f"one foursquare writes ({names})")
 
-    def count(self, column: str, value: object, *, optional: bool = False) -> int | None:
-        if value is None and optional:
-            return None
-        if type(value) is not int or value < 0:
-            raise self.bad(column, value, "a whole number from 0" + (" (or empty)" if optional else ""))
-        return value
+def _time(value: object) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= LATEST
 
-    def text(self, column: str, value: object, *, optional: bool = False) -> str | None:
-        if value is None and optional:
-            return None
-        if not isinstance(value, str) or (not optional and not value):
-            raise self.bad(column, value, "a text" + (" (or empty)" if optional else ""))
-        return value
 
-    def time(self, column: str, value: object, *, optional: bool = True) -> float | None:
-        if value is None and optional:
-            return None
-        if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= LATEST:
-            raise self.bad(column, value, "a time (seconds since 1970, up to the year 9999)" + (" or empty" if optional else ""))
-        return float(value)
+def _deal(value: object) -> bool:
+    return (
+        isinstance(value, str) and value.isascii() and value.isdigit() and (value == "0" or not value.startswith("0"))
+        and len(value) <= len(str(MAX_DEAL)) and int(value) <= MAX_DEAL
+    )
 
-    def deal(self, value: object) -> int | None:
-        if value is None:
-            return None
-        if (
-            not isinstance(value, str) or not value.isascii() or not value.isdigit()
-            or (value.startswith("0") and value != "0") or len(value) > len(str(MAX_DEAL)) or int(value) > MAX_DEAL
-        ):
-            raise self.bad("deal", value, f"a deal number (0 to {MAX_DEAL}) or empty")
-        return int(value)
+
+def _one_of(kind: type[Enum]) -> tuple[Callable[[object], bool], str]:
+    """The test of a value that names a member of ``kind``, and its words."""
+    values = [str(member.value) for member in kind]
+    return (lambda value: value in values), f"one foursquare writes ({', '.join(values)})"
+
+
+_TIME = "a time (seconds since 1970, up to the year 9999)"
+#: What each column of :data:`COLUMNS` but the id may hold: the test of a value, its
+#: words in a refusal, and whether it may be empty (``NULL``).
+_CHECKS: dict[str, tuple[Callable[[object], bool], str, bool]] = {
+    "kind": (*_one_of(Kind), False),
+    "record": (_text, "a text", False),
+    "rules": (_text, "a text", False),
+    "deal": (_deal, f"a deal number (0 to {MAX_DEAL}) or empty", True),
+    "moves": (_count, "a whole number from 0", False),
+    "status": (*_one_of(Status), False),
+    "reason": (*_one_of(Reason), True),
+    "score": (_count, "a whole number from 0 (or empty)", True),
+    "hints": (_count, "a whole number from 0 (or empty)", True),
+    "started": (_time, f"{_TIME} or empty", True),
+    "last_move": (_time, f"{_TIME} or empty", True),
+    "ended": (_time, f"{_TIME} or empty", True),
+    "added": (_time, _TIME, False),
+    "source": (*_one_of(Source), False),
+    "origin": (lambda value: isinstance(value, str), "a text (or empty)", True),
+    "digest": (lambda value: isinstance(value, bytes) and len(value) == DIGEST_SIZE, f"{DIGEST_SIZE} bytes", False),
+}
+
+
+def _bad(rid: int, column: str, value: object, expected: str) -> HistoryStoreError:
+    return HistoryStoreError(f"row {rid}: its {column} is {_shown(value)}, not {expected}", refused=True)
+
+
+def _float(value: float | None) -> float | None:
+    return None if value is None else float(value)
 
 
 def read_row(row: tuple[Any, ...]) -> GameRecord:
@@ -186,51 +190,32 @@ def read_row(row: tuple[Any, ...]) -> GameRecord:
         best), a kind, status, reason, source or rule set's name it does not know,
         or a status with a reason or a score it never has.
     """
-    (rid, kind, record, rules, deal, moves, status, reason, score, hints, started, last, ended, added, source, origin,
-     key) = row
-    check = _Row(rid)
+    values = dict(zip(COLUMN_NAMES, row, strict=True))
+    rid = values["id"]
     if type(rid) is not int:
         raise HistoryStoreError(f"a row whose id is {_shown(rid)}, not a whole number", refused=True)
-    the_status = check.choice("status", status, Status)
-    the_reason = None if reason is None else check.choice("reason", reason, Reason)
-    the_score = check.count("score", score, optional=True)
-    if (the_status is Status.WON) != (the_score is not None):
-        raise HistoryStoreError(
-            f"row {rid}: a game {the_status.value} {'without' if the_score is None else 'with'} a score", refused=True
-        )
-    if (the_status is Status.LOST) != (the_reason is not None):
-        raise HistoryStoreError(
-            f"row {rid}: a game {the_status.value} {'without' if the_reason is None else 'with'} a reason", refused=True
-        )
-    if not isinstance(key, bytes) or len(key) != DIGEST_SIZE:
-        raise check.bad("digest", key, f"{DIGEST_SIZE} bytes")
-    the_rules = str(check.text("rules", rules))
-    the_moves = int(check.count("moves", moves) or 0)
-    if the_rules != "custom":  # a preset's name (Rules.label): its deck bounds the counts
-        if the_rules not in PRESETS:
-            raise check.bad("rules", the_rules, f"a rule set's name ({', '.join(PRESETS)}) or 'custom'")
-        preset = PRESETS[the_rules]
-        if the_moves > preset.deck_size:
-            raise check.bad("moves", the_moves, f"at most the {preset.deck_size} cards of the {the_rules} deck")
+    for column, (test, expected, nullable) in _CHECKS.items():
+        if not ((nullable and values[column] is None) or test(values[column])):
+            raise _bad(rid, column, values[column], expected)
+    status, rules, moves, score, reason = (values[c] for c in ("status", "rules", "moves", "score", "reason"))
+    for only, column in ((Status.WON.value, "score"), (Status.LOST.value, "reason")):  # RULES.md §5
+        if (status == only) != (values[column] is not None):
+            has = "without" if values[column] is None else "with"
+            raise HistoryStoreError(f"row {rid}: a game {status} {has} a {column}", refused=True)
+    if rules != "custom":  # a preset's name (Rules.label): its deck bounds the counts
+        if rules not in PRESETS:
+            raise _bad(rid, "rules", rules, f"a rule set's name ({', '.join(PRESETS)}) or 'custom'")
+        preset = PRESETS[rules]
+        if moves > preset.deck_size:
+            raise _bad(rid, "moves", moves, f"at most the {preset.deck_size} cards of the {rules} deck")
         best = preset.deck_size - preset.size * preset.size  # a win fills the grid (RULES.md §5)
-        if the_score is not None and the_score > best:
-            raise check.bad("score", the_score, f"a score from 0 to {best} (the {the_rules} rules)")
+        if score is not None and score > best:
+            raise _bad(rid, "score", score, f"a score from 0 to {best} (the {rules} rules)")
+    deal = values["deal"]
     return GameRecord(
-        id=rid,
-        kind=check.choice("kind", kind, Kind),
-        record=str(check.text("record", record)),
-        rules=the_rules,
-        deal=check.deal(deal),
-        moves=the_moves,
-        status=the_status,
-        reason=the_reason,
-        score=the_score,
-        hints=check.count("hints", hints, optional=True),
-        started=check.time("started", started),
-        last_move=check.time("last_move", last),
-        ended=check.time("ended", ended),
-        added=float(check.time("added", added, optional=False) or 0.0),
-        source=check.choice("source", source, Source),
-        origin=check.text("origin", origin, optional=True),
-        digest=key,
+        id=rid, kind=Kind(values["kind"]), record=values["record"], rules=rules, deal=None if deal is None else int(deal),
+        moves=moves, status=Status(status), reason=None if reason is None else Reason(reason), score=score,
+        hints=values["hints"], started=_float(values["started"]), last_move=_float(values["last_move"]),
+        ended=_float(values["ended"]), added=float(values["added"]), source=Source(values["source"]),
+        origin=values["origin"], digest=values["digest"],
     )

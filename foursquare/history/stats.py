@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -78,34 +79,32 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     >>> summarize([]).played
     0
     """
-    out = Summary()
     finished = sorted(
         (r for r in records if r.finished), key=lambda r: (r.last_move if r.last_move is not None else r.added, r.id)
     )
-    out.stopped = sum(1 for r in records if not r.finished)
-    out.played = len(finished)
-    out.won = sum(1 for r in finished if r.status is Status.WON)
-    out.lost = out.played - out.won
-    out.win_share = out.won / out.played if out.played else 0.0
-    out.win_interval = wilson_interval(out.won, out.played)
+    played, won = len(finished), sum(1 for r in finished if r.status is Status.WON)
     scores = [r.score for r in finished if r.status is Status.WON and r.score is not None]
-    if scores:
-        out.mean_score = statistics.fmean(scores)
-        out.best_score = max(scores)
-        for s in scores:
-            out.scores[s] = out.scores.get(s, 0) + 1
-    run = 0
+    run = longest = 0
     for r in finished:
         run = run + 1 if r.status is Status.WON else 0
-        out.longest_streak = max(out.longest_streak, run)
-    out.current_streak = run
+        longest = max(longest, run)
     hints = [r.hints for r in finished if r.hints is not None]  # the games played, as the time
-    if hints:
-        out.hints_per_game = sum(hints) / len(hints)
     times = [s for s in (r.seconds for r in finished) if s is not None and math.isfinite(s)]
-    if times:
-        out.seconds_per_game = statistics.median(times)
-    return out
+    return Summary(
+        played=played,
+        won=won,
+        lost=played - won,
+        stopped=len(records) - played,
+        win_share=won / played if played else 0.0,
+        win_interval=wilson_interval(won, played),
+        mean_score=statistics.fmean(scores) if scores else None,
+        best_score=max(scores, default=None),
+        current_streak=run,
+        longest_streak=longest,
+        hints_per_game=statistics.fmean(hints) if hints else None,
+        seconds_per_game=statistics.median(times) if times else None,
+        scores=dict(Counter(scores)),
+    )
 
 
 def by_rules(records: Sequence[GameRecord]) -> dict[str, Summary]:

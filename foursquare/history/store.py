@@ -58,6 +58,7 @@ import tempfile
 import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import NamedTuple
 
@@ -108,6 +109,21 @@ class Imported(NamedTuple):
     repeated: int
 
 
+@dataclass(frozen=True)
+class Export:
+    """What :meth:`HistoryStore.exported` found in the history (:func:`~foursquare.history.transcripts.export_games`).
+
+    :ivar games: the games kept as transcripts, oldest first.
+    :ivar stream: their transcript stream (one document a game), checked.
+    :ivar left_out: the games kept as states (resumed from a position without
+        their moves): a transcript needs every move.
+    """
+
+    games: list[GameRecord]
+    stream: str
+    left_out: int
+
+
 def digest(game: Game) -> bytes:
     """A 16-byte digest of a game: its rules, card order and moves (as
     :class:`~foursquare.formats.transcript.Repeats` compares games)."""
@@ -151,83 +167,66 @@ def game_of(record: GameRecord) -> Game | None:
         return None
 
 
-def _check_header(path: str) -> None:
-    """Refuse a file that is not SQLite, before SQLite opens it (an empty file is a new
-    database); what is not a regular file was refused before (:func:`_check_folder`)."""
-    try:
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
-            head = f.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
-    if head and head != SQLITE_HEADER:
-        raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
+def _check_file(path: str, *, create: bool) -> bool:
+    """Whether the history file is there, after refusing what cannot be used: the
+    history's name taken by something that is not a file (a directory, a FIFO, a
+    device, a socket: it is never opened), a file that is not SQLite (its header;
+    an empty file is a new database), a file whose mode has no write bit for a
+    writer (``create``: refused, as :mod:`foursquare.app.files` refuses such files,
+    even for root), a folder on its way that is a file or cannot be searched
+    (permissions), or a folder that exists, without the file, but cannot hold it
+    (read-only, or no place for files, as ``/proc``).  A folder that does not exist yet is no fault: the
+    history is empty (and made at the first write).
 
-
-def _check_folder(path: str) -> None:
-    """Refuse a history whose place cannot be used: the history's name taken by
-    something that is not a file (a directory, a FIFO, a device, a socket: it is
-    never opened), a folder on its way that is a
-    file, or one that cannot be searched (permissions), or a folder that exists,
-    without the file, but cannot hold it (read-only, or no place for files, as
-    ``/proc``: a file made there and removed at once tells).  A folder that does
-    not exist yet is no fault: the history is empty (and made at the first write).
-
-    :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer.
+    :raises HistoryStoreError: naming ``path`` and why, the same for every reader and writer;
+    :raises PermissionError: for a read-only file with ``create``.
     """
     try:
         mode = os.stat(path).st_mode
+        if stat.S_ISREG(mode):  # (what is not is never opened: opening a FIFO waits for a writer)
+            with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:  # (a FIFO put there since: no wait)
+                head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
-        _check_room(path)
-        return
+        # a folder that exists must hold the file (a writer makes it there): the readers,
+        # to whom the history is otherwise empty, refuse what the writer would fail at.
+        # A file made there and removed at once tells (root passes permissions where
+        # nothing can be made)
+        folder = os.path.dirname(os.path.abspath(path))
+        refusal = _no_room(folder) if os.path.isdir(folder) else None  # not there yet: made at the first write
+        if refusal is None:
+            return False
+        why = f"the folder {shown_name(folder)} takes no new files (the system says: {refusal.strerror or refusal})"
     except NotADirectoryError:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {_not_a_folder(path)}") from None
+        why = _not_a_folder(path)
     except OSError as exc:
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):  # never opened: opening a FIFO waits for a writer
-        raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: it is {_file_kind(mode)}, not a file")
+        why = exc.strerror or str(exc)
+    else:
+        if not stat.S_ISREG(mode):
+            why = f"it is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a file"
+        elif head and head != SQLITE_HEADER:
+            raise HistoryStoreError(_not_history(path, "it is not an SQLite database"), refused=True)
+        elif create and not mode & stat.S_IWUSR:
+            raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
+        else:
+            return True
+    raise HistoryStoreError(f"{shown_name(path)}: cannot read the history: {why}")
 
 
-#: What a path that is not a regular file is, in words, by the test of its mode.
-_KINDS = (
-    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-)
-
-
-def _file_kind(mode: int) -> str:
-    """What a path that is not a regular file is, in words (``a FIFO (named pipe)``)."""
-    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
-
-
-def _check_room(path: str) -> None:
-    """Refuse a missing history file whose folder exists but cannot hold it (the
-    writer would fail to make it there): the same refusal for the readers, to whom
-    the history is otherwise empty.  A file made there and removed at once tells
-    (permissions alone do not: root passes them where nothing can be made)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        return  # not there yet: made at the first write
-    refusal = _no_room(folder)
-    if refusal is not None:
-        raise HistoryStoreError(
-            f"{shown_name(path)}: cannot read the history: the folder {shown_name(folder)} takes no new files"
-            f" (the system says: {refusal.strerror or refusal})"
-        ) from None
+#: What a path that is not a regular file is, in words, by the type in its mode.
+_KINDS = {
+    stat.S_IFDIR: "a directory", stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
+}
 
 
 def _no_room(folder: str) -> OSError | None:
     """Why no file can be made in ``folder`` (read-only, no place for files), or
     ``None`` when one can: a file made there and removed at once tells."""
     try:
-        fd, probe = tempfile.mkstemp(prefix=".history-check-", dir=folder)
+        with tempfile.TemporaryFile(prefix=".history-check-", dir=folder):
+            return None
     except OSError as exc:
         return exc
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return None
 
 
 def _reader(path: str) -> sqlite3.Connection:
@@ -260,10 +259,9 @@ def _reader(path: str) -> sqlite3.Connection:
 
 def _wal_pending(path: str) -> bool:
     """Whether the history's ``-wal`` file holds writes not yet in the file itself."""
-    try:
+    with contextlib.suppress(OSError):
         return os.path.getsize(f"{path}-wal") > 0
-    except OSError:
-        return False
+    return False
 
 
 def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
@@ -277,17 +275,6 @@ def _not_a_folder(path: str) -> str:
         if os.path.lexists(way) and not os.path.isdir(way):
             return f"{shown_name(str(way))} is a file, not a folder"
     return os.strerror(errno.ENOTDIR)
-
-
-def _refuse_read_only(path: str) -> None:
-    """Refuse to write a history file whose mode has no write bit for its owner (as
-    :mod:`foursquare.app.files` refuses such files, even for root)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return
-    if stat.S_ISREG(mode) and not mode & stat.S_IWUSR:
-        raise PermissionError(errno.EACCES, "the history file is read-only (its mode has no write bit)", path)
 
 
 def _not_history(path: str, why: str) -> str:
@@ -330,23 +317,17 @@ class HistoryStore:
         Without ``create`` nothing is written, and a history in a read-only folder
         or on a read-only file system is read as it is (:func:`_reader`).
         """
-        _check_folder(path)
-        if not create and not os.path.exists(path):
+        if not _check_file(path, create=create) and not create:
             return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
-        _check_header(path)
         if create:
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             except OSError as exc:
                 raise HistoryStoreError(f"{shown_name(path)}: cannot make its folder: {exc.strerror or exc}") from None
-        if create:
-            _refuse_read_only(path)
         try:
             db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
         except sqlite3.OperationalError as exc:
             raise _unreadable(path, exc) from exc
-        except sqlite3.Error as exc:
-            raise HistoryStoreError(f"{shown_name(path)}: cannot open the history: {exc}") from None
         store = cls(path, db)
         try:
             version = store._check()
@@ -356,13 +337,10 @@ class HistoryStore:
                 db.close()
                 store._db = sqlite3.connect(":memory:", isolation_level=None)
                 store._created()
-        except sqlite3.OperationalError as exc:
+        except BaseException as exc:
             store._db.close()
-            if create:
-                raise
-            raise _unreadable(path, exc) from exc
-        except BaseException:
-            store._db.close()
+            if isinstance(exc, sqlite3.OperationalError) and not create:
+                raise _unreadable(path, exc) from exc
             raise
         return store
 
@@ -379,11 +357,8 @@ class HistoryStore:
         """
         try:
             self._db.execute("BEGIN")  # one snapshot: the version and the tables of the same moment
-            try:
+            with self._db:  # (ended, committed or rolled back, whatever happens)
                 version, tables = self._version(), self._tables()
-            finally:
-                if self._db.in_transaction:
-                    self._db.execute("COMMIT")
             if version > SCHEMA_VERSION:
                 raise HistoryStoreError(
                     f"{shown_name(self.path)}: the history was written by a newer foursquare (schema version"
@@ -422,23 +397,17 @@ class HistoryStore:
         if version != 0:
             return
         self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._db:  # committed, or rolled back on any error
             if self._version() == 0:  # another writer may have created it meanwhile
                 for statement in _STATEMENTS:
                     self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
 
     def _tables(self) -> set[str]:
         return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def _version(self) -> int:
-        row = self._db.execute("PRAGMA user_version").fetchone()
-        return int(row[0])
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         """Close the file (what was written is committed already)."""
@@ -550,7 +519,7 @@ class HistoryStore:
         added = already = repeated = 0
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._db:  # committed, or rolled back on any error (none added)
             there = {record.digest for record in self}  # every row read as every reader reads it
             given: set[bytes] = set()
             for game in games:
@@ -563,11 +532,6 @@ class HistoryStore:
                     given.add(key)
                     self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
                     added += 1
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
         return Imported(added, already, repeated)
 
     # ------------------------------------------------------------ reading
@@ -610,9 +574,10 @@ class HistoryStore:
         """
         return sum(1 for _ in self)
 
-    def exported(self) -> tuple[list[GameRecord], str]:
-        """The games kept as transcripts, oldest first, and their transcript stream
-        (FORMATS.md "Transcripts"), checked as ``validate`` checks a file: each
+    def exported(self) -> Export:
+        """The games kept as transcripts, oldest first, their transcript stream
+        (FORMATS.md "Transcripts") and the count of those left out (kept as states),
+        all of one read; the stream checked as ``validate`` checks a file: each
         game is one document that replays to the game of its row (its digest).
 
         :raises HistoryStoreError: (``refused``) naming the row whose record is not its game's
@@ -620,15 +585,15 @@ class HistoryStore:
         """
         from ..formats.transcript import iter_validate, load_game
 
-        games = [r for r in self if r.kind is Kind.TRANSCRIPT]
-        texts = [r.record for r in games]
-        stream = "---\n".join(texts)
+        records = list(self)  # one read: the games and those left out of the same moment
+        games = [r for r in records if r.kind is Kind.TRANSCRIPT]
+        stream = "---\n".join(r.record for r in games)
         reports = list(iter_validate(stream, self.path)) if games else []
         if len(reports) == len(games) and all(
             record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest
             for report, record in zip(reports, games, strict=True)
         ):
-            return games, stream
+            return Export(games, stream, len(records) - len(games))
         for record in games:  # which row: each record read alone
             try:
                 game = load_game(record.record, "row")

@@ -18,32 +18,14 @@ from dataclasses import dataclass
 from ..engine.game import Game
 from ..errors import FormatError
 from .rows import GameRecord, Kind
-from .store import HistoryStore, Imported
+from .store import Export, HistoryStore, Imported
 
 
 def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
     """Row id -> the game's number in the export (from 1, oldest first); a game kept
     as a state (resumed from a position without its moves) has none."""
-    numbers: dict[int, int] = {}
-    for record in records:
-        if record.kind is Kind.TRANSCRIPT:
-            numbers[record.id] = len(numbers) + 1
-    return numbers
-
-
-@dataclass(frozen=True)
-class Export:
-    """What :func:`export_games` found in the history.
-
-    :ivar games: the games kept as transcripts, oldest first.
-    :ivar stream: their transcript stream (one document a game), checked.
-    :ivar left_out: the games kept as states (resumed from a position without
-        their moves): a transcript needs every move.
-    """
-
-    games: list[GameRecord]
-    stream: str
-    left_out: int
+    transcripts = [record for record in records if record.kind is Kind.TRANSCRIPT]
+    return {record.id: number for number, record in enumerate(transcripts, 1)}
 
 
 def export_games(path: str) -> Export:
@@ -54,9 +36,7 @@ def export_games(path: str) -> Export:
         ``refused``, naming a damaged row (nothing is to be written).
     """
     with HistoryStore.open(path) as store:
-        records = store.records()
-        games, stream = store.exported()
-    return Export(games, stream, len(records) - len(games))
+        return store.exported()
 
 
 @dataclass(frozen=True)

@@ -395,6 +395,29 @@ def test_the_lock_follows_the_file_across_every_rewrite(tmp_path, monkeypatch):
     second.release()
 
 
+def test_a_new_file_on_a_file_system_without_hard_links_appears_whole_and_never_over_another(tmp_path, monkeypatch):
+    """Where a hard link is refused (EPERM, as on FAT), the new name is taken with
+    O_EXCL and the written file renamed over it at once: the file appears whole, and
+    one another command created meanwhile is refused, not overwritten."""
+    import errno
+
+    from foursquare.app import files
+
+    def no_link(source, target):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_link)
+    files.write_atomically(str(tmp_path / "new.yaml"), "one\n")
+    assert (tmp_path / "new.yaml").read_text() == "one\n"
+    held = files.claim(str(tmp_path / "taken.yaml"), whole=True)
+    (tmp_path / "taken.yaml").write_text("theirs\n")  # another command, between the claim and the write
+    with pytest.raises(FileExistsError, match="created it meanwhile"):
+        held.rewrite("mine\n")
+    held.release()
+    assert (tmp_path / "taken.yaml").read_text() == "theirs\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["new.yaml", "taken.yaml"]  # no temporary file left
+
+
 def test_a_claim_that_opened_the_old_file_before_a_rename_tries_the_new_one(tmp_path, monkeypatch):
     """A claim whose open came just before another writer's rename locks the old inode
     (free by then), sees that the path names another one, and tries again: refused by

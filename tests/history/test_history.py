@@ -172,11 +172,11 @@ def test_a_locked_history_fails_a_write_that_the_next_change_makes_up_for(path):
     other.execute("BEGIN EXCLUSIVE")  # another program holds the file
     first_cells(recorder.game, 2)
     assert not recorder.update(0)
-    assert recorder.behind and "locked" in error_words(recorder.error)
+    assert recorder.error is not None and "locked" in error_words(recorder.error)
     assert "another foursquare command" in error_words(recorder.error)
     other.execute("COMMIT")
     first_cells(recorder.game, 1)
-    assert recorder.update(1, ended=True) and not recorder.behind
+    assert recorder.update(1, ended=True) and recorder.error is None
     (record,) = HistoryStore.open(path).records()
     assert record.moves == 4 == len(recorder.game.moves)  # nothing lost
     assert record.hints == 1 and record.ended is not None
@@ -196,7 +196,7 @@ def test_a_full_history_fails_a_write_and_keeps_the_rows_it_had(path):
             fillers += 1
     first_cells(recorder.game, 10)
     assert not recorder.update(0)
-    assert recorder.behind and "the disk is full" in error_words(recorder.error)
+    assert recorder.error is not None and "the disk is full" in error_words(recorder.error)
     db.execute("PRAGMA max_page_count = 1000000")  # room again: the next write keeps the whole game
     first_cells(recorder.game, 1)
     assert recorder.update(0, ended=True)

@@ -86,7 +86,7 @@ STDIN = "<stdin>"
 )
 @click.option("--interactive", is_flag=True, default=None, help="Prompt for moves even when stdin is not a terminal.")
 @click.option("--script", is_flag=True, default=None, help="Read a move script even at a terminal.")
-@click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid after every move.")
+@click.option("-v", "--verbose", is_flag=True, help="Script mode: draw the grid (or, with --words, say the line) after every move.")
 @click.option("--winnable", is_flag=True, help="A random deal that the solver proves winnable.")
 @click.option(
     "--daily", is_flag=True, help="Today's deal (UTC), the same for everyone; at the end, the solver's best score for it."

@@ -18,6 +18,8 @@ runs along a row joined (``c3 to f3``).
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 
 from ..engine.cards import Card
@@ -43,29 +45,30 @@ def rank_words(card: Card, article: bool = False) -> str:
 
 
 def _runs(cells: Iterable[Cell]) -> list[str]:
-    """Cells in reading order, each run of three or more along a row as one part: ``c3 to f3``."""
+    """Cells in reading order, each run of three or more along a row as one part:
+    ``c3 through f3`` (``to`` is for a move: ``Five to e4``)."""
     runs: list[list[Cell]] = []
     for cell in sorted(cells):
         if runs and runs[-1][-1] + 1 == cell and runs[-1][-1].row == cell.row:
             runs[-1].append(cell)
         else:
             runs.append([cell])
-    return [part for run in runs for part in (map(str, run) if len(run) < 3 else [f"{run[0]} to {run[-1]}"])]
+    return [part for run in runs for part in (map(str, run) if len(run) < 3 else [f"{run[0]} through {run[-1]}"])]
 
 
 def cells_words(cells: Iterable[Cell]) -> str:
     """Cells in reading order (row by row, left to right), each run along a row as
-    ``c3 to f3``, the last joined by ``or``: ``c4, d3 or e4``.
+    ``c3 through f3``, the last joined by ``or``: ``c4, d3 or e4``.
 
     >>> cells_words([Cell("e4"), Cell("c4"), Cell("d3"), Cell("d4")])
-    'd3, or c4 to e4'
+    'd3, or c4 through e4'
     >>> cells_words([Cell("g6"), Cell("f7"), Cell("g7")])
     'g6, f7 or g7'
     """
     parts = _runs(cells)
     if len(parts) == 1:
         return parts[0]
-    joiner = ", or " if any(" to " in part for part in parts) else " or "
+    joiner = ", or " if any(" through " in part for part in parts) else " or "
     return ", ".join(parts[:-1]) + joiner + parts[-1]
 
 
@@ -88,7 +91,7 @@ def where_words(game: Game) -> str:
             return f"any cell but {cells_words(blocked).replace(' or ', ' and ')}" if blocked else "any cell"
     if len(_runs(cells)) <= LISTED_RUNS:
         return cells_words(cells)
-    return f"any of {len(cells)} cells (say cells to hear them)"
+    return f"any of {len(cells)} cells (type cells to hear them)"
 
 
 def _next_words(game: Game, same: bool = False) -> str:
@@ -123,11 +126,7 @@ def move_words(game: Game) -> str:
         return start_words(game)
     last = game.moves[-1]
     words = [f"{rank_words(last.card).capitalize()} to {last.cell}."]
-    grid = game.grid
-    for way in ("up", "down"):
-        cells = [c for c in last.flipped if (c in grid and grid[c].face_up) == (way == "up")]
-        if cells:
-            words.append(f"{cells_words(cells).replace(' or ', ' and ')} turned {way}.")
+    words += _flip_words(game, last.flipped)
     if last.flipped:  # (the count changes only with a flip)
         at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
         words.append(f"{last.face_down} face down{at_limit}.")
@@ -135,6 +134,16 @@ def move_words(game: Game) -> str:
     before.undo()
     words.append(_next_words(game, before.legal_cells() == game.legal_cells()))
     return " ".join(words)
+
+
+def _flip_words(game: Game, flipped: Iterable[Cell]) -> list[str]:
+    """The cells ``flipped`` as they lie now, face up then face down: ``d4 turned up.``"""
+    grid, words = game.grid, []
+    for way in ("up", "down"):
+        cells = [c for c in flipped if (c in grid and grid[c].face_up) == (way == "up")]
+        if cells:
+            words.append(f"{cells_words(cells).replace(' or ', ' and ')} turned {way}.")
+    return words
 
 
 def pile_words(game: Game, cell: Cell, reveal: bool = False) -> str:
@@ -153,6 +162,10 @@ def look_words(game: Game, reveal: bool = False) -> str:
     """Every pile in reading order, a sentence each, then the counts and the next card."""
     grid = game.grid
     lines = [pile_words(game, cell, reveal) + "." for cell in sorted(grid)] or ["No card placed yet."]
+    box = game.bounding_box()
+    if box is not None:
+        top, bottom, left, right = box
+        lines.append(f"The piles span {Cell(top * STRIDE + left)} through {Cell(bottom * STRIDE + right)}.")
     lines.append(f"Stock {game.stock_count}. {game.face_down} face down of {game.rules.face_down_limit}.")
     lines.append(_next_words(game))
     return "\n".join(lines)
@@ -164,18 +177,23 @@ def legal_words(game: Game) -> str:
         return _next_words(game)
     cells = game.legal_cells()
     if not game.grid and cells:  # the whole frame
-        return f"The card may go to any cell, {cells[0]} to {cells[-1]}."
+        return f"The card may go to any cell, {cells[0]} through {cells[-1]}."
     return f"The card may go to {cells_words(cells)}." if cells else "The card may go nowhere."
 
 
 def took_back_words(game: Game, placement: Placement) -> str:
-    """What ``undo`` says: the card taken back and where from, then the next card."""
-    return f"Took back the {rank_words(placement.card)} from {placement.cell}. {_next_words(game)}"
+    """What ``undo`` says: the card taken back and where from, the cells its flips turned
+    back (and the face-down count, when they did), then the next card."""
+    words = [f"Took back the {rank_words(placement.card)} from {placement.cell}.", *_flip_words(game, placement.flipped)]
+    if placement.flipped:
+        words.append(f"{game.face_down} face down.")
+    return " ".join([*words, _next_words(game)])
 
 
 def spoken(text: str) -> str:
-    """A line of the other modes' text with its colons read as pauses (``save! FILE, over it too``)."""
-    return text.replace(": ", ", ")
+    """A line of the other modes' text with its colons read as pauses (``save! FILE, over it too``)
+    and sizes read as spoken (``4x4``: ``4 by 4``)."""
+    return re.sub(r"(\d)x(\d)", r"\1 by \2", text.replace(": ", ", "))
 
 
 def help_words() -> str:

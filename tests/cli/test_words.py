@@ -120,3 +120,22 @@ def test_the_words_mode_is_kept_at_the_prompt_until_grid():
     assert "Eight to g7." not in invoke(["play", "--deal", 153], input="g7\n").stdout  # a script only with --words
     assert "Eight to g7." not in at_prompt("--grid")
     assert "Eight to g7." not in at_prompt()
+
+
+
+def test_words_keep_to_for_moves_say_sizes_and_what_undo_turned_back():
+    from foursquare import Game
+    from foursquare.cli.words import legal_words, look_words, move_words, spoken, took_back_words
+
+    assert legal_words(Game.from_deal(1)) == "The card may go to any cell, a1 through g7."
+    game = Game.from_deal(1)
+    for cell in ("d4", "e4", "f4", "c4"):
+        game.play(cell)
+    said = move_words(game)
+    assert said.count(" to ") == 2  # the move and the next card: a run of cells is said with "through"
+    assert "The piles span c4 through f4." in look_words(game)
+    placement = game.undo()
+    back = took_back_words(game, placement)
+    assert back.startswith(f"Took back the {said.split()[0].lower()} from c4.")
+    assert not placement.flipped or (" turned " in back and " face down." in back)
+    assert spoken("d9: outside the 4x4 box (a1-g7)") == "d9, outside the 4 by 4 box (a1-g7)"

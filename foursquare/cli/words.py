@@ -19,7 +19,6 @@ runs along a row joined (``c3 to f3``).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 
 from ..engine.cards import Card

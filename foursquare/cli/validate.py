@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from ..formats.reports import Reporter, inert
 from . import SHORT_HELP
 from .boundary import CLI_ADVICE, Command, command_boundary, error_text
 from .options import PATH
-from .signals import Terminated, signals_deferred
+from .signals import ENDING, Terminated, signals_deferred
 from .style import counted
 
 if TYPE_CHECKING:
@@ -27,9 +28,18 @@ INCOMPLETE = "the check was interrupted: this report is incomplete (the games af
 def _whole(action: Callable[..., None], *args: Any) -> None:
     """Run ``action(*args)`` (a write) with Ctrl-C, SIGTERM and SIGHUP held back, so that
     an interrupted run never leaves half a JSON object or half a testcase; between
-    writes (reading a slow pipe, checking a game) a signal acts at once."""
-    with signals_deferred():
+    writes (reading a slow pipe, checking a game) a signal acts at once.  Where the
+    system has it, the signals are blocked (two calls a write, where putting handlers in
+    place and back takes six: a flood of tiny documents took twice as long)."""
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows)
+        with signals_deferred():
+            action(*args)
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT, *ENDING])
+    try:
         action(*args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _file_identity(path: str) -> tuple[int, int] | None:

@@ -12,21 +12,13 @@ Unknown keys and out-of-range values are errors naming the key and what is allow
 
 from __future__ import annotations
 
-from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
+from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, RulesError, quote, shorten
-from .yaml import (
-    YMap,
-    YNode,
-    YScalar,
-    as_bool,
-    as_choice,
-    as_int,
-    read_documents,
-    unknown_keys,
-)
+from .schema import RULE_PARAMETERS
+from .yaml import YMap, YNode, YScalar, read_documents, unknown_keys
 
 #: The parameter names, in the order :meth:`Rules.parameters` gives them.
-PARAMETERS: tuple[str, ...] = tuple(STANDARD.parameters())
+PARAMETERS: tuple[str, ...] = tuple(RULE_PARAMETERS)
 
 
 def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
@@ -74,14 +66,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     for key, value in node.entries.items():
         if key == "preset":
             continue
-        label = f"{what}: {key}"
-        if key in RANGES:
-            low, high = RANGES[key]
-            changes[key] = as_int(value, label, source, low, high)
-        elif key in CHOICES:
-            changes[key] = as_choice(value, label, source, CHOICES[key])
-        else:
-            changes[key] = as_bool(value, label, source)
+        changes[key] = RULE_PARAMETERS[key](value, f"{what}: {key}", source)
     try:
         return base.with_changes(**changes) if changes else base
     except RulesError as exc:

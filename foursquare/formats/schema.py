@@ -36,9 +36,9 @@ from ..engine.cards import MAX_RANK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 from ..engine.deal import MAX_DEAL
 from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
-from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD
-from ..errors import FormatError, ParseError, quote
-from .yaml import YNode, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int
+from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
+from ..errors import FormatError, ParseError, RulesError, quote
+from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
 from .yaml.values import Kind
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
@@ -110,9 +110,20 @@ COUNT = _number()
 STATUS = _choice(STATUSES, Status)
 REASON = _choice(REASONS, Reason, nullable=True)
 SCORE = _number(nullable=True)
-#: Read by the readers' code (each says its own messages) or by :mod:`.rulesfile`.
-VERSION = Kind({"const": 1, "description": "the format version"})
-RULES = Kind({"$ref": "#/$defs/rules"})
+#: The version of the formats this program reads and writes (``foursquare: 1``).
+FORMAT_VERSION = 1
+MISSING_VERSION = f"missing 'foursquare: {FORMAT_VERSION}' (the format version)"
+
+
+def _version(node: YNode, what: str, source: str) -> int:
+    number = as_int(node, f"{what} (the format version)", source, 1)  # written as its digits
+    if number != FORMAT_VERSION:
+        raise FormatError(source, node.line, f"unsupported format version {number} (this program reads version {FORMAT_VERSION})")
+    return number
+
+
+VERSION = Kind({"const": FORMAT_VERSION, "description": "the format version"}, _version)
+#: Read by the readers' own code (the kinds without a ``read``).
 DEAL = Kind(_number(0, MAX_DEAL).schema, as_deal)
 MOVE_TEXTS = Kind(_array({"type": "string", "pattern": _MOVE_TEXT}))
 FLAG = Kind(  # true or false, unquoted in any case (a quoted word is refused by the reader)
@@ -123,6 +134,58 @@ RULE_PARAMETERS: dict[str, Kind] = {
     key: _number(*RANGES[key]) if key in RANGES else _choice(CHOICES[key]) if key in CHOICES else FLAG
     for key in STANDARD.parameters()
 }
+
+
+
+def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
+    """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
+
+    :param node: a :class:`~foursquare.formats.yaml.YScalar` (preset name) or
+        :class:`~foursquare.formats.yaml.YMap`.
+    :param source: the file name for errors.
+    :param what: how the value is named in errors (``rules``).
+    :returns: the rule set (a preset itself when the parameters equal one).
+    :raises FormatError: ``FILE:LINE: message`` for an unknown preset, an unknown
+        key, a missing parameter, or a value out of range (naming the allowed values).
+    """
+    if isinstance(node, YScalar) and not node.is_null:
+        return _preset(node, source, what)
+    if not isinstance(node, YMap):
+        raise FormatError(
+            source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
+        )
+    for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
+        raise error
+    if "preset" in node:
+        base = _preset(node.entries["preset"], source, f"{what}: preset")
+    else:
+        missing = [key for key in RULE_PARAMETERS if key not in node]
+        if missing:
+            raise FormatError(
+                source,
+                node.line,
+                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
+            )
+        base = STANDARD
+    changes: dict[str, int | bool | str] = {}
+    for key, value in node.entries.items():
+        if key == "preset":
+            continue
+        changes[key] = RULE_PARAMETERS[key](value, f"{what}: {key}", source)
+    try:
+        return base.with_changes(**changes) if changes else base
+    except RulesError as exc:
+        raise FormatError(source, node.line, str(exc)) from None
+
+
+def _preset(node: YNode, source: str, what: str) -> Rules:
+    name = node.text if isinstance(node, YScalar) else None
+    if name not in PRESETS:
+        raise FormatError(source, node.line, f"{what}: unknown preset {quote(name)} (presets: {', '.join(PRESETS)})")
+    return PRESETS[name]
+
+
+RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
 
 # ------------------------------------------------------------ the file shapes
 

@@ -49,8 +49,8 @@ from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
-from .rulesfile import rules_from_value, rules_value
-from .schema import NOT_IN_VIEW, PILE, STATE, VIEW
+from .rulesfile import rules_value
+from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW
 from .yaml import (
     Flow,
     FlowList,
@@ -60,7 +60,6 @@ from .yaml import (
     YScalar,
     as_card,
     as_deal,
-    as_int,
     as_list,
     as_map,
     as_text,
@@ -69,7 +68,7 @@ from .yaml import (
     unknown_keys,
 )
 
-VERSION = 1
+VERSION = FORMAT_VERSION
 #: A grid as read: cell -> (cards bottom to top, top face up?).
 _Grid = dict[Cell, tuple[list[Card], bool]]
 _NOT_RESUMABLE = (
@@ -237,16 +236,13 @@ class _StateReader:
                 )
         for error in unknown_keys(doc, tuple(shape), what, src):
             raise error
-        version = doc.get("foursquare")
-        if version is None:
-            raise self.error(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
-        number = as_int(version, "foursquare (the format version)", src, 1)  # written as its digits
-        if number != VERSION:
-            raise self.error(version.line, f"unsupported format version {number} (this program reads {VERSION})")
+        if "foursquare" not in doc:
+            raise self.error(doc.line, MISSING_VERSION)
+        STATE["foursquare"](doc.entries["foursquare"], "foursquare", src)
         if "view" in doc:
             STATE["view"](doc.entries["view"], "view", src)
         if "rules" in doc:
-            self.rules = rules_from_value(doc.entries["rules"], src)
+            self.rules = STATE["rules"](doc.entries["rules"], "rules", src)
 
     def read(self, doc: YMap, view: bool = False) -> Game:
         """The game of a full state; with ``view``, of a player's view (``view: player``):

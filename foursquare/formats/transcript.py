@@ -32,9 +32,8 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
-from .rulesfile import PARAMETERS, rules_from_value
-from .schema import GAME, MOVE, RESULT
-from .transcript_write import VERSION
+from .rulesfile import PARAMETERS
+from .schema import GAME, MISSING_VERSION, MOVE, RESULT
 from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
@@ -47,10 +46,7 @@ from .yaml import (
     YScalar,
     YSeq,
     as_card,
-    as_deal,
-    as_int,
     read_each_document,
-    unknown_keys,
 )
 from .yaml.values import read_entries
 
@@ -306,22 +302,12 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         err.new(doc.line, other[0], advice=other[1])
         tg.complete = False
         return tg
-    for error in unknown_keys(doc, GAME_KEYS, "a game", source):
+    values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+    for error in errors:
         err.add(error)
-    _read_version(doc, source, err)
-    if "rules" in doc:
-        try:
-            tg.rules = rules_from_value(doc.entries["rules"], source)
-            tg.rules_given = True
-        except FormatError as exc:
-            err.add(exc)
-            tg.complete = False  # the moves cannot be judged under unknown rules
-    if "deal" in doc:
-        try:
-            tg.deal = as_deal(doc.entries["deal"], "deal", source)
-        except FormatError as exc:
-            err.add(exc)
-            tg.complete = False
+    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
+    if any(key in doc and key not in values for key in ("rules", "deal")):
+        tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
         tg.deck = _read_deck(doc.entries["deck"], tg, source, err)
     if "moves" in doc:
@@ -329,20 +315,6 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     if "result" in doc:
         _read_result(doc.entries["result"], tg, source, err)
     return tg
-
-
-def _read_version(doc: YMap, source: str, err: _Errors) -> None:
-    node = doc.get("foursquare")
-    if node is None:
-        err.new(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
-        return
-    try:
-        version = as_int(node, "foursquare (the format version)", source, 1)
-    except FormatError as exc:
-        err.add(exc)
-        return
-    if version != VERSION:
-        err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:

@@ -59,7 +59,6 @@ from .yaml import (
     YNode,
     YScalar,
     as_card,
-    as_deal,
     as_list,
     as_map,
     as_text,
@@ -253,7 +252,7 @@ class _StateReader:
         if "view" in doc and not view:
             raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules
-        deal = as_deal(doc.entries["deal"], "deal", src) if "deal" in doc else None
+        deal = STATE["deal"](doc.entries["deal"], "deal", src) if "deal" in doc else None
         if "grid" not in doc:
             raise self.error(doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))

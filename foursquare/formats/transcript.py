@@ -50,9 +50,7 @@ from .yaml import (
 )
 from .yaml.values import read_entries
 
-GAME_KEYS = tuple(GAME)
 _STATUS_OF = {s.value: s for s in Status}
-_MOVE_KEY_SET = frozenset(MOVE)
 #: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
 #: A line (the text up to a LF), one at a time.
@@ -264,12 +262,12 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
         return NOT_A_TRANSCRIPT["view"], None
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
         return NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE
-    if any(key in doc for key in GAME_KEYS):
+    if any(key in doc for key in GAME):
         return None
     if any(key in doc for key in ("preset",) + PARAMETERS):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
-    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})", None
+    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
 
 
 class _Errors:
@@ -366,7 +364,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    if len(item.entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+    if len(item.entries) == len(MOVE):  # every key, as transcript_text writes a move: read at once when all is common
         entry = _common_move(item)
         if entry is not None:
             return entry
@@ -393,7 +391,7 @@ def _common_move(item: YMap) -> MoveEntry | None:
     read without the general path, to the same entry; ``None`` when any is not (the
     general path then reads it, and says what is wrong)."""
     e = item.entries
-    if e.keys() != _MOVE_KEY_SET:
+    if e.keys() != MOVE.keys():
         return None
     card_node, cell_node, flipped_node = e["card"], e["cell"], e["flipped"]
     face_down_node, status_node = e["face_down"], e["status"]

@@ -261,7 +261,7 @@ class _StateReader:
             raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
         if "remaining" not in doc and not view:
             raise self.error(doc.line, f"missing remaining: {_NOT_RESUMABLE}")
-        nxt_node = doc.get("next")
+        nxt_node = doc.entries.get("next")
         if nxt_node is None:
             raise self.error(doc.line, "missing next (the card to place now, or null)")
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
@@ -396,7 +396,7 @@ class _StateReader:
             "score": (game.score, "the position gives"),
         }
         for key, (value, source) in actual.items():
-            node = doc.get(key)
+            node = doc.entries.get(key)
             if node is not None and (claimed := STATE[key](node, key, self.source)) != value:
                 raise self.error(node.line, f"{key}: {_null(claimed)}, but {source} {_null(value)}")
 

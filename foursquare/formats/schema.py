@@ -123,9 +123,7 @@ def _version(node: YNode, what: str, source: str) -> int:
 
 
 VERSION = Kind({"const": FORMAT_VERSION, "description": "the format version"}, _version)
-#: Read by the readers' own code (the kinds without a ``read``).
 DEAL = Kind(_number(0, MAX_DEAL).schema, as_deal)
-MOVE_TEXTS = Kind(_array({"type": "string", "pattern": _MOVE_TEXT}))
 FLAG = Kind(  # true or false, unquoted in any case (a quoted word is refused by the reader)
     {"anyOf": [{"type": "boolean"}, {"type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$"}]}, as_bool
 )
@@ -134,7 +132,6 @@ RULE_PARAMETERS: dict[str, Kind] = {
     key: _number(*RANGES[key]) if key in RANGES else _choice(CHOICES[key]) if key in CHOICES else FLAG
     for key in STANDARD.parameters()
 }
-
 
 
 def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
@@ -188,6 +185,7 @@ def _preset(node: YNode, source: str, what: str) -> Rules:
 RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
 
 # ------------------------------------------------------------ the file shapes
+# (a kind without a ``read``: the reader's own code reads the value, e.g. a list whose every item it checks)
 
 #: A move of a transcript written as a mapping; a transcript's ``result``; a game document.
 MOVE: dict[str, Kind] = {
@@ -221,7 +219,7 @@ STATE: dict[str, Kind] = {
     "view": Kind({"const": "player"}, _choice(("player",)).read),
     "rules": RULES,
     "deal": DEAL,
-    "placed": Kind(_number(0, _MAX_CARDS).schema, COUNT.read),  # (the reader compares them with the position)
+    "placed": Kind(_number(0, _MAX_CARDS).schema, COUNT.read),  # read unbounded: compared with the position
     "stock": Kind(_number(0, _MAX_CARDS).schema, COUNT.read),
     "next": Kind(_card(nullable=True)),
     "status": STATUS,
@@ -231,7 +229,7 @@ STATE: dict[str, Kind] = {
     "grid": Kind({"$ref": "#/$defs/grid"}),
     "remaining": Kind(_array(_card())),
     "unknown": _number(1),
-    "moves": MOVE_TEXTS,
+    "moves": Kind(_array({"type": "string", "pattern": _MOVE_TEXT})),
 }
 #: The keys of a state a player's view (``view: player``) does not have: the player does not know them.
 NOT_IN_VIEW = ("deal", "remaining", "unknown", "moves")

@@ -395,10 +395,10 @@ class _StateReader:
             "reason": (game.reason, "the position gives"),
             "score": (game.score, "the position gives"),
         }
-        for key, (value, source) in actual.items():
+        for key, (value, whence) in actual.items():
             node = doc.entries.get(key)
             if node is not None and (claimed := STATE[key](node, key, self.source)) != value:
-                raise self.error(node.line, f"{key}: {_null(claimed)}, but {source} {_null(value)}")
+                raise self.error(node.line, f"{key}: {_null(claimed)}, but {whence} {_null(value)}")
 
 
 def _null(value: object) -> object:

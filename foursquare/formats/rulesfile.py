@@ -12,21 +12,14 @@ Unknown keys and out-of-range values are errors naming the key and what is allow
 
 from __future__ import annotations
 
-from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
-from ..errors import FormatError, RulesError, quote, shorten
-from .yaml import (
-    YMap,
-    YNode,
-    YScalar,
-    as_bool,
-    as_choice,
-    as_int,
-    read_documents,
-    unknown_keys,
-)
+from ..engine.rules import PRESETS, Rules
+from ..errors import FormatError, quote, shorten
+from .schema import RULE_PARAMETERS
+from .schema import rules_from_value as rules_from_value
+from .yaml import YMap, YScalar, read_documents
 
 #: The parameter names, in the order :meth:`Rules.parameters` gives them.
-PARAMETERS: tuple[str, ...] = tuple(STANDARD.parameters())
+PARAMETERS: tuple[str, ...] = tuple(RULE_PARAMETERS)
 
 
 def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
@@ -38,61 +31,6 @@ def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
     return rules.parameters()
-
-
-def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
-    """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
-
-    :param node: a :class:`~foursquare.formats.yaml.YScalar` (preset name) or
-        :class:`~foursquare.formats.yaml.YMap`.
-    :param source: the file name for errors.
-    :param what: how the value is named in errors (``rules``).
-    :returns: the rule set (a preset itself when the parameters equal one).
-    :raises FormatError: ``FILE:LINE: message`` for an unknown preset, an unknown
-        key, a missing parameter, or a value out of range (naming the allowed values).
-    """
-    if isinstance(node, YScalar) and not node.is_null:
-        return _preset(node, source, what)
-    if not isinstance(node, YMap):
-        raise FormatError(
-            source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
-        )
-    for error in unknown_keys(node, ("preset",) + PARAMETERS, what, source):
-        raise error
-    if "preset" in node:
-        base = _preset(node.entries["preset"], source, f"{what}: preset")
-    else:
-        missing = [key for key in PARAMETERS if key not in node]
-        if missing:
-            raise FormatError(
-                source,
-                node.line,
-                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
-            )
-        base = STANDARD
-    changes: dict[str, int | bool | str] = {}
-    for key, value in node.entries.items():
-        if key == "preset":
-            continue
-        label = f"{what}: {key}"
-        if key in RANGES:
-            low, high = RANGES[key]
-            changes[key] = as_int(value, label, source, low, high)
-        elif key in CHOICES:
-            changes[key] = as_choice(value, label, source, CHOICES[key])
-        else:
-            changes[key] = as_bool(value, label, source)
-    try:
-        return base.with_changes(**changes) if changes else base
-    except RulesError as exc:
-        raise FormatError(source, node.line, str(exc)) from None
-
-
-def _preset(node: YNode, source: str, what: str) -> Rules:
-    name = node.text if isinstance(node, YScalar) else None
-    if name not in PRESETS:
-        raise FormatError(source, node.line, f"{what}: unknown preset {quote(name)} (presets: {', '.join(PRESETS)})")
-    return PRESETS[name]
 
 
 def read_rules(text: str, source: str) -> Rules:

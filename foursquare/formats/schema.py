@@ -8,12 +8,17 @@ and the rules, the ranges of the rules' numbers.  What it cannot say (an illegal
 move, a failed claim, a grid that no game reaches) only the readers check; so a
 document a schema rejects the readers reject too, and not the other way round.
 
+Each file shape is described once, here: a table of its keys and the
+:class:`~foursquare.formats.yaml.values.Kind` of each value (:data:`GAME`, :data:`MOVE`,
+:data:`RESULT`, :data:`STATE`, :data:`VIEW`, :data:`PILE`, :data:`RULE_PARAMETERS`), built
+from the :class:`Status` and :class:`Reason` enums, the rules' ``CHOICES``, ``RANGES`` and
+presets, the card and cell alphabets.  The readers check keys and values by these tables,
+and :func:`build_schema` generates the schemas from them.
+
 The schemas are shipped as files in ``foursquare/formats/schemas/`` (read with
 :func:`schema_text`, printed by ``foursquare schema``): a file other tools and
-editors can fetch by URL.  :func:`build_schema` generates them from the code (the
-:class:`Status` and :class:`Reason` enums, the rules' ``CHOICES``, ``RANGES`` and
-presets, the card and cell alphabets), and a test checks each shipped file equals
-its generation (:func:`write_schemas` writes them again).
+editors can fetch by URL; a test checks each shipped file equals its generation
+(:func:`write_schemas` writes them again).
 
 The transcript schema describes one document (one game): a file of several games
 is several YAML documents, each checked against it.
@@ -22,16 +27,19 @@ is several YAML documents, each checked against it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..engine.cards import MAX_RANK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 from ..engine.deal import MAX_DEAL
-from ..engine.layout import COLUMN_LETTERS, STRIDE
+from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
-from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD
-from ..errors import ParseError, quote
+from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
+from ..errors import FormatError, ParseError, RulesError, quote
+from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
+from .yaml.values import Kind
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
 SCHEMA_NAMES = ("transcript", "state", "rules")
@@ -61,28 +69,178 @@ def _card(nullable: bool = False) -> dict[str, Any]:
     return {"anyOf": [card, {"type": "null"}]} if nullable else card
 
 
-def _count(low: int = 0, high: int | None = None, nullable: bool = False) -> dict[str, Any]:
-    value: dict[str, Any] = {"type": ["integer", "null"] if nullable else "integer", "minimum": low}
+def _array(items: dict[str, Any], **limits: Any) -> dict[str, Any]:
+    return {"type": "array", "items": items, **limits}
+
+
+def _object(shape: Mapping[str, Kind], required: Sequence[str] = (), **first: Any) -> dict[str, Any]:
+    """The schema of a mapping of the keys of ``shape`` (no other key)."""
+    value: dict[str, Any] = {**first, "type": "object", "properties": {key: kind.schema for key, kind in shape.items()}}
+    if required:
+        value["required"] = list(required)
+    return {**value, "additionalProperties": False}
+
+
+# ------------------------------------------------------------ the kinds of value
+
+
+def _number(low: int = 0, high: int | None = None, nullable: bool = False) -> Kind:
+    """A whole number from ``low`` to ``high`` (``None``: no limit)."""
+    schema: dict[str, Any] = {"type": ["integer", "null"] if nullable else "integer", "minimum": low}
     if high is not None:
-        value["maximum"] = high
-    return value
+        schema["maximum"] = high
+    return Kind(schema, lambda node, what, src: as_int(node, what, src, low, high), nullable)
 
 
-def _words(values: tuple[str, ...], nullable: bool = False) -> dict[str, Any]:
-    return {"enum": [*values, None] if nullable else list(values)}
+def _choice(values: tuple[str, ...], to: Callable[[str], Any] = str, nullable: bool = False) -> Kind:
+    """One of the words ``values``, read as ``to(word)``."""
+    schema = {"enum": [*values, None] if nullable else list(values)}
+    return Kind(schema, lambda node, what, src: to(as_choice(node, what, src, values)), nullable)
+
+
+def _cells(node: YNode, what: str, source: str) -> list[Cell]:
+    if type(node) is not YSeq:
+        raise FormatError(source, node.line, f"{what} must be a list of cells, not {node.kind}")
+    return [as_cell(cell, what, source) for cell in node.items]
+
+
+STATUSES = tuple(s.value for s in Status)
+REASONS = tuple(r.value for r in Reason)
+COUNT = _number()
+STATUS = _choice(STATUSES, Status)
+REASON = _choice(REASONS, Reason, nullable=True)
+SCORE = _number(nullable=True)
+#: The version of the formats this program reads and writes (``foursquare: 1``).
+FORMAT_VERSION = 1
+MISSING_VERSION = f"missing 'foursquare: {FORMAT_VERSION}' (the format version)"
+
+
+def _version(node: YNode, what: str, source: str) -> int:
+    number = as_int(node, f"{what} (the format version)", source, 1)  # written as its digits
+    if number != FORMAT_VERSION:
+        raise FormatError(source, node.line, f"unsupported format version {number} (this program reads version {FORMAT_VERSION})")
+    return number
+
+
+VERSION = Kind({"const": FORMAT_VERSION, "description": "the format version"}, _version)
+DEAL = Kind(_number(0, MAX_DEAL).schema, as_deal)
+FLAG = Kind(  # true or false, unquoted in any case (a quoted word is refused by the reader)
+    {"anyOf": [{"type": "boolean"}, {"type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$"}]}, as_bool
+)
+#: The parameters of a rule set (RULES.md §8), in the order :meth:`Rules.parameters` gives them.
+RULE_PARAMETERS: dict[str, Kind] = {
+    key: _number(*RANGES[key]) if key in RANGES else _choice(CHOICES[key]) if key in CHOICES else FLAG
+    for key in STANDARD.parameters()
+}
+
+
+def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
+    """Read a rule set from a YAML node: a preset name or a rules mapping (module doc).
+
+    :param node: a :class:`~foursquare.formats.yaml.YScalar` (preset name) or
+        :class:`~foursquare.formats.yaml.YMap`.
+    :param source: the file name for errors.
+    :param what: how the value is named in errors (``rules``).
+    :returns: the rule set (a preset itself when the parameters equal one).
+    :raises FormatError: ``FILE:LINE: message`` for an unknown preset, an unknown
+        key, a missing parameter, or a value out of range (naming the allowed values).
+    """
+    if isinstance(node, YScalar) and not node.is_null:
+        return _preset(node, source, what)
+    if not isinstance(node, YMap):
+        raise FormatError(
+            source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
+        )
+    for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
+        raise error
+    if "preset" in node:
+        base = _preset(node.entries["preset"], source, f"{what}: preset")
+    else:
+        missing = [key for key in RULE_PARAMETERS if key not in node]
+        if missing:
+            raise FormatError(
+                source,
+                node.line,
+                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
+            )
+        base = STANDARD
+    changes: dict[str, int | bool | str] = {}
+    for key, value in node.entries.items():
+        if key == "preset":
+            continue
+        changes[key] = RULE_PARAMETERS[key](value, f"{what}: {key}", source)
+    try:
+        return base.with_changes(**changes) if changes else base
+    except RulesError as exc:
+        raise FormatError(source, node.line, str(exc)) from None
+
+
+def _preset(node: YNode, source: str, what: str) -> Rules:
+    name = node.text if isinstance(node, YScalar) else None
+    if name not in PRESETS:
+        raise FormatError(source, node.line, f"{what}: unknown preset {quote(name)} (presets: {', '.join(PRESETS)})")
+    return PRESETS[name]
+
+
+RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
+
+# ------------------------------------------------------------ the file shapes
+# (a kind without a ``read``: the reader's own code reads the value, e.g. a list whose every item it checks)
+
+#: A move of a transcript written as a mapping; a transcript's ``result``; a game document.
+MOVE: dict[str, Kind] = {
+    "card": Kind({"$ref": "#/$defs/card"}, as_card),
+    "cell": Kind({"$ref": "#/$defs/cell"}, as_cell),
+    "flipped": Kind(_array({"$ref": "#/$defs/cell"}), _cells),
+    "face_down": COUNT,
+    "status": STATUS,
+}
+RESULT: dict[str, Kind] = {"status": STATUS, "reason": REASON, "score": SCORE}
+GAME: dict[str, Kind] = {
+    "foursquare": VERSION,
+    "rules": RULES,
+    "deal": DEAL,
+    "deck": Kind(_array(_card(), uniqueItems=True, maxItems=_MAX_CARDS)),
+    "moves": Kind(_array({"$ref": "#/$defs/move"})),
+    "result": Kind(_object(RESULT)),
+}
+
+
+def _pile(top: dict[str, Any]) -> dict[str, Kind]:
+    """A pile of a state's grid whose top card is ``top``."""
+    cards = _array(top, minItems=1, maxItems=RANGES["pile_cap"][1])
+    return {"cards": Kind(cards), "face": _choice(("up", "down"))}
+
+
+PILE = _pile(_card())
+#: A state, in the order its keys are named in errors; :data:`VIEW`: a player's view.
+STATE: dict[str, Kind] = {
+    "foursquare": VERSION,
+    "view": Kind({"const": "player"}, _choice(("player",)).read),
+    "rules": RULES,
+    "deal": DEAL,
+    "placed": Kind(_number(0, _MAX_CARDS).schema, COUNT.read),  # read unbounded: compared with the position
+    "stock": Kind(_number(0, _MAX_CARDS).schema, COUNT.read),
+    "next": Kind(_card(nullable=True)),
+    "status": STATUS,
+    "reason": REASON,
+    "score": SCORE,
+    "face_down": COUNT,
+    "grid": Kind({"$ref": "#/$defs/grid"}),
+    "remaining": Kind(_array(_card())),
+    "unknown": _number(1),
+    "moves": Kind(_array({"type": "string", "pattern": _MOVE_TEXT})),
+}
+#: The keys of a state a player's view (``view: player``) does not have: the player does not know them.
+NOT_IN_VIEW = ("deal", "remaining", "unknown", "moves")
+VIEW: dict[str, Kind] = {key: kind for key, kind in STATE.items() if key not in NOT_IN_VIEW}
 
 
 def _common_defs() -> dict[str, Any]:
     """The definitions every schema shares: card, cell, the rule set."""
-    parameters: dict[str, Any] = {}
-    for key in STANDARD.parameters():
-        if key in RANGES:
-            parameters[key] = _count(*RANGES[key])
-        elif key in CHOICES:
-            parameters[key] = _words(CHOICES[key])
-        else:  # a flag: true or false, unquoted in any case (a quoted word is refused by the reader)
-            parameters[key] = {"anyOf": [{"type": "boolean"}, {"type": "string", "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$"}]}
     preset = {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"}
+    rules = _object({"preset": Kind({"$ref": "#/$defs/preset"}), **RULE_PARAMETERS})
+    rules["anyOf"] = [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}]
     return {
         "card": {
             "type": "string",
@@ -99,114 +257,42 @@ def _common_defs() -> dict[str, Any]:
         "preset": preset,
         "rules": {
             "description": "a rule set: a preset name, a preset with changes ({preset: NAME, ...}) or every parameter",
-            "anyOf": [
-                {"$ref": "#/$defs/preset"},
-                {
-                    "type": "object",
-                    "properties": {"preset": {"$ref": "#/$defs/preset"}, **parameters},
-                    "additionalProperties": False,
-                    "anyOf": [{"required": ["preset"]}, {"required": list(parameters)}],
-                },
-            ],
+            "anyOf": [{"$ref": "#/$defs/preset"}, rules],
         },
     }
 
 
 def _transcript() -> dict[str, Any]:
     defs = _common_defs()
-    statuses = tuple(s.value for s in Status)
-    defs["move"] = {
-        "anyOf": [
-            {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]},
-            {
-                "type": "object",
-                "properties": {
-                    "card": {"$ref": "#/$defs/card"},
-                    "cell": {"$ref": "#/$defs/cell"},
-                    "flipped": {"type": "array", "items": {"$ref": "#/$defs/cell"}},
-                    "face_down": _count(),
-                    "status": _words(statuses),
-                },
-                "required": ["cell"],
-                "additionalProperties": False,
-            },
-        ]
-    }
+    move_text = {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]}
+    defs["move"] = {"anyOf": [move_text, _object(MOVE, ["cell"])]}
     return {
-        "title": "Foursquare transcript (one game document)",
-        "description": "One game of a transcript (FORMATS.md, Transcripts); a file of several games is one such YAML document each.",
-        "type": "object",
-        "properties": {
-            "foursquare": {"const": 1, "description": "the format version"},
-            "rules": {"$ref": "#/$defs/rules"},
-            "deal": _count(0, MAX_DEAL),
-            "deck": {"type": "array", "items": {"$ref": "#/$defs/card"}, "uniqueItems": True, "maxItems": _MAX_CARDS},
-            "moves": {"type": "array", "items": {"$ref": "#/$defs/move"}},
-            "result": {
-                "type": "object",
-                "properties": {
-                    "status": _words(statuses),
-                    "reason": _words(tuple(r.value for r in Reason), nullable=True),
-                    "score": _count(nullable=True),
-                },
-                "additionalProperties": False,
-            },
-        },
-        "required": ["foursquare"],
-        "additionalProperties": False,
+        **_object(
+            GAME,
+            ["foursquare"],
+            title="Foursquare transcript (one game document)",
+            description="One game of a transcript (FORMATS.md, Transcripts); a file of several games is one such YAML document each.",
+        ),
         "$defs": defs,
     }
 
 
 def _state() -> dict[str, Any]:
     defs = _common_defs()
-    common: dict[str, Any] = {
-        "foursquare": {"const": 1, "description": "the format version"},
-        "rules": {"$ref": "#/$defs/rules"},
-        "placed": _count(0, _MAX_CARDS),
-        "stock": _count(0, _MAX_CARDS),
-        "next": _card(nullable=True),
-        "status": _words(tuple(s.value for s in Status)),
-        "reason": _words(tuple(r.value for r in Reason), nullable=True),
-        "score": _count(nullable=True),
-        "face_down": _count(),
-    }
-    for kind, top in (("pile", _card()), ("viewPile", _card(nullable=True))):
-        defs[kind] = {
-            "type": "object",
-            "properties": {
-                "cards": {"type": "array", "items": top, "minItems": 1, "maxItems": RANGES["pile_cap"][1]},
-                "face": _words(("up", "down")),
-            },
-            "required": ["cards", "face"],
-            "additionalProperties": False,
-        }
+    defs["pile"] = _object(PILE, ["cards", "face"])
+    defs["viewPile"] = _object(_pile(_card(nullable=True)), ["cards", "face"])
     for kind, pile in (("grid", "pile"), ("viewGrid", "viewPile")):
         defs[kind] = {
             "type": "object",
             "propertyNames": {"$ref": "#/$defs/cell"},
             "additionalProperties": {"$ref": f"#/$defs/{pile}"},
         }
-    defs["fullState"] = {
-        "type": "object",
-        "properties": {
-            **common,
-            "deal": _count(0, MAX_DEAL),
-            "grid": {"$ref": "#/$defs/grid"},
-            "remaining": {"type": "array", "items": {"$ref": "#/$defs/card"}},
-            "unknown": _count(1),
-            "moves": {"type": "array", "items": {"type": "string", "pattern": _MOVE_TEXT}},
-        },
-        "required": ["foursquare", "next", "grid", "remaining"],
-        "additionalProperties": False,
-    }
-    defs["playerView"] = {
-        "description": "a player's view (view: player): no deal, remaining, unknown or moves; a face-down top card may be null",
-        "type": "object",
-        "properties": {**common, "view": {"const": "player"}, "grid": {"$ref": "#/$defs/viewGrid"}},
-        "required": ["foursquare", "view", "next", "grid"],
-        "additionalProperties": False,
-    }
+    defs["fullState"] = _object({k: v for k, v in STATE.items() if k != "view"}, ["foursquare", "next", "grid", "remaining"])
+    defs["playerView"] = _object(
+        {**VIEW, "grid": Kind({"$ref": "#/$defs/viewGrid"})},
+        ["foursquare", "view", "next", "grid"],
+        description="a player's view (view: player): no deal, remaining, unknown or moves; a face-down top card may be null",
+    )
     return {
         "title": "Foursquare state or player's view",
         "description": "A snapshot of a game (FORMATS.md, State); with 'view: player', a player's view.",

@@ -43,13 +43,14 @@ from typing import Any
 
 from ..engine.cards import Card
 from ..engine.deal import deal_deck, ordered_deck
-from ..engine.game import Game, Reason, Status
+from ..engine.game import Game, Status
 from ..engine.layout import Cell, geometry
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
-from .rulesfile import rules_from_value, rules_value
+from .rulesfile import rules_value
+from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW
 from .yaml import (
     Flow,
     FlowList,
@@ -58,9 +59,6 @@ from .yaml import (
     YNode,
     YScalar,
     as_card,
-    as_choice,
-    as_deal,
-    as_int,
     as_list,
     as_map,
     as_text,
@@ -69,20 +67,9 @@ from .yaml import (
     unknown_keys,
 )
 
-VERSION = 1
+VERSION = FORMAT_VERSION
 #: A grid as read: cell -> (cards bottom to top, top face up?).
 _Grid = dict[Cell, tuple[list[Card], bool]]
-STATE_KEYS = (
-    "foursquare", "view", "rules", "deal", "placed", "stock", "next", "status", "reason", "score",
-    "face_down", "grid", "remaining", "unknown", "moves",
-)
-#: The keys of a player's view (``view: player``): no deal, remaining, unknown or moves.
-VIEW_KEYS = (
-    "foursquare", "view", "rules", "placed", "stock", "next", "status", "reason", "score", "face_down", "grid",
-)
-PILE_KEYS = ("cards", "face")
-STATUSES = tuple(s.value for s in Status)
-REASONS = tuple(r.value for r in Reason)
 _NOT_RESUMABLE = (
     "a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is"
     " missing (foursquare hint reads a player's view)"
@@ -240,24 +227,21 @@ class _StateReader:
         """Check the keys (a player's view has no deal, remaining, unknown or moves) and
         the version; read the rules."""
         src = self.source
-        keys, what = (VIEW_KEYS, "a player's view") if self.view else (STATE_KEYS, "a state")
-        for key in STATE_KEYS if self.view else ():
-            if key not in VIEW_KEYS and key in doc:
+        shape, what = (VIEW, "a player's view") if self.view else (STATE, "a state")
+        for key in NOT_IN_VIEW if self.view else ():
+            if key in doc:
                 raise self.error(
                     doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
-        for error in unknown_keys(doc, keys, what, src):
+        for error in unknown_keys(doc, tuple(shape), what, src):
             raise error
-        version = doc.get("foursquare")
-        if version is None:
-            raise self.error(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
-        number = as_int(version, "foursquare (the format version)", src, 1)  # written as its digits
-        if number != VERSION:
-            raise self.error(version.line, f"unsupported format version {number} (this program reads {VERSION})")
+        if "foursquare" not in doc:
+            raise self.error(doc.line, MISSING_VERSION)
+        STATE["foursquare"](doc.entries["foursquare"], "foursquare", src)
         if "view" in doc:
-            as_choice(doc.entries["view"], "view", src, ("player",))
+            STATE["view"](doc.entries["view"], "view", src)
         if "rules" in doc:
-            self.rules = rules_from_value(doc.entries["rules"], src)
+            self.rules = STATE["rules"](doc.entries["rules"], "rules", src)
 
     def read(self, doc: YMap, view: bool = False) -> Game:
         """The game of a full state; with ``view``, of a player's view (``view: player``):
@@ -268,7 +252,7 @@ class _StateReader:
         if "view" in doc and not view:
             raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules
-        deal = as_deal(doc.entries["deal"], "deal", src) if "deal" in doc else None
+        deal = STATE["deal"](doc.entries["deal"], "deal", src) if "deal" in doc else None
         if "grid" not in doc:
             raise self.error(doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
@@ -277,7 +261,7 @@ class _StateReader:
             raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
         if "remaining" not in doc and not view:
             raise self.error(doc.line, f"missing remaining: {_NOT_RESUMABLE}")
-        nxt_node = doc.get("next")
+        nxt_node = doc.entries.get("next")
         if nxt_node is None:
             raise self.error(doc.line, "missing next (the card to place now, or null)")
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
@@ -293,7 +277,7 @@ class _StateReader:
             self.card(item, f"remaining card {i}")
             for i, item in enumerate(as_list(doc.entries["remaining"], "remaining", src).items, 1)
         ]
-        unknown = as_int(doc.entries["unknown"], "unknown", src, 1) if "unknown" in doc else 0
+        unknown = STATE["unknown"](doc.entries["unknown"], "unknown", src) if "unknown" in doc else 0
         known = ([nxt] if nxt is not None else []) + remaining
         on_grid = sum(len(cards) for cards, _ in grid.values())
         stock = rules.deck_size - on_grid
@@ -331,7 +315,7 @@ class _StateReader:
             if cell in grid:
                 raise self.error(line, f"grid: {cell} is listed twice")
             pile = as_map(value, f"grid {cell}", src)
-            for error in unknown_keys(pile, PILE_KEYS, f"pile {cell}", src):
+            for error in unknown_keys(pile, tuple(PILE), f"pile {cell}", src):
                 raise error
             if "cards" not in pile or "face" not in pile:
                 raise self.error(pile.line, f"pile {cell} needs cards and face")
@@ -340,7 +324,7 @@ class _StateReader:
                 raise self.error(
                     pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
                 )
-            face = as_choice(pile.entries["face"], f"pile {cell}: face", src, ("up", "down"))
+            face = PILE["face"](pile.entries["face"], f"pile {cell}: face", src)
             top = items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
                 self.hidden.append((cell, top.line))
@@ -401,30 +385,24 @@ class _StateReader:
         return game
 
     def check_counts(self, doc: YMap, game: Game, nxt: Card | None, nxt_node: YNode) -> None:
-        src = self.source
-        stock = game.stock_count
         if game.is_over and nxt is not None:
             raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
-        for key, actual in (("placed", game.placed), ("stock", stock), ("face_down", game.face_down)):
-            if key in doc:
-                count = as_int(doc.entries[key], key, src, 0)  # written as its digits
-                if count != actual:
-                    raise self.error(doc.line_of(key), f"{key}: {count}, but the grid gives {actual}")
-        if "status" in doc:
-            status = as_choice(doc.entries["status"], "status", src, STATUSES)  # the word as written
-            if status != game.status:
-                raise self.error(doc.line_of("status"), f"status: {status}, but the position is {game.status}")
-        if "reason" in doc:
-            node = doc.entries["reason"]
-            reason = None if isinstance(node, YScalar) and node.is_null else as_choice(node, "reason", src, REASONS)
-            if reason != game.reason:
-                raise self.error(node.line, f"reason: {reason or 'null'}, but the position gives {game.reason or 'null'}")
-        if "score" in doc:
-            node = doc.entries["score"]
-            score = None if isinstance(node, YScalar) and node.is_null else as_int(node, "score", src, 0)
-            if score != game.score:
-                shown = "null" if game.score is None else game.score
-                raise self.error(node.line, f"score: {'null' if score is None else score}, but the position gives {shown}")
+        actual = {  # what each count and claim, when written, must be, and where that comes from
+            "placed": (game.placed, "the grid gives"),
+            "stock": (game.stock_count, "the grid gives"),
+            "face_down": (game.face_down, "the grid gives"),
+            "status": (game.status, "the position is"),
+            "reason": (game.reason, "the position gives"),
+            "score": (game.score, "the position gives"),
+        }
+        for key, (value, whence) in actual.items():
+            node = doc.entries.get(key)
+            if node is not None and (claimed := STATE[key](node, key, self.source)) != value:
+                raise self.error(node.line, f"{key}: {_null(claimed)}, but {whence} {_null(value)}")
+
+
+def _null(value: object) -> object:
+    return "null" if value is None else value
 
 
 def _key_line(doc: YMap, key: str) -> int:

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.game import Game, Reason, Status
+from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
-from .rulesfile import PARAMETERS, rules_from_value
-from .transcript_write import VERSION
+from .rulesfile import PARAMETERS
+from .schema import GAME, MISSING_VERSION, MOVE, RESULT
 from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
@@ -46,24 +46,13 @@ from .yaml import (
     YScalar,
     YSeq,
     as_card,
-    as_cell,
-    as_choice,
-    as_deal,
-    as_int,
     read_each_document,
-    unknown_keys,
 )
+from .yaml.values import read_entries
 
-GAME_KEYS = ("foursquare", "rules", "deal", "deck", "moves", "result")
-MOVE_KEYS = ("card", "cell", "flipped", "face_down", "status")
-RESULT_KEYS = ("status", "reason", "score")
-STATUSES = tuple(s.value for s in Status)
 _STATUS_OF = {s.value: s for s in Status}
-_MOVE_KEY_SET = frozenset(MOVE_KEYS)
-_CLAIM_KEYS = ("flipped", "face_down", "status")
 #: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
-REASONS = tuple(r.value for r in Reason)
 #: A line (the text up to a LF), one at a time.
 _LINE = re.compile(".*")
 
@@ -273,12 +262,12 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
         return NOT_A_TRANSCRIPT["view"], None
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
         return NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE
-    if any(key in doc for key in GAME_KEYS):
+    if any(key in doc for key in GAME):
         return None
     if any(key in doc for key in ("preset",) + PARAMETERS):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
-    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME_KEYS)})", None
+    return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
 
 
 class _Errors:
@@ -311,22 +300,12 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         err.new(doc.line, other[0], advice=other[1])
         tg.complete = False
         return tg
-    for error in unknown_keys(doc, GAME_KEYS, "a game", source):
+    values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+    for error in errors:
         err.add(error)
-    _read_version(doc, source, err)
-    if "rules" in doc:
-        try:
-            tg.rules = rules_from_value(doc.entries["rules"], source)
-            tg.rules_given = True
-        except FormatError as exc:
-            err.add(exc)
-            tg.complete = False  # the moves cannot be judged under unknown rules
-    if "deal" in doc:
-        try:
-            tg.deal = as_deal(doc.entries["deal"], "deal", source)
-        except FormatError as exc:
-            err.add(exc)
-            tg.complete = False
+    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
+    if any(key in doc and key not in values for key in ("rules", "deal")):
+        tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
         tg.deck = _read_deck(doc.entries["deck"], tg, source, err)
     if "moves" in doc:
@@ -334,20 +313,6 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     if "result" in doc:
         _read_result(doc.entries["result"], tg, source, err)
     return tg
-
-
-def _read_version(doc: YMap, source: str, err: _Errors) -> None:
-    node = doc.get("foursquare")
-    if node is None:
-        err.new(doc.line, f"missing 'foursquare: {VERSION}' (the format version)")
-        return
-    try:
-        version = as_int(node, "foursquare (the format version)", source, 1)
-    except FormatError as exc:
-        err.add(exc)
-        return
-    if version != VERSION:
-        err.new(node.line, f"unsupported format version {version} (this program reads version {VERSION})")
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
@@ -399,7 +364,7 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
     if not isinstance(item, YMap):
         err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
         return None
-    if len(item.entries) == 5:  # every key, as transcript_text writes a move: read at once when all is common
+    if len(item.entries) == len(MOVE):  # every key, as transcript_text writes a move: read at once when all is common
         entry = _common_move(item)
         if entry is not None:
             return entry
@@ -407,57 +372,17 @@ def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | No
 
 
 def _move_mapping(item: YMap, m: int, source: str, err: _Errors) -> MoveEntry | None:
-    """A move written as a mapping ``{card, cell, flipped, face_down, status}``, by the
-    general path: every fault found, each added to ``err``; ``None`` when it has one."""
-    entries = item.entries
-    if not entries.keys() <= _MOVE_KEY_SET:
-        for error in unknown_keys(item, MOVE_KEYS, "a move", source):
-            err.add(error, m)
-    ok = True
-    card = cell = None
-    if "card" in entries:
-        try:
-            card = as_card(entries["card"], "card", source)
-        except FormatError as exc:
-            err.add(exc, m)
-            ok = False
-    if "cell" not in entries:
-        err.new(item.line, "the move has no cell", m)
-        ok = False
-    else:
-        try:
-            cell = as_cell(entries["cell"], "cell", source)
-        except FormatError as exc:
-            err.add(exc, m)
-            ok = False
-    claims: dict[str, Any] = {}
-    claim_lines: dict[str, int] = {}
-    for key in _CLAIM_KEYS:
-        node = entries.get(key)
-        if node is None:
-            continue
-        try:
-            claims[key] = _claim(key, node, source)
-            claim_lines[key] = node.line
-        except FormatError as exc:
-            err.add(exc, m)
-    if not ok or cell is None:  # (a move that is ok has its cell)
+    """A move written as a mapping (:data:`~foursquare.formats.schema.MOVE`), by the
+    general path: every fault found, each added to ``err``; ``None`` when its card or cell is bad."""
+    values, lines, errors = read_entries(item, MOVE, "a move", source, missing={"cell": "the move has no cell"})
+    for error in errors:
+        err.add(error, m)
+    if "cell" not in values or "card" in item.entries and "card" not in values:
         return None
-    return MoveEntry(card, cell, claims, item.line, claim_lines)
-
-
-def _claim(key: str, node: YNode, source: str) -> Any:
-    """The value of the claim ``key`` of a move (``flipped``, ``face_down`` or ``status``).
-
-    :raises FormatError: when it is not one.
-    """
-    if key == "flipped":
-        if type(node) is not YSeq:
-            raise FormatError(source, node.line, f"flipped must be a list of cells, not {node.kind}")
-        return [as_cell(cell, "flipped", source) for cell in node.items]
-    if key == "face_down":
-        return as_int(node, "face_down", source, 0)
-    return _STATUS_OF[as_choice(node, "status", source, STATUSES)]
+    card, cell = values.pop("card", None), values.pop("cell")
+    del lines["cell"]
+    lines.pop("card", None)
+    return MoveEntry(card, cell, values, item.line, lines)
 
 
 def _common_move(item: YMap) -> MoveEntry | None:
@@ -466,7 +391,7 @@ def _common_move(item: YMap) -> MoveEntry | None:
     read without the general path, to the same entry; ``None`` when any is not (the
     general path then reads it, and says what is wrong)."""
     e = item.entries
-    if e.keys() != _MOVE_KEY_SET:
+    if e.keys() != MOVE.keys():
         return None
     card_node, cell_node, flipped_node = e["card"], e["cell"], e["flipped"]
     face_down_node, status_node = e["face_down"], e["status"]
@@ -500,24 +425,9 @@ def _read_result(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> 
     if not isinstance(node, YMap):
         err.new(node.line, f"result must be a mapping {{status, reason, score}}, not {node.kind}")
         return
-    for error in unknown_keys(node, RESULT_KEYS, "result", source):
+    tg.result, tg.result_lines, errors = read_entries(node, RESULT, "result", source, "result: ")
+    for error in errors:
         err.add(error)
-    for key in RESULT_KEYS:
-        value = node.get(key)
-        if value is None:
-            continue
-        try:
-            if key == "status":
-                tg.result[key] = Status(as_choice(value, "result: status", source, STATUSES))
-            elif isinstance(value, YScalar) and value.is_null:
-                tg.result[key] = None
-            elif key == "reason":
-                tg.result[key] = Reason(as_choice(value, "result: reason", source, REASONS))
-            else:
-                tg.result[key] = as_int(value, "result: score", source, 0)
-            tg.result_lines[key] = value.line
-        except FormatError as exc:
-            err.add(exc)
 
 
 # ------------------------------------------------------------------- replay
@@ -641,18 +551,14 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, er
 
 
 def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:
-    result = tg.result
-    lines = tg.result_lines
-    if "status" in result and result["status"] != game.status:
-        fail(lines["status"], f"result status: {result['status']}, but the game is {game.status}")
-    if "reason" in result and result["reason"] != game.reason:
-        actual_reason = game.reason.value if game.reason is not None else "null (the game is not lost)"
-        claimed = result["reason"].value if result["reason"] is not None else "null"
-        fail(lines["reason"], f"result reason: {claimed}, but the reason is {actual_reason}")
-    if "score" in result and result["score"] != game.score:
-        actual = game.score if game.score is not None else "null (the game is not won)"
-        claimed = result["score"] if result["score"] is not None else "null"
-        fail(lines["score"], f"result score: {claimed}, but the score is {actual}")
+    actual = {
+        "status": f"the game is {game.status}",
+        "reason": f"the reason is {game.reason or 'null (the game is not lost)'}",
+        "score": f"the score is {'null (the game is not won)' if game.score is None else game.score}",
+    }
+    for key, claimed in tg.result.items():
+        if claimed != getattr(game, key):
+            fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
 
 
 def _cells(cells: Sequence[Cell]) -> str:

@@ -86,10 +86,6 @@ class YMap(YNode):
     def kind(self) -> str:
         return "a mapping"
 
-    def get(self, key: str) -> YNode | None:
-        """The value node of ``key``, or ``None`` when the key is absent."""
-        return self.entries.get(key)
-
     def line_of(self, key: str) -> int:
         """The line of ``key``'s value when present, else the mapping's line."""
         node = self.entries.get(key)

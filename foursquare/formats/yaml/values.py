@@ -4,13 +4,15 @@ Each function takes a node (:class:`~foursquare.formats.yaml.nodes.YNode`), what
 is (for the message) and the file's name, and gives the value or raises
 :class:`~foursquare.errors.FormatError` at the node's line: a mapping, a list, text,
 a whole number, a deal number, a boolean, one of some words, a card, a cell;
-:func:`unknown_keys` finds the keys a format does not know.
+:func:`unknown_keys` finds the keys a format does not know.  A :class:`Kind` pairs such a
+reading with the value's JSON Schema; :func:`read_entries` reads a mapping by a table of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ...engine.cards import Card
 from ...engine.deal import MAX_DEAL, parse_deal_number
@@ -160,3 +162,47 @@ def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str,
             yield FormatError(
                 source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(known)})"
             )
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of value of a file shape: its JSON Schema (:mod:`foursquare.formats.schema`
+    builds the schemas from these) and how a reader reads it from a node (``read(node,
+    what, source)``; ``None`` where the reader's own code reads it).
+
+    :ivar nullable: null is allowed, and read as ``None``.
+    """
+
+    schema: dict[str, Any]
+    read: Callable[[YNode, str, str], Any] | None = None
+    nullable: bool = False
+
+    def __call__(self, node: YNode, what: str, source: str) -> Any:
+        """The value of ``node``; :raises FormatError: at its line when it is not one."""
+        if self.nullable and isinstance(node, YScalar) and node.is_null:
+            return None
+        assert self.read is not None, "a kind the reader's code reads"
+        return self.read(node, what, source)
+
+
+def read_entries(
+    node: YMap, shape: Mapping[str, Kind], what: str, source: str, label: str = "", missing: Mapping[str, str] = {}
+) -> tuple[dict[str, Any], dict[str, int], list[FormatError]]:
+    """The values of ``node``'s keys by ``shape`` (key -> kind; those with a ``read``), their
+    lines, and the errors: each unknown key, then each bad value (named ``label`` + key) or
+    missing key (``missing``: key -> message, at the mapping's line) in the order of ``shape``."""
+    errors = list(unknown_keys(node, tuple(shape), what, source))
+    values: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for key, kind in shape.items():
+        value = node.entries.get(key)
+        if value is None:
+            if key in missing:
+                errors.append(FormatError(source, node.line, missing[key]))
+        elif kind.read is not None:
+            try:
+                values[key] = kind(value, label + key, source)
+                lines[key] = value.line
+            except FormatError as exc:
+                errors.append(exc)
+    return values, lines, errors

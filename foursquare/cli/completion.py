@@ -50,10 +50,13 @@ class Completer:
 
     :param source: the game, or anything with a ``game`` (a
         :class:`~foursquare.app.session.Session`: the game it plays now, after undo too).
+    :param words: the words mode's prompt: ``look`` and ``cells`` too, and ``look``
+        followed by the cells that hold a pile.
     """
 
-    def __init__(self, source: Game | _HasGame) -> None:
+    def __init__(self, source: Game | _HasGame, words: bool = False) -> None:
         self._source = source
+        self._words = words
         self._matches: list[str] = []
 
     @property
@@ -77,7 +80,9 @@ class Completer:
         words = before.split()
         lower = text.lower()
         if not words:
-            options = [*COMMAND_NAMES, *FORCED_COMMANDS, *self.cells()]
+            options = [*COMMAND_NAMES, *FORCED_COMMANDS, *self.cells(), *(("look", "cells") if self._words else ())]
+        elif self._words and words == ["look"]:
+            options = [str(cell) for cell in self.game.grid]
         elif len(words) == 1 and _is_card(words[0]):
             options = self.cells()
         elif len(words) == 1 and words[0].lower().rstrip("!") in FILE_COMMANDS:
@@ -125,13 +130,14 @@ def _file_names(text: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> Iterator[None]:
+def prompt_editing(source: Game | _HasGame, history_file: str | None = None, words: bool = False) -> Iterator[None]:
     """Tab completion (:class:`Completer`) and the line history while the prompt runs,
     when stdin is a terminal and :mod:`readline` is there; nothing otherwise.
 
     :param history_file: the line history's file (default: the data folder's,
         :func:`~foursquare.app.datafolder.prompt_history_path`).  A history that cannot be
         read or written is left out quietly: it is a convenience.
+    :param words: the words mode's prompt (:class:`Completer`).
     """
     if not sys.stdin.isatty():
         yield
@@ -146,7 +152,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None) -> 
 
         history_file = prompt_history_path()
     old = readline.get_completer(), readline.get_completer_delims(), readline.get_history_length()
-    readline.set_completer(Completer(source).complete)
+    readline.set_completer(Completer(source, words).complete)
     readline.set_completer_delims(" \t\n")
     if "libedit" in (readline.__doc__ or ""):  # macOS's readline
         readline.parse_and_bind("bind ^I rl_complete")

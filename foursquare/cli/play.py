@@ -598,7 +598,7 @@ class Prompt:
         self.greet()
         from .completion import prompt_editing
 
-        with prompt_editing(self):  # at a terminal: Tab completion, the line history
+        with prompt_editing(self, words=self.look.words):  # at a terminal: Tab completion, the line history
             self._loop()
 
     def greet(self) -> None:

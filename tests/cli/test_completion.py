@@ -71,6 +71,16 @@ def test_save_and_state_complete_file_names_and_state_full(tmp_path, monkeypatch
     assert Completer(game).candidates("state ", "games/") == []
 
 
+def test_the_words_modes_questions_complete_and_only_there():
+    game = Game.from_deal(1)
+    game.play("d4")
+    game.play("e4")
+    assert Completer(game, words=True).candidates("", "lo") == ["look"]
+    assert Completer(game, words=True).candidates("", "ce") == ["cells"]
+    assert Completer(game, words=True).candidates("look ", "") == ["d4", "e4"]
+    assert Completer(game).candidates("", "lo") == [] and Completer(game).candidates("look ", "") == []
+
+
 @pytest.mark.parametrize("command", ["save", "save!", "state", "state!"])
 def test_a_leading_tilde_is_the_home_folder_for_every_command_that_takes_a_path(tmp_path, monkeypatch, command):
     """The prompt reads ``~`` as a shell does, and says so: ``save``, ``state`` and their

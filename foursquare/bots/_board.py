@@ -105,19 +105,6 @@ class Board:
         board.unseen = len(view.unseen)
         return board
 
-    def copy(self) -> Board:
-        """An independent copy (without the undo history)."""
-        new = object.__new__(Board)
-        for name in Board.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.rank = list(self.rank)
-        new.up = list(self.up)
-        new.h = list(self.h)
-        new.counts = list(self.counts)
-        new.stack = []
-        new.flips = []
-        return new
-
     def status(self) -> Status:
         """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``).
 
@@ -230,18 +217,12 @@ class Board:
                     up[o] = True
                     down -= 1
             flipped += others
-            if self.self_flip:
-                down += self._flip_self(c)
+            if self.self_flip:  # Rules.self_flip: a line that flips flips the card just placed too
+                up[c] = not up[c]
+                down += -1 if up[c] else 1
                 flipped.append(c)
         self.flips.append(flipped)
         return down
-
-    def _flip_self(self, c: int) -> int:
-        """Turn over the card just placed on ``c`` (``Rules.self_flip``: a line that flips
-        flips it too); returns the change in the face-down count."""
-        up = self.up
-        up[c] = not up[c]
-        return -1 if up[c] else 1
 
     def undo(self) -> None:
         """Take back the last :meth:`play`."""

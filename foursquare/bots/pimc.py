@@ -194,18 +194,11 @@ class ExpertBot(Bot):
         if unknown:
             raise ArgumentError(f"ExpertBot: no setting {quote(unknown[0])} (settings: {', '.join(ExpertSettings.__dataclass_fields__)})")
         chosen = ExpertSettings(**settings)
-        if nodes is not None:
-            chosen = chosen.scaled(nodes)
-        self.samples = chosen.samples
-        self.more = chosen.more
-        self.close = chosen.close
-        self.solver_nodes = chosen.solver_nodes
-        self.width = chosen.width
-        self.from_piles = chosen.from_piles
-        self.win_weight = chosen.win_weight
-        self.deep = DeepBot(nodes=chosen.deep_nodes)
-        self.tolerance = chosen.tolerance
-        self.prior: SearchBot = SearchBot(depth=2) if chosen.prior_nodes is None else DeepBot(nodes=chosen.prior_nodes)
+        #: the settings in force (:class:`ExpertSettings`, scaled to ``nodes``)
+        self.settings = chosen if nodes is None else chosen.scaled(nodes)
+        self.deep = DeepBot(nodes=self.settings.deep_nodes)
+        prior_nodes = self.settings.prior_nodes
+        self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
 
     def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
         return self.deep._estimates(board, card_rank, cells, deadline, seed)
@@ -215,24 +208,25 @@ class ExpertBot(Bot):
     ) -> list[Estimate]:
         """:meth:`Bot.estimates` (see the module text): the sampled cells first, with
         ``samples`` and ``unknown`` set, then any others with the prior's estimates."""
-        if len(cells) == 1 or board.npiles < self.from_piles or not fast_rules(view.rules):
+        o = self.settings
+        if len(cells) == 1 or board.npiles < o.from_piles or not fast_rules(view.rules):
             return self.deep._judge(view, board, x, cells, start, budget, seed)
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
-        width = len(ranked) if self.width is None else self.width
+        width = len(ranked) if o.width is None else o.width
         tallies = self._tallies(view, ranked[:width])
         stocks = _Stocks(view, seed)
-        if not self._sample(tallies, stocks, self.samples, deadline):
+        if not self._sample(tallies, stocks, o.samples, deadline):
             return ranked
-        if self.more and self.close:
-            best = sorted(tallies, key=lambda t: t.key(self.win_weight))[: self.close]
+        if o.more and o.close:
+            best = sorted(tallies, key=lambda t: t.key(o.win_weight))[: o.close]
             if len(best) > 1:
-                self._sample(best, stocks, self.more, deadline)
-        judged = sorted(tallies, key=lambda t: t.key(self.win_weight))
-        if self.tolerance is not None:  # the prior's order among the cells whose share of wins is close to the best
+                self._sample(best, stocks, o.more, deadline)
+        judged = sorted(tallies, key=lambda t: t.key(o.win_weight))
+        if o.tolerance is not None:  # the prior's order among the cells whose share of wins is close to the best
             best_win = max(t.wins / t.samples for t in tallies)
-            near = sorted((t for t in tallies if t.wins / t.samples >= best_win - self.tolerance), key=lambda t: t.order)
-            judged = near + [t for t in judged if t.wins / t.samples < best_win - self.tolerance]
+            near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
+            judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
         return [t.estimate() for t in judged] + ranked[width:]
 
     @staticmethod
@@ -260,7 +254,7 @@ class ExpertBot(Bot):
                     timeout = deadline - time.perf_counter()
                     if timeout <= 0:
                         return done > 0
-                results.append(tally.solver.solve(ranks, max_nodes=self.solver_nodes, timeout=timeout))
+                results.append(tally.solver.solve(ranks, max_nodes=self.settings.solver_nodes, timeout=timeout))
             if deadline is not None and time.perf_counter() > deadline:
                 return done > 0  # the last solve may have stopped at the deadline: not a whole sample
             for tally, solution in zip(tallies, results, strict=True):

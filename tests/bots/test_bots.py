@@ -435,7 +435,7 @@ def test_hidden_information_expert_at_its_default_settings_gives_the_same_hint_f
     # at positions where it samples stocks (from its from_piles piles on)
     bot = get_bot("expert")
     assert isinstance(bot, ExpertBot)
-    sampled = [game for game in _positions(deals=(5,), every=3) if len(game.grid) >= bot.from_piles]
+    sampled = [game for game in _positions(deals=(5,), every=3) if len(game.grid) >= bot.settings.from_piles]
     assert len(sampled) >= 3
     for game in sampled[:3]:
         answers = []

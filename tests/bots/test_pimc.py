@@ -49,10 +49,11 @@ def _key(estimates):
 def test_registered_as_expert():
     assert isinstance(get_bot("expert"), ExpertBot) and BOTS["expert"].uses_nodes
     bot = get_bot("expert", nodes=300_000)  # --nodes: deep's limit, and the sampling's scaled from 600,000
-    assert bot.deep.nodes == 300_000 and bot.solver_nodes == pimc.SOLVER_NODES // 2 and bot.samples == pimc.SAMPLES // 2
-    assert bot.more == pimc.MORE // 2
+    assert bot.deep.nodes == 300_000 and bot.settings.solver_nodes == pimc.SOLVER_NODES // 2
+    assert bot.settings.samples == pimc.SAMPLES // 2
+    assert bot.settings.more == pimc.MORE // 2
     tiny = get_bot("expert", nodes=5)
-    assert (tiny.samples, tiny.more, tiny.solver_nodes) == (2, 0, 100)
+    assert (tiny.settings.samples, tiny.settings.more, tiny.settings.solver_nodes) == (2, 0, 100)
 
 
 def test_deterministic_under_its_work_limits():

@@ -210,28 +210,15 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._ended_by_illegal = False
         self._legal: list[int] = []
         self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
-        self._rank = np.zeros((f, f), np.int8)
-        self._face_up = np.zeros((f, f), np.int8)
-        self._height = np.zeros((f, f), np.int8)
+        #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
+        self._rank = np.zeros(n, np.int8)
+        self._face_up = np.zeros(n, np.int8)
+        self._height = np.zeros(n, np.int8)
         self._unseen = np.zeros(self.rules.ranks, np.int8)
-        self._flat_views()
         self._card = 0
         self._face_down = 0
         self._stock = 0
         self._limit = np.array([self.rules.face_down_limit], np.int8)
-
-    def _flat_views(self) -> None:
-        """Flat views of the grids, indexed by action: they write into the grids."""
-        self._rank_at = self._rank.reshape(-1)
-        self._up_at = self._face_up.reshape(-1)
-        self._height_at = self._height.reshape(-1)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """A copy or an unpickled environment (``copy.deepcopy``, ``pickle``, a vector
-        environment's ``spawn`` or ``forkserver`` worker): its flat views were copied as
-        arrays of their own, so they are made again on its own grids."""
-        self.__dict__.update(state)
-        self._flat_views()
 
     # ------------------------------------------------------------ the episode
 
@@ -260,13 +247,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._face_up.fill(0)
         self._height.fill(0)
         self._unseen.fill(self.rules.suits)
-        nxt = game.next_card
-        assert nxt is not None  # a whole deck, nothing placed
-        self._card = nxt >> 2
-        self._unseen[self._card - 1] -= 1
         self._face_down = 0
         self._stock = game.stock_count
-        self._set_mask(game)
+        self._next_card(game)
         info: dict[str, Any] = {"deal": self._deal, "action_mask": self._mask.copy()}
         if self._solves:
             self._best = info["best_score"] = self._best_return(game)
@@ -381,9 +364,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
     def _update(self, a: int, record: Placement, game: Game) -> None:
         """The observation after ``record``: the cell played, the cells flipped, the next card."""
-        self._rank_at[a] = record.card >> 2
-        self._height_at[a] += 1
-        up = self._up_at
+        self._rank[a] = record.card >> 2
+        self._height[a] += 1
+        up = self._face_up
         up[a] = 1
         actions = self._actions
         for cell in record.flipped:
@@ -391,15 +374,14 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             up[i] = 1 - up[i]
         self._face_down = record.face_down
         self._stock -= 1
-        nxt = game.next_card
-        if nxt is None:
-            self._card = 0
-        else:
-            self._card = rank = nxt >> 2
-            self._unseen[rank - 1] -= 1
-        self._set_mask(game)
+        self._next_card(game)
 
-    def _set_mask(self, game: Game) -> None:
+    def _next_card(self, game: Game) -> None:
+        """The card in hand taken out of the unseen cards, and the legal actions for it."""
+        nxt = game.next_card
+        self._card = 0 if nxt is None else nxt >> 2
+        if nxt is not None:
+            self._unseen[self._card - 1] -= 1
         actions = self._actions
         self._legal = legal = [actions[c] for c in game.legal_cells()]
         mask = np.zeros(len(self._cells), np.int8)
@@ -408,9 +390,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         return {
-            "rank": self._rank.copy(),
-            "face_up": self._face_up.copy(),
-            "height": self._height.copy(),
+            "rank": self._rank.reshape(self.frame, self.frame).copy(),
+            "face_up": self._face_up.reshape(self.frame, self.frame).copy(),
+            "height": self._height.reshape(self.frame, self.frame).copy(),
             "card": np.array((self._card,), np.int8),
             "unseen": self._unseen.copy(),
             "face_down": np.array((self._face_down,), np.int8),

@@ -205,10 +205,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         for a, cell in enumerate(self._cells):
             self._actions[cell] = a
         self._game: Game | None = None
-        self._deal: int | None = None
         self._over = True
         self._ended_by_illegal = False
-        self._legal: list[int] = []
         self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
         self._rank = np.zeros(n, np.int8)
@@ -240,7 +238,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         game = self._new_game(options or {})
         self._game = game
-        self._deal = game.deal
         self._over = False
         self._ended_by_illegal = False
         self._rank.fill(0)
@@ -250,7 +247,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._face_down = 0
         self._stock = game.stock_count
         self._next_card(game)
-        info: dict[str, Any] = {"deal": self._deal, "action_mask": self._mask.copy()}
+        info: dict[str, Any] = {"deal": game.deal, "action_mask": self._mask.copy()}
         if self._solves:
             self._best = info["best_score"] = self._best_return(game)
         return self._observation(), info
@@ -305,10 +302,11 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         :raises ResetNeededError: before the first reset and after the end of the episode.
         """
         a = self._action_index(action)
-        game = self._game
-        if self._over or game is None:
-            raise ResetNeededError(self._why_no_game())
-        if a not in self._legal:
+        game = self._going("step")
+        if self._over:
+            how = f"lost, {ILLEGAL_ACTION}" if self._ended_by_illegal else game.status.value
+            raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({how}): call reset() to start another")
+        if not self._mask[a]:
             return self._illegal(a, game)
         record = game.play(self._cells[a])
         self._update(a, record, game)
@@ -340,12 +338,14 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             )
         return a
 
-    def _why_no_game(self) -> str:
-        game = self._game
-        if game is None:
-            return "FoursquareEnv.step: no game yet: call reset() first"
-        how = f"lost, {ILLEGAL_ACTION}" if self._ended_by_illegal else game.status.value
-        return f"FoursquareEnv.step: the episode is over ({how}): call reset() to start another"
+    def _going(self, method: str) -> Game:
+        """The episode's game (the last one, when it is over).
+
+        :raises ResetNeededError: before the first reset, naming ``method``.
+        """
+        if self._game is None:
+            raise ResetNeededError(f"FoursquareEnv.{method}: no game yet: call reset() first")
+        return self._game
 
     def _illegal(self, a: int, game: Game) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         cell = self._cells[a]
@@ -357,7 +357,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._over = True
         self._ended_by_illegal = True
         self._card = 0  # the game is over: no card in hand (the observation's table)
-        self._legal = []
         self._mask = np.zeros(len(self._cells), np.int8)
         info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
         return self._observation(), 0.0, True, False, self._ending(info)
@@ -383,9 +382,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if nxt is not None:
             self._unseen[self._card - 1] -= 1
         actions = self._actions
-        self._legal = legal = [actions[c] for c in game.legal_cells()]
         mask = np.zeros(len(self._cells), np.int8)
-        mask[legal] = 1
+        mask[[actions[c] for c in game.legal_cells()]] = 1
         self._mask = mask
 
     def _observation(self) -> Observation:
@@ -433,7 +431,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     @property
     def deal(self) -> int | None:
         """The deal number of the episode (``None`` before the first reset, or for a deck)."""
-        return self._deal
+        return None if self._game is None else self._game.deal
 
     @property
     def placed(self) -> int:
@@ -446,9 +444,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
         :raises ResetNeededError: before the first reset.
         """
-        if self._game is None:
-            raise ResetNeededError("FoursquareEnv.view: no game yet: call reset() first")
-        return self._game.view()
+        return self._going("view").view()
 
     def transcript(self) -> str:
         """The episode as a transcript (FORMATS.md "Transcripts"), every claim written:
@@ -457,9 +453,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
         :raises ResetNeededError: before the first reset.
         """
-        if self._game is None:
-            raise ResetNeededError("FoursquareEnv.transcript: no game yet: call reset() first")
-        return transcript_text(self._game)
+        return transcript_text(self._going("transcript"))
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``, the position as text (the card in hand, the stock and

@@ -73,8 +73,9 @@ BUSY_SECONDS = 1.0
 #: The first 16 bytes of every SQLite 3 file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 
+#: The table and its index (each made only where missing: two writers may make a new file at once).
 _SCHEMA = """
-CREATE TABLE games (
+CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,
     record TEXT NOT NULL,
@@ -93,9 +94,8 @@ CREATE TABLE games (
     origin TEXT,
     digest BLOB NOT NULL
 );
-CREATE INDEX games_digest ON games (digest);
+CREATE INDEX IF NOT EXISTS games_digest ON games (digest);
 """
-_STATEMENTS = tuple(part.strip() for part in _SCHEMA.split(";") if part.strip())
 
 
 class Imported(NamedTuple):
@@ -345,8 +345,7 @@ class HistoryStore:
         return store
 
     def _created(self) -> HistoryStore:
-        for statement in _STATEMENTS:
-            self._db.execute(statement)
+        self._db.executescript(_SCHEMA)
         return self
 
     def _check(self) -> int:
@@ -358,7 +357,8 @@ class HistoryStore:
         try:
             self._db.execute("BEGIN")  # one snapshot: the version and the tables of the same moment
             with self._db:  # (ended, committed or rolled back, whatever happens)
-                version, tables = self._version(), self._tables()
+                version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+                tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if version > SCHEMA_VERSION:
                 raise HistoryStoreError(
                     f"{shown_name(self.path)}: the history was written by a newer foursquare (schema version"
@@ -394,20 +394,8 @@ class HistoryStore:
         if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
-        if version != 0:
-            return
-        self._db.execute("BEGIN IMMEDIATE")
-        with self._db:  # committed, or rolled back on any error
-            if self._version() == 0:  # another writer may have created it meanwhile
-                for statement in _STATEMENTS:
-                    self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-    def _tables(self) -> set[str]:
-        return {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-    def _version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version == 0:  # one transaction (a failed one is rolled back as the file is closed)
+            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def close(self) -> None:
         """Close the file (what was written is committed already)."""

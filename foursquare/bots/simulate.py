@@ -2,7 +2,7 @@
 
 :func:`play_deals` plays deal numbers with one or more named bots (in worker
 processes when ``jobs > 1``) and yields one :class:`GameResult` per game, deal by
-deal, as the games end; :func:`run` plays them with one bot into a list;
+deal, as the games end;
 :func:`summarize` gives the figures (win rate with its 95% Wilson interval,
 mean score with losses counting 0, loss reasons, the score distribution,
 seconds per move) and :func:`paired` compares two bots on the same deals.
@@ -192,33 +192,6 @@ def play_deals(  # noqa: PLR0913 — play_game's four settings by keyword, and w
     if jobs <= 1 or games <= 1:
         return map(_play_task, tasks)
     return ordered_map(_play_task, tasks, min(jobs, games), initializer=initializer)
-
-
-def run(
-    bot: str,
-    deals: Iterable[int],
-    *,
-    jobs: int = 1,
-    progress: Callable[[GameResult], None] | None = None,
-    **settings: Any,
-) -> list[GameResult]:
-    """Play every deal with a bot (:func:`play_deals` with one bot); the results in deal order.
-
-    :param settings: ``seed``, ``rules``, ``budget``, ``nodes``, as :func:`play_deals`'s.
-
-    :param jobs: worker processes (1: play in this process).  The results do not
-        depend on it (except the timings, and the games themselves under a budget).
-    :param progress: called with each result as it arrives (in deal order).
-    :raises ArgumentError: for an unknown bot (before any game is played).
-    """
-    order = deals if isinstance(deals, Sequence) else list(deals)
-    stream = play_deals([bot], order, jobs=jobs, **settings)
-    results: list[GameResult] = []
-    for result in stream:
-        results.append(result)
-        if progress:
-            progress(result)
-    return results
 
 
 @dataclass(frozen=True)

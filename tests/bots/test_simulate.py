@@ -7,8 +7,13 @@ import math
 
 import pytest
 
-from foursquare.bots.simulate import GameResult, deal_seed, paired, play_deals, play_game, run, summarize
+from foursquare.bots.simulate import GameResult, deal_seed, paired, play_deals, play_game, summarize
 from foursquare.errors import ArgumentError
+
+
+def run(bot, deals, **settings):
+    """One bot's games (play_deals with one bot), as a list."""
+    return list(play_deals([bot], deals, **settings))
 
 
 def _key(results):

@@ -91,8 +91,8 @@ def test_solving_a_huge_range_of_deals_starts_at_once(jobs):
 
 
 def test_simulating_with_workers_gives_the_results_of_one_process():
-    one = simulate.run("greedy", range(6), seed=3, jobs=1)
-    two = simulate.run("greedy", range(6), seed=3, jobs=2)
+    one = list(simulate.play_deals(["greedy"], range(6), seed=3, jobs=1))
+    two = list(simulate.play_deals(["greedy"], range(6), seed=3, jobs=2))
     assert [(r.deal, r.status, r.score, r.moves) for r in one] == [(r.deal, r.status, r.score, r.moves) for r in two]
 
 

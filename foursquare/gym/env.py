@@ -266,8 +266,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         return info
 
     def _new_game(self, options: dict[str, Any]) -> Game:
-        unknown = sorted(set(options) - {"deal", "deck"}) if isinstance(options, dict) else None
-        if unknown is None or unknown or len(options) > 1:
+        if not isinstance(options, dict) or not set(options) <= {"deal", "deck"} or len(options) > 1:
             raise EnvArgumentError(
                 f"FoursquareEnv.reset: options must be {{}}, {{'deal': N}} or {{'deck': cards}}, not {quote(options)}"
             )

@@ -31,13 +31,15 @@ def draw(game: Game, frame: int) -> str:
     """Two status lines (the card in hand or the end of the game; the stock, the face-down
     count and its limit), then the ``frame`` × ``frame`` cells, 6 characters
     a column; no final newline."""
-    limit = game.rules.face_down_limit
     if game.is_over:
         lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
     else:
         lead = f"Card to place: {game.next_card}"
-    lines = [lead, f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"]
-    lines.append(("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(frame))).rstrip())
+    lines = [
+        lead,
+        f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})",
+        ("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(frame))).rstrip(),
+    ]
     legal = set(game.legal_cells())
     for r in range(frame):
         parts = [f"{r + 1:>2} "]

@@ -144,9 +144,7 @@ class GameRecorder:
             hints += self._hints_before
             game = self.kept()
             if self.row is None:
-                self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost)
-                if ended:
-                    self.store.update(self.row, game, hints=hints, ended=True, lost=self.lost)
+                self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost, ended=ended)
             else:
                 moves = self._moves_before + len(game.moves)
                 self.store.update(self.row, game, hints=hints, ended=ended, moves=moves, lost=self.lost)

@@ -419,12 +419,14 @@ class HistoryStore:
         origin: str | None = None,
         now: float | None = None,
         lost: Reason | None = None,
+        ended: bool = False,
     ) -> int:
         """Add a game (one transaction).
 
         :param started: when it started (epoch seconds), ``None`` when not known.
         :param lost: the reason of a loss the game reached before it was undone: the row
             says lost unless the game is won (:func:`outcome_of`).
+        :param ended: the session ends now (as :meth:`update`'s).
         :returns: the new row's :attr:`GameRecord.id`.
         """
         now = time.time() if now is None else now
@@ -432,10 +434,10 @@ class HistoryStore:
         last = now if source is not Source.IMPORT else None
         cursor = self._db.execute(
             "INSERT INTO games (kind, record, rules, deal, moves, status, reason, score, hints, started, last_move,"
-            " ended, added, source, origin, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
+            " ended, added, source, origin, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 kind.value, record, game.rules.label, _deal(game), len(game.moves), *outcome_of(game, lost),
-                hints, started, last, now, source.value, origin, digest(game),
+                hints, started, last, now if ended else None, now, source.value, origin, digest(game),
             ),
         )
         assert cursor.lastrowid is not None

@@ -120,20 +120,12 @@ class Search:
         return su / n, sp / n, ss / n
 
     def _best(self, x: int, depth: int) -> Value:
-        """The best placement of rank ``x`` searching ``depth`` (≥ 2) placements."""
-        b = self.board
-        cells = b.legal()
+        """The best placement of rank ``x`` searching ``depth`` (≥ 2) placements: the first
+        of :meth:`root` (the first cell of highest utility; the game goes on, so there is one)."""
+        cells = self.board.legal()
         if self.width is not None and len(cells) > self.width:
             cells = [e[0] for e in self.root(cells, x, 1)[: self.width]]
-        best = (-1.0, 0.0, 0.0)
-        for c in cells:
-            b.play(c, x)
-            self._tick()
-            value = self._after(depth - 1)
-            b.undo()
-            if value[0] > best[0]:
-                best = value
-        return best
+        return self.root(cells, x, depth)[0][1:]
 
     def _best_last(self, x: int) -> Value:
         """The best placement of rank ``x`` judged by its outcome or the utility (the hot loop)."""

@@ -215,7 +215,14 @@ class ExpertBot(Bot):
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
         width = len(ranked) if o.width is None else o.width
         tallies = self._tallies(view, ranked[:width])
-        stocks = _Stocks(view, seed)
+        # the sampled orders (as ranks): the i-th a shuffle of the unseen cards sorted first, so the
+        # same for every real order of the stock
+        rng, unseen = random.Random(seed), sorted(view.unseen)
+        stocks: list[list[int]] = []
+        for _ in range(o.samples + o.more):
+            rest = list(unseen)
+            rng.shuffle(rest)
+            stocks.append([c >> 2 for c in rest])
         if not self._sample(tallies, stocks, o.samples, deadline):
             return ranked
         if o.more and o.close:
@@ -240,13 +247,12 @@ class ExpertBot(Bot):
             tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
         return tallies
 
-    def _sample(self, tallies: list[_Tally], stocks: _Stocks, count: int, deadline: float | None) -> bool:
+    def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
         them); whether at least one whole sample was counted before the deadline."""
         done = 0
         first = max(t.samples for t in tallies)  # the first order none of them has been solved on
-        for i in range(first, first + count):
-            ranks = stocks.order(i)
+        for ranks in stocks[first : first + count]:
             results: list[Solution] = []
             for tally in tallies:
                 timeout = None
@@ -261,20 +267,3 @@ class ExpertBot(Bot):
                 tally.add(solution)
             done += 1
         return done > 0
-
-
-class _Stocks:
-    """The sampled orders of one move: order ``i`` is the ``i``-th shuffle of the unseen
-    cards, sorted first (so the same for every real order of the stock), as ranks."""
-
-    def __init__(self, view: PlayerView, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.unseen = sorted(view.unseen)
-        self.orders: list[list[int]] = []
-
-    def order(self, i: int) -> list[int]:
-        while len(self.orders) <= i:
-            rest = list(self.unseen)
-            self.rng.shuffle(rest)
-            self.orders.append([c >> 2 for c in rest])
-        return self.orders[i]

@@ -188,7 +188,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if not isinstance(best_score, bool):
             raise EnvArgumentError(f"FoursquareEnv: best_score must be True or False, not {quote(best_score)}")
         self._solves = best_score
-        self._best: float | None = None
         self._fixed_deal = None if deal is None else _deal_number(deal, "FoursquareEnv")
         self._loses = _choice(illegal, "illegal", ILLEGAL) == "lose"
         self._wins_only = _choice(reward, "reward", REWARDS) == "win"
@@ -205,17 +204,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         for a, cell in enumerate(self._cells):
             self._actions[cell] = a
         self._game: Game | None = None
-        self._over = True
-        self._ended_by_illegal = False
-        self._mask: NDArray[np.int8] = np.zeros(n, np.int8)
-        #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
-        self._rank = np.zeros(n, np.int8)
-        self._face_up = np.zeros(n, np.int8)
-        self._height = np.zeros(n, np.int8)
-        self._unseen = np.zeros(self.rules.ranks, np.int8)
-        self._card = 0
-        self._face_down = 0
-        self._stock = 0
+        self._over = True  # (the observation's figures are made by each reset)
         self._limit = np.array([self.rules.face_down_limit], np.int8)
 
     # ------------------------------------------------------------ the episode
@@ -240,10 +229,12 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._game = game
         self._over = False
         self._ended_by_illegal = False
-        self._rank.fill(0)
-        self._face_up.fill(0)
-        self._height.fill(0)
-        self._unseen.fill(self.rules.suits)
+        n = len(self._cells)
+        #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
+        self._rank = np.zeros(n, np.int8)
+        self._face_up = np.zeros(n, np.int8)
+        self._height = np.zeros(n, np.int8)
+        self._unseen = np.full(self.rules.ranks, self.rules.suits, np.int8)
         self._face_down = 0
         self._stock = game.stock_count
         self._next_card(game)

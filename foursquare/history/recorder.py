@@ -46,7 +46,6 @@ class GameRecorder:
         #: why the file is not used at all (``None``: it is)
         self.refused: HistoryStoreError | None = None
         self._hints_before = 0  # of the sessions before, for a game continued
-        self._start = digest(game)
         self._origin = game.copy()  # where the session starts: where a stopped game it continues stands
         #: the transcript game of the row continued from a position without its moves
         #: (the session's moves are kept after it, so that the row stays a transcript)
@@ -78,7 +77,6 @@ class GameRecorder:
             self.row = stopped.id
             self._hints_before = stopped.hints or 0
             self.lost = self.lost or stopped.reason  # a row kept as lost goes on lost
-            self._start = b""
         return True
 
     def _stopped(self) -> GameRecord | None:
@@ -135,7 +133,7 @@ class GameRecorder:
         """
         if not self.active:
             return False
-        if self.row is None and digest(self.game) == self._start:
+        if self.row is None and digest(self.game) == digest(self._origin):
             return True  # nothing played yet: nothing to keep
         try:
             if not self._open():

@@ -333,15 +333,14 @@ class HistoryStore:
             version = store._check()
             if create:
                 store._prepare(version)
-            elif version == 0:  # an empty SQLite file: an empty history, the file left as it is
-                db.close()
-                store._db = sqlite3.connect(":memory:", isolation_level=None)
-                store._created()
         except BaseException as exc:
-            store._db.close()
+            db.close()
             if isinstance(exc, sqlite3.OperationalError) and not create:
                 raise _unreadable(path, exc) from exc
             raise
+        if version == 0 and not create:  # an empty SQLite file: an empty history, the file left as it is
+            db.close()
+            return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
         return store
 
     def _created(self) -> HistoryStore:

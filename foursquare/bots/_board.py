@@ -18,9 +18,7 @@ as comparing small ints.
 
 from __future__ import annotations
 
-import functools
-
-from ..engine.frame import Frame, frame_of
+from ..engine.frame import frame_of
 from ..engine.game import Status
 from ..engine.rules import Comparison, Rules, Ties
 from ..engine.view import PlayerView
@@ -30,13 +28,6 @@ _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 #: old face, the old box: top row, bottom row, left column, right column, the old
 #: face-down count).
 Saved = tuple[int, int, bool, int, int, int, int, int]
-
-
-@functools.cache
-def _lines(geo: Frame) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each cell's two lines without it (its row's other cells, then its column's), the
-    lines a card placed there may flip (RULES.md §4)."""
-    return list(zip(geo.row_others, geo.col_others, strict=True))
 
 
 class Board:
@@ -59,7 +50,9 @@ class Board:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.geo = geo = frame_of(rules)
-        self.lines = _lines(geo)
+        #: each cell's two lines without it (its row's other cells, then its column's), the
+        #: lines a card placed there may flip (RULES.md §4)
+        self.lines = list(zip(geo.row_others, geo.col_others, strict=True))
         self.size = rules.size
         self.target = rules.size * rules.size
         self.cap = rules.pile_cap
@@ -116,11 +109,6 @@ class Board:
         if self.down > self.limit or self.placed >= self.total or self.placed == self.room:
             return _LOST
         return _PLAYING
-
-    @property
-    def score(self) -> int:
-        """Cards left in the stock (the score when the position is won)."""
-        return self.total - self.placed
 
     def legal(self) -> list[int]:
         """The board cells where the next card may go (RULES.md §3), in reading order."""

@@ -57,7 +57,7 @@ def test_board_plays_exactly_as_the_engine_rules_3_to_5(preset):
             expected = record.status
             assert board.status() == expected
             if expected == Status.WON:
-                assert board.score == record.score
+                assert board.total - board.placed == record.score
             if game.next_card is not None:
                 board.draw(game.next_card >> 2)
             assert sorted(r for r, k in enumerate(board.counts) for _ in range(k)) == sorted(
@@ -259,7 +259,8 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
     def outcome(b):  # (utility, win chance, expected score) just after a placement
         st = b.status()
         if st == Status.WON:
-            return DEFAULT_WEIGHTS.win_bonus + b.score, 1.0, float(b.score)
+            score = b.total - b.placed
+            return DEFAULT_WEIGHTS.win_bonus + score, 1.0, float(score)
         if st == Status.LOST:
             return 0.0, 0.0, 0.0
         return (utility(b), *estimate(b))

@@ -204,7 +204,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         for a, cell in enumerate(self._cells):
             self._actions[cell] = a
         self._game: Game | None = None
-        self._over = True  # (the observation's figures are made by each reset)
+        #: how the episode ended (``lost``, ``won``, ``lost, illegal-action``), ``None`` while it goes
+        #: on; the observation's figures are made by each reset
+        self._ended: str | None = "no game"
         self._limit = np.array([self.rules.face_down_limit], np.int8)
 
     # ------------------------------------------------------------ the episode
@@ -227,8 +229,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         game = self._new_game(options or {})
         self._game = game
-        self._over = False
-        self._ended_by_illegal = False
+        self._ended = None
         n = len(self._cells)
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
         self._rank = np.zeros(n, np.int8)
@@ -293,9 +294,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         """
         a = self._action_index(action)
         game = self._going("step")
-        if self._over:
-            how = f"lost, {ILLEGAL_ACTION}" if self._ended_by_illegal else game.status.value
-            raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({how}): call reset() to start another")
+        if self._ended is not None:
+            raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({self._ended}): call reset() to start another")
         if not self._mask[a]:
             return self._illegal(a, game)
         record = game.play(self._cells[a])
@@ -303,7 +303,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         obs = self._observation()
         if record.status is Status.PLAYING:
             return obs, 0.0, False, False, {"action_mask": self._mask.copy()}
-        self._over = True
+        self._ended = record.status.value
         score = record.score
         reward = 0.0 if score is None else 1.0 if self._wins_only else float(score)
         info = {
@@ -344,8 +344,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
                 f"FoursquareEnv.step: action {a} ({cell}) is illegal: {game.why_illegal(cell)} "
                 "(info['action_mask'] marks the legal actions)"
             )
-        self._over = True
-        self._ended_by_illegal = True
+        self._ended = f"lost, {ILLEGAL_ACTION}"
         self._card = 0  # the game is over: no card in hand (the observation's table)
         self._mask = np.zeros(len(self._cells), np.int8)
         info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
@@ -393,7 +392,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now: ``int8``, 1 = legal (the name ``sb3_contrib``'s MaskablePPO calls);
         all 0 when no game is going on.  A fresh array each call."""
-        return self._mask.copy() if not self._over else np.zeros(len(self._cells), np.int8)
+        return self._mask.copy() if self._ended is None else np.zeros(len(self._cells), np.int8)
 
     def cell_of(self, action: int) -> Cell:
         """The cell of an action (``24`` is ``d4`` of the standard frame).

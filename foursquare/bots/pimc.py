@@ -196,6 +196,8 @@ class ExpertBot(Bot):
         chosen = ExpertSettings(**settings)
         #: the settings in force (:class:`ExpertSettings`, scaled to ``nodes``)
         self.settings = chosen if nodes is None else chosen.scaled(nodes)
+        #: the settings' ``tolerance`` (the hint's note says it)
+        self.tolerance = self.settings.tolerance
         self.deep = DeepBot(nodes=self.settings.deep_nodes)
         prior_nodes = self.settings.prior_nodes
         self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)

@@ -408,7 +408,7 @@ class HistoryStore:
 
     # ------------------------------------------------------------ writing
 
-    def add(
+    def add(  # noqa: PLR0913 — the row's values by keyword, as update takes them
         self,
         game: Game,
         source: Source,

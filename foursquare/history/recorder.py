@@ -62,15 +62,14 @@ class GameRecorder:
             self.store = HistoryStore.open(self.path, create=True)
             self.store.check_rows()  # a damaged row: the file is never written
             stopped = self._stopped()
-        except HistoryStoreError as exc:  # a file or place refused for good, or rows not read now (locked): tried again
-            if exc.refused or self.store is None:
+        except (HistoryStoreError, sqlite3.Error, OSError) as exc:
+            # a file or place refused for good; else not opened, or rows not read, now (locked, read-only): tried again
+            if isinstance(exc, HistoryStoreError) and (exc.refused or self.store is None):
                 self.refused = exc
+            elif isinstance(exc, HistoryStoreError) and isinstance(exc.__cause__, Exception):
+                self.error = exc.__cause__
             else:
-                self.error = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-            self.close()
-            return False
-        except (sqlite3.Error, OSError) as exc:  # not opened now (locked, read-only): tried again
-            self.error = exc
+                self.error = exc
             self.close()
             return False
         if stopped is not None and self.row is None:

@@ -550,9 +550,11 @@ class HistoryStore:
                 except HistoryStoreError as exc:
                     raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
         except sqlite3.DatabaseError as exc:
-            if _damage(exc):
+            # damaged: not a database or a malformed page (a DatabaseError), or a table not as this
+            # module made it ("no such column": SQLITE_ERROR); else it cannot be read now (locked, a read failed)
+            if not isinstance(exc, sqlite3.OperationalError) or getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":
                 raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
-            raise HistoryStoreError(f"{shown_name(self.path)}: cannot read the history: {error_words(exc)}") from exc
+            raise _unreadable(self.path, exc) from exc
 
     def check_rows(self) -> int:
         """Read every row as every reader reads it (:meth:`records`), and count them:
@@ -610,16 +612,6 @@ def read_records(path: str) -> list[GameRecord]:
     """
     with HistoryStore.open(path) as store:
         return store.records()
-
-
-def _damage(exc: sqlite3.DatabaseError) -> bool:
-    """Whether a failed read says the file is damaged (a table not as this module
-    made it, a malformed page), rather than that it cannot be read now (locked, a
-    read that failed)."""
-    if not isinstance(exc, sqlite3.OperationalError):
-        return True  # sqlite3.DatabaseError: "database disk image is malformed", "file is not a database"
-    code = str(getattr(exc, "sqlite_errorname", ""))
-    return code == "SQLITE_ERROR"  # "no such column", "no such table": the schema was changed
 
 
 def _deal(game: Game) -> str | None:

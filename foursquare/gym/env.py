@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
-from ..engine.game import Game, Placement, Status
+from ..engine.game import Game, Status
 from ..engine.layout import CELLS, STRIDE, Cell
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
@@ -299,7 +299,17 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if not self._mask[a]:
             return self._illegal(a, game)
         record = game.play(self._cells[a])
-        self._update(a, record, game)
+        # the observation after it: the cell played, the cells flipped, the next card
+        self._rank[a] = record.card >> 2
+        self._height[a] += 1
+        up = self._face_up
+        up[a] = 1
+        for cell in record.flipped:
+            i = self._actions[cell]
+            up[i] = 1 - up[i]
+        self._face_down = record.face_down
+        self._stock -= 1
+        self._next_card(game)
         obs = self._observation()
         if record.status is Status.PLAYING:
             return obs, 0.0, False, False, {"action_mask": self._mask.copy()}
@@ -349,20 +359,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._mask = np.zeros(len(self._cells), np.int8)
         info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
         return self._observation(), 0.0, True, False, self._ending(info)
-
-    def _update(self, a: int, record: Placement, game: Game) -> None:
-        """The observation after ``record``: the cell played, the cells flipped, the next card."""
-        self._rank[a] = record.card >> 2
-        self._height[a] += 1
-        up = self._face_up
-        up[a] = 1
-        actions = self._actions
-        for cell in record.flipped:
-            i = actions[cell]
-            up[i] = 1 - up[i]
-        self._face_down = record.face_down
-        self._stock -= 1
-        self._next_card(game)
 
     def _next_card(self, game: Game) -> None:
         """The card in hand taken out of the unseen cards, and the legal actions for it."""

@@ -298,32 +298,23 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     if not os.path.isdir(os.path.dirname(real)):
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
     held = claim(record, whole=True)  # opened and locked (a new file: written whole at the start): one writer
-    try:
-        _check_record_content(held, record, resume, force)
+    try:  # what it holds, checked under the lock (no window): the game resumed, or --force
+        if not force and held.size() > 0:
+            held_games = _games_held(resume) if resume is not None and same_file(held.real, resume) else None
+            if held_games is None:
+                fail(
+                    f"{shown_name(record)}: the file exists and is not empty; give --force to overwrite it"
+                    f" (or --resume {shown_name(record)} --record {shown_name(record)} to continue its game)"
+                )
+            if held_games > 1:
+                fail(
+                    f"{shown_name(record)}: the file holds {held_games} games and the recording would keep only the one"
+                    " resumed; record to another file, or give --force to replace them all"
+                )
     except BaseException:
         held.release(remove_if_new=True)
         raise
     return held
-
-
-def _check_record_content(held: LockedFile, record: str, resume: str | None, force: bool) -> None:
-    """Refuse (status 1) a claimed recording that holds something, unless it is the
-    game resumed or ``force`` is given (checked under the lock: no window)."""
-    if force or held.size() == 0:
-        return
-    if resume is not None:
-        if same_file(held.real, resume):
-            held_games = _games_held(resume)
-            if held_games <= 1:
-                return
-            fail(
-                f"{shown_name(record)}: the file holds {held_games} games and the recording would keep only the one resumed;"
-                " record to another file, or give --force to replace them all"
-            )
-    fail(
-        f"{shown_name(record)}: the file exists and is not empty; give --force to overwrite it"
-        f" (or --resume {shown_name(record)} --record {shown_name(record)} to continue its game)"
-    )
 
 
 def _games_held(path: str) -> int:
@@ -368,19 +359,14 @@ class Origin:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
             out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
-        if self.record is not None and not behind and not _special_file(self.record):
+        # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
+        if self.record is not None and not behind and (os.path.isfile(self.record) or not os.path.exists(self.record)):
             kind = "transcript" if len(game.moves) == game.placed else "state"
             record = argument_name(self.record)
             out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
             if not game.is_over:
                 out.append(f"Continue it: foursquare play --resume {record} --record {record}")
         return out
-
-
-def _special_file(path: str) -> bool:
-    """Whether ``path`` is a device, a FIFO or another file that is not regular (such
-    as /dev/null): a recording written there cannot be replayed, so no line points to it."""
-    return os.path.exists(path) and not os.path.isfile(path)
 
 
 def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
@@ -479,15 +465,8 @@ def moves_text(game: Game) -> str:
     cells = game.legal_cells()
     if not cells:
         return "No move: the game is over."
-    grid = game.grid
-    piles = [str(c) for c in cells if c in grid]
-    empty = [str(c) for c in cells if c not in grid]
-    parts = []
-    if empty:
-        parts.append(f"empty cells {' '.join(empty)}")
-    if piles:
-        parts.append(f"piles {' '.join(piles)}")
-    return "The card may go to: " + "; ".join(parts)
+    kinds = (("empty cells", [c for c in cells if c not in game.grid]), ("piles", [c for c in cells if c in game.grid]))
+    return "The card may go to: " + "; ".join(f"{name} {' '.join(map(str, some))}" for name, some in kinds if some)
 
 
 def help_text(width: int | None = None) -> str:
@@ -556,9 +535,6 @@ class Prompt:
     def game(self) -> Game:
         return self.session.game
 
-    def show(self) -> None:
-        show(self.session, self.look)
-
     def say_error(self, message: str) -> None:
         """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
         warn(spoken(message) if self.look.words else message, self.look)
@@ -612,7 +588,7 @@ class Prompt:
         if self.look.words:  # (a game resumed: its next card in full, look says the piles)
             self.say(start_words(self.game))
         else:
-            self.show()
+            show(self.session, self.look)
         if self.game.is_over:
             self.announce_end()
 
@@ -729,7 +705,7 @@ class Prompt:
             self.say_error(cards_text(f"{move}: {exc}", symbols=self.look.symbols))
             return True
         self.tell_recording()
-        self.show()
+        show(self.session, self.look)
         if self.game.is_over and not was_over:
             self.announce_end()
         return True
@@ -885,6 +861,9 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     except SystemExit:  # a bad line: its error, then what became of the recording
         failed = True
         raise
+    except FormatError as exc:  # of the input itself: the same
+        failed = True
+        fail(error_text(exc))
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
@@ -912,14 +891,8 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
 
 def _script(session: Session, look: Look, verbose: bool) -> None:
     """Act on each line of the move script on stdin, until its end or ``quit``; the
-    first bad line ends the run (``<stdin>:LINE: reason``, status 1)."""
-    try:
-        _script_lines(session, look, verbose)
-    except FormatError as exc:  # of the input itself
-        fail(error_text(exc))
-
-
-def _script_lines(session: Session, look: Look, verbose: bool) -> None:
+    first bad line ends the run (``<stdin>:LINE: reason``, status 1), as does a fault
+    of the input itself (:func:`stdin_lines`: a ``FormatError``)."""
     for number, line in stdin_lines():
         asked = asked_words(session.game, line, session.reveal) if look.words else None
         if asked is not None:

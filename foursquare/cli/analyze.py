@@ -130,7 +130,9 @@ def _analyze(o: AnalyzeOptions) -> None:
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
     bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
-    beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
+    # by default, a second process when this one may run on two cores or more
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2
     judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
@@ -193,13 +195,6 @@ def _run(judge: GameJudge, bot_name: str | None, budget: float | None, got: _Bot
         else:
             assert bot_name is not None
             _judge_beside_the_bot(judge, bot_name, budget, got, bar)
-
-
-def _cores() -> int:
-    """The processor cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:

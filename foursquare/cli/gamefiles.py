@@ -18,27 +18,21 @@ from ..engine.game import Game
 from ..errors import AgreementError, FormatError, shown_name
 
 
-def _agreement_text(exc: AgreementError, spec: GameSpec) -> str:
-    """The message of a disagreement between the file and an option, naming the option."""
-    source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
-    if given == "game":
-        return f"--game picks a game of a transcript; {source} is not a transcript"
-    if given == "deal":
-        return f"{source} {own}; --deal {spec.deal} disagrees"
-    if given == "deck":
-        return f"{source} {own}; --deck {shown_name(str(spec.deck_path))} disagrees"
-    rules = spec.rules
-    assert rules is not None
-    return f"{source} {own}; --rules {shown_name(spec.rules_spec) if spec.rules_spec else rules.label} disagrees"
-
-
 @contextlib.contextmanager
 def _option_names(spec: GameSpec) -> Iterator[None]:
-    """The loading errors that concern an option, with the option named."""
+    """The loading errors that concern an option, with the option named: a disagreement
+    between the file and an option is a usage error that names the option."""
     try:
         yield
     except AgreementError as exc:
-        raise click.UsageError(_agreement_text(exc, spec)) from None
+        source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
+        if given == "game":
+            raise click.UsageError(f"--game picks a game of a transcript; {source} is not a transcript") from None
+        rules = spec.rules.label if spec.rules is not None else ""
+        shown = {"deal": str(spec.deal), "deck": shown_name(str(spec.deck_path))}.get(
+            given, shown_name(spec.rules_spec) if spec.rules_spec else rules
+        )
+        raise click.UsageError(f"{source} {own}; --{given} {shown} disagrees") from None
     except FormatError as exc:
         if exc.facts.get("number") is None:
             raise  # its advice, if any, is said in the options' words at the boundary

@@ -110,10 +110,6 @@ def cards_text(text: str, *, symbols: bool = False) -> str:
     return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
 
 
-def _suit_role(card: Card) -> str:
-    return "red" if card.suit in (1, 2) else "black"
-
-
 def region(game: Game) -> tuple[int, int, int, int] | None:
     """(top row, bottom row, left column, right column) from 0 of what matters:
     the piles and the cells where the next card may go; ``None`` when neither exists."""
@@ -181,7 +177,7 @@ def grid_text(
                 mark = style("+", "legal") if cell in legal else style(".", "frame")
                 parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
                 continue
-            role = _suit_role(pile.top) if pile.face_up else "down"
+            role = "down" if not pile.face_up else "red" if pile.top.suit in (1, 2) else "black"
             head = _pile_head(pile, symbols, reveal)
             face = head[0] + style(head[1:4], role) + ":" if head.endswith(":") else style(head, role)
             star = style("*", "flip") if cell in flipped else " "

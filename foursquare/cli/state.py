@@ -14,6 +14,7 @@ from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .gamefiles import game_of_options_file
 from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .style import counted
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["state"])
@@ -56,8 +57,14 @@ def state(**given: Any) -> None:
     else:
         option_needs("--reveal", options.reveal, "--player-view", options.player_view)
     game, name = _game(options, options.spec())
-    if options.after is not None:
-        _take_back_after(game, name, options.after)
+    after = options.after
+    if after is not None:  # take back every move after the first K of the game of MOVES
+        if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
+            raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
+        if after > len(game.moves):
+            fail(f"{shown_name(name)}: --after {after}: the game has only {counted(len(game.moves), 'move')}")
+        while len(game.moves) > after:
+            game.undo()
     if svg:
         from ..formats.svg import svg_text
 
@@ -91,14 +98,3 @@ def _game(options: StateOptions, spec: GameSpec) -> tuple[Game, str | None]:
     if started is None:
         raise click.UsageError("give MOVES, --deal N or --deck FILE")
     return started, None
-
-
-def _take_back_after(game: Game, name: str | None, after: int) -> None:
-    """``--after K``: take back every move after the first K of the game of MOVES (``name``)."""
-    if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
-        raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
-    if after > len(game.moves):
-        held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
-        fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
-    while len(game.moves) > after:
-        game.undo()

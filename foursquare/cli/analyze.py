@@ -35,7 +35,6 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
-    game_number_option,
     game_options,
 )
 from .signals import signals_deferred, worker_signals
@@ -87,8 +86,7 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
 
 @click.command(cls=Command, short_help=SHORT_HELP["analyze"])
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option(
     "--max-nodes",
     type=POSITIVE,

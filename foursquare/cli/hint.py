@@ -28,7 +28,6 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
-    game_number_option,
     game_options,
     given_on_the_command_line,
 )
@@ -214,8 +213,7 @@ class HintOptions(GameFileOptions):
 
 @click.command(cls=Command, short_help=SHORT_HELP["hint"])
 @click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option(
     "--bot",
     default=DEFAULT_BOT,

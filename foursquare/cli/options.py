@@ -1,6 +1,6 @@
 """The options our commands share and the types of their values (Click).
 
-- :func:`game_options` adds ``--deal``, ``--deck`` and ``--rules``; :func:`game_number_option` ``--game K``.
+- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :func:`game_number_option`).
 - :class:`BoundedInt`, :class:`PositiveSeconds`, :data:`PATH`: the types of integer,
   time and file options; :func:`deal_range` reads ``--deals A-B``.
 - :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -109,18 +108,27 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
         raise click.BadParameter(str(exc)) from None
 
 
-@overload
-def game_options(func: F) -> F: ...
-@overload
-def game_options(func: None = None, *, deck_stdin: bool = True) -> Callable[[F], F]: ...
-def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = True) -> Any:
-    """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command
-    (``@game_options``, or ``@game_options(deck_stdin=False)`` for a command whose
-    stdin holds something else, so that its help does not offer ``-``).
+def game_options(*, deck_stdin: bool = True, game_number: bool = True) -> Callable[[F], F]:
+    """The decorator that adds ``--deal N``, ``--deck FILE``, ``--rules NAME|FILE`` and
+    (``game_number``) ``--game K``, which game of a multi-game transcript, to a command;
+    ``deck_stdin=False`` for a command whose stdin holds something else, so that its
+    help does not offer ``-``."""
+    return lambda func: _game_options(func, deck_stdin, game_number)
 
-    :returns: the decorated command function (or, without ``func``, the decorator)."""
-    if func is None:
-        return functools.partial(game_options, deck_stdin=deck_stdin)
+
+def game_number_option(func: F) -> F:
+    """Add ``--game K``: which game of a multi-game transcript."""
+    return click.option(
+        "--game",
+        "game_number",
+        type=POSITIVE,
+        metavar="K",
+        help="The K-th game of a transcript that holds several (from 1).",
+    )(func)
+
+
+def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
+    func = game_number_option(func) if game_number else func
     func = click.option(
         "--rules",
         "rules_spec",
@@ -164,17 +172,6 @@ class GameFileOptions(GameOptions):
     """:class:`GameOptions` and ``--game K`` (:func:`game_number_option`)."""
 
     game_number: int | None
-
-
-def game_number_option(func: F) -> F:
-    """Add ``--game K``: which game of a multi-game transcript."""
-    return click.option(
-        "--game",
-        "game_number",
-        type=POSITIVE,
-        metavar="K",
-        help="The K-th game of a transcript that holds several (from 1).",
-    )(func)
 
 
 class PositiveSeconds(_SecondsType):

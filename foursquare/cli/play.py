@@ -67,7 +67,7 @@ STDIN = "<stdin>"
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["play"])
-@game_options(deck_stdin=False)
+@game_options(deck_stdin=False, game_number=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option
 @click.option(

@@ -11,7 +11,7 @@ from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
 from .gamefiles import game_of_options_file
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_options, option_needs
 from .render import outcome_text
 from .style import Look, counted
 
@@ -26,8 +26,7 @@ def start_of(game: Game) -> Game:
 
 @click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option("--final", is_flag=True, help="Show only the end of the game.")
 @click.option(
     "--format",

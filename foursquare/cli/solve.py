@@ -107,7 +107,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["solve"])
-@game_options
+@game_options(game_number=False)
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(
     "--max-nodes",

@@ -13,14 +13,13 @@ from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
 from .gamefiles import game_of_options_file
-from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import NATURAL, PATH, GameFileOptions, exclusive, game_options, option_needs
 from .style import counted
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["state"])
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option("--after", type=NATURAL, metavar="K", help="Stop after the first K moves.")
 @click.option(
     "--player-view",

@@ -75,10 +75,6 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     click.echo("\n".join(history_table(shown, numbers)))
 
 
-def _when(seconds: float | None) -> str:
-    return "-" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
-
-
 def _iso(seconds: float | None) -> str | None:
     return None if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
@@ -101,7 +97,8 @@ def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[st
     """The table of :func:`history`: one line a game."""
     rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
     for r in records:
-        started = _when(r.started) if r.started is not None else ("imported" if r.source is Source.IMPORT else "-")
+        started = "imported" if r.source is Source.IMPORT else "-"
+        started = started if r.started is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started))
         rows.append(
             (
                 str(numbers.get(r.id, "-")),
@@ -154,15 +151,20 @@ def export(file: str, force: bool) -> None:
     option_needs("--force", force, "FILE", file != "-" or None)
     done = export_games(history_path())  # every transcript checked: a damaged one is refused, nothing written
     left_out = done.left_out
-    if not done.games:
-        click.echo(_nothing_to_export(left_out), err=True)
+    resumed = f"resumed from a position without {'its' if left_out == 1 else 'their'} moves"
+    if not done.games:  # the history holds no game, or only games kept as states (said by their count)
+        if not left_out:
+            click.echo("The history holds no game to export: nothing written.", err=True)
+        else:
+            which = "" if left_out == 1 else " all"
+            click.echo(
+                f"The history holds {counted(left_out, 'game')},{which} {resumed}: a transcript needs every move;"
+                " nothing written.",
+                err=True,
+            )
         return
     if left_out:
-        click.echo(
-            f"{counted(left_out, 'game')} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
-            " left out (a transcript needs every move).",
-            err=True,
-        )
+        click.echo(f"{counted(left_out, 'game')} {resumed} left out (a transcript needs every move).", err=True)
     if file == "-":
         click.echo(done.stream, nl=False)
         return
@@ -173,18 +175,6 @@ def export(file: str, force: bool) -> None:
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
     write_atomically(file, done.stream, unless_full=refusal)
     click.echo(f"Wrote {counted(len(done.games), 'game')} to {shown_name(file)}.", err=True)
-
-
-def _nothing_to_export(left_out: int) -> str:
-    """Why ``history export`` writes nothing: the history holds no game, or only
-    games kept as states (said by their count)."""
-    if not left_out:
-        return "The history holds no game to export: nothing written."
-    which = "" if left_out == 1 else " all"
-    return (
-        f"The history holds {counted(left_out, 'game')},{which} resumed from a position without"
-        f" {'its' if left_out == 1 else 'their'} moves: a transcript needs every move; nothing written."
-    )
 
 
 @history.command("import", cls=Command, short_help="Add the games of a transcript file.")

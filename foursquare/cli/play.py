@@ -37,7 +37,7 @@ from ..app.files import (
 )
 from ..app.games import GameSpec
 from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
-from ..engine.game import Game, Placement
+from ..engine.game import Game
 from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
@@ -454,12 +454,6 @@ def news_text(session: Session, what: str, error: BaseException | None) -> str:
     )
 
 
-def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
-    """One line for a move made: ``7S to d4: flipped c4 e4``."""
-    flips = f"flipped {' '.join(str(c) for c in placement.flipped)}" if placement.flipped else "nothing flipped"
-    return f"{verb}{card_text(placement.card, symbols=look.symbols)} to {placement.cell}: {flips}"
-
-
 def moves_text(game: Game) -> str:
     """The legal cells, piles and empty cells apart."""
     cells = game.legal_cells()
@@ -768,7 +762,9 @@ def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
         placement = session.undo() if name == "undo" else session.redo()
         if look.words:
             return took_back_words(session.game, placement) if name == "undo" else move_words(session.game), False
-        return placement_text(placement, look, "Took back " if name == "undo" else "Again: "), True
+        flips = f"flipped {' '.join(map(str, placement.flipped))}" if placement.flipped else "nothing flipped"
+        verb = "Took back" if name == "undo" else "Again:"  # 7S to d4: flipped c4 e4
+        return f"{verb} {card_text(placement.card, symbols=look.symbols)} to {placement.cell}: {flips}", True
     if name == "reveal":
         session.reveal = not session.reveal
         if look.words:

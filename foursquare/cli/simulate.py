@@ -36,7 +36,7 @@ from .options import (
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
-from .style import percent
+from .style import counted, percent
 from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
@@ -86,21 +86,11 @@ def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
 
-def _histogram(summary: SimulationSummary, width: int = 40) -> list[str]:
-    """A text histogram: one bar per score of the wins, one for the losses."""
-    rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
-    lost = summary.games - summary.wins
-    if lost:
-        rows.append(("lost", lost))
-    top = max((n for _, n in rows), default=1)
-    return [f"  {label} | {'#' * max(1, round(width * n / top))} {n}" for label, n in rows]
-
-
 def _text(summary: SimulationSummary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
     lines = [
-        f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} game{'' if summary.games == 1 else 's'}",
+        f"{summary.bot} on deals {_deals_text(deals)}: {counted(summary.games, 'game')}",
         f"  wins {summary.wins}, win rate {percent(summary.win_rate)} (95% CI {percent(lo)} to {percent(hi)})",
         f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
         f"95% CI {slo:.2f} to {shi:.2f}, normal approximation)",
@@ -115,19 +105,11 @@ def _text(summary: SimulationSummary, deals: range) -> list[str]:
         f"  median {human_seconds(summary.median_move_seconds)} per move, worst {human_seconds(summary.worst_move_seconds)}"
         f" ({summary.moves} moves)"
     )
-    lines.append("  scores:")
-    lines += _histogram(summary)
-    return lines
-
-
-def _paired_text(d: PairedDifference, a: str, b: str) -> list[str]:
-    """The paired comparison (A minus B), as text lines (also under a markdown table)."""
-    return [
-        f"{a} minus {b}, paired over {d.games} deal{'' if d.games == 1 else 's'} (95% CI, normal approximation):",
-        f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})",
-        f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
-        f"won by {a} only {d.only_a}, by {b} only {d.only_b}",
-    ]
+    # a text histogram: one bar per score of the wins, one for the losses (40 characters the longest)
+    rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
+    rows += [("lost", summary.games - summary.wins)] if summary.games > summary.wins else []
+    top = max((n for _, n in rows), default=1)
+    return [*lines, "  scores:", *(f"  {label} | {'#' * max(1, round(40 * n / top))} {n}" for label, n in rows)]
 
 
 def _row(summary: SimulationSummary, deals: range) -> str:
@@ -354,10 +336,14 @@ def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interru
             click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
         else:  # a paragraph a bot
             click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
-        if difference is not None:  # and the paired difference below
-            assert o.vs is not None
-            click.echo()
-            click.echo("\n".join(_paired_text(difference, sweep.names[0], o.vs)))
+        if difference is not None:  # and the paired difference below (A minus B)
+            d, a, b = difference, sweep.names[0], o.vs
+            click.echo(
+                f"\n{a} minus {b}, paired over {counted(d.games, 'deal')} (95% CI, normal approximation):\n"
+                f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})\n"
+                f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
+                f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
+            )
 
 
 def _json_report(

@@ -687,16 +687,13 @@ class Prompt:
             return True
         if entry is None:
             return True
-        if isinstance(entry, Move):
-            return self.move(entry)
-        return self.command(entry)
-
-    def move(self, move: Move) -> bool:
+        if not isinstance(entry, Move):
+            return self.command(entry)
         was_over = self.game.is_over
         try:
-            self.session.play(move)
+            self.session.play(entry)
         except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
-            self.say_error(cards_text(f"{move}: {exc}", symbols=self.look.symbols))
+            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols))
             return True
         self.tell_recording()
         show(self.session, self.look)
@@ -717,8 +714,15 @@ class Prompt:
                 said = file_command(self.session, name, arg)
                 if said is not None:
                     self.say(said)
-            else:
-                self.display(name)
+            else:  # a command that takes no file (command_text); Ctrl-C stops a hint
+                try:
+                    text, drawn = command_text(self.session, name, self.look)
+                except KeyboardInterrupt:
+                    if name != "hint":
+                        raise
+                    self.cancelled()
+                    text, drawn = "Hint stopped.", False
+                say_and_show(self.session, self.look, text, drawn)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:
@@ -742,17 +746,6 @@ class Prompt:
             self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
         self.greet()
         return True
-
-    def display(self, name: str) -> None:
-        """Act on a command that takes no file (:func:`command_text`); Ctrl-C stops a hint."""
-        try:
-            text, drawn = command_text(self.session, name, self.look)
-        except KeyboardInterrupt:
-            if name != "hint":
-                raise
-            self.cancelled()
-            text, drawn = "Hint stopped.", False
-        say_and_show(self.session, self.look, text, drawn)
 
 
 def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:

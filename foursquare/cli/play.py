@@ -19,11 +19,11 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.datafolder import words_setting
+from ..app.datafolder import history_recorder, words_setting
 from ..app.deals import RANDOM_DEALS, Pick, daily_comparison, daily_pick, winnable_pick
 from ..app.files import (
     LockedFile,
@@ -46,7 +46,6 @@ from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
 from .gamefiles import game_of_options_file
-from .home import end_history, start_history, warn
 from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
@@ -64,6 +63,39 @@ from .words import (
 )
 
 STDIN = "<stdin>"
+
+if TYPE_CHECKING:
+    from ..history.recorder import GameRecorder
+
+
+def warn(text: str, look: Look) -> None:
+    """Say ``text`` on stderr as the prompt says its errors: at a terminal (``look``
+    with a width) each line broken to the terminal's width between words
+    (:func:`~foursquare.cli.render.fit`) and in the colour of errors; through a
+    pipe as it is."""
+    lines = [part for line in text.split("\n") for part in fit(line, look.width)]
+    look.echo("\n".join(look.style(line, "error") for line in lines), err=True)
+
+
+def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look) -> GameRecorder | None:
+    """The recorder of ``game`` in the history (:func:`foursquare.app.datafolder.history_recorder`);
+    why the game is not recorded, if it is not, said on stderr now (:func:`warn`)."""
+    recorder, refused = history_recorder(game, interactive, wanted)
+    if refused is not None:
+        warn(f"{refused}. This game is not recorded in the history.", look)
+    return recorder
+
+
+def end_history(session: Session, look: Look) -> None:
+    """The game written in the history at the end of the session (however it ends);
+    a warning on stderr when the history does not hold it (:func:`warn`)."""
+    with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+        error = session.end()
+        if error is not None:
+            from ..history.store import error_words
+
+            assert session.history is not None
+            warn(f"{shown_name(session.history.path)}: the game is NOT in the history as it stands: {error_words(error)}.", look)
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["play"])
@@ -530,7 +562,7 @@ class Prompt:
         return self.session.game
 
     def say_error(self, message: str) -> None:
-        """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
+        """Print an error on stderr, its lines broken to fit the terminal (:func:`warn`)."""
         warn(spoken(message) if self.look.words else message, self.look)
 
     def commands_left(self) -> list[str]:

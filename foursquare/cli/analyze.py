@@ -24,7 +24,6 @@ from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, PositionError
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_file
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -35,6 +34,7 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
+    game_of_options_file,
     game_options,
 )
 from .signals import signals_deferred, worker_signals

@@ -17,7 +17,6 @@ from ..errors import Advice, FormatError, PositionError, shown_name
 from ..figures import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_text
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -28,6 +27,7 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
+    game_of_options_text,
     game_options,
     given_on_the_command_line,
 )

@@ -45,8 +45,7 @@ from ..formats.inputs import InputFile
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .gamefiles import game_of_options_file
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_number_option, game_of_options_file, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted

@@ -10,8 +10,7 @@ import click
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_file
-from .options import PATH, GameFileOptions, exclusive, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_of_options_file, game_options, option_needs
 from .render import outcome_text
 from .style import Look, counted
 

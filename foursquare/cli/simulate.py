@@ -28,16 +28,20 @@ from .options import (
     NATURAL,
     PATH,
     POSITIVE,
+    RESUME_HELP,
     RULES_SPEC,
+    SCHEDULER_HELP,
     SECONDS,
     bot_option_needs,
+    check_sweep_options,
     deal_range,
     option_needs,
+    resume_file,
+    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted, percent
-from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
     from ..app.sweep import Workers

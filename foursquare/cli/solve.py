@@ -21,18 +21,22 @@ from .options import (
     JOBS,
     PATH,
     POSITIVE,
+    RESUME_HELP,
+    SCHEDULER_HELP,
     SECONDS,
     GameOptions,
+    check_sweep_options,
     deal_range,
     exclusive,
     game_options,
     given_on_the_command_line,
     option_needs,
+    resume_file,
+    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted
-from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
     from ..app.sweep import Workers

@@ -12,8 +12,7 @@ from ..engine.game import Game
 from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .gamefiles import game_of_options_file
-from .options import NATURAL, PATH, GameFileOptions, exclusive, game_options, option_needs
+from .options import NATURAL, PATH, GameFileOptions, exclusive, game_of_options_file, game_options, option_needs
 from .style import counted
 
 

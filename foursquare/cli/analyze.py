@@ -117,10 +117,7 @@ def analyze(**options: Any) -> None:
     B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
     whatever --jobs is.
     """
-    _analyze(AnalyzeOptions(**options))
-
-
-def _analyze(o: AnalyzeOptions) -> None:
+    o = AnalyzeOptions(**options)
     _check_options(o)
     spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)

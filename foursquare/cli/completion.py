@@ -66,8 +66,6 @@ class Completer:
 
     def cells(self) -> list[str]:
         """The cells where the card in hand may go, in reading order (none when the game is over)."""
-        if self.game.is_over:
-            return []
         return [str(cell) for cell in self.game.legal_cells()]
 
     def candidates(self, before: str, text: str) -> list[str]:

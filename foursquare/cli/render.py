@@ -50,13 +50,12 @@ DRAWING_WIDTH = 40
 COMMAND_LEAD = ": foursquare "
 
 
-def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
+def fit_commands(line: str, width: int) -> list[str]:
     """A closing line that may name a command to copy (``Play it again: foursquare
-    play --deal 89``) as lines of at most ``width`` (``None``: :data:`DRAWING_WIDTH`)
-    where possible.  When the line is longer, its command goes on a line of its own,
-    indented, and is never broken: a command longer than ``width`` stays whole on
-    its line (the terminal wraps it, but a copy of the line is the command); the
-    label before it, and any line without a command, is broken between words
+    play --deal 89``) as lines of at most ``width`` where possible.  When the line is
+    longer, its command goes on a line of its own, indented, and is never broken: a
+    command longer than ``width`` stays whole on its line (the terminal wraps it, but a
+    copy of the line is the command); the label before it, and any line without a command, is broken between words
     (:func:`fit`), a word longer than ``width`` (a file's name) never cut.
 
     >>> fit_commands("Play it again: foursquare play --deal 89", 80)
@@ -64,7 +63,6 @@ def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
     >>> fit_commands("Continue it: foursquare play --resume deal1.yaml --record deal1.yaml", 40)
     ['Continue it:', '  foursquare play --resume deal1.yaml --record deal1.yaml']
     """
-    width = DRAWING_WIDTH if width is None else width
     if len(line) <= width:
         return [line]
     head, sep, command = line.partition(COMMAND_LEAD)

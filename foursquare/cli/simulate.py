@@ -213,10 +213,7 @@ def simulate(**options: Any) -> None:
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
-    _simulate(SimulateOptions(**options))
-
-
-def _simulate(o: SimulateOptions) -> None:
+    o = SimulateOptions(**options)
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD

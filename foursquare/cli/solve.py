@@ -151,10 +151,7 @@ def solve(**options: Any) -> None:
     a Dask cluster; --output FILE.csv --resume continues an interrupted run,
     and with a higher --max-nodes solves the file's unknown deals again.
     """
-    _solve(SolveOptions(**options))
-
-
-def _solve(o: SolveOptions) -> None:
+    o = SolveOptions(**options)
     from .. import solver
     from ..engine.rules import STANDARD
 

@@ -118,7 +118,12 @@ def analyze(**options: Any) -> None:
     whatever --jobs is.
     """
     o = AnalyzeOptions(**options)
-    _check_options(o)
+    exclusive(deal=o.deal, deck=o.deck_path)
+    if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
+        other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
+        raise click.UsageError("--no-bot cannot be used with " + other)
+    if o.bot is not None:
+        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
     spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
@@ -146,16 +151,6 @@ def analyze(**options: Any) -> None:
             _print(result, o.fmt, o.timeout, game, judged=judge.complete)
         raise
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
-
-
-def _check_options(o: AnalyzeOptions) -> None:
-    """The usage errors of the options that go together (status 2)."""
-    exclusive(deal=o.deal, deck=o.deck_path)
-    if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
-        other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
-        raise click.UsageError("--no-bot cannot be used with " + other)
-    if o.bot is not None:
-        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
 
 
 def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) -> GameJudge:

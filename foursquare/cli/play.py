@@ -138,12 +138,34 @@ def play(**given: Any) -> None:
     commands (moves, undo, redo, show, reveal, hint, save, state, help, again, new, quit).
     """
     options = PlayOptions(**given)
-    _check_options(options)
+    # the usage errors (status 2) of options that cannot go together, before anything is read
+    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
+    exclusive(deal=deal, deck=deck_path)
+    if options.winnable or options.daily:
+        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
+    exclusive(interactive=options.interactive, script=options.script)
+    # -v draws a script's moves; the prompt always draws
+    exclusive(interactive=options.interactive, verbose=options.verbose)
+    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
+    if record == "-":
+        raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
+    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
+        raise click.BadParameter(
+            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
+            " of its own: give another name",
+            param_hint="'--record'",
+        )
+    option_needs("--force", options.force, "--record", record)
+    # --resume F --record F continues a game in place; any other input is never written over
+    # (a move script redirected from the file itself, < F, is an input too)
+    refuse_output_over_input(
+        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
+    )
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
-    with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
+    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
         spec = options.spec()
-        held = check_record_target(options.record, options.resume_path, options.force)
+        held = check_record_target(record, resume_path, options.force)
         try:
             pick = None
             if options.winnable or options.daily:
@@ -171,32 +193,6 @@ class PlayOptions(GameFileOptions):
     winnable: bool
     daily: bool
     history: bool | None
-
-
-def _check_options(options: PlayOptions) -> None:
-    """The usage errors (status 2) of options that cannot go together, before anything is read."""
-    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
-    exclusive(deal=deal, deck=deck_path)
-    if options.winnable or options.daily:
-        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
-    exclusive(interactive=options.interactive, script=options.script)
-    # -v draws a script's moves; the prompt always draws
-    exclusive(interactive=options.interactive, verbose=options.verbose)
-    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
-    if record == "-":
-        raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
-    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
-        raise click.BadParameter(
-            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
-            " of its own: give another name",
-            param_hint="'--record'",
-        )
-    option_needs("--force", options.force, "--record", record)
-    # --resume F --record F continues a game in place; any other input is never written over
-    # (a move script redirected from the file itself, < F, is an input too)
-    refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
-    )
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:

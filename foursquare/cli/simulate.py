@@ -44,7 +44,6 @@ from .streams import progress_bar, stdout_reader_gone
 from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..app.sweep import Workers
     from ..bots.simulate import DealTally, GameResult, PairedDifference, SimulationSummary
     from ..cluster import Cluster
 
@@ -220,7 +219,13 @@ def simulate(**options: Any) -> None:
     names = _bot_names(o)
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
-    workers = _check_options(o)
+    option_needs("--force", o.force, "--output", o.output)
+    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
+    option_needs("--resume", o.resume, "--output", o.output)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
+    refuse_standard_output(
+        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    )
     sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, workers)
     if not o.resume:
         check_output_file(o.output, o.force)
@@ -263,19 +268,6 @@ def _bot_names(o: SimulateOptions) -> list[str]:
             raise click.UsageError(f"--vs {o.vs}: compare {o.vs} with another bot")
         names.append(o.vs)
     return names
-
-
-def _check_options(o: SimulateOptions) -> Workers:
-    """The usage errors of the options that go together (status 2), in the order they
-    are told; the workers of the sweep, the scheduler's address checked."""
-    option_needs("--force", o.force, "--output", o.output)
-    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    option_needs("--resume", o.resume, "--output", o.output)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
-    refuse_standard_output(
-        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    return workers
 
 
 def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:

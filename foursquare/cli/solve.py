@@ -39,7 +39,6 @@ from .streams import progress_bar, stdout_reader_gone
 from .style import counted
 
 if TYPE_CHECKING:
-    from ..app.sweep import Workers
     from ..cluster import Cluster
     from ..engine.game import Game
     from ..engine.rules import Rules
@@ -159,7 +158,22 @@ def solve(**options: Any) -> None:
     spec = o.spec()
     rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
-    workers = _check_options(o)
+    # the usage errors of the options that go together (status 2), in the order they are told
+    option_needs("--output", o.csv_path, "--deals", o.deal_range)
+    option_needs("--force", o.force, "--output", o.csv_path)
+    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
+    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
+    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
+    option_needs("--resume", o.resume, "--output", o.csv_path)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    option_needs("-v", o.verbose, "--deals", o.deal_range)
+    option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
+    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
+        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
+    refuse_standard_output(
+        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
+        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
+    )
     if o.deal_range is not None:
         # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
         if not o.resume:
@@ -181,27 +195,6 @@ def solve(**options: Any) -> None:
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
-
-
-def _check_options(o: SolveOptions) -> Workers:
-    """The usage errors of the options that go together (status 2), in the order they
-    are told; the workers of a sweep, the scheduler's address checked."""
-    option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--force", o.force, "--output", o.csv_path)
-    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
-    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
-    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("--resume", o.resume, "--output", o.csv_path)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
-    option_needs("-v", o.verbose, "--deals", o.deal_range)
-    option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
-    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
-        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
-    refuse_standard_output(
-        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
-        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
-    )
-    return workers
 
 
 class _Batch:

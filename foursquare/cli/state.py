@@ -7,8 +7,6 @@ from typing import Any
 
 import click
 
-from ..app.games import GameSpec
-from ..engine.game import Game
 from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
@@ -54,7 +52,14 @@ def state(**given: Any) -> None:
         option_needs("--player-view", options.player_view, "--format yaml", None)
     else:
         option_needs("--reveal", options.reveal, "--player-view", options.player_view)
-    game, name = _game(options, options.spec())
+    # the game of MOVES (its display name), or the start of --deal/--deck
+    spec, path = options.spec(), options.moves_path
+    if path is None and options.game_number is not None:
+        raise click.UsageError("--game needs a transcript file (MOVES)")
+    game = spec.start() if path is None else game_of_options_file(path, spec, game_number=options.game_number)
+    if game is None:
+        raise click.UsageError("give MOVES, --deal N or --deck FILE")
+    name = None if path is None else "<stdin>" if path == "-" else path
     after = options.after
     if after is not None:  # take back every move after the first K of the game of MOVES
         if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
@@ -82,17 +87,3 @@ class StateOptions(GameFileOptions):
     player_view: bool
     reveal: bool
     fmt: str
-
-
-def _game(options: StateOptions, spec: GameSpec) -> tuple[Game, str | None]:
-    """The game of MOVES, or the start of ``--deal``/``--deck``; and MOVES's display
-    name (``None`` without MOVES)."""
-    if options.moves_path is not None:
-        game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
-        return game, "<stdin>" if options.moves_path == "-" else options.moves_path
-    if options.game_number is not None:
-        raise click.UsageError("--game needs a transcript file (MOVES)")
-    started = spec.start()
-    if started is None:
-        raise click.UsageError("give MOVES, --deal N or --deck FILE")
-    return started, None

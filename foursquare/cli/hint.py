@@ -132,18 +132,6 @@ class ShownHint:
     note: str | None
 
 
-def _groups(first: Estimate, others: Sequence[Estimate], digits: tuple[int, int], count: int) -> list[list[Estimate]]:
-    """The first ``count`` lines of cells: the bot's choice and the cells printed like it
-    with ``digits`` decimals, then the others by their figures, cells printed alike together."""
-    left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
-    groups: list[list[Estimate]] = []
-    while left and len(groups) < count:
-        lead = _figures(left[0], digits)
-        groups.append([e for e in left if _figures(e, digits) == lead])
-        left = [e for e in left if _figures(e, digits) != lead]
-    return groups
-
-
 def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> ShownHint:
     """The ``count`` best lines of the bot's ``estimates`` (best first, as the bot ranks
     them) for a player: the bot's choice first, then the other cells by their figures;
@@ -152,7 +140,14 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     first, *others = estimates
     digits = (1, 1)
     while True:  # one decimal, or two where one decimal prints two cells shown alike
-        groups = _groups(first, others, digits, count)
+        # the first ``count`` lines of cells: the bot's choice and the cells printed like it
+        # with ``digits`` decimals, then the others by their figures, cells printed alike together
+        left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
+        groups: list[list[Estimate]] = []
+        while left and len(groups) < count:
+            lead = _figures(left[0], digits)
+            groups.append([e for e in left if _figures(e, digits) == lead])
+            left = [e for e in left if _figures(e, digits) != lead]
         shown = [e for group in groups for e in group]
         wider = (
             max(digits[0], _digits([None if e.win_chance is None else 100 * e.win_chance for e in shown])),

@@ -23,7 +23,7 @@ from ..history.rows import GameRecord, Source
 from ..history.store import error_words, read_records
 from ..history.transcripts import export_games, export_numbers, import_games, read_transcripts
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, fail
+from .boundary import Command, check_output_file, command_boundary, fail
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
 from .style import counted
@@ -169,7 +169,6 @@ def export(file: str, force: bool) -> None:
         click.echo(done.stream, nl=False)
         return
     from ..app.files import write_atomically
-    from .boundary import check_output_file
 
     check_output_file(file, force)
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"

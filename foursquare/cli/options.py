@@ -29,7 +29,7 @@ from ..app.games import GameSpec
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
-from ..errors import AgreementError, FormatError, ParseError, quote, shown_name
+from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -395,7 +395,6 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..app.sweep import Workers
-    from ..errors import ArgumentError, WorkerError
 
     try:
         workers = Workers.at(jobs, scheduler)

@@ -38,10 +38,10 @@ from ..app.files import (
 from ..app.games import GameSpec
 from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
 from ..engine.game import Game
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import InputFile
+from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -302,8 +302,6 @@ def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
     started = spec.start()
     if started is not None:
         return started, False
-    from ..engine.rules import STANDARD
-
     return random_game(spec.rules or STANDARD), True
 
 
@@ -347,7 +345,6 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..formats.inputs import read_source
     from ..formats.loading import games_held
 
     try:
@@ -359,8 +356,6 @@ def _games_held(path: str) -> int:
 
 def rules_flag(game: Game, rules_spec: str | None) -> str:
     """The ``--rules`` option that plays the game's rule set again (empty for the standard rules)."""
-    from ..engine.rules import STANDARD
-
     if game.rules == STANDARD:
         return ""
     name = game.rules.name or (argument_name(rules_spec) if rules_spec else None)

@@ -134,7 +134,7 @@ def grid_text(
     *,
     symbols: bool = False,
     reveal: bool = False,
-    style: Style | None = None,
+    style: Style = _plain,
 ) -> str:
     """The grid region that matters, with column letters and row numbers.
 
@@ -149,7 +149,6 @@ def grid_text(
     :returns: the lines of the grid joined by newlines (no final newline); an
         empty string when there is nothing to draw.
     """
-    style = style or _plain
     box = region(game)
     if box is None:
         return ""
@@ -255,7 +254,7 @@ def draw(
     *,
     symbols: bool = False,
     reveal: bool = False,
-    style: Style | None = None,
+    style: Style = _plain,
     label: str = "Last move",
     width: int | None = None,
 ) -> str:
@@ -267,7 +266,6 @@ def draw(
         fits 40 columns).
     :returns: text without a final newline (see :func:`grid_text` for the other parameters).
     """
-    style = style or _plain
     width = closing_width(width)
     lines = []
     last = move_line(game, symbols=symbols, label=label)

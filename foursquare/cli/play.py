@@ -391,32 +391,27 @@ class Origin:
         return out
 
 
-def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
-    """The end of a session: the result (or how far the game got), the score, how to replay
-    (``behind``: without the lines that point to a recording that misses moves), fitted
-    to the terminal's ``width`` (:func:`~foursquare.cli.render.closing_width`):
-    a command to copy that does not fit beside its label goes on a line of its own, whole."""
+def closing(session: Session, origin: Origin, width: int | None = None) -> None:
+    """The end of a session: the recording tried once more when it is behind; the
+    summary: the result (or how far the game got), the score, how to replay (without the
+    lines that point to a recording that misses moves), fitted to the terminal's ``width``
+    (:func:`~foursquare.cli.render.closing_width`): a command to copy that does not fit
+    beside its label goes on a line of its own, whole; and, when the file still misses
+    moves, a plain statement of it on stderr with a copy of the game in the temporary
+    folder (the caller exits 1)."""
+    if session.record_behind:
+        session.write_record()
+    game, behind = session.game, session.record_behind
     if game.is_over:
         head = outcome_text(game)
         head = head[0].upper() + head[1:] + "."
     else:
-        cards = "card" if game.placed == 1 else "cards"
-        head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
+        head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
     if origin.words:
-        return "\n".join(spoken(line) for line in lines)
-    return "\n".join(part for line in lines for part in fit_commands(line, closing_width(width)))
-
-
-def closing(session: Session, origin: Origin, width: int | None = None) -> None:
-    """The end of a session: the recording tried once more when it is behind, the
-    summary, and, when the file still misses moves, a plain statement of it on
-    stderr with a copy of the game in the temporary folder (the caller exits 1);
-    the lines fitted to ``width`` as :func:`summary` fits them."""
-    if session.record_behind:
-        session.write_record()
-    behind = session.record_behind
-    click.echo(summary(session.game, origin, behind, width))
+        click.echo("\n".join(spoken(line) for line in lines))
+    else:
+        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(width))))
     if behind:
         record_lost(session, width)
 
@@ -425,7 +420,7 @@ def record_lost(session: Session, width: int | None = None) -> None:
     """Say on stderr that the recording is not complete, how far it is behind, and
     where a copy of the game went (or that none could be written); for a game not
     over, the ``Continue it`` line resumes and records the copy (never the file
-    behind: docs/guide/playing.md); the lines that name a command fitted as :func:`summary` fits them."""
+    behind: docs/guide/playing.md); the lines that name a command fitted as :func:`closing` fits them."""
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -44,7 +43,7 @@ from .streams import progress_bar, stdout_reader_gone
 from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, GameResult, PairedDifference, SimulationSummary
+    from ..bots.simulate import DealTally, PairedDifference, SimulationSummary
     from ..cluster import Cluster
 
 FORMATS = ["text", "json", "markdown"]
@@ -123,41 +122,6 @@ def _row(summary: SimulationSummary, deals: range) -> str:
         f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
         f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
-
-
-def _play(
-    sweep: SimulateSweep,
-    todo: range,
-    progress: Callable[[GameResult], None],
-    tally: DealTally,
-    results_to_stdout: bool = False,
-    cluster: Cluster | None = None,
-) -> None:
-    """:meth:`SimulateSweep.games` of ``todo``: every bot plays a deal before the
-    next one starts (so that a stopped run can still compare them), counted in
-    ``tally`` (kept when the run is stopped); ``progress`` is called on each result
-    (to write its row) once every bot has played its deal and the deals before it,
-    and the deal is counted once its rows are written, so that the results counted
-    (and the CSV rows) always cover whole deals.  The workers take one game at a
-    time, so that the first results come at once however long the range; stopping
-    (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games are played on that
-    Dask cluster."""
-    stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
-    for deal in by_deal(stream, len(sweep.names)):
-        with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
-            try:
-                for game in deal:
-                    progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
-            finally:
-                # | head: nobody reads the rows any more; this deal's rows went into the
-                # gone reader (the guard saw it gone during their writes): they reached
-                # nobody, so the summary leaves the deal out and covers only the deals
-                # whose rows the reader got
-                gone = results_to_stdout and stdout_reader_gone()
-            if not gone:
-                tally.add(deal)
-        if gone:
-            raise _ReaderGone
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["simulate"])
@@ -288,29 +252,47 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
 def _sweep(
     o: SimulateOptions, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
 ) -> None:
-    """Play ``todo``, each game's row written by ``writer`` (the header first, unless
-    resumed), with a progress bar on a terminal."""
+    """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
+    each game's row written by ``writer`` (the header first, unless resumed), with a
+    progress bar on a terminal.  Every bot plays a deal before the next one starts (so
+    that a stopped run can still compare them); a deal's rows are written once every bot
+    has played it and the deals before it, and the deal is counted in ``tally`` (kept
+    when the run is stopped) once its rows are written, so that the results counted (and
+    the CSV rows) always cover whole deals.  The workers take one game at a time, so that
+    the first results come at once however long the range; stopping (Ctrl-C, SIGTERM)
+    stops the workers."""
     if writer is not None and not o.resume:
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
 
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
     with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
-
-        def progress(result: GameResult) -> None:
-            if writer is not None:
-                writer.write(row_of_game(result, settings))
-            bar.update(1)
-
-        _play(sweep, todo, progress, tally, o.output == "-", cluster)
+        stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+        for deal in by_deal(stream, len(sweep.names)):
+            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
+                try:
+                    for game in deal:  # (a write that fails leaves the deal out: the file has it not whole)
+                        if writer is not None:
+                            writer.write(row_of_game(game, settings))
+                        bar.update(1)
+                finally:
+                    # | head: nobody reads the rows any more; this deal's rows went into the
+                    # gone reader (the guard saw it gone during their writes): they reached
+                    # nobody, so the summary leaves the deal out and covers only the deals
+                    # whose rows the reader got
+                    gone = o.output == "-" and stdout_reader_gone()
+                if not gone:
+                    tally.add(deal)
+            if gone:
+                raise _ReaderGone
 
 
 def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
-    on the deals it finished (its first ones, every bot's: see :func:`_play`), and says
+    on the deals it finished (its first ones, every bot's: see :func:`_sweep`), and says
     so.  ``--output -`` sends the report to stderr."""
     deals = sweep.deals
-    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _play)
+    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _sweep)
     stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)} if interrupted else None
     with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
         if stopped is not None and (o.fmt != "json" or not played):

@@ -136,7 +136,17 @@ def analyze(**options: Any) -> None:
     judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
-        _run(judge, bot_name, o.budget, got)
+        # judge every position, with a progress bar on a terminal; ``got``: the bot's
+        # estimates asked in a second process meanwhile
+        moves = len(game.moves)
+        steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
+        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+            if got is None:
+                judge.progress = lambda: bar.update(1)
+                judge.run()
+            else:
+                assert bot_name is not None
+                _judge_beside_the_bot(judge, bot_name, o.budget, got, bar)
     except PositionError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
@@ -171,20 +181,6 @@ def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) ->
         estimator=estimator,
         bot=bot_name,
     )
-
-
-def _run(judge: GameJudge, bot_name: str | None, budget: float | None, got: _BotEstimates | None) -> None:
-    """Judge every position, with a progress bar on a terminal; ``got``: the bot's
-    estimates asked in a second process meanwhile."""
-    moves = len(judge.game.moves)
-    steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
-    with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
-        if got is None:
-            judge.progress = lambda: bar.update(1)
-            judge.run()
-        else:
-            assert bot_name is not None
-            _judge_beside_the_bot(judge, bot_name, budget, got, bar)
 
 
 def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
@@ -284,7 +280,25 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
         click.echo(dump(result.as_dict()), nl=False)
         return
     _print_table(result, judged)
-    _print_mistakes(result, timeout, game)
+    # the mistakes found (and why there may be more)
+    unknown = sum(m.verdict == "unknown" for m in result.moves)
+    # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
+    why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
+    if len(game.deck) < game.rules.deck_size:
+        why += f", unless the deck's {len(game.deck)} cards run out first"
+    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: {why})" if unknown else ""
+    if not result.mistakes:
+        click.echo("mistakes: none found" + more)
+        return
+    click.echo(f"mistakes: {len(result.mistakes)}{more}")
+    for m in result.mistakes:
+        before = _score_text(m.best_before, m.max_before, m.least_before)
+        if m.verdict == "threw-away-win":
+            what = "threw the win away" + (f" (best was {before})" if before != "?" else "")
+        else:
+            what = f"best score {before} -> {_score_text(m.best_after, m.max_after, m.least_after)}"
+        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
+        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")
 
 
 def _print_table(result: GameAnalysis, judged: bool) -> None:
@@ -326,26 +340,3 @@ def _print_table(result: GameAnalysis, judged: bool) -> None:
             f"estimates of {missing} of them missing ('-')"
         )
 
-
-def _print_mistakes(result: GameAnalysis, timeout: float | None, game: Game) -> None:
-    """The mistakes found (and why there may be more)."""
-    unknown = sum(m.verdict == "unknown" for m in result.moves)
-    # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
-    why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
-    if len(game.deck) < game.rules.deck_size:
-        why += f", unless the deck's {len(game.deck)} cards run out first"
-    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: {why})" if unknown else ""
-    if not result.mistakes:
-        click.echo("mistakes: none found" + more)
-        return
-    click.echo(f"mistakes: {len(result.mistakes)}{more}")
-    for m in result.mistakes:
-        if m.verdict == "threw-away-win":
-            best = _score_text(m.best_before, m.max_before, m.least_before)
-            what = "threw the win away" + (f" (best was {best})" if best != "?" else "")
-        else:
-            before = _score_text(m.best_before, m.max_before, m.least_before)
-            after = _score_text(m.best_after, m.max_after, m.least_after)
-            what = f"best score {before} -> {after}"
-        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
-        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")

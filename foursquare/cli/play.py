@@ -233,11 +233,18 @@ def refuse_stdin_inputs(**inputs: str | None) -> None:
 def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``);
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
-    game, chosen = _start(spec, options)
+    # the game to play: the one --resume names, or a new one of the deal or the deck, or of a deal chosen at random
+    resume_path, record = options.resume_path, options.record
+    if resume_path is None and options.game_number is not None:
+        raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
+    started = (
+        spec.start() if resume_path is None
+        else game_of_options_file(resume_path, spec, game_number=options.game_number, empty_ok=False)
+    )
+    game = random_game(spec.rules or STANDARD) if started is None else started
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
     words = words_setting(options.words) if options.words is not None or interactive else False
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
-    resume_path, record = options.resume_path, options.record
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
     recorder = start_history(game, interactive, options.history, look)
@@ -246,8 +253,10 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
         resumed_from=resume_path,
     )
     session.reveal = options.reveal
-    origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec), words)
-    if chosen or pick is not None:
+    # the --rules option that plays the game's rule set again (none for the standard rules)
+    rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
+    origin = Origin(game.deal, spec.deck_path, resume_path, record, f" --rules {rules}" if rules else "", words)
+    if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
     def next_game(done: Session, how: str) -> tuple[Session, Origin]:
@@ -290,19 +299,6 @@ def say_chosen(game: Game, words: str, rules: str, look: Look) -> None:
 def random_game(rules: Rules) -> Game:
     """A new game of a deal chosen at random, as ``play`` with no deal picks one."""
     return Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules)
-
-
-def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
-    """The game to play: the one ``--resume`` names, or a new one of the deal or the
-    deck, or of a deal chosen at random; and whether it was chosen at random."""
-    if options.resume_path is not None:
-        return game_of_options_file(options.resume_path, spec, game_number=options.game_number, empty_ok=False), False
-    if options.game_number is not None:
-        raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
-    started = spec.start()
-    if started is not None:
-        return started, False
-    return random_game(spec.rules or STANDARD), True
 
 
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
@@ -352,14 +348,6 @@ def _games_held(path: str) -> int:
     except (OSError, UnicodeDecodeError, FoursquareError):
         return 0
     return games_held(text)
-
-
-def rules_flag(game: Game, rules_spec: str | None) -> str:
-    """The ``--rules`` option that plays the game's rule set again (empty for the standard rules)."""
-    if game.rules == STANDARD:
-        return ""
-    name = game.rules.name or (argument_name(rules_spec) if rules_spec else None)
-    return f" --rules {name}" if name else ""
 
 
 class Origin:

@@ -85,20 +85,16 @@ def _iso(seconds: float | None) -> str | None:
 NO_END = "in progress or stopped (no end recorded)"
 
 
-def result_text(record: GameRecord) -> str:
-    """``won, score 4``, ``lost: the stock is empty``, ``stopped`` (a game left while
-    playing), or :data:`NO_END` (a game still playing whose session wrote no end)."""
-    if not record.finished:
-        return "stopped" if record.ended is not None or record.source is Source.IMPORT else NO_END
-    return outcome_words(record.status, record.reason, score=record.score)
-
-
 def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[str]:
     """The table of :func:`history`: one line a game."""
     rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
     for r in records:
         started = "imported" if r.source is Source.IMPORT else "-"
         started = started if r.started is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started))
+        # won, score 4; lost: the stock is empty; stopped (a game left while playing); or
+        # NO_END (a game still playing whose session wrote no end)
+        result = "stopped" if r.ended is not None or r.source is Source.IMPORT else NO_END
+        result = outcome_words(r.status, r.reason, score=r.score) if r.finished else result
         rows.append(
             (
                 str(numbers.get(r.id, "-")),
@@ -108,7 +104,7 @@ def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[st
                 str(r.moves),
                 "-" if r.hints is None else str(r.hints),
                 "-" if r.seconds is None else duration_text(r.seconds),
-                result_text(r),
+                result,
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]

@@ -107,8 +107,7 @@ def summary_lines(s: Summary) -> list[str]:
 def rules_table(groups: dict[str, Summary]) -> list[str]:
     """One line a rule set: played, won, the share won, stopped, mean and best score."""
     width = max(len("rules"), *(len(name) for name in groups))
-    head = f"  {'rules':<{width}}  played   won   share  stopped   mean  best"
-    rows = [head]
+    rows = [f"  {'rules':<{width}}  played   won   share  stopped   mean  best"]
     for name, s in groups.items():
         share = percent(s.win_share) if s.played else "-"
         mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -185,6 +186,20 @@ class GameFileOptions(GameOptions):
     """:class:`GameOptions` and ``--game K`` (:func:`game_number_option`)."""
 
     game_number: int | None
+
+
+def game_value(func: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the values of :func:`game_options` as one frozen value, its
+    ``options`` parameter (a :class:`GameFileOptions`); its other options stay parameters.
+    (Under :func:`~foursquare.cli.boundary.command_boundary`, which sees them as Click gives them.)"""
+
+    @functools.wraps(func)
+    def wrapper(
+        *, deal: int | None, deck_path: str | None, rules_spec: str | None, game_number: int | None, **others: Any
+    ) -> None:
+        func(options=GameFileOptions(deal, deck_path, rules_spec, game_number), **others)
+
+    return wrapper
 
 
 class PositiveSeconds(_SecondsType):

@@ -212,15 +212,6 @@ def status_line(game: Game, *, symbols: bool = False) -> str:
     return f"{lead}\nStock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
 
 
-def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") -> str | None:
-    """What the last move did (``Last move: 7S to d4, flipped c4 e4``), or ``None`` before any."""
-    if not game.moves:
-        return None
-    last = game.moves[-1]
-    flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-    return f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
-
-
 def fit(line: str, width: int | None) -> list[str]:
     """``line`` as lines of at most ``width`` characters (``None``: as it is): a
     status line breaks between its parts, other text between words (after the
@@ -268,9 +259,11 @@ def draw(
     """
     width = closing_width(width)
     lines = []
-    last = move_line(game, symbols=symbols, label=label)
-    if last:
-        lines += [style(part, "title") for part in fit(last, width)]
+    if game.moves:  # what the last move did: Last move: 7S to d4, flipped c4 e4
+        last = game.moves[-1]
+        flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
+        said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
+        lines += [style(part, "title") for part in fit(said, width)]
     lines += [part for line in status_line(game, symbols=symbols).split("\n") for part in fit(line, width)]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:

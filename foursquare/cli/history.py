@@ -72,23 +72,9 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     if not records:
         click.echo(f"No games in the history yet ({shown_name(path)}).")
         return
-    click.echo("\n".join(history_table(shown, numbers)))
-
-
-def _iso(seconds: float | None) -> str | None:
-    return None if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
-
-
-#: The result of a game still playing whose session wrote no end: it may be played
-#: at another prompt right now, or its session ended without a word (closed, killed);
-#: the history cannot tell which (in JSON: ``"status": "playing"``, ``"ended": null``).
-NO_END = "in progress or stopped (no end recorded)"
-
-
-def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[str]:
-    """The table of :func:`history`: one line a game."""
+    # the table: one line a game
     rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
-    for r in records:
+    for r in shown:
         started = "imported" if r.source is Source.IMPORT else "-"
         started = started if r.started is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started))
         # won, score 4; lost: the stock is empty; stopped (a game left while playing); or
@@ -109,11 +95,19 @@ def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[st
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     right = {0, 3, 4, 5}
-    lines = []
     for row in rows:
         cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:-1], widths, strict=True))]
-        lines.append("  ".join(cells + [row[-1]]).rstrip())
-    return lines
+        click.echo("  ".join(cells + [row[-1]]).rstrip())
+
+
+def _iso(seconds: float | None) -> str | None:
+    return None if seconds is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+#: The result of a game still playing whose session wrote no end: it may be played
+#: at another prompt right now, or its session ended without a word (closed, killed);
+#: the history cannot tell which (in JSON: ``"status": "playing"``, ``"ended": null``).
+NO_END = "in progress or stopped (no end recorded)"
 
 
 def _as_json(r: GameRecord, number: int | None) -> dict[str, object]:

@@ -459,15 +459,6 @@ def news_text(session: Session, what: str, error: BaseException | None) -> str:
     )
 
 
-def moves_text(game: Game) -> str:
-    """The legal cells, piles and empty cells apart."""
-    cells = game.legal_cells()
-    if not cells:
-        return "No move: the game is over."
-    kinds = (("empty cells", [c for c in cells if c not in game.grid]), ("piles", [c for c in cells if c in game.grid]))
-    return "The card may go to: " + "; ".join(f"{name} {' '.join(map(str, some))}" for name, some in kinds if some)
-
-
 def help_text(width: int | None = None) -> str:
     """The list of commands at the prompt; on a terminal of ``width`` columns too
     narrow for a command and its help on one line, each help goes under its
@@ -768,8 +759,13 @@ def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
         if look.words:
             return ("look names face-down cards." if session.reveal else "look hides face-down cards."), False
         return ("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden."), True
-    if name == "moves":
-        return (legal_words if look.words else moves_text)(session.game), False
+    if name == "moves" and look.words:
+        return legal_words(session.game), False
+    if name == "moves":  # the legal cells, piles and empty cells apart
+        cells, grid = session.game.legal_cells(), session.game.grid
+        kinds = (("empty cells", [c for c in cells if c not in grid]), ("piles", [c for c in cells if c in grid]))
+        said = "; ".join(f"{kind} {' '.join(map(str, some))}" for kind, some in kinds if some)
+        return (f"The card may go to: {said}" if cells else "No move: the game is over."), False
     if name == "help":
         return help_words() if look.words else help_text(look.width), False
     if name == "hint":

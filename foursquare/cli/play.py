@@ -667,8 +667,7 @@ class Prompt:
         """What the player may do now the game is over (the drawing above says how it ended)."""
         left = self.commands_left()
         offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
-        lines = fit(offer, self.look.width)
-        self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
+        self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""

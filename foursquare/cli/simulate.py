@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from ..bots.simulate import DealTally, PairedDifference, SimulationSummary
     from ..cluster import Cluster
 
-FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
 TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
@@ -162,7 +161,7 @@ def _row(summary: SimulationSummary, deals: range) -> str:
     help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
 )
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", type=RULES_SPEC, help="Rule set (default standard).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("--resume", is_flag=True, help=RESUME_HELP)

@@ -24,7 +24,6 @@ from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, PositionError
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_file
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -35,7 +34,7 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
-    game_number_option,
+    game_of_options_file,
     game_options,
 )
 from .signals import signals_deferred, worker_signals
@@ -87,8 +86,7 @@ def _score_text(best: int | None, bound: int | None, least: int | None) -> str:
 
 @click.command(cls=Command, short_help=SHORT_HELP["analyze"])
 @click.argument("game_path", metavar="TRANSCRIPT", type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option(
     "--max-nodes",
     type=POSITIVE,
@@ -119,22 +117,36 @@ def analyze(**options: Any) -> None:
     B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
     whatever --jobs is.
     """
-    _analyze(AnalyzeOptions(**options))
-
-
-def _analyze(o: AnalyzeOptions) -> None:
-    _check_options(o)
+    o = AnalyzeOptions(**options)
+    exclusive(deal=o.deal, deck=o.deck_path)
+    if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
+        other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
+        raise click.UsageError("--no-bot cannot be used with " + other)
+    if o.bot is not None:
+        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
     spec = o.spec()
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
     bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
-    beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else _cores()) >= 2
+    # by default, a second process when this one may run on two cores or more
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2
     judge = _judge(o, game, bot_name, beside)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
-        _run(judge, bot_name, o.budget, got)
+        # judge every position, with a progress bar on a terminal; ``got``: the bot's
+        # estimates asked in a second process meanwhile
+        moves = len(game.moves)
+        steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
+        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+            if got is None:
+                judge.progress = lambda: bar.update(1)
+                judge.run()
+            else:
+                assert bot_name is not None
+                _judge_beside_the_bot(judge, bot_name, o.budget, got, bar)
     except PositionError:  # a position of the game has no next card: the stock order is not known
         from ..formats.loading import next_card_unknown
 
@@ -149,16 +161,6 @@ def _analyze(o: AnalyzeOptions) -> None:
             _print(result, o.fmt, o.timeout, game, judged=judge.complete)
         raise
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
-
-
-def _check_options(o: AnalyzeOptions) -> None:
-    """The usage errors of the options that go together (status 2)."""
-    exclusive(deal=o.deal, deck=o.deck_path)
-    if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
-        other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
-        raise click.UsageError("--no-bot cannot be used with " + other)
-    if o.bot is not None:
-        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
 
 
 def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) -> GameJudge:
@@ -179,27 +181,6 @@ def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) ->
         estimator=estimator,
         bot=bot_name,
     )
-
-
-def _run(judge: GameJudge, bot_name: str | None, budget: float | None, got: _BotEstimates | None) -> None:
-    """Judge every position, with a progress bar on a terminal; ``got``: the bot's
-    estimates asked in a second process meanwhile."""
-    moves = len(judge.game.moves)
-    steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
-    with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
-        if got is None:
-            judge.progress = lambda: bar.update(1)
-            judge.run()
-        else:
-            assert bot_name is not None
-            _judge_beside_the_bot(judge, bot_name, budget, got, bar)
-
-
-def _cores() -> int:
-    """The processor cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
@@ -299,7 +280,25 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
         click.echo(dump(result.as_dict()), nl=False)
         return
     _print_table(result, judged)
-    _print_mistakes(result, timeout, game)
+    # the mistakes found (and why there may be more)
+    unknown = sum(m.verdict == "unknown" for m in result.moves)
+    # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
+    why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
+    if len(game.deck) < game.rules.deck_size:
+        why += f", unless the deck's {len(game.deck)} cards run out first"
+    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: {why})" if unknown else ""
+    if not result.mistakes:
+        click.echo("mistakes: none found" + more)
+        return
+    click.echo(f"mistakes: {len(result.mistakes)}{more}")
+    for m in result.mistakes:
+        before = _score_text(m.best_before, m.max_before, m.least_before)
+        if m.verdict == "threw-away-win":
+            what = "threw the win away" + (f" (best was {before})" if before != "?" else "")
+        else:
+            what = f"best score {before} -> {_score_text(m.best_after, m.max_after, m.least_after)}"
+        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
+        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")
 
 
 def _print_table(result: GameAnalysis, judged: bool) -> None:
@@ -341,26 +340,3 @@ def _print_table(result: GameAnalysis, judged: bool) -> None:
             f"estimates of {missing} of them missing ('-')"
         )
 
-
-def _print_mistakes(result: GameAnalysis, timeout: float | None, game: Game) -> None:
-    """The mistakes found (and why there may be more)."""
-    unknown = sum(m.verdict == "unknown" for m in result.moves)
-    # a limit that ran out leaves moves unjudged: the count of mistakes is then a lower bound
-    why = "a higher --max-nodes" + (" or --timeout" if timeout is not None else "") + " may find more"
-    if len(game.deck) < game.rules.deck_size:
-        why += f", unless the deck's {len(game.deck)} cards run out first"
-    more = f" ({unknown} move{'s' if unknown != 1 else ''} unknown: {why})" if unknown else ""
-    if not result.mistakes:
-        click.echo("mistakes: none found" + more)
-        return
-    click.echo(f"mistakes: {len(result.mistakes)}{more}")
-    for m in result.mistakes:
-        if m.verdict == "threw-away-win":
-            best = _score_text(m.best_before, m.max_before, m.least_before)
-            what = "threw the win away" + (f" (best was {best})" if best != "?" else "")
-        else:
-            before = _score_text(m.best_before, m.max_before, m.least_before)
-            after = _score_text(m.best_after, m.max_after, m.least_after)
-            what = f"best score {before} -> {after}"
-        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
-        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")

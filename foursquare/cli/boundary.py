@@ -242,7 +242,22 @@ class Command(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return self._parse_args(ctx, args)
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str] = set()
+            words = args[: args.index("--")] if "--" in args else args
+            for param in order:
+                if isinstance(param, click.Option) and param.is_flag and param.secondary_opts and order.count(param) > 1:
+                    halves = [name for name in (*param.opts, *param.secondary_opts) if name in words]
+                    if any(h in param.opts for h in halves) and any(h in param.secondary_opts for h in halves):
+                        raise click.UsageError(f"use only one of {', '.join(halves)}", ctx)
+                if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+                    continue
+                if param.name in seen:
+                    names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
+                    raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
+                if param.name is not None:
+                    seen.add(param.name)
+            return super().parse_args(ctx, args)
         except click.MissingParameter as exc:
             # one line, as every usage error's message (docs/reference/contract.md): Click lists the values
             # of a choice on lines of their own
@@ -251,21 +266,3 @@ class Command(click.Command):
             if exc.ctx is None:  # Click leaves it out for an option without its value: the usage goes with it
                 exc.ctx = ctx
             raise
-
-    def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-        seen: set[str] = set()
-        words = args[: args.index("--")] if "--" in args else args
-        for param in order:
-            if isinstance(param, click.Option) and param.is_flag and param.secondary_opts and order.count(param) > 1:
-                halves = [name for name in (*param.opts, *param.secondary_opts) if name in words]
-                if any(h in param.opts for h in halves) and any(h in param.secondary_opts for h in halves):
-                    raise click.UsageError(f"use only one of {', '.join(halves)}", ctx)
-            if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
-                continue
-            if param.name in seen:
-                names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
-                raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
-            if param.name is not None:
-                seen.add(param.name)
-        return super().parse_args(ctx, args)

@@ -66,8 +66,6 @@ class Completer:
 
     def cells(self) -> list[str]:
         """The cells where the card in hand may go, in reading order (none when the game is over)."""
-        if self.game.is_over:
-            return []
         return [str(cell) for cell in self.game.legal_cells()]
 
     def candidates(self, before: str, text: str) -> list[str]:
@@ -165,7 +163,12 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     finally:
         with contextlib.suppress(OSError, ValueError):
             _forget_leaving(readline, start)
-            _save_history(readline, history_file, readline.get_current_history_length() - start)
+            new = readline.get_current_history_length() - start  # this session's lines: added to the file
+            if new > 0:  # (readline then cuts it to its last HISTORY_LINES lines)
+                os.makedirs(os.path.dirname(os.path.abspath(history_file)), exist_ok=True)
+                with open(history_file, "a", encoding="utf-8"):  # readline appends only to a file that is there
+                    pass
+                readline.append_history_file(new, history_file)
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
         readline.set_history_length(old[2])
@@ -188,14 +191,3 @@ def _forget_leaving(readline: Any, since: int) -> None:
         words = (readline.get_history_item(index + 1) or "").split()  # items count from 1 here
         if words and kind(words[0]) is CommandKind.STOP:
             readline.remove_history_item(index)  # and from 0 here
-
-
-def _save_history(readline: Any, path: str, new: int) -> None:
-    """Add the ``new`` lines of this session to the history file (readline then cuts it
-    to its last :data:`HISTORY_LINES` lines)."""
-    if new <= 0:
-        return
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "a", encoding="utf-8"):  # readline appends only to a file that is there
-        pass
-    readline.append_history_file(new, path)

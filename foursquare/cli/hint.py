@@ -6,7 +6,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,7 +17,6 @@ from ..errors import Advice, FormatError, PositionError, shown_name
 from ..figures import human_seconds
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_text
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -28,8 +27,9 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
-    game_number_option,
+    game_of_options_text,
     game_options,
+    game_value,
     given_on_the_command_line,
 )
 from .style import counted, percent, shown_percent
@@ -133,18 +133,6 @@ class ShownHint:
     note: str | None
 
 
-def _groups(first: Estimate, others: Sequence[Estimate], digits: tuple[int, int], count: int) -> list[list[Estimate]]:
-    """The first ``count`` lines of cells: the bot's choice and the cells printed like it
-    with ``digits`` decimals, then the others by their figures, cells printed alike together."""
-    left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
-    groups: list[list[Estimate]] = []
-    while left and len(groups) < count:
-        lead = _figures(left[0], digits)
-        groups.append([e for e in left if _figures(e, digits) == lead])
-        left = [e for e in left if _figures(e, digits) != lead]
-    return groups
-
-
 def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> ShownHint:
     """The ``count`` best lines of the bot's ``estimates`` (best first, as the bot ranks
     them) for a player: the bot's choice first, then the other cells by their figures;
@@ -153,7 +141,14 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     first, *others = estimates
     digits = (1, 1)
     while True:  # one decimal, or two where one decimal prints two cells shown alike
-        groups = _groups(first, others, digits, count)
+        # the first ``count`` lines of cells: the bot's choice and the cells printed like it
+        # with ``digits`` decimals, then the others by their figures, cells printed alike together
+        left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
+        groups: list[list[Estimate]] = []
+        while left and len(groups) < count:
+            lead = _figures(left[0], digits)
+            groups.append([e for e in left if _figures(e, digits) == lead])
+            left = [e for e in left if _figures(e, digits) != lead]
         shown = [e for group in groups for e in group]
         wider = (
             max(digits[0], _digits([None if e.win_chance is None else 100 * e.win_chance for e in shown])),
@@ -200,22 +195,9 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     return PlayerView.of(game)
 
 
-@dataclass(frozen=True)
-class HintOptions(GameFileOptions):
-    """The options of ``hint`` as Click gives them (their meaning: ``foursquare hint --help``)."""
-
-    game_path: str | None
-    bot: str
-    budget: float | None
-    nodes: int | None
-    seed: int
-    fmt: str
-
-
 @click.command(cls=Command, short_help=SHORT_HELP["hint"])
 @click.argument("game_path", metavar="[FILE]", required=False, type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option(
     "--bot",
     default=DEFAULT_BOT,
@@ -245,7 +227,8 @@ class HintOptions(GameFileOptions):
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-def hint(**given: Any) -> None:
+@game_value
+def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: float | None, nodes: int | None, seed: int, fmt: str) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE
@@ -258,26 +241,25 @@ def hint(**given: Any) -> None:
     """
     from ..bots import get_bot, recommend
 
-    o = HintOptions(**given)
-    game_path, deal, deck_path, bot, nodes = o.game_path, o.deal, o.deck_path, o.bot, o.nodes
+    deal, deck_path = options.deal, options.deck_path
     exclusive(deal=deal, deck=deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
-    budget = None if nodes is not None and not given_on_the_command_line("budget") else o.budget
-    view = _load_view(game_path, GameSpec(deal, deck_path, o.rules_spec), o.game_number)
+    budget = None if nodes is not None and not given_on_the_command_line("budget") else budget
+    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
     if view.status is not Status.PLAYING:
         where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
         where = shown_name(where) if where and where != f"deal {deal}" else where
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=o.seed)
+    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)
     used = time.perf_counter() - started
     best = estimates[0]
     # the random bot gives no estimate at all: its order is random, not a ranking
     random_order = all(e.win_chance is None and e.expected_score is None for e in estimates)
     shown = shown_hint(estimates, bot)
-    if o.fmt == "json":
+    if fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),

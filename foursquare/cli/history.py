@@ -23,7 +23,7 @@ from ..history.rows import GameRecord, Source
 from ..history.store import error_words, read_records
 from ..history.transcripts import export_games, export_numbers, import_games, read_transcripts
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, fail
+from .boundary import Command, check_output_file, command_boundary, fail
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
 from .stats import duration_text
 from .style import counted
@@ -72,11 +72,32 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     if not records:
         click.echo(f"No games in the history yet ({shown_name(path)}).")
         return
-    click.echo("\n".join(history_table(shown, numbers)))
-
-
-def _when(seconds: float | None) -> str:
-    return "-" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+    # the table: one line a game
+    rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
+    for r in shown:
+        started = "imported" if r.source is Source.IMPORT else "-"
+        started = started if r.started is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started))
+        # won, score 4; lost: the stock is empty; stopped (a game left while playing); or
+        # NO_END (a game still playing whose session wrote no end)
+        result = "stopped" if r.ended is not None or r.source is Source.IMPORT else NO_END
+        result = outcome_words(r.status, r.reason, score=r.score) if r.finished else result
+        rows.append(
+            (
+                str(numbers.get(r.id, "-")),
+                started,
+                r.rules,
+                "deck" if r.deal is None else str(r.deal),
+                str(r.moves),
+                "-" if r.hints is None else str(r.hints),
+                "-" if r.seconds is None else duration_text(r.seconds),
+                result,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    right = {0, 3, 4, 5}
+    for row in rows:
+        cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:-1], widths, strict=True))]
+        click.echo("  ".join(cells + [row[-1]]).rstrip())
 
 
 def _iso(seconds: float | None) -> str | None:
@@ -87,40 +108,6 @@ def _iso(seconds: float | None) -> str | None:
 #: at another prompt right now, or its session ended without a word (closed, killed);
 #: the history cannot tell which (in JSON: ``"status": "playing"``, ``"ended": null``).
 NO_END = "in progress or stopped (no end recorded)"
-
-
-def result_text(record: GameRecord) -> str:
-    """``won, score 4``, ``lost: the stock is empty``, ``stopped`` (a game left while
-    playing), or :data:`NO_END` (a game still playing whose session wrote no end)."""
-    if not record.finished:
-        return "stopped" if record.ended is not None or record.source is Source.IMPORT else NO_END
-    return outcome_words(record.status, record.reason, score=record.score)
-
-
-def history_table(records: list[GameRecord], numbers: dict[int, int]) -> list[str]:
-    """The table of :func:`history`: one line a game."""
-    rows = [("#", "started", "rules", "deal", "moves", "hints", "time", "result")]
-    for r in records:
-        started = _when(r.started) if r.started is not None else ("imported" if r.source is Source.IMPORT else "-")
-        rows.append(
-            (
-                str(numbers.get(r.id, "-")),
-                started,
-                r.rules,
-                "deck" if r.deal is None else str(r.deal),
-                str(r.moves),
-                "-" if r.hints is None else str(r.hints),
-                "-" if r.seconds is None else duration_text(r.seconds),
-                result_text(r),
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    right = {0, 3, 4, 5}
-    lines = []
-    for row in rows:
-        cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:-1], widths, strict=True))]
-        lines.append("  ".join(cells + [row[-1]]).rstrip())
-    return lines
 
 
 def _as_json(r: GameRecord, number: int | None) -> dict[str, object]:
@@ -154,37 +141,29 @@ def export(file: str, force: bool) -> None:
     option_needs("--force", force, "FILE", file != "-" or None)
     done = export_games(history_path())  # every transcript checked: a damaged one is refused, nothing written
     left_out = done.left_out
-    if not done.games:
-        click.echo(_nothing_to_export(left_out), err=True)
+    resumed = f"resumed from a position without {'its' if left_out == 1 else 'their'} moves"
+    if not done.games:  # the history holds no game, or only games kept as states (said by their count)
+        if not left_out:
+            click.echo("The history holds no game to export: nothing written.", err=True)
+        else:
+            which = "" if left_out == 1 else " all"
+            click.echo(
+                f"The history holds {counted(left_out, 'game')},{which} {resumed}: a transcript needs every move;"
+                " nothing written.",
+                err=True,
+            )
         return
     if left_out:
-        click.echo(
-            f"{counted(left_out, 'game')} resumed from a position without {'its' if left_out == 1 else 'their'} moves"
-            " left out (a transcript needs every move).",
-            err=True,
-        )
+        click.echo(f"{counted(left_out, 'game')} {resumed} left out (a transcript needs every move).", err=True)
     if file == "-":
         click.echo(done.stream, nl=False)
         return
     from ..app.files import write_atomically
-    from .boundary import check_output_file
 
     check_output_file(file, force)
     refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
     write_atomically(file, done.stream, unless_full=refusal)
     click.echo(f"Wrote {counted(len(done.games), 'game')} to {shown_name(file)}.", err=True)
-
-
-def _nothing_to_export(left_out: int) -> str:
-    """Why ``history export`` writes nothing: the history holds no game, or only
-    games kept as states (said by their count)."""
-    if not left_out:
-        return "The history holds no game to export: nothing written."
-    which = "" if left_out == 1 else " all"
-    return (
-        f"The history holds {counted(left_out, 'game')},{which} resumed from a position without"
-        f" {'its' if left_out == 1 else 'their'} moves: a transcript needs every move; nothing written."
-    )
 
 
 @history.command("import", cls=Command, short_help="Add the games of a transcript file.")

@@ -1,28 +1,41 @@
 """The options our commands share and the types of their values (Click).
 
-- :func:`game_options` adds ``--deal``, ``--deck`` and ``--rules``; :func:`game_number_option` ``--game K``.
+- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :func:`game_number_option`).
 - :class:`BoundedInt`, :class:`PositiveSeconds`, :data:`PATH`: the types of integer,
   time and file options; :func:`deal_range` reads ``--deals A-B``.
 - :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
   (status 2) for options that do not go together.
+- :func:`game_of_options_file`, :func:`game_of_options_text`: the game a command's
+  options and file name (thin wrappers over :class:`foursquare.app.games.GameSpec` that
+  put the option names into its messages): a ``--deal``/``--deck``/``--rules``/``--game``
+  that disagrees with the file is a usage error (status 2) naming the option; a file's
+  problems are ``FILE:LINE: message`` (status 1 at the boundary).
+- The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
+  the checks of ``--scheduler`` and ``--resume`` (:func:`check_sweep_options`), and the
+  refusals of :mod:`foursquare.app.sweep` worded in the command's options (:func:`resume_file`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..app.games import GameSpec
 from ..engine.deal import MAX_DEAL, parse_deal_number
+from ..engine.game import Game
 from ..engine.rules import PRESETS
-from ..errors import ParseError, quote, shown_name
+from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+    from ..app.sweep import Resumed, SweepCsv, Workers
 
 if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
     _TextType = click.ParamType[str]
@@ -109,18 +122,27 @@ def _deal_callback(ctx: click.Context, param: click.Parameter, value: str | None
         raise click.BadParameter(str(exc)) from None
 
 
-@overload
-def game_options(func: F) -> F: ...
-@overload
-def game_options(func: None = None, *, deck_stdin: bool = True) -> Callable[[F], F]: ...
-def game_options(func: Callable[..., Any] | None = None, *, deck_stdin: bool = True) -> Any:
-    """Add ``--deal N``, ``--deck FILE`` and ``--rules NAME|FILE`` to a command
-    (``@game_options``, or ``@game_options(deck_stdin=False)`` for a command whose
-    stdin holds something else, so that its help does not offer ``-``).
+def game_options(*, deck_stdin: bool = True, game_number: bool = True) -> Callable[[F], F]:
+    """The decorator that adds ``--deal N``, ``--deck FILE``, ``--rules NAME|FILE`` and
+    (``game_number``) ``--game K``, which game of a multi-game transcript, to a command;
+    ``deck_stdin=False`` for a command whose stdin holds something else, so that its
+    help does not offer ``-``."""
+    return lambda func: _game_options(func, deck_stdin, game_number)
 
-    :returns: the decorated command function (or, without ``func``, the decorator)."""
-    if func is None:
-        return functools.partial(game_options, deck_stdin=deck_stdin)
+
+def game_number_option(func: F) -> F:
+    """Add ``--game K``: which game of a multi-game transcript."""
+    return click.option(
+        "--game",
+        "game_number",
+        type=POSITIVE,
+        metavar="K",
+        help="The K-th game of a transcript that holds several (from 1).",
+    )(func)
+
+
+def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
+    func = game_number_option(func) if game_number else func
     func = click.option(
         "--rules",
         "rules_spec",
@@ -166,15 +188,18 @@ class GameFileOptions(GameOptions):
     game_number: int | None
 
 
-def game_number_option(func: F) -> F:
-    """Add ``--game K``: which game of a multi-game transcript."""
-    return click.option(
-        "--game",
-        "game_number",
-        type=POSITIVE,
-        metavar="K",
-        help="The K-th game of a transcript that holds several (from 1).",
-    )(func)
+def game_value(func: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the values of :func:`game_options` as one frozen value, its
+    ``options`` parameter (a :class:`GameFileOptions`); its other options stay parameters.
+    (Under :func:`~foursquare.cli.boundary.command_boundary`, which sees them as Click gives them.)"""
+
+    @functools.wraps(func)
+    def wrapper(
+        *, deal: int | None, deck_path: str | None, rules_spec: str | None, game_number: int | None, **others: Any
+    ) -> None:
+        func(options=GameFileOptions(deal, deck_path, rules_spec, game_number), **others)
+
+    return wrapper
 
 
 class PositiveSeconds(_SecondsType):
@@ -316,3 +341,112 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
     if b - a + 1 > MAX_DEALS:
         raise click.BadParameter(f"{quote(value)}: at most {MAX_DEALS:,} deals at a time")
     return range(a, b + 1)
+
+
+@contextlib.contextmanager
+def _option_names(spec: GameSpec) -> Iterator[None]:
+    """The loading errors that concern an option, with the option named: a disagreement
+    between the file and an option is a usage error that names the option."""
+    try:
+        yield
+    except AgreementError as exc:
+        source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
+        if given == "game":
+            raise click.UsageError(f"--game picks a game of a transcript; {source} is not a transcript") from None
+        rules = spec.rules.label if spec.rules is not None else ""
+        shown = {"deal": str(spec.deal), "deck": shown_name(str(spec.deck_path))}.get(
+            given, shown_name(spec.rules_spec) if spec.rules_spec else rules
+        )
+        raise click.UsageError(f"{source} {own}; --{given} {shown} disagrees") from None
+    except FormatError as exc:
+        if exc.facts.get("number") is None:
+            raise  # its advice, if any, is said in the options' words at the boundary
+        raise FormatError(exc.source, exc.line, f"--{exc.message}") from None  # --game K: the file holds only ...
+
+
+def game_of_options_file(path: str, spec: GameSpec, *, game_number: int | None = None, empty_ok: bool = True) -> Game:
+    """The game a file describes (a move script, a transcript or a state), replayed
+    to its end; ``--deal`` / ``--deck`` / ``--rules`` (``spec``) give what the file does
+    not (:meth:`GameSpec.game_of_file <foursquare.app.games.GameSpec.game_of_file>`).
+
+    :param game_number: ``--game``: the game of a multi-game transcript (from 1); without
+        it such a file is an error that says how to pick one.
+    :raises click.UsageError: when ``--deal``, ``--deck`` or ``--rules`` disagrees
+        with what the file names itself (status 2), or ``--game`` is given for a
+        file that is not a transcript.
+    :raises FormatError: ``FILE:LINE: message`` at the first problem.
+    """
+    with _option_names(spec):
+        return spec.game_of_file(path, game_number=game_number, empty_ok=empty_ok)
+
+
+def game_of_options_text(
+    text: str, name: str, spec: GameSpec, *, game_number: int | None = None, empty_ok: bool = True
+) -> Game:
+    """:func:`game_of_options_file` for a file already read (``name`` is its display name).
+
+    A text without moves (empty, or only comments and blank lines) is an empty
+    move script: the start of ``--deal``/``--deck`` (an error without them, or
+    with ``empty_ok=False``, as for ``play --resume``)."""
+    with _option_names(spec):
+        return spec.game_of_text(text, name, game_number=game_number, empty_ok=empty_ok)
+
+
+#: The help of ``--scheduler``.
+SCHEDULER_HELP = (
+    "Run the deals as tasks on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); "
+    "needs pip install 'foursquare-solitaire[dask]'."
+)
+#: The help of ``--resume``.
+RESUME_HELP = (
+    "Continue the --output FILE.csv of a run that stopped partway, with the same settings: "
+    "the deals already in it are skipped (a missing or empty file starts afresh)."
+)
+
+
+def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
+    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
+    the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+    if scheduler is not None and given_on_the_command_line("jobs"):
+        raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
+    from ..app.sweep import Workers
+
+    try:
+        workers = Workers.at(jobs, scheduler)
+    except ArgumentError as exc:  # a malformed address
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+    except WorkerError as exc:  # no dask extra
+        raise click.UsageError(f"--scheduler: {exc}") from None
+    if resume:  # (with --output: the commands check that first)
+        if output == "-":
+            raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
+        if force:
+            raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
+    return workers
+
+
+def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:
+    """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
+    a row of other settings or of a deal not due there is a usage error (status 2),
+    naming the option of the setting (``options``: column -> option)."""
+    from ..app.sweep import resume_csv
+
+    try:
+        return resume_csv(path, replace(layout, names={**options, "deals": "--deals"}), keep)
+    except AgreementError as exc:
+        if "fifo" in exc.facts:
+            raise click.UsageError(
+                f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
+            ) from None
+        raise click.UsageError(str(exc)) from None
+
+
+def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:
+    """Say on stderr how much of the sweep the file held already; ``again``: how many
+    of its deals, unknown under a lower limit, are solved again, and under which
+    ``--max-nodes``."""
+    more = ""
+    if again is not None and again[0]:
+        count, limit = again
+        more = f"; {count} of them unknown under a lower --max-nodes, solved again under {limit}"
+    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already{more}", err=True)

@@ -19,11 +19,11 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.datafolder import words_setting
+from ..app.datafolder import history_recorder, words_setting
 from ..app.deals import RANDOM_DEALS, Pick, daily_comparison, daily_pick, winnable_pick
 from ..app.files import (
     LockedFile,
@@ -37,17 +37,15 @@ from ..app.files import (
 )
 from ..app.games import GameSpec
 from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
-from ..engine.game import Game, Placement
-from ..engine.rules import PRESETS, Rules
+from ..engine.game import Game
+from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import InputFile
+from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .gamefiles import game_of_options_file
-from .home import end_history, start_history, warn
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_number_option, game_of_options_file, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
@@ -65,9 +63,42 @@ from .words import (
 
 STDIN = "<stdin>"
 
+if TYPE_CHECKING:
+    from ..history.recorder import GameRecorder
+
+
+def warn(text: str, look: Look) -> None:
+    """Say ``text`` on stderr as the prompt says its errors: at a terminal (``look``
+    with a width) each line broken to the terminal's width between words
+    (:func:`~foursquare.cli.render.fit`) and in the colour of errors; through a
+    pipe as it is."""
+    lines = [part for line in text.split("\n") for part in fit(line, look.width)]
+    look.echo("\n".join(look.style(line, "error") for line in lines), err=True)
+
+
+def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look) -> GameRecorder | None:
+    """The recorder of ``game`` in the history (:func:`foursquare.app.datafolder.history_recorder`);
+    why the game is not recorded, if it is not, said on stderr now (:func:`warn`)."""
+    recorder, refused = history_recorder(game, interactive, wanted)
+    if refused is not None:
+        warn(f"{refused}. This game is not recorded in the history.", look)
+    return recorder
+
+
+def end_history(session: Session, look: Look) -> None:
+    """The game written in the history at the end of the session (however it ends);
+    a warning on stderr when the history does not hold it (:func:`warn`)."""
+    with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+        error = session.end()
+        if error is not None:
+            from ..history.store import error_words
+
+            assert session.history is not None
+            warn(f"{shown_name(session.history.path)}: the game is NOT in the history as it stands: {error_words(error)}.", look)
+
 
 @click.command(cls=Command, short_help=SHORT_HELP["play"])
-@game_options(deck_stdin=False)
+@game_options(deck_stdin=False, game_number=False)
 @click.option("--resume", "resume_path", metavar="FILE", type=PATH, help="Continue the game of a state or transcript file.")
 @game_number_option
 @click.option(
@@ -107,12 +138,34 @@ def play(**given: Any) -> None:
     commands (moves, undo, redo, show, reveal, hint, save, state, help, again, new, quit).
     """
     options = PlayOptions(**given)
-    _check_options(options)
+    # the usage errors (status 2) of options that cannot go together, before anything is read
+    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
+    exclusive(deal=deal, deck=deck_path)
+    if options.winnable or options.daily:
+        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
+    exclusive(interactive=options.interactive, script=options.script)
+    # -v draws a script's moves; the prompt always draws
+    exclusive(interactive=options.interactive, verbose=options.verbose)
+    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
+    if record == "-":
+        raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
+    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
+        raise click.BadParameter(
+            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
+            " of its own: give another name",
+            param_hint="'--record'",
+        )
+    option_needs("--force", options.force, "--record", record)
+    # --resume F --record F continues a game in place; any other input is never written over
+    # (a move script redirected from the file itself, < F, is an input too)
+    refuse_output_over_input(
+        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
+    )
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
-    with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
+    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
         spec = options.spec()
-        held = check_record_target(options.record, options.resume_path, options.force)
+        held = check_record_target(record, resume_path, options.force)
         try:
             pick = None
             if options.winnable or options.daily:
@@ -140,32 +193,6 @@ class PlayOptions(GameFileOptions):
     winnable: bool
     daily: bool
     history: bool | None
-
-
-def _check_options(options: PlayOptions) -> None:
-    """The usage errors (status 2) of options that cannot go together, before anything is read."""
-    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
-    exclusive(deal=deal, deck=deck_path)
-    if options.winnable or options.daily:
-        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
-    exclusive(interactive=options.interactive, script=options.script)
-    # -v draws a script's moves; the prompt always draws
-    exclusive(interactive=options.interactive, verbose=options.verbose)
-    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
-    if record == "-":
-        raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
-    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
-        raise click.BadParameter(
-            f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
-            " of its own: give another name",
-            param_hint="'--record'",
-        )
-    option_needs("--force", options.force, "--record", record)
-    # --resume F --record F continues a game in place; any other input is never written over
-    # (a move script redirected from the file itself, < F, is an input too)
-    refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
-    )
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
@@ -206,11 +233,18 @@ def refuse_stdin_inputs(**inputs: str | None) -> None:
 def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``);
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
-    game, chosen = _start(spec, options)
+    # the game to play: the one --resume names, or a new one of the deal or the deck, or of a deal chosen at random
+    resume_path, record = options.resume_path, options.record
+    if resume_path is None and options.game_number is not None:
+        raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
+    started = (
+        spec.start() if resume_path is None
+        else game_of_options_file(resume_path, spec, game_number=options.game_number, empty_ok=False)
+    )
+    game = random_game(spec.rules or STANDARD) if started is None else started
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
     words = words_setting(options.words) if options.words is not None or interactive else False
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
-    resume_path, record = options.resume_path, options.record
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
     recorder = start_history(game, interactive, options.history, look)
@@ -219,8 +253,10 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
         resumed_from=resume_path,
     )
     session.reveal = options.reveal
-    origin = Origin(game.deal, spec.deck_path, resume_path, record, rules_flag(game, spec.rules_spec), words)
-    if chosen or pick is not None:
+    # the --rules option that plays the game's rule set again (none for the standard rules)
+    rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
+    origin = Origin(game.deal, spec.deck_path, resume_path, record, f" --rules {rules}" if rules else "", words)
+    if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
     def next_game(done: Session, how: str) -> tuple[Session, Origin]:
@@ -265,21 +301,6 @@ def random_game(rules: Rules) -> Game:
     return Game.from_deal(random.SystemRandom().randrange(RANDOM_DEALS), rules)
 
 
-def _start(spec: GameSpec, options: PlayOptions) -> tuple[Game, bool]:
-    """The game to play: the one ``--resume`` names, or a new one of the deal or the
-    deck, or of a deal chosen at random; and whether it was chosen at random."""
-    if options.resume_path is not None:
-        return game_of_options_file(options.resume_path, spec, game_number=options.game_number, empty_ok=False), False
-    if options.game_number is not None:
-        raise click.UsageError("--game picks a game of the --resume transcript; give --resume FILE")
-    started = spec.start()
-    if started is not None:
-        return started, False
-    from ..engine.rules import STANDARD
-
-    return random_game(spec.rules or STANDARD), True
-
-
 def check_record_target(record: str | None, resume: str | None, force: bool) -> LockedFile | None:
     """Claim, before the game starts, the ``--record`` file: locked for the session
     (:func:`~foursquare.app.files.claim`); a new file is created atomically by the
@@ -298,38 +319,28 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     if not os.path.isdir(os.path.dirname(real)):
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
     held = claim(record, whole=True)  # opened and locked (a new file: written whole at the start): one writer
-    try:
-        _check_record_content(held, record, resume, force)
+    try:  # what it holds, checked under the lock (no window): the game resumed, or --force
+        if not force and held.size() > 0:
+            held_games = _games_held(resume) if resume is not None and same_file(held.real, resume) else None
+            if held_games is None:
+                fail(
+                    f"{shown_name(record)}: the file exists and is not empty; give --force to overwrite it"
+                    f" (or --resume {shown_name(record)} --record {shown_name(record)} to continue its game)"
+                )
+            if held_games > 1:
+                fail(
+                    f"{shown_name(record)}: the file holds {held_games} games and the recording would keep only the one"
+                    " resumed; record to another file, or give --force to replace them all"
+                )
     except BaseException:
         held.release(remove_if_new=True)
         raise
     return held
 
 
-def _check_record_content(held: LockedFile, record: str, resume: str | None, force: bool) -> None:
-    """Refuse (status 1) a claimed recording that holds something, unless it is the
-    game resumed or ``force`` is given (checked under the lock: no window)."""
-    if force or held.size() == 0:
-        return
-    if resume is not None:
-        if same_file(held.real, resume):
-            held_games = _games_held(resume)
-            if held_games <= 1:
-                return
-            fail(
-                f"{shown_name(record)}: the file holds {held_games} games and the recording would keep only the one resumed;"
-                " record to another file, or give --force to replace them all"
-            )
-    fail(
-        f"{shown_name(record)}: the file exists and is not empty; give --force to overwrite it"
-        f" (or --resume {shown_name(record)} --record {shown_name(record)} to continue its game)"
-    )
-
-
 def _games_held(path: str) -> int:
     """How many YAML documents (games) a transcript file holds (0 when unreadable: the
     resume itself then reports the file)."""
-    from ..formats.inputs import read_source
     from ..formats.loading import games_held
 
     try:
@@ -337,16 +348,6 @@ def _games_held(path: str) -> int:
     except (OSError, UnicodeDecodeError, FoursquareError):
         return 0
     return games_held(text)
-
-
-def rules_flag(game: Game, rules_spec: str | None) -> str:
-    """The ``--rules`` option that plays the game's rule set again (empty for the standard rules)."""
-    from ..engine.rules import STANDARD
-
-    if game.rules == STANDARD:
-        return ""
-    name = game.rules.name or (argument_name(rules_spec) if rules_spec else None)
-    return f" --rules {name}" if name else ""
 
 
 class Origin:
@@ -368,7 +369,8 @@ class Origin:
             out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
         elif self.deck is not None:
             out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
-        if self.record is not None and not behind and not _special_file(self.record):
+        # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
+        if self.record is not None and not behind and (os.path.isfile(self.record) or not os.path.exists(self.record)):
             kind = "transcript" if len(game.moves) == game.placed else "state"
             record = argument_name(self.record)
             out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
@@ -377,38 +379,27 @@ class Origin:
         return out
 
 
-def _special_file(path: str) -> bool:
-    """Whether ``path`` is a device, a FIFO or another file that is not regular (such
-    as /dev/null): a recording written there cannot be replayed, so no line points to it."""
-    return os.path.exists(path) and not os.path.isfile(path)
-
-
-def summary(game: Game, origin: Origin, behind: bool = False, width: int | None = None) -> str:
-    """The end of a session: the result (or how far the game got), the score, how to replay
-    (``behind``: without the lines that point to a recording that misses moves), fitted
-    to the terminal's ``width`` (:func:`~foursquare.cli.render.closing_width`):
-    a command to copy that does not fit beside its label goes on a line of its own, whole."""
+def closing(session: Session, origin: Origin, width: int | None = None) -> None:
+    """The end of a session: the recording tried once more when it is behind; the
+    summary: the result (or how far the game got), the score, how to replay (without the
+    lines that point to a recording that misses moves), fitted to the terminal's ``width``
+    (:func:`~foursquare.cli.render.closing_width`): a command to copy that does not fit
+    beside its label goes on a line of its own, whole; and, when the file still misses
+    moves, a plain statement of it on stderr with a copy of the game in the temporary
+    folder (the caller exits 1)."""
+    if session.record_behind:
+        session.write_record()
+    game, behind = session.game, session.record_behind
     if game.is_over:
         head = outcome_text(game)
         head = head[0].upper() + head[1:] + "."
     else:
-        cards = "card" if game.placed == 1 else "cards"
-        head = f"Stopped after {game.placed} {cards} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
+        head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
     if origin.words:
-        return "\n".join(spoken(line) for line in lines)
-    return "\n".join(part for line in lines for part in fit_commands(line, closing_width(width)))
-
-
-def closing(session: Session, origin: Origin, width: int | None = None) -> None:
-    """The end of a session: the recording tried once more when it is behind, the
-    summary, and, when the file still misses moves, a plain statement of it on
-    stderr with a copy of the game in the temporary folder (the caller exits 1);
-    the lines fitted to ``width`` as :func:`summary` fits them."""
-    if session.record_behind:
-        session.write_record()
-    behind = session.record_behind
-    click.echo(summary(session.game, origin, behind, width))
+        click.echo("\n".join(spoken(line) for line in lines))
+    else:
+        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(width))))
     if behind:
         record_lost(session, width)
 
@@ -417,7 +408,7 @@ def record_lost(session: Session, width: int | None = None) -> None:
     """Say on stderr that the recording is not complete, how far it is behind, and
     where a copy of the game went (or that none could be written); for a game not
     over, the ``Continue it`` line resumes and records the copy (never the file
-    behind: docs/guide/playing.md); the lines that name a command fitted as :func:`summary` fits them."""
+    behind: docs/guide/playing.md); the lines that name a command fitted as :func:`closing` fits them."""
     assert session.record_error is not None and session.record_path is not None
     name = shown_name(session.record_path)
     lines = [
@@ -466,28 +457,6 @@ def news_text(session: Session, what: str, error: BaseException | None) -> str:
         f"{name}: the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
         " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
     )
-
-
-def placement_text(placement: Placement, look: Look, verb: str = "") -> str:
-    """One line for a move made: ``7S to d4: flipped c4 e4``."""
-    flips = f"flipped {' '.join(str(c) for c in placement.flipped)}" if placement.flipped else "nothing flipped"
-    return f"{verb}{card_text(placement.card, symbols=look.symbols)} to {placement.cell}: {flips}"
-
-
-def moves_text(game: Game) -> str:
-    """The legal cells, piles and empty cells apart."""
-    cells = game.legal_cells()
-    if not cells:
-        return "No move: the game is over."
-    grid = game.grid
-    piles = [str(c) for c in cells if c in grid]
-    empty = [str(c) for c in cells if c not in grid]
-    parts = []
-    if empty:
-        parts.append(f"empty cells {' '.join(empty)}")
-    if piles:
-        parts.append(f"piles {' '.join(piles)}")
-    return "The card may go to: " + "; ".join(parts)
 
 
 def help_text(width: int | None = None) -> str:
@@ -556,11 +525,8 @@ class Prompt:
     def game(self) -> Game:
         return self.session.game
 
-    def show(self) -> None:
-        show(self.session, self.look)
-
     def say_error(self, message: str) -> None:
-        """Print an error on stderr, its lines broken to fit the terminal (:func:`~foursquare.cli.home.warn`)."""
+        """Print an error on stderr, its lines broken to fit the terminal (:func:`warn`)."""
         warn(spoken(message) if self.look.words else message, self.look)
 
     def commands_left(self) -> list[str]:
@@ -612,7 +578,7 @@ class Prompt:
         if self.look.words:  # (a game resumed: its next card in full, look says the piles)
             self.say(start_words(self.game))
         else:
-            self.show()
+            show(self.session, self.look)
         if self.game.is_over:
             self.announce_end()
 
@@ -701,8 +667,7 @@ class Prompt:
         """What the player may do now the game is over (the drawing above says how it ended)."""
         left = self.commands_left()
         offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
-        lines = fit(offer, self.look.width)
-        self.look.echo("\n".join(self.look.style(line, "title") for line in lines))
+        self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
 
     def handle(self, line: str) -> bool:
         """Act on one line; ``False`` to stop."""
@@ -717,19 +682,16 @@ class Prompt:
             return True
         if entry is None:
             return True
-        if isinstance(entry, Move):
-            return self.move(entry)
-        return self.command(entry)
-
-    def move(self, move: Move) -> bool:
+        if not isinstance(entry, Move):
+            return self.command(entry)
         was_over = self.game.is_over
         try:
-            self.session.play(move)
+            self.session.play(entry)
         except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
-            self.say_error(cards_text(f"{move}: {exc}", symbols=self.look.symbols))
+            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols))
             return True
         self.tell_recording()
-        self.show()
+        show(self.session, self.look)
         if self.game.is_over and not was_over:
             self.announce_end()
         return True
@@ -747,8 +709,15 @@ class Prompt:
                 said = file_command(self.session, name, arg)
                 if said is not None:
                     self.say(said)
-            else:
-                self.display(name)
+            else:  # a command that takes no file (command_text); Ctrl-C stops a hint
+                try:
+                    text, drawn = command_text(self.session, name, self.look)
+                except KeyboardInterrupt:
+                    if name != "hint":
+                        raise
+                    self.cancelled()
+                    text, drawn = "Hint stopped.", False
+                say_and_show(self.session, self.look, text, drawn)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:
@@ -773,17 +742,6 @@ class Prompt:
         self.greet()
         return True
 
-    def display(self, name: str) -> None:
-        """Act on a command that takes no file (:func:`command_text`); Ctrl-C stops a hint."""
-        try:
-            text, drawn = command_text(self.session, name, self.look)
-        except KeyboardInterrupt:
-            if name != "hint":
-                raise
-            self.cancelled()
-            text, drawn = "Hint stopped.", False
-        say_and_show(self.session, self.look, text, drawn)
-
 
 def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
     """Carry out a command that takes no file (``undo``, ``redo``, ``reveal``, ``show``,
@@ -792,14 +750,21 @@ def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
         placement = session.undo() if name == "undo" else session.redo()
         if look.words:
             return took_back_words(session.game, placement) if name == "undo" else move_words(session.game), False
-        return placement_text(placement, look, "Took back " if name == "undo" else "Again: "), True
+        flips = f"flipped {' '.join(map(str, placement.flipped))}" if placement.flipped else "nothing flipped"
+        verb = "Took back" if name == "undo" else "Again:"  # 7S to d4: flipped c4 e4
+        return f"{verb} {card_text(placement.card, symbols=look.symbols)} to {placement.cell}: {flips}", True
     if name == "reveal":
         session.reveal = not session.reveal
         if look.words:
             return ("look names face-down cards." if session.reveal else "look hides face-down cards."), False
         return ("Face-down cards are shown in brackets." if session.reveal else "Face-down cards are hidden."), True
-    if name == "moves":
-        return (legal_words if look.words else moves_text)(session.game), False
+    if name == "moves" and look.words:
+        return legal_words(session.game), False
+    if name == "moves":  # the legal cells, piles and empty cells apart
+        cells, grid = session.game.legal_cells(), session.game.grid
+        kinds = (("empty cells", [c for c in cells if c not in grid]), ("piles", [c for c in cells if c in grid]))
+        said = "; ".join(f"{kind} {' '.join(map(str, some))}" for kind, some in kinds if some)
+        return (f"The card may go to: {said}" if cells else "No move: the game is over."), False
     if name == "help":
         return help_words() if look.words else help_text(look.width), False
     if name == "hint":
@@ -885,6 +850,9 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     except SystemExit:  # a bad line: its error, then what became of the recording
         failed = True
         raise
+    except FormatError as exc:  # of the input itself: the same
+        failed = True
+        fail(error_text(exc))
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
@@ -912,14 +880,8 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
 
 def _script(session: Session, look: Look, verbose: bool) -> None:
     """Act on each line of the move script on stdin, until its end or ``quit``; the
-    first bad line ends the run (``<stdin>:LINE: reason``, status 1)."""
-    try:
-        _script_lines(session, look, verbose)
-    except FormatError as exc:  # of the input itself
-        fail(error_text(exc))
-
-
-def _script_lines(session: Session, look: Look, verbose: bool) -> None:
+    first bad line ends the run (``<stdin>:LINE: reason``, status 1), as does a fault
+    of the input itself (:func:`stdin_lines`: a ``FormatError``)."""
     for number, line in stdin_lines():
         asked = asked_words(session.game, line, session.reveal) if look.words else None
         if asked is not None:

@@ -50,13 +50,12 @@ DRAWING_WIDTH = 40
 COMMAND_LEAD = ": foursquare "
 
 
-def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
+def fit_commands(line: str, width: int) -> list[str]:
     """A closing line that may name a command to copy (``Play it again: foursquare
-    play --deal 89``) as lines of at most ``width`` (``None``: :data:`DRAWING_WIDTH`)
-    where possible.  When the line is longer, its command goes on a line of its own,
-    indented, and is never broken: a command longer than ``width`` stays whole on
-    its line (the terminal wraps it, but a copy of the line is the command); the
-    label before it, and any line without a command, is broken between words
+    play --deal 89``) as lines of at most ``width`` where possible.  When the line is
+    longer, its command goes on a line of its own, indented, and is never broken: a
+    command longer than ``width`` stays whole on its line (the terminal wraps it, but a
+    copy of the line is the command); the label before it, and any line without a command, is broken between words
     (:func:`fit`), a word longer than ``width`` (a file's name) never cut.
 
     >>> fit_commands("Play it again: foursquare play --deal 89", 80)
@@ -64,7 +63,6 @@ def fit_commands(line: str, width: int | None = DRAWING_WIDTH) -> list[str]:
     >>> fit_commands("Continue it: foursquare play --resume deal1.yaml --record deal1.yaml", 40)
     ['Continue it:', '  foursquare play --resume deal1.yaml --record deal1.yaml']
     """
-    width = DRAWING_WIDTH if width is None else width
     if len(line) <= width:
         return [line]
     head, sep, command = line.partition(COMMAND_LEAD)
@@ -110,10 +108,6 @@ def cards_text(text: str, *, symbols: bool = False) -> str:
     return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
 
 
-def _suit_role(card: Card) -> str:
-    return "red" if card.suit in (1, 2) else "black"
-
-
 def region(game: Game) -> tuple[int, int, int, int] | None:
     """(top row, bottom row, left column, right column) from 0 of what matters:
     the piles and the cells where the next card may go; ``None`` when neither exists."""
@@ -140,7 +134,7 @@ def grid_text(
     *,
     symbols: bool = False,
     reveal: bool = False,
-    style: Style | None = None,
+    style: Style = _plain,
 ) -> str:
     """The grid region that matters, with column letters and row numbers.
 
@@ -155,7 +149,6 @@ def grid_text(
     :returns: the lines of the grid joined by newlines (no final newline); an
         empty string when there is nothing to draw.
     """
-    style = style or _plain
     box = region(game)
     if box is None:
         return ""
@@ -181,7 +174,7 @@ def grid_text(
                 mark = style("+", "legal") if cell in legal else style(".", "frame")
                 parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
                 continue
-            role = _suit_role(pile.top) if pile.face_up else "down"
+            role = "down" if not pile.face_up else "red" if pile.top.suit in (1, 2) else "black"
             head = _pile_head(pile, symbols, reveal)
             face = head[0] + style(head[1:4], role) + ":" if head.endswith(":") else style(head, role)
             star = style("*", "flip") if cell in flipped else " "
@@ -219,15 +212,6 @@ def status_line(game: Game, *, symbols: bool = False) -> str:
     return f"{lead}\nStock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
 
 
-def move_line(game: Game, *, symbols: bool = False, label: str = "Last move") -> str | None:
-    """What the last move did (``Last move: 7S to d4, flipped c4 e4``), or ``None`` before any."""
-    if not game.moves:
-        return None
-    last = game.moves[-1]
-    flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-    return f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
-
-
 def fit(line: str, width: int | None) -> list[str]:
     """``line`` as lines of at most ``width`` characters (``None``: as it is): a
     status line breaks between its parts, other text between words (after the
@@ -261,7 +245,7 @@ def draw(
     *,
     symbols: bool = False,
     reveal: bool = False,
-    style: Style | None = None,
+    style: Style = _plain,
     label: str = "Last move",
     width: int | None = None,
 ) -> str:
@@ -273,12 +257,13 @@ def draw(
         fits 40 columns).
     :returns: text without a final newline (see :func:`grid_text` for the other parameters).
     """
-    style = style or _plain
     width = closing_width(width)
     lines = []
-    last = move_line(game, symbols=symbols, label=label)
-    if last:
-        lines += [style(part, "title") for part in fit(last, width)]
+    if game.moves:  # what the last move did: Last move: 7S to d4, flipped c4 e4
+        last = game.moves[-1]
+        flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
+        said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
+        lines += [style(part, "title") for part in fit(said, width)]
     lines += [part for line in status_line(game, symbols=symbols).split("\n") for part in fit(line, width)]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:

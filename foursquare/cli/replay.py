@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import click
 
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .gamefiles import game_of_options_file
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import PATH, GameFileOptions, exclusive, game_of_options_file, game_options, game_value, option_needs
 from .render import outcome_text
 from .style import Look, counted
 
@@ -26,8 +22,7 @@ def start_of(game: Game) -> Game:
 
 @click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option("--final", is_flag=True, help="Show only the end of the game.")
 @click.option(
     "--format",
@@ -43,47 +38,34 @@ def start_of(game: Game) -> Game:
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
 @click.option("--words", is_flag=True, help="Say each move in sentences, for a screen reader (--final: every pile).")
 @command_boundary
-def replay(**given: Any) -> None:
+@game_value
+def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, ascii_only: bool, reveal: bool, words: bool) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end
     only), then the result.  A move script needs --deal or --deck; a transcript
     names its own deal (--game K picks one game of several).
     """
-    options = ReplayOptions(**given)
-    fmt, final, reveal = options.fmt, options.final, options.reveal
     exclusive(deal=options.deal, deck=options.deck_path)
     text = fmt == "text" or None
-    option_needs("--ascii", options.ascii_only, "--format text", text)
-    option_needs("--words", options.words, "--format text", text)
+    option_needs("--ascii", ascii_only, "--format text", text)
+    option_needs("--words", words, "--format text", text)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
     else:
         option_needs("--reveal", reveal, "--format text", text)
     spec = options.spec()
-    game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
+    game = game_of_options_file(moves_path, spec, game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text
 
         click.echo(svg_text(game, reveal=reveal), nl=False)
     elif fmt == "yaml":
         _echo_states(game, final)
-    elif options.words:
+    elif words:
         _echo_words(game, final, reveal)
     else:
-        _echo_grids(game, final, reveal, Look.for_stream(ascii=options.ascii_only))
-
-
-@dataclass(frozen=True)
-class ReplayOptions(GameFileOptions):
-    """The options of ``replay`` as Click gives them (their meaning: ``foursquare replay --help``)."""
-
-    moves_path: str
-    final: bool
-    fmt: str
-    ascii_only: bool
-    reveal: bool
-    words: bool
+        _echo_grids(game, final, reveal, Look.for_stream(ascii=ascii_only))
 
 
 def _echo_states(game: Game, final: bool) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
@@ -28,23 +27,25 @@ from .options import (
     NATURAL,
     PATH,
     POSITIVE,
+    RESUME_HELP,
     RULES_SPEC,
+    SCHEDULER_HELP,
     SECONDS,
     bot_option_needs,
+    check_sweep_options,
     deal_range,
     option_needs,
+    resume_file,
+    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
-from .style import percent
-from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
+from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..app.sweep import Workers
-    from ..bots.simulate import DealTally, GameResult, PairedDifference, SimulationSummary
+    from ..bots.simulate import DealTally, PairedDifference, SimulationSummary
     from ..cluster import Cluster
 
-FORMATS = ["text", "json", "markdown"]
 #: The markdown table's header (one row per bot follows).
 TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
@@ -86,21 +87,11 @@ def _ms(s: float | None) -> str:
     return "-" if s is None else f"{1000 * s:.2f}"
 
 
-def _histogram(summary: SimulationSummary, width: int = 40) -> list[str]:
-    """A text histogram: one bar per score of the wins, one for the losses."""
-    rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
-    lost = summary.games - summary.wins
-    if lost:
-        rows.append(("lost", lost))
-    top = max((n for _, n in rows), default=1)
-    return [f"  {label} | {'#' * max(1, round(width * n / top))} {n}" for label, n in rows]
-
-
 def _text(summary: SimulationSummary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
     lines = [
-        f"{summary.bot} on deals {_deals_text(deals)}: {summary.games} game{'' if summary.games == 1 else 's'}",
+        f"{summary.bot} on deals {_deals_text(deals)}: {counted(summary.games, 'game')}",
         f"  wins {summary.wins}, win rate {percent(summary.win_rate)} (95% CI {percent(lo)} to {percent(hi)})",
         f"  mean score {summary.mean_score:.2f} (losses count 0; sd {summary.score_sd:.2f}, "
         f"95% CI {slo:.2f} to {shi:.2f}, normal approximation)",
@@ -115,19 +106,11 @@ def _text(summary: SimulationSummary, deals: range) -> list[str]:
         f"  median {human_seconds(summary.median_move_seconds)} per move, worst {human_seconds(summary.worst_move_seconds)}"
         f" ({summary.moves} moves)"
     )
-    lines.append("  scores:")
-    lines += _histogram(summary)
-    return lines
-
-
-def _paired_text(d: PairedDifference, a: str, b: str) -> list[str]:
-    """The paired comparison (A minus B), as text lines (also under a markdown table)."""
-    return [
-        f"{a} minus {b}, paired over {d.games} deal{'' if d.games == 1 else 's'} (95% CI, normal approximation):",
-        f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})",
-        f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
-        f"won by {a} only {d.only_a}, by {b} only {d.only_b}",
-    ]
+    # a text histogram: one bar per score of the wins, one for the losses (40 characters the longest)
+    rows = [(f"{score:>4}", n) for score, n in summary.scores.items()]
+    rows += [("lost", summary.games - summary.wins)] if summary.games > summary.wins else []
+    top = max((n for _, n in rows), default=1)
+    return [*lines, "  scores:", *(f"  {label} | {'#' * max(1, round(40 * n / top))} {n}" for label, n in rows)]
 
 
 def _row(summary: SimulationSummary, deals: range) -> str:
@@ -138,41 +121,6 @@ def _row(summary: SimulationSummary, deals: range) -> str:
         f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
         f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
     )
-
-
-def _play(
-    sweep: SimulateSweep,
-    todo: range,
-    progress: Callable[[GameResult], None],
-    tally: DealTally,
-    results_to_stdout: bool = False,
-    cluster: Cluster | None = None,
-) -> None:
-    """:meth:`SimulateSweep.games` of ``todo``: every bot plays a deal before the
-    next one starts (so that a stopped run can still compare them), counted in
-    ``tally`` (kept when the run is stopped); ``progress`` is called on each result
-    (to write its row) once every bot has played its deal and the deals before it,
-    and the deal is counted once its rows are written, so that the results counted
-    (and the CSV rows) always cover whole deals.  The workers take one game at a
-    time, so that the first results come at once however long the range; stopping
-    (Ctrl-C, SIGTERM) stops the workers.  ``cluster``: the games are played on that
-    Dask cluster."""
-    stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
-    for deal in by_deal(stream, len(sweep.names)):
-        with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
-            try:
-                for game in deal:
-                    progress(game)  # (a write that fails leaves the deal out: the file has it not whole)
-            finally:
-                # | head: nobody reads the rows any more; this deal's rows went into the
-                # gone reader (the guard saw it gone during their writes): they reached
-                # nobody, so the summary leaves the deal out and covers only the deals
-                # whose rows the reader got
-                gone = results_to_stdout and stdout_reader_gone()
-            if not gone:
-                tally.add(deal)
-        if gone:
-            raise _ReaderGone
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["simulate"])
@@ -213,7 +161,7 @@ def _play(
     help="Time limit per move (default none: results then depend on the machine; prefer --nodes).",
 )
 @click.option("--rules", "rules_spec", metavar="NAME|FILE", type=RULES_SPEC, help="Rule set (default standard).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True, help="Output format.")
 @click.option("--output", "output", type=PATH, metavar="FILE.csv", help="Also write one CSV row per game.")
 @click.option("--force", is_flag=True, help="Write --output over a file that holds something.")
 @click.option("--resume", is_flag=True, help=RESUME_HELP)
@@ -227,17 +175,20 @@ def simulate(**options: Any) -> None:
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
-    _simulate(SimulateOptions(**options))
-
-
-def _simulate(o: SimulateOptions) -> None:
+    o = SimulateOptions(**options)
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
     names = _bot_names(o)
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
-    workers = _check_options(o)
+    option_needs("--force", o.force, "--output", o.output)
+    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
+    option_needs("--resume", o.resume, "--output", o.output)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
+    refuse_standard_output(
+        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    )
     sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, workers)
     if not o.resume:
         check_output_file(o.output, o.force)
@@ -282,19 +233,6 @@ def _bot_names(o: SimulateOptions) -> list[str]:
     return names
 
 
-def _check_options(o: SimulateOptions) -> Workers:
-    """The usage errors of the options that go together (status 2), in the order they
-    are told; the workers of the sweep, the scheduler's address checked."""
-    option_needs("--force", o.force, "--output", o.output)
-    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    option_needs("--resume", o.resume, "--output", o.output)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
-    refuse_standard_output(
-        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    return workers
-
-
 def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
     """The CSV file first (an unwritable path fails before the games are played),
     continued (``--resume``: its games counted in ``tally``) or written afresh; and the
@@ -313,29 +251,47 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
 def _sweep(
     o: SimulateOptions, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
 ) -> None:
-    """Play ``todo``, each game's row written by ``writer`` (the header first, unless
-    resumed), with a progress bar on a terminal."""
+    """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
+    each game's row written by ``writer`` (the header first, unless resumed), with a
+    progress bar on a terminal.  Every bot plays a deal before the next one starts (so
+    that a stopped run can still compare them); a deal's rows are written once every bot
+    has played it and the deals before it, and the deal is counted in ``tally`` (kept
+    when the run is stopped) once its rows are written, so that the results counted (and
+    the CSV rows) always cover whole deals.  The workers take one game at a time, so that
+    the first results come at once however long the range; stopping (Ctrl-C, SIGTERM)
+    stops the workers."""
     if writer is not None and not o.resume:
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
 
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
     with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
-
-        def progress(result: GameResult) -> None:
-            if writer is not None:
-                writer.write(row_of_game(result, settings))
-            bar.update(1)
-
-        _play(sweep, todo, progress, tally, o.output == "-", cluster)
+        stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+        for deal in by_deal(stream, len(sweep.names)):
+            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
+                try:
+                    for game in deal:  # (a write that fails leaves the deal out: the file has it not whole)
+                        if writer is not None:
+                            writer.write(row_of_game(game, settings))
+                        bar.update(1)
+                finally:
+                    # | head: nobody reads the rows any more; this deal's rows went into the
+                    # gone reader (the guard saw it gone during their writes): they reached
+                    # nobody, so the summary leaves the deal out and covers only the deals
+                    # whose rows the reader got
+                    gone = o.output == "-" and stdout_reader_gone()
+                if not gone:
+                    tally.add(deal)
+            if gone:
+                raise _ReaderGone
 
 
 def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
-    on the deals it finished (its first ones, every bot's: see :func:`_play`), and says
+    on the deals it finished (its first ones, every bot's: see :func:`_sweep`), and says
     so.  ``--output -`` sends the report to stderr."""
     deals = sweep.deals
-    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _play)
+    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _sweep)
     stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)} if interrupted else None
     with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
         if stopped is not None and (o.fmt != "json" or not played):
@@ -354,10 +310,14 @@ def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interru
             click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
         else:  # a paragraph a bot
             click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
-        if difference is not None:  # and the paired difference below
-            assert o.vs is not None
-            click.echo()
-            click.echo("\n".join(_paired_text(difference, sweep.names[0], o.vs)))
+        if difference is not None:  # and the paired difference below (A minus B)
+            d, a, b = difference, sweep.names[0], o.vs
+            click.echo(
+                f"\n{a} minus {b}, paired over {counted(d.games, 'deal')} (95% CI, normal approximation):\n"
+                f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})\n"
+                f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
+                f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
+            )
 
 
 def _json_report(

@@ -21,21 +21,24 @@ from .options import (
     JOBS,
     PATH,
     POSITIVE,
+    RESUME_HELP,
+    SCHEDULER_HELP,
     SECONDS,
     GameOptions,
+    check_sweep_options,
     deal_range,
     exclusive,
     game_options,
     given_on_the_command_line,
     option_needs,
+    resume_file,
+    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
 from .style import counted
-from .sweep_options import RESUME_HELP, SCHEDULER_HELP, check_sweep_options, resume_file, resumed_notice
 
 if TYPE_CHECKING:
-    from ..app.sweep import Workers
     from ..cluster import Cluster
     from ..engine.game import Game
     from ..engine.rules import Rules
@@ -107,7 +110,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["solve"])
-@game_options
+@game_options(game_number=False)
 @click.option("--deals", "deal_range", metavar="A-B", callback=deal_range, help="Solve every deal number from A to B.")
 @click.option(
     "--max-nodes",
@@ -147,10 +150,7 @@ def solve(**options: Any) -> None:
     a Dask cluster; --output FILE.csv --resume continues an interrupted run,
     and with a higher --max-nodes solves the file's unknown deals again.
     """
-    _solve(SolveOptions(**options))
-
-
-def _solve(o: SolveOptions) -> None:
+    o = SolveOptions(**options)
     from .. import solver
     from ..engine.rules import STANDARD
 
@@ -158,7 +158,22 @@ def _solve(o: SolveOptions) -> None:
     spec = o.spec()
     rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
-    workers = _check_options(o)
+    # the usage errors of the options that go together (status 2), in the order they are told
+    option_needs("--output", o.csv_path, "--deals", o.deal_range)
+    option_needs("--force", o.force, "--output", o.csv_path)
+    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
+    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
+    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
+    option_needs("--resume", o.resume, "--output", o.csv_path)
+    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    option_needs("-v", o.verbose, "--deals", o.deal_range)
+    option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
+    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
+        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
+    refuse_standard_output(
+        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
+        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
+    )
     if o.deal_range is not None:
         # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
         if not o.resume:
@@ -180,27 +195,6 @@ def _solve(o: SolveOptions) -> None:
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
-
-
-def _check_options(o: SolveOptions) -> Workers:
-    """The usage errors of the options that go together (status 2), in the order they
-    are told; the workers of a sweep, the scheduler's address checked."""
-    option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--force", o.force, "--output", o.csv_path)
-    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
-    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
-    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("--resume", o.resume, "--output", o.csv_path)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
-    option_needs("-v", o.verbose, "--deals", o.deal_range)
-    option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
-    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
-        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
-    refuse_standard_output(
-        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
-        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
-    )
-    return workers
 
 
 class _Batch:

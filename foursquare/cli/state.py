@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import click
 
-from ..app.games import GameSpec
-from ..engine.game import Game
 from ..errors import shown_name
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, fail
-from .gamefiles import game_of_options_file
-from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_option, game_options, option_needs
+from .options import NATURAL, PATH, GameFileOptions, exclusive, game_of_options_file, game_options, game_value, option_needs
+from .style import counted
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["state"])
 @click.argument("moves_path", metavar="[MOVES]", required=False, type=PATH)
-@game_options
-@game_number_option
+@game_options()
 @click.option("--after", type=NATURAL, metavar="K", help="Stop after the first K moves.")
 @click.option(
     "--player-view",
@@ -41,64 +35,40 @@ from .options import NATURAL, PATH, GameFileOptions, exclusive, game_number_opti
     help="yaml: the state; svg: a picture of the layout (SVG, for a browser; redirect it to a file).",
 )
 @command_boundary
-def state(**given: Any) -> None:
+@game_value
+def state(options: GameFileOptions, moves_path: str | None, after: int | None, player_view: bool, reveal: bool, fmt: str) -> None:
     """Print the state (YAML) of a game: the start of --deal/--deck, or after the
     moves of MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Loading the output with 'foursquare play --resume FILE' resumes the game exactly.
     --format svg draws the layout instead, as a picture (state ... --format svg > game.svg).
     """
-    options = StateOptions(**given)
     exclusive(deal=options.deal, deck=options.deck_path)
-    svg = options.fmt == "svg" or None
+    svg = fmt == "svg" or None
     if svg:
-        option_needs("--player-view", options.player_view, "--format yaml", None)
+        option_needs("--player-view", player_view, "--format yaml", None)
     else:
-        option_needs("--reveal", options.reveal, "--player-view", options.player_view)
-    game, name = _game(options, options.spec())
-    if options.after is not None:
-        _take_back_after(game, name, options.after)
+        option_needs("--reveal", reveal, "--player-view", player_view)
+    # the game of MOVES (its display name), or the start of --deal/--deck
+    spec = options.spec()
+    if moves_path is None and options.game_number is not None:
+        raise click.UsageError("--game needs a transcript file (MOVES)")
+    game = spec.start() if moves_path is None else game_of_options_file(moves_path, spec, game_number=options.game_number)
+    if game is None:
+        raise click.UsageError("give MOVES, --deal N or --deck FILE")
+    name = None if moves_path is None else "<stdin>" if moves_path == "-" else moves_path
+    if after is not None:  # take back every move after the first K of the game of MOVES
+        if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
+            raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
+        if after > len(game.moves):
+            fail(f"{shown_name(name)}: --after {after}: the game has only {counted(len(game.moves), 'move')}")
+        while len(game.moves) > after:
+            game.undo()
     if svg:
         from ..formats.svg import svg_text
 
-        click.echo(svg_text(game, reveal=options.reveal), nl=False)
+        click.echo(svg_text(game, reveal=reveal), nl=False)
         return
     from ..formats.state import state_text
 
-    click.echo(state_text(game, player_view=options.player_view, reveal=options.reveal), nl=False)
-
-
-@dataclass(frozen=True)
-class StateOptions(GameFileOptions):
-    """The options of ``state`` as Click gives them (their meaning: ``foursquare state --help``)."""
-
-    moves_path: str | None
-    after: int | None
-    player_view: bool
-    reveal: bool
-    fmt: str
-
-
-def _game(options: StateOptions, spec: GameSpec) -> tuple[Game, str | None]:
-    """The game of MOVES, or the start of ``--deal``/``--deck``; and MOVES's display
-    name (``None`` without MOVES)."""
-    if options.moves_path is not None:
-        game = game_of_options_file(options.moves_path, spec, game_number=options.game_number)
-        return game, "<stdin>" if options.moves_path == "-" else options.moves_path
-    if options.game_number is not None:
-        raise click.UsageError("--game needs a transcript file (MOVES)")
-    started = spec.start()
-    if started is None:
-        raise click.UsageError("give MOVES, --deal N or --deck FILE")
-    return started, None
-
-
-def _take_back_after(game: Game, name: str | None, after: int) -> None:
-    """``--after K``: take back every move after the first K of the game of MOVES (``name``)."""
-    if name is None:  # --after needs MOVES, whatever K (docs/reference/contract.md: an option that changes nothing)
-        raise click.UsageError(f"--after {after}: without MOVES the game is at its start (0 moves); give the moves to replay")
-    if after > len(game.moves):
-        held = "1 move" if len(game.moves) == 1 else f"{len(game.moves)} moves"
-        fail(f"{shown_name(name)}: --after {after}: the game has only {held}")
-    while len(game.moves) > after:
-        game.undo()
+    click.echo(state_text(game, player_view=player_view, reveal=reveal), nl=False)

@@ -80,8 +80,14 @@ def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False,
     if words:
         many = len(groups) > 1
         return "\n".join(lines + [line for name, s in groups.items() if many for line in [f"The {name} rules.", *summary_lines(s)]])
-    if len(groups) > 1:
-        lines += ["", "By rule set:", *rules_table(groups)]
+    if len(groups) > 1:  # one line a rule set: played, won, the share won, stopped, mean and best score
+        width = max(len("rules"), *(len(name) for name in groups))
+        lines += ["", "By rule set:", f"  {'rules':<{width}}  played   won   share  stopped   mean  best"]
+        for name, s in groups.items():
+            share = percent(s.win_share) if s.played else "-"
+            mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"
+            best = str(s.best_score) if s.best_score is not None else "-"
+            lines.append(f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {share:>6}  {s.stopped:>7}  {mean:>5}  {best:>4}")
     if histogram and total.scores:
         lines += ["", f"Scores of the {counted(total.won, 'game')} won:", *histogram_lines(total.scores)]
     return "\n".join(lines)
@@ -102,19 +108,6 @@ def summary_lines(s: Summary) -> list[str]:
     if s.seconds_per_game is not None:
         lines.append(f"Time: {duration_text(s.seconds_per_game)} a game played (median)")
     return lines
-
-
-def rules_table(groups: dict[str, Summary]) -> list[str]:
-    """One line a rule set: played, won, the share won, stopped, mean and best score."""
-    width = max(len("rules"), *(len(name) for name in groups))
-    head = f"  {'rules':<{width}}  played   won   share  stopped   mean  best"
-    rows = [head]
-    for name, s in groups.items():
-        share = percent(s.win_share) if s.played else "-"
-        mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"
-        best = str(s.best_score) if s.best_score is not None else "-"
-        rows.append(f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {share:>6}  {s.stopped:>7}  {mean:>5}  {best:>4}")
-    return rows
 
 
 def histogram_lines(scores: dict[int, int]) -> list[str]:

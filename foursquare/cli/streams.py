@@ -29,12 +29,6 @@ from collections.abc import Iterable
 from typing import IO, Any, NoReturn, cast
 
 
-def _reader_gone(exc: OSError) -> bool:
-    """Whether a failed write means nobody reads the stream any more: a closed pipe
-    (``| head``) or a closed descriptor (``2>&-``), as opposed to a full disk."""
-    return isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)
-
-
 class PipeGuard:
     """``sys.stdout`` for a command: when the reader of stdout goes away (``| head``),
     further output is discarded instead of raising :class:`BrokenPipeError`.
@@ -64,11 +58,6 @@ class PipeGuard:
         #: there is nowhere left to report them
         self._any_error = any_error
 
-    def _broke(self) -> None:
-        self.broken = True
-        with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
-            _to_devnull(self._stream.fileno())  # the flag alone discards the output
-
     def write(self, text: str) -> int:
         """Write ``text``; its length when the reader is gone (the text discarded).
 
@@ -89,19 +78,20 @@ class PipeGuard:
                 return
             except OSError as exc:
                 self._give_up(exc)
-        self._discard_buffer()
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.flush()  # now into /dev/null
 
     def _give_up(self, exc: OSError) -> None:
         """After a write or flush that failed: raise ``exc``, naming this stream when it
-        names no file, unless the reader is gone (or ``any_error``): then discard the
+        names no file, unless the reader is gone (a closed pipe, ``| head``, or a closed
+        descriptor, ``2>&-``, as opposed to a full disk) or ``any_error``: then discard the
         output from now on."""
-        if self.closed_at_start or not (self._any_error or _reader_gone(exc)):
+        gone = isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)
+        if self.closed_at_start or not (self._any_error or gone):
             raise exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name) from None
-        self._broke()
-
-    def _discard_buffer(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self._stream.flush()  # now into /dev/null
+        self.broken = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
+            _to_devnull(self._stream.fileno())  # the flag alone discards the output
 
     def writelines(self, lines: Iterable[str]) -> None:
         """Write each line, as :meth:`write` does."""

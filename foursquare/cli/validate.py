@@ -100,8 +100,14 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     finally:
         with signals_deferred():  # (another error: the report still ends)
             reporter.end()
-    if fmt in ("text", "github"):
-        run.print_summary(len(files) > 1)
+    if fmt in ("text", "github"):  # a line a file, and (several files) the whole run's
+        for line in run.lines:
+            click.echo(run.line(line))
+        if len(files) > 1:
+            words = f"{counted(run.games, 'game')} checked, " + (f"{run.invalid} invalid" if run.invalid else "all valid")
+            if run.unread:
+                words += f"; {counted(run.unread, 'file')} not checked (see above)"
+            click.echo(run.line(words))
     if run.invalid or run.unread:
         raise SystemExit(1)
 
@@ -185,13 +191,3 @@ class _Validation:
         _whole(self.reporter.file_end, shown)
         self.unread += 1
         self.lines.append(line)
-
-    def print_summary(self, total: bool) -> None:
-        """A line a file, and (``total``: several files) the whole run's."""
-        for line in self.lines:
-            click.echo(self.line(line))
-        if total:
-            words = f"{counted(self.games, 'game')} checked, " + (f"{self.invalid} invalid" if self.invalid else "all valid")
-            if self.unread:
-                words += f"; {counted(self.unread, 'file')} not checked (see above)"
-            click.echo(self.line(words))

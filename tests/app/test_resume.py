@@ -1,4 +1,4 @@
-"""Resumable sweeps (cli/sweep_options.py): ``--output FILE.csv --resume`` continues a CSV
+"""Resumable sweeps (cli/options.py): ``--output FILE.csv --resume`` continues a CSV
 that stopped partway, skipping the deals in it, after checking that the file was
 written with this run's settings; the finished file is an uninterrupted run's
 (but for the measured seconds)."""

@@ -331,7 +331,7 @@ def test_an_interrupted_simulate_keeps_its_csv_rows(tmp_path, jobs, vs):
     assert process.returncode == 130
     assert "Traceback" not in err
     rows = _lines(csv_path)
-    assert rows[0].startswith("bot,deal,status,reason,score,moves,seconds,slowest_move_seconds,")  # (then the settings: cli/sweep_options.py)
+    assert rows[0].startswith("bot,deal,status,reason,score,moves,seconds,slowest_move_seconds,")  # (then the settings: cli/options.py)
     games = [row.split(",")[:2] for row in rows[1:] if row.count(",") == rows[0].count(",")]
     assert games == [[bots[i % len(bots)], str(i // len(bots))] for i in range(len(games))] and len(games) >= 2
     # the summary of the games played (on the deals every bot finished), as solve gives it

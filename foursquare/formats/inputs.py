@@ -78,16 +78,12 @@ def names_a_file(value: str) -> bool:
         return False
 
 
-def too_large_words() -> str:
+def _too_large(name: str, line: int | None = None) -> FormatError:
     """What every reader says of an input over :data:`MAX_INPUT_BYTES` (read when said,
     so that a test may lower the limit)."""
     limit = MAX_INPUT_BYTES
     size = f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit:,} bytes"
-    return f"too large: over {size}, more than any game file holds"
-
-
-def _too_large(name: str, line: int | None = None) -> FormatError:
-    return FormatError(name, line, too_large_words())
+    return FormatError(name, line, f"too large: over {size}, more than any game file holds")
 
 
 #: How many bytes are read at a time (from a pipe: what has come, up to this).
@@ -140,7 +136,7 @@ class InputFile:
     :ivar name: the display name (``<stdin>`` for ``-``).
     :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
         file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe
-        (:func:`too_large_words`, at the line where the limit was passed, after the text
+        (``too large``, at the line where the limit was passed, after the text
         before it: the bytes past the limit are never read),
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
         a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
@@ -181,10 +177,6 @@ class InputFile:
         """Close the file (never standard input)."""
         if self._own:
             self._binary.close()
-
-    def read_text(self) -> str:
-        """The whole text (what :func:`read_source` returns)."""
-        return "".join(self)
 
     def __iter__(self) -> Iterator[str]:
         limit, binary = MAX_INPUT_BYTES, self._binary
@@ -241,4 +233,4 @@ def read_source(path: str) -> tuple[str, str]:
         (``FILE:LINE: not UTF-8 text``) or binary (a NUL byte, :data:`BINARY_WORDS`).
     """
     with InputFile(path) as source:
-        return source.read_text(), source.name
+        return "".join(source), source.name

@@ -317,9 +317,7 @@ def build_schema(name: str) -> dict[str, Any]:
 
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
-    if name not in builders:
-        raise ParseError(f"no schema {quote(name)} (schemas: {', '.join(SCHEMA_NAMES)})")
-    return {"$schema": DRAFT, **builders[name]()}
+    return {"$schema": DRAFT, **builders[_known(name)]()}
 
 
 def generated_text(name: str) -> str:
@@ -331,9 +329,14 @@ def schema_text(name: str) -> str:
     """The shipped schema file ``foursquare/formats/schemas/NAME.json`` (package data).
 
     :raises ParseError: for a name not in :data:`SCHEMA_NAMES`."""
+    return resources.files(__package__).joinpath("schemas", f"{_known(name)}.json").read_text(encoding="utf-8")
+
+
+def _known(name: str) -> str:
+    """``name`` when it is one of :data:`SCHEMA_NAMES`; :raises ParseError: otherwise."""
     if name not in SCHEMA_NAMES:
         raise ParseError(f"no schema {quote(name)} (schemas: {', '.join(SCHEMA_NAMES)})")
-    return resources.files(__package__).joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
+    return name
 
 
 def write_schemas(folder: Path | None = None) -> list[Path]:
@@ -342,9 +345,7 @@ def write_schemas(folder: Path | None = None) -> list[Path]:
     :returns: the files written."""
     target = folder if folder is not None else Path(__file__).parent / "schemas"
     target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in SCHEMA_NAMES:
-        path = target / f"{name}.json"
-        path.write_text(generated_text(name), encoding="utf-8")
-        written.append(path)
+    written = [target / f"{name}.json" for name in SCHEMA_NAMES]
+    for path in written:
+        path.write_text(generated_text(path.stem), encoding="utf-8")
     return written

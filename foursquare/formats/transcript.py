@@ -19,6 +19,7 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -424,21 +425,27 @@ def check_game(
         error names the game and, where one applies, the move.
     """
     errors = list(tg.errors)
-    n = tg.number
-
-    def fail(line: int | None, message: str, move: int | None = None) -> None:
-        errors.append(FormatError(source, line, message, n, move))
-
-    if not tg.readable:
-        return None, _in_order(errors)
-    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail)
-    if game is None or not tg.complete and not tg.moves:
-        return game, _in_order(errors)
+    fail = functools.partial(_fail, errors, source, tg.number)
+    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail) if tg.readable else None
     order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
-    stopped = _replay(tg, game, order_unknown, source, errors)
-    if not stopped and tg.complete:
-        _check_result(tg, game, fail)
+    if game is not None and (tg.complete or tg.moves) and not _replay(tg, game, order_unknown, fail) and tg.complete:
+        actual = {
+            "status": f"the game is {game.status}",
+            "reason": f"the reason is {game.reason or 'null (the game is not lost)'}",
+            "score": f"the score is {'null (the game is not won)' if game.score is None else game.score}",
+        }
+        for key, claimed in tg.result.items():  # the result's claims hold at the end
+            if claimed != getattr(game, key):
+                fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
     return game, _in_order(errors)
+
+
+def _fail(
+    errors: list[FormatError], source: str, number: int, line: int | None, message: str, move: int | None = None,
+    advice: Advice | None = None,
+) -> None:  # fmt: skip
+    """Add the error ``message`` at ``line`` of game ``number`` (move ``move``) to ``errors``."""
+    errors.append(FormatError(source, line, message, number, move, advice=advice))
 
 
 def _start(
@@ -470,14 +477,9 @@ def _start(
         return None
 
 
-def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, errors: list[FormatError]) -> bool:
-    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors added
-    to ``errors``.  :returns: whether the replay stopped at a move that cannot be played."""
-    n = tg.number
-
-    def fail(line: int | None, message: str, move: int, advice: Advice | None = None) -> None:
-        errors.append(FormatError(source, line, message, n, move, advice=advice))
-
+def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[..., None]) -> bool:
+    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors said
+    through ``fail``.  :returns: whether the replay stopped at a move that cannot be played."""
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
             fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
@@ -487,43 +489,19 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, er
         except (IllegalMoveError, ParseError):
             # refused before anything changed: play_move, trying again, says why at the move's line
             try:
-                play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
+                play_move(game, Move(entry.cell, entry.card), "", entry.line)
             except FormatError as exc:
-                errors.append(exc)
+                fail(entry.line, exc.message, m)
             return True
-        claims = entry.claims
-        lines = entry.claim_lines
-        if "flipped" in claims:
-            said, did = claims["flipped"], placement.flipped
-            # (as the sorted lists, each cell once, compare: the same cells, none twice; the
-            # engine's list is in text order, with no cell twice, as a transcript writes it)
-            claimed, flipped = (did, did) if tuple(said) == did else (set(said), set(did))
-            if len(claimed) != len(said) or claimed != flipped or len(flipped) != len(did):
-                fail(
-                    lines["flipped"],
-                    f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}",
-                    m,
-                )
+        claims, lines = entry.claims, entry.claim_lines
+        # (the engine's flipped cells are in text order, each once, as a transcript writes them)
+        if "flipped" in claims and tuple(claims["flipped"]) != placement.flipped and sorted(claims["flipped"]) != sorted(placement.flipped):
+            fail(lines["flipped"], f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}", m)
         if "face_down" in claims and claims["face_down"] != placement.face_down:
-            fail(
-                lines["face_down"],
-                f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down",
-                m,
-            )
+            fail(lines["face_down"], f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down", m)
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
     return False
-
-
-def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:
-    actual = {
-        "status": f"the game is {game.status}",
-        "reason": f"the reason is {game.reason or 'null (the game is not lost)'}",
-        "score": f"the score is {'null (the game is not won)' if game.score is None else game.score}",
-    }
-    for key, claimed in tg.result.items():
-        if claimed != getattr(game, key):
-            fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
 
 
 def _cells(cells: Sequence[Cell]) -> str:

@@ -39,7 +39,7 @@ from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, ParseError, RulesError, quote
 from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
-from .yaml.values import Kind
+from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
 SCHEMA_NAMES = ("transcript", "state", "rules")
@@ -153,22 +153,14 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
         )
     for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
         raise error
-    if "preset" in node:
-        base = _preset(node.entries["preset"], source, f"{what}: preset")
-    else:
-        missing = [key for key in RULE_PARAMETERS if key not in node]
-        if missing:
-            raise FormatError(
-                source,
-                node.line,
-                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
-            )
-        base = STANDARD
-    changes: dict[str, int | bool | str] = {}
-    for key, value in node.entries.items():
-        if key == "preset":
-            continue
-        changes[key] = RULE_PARAMETERS[key](value, f"{what}: {key}", source)
+    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    if missing:
+        why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
+        raise FormatError(source, node.line, why)
+    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
+    if errors:
+        raise errors[0]
+    base: Rules = changes.pop("preset", STANDARD)
     try:
         return base.with_changes(**changes) if changes else base
     except RulesError as exc:
@@ -182,6 +174,7 @@ def _preset(node: YNode, source: str, what: str) -> Rules:
     return PRESETS[name]
 
 
+_PRESET = Kind({"$ref": "#/$defs/preset"}, lambda node, what, source: _preset(node, source, what))
 RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
 
 # ------------------------------------------------------------ the file shapes
@@ -239,7 +232,7 @@ VIEW: dict[str, Kind] = {key: kind for key, kind in STATE.items() if key not in 
 def _common_defs() -> dict[str, Any]:
     """The definitions every schema shares: card, cell, the rule set."""
     preset = {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"}
-    rules = _object({"preset": Kind({"$ref": "#/$defs/preset"}), **RULE_PARAMETERS})
+    rules = _object({"preset": _PRESET, **RULE_PARAMETERS})
     rules["anyOf"] = [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}]
     return {
         "card": {

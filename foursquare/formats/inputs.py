@@ -68,14 +68,9 @@ def names_a_file(value: str) -> bool:
     >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
     (True, True, False)
     """
-    if value == "-" or "/" in value or os.sep in value or (os.altsep is not None and os.altsep in value):
-        return True
-    if "." in value:
-        return True
-    try:
-        return os.path.lexists(value)
-    except (ValueError, OSError):  # a NUL in the name, a name too long
-        return False
+    separators = {"/", ".", os.sep, os.altsep or "/"}
+    # (lexists is false for a name it cannot look up: a NUL in it, a name too long)
+    return value == "-" or any(ch in value for ch in separators) or os.path.lexists(value)
 
 
 def _too_large(name: str, line: int | None = None) -> FormatError:

@@ -17,11 +17,12 @@ from enum import StrEnum
 
 from ..engine.cards import Card
 from ..engine.game import Game, Status
-from ..engine.rules import STANDARD, Rules
+from ..engine.rules import Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_choice
 from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
+from .movescript import new_game, play_script
 from .yaml import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
@@ -177,8 +178,6 @@ def load_input(
         from .transcript import load_game
 
         return load_game(text, source, deal=deal, deck=deck, rules=rules)
-    from .movescript import play_script
-
     return play_script(text, source, deal=deal, deck=deck, rules=rules)
 
 
@@ -292,9 +291,7 @@ def load_game_text(
             raise empty_game_file(name, what, start_allowed=True)
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
-        if deal is not None:
-            return Game.from_deal(deal, rules or STANDARD)
-        return Game(list(deck or ()), rules or STANDARD)
+        return new_game(deal=deal, deck=deck, rules=rules)
     if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
         game = _transcript_game(text, name, deal, deck, game_number)
     else:

@@ -64,7 +64,6 @@ from .yaml import (
     as_text,
     dump,
     read_documents,
-    unknown_keys,
 )
 from .yaml.values import read_entries
 
@@ -302,17 +301,14 @@ class _StateReader:
             if cell in grid:
                 raise self.error(line, f"grid: {cell} is listed twice")
             pile = as_map(value, f"grid {cell}", src)
-            for error in unknown_keys(pile, tuple(PILE), f"pile {cell}", src):
-                raise error
-            if "cards" not in pile or "face" not in pile:
-                raise self.error(pile.line, f"pile {cell} needs cards and face")
+            needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
+            values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
+            if errors:
+                raise errors[0]
             items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
             if not 1 <= len(items) <= self.rules.pile_cap:
-                raise self.error(
-                    pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
-                )
-            face = PILE["face"](pile.entries["face"], f"pile {cell}: face", src)
-            top = items[-1]
+                raise self.error(pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)")
+            face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
                 self.hidden.append((cell, top.line))
                 items = items[:-1]

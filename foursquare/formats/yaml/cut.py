@@ -40,12 +40,6 @@ class Piece(NamedTuple):
     first: int
     oversize: bool = False
 
-    @property
-    def last(self) -> int:
-        """The index (from 0, within the piece) of its last line that is not blank."""
-        lines = BREAKS.split(self.text.rstrip())
-        return len(lines) - 1
-
 
 def split_documents(text: str) -> list[Piece]:
     """Cut a YAML stream at its document markers, so that each document is read on its own.

@@ -168,8 +168,8 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
-        # line, at the next document's marker: say the piece's last line instead.
-        line = min(mark.line, piece.last) + 1 + offset if mark is not None else None
+        # line, at the next document's marker: say the piece's last line (not blank) instead.
+        line = min(mark.line, len(BREAKS.findall(piece.text.rstrip()))) + 1 + offset if mark is not None else None
         tab = _tab_at(piece.text, exc.problem_mark)
         if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
             raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None

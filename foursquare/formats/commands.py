@@ -30,23 +30,14 @@ class CommandKind(StrEnum):
     FORCED = "forced"
 
 
-class Argument(StrEnum):
-    """The argument a command takes."""
-
-    NONE = "none"
-    #: a file name may follow (``state``, ``state FILE``; ``state --full``)
-    OPTIONAL = "optional"
-    #: a file name must follow (``save FILE``)
-    REQUIRED = "required"
-
-
 @dataclass(frozen=True)
 class CommandSpec:
     """One command of the move-script syntax.
 
     :ivar name: its name, lower case (``save``, ``save!``).
     :ivar kind: see :class:`CommandKind`.
-    :ivar argument: see :class:`Argument`.
+    :ivar argument: whether a file name must follow (``save FILE``: true), may follow
+        (``state``, ``state FILE``, ``state --full``: false), or none is taken (``None``).
     :ivar usage: how help shows it (``save FILE``), or ``None`` for a form help
         shows with another (``save!``).
     :ivar help: its line of help (empty for such a form).
@@ -55,7 +46,7 @@ class CommandSpec:
 
     name: str
     kind: CommandKind
-    argument: Argument = Argument.NONE
+    argument: bool | None = None
     usage: str | None = None
     help: str = ""
     aliases: tuple[str, ...] = ()
@@ -85,11 +76,11 @@ TABLE: tuple[CommandSpec, ...] = (
     ),
     CommandSpec("hint", _DISPLAY, usage="hint", help="ask a bot which cell looks best"),
     CommandSpec(
-        "save", _DISPLAY, Argument.REQUIRED, usage="save FILE",
+        "save", _DISPLAY, True, usage="save FILE",
         help="write the transcript to FILE, not over another file (save! FILE: over it too)",
     ),
     CommandSpec(
-        "state", _DISPLAY, Argument.OPTIONAL, usage="state [--full|FILE]",
+        "state", _DISPLAY, False, usage="state [--full|FILE]",
         help="the state you see (YAML); --full: with the stock order; FILE: write it all"
         " (state! FILE: over another file too)",
     ),
@@ -97,8 +88,8 @@ TABLE: tuple[CommandSpec, ...] = (
     CommandSpec("again", _STOP, usage="again", help="end this game and play its deal again from the start"),
     CommandSpec("new", _STOP, usage="new", help="end this game and play a new deal chosen at random"),
     CommandSpec("quit", _STOP, usage="quit", help="stop (a recording stays complete)", aliases=("exit", "q")),
-    CommandSpec("save!", _FORCED, Argument.REQUIRED),
-    CommandSpec("state!", _FORCED, Argument.REQUIRED),
+    CommandSpec("save!", _FORCED, True),
+    CommandSpec("state!", _FORCED, True),
 )
 
 _BY_NAME: dict[str, CommandSpec] = {c.name: c for c in TABLE} | {a: c for c in TABLE for a in c.aliases}
@@ -117,11 +108,9 @@ FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FOR
 #: Commands that only show or write something: ignored when a script is replayed from a file.
 DISPLAY_COMMANDS = frozenset(c.name for c in TABLE if c.kind in (_DISPLAY, _FORCED))
 #: Commands that name a file (each has a ``!`` form).
-FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not Argument.NONE and c.kind is not _FORCED)
+FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not _FORCED)
 #: Commands that take one argument: whether it is required.
-COMMAND_ARGUMENTS: dict[str, bool] = {
-    c.name: c.argument is Argument.REQUIRED for c in TABLE if c.argument is not Argument.NONE
-}
+COMMAND_ARGUMENTS: dict[str, bool] = {c.name: c.argument for c in TABLE if c.argument is not None}
 #: The help of the prompt: usage (``save FILE``) -> its line.
 HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
 

@@ -68,26 +68,17 @@ def names_a_file(value: str) -> bool:
     >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
     (True, True, False)
     """
-    if value == "-" or "/" in value or os.sep in value or (os.altsep is not None and os.altsep in value):
-        return True
-    if "." in value:
-        return True
-    try:
-        return os.path.lexists(value)
-    except (ValueError, OSError):  # a NUL in the name, a name too long
-        return False
+    separators = {"/", ".", os.sep, os.altsep or "/"}
+    # (lexists is false for a name it cannot look up: a NUL in it, a name too long)
+    return value == "-" or any(ch in value for ch in separators) or os.path.lexists(value)
 
 
-def too_large_words() -> str:
+def _too_large(name: str, line: int | None = None) -> FormatError:
     """What every reader says of an input over :data:`MAX_INPUT_BYTES` (read when said,
     so that a test may lower the limit)."""
     limit = MAX_INPUT_BYTES
     size = f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit:,} bytes"
-    return f"too large: over {size}, more than any game file holds"
-
-
-def _too_large(name: str, line: int | None = None) -> FormatError:
-    return FormatError(name, line, too_large_words())
+    return FormatError(name, line, f"too large: over {size}, more than any game file holds")
 
 
 #: How many bytes are read at a time (from a pipe: what has come, up to this).
@@ -104,21 +95,12 @@ LINE_TOO_LONG_WORDS = f"the line is too long (over {MAX_LINE_CHARS:,} characters
 
 def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
     """How many line ends come before the first line of ``text`` longer than ``limit``
-    characters (``None``: no such line).  Linear, at C speed: only a stretch of
-    ``limit // 2`` characters without a line end is looked at more closely.
+    characters (``None``: no such line).  Linear (``text`` is one block of :class:`InputFile`).
 
     >>> long_line("d4\\n" + "x" * 9 + "\\ne4\\n", limit=8), long_line("d4\\ne4\\n", limit=8)
     (1, None)
     """
-    step = max(limit // 2, 1)
-    for at in range(0, len(text), step):
-        if text.find("\n", at, at + step) >= 0:
-            continue
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        if (len(text) if end < 0 else end) - start > limit:
-            return text.count("\n", 0, start)
-    return None
+    return next((number for number, line in enumerate(text.split("\n")) if len(line) > limit), None)
 
 
 #: What a reader says of a file it cannot open, by the error (any other: ``cannot read: why``).
@@ -140,7 +122,7 @@ class InputFile:
     :ivar name: the display name (``<stdin>`` for ``-``).
     :raises FormatError: on opening: a missing file, a directory, an unreadable file, a
         file over the limit; while reading: more than :data:`MAX_INPUT_BYTES` from a pipe
-        (:func:`too_large_words`, at the line where the limit was passed, after the text
+        (``too large``, at the line where the limit was passed, after the text
         before it: the bytes past the limit are never read),
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
         a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
@@ -181,10 +163,6 @@ class InputFile:
         """Close the file (never standard input)."""
         if self._own:
             self._binary.close()
-
-    def read_text(self) -> str:
-        """The whole text (what :func:`read_source` returns)."""
-        return "".join(self)
 
     def __iter__(self) -> Iterator[str]:
         limit, binary = MAX_INPUT_BYTES, self._binary
@@ -241,4 +219,4 @@ def read_source(path: str) -> tuple[str, str]:
         (``FILE:LINE: not UTF-8 text``) or binary (a NUL byte, :data:`BINARY_WORDS`).
     """
     with InputFile(path) as source:
-        return source.read_text(), source.name
+        return "".join(source), source.name

@@ -17,10 +17,12 @@ from enum import StrEnum
 
 from ..engine.cards import Card
 from ..engine.game import Game, Status
-from ..engine.rules import STANDARD, Rules
+from ..engine.rules import Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_choice
+from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
+from .movescript import new_game, play_script
 from .yaml import clean_text
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
@@ -29,6 +31,9 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 #: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
+#: A line of a move script whose first word is a stop command (``quit``, any case): the script ends there.
+_STOPS = "|".join(sorted(STOP_COMMANDS | {alias for alias, name in COMMAND_ALIASES.items() if name in STOP_COMMANDS}))
+_STOP_LINE = re.compile(rf"^[^\S\n]*+\ufeff*+({_STOPS})(?=[^\S\n]|#|$)", re.MULTILINE | re.IGNORECASE)
 
 
 class FileKind(StrEnum):
@@ -85,34 +90,18 @@ def games_held(text: str) -> int:
     return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
 
 
-def ends_script(line: str) -> bool:
-    """Whether a line of a move script is a stop command (``quit``): the script ends there.
-
-    >>> ends_script("  QUIT  # done\\n"), ends_script("d4\\n")
-    (True, False)
-    """
-    from .commands import STOP_COMMANDS, spec
-
-    words = line.split("#", 1)[0].split(None, 1)
-    command = spec(words[0].lstrip("\ufeff")) if words else None
-    return command is not None and command.name in STOP_COMMANDS
-
-
 def _script_text(blocks: Iterable[str]) -> str:
     """The text of a move script given block by block (each ending at a line end),
-    up to its first stop command's line (:func:`ends_script`): what follows is not
+    up to its first stop command's line (``quit``: :data:`_STOP_LINE`): what follows is not
     read, so that nothing after ``quit`` (bytes that are not UTF-8, binary data, a long
     line, more than the size limit) can fail the script, as at ``play``'s stdin."""
     parts: list[str] = []
     for block in blocks:
-        start = 0
-        while start < len(block):
-            end = block.find("\n", start)
-            end = len(block) if end < 0 else end + 1
-            if ends_script(block[start:end]):
-                parts.append(block[:end])
-                return "".join(parts)
-            start = end
+        stop = _STOP_LINE.search(block)
+        if stop is not None:
+            end = block.find("\n", stop.end())
+            parts.append(block if end < 0 else block[: end + 1])
+            break
         parts.append(block)
     return "".join(parts)
 
@@ -189,8 +178,6 @@ def load_input(
         from .transcript import load_game
 
         return load_game(text, source, deal=deal, deck=deck, rules=rules)
-    from .movescript import play_script
-
     return play_script(text, source, deal=deal, deck=deck, rules=rules)
 
 
@@ -304,9 +291,7 @@ def load_game_text(
             raise empty_game_file(name, what, start_allowed=True)
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
-        if deal is not None:
-            return Game.from_deal(deal, rules or STANDARD)
-        return Game(list(deck or ()), rules or STANDARD)
+        return new_game(deal=deal, deck=deck, rules=rules)
     if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
         game = _transcript_game(text, name, deal, deck, game_number)
     else:

@@ -64,20 +64,6 @@ def strip_line(text: str) -> str:
     return text.lstrip("\ufeff").split("#", 1)[0].strip()
 
 
-def script_lines(text: str) -> list[str]:
-    """The lines of a move script: its line ends are LF or CR LF, as at ``play``'s stdin,
-    and nothing else ends a line (not ``str.splitlines``'s CR alone, form feed or U+2028:
-    a line holding one is the line :func:`parse_entry` reads, and refuses).
-
-    >>> script_lines("d4\\r\\ne4\\rc4\\n\\nquit")
-    ['d4\\r', 'e4\\rc4', '', 'quit']
-    """
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def file_words(text: str, name: str = "save") -> list[str]:
     """The words of a command that names a file, read as a shell reads them.
 
@@ -381,8 +367,9 @@ def play_script(
             raise FormatError(source, None, str(exc)) from None
     start = len(game.moves)
     redo: list[Placement] = []
-    lines = script_lines(text.removeprefix("\ufeff"))
-    for line, entry in read_entries(lines, source):
+    # the line ends of a move script are LF or CR LF, as at play's stdin, and nothing else
+    # ends a line (not str.splitlines's CR alone, form feed or U+2028: parse_entry refuses them)
+    for line, entry in read_entries(text.removeprefix("\ufeff").split("\n"), source):
         number = len(game.moves) - start + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:

@@ -39,7 +39,7 @@ from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, ParseError, RulesError, quote
 from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
-from .yaml.values import Kind
+from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
 SCHEMA_NAMES = ("transcript", "state", "rules")
@@ -153,22 +153,14 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
         )
     for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
         raise error
-    if "preset" in node:
-        base = _preset(node.entries["preset"], source, f"{what}: preset")
-    else:
-        missing = [key for key in RULE_PARAMETERS if key not in node]
-        if missing:
-            raise FormatError(
-                source,
-                node.line,
-                f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')",
-            )
-        base = STANDARD
-    changes: dict[str, int | bool | str] = {}
-    for key, value in node.entries.items():
-        if key == "preset":
-            continue
-        changes[key] = RULE_PARAMETERS[key](value, f"{what}: {key}", source)
+    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    if missing:
+        why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
+        raise FormatError(source, node.line, why)
+    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
+    if errors:
+        raise errors[0]
+    base: Rules = changes.pop("preset", STANDARD)
     try:
         return base.with_changes(**changes) if changes else base
     except RulesError as exc:
@@ -182,6 +174,7 @@ def _preset(node: YNode, source: str, what: str) -> Rules:
     return PRESETS[name]
 
 
+_PRESET = Kind({"$ref": "#/$defs/preset"}, lambda node, what, source: _preset(node, source, what))
 RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
 
 # ------------------------------------------------------------ the file shapes
@@ -239,7 +232,7 @@ VIEW: dict[str, Kind] = {key: kind for key, kind in STATE.items() if key not in 
 def _common_defs() -> dict[str, Any]:
     """The definitions every schema shares: card, cell, the rule set."""
     preset = {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"}
-    rules = _object({"preset": Kind({"$ref": "#/$defs/preset"}), **RULE_PARAMETERS})
+    rules = _object({"preset": _PRESET, **RULE_PARAMETERS})
     rules["anyOf"] = [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}]
     return {
         "card": {
@@ -317,9 +310,7 @@ def build_schema(name: str) -> dict[str, Any]:
 
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
-    if name not in builders:
-        raise ParseError(f"no schema {quote(name)} (schemas: {', '.join(SCHEMA_NAMES)})")
-    return {"$schema": DRAFT, **builders[name]()}
+    return {"$schema": DRAFT, **builders[_known(name)]()}
 
 
 def generated_text(name: str) -> str:
@@ -331,9 +322,14 @@ def schema_text(name: str) -> str:
     """The shipped schema file ``foursquare/formats/schemas/NAME.json`` (package data).
 
     :raises ParseError: for a name not in :data:`SCHEMA_NAMES`."""
+    return resources.files(__package__).joinpath("schemas", f"{_known(name)}.json").read_text(encoding="utf-8")
+
+
+def _known(name: str) -> str:
+    """``name`` when it is one of :data:`SCHEMA_NAMES`; :raises ParseError: otherwise."""
     if name not in SCHEMA_NAMES:
         raise ParseError(f"no schema {quote(name)} (schemas: {', '.join(SCHEMA_NAMES)})")
-    return resources.files(__package__).joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
+    return name
 
 
 def write_schemas(folder: Path | None = None) -> list[Path]:
@@ -342,9 +338,7 @@ def write_schemas(folder: Path | None = None) -> list[Path]:
     :returns: the files written."""
     target = folder if folder is not None else Path(__file__).parent / "schemas"
     target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in SCHEMA_NAMES:
-        path = target / f"{name}.json"
-        path.write_text(generated_text(name), encoding="utf-8")
-        written.append(path)
+    written = [target / f"{name}.json" for name in SCHEMA_NAMES]
+    for path in written:
+        path.write_text(generated_text(path.stem), encoding="utf-8")
     return written

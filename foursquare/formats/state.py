@@ -64,10 +64,9 @@ from .yaml import (
     as_text,
     dump,
     read_documents,
-    unknown_keys,
 )
+from .yaml.values import read_entries
 
-VERSION = FORMAT_VERSION
 #: A grid as read: cell -> (cards bottom to top, top face up?).
 _Grid = dict[Cell, tuple[list[Card], bool]]
 _NOT_RESUMABLE = (
@@ -83,16 +82,24 @@ _HIDDEN = (
 # ------------------------------------------------------------------ writing
 
 
-def state_document(game: Game, *, player_view: bool = False, reveal: bool = False) -> dict[str, Any]:
-    """The state of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`
-    (``player_view``, ``reveal``: as :func:`state_text`)."""
+def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -> str:
+    """The state of ``game`` as YAML (FORMATS.md "State"; the module doc shows the keys).
+
+    :param game: the game.
+    :param player_view: write only what the player may know (RULES.md §6): no
+        ``remaining``, ``deal`` or ``moves``, face-down top cards as ``null``.
+    :param reveal: in a player's view, write the face-down top cards too: the player
+        saw each when it was placed (RULES.md §6, a memory aid), and the view is then
+        exact (a hint can read it).
+    :returns: one YAML document; every card and cell is a quoted string.
+    """
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
     remaining = known[1:] if nxt is not None else known
     stock = game.stock_count
     rules = rules_value(game.rules)
-    doc: dict[str, Any] = {"foursquare": VERSION}
+    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION}
     if player_view:
         doc["view"] = "player"
     doc["rules"] = rules if isinstance(rules, str) else Flow(rules)
@@ -121,21 +128,7 @@ def state_document(game: Game, *, player_view: bool = False, reveal: bool = Fals
             doc["unknown"] = unknown
         if len(game.moves) == placed:
             doc["moves"] = FlowList(Quoted(f"{p.card} {p.cell}") for p in game.moves)
-    return doc
-
-
-def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -> str:
-    """The state of ``game`` as YAML (FORMATS.md "State"; the module doc shows the keys).
-
-    :param game: the game.
-    :param player_view: write only what the player may know (RULES.md §6): no
-        ``remaining``, ``deal`` or ``moves``, face-down top cards as ``null``.
-    :param reveal: in a player's view, write the face-down top cards too: the player
-        saw each when it was placed (RULES.md §6, a memory aid), and the view is then
-        exact (a hint can read it).
-    :returns: one YAML document; every card and cell is a quoted string.
-    """
-    return dump(state_document(game, player_view=player_view, reveal=reveal))
+    return dump(doc)
 
 
 # ------------------------------------------------------------------ reading
@@ -223,36 +216,21 @@ class _StateReader:
         self.seen[card] = node.line
         return card
 
-    def header(self, doc: YMap) -> None:
-        """Check the keys (a player's view has no deal, remaining, unknown or moves) and
-        the version; read the rules."""
-        src = self.source
-        shape, what = (VIEW, "a player's view") if self.view else (STATE, "a state")
-        for key in NOT_IN_VIEW if self.view else ():
-            if key in doc:
-                raise self.error(
-                    doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
-                )
-        for error in unknown_keys(doc, tuple(shape), what, src):
-            raise error
-        if "foursquare" not in doc:
-            raise self.error(doc.line, MISSING_VERSION)
-        STATE["foursquare"](doc.entries["foursquare"], "foursquare", src)
-        if "view" in doc:
-            STATE["view"](doc.entries["view"], "view", src)
-        if "rules" in doc:
-            self.rules = STATE["rules"](doc.entries["rules"], "rules", src)
-
     def read(self, doc: YMap, view: bool = False) -> Game:
         """The game of a full state; with ``view``, of a player's view (``view: player``):
         the position it shows, the cards it does not show in the stock in deck order."""
         src = self.source
         self.view = view
-        self.header(doc)
+        for key in NOT_IN_VIEW if view else ():
+            if key in doc:
+                raise self.error(doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it")
+        shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
+        values, _, errors = read_entries(doc, shape, what, src, missing={"foursquare": MISSING_VERSION})
+        if errors:
+            raise errors[0]
         if "view" in doc and not view:
             raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
-        rules = self.rules
-        deal = STATE["deal"](doc.entries["deal"], "deal", src) if "deal" in doc else None
+        rules = self.rules = values.get("rules", STANDARD)
         if "grid" not in doc:
             raise self.error(doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
@@ -267,36 +245,44 @@ class _StateReader:
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
         if view:
             shown = {c for cards, _ in grid.values() for c in cards}
-            unseen = [c for c in ordered_deck(rules) if c not in shown and c != nxt]
-            game = self.position(doc, grid, ([nxt] if nxt is not None else []) + unseen, None)
-            if nxt is None and not game.is_over:
-                raise self.error(nxt_node.line, "next is null but the game goes on (next is the card to place now)")
-            self.check_counts(doc, game, nxt, nxt_node)
-            return game
-        remaining = [
-            self.card(item, f"remaining card {i}")
-            for i, item in enumerate(as_list(doc.entries["remaining"], "remaining", src).items, 1)
-        ]
-        unknown = STATE["unknown"](doc.entries["unknown"], "unknown", src) if "unknown" in doc else 0
-        known = ([nxt] if nxt is not None else []) + remaining
-        on_grid = sum(len(cards) for cards, _ in grid.values())
-        stock = rules.deck_size - on_grid
-        if len(known) + unknown != stock:
-            raise self.error(
-                doc.line_of("remaining"),
-                f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
-                f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
-            )
-        if "moves" in doc:
-            game = self.replay(doc, grid, known, deal)
+            known = ([nxt] if nxt is not None else []) + [c for c in ordered_deck(rules) if c not in shown and c != nxt]
+            game = self.position(doc, grid, known, None)
         else:
-            game = self.position(doc, grid, known, deal)
-        if nxt is None and remaining and not game.is_over:
-            raise self.error(
-                nxt_node.line, "next is null but the game goes on and remaining lists cards (next is the card to place now)"
-            )
-        self.check_counts(doc, game, nxt, nxt_node)
+            items = as_list(doc.entries["remaining"], "remaining", src).items
+            known = ([nxt] if nxt is not None else []) + [self.card(item, f"remaining card {i}") for i, item in enumerate(items, 1)]
+            unknown = values.get("unknown", 0)
+            on_grid = sum(len(cards) for cards, _ in grid.values())
+            stock = rules.deck_size - on_grid
+            if len(known) + unknown != stock:
+                raise self.error(
+                    doc.line_of("remaining"),
+                    f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
+                    f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
+                )
+            replay = self.replay if "moves" in doc else self.position
+            game = replay(doc, grid, known, values.get("deal"))
+        self.check_counts(doc, values, game, nxt_node, nxt is None and (view or bool(known)))
         return game
+
+    def check_counts(self, doc: YMap, values: dict[str, Any], game: Game, nxt_node: YNode, null_wrong: bool) -> None:
+        """Check ``next`` (``null_wrong``: it is null where the game goes on and cards are
+        known) and each count and claim written against the position."""
+        if not game.is_over and null_wrong:
+            lists = "" if self.view else " and remaining lists cards"
+            raise self.error(nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
+        if game.is_over and not (isinstance(nxt_node, YScalar) and nxt_node.is_null):
+            raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
+        actual = {  # what each count and claim, when written, must be, and where that comes from
+            "placed": (game.placed, "the grid gives"),
+            "stock": (game.stock_count, "the grid gives"),
+            "face_down": (game.face_down, "the grid gives"),
+            "status": (game.status, "the position is"),
+            "reason": (game.reason, "the position gives"),
+            "score": (game.score, "the position gives"),
+        }
+        for key, (value, whence) in actual.items():
+            if key in values and values[key] != value:
+                raise self.error(doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
@@ -315,17 +301,14 @@ class _StateReader:
             if cell in grid:
                 raise self.error(line, f"grid: {cell} is listed twice")
             pile = as_map(value, f"grid {cell}", src)
-            for error in unknown_keys(pile, tuple(PILE), f"pile {cell}", src):
-                raise error
-            if "cards" not in pile or "face" not in pile:
-                raise self.error(pile.line, f"pile {cell} needs cards and face")
+            needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
+            values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
+            if errors:
+                raise errors[0]
             items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
             if not 1 <= len(items) <= self.rules.pile_cap:
-                raise self.error(
-                    pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
-                )
-            face = PILE["face"](pile.entries["face"], f"pile {cell}: face", src)
-            top = items[-1]
+                raise self.error(pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)")
+            face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
                 self.hidden.append((cell, top.line))
                 items = items[:-1]
@@ -383,22 +366,6 @@ class _StateReader:
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
             raise self.error(doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from")
         return game
-
-    def check_counts(self, doc: YMap, game: Game, nxt: Card | None, nxt_node: YNode) -> None:
-        if game.is_over and nxt is not None:
-            raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
-        actual = {  # what each count and claim, when written, must be, and where that comes from
-            "placed": (game.placed, "the grid gives"),
-            "stock": (game.stock_count, "the grid gives"),
-            "face_down": (game.face_down, "the grid gives"),
-            "status": (game.status, "the position is"),
-            "reason": (game.reason, "the position gives"),
-            "score": (game.score, "the position gives"),
-        }
-        for key, (value, whence) in actual.items():
-            node = doc.entries.get(key)
-            if node is not None and (claimed := STATE[key](node, key, self.source)) != value:
-                raise self.error(node.line, f"{key}: {_null(claimed)}, but {whence} {_null(value)}")
 
 
 def _null(value: object) -> object:

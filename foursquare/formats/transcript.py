@@ -19,6 +19,7 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -213,12 +214,12 @@ def iter_transcripts(
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.skipped or read is not None and not read(number):
             tg = TranscriptGame(number, doc.line, complete=False)
-        elif doc.error is not None:
-            tg = TranscriptGame(number, doc.line, complete=False, readable=False)
-            _Errors(tg, source).add(doc.error)
+        elif doc.node is None:  # the documents kept hold a node or an error
+            tg = TranscriptGame(number, doc.line, complete=False, errors=[doc.error] if doc.error else [], readable=False)
         else:
-            assert doc.node is not None  # the documents kept hold a node or an error
             tg = _read_game(doc.node, number, source)
+        for error in tg.errors:
+            error.game = number
         yield tg
 
 
@@ -258,10 +259,8 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     """What a document that is no game is (a state, a rules file, some other YAML),
     in the words of :data:`NOT_A_TRANSCRIPT`, and what to do with it; ``None`` for a game document."""
-    if "view" in doc and ("grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2):
-        return NOT_A_TRANSCRIPT["view"], None
     if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        return NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE
+        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
     if any(key in doc for key in GAME):
         return None
     if any(key in doc for key in ("preset",) + PARAMETERS):
@@ -270,67 +269,63 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
 
 
-class _Errors:
-    """Collects errors for one game."""
-
-    def __init__(self, tg: TranscriptGame, source: str) -> None:
-        self.tg = tg
-        self.source = source
-
-    def add(self, error: FormatError, move: int | None = None) -> None:
-        error.game = self.tg.number
-        if move is not None:
-            error.move = move
-        self.tg.errors.append(error)
-
-    def new(self, line: int | None, message: str, move: int | None = None, advice: Advice | None = None) -> None:
-        self.tg.errors.append(FormatError(self.source, line, message, self.tg.number, move, advice=advice))
-
-
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     tg = TranscriptGame(number, doc.line)
-    err = _Errors(tg, source)
+    errors = tg.errors
     if not isinstance(doc, YMap):
-        err.new(doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")
+        errors.append(FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"))
         tg.complete = False
         return tg
     tg.lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
-        err.new(doc.line, other[0], advice=other[1])
+        errors.append(FormatError(source, doc.line, other[0], advice=other[1]))
         tg.complete = False
         return tg
-    values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
-    for error in errors:
-        err.add(error)
+    values, _, errors[:] = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
-        tg.deck = _read_deck(doc.entries["deck"], tg, source, err)
-    if "moves" in doc:
-        _read_moves(doc.entries["moves"], tg, source, err)
-    if "result" in doc:
-        _read_result(doc.entries["result"], tg, source, err)
+        tg.deck = _read_deck(doc.entries["deck"], tg, source)
+    for m, item in enumerate(_items(doc.entries.get("moves"), "moves must be a list", tg, source), 1):
+        entry = _read_move(item, m, source, errors)
+        if entry is None:
+            tg.complete = False
+        elif tg.complete:
+            tg.moves.append(entry)
+    node = doc.entries.get("result")
+    if isinstance(node, YMap):
+        tg.result, tg.result_lines, found = read_entries(node, RESULT, "result", source, "result: ")
+        errors += found
+    elif node is not None:
+        errors.append(FormatError(source, node.line, f"result must be a mapping {{status, reason, score}}, not {node.kind}"))
     return tg
 
 
-def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> list[Card] | None:
+def _items(node: YNode | None, what: str, tg: TranscriptGame, source: str) -> list[YNode]:
+    """The items of a list of a game (none when ``node`` is ``None``); when it is no list,
+    none, the error ``what, not ...`` added and the game incomplete."""
+    if node is None or isinstance(node, YSeq):
+        return [] if node is None else node.items
+    tg.errors.append(FormatError(source, node.line, f"{what}, not {node.kind}"))
+    tg.complete = False
+    return []
+
+
+def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | None:
     if not isinstance(node, YSeq):
-        err.new(node.line, f"deck must be a list of cards, not {node.kind}")
-        tg.complete = False
+        _items(node, "deck must be a list of cards", tg, source)
         return None
     cards: list[Card] = []
     first: dict[Card, int] = {}
     for i, item in enumerate(node.items, 1):
         try:
             card = as_card(item, f"deck card {i}", source)
+            if card in first:
+                raise FormatError(source, item.line, f"deck: {card} is listed twice (first on line {first[card]})")
         except FormatError as exc:
-            err.add(exc)
-            tg.complete = False
-            continue
-        if card in first:
-            err.new(item.line, f"deck: {card} is listed twice (first on line {first[card]})")
+            tg.errors.append(exc)
             tg.complete = False
             continue
         first[card] = item.line
@@ -338,45 +333,28 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> li
     return cards
 
 
-def _read_moves(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
-    if not isinstance(node, YSeq):
-        err.new(node.line, f"moves must be a list, not {node.kind}")
-        tg.complete = False
-        return
-    for m, item in enumerate(node.items, 1):
-        entry = _read_move(item, m, source, err)
-        if entry is None:
-            tg.complete = False
-        elif tg.complete:
-            tg.moves.append(entry)
-
-
-def _read_move(item: YNode, m: int, source: str, err: _Errors) -> MoveEntry | None:
+def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> MoveEntry | None:
     """Move ``m`` of ``moves``: text (``"CARD CELL"``, ``"CELL"``) or a mapping; ``None``
-    when it cannot be read (its errors added to ``err``)."""
+    when it cannot be read (its errors added to ``errors``)."""
     if isinstance(item, YScalar) and not item.is_null:
         try:
             move = parse_move(item.text)
         except ParseError as exc:
-            err.new(item.line, str(exc), m)
+            errors.append(FormatError(source, item.line, str(exc), move=m))
             return None
         return MoveEntry(move.card, move.cell, {}, item.line)
     if not isinstance(item, YMap):
-        err.new(item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', m)
+        why = f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}'
+        errors.append(FormatError(source, item.line, why, move=m))
         return None
-    if len(item.entries) == len(MOVE):  # every key, as transcript_text writes a move: read at once when all is common
-        entry = _common_move(item)
-        if entry is not None:
-            return entry
-    return _move_mapping(item, m, source, err)
-
-
-def _move_mapping(item: YMap, m: int, source: str, err: _Errors) -> MoveEntry | None:
-    """A move written as a mapping (:data:`~foursquare.formats.schema.MOVE`), by the
-    general path: every fault found, each added to ``err``; ``None`` when its card or cell is bad."""
-    values, lines, errors = read_entries(item, MOVE, "a move", source, missing={"cell": "the move has no cell"})
-    for error in errors:
-        err.add(error, m)
+    entry = _common_move(item)  # every key, as transcript_text writes a move: read at once when all is common
+    if entry is not None:
+        return entry
+    # the general path: every fault found
+    values, lines, found = read_entries(item, MOVE, "a move", source, missing={"cell": "the move has no cell"})
+    for error in found:
+        error.move = m
+    errors += found
     if "cell" not in values or "card" in item.entries and "card" not in values:
         return None
     card, cell = values.pop("card", None), values.pop("cell")
@@ -391,7 +369,7 @@ def _common_move(item: YMap) -> MoveEntry | None:
     read without the general path, to the same entry; ``None`` when any is not (the
     general path then reads it, and says what is wrong)."""
     e = item.entries
-    if e.keys() != MOVE.keys():
+    if len(e) != len(MOVE) or e.keys() != MOVE.keys():
         return None
     card_node, cell_node, flipped_node = e["card"], e["cell"], e["flipped"]
     face_down_node, status_node = e["face_down"], e["status"]
@@ -409,25 +387,15 @@ def _common_move(item: YMap) -> MoveEntry | None:
     status = _STATUS_OF.get(status_node.text)
     if card is None or cell is None or face_down is None or status is None:
         return None
-    cell_of = KNOWN_CELLS
     flipped = []
     for node in flipped_node.items:
-        flip = cell_of.get(node.text) if type(node) is YScalar and node.tag != "null" else None
+        flip = KNOWN_CELLS.get(node.text) if type(node) is YScalar and node.tag != "null" else None
         if flip is None:
             return None
         flipped.append(flip)
     claims = {"flipped": flipped, "face_down": face_down, "status": status}
     lines = {"flipped": flipped_node.line, "face_down": face_down_node.line, "status": status_node.line}
     return MoveEntry(card, cell, claims, item.line, lines)
-
-
-def _read_result(node: YNode, tg: TranscriptGame, source: str, err: _Errors) -> None:
-    if not isinstance(node, YMap):
-        err.new(node.line, f"result must be a mapping {{status, reason, score}}, not {node.kind}")
-        return
-    tg.result, tg.result_lines, errors = read_entries(node, RESULT, "result", source, "result: ")
-    for error in errors:
-        err.add(error)
 
 
 # ------------------------------------------------------------------- replay
@@ -457,21 +425,27 @@ def check_game(
         error names the game and, where one applies, the move.
     """
     errors = list(tg.errors)
-    n = tg.number
-
-    def fail(line: int | None, message: str, move: int | None = None) -> None:
-        errors.append(FormatError(source, line, message, n, move))
-
-    if not tg.readable:
-        return None, _in_order(errors)
-    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail)
-    if game is None or not tg.complete and not tg.moves:
-        return game, _in_order(errors)
+    fail = functools.partial(_fail, errors, source, tg.number)
+    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail) if tg.readable else None
     order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
-    stopped = _replay(tg, game, order_unknown, source, errors)
-    if not stopped and tg.complete:
-        _check_result(tg, game, fail)
+    if game is not None and (tg.complete or tg.moves) and not _replay(tg, game, order_unknown, fail) and tg.complete:
+        actual = {
+            "status": f"the game is {game.status}",
+            "reason": f"the reason is {game.reason or 'null (the game is not lost)'}",
+            "score": f"the score is {'null (the game is not won)' if game.score is None else game.score}",
+        }
+        for key, claimed in tg.result.items():  # the result's claims hold at the end
+            if claimed != getattr(game, key):
+                fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
     return game, _in_order(errors)
+
+
+def _fail(
+    errors: list[FormatError], source: str, number: int, line: int | None, message: str, move: int | None = None,
+    advice: Advice | None = None,
+) -> None:  # fmt: skip
+    """Add the error ``message`` at ``line`` of game ``number`` (move ``move``) to ``errors``."""
+    errors.append(FormatError(source, line, message, number, move, advice=advice))
 
 
 def _start(
@@ -488,10 +462,8 @@ def _start(
         if tg.deal is not None:
             game = new_game(deal=tg.deal, rules=rules)
             if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
-                if len(tg.deck) > len(game.deck):
-                    at = len(game.deck)
-                else:  # the first card where they differ (the deal's deck is the longer)
-                    at = next(i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b)
+                # the first card where they differ, or the first past the deal's deck
+                at = next((i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b), len(game.deck))
                 fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
             return game
         if tg.deck is not None:
@@ -505,14 +477,9 @@ def _start(
         return None
 
 
-def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, errors: list[FormatError]) -> bool:
-    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors added
-    to ``errors``.  :returns: whether the replay stopped at a move that cannot be played."""
-    n = tg.number
-
-    def fail(line: int | None, message: str, move: int, advice: Advice | None = None) -> None:
-        errors.append(FormatError(source, line, message, n, move, advice=advice))
-
+def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[..., None]) -> bool:
+    """Play the moves of ``tg`` on ``game``, checking each one's claims; the errors said
+    through ``fail``.  :returns: whether the replay stopped at a move that cannot be played."""
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
             fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
@@ -522,43 +489,19 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, source: str, er
         except (IllegalMoveError, ParseError):
             # refused before anything changed: play_move, trying again, says why at the move's line
             try:
-                play_move(game, Move(entry.cell, entry.card), source, entry.line, m, n)
+                play_move(game, Move(entry.cell, entry.card), "", entry.line)
             except FormatError as exc:
-                errors.append(exc)
+                fail(entry.line, exc.message, m)
             return True
-        claims = entry.claims
-        lines = entry.claim_lines
-        if "flipped" in claims:
-            said, did = claims["flipped"], placement.flipped
-            # (as the sorted lists, each cell once, compare: the same cells, none twice; the
-            # engine's list is in text order, with no cell twice, as a transcript writes it)
-            claimed, flipped = (did, did) if tuple(said) == did else (set(said), set(did))
-            if len(claimed) != len(said) or claimed != flipped or len(flipped) != len(did):
-                fail(
-                    lines["flipped"],
-                    f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}",
-                    m,
-                )
+        claims, lines = entry.claims, entry.claim_lines
+        # (the engine's flipped cells are in text order, each once, as a transcript writes them)
+        if "flipped" in claims and tuple(claims["flipped"]) != placement.flipped and sorted(claims["flipped"]) != sorted(placement.flipped):
+            fail(lines["flipped"], f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}", m)
         if "face_down" in claims and claims["face_down"] != placement.face_down:
-            fail(
-                lines["face_down"],
-                f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down",
-                m,
-            )
+            fail(lines["face_down"], f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down", m)
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
     return False
-
-
-def _check_result(tg: TranscriptGame, game: Game, fail: Callable[[int | None, str], None]) -> None:
-    actual = {
-        "status": f"the game is {game.status}",
-        "reason": f"the reason is {game.reason or 'null (the game is not lost)'}",
-        "score": f"the score is {'null (the game is not won)' if game.score is None else game.score}",
-    }
-    for key, claimed in tg.result.items():
-        if claimed != getattr(game, key):
-            fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
 
 
 def _cells(cells: Sequence[Cell]) -> str:

@@ -40,12 +40,6 @@ class Piece(NamedTuple):
     first: int
     oversize: bool = False
 
-    @property
-    def last(self) -> int:
-        """The index (from 0, within the piece) of its last line that is not blank."""
-        lines = BREAKS.split(self.text.rstrip())
-        return len(lines) - 1
-
 
 def split_documents(text: str) -> list[Piece]:
     """Cut a YAML stream at its document markers, so that each document is read on its own.
@@ -63,27 +57,18 @@ def split_documents(text: str) -> list[Piece]:
     return list(iter_pieces((text,)))
 
 
-#: The start of a line (after any YAML line break; CRLF is one break).
-_SOL = "(?:\\A|(?<=[\n\x85\u2028\u2029])|(?<=\r)(?!\n))"
-#: A line that starts with a document marker.
-_MARKER_LINE = re.compile(_SOL + "(?:---|\\.\\.\\.)(?=[ \t\r\n\x85\u2028\u2029]|\\Z)")
-#: A line that holds something (not blank, not only a comment).
-_CONTENT_LINE = re.compile(_SOL + "[^\\S\r\n\x85\u2028\u2029]*[^\\s#]")
-#: The same two, for a text whose only line break is LF (the common case: faster).
-_MARKER_LINE_LF = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
-_CONTENT_LINE_LF = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
-#: A YAML line break other than LF.
-_OTHER_BREAK = re.compile("[\r\x85\u2028\u2029]")
+#: A line that starts with a document marker; a line that holds something (not blank, not
+#: only a comment): found in a text whose only line break is LF (see :data:`_OTHER_BREAK`).
+_MARKER_LINE = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
+_CONTENT_LINE = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
+#: A YAML line break other than LF (CRLF is one): the lines are found in a copy of the text
+#: where each is LF, after a space for CRLF, so that the positions in both agree.
+_OTHER_BREAK = re.compile("\r\n|[\r\x85\u2028\u2029]")
+_OTHER_BREAK_CHAR = re.compile("[\r\x85\u2028\u2029]")
 
 
-def _breaks_in(text: str, start: int, end: int) -> int:
-    """How many YAML line breaks ``text[start:end]`` holds (CRLF counting once)."""
-    count = text.count("\n", start, end)
-    if text.count("\r", start, end):
-        count += text.count("\r", start, end) - text.count("\r\n", start, end)
-    for other in "\x85\u2028\u2029":
-        count += text.count(other, start, end)
-    return count
+def _as_lf(found: re.Match[str]) -> str:
+    return " \n" if len(found.group()) == 2 else "\n"
 
 
 def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:
@@ -133,20 +118,21 @@ class _Cutter:
     def block(self, text: str) -> Iterator[Piece]:
         """The pieces that end in one block of the stream (ending at a line break, or the last)."""
         block_line = self.line
-        lf_only = _OTHER_BREAK.search(text) is None
-        markers, contents = (_MARKER_LINE_LF, _CONTENT_LINE_LF) if lf_only else (_MARKER_LINE, _CONTENT_LINE)
+        lines = _OTHER_BREAK.sub(_as_lf, text) if _OTHER_BREAK_CHAR.search(text) else text  # (rare: a copy)
         pos = 0  # a line start
         self.start_pos = 0
-        while (match := (markers if self.started else contents).search(text, pos)) is not None:
+        while (match := (_MARKER_LINE if self.started else _CONTENT_LINE).search(lines, pos)) is not None:
             at = match.start()
-            end, after = self._line_at(text, pos, at, lf_only)
-            piece = self._take(text, at, end, after)
+            self.line += lines.count("\n", pos, at)
+            end = lines.find("\n", at)
+            end, after = (len(lines), len(lines)) if end < 0 else (end, end + 1)
+            piece = self._take(text, lines[at:end], at, after)
             if piece is not None:
                 yield piece
             if after == end:  # the block's last line, without its break
                 break
             pos, self.line = after, self.line + 1
-        self.line = block_line + (text.count("\n") if lf_only else _breaks_in(text, 0, len(text)))
+        self.line = block_line + lines.count("\n")
         rest = len(text) - self.start_pos
         if self.size + rest <= self.limit:
             self.parts.append(text[self.start_pos :] if self.start_pos else text)
@@ -154,21 +140,9 @@ class _Cutter:
             self.parts = []
         self.size += rest
 
-    def _line_at(self, text: str, pos: int, at: int, lf_only: bool) -> tuple[int, int]:
-        """Count the lines from ``pos`` to ``at``; the end of the line at ``at`` and the start
-        of the next (both the block's end when it has no break)."""
-        n = len(text)
-        if lf_only:
-            self.line += text.count("\n", pos, at)
-            end = text.find("\n", at)
-            return (n, n) if end < 0 else (end, end + 1)
-        self.line += _breaks_in(text, pos, at)
-        found = BREAKS.search(text, at)
-        return (found.start(), found.end()) if found is not None else (n, n)
-
-    def _take(self, text: str, at: int, end: int, after: int) -> Piece | None:
-        """What the line ``text[at:end]`` does: a piece that it ends, or ``None``."""
-        current = text[at:end]
+    def _take(self, text: str, current: str, at: int, after: int) -> Piece | None:
+        """What the line ``current`` (its text without the break), from ``at`` to ``after`` in
+        ``text``, does: a piece that it ends, or ``None``."""
         marker = MARKER.match(current) if current[:1] in "-." else None
         line = self.line
         if marker and marker.group(1) == "---":

@@ -36,7 +36,7 @@ import yaml
 from ...errors import FormatError, quote, shorten
 from . import cut
 from .cut import BREAKS, Piece, iter_pieces
-from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAG_NAMES, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
+from .nodes import ALLOWED_PLAIN_TAGS, ALLOWED_TAGS, CORE, YMap, YNode, YScalar, YSeq, plain_tag, resolve
 
 #: PyYAML's safe loader (its C version when libyaml is there); only its parser's events are used.
 #: Tests set it to ``yaml.SafeLoader`` to read with the pure-Python parser.
@@ -168,8 +168,8 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
-        # line, at the next document's marker: say the piece's last line instead.
-        line = min(mark.line, piece.last) + 1 + offset if mark is not None else None
+        # line, at the next document's marker: say the piece's last line (not blank) instead.
+        line = min(mark.line, len(BREAKS.findall(piece.text.rstrip()))) + 1 + offset if mark is not None else None
         tab = _tab_at(piece.text, exc.problem_mark)
         if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
             raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None
@@ -305,12 +305,10 @@ class _Builder:
         if self.left < 0:
             raise self.error(line, _too_large())
         text, tag, style = event.value, event.tag, event.style
-        if tag is None:
-            name = "str" if style else plain_tag(text)
-            if name not in ALLOWED_TAG_NAMES:  # << (a merge key), = (PyYAML's value tag)
-                raise self.error(line, _explicit_tag(CORE + name, yaml.ScalarNode, text, True) or "")
-            return name
-        full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
+        if tag is None:  # not allowed: << (a merge key), = (PyYAML's value tag)
+            full = CORE + ("str" if style else plain_tag(text))
+        else:
+            full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
         why = _explicit_tag(full, yaml.ScalarNode, text, not style)
         if why is not None:
             raise self.error(line, why)

@@ -2,7 +2,7 @@
 
 Pure functions of numbers, no I/O: the Wilson interval of a proportion (win
 rates, the winnable share), the mean with its normal-approximation interval
-(scores, of a list or of counts), and a duration in human units; and
+(scores, as counts of each value), and a duration in human units; and
 :class:`Distribution`, the count, total, worst and median of numbers seen one at a
 time in bounded memory, so that a sweep of any number of deals holds no list of them.
 
@@ -46,31 +46,18 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return low, high
 
 
-def mean_interval(
-    values: Sequence[float], low: float = -math.inf, high: float = math.inf
-) -> tuple[float, float, tuple[float, float]]:
-    """(mean, standard deviation, 95% interval of the mean) of some values.
-
-    The interval is the normal approximation, clipped to ``[low, high]``, the
-    range the values can take (a mean cannot lie outside it).
-    """
-    n = len(values)
-    if not n:
-        return 0.0, 0.0, (0.0, 0.0)
-    mean = statistics.fmean(values)
-    sd = statistics.stdev(values) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
-    return mean, sd, (max(mean - half, low), min(mean + half, high))
-
-
 def counts_interval(
     counts: Mapping[int, int], low: float = -math.inf, high: float = math.inf
 ) -> tuple[float, float, tuple[float, float]]:
-    """:func:`mean_interval` of whole numbers given as ``value -> how many times``
-    (scores: a few distinct values however many games), computed exactly, so the
-    figures are those of :func:`mean_interval` over the list they stand for.
+    """(mean, standard deviation, 95% interval of the mean) of whole numbers given as
+    ``value -> how many times`` (scores: a few distinct values however many games),
+    computed exactly: the figures of :func:`statistics.fmean` and
+    :func:`statistics.stdev` over the list they stand for.  The interval is the
+    normal approximation, clipped to ``[low, high]``, the range the values can take.
 
-    >>> counts_interval({1: 2, 3: 2}) == mean_interval([1, 1, 3, 3])
+    >>> import statistics
+    >>> values = [1, 1, 3, 3, 4]
+    >>> counts_interval({1: 2, 3: 2, 4: 1})[:2] == (statistics.fmean(values), statistics.stdev(values))
     True
     """
     n = sum(counts.values())
@@ -88,20 +75,16 @@ def counts_interval(
 
 
 def _sqrt(value: Fraction) -> float:
-    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives it)."""
+    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives
+    it): rounded to an odd integer of 109 bits or more when inexact, then once to a float."""
     n, m = value.numerator, value.denominator
-    q = (n.bit_length() - m.bit_length() - 109) // 2  # 109 bits: enough for round-to-odd then one rounding
+    q = (n.bit_length() - m.bit_length() - 109) // 2
     if q >= 0:
-        root, scale = _odd_isqrt(n, m << 2 * q) << q, 1
+        m <<= 2 * q
     else:
-        root, scale = _odd_isqrt(n << -2 * q, m), 1 << -q
-    return root / scale
-
-
-def _odd_isqrt(n: int, m: int) -> int:
-    """The square root of n/m rounded to an odd integer when inexact (round-to-odd)."""
-    a = math.isqrt(n // m)
-    return a | (a * a * m != n)
+        n <<= -2 * q
+    root = math.isqrt(n // m)
+    return math.ldexp(root | (root * root * m != n), q)
 
 
 #: The distinct values :class:`Distribution` keeps exactly; past them it keeps buckets.
@@ -151,16 +134,12 @@ class Distribution:
         self._whole = self._whole and all(isinstance(value, int) for value in values)
         if self._exact is not None:
             self._exact.update(values)
-            self._fold_when_full()
+            if len(self._exact) > EXACT_VALUES:  # too many distinct values: into buckets from now on
+                for kept, n in self._exact.items():
+                    self._buckets[_bucket(kept)] += n
+                self._exact = None
             return
         self._buckets.update(map(_bucket, values))
-
-    def _fold_when_full(self) -> None:
-        """Past :data:`EXACT_VALUES` distinct values, put the values kept into buckets."""
-        if self._exact is not None and len(self._exact) > EXACT_VALUES:
-            for kept, n in self._exact.items():
-                self._buckets[_bucket(kept)] += n
-            self._exact = None
 
     def median(self) -> float | None:
         """The median (the mean of the two middle values for an even count), or

@@ -264,20 +264,19 @@ class LockedFile:
         self.straight = straight
         self._last: bytes | None = None
         self.mode = 0o666 & ~_umask() if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
-        self.written = False
 
     def size(self) -> int:
         """How many bytes the file holds now (0 for a new file not written yet, or one written straight)."""
         return 0 if self.fd < 0 else os.fstat(self.fd).st_size
 
-    def rewrite(self, text: str, *, sync: bool = True) -> None:
+    def rewrite(self, text: str) -> None:
         """Replace the file's text: :meth:`rewrite_chunks` of ``text`` in UTF-8.
 
         :raises OSError: as :meth:`rewrite_chunks`.
         """
-        self.rewrite_chunks([text.encode("utf-8")], sync=sync)
+        self.rewrite_chunks([text.encode("utf-8")])
 
-    def rewrite_chunks(self, chunks: Iterable[bytes], *, sync: bool = True) -> None:
+    def rewrite_chunks(self, chunks: Iterable[bytes]) -> None:
         """Replace the file's text with ``chunks``, read one at a time (memory that does
         not grow with the text): a temporary file beside it, locked, written, synced and
         renamed over it (a new file: linked to its name, which appears only now, whole).
@@ -300,8 +299,7 @@ class LockedFile:
                 view = memoryview(chunk)
                 while view:
                     view = view[os.write(fd, view) :]
-            if sync:
-                os.fsync(fd)
+            os.fsync(fd)
             if self.pending:
                 _publish(tmp, self.real, self.path)
             else:
@@ -315,11 +313,10 @@ class LockedFile:
             raise
         if self.fd >= 0:
             os.close(self.fd)  # the old inode's lock: the path names the new one, locked
-        self.fd, self.pending, self.written = fd, False, True
+        self.fd, self.pending = fd, False
 
-    def release(self, *, remove_if_new: bool = False) -> None:
-        """Let the file go (its lock with it); ``remove_if_new``: remove it when this
-        writer created it and never wrote it (a command refused after the claim).
+    def release(self) -> None:
+        """Let the file go (its lock with it).
 
         :raises OSError: naming :attr:`path`, when a target written straight cannot be written.
         """
@@ -331,14 +328,9 @@ class LockedFile:
                     target.write(text)
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror, self.path) from None
-        if self.fd < 0:
-            return
-        if remove_if_new and self.created and not self.written:
-            with contextlib.suppress(OSError):
-                if os.path.samestat(os.fstat(self.fd), os.stat(self.real)) and self.size() == 0:
-                    os.unlink(self.real)
-        os.close(self.fd)
-        self.fd = -1
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
     def stream(self) -> IO[str]:
         """The file emptied and open for writing text from the start (a CSV written row by
@@ -393,21 +385,15 @@ def _publish(tmp: str, real: str, path: str) -> None:
             os.replace(tmp, real)  # then the file renamed over it at once
             return
     except FileExistsError:
-        _created_meanwhile(real, path)
+        try:
+            with open(real, "rb") as probe:
+                _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
+        except BlockingIOError:
+            raise
+        except OSError:
+            pass  # gone, unreadable, or not held: created and let go
+        raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path) from None
     os.unlink(tmp)
-
-
-def _created_meanwhile(real: str, path: str) -> None:
-    """Raise the refusal of a new file that another command created meanwhile:
-    :data:`IN_USE` while that command holds it, else :data:`CREATED_MEANWHILE`."""
-    try:
-        with open(real, "rb") as probe:
-            _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
-    except BlockingIOError:
-        raise
-    except OSError:
-        pass  # gone, unreadable, or not held: created and let go
-    raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
 
 
 def claim(path: str, *, whole: bool = False) -> LockedFile:
@@ -445,9 +431,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
             raise _not_created(exc, real, path) from None
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, path) from None
-        try:
-            if created:
-                os.fchmod(fd, 0o666 & ~_umask())
+        try:  # (a new file has the mode the umask allows: os.open's)
             _lock(fd, path)
             if os.path.samestat(os.fstat(fd), os.stat(real)):
                 return LockedFile(path, real, fd, created)
@@ -460,7 +444,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
     raise BlockingIOError(errno.EWOULDBLOCK, IN_USE, path)
 
 
-def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: str | None = None) -> None:
+def write_atomically(path: str, text: str, *, unless_full: str | None = None) -> None:
     """Write ``text`` to ``path`` whole (:meth:`LockedFile.rewrite`), holding its lock
     for the write: always either the old or the new text.
 
@@ -468,7 +452,6 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
     file keeps its mode.  A new file appears only written whole; one that another
     command created between the claim and the write is claimed again, as an old file.
 
-    :param sync: :func:`os.fsync` the data before the rename.
     :param unless_full: refuse, with these words, a file that holds something
         (checked under the lock, so that two writers cannot both find it empty).
     :raises OSError: naming ``path`` (never the temporary file) when the file
@@ -480,13 +463,13 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
         try:
             if unless_full is not None and held.size() > 0:
                 raise FileExistsError(errno.EEXIST, unless_full, path)
-            held.rewrite(text, sync=sync)
+            held.rewrite(text)
             return
         except FileExistsError as exc:
-            if last or not held.created or exc.strerror != CREATED_MEANWHILE:
+            if last or exc.strerror != CREATED_MEANWHILE:
                 raise
         finally:
-            held.release(remove_if_new=True)
+            held.release()
 
 
 def refuse_output_over_input(output_option: str, output: str | None, inputs: dict[str, str | None]) -> None:

@@ -121,7 +121,7 @@ def play(**given: Any) -> None:
             _play(held, spec, options, pick)
         finally:
             if held is not None:
-                held.release(remove_if_new=True)
+                held.release()
 
 
 @dataclass(frozen=True)
@@ -301,7 +301,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     try:
         _check_record_content(held, record, resume, force)
     except BaseException:
-        held.release(remove_if_new=True)
+        held.release()
         raise
     return held
 

@@ -289,8 +289,6 @@ class _Worker:
         except Exception as exc:
             raise WorkerError(f"a worker's result could not be read back: {exc}") from None
         if not ok:
-            if isinstance(value, SystemError):  # an allocation that failed in C code without saying so
-                raise MemoryError() from None
             raise value
         return value
 
@@ -336,39 +334,25 @@ def _work(
     stream: bool = False,
 ) -> None:
     """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the
-    end of the pipe, each reply sent as it is made (``stream``: an :func:`in_background`
-    worker, its one task's items, then the end)."""
+    end of the pipe, each reply sent as it is made: ``(True, result)``, or ``(False,
+    exception)`` (``stream``: an :func:`in_background` worker, its one task's items,
+    each ``(True, ("item", item))``, then ``(True, ("end", None))`` or the exception)."""
     _start_work(initializer, mask, inherited)
     with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
         while (job := conn.recv()) is not None:
-            for reply in (_stream_replies if stream else _replies)(fn, job[0]):
-                conn.send_bytes(_reply_bytes(reply))
+            reply: tuple[bool, Any]
+            try:
+                if stream:
+                    for item in fn(job[0]):
+                        conn.send_bytes(_reply_bytes((True, ("item", item))))
+                reply = (True, ("end", None) if stream else fn(job[0]))
+            except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
+                reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
+            except Exception as exc:
+                reply = (False, exc)
+            conn.send_bytes(_reply_bytes(reply))
             if stream:
                 return
-
-
-def _replies(fn: Callable[[Any], Any], task: Any) -> Iterator[tuple[bool, Any]]:
-    """The reply to an :func:`ordered_map` task: ``(True, result)``, or ``(False, exception)``."""
-    reply: tuple[bool, Any]
-    try:
-        reply = (True, fn(task))
-    except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
-        reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
-    except Exception as exc:
-        reply = (False, exc)
-    yield reply
-
-
-def _stream_replies(fn: Callable[[Any], Iterable[Any]], task: Any) -> Iterator[tuple[bool, Any]]:
-    """The replies to :func:`in_background`'s task: ``(True, ("item", item))`` for each
-    item, then ``(True, ("end", None))``, or ``(False, exception)`` where it raised."""
-    try:
-        for item in fn(task):
-            yield True, ("item", item)
-    except Exception as exc:
-        yield False, exc
-        return
-    yield True, ("end", None)
 
 
 def _start_work(initializer: Callable[[], None] | None, mask: _Mask, inherited: list[Connection[Any, Any]]) -> None:

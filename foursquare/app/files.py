@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import AgreementError, shown_name
+from ..errors import AgreementError, HistoryStoreError, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -110,7 +110,13 @@ def writable_target(path: str) -> str:
         return os.path.abspath(path)  # /dev/null, a FIFO, /dev/stderr: written straight (nothing there to keep whole)
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
-    if _is_the_history(path):
+    from .datafolder import history_path
+
+    try:
+        history = os.path.samestat(info, os.stat(history_path()))
+    except (HistoryStoreError, OSError):  # no data folder set right, or no history there
+        history = False
+    if history:
         raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
     for what, device, inode in _READ:
         if (info.st_dev, info.st_ino) == (device, inode):
@@ -157,19 +163,6 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
 HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
 
 
-def _is_the_history(path: str) -> bool:
-    """Whether ``path`` is the game history's database (:func:`~foursquare.app.datafolder.history_path`),
-    which no command writes as a file; False when the data folder is not set right."""
-    from ..errors import HistoryStoreError
-    from .datafolder import history_path
-
-    try:
-        history = history_path()
-    except HistoryStoreError:
-        return False
-    return os.path.isfile(history) and same_file(path, history)
-
-
 def is_standard_output(path: str) -> bool:
     """Whether writing ``path`` means writing where standard output already goes:
     the file of descriptor 1 itself, by device and inode (``/dev/stdout``,
@@ -212,12 +205,6 @@ def same_file(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except (OSError, ValueError):
         return os.path.realpath(a) == os.path.realpath(b) if "\0" not in a + b else False
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _lock(fd: int, path: str) -> None:
@@ -263,7 +250,10 @@ class LockedFile:
         #: not a regular file (a device, a FIFO): written at the release, straight
         self.straight = straight
         self._last: bytes | None = None
-        self.mode = 0o666 & ~_umask() if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
+        if fd < 0:  # a new file: the mode the umask allows
+            umask = os.umask(0)
+            os.umask(umask)
+        self.mode = 0o666 & ~umask if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
 
     def size(self) -> int:
         """How many bytes the file holds now (0 for a new file not written yet, or one written straight)."""

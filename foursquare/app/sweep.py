@@ -169,18 +169,13 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         (another header: the fact ``header``).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
     """
-    try:
-        info: os.stat_result | None = os.stat(path)
-    except OSError:
-        info = None
-    if info is not None and stat.S_ISFIFO(info.st_mode):  # read to be continued: it would wait for a writer
-        raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
-    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        # /dev/null, a device: nothing to continue
-        stream = open(path, "w", newline="", encoding="utf-8")
+    held = claim(path)
+    if held.straight:  # /dev/null, a device: nothing to continue
+        if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
+            raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
+        stream = held.stream()
         stream.write(",".join(layout.header) + LINE_END)
         return Resumed(0, stream, [], None)
-    held = claim(path)
     journal: Journal | None = None
     try:
         if layout.limit is not None:
@@ -218,11 +213,9 @@ class RowWriter:
         self.path = path if path != "-" else "<stdout>"
         self._fd: int | None = None
         if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
-            try:
+            with contextlib.suppress(OSError, ValueError):  # not a file of the system: written through the stream
                 stream.flush()
                 self._fd = stream.fileno()
-            except (OSError, ValueError):  # not a file of the system: written through the stream
-                self._fd = None
 
     def write(self, fields: Sequence[object]) -> None:
         """Write one row (as the csv module writes it), whole, or raise.
@@ -239,9 +232,7 @@ class RowWriter:
             while data:
                 data = data[os.write(self._fd, data):]
         except OSError as exc:
-            if exc.filename is not None:
-                raise
-            raise OSError(exc.errno, exc.strerror, self.path) from None
+            raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
 
 
 #: The longest line read back (a row is a few hundred bytes): a longer one is not ours.
@@ -541,11 +532,9 @@ def discard_journal(path: str) -> None:
 
     :raises OSError: naming the journal when it cannot be removed.
     """
-    if not os.path.isfile(path):  # (standard output, a device: no journal of theirs)
-        return
     journal = os.path.realpath(path) + JOURNAL_SUFFIX  # (links followed: beside the real file)
-    with contextlib.suppress(FileNotFoundError):
-        if stat.S_ISREG(os.lstat(journal).st_mode):
+    with contextlib.suppress(FileNotFoundError):  # (standard output, a device: no journal of theirs)
+        if os.path.isfile(path) and stat.S_ISREG(os.lstat(journal).st_mode):
             os.unlink(journal)
 
 

@@ -172,7 +172,8 @@ def _started(
     earlier, they left workers that never ended.)"""
     context = multiprocessing.get_context()
     workers: list[_Worker] = []
-    mask = _block_signals()
+    # signals held back in this thread (and the workers it starts); ``None`` where there are no signal masks
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if hasattr(signal, "pthread_sigmask") else None
     try:
         try:
             for _ in range(count):
@@ -333,11 +334,21 @@ def _work(
     inherited: list[Connection[Any, Any]],
     stream: bool = False,
 ) -> None:
-    """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the
-    end of the pipe, each reply sent as it is made: ``(True, result)``, or ``(False,
-    exception)`` (``stream``: an :func:`in_background` worker, its one task's items,
-    each ``(True, ("item", item))``, then ``(True, ("end", None))`` or the exception)."""
-    _start_work(initializer, mask, inherited)
+    """A worker's life: close the pipe ends it inherited, end with this process's parent,
+    ignore Ctrl-C, run ``initializer``, take the signals held back; then tasks from
+    ``conn`` until ``None`` or the end of the pipe, each reply sent as it is made:
+    ``(True, result)``, or ``(False, exception)`` (``stream``: an :func:`in_background`
+    worker, its one task's items, each ``(True, ("item", item))``, then ``(True, ("end",
+    None))`` or the exception)."""
+    for other in inherited:
+        other.close()
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # a busy worker, too, ends when this process is gone (even killed)
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
+    if initializer is not None:
+        initializer()
+    _restore_signals(mask)  # signals held back since the workers started may arrive now
     with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
         while (job := conn.recv()) is not None:
             reply: tuple[bool, Any]
@@ -353,20 +364,6 @@ def _work(
             conn.send_bytes(_reply_bytes(reply))
             if stream:
                 return
-
-
-def _start_work(initializer: Callable[[], None] | None, mask: _Mask, inherited: list[Connection[Any, Any]]) -> None:
-    """In a new worker: close the pipe ends it inherited, end with this process's
-    parent, ignore Ctrl-C, run ``initializer``, then take the signals held back."""
-    for other in inherited:
-        other.close()
-    parent = multiprocessing.parent_process()
-    if parent is not None:  # a busy worker, too, ends when this process is gone (even killed)
-        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
-    if initializer is not None:
-        initializer()
-    _restore_signals(mask)  # signals held back since the workers started may arrive now
 
 
 def _reply_bytes(reply: tuple[bool, Any]) -> bytes:
@@ -393,15 +390,7 @@ def _end_with(sentinel: int) -> NoReturn:
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _block_signals() -> _Mask:
-    """Hold back :data:`_HELD` in this thread (and the processes it starts); the mask
-    before, for :func:`_restore_signals` (``None`` where signal masks do not exist)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-
-
 def _restore_signals(mask: _Mask) -> None:
-    """Put back the signal mask :func:`_block_signals` returned: held signals arrive now."""
+    """Put back the signal mask held signals were blocked with (:func:`_started`): they arrive now."""
     if mask is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -235,7 +235,7 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 class LockedFile:
     """A regular file held for writing: open, locked, and rewritten whole.
 
-    Made by :func:`claim`.  :attr:`created` says whether this writer creates it; a new
+    Made by :func:`claim`.  A new
     file is :attr:`pending` (its name not taken yet) until its first :meth:`rewrite`
     gives it its whole text, so that it appears whole or not at all.  :meth:`size` is
     what it holds now; :meth:`rewrite` replaces its text atomically and keeps the lock;
@@ -243,8 +243,8 @@ class LockedFile:
     it holds nothing, and :meth:`release` writes it the last text given, if any.
     """
 
-    def __init__(self, path: str, real: str, fd: int, created: bool, *, pending: bool = False, straight: bool = False) -> None:
-        self.path, self.real, self.fd, self.created = path, real, fd, created
+    def __init__(self, path: str, real: str, fd: int, *, pending: bool = False, straight: bool = False) -> None:
+        self.path, self.real, self.fd = path, real, fd
         #: a new file whose name is taken at the first rewrite (no fd until then)
         self.pending = pending
         #: not a regular file (a device, a FIFO): written at the release, straight
@@ -402,29 +402,24 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
     """
     real = writable_target(path)
     if os.path.exists(path) and not os.path.isfile(path):
-        return LockedFile(path, path, -1, False, straight=True)  # /dev/null, a FIFO: no lock, no temporary file
+        return LockedFile(path, path, -1, straight=True)  # /dev/null, a FIFO: no lock, no temporary file
     if whole:  # refused at once, not at its first rewrite, when its folder refuses new files
         fd, tmp = _temporary(real, path)
         os.close(fd)
         os.unlink(tmp)
     for _ in range(100):
-        try:
-            try:
-                fd, created = os.open(real, os.O_RDWR | _CLOEXEC), False
-            except FileNotFoundError:  # not there: a new file (its folder is there: the probe above)
-                if whole:
-                    return LockedFile(path, real, -1, True, pending=True)
-                fd, created = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
-        except FileExistsError:
-            continue  # created in between: open it
+        try:  # (a new file: created empty now, with the mode the umask allows, unless ``whole``)
+            fd = os.open(real, os.O_RDWR | _CLOEXEC | (0 if whole else os.O_CREAT), 0o666)
         except FileNotFoundError as exc:
+            if whole:  # not there: a new file (its folder is there: the probe above)
+                return LockedFile(path, real, -1, pending=True)
             raise _not_created(exc, real, path) from None
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, path) from None
-        try:  # (a new file has the mode the umask allows: os.open's)
+        try:
             _lock(fd, path)
             if os.path.samestat(os.fstat(fd), os.stat(real)):
-                return LockedFile(path, real, fd, created)
+                return LockedFile(path, real, fd)
         except FileNotFoundError:
             pass  # renamed away after the lock: try the new file
         except BaseException:

@@ -570,7 +570,7 @@ class Journal(RowWriter):
         :raises OSError: naming the file; :raises FormatError: for a damaged journal.
         """
         self.stream.close()
-        held = LockedFile(self.main, self.real, os.dup(stream.fileno()), created=False)
+        held = LockedFile(self.main, self.real, os.dup(stream.fileno()))
         try:
             merge_journal(held, self.layout)
             os.lseek(held.fd, 0, os.SEEK_END)

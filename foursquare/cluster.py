@@ -261,15 +261,13 @@ class _Outcome:
     version: str
 
 
-class Cluster:
-    """A connection to a Dask scheduler (made by :func:`connect`)."""
+class Cluster(contextlib.AbstractContextManager["Cluster"]):
+    """A connection to a Dask scheduler (made by :func:`connect`); leaving it as a
+    context manager closes it."""
 
     def __init__(self, address: str, client: Any) -> None:
         self.address = address
         self._client = client
-
-    def __enter__(self) -> Cluster:
-        return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()

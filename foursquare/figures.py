@@ -2,7 +2,7 @@
 
 Pure functions of numbers, no I/O: the Wilson interval of a proportion (win
 rates, the winnable share), the mean with its normal-approximation interval
-(scores, as counts of each value), and a duration in human units; and
+(scores, of a list or of counts), and a duration in human units; and
 :class:`Distribution`, the count, total, worst and median of numbers seen one at a
 time in bounded memory, so that a sweep of any number of deals holds no list of them.
 
@@ -46,18 +46,31 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return low, high
 
 
+def mean_interval(
+    values: Sequence[float], low: float = -math.inf, high: float = math.inf
+) -> tuple[float, float, tuple[float, float]]:
+    """(mean, standard deviation, 95% interval of the mean) of some values.
+
+    The interval is the normal approximation, clipped to ``[low, high]``, the
+    range the values can take (a mean cannot lie outside it).
+    """
+    n = len(values)
+    if not n:
+        return 0.0, 0.0, (0.0, 0.0)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n)
+    return mean, sd, (max(mean - half, low), min(mean + half, high))
+
+
 def counts_interval(
     counts: Mapping[int, int], low: float = -math.inf, high: float = math.inf
 ) -> tuple[float, float, tuple[float, float]]:
-    """(mean, standard deviation, 95% interval of the mean) of whole numbers given as
-    ``value -> how many times`` (scores: a few distinct values however many games),
-    computed exactly: the figures of :func:`statistics.fmean` and
-    :func:`statistics.stdev` over the list they stand for.  The interval is the
-    normal approximation, clipped to ``[low, high]``, the range the values can take.
+    """:func:`mean_interval` of whole numbers given as ``value -> how many times``
+    (scores: a few distinct values however many games), computed exactly, so the
+    figures are those of :func:`mean_interval` over the list they stand for.
 
-    >>> import statistics
-    >>> values = [1, 1, 3, 3, 4]
-    >>> counts_interval({1: 2, 3: 2, 4: 1})[:2] == (statistics.fmean(values), statistics.stdev(values))
+    >>> counts_interval({1: 2, 3: 2}) == mean_interval([1, 1, 3, 3])
     True
     """
     n = sum(counts.values())

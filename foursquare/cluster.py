@@ -261,15 +261,13 @@ class _Outcome:
     version: str
 
 
-class Cluster:
-    """A connection to a Dask scheduler (made by :func:`connect`)."""
+class Cluster(contextlib.AbstractContextManager["Cluster"]):
+    """A connection to a Dask scheduler (made by :func:`connect`); leaving it as a
+    context manager closes it."""
 
     def __init__(self, address: str, client: Any) -> None:
         self.address = address
         self._client = client
-
-    def __enter__(self) -> Cluster:
-        return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
@@ -314,7 +312,8 @@ class Cluster:
                 for ok, value, task, position in run.finished():
                     if not ok:
                         what = name(task) if name is not None else f"task {position}"
-                        raise WorkerError(f"{what}: {_error_text(value)}")
+                        text = str(value) if isinstance(value, FoursquareError) else f"{type(value).__name__}: {value}"
+                        raise WorkerError(f"{what}: {text}")
                     yield value
                 if not run.chunks and run.exhausted:
                     return
@@ -451,26 +450,14 @@ def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:
     for task in tasks:
         try:
             results.append((True, fn(task)))
-        except Exception as exc:
-            results.append((False, _portable(exc)))
+        except Exception as exc:  # passed back as it is if it survives pickling, else as its text
+            try:
+                pickle.loads(pickle.dumps(exc))
+            except Exception:
+                exc = WorkerError(f"{type(exc).__name__}: {exc}")
+            results.append((False, exc))
             break
     return _Outcome(results, time.perf_counter() - start, __version__)
-
-
-def _portable(exc: Exception) -> Exception:
-    """``exc`` if it survives pickling, else a :class:`WorkerError` with its text."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:
-        return WorkerError(f"{type(exc).__name__}: {exc}")
-    return exc
-
-
-def _error_text(exc: Exception) -> str:
-    """A task's error in one line: our own errors by their message, others by their kind too."""
-    if isinstance(exc, FoursquareError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"
 
 
 def _words(exc: BaseException) -> str:

@@ -309,22 +309,15 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         cut = _cut_short(value, limit)
         text = repr(value) if cut is None else f"{cut!r}…({len(value)} characters)"
         return text.replace(RUNNER_COMMAND, RUNNER_COMMAND_QUOTED)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return number_text(value)
+    if isinstance(value, int) and not isinstance(value, bool):  # (converting an int of over 4300 digits raises)
+        if value.bit_length() <= _NUMBER_DIGITS * 3:  # under about 36 digits: cheap and safe
+            return str(value)
+        return f"a {'negative ' if value < 0 else ''}number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
     try:
         text = repr(value)
     except Exception:  # a value whose repr fails: still a message
         text = f"<{type(value).__name__}>"
     return shorten(text, limit)
-
-
-def number_text(value: int) -> str:
-    """A whole number for a message: its digits, or for a huge one ``a number of
-    about N digits`` (converting an int of over 4300 digits to text raises)."""
-    if value.bit_length() <= _NUMBER_DIGITS * 3:  # under about 36 digits: cheap and safe
-        return str(value)
-    digits = int(abs(value).bit_length() * 0.30103) + 1
-    return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
 
 
 def digits_text(text: str) -> str:

@@ -88,20 +88,16 @@ def counts_interval(
 
 
 def _sqrt(value: Fraction) -> float:
-    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives it)."""
+    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives
+    it): rounded to an odd integer of 109 bits or more when inexact, then once to a float."""
     n, m = value.numerator, value.denominator
-    q = (n.bit_length() - m.bit_length() - 109) // 2  # 109 bits: enough for round-to-odd then one rounding
+    q = (n.bit_length() - m.bit_length() - 109) // 2
     if q >= 0:
-        root, scale = _odd_isqrt(n, m << 2 * q) << q, 1
+        m <<= 2 * q
     else:
-        root, scale = _odd_isqrt(n << -2 * q, m), 1 << -q
-    return root / scale
-
-
-def _odd_isqrt(n: int, m: int) -> int:
-    """The square root of n/m rounded to an odd integer when inexact (round-to-odd)."""
-    a = math.isqrt(n // m)
-    return a | (a * a * m != n)
+        n <<= -2 * q
+    root = math.isqrt(n // m)
+    return math.ldexp(root | (root * root * m != n), q)
 
 
 #: The distinct values :class:`Distribution` keeps exactly; past them it keeps buckets.
@@ -151,16 +147,12 @@ class Distribution:
         self._whole = self._whole and all(isinstance(value, int) for value in values)
         if self._exact is not None:
             self._exact.update(values)
-            self._fold_when_full()
+            if len(self._exact) > EXACT_VALUES:  # too many distinct values: into buckets from now on
+                for kept, n in self._exact.items():
+                    self._buckets[_bucket(kept)] += n
+                self._exact = None
             return
         self._buckets.update(map(_bucket, values))
-
-    def _fold_when_full(self) -> None:
-        """Past :data:`EXACT_VALUES` distinct values, put the values kept into buckets."""
-        if self._exact is not None and len(self._exact) > EXACT_VALUES:
-            for kept, n in self._exact.items():
-                self._buckets[_bucket(kept)] += n
-            self._exact = None
 
     def median(self) -> float | None:
         """The median (the mean of the two middle values for an even count), or

@@ -172,7 +172,8 @@ def _started(
     earlier, they left workers that never ended.)"""
     context = multiprocessing.get_context()
     workers: list[_Worker] = []
-    mask = _block_signals()
+    # signals held back in this thread (and the workers it starts); ``None`` where there are no signal masks
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if hasattr(signal, "pthread_sigmask") else None
     try:
         try:
             for _ in range(count):
@@ -289,8 +290,6 @@ class _Worker:
         except Exception as exc:
             raise WorkerError(f"a worker's result could not be read back: {exc}") from None
         if not ok:
-            if isinstance(value, SystemError):  # an allocation that failed in C code without saying so
-                raise MemoryError() from None
             raise value
         return value
 
@@ -335,45 +334,12 @@ def _work(
     inherited: list[Connection[Any, Any]],
     stream: bool = False,
 ) -> None:
-    """A worker's life: its initializer, then tasks from ``conn`` until ``None`` or the
-    end of the pipe, each reply sent as it is made (``stream``: an :func:`in_background`
-    worker, its one task's items, then the end)."""
-    _start_work(initializer, mask, inherited)
-    with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
-        while (job := conn.recv()) is not None:
-            for reply in (_stream_replies if stream else _replies)(fn, job[0]):
-                conn.send_bytes(_reply_bytes(reply))
-            if stream:
-                return
-
-
-def _replies(fn: Callable[[Any], Any], task: Any) -> Iterator[tuple[bool, Any]]:
-    """The reply to an :func:`ordered_map` task: ``(True, result)``, or ``(False, exception)``."""
-    reply: tuple[bool, Any]
-    try:
-        reply = (True, fn(task))
-    except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
-        reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
-    except Exception as exc:
-        reply = (False, exc)
-    yield reply
-
-
-def _stream_replies(fn: Callable[[Any], Iterable[Any]], task: Any) -> Iterator[tuple[bool, Any]]:
-    """The replies to :func:`in_background`'s task: ``(True, ("item", item))`` for each
-    item, then ``(True, ("end", None))``, or ``(False, exception)`` where it raised."""
-    try:
-        for item in fn(task):
-            yield True, ("item", item)
-    except Exception as exc:
-        yield False, exc
-        return
-    yield True, ("end", None)
-
-
-def _start_work(initializer: Callable[[], None] | None, mask: _Mask, inherited: list[Connection[Any, Any]]) -> None:
-    """In a new worker: close the pipe ends it inherited, end with this process's
-    parent, ignore Ctrl-C, run ``initializer``, then take the signals held back."""
+    """A worker's life: close the pipe ends it inherited, end with this process's parent,
+    ignore Ctrl-C, run ``initializer``, take the signals held back; then tasks from
+    ``conn`` until ``None`` or the end of the pipe, each reply sent as it is made:
+    ``(True, result)``, or ``(False, exception)`` (``stream``: an :func:`in_background`
+    worker, its one task's items, each ``(True, ("item", item))``, then ``(True, ("end",
+    None))`` or the exception)."""
     for other in inherited:
         other.close()
     parent = multiprocessing.parent_process()
@@ -383,6 +349,21 @@ def _start_work(initializer: Callable[[], None] | None, mask: _Mask, inherited: 
     if initializer is not None:
         initializer()
     _restore_signals(mask)  # signals held back since the workers started may arrive now
+    with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
+        while (job := conn.recv()) is not None:
+            reply: tuple[bool, Any]
+            try:
+                if stream:
+                    for item in fn(job[0]):
+                        conn.send_bytes(_reply_bytes((True, ("item", item))))
+                reply = (True, ("end", None) if stream else fn(job[0]))
+            except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
+                reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
+            except Exception as exc:
+                reply = (False, exc)
+            conn.send_bytes(_reply_bytes(reply))
+            if stream:
+                return
 
 
 def _reply_bytes(reply: tuple[bool, Any]) -> bytes:
@@ -409,15 +390,7 @@ def _end_with(sentinel: int) -> NoReturn:
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _block_signals() -> _Mask:
-    """Hold back :data:`_HELD` in this thread (and the processes it starts); the mask
-    before, for :func:`_restore_signals` (``None`` where signal masks do not exist)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-
-
 def _restore_signals(mask: _Mask) -> None:
-    """Put back the signal mask :func:`_block_signals` returned: held signals arrive now."""
+    """Put back the signal mask held signals were blocked with (:func:`_started`): they arrive now."""
     if mask is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -45,11 +45,6 @@ class Pick:
     day: datetime.date | None = None
 
 
-def today_utc() -> datetime.date:
-    """Today's date in UTC: the day of the daily deal, the same everywhere at once."""
-    return datetime.datetime.now(datetime.UTC).date()
-
-
 def winnable_pick(
     rules: Rules | None,
     rng: random.Random | None = None,
@@ -81,8 +76,9 @@ def winnable_pick(
 
 
 def daily_pick(day: datetime.date | None = None) -> Pick:
-    """The daily deal of ``day`` (default: today in UTC; :func:`foursquare.engine.deal.daily_deal`)."""
-    day = day or today_utc()
+    """The daily deal of ``day`` (default: today in UTC, the same day everywhere at once;
+    :func:`foursquare.engine.deal.daily_deal`)."""
+    day = day or datetime.datetime.now(datetime.UTC).date()
     return Pick(daily_deal(day), f"the daily deal of {day.isoformat()}, UTC", day)
 
 

@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import AgreementError, shown_name
+from ..errors import AgreementError, HistoryStoreError, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -110,7 +110,13 @@ def writable_target(path: str) -> str:
         return os.path.abspath(path)  # /dev/null, a FIFO, /dev/stderr: written straight (nothing there to keep whole)
     if is_read_only(info.st_mode):
         raise PermissionError(errno.EACCES, READ_ONLY, path)
-    if _is_the_history(path):
+    from .datafolder import history_path
+
+    try:
+        history = os.path.samestat(info, os.stat(history_path()))
+    except (HistoryStoreError, OSError):  # no data folder set right, or no history there
+        history = False
+    if history:
         raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
     for what, device, inode in _READ:
         if (info.st_dev, info.st_ino) == (device, inode):
@@ -157,19 +163,6 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
 HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
 
 
-def _is_the_history(path: str) -> bool:
-    """Whether ``path`` is the game history's database (:func:`~foursquare.app.datafolder.history_path`),
-    which no command writes as a file; False when the data folder is not set right."""
-    from ..errors import HistoryStoreError
-    from .datafolder import history_path
-
-    try:
-        history = history_path()
-    except HistoryStoreError:
-        return False
-    return os.path.isfile(history) and same_file(path, history)
-
-
 def is_standard_output(path: str) -> bool:
     """Whether writing ``path`` means writing where standard output already goes:
     the file of descriptor 1 itself, by device and inode (``/dev/stdout``,
@@ -214,12 +207,6 @@ def same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b) if "\0" not in a + b else False
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _lock(fd: int, path: str) -> None:
     """Take the exclusive lock on ``fd`` without waiting; :data:`IN_USE` when another holds it."""
     if fcntl is None:  # pragma: no cover
@@ -248,7 +235,7 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 class LockedFile:
     """A regular file held for writing: open, locked, and rewritten whole.
 
-    Made by :func:`claim`.  :attr:`created` says whether this writer creates it; a new
+    Made by :func:`claim`.  A new
     file is :attr:`pending` (its name not taken yet) until its first :meth:`rewrite`
     gives it its whole text, so that it appears whole or not at all.  :meth:`size` is
     what it holds now; :meth:`rewrite` replaces its text atomically and keeps the lock;
@@ -256,28 +243,30 @@ class LockedFile:
     it holds nothing, and :meth:`release` writes it the last text given, if any.
     """
 
-    def __init__(self, path: str, real: str, fd: int, created: bool, *, pending: bool = False, straight: bool = False) -> None:
-        self.path, self.real, self.fd, self.created = path, real, fd, created
+    def __init__(self, path: str, real: str, fd: int, *, pending: bool = False, straight: bool = False) -> None:
+        self.path, self.real, self.fd = path, real, fd
         #: a new file whose name is taken at the first rewrite (no fd until then)
         self.pending = pending
         #: not a regular file (a device, a FIFO): written at the release, straight
         self.straight = straight
         self._last: bytes | None = None
-        self.mode = 0o666 & ~_umask() if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
-        self.written = False
+        if fd < 0:  # a new file: the mode the umask allows
+            umask = os.umask(0)
+            os.umask(umask)
+        self.mode = 0o666 & ~umask if fd < 0 else stat.S_IMODE(os.fstat(fd).st_mode)
 
     def size(self) -> int:
         """How many bytes the file holds now (0 for a new file not written yet, or one written straight)."""
         return 0 if self.fd < 0 else os.fstat(self.fd).st_size
 
-    def rewrite(self, text: str, *, sync: bool = True) -> None:
+    def rewrite(self, text: str) -> None:
         """Replace the file's text: :meth:`rewrite_chunks` of ``text`` in UTF-8.
 
         :raises OSError: as :meth:`rewrite_chunks`.
         """
-        self.rewrite_chunks([text.encode("utf-8")], sync=sync)
+        self.rewrite_chunks([text.encode("utf-8")])
 
-    def rewrite_chunks(self, chunks: Iterable[bytes], *, sync: bool = True) -> None:
+    def rewrite_chunks(self, chunks: Iterable[bytes]) -> None:
         """Replace the file's text with ``chunks``, read one at a time (memory that does
         not grow with the text): a temporary file beside it, locked, written, synced and
         renamed over it (a new file: linked to its name, which appears only now, whole).
@@ -300,8 +289,7 @@ class LockedFile:
                 view = memoryview(chunk)
                 while view:
                     view = view[os.write(fd, view) :]
-            if sync:
-                os.fsync(fd)
+            os.fsync(fd)
             if self.pending:
                 _publish(tmp, self.real, self.path)
             else:
@@ -315,11 +303,10 @@ class LockedFile:
             raise
         if self.fd >= 0:
             os.close(self.fd)  # the old inode's lock: the path names the new one, locked
-        self.fd, self.pending, self.written = fd, False, True
+        self.fd, self.pending = fd, False
 
-    def release(self, *, remove_if_new: bool = False) -> None:
-        """Let the file go (its lock with it); ``remove_if_new``: remove it when this
-        writer created it and never wrote it (a command refused after the claim).
+    def release(self) -> None:
+        """Let the file go (its lock with it).
 
         :raises OSError: naming :attr:`path`, when a target written straight cannot be written.
         """
@@ -331,14 +318,9 @@ class LockedFile:
                     target.write(text)
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror, self.path) from None
-        if self.fd < 0:
-            return
-        if remove_if_new and self.created and not self.written:
-            with contextlib.suppress(OSError):
-                if os.path.samestat(os.fstat(self.fd), os.stat(self.real)) and self.size() == 0:
-                    os.unlink(self.real)
-        os.close(self.fd)
-        self.fd = -1
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
     def stream(self) -> IO[str]:
         """The file emptied and open for writing text from the start (a CSV written row by
@@ -393,21 +375,15 @@ def _publish(tmp: str, real: str, path: str) -> None:
             os.replace(tmp, real)  # then the file renamed over it at once
             return
     except FileExistsError:
-        _created_meanwhile(real, path)
+        try:
+            with open(real, "rb") as probe:
+                _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
+        except BlockingIOError:
+            raise
+        except OSError:
+            pass  # gone, unreadable, or not held: created and let go
+        raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path) from None
     os.unlink(tmp)
-
-
-def _created_meanwhile(real: str, path: str) -> None:
-    """Raise the refusal of a new file that another command created meanwhile:
-    :data:`IN_USE` while that command holds it, else :data:`CREATED_MEANWHILE`."""
-    try:
-        with open(real, "rb") as probe:
-            _lock(probe.fileno(), path)  # BlockingIOError (IN_USE) while the other command holds it
-    except BlockingIOError:
-        raise
-    except OSError:
-        pass  # gone, unreadable, or not held: created and let go
-    raise FileExistsError(errno.EEXIST, CREATED_MEANWHILE, path)
 
 
 def claim(path: str, *, whole: bool = False) -> LockedFile:
@@ -426,31 +402,24 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
     """
     real = writable_target(path)
     if os.path.exists(path) and not os.path.isfile(path):
-        return LockedFile(path, path, -1, False, straight=True)  # /dev/null, a FIFO: no lock, no temporary file
+        return LockedFile(path, path, -1, straight=True)  # /dev/null, a FIFO: no lock, no temporary file
     if whole:  # refused at once, not at its first rewrite, when its folder refuses new files
         fd, tmp = _temporary(real, path)
         os.close(fd)
         os.unlink(tmp)
     for _ in range(100):
-        try:
-            try:
-                fd, created = os.open(real, os.O_RDWR | _CLOEXEC), False
-            except FileNotFoundError:  # not there: a new file (its folder is there: the probe above)
-                if whole:
-                    return LockedFile(path, real, -1, True, pending=True)
-                fd, created = os.open(real, os.O_RDWR | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666), True
-        except FileExistsError:
-            continue  # created in between: open it
+        try:  # (a new file: created empty now, with the mode the umask allows, unless ``whole``)
+            fd = os.open(real, os.O_RDWR | _CLOEXEC | (0 if whole else os.O_CREAT), 0o666)
         except FileNotFoundError as exc:
+            if whole:  # not there: a new file (its folder is there: the probe above)
+                return LockedFile(path, real, -1, pending=True)
             raise _not_created(exc, real, path) from None
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, path) from None
         try:
-            if created:
-                os.fchmod(fd, 0o666 & ~_umask())
             _lock(fd, path)
             if os.path.samestat(os.fstat(fd), os.stat(real)):
-                return LockedFile(path, real, fd, created)
+                return LockedFile(path, real, fd)
         except FileNotFoundError:
             pass  # renamed away after the lock: try the new file
         except BaseException:
@@ -460,7 +429,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
     raise BlockingIOError(errno.EWOULDBLOCK, IN_USE, path)
 
 
-def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: str | None = None) -> None:
+def write_atomically(path: str, text: str, *, unless_full: str | None = None) -> None:
     """Write ``text`` to ``path`` whole (:meth:`LockedFile.rewrite`), holding its lock
     for the write: always either the old or the new text.
 
@@ -468,7 +437,6 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
     file keeps its mode.  A new file appears only written whole; one that another
     command created between the claim and the write is claimed again, as an old file.
 
-    :param sync: :func:`os.fsync` the data before the rename.
     :param unless_full: refuse, with these words, a file that holds something
         (checked under the lock, so that two writers cannot both find it empty).
     :raises OSError: naming ``path`` (never the temporary file) when the file
@@ -480,13 +448,13 @@ def write_atomically(path: str, text: str, *, sync: bool = True, unless_full: st
         try:
             if unless_full is not None and held.size() > 0:
                 raise FileExistsError(errno.EEXIST, unless_full, path)
-            held.rewrite(text, sync=sync)
+            held.rewrite(text)
             return
         except FileExistsError as exc:
-            if last or not held.created or exc.strerror != CREATED_MEANWHILE:
+            if last or exc.strerror != CREATED_MEANWHILE:
                 raise
         finally:
-            held.release(remove_if_new=True)
+            held.release()
 
 
 def refuse_output_over_input(output_option: str, output: str | None, inputs: dict[str, str | None]) -> None:

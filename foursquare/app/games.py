@@ -126,8 +126,8 @@ class GameSpec:
             :func:`~foursquare.formats.loading.load_game_file`."""
         from ..formats.loading import load_game_file
 
-        rules, deck = self.rules, self.deck
-        return load_game_file(path, deal=self.deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok)
+        # (the rule set read first: a rules file's problem is told before the deck's)
+        return load_game_file(path, deal=self.deal, rules=self.rules, deck=self.deck, game_number=game_number, empty_ok=empty_ok)
 
     def game_of_text(self, text: str, name: str, *, game_number: int | None = None, empty_ok: bool = True) -> Game:
         """:meth:`game_of_file` for a file already read (``name``: its display name;
@@ -136,5 +136,6 @@ class GameSpec:
         or with ``empty_ok=False``, as when resuming a game)."""
         from ..formats.loading import load_game_text
 
-        rules, deck = self.rules, self.deck
-        return load_game_text(text, name, deal=self.deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok)
+        return load_game_text(
+            text, name, deal=self.deal, rules=self.rules, deck=self.deck, game_number=game_number, empty_ok=empty_ok
+        )

@@ -149,10 +149,7 @@ class Session:
         self.record_path = record
         #: Real paths this session may write over without ``force``: the recording,
         #: the file resumed, and every file it wrote.
-        self._own: set[str] = set()
-        for path in (record, resume):
-            if path is not None:
-                self._own.add(os.path.realpath(path))
+        self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
         self.reveal = False
         self._redo: list[Placement] = []

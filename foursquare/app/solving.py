@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any
 
 from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
 
@@ -109,17 +109,8 @@ class DealsToSolve(Sequence[int]):
     def __len__(self) -> int:
         return len(self.again) + len(self.rest)
 
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[int]: ...
-
-    def __getitem__(self, index: int | slice) -> int | list[int]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("deal index out of range")
-        return self.again[index] if index < len(self.again) else self.rest[index - len(self.again)]
+    def __getitem__(self, index: Any) -> Any:  # (an int: a deal; a slice: a list of them)
+        place = range(len(self))[index]  # (a negative index counted from the end; IndexError past it)
+        if isinstance(place, range):
+            return [self[i] for i in place]
+        return self.again[place] if place < len(self.again) else self.rest[place - len(self.again)]

@@ -23,7 +23,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
 from .files import LockedFile, claim
@@ -94,14 +94,6 @@ class Workers:
         return None if self.scheduler is None else connect(self.scheduler)
 
 
-def _mismatch(where: str, message: str) -> AgreementError:
-    """A row of the file to continue that is not the row this run writes at its place
-    (``where``: ``FILE:LINE``): another deal, another bot, other settings (at the
-    command line, a usage error); the settings and the deals named as
-    :attr:`SweepCsv.names` says."""
-    return AgreementError(f"{where}: {message}", where=where)
-
-
 @dataclass(frozen=True)
 class SweepCsv:
     """What the ``--output`` CSV of a run holds, for :func:`resume_csv`.
@@ -117,7 +109,8 @@ class SweepCsv:
         ``max_nodes``; one row a deal): a row written under a lower value is kept
         when it is settled (a settled deal is settled under any higher limit), and
         solved again when its status is ``unknown`` if :attr:`again`, else refused
-        (:func:`_mismatch`); a higher value is refused too.  ``None``: every setting must be this run's.
+        (an :class:`~foursquare.errors.AgreementError` naming ``FILE:LINE``); a higher
+        value is refused too.  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
     :ivar names: how a refusal names a setting column and ``deals`` (the command's
         options: ``--max-nodes``, ``--deals``); a name not given is the column's own.
@@ -170,43 +163,38 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
     :raises AgreementError: for a FIFO (the fact ``fifo``); a row of other settings or of
-        a deal not due there (:func:`_mismatch`; an unknown row of a lower ``limit``
+        a deal not due there (naming its ``FILE:LINE``; an unknown row of a lower ``limit``
         without ``again`` too).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
         (another header: the fact ``header``).
     :raises OSError: naming the file: it cannot be read or written, another writer holds it.
     """
-    try:
-        info: os.stat_result | None = os.stat(path)
-    except OSError:
-        info = None
-    if info is not None and stat.S_ISFIFO(info.st_mode):  # read to be continued: it would wait for a writer
-        raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
-    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        # /dev/null, a device: nothing to continue
-        stream = open(path, "w", newline="", encoding="utf-8")
+    held = claim(path)
+    if held.straight:  # /dev/null, a device: nothing to continue
+        if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
+            raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
+        stream = held.stream()
         stream.write(",".join(layout.header) + LINE_END)
         return Resumed(0, stream, [], None)
-    held = claim(path)
     journal: Journal | None = None
     try:
         if layout.limit is not None:
             merge_journal(held, layout)  # the rows solved again by a run that was killed
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
-            found = _read(raw, path, layout, keep)
-        os.ftruncate(held.fd, found.end)  # a partial last line (a crash), an unfinished deal
+            rows, end, fresh, again = _read(raw, path, layout, keep)
+        os.ftruncate(held.fd, end)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
-        if found.again:
+        if again:
             journal = Journal(held, layout)
         fd, held.fd = held.fd, -1
     except BaseException:
         held.release()
         raise
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
-    if found.fresh:
+    if fresh:
         RowWriter(stream, path).write(layout.header)
-    return Resumed(found.rows, stream, found.again, journal)
+    return Resumed(rows, stream, again, journal)
 
 
 class RowWriter:
@@ -225,11 +213,9 @@ class RowWriter:
         self.path = path if path != "-" else "<stdout>"
         self._fd: int | None = None
         if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
-            try:
+            with contextlib.suppress(OSError, ValueError):  # not a file of the system: written through the stream
                 stream.flush()
                 self._fd = stream.fileno()
-            except (OSError, ValueError):  # not a file of the system: written through the stream
-                self._fd = None
 
     def write(self, fields: Sequence[object]) -> None:
         """Write one row (as the csv module writes it), whole, or raise.
@@ -246,28 +232,17 @@ class RowWriter:
             while data:
                 data = data[os.write(self._fd, data):]
         except OSError as exc:
-            if exc.filename is not None:
-                raise
-            raise OSError(exc.errno, exc.strerror, self.path) from None
+            raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
 
 
 #: The longest line read back (a row is a few hundred bytes): a longer one is not ours.
 LONGEST_LINE = 1 << 16
 
 
-class _Found(NamedTuple):
-    """What :func:`_read` found in a file: its rows (whole deals), the byte offset
-    after the last one, whether the header is still to be written, and the deals of
-    the rows to be solved again."""
-
-    rows: int
-    end: int
-    fresh: bool
-    again: list[int]
-
-
-def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> _Found:
-    """Read the file ``raw`` (at its start) a line at a time (:class:`_Found`).
+def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> tuple[int, int, bool, list[int]]:
+    """Read the file ``raw`` (at its start) a line at a time: its rows (whole deals), the
+    byte offset after the last one, whether the header is still to be written, and the
+    deals of the rows to be solved again.
 
     Only a last line without any line end that is the start of the line due there
     (the header, or the row due there) is left out (to be cut); anything else that
@@ -279,11 +254,11 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     first = raw.readline(LONGEST_LINE)
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
     if _header_due(path, first[start:], layout.header):
-        return _Found(0, start, True, [])
-    found, offset = _Found(0, len(first), False, []), len(first)
+        return 0, start, True, []
+    rows, end, offset, again = 0, len(first), len(first), []
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
     for number, line in enumerate(iter(lambda: raw.readline(LONGEST_LINE), b""), start=2):
-        index = found.rows + len(pending)  # the row due here, counting every bot's
+        index = rows + len(pending)  # the row due here, counting every bot's
         if not line.endswith(b"\n"):
             if len(line) == LONGEST_LINE:
                 raise FormatError(path, number, f"the line is too long (over {LONGEST_LINE:,} bytes): not a CSV this command wrote")
@@ -292,14 +267,14 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
         offset += len(line)
         parsed, solve_again = _read_row(path, number, index, line, layout, rules)
         if solve_again:  # (one row a deal: SweepCsv.limit) kept in the file, not handed to keep
-            found.again.append(layout.deals[found.rows // layout.group])
+            again.append(layout.deals[rows // layout.group])
         else:
             pending.append(parsed)
         if solve_again or len(pending) == layout.group:
             if pending:
                 keep(pending)
-            found, pending = found._replace(rows=found.rows + layout.group, end=offset), []
-    return found
+            rows, end, pending = rows + layout.group, offset, []
+    return rows, end, False, again
 
 
 def _read_row(path: str, number: int, index: int, line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
@@ -360,10 +335,7 @@ def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> 
             path, number, "a CR alone inside the row, a line end that is not the CR LF this command writes: "
             "not a CSV this command wrote"
         )
-    try:
-        fields = next(csv.reader([body]), [])
-    except csv.Error as exc:
-        raise FormatError(path, number, f"not a row of CSV ({exc}): not a CSV this command wrote") from None
+    fields = next(csv.reader([body]), [])  # (one line of at most LONGEST_LINE bytes, no CR: no csv.Error)
     if len(fields) != len(header):
         raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
     if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
@@ -488,27 +460,27 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
             continue
         option = layout.name(column)
         if column != layout.limit or not _below(row[column], value):
-            raise _mismatch(
-                where, f"the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
+            raise AgreementError(
+                f"{where}: the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
                 f"{value or 'none'}: resume it with the settings it was written with, or write another file"
             )
         if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
             if not layout.again:
-                raise _mismatch(
-                    where, f"deal {deal} is unknown under {option} {row[column]}, this run has {value}: give {option} "
+                raise AgreementError(
+                    f"{where}: deal {deal} is unknown under {option} {row[column]}, this run has {value}: give {option} "
                     f"{value} to solve the unknown deals again under it, or resume with {option} {row[column]}"
                 )
             again = True
     bots, deals = layout.bots, layout.deals
     if bots and row["bot"] != bots[index % layout.group]:
-        raise _mismatch(
-            where, f"deal {deal} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
+        raise AgreementError(
+            f"{where}: deal {deal} was played by {shown_field(row['bot'])} where {bots[index % layout.group]} "
             f"is due (this run's bots: {', '.join(bots)})"
         )
     position = index // layout.group
     if position >= len(deals):
-        raise _mismatch(
-            where, f"the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+        raise AgreementError(
+            f"{where}: the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
         )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
@@ -517,8 +489,8 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise _mismatch(where, f"the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
-        raise _mismatch(where, f"deal {deal} where deal {due} is due (the deals must follow in order)")
+            raise AgreementError(f"{where}: the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
+        raise AgreementError(f"{where}: deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 
 
@@ -557,11 +529,9 @@ def discard_journal(path: str) -> None:
 
     :raises OSError: naming the journal when it cannot be removed.
     """
-    if not os.path.isfile(path):  # (standard output, a device: no journal of theirs)
-        return
     journal = os.path.realpath(path) + JOURNAL_SUFFIX  # (links followed: beside the real file)
-    with contextlib.suppress(FileNotFoundError):
-        if stat.S_ISREG(os.lstat(journal).st_mode):
+    with contextlib.suppress(FileNotFoundError):  # (standard output, a device: no journal of theirs)
+        if os.path.isfile(path) and stat.S_ISREG(os.lstat(journal).st_mode):
             os.unlink(journal)
 
 
@@ -600,7 +570,7 @@ class Journal(RowWriter):
         :raises OSError: naming the file; :raises FormatError: for a damaged journal.
         """
         self.stream.close()
-        held = LockedFile(self.main, self.real, os.dup(stream.fileno()), created=False)
+        held = LockedFile(self.main, self.real, os.dup(stream.fileno()))
         try:
             merge_journal(held, self.layout)
             os.lseek(held.fd, 0, os.SEEK_END)

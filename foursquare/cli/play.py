@@ -174,7 +174,7 @@ def play(**given: Any) -> None:
             _play(held, spec, options, pick)
         finally:
             if held is not None:
-                held.release(remove_if_new=True)
+                held.release()
 
 
 @dataclass(frozen=True)
@@ -333,7 +333,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
                     " resumed; record to another file, or give --force to replace them all"
                 )
     except BaseException:
-        held.release(remove_if_new=True)
+        held.release()
         raise
     return held
 

@@ -19,7 +19,6 @@ from foursquare.app.deals import (
     Pick,
     daily_comparison,
     daily_pick,
-    today_utc,
     winnable_pick,
 )
 from foursquare.engine.deal import daily_deal
@@ -71,7 +70,7 @@ def test_days_get_different_deals_and_a_datetime_counts_by_its_date():
 
 def test_today_is_the_utc_date():
     before = datetime.datetime.now(datetime.UTC).date()
-    assert today_utc() in (before, datetime.datetime.now(datetime.UTC).date())
+    assert daily_pick().day in (before, datetime.datetime.now(datetime.UTC).date())
     pick = daily_pick(datetime.date(2026, 12, 1))
     assert pick == Pick(330954, "the daily deal of 2026-12-01, UTC", datetime.date(2026, 12, 1))
 

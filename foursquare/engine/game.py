@@ -4,8 +4,8 @@
 value, with legal cells, :meth:`Game.play` / :meth:`Game.undo` as a stack, a
 copy, and the outcome.  Each rule lives in one method:
 
-- §3 placement: :meth:`Game._is_open` (explained by :meth:`Game.why_illegal`;
-  :meth:`Game.play` writes the same test out for speed);
+- §3 placement: :meth:`Game.why_illegal` (:meth:`Game.play` and
+  :meth:`Game.legal_cells` write the same test out for speed);
 - §4 flip: :meth:`Game._flip_line`, once for the row and once for the column;
 - §5 end of the turn: :meth:`Game._end_of_turn`;
 - §6 information: :class:`PlayerView` (also importable from
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -98,11 +98,6 @@ def _file_text(where: str, text: object, source: object) -> None:
 
 
 _PLAYING = Status.PLAYING
-_WON = Status.WON
-_LOST = Status.LOST
-_TOO_MANY = Reason.TOO_MANY_FACE_DOWN
-_STOCK_EMPTY = Reason.STOCK_EMPTY
-_NO_PLACEMENT = Reason.NO_PLACEMENT
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
@@ -171,7 +166,6 @@ class Game:
         # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
         self._rows: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each row
         self._cols: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each column
-        self._neighbours = self._geo.neighbours
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
         # May the next card go there, as far as piles and neighbours go: every cell
         # of the frame before the first card; then a pile with room, or an empty
@@ -297,18 +291,11 @@ class Game:
     def copy(self) -> Game:
         """An independent copy with the same position and history."""
         new = object.__new__(Game)
-        new.__dict__.update(self.__dict__)
-        new._deck = list(self._deck)
-        new._h = list(self._h)
-        new._rank = list(self._rank)
-        new._up = list(self._up)
+        # every list of the state copied (the shared tables are tuples, dicts or objects)
+        new.__dict__.update({k: list(v) if type(v) is list else v for k, v in self.__dict__.items()})
         new._piles = {c: list(p) for c, p in self._piles.items()}
         new._rows = [list(r) for r in self._rows]
         new._cols = [list(c) for c in self._cols]
-        new._nb = list(self._nb)
-        new._open = list(self._open)
-        new._moves = list(self._moves)
-        new._undo = list(self._undo)
         return new
 
     # -------------------------------------------------------------- the state
@@ -481,7 +468,10 @@ class Game:
             return f"the game is over ({self._outcome_text()})"
         if not self._geo.inside[c]:
             return f"outside the frame ({self._geo.corner})"
-        if self._is_open(c):
+        # RULES.md §3: the first card may go to any cell of the frame; later cards on a pile
+        # with fewer than pile_cap cards, or to an empty cell next to a pile (``_open``),
+        # inside the window the box allows (the piles still fit in size rows and columns)
+        if self._open[c] and c in self._window.members:
             return None
         if self._h[c]:
             return f"the pile there is full ({self._cap} cards)"
@@ -496,17 +486,6 @@ class Game:
         n = self._size
         span = f"{rows} rows" if rows > n else f"{cols} columns"
         return f"outside the {n}x{n} box (the grid would span {span})"
-
-    def _is_open(self, c: int) -> bool:
-        """RULES.md §3: whether the next card of a running game may go to cell ``c``.
-
-        The first card may go to any cell of the frame.  Later cards may go on a
-        pile with fewer than ``pile_cap`` cards, or to an empty cell next to a
-        pile: ``_open`` says which cells these are.  The cell must also lie in the
-        window the box allows, so that the piles still fit in ``size`` rows and
-        columns (with no pile yet, the window is the whole frame).
-        """
-        return self._open[c] and c in self._window.members
 
     def is_legal(self, cell: Cell | str) -> bool:
         """Whether the next card may go to ``cell`` (RULES.md §3).
@@ -539,7 +518,7 @@ class Game:
             plain ``int`` too: ``Cell(n)`` and ``Card(n)`` say which number is meant).
         """
         c = cell if type(cell) is Cell else as_cell(cell, "Game.play")
-        # The test of _is_open, written out: this runs once per placement.
+        # The test of why_illegal, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
             raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
@@ -625,7 +604,7 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._neighbours[c]:
+        for n in self._geo.neighbours[c]:
             nb[n] += 1
             if not h[n]:
                 is_open[n] = True
@@ -639,7 +618,7 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._neighbours[c]:
+        for n in self._geo.neighbours[c]:
             nb[n] -= 1
             if not nb[n] and not h[n]:
                 is_open[n] = False
@@ -699,13 +678,13 @@ class Game:
         :attr:`~foursquare.engine.rules.Rules.can_run_out_of_room` test it.
         """
         if self._npiles == self._n_cells and self._down == 0:
-            self._status, self._reason, self._score = _WON, None, self._total - self._placed
+            self._status, self._reason, self._score = Status.WON, None, self._total - self._placed
         elif self._down > self._limit:
-            self._status, self._reason, self._score = _LOST, _TOO_MANY, None
+            self._status, self._reason, self._score = Status.LOST, Reason.TOO_MANY_FACE_DOWN, None
         elif self._placed >= self._total:
-            self._status, self._reason, self._score = _LOST, _STOCK_EMPTY, None
+            self._status, self._reason, self._score = Status.LOST, Reason.STOCK_EMPTY, None
         elif self._placed == self._room:
-            self._status, self._reason, self._score = _LOST, _NO_PLACEMENT, None
+            self._status, self._reason, self._score = Status.LOST, Reason.NO_PLACEMENT, None
         else:
             self._status, self._reason, self._score = _PLAYING, None, None
 
@@ -842,16 +821,6 @@ class PlayerView:
         rng.shuffle(rest)
         stock = ([self.next_card] if self.next_card is not None else []) + rest
         return Game.from_position(self.grid, stock, self.rules)  # a Pile is the pair (cards, face up?)
-
-
-def play_moves(game: Game, cells: Iterable[Cell | str]) -> Game:
-    """Play each cell in turn on ``game`` and return it (a convenience for tests and scripts).
-
-    :raises IllegalMoveError: at the first illegal cell.
-    """
-    for cell in cells:
-        game.play(cell)
-    return game
 
 
 def perft(game: Game, depth: int) -> int:

@@ -140,38 +140,12 @@ class Geometry:
         self._windows: dict[int, _Windows] = {}
 
     def windows(self, size: int) -> dict[tuple[int, int, int, int], Window]:
-        """The :meth:`window` of each box for a ``size``×``size`` grid, as a mapping filled on demand."""
+        """The window of each box for a ``size``×``size`` grid (RULES.md §3), as a mapping
+        filled on demand (:class:`_Windows`)."""
         found = self._windows.get(size)
         if found is None:
             found = self._windows[size] = _Windows(self, size)
         return found
-
-    def window(self, size: int, box: tuple[int, int, int, int]) -> Window:
-        """The cells of the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
-
-        :param size: the side of the grid (4 in the standard game).
-        :param box: (top row, bottom row, left column, right column) of the piles,
-            from 0; the piles must already fit in ``size`` rows and columns.
-        :returns: the box, grown by one row above and below unless it already spans
-            ``size`` rows, and likewise for columns, cut to the frame.  A new pile
-            may go to an empty cell of this window (when adjacent to a pile); one
-            outside it would make the grid too large.  An empty box (top row below
-            the bottom row: no piles) gives the whole frame.  Cached.
-        """
-        return self.windows(size)[box]
-
-    def _make_window(self, size: int, box: tuple[int, int, int, int]) -> Window:
-        r0, r1, c0, c1 = box
-        last = self.frame - 1
-        if r0 > r1:
-            r0, r1, c0, c1 = 0, last, 0, last
-        else:
-            if r1 - r0 + 1 < size:
-                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
-            if c1 - c0 + 1 < size:
-                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        return Window(cells, frozenset(cells), tuple(map(int, cells)))
 
     @property
     def corner(self) -> str:
@@ -180,15 +154,34 @@ class Geometry:
 
 
 class _Windows(dict[tuple[int, int, int, int], Window]):
-    """box -> :class:`Window` for one grid size, computed on first use."""
+    """box -> :class:`Window` for one grid size, computed on first use: the cells of
+    the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
+
+    A box is (top row, bottom row, left column, right column) of the piles, from 0;
+    the piles already fit in ``size`` rows and columns.  Its window is the box, grown
+    by one row above and below unless it already spans ``size`` rows, and likewise
+    for columns, cut to the frame.  A new pile may go to an empty cell of the window
+    (when adjacent to a pile); one outside it would make the grid too large.  An
+    empty box (top row below the bottom row: no piles) gives the whole frame.
+    """
 
     def __init__(self, geo: Geometry, size: int) -> None:
         super().__init__()
-        self.geo = geo
+        self.last = geo.frame - 1
         self.size = size
 
     def __missing__(self, box: tuple[int, int, int, int]) -> Window:
-        window = self[box] = self.geo._make_window(self.size, box)
+        r0, r1, c0, c1 = box
+        last, size = self.last, self.size
+        if r0 > r1:
+            r0, r1, c0, c1 = 0, last, 0, last
+        else:
+            if r1 - r0 + 1 < size:
+                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+            if c1 - c0 + 1 < size:
+                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+        cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        window = self[box] = Window(cells, frozenset(cells), tuple(map(int, cells)))
         return window
 
 

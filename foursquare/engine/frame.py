@@ -85,21 +85,14 @@ class Frame:
         self.to_cell: list[Cell] = [CELLS[(i // f) * STRIDE + i % f] for i in cells]
         self.from_cell: dict[int, int] = {int(c): i for i, c in enumerate(self.to_cell)}
         self.centre = (f // 2) * f + f // 2
-        self.row_mask: list[int] = [_mask(line) for line in self.row_others]
-        self.col_mask: list[int] = [_mask(line) for line in self.col_others]
-        self.nbr_mask: list[int] = [_mask(line) for line in self.nbrs]
+        self.row_mask: list[int] = [sum(1 << i for i in line) for line in self.row_others]
+        self.col_mask: list[int] = [sum(1 << i for i in line) for line in self.col_others]
+        self.nbr_mask: list[int] = [sum(1 << i for i in line) for line in self.nbrs]
         col0 = sum(1 << (r * f) for r in range(f))
         lines = range(f)
         self.rows_band: list[list[int]] = [[((1 << f * (r1 - r0 + 1)) - 1) << f * r0 if r1 >= r0 else 0 for r1 in lines] for r0 in lines]
         self.cols_band: list[list[int]] = [[col0 * (((1 << (c1 - c0 + 1)) - 1) << c0) if c1 >= c0 else 0 for c1 in lines] for c0 in lines]
         self.every = (1 << (f * f)) - 1
-
-
-def _mask(indices: tuple[int, ...]) -> int:
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
 
 
 @functools.cache

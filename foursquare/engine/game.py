@@ -224,8 +224,6 @@ class Game:
         rules = game.rules
         geo = game._geo
         on_grid: list[Card] = []
-        rows: set[int] = set()
-        cols: set[int] = set()
         where = "Game.from_position"
         for name, spec in as_items(grid, where, "grid"):
             cell = as_cell(name, where, "each cell of grid")
@@ -247,10 +245,9 @@ class Game:
             game._rank[cell] = pile[-1] >> 2
             game._up[cell] = face_up
             game._down += not face_up
-            rows.add(cell >> 4)
-            cols.add(cell & 15)
             on_grid += pile
-        if rows and (max(rows) - min(rows) >= rules.size or max(cols) - min(cols) >= rules.size):
+        r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
+        if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
         if game._npiles > 1 and not game._connected():
             raise PositionError("the piles are not connected")

@@ -43,9 +43,8 @@ from ..engine.frame import frame_tables
 #: A range narrowing of one pile: (pile, lowest class, highest class).
 _Narrowing = tuple[int, int, int]
 
-_BITS: dict[int, list[tuple[int, ...]]] = {}
 #: The most masks the cells of which :func:`_bits_of` keeps for a grid of over 16 cells
-#: (emptied when full: a cache, the answers are the same).
+#: (the least recently used go first: a cache, the answers are the same).
 BITS_CACHE_MAX = 1 << 16
 #: The most positions the memo of one backward search (:func:`tail_patterns`) holds: when
 #: it holds this many and one more is to be kept, it is emptied first, in both search
@@ -54,28 +53,22 @@ BITS_CACHE_MAX = 1 << 16
 TAIL_MEMO_MAX = 1 << 19
 
 
+@functools.cache
 def _bits_of(N: int) -> Callable[[int], tuple[int, ...]]:
-    """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first."""
-    table = _BITS.get(N)
-    if table is None and N <= 16:
-        table = [()] * (1 << N)
-        for m in range(1, 1 << N):
-            low = m & -m
-            table[m] = (low.bit_length() - 1,) + table[m ^ low]
-        _BITS[N] = table
-    if table is not None:
-        return table.__getitem__
-    cache: dict[int, tuple[int, ...]] = {}
+    """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first (a
+    table up to 16 cells, else a bounded cache of the masks met)."""
+    if N > 16:
 
-    def bits(m: int) -> tuple[int, ...]:
-        t = cache.get(m)
-        if t is None:
-            if len(cache) >= BITS_CACHE_MAX:
-                cache.clear()
-            t = cache[m] = tuple(i for i in range(N) if m >> i & 1)
-        return t
+        @functools.lru_cache(maxsize=BITS_CACHE_MAX)
+        def bits(m: int) -> tuple[int, ...]:
+            return tuple(i for i in range(N) if m >> i & 1)
 
-    return bits
+        return bits
+    table: list[tuple[int, ...]] = [()] * (1 << N)
+    for m in range(1, 1 << N):
+        low = m & -m
+        table[m] = (low.bit_length() - 1,) + table[m ^ low]
+    return table.__getitem__
 
 
 @functools.cache

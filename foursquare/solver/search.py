@@ -190,12 +190,6 @@ def solve(
     if not isinstance(game, Game):  # a view hides the stock's order, which the solver needs (RULES.md §6)
         raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
     check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)
-    sol = _solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=score_at_most)
-    return sol if within_known_cards or game.is_over else within_known_cards_only(sol, len(game.deck), game.rules)
-
-
-def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at_most: int | None = None) -> Solution:
-    """:func:`solve`, with ``no-win`` meaning: no win within the known cards."""
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
@@ -208,14 +202,14 @@ def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at
     t0 = game.placed
     if t0 >= len(deck):
         raise PositionError("the next card is unknown: the solver needs the stock order")
-    if not fast_rules(rules):
+    if fast_rules(rules):
+        sol = run_search(Search(Board.of_game(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
+    else:
         from .reference import solve_with_engine
 
         status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest)
-        return ended(status, cards, cells, nodes, start, total)
-    board = Board.of_game(game)
-    ranks = [c >> 2 for c in deck]
-    return run_search(Search(board, ranks, t0, max_nodes, timeout, start), start, fewest)
+        sol = ended(status, cards, cells, nodes, start, total)
+    return sol if within_known_cards else within_known_cards_only(sol, len(deck), rules)
 
 
 def run_search(search: Search, start: float, fewest_cards: int = 0) -> Solution:

@@ -156,7 +156,6 @@ class Game:
         self._sees_all = rules.comparison is Comparison.ALL
         self._ties_count = rules.ties is Ties.COUNT
         self._self_flip = rules.self_flip
-        self._size = rules.size
         self._piles: dict[Cell, list[Card]] = {}  # cell -> cards bottom to top
         self._h = [0] * _SIZE  # pile height by cell
         self._rank = [0] * _SIZE  # rank of the top card by cell (0: no pile)
@@ -175,7 +174,6 @@ class Game:
         self._window = self._windows[self._box]  # the cells the box allows
         self._down = 0
         self._placed = 0
-        self._origin = 0  # cards on the grid before the first move of this history
         self._status: Status = _PLAYING
         self._reason: Reason | None = None
         self._score: int | None = None
@@ -257,7 +255,7 @@ class Game:
         if len(cards) > rules.deck_size:
             raise PositionError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
         game._deck = cards
-        game._placed = game._origin = len(on_grid)
+        game._placed = len(on_grid)
         game._end_of_turn()
         return game
 
@@ -480,7 +478,7 @@ class Game:
         r, col = c.row, c.column
         rows = max(r1, r) - min(r0, r) + 1
         cols = max(c1, col) - min(c0, col) + 1
-        n = self._size
+        n = self.rules.size
         span = f"{rows} rows" if rows > n else f"{cols} columns"
         return f"outside the {n}x{n} box (the grid would span {span})"
 

@@ -36,7 +36,6 @@ import time
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
 
 from ..engine.frame import frame_tables
 
@@ -105,25 +104,15 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
 
 
-class _Classes(NamedTuple):
-    """The tail cards' classes and the cards of each class that can be top cards (:func:`_tail_classes`).
-
-    :ivar xs: the class of each tail card.
-    :ivar top: the highest class (``HI``: twice the distinct tail ranks).
-    :ivar avail: ``avail[j][c]``: the cards of class ``c`` that can be top cards before
-        tail card ``j`` (the earlier cards and tail cards ``0 .. j - 1``).
-    :ivar prefix: ``prefix[j][c]``: those of class below ``c``.
-    """
-
-    xs: list[int]
-    top: int
-    avail: list[list[int]]
-    prefix: list[list[int]]
-
-
-def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> _Classes:
+def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> tuple[list[int], int, list[list[int]], list[list[int]]]:
     """The classes of the backward search of :func:`tail_patterns`: a top card only meets
-    tail cards, so its rank matters through its class (:func:`rank_classes`)."""
+    tail cards, so its rank matters through its class (:func:`rank_classes`).
+
+    :returns: ``(xs, top, avail, prefix)``: the class of each tail card; the highest
+        class (``HI``: twice the distinct tail ranks); ``avail[j][c]``, the cards of class
+        ``c`` that can be top cards before tail card ``j`` (the earlier cards and tail
+        cards ``0 .. j - 1``); ``prefix[j][c]``, those of class below ``c``.
+    """
     rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
     xs = [rank_class[v] for v in tail]
     HI = 2 * len(set(tail))
@@ -140,7 +129,7 @@ def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> _Classes:
         for v in a:
             p.append(p[-1] + v)
         prefix.append(p)
-    return _Classes(xs, HI, avail, prefix)
+    return xs, HI, avail, prefix
 
 
 def _full_patterns(k: int, stacks: int) -> list[list[int]]:
@@ -418,29 +407,21 @@ class _Enough(Exception):
     """A way back exists and no more is asked (``every`` false)."""
 
 
-class StackPatternRule(NamedTuple):
-    """The forward search's use of the stack patterns (:func:`stack_pattern_rule`).
-
-    :ivar in_force: whether the patterns rule anything out (not when every pattern
-        with at most the cards to spare is possible).
-    :ivar tail_start: the first tail card (``K - k``).
-    :ivar before: ``before[t][s]``: whether ``s`` cards still to stack after card
-        ``t - 1``, none of them in the tail yet, fit some possible pattern
-        (``t`` up to ``tail_start``).
-    :ivar inside: ``(tail cards placed, their pattern, cards still to stack)`` for
-        every beginning of a possible pattern.
-    """
-
-    in_force: bool
-    tail_start: int
-    before: list[list[bool]]
-    inside: set[tuple[int, int, int]]
-
-
-def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int) -> StackPatternRule:
+def stack_pattern_rule(
+    patterns: tuple[int, int], K: int, spare: int, last: int,
+) -> tuple[bool, int, list[list[bool]], set[tuple[int, int, int]]]:
     """The *stack patterns* rule for a win of exactly ``K`` cards: before the tail, the
     cards still to stack must leave room for a possible pattern; inside it, the cards
-    stacked so far must begin one.
+    stacked so far must begin one.  The forward search's use of the stack patterns,
+    ``(in_force, tail_start, before, inside)``:
+
+    - ``in_force``: whether the patterns rule anything out (not when every pattern
+      with at most the cards to spare is possible);
+    - ``tail_start``: the first tail card (``K - k``);
+    - ``before[t][s]``: whether ``s`` cards still to stack after card ``t - 1``, none
+      of them in the tail yet, fit some possible pattern (``t`` up to ``tail_start``);
+    - ``inside``: ``(tail cards placed, their pattern, cards still to stack)`` for
+      every beginning of a possible pattern.
 
     :param patterns: ``(set, k)``: the possible patterns of the last ``k`` cards
         (:func:`tail_patterns`, bit ``p`` for pattern ``p``).
@@ -459,4 +440,4 @@ def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int)
             for t in range(tail_start + 1)
         ]
         inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
-    return StackPatternRule(in_force, tail_start, before, inside)
+    return in_force, tail_start, before, inside

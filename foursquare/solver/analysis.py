@@ -510,38 +510,28 @@ class GameJudge:
         ``score`` there) scores ``score``: the deck cut after the cards it uses, the
         budgets below it not searched.  Keeps the answer: solved, or the bound one lower
         (no win left: ``no-win``), or the same ``unknown``; returns the search's result."""
-        total = self.game.rules.deck_size
-        cut = total - score  # the cards such a win uses
+        game = self.game
+        rules = game.rules
+        cut = rules.deck_size - score  # the cards such a win uses
         if cut <= i:  # it would be won already
             found = Solution(NO_WIN, None, (), 0, 0.0, None)
         else:
-            position = self._position(i, cut)
+            position = Game(game.deck[:cut], rules, game.deal)  # the position before move i + 1, the deck cut
+            for placement in self.played[:i]:
+                position.play(placement.cell)
             found = solve(position, max_nodes=max_nodes, timeout=timeout, score_at_most=score, within_known_cards=True)
         if found.status is SOLVED:
             self._record(i, found)
         elif found.status is NO_WIN:
-            if score > self._lowest_score(i):
+            # the lowest score a win could have: 0 (the whole deck used), or what is left
+            # when the grid runs out of room (RULES.md §5 point 4)
+            if score > (rules.deck_size - rules.room if rules.can_run_out_of_room else 0):
                 self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1), found)
             else:
                 self._record(i, Solution(NO_WIN, None, (), 0, 0.0, None), found)
         else:
             self._record(i, self.sols[i] or found, found)
         return found
-
-    def _lowest_score(self, i: int) -> int:
-        """The lowest score a win from position ``i`` could have: 0 (the whole deck
-        used), or what is left when the grid runs out of room (RULES.md §5 point 4)."""
-        rules = self.game.rules
-        return rules.deck_size - rules.room if rules.can_run_out_of_room else 0
-
-    def _position(self, i: int, cut: int | None = None) -> Game:
-        """The position before move ``i + 1``, with the deck cut after ``cut`` cards
-        (``None``: not cut)."""
-        game = self.game
-        position = Game(game.deck if cut is None else game.deck[:cut], game.rules, game.deal)
-        for placement in self.played[:i]:
-            position.play(placement.cell)
-        return position
 
     # ------------------------------------------------- what the positions prove
 
@@ -648,13 +638,11 @@ class GameJudge:
         for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
             before, after = sols[i], sols[i + 1]
             estimate = estimates[i] if i < len(estimates) else None
-            bot_cell = bot_chance = played_chance = None
+            bot_cell = bot_chance = None
             if estimate:
                 best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
                 bot_cell, bot_chance = str(best.cell), best.win_chance
-                for e in estimate:
-                    if e.cell == placement.cell:
-                        played_chance = e.win_chance
+            played_chance = next((e.win_chance for e in estimate or () if e.cell == placement.cell), None)
             reports.append(
                 MoveReport(
                     number=i + 1,

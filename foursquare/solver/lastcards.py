@@ -132,17 +132,6 @@ def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> tuple[list[int
     return xs, HI, avail, prefix
 
 
-def _full_patterns(k: int, stacks: int) -> list[list[int]]:
-    """``full[j][r]``: the set of every stack pattern of cards ``0 .. j`` (of ``k``) with at most ``r`` stacks."""
-    full = [[0] * (stacks + 1) for _ in range(k)]
-    for j in range(k):
-        for r in range(stacks + 1):
-            for pattern in range(1 << (j + 1)):
-                if pattern.bit_count() <= r:
-                    full[j][r] |= 1 << pattern
-    return full
-
-
 def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
     """Whether the piles ``narrowed`` can have different cards within their class ranges
     ``lo[p] .. hi[p]``, with ``av[c]`` cards of class ``c`` (the piles whose range is not
@@ -233,7 +222,8 @@ def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _
         known[key] = S
         return S
 
-    full = _full_patterns(k, stacks)
+    # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
+    full = [[sum(1 << p for p in range(2 << j) if p.bit_count() <= r) for r in range(stacks + 1)] for j in range(k)]
 
     def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
         """Whether the piles of ``om`` can have different cards within their ranges."""

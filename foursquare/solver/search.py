@@ -100,6 +100,7 @@ same results and node counts (:mod:`foursquare.solver.core`).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 
@@ -499,17 +500,31 @@ class Search:
         every = frame.every
         not_col0 = every & ~cols_band[0][0]
         not_colz = every & ~cols_band[F - 1][F - 1]
-        # Top cards by rank (rm[v]: the piles whose top card has rank v) and piles by height
-        # (hm[k]: the piles of k cards or more), kept up to date by make/unmake.
+        # Top cards by rank (rm[v]: the piles whose top card has rank v, ranks below top),
+        # piles by height (hm[k]: the piles of k cards or more, up to cap + 1), and the
+        # lowest and highest top card of each row and column (0, 0 for a line with no pile,
+        # for the forced-lines test), kept up to date by make/unmake.
         top = max(ranks + rk) + 2
-        rm, hm = _top_masks(h, rk, top, cap)
+        rm = [0] * top
+        hm = [0] * (cap + 2)
+        lo_r, hi_r, lo_c, hi_c = [0] * F, [0] * F, [0] * F, [0] * F
+        for q, height in enumerate(h):
+            if height:
+                rm[rk[q]] |= 1 << q
+                for k in range(1, height + 1):
+                    hm[k] |= 1 << q
+                for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
+                    lo_l[i] = min(lo_l[i] or top, rk[q])
+                    hi_l[i] = max(hi_l[i], rk[q])
 
         # The transposition key groups ranks by class (see rank_classes): runs of ranks
         # of one class, by the number of cards placed (made when first needed).
         groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
 
         def rank_runs(t: int) -> list[tuple[int, ...]]:
-            runs = groups[t] = _class_runs(rank_classes(ranks[t:K], max(ranks) + 2), top)  # a pile meets cards t .. K - 1 only
+            classes = rank_classes(ranks[t:K], max(ranks) + 2)  # a pile meets cards t .. K - 1 only
+            # the ranks 0 .. top - 1 in runs of one class each (classes are monotone), lowest first
+            runs = groups[t] = [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
             return runs
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
@@ -533,9 +548,6 @@ class Search:
             table = tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
             return table
 
-        # The lowest and highest top card of each row and column (0, 0 for a line
-        # with no pile), kept up to date by make/unmake for the forced-lines test.
-        lo_r, hi_r, lo_c, hi_c = _line_spans(h, rk, F, top)
 
         def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
             """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
@@ -754,44 +766,3 @@ class Search:
         found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm)
         path.reverse()
         return found
-
-
-def _top_masks(h: list[int], rk: list[int], top: int, cap: int) -> tuple[list[int], list[int]]:
-    """The search's top cards by rank (``rm[v]``: the piles whose top card has rank ``v``,
-    ranks below ``top``) and its piles by height (``hm[k]``: the piles of ``k`` cards or more,
-    up to ``cap + 1``), from the heights ``h`` and top ranks ``rk`` by board index."""
-    rm = [0] * top
-    hm = [0] * (cap + 2)
-    for q, height in enumerate(h):
-        if height:
-            rm[rk[q]] |= 1 << q
-            for k in range(1, height + 1):
-                hm[k] |= 1 << q
-    return rm, hm
-
-
-def _line_spans(h: list[int], rk: list[int], F: int, top: int) -> tuple[list[int], list[int], list[int], list[int]]:
-    """The lowest and highest top rank of each row and of each column of a frame ``F`` wide
-    (0, 0 for a line with no pile): ``(lo_r, hi_r, lo_c, hi_c)``, ranks below ``top``."""
-    lo_r = [0] * F
-    hi_r = [0] * F
-    lo_c = [0] * F
-    hi_c = [0] * F
-    for q, height in enumerate(h):
-        if height:
-            for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
-                lo_l[i] = min(lo_l[i] or top, rk[q])
-                hi_l[i] = max(hi_l[i], rk[q])
-    return lo_r, hi_r, lo_c, hi_c
-
-
-def _class_runs(classes: list[int], top: int) -> list[tuple[int, ...]]:
-    """The ranks ``0 .. top - 1`` in runs of one class each (``classes``: rank -> class,
-    monotone: :func:`~foursquare.solver.lastcards.rank_classes`), lowest first."""
-    runs: list[tuple[int, ...]] = []
-    for v in range(top):
-        if runs and classes[v] == classes[runs[-1][0]]:
-            runs[-1] += (v,)
-        else:
-            runs.append((v,))
-    return runs

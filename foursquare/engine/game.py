@@ -131,8 +131,9 @@ class Game:
     :ivar rules: the rule set (a :class:`~foursquare.Rules`).
     :ivar deal: the deal number, or ``None`` for a game from a deck.
     :raises ParseError: for a card that is not a card (a plain ``int`` too), or not in
-        the rule set's deck, or too many cards.
-    :raises PositionError: for a deck with a repeated card (a ``ValueError`` too).
+        the rule set's deck.
+    :raises PositionError: for a deck with a repeated card (a ``ValueError`` too), so
+        also for more cards than the rule set's deck holds.
     :raises RulesError: for ``rules`` that is no rule set nor a preset's name.
     :raises ArgumentError: for a deck that is not a sequence (text too).
     """
@@ -141,9 +142,7 @@ class Game:
         self.rules = rules = as_rules(rules, "Game")
         self.deal = None if deal is None else check_deal_number(deal)
         cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
-        self._check_cards(cards, "the deck")
-        if len(cards) > rules.deck_size:
-            raise ParseError(f"the deck has {len(cards)} cards; the {rules.label} deck has {rules.deck_size}")
+        self._check_cards(cards, "the deck")  # so no more cards than the deck's
         self._deck: list[Card] = cards
         self._geo = geometry(rules)
         self._n_cells = rules.size * rules.size
@@ -251,16 +250,15 @@ class Game:
             raise PositionError("the piles are not connected")
         rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         cards = on_grid + rest
-        game._check_cards(cards, "the position")
-        if len(cards) > rules.deck_size:
-            raise PositionError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
+        game._check_cards(cards, "the position")  # so no more cards than the deck's
         game._deck = cards
         game._placed = len(on_grid)
         game._end_of_turn()
         return game
 
     def _check_cards(self, cards: list[Card], what: str) -> None:
-        """Raise ParseError for a card outside the rule set's deck, PositionError for a card given twice (RULES.md §1)."""
+        """Raise ParseError for a card outside the rule set's deck, PositionError for a card given twice (RULES.md §1):
+        cards that pass are no more than the deck's."""
         if _deck_set(self.rules).issuperset(cards) and len(set(cards)) == len(cards):
             return
         seen: set[Card] = set()

@@ -11,7 +11,8 @@ import functools
 import re
 from typing import NamedTuple
 
-from ..errors import ArgumentError, ParseError, quote
+from ..errors import ParseError, quote
+from .cards import NotText
 from .rules import Adjacency, Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
@@ -21,7 +22,7 @@ COLUMN_LETTERS = "abcdefghijklmnop"
 _CELL_RE = re.compile(r"([a-p])([0-9]{1,2})", re.IGNORECASE | re.ASCII)
 
 
-class Cell(int):
+class Cell(NotText):
     """One cell of the frame; an ``int`` equal to ``row * 16 + column``.
 
     ``str(cell)`` is its name, like ``d4``; :attr:`row` and :attr:`column`
@@ -58,19 +59,6 @@ class Cell(int):
 
     def __repr__(self) -> str:
         return f"Cell({CELL_NAMES[self]!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            raise ArgumentError(
-                f"{self!r} == {other!r}: a Cell equals only a Cell; "
-                f"compare str(cell) with the text, or the cell with Cell.parse(text)"
-            )
-        return int.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = int.__hash__
 
     @classmethod
     def parse(cls, text: str) -> Cell:

@@ -437,8 +437,7 @@ class GameJudge:
             self._settle(through=i)
             self._report()
         if first < limit or self.max_nodes is None:
-            self._questions()
-        self._settle()
+            self._questions()  # it ends with every verdict settled, as the last position's pass does
         self.complete = True
         self._done = [True] * len(self._done)
         self._report()

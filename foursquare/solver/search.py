@@ -195,10 +195,8 @@ def solve(
     rules = game.rules
     total = rules.deck_size
     fewest = 0 if score_at_most is None else total - score_at_most  # the fewest cards a win can use
-    if game.status is Status.WON:
-        return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
-    if game.status is Status.LOST:
-        return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
+    if game.is_over:  # won: its score, proved; lost: no win
+        return ended(SOLVED if game.status is Status.WON else NO_WIN, total - (game.score or 0), (), 0, start, total)
     deck = game.deck
     t0 = game.placed
     if t0 >= len(deck):

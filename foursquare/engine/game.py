@@ -31,7 +31,7 @@ from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
 from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
+from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, geometry
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
@@ -107,7 +107,7 @@ _new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.
 _Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
 #: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
 _PileSpec = tuple[Sequence[Card | str], bool]
-_text_order = TEXT_ORDER.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
+_text_order = CELL_NAMES.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
 @functools.cache

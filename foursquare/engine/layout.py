@@ -76,11 +76,6 @@ class Cell(NotText):
 
 CELL_NAMES: list[str] = [COLUMN_LETTERS[i % STRIDE] + str(i // STRIDE + 1) for i in range(STRIDE * STRIDE)]
 CELLS: list[Cell] = [int.__new__(Cell, i) for i in range(STRIDE * STRIDE)]
-#: Sort key that orders cells as their names sort as text (RULES.md §9: ``c4`` < ``d3``).
-TEXT_ORDER: list[int] = [0] * (STRIDE * STRIDE)
-for _rank, _i in enumerate(sorted(range(STRIDE * STRIDE), key=CELL_NAMES.__getitem__)):
-    TEXT_ORDER[_i] = _rank
-del _rank, _i
 
 parse_cell = Cell.parse
 

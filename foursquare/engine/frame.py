@@ -28,12 +28,8 @@ from __future__ import annotations
 
 import functools
 
-from .layout import CELLS, STRIDE, Cell
+from .layout import CELLS, CORNER_STEPS, EDGE_STEPS, STRIDE, Cell
 from .rules import Adjacency, Rules
-
-#: Steps to the cells that share an edge, and to those that share only a corner.
-_EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-_CORNER_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 class Frame:
@@ -78,7 +74,7 @@ class Frame:
         self.col: list[int] = [i % f for i in cells]
         self.row_others: list[tuple[int, ...]] = [tuple(i - i % f + c for c in range(f) if c != i % f) for i in cells]
         self.col_others: list[tuple[int, ...]] = [tuple(r * f + i % f for r in range(f) if r != i // f) for i in cells]
-        steps = _EDGE_STEPS + (_CORNER_STEPS if adjacency is Adjacency.EDGE_OR_CORNER else ())
+        steps = EDGE_STEPS + (CORNER_STEPS if adjacency is Adjacency.EDGE_OR_CORNER else ())
         self.nbrs: list[tuple[int, ...]] = [
             tuple((i // f + dr) * f + i % f + dc for dr, dc in steps if 0 <= i // f + dr < f and 0 <= i % f + dc < f) for i in cells
         ]

@@ -74,6 +74,10 @@ class Cell(NotText):
         return CELLS[(int(m.group(2)) - 1) * STRIDE + COLUMN_LETTERS.index(m.group(1).lower())]
 
 
+#: Steps (rows, columns) to the cells that share an edge, and to those that share only
+#: a corner (RULES.md §3: where a new pile may go).
+EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+CORNER_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 CELL_NAMES: list[str] = [COLUMN_LETTERS[i % STRIDE] + str(i // STRIDE + 1) for i in range(STRIDE * STRIDE)]
 CELLS: list[Cell] = [int.__new__(Cell, i) for i in range(STRIDE * STRIDE)]
 
@@ -110,9 +114,7 @@ class Geometry:
         self.inside = [False] * (STRIDE * STRIDE)
         for cell in self.cells:
             self.inside[cell] = True
-        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        if diagonal:
-            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        steps = EDGE_STEPS + (CORNER_STEPS if diagonal else ())
         self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
         for cell in self.cells:
             r, c = divmod(cell, STRIDE)

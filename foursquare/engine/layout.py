@@ -87,14 +87,12 @@ parse_cell = Cell.parse
 class Window(NamedTuple):
     """The cells a card may go to, as far as the 4×4 box allows (RULES.md §3).
 
-    :ivar cells: the cells in reading order.
-    :ivar members: the same cells as a set, for membership tests.
-    :ivar indices: the same cells as plain ``int`` values, which index lists
-        faster than :class:`Cell` values do.
+    :ivar members: the cells as a set, for membership tests.
+    :ivar indices: the same cells in reading order as plain ``int`` values, which
+        index lists faster than :class:`Cell` values do.
     """
 
-    cells: tuple[Cell, ...]
-    members: frozenset[int]
+    members: frozenset[Cell]
     indices: tuple[int, ...]
 
 
@@ -165,8 +163,8 @@ class _Windows(dict[tuple[int, int, int, int], Window]):
                 r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
             if c1 - c0 + 1 < size:
                 c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        window = self[box] = Window(cells, frozenset(cells), tuple(map(int, cells)))
+        cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+        window = self[box] = Window(frozenset(cells), tuple(map(int, cells)))
         return window
 
 

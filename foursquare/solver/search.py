@@ -339,13 +339,11 @@ class Search:
         among cards ``t0 .. K - 2``.  When no such card exists, budget ``K`` fails.
         """
         b = self.b
-        n = b.n
         last = K - 1
-        if last < self.t0 or 2 * (n - 1) <= b.limit:
+        if last < self.t0 or 2 * (b.n - 1) <= b.limit:
             return True
         x = self.ranks[last]
-        pool = [self.ranks[i] for i in range(self.t0, last)]
-        pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
+        pool = self.ranks[self.t0 : last] + [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         return any(v <= x for v in pool) and any(v >= x for v in pool)
 
     def tail_patterns(self, K: int) -> tuple[int, int]:
@@ -425,10 +423,9 @@ class Search:
         slack = K - self.t0 - (n * n - b.p)
         if slack not in (0, 1) or K - 2 < self.t0:
             return True
-        tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
-        future = self.ranks[self.t0 : K - 2]
-        lo = min(tops + future, default=99)
-        hi = max(tops + future, default=0)
+        pool = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : K - 2]  # the tops now, the cards before the last two
+        lo = min(pool, default=99)
+        hi = max(pool, default=0)
         return not two_last_cut(self.ranks[K - 2], self.ranks[K - 1], lo, hi, n, b.limit, slack)
 
     def _search_budget_compiled(self, K: int, path: list[int], pats: tuple[int, int]) -> bool:

@@ -18,10 +18,8 @@ SUIT_CHARS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 MAX_RANK = 13
 
-_RANK_TEXT = {ch: value for value, ch in enumerate(RANK_CHARS) if value}
-_RANK_TEXT["10"] = 10
-_SUIT_TEXT = {ch: i for i, ch in enumerate(SUIT_CHARS)}
-_SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
+_RANK_TEXT = {**{ch: value for value, ch in enumerate(RANK_CHARS) if value}, "10": 10}
+_SUIT_TEXT = {ch: i % 4 for i, ch in enumerate(SUIT_CHARS + SUIT_SYMBOLS)}  # a letter or a symbol
 
 
 class NotText(int):

@@ -414,7 +414,6 @@ class GameJudge:
         self.seconds = [0.0] * n
         self.estimates: list[Sequence[Estimate] | None] = []
         self.complete = False
-        self._done = [False] * n
         self._spent = [False] * n  # the position's limit is used up
         self._asked: set[tuple[int, int]] = set()  # the questions answered (see _question)
         self._reported = 0
@@ -439,7 +438,6 @@ class GameJudge:
         if first < limit or self.max_nodes is None:
             self._questions()  # it ends with every verdict settled, as the last position's pass does
         self.complete = True
-        self._done = [True] * len(self._done)
         self._report()
 
     def _first(self, game: Game, parent: Solution | None, first: int) -> Solution:
@@ -606,7 +604,7 @@ class GameJudge:
         or searched for the last time."""
         if self.progress is None:
             return
-        done = sum(d or (s is not None and s.status is not UNKNOWN) for d, s in zip(self._done, self.sols, strict=True))
+        done = len(self.sols) if self.complete else sum(s is not None and s.status is not UNKNOWN for s in self.sols)
         while self._reported < done:
             self._reported += 1
             self.progress()

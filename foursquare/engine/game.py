@@ -706,8 +706,7 @@ class Game:
             self._rank[c] = 0
             up[c] = False
             self._remove_pile(c)
-        if deck_len < len(self._deck):
-            del self._deck[deck_len:]
+        del self._deck[deck_len:]  # the cards named by moves past a deck prefix
         self._box = box
         self._window = window
         self._down = down

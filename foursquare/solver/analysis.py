@@ -543,15 +543,6 @@ class GameJudge:
                 return sol.score, j
         return None
 
-    def _through(self, i: int, j: int) -> Solution:
-        """Position ``i``'s win through the later position ``j`` (solved): the moves
-        played from ``i`` to ``j``, then ``j``'s optimal win (optimal for ``i`` too
-        when the caller has shown that nothing scores more)."""
-        later = self.sols[j]
-        assert later is not None and later.status is SOLVED
-        moves = (*(p.cell for p in self.played[i:j]), *later.moves)
-        return Solution(SOLVED, later.score, moves, 0, 0.0, later.score)
-
     def _settle(self, through: int | None = None) -> None:
         """Settle with no search what the verdicts so far prove, over the positions up to
         ``through`` (``None``: all):
@@ -587,7 +578,8 @@ class GameJudge:
                 here, child = sols[i], sols[i + 1]
                 assert here is not None and child is not None
                 if here.status is UNKNOWN and child.status is SOLVED and here.max_score == child.score:
-                    self._record(i, self._through(i, i + 1))
+                    # the move played, then the child's optimal win (nothing scores more)
+                    self._record(i, Solution(SOLVED, child.score, (played[i].cell, *child.moves), 0, 0.0, child.score))
                     changed = True
 
     def _record(self, i: int, sol: Solution, searched: Solution | None = None) -> None:

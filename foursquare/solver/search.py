@@ -428,24 +428,6 @@ class Search:
         hi = max(pool, default=0)
         return not two_last_cut(self.ranks[K - 2], self.ranks[K - 1], lo, hi, n, b.limit, slack)
 
-    def _search_budget_compiled(self, K: int, path: list[int], pats: tuple[int, int]) -> bool:
-        """:meth:`search_budget` in the compiled core (foursquare/solver/_core.c, the same search).
-
-        :raises _Limit: when the node or time limit runs out.
-        """
-        assert self.core is not None
-        b = self.b
-        rules = b.rules
-        found, self.nodes, moves = self.core.search_budget(
-            b.F, b.n, b.cap, b.limit, rules.room if rules.can_run_out_of_room else -1, int(rules.layout is LayoutKind.FLOATING),
-            b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0, K, pats[0], pats[1],
-            self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline, self.tt_max,
-        )
-        if found < 0:
-            raise _Limit
-        path[:] = moves
-        return bool(found == 1)
-
     def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:  # noqa: C901 — its count is that of dfs, nested for speed (closures over the tables below); mirrored in _core.c's search_budget
         """Depth-first search for a win with exactly ``K`` cards from the board's position.
 
@@ -463,9 +445,17 @@ class Search:
 
         :raises _Limit: when the node or time limit runs out.
         """
-        if self.core is not None:
-            return self._search_budget_compiled(K, path, pats)
         b = self.b
+        if self.core is not None:  # in the compiled core (foursquare/solver/_core.c, the same search)
+            found, self.nodes, moves = self.core.search_budget(
+                b.F, b.n, b.cap, b.limit, b.rules.room if b.rules.can_run_out_of_room else -1,
+                int(b.rules.layout is LayoutKind.FLOATING), b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0,
+                K, pats[0], pats[1], self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline, self.tt_max,
+            )
+            if found < 0:
+                raise _Limit
+            path[:] = moves
+            return bool(found == 1)
         F = b.F
         n = b.n
         n2 = n * n

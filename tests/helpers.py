@@ -122,6 +122,13 @@ class _MixedResult(Result):
         return self.output_bytes.decode(self.runner.charset, "replace").replace("\r\n", "\n")
 
 
+def play_moves(game: Game, cells: Iterable[str]) -> Game:
+    """Play each cell in turn on ``game`` and return it."""
+    for cell in cells:
+        game.play(cell)
+    return game
+
+
 def invoke(args: Sequence[object], input: str | bytes | None = None, **kwargs: Any) -> Result:
     """Run ``foursquare ARGS...`` in-process through Click's CliRunner.
 

@@ -26,13 +26,19 @@ from .cards import CARDS, Card
 from .layout import CELLS, Cell
 
 _T = TypeVar("_T")
+_C = TypeVar("_C", Card, Cell)
 
 
-def not_a(where: str, what: str, name: str, expected: str, value: object) -> ParseError:
-    """The :class:`ParseError` for a ``what`` (card, cell) argument ``name`` of ``where``
-    that is not one, in the words of the text readers: ``Game.play: not a cell: 44
-    (int; cell must be a Cell or a cell's name like d4)``."""
-    return ParseError(f"{where}: not a {what}: {quote(value)} ({type(value).__name__}; {name} must be {expected})")
+def _as(value: object, kind: type[_C], table: list[_C], where: str, name: str, expected: str) -> _C:
+    """``value`` as a ``kind`` (:class:`Card` or :class:`Cell`): one as it is, text read
+    with ``kind.parse``; anything else, a plain ``int`` too, is a :class:`ParseError` in
+    the words of the text readers: ``Game.play: not a cell: 44 (int; cell must be a Cell
+    or a cell's name like d4)``."""
+    if isinstance(value, kind):
+        return table[value]
+    if isinstance(value, str):
+        return kind.parse(value)
+    raise ParseError(f"{where}: not a {kind.__name__.lower()}: {quote(value)} ({type(value).__name__}; {name} must be {expected})")
 
 
 def as_cell(cell: Cell | str, where: str, name: str = "cell") -> Cell:
@@ -42,11 +48,7 @@ def as_cell(cell: Cell | str, where: str, name: str = "cell") -> Cell:
         plain ``int`` too, since which cell it means is unclear (``Cell(n)`` is cell
         number ``n``, ``row * 16 + column``).
     """
-    if isinstance(cell, Cell):
-        return CELLS[cell]
-    if isinstance(cell, str):
-        return Cell.parse(cell)
-    raise not_a(where, "cell", name, "a Cell or a cell's name like d4", cell)
+    return _as(cell, Cell, CELLS, where, name, "a Cell or a cell's name like d4")
 
 
 def as_card(card: Card | str, where: str, name: str = "card") -> Card:
@@ -55,11 +57,7 @@ def as_card(card: Card | str, where: str, name: str = "card") -> Card:
     :raises ParseError: for text that is not a card, and for anything else, a plain
         ``int`` too (``Card(n)`` is the card of number ``n``, ``rank * 4 + suit``).
     """
-    if isinstance(card, Card):
-        return CARDS[card]
-    if isinstance(card, str):
-        return Card.parse(card)
-    raise not_a(where, "card", name, "a Card or a card's text like 7H", card)
+    return _as(card, Card, CARDS, where, name, "a Card or a card's text like 7H")
 
 
 def _whole(minimum: int | None = None, none: str | None = None) -> tuple[Callable[[object], bool], str]:

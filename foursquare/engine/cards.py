@@ -18,13 +18,34 @@ SUIT_CHARS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 MAX_RANK = 13
 
-_RANK_TEXT = {ch: value for value, ch in enumerate(RANK_CHARS) if value}
-_RANK_TEXT["10"] = 10
-_SUIT_TEXT = {ch: i for i, ch in enumerate(SUIT_CHARS)}
-_SUIT_TEXT.update({ch: i for i, ch in enumerate(SUIT_SYMBOLS)})
+_RANK_TEXT = {**{ch: value for value, ch in enumerate(RANK_CHARS) if value}, "10": 10}
+_SUIT_TEXT = {ch: i % 4 for i, ch in enumerate(SUIT_CHARS + SUIT_SYMBOLS)}  # a letter or a symbol
 
 
-class Card(int):
+class NotText(int):
+    """An ``int`` that refuses to be compared with text (a :class:`Card`, a
+    :class:`~foursquare.engine.layout.Cell`): ``card == "2D"`` raises an
+    :class:`~foursquare.errors.ArgumentError` (a ``TypeError``) that says what to
+    compare, rather than being silently ``False``."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            kind = type(self).__name__
+            raise ArgumentError(
+                f"{self!r} == {other!r}: a {kind} equals only a {kind}; "
+                f"compare str({kind.lower()}) with the text, or the {kind.lower()} with {kind}.parse(text)"
+            )
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
+
+class Card(NotText):
     """One card; an ``int`` equal to ``rank * 4 + suit``.
 
     Build one with :func:`card`, :meth:`Card.parse` or ``Card(value)``;
@@ -61,19 +82,6 @@ class Card(int):
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            raise ArgumentError(
-                f"{self!r} == {other!r}: a Card equals only a Card; "
-                f"compare str(card) with the text, or the card with Card.parse(text)"
-            )
-        return int.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = int.__hash__
 
     def symbol(self) -> str:
         """The text with a suit symbol and ``10`` for ten, e.g. ``10♦``."""

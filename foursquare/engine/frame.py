@@ -28,12 +28,8 @@ from __future__ import annotations
 
 import functools
 
-from .layout import CELLS, STRIDE, Cell
+from .layout import CELLS, CORNER_STEPS, EDGE_STEPS, STRIDE, Cell
 from .rules import Adjacency, Rules
-
-#: Steps to the cells that share an edge, and to those that share only a corner.
-_EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-_CORNER_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 class Frame:
@@ -78,28 +74,21 @@ class Frame:
         self.col: list[int] = [i % f for i in cells]
         self.row_others: list[tuple[int, ...]] = [tuple(i - i % f + c for c in range(f) if c != i % f) for i in cells]
         self.col_others: list[tuple[int, ...]] = [tuple(r * f + i % f for r in range(f) if r != i // f) for i in cells]
-        steps = _EDGE_STEPS + (_CORNER_STEPS if adjacency is Adjacency.EDGE_OR_CORNER else ())
+        steps = EDGE_STEPS + (CORNER_STEPS if adjacency is Adjacency.EDGE_OR_CORNER else ())
         self.nbrs: list[tuple[int, ...]] = [
             tuple((i // f + dr) * f + i % f + dc for dr, dc in steps if 0 <= i // f + dr < f and 0 <= i % f + dc < f) for i in cells
         ]
         self.to_cell: list[Cell] = [CELLS[(i // f) * STRIDE + i % f] for i in cells]
         self.from_cell: dict[int, int] = {int(c): i for i, c in enumerate(self.to_cell)}
         self.centre = (f // 2) * f + f // 2
-        self.row_mask: list[int] = [_mask(line) for line in self.row_others]
-        self.col_mask: list[int] = [_mask(line) for line in self.col_others]
-        self.nbr_mask: list[int] = [_mask(line) for line in self.nbrs]
+        self.row_mask: list[int] = [sum(1 << i for i in line) for line in self.row_others]
+        self.col_mask: list[int] = [sum(1 << i for i in line) for line in self.col_others]
+        self.nbr_mask: list[int] = [sum(1 << i for i in line) for line in self.nbrs]
         col0 = sum(1 << (r * f) for r in range(f))
         lines = range(f)
         self.rows_band: list[list[int]] = [[((1 << f * (r1 - r0 + 1)) - 1) << f * r0 if r1 >= r0 else 0 for r1 in lines] for r0 in lines]
         self.cols_band: list[list[int]] = [[col0 * (((1 << (c1 - c0 + 1)) - 1) << c0) if c1 >= c0 else 0 for c1 in lines] for c0 in lines]
         self.every = (1 << (f * f)) - 1
-
-
-def _mask(indices: tuple[int, ...]) -> int:
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
 
 
 @functools.cache

@@ -4,8 +4,8 @@
 value, with legal cells, :meth:`Game.play` / :meth:`Game.undo` as a stack, a
 copy, and the outcome.  Each rule lives in one method:
 
-- §3 placement: :meth:`Game._is_open` (explained by :meth:`Game.why_illegal`;
-  :meth:`Game.play` writes the same test out for speed);
+- §3 placement: :meth:`Game.why_illegal` (:meth:`Game.play` and
+  :meth:`Game.legal_cells` write the same test out for speed);
 - §4 flip: :meth:`Game._flip_line`, once for the row and once for the column;
 - §5 end of the turn: :meth:`Game._end_of_turn`;
 - §6 information: :class:`PlayerView` (also importable from
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -31,7 +31,7 @@ from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
 from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .layout import CELLS, STRIDE, TEXT_ORDER, Cell, Window, geometry
+from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, geometry
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
@@ -98,11 +98,6 @@ def _file_text(where: str, text: object, source: object) -> None:
 
 
 _PLAYING = Status.PLAYING
-_WON = Status.WON
-_LOST = Status.LOST
-_TOO_MANY = Reason.TOO_MANY_FACE_DOWN
-_STOCK_EMPTY = Reason.STOCK_EMPTY
-_NO_PLACEMENT = Reason.NO_PLACEMENT
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
@@ -112,7 +107,7 @@ _new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.
 _Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
 #: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
 _PileSpec = tuple[Sequence[Card | str], bool]
-_text_order = TEXT_ORDER.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
+_text_order = CELL_NAMES.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
 @functools.cache
@@ -136,8 +131,9 @@ class Game:
     :ivar rules: the rule set (a :class:`~foursquare.Rules`).
     :ivar deal: the deal number, or ``None`` for a game from a deck.
     :raises ParseError: for a card that is not a card (a plain ``int`` too), or not in
-        the rule set's deck, or too many cards.
-    :raises PositionError: for a deck with a repeated card (a ``ValueError`` too).
+        the rule set's deck.
+    :raises PositionError: for a deck with a repeated card (a ``ValueError`` too), so
+        also for more cards than the rule set's deck holds.
     :raises RulesError: for ``rules`` that is no rule set nor a preset's name.
     :raises ArgumentError: for a deck that is not a sequence (text too).
     """
@@ -146,9 +142,7 @@ class Game:
         self.rules = rules = as_rules(rules, "Game")
         self.deal = None if deal is None else check_deal_number(deal)
         cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
-        self._check_cards(cards, "the deck")
-        if len(cards) > rules.deck_size:
-            raise ParseError(f"the deck has {len(cards)} cards; the {rules.label} deck has {rules.deck_size}")
+        self._check_cards(cards, "the deck")  # so no more cards than the deck's
         self._deck: list[Card] = cards
         self._geo = geometry(rules)
         self._n_cells = rules.size * rules.size
@@ -161,7 +155,6 @@ class Game:
         self._sees_all = rules.comparison is Comparison.ALL
         self._ties_count = rules.ties is Ties.COUNT
         self._self_flip = rules.self_flip
-        self._size = rules.size
         self._piles: dict[Cell, list[Card]] = {}  # cell -> cards bottom to top
         self._h = [0] * _SIZE  # pile height by cell
         self._rank = [0] * _SIZE  # rank of the top card by cell (0: no pile)
@@ -171,7 +164,6 @@ class Game:
         # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
         self._rows: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each row
         self._cols: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each column
-        self._neighbours = self._geo.neighbours
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
         # May the next card go there, as far as piles and neighbours go: every cell
         # of the frame before the first card; then a pile with room, or an empty
@@ -181,7 +173,6 @@ class Game:
         self._window = self._windows[self._box]  # the cells the box allows
         self._down = 0
         self._placed = 0
-        self._origin = 0  # cards on the grid before the first move of this history
         self._status: Status = _PLAYING
         self._reason: Reason | None = None
         self._score: int | None = None
@@ -230,8 +221,6 @@ class Game:
         rules = game.rules
         geo = game._geo
         on_grid: list[Card] = []
-        rows: set[int] = set()
-        cols: set[int] = set()
         where = "Game.from_position"
         for name, spec in as_items(grid, where, "grid"):
             cell = as_cell(name, where, "each cell of grid")
@@ -253,25 +242,23 @@ class Game:
             game._rank[cell] = pile[-1] >> 2
             game._up[cell] = face_up
             game._down += not face_up
-            rows.add(cell >> 4)
-            cols.add(cell & 15)
             on_grid += pile
-        if rows and (max(rows) - min(rows) >= rules.size or max(cols) - min(cols) >= rules.size):
+        r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
+        if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
         if game._npiles > 1 and not game._connected():
             raise PositionError("the piles are not connected")
         rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         cards = on_grid + rest
-        game._check_cards(cards, "the position")
-        if len(cards) > rules.deck_size:
-            raise PositionError(f"the position has {len(cards)} cards; the deck has {rules.deck_size}")
+        game._check_cards(cards, "the position")  # so no more cards than the deck's
         game._deck = cards
-        game._placed = game._origin = len(on_grid)
+        game._placed = len(on_grid)
         game._end_of_turn()
         return game
 
     def _check_cards(self, cards: list[Card], what: str) -> None:
-        """Raise ParseError for a card outside the rule set's deck, PositionError for a card given twice (RULES.md §1)."""
+        """Raise ParseError for a card outside the rule set's deck, PositionError for a card given twice (RULES.md §1):
+        cards that pass are no more than the deck's."""
         if _deck_set(self.rules).issuperset(cards) and len(set(cards)) == len(cards):
             return
         seen: set[Card] = set()
@@ -297,18 +284,11 @@ class Game:
     def copy(self) -> Game:
         """An independent copy with the same position and history."""
         new = object.__new__(Game)
-        new.__dict__.update(self.__dict__)
-        new._deck = list(self._deck)
-        new._h = list(self._h)
-        new._rank = list(self._rank)
-        new._up = list(self._up)
+        # every list of the state copied (the shared tables are tuples, dicts or objects)
+        new.__dict__.update({k: list(v) if type(v) is list else v for k, v in self.__dict__.items()})
         new._piles = {c: list(p) for c, p in self._piles.items()}
         new._rows = [list(r) for r in self._rows]
         new._cols = [list(c) for c in self._cols]
-        new._nb = list(self._nb)
-        new._open = list(self._open)
-        new._moves = list(self._moves)
-        new._undo = list(self._undo)
         return new
 
     # -------------------------------------------------------------- the state
@@ -481,7 +461,10 @@ class Game:
             return f"the game is over ({self._outcome_text()})"
         if not self._geo.inside[c]:
             return f"outside the frame ({self._geo.corner})"
-        if self._is_open(c):
+        # RULES.md §3: the first card may go to any cell of the frame; later cards on a pile
+        # with fewer than pile_cap cards, or to an empty cell next to a pile (``_open``),
+        # inside the window the box allows (the piles still fit in size rows and columns)
+        if self._open[c] and c in self._window.members:
             return None
         if self._h[c]:
             return f"the pile there is full ({self._cap} cards)"
@@ -493,20 +476,9 @@ class Game:
         r, col = c.row, c.column
         rows = max(r1, r) - min(r0, r) + 1
         cols = max(c1, col) - min(c0, col) + 1
-        n = self._size
+        n = self.rules.size
         span = f"{rows} rows" if rows > n else f"{cols} columns"
         return f"outside the {n}x{n} box (the grid would span {span})"
-
-    def _is_open(self, c: int) -> bool:
-        """RULES.md §3: whether the next card of a running game may go to cell ``c``.
-
-        The first card may go to any cell of the frame.  Later cards may go on a
-        pile with fewer than ``pile_cap`` cards, or to an empty cell next to a
-        pile: ``_open`` says which cells these are.  The cell must also lie in the
-        window the box allows, so that the piles still fit in ``size`` rows and
-        columns (with no pile yet, the window is the whole frame).
-        """
-        return self._open[c] and c in self._window.members
 
     def is_legal(self, cell: Cell | str) -> bool:
         """Whether the next card may go to ``cell`` (RULES.md §3).
@@ -539,7 +511,7 @@ class Game:
             plain ``int`` too: ``Cell(n)`` and ``Card(n)`` say which number is meant).
         """
         c = cell if type(cell) is Cell else as_cell(cell, "Game.play")
-        # The test of _is_open, written out: this runs once per placement.
+        # The test of why_illegal, written out: this runs once per placement.
         if self._status is not _PLAYING or not (self._open[c] and c in self._window.members):
             raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
@@ -625,7 +597,7 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._neighbours[c]:
+        for n in self._geo.neighbours[c]:
             nb[n] += 1
             if not h[n]:
                 is_open[n] = True
@@ -639,7 +611,7 @@ class Game:
         nb = self._nb
         h = self._h
         is_open = self._open
-        for n in self._neighbours[c]:
+        for n in self._geo.neighbours[c]:
             nb[n] -= 1
             if not nb[n] and not h[n]:
                 is_open[n] = False
@@ -699,13 +671,13 @@ class Game:
         :attr:`~foursquare.engine.rules.Rules.can_run_out_of_room` test it.
         """
         if self._npiles == self._n_cells and self._down == 0:
-            self._status, self._reason, self._score = _WON, None, self._total - self._placed
+            self._status, self._reason, self._score = Status.WON, None, self._total - self._placed
         elif self._down > self._limit:
-            self._status, self._reason, self._score = _LOST, _TOO_MANY, None
+            self._status, self._reason, self._score = Status.LOST, Reason.TOO_MANY_FACE_DOWN, None
         elif self._placed >= self._total:
-            self._status, self._reason, self._score = _LOST, _STOCK_EMPTY, None
+            self._status, self._reason, self._score = Status.LOST, Reason.STOCK_EMPTY, None
         elif self._placed == self._room:
-            self._status, self._reason, self._score = _LOST, _NO_PLACEMENT, None
+            self._status, self._reason, self._score = Status.LOST, Reason.NO_PLACEMENT, None
         else:
             self._status, self._reason, self._score = _PLAYING, None, None
 
@@ -734,8 +706,7 @@ class Game:
             self._rank[c] = 0
             up[c] = False
             self._remove_pile(c)
-        if deck_len < len(self._deck):
-            del self._deck[deck_len:]
+        del self._deck[deck_len:]  # the cards named by moves past a deck prefix
         self._box = box
         self._window = window
         self._down = down
@@ -842,16 +813,6 @@ class PlayerView:
         rng.shuffle(rest)
         stock = ([self.next_card] if self.next_card is not None else []) + rest
         return Game.from_position(self.grid, stock, self.rules)  # a Pile is the pair (cards, face up?)
-
-
-def play_moves(game: Game, cells: Iterable[Cell | str]) -> Game:
-    """Play each cell in turn on ``game`` and return it (a convenience for tests and scripts).
-
-    :raises IllegalMoveError: at the first illegal cell.
-    """
-    for cell in cells:
-        game.play(cell)
-    return game
 
 
 def perft(game: Game, depth: int) -> int:

@@ -11,7 +11,8 @@ import functools
 import re
 from typing import NamedTuple
 
-from ..errors import ArgumentError, ParseError, quote
+from ..errors import ParseError, quote
+from .cards import NotText
 from .rules import Adjacency, Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
@@ -21,7 +22,7 @@ COLUMN_LETTERS = "abcdefghijklmnop"
 _CELL_RE = re.compile(r"([a-p])([0-9]{1,2})", re.IGNORECASE | re.ASCII)
 
 
-class Cell(int):
+class Cell(NotText):
     """One cell of the frame; an ``int`` equal to ``row * 16 + column``.
 
     ``str(cell)`` is its name, like ``d4``; :attr:`row` and :attr:`column`
@@ -59,19 +60,6 @@ class Cell(int):
     def __repr__(self) -> str:
         return f"Cell({CELL_NAMES[self]!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            raise ArgumentError(
-                f"{self!r} == {other!r}: a Cell equals only a Cell; "
-                f"compare str(cell) with the text, or the cell with Cell.parse(text)"
-            )
-        return int.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = int.__hash__
-
     @classmethod
     def parse(cls, text: str) -> Cell:
         """Read a cell name such as ``d4`` (either case, white space around it ignored).
@@ -86,13 +74,12 @@ class Cell(int):
         return CELLS[(int(m.group(2)) - 1) * STRIDE + COLUMN_LETTERS.index(m.group(1).lower())]
 
 
+#: Steps (rows, columns) to the cells that share an edge, and to those that share only
+#: a corner (RULES.md §3: where a new pile may go).
+EDGE_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+CORNER_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 CELL_NAMES: list[str] = [COLUMN_LETTERS[i % STRIDE] + str(i // STRIDE + 1) for i in range(STRIDE * STRIDE)]
 CELLS: list[Cell] = [int.__new__(Cell, i) for i in range(STRIDE * STRIDE)]
-#: Sort key that orders cells as their names sort as text (RULES.md §9: ``c4`` < ``d3``).
-TEXT_ORDER: list[int] = [0] * (STRIDE * STRIDE)
-for _rank, _i in enumerate(sorted(range(STRIDE * STRIDE), key=CELL_NAMES.__getitem__)):
-    TEXT_ORDER[_i] = _rank
-del _rank, _i
 
 parse_cell = Cell.parse
 
@@ -100,14 +87,12 @@ parse_cell = Cell.parse
 class Window(NamedTuple):
     """The cells a card may go to, as far as the 4×4 box allows (RULES.md §3).
 
-    :ivar cells: the cells in reading order.
-    :ivar members: the same cells as a set, for membership tests.
-    :ivar indices: the same cells as plain ``int`` values, which index lists
-        faster than :class:`Cell` values do.
+    :ivar members: the cells as a set, for membership tests.
+    :ivar indices: the same cells in reading order as plain ``int`` values, which
+        index lists faster than :class:`Cell` values do.
     """
 
-    cells: tuple[Cell, ...]
-    members: frozenset[int]
+    members: frozenset[Cell]
     indices: tuple[int, ...]
 
 
@@ -127,9 +112,7 @@ class Geometry:
         self.inside = [False] * (STRIDE * STRIDE)
         for cell in self.cells:
             self.inside[cell] = True
-        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        if diagonal:
-            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        steps = EDGE_STEPS + (CORNER_STEPS if diagonal else ())
         self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
         for cell in self.cells:
             r, c = divmod(cell, STRIDE)
@@ -140,38 +123,12 @@ class Geometry:
         self._windows: dict[int, _Windows] = {}
 
     def windows(self, size: int) -> dict[tuple[int, int, int, int], Window]:
-        """The :meth:`window` of each box for a ``size``×``size`` grid, as a mapping filled on demand."""
+        """The window of each box for a ``size``×``size`` grid (RULES.md §3), as a mapping
+        filled on demand (:class:`_Windows`)."""
         found = self._windows.get(size)
         if found is None:
             found = self._windows[size] = _Windows(self, size)
         return found
-
-    def window(self, size: int, box: tuple[int, int, int, int]) -> Window:
-        """The cells of the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
-
-        :param size: the side of the grid (4 in the standard game).
-        :param box: (top row, bottom row, left column, right column) of the piles,
-            from 0; the piles must already fit in ``size`` rows and columns.
-        :returns: the box, grown by one row above and below unless it already spans
-            ``size`` rows, and likewise for columns, cut to the frame.  A new pile
-            may go to an empty cell of this window (when adjacent to a pile); one
-            outside it would make the grid too large.  An empty box (top row below
-            the bottom row: no piles) gives the whole frame.  Cached.
-        """
-        return self.windows(size)[box]
-
-    def _make_window(self, size: int, box: tuple[int, int, int, int]) -> Window:
-        r0, r1, c0, c1 = box
-        last = self.frame - 1
-        if r0 > r1:
-            r0, r1, c0, c1 = 0, last, 0, last
-        else:
-            if r1 - r0 + 1 < size:
-                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
-            if c1 - c0 + 1 < size:
-                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        cells = tuple(CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
-        return Window(cells, frozenset(cells), tuple(map(int, cells)))
 
     @property
     def corner(self) -> str:
@@ -180,15 +137,34 @@ class Geometry:
 
 
 class _Windows(dict[tuple[int, int, int, int], Window]):
-    """box -> :class:`Window` for one grid size, computed on first use."""
+    """box -> :class:`Window` for one grid size, computed on first use: the cells of
+    the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
+
+    A box is (top row, bottom row, left column, right column) of the piles, from 0;
+    the piles already fit in ``size`` rows and columns.  Its window is the box, grown
+    by one row above and below unless it already spans ``size`` rows, and likewise
+    for columns, cut to the frame.  A new pile may go to an empty cell of the window
+    (when adjacent to a pile); one outside it would make the grid too large.  An
+    empty box (top row below the bottom row: no piles) gives the whole frame.
+    """
 
     def __init__(self, geo: Geometry, size: int) -> None:
         super().__init__()
-        self.geo = geo
+        self.last = geo.frame - 1
         self.size = size
 
     def __missing__(self, box: tuple[int, int, int, int]) -> Window:
-        window = self[box] = self.geo._make_window(self.size, box)
+        r0, r1, c0, c1 = box
+        last, size = self.last, self.size
+        if r0 > r1:
+            r0, r1, c0, c1 = 0, last, 0, last
+        else:
+            if r1 - r0 + 1 < size:
+                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+            if c1 - c0 + 1 < size:
+                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+        cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+        window = self[box] = Window(frozenset(cells), tuple(map(int, cells)))
         return window
 
 

@@ -179,10 +179,7 @@ class Rules:
                 f"rules: unknown parameter {quote(unknown[0])} (known: {', '.join(self.parameters())})"
             )
         new = dataclasses.replace(self, name=None, **changes)
-        for preset in PRESETS.values():
-            if preset == new:
-                return preset
-        return new
+        return next((preset for preset in PRESETS.values() if preset == new), new)
 
 
 #: The standard rules (RULES.md): 40 cards, a 4x4 grid, at most 4 cards a pile.

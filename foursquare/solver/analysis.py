@@ -414,7 +414,6 @@ class GameJudge:
         self.seconds = [0.0] * n
         self.estimates: list[Sequence[Estimate] | None] = []
         self.complete = False
-        self._done = [False] * n
         self._spent = [False] * n  # the position's limit is used up
         self._asked: set[tuple[int, int]] = set()  # the questions answered (see _question)
         self._reported = 0
@@ -437,10 +436,8 @@ class GameJudge:
             self._settle(through=i)
             self._report()
         if first < limit or self.max_nodes is None:
-            self._questions()
-        self._settle()
+            self._questions()  # it ends with every verdict settled, as the last position's pass does
         self.complete = True
-        self._done = [True] * len(self._done)
         self._report()
 
     def _first(self, game: Game, parent: Solution | None, first: int) -> Solution:
@@ -510,38 +507,28 @@ class GameJudge:
         ``score`` there) scores ``score``: the deck cut after the cards it uses, the
         budgets below it not searched.  Keeps the answer: solved, or the bound one lower
         (no win left: ``no-win``), or the same ``unknown``; returns the search's result."""
-        total = self.game.rules.deck_size
-        cut = total - score  # the cards such a win uses
+        game = self.game
+        rules = game.rules
+        cut = rules.deck_size - score  # the cards such a win uses
         if cut <= i:  # it would be won already
             found = Solution(NO_WIN, None, (), 0, 0.0, None)
         else:
-            position = self._position(i, cut)
+            position = Game(game.deck[:cut], rules, game.deal)  # the position before move i + 1, the deck cut
+            for placement in self.played[:i]:
+                position.play(placement.cell)
             found = solve(position, max_nodes=max_nodes, timeout=timeout, score_at_most=score, within_known_cards=True)
         if found.status is SOLVED:
             self._record(i, found)
         elif found.status is NO_WIN:
-            if score > self._lowest_score(i):
+            # the lowest score a win could have: 0 (the whole deck used), or what is left
+            # when the grid runs out of room (RULES.md §5 point 4)
+            if score > (rules.deck_size - rules.room if rules.can_run_out_of_room else 0):
                 self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1), found)
             else:
                 self._record(i, Solution(NO_WIN, None, (), 0, 0.0, None), found)
         else:
             self._record(i, self.sols[i] or found, found)
         return found
-
-    def _lowest_score(self, i: int) -> int:
-        """The lowest score a win from position ``i`` could have: 0 (the whole deck
-        used), or what is left when the grid runs out of room (RULES.md §5 point 4)."""
-        rules = self.game.rules
-        return rules.deck_size - rules.room if rules.can_run_out_of_room else 0
-
-    def _position(self, i: int, cut: int | None = None) -> Game:
-        """The position before move ``i + 1``, with the deck cut after ``cut`` cards
-        (``None``: not cut)."""
-        game = self.game
-        position = Game(game.deck if cut is None else game.deck[:cut], game.rules, game.deal)
-        for placement in self.played[:i]:
-            position.play(placement.cell)
-        return position
 
     # ------------------------------------------------- what the positions prove
 
@@ -555,15 +542,6 @@ class GameJudge:
                 assert sol.score is not None
                 return sol.score, j
         return None
-
-    def _through(self, i: int, j: int) -> Solution:
-        """Position ``i``'s win through the later position ``j`` (solved): the moves
-        played from ``i`` to ``j``, then ``j``'s optimal win (optimal for ``i`` too
-        when the caller has shown that nothing scores more)."""
-        later = self.sols[j]
-        assert later is not None and later.status is SOLVED
-        moves = (*(p.cell for p in self.played[i:j]), *later.moves)
-        return Solution(SOLVED, later.score, moves, 0, 0.0, later.score)
 
     def _settle(self, through: int | None = None) -> None:
         """Settle with no search what the verdicts so far prove, over the positions up to
@@ -600,7 +578,8 @@ class GameJudge:
                 here, child = sols[i], sols[i + 1]
                 assert here is not None and child is not None
                 if here.status is UNKNOWN and child.status is SOLVED and here.max_score == child.score:
-                    self._record(i, self._through(i, i + 1))
+                    # the move played, then the child's optimal win (nothing scores more)
+                    self._record(i, Solution(SOLVED, child.score, (played[i].cell, *child.moves), 0, 0.0, child.score))
                     changed = True
 
     def _record(self, i: int, sol: Solution, searched: Solution | None = None) -> None:
@@ -617,7 +596,7 @@ class GameJudge:
         or searched for the last time."""
         if self.progress is None:
             return
-        done = sum(d or (s is not None and s.status is not UNKNOWN) for d, s in zip(self._done, self.sols, strict=True))
+        done = len(self.sols) if self.complete else sum(s is not None and s.status is not UNKNOWN for s in self.sols)
         while self._reported < done:
             self._reported += 1
             self.progress()
@@ -648,13 +627,11 @@ class GameJudge:
         for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
             before, after = sols[i], sols[i + 1]
             estimate = estimates[i] if i < len(estimates) else None
-            bot_cell = bot_chance = played_chance = None
+            bot_cell = bot_chance = None
             if estimate:
                 best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
                 bot_cell, bot_chance = str(best.cell), best.win_chance
-                for e in estimate:
-                    if e.cell == placement.cell:
-                        played_chance = e.win_chance
+            played_chance = next((e.win_chance for e in estimate or () if e.cell == placement.cell), None)
             reports.append(
                 MoveReport(
                     number=i + 1,

@@ -64,16 +64,11 @@ def solve_deals(
     """
     rules = as_rules(rules, "solve_deals")
     check("solve_deals", max_nodes=max_nodes, timeout=timeout, jobs=jobs)
-    _check_deals(deals)
-    return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
-
-
-def _check_deals(deals: Sequence[int]) -> None:
-    """Refuse ``deals`` unless it is a collection of deal numbers (of a range, its ends are checked)."""
     if isinstance(deals, (str, bytes)) or not isinstance(deals, Collection):
         raise wrong_argument("solve_deals", "deals", "a sequence of deal numbers (a list or a range)", deals)
     for deal in ((deals[0], deals[-1]) if deals else ()) if isinstance(deals, range) else deals:
-        check_deal_number(deal)
+        check_deal_number(deal)  # of a range, its ends
+    return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
 
 
 def _solve_deals(
@@ -91,8 +86,7 @@ def _solve_deals(
         yield from mapper(_solve_one, work, _deal_name)
         return
     if jobs <= 1 or len(deals) <= 1:
-        for item in work:
-            yield _solve_one(item)
+        yield from map(_solve_one, work)
         return
     from ..parallel import ordered_map
 

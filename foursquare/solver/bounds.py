@@ -39,6 +39,13 @@ from ..engine.frame import frame_tables
 ForcedTable = tuple[list[list[bool]], list[list[bool]]]
 #: The looked-up form (:func:`forced_lines_flag_table`): ``[slack][k][lo * top + hi]`` -> a line's two bits.
 FlagTable = list[list[list[int]]]
+#: The lines whose parity the forced lines fix (:func:`_fixed_lines`), each line by its
+#: index (the box's rows, then its columns): ``(now, toggles_now, more, toggles_more,
+#: rows, cols, toggles)``: a fixed line's bit among the rows (or the columns), 0 when not
+#: fixed; the piles its fixed parity flips (0 when not fixed or even); the same two with
+#: one card more; the rows fixed now (bit ``i`` for row ``i``), the columns; the piles
+#: that every line fixed now flips, together.
+FixedLines = tuple[list[int], list[int], list[int], list[int], int, int, int]
 #: A box of piles: (top row, bottom row, left column, right column), from 0.
 Box = tuple[int, int, int, int]
 
@@ -67,27 +74,6 @@ class PileMasks(NamedTuple):
         s = R0 * self.F + C0
         return PileMasks(self.om >> s, self.dm >> s, self.fm >> s, self.F, self.n, (0, R1 - R0, 0, C1 - C0))
 
-
-class _FixedLines(NamedTuple):
-    """The lines whose parity the forced lines fix (:func:`_fixed_lines`), each line by its
-    index (the box's rows, then its columns): as fixed with the cards it gets now, and as
-    fixed with one card more.
-
-    :ivar now: a fixed line's bit among the rows (or the columns), 0 when not fixed.
-    :ivar toggles_now: the piles its fixed parity flips (0 when not fixed or even).
-    :ivar more: ``now`` with one card more.
-    :ivar toggles_more: ``toggles_now`` with one card more.
-    :ivar rows: the rows fixed now (bit ``i`` for row ``i``); ``cols`` the columns.
-    :ivar toggles: the piles that every line fixed now flips, together.
-    """
-
-    now: list[int]
-    toggles_now: list[int]
-    more: list[int]
-    toggles_more: list[int]
-    rows: int
-    cols: int
-    toggles: int
 
 #: The parity bound by the layout's shape (:func:`parity_extra`): the piles, face-down
 #: and full masks shifted to the box's corner, frame width, grid size, the cards wanted
@@ -387,12 +373,12 @@ def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     corner = piles.at_corner()
     fixed = _fixed_lines(corner, flags)
     if slack == 0:
-        om, dm = corner.om, corner.dm
-        return not parity_window(om, (dm ^ fixed.toggles) & om, corner.F, corner.n, fixed.rows, fixed.cols)
+        om, dm, rows, cols, toggles = corner.om, corner.dm, fixed[4], fixed[5], fixed[6]
+        return not parity_window(om, (dm ^ toggles) & om, corner.F, corner.n, rows, cols)
     return not _spare_card_frees(corner, fixed)
 
 
-def _fixed_lines(corner: PileMasks, flags: int) -> _FixedLines:
+def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
     """Each line of the box, as fixed with the cards it gets now and with one card more
     (``flags``: as :func:`forced_lines_search` takes them), for piles at the frame's corner.
 
@@ -429,10 +415,10 @@ def _fixed_lines(corner: PileMasks, flags: int) -> _FixedLines:
         else:
             cols |= now[idx]
         toggles ^= toggles_now[idx]
-    return _FixedLines(now, toggles_now, more, toggles_more, rows, cols, toggles)
+    return now, toggles_now, more, toggles_more, rows, cols, toggles
 
 
-def _spare_card_frees(corner: PileMasks, fixed: _FixedLines) -> bool:
+def _spare_card_frees(corner: PileMasks, fixed: FixedLines) -> bool:
     """Whether the parity system has a solution for some pile z that the one spare card
     covers (:func:`forced_lines_search` with a card to spare), piles at the frame's corner.
 
@@ -443,17 +429,17 @@ def _spare_card_frees(corner: PileMasks, fixed: _FixedLines) -> bool:
     om, dm, fm, F, n, (_, R1, _, C1) = corner
     nr = R1 + 1
     nc = C1 + 1
-    now, toggles_now, more, toggles_more = fixed.now, fixed.toggles_now, fixed.more, fixed.toggles_more
+    now, toggles_now, more, toggles_more, rows, cols, toggles = fixed
     for i in range(nr + 1 if nr < n else nr):
-        fr, ti = fixed.rows, fixed.toggles
+        fr, ti = rows, toggles
         if i < nr:
-            fr = (fixed.rows & ~now[i]) | more[i]
-            ti = fixed.toggles ^ toggles_now[i] ^ toggles_more[i]
+            fr = (rows & ~now[i]) | more[i]
+            ti = toggles ^ toggles_now[i] ^ toggles_more[i]
         for j in range(nc + 1 if nc < n else nc):
-            fc, tz = fixed.cols, ti
+            fc, tz = cols, ti
             if j < nc:
                 c = nr + j
-                fc = (fixed.cols & ~now[c]) | more[c]
+                fc = (cols & ~now[c]) | more[c]
                 tz = ti ^ toggles_now[c] ^ toggles_more[c]
             zb = 1 << (i * F + j) if i < nr and j < nc else 0
             if om & zb:
@@ -496,8 +482,8 @@ def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
     om, dm, fm, F, n, (_, R1, _, C1) = corner
     nr = R1 + 1
     nc = C1 + 1
-    fixed = _fixed_lines(corner, flags)  # only the lines fixed now count: no card to spare before the last
-    fr0, fc0, tog = fixed.rows, fixed.cols, fixed.toggles
+    # only the lines fixed now count: no card to spare before the last
+    now, toggles_now, _, _, fr0, fc0, tog = _fixed_lines(corner, flags)
     cells = [(i, j) for i in range(nr) for j in range(nc) if not fm >> (i * F + j) & 1]
     # a pile off the box's lines (while the box is not n x n) frees nothing, and freeing only helps
     if (cells or nr < n or nc < n) and parity_window(om, (dm ^ tog) & om, F, n, fr0, fc0):
@@ -506,11 +492,11 @@ def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
         lines = {i for i, _ in zs} | {nr + j for _, j in zs}
         fr, fc, tz, o2 = fr0, fc0, tog, om
         for idx in lines:
-            tz ^= fixed.toggles_now[idx]
+            tz ^= toggles_now[idx]
             if idx < nr:
-                fr &= ~fixed.now[idx]
+                fr &= ~now[idx]
             else:
-                fc &= ~fixed.now[idx]
+                fc &= ~now[idx]
         for i, j in zs:
             o2 &= ~(1 << (i * F + j))
         if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):

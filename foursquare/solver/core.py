@@ -12,6 +12,8 @@ same node counts, only slower (:mod:`foursquare.solver.search`).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 from types import ModuleType
 
@@ -20,19 +22,12 @@ __all__ = ["CORE", "COMPILED", "PURE_PYTHON_VARIABLE", "describe", "fits"]
 #: The environment variable that forces the pure-Python search.
 PURE_PYTHON_VARIABLE = "FOURSQUARE_PURE_PYTHON"
 
-
-def _load() -> ModuleType | None:
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        from . import _core
-    except ImportError:  # built without a compiler: the pure-Python search runs
-        return None
-    return _core
-
-
 #: The compiled core (a module with ``search_budget``), or ``None`` for the pure-Python search.
-CORE: ModuleType | None = _load()
+CORE: ModuleType | None = None
+if os.environ.get(PURE_PYTHON_VARIABLE, "") in ("", "0"):
+    with contextlib.suppress(ImportError):  # built without a compiler: the pure-Python search runs
+        CORE = importlib.import_module("._core", __package__)
+
 #: Whether the compiled core is in use.
 COMPILED = CORE is not None
 

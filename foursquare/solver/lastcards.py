@@ -36,16 +36,14 @@ import time
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
 
 from ..engine.frame import frame_tables
 
 #: A range narrowing of one pile: (pile, lowest class, highest class).
 _Narrowing = tuple[int, int, int]
 
-_BITS: dict[int, list[tuple[int, ...]]] = {}
 #: The most masks the cells of which :func:`_bits_of` keeps for a grid of over 16 cells
-#: (emptied when full: a cache, the answers are the same).
+#: (the least recently used go first: a cache, the answers are the same).
 BITS_CACHE_MAX = 1 << 16
 #: The most positions the memo of one backward search (:func:`tail_patterns`) holds: when
 #: it holds this many and one more is to be kept, it is emptied first, in both search
@@ -54,28 +52,22 @@ BITS_CACHE_MAX = 1 << 16
 TAIL_MEMO_MAX = 1 << 19
 
 
+@functools.cache
 def _bits_of(N: int) -> Callable[[int], tuple[int, ...]]:
-    """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first."""
-    table = _BITS.get(N)
-    if table is None and N <= 16:
-        table = [()] * (1 << N)
-        for m in range(1, 1 << N):
-            low = m & -m
-            table[m] = (low.bit_length() - 1,) + table[m ^ low]
-        _BITS[N] = table
-    if table is not None:
-        return table.__getitem__
-    cache: dict[int, tuple[int, ...]] = {}
+    """A function: bit mask over ``N`` cells -> tuple of its cells, lowest first (a
+    table up to 16 cells, else a bounded cache of the masks met)."""
+    if N > 16:
 
-    def bits(m: int) -> tuple[int, ...]:
-        t = cache.get(m)
-        if t is None:
-            if len(cache) >= BITS_CACHE_MAX:
-                cache.clear()
-            t = cache[m] = tuple(i for i in range(N) if m >> i & 1)
-        return t
+        @functools.lru_cache(maxsize=BITS_CACHE_MAX)
+        def bits(m: int) -> tuple[int, ...]:
+            return tuple(i for i in range(N) if m >> i & 1)
 
-    return bits
+        return bits
+    table: list[tuple[int, ...]] = [()] * (1 << N)
+    for m in range(1, 1 << N):
+        low = m & -m
+        table[m] = (low.bit_length() - 1,) + table[m ^ low]
+    return table.__getitem__
 
 
 @functools.cache
@@ -112,25 +104,15 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
 
 
-class _Classes(NamedTuple):
-    """The tail cards' classes and the cards of each class that can be top cards (:func:`_tail_classes`).
-
-    :ivar xs: the class of each tail card.
-    :ivar top: the highest class (``HI``: twice the distinct tail ranks).
-    :ivar avail: ``avail[j][c]``: the cards of class ``c`` that can be top cards before
-        tail card ``j`` (the earlier cards and tail cards ``0 .. j - 1``).
-    :ivar prefix: ``prefix[j][c]``: those of class below ``c``.
-    """
-
-    xs: list[int]
-    top: int
-    avail: list[list[int]]
-    prefix: list[list[int]]
-
-
-def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> _Classes:
+def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> tuple[list[int], int, list[list[int]], list[list[int]]]:
     """The classes of the backward search of :func:`tail_patterns`: a top card only meets
-    tail cards, so its rank matters through its class (:func:`rank_classes`)."""
+    tail cards, so its rank matters through its class (:func:`rank_classes`).
+
+    :returns: ``(xs, top, avail, prefix)``: the class of each tail card; the highest
+        class (``HI``: twice the distinct tail ranks); ``avail[j][c]``, the cards of class
+        ``c`` that can be top cards before tail card ``j`` (the earlier cards and tail
+        cards ``0 .. j - 1``); ``prefix[j][c]``, those of class below ``c``.
+    """
     rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
     xs = [rank_class[v] for v in tail]
     HI = 2 * len(set(tail))
@@ -147,18 +129,7 @@ def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> _Classes:
         for v in a:
             p.append(p[-1] + v)
         prefix.append(p)
-    return _Classes(xs, HI, avail, prefix)
-
-
-def _full_patterns(k: int, stacks: int) -> list[list[int]]:
-    """``full[j][r]``: the set of every stack pattern of cards ``0 .. j`` (of ``k``) with at most ``r`` stacks."""
-    full = [[0] * (stacks + 1) for _ in range(k)]
-    for j in range(k):
-        for r in range(stacks + 1):
-            for pattern in range(1 << (j + 1)):
-                if pattern.bit_count() <= r:
-                    full[j][r] |= 1 << pattern
-    return full
+    return xs, HI, avail, prefix
 
 
 def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
@@ -251,7 +222,8 @@ def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _
         known[key] = S
         return S
 
-    full = _full_patterns(k, stacks)
+    # full[j][r]: the set of every stack pattern of cards 0 .. j with at most r stacks
+    full = [[sum(1 << p for p in range(2 << j) if p.bit_count() <= r) for r in range(stacks + 1)] for j in range(k)]
 
     def distinct_cards(om: int, lo: list[int], hi: list[int], av: list[int]) -> bool:
         """Whether the piles of ``om`` can have different cards within their ranges."""
@@ -425,29 +397,21 @@ class _Enough(Exception):
     """A way back exists and no more is asked (``every`` false)."""
 
 
-class StackPatternRule(NamedTuple):
-    """The forward search's use of the stack patterns (:func:`stack_pattern_rule`).
-
-    :ivar in_force: whether the patterns rule anything out (not when every pattern
-        with at most the cards to spare is possible).
-    :ivar tail_start: the first tail card (``K - k``).
-    :ivar before: ``before[t][s]``: whether ``s`` cards still to stack after card
-        ``t - 1``, none of them in the tail yet, fit some possible pattern
-        (``t`` up to ``tail_start``).
-    :ivar inside: ``(tail cards placed, their pattern, cards still to stack)`` for
-        every beginning of a possible pattern.
-    """
-
-    in_force: bool
-    tail_start: int
-    before: list[list[bool]]
-    inside: set[tuple[int, int, int]]
-
-
-def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int) -> StackPatternRule:
+def stack_pattern_rule(
+    patterns: tuple[int, int], K: int, spare: int, last: int,
+) -> tuple[bool, int, list[list[bool]], set[tuple[int, int, int]]]:
     """The *stack patterns* rule for a win of exactly ``K`` cards: before the tail, the
     cards still to stack must leave room for a possible pattern; inside it, the cards
-    stacked so far must begin one.
+    stacked so far must begin one.  The forward search's use of the stack patterns,
+    ``(in_force, tail_start, before, inside)``:
+
+    - ``in_force``: whether the patterns rule anything out (not when every pattern
+      with at most the cards to spare is possible);
+    - ``tail_start``: the first tail card (``K - k``);
+    - ``before[t][s]``: whether ``s`` cards still to stack after card ``t - 1``, none
+      of them in the tail yet, fit some possible pattern (``t`` up to ``tail_start``);
+    - ``inside``: ``(tail cards placed, their pattern, cards still to stack)`` for
+      every beginning of a possible pattern.
 
     :param patterns: ``(set, k)``: the possible patterns of the last ``k`` cards
         (:func:`tail_patterns`, bit ``p`` for pattern ``p``).
@@ -466,4 +430,4 @@ def stack_pattern_rule(patterns: tuple[int, int], K: int, spare: int, last: int)
             for t in range(tail_start + 1)
         ]
         inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
-    return StackPatternRule(in_force, tail_start, before, inside)
+    return in_force, tail_start, before, inside

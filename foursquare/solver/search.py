@@ -100,6 +100,7 @@ same results and node counts (:mod:`foursquare.solver.core`).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 
@@ -190,32 +191,24 @@ def solve(
     if not isinstance(game, Game):  # a view hides the stock's order, which the solver needs (RULES.md §6)
         raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
     check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)
-    sol = _solve(game, max_nodes=max_nodes, timeout=timeout, score_at_most=score_at_most)
-    return sol if within_known_cards or game.is_over else within_known_cards_only(sol, len(game.deck), game.rules)
-
-
-def _solve(game: Game, *, max_nodes: int | None, timeout: float | None, score_at_most: int | None = None) -> Solution:
-    """:func:`solve`, with ``no-win`` meaning: no win within the known cards."""
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
     fewest = 0 if score_at_most is None else total - score_at_most  # the fewest cards a win can use
-    if game.status is Status.WON:
-        return Solution(SOLVED, game.score, (), 0, time.perf_counter() - start, game.score)
-    if game.status is Status.LOST:
-        return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
+    if game.is_over:  # won: its score, proved; lost: no win
+        return ended(SOLVED if game.status is Status.WON else NO_WIN, total - (game.score or 0), (), 0, start, total)
     deck = game.deck
     t0 = game.placed
     if t0 >= len(deck):
         raise PositionError("the next card is unknown: the solver needs the stock order")
-    if not fast_rules(rules):
+    if fast_rules(rules):
+        sol = run_search(Search(Board.of_game(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
+    else:
         from .reference import solve_with_engine
 
         status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest)
-        return ended(status, cards, cells, nodes, start, total)
-    board = Board.of_game(game)
-    ranks = [c >> 2 for c in deck]
-    return run_search(Search(board, ranks, t0, max_nodes, timeout, start), start, fewest)
+        sol = ended(status, cards, cells, nodes, start, total)
+    return sol if within_known_cards else within_known_cards_only(sol, len(deck), rules)
 
 
 def run_search(search: Search, start: float, fewest_cards: int = 0) -> Solution:
@@ -346,13 +339,11 @@ class Search:
         among cards ``t0 .. K - 2``.  When no such card exists, budget ``K`` fails.
         """
         b = self.b
-        n = b.n
         last = K - 1
-        if last < self.t0 or 2 * (n - 1) <= b.limit:
+        if last < self.t0 or 2 * (b.n - 1) <= b.limit:
             return True
         x = self.ranks[last]
-        pool = [self.ranks[i] for i in range(self.t0, last)]
-        pool += [b.rk[q] for q in range(len(b.h)) if b.h[q]]
+        pool = self.ranks[self.t0 : last] + [b.rk[q] for q in range(len(b.h)) if b.h[q]]
         return any(v <= x for v in pool) and any(v >= x for v in pool)
 
     def tail_patterns(self, K: int) -> tuple[int, int]:
@@ -432,29 +423,10 @@ class Search:
         slack = K - self.t0 - (n * n - b.p)
         if slack not in (0, 1) or K - 2 < self.t0:
             return True
-        tops = [b.rk[q] for q in range(len(b.h)) if b.h[q]]
-        future = self.ranks[self.t0 : K - 2]
-        lo = min(tops + future, default=99)
-        hi = max(tops + future, default=0)
+        pool = [b.rk[q] for q in range(len(b.h)) if b.h[q]] + self.ranks[self.t0 : K - 2]  # the tops now, the cards before the last two
+        lo = min(pool, default=99)
+        hi = max(pool, default=0)
         return not two_last_cut(self.ranks[K - 2], self.ranks[K - 1], lo, hi, n, b.limit, slack)
-
-    def _search_budget_compiled(self, K: int, path: list[int], pats: tuple[int, int]) -> bool:
-        """:meth:`search_budget` in the compiled core (foursquare/solver/_core.c, the same search).
-
-        :raises _Limit: when the node or time limit runs out.
-        """
-        assert self.core is not None
-        b = self.b
-        rules = b.rules
-        found, self.nodes, moves = self.core.search_budget(
-            b.F, b.n, b.cap, b.limit, rules.room if rules.can_run_out_of_room else -1, int(rules.layout is LayoutKind.FLOATING),
-            b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0, K, pats[0], pats[1],
-            self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline, self.tt_max,
-        )
-        if found < 0:
-            raise _Limit
-        path[:] = moves
-        return bool(found == 1)
 
     def search_budget(self, K: int, path: list[int], pats: tuple[int, int] = (1, 0)) -> bool:  # noqa: C901 — its count is that of dfs, nested for speed (closures over the tables below); mirrored in _core.c's search_budget
         """Depth-first search for a win with exactly ``K`` cards from the board's position.
@@ -473,9 +445,17 @@ class Search:
 
         :raises _Limit: when the node or time limit runs out.
         """
-        if self.core is not None:
-            return self._search_budget_compiled(K, path, pats)
         b = self.b
+        if self.core is not None:  # in the compiled core (foursquare/solver/_core.c, the same search)
+            found, self.nodes, moves = self.core.search_budget(
+                b.F, b.n, b.cap, b.limit, b.rules.room if b.rules.can_run_out_of_room else -1,
+                int(b.rules.layout is LayoutKind.FLOATING), b.h, b.rk, b.p, b.down, b.box, b.om, b.dm, self.ranks, self.t0,
+                K, pats[0], pats[1], self.nodes, self.max_nodes, -1.0 if self.deadline is None else self.deadline, self.tt_max,
+            )
+            if found < 0:
+                raise _Limit
+            path[:] = moves
+            return bool(found == 1)
         F = b.F
         n = b.n
         n2 = n * n
@@ -505,17 +485,31 @@ class Search:
         every = frame.every
         not_col0 = every & ~cols_band[0][0]
         not_colz = every & ~cols_band[F - 1][F - 1]
-        # Top cards by rank (rm[v]: the piles whose top card has rank v) and piles by height
-        # (hm[k]: the piles of k cards or more), kept up to date by make/unmake.
+        # Top cards by rank (rm[v]: the piles whose top card has rank v, ranks below top),
+        # piles by height (hm[k]: the piles of k cards or more, up to cap + 1), and the
+        # lowest and highest top card of each row and column (0, 0 for a line with no pile,
+        # for the forced-lines test), kept up to date by make/unmake.
         top = max(ranks + rk) + 2
-        rm, hm = _top_masks(h, rk, top, cap)
+        rm = [0] * top
+        hm = [0] * (cap + 2)
+        lo_r, hi_r, lo_c, hi_c = [0] * F, [0] * F, [0] * F, [0] * F
+        for q, height in enumerate(h):
+            if height:
+                rm[rk[q]] |= 1 << q
+                for k in range(1, height + 1):
+                    hm[k] |= 1 << q
+                for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
+                    lo_l[i] = min(lo_l[i] or top, rk[q])
+                    hi_l[i] = max(hi_l[i], rk[q])
 
         # The transposition key groups ranks by class (see rank_classes): runs of ranks
         # of one class, by the number of cards placed (made when first needed).
         groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
 
         def rank_runs(t: int) -> list[tuple[int, ...]]:
-            runs = groups[t] = _class_runs(rank_classes(ranks[t:K], max(ranks) + 2), top)  # a pile meets cards t .. K - 1 only
+            classes = rank_classes(ranks[t:K], max(ranks) + 2)  # a pile meets cards t .. K - 1 only
+            # the ranks 0 .. top - 1 in runs of one class each (classes are monotone), lowest first
+            runs = groups[t] = [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
             return runs
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
@@ -539,9 +533,6 @@ class Search:
             table = tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
             return table
 
-        # The lowest and highest top card of each row and column (0, 0 for a line
-        # with no pile), kept up to date by make/unmake for the forced-lines test.
-        lo_r, hi_r, lo_c, hi_c = _line_spans(h, rk, F, top)
 
         def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
             """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
@@ -760,44 +751,3 @@ class Search:
         found = dfs(self.t0, b.p, b.down, r0, r1, c0, c1, b.om, b.dm)
         path.reverse()
         return found
-
-
-def _top_masks(h: list[int], rk: list[int], top: int, cap: int) -> tuple[list[int], list[int]]:
-    """The search's top cards by rank (``rm[v]``: the piles whose top card has rank ``v``,
-    ranks below ``top``) and its piles by height (``hm[k]``: the piles of ``k`` cards or more,
-    up to ``cap + 1``), from the heights ``h`` and top ranks ``rk`` by board index."""
-    rm = [0] * top
-    hm = [0] * (cap + 2)
-    for q, height in enumerate(h):
-        if height:
-            rm[rk[q]] |= 1 << q
-            for k in range(1, height + 1):
-                hm[k] |= 1 << q
-    return rm, hm
-
-
-def _line_spans(h: list[int], rk: list[int], F: int, top: int) -> tuple[list[int], list[int], list[int], list[int]]:
-    """The lowest and highest top rank of each row and of each column of a frame ``F`` wide
-    (0, 0 for a line with no pile): ``(lo_r, hi_r, lo_c, hi_c)``, ranks below ``top``."""
-    lo_r = [0] * F
-    hi_r = [0] * F
-    lo_c = [0] * F
-    hi_c = [0] * F
-    for q, height in enumerate(h):
-        if height:
-            for lo_l, hi_l, i in ((lo_r, hi_r, q // F), (lo_c, hi_c, q % F)):
-                lo_l[i] = min(lo_l[i] or top, rk[q])
-                hi_l[i] = max(hi_l[i], rk[q])
-    return lo_r, hi_r, lo_c, hi_c
-
-
-def _class_runs(classes: list[int], top: int) -> list[tuple[int, ...]]:
-    """The ranks ``0 .. top - 1`` in runs of one class each (``classes``: rank -> class,
-    monotone: :func:`~foursquare.solver.lastcards.rank_classes`), lowest first."""
-    runs: list[tuple[int, ...]] = []
-    for v in range(top):
-        if runs and classes[v] == classes[runs[-1][0]]:
-            runs[-1] += (v,)
-        else:
-            runs.append((v,))
-    return runs

@@ -18,7 +18,7 @@ from ..engine.game import Game, Status
 from ..errors import PositionError, RulesError
 from .board import Board
 from .search import Search, fast_rules, run_search, within_known_cards_only
-from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, Solution
+from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, Solution, ended
 
 __all__ = ["StockSolver"]
 
@@ -60,10 +60,9 @@ class StockSolver:
         :raises PositionError: for an empty stock while the game is still playing.
         """
         start = time.perf_counter()
-        if self.status is Status.WON:
-            return Solution(SOLVED, self.score, (), 0, time.perf_counter() - start, self.score)
-        if self.status is Status.LOST:
-            return Solution(NO_WIN, None, (), 0, time.perf_counter() - start, None)
+        total = self.rules.deck_size
+        if self.status is not Status.PLAYING:  # won: its score, proved; lost: no win
+            return ended(SOLVED if self.status is Status.WON else NO_WIN, total - (self.score or 0), (), 0, start, total)
         if not ranks:
             raise PositionError("the next card is unknown: the solver needs the stock order")
         board = copy.copy(self.board)

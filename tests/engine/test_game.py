@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from helpers import conformance_records
+from helpers import conformance_records, play_moves
 
 from foursquare.engine.deal import ordered_deck
-from foursquare.engine.game import Game, Placement, Reason, Status, play_moves
+from foursquare.engine.game import Game, Placement, Reason, Status
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, RulesError
 

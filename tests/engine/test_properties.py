@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from helpers import play_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.test_perft import RefGame
 from foursquare.engine.deal import deal_deck
-from foursquare.engine.game import Game, Status, play_moves
+from foursquare.engine.game import Game, Status
 from foursquare.engine.layout import CELLS, STRIDE, geometry
 from foursquare.engine.rules import STANDARD
 

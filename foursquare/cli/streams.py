@@ -122,12 +122,6 @@ class ClosedStream(io.TextIOBase):
         super().__init__()
         self._name = name
 
-    def writable(self) -> bool:
-        return True
-
-    def isatty(self) -> bool:
-        return False
-
     def write(self, text: str) -> int:
         """:raises OSError: for any text (the stream cannot be written)."""
         if text:

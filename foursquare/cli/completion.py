@@ -157,7 +157,10 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     else:
         readline.parse_and_bind("tab: complete")
     readline.set_history_length(HISTORY_LINES)  # the file's length, cut as lines are appended
-    start = _load_history(readline, history_file)
+    with contextlib.suppress(OSError):  # none yet, or unreadable: a convenience
+        readline.read_history_file(history_file)
+    _forget_leaving(readline, 0)  # a file written before they were left out
+    start = readline.get_current_history_length()  # the lines it holds now
     try:
         yield
     finally:
@@ -172,16 +175,6 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
         readline.set_history_length(old[2])
-
-
-def _load_history(readline: Any, path: str) -> int:
-    """Read the line history (none yet, or unreadable: a convenience), without the lines
-    that end the game; the lines it holds now."""
-    with contextlib.suppress(OSError):
-        readline.read_history_file(path)
-    _forget_leaving(readline, 0)  # a file written before they were left out
-    length: int = readline.get_current_history_length()
-    return length
 
 
 def _forget_leaving(readline: Any, since: int) -> None:

@@ -36,7 +36,7 @@ from ..app.files import (
     stdin_file,
 )
 from ..app.games import GameSpec
-from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
+from ..app.session import Session, read_entry, same_file, start_again, writable_target
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
@@ -255,7 +255,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(game.deal, spec.deck_path, resume_path, record, f" --rules {rules}" if rules else "", words)
+    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "", words)
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
@@ -274,7 +274,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, None, origin.rules, origin.words)
+        return session, Origin(game.deal, deck, None, origin.rules, origin.words)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -353,11 +353,8 @@ def _games_held(path: str) -> int:
 class Origin:
     """Where the game came from, to tell the player how to replay it."""
 
-    def __init__(
-        self, deal: int | None, deck: str | None, resume: str | None, record: str | None, rules: str = "",
-        words: bool = False,
-    ) -> None:
-        self.deal, self.deck, self.resume, self.record, self.rules = deal, deck, resume, record, rules
+    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "", words: bool = False) -> None:
+        self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
         #: the words mode: the closing lines without colons
         self.words = words
 
@@ -463,8 +460,7 @@ def help_text(width: int | None = None) -> str:
     """The list of commands at the prompt; on a terminal of ``width`` columns too
     narrow for a command and its help on one line, each help goes under its
     command, indented, broken between words."""
-    aliases = {spec.name: spec.aliases for spec in TABLE}
-    named = {f"{name} ({', '.join(aliases[name])})" if aliases.get(name) else name: text for name, text in COMMANDS.items()}
+    named = {f"{c.usage} ({', '.join(c.aliases)})" if c.aliases else c.usage: c.help for c in TABLE if c.usage is not None}
     column = max(len(name) for name in named)
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
     for name, text in named.items():

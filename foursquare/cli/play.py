@@ -556,12 +556,46 @@ class Prompt:
     def run(self) -> None:
         """Prompt until ``quit`` or end of input (Ctrl-C at a terminal cancels the line or
         the hint; elsewhere it stops, status 130). A recording is complete after every
-        move, so stopping loses nothing."""
+        move, so stopping loses nothing.  At a terminal, Ctrl-C cancels the line being
+        typed, the hint being thought or any command under way, and prompts again (as
+        Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
         self.greet()
         from .completion import prompt_editing
 
         with prompt_editing(self, words=self.look.words):  # at a terminal: Tab completion, the line history
-            self._loop()
+            try:
+                while True:
+                    try:
+                        line = self.read_line()
+                    except KeyboardInterrupt:
+                        self.cancelled()
+                        continue
+                    except EOFError:
+                        click.echo()
+                        self.say_dropped("")
+                        break
+                    except UnicodeDecodeError:
+                        self.say_error("the line is not UTF-8 text")
+                        continue
+                    except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
+                        click.echo()
+                        self.say_error(error_text(exc))
+                        closing(self.session, self.origin, self.look.width)
+                        sys.exit(1)
+                    try:
+                        if not self.handle(line):
+                            break
+                    except KeyboardInterrupt:  # (a command under way: what it did so far stands)
+                        self.cancelled()
+            except (KeyboardInterrupt, Terminated):
+                # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
+                # commands to copy); the boundary says Interrupted. or Terminated.
+                with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+                    click.echo()
+                    self.say_dropped("")
+                    closing(self.session, self.origin, self.look.width)
+                raise
+            closing(self.session, self.origin, self.look.width)
 
     def greet(self) -> None:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
@@ -577,44 +611,6 @@ class Prompt:
             show(self.session, self.look)
         if self.game.is_over:
             self.announce_end()
-
-    def _loop(self) -> None:
-        """Read and act on lines until the end (see :meth:`run`).  At a terminal, Ctrl-C
-        cancels the line being typed, the hint being thought or any command under way,
-        and prompts again (as Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
-        try:
-            while True:
-                try:
-                    line = self.read_line()
-                except KeyboardInterrupt:
-                    self.cancelled()
-                    continue
-                except EOFError:
-                    click.echo()
-                    self.say_dropped("")
-                    break
-                except UnicodeDecodeError:
-                    self.say_error("the line is not UTF-8 text")
-                    continue
-                except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
-                    click.echo()
-                    self.say_error(error_text(exc))
-                    closing(self.session, self.origin, self.look.width)
-                    sys.exit(1)
-                try:
-                    if not self.handle(line):
-                        break
-                except KeyboardInterrupt:  # (a command under way: what it did so far stands)
-                    self.cancelled()
-        except (KeyboardInterrupt, Terminated):
-            # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
-            # commands to copy); the boundary says Interrupted. or Terminated.
-            with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
-                click.echo()
-                self.say_dropped("")
-                closing(self.session, self.origin, self.look.width)
-            raise
-        closing(self.session, self.origin, self.look.width)
 
     def cancelled(self) -> None:
         """A Ctrl-C that cancels what is under way (at a terminal; elsewhere it ends the

@@ -93,11 +93,6 @@ class PipeGuard:
         with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
             _to_devnull(self._stream.fileno())  # the flag alone discards the output
 
-    def writelines(self, lines: Iterable[str]) -> None:
-        """Write each line, as :meth:`write` does."""
-        for line in lines:
-            self.write(line)
-
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 

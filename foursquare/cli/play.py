@@ -432,30 +432,6 @@ def missing_text(session: Session) -> str:
     return f"the file does not hold the last change (it has {have} moves, the game {want})"
 
 
-def news_text(session: Session, what: str, error: BaseException | None) -> str:
-    """What the prompt says when the recording or the history (``what``) could not be
-    written (``error``; tried again after every change), or is written again (``None``)."""
-    if what == "history":
-        from ..history.store import error_words
-
-        assert session.history is not None
-        name = shown_name(session.history.path)
-        if error is None:
-            return f"{name}: the history holds the game again."
-        return (
-            f"{name}: the history cannot take the game now: {error_words(error)}."
-            " Play on: it is tried again after every move and at the end."
-        )
-    assert session.record_path is not None
-    name = shown_name(session.record_path)
-    if session.record_error is None:
-        return f"{name}: the recording is written again; it holds every move."
-    return (
-        f"{name}: the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
-        " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
-    )
-
-
 def help_text(width: int | None = None) -> str:
     """The list of commands at the prompt; on a terminal of ``width`` columns too
     narrow for a command and its help on one line, each help goes under its
@@ -535,15 +511,28 @@ class Prompt:
         return [c.name for c in TABLE if c.kind in kinds and self.session.can(c.name)]
 
     def tell_recording(self) -> None:
-        """Say, once, that the recording or the history could not be written (or is written again)."""
+        """Say, once, that the recording or the history could not be written (tried again
+        after every change), or is written again."""
         session, history = self.session, self.session.history
-        errors: dict[str, BaseException | None] = {"recording": session.record_error} if session.record_path is not None else {}
-        if history is not None and history.active:
-            errors["history"] = history.error
-        for what, error in errors.items():
-            if (error is not None) != (what in self.told):
-                self.told ^= {what}
-                self.say_error(news_text(session, what, error))
+        error = session.record_error
+        if session.record_path is not None and (error is not None) != ("recording" in self.told):
+            self.told ^= {"recording"}
+            name = shown_name(session.record_path)
+            self.say_error(
+                f"{name}: the recording is written again; it holds every move." if error is None
+                else f"{name}: the recording could not be written: {os_error_words(error)}; {missing_text(session)}."
+                " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
+            )
+        if history is not None and history.active and (history.error is not None) != ("history" in self.told):
+            from ..history.store import error_words
+
+            self.told ^= {"history"}
+            name = shown_name(history.path)
+            self.say_error(
+                f"{name}: the history holds the game again." if history.error is None
+                else f"{name}: the history cannot take the game now: {error_words(history.error)}."
+                " Play on: it is tried again after every move and at the end."
+            )
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card

@@ -146,7 +146,18 @@ def play(**given: Any) -> None:
     exclusive(interactive=options.interactive, script=options.script)
     # -v draws a script's moves; the prompt always draws
     exclusive(interactive=options.interactive, verbose=options.verbose)
-    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
+    # an input option that names standard input, where the moves are read: "-", or any other
+    # name of it (/dev/stdin, /dev/fd/0, the file stdin is redirected from): it would swallow the moves
+    for option, path in {"deck": deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
+        if path is None or (option == "rules" and path in PRESETS):
+            continue
+        if path == "-":
+            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
+        if is_standard_input(path):
+            raise click.BadParameter(
+                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
+                param_hint=f"'--{option}'",
+            )
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
@@ -163,7 +174,7 @@ def play(**given: Any) -> None:
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
-    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
+    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
         spec = options.spec()
         held = check_record_target(record, resume_path, options.force)
         try:
@@ -205,29 +216,6 @@ def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, t
     line = daily_comparison(game, pick)
     if line is not None:
         click.echo("\n".join(fit(line, width)))
-
-
-#: What :func:`~foursquare.app.files.files_read` calls a move script redirected to stdin.
-STDIN_SCRIPT = "the move script read from stdin"
-
-
-def refuse_stdin_inputs(**inputs: str | None) -> None:
-    """A usage error (status 2) when an input option of ``play`` names standard input,
-    where the moves are read: ``-``, or any other name of it (``/dev/stdin``,
-    ``/dev/fd/0``, ``/proc/self/fd/0``, the file stdin is redirected from:
-    :func:`~foursquare.app.files.is_standard_input`); reading it would swallow the moves.
-
-    :param inputs: each option's name without ``--`` (``deck``) and its value."""
-    for option, path in inputs.items():
-        if path is None or (option == "rules" and path in PRESETS):
-            continue
-        if path == "-":
-            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
-        if is_standard_input(path):
-            raise click.BadParameter(
-                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
-                param_hint=f"'--{option}'",
-            )
 
 
 def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
@@ -467,8 +455,7 @@ def hint_text(session: Session, words: bool = False) -> str:
     if words:
         lines = [f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines)]
         return "\n".join(lines + [spoken(line) for line in note])
-    lines = [f"Hint ({DEFAULT} bot, best first):"]
-    lines += [f"  {cells}: {said}" for cells, said in shown.lines]
+    lines = [f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines)]
     return "\n".join(lines + note)
 
 

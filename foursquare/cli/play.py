@@ -243,7 +243,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "", words)
+    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
@@ -262,7 +262,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, origin.rules, origin.words)
+        return session, Origin(game.deal, deck, None, origin.rules)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -341,10 +341,8 @@ def _games_held(path: str) -> int:
 class Origin:
     """Where the game came from, to tell the player how to replay it."""
 
-    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "", words: bool = False) -> None:
+    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
         self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
-        #: the words mode: the closing lines without colons
-        self.words = words
 
     def lines(self, game: Game, behind: bool = False) -> list[str]:
         """The closing lines: the deal and the commands that replay or resume the game;
@@ -364,10 +362,10 @@ class Origin:
         return out
 
 
-def closing(session: Session, origin: Origin, width: int | None = None) -> None:
+def closing(session: Session, origin: Origin, look: Look) -> None:
     """The end of a session: the recording tried once more when it is behind; the
     summary: the result (or how far the game got), the score, how to replay (without the
-    lines that point to a recording that misses moves), fitted to the terminal's ``width``
+    lines that point to a recording that misses moves), fitted to the terminal's width
     (:func:`~foursquare.cli.render.closing_width`): a command to copy that does not fit
     beside its label goes on a line of its own, whole; and, when the file still misses
     moves, a plain statement of it on stderr with a copy of the game in the temporary
@@ -381,12 +379,12 @@ def closing(session: Session, origin: Origin, width: int | None = None) -> None:
     else:
         head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
-    if origin.words:
+    if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:
-        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(width))))
+        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(look.width))))
     if behind:
-        record_lost(session, width)
+        record_lost(session, look.width)
 
 
 def record_lost(session: Session, width: int | None = None) -> None:
@@ -556,7 +554,7 @@ class Prompt:
                     except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
                         click.echo()
                         self.say_error(error_text(exc))
-                        closing(self.session, self.origin, self.look.width)
+                        closing(self.session, self.origin, self.look)
                         sys.exit(1)
                     try:
                         if not self.handle(line):
@@ -569,9 +567,9 @@ class Prompt:
                 with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                     click.echo()
                     self.say_dropped("")
-                    closing(self.session, self.origin, self.look.width)
+                    closing(self.session, self.origin, self.look)
                 raise
-            closing(self.session, self.origin, self.look.width)
+            closing(self.session, self.origin, self.look)
 
     def greet(self) -> None:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
@@ -699,7 +697,7 @@ class Prompt:
         if not self.session.can(name):
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
-        closing(self.session, self.origin, self.look.width)
+        closing(self.session, self.origin, self.look)
         click.echo()
         self.record_lost |= self.session.record_behind
         record = self.session.record_path
@@ -837,13 +835,13 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
         if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
-                closing(session, origin, look.width)
+                closing(session, origin, look)
         elif failed and session.record_behind:
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:
             raise stop
-    closing(session, origin, look.width)
+    closing(session, origin, look)
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:

@@ -147,12 +147,11 @@ def grid_text(
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    width = FACE_WIDTH
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
     header = "   " + "".join(
-        " " + " " * (width - 2) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
+        " " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
     )
     lines = [style(header.rstrip(), "frame")]
     for r in range(r0, r1 + 1):
@@ -162,7 +161,7 @@ def grid_text(
             pile = grid.get(cell)
             if pile is None:
                 mark = style("+", "legal") if cell in legal else style(".", "frame")
-                parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
+                parts.append(" " * (FACE_WIDTH - 1) + mark + " " * (1 + tail))
                 continue
             role = "down" if not pile.face_up else "red" if pile.top.suit in (1, 2) else "black"
             # the five characters before the height: " 9D:", "10♦:", "  ##:"; a face-down card

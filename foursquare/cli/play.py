@@ -449,12 +449,10 @@ def hint_text(session: Session, words: bool = False) -> str:
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
     shown = shown_hint(estimates, DEFAULT)
-    note = [] if shown.note is None else [shown.note]
+    note = [] if shown.note is None else [spoken(shown.note) if words else shown.note]
     if words:
-        lines = [f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines)]
-        return "\n".join(lines + [spoken(line) for line in note])
-    lines = [f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines)]
-    return "\n".join(lines + note)
+        return "\n".join([f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines), *note])
+    return "\n".join([f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines), *note])
 
 
 class Prompt:

@@ -84,7 +84,15 @@ class Completer:
         elif len(words) == 1 and _is_card(words[0]):
             options = self.cells()
         elif len(words) == 1 and words[0].lower().rstrip("!") in FILE_COMMANDS:
-            files = _file_names(text)
+            # the files whose names start with the text (a folder with /); hidden ones only when
+            # the name's last part starts with a dot; a leading ~ is the home folder, as save and
+            # state read it, and stays ~ in the names given
+            head = text.split("/", 1)[0] if text.startswith("~") else ""
+            home = os.path.expanduser(head) if head else ""
+            files = [
+                (head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "")
+                for path in glob.glob(glob.escape(os.path.expanduser(text)) + "*")
+            ]
             if words[0].lower() == "state" and "--full".startswith(text):
                 files.append("--full")
             return sorted(files)
@@ -115,16 +123,6 @@ def _is_card(word: str) -> bool:
     except (ParseError, ValueError):
         return False
     return True
-
-
-def _file_names(text: str) -> list[str]:
-    """The files whose names start with ``text`` (a folder with ``/``); hidden ones only
-    when the name's last part starts with a dot; a leading ``~`` is the home folder, as
-    ``save`` and ``state`` read it, and stays ``~`` in the names given."""
-    head = text.split("/", 1)[0] if text.startswith("~") else ""
-    home = os.path.expanduser(head) if head else ""
-    paths = glob.glob(glob.escape(os.path.expanduser(text)) + "*")
-    return [(head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "") for path in paths]
 
 
 @contextlib.contextmanager

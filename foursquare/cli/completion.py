@@ -84,7 +84,15 @@ class Completer:
         elif len(words) == 1 and _is_card(words[0]):
             options = self.cells()
         elif len(words) == 1 and words[0].lower().rstrip("!") in FILE_COMMANDS:
-            files = _file_names(text)
+            # the files whose names start with the text (a folder with /); hidden ones only when
+            # the name's last part starts with a dot; a leading ~ is the home folder, as save and
+            # state read it, and stays ~ in the names given
+            head = text.split("/", 1)[0] if text.startswith("~") else ""
+            home = os.path.expanduser(head) if head else ""
+            files = [
+                (head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "")
+                for path in glob.glob(glob.escape(os.path.expanduser(text)) + "*")
+            ]
             if words[0].lower() == "state" and "--full".startswith(text):
                 files.append("--full")
             return sorted(files)
@@ -117,16 +125,6 @@ def _is_card(word: str) -> bool:
     return True
 
 
-def _file_names(text: str) -> list[str]:
-    """The files whose names start with ``text`` (a folder with ``/``); hidden ones only
-    when the name's last part starts with a dot; a leading ``~`` is the home folder, as
-    ``save`` and ``state`` read it, and stays ``~`` in the names given."""
-    head = text.split("/", 1)[0] if text.startswith("~") else ""
-    home = os.path.expanduser(head) if head else ""
-    paths = glob.glob(glob.escape(os.path.expanduser(text)) + "*")
-    return [(head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "") for path in paths]
-
-
 @contextlib.contextmanager
 def prompt_editing(source: Game | _HasGame, history_file: str | None = None, words: bool = False) -> Iterator[None]:
     """Tab completion (:class:`Completer`) and the line history while the prompt runs,
@@ -157,7 +155,10 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     else:
         readline.parse_and_bind("tab: complete")
     readline.set_history_length(HISTORY_LINES)  # the file's length, cut as lines are appended
-    start = _load_history(readline, history_file)
+    with contextlib.suppress(OSError):  # none yet, or unreadable: a convenience
+        readline.read_history_file(history_file)
+    _forget_leaving(readline, 0)  # a file written before they were left out
+    start = readline.get_current_history_length()  # the lines it holds now
     try:
         yield
     finally:
@@ -172,16 +173,6 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])
         readline.set_history_length(old[2])
-
-
-def _load_history(readline: Any, path: str) -> int:
-    """Read the line history (none yet, or unreadable: a convenience), without the lines
-    that end the game; the lines it holds now."""
-    with contextlib.suppress(OSError):
-        readline.read_history_file(path)
-    _forget_leaving(readline, 0)  # a file written before they were left out
-    length: int = readline.get_current_history_length()
-    return length
 
 
 def _forget_leaving(readline: Any, since: int) -> None:

@@ -36,7 +36,7 @@ from ..app.files import (
     stdin_file,
 )
 from ..app.games import GameSpec
-from ..app.session import COMMANDS, Session, read_entry, same_file, start_again, writable_target
+from ..app.session import Session, read_entry, same_file, start_again, writable_target
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
@@ -146,7 +146,18 @@ def play(**given: Any) -> None:
     exclusive(interactive=options.interactive, script=options.script)
     # -v draws a script's moves; the prompt always draws
     exclusive(interactive=options.interactive, verbose=options.verbose)
-    refuse_stdin_inputs(deck=deck_path, rules=options.rules_spec, resume=resume_path)
+    # an input option that names standard input, where the moves are read: "-", or any other
+    # name of it (/dev/stdin, /dev/fd/0, the file stdin is redirected from): it would swallow the moves
+    for option, path in {"deck": deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
+        if path is None or (option == "rules" and path in PRESETS):
+            continue
+        if path == "-":
+            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
+        if is_standard_input(path):
+            raise click.BadParameter(
+                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
+                param_hint=f"'--{option}'",
+            )
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
@@ -163,7 +174,7 @@ def play(**given: Any) -> None:
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
-    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin=STDIN_SCRIPT):
+    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
         spec = options.spec()
         held = check_record_target(record, resume_path, options.force)
         try:
@@ -207,29 +218,6 @@ def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, t
         click.echo("\n".join(fit(line, width)))
 
 
-#: What :func:`~foursquare.app.files.files_read` calls a move script redirected to stdin.
-STDIN_SCRIPT = "the move script read from stdin"
-
-
-def refuse_stdin_inputs(**inputs: str | None) -> None:
-    """A usage error (status 2) when an input option of ``play`` names standard input,
-    where the moves are read: ``-``, or any other name of it (``/dev/stdin``,
-    ``/dev/fd/0``, ``/proc/self/fd/0``, the file stdin is redirected from:
-    :func:`~foursquare.app.files.is_standard_input`); reading it would swallow the moves.
-
-    :param inputs: each option's name without ``--`` (``deck``) and its value."""
-    for option, path in inputs.items():
-        if path is None or (option == "rules" and path in PRESETS):
-            continue
-        if path == "-":
-            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
-        if is_standard_input(path):
-            raise click.BadParameter(
-                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
-                param_hint=f"'--{option}'",
-            )
-
-
 def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``);
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
@@ -255,7 +243,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(game.deal, spec.deck_path, resume_path, record, f" --rules {rules}" if rules else "", words)
+    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
@@ -274,7 +262,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, None, origin.rules, origin.words)
+        return session, Origin(game.deal, deck, None, origin.rules)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -353,13 +341,8 @@ def _games_held(path: str) -> int:
 class Origin:
     """Where the game came from, to tell the player how to replay it."""
 
-    def __init__(
-        self, deal: int | None, deck: str | None, resume: str | None, record: str | None, rules: str = "",
-        words: bool = False,
-    ) -> None:
-        self.deal, self.deck, self.resume, self.record, self.rules = deal, deck, resume, record, rules
-        #: the words mode: the closing lines without colons
-        self.words = words
+    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
+        self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
 
     def lines(self, game: Game, behind: bool = False) -> list[str]:
         """The closing lines: the deal and the commands that replay or resume the game;
@@ -379,10 +362,10 @@ class Origin:
         return out
 
 
-def closing(session: Session, origin: Origin, width: int | None = None) -> None:
+def closing(session: Session, origin: Origin, look: Look) -> None:
     """The end of a session: the recording tried once more when it is behind; the
     summary: the result (or how far the game got), the score, how to replay (without the
-    lines that point to a recording that misses moves), fitted to the terminal's ``width``
+    lines that point to a recording that misses moves), fitted to the terminal's width
     (:func:`~foursquare.cli.render.closing_width`): a command to copy that does not fit
     beside its label goes on a line of its own, whole; and, when the file still misses
     moves, a plain statement of it on stderr with a copy of the game in the temporary
@@ -396,12 +379,12 @@ def closing(session: Session, origin: Origin, width: int | None = None) -> None:
     else:
         head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
-    if origin.words:
+    if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:
-        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(width))))
+        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(look.width))))
     if behind:
-        record_lost(session, width)
+        record_lost(session, look.width)
 
 
 def record_lost(session: Session, width: int | None = None) -> None:
@@ -435,36 +418,11 @@ def missing_text(session: Session) -> str:
     return f"the file does not hold the last change (it has {have} moves, the game {want})"
 
 
-def news_text(session: Session, what: str, error: BaseException | None) -> str:
-    """What the prompt says when the recording or the history (``what``) could not be
-    written (``error``; tried again after every change), or is written again (``None``)."""
-    if what == "history":
-        from ..history.store import error_words
-
-        assert session.history is not None
-        name = shown_name(session.history.path)
-        if error is None:
-            return f"{name}: the history holds the game again."
-        return (
-            f"{name}: the history cannot take the game now: {error_words(error)}."
-            " Play on: it is tried again after every move and at the end."
-        )
-    assert session.record_path is not None
-    name = shown_name(session.record_path)
-    if session.record_error is None:
-        return f"{name}: the recording is written again; it holds every move."
-    return (
-        f"{name}: the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
-        " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
-    )
-
-
 def help_text(width: int | None = None) -> str:
     """The list of commands at the prompt; on a terminal of ``width`` columns too
     narrow for a command and its help on one line, each help goes under its
     command, indented, broken between words."""
-    aliases = {spec.name: spec.aliases for spec in TABLE}
-    named = {f"{name} ({', '.join(aliases[name])})" if aliases.get(name) else name: text for name, text in COMMANDS.items()}
+    named = {f"{c.usage} ({', '.join(c.aliases)})" if c.aliases else c.usage: c.help for c in TABLE if c.usage is not None}
     column = max(len(name) for name in named)
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
     for name, text in named.items():
@@ -491,13 +449,10 @@ def hint_text(session: Session, words: bool = False) -> str:
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
     shown = shown_hint(estimates, DEFAULT)
-    note = [] if shown.note is None else [shown.note]
+    note = [] if shown.note is None else [spoken(shown.note) if words else shown.note]
     if words:
-        lines = [f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines)]
-        return "\n".join(lines + [spoken(line) for line in note])
-    lines = [f"Hint ({DEFAULT} bot, best first):"]
-    lines += [f"  {cells}: {said}" for cells, said in shown.lines]
-    return "\n".join(lines + note)
+        return "\n".join([f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines), *note])
+    return "\n".join([f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines), *note])
 
 
 class Prompt:
@@ -539,15 +494,28 @@ class Prompt:
         return [c.name for c in TABLE if c.kind in kinds and self.session.can(c.name)]
 
     def tell_recording(self) -> None:
-        """Say, once, that the recording or the history could not be written (or is written again)."""
+        """Say, once, that the recording or the history could not be written (tried again
+        after every change), or is written again."""
         session, history = self.session, self.session.history
-        errors: dict[str, BaseException | None] = {"recording": session.record_error} if session.record_path is not None else {}
-        if history is not None and history.active:
-            errors["history"] = history.error
-        for what, error in errors.items():
-            if (error is not None) != (what in self.told):
-                self.told ^= {what}
-                self.say_error(news_text(session, what, error))
+        error = session.record_error
+        if session.record_path is not None and (error is not None) != ("recording" in self.told):
+            self.told ^= {"recording"}
+            name = shown_name(session.record_path)
+            self.say_error(
+                f"{name}: the recording is written again; it holds every move." if error is None
+                else f"{name}: the recording could not be written: {os_error_words(error)}; {missing_text(session)}."
+                " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
+            )
+        if history is not None and history.active and (history.error is not None) != ("history" in self.told):
+            from ..history.store import error_words
+
+            self.told ^= {"history"}
+            name = shown_name(history.path)
+            self.say_error(
+                f"{name}: the history holds the game again." if history.error is None
+                else f"{name}: the history cannot take the game now: {error_words(history.error)}."
+                " Play on: it is tried again after every move and at the end."
+            )
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card
@@ -560,12 +528,46 @@ class Prompt:
     def run(self) -> None:
         """Prompt until ``quit`` or end of input (Ctrl-C at a terminal cancels the line or
         the hint; elsewhere it stops, status 130). A recording is complete after every
-        move, so stopping loses nothing."""
+        move, so stopping loses nothing.  At a terminal, Ctrl-C cancels the line being
+        typed, the hint being thought or any command under way, and prompts again (as
+        Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
         self.greet()
         from .completion import prompt_editing
 
         with prompt_editing(self, words=self.look.words):  # at a terminal: Tab completion, the line history
-            self._loop()
+            try:
+                while True:
+                    try:
+                        line = self.read_line()
+                    except KeyboardInterrupt:
+                        self.cancelled()
+                        continue
+                    except EOFError:
+                        click.echo()
+                        self.say_dropped("")
+                        break
+                    except UnicodeDecodeError:
+                        self.say_error("the line is not UTF-8 text")
+                        continue
+                    except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
+                        click.echo()
+                        self.say_error(error_text(exc))
+                        closing(self.session, self.origin, self.look)
+                        sys.exit(1)
+                    try:
+                        if not self.handle(line):
+                            break
+                    except KeyboardInterrupt:  # (a command under way: what it did so far stands)
+                        self.cancelled()
+            except (KeyboardInterrupt, Terminated):
+                # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
+                # commands to copy); the boundary says Interrupted. or Terminated.
+                with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+                    click.echo()
+                    self.say_dropped("")
+                    closing(self.session, self.origin, self.look)
+                raise
+            closing(self.session, self.origin, self.look)
 
     def greet(self) -> None:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
@@ -581,44 +583,6 @@ class Prompt:
             show(self.session, self.look)
         if self.game.is_over:
             self.announce_end()
-
-    def _loop(self) -> None:
-        """Read and act on lines until the end (see :meth:`run`).  At a terminal, Ctrl-C
-        cancels the line being typed, the hint being thought or any command under way,
-        and prompts again (as Python's prompt and bash do); Ctrl-D or ``quit`` leaves."""
-        try:
-            while True:
-                try:
-                    line = self.read_line()
-                except KeyboardInterrupt:
-                    self.cancelled()
-                    continue
-                except EOFError:
-                    click.echo()
-                    self.say_dropped("")
-                    break
-                except UnicodeDecodeError:
-                    self.say_error("the line is not UTF-8 text")
-                    continue
-                except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
-                    click.echo()
-                    self.say_error(error_text(exc))
-                    closing(self.session, self.origin, self.look.width)
-                    sys.exit(1)
-                try:
-                    if not self.handle(line):
-                        break
-                except KeyboardInterrupt:  # (a command under way: what it did so far stands)
-                    self.cancelled()
-        except (KeyboardInterrupt, Terminated):
-            # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
-            # commands to copy); the boundary says Interrupted. or Terminated.
-            with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
-                click.echo()
-                self.say_dropped("")
-                closing(self.session, self.origin, self.look.width)
-            raise
-        closing(self.session, self.origin, self.look.width)
 
     def cancelled(self) -> None:
         """A Ctrl-C that cancels what is under way (at a terminal; elsewhere it ends the
@@ -731,7 +695,7 @@ class Prompt:
         if not self.session.can(name):
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
-        closing(self.session, self.origin, self.look.width)
+        closing(self.session, self.origin, self.look)
         click.echo()
         self.record_lost |= self.session.record_behind
         record = self.session.record_path
@@ -869,13 +833,13 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
         if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
-                closing(session, origin, look.width)
+                closing(session, origin, look)
         elif failed and session.record_behind:
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:
             raise stop
-    closing(session, origin, look.width)
+    closing(session, origin, look)
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:

@@ -37,7 +37,7 @@ import textwrap
 from collections.abc import Callable
 
 from ..engine.cards import Card
-from ..engine.game import Game, Pile
+from ..engine.game import Game
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE
 from ..engine.outcome import outcome_words
 
@@ -119,16 +119,6 @@ def region(game: Game) -> tuple[int, int, int, int] | None:
     return min(rows), max(rows), min(cols), max(cols)
 
 
-def _pile_head(pile: Pile, symbols: bool, reveal: bool) -> str:
-    """The five characters before a pile's height: `` 9D:``, ``10♦:``, `` ##:``; a face-down
-    card revealed replaces the colon by its closing bracket, `` (7H)``, ``(10♦)``, so that
-    every column keeps its width whatever the cards."""
-    top = card_text(pile.top, symbols=symbols)
-    if pile.face_up:
-        return f"{top:>4}:"
-    return f"{'(' + top + ')':>5}" if reveal else "  ##:"
-
-
 def grid_text(
     game: Game,
     *,
@@ -157,12 +147,11 @@ def grid_text(
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    width = FACE_WIDTH
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
     header = "   " + "".join(
-        " " + " " * (width - 2) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
+        " " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
     )
     lines = [style(header.rstrip(), "frame")]
     for r in range(r0, r1 + 1):
@@ -172,11 +161,18 @@ def grid_text(
             pile = grid.get(cell)
             if pile is None:
                 mark = style("+", "legal") if cell in legal else style(".", "frame")
-                parts.append(" " + " " * (width - 2) + mark + " " * (1 + tail))
+                parts.append(" " * (FACE_WIDTH - 1) + mark + " " * (1 + tail))
                 continue
             role = "down" if not pile.face_up else "red" if pile.top.suit in (1, 2) else "black"
-            head = _pile_head(pile, symbols, reveal)
-            face = head[0] + style(head[1:4], role) + ":" if head.endswith(":") else style(head, role)
+            # the five characters before the height: " 9D:", "10♦:", "  ##:"; a face-down card
+            # revealed puts its closing bracket in place of the colon, " (7H)", "(10♦)": every
+            # column keeps its width whatever the cards
+            top = card_text(pile.top, symbols=symbols)
+            if pile.face_up or not reveal:
+                head = f"{top:>4}" if pile.face_up else "  ##"
+                face = head[0] + style(head[1:], role) + ":"
+            else:
+                face = style(f"{'(' + top + ')':>5}", role)
             star = style("*", "flip") if cell in flipped else " "
             parts.append(f"{face}{len(pile.cards)}{star}")
         lines.append("".join(parts).rstrip())

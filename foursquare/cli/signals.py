@@ -35,16 +35,13 @@ def signals_deferred() -> Iterator[None]:
     under :func:`catch_sigterm`."""
     caught: list[int] = []
     saved: dict[int, Handler] = {}
-    try:
+    with contextlib.suppress(ValueError, OSError):  # not the main thread
         for signum in [signal.SIGINT, *ENDING]:
             saved[signum] = signal.signal(signum, lambda n, frame: caught.append(n))
-    except (ValueError, OSError):  # not the main thread
-        pass
     try:
         yield
     finally:
-        for signum, handler in saved.items():
-            signal.signal(signum, handler)
+        restore_handlers(saved)
         for signum in dict.fromkeys(caught):  # in the order they came; the first handler that raises ends it
             signal.raise_signal(signum)
 
@@ -70,11 +67,9 @@ def catch_sigterm() -> dict[int, Handler]:
     """
     saved: dict[int, Handler] = {}
     for signum in ENDING:
-        try:
+        with contextlib.suppress(ValueError, OSError):  # not the main thread
             if signal.getsignal(signum) is signal.SIG_DFL:
                 saved[signum] = signal.signal(signum, _terminated)
-        except (ValueError, OSError):  # not the main thread
-            pass
     return saved
 
 
@@ -90,7 +85,5 @@ def worker_signals() -> None:
 def restore_handlers(saved: dict[int, Handler]) -> None:
     """Put back the signal handlers that :func:`catch_sigterm` replaced."""
     for signum, handler in saved.items():
-        try:
+        with contextlib.suppress(ValueError, OSError):
             signal.signal(signum, handler)
-        except (ValueError, OSError):
-            pass

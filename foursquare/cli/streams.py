@@ -93,11 +93,6 @@ class PipeGuard:
         with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):
             _to_devnull(self._stream.fileno())  # the flag alone discards the output
 
-    def writelines(self, lines: Iterable[str]) -> None:
-        """Write each line, as :meth:`write` does."""
-        for line in lines:
-            self.write(line)
-
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
@@ -121,12 +116,6 @@ class ClosedStream(io.TextIOBase):
     def __init__(self, name: str = "<stdout>") -> None:
         super().__init__()
         self._name = name
-
-    def writable(self) -> bool:
-        return True
-
-    def isatty(self) -> bool:
-        return False
 
     def write(self, text: str) -> int:
         """:raises OSError: for any text (the stream cannot be written)."""

@@ -55,19 +55,6 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def wide_ambiguous() -> bool:
-    """Whether the terminal likely draws East Asian ambiguous-width characters two
-    columns wide (``♠♣♥`` among them, so that the grid's rows would drift): a
-    Chinese, Japanese or Korean locale (the first of ``LC_ALL``, ``LC_CTYPE``,
-    ``LANG`` that names a language: Python sets ``LC_CTYPE=C.UTF-8`` itself where
-    the locale named is not installed, PEP 538)."""
-    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = os.environ.get(name, "")
-        if value and value not in ("C", "POSIX") and not value.startswith("C."):
-            return value.lower().startswith(("ja", "ko", "zh"))
-    return False
-
-
 @dataclass(frozen=True)
 class Look:
     """How to draw for one output stream.
@@ -88,7 +75,8 @@ class Look:
         """Colour and symbols only on a terminal that can show them; never colour
         under ``NO_COLOR`` (https://no-color.org) or on a ``TERM=dumb`` terminal;
         neither with ``ascii`` or ``FOURSQUARE_ASCII=1``.  No symbols under a CJK
-        locale (:func:`wide_ambiguous`).  On a terminal, its width too.
+        locale, whose terminal likely draws East Asian ambiguous-width characters two
+        columns wide (``♠♣♥`` among them: the grid's rows would drift).  On a terminal, its width too.
 
         :param stream: the stream written to (default ``sys.stdout``)."""
         stream = sys.stdout if stream is None else stream
@@ -102,13 +90,16 @@ class Look:
         if ascii or os.environ.get("FOURSQUARE_ASCII", "") not in ("", "0"):
             return cls(False, False, width)
         encoding = getattr(stream, "encoding", None) or "ascii"
+        # the locale: the first of LC_ALL, LC_CTYPE, LANG that names a language (Python
+        # sets LC_CTYPE=C.UTF-8 itself where the locale named is not installed, PEP 538)
+        names = [os.environ.get(name, "") for name in ("LC_ALL", "LC_CTYPE", "LANG")]
+        locale = next((name for name in names if name and name not in ("C", "POSIX") and not name.startswith("C.")), "")
         try:
             "♣♦♥♠".encode(encoding)
-            symbols = not wide_ambiguous()
+            symbols = not locale.lower().startswith(("ja", "ko", "zh"))
         except (LookupError, UnicodeEncodeError):
             symbols = False
-        dumb = os.environ.get("TERM", "") == "dumb"
-        return cls(not os.environ.get("NO_COLOR") and not dumb, symbols, width)
+        return cls(not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb", symbols, width)
 
     def style(self, text: str, role: str) -> str:
         """``text`` styled for its role (``red``, ``frame``, ``error``...) when colour is on

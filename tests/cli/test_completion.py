@@ -19,7 +19,7 @@ import types
 import pytest
 from helpers import ROOT, invoke, play
 
-from foursquare.cli.completion import HISTORY_LINES, Completer, _load_history, prompt_editing
+from foursquare.cli.completion import HISTORY_LINES, Completer, prompt_editing
 from foursquare.engine.game import Game
 from foursquare.formats.commands import COMMAND_NAMES, FORCED_COMMANDS
 
@@ -125,15 +125,17 @@ def test_the_history_file_is_cut_when_it_grows_to_twice_its_length(tmp_path, mon
     assert len(lines) == HISTORY_LINES and lines[-1] == "latest line"
 
 
-def test_the_lines_that_end_the_game_are_left_out_of_a_history_read(tmp_path):
+def test_the_lines_that_end_the_game_are_left_out_of_a_history_read(tmp_path, monkeypatch):
     import readline
 
     path = tmp_path / "prompt-history"
     path.write_text("d4\nquit\nhint\nq\nEXIT\nnew\nagain\n")  # written before they were left out (new, again: end a game too)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(isatty=lambda: True))  # a prompt at a terminal
     readline.clear_history()
     try:
-        assert _load_history(readline, str(path)) == 2
-        assert [readline.get_history_item(i) for i in (1, 2)] == ["d4", "hint"]
+        with prompt_editing(Game.from_deal(1), str(path)):
+            assert readline.get_current_history_length() == 2
+            assert [readline.get_history_item(i) for i in (1, 2)] == ["d4", "hint"]
     finally:
         readline.clear_history()
 

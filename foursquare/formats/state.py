@@ -173,15 +173,12 @@ def read_view(text: str, source: str) -> PlayerView:
         unknown (a stock known only in part) while the game goes on.
     """
     doc = _state_document(text, source)
-    reader = _StateReader(source)
-    if "view" not in doc:
-        game = reader.read(doc)
-        if game.status is Status.PLAYING and game.next_card is None:
-            raise FormatError(
-                source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
-            )
-        return PlayerView.of(game)
-    return PlayerView.of(reader.read(doc, view=True))
+    game = _StateReader(source).read(doc, view="view" in doc)
+    if "view" not in doc and game.status is Status.PLAYING and game.next_card is None:
+        raise FormatError(
+            source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
+        )
+    return PlayerView.of(game)
 
 
 def _state_document(text: str, source: str) -> YMap:
@@ -321,12 +318,12 @@ class _StateReader:
         try:
             game = Game.from_position(grid, known, self.rules, deal)
         except (ParseError, PositionError) as exc:
-            raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
+            raise self.error(doc.key_lines["grid"], f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
             placed = game.placed
             if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
-                raise self.error(_key_line(doc, "grid"), f"grid: these are not the first {placed} cards of deal {deal}")
+                raise self.error(doc.key_lines["grid"], f"grid: these are not the first {placed} cards of deal {deal}")
             if known != order[placed : placed + len(known)]:
                 raise self.error(
                     doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
@@ -360,7 +357,7 @@ class _StateReader:
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
-            line = self.cell_lines.get(cell, _key_line(doc, "grid"))
+            line = self.cell_lines.get(cell, doc.key_lines["grid"])
             raise self.error(line, f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
         rest = list(game.deck[game.placed :])
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
@@ -370,10 +367,6 @@ class _StateReader:
 
 def _null(value: object) -> object:
     return "null" if value is None else value
-
-
-def _key_line(doc: YMap, key: str) -> int:
-    return doc.key_lines.get(key, doc.line)
 
 
 def _pile(pile: tuple[list[Card], bool] | None) -> str:

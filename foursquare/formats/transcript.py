@@ -35,7 +35,6 @@ from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
 from .rulesfile import PARAMETERS
 from .schema import GAME, MISSING_VERSION, MOVE, RESULT
-from .transcript_write import transcript_document as transcript_document
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
 from .yaml import (
@@ -496,16 +495,13 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
         claims, lines = entry.claims, entry.claim_lines
         # (the engine's flipped cells are in text order, each once, as a transcript writes them)
         if "flipped" in claims and tuple(claims["flipped"]) != placement.flipped and sorted(claims["flipped"]) != sorted(placement.flipped):
-            fail(lines["flipped"], f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}", m)
+            said, flipped = (", ".join(map(str, cells)) for cells in (claims["flipped"], placement.flipped))
+            fail(lines["flipped"], f"claim flipped: [{said}], but the move flipped [{flipped}]", m)
         if "face_down" in claims and claims["face_down"] != placement.face_down:
             fail(lines["face_down"], f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down", m)
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
     return False
-
-
-def _cells(cells: Sequence[Cell]) -> str:
-    return "[" + ", ".join(str(c) for c in cells) + "]"
 
 
 def _in_order(errors: list[FormatError]) -> list[FormatError]:

@@ -169,13 +169,6 @@ def _under(x: float, y: float, count: int, scale: float = 1.0) -> str:
     )  # fmt: skip
 
 
-def _pile_title(cell: Cell, pile: Pile, reveal: bool) -> str:
-    height = len(pile.cards)
-    cards = "1 card" if height == 1 else f"{height} cards"
-    top = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
-    return f"{cell}: {top}, pile of {cards}"
-
-
 def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: bool, placed: bool) -> str:
     """A pile: the edges of the cards under its top card, a ring when the last move flipped
     it (gold) or placed it (white), its top card, its height in a badge."""
@@ -192,7 +185,9 @@ def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: boo
     badge += _tag("text", str(len(pile.cards)), x=bx, y=by + 4, font_size=11, font_weight="bold", fill="#ffffff",
                   text_anchor="middle", cls="height")  # fmt: skip
     children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
-    return _group(_pile_title(cell, pile, reveal), children, id=f"pile-{cell}", cls=" ".join(classes))
+    cards = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
+    shown = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
+    return _group(f"{cell}: {shown}, pile of {cards}", children, id=f"pile-{cell}", cls=" ".join(classes))
 
 
 def _open_cell(x: float, y: float, cell: Cell) -> str:
@@ -203,19 +198,6 @@ def _open_cell(x: float, y: float, cell: Cell) -> str:
         _tag("text", str(cell), x=x + CARD_W / 2, y=y + CARD_H / 2 + 6, font_size=14, fill=INK_ON_FELT,
              fill_opacity=0.5, text_anchor="middle"),
     )), id=f"cell-{cell}", cls="open")  # fmt: skip
-
-
-def _title(game: Game) -> str:
-    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
-    return f"Foursquare, {origin} ({game.rules.label} rules)"
-
-
-def _last_move(game: Game) -> str | None:
-    if not game.moves:
-        return None
-    last = game.moves[-1]
-    flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-    return f"Last move: {last.card} to {last.cell}, {flips}"
 
 
 def _result(game: Game) -> str:
@@ -252,8 +234,12 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     legal = set(game.legal_cells())
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    title = _title(game)
-    subtitle = _last_move(game) or "No card placed yet"
+    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
+    title = f"Foursquare, {origin} ({game.rules.label} rules)"
+    subtitle = "No card placed yet"
+    if last is not None:
+        flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
+        subtitle = f"Last move: {last.card} to {last.cell}, {flips}"
     grid_w = LABEL + (c1 - c0 + 1) * PITCH_X
     grid_h = LABEL + (r1 - r0 + 1) * PITCH_Y
     width = math.ceil(2 * MARGIN + max(grid_w + 16 + PANEL_W, _text_width(title, 19), _text_width(subtitle, 13)))

@@ -14,6 +14,7 @@ from .rulesfile import rules_value
 from .schema import FORMAT_VERSION
 from .yaml import Flow, FlowList, Quoted, dump
 
+
 def transcript_text(game: Game, *, claims: bool = True) -> str:
     """One YAML document recording ``game`` (FORMATS.md "Transcripts").
 

@@ -261,12 +261,15 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
                 cells.append(_open_cell(x, y, cell))
             else:
                 cells.append(_tag("circle", cx=x + CARD_W / 2, cy=y + CARD_H / 2, r=2, fill=INK_ON_FELT, fill_opacity=0.25))
+    counts = f"stock {game.stock_count}, face down {game.face_down} (limit {game.rules.face_down_limit})"
+    nxt = "unknown" if game.next_card is None else game.next_card
+    state = f"{_result(game)}; {counts}" if game.is_over else f"Card to place: {nxt}; {counts}"
     return "".join((
         '<?xml version="1.0" encoding="UTF-8"?>\n',
         _tag("svg", xmlns=SVG_NS, xmlns_xlink=XLINK_NS, version="1.1", width=width, height=height,
              viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
         _tag("title", title),
-        _tag("desc", f"{subtitle}. {_status_words(game)}."),
+        _tag("desc", f"{subtitle}. {state}."),
         _DEFS,
         _tag("rect", x=0, y=0, width=width, height=height, rx=18, fill=FELT_EDGE),  # the table
         _tag("rect", x=5, y=5, width=width - 10, height=height - 10, rx=14, fill="url(#felt)"),
@@ -278,15 +281,6 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
         _legend(game, MARGIN, height - MARGIN - 6, bool(flipped)),
         "</svg>\n",
     ))  # fmt: skip
-
-
-def _status_words(game: Game) -> str:
-    limit = game.rules.face_down_limit
-    counts = f"stock {game.stock_count}, face down {game.face_down} (limit {limit})"
-    if game.is_over:
-        return f"{_result(game)}; {counts}"
-    nxt = game.next_card
-    return f"Card to place: {nxt if nxt is not None else 'unknown'}; {counts}"
 
 
 def _panel(game: Game, x: float, y: float) -> str:

@@ -40,7 +40,7 @@ from foursquare.formats.movescript import (
 from foursquare.formats.rulesfile import load_rules, read_rules
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
-from foursquare.formats.yaml import YMap, YSeq, clean_text, read_documents, read_each_document, strict, iter_pieces
+from foursquare.formats.yaml import YMap, YSeq, clean_text, iter_pieces, read_documents, read_each_document, strict
 
 HUGE = "9" * 5000
 #: Longest message allowed for any input (the input itself may be megabytes).

@@ -22,9 +22,9 @@ from foursquare.formats.yaml import (
     YScalar,
     YSeq,
     cut,
+    iter_pieces,
     read_documents,
     read_each_document,
-    iter_pieces,
     strict,
 )
 

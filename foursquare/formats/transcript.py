@@ -316,8 +316,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | Non
     if not isinstance(node, YSeq):
         _items(node, "deck must be a list of cards", tg, source)
         return None
-    cards: list[Card] = []
-    first: dict[Card, int] = {}
+    first: dict[Card, int] = {}  # each card read, in order, and its line
     for i, item in enumerate(node.items, 1):
         try:
             card = as_card(item, f"deck card {i}", source)
@@ -328,8 +327,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | Non
             tg.complete = False
             continue
         first[card] = item.line
-        cards.append(card)
-    return cards
+    return list(first)
 
 
 def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> MoveEntry | None:
@@ -457,23 +455,20 @@ def _start(
     """The game before its first move, from the document's deal or deck, else from the
     ``deal``/``deck`` given; ``None`` when the deal or deck is bad (said through ``fail``,
     unless the reading said it already)."""
-    try:
-        if tg.deal is not None:
-            game = new_game(deal=tg.deal, rules=rules)
-            if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
-                # the first card where they differ, or the first past the deal's deck
-                at = next((i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b), len(game.deck))
-                fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
-            return game
-        if tg.deck is not None:
-            return new_game(deck=tg.deck, rules=rules)
-        if "deal" in tg.lines or "deck" in tg.lines:
-            return None  # a bad deal or deck, already reported
-        return new_game(deal=deal, deck=deck, rules=rules)
+    own = tg.deal is not None or tg.deck is not None
+    if not own and ("deal" in tg.lines or "deck" in tg.lines):
+        return None  # a bad deal or deck, already reported
+    try:  # (the document's deal wins over its deck, which must then be the deal's first cards)
+        game = new_game(deal=tg.deal, deck=tg.deck, rules=rules) if own else new_game(deal=deal, deck=deck, rules=rules)
     except (ParseError, PositionError) as exc:
         key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
         fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
         return None
+    if tg.deal is not None and tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
+        # the first card where they differ, or the first past the deal's deck
+        at = next((i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b), len(game.deck))
+        fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
+    return game
 
 
 def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[..., None]) -> bool:

@@ -358,7 +358,9 @@ class _StateReader:
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
             line = self.cell_lines.get(cell, doc.key_lines["grid"])
-            raise self.error(line, f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
+            pile = actual.get(cell)
+            shown = "no pile" if pile is None else f"{' '.join(map(str, pile[0]))}, face {'up' if pile[1] else 'down'}"
+            raise self.error(line, f"grid: {cell} is not what the moves give ({shown})")
         rest = list(game.deck[game.placed :])
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
             raise self.error(doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from")
@@ -367,10 +369,3 @@ class _StateReader:
 
 def _null(value: object) -> object:
     return "null" if value is None else value
-
-
-def _pile(pile: tuple[list[Card], bool] | None) -> str:
-    if pile is None:
-        return "no pile"
-    cards, up = pile
-    return f"{' '.join(str(c) for c in cards)}, face {'up' if up else 'down'}"

@@ -33,8 +33,7 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
-from .rulesfile import PARAMETERS
-from .schema import GAME, MISSING_VERSION, MOVE, RESULT
+from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
 from .yaml import (
@@ -262,7 +261,7 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
         return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
     if any(key in doc for key in GAME):
         return None
-    if any(key in doc for key in ("preset",) + PARAMETERS):
+    if any(key in doc for key in ("preset", *RULE_PARAMETERS)):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None

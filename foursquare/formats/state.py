@@ -96,8 +96,6 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
-    remaining = known[1:] if nxt is not None else known
-    stock = game.stock_count
     rules = rules_value(game.rules)
     doc: dict[str, Any] = {"foursquare": FORMAT_VERSION}
     if player_view:
@@ -107,7 +105,7 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
         doc["deal"] = game.deal
     doc.update(
         placed=placed,
-        stock=stock,
+        stock=game.stock_count,
         next=None if nxt is None else Quoted(str(nxt)),
         status=game.status.value,
         reason=None if game.reason is None else game.reason.value,
@@ -122,8 +120,8 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
         grid[Quoted(str(cell))] = Flow(cards=FlowList(cards), face="up" if pile.face_up else "down")
     doc["grid"] = grid
     if not player_view:
-        doc["remaining"] = FlowList(Quoted(str(c)) for c in remaining)
-        unknown = stock - len(known)
+        doc["remaining"] = FlowList(Quoted(str(c)) for c in (known[1:] if nxt is not None else known))
+        unknown = game.stock_count - len(known)
         if unknown:
             doc["unknown"] = unknown
         if len(game.moves) == placed:

@@ -330,12 +330,10 @@ class _StateReader:
 
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         src = self.source
-        items = as_list(doc.entries["moves"], "moves", src).items
         moves: list[tuple[int, Move]] = []
-        for item in items:
-            text = as_text(item, "a move", src)
-            try:
-                moves.append((item.line, parse_move(text)))
+        for item in as_list(doc.entries["moves"], "moves", src).items:
+            try:  # (as_text's error is a FormatError already)
+                moves.append((item.line, parse_move(as_text(item, "a move", src))))
             except ParseError as exc:
                 raise self.error(item.line, f"moves: {exc}") from None
         if deal is not None:

@@ -312,11 +312,8 @@ def _items(node: YNode | None, what: str, tg: TranscriptGame, source: str) -> li
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | None:
-    if not isinstance(node, YSeq):
-        _items(node, "deck must be a list of cards", tg, source)
-        return None
     first: dict[Card, int] = {}  # each card read, in order, and its line
-    for i, item in enumerate(node.items, 1):
+    for i, item in enumerate(_items(node, "deck must be a list of cards", tg, source), 1):
         try:
             card = as_card(item, f"deck card {i}", source)
             if card in first:
@@ -326,7 +323,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | Non
             tg.complete = False
             continue
         first[card] = item.line
-    return list(first)
+    return list(first) if isinstance(node, YSeq) else None
 
 
 def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> MoveEntry | None:

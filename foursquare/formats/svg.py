@@ -208,18 +208,6 @@ def _result(game: Game) -> str:
     return words[0].upper() + words[1:]
 
 
-def _region(game: Game) -> tuple[int, int, int, int]:
-    """(top row, bottom row, left column, right column) drawn: the piles and the legal
-    cells (as the text grid draws them); the whole frame when there is neither."""
-    cells: list[int] = [*game.grid, *game.legal_cells()]
-    if not cells:
-        last = game.rules.frame - 1
-        return 0, last, 0, last
-    rows = [c // STRIDE for c in cells]
-    cols = [c % STRIDE for c in cells]
-    return min(rows), max(rows), min(cols), max(cols)
-
-
 def svg_text(game: Game, *, reveal: bool = False) -> str:
     """The game's layout as an SVG 1.1 document (see the module's doc for what is drawn).
 
@@ -230,8 +218,12 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     :returns: the document: an XML declaration, one ``<svg>`` element (one element a
         line), a final newline.
     """
-    r0, r1, c0, c1 = _region(game)
     legal = set(game.legal_cells())
+    # the region drawn: the piles and the legal cells (as the text grid draws them); the
+    # whole frame when there is neither
+    rows = [c // STRIDE for c in [*game.grid, *legal]] or [0, game.rules.frame - 1]
+    cols = [c % STRIDE for c in [*game.grid, *legal]] or [0, game.rules.frame - 1]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
     origin = f"deal {game.deal}" if game.deal is not None else "a card order"

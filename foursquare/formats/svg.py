@@ -190,16 +190,6 @@ def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: boo
     return _group(f"{cell}: {shown}, pile of {cards}", children, id=f"pile-{cell}", cls=" ".join(classes))
 
 
-def _open_cell(x: float, y: float, cell: Cell) -> str:
-    """A dashed outline where the next card may go."""
-    return _group(f"{cell}: the card may go here", "".join((
-        _tag("rect", x=x + 1, y=y + 1, width=CARD_W - 2, height=CARD_H - 2, rx=6, fill="#ffffff", fill_opacity=0.06,
-             stroke=INK_ON_FELT, stroke_opacity=0.55, stroke_width=1.5, stroke_dasharray="5 4"),
-        _tag("text", str(cell), x=x + CARD_W / 2, y=y + CARD_H / 2 + 6, font_size=14, fill=INK_ON_FELT,
-             fill_opacity=0.5, text_anchor="middle"),
-    )), id=f"cell-{cell}", cls="open")  # fmt: skip
-
-
 def _result(game: Game) -> str:
     words = outcome_words(
         game.status, game.reason, score=game.score, face_down=game.face_down, limit=game.rules.face_down_limit,
@@ -250,7 +240,12 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
             if pile is not None:
                 cells.append(_pile(x, y, cell, pile, reveal, cell in flipped, last is not None and cell == last.cell))
             elif cell in legal:
-                cells.append(_open_cell(x, y, cell))
+                cells.append(_group(f"{cell}: the card may go here", "".join((  # a dashed outline
+                    _tag("rect", x=x + 1, y=y + 1, width=CARD_W - 2, height=CARD_H - 2, rx=6, fill="#ffffff", fill_opacity=0.06,
+                         stroke=INK_ON_FELT, stroke_opacity=0.55, stroke_width=1.5, stroke_dasharray="5 4"),
+                    _tag("text", str(cell), x=x + CARD_W / 2, y=y + CARD_H / 2 + 6, font_size=14, fill=INK_ON_FELT,
+                         fill_opacity=0.5, text_anchor="middle"),
+                )), id=f"cell-{cell}", cls="open"))  # fmt: skip
             else:
                 cells.append(_tag("circle", cx=x + CARD_W / 2, cy=y + CARD_H / 2, r=2, fill=INK_ON_FELT, fill_opacity=0.25))
     counts = f"stock {game.stock_count}, face down {game.face_down} (limit {game.rules.face_down_limit})"
@@ -294,28 +289,24 @@ def _panel(game: Game, x: float, y: float) -> str:
         to_place += _tag("text", "-" if game.is_over else "?", x=nx + w / 2, y=sy + h / 2 + 6, font_size=18,
                          fill=INK_ON_FELT, text_anchor="middle")  # fmt: skip
     next_title = f"card to place: {nxt}" if nxt is not None else "no card to place" if game.is_over else "card to place: unknown"
-    return _group(None, "".join((
-        _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
-        _group(f"stock: {count} cards", stock, cls="stock"),
-        _group(next_title, to_place, cls="next"),
-        _face_down_count(game, cx, y + 150),
-        _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
-    )), cls="panel")  # fmt: skip
-
-
-def _face_down_count(game: Game, x: float, y: float) -> str:
-    """The face-down count against the limit, in words and as pips (up to 12)."""
-    limit, down = game.rules.face_down_limit, game.face_down
+    # the face-down count against the limit, in words and as pips (up to 12)
+    limit, down, fy = game.rules.face_down_limit, game.face_down, y + 150
     pips = max(limit, down)
     step = min(16.0, (PANEL_W - 24) / max(pips, 1))
     marks = "".join(
-        _tag("circle", cx=x + 6 + i * step, cy=y + 14, r=5.5, fill=FACE_DOWN_RED if i < down else "none",
+        _tag("circle", cx=cx + 6 + i * step, cy=fy + 14, r=5.5, fill=FACE_DOWN_RED if i < down else "none",
              stroke="#ffffff" if i >= limit else INK_ON_FELT, stroke_width=1.2, stroke_opacity=0.9)
         for i in range(pips if pips <= 12 else 0)
     )  # fmt: skip
     words = f"Face down {down} (limit {limit})"
-    return _group(f"face down: {down} (limit {limit})", _tag("text", words, x=x, y=y, font_size=12, fill=INK_ON_FELT) + marks,
-                  cls="face-down-count")  # fmt: skip
+    return _group(None, "".join((
+        _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
+        _group(f"stock: {count} cards", stock, cls="stock"),
+        _group(next_title, to_place, cls="next"),
+        _group(f"face down: {down} (limit {limit})", _tag("text", words, x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
+               cls="face-down-count"),
+        _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
+    )), cls="panel")  # fmt: skip
 
 
 def _status(game: Game, x: float, cx: float, y: float) -> str:

@@ -38,9 +38,6 @@ from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Status, outcome_words
 
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-
 #: A card's size and the pitch of the grid, in SVG user units (px at scale 1).
 CARD_W, CARD_H = 60, 84
 PITCH_X, PITCH_Y = 72, 98
@@ -92,11 +89,6 @@ _DEFS = (
 )
 
 
-def rank_text(card: Card) -> str:
-    """The rank as printed on a card face: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
-    return "10" if card.rank == 10 else RANK_CHARS[card.rank]
-
-
 def _num(value: float) -> str:
     """A coordinate as short text: ``12``, ``12.5``."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -131,7 +123,8 @@ def _card_face(x: float, y: float, card: Card, scale: float = 1.0) -> str:
     """A face-up card at (x, y): the rank and a small suit in the corner, a large rank
     and suit in the middle (the rank is what the rules compare, so it is the largest)."""
     w, h = CARD_W * scale, CARD_H * scale
-    colour, suit, rank = SUIT_COLOURS[card.suit], f"#suit-{SUIT_CHARS[card.suit]}", rank_text(card)
+    colour, suit = SUIT_COLOURS[card.suit], f"#suit-{SUIT_CHARS[card.suit]}"
+    rank = "10" if card.rank == 10 else RANK_CHARS[card.rank]  # as printed on a card face: A, 2 ... 10, J, Q, K
     tight = len(rank) > 1
     return "".join((
         _tag("rect", x=x, y=y, width=w, height=h, rx=6 * scale, fill="url(#face)", stroke="#9c9585", stroke_width=1),
@@ -253,8 +246,8 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     state = f"{_result(game)}; {counts}" if game.is_over else f"Card to place: {nxt}; {counts}"
     return "".join((
         '<?xml version="1.0" encoding="UTF-8"?>\n',
-        _tag("svg", xmlns=SVG_NS, xmlns_xlink=XLINK_NS, version="1.1", width=width, height=height,
-             viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
+        _tag("svg", xmlns="http://www.w3.org/2000/svg", xmlns_xlink="http://www.w3.org/1999/xlink", version="1.1",
+             width=width, height=height, viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
         _tag("title", title),
         _tag("desc", f"{subtitle}. {state}."),
         _DEFS,

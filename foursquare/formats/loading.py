@@ -23,7 +23,7 @@ from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_
 from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
 from .movescript import new_game, play_script
-from .yaml import clean_text
+from .yaml import clean_text, read_each_document
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
 #: A line that starts with a state's ``grid`` key.
@@ -84,8 +84,6 @@ def games_held(text: str) -> int:
         return 0
     if input_kind(text) is not FileKind.TRANSCRIPT:
         return 1
-    from .yaml import read_each_document
-
     docs = read_each_document(text, "<text>", skip=lambda _k: True)
     return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
 

@@ -25,8 +25,7 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
         card outside the rule set's deck, a card listed twice, too many cards, or
         no card at all.
     """
-    cards: list[Card] = []
-    first_line: dict[Card, int] = {}
+    first_line: dict[Card, int] = {}  # each card read, in order, and its line
     for number, line in enumerate(clean_text(text).split("\n"), 1):
         for word in line.split("#", 1)[0].split():
             try:
@@ -38,15 +37,14 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
                 raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
             if card in first_line:
                 raise FormatError(source, number, f"{card} is listed twice (first on line {first_line[card]})")
-            if len(cards) == rules.deck_size:
+            if len(first_line) == rules.deck_size:
                 raise FormatError(
                     source, number, f"too many cards: the {rules.label} deck has {rules.deck_size} cards"
                 )
             first_line[card] = number
-            cards.append(card)
-    if not cards:
+    if not first_line:
         raise FormatError(source, 1, "the deck file lists no cards")
-    return cards
+    return list(first_line)
 
 
 def _not_a_card(word: str, text: str, error: ParseError) -> str:

@@ -23,7 +23,7 @@ from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_
 from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
 from .movescript import new_game, play_script
-from .yaml import clean_text
+from .yaml import clean_text, read_each_document
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
 #: A line that starts with a state's ``grid`` key.
@@ -84,26 +84,8 @@ def games_held(text: str) -> int:
         return 0
     if input_kind(text) is not FileKind.TRANSCRIPT:
         return 1
-    from .yaml import read_each_document
-
     docs = read_each_document(text, "<text>", skip=lambda _k: True)
     return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
-
-
-def _script_text(blocks: Iterable[str]) -> str:
-    """The text of a move script given block by block (each ending at a line end),
-    up to its first stop command's line (``quit``: :data:`_STOP_LINE`): what follows is not
-    read, so that nothing after ``quit`` (bytes that are not UTF-8, binary data, a long
-    line, more than the size limit) can fail the script, as at ``play``'s stdin."""
-    parts: list[str] = []
-    for block in blocks:
-        stop = _STOP_LINE.search(block)
-        if stop is not None:
-            end = block.find("\n", stop.end())
-            parts.append(block if end < 0 else block[: end + 1])
-            break
-        parts.append(block)
-    return "".join(parts)
 
 
 def read_game_text(path: str) -> tuple[str, str]:
@@ -124,24 +106,32 @@ def read_game_text(path: str) -> tuple[str, str]:
 
 def _game_text(source: Iterable[str], *, whole: bool) -> str | Iterator[str]:
     """A game file's text as every command reads it (:func:`read_game_text`): a move script
-    up to its ``quit``; a transcript whole, or (not ``whole``) its blocks as they are read."""
-    head, blocks = _head(source)
-    rest = itertools.chain((head,), blocks)
-    kind = input_kind(head) if holds_entries(head) else None
-    if kind is FileKind.MOVES:
-        return _script_text(rest)
-    return rest if kind is FileKind.TRANSCRIPT and not whole else "".join(rest)
+    up to its ``quit``; a transcript whole, or (not ``whole``) its blocks as they are read.
 
-
-def _head(source: Iterable[str]) -> tuple[str, Iterator[str]]:
-    """The blocks of ``source`` up to the first that holds an entry (a move, a key...), and the rest."""
+    The kind is told by the blocks up to the first that holds an entry (a move, a key...).
+    A move script's blocks (each ending at a line end) are read up to its first stop
+    command's line (``quit``: :data:`_STOP_LINE`): what follows is not read, so that
+    nothing after ``quit`` (bytes that are not UTF-8, binary data, a long line, more than
+    the size limit) can fail the script, as at ``play``'s stdin."""
     blocks = iter(source)
     head = ""
     for block in blocks:
         head += block
         if holds_entries(block):
             break
-    return head, blocks
+    rest = itertools.chain((head,), blocks)
+    kind = input_kind(head) if holds_entries(head) else None
+    if kind is not FileKind.MOVES:
+        return rest if kind is FileKind.TRANSCRIPT and not whole else "".join(rest)
+    parts: list[str] = []
+    for block in rest:
+        stop = _STOP_LINE.search(block)
+        if stop is not None:
+            end = block.find("\n", stop.end())
+            parts.append(block if end < 0 else block[: end + 1])
+            break
+        parts.append(block)
+    return "".join(parts)
 
 
 def load_input(
@@ -298,8 +288,16 @@ def load_game_text(
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         game = load_input(text, name, deal=deal, deck=deck, rules=rules)
+    # a deal, card order or rule set that the file overrides is refused, rather than
+    # ignored silently; one equal to the file's own is accepted
     game = _extended(game, deal, deck)
-    check_agreement(game, name, deal=deal, deck=deck, rules=rules)
+    own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
+    if deal is not None and game.deal != deal:
+        raise AgreementError.with_file(name, "deal", own, deal)
+    if deck is not None and list(game.deck[: len(deck)]) != list(deck):
+        raise AgreementError.with_file(name, "deck", own)
+    if rules is not None and game.rules != rules:
+        raise AgreementError.with_file(name, "rules", f"plays the {game.rules.label} rules", rules.label)
     return game
 
 
@@ -351,25 +349,3 @@ def _transcript_game(
         raise errors[0]
     assert game is not None
     return game
-
-
-def check_agreement(
-    game: Game,
-    name: str,
-    *,
-    deal: int | None = None,
-    deck: Sequence[Card] | None = None,
-    rules: Rules | None = None,
-) -> None:
-    """Refuse a deal, card order or rule set that the file of ``game`` overrides,
-    rather than ignore it silently; one equal to the file's own is accepted.
-
-    :raises AgreementError: naming the file (``name``) and what it says instead.
-    """
-    own = f"names deal {game.deal}" if game.deal is not None else "has its own card order"
-    if deal is not None and game.deal != deal:
-        raise AgreementError.with_file(name, "deal", own, deal)
-    if deck is not None and list(game.deck[: len(deck)]) != list(deck):
-        raise AgreementError.with_file(name, "deck", own)
-    if rules is not None and game.rules != rules:
-        raise AgreementError.with_file(name, "rules", f"plays the {game.rules.label} rules", rules.label)

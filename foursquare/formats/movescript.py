@@ -55,10 +55,6 @@ __all__ = [
 ]
 
 
-#: What every reader of a move script says of a CR inside a line (a file whose lines end in CR alone).
-LONE_CR_WORDS = "a CR alone inside the line: the line ends of a move script are LF or CR LF"
-
-
 def strip_line(text: str) -> str:
     """A line without its comment, line end, byte-order mark and surrounding white space."""
     return text.lstrip("\ufeff").split("#", 1)[0].strip()
@@ -258,8 +254,8 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     text = strip_line(text)
     if not text:
         return None
-    if "\r" in text:  # every reader: play's stdin splits at LF, a file's reader too
-        raise ParseError(LONE_CR_WORDS)
+    if "\r" in text:  # every reader (play's stdin splits at LF, a file's reader too): a file whose lines end in CR alone
+        raise ParseError("a CR alone inside the line: the line ends of a move script are LF or CR LF")
     words = text.split()
     command = spec(words[0])
     if command is not None:

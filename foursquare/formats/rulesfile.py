@@ -18,9 +18,6 @@ from .schema import RULE_PARAMETERS
 from .schema import rules_from_value as rules_from_value
 from .yaml import YMap, YScalar, read_documents
 
-#: The parameter names, in the order :meth:`Rules.parameters` gives them.
-PARAMETERS: tuple[str, ...] = tuple(RULE_PARAMETERS)
-
 
 def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
     """How a rule set is written: its preset name, or every parameter as a mapping.
@@ -45,7 +42,7 @@ def read_rules(text: str, source: str) -> Rules:
     if len(nodes) > 1:
         raise FormatError(source, nodes[1].line, "the rules file holds more than one YAML document")
     node = nodes[0]
-    if isinstance(node, YMap) and "foursquare" in node and not any(key in node for key in PARAMETERS):
+    if isinstance(node, YMap) and "foursquare" in node and not any(key in node for key in RULE_PARAMETERS):
         # a game file (transcript or state) given where a rules file is expected
         raise FormatError(
             source, node.line, "this is a game file (a transcript or a state), not a rules file;"

@@ -18,7 +18,7 @@ and :func:`build_schema` generates the schemas from them.
 The schemas are shipped as files in ``foursquare/formats/schemas/`` (read with
 :func:`schema_text`, printed by ``foursquare schema``): a file other tools and
 editors can fetch by URL; a test checks each shipped file equals its generation
-(:func:`write_schemas` writes them again).
+(:func:`generated_text`, which is what to write to the file after a change).
 
 The transcript schema describes one document (one game): a file of several games
 is several YAML documents, each checked against it.
@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from ..engine.cards import MAX_RANK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
@@ -330,15 +329,3 @@ def _known(name: str) -> str:
     if name not in SCHEMA_NAMES:
         raise ParseError(f"no schema {quote(name)} (schemas: {', '.join(SCHEMA_NAMES)})")
     return name
-
-
-def write_schemas(folder: Path | None = None) -> list[Path]:
-    """Write every schema, generated, into ``folder`` (default: the package's ``schemas`` folder).
-
-    :returns: the files written."""
-    target = folder if folder is not None else Path(__file__).parent / "schemas"
-    target.mkdir(parents=True, exist_ok=True)
-    written = [target / f"{name}.json" for name in SCHEMA_NAMES]
-    for path in written:
-        path.write_text(generated_text(path.stem), encoding="utf-8")
-    return written

@@ -96,8 +96,6 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
-    remaining = known[1:] if nxt is not None else known
-    stock = game.stock_count
     rules = rules_value(game.rules)
     doc: dict[str, Any] = {"foursquare": FORMAT_VERSION}
     if player_view:
@@ -107,7 +105,7 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
         doc["deal"] = game.deal
     doc.update(
         placed=placed,
-        stock=stock,
+        stock=game.stock_count,
         next=None if nxt is None else Quoted(str(nxt)),
         status=game.status.value,
         reason=None if game.reason is None else game.reason.value,
@@ -122,8 +120,8 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
         grid[Quoted(str(cell))] = Flow(cards=FlowList(cards), face="up" if pile.face_up else "down")
     doc["grid"] = grid
     if not player_view:
-        doc["remaining"] = FlowList(Quoted(str(c)) for c in remaining)
-        unknown = stock - len(known)
+        doc["remaining"] = FlowList(Quoted(str(c)) for c in (known[1:] if nxt is not None else known))
+        unknown = game.stock_count - len(known)
         if unknown:
             doc["unknown"] = unknown
         if len(game.moves) == placed:
@@ -173,15 +171,12 @@ def read_view(text: str, source: str) -> PlayerView:
         unknown (a stock known only in part) while the game goes on.
     """
     doc = _state_document(text, source)
-    reader = _StateReader(source)
-    if "view" not in doc:
-        game = reader.read(doc)
-        if game.status is Status.PLAYING and game.next_card is None:
-            raise FormatError(
-                source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
-            )
-        return PlayerView.of(game)
-    return PlayerView.of(reader.read(doc, view=True))
+    game = _StateReader(source).read(doc, view="view" in doc)
+    if "view" not in doc and game.status is Status.PLAYING and game.next_card is None:
+        raise FormatError(
+            source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
+        )
+    return PlayerView.of(game)
 
 
 def _state_document(text: str, source: str) -> YMap:
@@ -200,19 +195,16 @@ class _StateReader:
         self.rules: Rules = STANDARD
         self.view = False  # reading a player's view (view: player)
 
-    def error(self, line: int | None, message: str) -> FormatError:
-        return FormatError(self.source, line, message)
-
     def card(self, node: YNode, what: str) -> Card:
         if isinstance(node, YScalar) and node.is_null:
             if self.view:
-                raise self.error(node.line, f"{what} is null: only a face-down top card may be hidden")
-            raise self.error(node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
+                raise FormatError(self.source, node.line, f"{what} is null: only a face-down top card may be hidden")
+            raise FormatError(self.source, node.line, f"{what} is hidden (null): {_NOT_RESUMABLE}")
         card = as_card(node, what, self.source)
         if card.rank > self.rules.ranks or card.suit >= self.rules.suits:
-            raise self.error(node.line, f"{what}: {card} is not a card of the {self.rules.label} deck")
+            raise FormatError(self.source, node.line, f"{what}: {card} is not a card of the {self.rules.label} deck")
         if card in self.seen:
-            raise self.error(node.line, f"{what}: {card} appears twice (first on line {self.seen[card]})")
+            raise FormatError(self.source, node.line, f"{what}: {card} appears twice (first on line {self.seen[card]})")
         self.seen[card] = node.line
         return card
 
@@ -223,25 +215,27 @@ class _StateReader:
         self.view = view
         for key in NOT_IN_VIEW if view else ():
             if key in doc:
-                raise self.error(doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it")
+                raise FormatError(
+                    self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
+                )
         shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
         values, _, errors = read_entries(doc, shape, what, src, missing={"foursquare": MISSING_VERSION})
         if errors:
             raise errors[0]
         if "view" in doc and not view:
-            raise self.error(doc.entries["view"].line, _NOT_RESUMABLE)
+            raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules = values.get("rules", STANDARD)
         if "grid" not in doc:
-            raise self.error(doc.line, "missing grid (cell -> {cards, face})")
+            raise FormatError(self.source, doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
         if self.hidden:
             cell, line = self.hidden[0]
             raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
         if "remaining" not in doc and not view:
-            raise self.error(doc.line, f"missing remaining: {_NOT_RESUMABLE}")
+            raise FormatError(self.source, doc.line, f"missing remaining: {_NOT_RESUMABLE}")
         nxt_node = doc.entries.get("next")
         if nxt_node is None:
-            raise self.error(doc.line, "missing next (the card to place now, or null)")
+            raise FormatError(self.source, doc.line, "missing next (the card to place now, or null)")
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
         if view:
             shown = {c for cards, _ in grid.values() for c in cards}
@@ -254,7 +248,8 @@ class _StateReader:
             on_grid = sum(len(cards) for cards, _ in grid.values())
             stock = rules.deck_size - on_grid
             if len(known) + unknown != stock:
-                raise self.error(
+                raise FormatError(
+                    self.source,
                     doc.line_of("remaining"),
                     f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
                     f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
@@ -269,9 +264,9 @@ class _StateReader:
         known) and each count and claim written against the position."""
         if not game.is_over and null_wrong:
             lists = "" if self.view else " and remaining lists cards"
-            raise self.error(nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
+            raise FormatError(self.source, nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
         if game.is_over and not (isinstance(nxt_node, YScalar) and nxt_node.is_null):
-            raise self.error(nxt_node.line, f"next must be null: the game is {game.status}")
+            raise FormatError(self.source, nxt_node.line, f"next must be null: the game is {game.status}")
         actual = {  # what each count and claim, when written, must be, and where that comes from
             "placed": (game.placed, "the grid gives"),
             "stock": (game.stock_count, "the grid gives"),
@@ -282,7 +277,7 @@ class _StateReader:
         }
         for key, (value, whence) in actual.items():
             if key in values and values[key] != value:
-                raise self.error(doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
+                raise FormatError(self.source, doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
@@ -295,11 +290,11 @@ class _StateReader:
             try:
                 cell = Cell.parse(key)
             except ParseError as exc:
-                raise self.error(line, f"grid: {exc}") from None
+                raise FormatError(self.source, line, f"grid: {exc}") from None
             if not geo.inside[cell]:
-                raise self.error(line, f"grid: {cell} is outside the frame ({geo.corner})")
+                raise FormatError(self.source, line, f"grid: {cell} is outside the frame ({geo.corner})")
             if cell in grid:
-                raise self.error(line, f"grid: {cell} is listed twice")
+                raise FormatError(self.source, line, f"grid: {cell} is listed twice")
             pile = as_map(value, f"grid {cell}", src)
             needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
             values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
@@ -307,7 +302,9 @@ class _StateReader:
                 raise errors[0]
             items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
             if not 1 <= len(items) <= self.rules.pile_cap:
-                raise self.error(pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)")
+                raise FormatError(
+                    self.source, pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
+                )
             face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
                 self.hidden.append((cell, top.line))
@@ -321,63 +318,54 @@ class _StateReader:
         try:
             game = Game.from_position(grid, known, self.rules, deal)
         except (ParseError, PositionError) as exc:
-            raise self.error(_key_line(doc, "grid"), f"grid: {exc}") from None
+            raise FormatError(self.source, doc.key_lines["grid"], f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
             placed = game.placed
             if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
-                raise self.error(_key_line(doc, "grid"), f"grid: these are not the first {placed} cards of deal {deal}")
+                raise FormatError(self.source, doc.key_lines["grid"], f"grid: these are not the first {placed} cards of deal {deal}")
             if known != order[placed : placed + len(known)]:
-                raise self.error(
-                    doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
+                raise FormatError(
+                    self.source, doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
                 )
         return game
 
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         src = self.source
-        items = as_list(doc.entries["moves"], "moves", src).items
         moves: list[tuple[int, Move]] = []
-        for item in items:
-            text = as_text(item, "a move", src)
-            try:
-                moves.append((item.line, parse_move(text)))
+        for item in as_list(doc.entries["moves"], "moves", src).items:
+            try:  # (as_text's error is a FormatError already)
+                moves.append((item.line, parse_move(as_text(item, "a move", src))))
             except ParseError as exc:
-                raise self.error(item.line, f"moves: {exc}") from None
+                raise FormatError(self.source, item.line, f"moves: {exc}") from None
         if deal is not None:
             game = Game.from_deal(deal, self.rules)
         else:
             cards = []
             for line, move in moves:
                 if move.card is None:
-                    raise self.error(line, f"moves: {move} must name its card (the state names no deal)")
+                    raise FormatError(self.source, line, f"moves: {move} must name its card (the state names no deal)")
                 cards.append(move.card)
             try:
                 game = Game(cards + known, self.rules)
             except (ParseError, PositionError) as exc:
-                raise self.error(doc.line_of("moves"), f"moves: {exc}") from None
+                raise FormatError(self.source, doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
             play_move(game, move, src, line, number)
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
-            line = self.cell_lines.get(cell, _key_line(doc, "grid"))
-            raise self.error(line, f"grid: {cell} is not what the moves give ({_pile(actual.get(cell))})")
+            line = self.cell_lines.get(cell, doc.key_lines["grid"])
+            pile = actual.get(cell)
+            shown = "no pile" if pile is None else f"{' '.join(map(str, pile[0]))}, face {'up' if pile[1] else 'down'}"
+            raise FormatError(self.source, line, f"grid: {cell} is not what the moves give ({shown})")
         rest = list(game.deck[game.placed :])
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
-            raise self.error(doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from")
+            raise FormatError(
+                self.source, doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from"
+            )
         return game
 
 
 def _null(value: object) -> object:
     return "null" if value is None else value
-
-
-def _key_line(doc: YMap, key: str) -> int:
-    return doc.key_lines.get(key, doc.line)
-
-
-def _pile(pile: tuple[list[Card], bool] | None) -> str:
-    if pile is None:
-        return "no pile"
-    cards, up = pile
-    return f"{' '.join(str(c) for c in cards)}, face {'up' if up else 'down'}"

@@ -38,9 +38,6 @@ from ..engine.game import Game, Pile
 from ..engine.layout import CELLS, COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Status, outcome_words
 
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
-
 #: A card's size and the pitch of the grid, in SVG user units (px at scale 1).
 CARD_W, CARD_H = 60, 84
 PITCH_X, PITCH_Y = 72, 98
@@ -92,11 +89,6 @@ _DEFS = (
 )
 
 
-def rank_text(card: Card) -> str:
-    """The rank as printed on a card face: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
-    return "10" if card.rank == 10 else RANK_CHARS[card.rank]
-
-
 def _num(value: float) -> str:
     """A coordinate as short text: ``12``, ``12.5``."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -131,7 +123,8 @@ def _card_face(x: float, y: float, card: Card, scale: float = 1.0) -> str:
     """A face-up card at (x, y): the rank and a small suit in the corner, a large rank
     and suit in the middle (the rank is what the rules compare, so it is the largest)."""
     w, h = CARD_W * scale, CARD_H * scale
-    colour, suit, rank = SUIT_COLOURS[card.suit], f"#suit-{SUIT_CHARS[card.suit]}", rank_text(card)
+    colour, suit = SUIT_COLOURS[card.suit], f"#suit-{SUIT_CHARS[card.suit]}"
+    rank = "10" if card.rank == 10 else RANK_CHARS[card.rank]  # as printed on a card face: A, 2 ... 10, J, Q, K
     tight = len(rank) > 1
     return "".join((
         _tag("rect", x=x, y=y, width=w, height=h, rx=6 * scale, fill="url(#face)", stroke="#9c9585", stroke_width=1),
@@ -169,13 +162,6 @@ def _under(x: float, y: float, count: int, scale: float = 1.0) -> str:
     )  # fmt: skip
 
 
-def _pile_title(cell: Cell, pile: Pile, reveal: bool) -> str:
-    height = len(pile.cards)
-    cards = "1 card" if height == 1 else f"{height} cards"
-    top = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
-    return f"{cell}: {top}, pile of {cards}"
-
-
 def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: bool, placed: bool) -> str:
     """A pile: the edges of the cards under its top card, a ring when the last move flipped
     it (gold) or placed it (white), its top card, its height in a badge."""
@@ -192,30 +178,9 @@ def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: boo
     badge += _tag("text", str(len(pile.cards)), x=bx, y=by + 4, font_size=11, font_weight="bold", fill="#ffffff",
                   text_anchor="middle", cls="height")  # fmt: skip
     children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
-    return _group(_pile_title(cell, pile, reveal), children, id=f"pile-{cell}", cls=" ".join(classes))
-
-
-def _open_cell(x: float, y: float, cell: Cell) -> str:
-    """A dashed outline where the next card may go."""
-    return _group(f"{cell}: the card may go here", "".join((
-        _tag("rect", x=x + 1, y=y + 1, width=CARD_W - 2, height=CARD_H - 2, rx=6, fill="#ffffff", fill_opacity=0.06,
-             stroke=INK_ON_FELT, stroke_opacity=0.55, stroke_width=1.5, stroke_dasharray="5 4"),
-        _tag("text", str(cell), x=x + CARD_W / 2, y=y + CARD_H / 2 + 6, font_size=14, fill=INK_ON_FELT,
-             fill_opacity=0.5, text_anchor="middle"),
-    )), id=f"cell-{cell}", cls="open")  # fmt: skip
-
-
-def _title(game: Game) -> str:
-    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
-    return f"Foursquare, {origin} ({game.rules.label} rules)"
-
-
-def _last_move(game: Game) -> str | None:
-    if not game.moves:
-        return None
-    last = game.moves[-1]
-    flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-    return f"Last move: {last.card} to {last.cell}, {flips}"
+    cards = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
+    shown = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
+    return _group(f"{cell}: {shown}, pile of {cards}", children, id=f"pile-{cell}", cls=" ".join(classes))
 
 
 def _result(game: Game) -> str:
@@ -224,18 +189,6 @@ def _result(game: Game) -> str:
         rules=game.rules,
     )
     return words[0].upper() + words[1:]
-
-
-def _region(game: Game) -> tuple[int, int, int, int]:
-    """(top row, bottom row, left column, right column) drawn: the piles and the legal
-    cells (as the text grid draws them); the whole frame when there is neither."""
-    cells: list[int] = [*game.grid, *game.legal_cells()]
-    if not cells:
-        last = game.rules.frame - 1
-        return 0, last, 0, last
-    rows = [c // STRIDE for c in cells]
-    cols = [c % STRIDE for c in cells]
-    return min(rows), max(rows), min(cols), max(cols)
 
 
 def svg_text(game: Game, *, reveal: bool = False) -> str:
@@ -248,12 +201,20 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     :returns: the document: an XML declaration, one ``<svg>`` element (one element a
         line), a final newline.
     """
-    r0, r1, c0, c1 = _region(game)
     legal = set(game.legal_cells())
+    # the region drawn: the piles and the legal cells (as the text grid draws them); the
+    # whole frame when there is neither
+    rows = [c // STRIDE for c in [*game.grid, *legal]] or [0, game.rules.frame - 1]
+    cols = [c % STRIDE for c in [*game.grid, *legal]] or [0, game.rules.frame - 1]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    title = _title(game)
-    subtitle = _last_move(game) or "No card placed yet"
+    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
+    title = f"Foursquare, {origin} ({game.rules.label} rules)"
+    subtitle = "No card placed yet"
+    if last is not None:
+        flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
+        subtitle = f"Last move: {last.card} to {last.cell}, {flips}"
     grid_w = LABEL + (c1 - c0 + 1) * PITCH_X
     grid_h = LABEL + (r1 - r0 + 1) * PITCH_Y
     width = math.ceil(2 * MARGIN + max(grid_w + 16 + PANEL_W, _text_width(title, 19), _text_width(subtitle, 13)))
@@ -272,15 +233,23 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
             if pile is not None:
                 cells.append(_pile(x, y, cell, pile, reveal, cell in flipped, last is not None and cell == last.cell))
             elif cell in legal:
-                cells.append(_open_cell(x, y, cell))
+                cells.append(_group(f"{cell}: the card may go here", "".join((  # a dashed outline
+                    _tag("rect", x=x + 1, y=y + 1, width=CARD_W - 2, height=CARD_H - 2, rx=6, fill="#ffffff", fill_opacity=0.06,
+                         stroke=INK_ON_FELT, stroke_opacity=0.55, stroke_width=1.5, stroke_dasharray="5 4"),
+                    _tag("text", str(cell), x=x + CARD_W / 2, y=y + CARD_H / 2 + 6, font_size=14, fill=INK_ON_FELT,
+                         fill_opacity=0.5, text_anchor="middle"),
+                )), id=f"cell-{cell}", cls="open"))  # fmt: skip
             else:
                 cells.append(_tag("circle", cx=x + CARD_W / 2, cy=y + CARD_H / 2, r=2, fill=INK_ON_FELT, fill_opacity=0.25))
+    counts = f"stock {game.stock_count}, face down {game.face_down} (limit {game.rules.face_down_limit})"
+    nxt = "unknown" if game.next_card is None else game.next_card
+    state = f"{_result(game)}; {counts}" if game.is_over else f"Card to place: {nxt}; {counts}"
     return "".join((
         '<?xml version="1.0" encoding="UTF-8"?>\n',
-        _tag("svg", xmlns=SVG_NS, xmlns_xlink=XLINK_NS, version="1.1", width=width, height=height,
-             viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
+        _tag("svg", xmlns="http://www.w3.org/2000/svg", xmlns_xlink="http://www.w3.org/1999/xlink", version="1.1",
+             width=width, height=height, viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
         _tag("title", title),
-        _tag("desc", f"{subtitle}. {_status_words(game)}."),
+        _tag("desc", f"{subtitle}. {state}."),
         _DEFS,
         _tag("rect", x=0, y=0, width=width, height=height, rx=18, fill=FELT_EDGE),  # the table
         _tag("rect", x=5, y=5, width=width - 10, height=height - 10, rx=14, fill="url(#felt)"),
@@ -292,15 +261,6 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
         _legend(game, MARGIN, height - MARGIN - 6, bool(flipped)),
         "</svg>\n",
     ))  # fmt: skip
-
-
-def _status_words(game: Game) -> str:
-    limit = game.rules.face_down_limit
-    counts = f"stock {game.stock_count}, face down {game.face_down} (limit {limit})"
-    if game.is_over:
-        return f"{_result(game)}; {counts}"
-    nxt = game.next_card
-    return f"Card to place: {nxt if nxt is not None else 'unknown'}; {counts}"
 
 
 def _panel(game: Game, x: float, y: float) -> str:
@@ -322,28 +282,24 @@ def _panel(game: Game, x: float, y: float) -> str:
         to_place += _tag("text", "-" if game.is_over else "?", x=nx + w / 2, y=sy + h / 2 + 6, font_size=18,
                          fill=INK_ON_FELT, text_anchor="middle")  # fmt: skip
     next_title = f"card to place: {nxt}" if nxt is not None else "no card to place" if game.is_over else "card to place: unknown"
-    return _group(None, "".join((
-        _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
-        _group(f"stock: {count} cards", stock, cls="stock"),
-        _group(next_title, to_place, cls="next"),
-        _face_down_count(game, cx, y + 150),
-        _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
-    )), cls="panel")  # fmt: skip
-
-
-def _face_down_count(game: Game, x: float, y: float) -> str:
-    """The face-down count against the limit, in words and as pips (up to 12)."""
-    limit, down = game.rules.face_down_limit, game.face_down
+    # the face-down count against the limit, in words and as pips (up to 12)
+    limit, down, fy = game.rules.face_down_limit, game.face_down, y + 150
     pips = max(limit, down)
     step = min(16.0, (PANEL_W - 24) / max(pips, 1))
     marks = "".join(
-        _tag("circle", cx=x + 6 + i * step, cy=y + 14, r=5.5, fill=FACE_DOWN_RED if i < down else "none",
+        _tag("circle", cx=cx + 6 + i * step, cy=fy + 14, r=5.5, fill=FACE_DOWN_RED if i < down else "none",
              stroke="#ffffff" if i >= limit else INK_ON_FELT, stroke_width=1.2, stroke_opacity=0.9)
         for i in range(pips if pips <= 12 else 0)
     )  # fmt: skip
     words = f"Face down {down} (limit {limit})"
-    return _group(f"face down: {down} (limit {limit})", _tag("text", words, x=x, y=y, font_size=12, fill=INK_ON_FELT) + marks,
-                  cls="face-down-count")  # fmt: skip
+    return _group(None, "".join((
+        _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
+        _group(f"stock: {count} cards", stock, cls="stock"),
+        _group(next_title, to_place, cls="next"),
+        _group(f"face down: {down} (limit {limit})", _tag("text", words, x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
+               cls="face-down-count"),
+        _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
+    )), cls="panel")  # fmt: skip
 
 
 def _status(game: Game, x: float, cx: float, y: float) -> str:

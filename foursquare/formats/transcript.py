@@ -33,9 +33,7 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
 from .movescript import Move, new_game, parse_entry, parse_move, play_move
 from .repeats import Repeats
-from .rulesfile import PARAMETERS
-from .schema import GAME, MISSING_VERSION, MOVE, RESULT
-from .transcript_write import transcript_document as transcript_document
+from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
 from .transcript_write import transcript_text as transcript_text
 from .transcript_write import transcripts_text as transcripts_text
 from .yaml import (
@@ -263,7 +261,7 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
         return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
     if any(key in doc for key in GAME):
         return None
-    if any(key in doc for key in ("preset",) + PARAMETERS):
+    if any(key in doc for key in ("preset", *RULE_PARAMETERS)):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
@@ -314,12 +312,8 @@ def _items(node: YNode | None, what: str, tg: TranscriptGame, source: str) -> li
 
 
 def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | None:
-    if not isinstance(node, YSeq):
-        _items(node, "deck must be a list of cards", tg, source)
-        return None
-    cards: list[Card] = []
-    first: dict[Card, int] = {}
-    for i, item in enumerate(node.items, 1):
+    first: dict[Card, int] = {}  # each card read, in order, and its line
+    for i, item in enumerate(_items(node, "deck must be a list of cards", tg, source), 1):
         try:
             card = as_card(item, f"deck card {i}", source)
             if card in first:
@@ -329,8 +323,7 @@ def _read_deck(node: YNode, tg: TranscriptGame, source: str) -> list[Card] | Non
             tg.complete = False
             continue
         first[card] = item.line
-        cards.append(card)
-    return cards
+    return list(first) if isinstance(node, YSeq) else None
 
 
 def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> MoveEntry | None:
@@ -458,23 +451,20 @@ def _start(
     """The game before its first move, from the document's deal or deck, else from the
     ``deal``/``deck`` given; ``None`` when the deal or deck is bad (said through ``fail``,
     unless the reading said it already)."""
-    try:
-        if tg.deal is not None:
-            game = new_game(deal=tg.deal, rules=rules)
-            if tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
-                # the first card where they differ, or the first past the deal's deck
-                at = next((i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b), len(game.deck))
-                fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
-            return game
-        if tg.deck is not None:
-            return new_game(deck=tg.deck, rules=rules)
-        if "deal" in tg.lines or "deck" in tg.lines:
-            return None  # a bad deal or deck, already reported
-        return new_game(deal=deal, deck=deck, rules=rules)
+    own = tg.deal is not None or tg.deck is not None
+    if not own and ("deal" in tg.lines or "deck" in tg.lines):
+        return None  # a bad deal or deck, already reported
+    try:  # (the document's deal wins over its deck, which must then be the deal's first cards)
+        game = new_game(deal=tg.deal, deck=tg.deck, rules=rules) if own else new_game(deal=deal, deck=deck, rules=rules)
     except (ParseError, PositionError) as exc:
         key = "deck" if tg.deck is not None or "deal" not in tg.lines else "deal"
         fail(tg.lines.get(key, tg.line), f"{key}: {exc}")
         return None
+    if tg.deal is not None and tg.deck is not None and list(tg.deck) != list(game.deck[: len(tg.deck)]):
+        # the first card where they differ, or the first past the deal's deck
+        at = next((i for i, (a, b) in enumerate(zip(tg.deck, game.deck, strict=False)) if a != b), len(game.deck))
+        fail(tg.lines.get("deck"), f"deck disagrees with deal {tg.deal} at card {at + 1}")
+    return game
 
 
 def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[..., None]) -> bool:
@@ -496,16 +486,13 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
         claims, lines = entry.claims, entry.claim_lines
         # (the engine's flipped cells are in text order, each once, as a transcript writes them)
         if "flipped" in claims and tuple(claims["flipped"]) != placement.flipped and sorted(claims["flipped"]) != sorted(placement.flipped):
-            fail(lines["flipped"], f"claim flipped: {_cells(claims['flipped'])}, but the move flipped {_cells(placement.flipped)}", m)
+            said, flipped = (", ".join(map(str, cells)) for cells in (claims["flipped"], placement.flipped))
+            fail(lines["flipped"], f"claim flipped: [{said}], but the move flipped [{flipped}]", m)
         if "face_down" in claims and claims["face_down"] != placement.face_down:
             fail(lines["face_down"], f"claim face_down: {claims['face_down']}, but {placement.face_down} top cards are face down", m)
         if "status" in claims and claims["status"] != placement.status:
             fail(lines["status"], f"claim status: {claims['status']}, but the game is {placement.status}", m)
     return False
-
-
-def _cells(cells: Sequence[Cell]) -> str:
-    return "[" + ", ".join(str(c) for c in cells) + "]"
 
 
 def _in_order(errors: list[FormatError]) -> list[FormatError]:

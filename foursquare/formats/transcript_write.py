@@ -11,47 +11,8 @@ from typing import Any
 from ..engine.game import Game
 from ..errors import ArgumentError
 from .rulesfile import rules_value
+from .schema import FORMAT_VERSION
 from .yaml import Flow, FlowList, Quoted, dump
-
-#: The format version this module writes and :mod:`foursquare.formats.transcript` reads.
-VERSION = 1
-
-
-def transcript_document(game: Game, *, claims: bool = True) -> dict[str, Any]:
-    """The transcript of ``game`` as plain values, ready for :func:`~foursquare.formats.yaml.dump`.
-
-    :raises ArgumentError: when the game has no full history (resumed from a
-        position without its moves), which a transcript cannot record (a ``ValueError`` too).
-    """
-    if len(game.moves) != game.placed:
-        raise ArgumentError(
-            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
-        )
-    rules = rules_value(game.rules)
-    doc: dict[str, Any] = {"foursquare": VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
-    if game.deal is not None:
-        doc["deal"] = game.deal
-    else:
-        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
-    if claims:
-        doc["moves"] = [
-            Flow(
-                card=Quoted(str(p.card)),
-                cell=Quoted(str(p.cell)),
-                flipped=FlowList(Quoted(str(c)) for c in p.flipped),
-                face_down=p.face_down,
-                status=p.status.value,
-            )
-            for p in game.moves
-        ]
-    else:
-        doc["moves"] = [Quoted(f"{p.card} {p.cell}") for p in game.moves]
-    doc["result"] = Flow(
-        status=game.status.value,
-        reason=None if game.reason is None else game.reason.value,
-        score=game.score,
-    )
-    return doc
 
 
 def transcript_text(game: Game, *, claims: bool = True) -> str:
@@ -64,9 +25,37 @@ def transcript_text(game: Game, *, claims: bool = True) -> str:
     cells are quoted.  The text validates (:func:`validate`).  Join several games'
     texts with :func:`transcripts_text`.
 
-    :raises ArgumentError: when the game has no full history (see :func:`transcript_document`).
+    :raises ArgumentError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record (a ``ValueError`` too).
     """
-    return dump(transcript_document(game, claims=claims))
+    if len(game.moves) != game.placed:
+        raise ArgumentError(
+            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
+        )
+    rules = rules_value(game.rules)
+    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    if game.deal is not None:
+        doc["deal"] = game.deal
+    else:
+        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
+    doc["moves"] = [
+        Flow(
+            card=Quoted(str(p.card)),
+            cell=Quoted(str(p.cell)),
+            flipped=FlowList(Quoted(str(c)) for c in p.flipped),
+            face_down=p.face_down,
+            status=p.status.value,
+        )
+        if claims
+        else Quoted(f"{p.card} {p.cell}")
+        for p in game.moves
+    ]
+    doc["result"] = Flow(
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+    )
+    return dump(doc)
 
 
 def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:

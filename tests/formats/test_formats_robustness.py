@@ -40,7 +40,7 @@ from foursquare.formats.movescript import (
 from foursquare.formats.rulesfile import load_rules, read_rules
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
-from foursquare.formats.yaml import YMap, YSeq, clean_text, read_documents, read_each_document, split_documents, strict
+from foursquare.formats.yaml import YMap, YSeq, clean_text, iter_pieces, read_documents, read_each_document, strict
 
 HUGE = "9" * 5000
 #: Longest message allowed for any input (the input itself may be megabytes).
@@ -197,7 +197,7 @@ def test_reading_document_by_document_matches_reading_the_stream(monkeypatch, lo
         assert ours.line == theirs.start_mark.line + 1
         assert _plain(ours) == yaml.safe_load(yaml.serialize(theirs))
     lines = clean.splitlines(keepends=True)
-    for piece in split_documents(clean):  # each piece is the stream's own lines, from its offset
+    for piece in iter_pieces((clean,)):  # each piece is the stream's own lines, from its offset
         assert piece.text and "".join(lines[piece.offset : piece.offset + len(piece.text.splitlines())]) == piece.text
 
 

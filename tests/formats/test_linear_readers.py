@@ -18,7 +18,7 @@ from helpers import invoke
 from foursquare.errors import FoursquareError, ParseError
 from foursquare.formats.deck import read_deck
 from foursquare.formats.movescript import file_words, parse_entry, play_script
-from foursquare.formats.yaml import read_documents, split_documents
+from foursquare.formats.yaml import iter_pieces, read_documents
 
 #: Linear work gives about 10 (a little more: a longer input fits less well in the
 #: caches); quadratic about 100.  The sizes are large enough for the caches not to rule.
@@ -102,8 +102,8 @@ def test_move_script_lines_are_linear(make: Callable[[int], str]) -> None:
 def test_other_readers_are_linear() -> None:
     assert_linear(lambda n: lambda: read_deck("AS " * (n // 3), "d.txt"), 600_000)  # (at 200,000 the short one fits in the caches: ratios of 40)
     assert_linear(lambda n: lambda: read_deck("# " + "'" * n, "d.txt"), 200_000)
-    assert_linear(lambda n: lambda: split_documents("a: 1\n---\n" * (n // 10)), 50_000)
-    assert_linear(lambda n: lambda: split_documents("a: " + "x" * n), 200_000)
+    assert_linear(lambda n: lambda: list(iter_pieces(("a: 1\n---\n" * (n // 10),))), 50_000)
+    assert_linear(lambda n: lambda: list(iter_pieces(("a: " + "x" * n,))), 200_000)
     assert_linear(lambda n: lambda: read_documents('moves: ["' + "x" * n + '"]\n', "t.yaml"), 50_000)
 
 

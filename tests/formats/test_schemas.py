@@ -50,7 +50,7 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(name):
 
 @pytest.mark.parametrize("name", SCHEMA_NAMES)
 def test_the_shipped_file_is_the_one_generated_from_the_code(name):
-    # after a change to the enums, ranges or presets: write_schemas() writes them again
+    # after a change to the enums, ranges or presets, write generated_text(name) to each file again
     assert (SCHEMAS / f"{name}.json").read_text(encoding="utf-8") == generated_text(name)
     assert json.loads(generated_text(name)) == build_schema(name)
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from foursquare.errors import FormatError
 from foursquare.formats import inputs, transcript
 from foursquare.formats.inputs import InputFile
-from foursquare.formats.yaml import cut, iter_pieces, read_each_document, split_documents
+from foursquare.formats.yaml import cut, iter_pieces, read_each_document
 
 WON = (EXAMPLES / "won.yaml").read_text(encoding="utf-8")
 INVALID = (EXAMPLES / "invalid.yaml").read_text(encoding="utf-8")
@@ -36,7 +36,7 @@ def test_blocks_cut_at_any_line_ends_give_the_pieces_and_documents_of_the_whole_
     ends = [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     at = sorted({ends[c % len(ends)] for c in cuts}) if ends else []
     blocks = [text[a:b] for a, b in zip([0, *at], [*at, len(text)], strict=True)]
-    assert list(iter_pieces(blocks)) == split_documents(text)
+    assert list(iter_pieces(blocks)) == list(iter_pieces((text,)))
     whole = [(d.line, d.node is None, str(d.error)) for d in read_each_document(text, "s.yaml")]
     assert [(d.line, d.node is None, str(d.error)) for d in read_each_document(iter(blocks), "s.yaml")] == whole
 

@@ -14,7 +14,7 @@ error at the node's line; :func:`dump` is the one writer.  Inside:
 Note: ``import yaml`` inside this subpackage is PyYAML (imports are absolute).
 """
 
-from .cut import MAX_DOCUMENT_CHARS, Piece, iter_pieces, split_documents
+from .cut import MAX_DOCUMENT_CHARS, Piece, iter_pieces
 from .nodes import YMap, YNode, YScalar, YSeq
 from .strict import (
     MAX_DEPTH,
@@ -71,6 +71,5 @@ __all__ = [
     "iter_pieces",
     "read_documents",
     "read_each_document",
-    "split_documents",
     "unknown_keys",
 ]

@@ -2,7 +2,7 @@
 
 A ``---`` or ``...`` at the start of a line is a document marker wherever it stands,
 so a stream can be cut into pieces of one document each before any of it is parsed
-(:func:`split_documents`, :func:`iter_pieces`): then one unreadable document does not
+(:func:`iter_pieces`): then one unreadable document does not
 hide the others, and a stream given block by block (a file as it is read) is cut as it
 comes, one document's text at a time (:data:`MAX_DOCUMENT_CHARS` at most).
 :mod:`foursquare.formats.yaml.strict` reads each piece.
@@ -26,7 +26,7 @@ BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 class Piece(NamedTuple):
-    """A part of a YAML stream holding at most one document (:func:`split_documents`).
+    """A part of a YAML stream holding at most one document (:func:`iter_pieces`).
 
     :ivar offset: the number of lines before it (its first line is ``offset + 1``).
     :ivar text: its text.
@@ -41,8 +41,19 @@ class Piece(NamedTuple):
     oversize: bool = False
 
 
-def split_documents(text: str) -> list[Piece]:
-    """Cut a YAML stream at its document markers, so that each document is read on its own.
+#: A line that starts with a document marker; a line that holds something (not blank, not
+#: only a comment): found in a text whose only line break is LF (see :data:`_OTHER_BREAK_CHAR`).
+_MARKER_LINE = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
+_CONTENT_LINE = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
+#: A YAML line break other than LF (CRLF is one): the lines are found in a copy of the text
+#: where each is LF (CRLF a space and LF), so that the positions in both agree.
+_OTHER_BREAK_CHAR = re.compile("[\r\x85\u2028\u2029]")
+_TO_LF = str.maketrans("\r\x85\u2028\u2029", "\n\n\n\n")
+
+
+def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:
+    """Cut a YAML stream, given block by block (as a file is read), at its document
+    markers, so that each document is read on its own: the pieces, one at a time.
 
     A ``---`` or ``...`` at the start of a line (then white space or the line
     end) is a document marker wherever it stands: YAML forbids it inside any
@@ -51,33 +62,9 @@ def split_documents(text: str) -> list[Piece]:
     any content after it on the same line); ``...`` ends one.  Pieces holding only
     blank lines and comments are dropped, and so is a ``...`` that ends no document.
 
-    :param text: the stream (CRLF already made LF, or not).
-    :returns: the pieces in order (:func:`iter_pieces` gives them one at a time).
-    """
-    return list(iter_pieces((text,)))
-
-
-#: A line that starts with a document marker; a line that holds something (not blank, not
-#: only a comment): found in a text whose only line break is LF (see :data:`_OTHER_BREAK`).
-_MARKER_LINE = re.compile("^(?:---|\\.\\.\\.)(?=[ \t\n]|\\Z)", re.MULTILINE)
-_CONTENT_LINE = re.compile("^[^\\S\n]*[^\\s#]", re.MULTILINE)
-#: A YAML line break other than LF (CRLF is one): the lines are found in a copy of the text
-#: where each is LF, after a space for CRLF, so that the positions in both agree.
-_OTHER_BREAK = re.compile("\r\n|[\r\x85\u2028\u2029]")
-_OTHER_BREAK_CHAR = re.compile("[\r\x85\u2028\u2029]")
-
-
-def _as_lf(found: re.Match[str]) -> str:
-    return " \n" if len(found.group()) == 2 else "\n"
-
-
-def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:
-    """The pieces of a stream given block by block (as a file is read), one at a time.
-
     :param blocks: the stream's text in blocks, each ending at a line break (the last
-        may not): :func:`foursquare.formats.inputs.InputFile` reads a file so.  The pieces
-        are those of :func:`split_documents` of the blocks joined; a piece is given as
-        soon as the line that ends it is read, so a pipe's first document is read
+        may not; CRLF made LF, or not): :func:`foursquare.formats.inputs.InputFile` reads a
+        file so.  A piece is given as soon as the line that ends it is read, so a pipe's first document is read
         before the pipe ends.
     :param limit: the most characters a piece may hold (default
         :data:`MAX_DOCUMENT_CHARS`): a longer one is given with ``oversize`` true and
@@ -118,7 +105,7 @@ class _Cutter:
     def block(self, text: str) -> Iterator[Piece]:
         """The pieces that end in one block of the stream (ending at a line break, or the last)."""
         block_line = self.line
-        lines = _OTHER_BREAK.sub(_as_lf, text) if _OTHER_BREAK_CHAR.search(text) else text  # (rare: a copy)
+        lines = text.replace("\r\n", " \n").translate(_TO_LF) if _OTHER_BREAK_CHAR.search(text) else text  # (rare: a copy)
         pos = 0  # a line start
         self.start_pos = 0
         while (match := (_MARKER_LINE if self.started else _CONTENT_LINE).search(lines, pos)) is not None:

@@ -20,10 +20,9 @@ CORE = "tag:yaml.org,2002:"
 #: Tags a document may carry (explicitly or by resolution): the core schema, plus
 #: PyYAML's implicit timestamp (harmless: we keep the text).
 ALLOWED_TAGS = frozenset(CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp"))
-#: What a scalar is without a tag (PyYAML's own resolver, as the safe loader uses it).
-_RESOLVER = yaml.resolver.Resolver()
-#: ``resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get.
-resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = _RESOLVER.resolve
+#: ``resolve(node class, text, (plain?, quoted?))``: the tag a scalar would get without a tag
+#: (PyYAML's own resolver, as the safe loader uses it).
+resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
 
 # --------------------------------------------------------------------- nodes
 

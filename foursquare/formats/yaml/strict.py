@@ -257,10 +257,6 @@ class _Builder:
         self.anchors: dict[str, YNode] = {}
         self.open_anchors: dict[str, int] = {}  # anchor -> line, of the collections being built
 
-    def error(self, line: int | None, why: str) -> FormatError:
-        """The error ``why`` at ``line`` of the source."""
-        return FormatError(self.source, line, why)
-
     def documents(self) -> list[YNode | None]:
         """One node per document of the piece, ``None`` for an empty one."""
         docs: list[YNode | None] = []
@@ -303,7 +299,7 @@ class _Builder:
         """The tag (without its prefix) of a scalar with an explicit tag or a plain text not
         seen yet, refused when it is not allowed; or the error of one value too many."""
         if self.left < 0:
-            raise self.error(line, _too_large())
+            raise FormatError(self.source, line, _too_large())
         text, tag, style = event.value, event.tag, event.style
         if tag is None:  # not allowed: << (a merge key), = (PyYAML's value tag)
             full = CORE + ("str" if style else plain_tag(text))
@@ -311,7 +307,7 @@ class _Builder:
             full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
         why = _explicit_tag(full, yaml.ScalarNode, text, not style)
         if why is not None:
-            raise self.error(line, why)
+            raise FormatError(self.source, line, why)
         return full.removeprefix(CORE)
 
     def collection(self, event: Any, depth: int) -> YMap | YSeq:
@@ -323,14 +319,14 @@ class _Builder:
         if event.tag is not None and event.tag != "!":
             why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
             if why is not None:
-                raise self.error(line, why)
+                raise FormatError(self.source, line, why)
         if self.left < 0:
-            raise self.error(line, _too_large())
+            raise FormatError(self.source, line, _too_large())
         if event.anchor is not None:
             self.new_anchor(event.anchor, line)
             self.open_anchors[event.anchor] = line
         if depth > MAX_DEPTH:
-            raise self.error(line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
+            raise FormatError(self.source, line, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
         if is_map:
             return self.mapping(line, depth)
         seq = YSeq(line)
@@ -356,7 +352,7 @@ class _Builder:
             else:  # an alias, a key with an anchor, a list or a mapping: refused unless text
                 node = self.value(event, depth)
                 if type(node) is not YScalar or node.is_null:
-                    raise self.error(node.line, f"a mapping key must be text, not {node.kind}")
+                    raise FormatError(self.source, node.line, f"a mapping key must be text, not {node.kind}")
                 if node.text in entries:
                     raise self.key_error(node.text, mapping, node.line, False, depth)
                 key, key_line = node.text, node.line
@@ -375,24 +371,24 @@ class _Builder:
         if name in self.anchors:
             return self.anchors[name]
         if name in self.open_anchors:
-            raise self.error(self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
-        raise self.error(event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
+            raise FormatError(self.source, self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
+        raise FormatError(self.source, event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
 
     def key_error(self, key: str, mapping: YMap, line: int, null: bool, depth: int) -> FormatError:
         """The error for a key that is ``null``, or else given twice in ``mapping``."""
         if null:
-            return self.error(line, "a mapping key must be text, not null")
+            return FormatError(self.source, line, "a mapping key must be text, not null")
         why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
         if depth == 1 and key == "foursquare":
             # every format's version key, again: two documents (games) written one after the other
             why += "; to put several documents in one file, start each with a line '---'"
-        return self.error(line, why)
+        return FormatError(self.source, line, why)
 
     def new_anchor(self, anchor: str, line: int) -> None:
         """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
         first = self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)
         if first is not None:
-            raise self.error(line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
+            raise FormatError(self.source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
 
 
 def _too_large() -> str:

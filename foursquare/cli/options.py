@@ -168,24 +168,18 @@ def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
 
 
 @dataclass(frozen=True)
-class GameOptions:
-    """The values of :func:`game_options`: the base of a command's options (its
-    frozen value, as Click gives them)."""
+class GameFileOptions:
+    """The values of :func:`game_options` (``--game K`` included): the base of a
+    command's options (its frozen value, as Click gives them)."""
 
     deal: int | None
     deck_path: str | None
     rules_spec: str | None
+    game_number: int | None
 
     def spec(self) -> GameSpec:
         """The game they name, its rule set read now (:meth:`GameSpec.read`)."""
         return GameSpec.read(self.deal, self.deck_path, self.rules_spec)
-
-
-@dataclass(frozen=True)
-class GameFileOptions(GameOptions):
-    """:class:`GameOptions` and ``--game K`` (:func:`game_number_option`)."""
-
-    game_number: int | None
 
 
 def game_value(func: Callable[..., None]) -> Callable[..., None]:

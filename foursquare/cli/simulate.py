@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -53,25 +53,6 @@ TABLE_HEADER = (
 )
 #: The options that set the CSV's setting columns (app/simulating.py).
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
-
-
-@dataclass(frozen=True)
-class SimulateOptions:
-    """The options of ``foursquare simulate``, as Click reads them."""
-
-    bots: tuple[str, ...]
-    vs: str | None
-    deals: range
-    jobs: int
-    scheduler: str | None
-    seed: int
-    nodes: int | None
-    budget: float | None
-    rules_spec: str | None
-    fmt: str
-    output: str | None
-    force: bool
-    resume: bool
 
 
 class _ReaderGone(Exception):
@@ -175,7 +156,7 @@ def simulate(**options: Any) -> None:
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
-    o = SimulateOptions(**options)
+    o = SimpleNamespace(**options)  # the options as Click reads them
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
@@ -218,7 +199,7 @@ def simulate(**options: Any) -> None:
     _summary(o, sweep, tally)
 
 
-def _bot_names(o: SimulateOptions) -> list[str]:
+def _bot_names(o: SimpleNamespace) -> list[str]:
     """The bots to play, in order (``--vs`` last): each once, else a usage error (status 2)."""
     names = list(dict.fromkeys(o.bots))
     if len(names) < len(o.bots):
@@ -233,7 +214,7 @@ def _bot_names(o: SimulateOptions) -> list[str]:
     return names
 
 
-def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
+def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
     """The CSV file first (an unwritable path fails before the games are played),
     continued (``--resume``: its games counted in ``tally``) or written afresh; and the
     deals still to play.  Its header is written at once and each row as its game
@@ -249,7 +230,7 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
 
 
 def _sweep(
-    o: SimulateOptions, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
+    o: SimpleNamespace, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
 ) -> None:
     """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
     each game's row written by ``writer`` (the header first, unless resumed), with a
@@ -286,7 +267,7 @@ def _sweep(
                 raise _ReaderGone
 
 
-def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
+def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
     on the deals it finished (its first ones, every bot's: see :func:`_sweep`), and says
     so.  ``--output -`` sends the report to stderr."""

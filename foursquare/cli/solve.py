@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..app.files import refuse_output_over_input
+from ..app.games import GameSpec
 from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
@@ -24,7 +26,6 @@ from .options import (
     RESUME_HELP,
     SCHEDULER_HELP,
     SECONDS,
-    GameOptions,
     check_sweep_options,
     deal_range,
     exclusive,
@@ -47,22 +48,6 @@ if TYPE_CHECKING:
 
 #: The options that set the CSV's setting columns.
 SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "--timeout"}
-
-
-@dataclass(frozen=True)
-class SolveOptions(GameOptions):
-    """The options of ``foursquare solve``, as Click reads them."""
-
-    deal_range: range | None
-    max_nodes: int | None
-    timeout: float | None
-    jobs: int
-    scheduler: str | None
-    fmt: str
-    csv_path: str | None
-    force: bool
-    resume: bool
-    verbose: bool
 
 
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
@@ -150,12 +135,12 @@ def solve(**options: Any) -> None:
     a Dask cluster; --output FILE.csv --resume continues an interrupted run,
     and with a higher --max-nodes solves the file's unknown deals again.
     """
-    o = SolveOptions(**options)
+    o = SimpleNamespace(**options)  # the options as Click reads them
     from .. import solver
     from ..engine.rules import STANDARD
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
-    spec = o.spec()
+    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
@@ -204,7 +189,7 @@ class _Batch:
     deals are solved on it; ``--resume`` continues the CSV file (its deals are not
     solved again, and count in the summary)."""
 
-    def __init__(self, o: SolveOptions, sweep: SolveSweep, cluster: Cluster | None) -> None:
+    def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
         from ..solver.analysis import BatchTally
 
         self.o = o

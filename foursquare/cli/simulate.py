@@ -305,17 +305,11 @@ def _json_report(
     sweep: SimulateSweep, played: range, summaries: dict[str, SimulationSummary], difference: PairedDifference | None, vs: str | None
 ) -> dict[str, Any]:
     """The summary as one JSON object."""
+    common = {"deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
     if len(sweep.names) == 1:
-        return {**summaries[sweep.names[0]].as_dict(), "deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
-    out: dict[str, Any] = {
-        "deals": _deals_text(played),
-        "seed": sweep.seed,
-        "rules": rules_value(sweep.rules),
-        "bots": [s.as_dict() for s in summaries.values()],
-    }
+        return {**summaries[sweep.names[0]].as_dict(), **common}
+    out: dict[str, Any] = {**common, "bots": [s.as_dict() for s in summaries.values()]}
     if difference is not None:
         assert vs is not None  # a paired difference compares with --vs
-        out.update(summaries[sweep.names[0]].as_dict())
-        out["vs"] = summaries[vs].as_dict()
-        out["paired"] = difference.as_dict()
+        out.update(summaries[sweep.names[0]].as_dict(), vs=summaries[vs].as_dict(), paired=difference.as_dict())
     return out

@@ -276,8 +276,9 @@ class _Batch:
                 gone = self.to_stdout and stdout_reader_gone()
                 if not gone:
                     self.tally.add(sol)
-                    if self.done_here < self.again.asked:
-                        self.again.add(sol)
+                    if self.done_here < self.again.asked:  # one of the deals solved again
+                        self.again.done += 1
+                        self.again.settled += sol.settled
         return gone
 
     def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
@@ -314,26 +315,6 @@ class _Again:
     done: int = 0
     settled: int = 0
 
-    def add(self, sol: Solution) -> None:
-        """Count one deal solved again."""
-        self.done += 1
-        self.settled += sol.settled
-
-    def as_dict(self) -> dict[str, int]:
-        """The figures, for the JSON summary (``solved_again``)."""
-        return {
-            "max_nodes": self.max_nodes, "deals_asked": self.asked, "deals_done": self.done,
-            "deals_settled": self.settled, "deals_unknown": self.done - self.settled,
-        }
-
-    def line(self) -> str:
-        """The figures in one line, for the text summary."""
-        of = f"{self.done} of {self.asked}" if self.done < self.asked else f"{self.asked}"
-        return (
-            f"solved again under --max-nodes {self.max_nodes}: {of} {'deal' if self.asked == 1 else 'deals'} unknown "
-            f"under a lower limit; {self.settled} settled, {self.done - self.settled} still unknown"
-        )
-
 
 def _summary(
     tally: BatchTally, fmt: str, rules: Rules, interrupted: int | None = None,
@@ -359,7 +340,10 @@ def _summary(
                     "deals_asked": interrupted,
                 }
             if again is not None:
-                out["solved_again"] = again.as_dict()
+                out["solved_again"] = {
+                    "max_nodes": again.max_nodes, "deals_asked": again.asked, "deals_done": again.done,
+                    "deals_settled": again.settled, "deals_unknown": again.done - again.settled,
+                }
             click.echo(json.dumps(out))
         else:
             if interrupted is not None:
@@ -368,7 +352,11 @@ def _summary(
                     f"({settled} settled, {done - settled} unknown)"
                 )
             if again is not None:
-                click.echo(again.line())
+                of = f"{again.done} of {again.asked}" if again.done < again.asked else f"{again.asked}"
+                click.echo(
+                    f"solved again under --max-nodes {again.max_nodes}: {of} {'deal' if again.asked == 1 else 'deals'} unknown "
+                    f"under a lower limit; {again.settled} settled, {again.done - again.settled} still unknown"
+                )
             if rules.name != "standard":
                 click.echo(f"rules: {rules.label}")
             click.echo("\n".join(summary.lines()))

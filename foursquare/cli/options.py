@@ -5,9 +5,9 @@
   time and file options; :func:`deal_range` reads ``--deals A-B``.
 - :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
   (status 2) for options that do not go together.
-- :func:`game_of_options_file`, :func:`game_of_options_text`: the game a command's
-  options and file name (thin wrappers over :class:`foursquare.app.games.GameSpec` that
-  put the option names into its messages): a ``--deal``/``--deck``/``--rules``/``--game``
+- :func:`game_of_options_file` (and :func:`option_names` around a file already read): the game a command's
+  options and file name (:class:`foursquare.app.games.GameSpec` with the option names
+  put into its messages): a ``--deal``/``--deck``/``--rules``/``--game``
   that disagrees with the file is a usage error (status 2) naming the option; a file's
   problems are ``FILE:LINE: message`` (status 1 at the boundary).
 - The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
@@ -338,7 +338,7 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
 
 
 @contextlib.contextmanager
-def _option_names(spec: GameSpec) -> Iterator[None]:
+def option_names(spec: GameSpec) -> Iterator[None]:
     """The loading errors that concern an option, with the option named: a disagreement
     between the file and an option is a usage error that names the option."""
     try:
@@ -370,20 +370,8 @@ def game_of_options_file(path: str, spec: GameSpec, *, game_number: int | None =
         file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
-    with _option_names(spec):
+    with option_names(spec):
         return spec.game_of_file(path, game_number=game_number, empty_ok=empty_ok)
-
-
-def game_of_options_text(
-    text: str, name: str, spec: GameSpec, *, game_number: int | None = None, empty_ok: bool = True
-) -> Game:
-    """:func:`game_of_options_file` for a file already read (``name`` is its display name).
-
-    A text without moves (empty, or only comments and blank lines) is an empty
-    move script: the start of ``--deal``/``--deck`` (an error without them, or
-    with ``empty_ok=False``, as for ``play --resume``)."""
-    with _option_names(spec):
-        return spec.game_of_text(text, name, game_number=game_number, empty_ok=empty_ok)
 
 
 #: The help of ``--scheduler``.

@@ -43,7 +43,7 @@ from .streams import progress_bar, stdout_reader_gone
 from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, PairedDifference, SimulationSummary
+    from ..bots.simulate import DealTally, SimulationSummary
     from ..cluster import Cluster
 
 #: The markdown table's header (one row per bot follows).
@@ -281,8 +281,13 @@ def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interru
         if not played:
             return
         summaries, difference = tally.summaries(), tally.difference()
-        if o.fmt == "json":
-            out = _json_report(sweep, played, summaries, difference, o.vs)
+        if o.fmt == "json":  # one object: a bot's summary, or every bot's (and the paired difference)
+            common = {"deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
+            out: dict[str, Any] = {**summaries[sweep.names[0]].as_dict(), **common}
+            if len(sweep.names) > 1:
+                out = {**common, "bots": [s.as_dict() for s in summaries.values()]}
+            if difference is not None:  # (a paired difference compares with --vs)
+                out.update(summaries[sweep.names[0]].as_dict(), vs=summaries[o.vs].as_dict(), paired=difference.as_dict())
             click.echo(json.dumps(out | ({"interrupted": stopped} if stopped is not None else {}), indent=2))
             return
         if sweep.rules.name != "standard":
@@ -300,16 +305,3 @@ def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interru
                 f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
             )
 
-
-def _json_report(
-    sweep: SimulateSweep, played: range, summaries: dict[str, SimulationSummary], difference: PairedDifference | None, vs: str | None
-) -> dict[str, Any]:
-    """The summary as one JSON object."""
-    common = {"deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
-    if len(sweep.names) == 1:
-        return {**summaries[sweep.names[0]].as_dict(), **common}
-    out: dict[str, Any] = {**common, "bots": [s.as_dict() for s in summaries.values()]}
-    if difference is not None:
-        assert vs is not None  # a paired difference compares with --vs
-        out.update(summaries[sweep.names[0]].as_dict(), vs=summaries[vs].as_dict(), paired=difference.as_dict())
-    return out

@@ -389,6 +389,7 @@ RESUME_HELP = (
 def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
     """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
     the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+    option_needs("--resume", resume, "--output", output)
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..app.sweep import Workers
@@ -399,7 +400,7 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if resume:  # (with --output: the commands check that first)
+    if resume:
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
         if force:

@@ -55,11 +55,6 @@ TABLE_HEADER = (
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
 
 
-class _ReaderGone(Exception):
-    """Raised by a batch whose results go to stdout when the reader of stdout has gone
-    (``| head``): the batch stops, as after Ctrl-C, and the command ends quietly (status 0)."""
-
-
 def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
 
@@ -165,7 +160,6 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     option_needs("--force", o.force, "--output", o.output)
     refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    option_needs("--resume", o.resume, "--output", o.output)
     workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
     refuse_standard_output(
         "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
@@ -184,10 +178,7 @@ def simulate(**options: Any) -> None:
     try:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
             writer = RowWriter(out, o.output) if o.output is not None else None
-            _sweep(o, sweep, todo, writer, tally, cluster)
-    except _ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
-        _summary(o, sweep, tally, interrupted=True)
-        return
+            gone = _sweep(o, sweep, todo, writer, tally, cluster)
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
         # the summary of the games played, then the exit
@@ -196,7 +187,7 @@ def simulate(**options: Any) -> None:
         if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
             raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
         raise
-    _summary(o, sweep, tally)
+    _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
 
 
 def _bot_names(o: SimpleNamespace) -> list[str]:
@@ -231,7 +222,7 @@ def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[A
 
 def _sweep(
     o: SimpleNamespace, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
-) -> None:
+) -> bool:
     """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
     each game's row written by ``writer`` (the header first, unless resumed), with a
     progress bar on a terminal.  Every bot plays a deal before the next one starts (so
@@ -240,7 +231,8 @@ def _sweep(
     when the run is stopped) once its rows are written, so that the results counted (and
     the CSV rows) always cover whole deals.  The workers take one game at a time, so that
     the first results come at once however long the range; stopping (Ctrl-C, SIGTERM)
-    stops the workers."""
+    stops the workers.  Whether the reader of stdout left (``| head``): the run then
+    stops, as after Ctrl-C, and ends quietly (status 0)."""
     if writer is not None and not o.resume:
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
@@ -263,8 +255,9 @@ def _sweep(
                     gone = o.output == "-" and stdout_reader_gone()
                 if not gone:
                     tally.add(deal)
-            if gone:
-                raise _ReaderGone
+            if gone:  # (stopped as after Ctrl-C, quietly)
+                return True
+    return False
 
 
 def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:

@@ -149,7 +149,6 @@ def solve(**options: Any) -> None:
     refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("--resume", o.resume, "--output", o.csv_path)
     workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)

@@ -1,6 +1,6 @@
 """The options our commands share and the types of their values (Click).
 
-- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :func:`game_number_option`).
+- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :data:`game_number_option`).
 - :class:`BoundedInt`, :class:`PositiveSeconds`, :data:`PATH`: the types of integer,
   time and file options; :func:`deal_range` reads ``--deals A-B``.
 - :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
@@ -130,17 +130,6 @@ def game_options(*, deck_stdin: bool = True, game_number: bool = True) -> Callab
     return lambda func: _game_options(func, deck_stdin, game_number)
 
 
-def game_number_option(func: F) -> F:
-    """Add ``--game K``: which game of a multi-game transcript."""
-    return click.option(
-        "--game",
-        "game_number",
-        type=POSITIVE,
-        metavar="K",
-        help="The K-th game of a transcript that holds several (from 1).",
-    )(func)
-
-
 def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
     func = game_number_option(func) if game_number else func
     func = click.option(
@@ -261,6 +250,11 @@ POSITIVE = BoundedInt(1)
 NATURAL = BoundedInt(0)
 #: ``--jobs``: worker processes, 1 to 256.
 JOBS = BoundedInt(1, 256)
+
+#: The decorator that adds ``--game K``: which game of a multi-game transcript.
+game_number_option = click.option(
+    "--game", "game_number", type=POSITIVE, metavar="K", help="The K-th game of a transcript that holds several (from 1)."
+)
 
 
 def exclusive(**options: object) -> None:

@@ -240,12 +240,12 @@ class _Batch:
                         self.stopped = True
                         break
                     self.done_here += 1
-        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            # Ctrl-C, SIGTERM, a worker gone, a write failed, out of memory: the summary of what was done (below)
             self.stopped = True
+            if isinstance(exc, MemoryError):  # then the deal that ran out: status 1
+                raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
             raise
-        except MemoryError:  # the summary of what was done (below), then the deal that ran out: status 1
-            self.stopped = True
-            raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
         finally:
             self._finish(results)
         if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)

@@ -683,7 +683,7 @@ def _merged(
         raise error(due[0], f"deal {due[2]['deal']}: {shown_name(main)} has no row of it")
 
 
-class SweepRows:
+class SweepRows(RowWriter):
     """The rows a run writes to its ``--output`` file, in deal order, each whole
     (:class:`RowWriter`): with a :class:`Journal`, the first ``again`` rows (those of
     the deals solved again) go to the journal, which is merged into the file
@@ -694,8 +694,7 @@ class SweepRows:
     """
 
     def __init__(self, stream: IO[str], path: str, journal: Journal | None = None, again: int = 0) -> None:
-        self.stream, self.path = stream, path
-        self.writer = RowWriter(stream, path)
+        super().__init__(stream, path)
         self.journal, self.again = journal, again
 
     def write(self, fields: Sequence[object]) -> None:
@@ -710,15 +709,14 @@ class SweepRows:
                 self.again -= 1
                 return
             self.merge()
-        self.writer.write(fields)
+        super().write(fields)
 
     def merge(self) -> None:
         """Merge the journal into the file now, if there is one (once, even when it fails:
         then the journal stays for the next ``--resume``)."""
         journal, self.journal = self.journal, None
-        if journal is not None:
-            self.stream = journal.merge(self.stream)
-            self.writer = RowWriter(self.stream, self.path)
+        if journal is not None:  # (a journal: a file's, never standard output's)
+            super().__init__(journal.merge(self.stream), self.path)
 
     def close(self) -> None:
         """Merge the journal, then close the file (its lock with it).

@@ -14,11 +14,12 @@ import dataclasses
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..app.games import GameSpec
 from ..engine.game import Game
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, PositionError
@@ -31,7 +32,6 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
-    GameFileOptions,
     bot_option_needs,
     exclusive,
     game_of_options_file,
@@ -44,20 +44,6 @@ from .style import percent
 if TYPE_CHECKING:
     from ..bots import Estimate
     from ..solver.analysis import GameAnalysis, GameJudge
-
-
-@dataclass(frozen=True)
-class AnalyzeOptions(GameFileOptions):
-    """The options of ``foursquare analyze``, as Click reads them."""
-
-    game_path: str
-    max_nodes: int | None
-    timeout: float | None
-    bot: str | None
-    no_bot: bool
-    budget: float | None
-    jobs: int | None
-    fmt: str
 
 
 def _outlook(outlook: str, best: int | None, bound: int | None, least: int | None) -> str:
@@ -117,14 +103,14 @@ def analyze(**options: Any) -> None:
     B.  Ctrl-C prints what was judged so far.  The bot's estimates are the same
     whatever --jobs is.
     """
-    o = AnalyzeOptions(**options)
+    o = SimpleNamespace(**options)  # the options as Click reads them
     exclusive(deal=o.deal, deck=o.deck_path)
     if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
         other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
         raise click.UsageError("--no-bot cannot be used with " + other)
     if o.bot is not None:
         bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
-    spec = o.spec()
+    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
@@ -163,7 +149,7 @@ def analyze(**options: Any) -> None:
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
 
 
-def _judge(o: AnalyzeOptions, game: Game, bot_name: str | None, beside: bool) -> GameJudge:
+def _judge(o: SimpleNamespace, game: Game, bot_name: str | None, beside: bool) -> GameJudge:
     """The solver's judge of ``game``; it asks the bot itself unless the bot runs ``beside`` it."""
     from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
 

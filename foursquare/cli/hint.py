@@ -27,10 +27,10 @@ from .options import (
     GameFileOptions,
     bot_option_needs,
     exclusive,
-    game_of_options_text,
     game_options,
     game_value,
     given_on_the_command_line,
+    option_names,
 )
 from .style import counted, percent, shown_percent
 
@@ -189,7 +189,8 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     text, name = read_game_text(game_path)
     if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
         return load_view(text, name)
-    game = game_of_options_text(text, name, spec, game_number=game_number)
+    with option_names(spec):
+        game = spec.game_of_text(text, name, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:
         raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)

@@ -19,7 +19,7 @@ import click
 from ..app.datafolder import history_path
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
-from ..history.rows import GameRecord, Source
+from ..history.rows import Source
 from ..history.store import error_words, read_records
 from ..history.transcripts import export_games, export_numbers, import_games, read_transcripts
 from . import SHORT_HELP
@@ -67,7 +67,27 @@ def history(ctx: click.Context, limit: int | None, fmt: str) -> None:
     numbers = export_numbers(records)
     shown = records[::-1][:limit]
     if fmt == "json":
-        click.echo(json.dumps([_as_json(r, numbers.get(r.id)) for r in shown], indent=2))
+        games = [
+            {
+                "game": numbers.get(r.id),
+                "id": r.id,
+                "rules": r.rules,
+                "deal": r.deal,
+                "moves": r.moves,
+                "status": r.status.value,
+                "reason": None if r.reason is None else r.reason.value,
+                "score": r.score,
+                "hints": r.hints,
+                "started": _iso(r.started),
+                "last_move": _iso(r.last_move),
+                "ended": _iso(r.ended),
+                "seconds": r.seconds,
+                "source": r.source.value,
+                "origin": r.origin,
+            }
+            for r in shown
+        ]
+        click.echo(json.dumps(games, indent=2))
         return
     if not records:
         click.echo(f"No games in the history yet ({shown_name(path)}).")
@@ -108,26 +128,6 @@ def _iso(seconds: float | None) -> str | None:
 #: at another prompt right now, or its session ended without a word (closed, killed);
 #: the history cannot tell which (in JSON: ``"status": "playing"``, ``"ended": null``).
 NO_END = "in progress or stopped (no end recorded)"
-
-
-def _as_json(r: GameRecord, number: int | None) -> dict[str, object]:
-    return {
-        "game": number,
-        "id": r.id,
-        "rules": r.rules,
-        "deal": r.deal,
-        "moves": r.moves,
-        "status": r.status.value,
-        "reason": None if r.reason is None else r.reason.value,
-        "score": r.score,
-        "hints": r.hints,
-        "started": _iso(r.started),
-        "last_move": _iso(r.last_move),
-        "ended": _iso(r.ended),
-        "seconds": r.seconds,
-        "source": r.source.value,
-        "origin": r.origin,
-    }
 
 
 @history.command("export", cls=Command, short_help="Write the games as one transcript stream.")

@@ -1,13 +1,13 @@
 """The options our commands share and the types of their values (Click).
 
-- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :func:`game_number_option`).
+- :func:`game_options` adds ``--deal``, ``--deck``, ``--rules`` and ``--game K`` (alone: :data:`game_number_option`).
 - :class:`BoundedInt`, :class:`PositiveSeconds`, :data:`PATH`: the types of integer,
   time and file options; :func:`deal_range` reads ``--deals A-B``.
 - :func:`exclusive`, :func:`option_needs`, :func:`bot_option_needs`: usage errors
   (status 2) for options that do not go together.
-- :func:`game_of_options_file`, :func:`game_of_options_text`: the game a command's
-  options and file name (thin wrappers over :class:`foursquare.app.games.GameSpec` that
-  put the option names into its messages): a ``--deal``/``--deck``/``--rules``/``--game``
+- :func:`game_of_options_file` (and :func:`option_names` around a file already read): the game a command's
+  options and file name (:class:`foursquare.app.games.GameSpec` with the option names
+  put into its messages): a ``--deal``/``--deck``/``--rules``/``--game``
   that disagrees with the file is a usage error (status 2) naming the option; a file's
   problems are ``FILE:LINE: message`` (status 1 at the boundary).
 - The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
@@ -130,17 +130,6 @@ def game_options(*, deck_stdin: bool = True, game_number: bool = True) -> Callab
     return lambda func: _game_options(func, deck_stdin, game_number)
 
 
-def game_number_option(func: F) -> F:
-    """Add ``--game K``: which game of a multi-game transcript."""
-    return click.option(
-        "--game",
-        "game_number",
-        type=POSITIVE,
-        metavar="K",
-        help="The K-th game of a transcript that holds several (from 1).",
-    )(func)
-
-
 def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
     func = game_number_option(func) if game_number else func
     func = click.option(
@@ -168,24 +157,18 @@ def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
 
 
 @dataclass(frozen=True)
-class GameOptions:
-    """The values of :func:`game_options`: the base of a command's options (its
-    frozen value, as Click gives them)."""
+class GameFileOptions:
+    """The values of :func:`game_options` (``--game K`` included): the base of a
+    command's options (its frozen value, as Click gives them)."""
 
     deal: int | None
     deck_path: str | None
     rules_spec: str | None
+    game_number: int | None
 
     def spec(self) -> GameSpec:
         """The game they name, its rule set read now (:meth:`GameSpec.read`)."""
         return GameSpec.read(self.deal, self.deck_path, self.rules_spec)
-
-
-@dataclass(frozen=True)
-class GameFileOptions(GameOptions):
-    """:class:`GameOptions` and ``--game K`` (:func:`game_number_option`)."""
-
-    game_number: int | None
 
 
 def game_value(func: Callable[..., None]) -> Callable[..., None]:
@@ -268,6 +251,11 @@ NATURAL = BoundedInt(0)
 #: ``--jobs``: worker processes, 1 to 256.
 JOBS = BoundedInt(1, 256)
 
+#: The decorator that adds ``--game K``: which game of a multi-game transcript.
+game_number_option = click.option(
+    "--game", "game_number", type=POSITIVE, metavar="K", help="The K-th game of a transcript that holds several (from 1)."
+)
+
 
 def exclusive(**options: object) -> None:
     """Raise a usage error (status 2) when more than one of the given options is set."""
@@ -344,7 +332,7 @@ def deal_range(ctx: click.Context | None, param: click.Parameter | None, value: 
 
 
 @contextlib.contextmanager
-def _option_names(spec: GameSpec) -> Iterator[None]:
+def option_names(spec: GameSpec) -> Iterator[None]:
     """The loading errors that concern an option, with the option named: a disagreement
     between the file and an option is a usage error that names the option."""
     try:
@@ -376,20 +364,8 @@ def game_of_options_file(path: str, spec: GameSpec, *, game_number: int | None =
         file that is not a transcript.
     :raises FormatError: ``FILE:LINE: message`` at the first problem.
     """
-    with _option_names(spec):
+    with option_names(spec):
         return spec.game_of_file(path, game_number=game_number, empty_ok=empty_ok)
-
-
-def game_of_options_text(
-    text: str, name: str, spec: GameSpec, *, game_number: int | None = None, empty_ok: bool = True
-) -> Game:
-    """:func:`game_of_options_file` for a file already read (``name`` is its display name).
-
-    A text without moves (empty, or only comments and blank lines) is an empty
-    move script: the start of ``--deal``/``--deck`` (an error without them, or
-    with ``empty_ok=False``, as for ``play --resume``)."""
-    with _option_names(spec):
-        return spec.game_of_text(text, name, game_number=game_number, empty_ok=empty_ok)
 
 
 #: The help of ``--scheduler``.
@@ -407,6 +383,7 @@ RESUME_HELP = (
 def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
     """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
     the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+    option_needs("--resume", resume, "--output", output)
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..app.sweep import Workers
@@ -417,7 +394,7 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if resume:  # (with --output: the commands check that first)
+    if resume:
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
         if force:

@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -43,7 +43,7 @@ from .streams import progress_bar, stdout_reader_gone
 from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, PairedDifference, SimulationSummary
+    from ..bots.simulate import DealTally, SimulationSummary
     from ..cluster import Cluster
 
 #: The markdown table's header (one row per bot follows).
@@ -53,30 +53,6 @@ TABLE_HEADER = (
 )
 #: The options that set the CSV's setting columns (app/simulating.py).
 SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
-
-
-@dataclass(frozen=True)
-class SimulateOptions:
-    """The options of ``foursquare simulate``, as Click reads them."""
-
-    bots: tuple[str, ...]
-    vs: str | None
-    deals: range
-    jobs: int
-    scheduler: str | None
-    seed: int
-    nodes: int | None
-    budget: float | None
-    rules_spec: str | None
-    fmt: str
-    output: str | None
-    force: bool
-    resume: bool
-
-
-class _ReaderGone(Exception):
-    """Raised by a batch whose results go to stdout when the reader of stdout has gone
-    (``| head``): the batch stops, as after Ctrl-C, and the command ends quietly (status 0)."""
 
 
 def _deals_text(deals: range) -> str:
@@ -175,7 +151,7 @@ def simulate(**options: Any) -> None:
     Dask cluster (--scheduler).  --output FILE.csv --resume continues an
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
-    o = SimulateOptions(**options)
+    o = SimpleNamespace(**options)  # the options as Click reads them
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
@@ -184,7 +160,6 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     option_needs("--force", o.force, "--output", o.output)
     refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    option_needs("--resume", o.resume, "--output", o.output)
     workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
     refuse_standard_output(
         "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
@@ -203,10 +178,7 @@ def simulate(**options: Any) -> None:
     try:
         with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
             writer = RowWriter(out, o.output) if o.output is not None else None
-            _sweep(o, sweep, todo, writer, tally, cluster)
-    except _ReaderGone:  # the summary of what was played (on stderr with --output -), status 0
-        _summary(o, sweep, tally, interrupted=True)
-        return
+            gone = _sweep(o, sweep, todo, writer, tally, cluster)
     except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
         # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
         # the summary of the games played, then the exit
@@ -215,10 +187,10 @@ def simulate(**options: Any) -> None:
         if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
             raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
         raise
-    _summary(o, sweep, tally)
+    _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
 
 
-def _bot_names(o: SimulateOptions) -> list[str]:
+def _bot_names(o: SimpleNamespace) -> list[str]:
     """The bots to play, in order (``--vs`` last): each once, else a usage error (status 2)."""
     names = list(dict.fromkeys(o.bots))
     if len(names) < len(o.bots):
@@ -233,7 +205,7 @@ def _bot_names(o: SimulateOptions) -> list[str]:
     return names
 
 
-def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
+def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
     """The CSV file first (an unwritable path fails before the games are played),
     continued (``--resume``: its games counted in ``tally``) or written afresh; and the
     deals still to play.  Its header is written at once and each row as its game
@@ -249,8 +221,8 @@ def _open(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally) -> tuple[A
 
 
 def _sweep(
-    o: SimulateOptions, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
-) -> None:
+    o: SimpleNamespace, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
+) -> bool:
     """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
     each game's row written by ``writer`` (the header first, unless resumed), with a
     progress bar on a terminal.  Every bot plays a deal before the next one starts (so
@@ -259,7 +231,8 @@ def _sweep(
     when the run is stopped) once its rows are written, so that the results counted (and
     the CSV rows) always cover whole deals.  The workers take one game at a time, so that
     the first results come at once however long the range; stopping (Ctrl-C, SIGTERM)
-    stops the workers."""
+    stops the workers.  Whether the reader of stdout left (``| head``): the run then
+    stops, as after Ctrl-C, and ends quietly (status 0)."""
     if writer is not None and not o.resume:
         writer.write(CSV_FIELDS)
     settings = sweep.settings()
@@ -282,11 +255,12 @@ def _sweep(
                     gone = o.output == "-" and stdout_reader_gone()
                 if not gone:
                     tally.add(deal)
-            if gone:
-                raise _ReaderGone
+            if gone:  # (stopped as after Ctrl-C, quietly)
+                return True
+    return False
 
 
-def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
+def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
     """Summarize the results of each bot and report them; a stopped run is summarized
     on the deals it finished (its first ones, every bot's: see :func:`_sweep`), and says
     so.  ``--output -`` sends the report to stderr."""
@@ -300,8 +274,13 @@ def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interru
         if not played:
             return
         summaries, difference = tally.summaries(), tally.difference()
-        if o.fmt == "json":
-            out = _json_report(sweep, played, summaries, difference, o.vs)
+        if o.fmt == "json":  # one object: a bot's summary, or every bot's (and the paired difference)
+            common = {"deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
+            out: dict[str, Any] = {**summaries[sweep.names[0]].as_dict(), **common}
+            if len(sweep.names) > 1:
+                out = {**common, "bots": [s.as_dict() for s in summaries.values()]}
+            if difference is not None:  # (a paired difference compares with --vs)
+                out.update(summaries[sweep.names[0]].as_dict(), vs=summaries[o.vs].as_dict(), paired=difference.as_dict())
             click.echo(json.dumps(out | ({"interrupted": stopped} if stopped is not None else {}), indent=2))
             return
         if sweep.rules.name != "standard":
@@ -319,22 +298,3 @@ def _summary(o: SimulateOptions, sweep: SimulateSweep, tally: DealTally, interru
                 f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
             )
 
-
-def _json_report(
-    sweep: SimulateSweep, played: range, summaries: dict[str, SimulationSummary], difference: PairedDifference | None, vs: str | None
-) -> dict[str, Any]:
-    """The summary as one JSON object."""
-    if len(sweep.names) == 1:
-        return {**summaries[sweep.names[0]].as_dict(), "deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
-    out: dict[str, Any] = {
-        "deals": _deals_text(played),
-        "seed": sweep.seed,
-        "rules": rules_value(sweep.rules),
-        "bots": [s.as_dict() for s in summaries.values()],
-    }
-    if difference is not None:
-        assert vs is not None  # a paired difference compares with --vs
-        out.update(summaries[sweep.names[0]].as_dict())
-        out["vs"] = summaries[vs].as_dict()
-        out["paired"] = difference.as_dict()
-    return out

@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..app.files import refuse_output_over_input
+from ..app.games import GameSpec
 from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
@@ -24,7 +26,6 @@ from .options import (
     RESUME_HELP,
     SCHEDULER_HELP,
     SECONDS,
-    GameOptions,
     check_sweep_options,
     deal_range,
     exclusive,
@@ -47,22 +48,6 @@ if TYPE_CHECKING:
 
 #: The options that set the CSV's setting columns.
 SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "--timeout"}
-
-
-@dataclass(frozen=True)
-class SolveOptions(GameOptions):
-    """The options of ``foursquare solve``, as Click reads them."""
-
-    deal_range: range | None
-    max_nodes: int | None
-    timeout: float | None
-    jobs: int
-    scheduler: str | None
-    fmt: str
-    csv_path: str | None
-    force: bool
-    resume: bool
-    verbose: bool
 
 
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
@@ -150,12 +135,12 @@ def solve(**options: Any) -> None:
     a Dask cluster; --output FILE.csv --resume continues an interrupted run,
     and with a higher --max-nodes solves the file's unknown deals again.
     """
-    o = SolveOptions(**options)
+    o = SimpleNamespace(**options)  # the options as Click reads them
     from .. import solver
     from ..engine.rules import STANDARD
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
-    spec = o.spec()
+    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
@@ -164,7 +149,6 @@ def solve(**options: Any) -> None:
     refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("--resume", o.resume, "--output", o.csv_path)
     workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
@@ -204,7 +188,7 @@ class _Batch:
     deals are solved on it; ``--resume`` continues the CSV file (its deals are not
     solved again, and count in the summary)."""
 
-    def __init__(self, o: SolveOptions, sweep: SolveSweep, cluster: Cluster | None) -> None:
+    def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
         from ..solver.analysis import BatchTally
 
         self.o = o
@@ -256,12 +240,12 @@ class _Batch:
                         self.stopped = True
                         break
                     self.done_here += 1
-        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError):  # Ctrl-C, SIGTERM, a worker gone, a write failed
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            # Ctrl-C, SIGTERM, a worker gone, a write failed, out of memory: the summary of what was done (below)
             self.stopped = True
+            if isinstance(exc, MemoryError):  # then the deal that ran out: status 1
+                raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
             raise
-        except MemoryError:  # the summary of what was done (below), then the deal that ran out: status 1
-            self.stopped = True
-            raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
         finally:
             self._finish(results)
         if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)
@@ -291,8 +275,9 @@ class _Batch:
                 gone = self.to_stdout and stdout_reader_gone()
                 if not gone:
                     self.tally.add(sol)
-                    if self.done_here < self.again.asked:
-                        self.again.add(sol)
+                    if self.done_here < self.again.asked:  # one of the deals solved again
+                        self.again.done += 1
+                        self.again.settled += sol.settled
         return gone
 
     def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
@@ -329,26 +314,6 @@ class _Again:
     done: int = 0
     settled: int = 0
 
-    def add(self, sol: Solution) -> None:
-        """Count one deal solved again."""
-        self.done += 1
-        self.settled += sol.settled
-
-    def as_dict(self) -> dict[str, int]:
-        """The figures, for the JSON summary (``solved_again``)."""
-        return {
-            "max_nodes": self.max_nodes, "deals_asked": self.asked, "deals_done": self.done,
-            "deals_settled": self.settled, "deals_unknown": self.done - self.settled,
-        }
-
-    def line(self) -> str:
-        """The figures in one line, for the text summary."""
-        of = f"{self.done} of {self.asked}" if self.done < self.asked else f"{self.asked}"
-        return (
-            f"solved again under --max-nodes {self.max_nodes}: {of} {'deal' if self.asked == 1 else 'deals'} unknown "
-            f"under a lower limit; {self.settled} settled, {self.done - self.settled} still unknown"
-        )
-
 
 def _summary(
     tally: BatchTally, fmt: str, rules: Rules, interrupted: int | None = None,
@@ -374,7 +339,10 @@ def _summary(
                     "deals_asked": interrupted,
                 }
             if again is not None:
-                out["solved_again"] = again.as_dict()
+                out["solved_again"] = {
+                    "max_nodes": again.max_nodes, "deals_asked": again.asked, "deals_done": again.done,
+                    "deals_settled": again.settled, "deals_unknown": again.done - again.settled,
+                }
             click.echo(json.dumps(out))
         else:
             if interrupted is not None:
@@ -383,7 +351,11 @@ def _summary(
                     f"({settled} settled, {done - settled} unknown)"
                 )
             if again is not None:
-                click.echo(again.line())
+                of = f"{again.done} of {again.asked}" if again.done < again.asked else f"{again.asked}"
+                click.echo(
+                    f"solved again under --max-nodes {again.max_nodes}: {of} {'deal' if again.asked == 1 else 'deals'} unknown "
+                    f"under a lower limit; {again.settled} settled, {again.done - again.settled} still unknown"
+                )
             if rules.name != "standard":
                 click.echo(f"rules: {rules.label}")
             click.echo("\n".join(summary.lines()))

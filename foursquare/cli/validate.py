@@ -88,7 +88,10 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     run = _Validation(reporter, finished, duplicates)
     try:
-        run.start()
+        from ..formats.repeats import Repeats  # (the formats loaded, then the report begun)
+
+        run.repeats = Repeats() if duplicates else None
+        _whole(reporter.begin)
         for path in files:
             run.file(path)
         _whole(reporter.end)
@@ -127,13 +130,6 @@ class _Validation:
         self.repeats: Repeats | None = None
         # Every line but the annotations is inert to GitHub's runner in its format.
         self.line: Callable[[str], str] = inert if reporter.fmt == "github" else str
-
-    def start(self) -> None:
-        """Load the formats and begin the report."""
-        from ..formats.repeats import Repeats
-
-        self.repeats = Repeats() if self.duplicates else None
-        _whole(self.reporter.begin)
 
     def report(self, result: dict[str, Any], errors: list[FormatError], path: str) -> None:
         for error in errors:

@@ -143,9 +143,10 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     checked = address if isinstance(address, SchedulerAddress) else scheduler_address(address)
     address, full = checked.given, checked.full
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
-    # run; the errors that matter reach the caller as WorkerError.
-    for name in [*logging.root.manager.loggerDict, "distributed"]:  # (its own configuration sets each one's level)
-        if name == "distributed" or name.startswith("distributed."):
+    # run, and its event loop (tornado's) a callback cut short by Ctrl-C, with a
+    # traceback; the errors that matter reach the caller as WorkerError.
+    for name in [*logging.root.manager.loggerDict, "distributed", "tornado"]:  # (distributed sets each one's level)
+        if name.partition(".")[0] in ("distributed", "tornado"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     start = time.monotonic()
     host, port = distributed.comm.get_address_host_port(full)

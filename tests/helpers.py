@@ -290,3 +290,46 @@ def fill_disk(folder: Path) -> Path:
             while True:
                 out.write(b"\0" * size)
     return filler
+
+
+#: The first deal that a gated process holds back (:func:`gated_prelude`).
+GATED_FROM = 20
+
+
+def gated_prelude(gate: Path) -> str:
+    """Python that makes a process hold its work on the deals from :data:`GATED_FROM` on
+    until the file ``gate`` exists (the deals before go as usual, and a deal held comes
+    out as it would have): for the tests that must stop a run while it is still going,
+    so that the run cannot end before the test lets it, however fast or loaded the
+    machine.  It gates :func:`foursquare.solver.search.solve_deal` (``solve``) and
+    :func:`foursquare.bots.simulate.play_game` (``simulate``) where the workers call
+    them.  A Dask worker runs it as a ``--preload``; a local run as the
+    ``sitecustomize`` of its processes (:func:`gated_environment`).  It may run twice in
+    a process: it takes the library's own functions each time."""
+    return (
+        "import os, time\n"
+        "import foursquare.bots.simulate as simulate\n"
+        "import foursquare.solver.batch as batch\n"
+        "from foursquare.solver.search import solve_deal\n"
+        "from foursquare.bots.simulate import play_game\n"
+        "def wait(deal):\n"
+        f"    while deal >= {GATED_FROM} and not os.path.exists({str(gate)!r}):\n"
+        "        time.sleep(0.01)\n"
+        "def held_solve(deal, *args, **kwargs):\n"
+        "    wait(deal)\n"
+        "    return solve_deal(deal, *args, **kwargs)\n"
+        "def held_game(bot, deal, *args, **kwargs):\n"
+        "    wait(deal)\n"
+        "    return play_game(bot, deal, *args, **kwargs)\n"
+        "batch.solve_deal = held_solve\n"
+        "simulate.play_game = held_game\n"
+    )
+
+
+def gated_environment(folder: Path, gate: Path, env: dict[str, str]) -> dict[str, str]:
+    """``env`` for a command whose processes (its workers too, however started) run
+    :func:`gated_prelude` first: a ``sitecustomize.py`` in ``folder``, put first on
+    ``PYTHONPATH``."""
+    folder.mkdir(exist_ok=True)
+    (folder / "sitecustomize.py").write_text(gated_prelude(gate))
+    return dict(env, PYTHONPATH=os.pathsep.join(p for p in (str(folder), env.get("PYTHONPATH")) if p))

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, invoke, wait_for
+from helpers import ROOT, gated_environment, invoke, wait_for
 
 from foursquare.app.files import claim
 
@@ -62,10 +62,11 @@ def _uninterrupted(tmp_path, args, name="whole.csv"):
 )
 def test_a_run_stopped_by_ctrl_c_resumes_to_the_file_of_an_uninterrupted_run(tmp_path, args):
     path = tmp_path / "sweep.csv"
-    # the stopped run uses the solver's pure-Python twin (the same results, node for node),
-    # so that it is still going when Ctrl-C comes; the resumed run may use the compiled core
+    # the stopped run's processes hold the later deals (its gate never opens), so that it
+    # is still going when Ctrl-C comes; the resumed run is not gated
+    gated = gated_environment(tmp_path / "gated", tmp_path / "gate", ENV)
     process = subprocess.Popen([*COMMAND, *args, "--output", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=ROOT, env=dict(ENV, FOURSQUARE_PURE_PYTHON="1"), text=True)
+                               cwd=ROOT, env=gated, text=True)
     assert wait_for(lambda: _rows(path) >= 5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)

@@ -50,10 +50,9 @@ def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, asc
     text = fmt == "text" or None
     option_needs("--ascii", ascii_only, "--format text", text)
     option_needs("--words", words, "--format text", text)
+    option_needs("--reveal", reveal, "--format text or svg", fmt in ("text", "svg") or None)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
-    else:
-        option_needs("--reveal", reveal, "--format text", text)
     spec = options.spec()
     game = game_of_options_file(moves_path, spec, game_number=options.game_number)
     if fmt == "svg":

@@ -376,7 +376,7 @@ def test_ctrl_c_while_a_command_is_loaded_ends_as_inside_it(monkeypatch, command
         (["play", "--deal", "1", "--force"], "--force needs --record"),
         (["solve", "--deals", "1-2", "-v", "--format", "json"], "-v needs --format text"),
         (["replay", WON, "--format", "yaml", "--ascii"], "--ascii needs --format text"),
-        (["replay", WON, "--format", "yaml", "--reveal"], "--reveal needs --format text"),
+        (["replay", WON, "--format", "yaml", "--reveal"], "--reveal needs --format text or svg"),
         (["state", "--deal", "1", "--after", "3"], "--after 3: without MOVES the game is at its start (0 moves)"),
         (["simulate", "--bot", "random", "--deals", "0-1", "--nodes", "5"], "--nodes changes nothing for random: it applies to deep"),
         (["simulate", "--bot", "greedy", "--vs", "random", "--deals", "0-1", "--nodes", "5"], "--nodes changes nothing for greedy, random"),

@@ -128,3 +128,12 @@ def test_an_empty_or_comment_only_script_is_the_start(tmp_path, command, text):
         assert start.stdout == with_deal.stdout
     without = invoke([command, path, *extra])
     assert "with --deal N or --deck FILE" in one_line_error(without, 1)
+
+
+def test_reveal_works_in_every_format_its_usage_error_names():
+    # the usage error of --format yaml --reveal names the formats that take it (text and svg)
+    for fmt in ("text", "svg"):
+        result = invoke(["replay", str(WON), "--final", "--reveal", "--format", fmt])
+        assert result.exit_code == 0, result.output
+    refused = invoke(["replay", str(WON), "--reveal", "--format", "yaml"])
+    assert refused.exit_code == 2 and "--reveal needs --format text or svg" in refused.stderr

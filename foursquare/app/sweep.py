@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
+from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
 
 if TYPE_CHECKING:
@@ -235,10 +236,6 @@ class RowWriter:
             raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
 
 
-#: The longest line read back (a row is a few hundred bytes): a longer one is not ours.
-LONGEST_LINE = 1 << 16
-
-
 def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> tuple[int, int, bool, list[int]]:
     """Read the file ``raw`` (at its start) a line at a time: its rows (whole deals), the
     byte offset after the last one, whether the header is still to be written, and the
@@ -251,17 +248,16 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     rules = _rules_of(dict(layout.settings)["rules"])
     # a byte-order mark (a spreadsheet or an editor that saved the file "as UTF-8 with
     # BOM") is not content: it is kept, and the rows are read and appended after it
-    first = raw.readline(LONGEST_LINE)
+    lines = _lines(raw, path)
+    first = next(lines, b"")
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
     if _header_due(path, first[start:], layout.header):
         return 0, start, True, []
     rows, end, offset, again = 0, len(first), len(first), []
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
-    for number, line in enumerate(iter(lambda: raw.readline(LONGEST_LINE), b""), start=2):
+    for number, line in enumerate(lines, start=2):
         index = rows + len(pending)  # the row due here, counting every bot's
         if not line.endswith(b"\n"):
-            if len(line) == LONGEST_LINE:
-                raise FormatError(path, number, f"the line is too long (over {LONGEST_LINE:,} bytes): not a CSV this command wrote")
             _check_cut_line(path, number, index, line, layout)  # the last line, cut short (a crash): dropped
             break
         offset += len(line)
@@ -275,6 +271,17 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
                 keep(pending)
             rows, end, pending = rows + layout.group, offset, []
     return rows, end, False, again
+
+
+def _lines(raw: IO[bytes], path: str) -> Iterator[bytes]:
+    """The lines of ``raw``, each refused as every reader refuses it (``FILE:LINE: ...``):
+    a NUL byte (a binary file) or over :data:`~foursquare.formats.inputs.MAX_LINE_CHARS`."""
+    for number, line in enumerate(iter(lambda: raw.readline(MAX_LINE_CHARS + 1), b""), start=1):
+        if b"\0" in line:
+            raise FormatError(path, number, BINARY_WORDS)
+        if len(line) > MAX_LINE_CHARS and not line.endswith(b"\n"):
+            raise FormatError(path, number, LINE_TOO_LONG_WORDS)
+        yield line
 
 
 def _read_row(path: str, number: int, index: int, line: bytes, layout: SweepCsv, rules: Rules) -> tuple[Any, bool]:
@@ -612,7 +619,7 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
 
     with journal:
         try:
-            _header_due(shown, journal.readline(LONGEST_LINE), layout.header)
+            _header_due(shown, journal.readline(MAX_LINE_CHARS + 1), layout.header)
         except FormatError as exc:
             if "header" not in exc.facts:
                 raise
@@ -637,7 +644,7 @@ def _journal_rows(raw: IO[bytes], shown: str, layout: SweepCsv, error: Callable[
     """The rows of a journal after its header, read one at a time, each checked: a row
     this command writes, of a deal after the one before (a last line cut short is left out)."""
     last = -1
-    for number, line in enumerate(iter(lambda: raw.readline(LONGEST_LINE), b""), start=2):
+    for number, line in enumerate(iter(lambda: raw.readline(MAX_LINE_CHARS + 1), b""), start=2):
         if not line.endswith(b"\n"):  # a last line cut short (a crash): left out
             return
         if not line.endswith(LINE_END.encode()):
@@ -664,7 +671,7 @@ def _merged(
     """
     raw.seek(0)
     left, at_start, limit = size, True, layout.limit
-    while left > 0 and (line := raw.readline(min(LONGEST_LINE, left))):
+    while left > 0 and (line := raw.readline(min(MAX_LINE_CHARS + 1, left))):
         left -= len(line)
         if due is not None and at_start and line.endswith(b"\n") and line.split(b",", 1)[0] == due[2]["deal"].encode():
             number, new, row = due

@@ -270,8 +270,24 @@ def test_a_file_that_does_not_begin_with_the_header_line_is_never_altered(tmp_pa
     path.write_bytes(content)
     result = invoke([*args, "--output", path, "--resume"])
     assert result.exit_code == 1, result.output
-    assert result.stderr.startswith(f"{path}:1: not a CSV of this command") and "Traceback" not in result.output
+    words = "a binary file, not text" if b"\0" in content else "not a CSV of this command"  # as every reader says
+    assert result.stderr.startswith(f"{path}:1: {words}") and "Traceback" not in result.output
     assert path.read_bytes() == content
+
+
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [(b"4,solved,24,24,91,0.1,d4\0c4,standard,500,\r\n", "a binary file, not text"),
+     (b"4,solved,24,24,91,0.1," + b"d4 " * 400_000 + b",standard,500,\r\n", "the line is too long (over 1,048,576 characters)")],
+    ids=["nul", "long"],
+)
+def test_a_row_is_refused_at_its_line_with_the_words_of_every_reader(tmp_path, row, words):
+    text, _ = _uninterrupted(tmp_path, [*SOLVE, "--deals", "0-3"])
+    path = tmp_path / "sweep.csv"
+    path.write_bytes(text.encode() + row)
+    result = invoke([*SOLVE, "--deals", "0-9", "--output", path, "--resume"])
+    assert result.exit_code == 1 and result.stderr.startswith(f"{path}:6: {words}"), result.stderr
+    assert path.read_bytes() == text.encode() + row
 
 
 def _lf(text: str) -> bytes:
@@ -342,7 +358,8 @@ def test_a_last_line_without_its_end_that_is_not_the_row_due_is_refused_unchange
         path.write_bytes(content)
         result = invoke([*args, "--output", path, "--resume"])
         assert result.exit_code == 1, (tail, result.output)
-        assert result.stderr.startswith(f"{path}:5: a last line without its line end"), result.stderr
+        words = "a binary file, not text" if "\0" in tail else "a last line without its line end"  # (NUL: as every reader)
+        assert result.stderr.startswith(f"{path}:5: {words}"), result.stderr
         assert path.read_bytes() == content
     # a whole file after which something else was written, without a line end
     path.write_bytes((text + "thanks for reading").encode())

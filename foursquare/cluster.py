@@ -158,12 +158,30 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     if "Scheduler" not in kind:
         what = f"a Dask {kind}" if kind else "a service of another kind"
         raise WorkerError(f"cannot reach the Dask scheduler at {address} ({what} answers there, not a scheduler)")
-    left = max(1.0, timeout - (time.monotonic() - start))
-    try:
-        client = distributed.Client(full, timeout=left, set_as_default=False)
-    except _CONNECT_ERRORS as exc:
-        raise WorkerError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, left)})") from None
-    return Cluster(address, client)
+    base: Any = distributed.Client
+
+    class Client(base):  # type: ignore[misc]  # (distributed has no types)
+        """Closed at once when its handshake fails (else its ``__del__`` waits for a loop gone, 60 s)."""
+
+        def start(self, **kwargs: Any) -> None:
+            try:
+                super().start(**kwargs)
+            except Exception:
+                with contextlib.suppress(Exception):
+                    self.close()
+                raise
+
+    while True:
+        left = max(1.0, timeout - (time.monotonic() - start))
+        try:
+            return Cluster(address, Client(full, timeout=left, set_as_default=False))
+        except AssertionError:
+            # distributed's handshake takes a message the scheduler sent every client at
+            # that moment (another client's cancelled tasks) for a wrong answer: try again
+            if time.monotonic() - start > timeout:
+                raise WorkerError(f"cannot reach the Dask scheduler at {address} (no handshake in {timeout:g} s)") from None
+        except _CONNECT_ERRORS as exc:
+            raise WorkerError(f"cannot reach the Dask scheduler at {address} ({_reason(exc, left)})") from None
 
 
 #: What ``distributed`` may raise while connecting to a peer that is not a Dask scheduler

@@ -49,18 +49,22 @@ class LocalCluster:
         self.processes.append(process)
         return process
 
-    def start(self, workers: int = 2, prelude: str | None = None) -> LocalCluster:
-        """Start the scheduler and the workers (all stopped again if one of them fails to start)."""
+    def start(self, workers: int = 2, prelude: str | None = None, scheduler_prelude: str | None = None) -> LocalCluster:
+        """Start the scheduler and the workers (all stopped again if one of them fails to start);
+        ``scheduler_prelude``: Python run first in the scheduler (a ``--preload`` file with ``dask_setup``)."""
         try:
-            return self._start_all(workers, prelude)
+            return self._start_all(workers, prelude, scheduler_prelude)
         except BaseException:
             self.stop()
             raise
 
-    def _start_all(self, workers: int, prelude: str | None) -> LocalCluster:
+    def _start_all(self, workers: int, prelude: str | None, scheduler_prelude: str | None) -> LocalCluster:
         file = self.folder / "scheduler.json"
-        self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                  "--scheduler-file", str(file)])
+        args = ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(file)]
+        if scheduler_prelude is not None:
+            (self.folder / "scheduler_prelude.py").write_text(scheduler_prelude + "\n")
+            args += ["--preload", str(self.folder / "scheduler_prelude.py")]
+        self._start("scheduler", args)
         assert wait_for(lambda: file.exists() and "address" in file.read_text()), self.log("scheduler")
         self.address = json.loads(file.read_text())["address"]
         for i in range(workers):
@@ -79,9 +83,11 @@ class LocalCluster:
         self._start(name, args)
 
     def client(self):
-        import distributed
+        """A ``distributed`` client of its own (through :func:`foursquare.cluster.connect`, which
+        takes a message the scheduler sends every client during the handshake in its stride)."""
+        from foursquare.cluster import connect
 
-        return distributed.Client(self.address, timeout=30, set_as_default=False)
+        return connect(self.address, timeout=30)._client
 
     def wait_for_workers(self, count: int) -> None:
         with contextlib.closing(self.client()) as client:
@@ -280,9 +286,48 @@ def test_two_runs_of_the_same_tasks_are_not_taken_for_one(connected):
 def test_leaving_a_run_early_cancels_its_tasks(connected, cluster):
     stream = connected.map(_square, range(10**9))
     assert list(itertools.islice(stream, 100)) == [x * x for x in range(100)]
-    stream.close()
+    stream.close()  # (the scheduler tells every client of the cancelled tasks: a handshake at that moment is tried again)
     with contextlib.closing(cluster.client()) as client:
         assert wait_for(lambda: not client.run_on_scheduler(_our_tasks), seconds=30)
+
+
+#: A scheduler that sends every client a message (an empty ``cancelled-keys``, as when
+#: another client cancels its tasks) as it answers a client's handshake, for as many
+#: handshakes as the number in the file ``BREAK`` says: the two arrive together.
+BROADCAST_AT_HANDSHAKE = """
+from pathlib import Path
+BREAK = Path({file!r})
+
+def dask_setup(scheduler):
+    handle_stream = scheduler.handle_stream
+
+    async def broadcasting(comm, extra=None, **kwargs):
+        left = int(BREAK.read_text()) if BREAK.exists() else 0
+        if "client" in (extra or {{}}) and left:
+            BREAK.write_text(str(left - 1))
+            scheduler.report({{"op": "cancelled-keys", "keys": []}})
+        return await handle_stream(comm=comm, extra=extra, **kwargs)
+
+    scheduler.handle_stream = broadcasting
+"""
+
+
+@needs_dask
+def test_a_message_to_every_client_during_the_handshake_is_not_an_error(tmp_path):
+    from foursquare.cluster import connect
+    from foursquare.errors import WorkerError
+
+    file = tmp_path / "break"
+    local = LocalCluster(tmp_path).start(workers=0, scheduler_prelude=BROADCAST_AT_HANDSHAKE.format(file=str(file)))
+    try:
+        file.write_text("1")
+        with connect(local.address, timeout=30) as handle:  # tried again
+            assert file.read_text() == "0" and handle._client.scheduler_info()["type"] == "Scheduler"
+        file.write_text(str(10**9))
+        with pytest.raises(WorkerError, match=r"^cannot reach the Dask scheduler at tcp://127\.0\.0\.1:\d+ \(.+\)$"):
+            connect(local.address, timeout=2)
+    finally:
+        local.stop()
 
 
 def _our_tasks(dask_scheduler) -> list[str]:

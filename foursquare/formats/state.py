@@ -78,6 +78,13 @@ _HIDDEN = (
     " flipped up, and which cards are unseen depends on it)"
 )
 
+#: What a player's view and a state must have: key -> what is said at the document's line without it.
+_VIEW_NEEDS = {
+    "foursquare": MISSING_VERSION,
+    "grid": "missing grid (cell -> {cards, face})",
+    "next": "missing next (the card to place now, or null)",
+}
+_STATE_NEEDS = {**_VIEW_NEEDS, "remaining": f"missing remaining: {_NOT_RESUMABLE}"}
 
 # ------------------------------------------------------------------ writing
 
@@ -219,23 +226,17 @@ class _StateReader:
                     self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
         shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
-        values, _, errors = read_entries(doc, shape, what, src, missing={"foursquare": MISSING_VERSION})
+        values, _, errors = read_entries(doc, shape, what, src, missing=_VIEW_NEEDS if view else _STATE_NEEDS)
+        if "view" in values and not view:  # said first: what the other faults of a view read as a state come from
+            raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         if errors:
             raise errors[0]
-        if "view" in doc and not view:
-            raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules = values.get("rules", STANDARD)
-        if "grid" not in doc:
-            raise FormatError(self.source, doc.line, "missing grid (cell -> {cards, face})")
         grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
         if self.hidden:
             cell, line = self.hidden[0]
             raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
-        if "remaining" not in doc and not view:
-            raise FormatError(self.source, doc.line, f"missing remaining: {_NOT_RESUMABLE}")
-        nxt_node = doc.entries.get("next")
-        if nxt_node is None:
-            raise FormatError(self.source, doc.line, "missing next (the card to place now, or null)")
+        nxt_node = doc.entries["next"]
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
         if view:
             shown = {c for cards, _ in grid.values() for c in cards}

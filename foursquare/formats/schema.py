@@ -37,7 +37,7 @@ from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, ParseError, RulesError, quote
-from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
+from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int
 from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
@@ -150,13 +150,11 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
         raise FormatError(
             source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
         )
-    for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
-        raise error
+    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
     if missing:
         why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
-        raise FormatError(source, node.line, why)
-    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
+        errors.append(FormatError(source, node.line, why))
     if errors:
         raise errors[0]
     base: Rules = changes.pop("preset", STANDARD)

@@ -37,7 +37,6 @@ from .values import (
     as_list,
     as_map,
     as_text,
-    unknown_keys,
 )
 from .write import Flow, FlowList, Quoted, dump
 
@@ -71,5 +70,4 @@ __all__ = [
     "iter_pieces",
     "read_documents",
     "read_each_document",
-    "unknown_keys",
 ]

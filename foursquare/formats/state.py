@@ -58,9 +58,9 @@ from .yaml import (
     YMap,
     YNode,
     YScalar,
+    YSeq,
     as_card,
-    as_list,
-    as_map,
+    as_collection,
     as_text,
     dump,
     read_documents,
@@ -192,7 +192,7 @@ def _state_document(text: str, source: str) -> YMap:
         raise FormatError(source, 1, "the state is empty")
     if len(docs) > 1:
         raise FormatError(source, docs[1].line, "a state is one YAML document; this file holds more")
-    return as_map(docs[0], "a state", source)
+    return as_collection(docs[0], YMap, "a state", source)
 
 
 class _StateReader:
@@ -232,7 +232,7 @@ class _StateReader:
         if errors:
             raise errors[0]
         rules = self.rules = values.get("rules", STANDARD)
-        grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
+        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", src))
         if self.hidden:
             cell, line = self.hidden[0]
             raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
@@ -243,7 +243,7 @@ class _StateReader:
             known = ([nxt] if nxt is not None else []) + [c for c in ordered_deck(rules) if c not in shown and c != nxt]
             game = self.position(doc, grid, known, None)
         else:
-            items = as_list(doc.entries["remaining"], "remaining", src).items
+            items = as_collection(doc.entries["remaining"], YSeq, "remaining", src).items
             known = ([nxt] if nxt is not None else []) + [self.card(item, f"remaining card {i}") for i, item in enumerate(items, 1)]
             unknown = values.get("unknown", 0)
             on_grid = sum(len(cards) for cards, _ in grid.values())
@@ -257,16 +257,11 @@ class _StateReader:
                 )
             replay = self.replay if "moves" in doc else self.position
             game = replay(doc, grid, known, values.get("deal"))
-        self.check_counts(doc, values, game, nxt_node, nxt is None and (view or bool(known)))
-        return game
-
-    def check_counts(self, doc: YMap, values: dict[str, Any], game: Game, nxt_node: YNode, null_wrong: bool) -> None:
-        """Check ``next`` (``null_wrong``: it is null where the game goes on and cards are
-        known) and each count and claim written against the position."""
-        if not game.is_over and null_wrong:
+        # next (null where the game goes on and cards are known?) and each count and claim written, against the position
+        if not game.is_over and nxt is None and (view or known):
             lists = "" if self.view else " and remaining lists cards"
             raise FormatError(self.source, nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
-        if game.is_over and not (isinstance(nxt_node, YScalar) and nxt_node.is_null):
+        if game.is_over and nxt is not None:
             raise FormatError(self.source, nxt_node.line, f"next must be null: the game is {game.status}")
         actual = {  # what each count and claim, when written, must be, and where that comes from
             "placed": (game.placed, "the grid gives"),
@@ -279,6 +274,7 @@ class _StateReader:
         for key, (value, whence) in actual.items():
             if key in values and values[key] != value:
                 raise FormatError(self.source, doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
+        return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
@@ -296,12 +292,12 @@ class _StateReader:
                 raise FormatError(self.source, line, f"grid: {cell} is outside the frame ({geo.corner})")
             if cell in grid:
                 raise FormatError(self.source, line, f"grid: {cell} is listed twice")
-            pile = as_map(value, f"grid {cell}", src)
+            pile = as_collection(value, YMap, f"grid {cell}", src)
             needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
             values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
             if errors:
                 raise errors[0]
-            items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
+            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", src).items
             if not 1 <= len(items) <= self.rules.pile_cap:
                 raise FormatError(
                     self.source, pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
@@ -334,7 +330,7 @@ class _StateReader:
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         src = self.source
         moves: list[tuple[int, Move]] = []
-        for item in as_list(doc.entries["moves"], "moves", src).items:
+        for item in as_collection(doc.entries["moves"], YSeq, "moves", src).items:
             try:  # (as_text's error is a FormatError already)
                 moves.append((item.line, parse_move(as_text(item, "a move", src))))
             except ParseError as exc:

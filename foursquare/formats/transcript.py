@@ -19,7 +19,6 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -83,7 +82,6 @@ class TranscriptGame:
         could not be read game by game: its one error is about the whole file).
     :ivar line: the document's first line (``None`` when the file has none to give).
     :ivar rules: the rule set (standard when the document names none).
-    :ivar rules_given: whether the document has a ``rules`` key.
     :ivar deal: the deal number, or ``None``.
     :ivar deck: the card order (top first), or ``None``.
     :ivar moves: the readable moves, in order, up to the first unreadable one.
@@ -100,7 +98,6 @@ class TranscriptGame:
     number: int
     line: int
     rules: Rules = STANDARD
-    rules_given: bool = False
     deal: int | None = None
     deck: list[Card] | None = None
     moves: list[MoveEntry] = field(default_factory=list)
@@ -281,7 +278,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         tg.complete = False
         return tg
     values, _, errors[:] = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
-    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
+    tg.rules, tg.deal = values.get("rules", STANDARD), values.get("deal")
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
@@ -418,8 +415,11 @@ def check_game(
         error names the game and, where one applies, the move.
     """
     errors = list(tg.errors)
-    fail = functools.partial(_fail, errors, source, tg.number)
-    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail) if tg.readable else None
+
+    def fail(line: int | None, message: str, move: int | None = None, advice: Advice | None = None) -> None:
+        errors.append(FormatError(source, line, message, tg.number, move, advice=advice))
+
+    game = _start(tg, tg.rules if "rules" in tg.lines or rules is None else rules, deal, deck, fail) if tg.readable else None
     order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
     if game is not None and (tg.complete or tg.moves) and not _replay(tg, game, order_unknown, fail) and tg.complete:
         actual = {
@@ -431,14 +431,6 @@ def check_game(
             if claimed != getattr(game, key):
                 fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
     return game, _in_order(errors)
-
-
-def _fail(
-    errors: list[FormatError], source: str, number: int, line: int | None, message: str, move: int | None = None,
-    advice: Advice | None = None,
-) -> None:  # fmt: skip
-    """Add the error ``message`` at ``line`` of game ``number`` (move ``move``) to ``errors``."""
-    errors.append(FormatError(source, line, message, number, move, advice=advice))
 
 
 def _start(

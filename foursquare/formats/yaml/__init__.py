@@ -32,10 +32,9 @@ from .values import (
     as_card,
     as_cell,
     as_choice,
+    as_collection,
     as_deal,
     as_int,
-    as_list,
-    as_map,
     as_text,
 )
 from .write import Flow, FlowList, Quoted, dump
@@ -60,10 +59,9 @@ __all__ = [
     "as_card",
     "as_cell",
     "as_choice",
+    "as_collection",
     "as_deal",
     "as_int",
-    "as_list",
-    "as_map",
     "as_text",
     "clean_text",
     "dump",

@@ -21,28 +21,19 @@ from ...errors import FormatError, ParseError, quote
 from .nodes import YMap, YNode, YScalar, YSeq
 
 T = TypeVar("T")
+C = TypeVar("C", YMap, YSeq)
 
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
 
 
-def as_map(node: YNode, what: str, source: str) -> YMap:
-    """``node`` when it is a mapping.
+def as_collection(node: YNode, shape: type[C], what: str, source: str) -> C:
+    """``node`` when it is a ``shape``: a mapping (:class:`YMap`) or a list (:class:`YSeq`).
 
-    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...``.
+    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...`` (or ``a list``).
     """
-    if not isinstance(node, YMap):
-        raise FormatError(source, node.line, f"{what} must be a mapping, not {node.kind}")
-    return node
-
-
-def as_list(node: YNode, what: str, source: str) -> YSeq:
-    """``node`` when it is a list.
-
-    :raises FormatError: ``FILE:LINE: WHAT must be a list, not ...``.
-    """
-    if not isinstance(node, YSeq):
-        raise FormatError(source, node.line, f"{what} must be a list, not {node.kind}")
+    if not isinstance(node, shape):
+        raise FormatError(source, node.line, f"{what} must be {'a mapping' if shape is YMap else 'a list'}, not {node.kind}")
     return node
 
 

@@ -42,7 +42,6 @@ from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
 SCHEMA_NAMES = ("transcript", "state", "rules")
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The most cards a deck can hold (the longest ranks, every suit).
 _MAX_CARDS = RANGES["ranks"][1] * RANGES["suits"][1]
 assert RANGES["ranks"][1] == MAX_RANK and RANGES["suits"][1] == len(SUIT_CHARS)
@@ -103,11 +102,9 @@ def _cells(node: YNode, what: str, source: str) -> list[Cell]:
     return [as_cell(cell, what, source) for cell in node.items]
 
 
-STATUSES = tuple(s.value for s in Status)
-REASONS = tuple(r.value for r in Reason)
 COUNT = _number()
-STATUS = _choice(STATUSES, Status)
-REASON = _choice(REASONS, Reason, nullable=True)
+STATUS = _choice(tuple(s.value for s in Status), Status)
+REASON = _choice(tuple(r.value for r in Reason), Reason, nullable=True)
 SCORE = _number(nullable=True)
 #: The version of the formats this program reads and writes (``foursquare: 1``).
 FORMAT_VERSION = 1
@@ -307,7 +304,7 @@ def build_schema(name: str) -> dict[str, Any]:
 
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
-    return {"$schema": DRAFT, **builders[_known(name)]()}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **builders[_known(name)]()}
 
 
 def generated_text(name: str) -> str:

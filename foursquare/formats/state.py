@@ -233,9 +233,6 @@ class _StateReader:
             raise errors[0]
         rules = self.rules = values.get("rules", STANDARD)
         grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", src))
-        if self.hidden:
-            cell, line = self.hidden[0]
-            raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
         nxt_node = doc.entries["next"]
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
         if view:
@@ -279,7 +276,6 @@ class _StateReader:
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
         self.cell_lines: dict[Cell, int] = {}
-        self.hidden: list[tuple[Cell, int]] = []  # (cell, line) of each hidden face-down top card of a view
         geo = geometry(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
         for key, value in node.entries.items():
@@ -304,8 +300,7 @@ class _StateReader:
                 )
             face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
-                self.hidden.append((cell, top.line))
-                items = items[:-1]
+                raise FormatError(self.source, top.line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
             cards = [self.card(item, f"pile {cell}") for item in items]
             grid[cell] = (cards, face == "up")
             self.cell_lines[cell] = line

@@ -265,19 +265,16 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
 
 
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
-    tg = TranscriptGame(number, doc.line)
-    errors = tg.errors
     if not isinstance(doc, YMap):
-        errors.append(FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"))
-        tg.complete = False
-        return tg
-    tg.lines = {key: node.line for key, node in doc.entries.items()}
+        why = f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"
+        return TranscriptGame(number, doc.line, complete=False, errors=[FormatError(source, doc.line, why)])
+    lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
-        errors.append(FormatError(source, doc.line, other[0], advice=other[1]))
-        tg.complete = False
-        return tg
-    values, _, errors[:] = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+        errors = [FormatError(source, doc.line, other[0], advice=other[1])]
+        return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
+    values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+    tg = TranscriptGame(number, doc.line, lines=lines, errors=errors)
     tg.rules, tg.deal = values.get("rules", STANDARD), values.get("deal")
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal

@@ -337,7 +337,6 @@ def play_script(
     deal: int | None = None,
     deck: Sequence[Card] | None = None,
     rules: Rules | None = None,
-    game: Game | None = None,
 ) -> Game:
     """Replay a move script (FORMATS.md "Move scripts") and return the game at its end.
 
@@ -347,26 +346,23 @@ def play_script(
 
     :param text: the script.
     :param source: the name used in errors.
-    :param deal, deck, rules: the game to play on (see :func:`new_game`), unless
-        ``game`` is given (it is played on in place).
+    :param deal, deck, rules: the game to play on (see :func:`new_game`).
     :raises FormatError: ``FILE:LINE: move M: message`` at the first line that is
         neither a move nor a command, an illegal move, a wrong card, or an
         ``undo``/``redo`` with nothing to take back or replay.  On an unknown card
-        order (no deal, no deck, no game), the first move that names no card says
+        order (no deal, no deck), the first move that names no card says
         that the moves need ``--deal`` or ``--deck`` (:data:`NEEDS_CARDS`).
     """
-    order_unknown = game is None and deal is None and deck is None
-    if game is None:
-        try:
-            game = new_game(deal=deal, deck=deck, rules=rules)
-        except (ParseError, PositionError) as exc:
-            raise FormatError(source, None, str(exc)) from None
-    start = len(game.moves)
+    order_unknown = deal is None and deck is None
+    try:
+        game = new_game(deal=deal, deck=deck, rules=rules)
+    except (ParseError, PositionError) as exc:
+        raise FormatError(source, None, str(exc)) from None
     redo: list[Placement] = []
     # the line ends of a move script are LF or CR LF, as at play's stdin, and nothing else
     # ends a line (not str.splitlines's CR alone, form feed or U+2028: parse_entry refuses them)
     for line, entry in read_entries(text.removeprefix("\ufeff").split("\n"), source):
-        number = len(game.moves) - start + 1
+        number = len(game.moves) + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
                 raise FormatError(source, line, NEEDS_CARDS, advice=Advice.NAME_THE_CARDS)

@@ -427,7 +427,7 @@ def check_game(
         for key, claimed in tg.result.items():  # the result's claims hold at the end
             if claimed != getattr(game, key):
                 fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
-    return game, _in_order(errors)
+    return game, sorted(errors, key=lambda e: e.line or 0)
 
 
 def _start(
@@ -484,10 +484,6 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
     return False
 
 
-def _in_order(errors: list[FormatError]) -> list[FormatError]:
-    return sorted(errors, key=lambda e: e.line or 0)
-
-
 def validate(text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
     """Check every game of a transcript file: the list of :func:`iter_validate`,
     whose parameters, description and errors it shares."""
@@ -524,7 +520,6 @@ def iter_validate(
                 first = repeats.seen(game, source, tg.line, tg.number)
                 if first is not None:
                     errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
-            errors = _in_order(errors)
         yield GameReport(tg.number, not errors, errors, game, tg.line)
 
 

@@ -107,7 +107,12 @@ def file_words(text: str, name: str = "save") -> list[str]:
         words.append("".join(word))
     text = text[:cut].rstrip()
     if expanded is not None:
-        raise _expanded(name, expanded, text)
+        what = "a wildcard" if expanded in "*?[" else "a variable" if expanded == "$" else "a command"
+        raise ParseError(
+            f"{name}: {expanded!r} in {quote(text)} would be {what} at a shell, and file names here expand only"
+            f" a leading ~ (your home folder); put the name in single quotes to mean the character itself:"
+            f" {name} 'a{expanded}b.yaml'"
+        )
     if any(not word for word in words):
         raise ParseError(f"{name}: the file name is empty; name the file, like: {name} game.yaml")
     if len(words) > 1 and text.split(None, 1)[1].startswith("~"):
@@ -124,15 +129,6 @@ _SHELL_PIECE = re.compile(r"""[ \t\r\n]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)|
 _EXPANDED, _EXPANDED_IN_DOUBLE = re.compile(r"[*?[$`]"), re.compile(r"[$`]")
 #: A backslash and the character after it, and one that a double-quoted part keeps alone.
 _PAIR, _DOUBLE_ESCAPE = re.compile(r"\\.", re.S), re.compile(r'\\(["\\])')
-
-
-def _expanded(name: str, ch: str, text: str) -> ParseError:
-    what = "a wildcard" if ch in "*?[" else "a variable" if ch == "$" else "a command"
-    return ParseError(
-        f"{name}: {ch!r} in {quote(text)} would be {what} at a shell, and file names here expand only"
-        f" a leading ~ (your home folder); put the name in single quotes to mean the character itself:"
-        f" {name} 'a{ch}b.yaml'"
-    )
 
 
 #: What a move looks like, for the messages about a line that is not one.

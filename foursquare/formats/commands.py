@@ -109,8 +109,6 @@ FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FOR
 DISPLAY_COMMANDS = frozenset(c.name for c in TABLE if c.kind in (_DISPLAY, _FORCED))
 #: Commands that name a file (each has a ``!`` form).
 FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not _FORCED)
-#: Commands that take one argument: whether it is required.
-COMMAND_ARGUMENTS: dict[str, bool] = {c.name: c.argument for c in TABLE if c.argument is not None}
 #: The help of the prompt: usage (``save FILE``) -> its line.
 HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
 

@@ -27,7 +27,6 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
 from .commands import (
     COMMAND_ALIASES,
-    COMMAND_ARGUMENTS,
     COMMAND_NAMES,
     DISPLAY_COMMANDS,
     FORCED_COMMANDS,
@@ -49,7 +48,7 @@ class Move(NamedTuple):
 
 
 __all__ = [
-    "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "COMMAND_ALIASES", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
     "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
@@ -256,7 +255,7 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     command = spec(words[0])
     if command is not None:
         name = command.name
-        needs = COMMAND_ARGUMENTS.get(name)
+        needs = command.argument
         if needs is not None:
             words = file_words(line, name)
         if len(words) > 2 or (len(words) == 2 and needs is None):

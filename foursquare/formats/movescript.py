@@ -28,7 +28,6 @@ from ..errors import Advice, FormatError, IllegalMoveError, ParseError, Position
 from .commands import (
     COMMAND_ALIASES,
     COMMAND_NAMES,
-    DISPLAY_COMMANDS,
     FORCED_COMMANDS,
     GAME_COMMANDS,
     STOP_COMMANDS,
@@ -48,7 +47,7 @@ class Move(NamedTuple):
 
 
 __all__ = [
-    "COMMAND_ALIASES", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "COMMAND_ALIASES", "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
     "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
@@ -337,7 +336,7 @@ def play_script(
 
     Moves are played; ``undo`` takes back the last move and ``redo`` plays again
     the last move taken back (a new move forgets it); ``quit`` ends the script;
-    the display commands (:data:`~foursquare.formats.commands.DISPLAY_COMMANDS`) are ignored.
+    the display commands (:class:`~foursquare.formats.commands.CommandKind`) are ignored.
 
     :param text: the script.
     :param source: the name used in errors.

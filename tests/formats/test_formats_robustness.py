@@ -25,12 +25,12 @@ from foursquare.engine.deal import parse_deal_number
 from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
+from foursquare.formats.commands import TABLE, CommandKind
 from foursquare.formats.deck import read_deck
 from foursquare.formats.loading import load_input
 from foursquare.formats.movescript import (
     COMMAND_ALIASES,
     COMMAND_NAMES,
-    DISPLAY_COMMANDS,
     Move,
     PromptCommand,
     parse_entry,
@@ -376,7 +376,8 @@ def test_every_command_name_and_alias_is_a_command():
         assert isinstance(entry, PromptCommand) and entry.name == name
     for alias, name in COMMAND_ALIASES.items():
         assert parse_entry(alias) == PromptCommand(name) and name in COMMAND_NAMES
-    assert DISPLAY_COMMANDS == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
+    display = {c.name for c in TABLE if c.kind in (CommandKind.DISPLAY, CommandKind.FORCED)}
+    assert display == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
 
 
 @pytest.mark.parametrize(

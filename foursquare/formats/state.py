@@ -63,7 +63,7 @@ from .yaml import (
     as_collection,
     as_text,
     dump,
-    read_documents,
+    one_document,
 )
 from .yaml.values import read_entries
 
@@ -187,12 +187,8 @@ def read_view(text: str, source: str) -> PlayerView:
 
 
 def _state_document(text: str, source: str) -> YMap:
-    docs = [d for d in read_documents(text, source) if d is not None]
-    if not docs:
-        raise FormatError(source, 1, "the state is empty")
-    if len(docs) > 1:
-        raise FormatError(source, docs[1].line, "a state is one YAML document; this file holds more")
-    return as_collection(docs[0], YMap, "a state", source)
+    node = one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more")
+    return as_collection(node, YMap, "a state", source)
 
 
 class _StateReader:

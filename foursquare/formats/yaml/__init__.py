@@ -22,6 +22,7 @@ from .strict import (
     TAB_WORDS,
     Document,
     clean_text,
+    one_document,
     read_documents,
     read_each_document,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "clean_text",
     "dump",
     "iter_pieces",
+    "one_document",
     "read_documents",
     "read_each_document",
 ]

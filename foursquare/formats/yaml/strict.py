@@ -153,6 +153,21 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
     return [doc.node for doc in docs]
 
 
+def one_document(text: str, source: str, empty: str, more: str) -> YNode:
+    """The node of a file that holds one YAML document (a state, a rules file).
+
+    :param empty: what is said (at line 1) when it holds none; :param more: what is said
+        (at the second's line) when it holds more.
+    :raises FormatError: as :func:`read_documents`, and for none or more than one document.
+    """
+    nodes = [node for node in read_documents(text, source) if node is not None]
+    if not nodes:
+        raise FormatError(source, 1, empty)
+    if len(nodes) > 1:
+        raise FormatError(source, nodes[1].line, more)
+    return nodes[0]
+
+
 def _compose(piece: Piece, source: str) -> list[YNode | None]:
     """The documents of one piece of a stream (normally one), lines counted from the stream's start.
 

@@ -187,18 +187,22 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
 
 
+#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
+_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
+    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
+    ("card",): f"a card without a cell ({MOVE_SHAPE})",
+    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
+}
+
+
 def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
     """The error for cards and cells in the wrong number or order, or more after a move."""
     cells = kinds.count("cell")
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))
         return ParseError(f"{head}: {many} cells on one line, and a line holds one move ({MOVE_SHAPE})")
-    if kinds == ["cell", "card"]:
-        return ParseError(f"{head}: the card comes first, then the cell: {words[1]} {words[0]}")
-    if kinds == ["card"]:
-        return ParseError(f"{head}: a card without a cell ({MOVE_SHAPE})")
-    if kinds == ["card", "card"]:
-        return ParseError(f"{head}: two cards and no cell ({MOVE_SHAPE})")
+    if tuple(kinds) in _WRONG_ORDER:
+        return ParseError(f"{head}: " + _WRONG_ORDER[tuple(kinds)].format(*words))
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
             rest = " ".join(words[n:])

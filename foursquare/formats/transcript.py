@@ -82,6 +82,7 @@ class TranscriptGame:
         could not be read game by game: its one error is about the whole file).
     :ivar line: the document's first line (``None`` when the file has none to give).
     :ivar rules: the rule set (standard when the document names none).
+    :ivar rules_given: whether the document has a readable ``rules`` value.
     :ivar deal: the deal number, or ``None``.
     :ivar deck: the card order (top first), or ``None``.
     :ivar moves: the readable moves, in order, up to the first unreadable one.
@@ -98,6 +99,7 @@ class TranscriptGame:
     number: int
     line: int
     rules: Rules = STANDARD
+    rules_given: bool = False
     deal: int | None = None
     deck: list[Card] | None = None
     moves: list[MoveEntry] = field(default_factory=list)
@@ -275,7 +277,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg = TranscriptGame(number, doc.line, lines=lines, errors=errors)
-    tg.rules, tg.deal = values.get("rules", STANDARD), values.get("deal")
+    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
@@ -416,7 +418,7 @@ def check_game(
     def fail(line: int | None, message: str, move: int | None = None, advice: Advice | None = None) -> None:
         errors.append(FormatError(source, line, message, tg.number, move, advice=advice))
 
-    game = _start(tg, tg.rules if "rules" in tg.lines or rules is None else rules, deal, deck, fail) if tg.readable else None
+    game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail) if tg.readable else None
     order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
     if game is not None and (tg.complete or tg.moves) and not _replay(tg, game, order_unknown, fail) and tg.complete:
         actual = {

@@ -177,7 +177,8 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     read as it is (a player's view has no stock order to replay); a transcript or
     a move script is replayed, with the options' agreement checked.  Without a
     file, the start of --deal/--deck."""
-    from ..formats.loading import FileKind, input_kind, load_view, next_card_unknown, read_game_text
+    from ..formats.loading import FileKind, input_kind, next_card_unknown, read_game_text
+    from ..formats.state import read_view
 
     if game_path is None:
         if game_number is not None:
@@ -188,7 +189,7 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         return PlayerView.of(game)
     text, name = read_game_text(game_path)
     if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
-        return load_view(text, name)
+        return read_view(text, name)
     with option_names(spec):
         game = spec.game_of_text(text, name, game_number=game_number)
     if game.status is Status.PLAYING and game.next_card is None:

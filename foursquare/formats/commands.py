@@ -105,12 +105,8 @@ GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _GAME)
 STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
 #: The forms of ``save`` and ``state`` that write even over a file holding something else.
 FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)
-#: Commands that only show or write something: ignored when a script is replayed from a file.
-DISPLAY_COMMANDS = frozenset(c.name for c in TABLE if c.kind in (_DISPLAY, _FORCED))
 #: Commands that name a file (each has a ``!`` form).
 FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not _FORCED)
-#: Commands that take one argument: whether it is required.
-COMMAND_ARGUMENTS: dict[str, bool] = {c.name: c.argument for c in TABLE if c.argument is not None}
 #: The help of the prompt: usage (``save FILE``) -> its line.
 HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
 

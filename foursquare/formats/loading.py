@@ -2,7 +2,6 @@
 
 :func:`input_kind` tells a state, a transcript and a move script apart (the one
 place that does); :func:`load_input` returns the game of a file's text;
-:func:`load_view` what the player may know at its end (for a hint);
 :func:`load_game_file` / :func:`load_game_text` load a game checking what the
 caller gave besides (a deal, a card order, a rule set, which game of several)
 against what the file names itself.
@@ -16,10 +15,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 
 from ..engine.cards import Card
-from ..engine.game import Game, Status
+from ..engine.game import Game
 from ..engine.rules import Rules
-from ..engine.view import PlayerView
-from ..errors import Advice, AgreementError, FormatError, empty_game_file, game_choice
+from ..errors import AgreementError, FormatError, empty_game_file, game_choice
 from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
 from .movescript import new_game, play_script
@@ -169,37 +167,6 @@ def load_input(
 
         return load_game(text, source, deal=deal, deck=deck, rules=rules)
     return play_script(text, source, deal=deal, deck=deck, rules=rules)
-
-
-def load_view(
-    text: str,
-    source: str,
-    *,
-    deal: int | None = None,
-    deck: Sequence[Card] | None = None,
-    rules: Rules | None = None,
-) -> PlayerView:
-    """What the player may know (RULES.md §6) at the end of a file: what a hint needs.
-
-    :param text: a state, a player's view (``foursquare state --player-view``), a
-        transcript or a move script (see :func:`input_kind`).
-    :param source: the name used in errors.
-    :param deal, deck, rules: as for :func:`load_input`.
-    :returns: the :class:`~foursquare.engine.view.PlayerView` (of a game over too: its
-        ``status`` says so and its ``next_card`` is ``None``).
-    :raises FormatError: as :func:`load_input`; for a player's view that hides a
-        face-down top card (it cannot give an exact view: see
-        :func:`foursquare.formats.state.read_view`); when the game goes on but its next
-        card is unknown (a move script or a deck prefix that names no more cards).
-    """
-    if text.strip() and input_kind(text) is FileKind.STATE:
-        from .state import read_view
-
-        return read_view(text, source)
-    game = load_input(text, source, deal=deal, deck=deck, rules=rules)
-    if game.status is Status.PLAYING and game.next_card is None:
-        raise FormatError(source, None, f"{next_card_unknown(game)}, so there is no player's view", advice=Advice.NAME_MORE_CARDS)
-    return PlayerView.of(game)
 
 
 def next_card_unknown(game: Game) -> str:

@@ -27,9 +27,7 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
 from .commands import (
     COMMAND_ALIASES,
-    COMMAND_ARGUMENTS,
     COMMAND_NAMES,
-    DISPLAY_COMMANDS,
     FORCED_COMMANDS,
     GAME_COMMANDS,
     STOP_COMMANDS,
@@ -49,7 +47,7 @@ class Move(NamedTuple):
 
 
 __all__ = [
-    "COMMAND_ALIASES", "COMMAND_ARGUMENTS", "COMMAND_NAMES", "DISPLAY_COMMANDS", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "COMMAND_ALIASES", "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
     "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
@@ -107,7 +105,12 @@ def file_words(text: str, name: str = "save") -> list[str]:
         words.append("".join(word))
     text = text[:cut].rstrip()
     if expanded is not None:
-        raise _expanded(name, expanded, text)
+        what = "a wildcard" if expanded in "*?[" else "a variable" if expanded == "$" else "a command"
+        raise ParseError(
+            f"{name}: {expanded!r} in {quote(text)} would be {what} at a shell, and file names here expand only"
+            f" a leading ~ (your home folder); put the name in single quotes to mean the character itself:"
+            f" {name} 'a{expanded}b.yaml'"
+        )
     if any(not word for word in words):
         raise ParseError(f"{name}: the file name is empty; name the file, like: {name} game.yaml")
     if len(words) > 1 and text.split(None, 1)[1].startswith("~"):
@@ -124,15 +127,6 @@ _SHELL_PIECE = re.compile(r"""[ \t\r\n]++|'([^']*+)'|"((?:[^"\\]|\\.)*+)"|\\(.)|
 _EXPANDED, _EXPANDED_IN_DOUBLE = re.compile(r"[*?[$`]"), re.compile(r"[$`]")
 #: A backslash and the character after it, and one that a double-quoted part keeps alone.
 _PAIR, _DOUBLE_ESCAPE = re.compile(r"\\.", re.S), re.compile(r'\\(["\\])')
-
-
-def _expanded(name: str, ch: str, text: str) -> ParseError:
-    what = "a wildcard" if ch in "*?[" else "a variable" if ch == "$" else "a command"
-    return ParseError(
-        f"{name}: {ch!r} in {quote(text)} would be {what} at a shell, and file names here expand only"
-        f" a leading ~ (your home folder); put the name in single quotes to mean the character itself:"
-        f" {name} 'a{ch}b.yaml'"
-    )
 
 
 #: What a move looks like, for the messages about a line that is not one.
@@ -193,18 +187,22 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
 
 
+#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
+_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
+    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
+    ("card",): f"a card without a cell ({MOVE_SHAPE})",
+    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
+}
+
+
 def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
     """The error for cards and cells in the wrong number or order, or more after a move."""
     cells = kinds.count("cell")
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))
         return ParseError(f"{head}: {many} cells on one line, and a line holds one move ({MOVE_SHAPE})")
-    if kinds == ["cell", "card"]:
-        return ParseError(f"{head}: the card comes first, then the cell: {words[1]} {words[0]}")
-    if kinds == ["card"]:
-        return ParseError(f"{head}: a card without a cell ({MOVE_SHAPE})")
-    if kinds == ["card", "card"]:
-        return ParseError(f"{head}: two cards and no cell ({MOVE_SHAPE})")
+    if tuple(kinds) in _WRONG_ORDER:
+        return ParseError(f"{head}: " + _WRONG_ORDER[tuple(kinds)].format(*words))
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
             rest = " ".join(words[n:])
@@ -260,7 +258,7 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     command = spec(words[0])
     if command is not None:
         name = command.name
-        needs = COMMAND_ARGUMENTS.get(name)
+        needs = command.argument
         if needs is not None:
             words = file_words(line, name)
         if len(words) > 2 or (len(words) == 2 and needs is None):
@@ -337,36 +335,32 @@ def play_script(
     deal: int | None = None,
     deck: Sequence[Card] | None = None,
     rules: Rules | None = None,
-    game: Game | None = None,
 ) -> Game:
     """Replay a move script (FORMATS.md "Move scripts") and return the game at its end.
 
     Moves are played; ``undo`` takes back the last move and ``redo`` plays again
     the last move taken back (a new move forgets it); ``quit`` ends the script;
-    the display commands (:data:`~foursquare.formats.commands.DISPLAY_COMMANDS`) are ignored.
+    the display commands (:class:`~foursquare.formats.commands.CommandKind`) are ignored.
 
     :param text: the script.
     :param source: the name used in errors.
-    :param deal, deck, rules: the game to play on (see :func:`new_game`), unless
-        ``game`` is given (it is played on in place).
+    :param deal, deck, rules: the game to play on (see :func:`new_game`).
     :raises FormatError: ``FILE:LINE: move M: message`` at the first line that is
         neither a move nor a command, an illegal move, a wrong card, or an
         ``undo``/``redo`` with nothing to take back or replay.  On an unknown card
-        order (no deal, no deck, no game), the first move that names no card says
+        order (no deal, no deck), the first move that names no card says
         that the moves need ``--deal`` or ``--deck`` (:data:`NEEDS_CARDS`).
     """
-    order_unknown = game is None and deal is None and deck is None
-    if game is None:
-        try:
-            game = new_game(deal=deal, deck=deck, rules=rules)
-        except (ParseError, PositionError) as exc:
-            raise FormatError(source, None, str(exc)) from None
-    start = len(game.moves)
+    order_unknown = deal is None and deck is None
+    try:
+        game = new_game(deal=deal, deck=deck, rules=rules)
+    except (ParseError, PositionError) as exc:
+        raise FormatError(source, None, str(exc)) from None
     redo: list[Placement] = []
     # the line ends of a move script are LF or CR LF, as at play's stdin, and nothing else
     # ends a line (not str.splitlines's CR alone, form feed or U+2028: parse_entry refuses them)
     for line, entry in read_entries(text.removeprefix("\ufeff").split("\n"), source):
-        number = len(game.moves) - start + 1
+        number = len(game.moves) + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
                 raise FormatError(source, line, NEEDS_CARDS, advice=Advice.NAME_THE_CARDS)

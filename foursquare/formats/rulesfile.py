@@ -16,7 +16,7 @@ from ..engine.rules import PRESETS, Rules
 from ..errors import FormatError, quote, shorten
 from .schema import RULE_PARAMETERS
 from .schema import rules_from_value as rules_from_value
-from .yaml import YMap, YScalar, read_documents
+from .yaml import YMap, YScalar, one_document
 
 
 def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
@@ -35,13 +35,10 @@ def read_rules(text: str, source: str) -> Rules:
 
     :raises FormatError: for bad YAML, an empty file, several documents, or a bad rule set.
     """
-    docs = read_documents(text, source)
-    nodes = [doc for doc in docs if doc is not None]
-    if not nodes:
-        raise FormatError(source, 1, "the rules file is empty (expected a preset name or a rules mapping)")
-    if len(nodes) > 1:
-        raise FormatError(source, nodes[1].line, "the rules file holds more than one YAML document")
-    node = nodes[0]
+    node = one_document(
+        text, source, "the rules file is empty (expected a preset name or a rules mapping)",
+        "the rules file holds more than one YAML document",
+    )
     if isinstance(node, YMap) and "foursquare" in node and not any(key in node for key in RULE_PARAMETERS):
         # a game file (transcript or state) given where a rules file is expected
         raise FormatError(

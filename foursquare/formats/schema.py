@@ -37,12 +37,11 @@ from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, ParseError, RulesError, quote
-from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, unknown_keys
+from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int
 from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
 SCHEMA_NAMES = ("transcript", "state", "rules")
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The most cards a deck can hold (the longest ranks, every suit).
 _MAX_CARDS = RANGES["ranks"][1] * RANGES["suits"][1]
 assert RANGES["ranks"][1] == MAX_RANK and RANGES["suits"][1] == len(SUIT_CHARS)
@@ -103,11 +102,9 @@ def _cells(node: YNode, what: str, source: str) -> list[Cell]:
     return [as_cell(cell, what, source) for cell in node.items]
 
 
-STATUSES = tuple(s.value for s in Status)
-REASONS = tuple(r.value for r in Reason)
 COUNT = _number()
-STATUS = _choice(STATUSES, Status)
-REASON = _choice(REASONS, Reason, nullable=True)
+STATUS = _choice(tuple(s.value for s in Status), Status)
+REASON = _choice(tuple(r.value for r in Reason), Reason, nullable=True)
 SCORE = _number(nullable=True)
 #: The version of the formats this program reads and writes (``foursquare: 1``).
 FORMAT_VERSION = 1
@@ -150,13 +147,11 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
         raise FormatError(
             source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
         )
-    for error in unknown_keys(node, ("preset", *RULE_PARAMETERS), what, source):
-        raise error
+    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
     if missing:
         why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
-        raise FormatError(source, node.line, why)
-    changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
+        errors.append(FormatError(source, node.line, why))
     if errors:
         raise errors[0]
     base: Rules = changes.pop("preset", STANDARD)
@@ -309,7 +304,7 @@ def build_schema(name: str) -> dict[str, Any]:
 
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
-    return {"$schema": DRAFT, **builders[_known(name)]()}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **builders[_known(name)]()}
 
 
 def generated_text(name: str) -> str:

@@ -58,12 +58,12 @@ from .yaml import (
     YMap,
     YNode,
     YScalar,
+    YSeq,
     as_card,
-    as_list,
-    as_map,
+    as_collection,
     as_text,
     dump,
-    read_documents,
+    one_document,
 )
 from .yaml.values import read_entries
 
@@ -78,6 +78,13 @@ _HIDDEN = (
     " flipped up, and which cards are unseen depends on it)"
 )
 
+#: What a player's view and a state must have: key -> what is said at the document's line without it.
+_VIEW_NEEDS = {
+    "foursquare": MISSING_VERSION,
+    "grid": "missing grid (cell -> {cards, face})",
+    "next": "missing next (the card to place now, or null)",
+}
+_STATE_NEEDS = {**_VIEW_NEEDS, "remaining": f"missing remaining: {_NOT_RESUMABLE}"}
 
 # ------------------------------------------------------------------ writing
 
@@ -180,12 +187,8 @@ def read_view(text: str, source: str) -> PlayerView:
 
 
 def _state_document(text: str, source: str) -> YMap:
-    docs = [d for d in read_documents(text, source) if d is not None]
-    if not docs:
-        raise FormatError(source, 1, "the state is empty")
-    if len(docs) > 1:
-        raise FormatError(source, docs[1].line, "a state is one YAML document; this file holds more")
-    return as_map(docs[0], "a state", source)
+    node = one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more")
+    return as_collection(node, YMap, "a state", source)
 
 
 class _StateReader:
@@ -219,30 +222,21 @@ class _StateReader:
                     self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
         shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
-        values, _, errors = read_entries(doc, shape, what, src, missing={"foursquare": MISSING_VERSION})
+        values, _, errors = read_entries(doc, shape, what, src, missing=_VIEW_NEEDS if view else _STATE_NEEDS)
+        if "view" in values and not view:  # said first: what the other faults of a view read as a state come from
+            raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         if errors:
             raise errors[0]
-        if "view" in doc and not view:
-            raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         rules = self.rules = values.get("rules", STANDARD)
-        if "grid" not in doc:
-            raise FormatError(self.source, doc.line, "missing grid (cell -> {cards, face})")
-        grid = self.read_grid(as_map(doc.entries["grid"], "grid", src))
-        if self.hidden:
-            cell, line = self.hidden[0]
-            raise FormatError(self.source, line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
-        if "remaining" not in doc and not view:
-            raise FormatError(self.source, doc.line, f"missing remaining: {_NOT_RESUMABLE}")
-        nxt_node = doc.entries.get("next")
-        if nxt_node is None:
-            raise FormatError(self.source, doc.line, "missing next (the card to place now, or null)")
+        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", src))
+        nxt_node = doc.entries["next"]
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
         if view:
             shown = {c for cards, _ in grid.values() for c in cards}
             known = ([nxt] if nxt is not None else []) + [c for c in ordered_deck(rules) if c not in shown and c != nxt]
             game = self.position(doc, grid, known, None)
         else:
-            items = as_list(doc.entries["remaining"], "remaining", src).items
+            items = as_collection(doc.entries["remaining"], YSeq, "remaining", src).items
             known = ([nxt] if nxt is not None else []) + [self.card(item, f"remaining card {i}") for i, item in enumerate(items, 1)]
             unknown = values.get("unknown", 0)
             on_grid = sum(len(cards) for cards, _ in grid.values())
@@ -256,16 +250,11 @@ class _StateReader:
                 )
             replay = self.replay if "moves" in doc else self.position
             game = replay(doc, grid, known, values.get("deal"))
-        self.check_counts(doc, values, game, nxt_node, nxt is None and (view or bool(known)))
-        return game
-
-    def check_counts(self, doc: YMap, values: dict[str, Any], game: Game, nxt_node: YNode, null_wrong: bool) -> None:
-        """Check ``next`` (``null_wrong``: it is null where the game goes on and cards are
-        known) and each count and claim written against the position."""
-        if not game.is_over and null_wrong:
+        # next (null where the game goes on and cards are known?) and each count and claim written, against the position
+        if not game.is_over and nxt is None and (view or known):
             lists = "" if self.view else " and remaining lists cards"
             raise FormatError(self.source, nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
-        if game.is_over and not (isinstance(nxt_node, YScalar) and nxt_node.is_null):
+        if game.is_over and nxt is not None:
             raise FormatError(self.source, nxt_node.line, f"next must be null: the game is {game.status}")
         actual = {  # what each count and claim, when written, must be, and where that comes from
             "placed": (game.placed, "the grid gives"),
@@ -278,11 +267,11 @@ class _StateReader:
         for key, (value, whence) in actual.items():
             if key in values and values[key] != value:
                 raise FormatError(self.source, doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
+        return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
         self.cell_lines: dict[Cell, int] = {}
-        self.hidden: list[tuple[Cell, int]] = []  # (cell, line) of each hidden face-down top card of a view
         geo = geometry(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
         for key, value in node.entries.items():
@@ -295,20 +284,19 @@ class _StateReader:
                 raise FormatError(self.source, line, f"grid: {cell} is outside the frame ({geo.corner})")
             if cell in grid:
                 raise FormatError(self.source, line, f"grid: {cell} is listed twice")
-            pile = as_map(value, f"grid {cell}", src)
+            pile = as_collection(value, YMap, f"grid {cell}", src)
             needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
             values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
             if errors:
                 raise errors[0]
-            items = as_list(pile.entries["cards"], f"pile {cell}: cards", src).items
+            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", src).items
             if not 1 <= len(items) <= self.rules.pile_cap:
                 raise FormatError(
                     self.source, pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
                 )
             face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
-                self.hidden.append((cell, top.line))
-                items = items[:-1]
+                raise FormatError(self.source, top.line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
             cards = [self.card(item, f"pile {cell}") for item in items]
             grid[cell] = (cards, face == "up")
             self.cell_lines[cell] = line
@@ -333,7 +321,7 @@ class _StateReader:
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
         src = self.source
         moves: list[tuple[int, Move]] = []
-        for item in as_list(doc.entries["moves"], "moves", src).items:
+        for item in as_collection(doc.entries["moves"], YSeq, "moves", src).items:
             try:  # (as_text's error is a FormatError already)
                 moves.append((item.line, parse_move(as_text(item, "a move", src))))
             except ParseError as exc:

@@ -19,7 +19,6 @@ reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -83,7 +82,7 @@ class TranscriptGame:
         could not be read game by game: its one error is about the whole file).
     :ivar line: the document's first line (``None`` when the file has none to give).
     :ivar rules: the rule set (standard when the document names none).
-    :ivar rules_given: whether the document has a ``rules`` key.
+    :ivar rules_given: whether the document has a readable ``rules`` value.
     :ivar deal: the deal number, or ``None``.
     :ivar deck: the card order (top first), or ``None``.
     :ivar moves: the readable moves, in order, up to the first unreadable one.
@@ -268,19 +267,16 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
 
 
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
-    tg = TranscriptGame(number, doc.line)
-    errors = tg.errors
     if not isinstance(doc, YMap):
-        errors.append(FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"))
-        tg.complete = False
-        return tg
-    tg.lines = {key: node.line for key, node in doc.entries.items()}
+        why = f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"
+        return TranscriptGame(number, doc.line, complete=False, errors=[FormatError(source, doc.line, why)])
+    lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
-        errors.append(FormatError(source, doc.line, other[0], advice=other[1]))
-        tg.complete = False
-        return tg
-    values, _, errors[:] = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+        errors = [FormatError(source, doc.line, other[0], advice=other[1])]
+        return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
+    values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
+    tg = TranscriptGame(number, doc.line, lines=lines, errors=errors)
     tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
@@ -418,7 +414,10 @@ def check_game(
         error names the game and, where one applies, the move.
     """
     errors = list(tg.errors)
-    fail = functools.partial(_fail, errors, source, tg.number)
+
+    def fail(line: int | None, message: str, move: int | None = None, advice: Advice | None = None) -> None:
+        errors.append(FormatError(source, line, message, tg.number, move, advice=advice))
+
     game = _start(tg, tg.rules if tg.rules_given or rules is None else rules, deal, deck, fail) if tg.readable else None
     order_unknown = tg.deal is None and tg.deck is None and deal is None and deck is None
     if game is not None and (tg.complete or tg.moves) and not _replay(tg, game, order_unknown, fail) and tg.complete:
@@ -430,15 +429,7 @@ def check_game(
         for key, claimed in tg.result.items():  # the result's claims hold at the end
             if claimed != getattr(game, key):
                 fail(tg.result_lines[key], f"result {key}: {'null' if claimed is None else claimed}, but {actual[key]}")
-    return game, _in_order(errors)
-
-
-def _fail(
-    errors: list[FormatError], source: str, number: int, line: int | None, message: str, move: int | None = None,
-    advice: Advice | None = None,
-) -> None:  # fmt: skip
-    """Add the error ``message`` at ``line`` of game ``number`` (move ``move``) to ``errors``."""
-    errors.append(FormatError(source, line, message, number, move, advice=advice))
+    return game, sorted(errors, key=lambda e: e.line or 0)
 
 
 def _start(
@@ -495,10 +486,6 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
     return False
 
 
-def _in_order(errors: list[FormatError]) -> list[FormatError]:
-    return sorted(errors, key=lambda e: e.line or 0)
-
-
 def validate(text: str | Iterable[str], source: str, *, finished: bool = False, repeats: Repeats | None = None) -> list[GameReport]:
     """Check every game of a transcript file: the list of :func:`iter_validate`,
     whose parameters, description and errors it shares."""
@@ -535,7 +522,6 @@ def iter_validate(
                 first = repeats.seen(game, source, tg.line, tg.number)
                 if first is not None:
                     errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
-            errors = _in_order(errors)
         yield GameReport(tg.number, not errors, errors, game, tg.line)
 
 

@@ -5,6 +5,7 @@ gives these functions too).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -74,15 +75,10 @@ def leading_comments(text: str) -> str:
     >>> leading_comments("foursquare: 1\\n# not at the top\\n")
     ''
     """
-    kept: list[str] = []
-    last = 0
-    for line in text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            kept.append(line.rstrip())
-            last = len(kept)
-        elif stripped:
-            break
-        else:
-            kept.append("")
-    return "".join(f"{line}\n" for line in kept[:last])
+    head = next(_LEADING_COMMENTS.finditer(text.removeprefix("\ufeff").replace("\r\n", "\n"))).group()  # (the first: at 0)
+    return "".join(f"{line.rstrip()}\n" for line in head.removesuffix("\n").split("\n")) if head else ""
+
+
+#: Blank lines and comment lines from the start, up to the last comment line (each piece
+#: atomic: a blank line is never a comment line, so nothing is tried twice).
+_LEADING_COMMENTS = re.compile(r"(?:(?:[^\S\n]*+\n)*+[^\S\n]*+#[^\n]*+(?:\n|\Z))*+")

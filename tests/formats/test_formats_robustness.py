@@ -25,12 +25,12 @@ from foursquare.engine.deal import parse_deal_number
 from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
+from foursquare.formats.commands import TABLE, CommandKind
 from foursquare.formats.deck import read_deck
-from foursquare.formats.loading import load_input, load_view
+from foursquare.formats.loading import load_input
 from foursquare.formats.movescript import (
     COMMAND_ALIASES,
     COMMAND_NAMES,
-    DISPLAY_COMMANDS,
     Move,
     PromptCommand,
     parse_entry,
@@ -347,7 +347,7 @@ def test_every_reader_accepts_the_commands_of_interactive_play():
     game = play_script(SCRIPT, "big2.moves", deal=89)
     assert [f"{p.card} {p.cell}" for p in game.moves] == ["5D d1", "AH d1", "5C d1"]
     assert load_input(SCRIPT, "big2.moves", deal=89).moves == game.moves
-    assert load_view(SCRIPT, "big2.moves", deal=89) == game.view()
+    assert load_input(SCRIPT, "big2.moves", deal=89).view() == game.view()
 
 
 @pytest.mark.parametrize(
@@ -376,7 +376,8 @@ def test_every_command_name_and_alias_is_a_command():
         assert isinstance(entry, PromptCommand) and entry.name == name
     for alias, name in COMMAND_ALIASES.items():
         assert parse_entry(alias) == PromptCommand(name) and name in COMMAND_NAMES
-    assert DISPLAY_COMMANDS == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
+    display = {c.name for c in TABLE if c.kind in (CommandKind.DISPLAY, CommandKind.FORCED)}
+    assert display == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
 
 
 @pytest.mark.parametrize(
@@ -429,7 +430,6 @@ NEEDS = "the moves don't name their cards; name the deal or the deck"  # the lib
 )
 def test_moves_without_cards_need_a_deal(script, line):
     assert message(load_input, script, "deal89.moves") == f"deal89.moves:{line}: {NEEDS}"
-    assert message(load_view, script, "deal89.moves") == f"deal89.moves:{line}: {NEEDS}"
 
 
 def test_a_transcript_without_deal_or_deck_says_so_at_the_first_move_without_a_card():
@@ -475,10 +475,9 @@ def test_read_view_of_every_kind_of_file(deal):
     game = played(deal, deal % 20)
     view = game.view()
     assert read_view(state_text(game), "s.yaml") == view
-    assert load_view(state_text(game), "s.yaml") == view
-    assert load_view(transcript_text(game), "t.yaml") == view
+    assert load_input(transcript_text(game), "t.yaml").view() == view
     moves = "".join(f"{p.cell}\n" for p in game.moves) or "# no move yet\nshow\n"
-    assert load_view(moves, "m.moves", deal=deal) == view
+    assert load_input(moves, "m.moves", deal=deal).view() == view
     player = state_text(game, player_view=True)
     if game.face_down == 0:
         assert read_view(player, "pv.yaml") == view
@@ -528,7 +527,7 @@ def test_a_player_view_is_checked_like_a_state():
 def test_a_finished_game_has_a_view_without_a_next_card():
     game = played(11, 40)
     assert game.is_over
-    view = load_view(transcript_text(game), "t.yaml")
+    view = load_input(transcript_text(game), "t.yaml").view()
     assert view.next_card is None and view.status == game.status
 
 
@@ -575,11 +574,6 @@ def test_no_view_when_the_next_card_is_unknown():
     assert message(read_view, state_text(game), "s.yaml") == (
         "s.yaml:5: the next card is unknown (the stock is known only in part): no player's view"
     )
-    more = ", so there is no player's view; name the deal, or a deck that names more cards"
-    got = message(load_view, "5C d4\n9D e4\n", "m.moves")
-    assert got == f"m.moves: the next card is unknown: the 2 cards known are all placed{more}"
-    got = message(load_view, "d4\n", "m.moves", deck=[Card.parse("5C")])
-    assert got == f"m.moves: the next card is unknown: the one card known is placed{more}"
 
 
 @pytest.mark.parametrize("command", [["hint"], ["analyze"]])

@@ -35,11 +35,6 @@ def test_play_script_reports_the_line_of_the_failing_move():
     assert str(info.value) == "m.txt:4: move 2: wrong card: the card drawn is 3C, not 3D"
 
 
-def test_play_script_on_a_given_game_plays_in_place():
-    game = Game.from_deal(1)
-    assert play_script("d4\ne4\n", "m.txt", game=game) is game and game.placed == 2
-
-
 def test_play_move_game_number_and_illegal_cell():
     game = new_game(deal=1)
     game.play("d4")

@@ -22,6 +22,7 @@ from .strict import (
     TAB_WORDS,
     Document,
     clean_text,
+    one_document,
     read_documents,
     read_each_document,
 )
@@ -32,12 +33,10 @@ from .values import (
     as_card,
     as_cell,
     as_choice,
+    as_collection,
     as_deal,
     as_int,
-    as_list,
-    as_map,
     as_text,
-    unknown_keys,
 )
 from .write import Flow, FlowList, Quoted, dump
 
@@ -61,15 +60,14 @@ __all__ = [
     "as_card",
     "as_cell",
     "as_choice",
+    "as_collection",
     "as_deal",
     "as_int",
-    "as_list",
-    "as_map",
     "as_text",
     "clean_text",
     "dump",
     "iter_pieces",
+    "one_document",
     "read_documents",
     "read_each_document",
-    "unknown_keys",
 ]

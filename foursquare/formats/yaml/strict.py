@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import yaml
+from yaml import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 
 from ...errors import FormatError, quote, shorten
 from . import cut
@@ -126,9 +127,9 @@ def _holds_a_collection(piece: Piece) -> bool:
         loader = LOADER(piece.text)
         for _ in range(4):  # the stream's start, the document's start, its first value
             kind = type(loader.get_event())
-            if kind is _MappingStart or kind is _SequenceStart:
+            if kind is MappingStartEvent or kind is SequenceStartEvent:
                 return True
-            if kind is _ScalarEvent or kind is _AliasEvent or kind is _StreamEnd:
+            if kind is ScalarEvent or kind is AliasEvent or kind is StreamEndEvent:
                 return False
     except yaml.YAMLError:
         return True  # an error is a document (its error) too
@@ -150,6 +151,21 @@ def read_documents(text: str, source: str) -> list[YNode | None]:
         if doc.error is not None:
             raise doc.error
     return [doc.node for doc in docs]
+
+
+def one_document(text: str, source: str, empty: str, more: str) -> YNode:
+    """The node of a file that holds one YAML document (a state, a rules file).
+
+    :param empty: what is said (at line 1) when it holds none; :param more: what is said
+        (at the second's line) when it holds more.
+    :raises FormatError: as :func:`read_documents`, and for none or more than one document.
+    """
+    nodes = [node for node in read_documents(text, source) if node is not None]
+    if not nodes:
+        raise FormatError(source, 1, empty)
+    if len(nodes) > 1:
+        raise FormatError(source, nodes[1].line, more)
+    return nodes[0]
 
 
 def _compose(piece: Piece, source: str) -> list[YNode | None]:
@@ -213,15 +229,6 @@ def _tab_at(text: str, mark: Any) -> int | None:
     return mark.line if row[mark.column : mark.column + 1] == "\t" or "\t" in indent else None
 
 
-_ScalarEvent = yaml.ScalarEvent
-_MappingStart = yaml.MappingStartEvent
-_SequenceStart = yaml.SequenceStartEvent
-_MappingEnd = yaml.MappingEndEvent
-_SequenceEnd = yaml.SequenceEndEvent
-_AliasEvent = yaml.AliasEvent
-_StreamEnd = yaml.StreamEndEvent
-
-
 def _explicit_tag(tag: str, kind: type[yaml.Node], text: str | None, plain: bool) -> str | None:
     """Why an explicit tag is refused (a message), or ``None`` when it changes nothing."""
     if tag not in ALLOWED_TAGS:
@@ -263,11 +270,11 @@ class _Builder:
         while True:
             event = self.get()
             kind = type(event)
-            if event is None or kind is _StreamEnd:
+            if event is None or kind is StreamEndEvent:
                 return docs
-            if kind is _ScalarEvent or kind is _AliasEvent or kind is _MappingStart or kind is _SequenceStart:
+            if kind is ScalarEvent or kind is AliasEvent or kind is MappingStartEvent or kind is SequenceStartEvent:
                 node = self.value(event, 0)
-                empty = kind is _ScalarEvent and isinstance(node, YScalar) and not node.text and node.is_null
+                empty = kind is ScalarEvent and isinstance(node, YScalar) and not node.text and node.is_null
                 docs.append(None if empty else node)
             else:  # the stream's start, a document's start or end: a document's anchors are its own
                 self.anchors = {}
@@ -275,12 +282,12 @@ class _Builder:
     def value(self, event: Any, depth: int) -> YNode:
         """The node of ``event`` (a value inside ``depth`` collections), its anchor noted."""
         kind = type(event)
-        if kind is _AliasEvent:
+        if kind is AliasEvent:
             return self.alias(event)
-        node: YNode = self.scalar(event) if kind is _ScalarEvent else self.collection(event, depth + 1)
+        node: YNode = self.scalar(event) if kind is ScalarEvent else self.collection(event, depth + 1)
         anchor = event.anchor
         if anchor is not None:
-            if kind is _ScalarEvent:
+            if kind is ScalarEvent:
                 self.new_anchor(anchor, node.line)
             else:  # a list or mapping just built: its anchor now refers to it
                 del self.open_anchors[anchor]
@@ -315,7 +322,7 @@ class _Builder:
         anchor checked before its values are read."""
         self.left -= 1
         line = event.start_mark.line + self.base
-        is_map = type(event) is _MappingStart
+        is_map = type(event) is MappingStartEvent
         if event.tag is not None and event.tag != "!":
             why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
             if why is not None:
@@ -331,8 +338,8 @@ class _Builder:
             return self.mapping(line, depth)
         seq = YSeq(line)
         items, get, scalar = seq.items, self.get, self.scalar
-        while (kind := type(event := get())) is not _SequenceEnd:
-            is_plain = kind is _ScalarEvent and event.anchor is None
+        while (kind := type(event := get())) is not SequenceEndEvent:
+            is_plain = kind is ScalarEvent and event.anchor is None
             items.append(scalar(event) if is_plain else self.value(event, depth))
         return seq
 
@@ -341,8 +348,8 @@ class _Builder:
         mapping = YMap(line)
         get, scalar = self.get, self.scalar
         entries, key_lines = mapping.entries, mapping.key_lines
-        while (kind := type(event := get())) is not _MappingEnd:
-            if kind is _ScalarEvent and event.anchor is None:  # a key (no node is built for it)
+        while (kind := type(event := get())) is not MappingEndEvent:
+            if kind is ScalarEvent and event.anchor is None:  # a key (no node is built for it)
                 key, key_line, style = event.value, event.start_mark.line + self.base, event.style
                 self.left -= 1
                 name = ("str" if style else ALLOWED_PLAIN_TAGS.get(key)) if event.tag is None and self.left >= 0 else None
@@ -357,7 +364,7 @@ class _Builder:
                     raise self.key_error(node.text, mapping, node.line, False, depth)
                 key, key_line = node.text, node.line
             event = get()
-            is_plain = type(event) is _ScalarEvent and event.anchor is None
+            is_plain = type(event) is ScalarEvent and event.anchor is None
             entries[key] = scalar(event) if is_plain else self.value(event, depth)
             key_lines[key] = key_line
         return mapping

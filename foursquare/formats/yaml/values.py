@@ -3,14 +3,14 @@
 Each function takes a node (:class:`~foursquare.formats.yaml.nodes.YNode`), what it
 is (for the message) and the file's name, and gives the value or raises
 :class:`~foursquare.errors.FormatError` at the node's line: a mapping, a list, text,
-a whole number, a deal number, a boolean, one of some words, a card, a cell;
-:func:`unknown_keys` finds the keys a format does not know.  A :class:`Kind` pairs such a
-reading with the value's JSON Schema; :func:`read_entries` reads a mapping by a table of them.
+a whole number, a deal number, a boolean, one of some words, a card, a cell.
+A :class:`Kind` pairs such a reading with the value's JSON Schema; :func:`read_entries`
+reads a mapping by a table of them (and refuses the keys the table does not know).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -21,28 +21,19 @@ from ...errors import FormatError, ParseError, quote
 from .nodes import YMap, YNode, YScalar, YSeq
 
 T = TypeVar("T")
+C = TypeVar("C", YMap, YSeq)
 
 #: Most digits of a number read without an upper bound (``int()`` of over 4300 digits raises).
 MAX_DIGITS = 30
 
 
-def as_map(node: YNode, what: str, source: str) -> YMap:
-    """``node`` when it is a mapping.
+def as_collection(node: YNode, shape: type[C], what: str, source: str) -> C:
+    """``node`` when it is a ``shape``: a mapping (:class:`YMap`) or a list (:class:`YSeq`).
 
-    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...``.
+    :raises FormatError: ``FILE:LINE: WHAT must be a mapping, not ...`` (or ``a list``).
     """
-    if not isinstance(node, YMap):
-        raise FormatError(source, node.line, f"{what} must be a mapping, not {node.kind}")
-    return node
-
-
-def as_list(node: YNode, what: str, source: str) -> YSeq:
-    """``node`` when it is a list.
-
-    :raises FormatError: ``FILE:LINE: WHAT must be a list, not ...``.
-    """
-    if not isinstance(node, YSeq):
-        raise FormatError(source, node.line, f"{what} must be a list, not {node.kind}")
+    if not isinstance(node, shape):
+        raise FormatError(source, node.line, f"{what} must be {'a mapping' if shape is YMap else 'a list'}, not {node.kind}")
     return node
 
 
@@ -155,15 +146,6 @@ def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], know
     return value
 
 
-def unknown_keys(node: YMap, known: tuple[str, ...] | frozenset[str], what: str, source: str) -> Iterator[FormatError]:
-    """An error for each key of ``node`` not in ``known`` (a misspelt key must not pass silently)."""
-    for key in node.entries:
-        if key not in known:
-            yield FormatError(
-                source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(known)})"
-            )
-
-
 @dataclass(frozen=True)
 class Kind:
     """One kind of value of a file shape: its JSON Schema (:mod:`foursquare.formats.schema`
@@ -191,7 +173,11 @@ def read_entries(
     """The values of ``node``'s keys by ``shape`` (key -> kind; those with a ``read``), their
     lines, and the errors: each unknown key, then each bad value (named ``label`` + key) or
     missing key (``missing``: key -> message, at the mapping's line) in the order of ``shape``."""
-    errors = list(unknown_keys(node, tuple(shape), what, source))
+    errors = [  # a misspelt key must not pass silently
+        FormatError(source, node.key_lines[key], f"unknown key {quote(key)} in {what} (known: {', '.join(shape)})")
+        for key in node.entries
+        if key not in shape
+    ]
     values: dict[str, Any] = {}
     lines: dict[str, int] = {}
     for key, kind in shape.items():

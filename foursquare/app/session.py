@@ -253,36 +253,14 @@ class Session:
         from a saved state), so that a transcript can record the game."""
         return len(self.game.moves) == self.game.placed
 
-    def check_target(self, path: str, force: bool = False, command: str = "save") -> None:
-        """Refuse, like ``play --record``, to write over a file that holds something
-        unless it is the recording, the file resumed, one this session wrote, or
-        ``force`` is given.
-
-        :raises FileExistsError: naming ``path``; :raises OSError: when ``path``
-            is not a regular file.
-        """
-        if self._refusal(path, force, command) is None:
-            return
-        try:
-            if os.path.getsize(writable_target(path)) == 0:
-                return
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, path) from None
-        raise FileExistsError(errno.EEXIST, self._refusal(path, force, command), path)
-
-    def _refusal(self, path: str, force: bool, command: str) -> str | None:
-        """The words refusing a file that holds something, or ``None`` when it may be overwritten."""
-        if force or writable_target(path) in self._own:
-            return None
-        return f"the file exists and is not empty; '{command}! FILE' overwrites it"
-
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
-        """Write ``text`` to ``path`` atomically, after :meth:`check_target`.
+        """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write
+        over a file that holds something unless it is the recording, the file resumed, one
+        this session wrote, or ``force`` is given (checked under the file's lock).
 
-        :raises OSError: also for a state written into the recording (the next move
-            would rewrite it as the transcript: the state would be lost).
+        :raises FileExistsError: naming ``path``, for a file that holds something.
+        :raises OSError: when the file cannot be written; also for a state written into the
+            recording (the next move would rewrite it as the transcript: the state would be lost).
         """
         if command == "state" and self.record_path is not None and same_file(path, self.record_path):
             raise OSError(
@@ -292,8 +270,8 @@ class Session:
         if self.record_path is not None and same_file(path, self.record_path):
             self._write_recording(text)
         else:
-            self.check_target(path, force, command)
-            write_atomically(path, text, unless_full=self._refusal(path, force, command))  # checked again under the lock
+            mine = force or writable_target(path) in self._own
+            write_atomically(path, text, unless_full=None if mine else f"the file exists and is not empty; '{command}! FILE' overwrites it")
         self._own.add(os.path.realpath(path))
 
     def _kept_on_top(self, path: str, text: str) -> str:
@@ -316,7 +294,7 @@ class Session:
         when the game was resumed from a state (a transcript needs every move).
 
         :param force: write even over an unrelated file that holds something
-            (otherwise refused, see :meth:`check_target`).
+            (otherwise refused, see :meth:`write_file`).
         :returns: what was written, ``transcript`` or ``state``.
         :raises OSError: when the file cannot be written or is refused.
         """

@@ -18,7 +18,7 @@ import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -45,7 +45,7 @@ from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_of_options_file, game_options, option_needs
+from .options import PATH, exclusive, game_number_option, game_of_options_file, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
@@ -137,7 +137,7 @@ def play(**given: Any) -> None:
     the card you expect and a cell (7H d4).  Type 'help' at the prompt for its
     commands (moves, undo, redo, show, reveal, hint, save, state, help, again, new, quit).
     """
-    options = PlayOptions(**given)
+    options = SimpleNamespace(**given)  # the options as Click reads them (their meaning: foursquare play --help)
     # the usage errors (status 2) of options that cannot go together, before anything is read
     deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
     exclusive(deal=deal, deck=deck_path)
@@ -175,7 +175,7 @@ def play(**given: Any) -> None:
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
     with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
-        spec = options.spec()
+        spec = GameSpec.read(deal, deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)
         try:
             pick = None
@@ -186,24 +186,6 @@ def play(**given: Any) -> None:
         finally:
             if held is not None:
                 held.release()
-
-
-@dataclass(frozen=True)
-class PlayOptions(GameFileOptions):
-    """The options of ``play`` as Click gives them (their meaning: ``foursquare play --help``)."""
-
-    resume_path: str | None
-    record: str | None
-    force: bool
-    ascii_only: bool
-    reveal: bool
-    words: bool | None
-    interactive: bool | None
-    script: bool | None
-    verbose: bool
-    winnable: bool
-    daily: bool
-    history: bool | None
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
@@ -218,7 +200,7 @@ def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, t
         click.echo("\n".join(fit(line, width)))
 
 
-def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
+def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pick: Pick | None) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``);
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
     # the game to play: the one --resume names, or a new one of the deal or the deck, or of a deal chosen at random

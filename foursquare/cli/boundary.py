@@ -73,15 +73,10 @@ def open_output_file(path: str, force: bool) -> IO[str]:
     closed): a regular file is claimed (:func:`~foursquare.app.files.claim`:
     created atomically, locked while it is written, refused when another command
     writes it or it is read-only) and, unless ``force``, refused (status 1) when it
-    holds something; then emptied.  A device or a pipe is opened as it is."""
+    holds something; then emptied.  A device or a pipe (``/dev/null``) is opened as it is
+    (the claim holds it :attr:`~foursquare.app.files.LockedFile.straight`)."""
     if path == "-":
         return sys.stdout
-    try:
-        info: os.stat_result | None = os.stat(path)
-    except OSError:
-        info = None
-    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        return open(path, "w", newline="", encoding="utf-8")  # /dev/null, a pipe
     held = claim(path)
     if not force and held.size() > 0:
         held.release()

@@ -107,11 +107,7 @@ class Completer:
             try:
                 import readline
 
-                before = readline.get_line_buffer()[: readline.get_begidx()]
-            except (ImportError, AttributeError):
-                before = ""
-            try:
-                self._matches = self.candidates(before, text)
+                self._matches = self.candidates(readline.get_line_buffer()[: readline.get_begidx()], text)
             except Exception:  # a completer that raises is silently dropped by readline: never raise
                 self._matches = []
         return self._matches[state] if state < len(self._matches) else None

@@ -356,8 +356,7 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         session.write_record()
     game, behind = session.game, session.record_behind
     if game.is_over:
-        head = outcome_text(game)
-        head = head[0].upper() + head[1:] + "."
+        head = outcome_text(game).capitalize() + "."  # (its words are lower case)
     else:
         head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
     lines = [*head.split("\n"), *origin.lines(game, behind)]
@@ -555,9 +554,8 @@ class Prompt:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
         shown) and its grid."""
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
-        shown = "\nFace-down cards are shown in brackets (reveal hides them)." if self.session.reveal else ""
-        if self.look.words and shown:
-            shown = "\nlook names face-down cards (reveal hides them)."
+        shown = "look names face-down cards" if self.look.words else "Face-down cards are shown in brackets"
+        shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
         self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
         if self.look.words:  # (a game resumed: its next card in full, look says the piles)
             self.say(start_words(self.game))
@@ -741,15 +739,15 @@ def file_command(session: Session, name: str, arg: str | None) -> str | None:
 
     :returns: the line that says what was saved, or ``None`` when the state was printed.
     :raises FoursquareError, OSError: for a file that may not or cannot be written."""
-    if name in ("save", "save!"):
-        assert arg is not None  # the parser requires it
-        kind = session.save(arg, force=name == "save!")
-        return f"Saved the {kind} to {shown_name(arg)}."
-    if arg is None or arg == STATE_FULL:
+    if arg is None or arg == STATE_FULL:  # state, state --full (save requires a file: the parser)
         click.echo(session.game.state(player_view=arg is None), nl=False)
         return None
-    session.write_file(arg, session.game.state(), force=name == "state!", command="state")
-    return f"Saved the state to {shown_name(arg)}."
+    if name.startswith("save"):
+        kind = session.save(arg, force=name == "save!")
+    else:
+        kind = "state"
+        session.write_file(arg, session.game.state(), force=name == "state!", command="state")
+    return f"Saved the {kind} to {shown_name(arg)}."
 
 
 #: A line that holds something besides blanks and a comment: the lines of stdin acted on
@@ -787,18 +785,15 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
-    interrupted = failed = False
+    ended: BaseException | None = None  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
     try:
-        _script(session, look, verbose)
-    except (KeyboardInterrupt, Terminated):
-        interrupted = True
+        try:
+            _script(session, look, verbose)
+        except FormatError as exc:  # a fault of the input itself: said as a bad line's
+            fail(error_text(exc))
+    except BaseException as exc:
+        ended = exc
         raise
-    except SystemExit:  # a bad line: its error, then what became of the recording
-        failed = True
-        raise
-    except FormatError as exc:  # of the input itself: the same
-        failed = True
-        fail(error_text(exc))
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
@@ -812,11 +807,11 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
                 stop = stop or exc
                 continue
             break
-        if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
+        if isinstance(ended, (KeyboardInterrupt, Terminated)) or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
                 closing(session, origin, look)
-        elif failed and session.record_behind:
+        elif isinstance(ended, SystemExit) and session.record_behind:  # a bad line: its error, then the recording's
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:

@@ -518,28 +518,22 @@ class Prompt:
         with prompt_editing(self, words=self.look.words):  # at a terminal: Tab completion, the line history
             try:
                 while True:
-                    try:
-                        line = self.read_line()
-                    except KeyboardInterrupt:
+                    try:  # (the errors of reading the line: handle says its own)
+                        if not self.handle(self.read_line()):
+                            break
+                    except KeyboardInterrupt:  # the line typed, or a command under way: what it did so far stands
                         self.cancelled()
-                        continue
                     except EOFError:
                         click.echo()
                         self.say_dropped("")
                         break
                     except UnicodeDecodeError:
                         self.say_error("the line is not UTF-8 text")
-                        continue
                     except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
                         click.echo()
                         self.say_error(error_text(exc))
                         closing(self.session, self.origin, self.look)
                         sys.exit(1)
-                    try:
-                        if not self.handle(line):
-                            break
-                    except KeyboardInterrupt:  # (a command under way: what it did so far stands)
-                        self.cancelled()
             except (KeyboardInterrupt, Terminated):
                 # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
                 # commands to copy); the boundary says Interrupted. or Terminated.

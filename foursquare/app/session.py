@@ -91,13 +91,11 @@ _TOP_BYTES = 64 * 1024
 def _comments_at_top(path: str) -> str:
     """The comment lines at the top of the regular file ``path`` (empty when it cannot be
     read, and for a pipe or a device, which cannot be read twice)."""
-    import stat
-
     from ..formats.transcript_write import leading_comments
 
+    if not os.path.isfile(path):
+        return ""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return ""
         with open(path, "rb") as file:
             head = file.read(_TOP_BYTES)
     except (OSError, ValueError):
@@ -305,20 +303,16 @@ class Session:
         """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
         return self.game.transcript() if self.full_history else self.game.state()
 
-    def write_record(self) -> bool:
-        """Rewrite the recording, when there is one, with the game as it stands.
-
-        :returns: whether the file on disk is complete now; a failure is kept in
-            :attr:`record_error` (never raised), to be told once and tried again.
-        """
+    def write_record(self) -> None:
+        """Rewrite the recording, when there is one, with the game as it stands; a failure
+        is kept in :attr:`record_error` (never raised), to be told once and tried again
+        (:attr:`record_behind`: whether the file on disk misses something now)."""
         if self.record_path is None:
-            return True
+            return
         try:
             self._write_recording(self._kept_on_top(self.record_path, self.text()))
         except OSError as exc:
             self.record_error = exc
-            return False
-        return True
 
     def write_copy(self) -> str:
         """Write the game (:meth:`text`) to a new file in the temporary folder, for a

@@ -196,12 +196,11 @@ def command_boundary(func: F) -> F:
         guard_stdout()
         ensure_stdin()
         handlers = catch_sigterm()
-        ran_out, where = False, ""
+        ran_out: str | None = None  # out of memory: where ("deal N" of a sweep, or "")
         try:
             return func(*args, **kwargs)
         except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
-            ran_out = True
-            where = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""  # "deal N" of a sweep
+            ran_out = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""
         except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:
@@ -221,8 +220,8 @@ def command_boundary(func: F) -> F:
                 sys.stdout.flush()
             except BrokenPipeError:
                 quiet_broken_pipe()
-        if ran_out:
-            fail(f"{where}: {out_of_memory_text(kwargs)}" if where else out_of_memory_text(kwargs))
+        if ran_out is not None:
+            fail(f"{ran_out}: {out_of_memory_text(kwargs)}" if ran_out else out_of_memory_text(kwargs))
 
     return wrapper  # type: ignore[return-value]  # the same signature
 

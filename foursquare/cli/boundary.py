@@ -237,7 +237,6 @@ class Command(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
             words = args[: args.index("--")] if "--" in args else args
             for param in order:
                 if isinstance(param, click.Option) and param.is_flag and param.secondary_opts and order.count(param) > 1:
@@ -246,11 +245,9 @@ class Command(click.Command):
                         raise click.UsageError(f"use only one of {', '.join(halves)}", ctx)
                 if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
                     continue
-                if param.name in seen:
+                if order.count(param) > 1:  # (told at its first place in the command line)
                     names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
                     raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
-                if param.name is not None:
-                    seen.add(param.name)
             return super().parse_args(ctx, args)
         except click.MissingParameter as exc:
             # one line, as every usage error's message (docs/reference/contract.md): Click lists the values

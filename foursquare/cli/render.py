@@ -209,12 +209,13 @@ def fit(line: str, width: int | None) -> list[str]:
         else:
             out[-1] = f"{out[-1]}   {part}" if out[-1] else part
     out[0] = lead + out[0]
-    wrapped = []
-    for piece in out:  # a wrapped entry's lines sit under its words, deeper than its first line
-        wrapped += textwrap.wrap(
+    return [  # a wrapped entry's lines sit under its words, deeper than its first line
+        wrapped
+        for piece in out
+        for wrapped in textwrap.wrap(
             piece, max(width, 20), subsequent_indent=lead + "  ", break_on_hyphens=False, break_long_words=False
         ) or [piece]
-    return wrapped
+    ]
 
 
 def draw(

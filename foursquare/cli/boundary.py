@@ -143,12 +143,13 @@ def stdin_once(params: Mapping[str, object]) -> None:
     """A usage error (status 2) when a command's inputs name standard input more than
     once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
     ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
-    names: list[str] = []
-    for name in _INPUT_PARAMETERS:
-        value = params.get(name)
-        for path in value if isinstance(value, (tuple, list)) else [value]:
-            if isinstance(path, str) and (path == "-" or _is_stdin_stream(path)):
-                names.append(path)
+    given = [params.get(name) for name in _INPUT_PARAMETERS]  # a value, or a tuple of them (FILES)
+    names = [
+        path
+        for value in given
+        for path in (value if isinstance(value, (tuple, list)) else [value])
+        if isinstance(path, str) and (path == "-" or _is_stdin_stream(path))
+    ]
     if len(names) > 1:
         if set(names) == {"-"}:
             raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")

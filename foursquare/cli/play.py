@@ -471,8 +471,7 @@ class Prompt:
         have a move to act on (at the end of a game there is never one to redo:
         it is the last position of its line), then ``again`` (when the start of the game
         is known) and ``new`` (they start the next game), and ``quit``."""
-        kinds = (CommandKind.GAME, CommandKind.STOP)
-        return [c.name for c in TABLE if c.kind in kinds and self.session.can(c.name)]
+        return [c.name for c in TABLE if c.kind in (CommandKind.GAME, CommandKind.STOP) and self.session.can(c.name)]
 
     def tell_recording(self) -> None:
         """Say, once, that the recording or the history could not be written (tried again

@@ -159,10 +159,7 @@ class Session:
         # a new recording is written at once, at the prompt or not: its file appears
         # whole, with its first document, and a second writer is refused at the start
         if record is not None and (self.autosave or (recording is not None and recording.pending)):
-            self.write_record()
-            if self.record_error is not None:
-                error, self.record_error = self.record_error, None
-                raise error
+            self._write_recording(self._kept_on_top(record, self.text()))  # raised: nothing is played yet
 
     def _changed(self) -> None:
         if self.history is not None:

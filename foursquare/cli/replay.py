@@ -12,14 +12,6 @@ from .render import outcome_text
 from .style import Look, counted
 
 
-def start_of(game: Game) -> Game:
-    """A copy of ``game`` with every move of its history taken back."""
-    start = game.copy()
-    while start.moves:
-        start.undo()
-    return start
-
-
 @click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options()
@@ -70,7 +62,9 @@ def _echo_steps(game: Game, fmt: str, final: bool, reveal: bool, words: bool, lo
     from ..formats.state import state_text
     from .words import look_words, move_words, start_words
 
-    step = start_of(game)
+    step = game.copy()  # the game's start: every move of its history taken back, then played again one by one
+    while step.moves:
+        step.undo()
     if words and not final:
         click.echo(start_words(step))
     for number, placement in enumerate([] if final else game.moves, 1):

@@ -72,8 +72,7 @@ def warn(text: str, look: Look) -> None:
     with a width) each line broken to the terminal's width between words
     (:func:`~foursquare.cli.render.fit`) and in the colour of errors; through a
     pipe as it is."""
-    lines = [part for line in text.split("\n") for part in fit(line, look.width)]
-    look.echo("\n".join(look.style(line, "error") for line in lines), err=True)
+    look.echo("\n".join(look.style(part, "error") for line in text.split("\n") for part in fit(line, look.width)), err=True)
 
 
 def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look) -> GameRecorder | None:
@@ -262,8 +261,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
 
 def say_chosen(game: Game, words: str, rules: str, look: Look) -> None:
     """The line that names a deal chosen for the player and how to play it again."""
-    line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{rules})"
-    click.echo("\n".join(fit(line, look.width)))
+    click.echo("\n".join(fit(f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{rules})", look.width)))
 
 
 def random_game(rules: Rules) -> Game:

@@ -216,10 +216,9 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    recorder = start_history(game, interactive, options.history, look)
     session = Session(
-        game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder,
-        resumed_from=resume_path,
+        game, record=record, autosave=interactive, resume=own_resume, recording=held,
+        history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
     )
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)

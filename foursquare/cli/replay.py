@@ -45,8 +45,7 @@ def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, asc
     option_needs("--reveal", reveal, "--format text or svg", fmt in ("text", "svg") or None)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
-    spec = options.spec()
-    game = game_of_options_file(moves_path, spec, game_number=options.game_number)
+    game = game_of_options_file(moves_path, options.spec(), game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text
 

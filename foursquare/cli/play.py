@@ -323,23 +323,6 @@ class Origin:
     def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
         self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
 
-    def lines(self, game: Game, behind: bool = False) -> list[str]:
-        """The closing lines: the deal and the commands that replay or resume the game;
-        ``behind``: the recording misses moves, so no line points to it."""
-        out = []
-        if self.deal is not None:
-            out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
-        elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
-        # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
-        if self.record is not None and not behind and (os.path.isfile(self.record) or not os.path.exists(self.record)):
-            kind = "transcript" if len(game.moves) == game.placed else "state"
-            record = argument_name(self.record)
-            out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
-            if not game.is_over:
-                out.append(f"Continue it: foursquare play --resume {record} --record {record}")
-        return out
-
 
 def closing(session: Session, origin: Origin, look: Look) -> None:
     """The end of a session: the recording tried once more when it is behind; the
@@ -353,10 +336,21 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         session.write_record()
     game, behind = session.game, session.record_behind
     if game.is_over:
-        head = outcome_text(game).capitalize() + "."  # (its words are lower case)
+        lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
     else:
-        head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
-    lines = [*head.split("\n"), *origin.lines(game, behind)]
+        lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    # the deal and the commands that replay or resume the game
+    if origin.deal is not None:
+        lines.append(f"Deal {origin.deal}. Play it again: foursquare play --deal {origin.deal}{origin.rules}")
+    elif origin.deck is not None:
+        lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
+    # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
+    if origin.record is not None and not behind and (os.path.isfile(origin.record) or not os.path.exists(origin.record)):
+        kind = "transcript" if len(game.moves) == game.placed else "state"
+        record = argument_name(origin.record)
+        lines.append(f"The {kind} is in {shown_name(origin.record)}: foursquare replay {record}")
+        if not game.is_over:
+            lines.append(f"Continue it: foursquare play --resume {record} --record {record}")
     if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:

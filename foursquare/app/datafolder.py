@@ -32,13 +32,6 @@ if TYPE_CHECKING:
 HOME_VARIABLE = "FOURSQUARE_HOME"
 #: The data folder's name in the user's application folders.
 APP_NAME = "foursquare"
-#: The game history's file in the data folder (:mod:`foursquare.history.store`).
-HISTORY_FILE = "history.sqlite3"
-#: The lines typed at the prompt, kept between sessions (readline's history file).
-PROMPT_HISTORY_FILE = "prompt-history"
-#: The words mode's setting: while this file is in the data folder, ``play`` at the
-#: prompt says the game in sentences (``play --words`` makes it, ``play --grid`` removes it).
-WORDS_FILE = "words-mode"
 
 
 def data_folder() -> str:
@@ -109,29 +102,30 @@ def home_folder(advice: str = f"set it to your home folder, or set {HOME_VARIABL
 
 
 def history_path() -> str:
-    """The game history's path (:data:`HISTORY_FILE` in :func:`data_folder`).
+    """The game history's path (:mod:`foursquare.history.store`): ``history.sqlite3`` in :func:`data_folder`.
 
     :raises HistoryStoreError: as :func:`data_folder`.
     """
-    return os.path.join(data_folder(), HISTORY_FILE)
+    return os.path.join(data_folder(), "history.sqlite3")
 
 
 def prompt_history_path() -> str:
-    """The prompt's line history's path (:data:`PROMPT_HISTORY_FILE` in :func:`data_folder`);
+    """The prompt's line history's path (readline's history file): ``prompt-history`` in :func:`data_folder`;
     :data:`os.devnull` when there is no data folder (:class:`HistoryStoreError`): the line
     history is a convenience, left out quietly (the game history's warning says why)."""
     try:
-        return os.path.join(data_folder(), PROMPT_HISTORY_FILE)
+        return os.path.join(data_folder(), "prompt-history")
     except HistoryStoreError:
         return os.devnull
 
 
 def words_setting(wanted: bool | None) -> bool:
     """Whether the prompt says the game in words: ``wanted`` (``--words`` true, ``--grid``
-    false), kept in the data folder for the games after (:data:`WORDS_FILE`); with
-    neither, as kept.  A data folder that cannot keep it is passed over quietly."""
+    false), kept in the data folder for the games after: while its file ``words-mode`` is
+    there (``--words`` makes it, ``--grid`` removes it); with neither, as kept.  A data
+    folder that cannot keep it is passed over quietly."""
     try:
-        path = os.path.join(data_folder(), WORDS_FILE)
+        path = os.path.join(data_folder(), "words-mode")
         if wanted is None:
             return os.path.exists(path)
         if wanted:

@@ -91,13 +91,11 @@ _TOP_BYTES = 64 * 1024
 def _comments_at_top(path: str) -> str:
     """The comment lines at the top of the regular file ``path`` (empty when it cannot be
     read, and for a pipe or a device, which cannot be read twice)."""
-    import stat
-
     from ..formats.transcript_write import leading_comments
 
+    if not os.path.isfile(path):
+        return ""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return ""
         with open(path, "rb") as file:
             head = file.read(_TOP_BYTES)
     except (OSError, ValueError):
@@ -161,10 +159,7 @@ class Session:
         # a new recording is written at once, at the prompt or not: its file appears
         # whole, with its first document, and a second writer is refused at the start
         if record is not None and (self.autosave or (recording is not None and recording.pending)):
-            self.write_record()
-            if self.record_error is not None:
-                error, self.record_error = self.record_error, None
-                raise error
+            self._write_recording(self._kept_on_top(record, self.text()))  # raised: nothing is played yet
 
     def _changed(self) -> None:
         if self.history is not None:
@@ -253,36 +248,14 @@ class Session:
         from a saved state), so that a transcript can record the game."""
         return len(self.game.moves) == self.game.placed
 
-    def check_target(self, path: str, force: bool = False, command: str = "save") -> None:
-        """Refuse, like ``play --record``, to write over a file that holds something
-        unless it is the recording, the file resumed, one this session wrote, or
-        ``force`` is given.
-
-        :raises FileExistsError: naming ``path``; :raises OSError: when ``path``
-            is not a regular file.
-        """
-        if self._refusal(path, force, command) is None:
-            return
-        try:
-            if os.path.getsize(writable_target(path)) == 0:
-                return
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, path) from None
-        raise FileExistsError(errno.EEXIST, self._refusal(path, force, command), path)
-
-    def _refusal(self, path: str, force: bool, command: str) -> str | None:
-        """The words refusing a file that holds something, or ``None`` when it may be overwritten."""
-        if force or writable_target(path) in self._own:
-            return None
-        return f"the file exists and is not empty; '{command}! FILE' overwrites it"
-
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
-        """Write ``text`` to ``path`` atomically, after :meth:`check_target`.
+        """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write
+        over a file that holds something unless it is the recording, the file resumed, one
+        this session wrote, or ``force`` is given (checked under the file's lock).
 
-        :raises OSError: also for a state written into the recording (the next move
-            would rewrite it as the transcript: the state would be lost).
+        :raises FileExistsError: naming ``path``, for a file that holds something.
+        :raises OSError: when the file cannot be written; also for a state written into the
+            recording (the next move would rewrite it as the transcript: the state would be lost).
         """
         if command == "state" and self.record_path is not None and same_file(path, self.record_path):
             raise OSError(
@@ -292,8 +265,8 @@ class Session:
         if self.record_path is not None and same_file(path, self.record_path):
             self._write_recording(text)
         else:
-            self.check_target(path, force, command)
-            write_atomically(path, text, unless_full=self._refusal(path, force, command))  # checked again under the lock
+            mine = force or writable_target(path) in self._own
+            write_atomically(path, text, unless_full=None if mine else f"the file exists and is not empty; '{command}! FILE' overwrites it")
         self._own.add(os.path.realpath(path))
 
     def _kept_on_top(self, path: str, text: str) -> str:
@@ -316,7 +289,7 @@ class Session:
         when the game was resumed from a state (a transcript needs every move).
 
         :param force: write even over an unrelated file that holds something
-            (otherwise refused, see :meth:`check_target`).
+            (otherwise refused, see :meth:`write_file`).
         :returns: what was written, ``transcript`` or ``state``.
         :raises OSError: when the file cannot be written or is refused.
         """
@@ -327,20 +300,16 @@ class Session:
         """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
         return self.game.transcript() if self.full_history else self.game.state()
 
-    def write_record(self) -> bool:
-        """Rewrite the recording, when there is one, with the game as it stands.
-
-        :returns: whether the file on disk is complete now; a failure is kept in
-            :attr:`record_error` (never raised), to be told once and tried again.
-        """
+    def write_record(self) -> None:
+        """Rewrite the recording, when there is one, with the game as it stands; a failure
+        is kept in :attr:`record_error` (never raised), to be told once and tried again
+        (:attr:`record_behind`: whether the file on disk misses something now)."""
         if self.record_path is None:
-            return True
+            return
         try:
             self._write_recording(self._kept_on_top(self.record_path, self.text()))
         except OSError as exc:
             self.record_error = exc
-            return False
-        return True
 
     def write_copy(self) -> str:
         """Write the game (:meth:`text`) to a new file in the temporary folder, for a

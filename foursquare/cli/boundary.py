@@ -73,15 +73,10 @@ def open_output_file(path: str, force: bool) -> IO[str]:
     closed): a regular file is claimed (:func:`~foursquare.app.files.claim`:
     created atomically, locked while it is written, refused when another command
     writes it or it is read-only) and, unless ``force``, refused (status 1) when it
-    holds something; then emptied.  A device or a pipe is opened as it is."""
+    holds something; then emptied.  A device or a pipe (``/dev/null``) is opened as it is
+    (the claim holds it :attr:`~foursquare.app.files.LockedFile.straight`)."""
     if path == "-":
         return sys.stdout
-    try:
-        info: os.stat_result | None = os.stat(path)
-    except OSError:
-        info = None
-    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-        return open(path, "w", newline="", encoding="utf-8")  # /dev/null, a pipe
     held = claim(path)
     if not force and held.size() > 0:
         held.release()
@@ -148,12 +143,13 @@ def stdin_once(params: Mapping[str, object]) -> None:
     """A usage error (status 2) when a command's inputs name standard input more than
     once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
     ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
-    names: list[str] = []
-    for name in _INPUT_PARAMETERS:
-        value = params.get(name)
-        for path in value if isinstance(value, (tuple, list)) else [value]:
-            if isinstance(path, str) and (path == "-" or _is_stdin_stream(path)):
-                names.append(path)
+    given = [params.get(name) for name in _INPUT_PARAMETERS]  # a value, or a tuple of them (FILES)
+    names = [
+        path
+        for value in given
+        for path in (value if isinstance(value, (tuple, list)) else [value])
+        if isinstance(path, str) and (path == "-" or _is_stdin_stream(path))
+    ]
     if len(names) > 1:
         if set(names) == {"-"}:
             raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
@@ -201,12 +197,11 @@ def command_boundary(func: F) -> F:
         guard_stdout()
         ensure_stdin()
         handlers = catch_sigterm()
-        ran_out, where = False, ""
+        ran_out: str | None = None  # out of memory: where ("deal N" of a sweep, or "")
         try:
             return func(*args, **kwargs)
         except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
-            ran_out = True
-            where = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""  # "deal N" of a sweep
+            ran_out = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""
         except BrokenPipeError:  # output written around the guard
             quiet_broken_pipe()
         except KeyboardInterrupt:
@@ -226,8 +221,8 @@ def command_boundary(func: F) -> F:
                 sys.stdout.flush()
             except BrokenPipeError:
                 quiet_broken_pipe()
-        if ran_out:
-            fail(f"{where}: {out_of_memory_text(kwargs)}" if where else out_of_memory_text(kwargs))
+        if ran_out is not None:
+            fail(f"{ran_out}: {out_of_memory_text(kwargs)}" if ran_out else out_of_memory_text(kwargs))
 
     return wrapper  # type: ignore[return-value]  # the same signature
 
@@ -243,7 +238,6 @@ class Command(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
             words = args[: args.index("--")] if "--" in args else args
             for param in order:
                 if isinstance(param, click.Option) and param.is_flag and param.secondary_opts and order.count(param) > 1:
@@ -252,11 +246,9 @@ class Command(click.Command):
                         raise click.UsageError(f"use only one of {', '.join(halves)}", ctx)
                 if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
                     continue
-                if param.name in seen:
+                if order.count(param) > 1:  # (told at its first place in the command line)
                     names = " / ".join(f"'{name}'" for name in param.opts)  # its aliases too (--nodes, --samples)
                     raise click.UsageError(f"Option {names} is given more than once: it takes one value", ctx)
-                if param.name is not None:
-                    seen.add(param.name)
             return super().parse_args(ctx, args)
         except click.MissingParameter as exc:
             # one line, as every usage error's message (docs/reference/contract.md): Click lists the values

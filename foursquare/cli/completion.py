@@ -107,11 +107,7 @@ class Completer:
             try:
                 import readline
 
-                before = readline.get_line_buffer()[: readline.get_begidx()]
-            except (ImportError, AttributeError):
-                before = ""
-            try:
-                self._matches = self.candidates(before, text)
+                self._matches = self.candidates(readline.get_line_buffer()[: readline.get_begidx()], text)
             except Exception:  # a completer that raises is silently dropped by readline: never raise
                 self._matches = []
         return self._matches[state] if state < len(self._matches) else None
@@ -150,10 +146,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     old = readline.get_completer(), readline.get_completer_delims(), readline.get_history_length()
     readline.set_completer(Completer(source, words).complete)
     readline.set_completer_delims(" \t\n")
-    if "libedit" in (readline.__doc__ or ""):  # macOS's readline
-        readline.parse_and_bind("bind ^I rl_complete")
-    else:
-        readline.parse_and_bind("tab: complete")
+    readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")  # libedit: macOS's
     readline.set_history_length(HISTORY_LINES)  # the file's length, cut as lines are appended
     with contextlib.suppress(OSError):  # none yet, or unreadable: a convenience
         readline.read_history_file(history_file)
@@ -167,8 +160,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
             new = readline.get_current_history_length() - start  # this session's lines: added to the file
             if new > 0:  # (readline then cuts it to its last HISTORY_LINES lines)
                 os.makedirs(os.path.dirname(os.path.abspath(history_file)), exist_ok=True)
-                with open(history_file, "a", encoding="utf-8"):  # readline appends only to a file that is there
-                    pass
+                open(history_file, "a", encoding="utf-8").close()  # readline appends only to a file that is there
                 readline.append_history_file(new, history_file)
         readline.set_completer(old[0])
         readline.set_completer_delims(old[1])

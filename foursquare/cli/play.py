@@ -18,7 +18,7 @@ import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -45,7 +45,7 @@ from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
-from .options import PATH, GameFileOptions, exclusive, game_number_option, game_of_options_file, game_options, option_needs
+from .options import PATH, exclusive, game_number_option, game_of_options_file, game_options, option_needs
 from .render import COMMAND_LEAD, card_text, cards_text, closing_width, fit, fit_commands, outcome_text
 from .signals import Terminated, signals_deferred
 from .style import Look, counted
@@ -72,8 +72,7 @@ def warn(text: str, look: Look) -> None:
     with a width) each line broken to the terminal's width between words
     (:func:`~foursquare.cli.render.fit`) and in the colour of errors; through a
     pipe as it is."""
-    lines = [part for line in text.split("\n") for part in fit(line, look.width)]
-    look.echo("\n".join(look.style(line, "error") for line in lines), err=True)
+    look.echo("\n".join(look.style(part, "error") for line in text.split("\n") for part in fit(line, look.width)), err=True)
 
 
 def start_history(game: Game, interactive: bool, wanted: bool | None, look: Look) -> GameRecorder | None:
@@ -137,7 +136,7 @@ def play(**given: Any) -> None:
     the card you expect and a cell (7H d4).  Type 'help' at the prompt for its
     commands (moves, undo, redo, show, reveal, hint, save, state, help, again, new, quit).
     """
-    options = PlayOptions(**given)
+    options = SimpleNamespace(**given)  # the options as Click reads them (their meaning: foursquare play --help)
     # the usage errors (status 2) of options that cannot go together, before anything is read
     deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
     exclusive(deal=deal, deck=deck_path)
@@ -175,7 +174,7 @@ def play(**given: Any) -> None:
     # no file written, by --record or at the prompt (save! too), is one the game reads
     rules_file = None if options.rules_spec in PRESETS else options.rules_spec
     with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
-        spec = options.spec()
+        spec = GameSpec.read(deal, deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)
         try:
             pick = None
@@ -186,24 +185,6 @@ def play(**given: Any) -> None:
         finally:
             if held is not None:
                 held.release()
-
-
-@dataclass(frozen=True)
-class PlayOptions(GameFileOptions):
-    """The options of ``play`` as Click gives them (their meaning: ``foursquare play --help``)."""
-
-    resume_path: str | None
-    record: str | None
-    force: bool
-    ascii_only: bool
-    reveal: bool
-    words: bool | None
-    interactive: bool | None
-    script: bool | None
-    verbose: bool
-    winnable: bool
-    daily: bool
-    history: bool | None
 
 
 def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, terminal: bool) -> None:
@@ -218,7 +199,7 @@ def echo_daily_comparison(game: Game, pick: Pick | None, width: int | None, *, t
         click.echo("\n".join(fit(line, width)))
 
 
-def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: Pick | None) -> None:
+def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pick: Pick | None) -> None:
     """The game of :func:`play` once its recording, if any, is claimed (``held``);
     ``pick``: the deal chosen for the player (``--winnable``, ``--daily``), else ``None``."""
     # the game to play: the one --resume names, or a new one of the deal or the deck, or of a deal chosen at random
@@ -235,10 +216,9 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
     # the file resumed may be written over like the recording, unless it holds other games too
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    recorder = start_history(game, interactive, options.history, look)
     session = Session(
-        game, record=record, autosave=interactive, resume=own_resume, recording=held, history=recorder,
-        resumed_from=resume_path,
+        game, record=record, autosave=interactive, resume=own_resume, recording=held,
+        history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
     )
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
@@ -280,8 +260,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: PlayOptions, pick: P
 
 def say_chosen(game: Game, words: str, rules: str, look: Look) -> None:
     """The line that names a deal chosen for the player and how to play it again."""
-    line = f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{rules})"
-    click.echo("\n".join(fit(line, look.width)))
+    click.echo("\n".join(fit(f"Deal {game.deal} ({words}; play it again with --deal {game.deal}{rules})", look.width)))
 
 
 def random_game(rules: Rules) -> Game:
@@ -344,23 +323,6 @@ class Origin:
     def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
         self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
 
-    def lines(self, game: Game, behind: bool = False) -> list[str]:
-        """The closing lines: the deal and the commands that replay or resume the game;
-        ``behind``: the recording misses moves, so no line points to it."""
-        out = []
-        if self.deal is not None:
-            out.append(f"Deal {self.deal}. Play it again: foursquare play --deal {self.deal}{self.rules}")
-        elif self.deck is not None:
-            out.append(f"Play it again: foursquare play --deck {argument_name(self.deck)}{self.rules}")
-        # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
-        if self.record is not None and not behind and (os.path.isfile(self.record) or not os.path.exists(self.record)):
-            kind = "transcript" if len(game.moves) == game.placed else "state"
-            record = argument_name(self.record)
-            out.append(f"The {kind} is in {shown_name(self.record)}: foursquare replay {record}")
-            if not game.is_over:
-                out.append(f"Continue it: foursquare play --resume {record} --record {record}")
-        return out
-
 
 def closing(session: Session, origin: Origin, look: Look) -> None:
     """The end of a session: the recording tried once more when it is behind; the
@@ -374,11 +336,21 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         session.write_record()
     game, behind = session.game, session.record_behind
     if game.is_over:
-        head = outcome_text(game)
-        head = head[0].upper() + head[1:] + "."
+        lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
     else:
-        head = f"Stopped after {counted(game.placed, 'card')} placed.\n{game.stock_count} in the stock, {game.face_down} face down."
-    lines = [*head.split("\n"), *origin.lines(game, behind)]
+        lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    # the deal and the commands that replay or resume the game
+    if origin.deal is not None:
+        lines.append(f"Deal {origin.deal}. Play it again: foursquare play --deal {origin.deal}{origin.rules}")
+    elif origin.deck is not None:
+        lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
+    # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
+    if origin.record is not None and not behind and (os.path.isfile(origin.record) or not os.path.exists(origin.record)):
+        kind = "transcript" if len(game.moves) == game.placed else "state"
+        record = argument_name(origin.record)
+        lines.append(f"The {kind} is in {shown_name(origin.record)}: foursquare replay {record}")
+        if not game.is_over:
+            lines.append(f"Continue it: foursquare play --resume {record} --record {record}")
     if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:
@@ -490,8 +462,7 @@ class Prompt:
         have a move to act on (at the end of a game there is never one to redo:
         it is the last position of its line), then ``again`` (when the start of the game
         is known) and ``new`` (they start the next game), and ``quit``."""
-        kinds = (CommandKind.GAME, CommandKind.STOP)
-        return [c.name for c in TABLE if c.kind in kinds and self.session.can(c.name)]
+        return [c.name for c in TABLE if c.kind in (CommandKind.GAME, CommandKind.STOP) and self.session.can(c.name)]
 
     def tell_recording(self) -> None:
         """Say, once, that the recording or the history could not be written (tried again
@@ -537,28 +508,22 @@ class Prompt:
         with prompt_editing(self, words=self.look.words):  # at a terminal: Tab completion, the line history
             try:
                 while True:
-                    try:
-                        line = self.read_line()
-                    except KeyboardInterrupt:
+                    try:  # (the errors of reading the line: handle says its own)
+                        if not self.handle(self.read_line()):
+                            break
+                    except KeyboardInterrupt:  # the line typed, or a command under way: what it did so far stands
                         self.cancelled()
-                        continue
                     except EOFError:
                         click.echo()
                         self.say_dropped("")
                         break
                     except UnicodeDecodeError:
                         self.say_error("the line is not UTF-8 text")
-                        continue
                     except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
                         click.echo()
                         self.say_error(error_text(exc))
                         closing(self.session, self.origin, self.look)
                         sys.exit(1)
-                    try:
-                        if not self.handle(line):
-                            break
-                    except KeyboardInterrupt:  # (a command under way: what it did so far stands)
-                        self.cancelled()
             except (KeyboardInterrupt, Terminated):
                 # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
                 # commands to copy); the boundary says Interrupted. or Terminated.
@@ -573,9 +538,8 @@ class Prompt:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
         shown) and its grid."""
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
-        shown = "\nFace-down cards are shown in brackets (reveal hides them)." if self.session.reveal else ""
-        if self.look.words and shown:
-            shown = "\nlook names face-down cards (reveal hides them)."
+        shown = "look names face-down cards" if self.look.words else "Face-down cards are shown in brackets"
+        shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
         self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
         if self.look.words:  # (a game resumed: its next card in full, look says the piles)
             self.say(start_words(self.game))
@@ -759,15 +723,15 @@ def file_command(session: Session, name: str, arg: str | None) -> str | None:
 
     :returns: the line that says what was saved, or ``None`` when the state was printed.
     :raises FoursquareError, OSError: for a file that may not or cannot be written."""
-    if name in ("save", "save!"):
-        assert arg is not None  # the parser requires it
-        kind = session.save(arg, force=name == "save!")
-        return f"Saved the {kind} to {shown_name(arg)}."
-    if arg is None or arg == STATE_FULL:
+    if arg is None or arg == STATE_FULL:  # state, state --full (save requires a file: the parser)
         click.echo(session.game.state(player_view=arg is None), nl=False)
         return None
-    session.write_file(arg, session.game.state(), force=name == "state!", command="state")
-    return f"Saved the state to {shown_name(arg)}."
+    if name.startswith("save"):
+        kind = session.save(arg, force=name == "save!")
+    else:
+        kind = "state"
+        session.write_file(arg, session.game.state(), force=name == "state!", command="state")
+    return f"Saved the {kind} to {shown_name(arg)}."
 
 
 #: A line that holds something besides blanks and a comment: the lines of stdin acted on
@@ -805,18 +769,15 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
-    interrupted = failed = False
+    ended: BaseException | None = None  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
     try:
-        _script(session, look, verbose)
-    except (KeyboardInterrupt, Terminated):
-        interrupted = True
+        try:
+            _script(session, look, verbose)
+        except FormatError as exc:  # a fault of the input itself: said as a bad line's
+            fail(error_text(exc))
+    except BaseException as exc:
+        ended = exc
         raise
-    except SystemExit:  # a bad line: its error, then what became of the recording
-        failed = True
-        raise
-    except FormatError as exc:  # of the input itself: the same
-        failed = True
-        fail(error_text(exc))
     finally:
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
@@ -830,11 +791,11 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
                 stop = stop or exc
                 continue
             break
-        if interrupted or isinstance(stop, (KeyboardInterrupt, Terminated)):
+        if isinstance(ended, (KeyboardInterrupt, Terminated)) or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
                 closing(session, origin, look)
-        elif failed and session.record_behind:
+        elif isinstance(ended, SystemExit) and session.record_behind:  # a bad line: its error, then the recording's
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:

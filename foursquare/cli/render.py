@@ -189,25 +189,6 @@ def outcome_text(game: Game) -> str:
     )
 
 
-def status_line(game: Game, *, symbols: bool = False) -> str:
-    """The status, two lines of at most 40 characters for a standard game: the card to
-    place (or the end of the game), then the stock count and the face-down count
-    against the limit::
-
-        Card to place: 3D
-        Stock: 34   Face down: 3 (limit 4)
-
-    :returns: the two lines joined by a newline (no final newline)."""
-    limit = game.rules.face_down_limit
-    if game.is_over:  # the counts are on the next line: the outcome without them
-        lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
-    elif game.next_card is None:
-        lead = "Card to place: unknown (name it: 7H d4)"
-    else:
-        lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
-    return f"{lead}\nStock: {game.stock_count}   Face down: {game.face_down} (limit {limit})"
-
-
 def fit(line: str, width: int | None) -> list[str]:
     """``line`` as lines of at most ``width`` characters (``None``: as it is): a
     status line breaks between its parts, other text between words (after the
@@ -228,12 +209,13 @@ def fit(line: str, width: int | None) -> list[str]:
         else:
             out[-1] = f"{out[-1]}   {part}" if out[-1] else part
     out[0] = lead + out[0]
-    wrapped = []
-    for piece in out:  # a wrapped entry's lines sit under its words, deeper than its first line
-        wrapped += textwrap.wrap(
+    return [  # a wrapped entry's lines sit under its words, deeper than its first line
+        wrapped
+        for piece in out
+        for wrapped in textwrap.wrap(
             piece, max(width, 20), subsequent_indent=lead + "  ", break_on_hyphens=False, break_long_words=False
         ) or [piece]
-    return wrapped
+    ]
 
 
 def draw(
@@ -245,7 +227,9 @@ def draw(
     label: str = "Last move",
     width: int | None = None,
 ) -> str:
-    """The whole picture: what the last move did, the status line, a blank line, the grid.
+    """The whole picture: what the last move did, the status (two lines of at most 40
+    characters for a standard game: the card to place, or the end of the game; the stock
+    count and the face-down count against the limit), a blank line, the grid.
 
     :param label: how to name the last move (``Last move``, ``Move 12``).
     :param width: the terminal's width (``None``: :data:`DRAWING_WIDTH`): longer
@@ -260,7 +244,15 @@ def draw(
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
         said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
         lines += [style(part, "title") for part in fit(said, width)]
-    lines += [part for line in status_line(game, symbols=symbols).split("\n") for part in fit(line, width)]
+    # the status: the card to place (or the end of the game), then the counts
+    if game.is_over:  # the counts are on the next line: the outcome without them
+        lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
+    elif game.next_card is None:
+        lead = "Card to place: unknown (name it: 7H d4)"
+    else:
+        lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
+    counts = f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})"
+    lines += [part for line in (lead, counts) for part in fit(line, width)]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:
         lines += ["", grid]

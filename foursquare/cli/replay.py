@@ -12,14 +12,6 @@ from .render import outcome_text
 from .style import Look, counted
 
 
-def start_of(game: Game) -> Game:
-    """A copy of ``game`` with every move of its history taken back."""
-    start = game.copy()
-    while start.moves:
-        start.undo()
-    return start
-
-
 @click.command(cls=Command, short_help=SHORT_HELP["replay"])
 @click.argument("moves_path", metavar="MOVES", type=PATH)
 @game_options()
@@ -53,63 +45,41 @@ def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, asc
     option_needs("--reveal", reveal, "--format text or svg", fmt in ("text", "svg") or None)
     if fmt == "svg":  # one picture a file: of the end
         option_needs("--format svg", True, "--final", final)
-    spec = options.spec()
-    game = game_of_options_file(moves_path, spec, game_number=options.game_number)
+    game = game_of_options_file(moves_path, options.spec(), game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text
 
         click.echo(svg_text(game, reveal=reveal), nl=False)
-    elif fmt == "yaml":
-        _echo_states(game, final)
-    elif words:
-        _echo_words(game, final, reveal)
     else:
-        _echo_grids(game, final, reveal, Look.for_stream(ascii=ascii_only))
+        _echo_steps(game, fmt, final, reveal, words, Look.for_stream(ascii=ascii_only))
 
 
-def _echo_states(game: Game, final: bool) -> None:
-    """``--format yaml``: the state after each move (``final``: at the end only), one YAML document each."""
+def _echo_steps(game: Game, fmt: str, final: bool, reveal: bool, words: bool, look: Look) -> None:
+    """After each move (``final``: at the end only): ``--format yaml``, the state, one YAML
+    document each; ``--format text``, the grid, then the result; ``--words``, the start and
+    each move in sentences, a line each (``final``: every pile at the end)."""
     from ..formats.state import state_text
-
-    if final:
-        click.echo(state_text(game), nl=False)
-        return
-    step = start_of(game)
-    texts = []
-    for placement in game.moves:
-        step.play(placement.cell, placement.card)
-        texts.append(state_text(step))
-    click.echo("---\n".join(texts or [state_text(game)]), nl=False)
-
-
-def _echo_grids(game: Game, final: bool, reveal: bool, look: Look) -> None:
-    """``--format text``: the grid after each move (``final``: at the end only), then the result."""
-
-    def show(g: Game, label: str = "Last move") -> None:
-        look.echo(look.draw(g, reveal=reveal, label=label))
-
-    if not final:
-        step = start_of(game)
-        for number, placement in enumerate(game.moves, 1):
-            step.play(placement.cell, placement.card)
-            show(step, f"Move {number}")
-            click.echo()
-    if final or not game.moves:
-        show(game)
-        click.echo()
-    where = f"deal {game.deal}, " if game.deal is not None else ""
-    click.echo(f"Result: {outcome_text(game)} ({where}{counted(len(game.moves), 'move')}, {counted(game.placed, 'card')} placed)")
-
-
-def _echo_words(game: Game, final: bool, reveal: bool) -> None:
-    """``--words``: the start and each move in sentences, a line each (``final``: every pile at the end)."""
     from .words import look_words, move_words, start_words
 
-    if final:
-        click.echo(look_words(game, reveal))
-        return
-    step = start_of(game)
-    click.echo(start_words(step))
-    for number, placement in enumerate(game.moves, 1):
+    step = game.copy()  # the game's start: every move of its history taken back, then played again one by one
+    while step.moves:
+        step.undo()
+    if words and not final:
+        click.echo(start_words(step))
+    for number, placement in enumerate([] if final else game.moves, 1):
         step.play(placement.cell, placement.card)
-        click.echo(f"Move {number}. {move_words(step)}")
+        if fmt == "yaml":
+            click.echo(("---\n" if number > 1 else "") + state_text(step), nl=False)
+        elif words:
+            click.echo(f"Move {number}. {move_words(step)}")
+        else:
+            look.echo(look.draw(step, reveal=reveal, label=f"Move {number}") + "\n")
+    if fmt == "yaml" and (final or not game.moves):
+        click.echo(state_text(game), nl=False)
+    elif words and final:
+        click.echo(look_words(game, reveal))
+    elif fmt == "text" and not words:
+        if final or not game.moves:
+            look.echo(look.draw(game, reveal=reveal) + "\n")
+        where = f"deal {game.deal}, " if game.deal is not None else ""
+        click.echo(f"Result: {outcome_text(game)} ({where}{counted(len(game.moves), 'move')}, {counted(game.placed, 'card')} placed)")

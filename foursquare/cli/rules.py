@@ -29,7 +29,7 @@ def explain(rules: Rules) -> list[str]:
     """
     n = rules.size
     rank_names = "A-" + RANK_CHARS[rules.ranks]
-    lines = [
+    return [
         f"Deck: {rules.deck_size} cards, ranks {rank_names} (ace low) in "
         + ("one suit." if rules.suits == 1 else f"{rules.suits} suits."),
         (
@@ -61,7 +61,6 @@ def explain(rules: Rules) -> list[str]:
             else "."
         ),
     ]
-    return lines
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["rules"])

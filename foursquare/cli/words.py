@@ -124,8 +124,7 @@ def move_words(game: Game) -> str:
     if not game.moves:
         return start_words(game)
     last = game.moves[-1]
-    words = [f"{rank_words(last.card).capitalize()} to {last.cell}."]
-    words += _flip_words(game, last.flipped)
+    words = [f"{rank_words(last.card).capitalize()} to {last.cell}.", *_flip_words(game, last.flipped)]
     if last.flipped:  # (the count changes only with a flip)
         at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
         words.append(f"{last.face_down} face down{at_limit}.")
@@ -159,14 +158,12 @@ def pile_words(game: Game, cell: Cell, reveal: bool = False) -> str:
 
 def look_words(game: Game, reveal: bool = False) -> str:
     """Every pile in reading order, a sentence each, then the counts and the next card."""
-    grid = game.grid
-    lines = [pile_words(game, cell, reveal) + "." for cell in sorted(grid)] or ["No card placed yet."]
+    lines = [pile_words(game, cell, reveal) + "." for cell in sorted(game.grid)] or ["No card placed yet."]
     box = game.bounding_box()
     if box is not None:
         top, bottom, left, right = box
         lines.append(f"The piles span {Cell(top * STRIDE + left)} through {Cell(bottom * STRIDE + right)}.")
-    lines.append(f"Stock {game.stock_count}. {game.face_down} face down of {game.rules.face_down_limit}.")
-    lines.append(_next_words(game))
+    lines += [f"Stock {game.stock_count}. {game.face_down} face down of {game.rules.face_down_limit}.", _next_words(game)]
     return "\n".join(lines)
 
 

@@ -9,7 +9,7 @@ import pytest
 from helpers import DATA, EXAMPLES, conformance_record, invoke, play
 
 from foursquare import Game
-from foursquare.cli.render import draw, grid_text, outcome_text, region, status_line
+from foursquare.cli.render import draw, grid_text, outcome_text, region
 
 GOLDEN = DATA / "golden"
 
@@ -80,8 +80,8 @@ def test_style_gets_roles_and_does_not_change_the_layout():
 
 def test_status_line_counts_against_the_limit():
     game = worked_example()
-    assert status_line(game) == "Card to place: 3D\nStock: 34   Face down: 3 (limit 4)"
-    assert status_line(game, symbols=True).startswith("Card to place: 3♦")
+    assert draw(game).split("\n")[1:3] == ["Card to place: 3D", "Stock: 34   Face down: 3 (limit 4)"]
+    assert draw(game, symbols=True).split("\n")[1] == "Card to place: 3♦"
 
 
 def test_outcome_text_of_won_and_lost_games():

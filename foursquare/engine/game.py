@@ -246,7 +246,14 @@ class Game:
         r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
         if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
-        if game._npiles > 1 and not game._connected():
+        todo = list(game._piles)[:1]  # RULES.md §3: the piles make one group of cells next to each other
+        seen = set(todo)
+        while todo:
+            for n in geo.neighbours[todo.pop()]:
+                if game._h[n] and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(seen) < game._npiles:
             raise PositionError("the piles are not connected")
         rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         cards = on_grid + rest
@@ -268,18 +275,6 @@ class Game:
             if c in seen:
                 raise PositionError(f"{what} holds {c} twice")
             seen.add(c)
-
-    def _connected(self) -> bool:
-        """Whether the piles form one group of cells next to each other (RULES.md §3)."""
-        cells = [c for c in self._geo.cells if self._h[c]]
-        seen: set[int] = {cells[0]}
-        todo: list[int] = [cells[0]]
-        while todo:
-            for n in self._geo.neighbours[todo.pop()]:
-                if self._h[n] and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen) == len(cells)
 
     def copy(self) -> Game:
         """An independent copy with the same position and history."""

@@ -38,7 +38,8 @@ from numpy.typing import NDArray
 from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
 from ..engine.game import Game, Status
-from ..engine.layout import CELLS, STRIDE, Cell
+from ..engine.frame import frame_of
+from ..engine.layout import Cell
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
@@ -194,15 +195,14 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if render_mode is not None:
             _choice(render_mode, "render_mode", ("ansi",))
         self.render_mode = render_mode
-        f = self.frame = self.rules.frame
-        n = f * f
+        self.frame = self.rules.frame
         self.observation_space = cast("spaces.Space[Observation]", observation_space(self.rules))
-        self.action_space = spaces.Discrete(n)
-        #: action -> cell, and cell number (``row * 16 + column``) -> action (-1 outside the frame).
-        self._cells: list[Cell] = [CELLS[(a // f) * STRIDE + a % f] for a in range(n)]
-        self._actions: list[int] = [-1] * (STRIDE * STRIDE)
-        for a, cell in enumerate(self._cells):
-            self._actions[cell] = a
+        #: action -> cell, and cell number (``row * 16 + column``) -> action: the frame's compact
+        #: indexing (an action is a compact index)
+        tables = frame_of(self.rules)
+        self.action_space = spaces.Discrete(tables.ncells)
+        self._cells: list[Cell] = tables.to_cell
+        self._actions: dict[int, int] = tables.from_cell
         self._game: Game | None = None
         #: how the episode ended (``lost``, ``won``, ``lost, illegal-action``), ``None`` while it goes
         #: on; the observation's figures are made by each reset
@@ -408,10 +408,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         except ParseError as error:
             text = str(error)
             raise ParseError(text if text.startswith("FoursquareEnv.") else f"FoursquareEnv.action_of: {text}") from None
-        a = self._actions[c]
-        if a < 0:
+        if c not in self._actions:
             raise InvalidActionError(f"FoursquareEnv.action_of: {c} is outside the frame (a1 to {self._cells[-1]})")
-        return a
+        return self._actions[c]
 
     @property
     def deal(self) -> int | None:

@@ -37,8 +37,8 @@ from numpy.typing import NDArray
 
 from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
-from ..engine.game import Game, Status
 from ..engine.frame import frame_of
+from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
@@ -297,7 +297,16 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if self._ended is not None:
             raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({self._ended}): call reset() to start another")
         if not self._mask[a]:
-            return self._illegal(a, game)
+            if not self._loses:
+                raise IllegalActionError(
+                    f"FoursquareEnv.step: action {a} ({self._cells[a]}) is illegal: {game.why_illegal(self._cells[a])} "
+                    "(info['action_mask'] marks the legal actions)"
+                )
+            self._ended = f"lost, {ILLEGAL_ACTION}"
+            self._card = 0  # the game is over: no card in hand (the observation's table)
+            self._mask = np.zeros(len(self._cells), np.int8)
+            info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
+            return self._observation(), 0.0, True, False, self._ending(info)
         record = game.play(self._cells[a])
         # the observation after it: the cell played, the cells flipped, the next card
         self._rank[a] = record.card >> 2
@@ -346,19 +355,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if self._game is None:
             raise ResetNeededError(f"FoursquareEnv.{method}: no game yet: call reset() first")
         return self._game
-
-    def _illegal(self, a: int, game: Game) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        cell = self._cells[a]
-        if not self._loses:
-            raise IllegalActionError(
-                f"FoursquareEnv.step: action {a} ({cell}) is illegal: {game.why_illegal(cell)} "
-                "(info['action_mask'] marks the legal actions)"
-            )
-        self._ended = f"lost, {ILLEGAL_ACTION}"
-        self._card = 0  # the game is over: no card in hand (the observation's table)
-        self._mask = np.zeros(len(self._cells), np.int8)
-        info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
-        return self._observation(), 0.0, True, False, self._ending(info)
 
     def _next_card(self, game: Game) -> None:
         """The card in hand taken out of the unseen cards, and the legal actions for it."""

@@ -435,8 +435,24 @@ class GameJudge:
                 replay.play(played[i].cell)
             self._settle(through=i)
             self._report()
-        if first < limit or self.max_nodes is None:
-            self._questions()  # it ends with every verdict settled, as the last position's pass does
+        # then ask questions (:meth:`_question`) until every position is settled or has used up
+        # its limit; it ends with every verdict settled, as the last position's pass does
+        while first < limit or self.max_nodes is None:
+            self._settle()
+            question = self._question()
+            if question is None:
+                break
+            i, score = question
+            left_nodes = None if self.max_nodes is None else self.max_nodes - self.nodes[i]
+            left_time = None if self.timeout is None else self.timeout - self.seconds[i]
+            if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
+                self._spent[i] = True
+                continue
+            found = self._ask(i, score, left_nodes, left_time)
+            if found.status is UNKNOWN:
+                self._spent[i] = True  # its limit ran out
+            self._asked.add(question)
+            self._report()
         self.complete = True
         self._report()
 
@@ -449,26 +465,6 @@ class GameJudge:
             return Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)  # the rest of an optimal win
         bound = None if parent is None else parent.max_score
         return solve(game, max_nodes=first, timeout=self.timeout, score_at_most=bound)
-
-    def _questions(self) -> None:
-        """Ask questions (:meth:`_question`) until every position is settled or has
-        used up its limit."""
-        while True:
-            self._settle()
-            question = self._question()
-            if question is None:
-                return
-            i, score = question
-            left_nodes = None if self.max_nodes is None else self.max_nodes - self.nodes[i]
-            left_time = None if self.timeout is None else self.timeout - self.seconds[i]
-            if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
-                self._spent[i] = True
-                continue
-            found = self._ask(i, score, left_nodes, left_time)
-            if found.status is UNKNOWN:
-                self._spent[i] = True  # its limit ran out
-            self._asked.add(question)
-            self._report()
 
     def _question(self) -> tuple[int, int] | None:
         """The next question: ``(i, score)``, whether a win from position ``i`` scores
@@ -497,8 +493,9 @@ class GameJudge:
         if not runs:
             return None
         a, b, score = runs[-1]
-        known = self._known_win(b)
-        if known is not None and known[0] == score - 1 and (a - 1, score) not in self._asked:
+        # the best score of the first solved position after the run: a win from the run scoring it is known
+        known = next((s.score for s in self.sols[b + 1 :] if s is not None and s.status is SOLVED), None)
+        if known == score - 1 and (a - 1, score) not in self._asked:
             return a, score
         return (a + b + 1) // 2, score
 
@@ -531,17 +528,6 @@ class GameJudge:
         return found
 
     # ------------------------------------------------- what the positions prove
-
-    def _known_win(self, i: int) -> tuple[int, int] | None:
-        """``(score, j)``: the best score of the first solved position ``j`` after ``i``
-        (a win from ``i`` with that score is known: the moves played, then ``j``'s);
-        ``None`` when no later position is solved."""
-        for j in range(i + 1, len(self.sols)):
-            sol = self.sols[j]
-            if sol is not None and sol.status is SOLVED:
-                assert sol.score is not None
-                return sol.score, j
-        return None
 
     def _settle(self, through: int | None = None) -> None:
         """Settle with no search what the verdicts so far prove, over the positions up to

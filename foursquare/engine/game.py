@@ -31,7 +31,8 @@ from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
 from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, geometry
+from .frame import frame_of
+from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, windows
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
@@ -144,7 +145,7 @@ class Game:
         cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
         self._check_cards(cards, "the deck")  # so no more cards than the deck's
         self._deck: list[Card] = cards
-        self._geo = geometry(rules)
+        self._geo = frame_of(rules)
         self._n_cells = rules.size * rules.size
         self._cap = rules.pile_cap
         self._limit = rules.face_down_limit
@@ -169,7 +170,7 @@ class Game:
         # of the frame before the first card; then a pile with room, or an empty
         # cell next to a pile.
         self._open = list(self._geo.inside)
-        self._windows = self._geo.windows(rules.size)
+        self._windows = windows(rules.frame, rules.size)
         self._window = self._windows[self._box]  # the cells the box allows
         self._down = 0
         self._placed = 0
@@ -246,7 +247,7 @@ class Game:
         r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
         if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
-        todo = list(game._piles)[:1]  # RULES.md §3: the piles make one group of cells next to each other
+        todo = [int(c) for c in game._piles][:1]  # RULES.md §3: the piles make one group of cells next to each other
         seen = set(todo)
         while todo:
             for n in geo.neighbours[todo.pop()]:

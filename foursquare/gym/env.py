@@ -304,7 +304,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
                 )
             self._ended = f"lost, {ILLEGAL_ACTION}"
             self._card = 0  # the game is over: no card in hand (the observation's table)
-            self._mask = np.zeros(len(self._cells), np.int8)
+            self._mask: NDArray[np.int8] = np.zeros(len(self._cells), np.int8)
             info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
             return self._observation(), 0.0, True, False, self._ending(info)
         record = game.play(self._cells[a])

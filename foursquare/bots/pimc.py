@@ -216,7 +216,13 @@ class ExpertBot(Bot):
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
         width = len(ranked) if o.width is None else o.width
-        tallies = self._tallies(view, ranked[:width])
+        # one tally per cell, each with the solver of the position after the card in hand goes there
+        assert view.next_card is not None
+        tallies = []
+        for i, e in enumerate(ranked[:width]):
+            game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
+            game.play(e.cell)
+            tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
         # the sampled orders (as ranks): the i-th a shuffle of the unseen cards sorted first, so the
         # same for every real order of the stock
         rng, unseen = random.Random(seed), sorted(view.unseen)
@@ -237,17 +243,6 @@ class ExpertBot(Bot):
             near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
         return [t.estimate() for t in judged] + ranked[width:]
-
-    @staticmethod
-    def _tallies(view: PlayerView, ranked: list[Estimate]) -> list[_Tally]:
-        """One tally per cell, each with the solver of the position after the card in hand goes there."""
-        assert view.next_card is not None
-        tallies = []
-        for i, e in enumerate(ranked):
-            game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
-            game.play(e.cell)
-            tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
-        return tallies
 
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing

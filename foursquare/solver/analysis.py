@@ -428,8 +428,14 @@ class GameJudge:
         limit = ANALYSIS_MAX_NODES if self.max_nodes is None else self.max_nodes
         first = max(1, int(limit * self.first_share))
         for i in range(len(played) + 1):
-            parent = self.sols[i - 1] if i else None
-            self._record(i, self._first(replay, parent, first))
+            parent = self.sols[i - 1] if i else None  # the verdict before the last move
+            if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,)):
+                # no search: _settle, below, draws the verdict from the parent's (no win after a
+                # position with none; along an optimal win's line, the rest of it)
+                sol = Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
+            else:
+                sol = solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score)
+            self._record(i, sol)
             if i < len(played):
                 self.estimates.append(self.estimator(replay) if self.estimator is not None else None)
                 replay.play(played[i].cell)
@@ -455,16 +461,6 @@ class GameJudge:
             self._report()
         self.complete = True
         self._report()
-
-    def _first(self, game: Game, parent: Solution | None, first: int) -> Solution:
-        """The first pass's verdict on ``game``, bounded by ``parent``'s (the position
-        before its last move; ``None`` at the start)."""
-        if parent is not None and parent.status is NO_WIN:
-            return Solution(NO_WIN, None, (), 0, 0.0, None)  # a position with no win has no winning child
-        if parent is not None and parent.status is SOLVED and parent.moves and parent.moves[0] == game.moves[-1].cell:
-            return Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)  # the rest of an optimal win
-        bound = None if parent is None else parent.max_score
-        return solve(game, max_nodes=first, timeout=self.timeout, score_at_most=bound)
 
     def _question(self) -> tuple[int, int] | None:
         """The next question: ``(i, score)``, whether a win from position ``i`` scores

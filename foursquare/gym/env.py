@@ -39,13 +39,13 @@ from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
 from ..engine.frame import frame_of
 from ..engine.game import Game, Status
-from ..engine.layout import Cell
+from ..engine.layout import COLUMN_LETTERS, Cell
+from ..engine.outcome import outcome_words
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
 from ..formats.transcript_write import transcript_text
 from ..solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, solve
-from .text import draw
 
 #: The observation: field name -> a fresh ``int8`` array.
 Observation = dict[str, NDArray[np.int8]]
@@ -436,14 +436,54 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         return transcript_text(self._going("transcript"))
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the position as text (the card in hand, the stock and
-        face-down counts, the whole frame: ``9D:2`` a pile's top card and height, ``##`` a
-        face-down top card, ``+`` an empty cell where the card may go); else ``None``."""
+        """With ``render_mode="ansi"``, the position as text, what the player sees (RULES.md
+        §6); else ``None``.  Two status lines (the card in hand or the end of the game; the
+        stock, the face-down count and its limit), then the whole frame, since each of its
+        cells is an action, 6 characters a column: a pile shows its top card and height
+        (``9D:2``), ``##`` a face-down top card, ``+`` an empty cell where the card in hand
+        may go, ``.`` one where it may not; the same marks as the prompt's drawing
+        (``foursquare play``), which draws only the region that matters.  No final newline.
+
+            >>> env = FoursquareEnv("three-square", render_mode="ansi")
+            >>> _ = env.reset(options={"deal": 1})
+            >>> for cell in ("c3", "d3", "c2"):
+            ...     _ = env.step(env.action_of(cell))
+            >>> print(env.render())
+            Card to place: 7H
+            Stock: 37   Face down: 0 (limit 2)
+                  a     b     c     d     e
+             1    .     .     +     .     .
+             2    .     +    7D:1   +     .
+             3    .     +    2D:1  3C:1   +
+             4    .     .     +     +     .
+             5    .     .     .     .     .
+        """
+        game = self._game
         if self.render_mode != "ansi":
             return None
-        if self._game is None:
+        if game is None:
             return "no game yet: call reset()"
-        return draw(self._game, self.frame)
+        if game.is_over:
+            lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
+        else:
+            lead = f"Card to place: {game.next_card}"
+        f = self.frame
+        lines = [
+            lead,
+            f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})",
+            ("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(f))).rstrip(),
+        ]
+        legal = set(game.legal_cells())
+        for r in range(f):
+            parts = [f"{r + 1:>2} "]
+            for cell in self._cells[r * f : (r + 1) * f]:
+                pile = game.pile(cell)
+                if pile is None:
+                    parts.append("   " + ("+" if cell in legal else ".") + "  ")
+                else:
+                    parts.append(f"  {str(pile.top) if pile.face_up else '##'}:{len(pile.cards)}")
+            lines.append("".join(parts).rstrip())
+        return "\n".join(lines)
 
 
 def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:

@@ -32,7 +32,7 @@ from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .frame import frame_of
-from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, windows
+from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, window
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
@@ -170,8 +170,7 @@ class Game:
         # of the frame before the first card; then a pile with room, or an empty
         # cell next to a pile.
         self._open = list(self._geo.inside)
-        self._windows = windows(rules.frame, rules.size)
-        self._window = self._windows[self._box]  # the cells the box allows
+        self._window = window(rules.frame, rules.size, self._box)  # the cells the box allows
         self._down = 0
         self._placed = 0
         self._status: Status = _PLAYING
@@ -587,7 +586,7 @@ class Game:
         if not (r0 <= r <= r1 and c0 <= col <= c1):
             box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
             self._box = box
-            self._window = self._windows[box]
+            self._window = window(self._geo.frame, self.rules.size, box)
         self._rows[r].append(c)
         self._cols[col].append(c)
         nb = self._nb

@@ -96,9 +96,10 @@ class Window(NamedTuple):
     indices: tuple[int, ...]
 
 
-class _Windows(dict[tuple[int, int, int, int], Window]):
-    """box -> :class:`Window` for one grid size, computed on first use: the cells of
-    the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
+@functools.cache
+def window(frame: int, size: int, box: tuple[int, int, int, int]) -> Window:
+    """The cells of a frame ``frame`` wide that a ``size``×``size`` grid may still cover
+    (RULES.md §3), made once for each box and shared by every game.
 
     A box is (top row, bottom row, left column, right column) of the piles, from 0;
     the piles already fit in ``size`` rows and columns.  Its window is the box, grown
@@ -107,30 +108,14 @@ class _Windows(dict[tuple[int, int, int, int], Window]):
     (when adjacent to a pile); one outside it would make the grid too large.  An
     empty box (top row below the bottom row: no piles) gives the whole frame.
     """
-
-    def __init__(self, frame: int, size: int) -> None:
-        super().__init__()
-        self.last = frame - 1
-        self.size = size
-
-    def __missing__(self, box: tuple[int, int, int, int]) -> Window:
-        r0, r1, c0, c1 = box
-        last, size = self.last, self.size
-        if r0 > r1:
-            r0, r1, c0, c1 = 0, last, 0, last
-        else:
-            if r1 - r0 + 1 < size:
-                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
-            if c1 - c0 + 1 < size:
-                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
-        window = self[box] = Window(frozenset(cells), tuple(map(int, cells)))
-        return window
-
-
-@functools.cache
-def windows(frame: int, size: int) -> dict[tuple[int, int, int, int], Window]:
-    """The window of each box for a ``size``×``size`` grid in a frame ``frame`` wide
-    (RULES.md §3), as a mapping filled on demand (:class:`_Windows`) that every game of
-    that frame and size shares."""
-    return _Windows(frame, size)
+    r0, r1, c0, c1 = box
+    last = frame - 1
+    if r0 > r1:
+        r0, r1, c0, c1 = 0, last, 0, last
+    else:
+        if r1 - r0 + 1 < size:
+            r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+        if c1 - c0 + 1 < size:
+            c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+    cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+    return Window(frozenset(cells), tuple(map(int, cells)))

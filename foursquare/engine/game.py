@@ -108,7 +108,6 @@ _new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.
 _Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
 #: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
 _PileSpec = tuple[Sequence[Card | str], bool]
-_text_order = CELL_NAMES.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
 @functools.cache
@@ -543,7 +542,7 @@ class Game:
         if len(flipped) > 1:
             if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
                 flipped = [f for f in flipped if f != c]
-            flipped.sort(key=_text_order)
+            flipped.sort(key=CELL_NAMES.__getitem__)  # cells as their names sort as text (RULES.md §9)
         # §5: only a full grid, too many face down or an empty stock can end the game
         # (no legal cell, point 4, needs a full grid too).
         down = self._down

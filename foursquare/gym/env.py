@@ -44,7 +44,6 @@ from ..engine.outcome import outcome_words
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
-from ..formats.transcript_write import transcript_text
 from ..solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, solve
 
 #: The observation: field name -> a fresh ``int8`` array.
@@ -433,7 +432,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
         :raises ResetNeededError: before the first reset.
         """
-        return transcript_text(self._going("transcript"))
+        return self._going("transcript").transcript()
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``, the position as text, what the player sees (RULES.md

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
-from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
+from .arguments import as_card, as_cell, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
 from .frame import frame_of
@@ -221,10 +221,14 @@ class Game:
         geo = game._geo
         on_grid: list[Card] = []
         where = "Game.from_position"
-        for name, spec in as_items(grid, where, "grid"):
+        if not isinstance(grid, Mapping):
+            raise wrong_argument(where, "grid", "a mapping (a dict)", grid)
+        for name, spec in grid.items():
             cell = as_cell(name, where, "each cell of grid")
             named = f"grid[{str(cell)!r}]"
-            cards, face_up = as_pair(spec, where, named)
+            if not (isinstance(spec, (tuple, list)) and len(spec) == 2):
+                raise wrong_argument(where, named, "a pair (cards bottom to top, top face up?)", spec)
+            cards, face_up = spec
             pile = [as_card(c, where, f"each card of {named}") for c in as_sequence(cards, where, f"{named}'s cards")]
             if not geo.inside[cell]:
                 raise PositionError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")

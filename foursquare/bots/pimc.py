@@ -111,9 +111,6 @@ class _Tally:
             bound = solution.max_score
             self.points += self.prior_score if bound is None else min(self.prior_score, bound)
 
-    def estimate(self) -> Estimate:
-        return Estimate(self.cell, self.wins / self.samples, self.points / self.samples, self.samples, self.unknown)
-
     def key(self, win_weight: float | None) -> tuple[float, ...]:
         """Best first: the share of wins then the mean score (``win_weight`` None), or
         the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
@@ -242,7 +239,7 @@ class ExpertBot(Bot):
             best_win = max(t.wins / t.samples for t in tallies)
             near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
-        return [t.estimate() for t in judged] + ranked[width:]
+        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[width:]
 
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing

@@ -111,9 +111,6 @@ class _Tally:
             bound = solution.max_score
             self.points += self.prior_score if bound is None else min(self.prior_score, bound)
 
-    def estimate(self) -> Estimate:
-        return Estimate(self.cell, self.wins / self.samples, self.points / self.samples, self.samples, self.unknown)
-
     def key(self, win_weight: float | None) -> tuple[float, ...]:
         """Best first: the share of wins then the mean score (``win_weight`` None), or
         the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
@@ -216,7 +213,13 @@ class ExpertBot(Bot):
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
         width = len(ranked) if o.width is None else o.width
-        tallies = self._tallies(view, ranked[:width])
+        # one tally per cell, each with the solver of the position after the card in hand goes there
+        assert view.next_card is not None
+        tallies = []
+        for i, e in enumerate(ranked[:width]):
+            game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
+            game.play(e.cell)
+            tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
         # the sampled orders (as ranks): the i-th a shuffle of the unseen cards sorted first, so the
         # same for every real order of the stock
         rng, unseen = random.Random(seed), sorted(view.unseen)
@@ -236,18 +239,7 @@ class ExpertBot(Bot):
             best_win = max(t.wins / t.samples for t in tallies)
             near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
-        return [t.estimate() for t in judged] + ranked[width:]
-
-    @staticmethod
-    def _tallies(view: PlayerView, ranked: list[Estimate]) -> list[_Tally]:
-        """One tally per cell, each with the solver of the position after the card in hand goes there."""
-        assert view.next_card is not None
-        tallies = []
-        for i, e in enumerate(ranked):
-            game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
-            game.play(e.cell)
-            tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
-        return tallies
+        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[width:]
 
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing

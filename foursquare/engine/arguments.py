@@ -18,8 +18,8 @@ The search loops of the bots and the solver call none of these: they pass
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, ItemsView, Iterable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from ..errors import ParseError, quote, wrong_argument
 from .cards import CARDS, Card
@@ -120,24 +120,3 @@ def as_sequence(value: Iterable[_T], where: str, name: str) -> Iterable[_T]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise wrong_argument(where, name, "a sequence (a list or a tuple)", value)
     return value
-
-
-def as_items(value: Mapping[Any, _T], where: str, name: str) -> ItemsView[Any, _T]:
-    """The items of ``value`` when it is a mapping (a ``dict``).
-
-    :raises ArgumentError: otherwise.
-    """
-    if type(value) is dict or isinstance(value, Mapping):
-        return value.items()
-    raise wrong_argument(where, name, "a mapping (a dict)", value)
-
-
-def as_pair(value: tuple[_T, bool], where: str, name: str) -> tuple[_T, bool]:
-    """``value`` when it is a pair (a tuple or list of two items), such as a pile's
-    (cards, face up?).
-
-    :raises ArgumentError: otherwise.
-    """
-    if isinstance(value, (tuple, list)) and len(value) == 2:
-        return value[0], value[1]
-    raise wrong_argument(where, name, "a pair (cards bottom to top, top face up?)", value)

@@ -1,4 +1,4 @@
-"""The tables of a frame in *compact* indexing: cell ``row * frame + column``.
+"""The tables of a frame: for the engine, and in *compact* indexing (cell ``row * frame + column``).
 
 The engine (:mod:`foursquare.engine.layout`) numbers a cell ``row * 16 + column``
 (:data:`~foursquare.engine.layout.STRIDE`), which leaves room for any frame.  The
@@ -7,6 +7,8 @@ compactly instead, ``0 .. frame * frame - 1``, so that a layout fits in the bits
 of one small ``int``.  :class:`Frame` holds the tables both need for one frame
 and one adjacency rule, made once (:func:`frame_tables`, :func:`frame_of`):
 
+- for the engine (:class:`~foursquare.engine.game.Game`), which engine cells lie in the
+  frame and the neighbours of each (RULES.md §3);
 - the way between a compact index and the engine's :class:`~foursquare.engine.layout.Cell`;
 - each index's row and column, its *line-mates* (the other cells of its row and of
   its column: the piles a placement may flip, RULES.md §4) and its neighbours
@@ -48,6 +50,11 @@ class Frame:
     :ivar nbrs: the neighbours of each index (RULES.md §3: a new pile goes next to one).
     :ivar to_cell: index -> engine :class:`~foursquare.engine.layout.Cell`.
     :ivar from_cell: engine cell (as an ``int``) -> index.
+    :ivar inside: ``inside[cell]`` for each engine cell (``row * 16 + column``): whether it
+        lies in the frame (the engine's tables are indexed by engine cells).
+    :ivar neighbours: ``neighbours[cell]`` for an engine cell of the frame: the engine cells
+        next to it, as plain ``int`` values (which index lists faster than cells do).
+    :ivar corner: the frame as a range of names, like ``a1-g7``.
     :ivar centre: the centre's index (for an odd frame, the centre cell; else the
         cell below and right of the centre).  A floating frame's first card may go
         there: it leaves the grid free to grow in every direction.
@@ -61,7 +68,7 @@ class Frame:
 
     __slots__ = (
         "frame", "adjacency", "ncells", "row", "col", "row_others", "col_others", "nbrs", "to_cell", "from_cell",
-        "centre", "row_mask", "col_mask", "nbr_mask", "rows_band", "cols_band", "every",
+        "inside", "neighbours", "corner", "centre", "row_mask", "col_mask", "nbr_mask", "rows_band", "cols_band", "every",
     )
 
     def __init__(self, frame: int, adjacency: Adjacency = Adjacency.EDGE) -> None:
@@ -80,6 +87,12 @@ class Frame:
         ]
         self.to_cell: list[Cell] = [CELLS[(i // f) * STRIDE + i % f] for i in cells]
         self.from_cell: dict[int, int] = {int(c): i for i, c in enumerate(self.to_cell)}
+        self.inside = [False] * (STRIDE * STRIDE)
+        self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
+        for i, cell in enumerate(self.to_cell):
+            self.inside[cell] = True
+            self.neighbours[cell] = tuple(int(self.to_cell[j]) for j in self.nbrs[i])
+        self.corner = f"a1-{self.to_cell[-1]}"
         self.centre = (f // 2) * f + f // 2
         self.row_mask: list[int] = [sum(1 << i for i in line) for line in self.row_others]
         self.col_mask: list[int] = [sum(1 << i for i in line) for line in self.col_others]

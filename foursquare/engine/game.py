@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import IllegalMoveError, ParseError, PositionError, wrong_argument
-from .arguments import as_card, as_cell, as_items, as_pair, as_sequence, check
+from .arguments import as_card, as_cell, as_sequence, check
 from .cards import Card
 from .deal import check_deal_number, deal_deck, ordered_deck
-from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, geometry
+from .frame import frame_of
+from .layout import CELL_NAMES, CELLS, STRIDE, Cell, Window, window
 from .outcome import Reason as Reason  # re-exported: the game's end, with the game
 from .outcome import Status as Status
 from .outcome import outcome_words
@@ -107,7 +108,6 @@ _new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.
 _Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
 #: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
 _PileSpec = tuple[Sequence[Card | str], bool]
-_text_order = CELL_NAMES.__getitem__  # sort key: cells as their names sort as text (RULES.md §9)
 
 
 @functools.cache
@@ -144,7 +144,7 @@ class Game:
         cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
         self._check_cards(cards, "the deck")  # so no more cards than the deck's
         self._deck: list[Card] = cards
-        self._geo = geometry(rules)
+        self._geo = frame_of(rules)
         self._n_cells = rules.size * rules.size
         self._cap = rules.pile_cap
         self._limit = rules.face_down_limit
@@ -169,8 +169,7 @@ class Game:
         # of the frame before the first card; then a pile with room, or an empty
         # cell next to a pile.
         self._open = list(self._geo.inside)
-        self._windows = self._geo.windows(rules.size)
-        self._window = self._windows[self._box]  # the cells the box allows
+        self._window = window(rules.frame, rules.size, self._box)  # the cells the box allows
         self._down = 0
         self._placed = 0
         self._status: Status = _PLAYING
@@ -222,10 +221,14 @@ class Game:
         geo = game._geo
         on_grid: list[Card] = []
         where = "Game.from_position"
-        for name, spec in as_items(grid, where, "grid"):
+        if not isinstance(grid, Mapping):
+            raise wrong_argument(where, "grid", "a mapping (a dict)", grid)
+        for name, spec in grid.items():
             cell = as_cell(name, where, "each cell of grid")
             named = f"grid[{str(cell)!r}]"
-            cards, face_up = as_pair(spec, where, named)
+            if not (isinstance(spec, (tuple, list)) and len(spec) == 2):
+                raise wrong_argument(where, named, "a pair (cards bottom to top, top face up?)", spec)
+            cards, face_up = spec
             pile = [as_card(c, where, f"each card of {named}") for c in as_sequence(cards, where, f"{named}'s cards")]
             if not geo.inside[cell]:
                 raise PositionError(f"cell {CELLS[cell]} is outside the frame ({geo.corner})")
@@ -246,7 +249,14 @@ class Game:
         r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
         if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
-        if game._npiles > 1 and not game._connected():
+        todo = [int(c) for c in game._piles][:1]  # RULES.md §3: the piles make one group of cells next to each other
+        seen = set(todo)
+        while todo:
+            for n in geo.neighbours[todo.pop()]:
+                if game._h[n] and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(seen) < game._npiles:
             raise PositionError("the piles are not connected")
         rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         cards = on_grid + rest
@@ -268,18 +278,6 @@ class Game:
             if c in seen:
                 raise PositionError(f"{what} holds {c} twice")
             seen.add(c)
-
-    def _connected(self) -> bool:
-        """Whether the piles form one group of cells next to each other (RULES.md §3)."""
-        cells = [c for c in self._geo.cells if self._h[c]]
-        seen: set[int] = {cells[0]}
-        todo: list[int] = [cells[0]]
-        while todo:
-            for n in self._geo.neighbours[todo.pop()]:
-                if self._h[n] and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen) == len(cells)
 
     def copy(self) -> Game:
         """An independent copy with the same position and history."""
@@ -548,7 +546,7 @@ class Game:
         if len(flipped) > 1:
             if self._self_flip and flipped.count(c) == 2:  # flipped with both lines: face up again
                 flipped = [f for f in flipped if f != c]
-            flipped.sort(key=_text_order)
+            flipped.sort(key=CELL_NAMES.__getitem__)  # cells as their names sort as text (RULES.md §9)
         # §5: only a full grid, too many face down or an empty stock can end the game
         # (no legal cell, point 4, needs a full grid too).
         down = self._down
@@ -591,7 +589,7 @@ class Game:
         if not (r0 <= r <= r1 and c0 <= col <= c1):
             box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
             self._box = box
-            self._window = self._windows[box]
+            self._window = window(self._geo.frame, self.rules.size, box)
         self._rows[r].append(c)
         self._cols[col].append(c)
         nb = self._nb

@@ -1,4 +1,5 @@
-"""Cells of the frame and the geometry tables the engine uses (RULES.md §3).
+"""Cells of the frame and the windows of cells a box of piles allows (RULES.md §3); the
+frame's other tables (which cells it holds, which touch) are :mod:`foursquare.engine.frame`'s.
 
 A cell is a :class:`Cell`, an ``int`` subclass equal to ``row * 16 + column``
 (both from 0), written column letter then row number: ``a1`` is the top left,
@@ -13,7 +14,6 @@ from typing import NamedTuple
 
 from ..errors import ParseError, quote
 from .cards import NotText
-from .rules import Adjacency, Rules
 
 STRIDE = 16  # cell = row * STRIDE + column; room for any frame up to 16 wide
 COLUMN_LETTERS = "abcdefghijklmnop"
@@ -96,49 +96,10 @@ class Window(NamedTuple):
     indices: tuple[int, ...]
 
 
-class Geometry:
-    """Precomputed tables of a frame: which cells exist and which touch.
-
-    :ivar frame: side of the square frame (7 in the standard game).
-    :ivar cells: the frame's cells in reading order (row by row, left to right).
-    :ivar inside: ``inside[cell]`` is true for a cell of the frame.
-    :ivar neighbours: ``neighbours[cell]``, the cells of the frame adjacent to it
-        (sharing an edge; also a corner under ``edge-or-corner`` adjacency).
-    """
-
-    def __init__(self, frame: int, diagonal: bool) -> None:
-        self.frame = frame
-        self.cells = [CELLS[r * STRIDE + c] for r in range(frame) for c in range(frame)]
-        self.inside = [False] * (STRIDE * STRIDE)
-        for cell in self.cells:
-            self.inside[cell] = True
-        steps = EDGE_STEPS + (CORNER_STEPS if diagonal else ())
-        self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
-        for cell in self.cells:
-            r, c = divmod(cell, STRIDE)
-            self.neighbours[cell] = tuple(
-                (r + dr) * STRIDE + c + dc for dr, dc in steps if 0 <= r + dr < frame and 0 <= c + dc < frame
-            )
-
-        self._windows: dict[int, _Windows] = {}
-
-    def windows(self, size: int) -> dict[tuple[int, int, int, int], Window]:
-        """The window of each box for a ``size``×``size`` grid (RULES.md §3), as a mapping
-        filled on demand (:class:`_Windows`)."""
-        found = self._windows.get(size)
-        if found is None:
-            found = self._windows[size] = _Windows(self, size)
-        return found
-
-    @property
-    def corner(self) -> str:
-        """The frame as a range of names, like ``a1-g7``."""
-        return f"a1-{CELL_NAMES[(self.frame - 1) * STRIDE + self.frame - 1]}"
-
-
-class _Windows(dict[tuple[int, int, int, int], Window]):
-    """box -> :class:`Window` for one grid size, computed on first use: the cells of
-    the frame that a ``size``×``size`` grid may still cover (RULES.md §3).
+@functools.cache
+def window(frame: int, size: int, box: tuple[int, int, int, int]) -> Window:
+    """The cells of a frame ``frame`` wide that a ``size``×``size`` grid may still cover
+    (RULES.md §3), made once for each box and shared by every game.
 
     A box is (top row, bottom row, left column, right column) of the piles, from 0;
     the piles already fit in ``size`` rows and columns.  Its window is the box, grown
@@ -147,32 +108,14 @@ class _Windows(dict[tuple[int, int, int, int], Window]):
     (when adjacent to a pile); one outside it would make the grid too large.  An
     empty box (top row below the bottom row: no piles) gives the whole frame.
     """
-
-    def __init__(self, geo: Geometry, size: int) -> None:
-        super().__init__()
-        self.last = geo.frame - 1
-        self.size = size
-
-    def __missing__(self, box: tuple[int, int, int, int]) -> Window:
-        r0, r1, c0, c1 = box
-        last, size = self.last, self.size
-        if r0 > r1:
-            r0, r1, c0, c1 = 0, last, 0, last
-        else:
-            if r1 - r0 + 1 < size:
-                r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
-            if c1 - c0 + 1 < size:
-                c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
-        cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
-        window = self[box] = Window(frozenset(cells), tuple(map(int, cells)))
-        return window
-
-
-@functools.cache
-def _geometry(frame: int, diagonal: bool) -> Geometry:
-    return Geometry(frame, diagonal)
-
-
-def geometry(rules: Rules) -> Geometry:
-    """The (shared, cached) :class:`Geometry` of a rule set's frame."""
-    return _geometry(rules.frame, rules.adjacency is Adjacency.EDGE_OR_CORNER)
+    r0, r1, c0, c1 = box
+    last = frame - 1
+    if r0 > r1:
+        r0, r1, c0, c1 = 0, last, 0, last
+    else:
+        if r1 - r0 + 1 < size:
+            r0, r1 = max(r0 - 1, 0), min(r1 + 1, last)
+        if c1 - c0 + 1 < size:
+            c0, c1 = max(c0 - 1, 0), min(c1 + 1, last)
+    cells = [CELLS[r * STRIDE + c] for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+    return Window(frozenset(cells), tuple(map(int, cells)))

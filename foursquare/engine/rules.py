@@ -192,18 +192,18 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
-def _preset(name: str, description: str, **changes: Any) -> None:
-    PRESETS[name] = dataclasses.replace(STANDARD, name=name, **changes)
-    DESCRIPTIONS[name] = description
-
-
-_preset("fixed-board", "a fixed 4x4 board at a1-d4 instead of a floating grid", layout=LayoutKind.FIXED)
-_preset("open-comparison", "the placed card is compared with every top card, face down too", comparison=Comparison.ALL)
-_preset("self-flip", "the placed card flips with its row or column", self_flip=True)
-_preset("diagonal", "a new pile may also go diagonally next to an existing one", adjacency=Adjacency.EDGE_OR_CORNER)
-_preset("ties-count", "an equal rank counts as higher or lower, so ties flip the line", ties=Ties.COUNT)
-_preset("five-square", "a 5x5 grid dealt from a 52-card deck (ranks A-K)", size=5, ranks=13)
-_preset("three-square", "a 3x3 grid with piles of at most 3 and at most 2 face down", size=3, pile_cap=3, face_down_limit=2)
+# The other presets: each one's name, what it changes in words, and the changes.
+for _name, _description, _changes in (
+    ("fixed-board", "a fixed 4x4 board at a1-d4 instead of a floating grid", {"layout": LayoutKind.FIXED}),
+    ("open-comparison", "the placed card is compared with every top card, face down too", {"comparison": Comparison.ALL}),
+    ("self-flip", "the placed card flips with its row or column", {"self_flip": True}),
+    ("diagonal", "a new pile may also go diagonally next to an existing one", {"adjacency": Adjacency.EDGE_OR_CORNER}),
+    ("ties-count", "an equal rank counts as higher or lower, so ties flip the line", {"ties": Ties.COUNT}),
+    ("five-square", "a 5x5 grid dealt from a 52-card deck (ranks A-K)", {"size": 5, "ranks": 13}),
+    ("three-square", "a 3x3 grid with piles of at most 3 and at most 2 face down", {"size": 3, "pile_cap": 3, "face_down_limit": 2}),
+):
+    PRESETS[_name] = dataclasses.replace(STANDARD, name=_name, **_changes)
+    DESCRIPTIONS[_name] = _description
 
 
 def get_rules(name: str) -> Rules:

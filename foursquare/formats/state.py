@@ -43,8 +43,9 @@ from typing import Any
 
 from ..engine.cards import Card
 from ..engine.deal import deal_deck, ordered_deck
+from ..engine.frame import frame_of
 from ..engine.game import Game, Status
-from ..engine.layout import Cell, geometry
+from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
@@ -272,7 +273,7 @@ class _StateReader:
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
         src = self.source
         self.cell_lines: dict[Cell, int] = {}
-        geo = geometry(self.rules)
+        geo = frame_of(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
         for key, value in node.entries.items():
             line = node.key_lines[key]

@@ -37,14 +37,14 @@ from numpy.typing import NDArray
 
 from ..engine.arguments import as_cell
 from ..engine.deal import MAX_DEAL, deal_deck
+from ..engine.frame import frame_of
 from ..engine.game import Game, Status
-from ..engine.layout import CELLS, STRIDE, Cell
+from ..engine.layout import COLUMN_LETTERS, Cell
+from ..engine.outcome import outcome_words
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
-from ..formats.transcript_write import transcript_text
 from ..solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, solve
-from .text import draw
 
 #: The observation: field name -> a fresh ``int8`` array.
 Observation = dict[str, NDArray[np.int8]]
@@ -194,15 +194,14 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if render_mode is not None:
             _choice(render_mode, "render_mode", ("ansi",))
         self.render_mode = render_mode
-        f = self.frame = self.rules.frame
-        n = f * f
+        self.frame = self.rules.frame
         self.observation_space = cast("spaces.Space[Observation]", observation_space(self.rules))
-        self.action_space = spaces.Discrete(n)
-        #: action -> cell, and cell number (``row * 16 + column``) -> action (-1 outside the frame).
-        self._cells: list[Cell] = [CELLS[(a // f) * STRIDE + a % f] for a in range(n)]
-        self._actions: list[int] = [-1] * (STRIDE * STRIDE)
-        for a, cell in enumerate(self._cells):
-            self._actions[cell] = a
+        #: action -> cell, and cell number (``row * 16 + column``) -> action: the frame's compact
+        #: indexing (an action is a compact index)
+        tables = frame_of(self.rules)
+        self.action_space = spaces.Discrete(tables.ncells)
+        self._cells: list[Cell] = tables.to_cell
+        self._actions: dict[int, int] = tables.from_cell
         self._game: Game | None = None
         #: how the episode ended (``lost``, ``won``, ``lost, illegal-action``), ``None`` while it goes
         #: on; the observation's figures are made by each reset
@@ -297,7 +296,16 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if self._ended is not None:
             raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({self._ended}): call reset() to start another")
         if not self._mask[a]:
-            return self._illegal(a, game)
+            if not self._loses:
+                raise IllegalActionError(
+                    f"FoursquareEnv.step: action {a} ({self._cells[a]}) is illegal: {game.why_illegal(self._cells[a])} "
+                    "(info['action_mask'] marks the legal actions)"
+                )
+            self._ended = f"lost, {ILLEGAL_ACTION}"
+            self._card = 0  # the game is over: no card in hand (the observation's table)
+            self._mask: NDArray[np.int8] = np.zeros(len(self._cells), np.int8)
+            info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
+            return self._observation(), 0.0, True, False, self._ending(info)
         record = game.play(self._cells[a])
         # the observation after it: the cell played, the cells flipped, the next card
         self._rank[a] = record.card >> 2
@@ -347,19 +355,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             raise ResetNeededError(f"FoursquareEnv.{method}: no game yet: call reset() first")
         return self._game
 
-    def _illegal(self, a: int, game: Game) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        cell = self._cells[a]
-        if not self._loses:
-            raise IllegalActionError(
-                f"FoursquareEnv.step: action {a} ({cell}) is illegal: {game.why_illegal(cell)} "
-                "(info['action_mask'] marks the legal actions)"
-            )
-        self._ended = f"lost, {ILLEGAL_ACTION}"
-        self._card = 0  # the game is over: no card in hand (the observation's table)
-        self._mask = np.zeros(len(self._cells), np.int8)
-        info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
-        return self._observation(), 0.0, True, False, self._ending(info)
-
     def _next_card(self, game: Game) -> None:
         """The card in hand taken out of the unseen cards, and the legal actions for it."""
         nxt = game.next_card
@@ -408,10 +403,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         except ParseError as error:
             text = str(error)
             raise ParseError(text if text.startswith("FoursquareEnv.") else f"FoursquareEnv.action_of: {text}") from None
-        a = self._actions[c]
-        if a < 0:
+        if c not in self._actions:
             raise InvalidActionError(f"FoursquareEnv.action_of: {c} is outside the frame (a1 to {self._cells[-1]})")
-        return a
+        return self._actions[c]
 
     @property
     def deal(self) -> int | None:
@@ -438,17 +432,57 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
         :raises ResetNeededError: before the first reset.
         """
-        return transcript_text(self._going("transcript"))
+        return self._going("transcript").transcript()
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the position as text (the card in hand, the stock and
-        face-down counts, the whole frame: ``9D:2`` a pile's top card and height, ``##`` a
-        face-down top card, ``+`` an empty cell where the card may go); else ``None``."""
+        """With ``render_mode="ansi"``, the position as text, what the player sees (RULES.md
+        §6); else ``None``.  Two status lines (the card in hand or the end of the game; the
+        stock, the face-down count and its limit), then the whole frame, since each of its
+        cells is an action, 6 characters a column: a pile shows its top card and height
+        (``9D:2``), ``##`` a face-down top card, ``+`` an empty cell where the card in hand
+        may go, ``.`` one where it may not; the same marks as the prompt's drawing
+        (``foursquare play``), which draws only the region that matters.  No final newline.
+
+            >>> env = FoursquareEnv("three-square", render_mode="ansi")
+            >>> _ = env.reset(options={"deal": 1})
+            >>> for cell in ("c3", "d3", "c2"):
+            ...     _ = env.step(env.action_of(cell))
+            >>> print(env.render())
+            Card to place: 7H
+            Stock: 37   Face down: 0 (limit 2)
+                  a     b     c     d     e
+             1    .     .     +     .     .
+             2    .     +    7D:1   +     .
+             3    .     +    2D:1  3C:1   +
+             4    .     .     +     +     .
+             5    .     .     .     .     .
+        """
+        game = self._game
         if self.render_mode != "ansi":
             return None
-        if self._game is None:
+        if game is None:
             return "no game yet: call reset()"
-        return draw(self._game, self.frame)
+        if game.is_over:
+            lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
+        else:
+            lead = f"Card to place: {game.next_card}"
+        f = self.frame
+        lines = [
+            lead,
+            f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})",
+            ("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(f))).rstrip(),
+        ]
+        legal = set(game.legal_cells())
+        for r in range(f):
+            parts = [f"{r + 1:>2} "]
+            for cell in self._cells[r * f : (r + 1) * f]:
+                pile = game.pile(cell)
+                if pile is None:
+                    parts.append("   " + ("+" if cell in legal else ".") + "  ")
+                else:
+                    parts.append(f"  {str(pile.top) if pile.face_up else '##'}:{len(pile.cards)}")
+            lines.append("".join(parts).rstrip())
+        return "\n".join(lines)
 
 
 def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:

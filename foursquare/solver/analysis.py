@@ -428,36 +428,26 @@ class GameJudge:
         limit = ANALYSIS_MAX_NODES if self.max_nodes is None else self.max_nodes
         first = max(1, int(limit * self.first_share))
         for i in range(len(played) + 1):
-            parent = self.sols[i - 1] if i else None
-            self._record(i, self._first(replay, parent, first))
+            parent = self.sols[i - 1] if i else None  # the verdict before the last move
+            if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,)):
+                # no search: _settle, below, draws the verdict from the parent's (no win after a
+                # position with none; along an optimal win's line, the rest of it)
+                sol = Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
+            else:
+                sol = solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score)
+            self._record(i, sol)
             if i < len(played):
                 self.estimates.append(self.estimator(replay) if self.estimator is not None else None)
                 replay.play(played[i].cell)
             self._settle(through=i)
             self._report()
-        if first < limit or self.max_nodes is None:
-            self._questions()  # it ends with every verdict settled, as the last position's pass does
-        self.complete = True
-        self._report()
-
-    def _first(self, game: Game, parent: Solution | None, first: int) -> Solution:
-        """The first pass's verdict on ``game``, bounded by ``parent``'s (the position
-        before its last move; ``None`` at the start)."""
-        if parent is not None and parent.status is NO_WIN:
-            return Solution(NO_WIN, None, (), 0, 0.0, None)  # a position with no win has no winning child
-        if parent is not None and parent.status is SOLVED and parent.moves and parent.moves[0] == game.moves[-1].cell:
-            return Solution(SOLVED, parent.score, parent.moves[1:], 0, 0.0, parent.score)  # the rest of an optimal win
-        bound = None if parent is None else parent.max_score
-        return solve(game, max_nodes=first, timeout=self.timeout, score_at_most=bound)
-
-    def _questions(self) -> None:
-        """Ask questions (:meth:`_question`) until every position is settled or has
-        used up its limit."""
-        while True:
+        # then ask questions (:meth:`_question`) until every position is settled or has used up
+        # its limit; it ends with every verdict settled, as the last position's pass does
+        while first < limit or self.max_nodes is None:
             self._settle()
             question = self._question()
             if question is None:
-                return
+                break
             i, score = question
             left_nodes = None if self.max_nodes is None else self.max_nodes - self.nodes[i]
             left_time = None if self.timeout is None else self.timeout - self.seconds[i]
@@ -469,6 +459,8 @@ class GameJudge:
                 self._spent[i] = True  # its limit ran out
             self._asked.add(question)
             self._report()
+        self.complete = True
+        self._report()
 
     def _question(self) -> tuple[int, int] | None:
         """The next question: ``(i, score)``, whether a win from position ``i`` scores
@@ -497,8 +489,9 @@ class GameJudge:
         if not runs:
             return None
         a, b, score = runs[-1]
-        known = self._known_win(b)
-        if known is not None and known[0] == score - 1 and (a - 1, score) not in self._asked:
+        # the best score of the first solved position after the run: a win from the run scoring it is known
+        known = next((s.score for s in self.sols[b + 1 :] if s is not None and s.status is SOLVED), None)
+        if known == score - 1 and (a - 1, score) not in self._asked:
             return a, score
         return (a + b + 1) // 2, score
 
@@ -531,17 +524,6 @@ class GameJudge:
         return found
 
     # ------------------------------------------------- what the positions prove
-
-    def _known_win(self, i: int) -> tuple[int, int] | None:
-        """``(score, j)``: the best score of the first solved position ``j`` after ``i``
-        (a win from ``i`` with that score is known: the moves played, then ``j``'s);
-        ``None`` when no later position is solved."""
-        for j in range(i + 1, len(self.sols)):
-            sol = self.sols[j]
-            if sol is not None and sol.status is SOLVED:
-                assert sol.score is not None
-                return sol.score, j
-        return None
 
     def _settle(self, through: int | None = None) -> None:
         """Settle with no search what the verdicts so far prove, over the positions up to

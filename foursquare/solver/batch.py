@@ -68,26 +68,11 @@ def solve_deals(
         raise wrong_argument("solve_deals", "deals", "a sequence of deal numbers (a list or a range)", deals)
     for deal in ((deals[0], deals[-1]) if deals else ()) if isinstance(deals, range) else deals:
         check_deal_number(deal)  # of a range, its ends
-    return _solve_deals(deals, rules, max_nodes, timeout, jobs, initializer, mapper)
-
-
-def _solve_deals(
-    deals: Sequence[int],
-    rules: Rules,
-    max_nodes: int | None,
-    timeout: float | None,
-    jobs: int,
-    initializer: Callable[[], None] | None,
-    mapper: Mapper | None,
-) -> Iterator[tuple[int, Solution]]:
-    """:func:`solve_deals` once its arguments are checked."""
     work = ((d, rules, max_nodes, timeout) for d in deals)
     if mapper is not None:
-        yield from mapper(_solve_one, work, _deal_name)
-        return
+        return mapper(_solve_one, work, _deal_name)
     if jobs <= 1 or len(deals) <= 1:
-        yield from map(_solve_one, work)
-        return
+        return map(_solve_one, work)
     from ..parallel import ordered_map
 
-    yield from ordered_map(_solve_one, work, min(jobs, len(deals)), initializer=initializer)
+    return ordered_map(_solve_one, work, min(jobs, len(deals)), initializer=initializer)

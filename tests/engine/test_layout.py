@@ -6,8 +6,9 @@ import pytest
 from helpers import play
 
 from foursquare.engine.deal import ordered_deck
+from foursquare.engine.frame import frame_of
 from foursquare.engine.game import Game
-from foursquare.engine.layout import CELLS, STRIDE, Cell, geometry
+from foursquare.engine.layout import CELLS, STRIDE, Cell
 from foursquare.engine.rules import STANDARD
 from foursquare.errors import IllegalMoveError, ParseError
 
@@ -47,15 +48,15 @@ def test_s3_cell_parse_rejects_non_strings(value):
 
 
 def test_s3_frame_is_7_by_7_in_reading_order():
-    geo = geometry(STANDARD)
+    geo = frame_of(STANDARD)
     assert geo.frame == 7
-    assert names(geo.cells) == FRAME_NAMES
+    assert names(geo.to_cell) == FRAME_NAMES
     assert geo.corner == "a1-g7"
     assert sum(geo.inside) == 49
 
 
 def test_s3_neighbours_share_an_edge():
-    geo = geometry(STANDARD)
+    geo = frame_of(STANDARD)
     assert sorted(names(CELLS[n] for n in geo.neighbours[Cell.parse("d4")])) == ["c4", "d3", "d5", "e4"]
     assert sorted(names(CELLS[n] for n in geo.neighbours[Cell.parse("a1")])) == ["a2", "b1"]
     assert sorted(names(CELLS[n] for n in geo.neighbours[Cell.parse("g4")])) == ["f4", "g3", "g5"]

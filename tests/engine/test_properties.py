@@ -17,14 +17,15 @@ from hypothesis import strategies as st
 
 from engine.test_perft import RefGame
 from foursquare.engine.deal import deal_deck
+from foursquare.engine.frame import frame_of
 from foursquare.engine.game import Game, Status
-from foursquare.engine.layout import CELLS, STRIDE, geometry
+from foursquare.engine.layout import CELLS, STRIDE
 from foursquare.engine.rules import STANDARD
 
 deals = st.integers(min_value=0, max_value=2**64 - 1)
 seeds = st.integers(min_value=0, max_value=2**32)
 SETTINGS = settings(max_examples=150, deadline=None)
-FRAME = geometry(STANDARD).cells
+FRAME = frame_of(STANDARD).to_cell
 
 
 def random_game(deal: int, seed: int, stop: int = 40) -> Game:

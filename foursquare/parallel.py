@@ -77,66 +77,40 @@ def ordered_map(
     :raises: whatever ``fn`` raised for a task, when that task's result is reached.
     """
     with _started(fn, initializer, jobs) as workers:
-        run: _Dispatch[R] = _Dispatch(iter(tasks), workers)
+        tasks = iter(tasks)
+        done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
+        handed = yielded = 0
+        lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
         while True:
-            run.hand_out()
-            if run.yielded in run.done:
-                ok, value = run.done.pop(run.yielded)
-                run.yielded += 1
+            idle = [worker for worker in workers if not worker.busy]  # each given the next task (BUFFER not yielded at most)
+            while idle and lost is None and handed - yielded < BUFFER and (task := next(tasks, _END)) is not _END:
+                try:
+                    idle.pop().give(handed, task)
+                except WorkerError as exc:
+                    lost = exc
+                handed += 1
+            busy = {worker.conn: worker for worker in workers if worker.busy}
+            if yielded in done:
+                ok, value = done.pop(yielded)
+                yielded += 1
                 if not ok:
                     raise value
                 yield value
-            elif run.lost is not None:  # the results finished in order are out; the ones still running are not awaited
-                raise run.lost
-            elif not run.busy():
+            elif lost is not None:  # the results finished in order are out; the ones still running are not awaited
+                raise lost
+            elif not busy:
                 return
             else:
-                run.collect()
-
-
-class _Dispatch(Generic[R]):
-    """The tasks of one :func:`ordered_map` on their way: handed to idle workers, their
-    results kept by task number until their turn comes."""
-
-    def __init__(self, tasks: Iterator[Any], workers: list[_Worker]) -> None:
-        self.tasks, self.workers = tasks, workers
-        self.done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
-        self.handed = self.yielded = 0
-        self.exhausted = False
-        self.lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
-
-    def busy(self) -> dict[Connection[Any, Any], _Worker]:
-        """The workers running a task, by their connections."""
-        return {worker.conn: worker for worker in self.workers if worker.busy}
-
-    def hand_out(self) -> None:
-        """Give the next tasks to the idle workers (at most :data:`BUFFER` handed out and not yielded)."""
-        idle = [worker for worker in self.workers if not worker.busy]
-        while idle and not self.exhausted and self.lost is None and self.handed - self.yielded < BUFFER:
-            task = next(self.tasks, _END)
-            if task is _END:
-                self.exhausted = True
-                return
-            try:
-                idle.pop().give(self.handed, task)
-            except WorkerError as exc:
-                self.lost = exc
-                return
-            self.handed += 1
-
-    def collect(self) -> None:
-        """Wait for results, and keep each at its task's number (a worker that died: :attr:`lost`)."""
-        busy = self.busy()
-        for conn in wait(list(busy)):
-            worker = busy[cast("Connection[Any, Any]", conn)]  # (wait gives back what it was given)
-            try:
-                self.done[worker.task] = (True, worker.result())
-            except Exception as exc:
-                if not worker.alive:
-                    self.lost = exc
-                    continue
-                self.done[worker.task] = (False, exc)  # the task's own error: raised at its place
-            worker.busy = False
+                for conn in wait(list(busy)):  # results kept at their task's number (a worker that died: lost)
+                    worker = busy[cast("Connection[Any, Any]", conn)]  # (wait gives back what it was given)
+                    try:
+                        done[worker.task] = (True, worker.result())
+                    except Exception as exc:
+                        if not worker.alive:
+                            lost = exc
+                            continue
+                        done[worker.task] = (False, exc)  # the task's own error: raised at its place
+                    worker.busy = False
 
 
 @contextlib.contextmanager

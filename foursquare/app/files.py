@@ -163,30 +163,15 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
 HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
 
 
-def is_standard_output(path: str) -> bool:
-    """Whether writing ``path`` means writing where standard output already goes:
-    the file of descriptor 1 itself, by device and inode (``/dev/stdout``,
-    ``/proc/self/fd/1``, or ``F`` while stdout is redirected to ``F``), so that what
-    is written to both would mix.  ``-`` is not asked about here (it names stdout by
-    name); a path that does not exist yet is not stdout; a character device that is
-    not a terminal (``/dev/null``) does not count, as nothing written there mixes."""
-    return _is_descriptor(path, 1)
-
-
-def is_standard_input(path: str) -> bool:
-    """Whether reading ``path`` means reading standard input itself: the file of
-    descriptor 0, by device and inode (``/dev/stdin``, ``/dev/fd/0``,
-    ``/proc/self/fd/0``, or ``F`` while stdin is redirected from ``F``), so that a
-    command whose stdin holds something else (``play``'s moves) would read it for an
-    option too.  ``-`` is not asked about here (it names stdin by name); a character
-    device that is not a terminal (``/dev/null``) does not count: it reads empty
-    every time, whoever reads it."""
-    return _is_descriptor(path, 0)
-
-
-def _is_descriptor(path: str, fd: int) -> bool:
-    """Whether ``path`` is the file open as descriptor ``fd`` (by device and inode),
-    a character device that is not a terminal excepted (``/dev/null``)."""
+def is_standard_stream(path: str, fd: int) -> bool:
+    """Whether ``path`` is the file open as descriptor ``fd`` (0: stdin, 1: stdout), by
+    device and inode: ``/dev/stdout``, ``/dev/fd/0``, ``/proc/self/fd/1``, or ``F`` while
+    the stream is redirected to or from ``F``, so that what is written to both would
+    mix, or a command whose stdin holds something else (``play``'s moves) would read it
+    for an option too.  ``-`` is not asked about here (it names the stream by name); a
+    path that does not exist yet is not the stream; a character device that is not a
+    terminal (``/dev/null``) does not count: nothing written there mixes, and it reads
+    empty every time, whoever reads it."""
     if path == "-" or "\0" in path:
         return False
     try:

@@ -85,21 +85,12 @@ INSTALL = "pip install 'foursquare-solitaire[dask]'"
 SCHEMES = ("tcp", "tls", "ws", "wss")
 
 
-@dataclass(frozen=True)
-class SchedulerAddress:
-    """A scheduler's address, checked by :func:`scheduler_address`: as it was given
-    (for messages) and in Dask's full form (to connect to)."""
-
-    given: str
-    full: str
-
-
-def scheduler_address(address: str) -> SchedulerAddress:
+def scheduler_address(address: str) -> str:
     """The scheduler's address, read by Dask's own address parsing (``distributed.comm``)
-    before any connection: check it once, then hand the value to :func:`connect`.
+    before any connection (a usage error comes before any work; :func:`connect` reads it so too).
 
     :param address: ``tcp://host:port`` (or ``tls://``, ``ws://``, ``wss://``; ``host:port`` means tcp).
-    :returns: the address as given and with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
+    :returns: the address in Dask's full form, with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
     :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
     :raises ArgumentError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
     """
@@ -116,10 +107,10 @@ def scheduler_address(address: str) -> SchedulerAddress:
         raise ArgumentError(f"{address!r} names no host; give tcp://HOST:PORT")
     if not 0 < port < 65536:
         raise ArgumentError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
-    return SchedulerAddress(address, str(full))
+    return str(full)
 
 
-def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS) -> Cluster:
+def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     """Connect to the Dask scheduler at ``address``.
 
     The whole handshake is bounded by ``timeout``: first a short exchange of our own
@@ -128,8 +119,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     gives :class:`WorkerError` in time rather than a hang or an error from inside
     ``distributed``; only then is the client made.
 
-    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), or
-        one already checked (:func:`scheduler_address`: not checked again).
+    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), as messages name it.
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
     :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
@@ -140,8 +130,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     import logging
 
     distributed = _distributed()
-    checked = address if isinstance(address, SchedulerAddress) else scheduler_address(address)
-    address, full = checked.given, checked.full
+    full = scheduler_address(address)
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
     # run, and its event loop (tornado's) a callback cut short by Ctrl-C, with a
     # traceback; the errors that matter reach the caller as WorkerError.

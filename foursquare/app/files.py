@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import AgreementError, HistoryStoreError, shown_name
+from ..errors import AgreementError, HistoryStoreError, quote, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -459,8 +459,9 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
     for option, path in inputs.items():
         if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
             continue  # no file, or a device or pipe: nothing there to overwrite
-        if same_file(output, path):
-            raise AgreementError.over_input(output_option, output, option, path)
+        if same_file(output, path):  # (``stdin``: the file read as standard input, whose name says nothing)
+            given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
+            raise AgreementError(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 
 
 def stdin_file() -> str | None:

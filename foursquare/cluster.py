@@ -317,12 +317,14 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
             while True:
                 run.look()
                 run.hand_out()
-                for ok, value, task, position in run.finished():
-                    if not ok:
-                        what = name(task) if name is not None else f"task {position}"
-                        text = str(value) if isinstance(value, FoursquareError) else f"{type(value).__name__}: {value}"
-                        raise WorkerError(f"{what}: {text}")
-                    yield value
+                while run.chunks and (outcome := run.chunks[0].outcome) is not None:  # the chunks done at the head, in order
+                    chunk = run.chunks.popleft()  # (let go once read)
+                    for number, (ok, value) in enumerate(outcome.results):
+                        if not ok:
+                            what = name(chunk.tasks[number]) if name is not None else f"task {chunk.first + number}"
+                            text = str(value) if isinstance(value, FoursquareError) else f"{type(value).__name__}: {value}"
+                            raise WorkerError(f"{what}: {text}")
+                        yield value
                 if not run.chunks and run.exhausted:
                     return
                 if run.chunks:
@@ -411,14 +413,6 @@ class _Run:
             self.handed += len(part)
             running += 1
             waiting += len(part)
-
-    def finished(self) -> Iterator[tuple[bool, Any, Any, int]]:
-        """The results of the chunks done at the head, in order: ``(ok, result or error,
-        task, its position)``, each chunk let go once read."""
-        while self.chunks and (outcome := self.chunks[0].outcome) is not None:
-            chunk = self.chunks.popleft()
-            for number, (ok, value) in enumerate(outcome.results):
-                yield ok, value, chunk.tasks[number], chunk.first + number
 
     def wait(self) -> None:
         """Wait a little for a chunk to finish, and take in the outcomes of those done."""

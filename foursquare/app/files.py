@@ -143,9 +143,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     kept: list[tuple[str, int, int]] = []
     files: list[tuple[str, str | int]] = [
         (f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"
-    ]
-    if stdin is not None:
-        files.append((stdin, 0))  # standard input, by its descriptor
+    ] + ([] if stdin is None else [(stdin, 0)])  # standard input, by its descriptor
     for what, file in files:
         with contextlib.suppress(OSError, ValueError):
             info = os.stat(file)

@@ -140,7 +140,7 @@ def in_background(
 def _started(
     fn: Callable[[Any], Any], initializer: Callable[[], None] | None, count: int, stream: bool = False
 ) -> Iterator[list[_Worker]]:
-    """``count`` workers, ended on leaving (:func:`_stop`).  Signals wait while the workers
+    """``count`` workers, ended on leaving.  Signals wait while the workers
     start: a worker takes them once its initializer has set its handlers, and this
     process inside the ``try`` whose ``finally`` stops the workers.  (Delivered
     earlier, they left workers that never ended.)"""
@@ -155,8 +155,19 @@ def _started(
         finally:
             _restore_signals(mask)
         yield workers
-    finally:
-        _stop(workers)
+    finally:  # idle workers told to end (at once), busy ones killed (their tasks no longer wanted), and any late one
+        for worker in workers:
+            if worker.busy:
+                worker.process.kill()
+            else:
+                with contextlib.suppress(OSError, ValueError):
+                    worker.conn.send(None)
+            worker.conn.close()
+        for worker in workers:
+            worker.process.join(STOP_SECONDS)
+            if worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join()
 
 
 class Stream(Generic[R]):
@@ -281,23 +292,6 @@ class _Worker:
             except ValueError:
                 how = f"was killed by signal {-code}"
         raise WorkerError(f"a worker process {how} before it finished its task")
-
-
-def _stop(workers: list[_Worker]) -> None:
-    """End every worker: idle ones when told (at once), busy ones killed (their
-    tasks are no longer wanted), and any that has not ended in time."""
-    for worker in workers:
-        if worker.busy:
-            worker.process.kill()
-        else:
-            with contextlib.suppress(OSError, ValueError):
-                worker.conn.send(None)
-        worker.conn.close()
-    for worker in workers:
-        worker.process.join(STOP_SECONDS)
-        if worker.process.exitcode is None:
-            worker.process.kill()
-            worker.process.join()
 
 
 def _work(

@@ -61,9 +61,8 @@ class FoursquareError(Exception):
         template = self.advice.value if words is None else words[self.advice]
         return f"{self.message}; {template.format(**self.facts)}"
 
-    def text(self, words: Mapping[Advice, str] | None = None) -> str:
-        """The whole error line, its advice in ``words`` (:meth:`worded`)."""
-        return self.worded(words)
+    #: The whole error line, its advice in ``words``: :meth:`worded` (a :class:`FormatError` puts its place first).
+    text = worded
 
     def __str__(self) -> str:
         return self.text()

@@ -263,7 +263,7 @@ def _not_history(path: str, why: str) -> str:
     )
 
 
-class HistoryStore:
+class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
     """The history file, open (:meth:`open`); a context manager that closes it.
 
     Every method that writes commits before it returns (one transaction each).
@@ -368,9 +368,6 @@ class HistoryStore:
     def close(self) -> None:
         """Close the file (what was written is committed already)."""
         self._db.close()
-
-    def __enter__(self) -> HistoryStore:
-        return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.close()

@@ -204,15 +204,12 @@ class Stream(Generic[R]):
 
     def _read(self) -> list[R]:
         """The next message: ``[item]``, or ``[]`` at the end."""
+        items: list[R] = []
         try:
-            kind, value = self._worker.result()
-        except Exception:  # the task's error, or the worker gone: no more to come
-            self._worker.busy = False
-            raise
-        if kind == "end":
-            self._worker.busy = False
-            return []
-        return [value]
+            items = self._worker.result()
+        finally:  # the end, the task's error, or the worker gone: no more to come
+            self._worker.busy = bool(items)
+        return items
 
 
 _END = object()
@@ -306,8 +303,8 @@ def _work(
     ignore Ctrl-C, run ``initializer``, take the signals held back; then tasks from
     ``conn`` until ``None`` or the end of the pipe, each reply sent as it is made:
     ``(True, result)``, or ``(False, exception)`` (``stream``: an :func:`in_background`
-    worker, its one task's items, each ``(True, ("item", item))``, then ``(True, ("end",
-    None))`` or the exception)."""
+    worker, its one task's items, each ``(True, [item])``, then ``(True, [])`` or the
+    exception)."""
     for other in inherited:
         other.close()
     parent = multiprocessing.parent_process()
@@ -323,8 +320,8 @@ def _work(
             try:
                 if stream:
                     for item in fn(job[0]):
-                        conn.send_bytes(_reply_bytes((True, ("item", item))))
-                reply = (True, ("end", None) if stream else fn(job[0]))
+                        conn.send_bytes(_reply_bytes((True, [item])))
+                reply = (True, [] if stream else fn(job[0]))
             except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
                 reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
             except Exception as exc:

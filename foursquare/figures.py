@@ -201,9 +201,7 @@ def human_seconds(s: float | None) -> str:
     if s is None:
         return "-"
     s = float(f"{s:.3g}")  # rounded first, so that 0.9996 ms reads '1.00 ms'
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if abs(s) >= scale or unit == "µs":
-            value = float(f"{s / scale:.3g}")
-            text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
-            return f"{text.rstrip('.')} {unit}"
-    raise AssertionError  # pragma: no cover
+    unit, scale = next(((unit, scale) for unit, scale in (("s", 1.0), ("ms", 1e-3)) if abs(s) >= scale), ("µs", 1e-6))
+    value = float(f"{s / scale:.3g}")
+    text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
+    return f"{text.rstrip('.')} {unit}"

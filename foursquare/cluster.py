@@ -329,8 +329,11 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
                     return
                 if run.chunks:
                     run.wait()
-        finally:
-            run.cancel()
+        finally:  # the chunks not done cancelled (the caller left the run)
+            left = [c.future for c in run.chunks if not c.future.done()]
+            if left:
+                with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
+                    self._client.cancel(left, force=True)
 
     def _lost(self, exc: Exception) -> str:
         if "cancelled" in str(exc).lower():
@@ -433,13 +436,6 @@ class _Run:
                 if outcome.results:
                     self.largest = max(self.largest, len(outcome.results))
                     self.per_task = outcome.seconds / len(outcome.results)
-
-    def cancel(self) -> None:
-        """Cancel the chunks not done (the caller left the run)."""
-        left = [c.future for c in self.chunks if not c.future.done()]
-        if left:
-            with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
-                self.cluster._client.cancel(left, force=True)
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
+from . import __version__
 from .errors import ArgumentError, FoursquareError, WorkerError
 
 T = TypeVar("T")
@@ -340,7 +341,7 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
             return f"lost the connection to the Dask scheduler at {self.address} (the tasks under way were cancelled)"
         return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
 
-    def _outcome(self, chunk: _Chunk, version: str) -> _Outcome:
+    def _outcome(self, chunk: _Chunk) -> _Outcome:
         """The outcome of a finished chunk, or :class:`WorkerError` for a chunk the cluster gave up."""
         try:
             outcome = chunk.future.result()
@@ -348,9 +349,9 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
             raise WorkerError(self._failure(chunk, exc)) from None
         if not isinstance(outcome, _Outcome):
             raise WorkerError(f"a worker of {self.address} gave back something other than results")
-        if outcome.version != version:
+        if outcome.version != __version__:
             raise WorkerError(
-                f"a worker of {self.address} runs foursquare {outcome.version}, this machine {version}: "
+                f"a worker of {self.address} runs foursquare {outcome.version}, this machine {__version__}: "
                 "install the same version everywhere (results may differ between versions)"
             )
         return outcome
@@ -372,13 +373,10 @@ class _Run:
     and what sizes the next chunk (module doc)."""
 
     def __init__(self, cluster: Cluster, fn: Callable[[Any], Any], tasks: Iterator[Any], word: str) -> None:
-        from . import __version__
-
         self.cluster = cluster
         self.fn = fn
         self.tasks = tasks
         self.prefix = f"foursquare-{word}-{uuid.uuid4().hex[:16]}"  # keys unique per run
-        self.version = __version__
         self.chunks: deque[_Chunk] = deque()
         self.handed = 0  # tasks handed out
         self.exhausted = False
@@ -432,7 +430,7 @@ class _Run:
                 raise WorkerError(self.cluster._lost(exc)) from None
         for chunk in self.chunks:
             if chunk.outcome is None and chunk.future.done():
-                chunk.outcome = outcome = self.cluster._outcome(chunk, self.version)
+                chunk.outcome = outcome = self.cluster._outcome(chunk)
                 if outcome.results:
                     self.largest = max(self.largest, len(outcome.results))
                     self.per_task = outcome.seconds / len(outcome.results)
@@ -441,8 +439,6 @@ class _Run:
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:
     """On a worker: ``fn`` over the tasks of one chunk, stopping at the first error
     (kept in its place, as a value that can be passed back)."""
-    from . import __version__
-
     results: list[tuple[bool, Any]] = []
     start = time.perf_counter()
     for task in tasks:

@@ -477,7 +477,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         :returns: the games added, those already in the history, and those repeated
             in ``games`` (each counted once, as the first reason it was left out).
         """
-        added = already = repeated = 0
+        already = repeated = 0
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         with self._db:  # committed, or rolled back on any error (none added)
@@ -492,8 +492,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
                 else:
                     given.add(key)
                     self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
-                    added += 1
-        return Imported(added, already, repeated)
+        return Imported(len(given), already, repeated)  # (each game given and added once)
 
     # ------------------------------------------------------------ reading
 

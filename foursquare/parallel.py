@@ -316,7 +316,6 @@ def _work(
     _restore_signals(mask)  # signals held back since the workers started may arrive now
     with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
         while (job := conn.recv()) is not None:
-            reply: tuple[bool, Any]
             try:
                 if stream:
                     for item in fn(job[0]):

@@ -416,18 +416,18 @@ class _Run:
             waiting += len(part)
 
     def wait(self) -> None:
-        """Wait a little for a chunk to finish, and take in the outcomes of those done."""
+        """Wait a little for a chunk to finish (the head is not done: :meth:`Cluster.map` read those that were),
+        and take in the outcomes of those done."""
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
         pending = [c.future for c in self.chunks if c.outcome is None]
-        if pending:
-            try:
-                with self.cluster._client.as_current():  # (wait finds its client so)
-                    wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
-            except TimeoutError:
-                return
-            except Exception as exc:  # the connection went
-                raise WorkerError(self.cluster._lost(exc)) from None
+        try:
+            with self.cluster._client.as_current():  # (wait finds its client so)
+                wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
+        except TimeoutError:
+            return
+        except Exception as exc:  # the connection went
+            raise WorkerError(self.cluster._lost(exc)) from None
         for chunk in self.chunks:
             if chunk.outcome is None and chunk.future.done():
                 chunk.outcome = outcome = self.cluster._outcome(chunk)

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, TypeVar
 
+from . import __version__
 from .errors import ArgumentError, FoursquareError, WorkerError
 
 T = TypeVar("T")
@@ -85,21 +86,12 @@ INSTALL = "pip install 'foursquare-solitaire[dask]'"
 SCHEMES = ("tcp", "tls", "ws", "wss")
 
 
-@dataclass(frozen=True)
-class SchedulerAddress:
-    """A scheduler's address, checked by :func:`scheduler_address`: as it was given
-    (for messages) and in Dask's full form (to connect to)."""
-
-    given: str
-    full: str
-
-
-def scheduler_address(address: str) -> SchedulerAddress:
+def scheduler_address(address: str) -> str:
     """The scheduler's address, read by Dask's own address parsing (``distributed.comm``)
-    before any connection: check it once, then hand the value to :func:`connect`.
+    before any connection (a usage error comes before any work; :func:`connect` reads it so too).
 
     :param address: ``tcp://host:port`` (or ``tls://``, ``ws://``, ``wss://``; ``host:port`` means tcp).
-    :returns: the address as given and with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
+    :returns: the address in Dask's full form, with its scheme (``127.0.0.1:8786`` gives ``tcp://127.0.0.1:8786``).
     :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
     :raises ArgumentError: when it names no scheme of :data:`SCHEMES`, no host, or no port 1-65535.
     """
@@ -116,10 +108,10 @@ def scheduler_address(address: str) -> SchedulerAddress:
         raise ArgumentError(f"{address!r} names no host; give tcp://HOST:PORT")
     if not 0 < port < 65536:
         raise ArgumentError(f"{address!r}: the port must be 1-65535, not {port}; give tcp://HOST:PORT")
-    return SchedulerAddress(address, str(full))
+    return str(full)
 
 
-def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS) -> Cluster:
+def connect(address: str, *, timeout: float = CONNECT_SECONDS) -> Cluster:
     """Connect to the Dask scheduler at ``address``.
 
     The whole handshake is bounded by ``timeout``: first a short exchange of our own
@@ -128,8 +120,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     gives :class:`WorkerError` in time rather than a hang or an error from inside
     ``distributed``; only then is the client made.
 
-    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), or
-        one already checked (:func:`scheduler_address`: not checked again).
+    :param address: the scheduler's address (``tcp://host:8786``; ``host:8786`` too), as messages name it.
     :param timeout: the most seconds to wait for it.
     :returns: a :class:`Cluster` (a context manager: leaving it closes the connection).
     :raises WorkerError: when ``distributed`` is not installed (:data:`INSTALL`).
@@ -140,8 +131,7 @@ def connect(address: str | SchedulerAddress, *, timeout: float = CONNECT_SECONDS
     import logging
 
     distributed = _distributed()
-    checked = address if isinstance(address, SchedulerAddress) else scheduler_address(address)
-    address, full = checked.given, checked.full
+    full = scheduler_address(address)
     # The client logs its reconnection attempts and the cancelled tasks of a stopped
     # run, and its event loop (tornado's) a callback cut short by Ctrl-C, with a
     # traceback; the errors that matter reach the caller as WorkerError.
@@ -328,25 +318,30 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
             while True:
                 run.look()
                 run.hand_out()
-                for ok, value, task, position in run.finished():
-                    if not ok:
-                        what = name(task) if name is not None else f"task {position}"
-                        text = str(value) if isinstance(value, FoursquareError) else f"{type(value).__name__}: {value}"
-                        raise WorkerError(f"{what}: {text}")
-                    yield value
+                while run.chunks and (outcome := run.chunks[0].outcome) is not None:  # the chunks done at the head, in order
+                    chunk = run.chunks.popleft()  # (let go once read)
+                    for number, (ok, value) in enumerate(outcome.results):
+                        if not ok:
+                            what = name(chunk.tasks[number]) if name is not None else f"task {chunk.first + number}"
+                            text = str(value) if isinstance(value, FoursquareError) else f"{type(value).__name__}: {value}"
+                            raise WorkerError(f"{what}: {text}")
+                        yield value
                 if not run.chunks and run.exhausted:
                     return
                 if run.chunks:
                     run.wait()
-        finally:
-            run.cancel()
+        finally:  # the chunks not done cancelled (the caller left the run)
+            left = [c.future for c in run.chunks if not c.future.done()]
+            if left:
+                with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
+                    self._client.cancel(left, force=True)
 
     def _lost(self, exc: Exception) -> str:
         if "cancelled" in str(exc).lower():
             return f"lost the connection to the Dask scheduler at {self.address} (the tasks under way were cancelled)"
         return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
 
-    def _outcome(self, chunk: _Chunk, version: str) -> _Outcome:
+    def _outcome(self, chunk: _Chunk) -> _Outcome:
         """The outcome of a finished chunk, or :class:`WorkerError` for a chunk the cluster gave up."""
         try:
             outcome = chunk.future.result()
@@ -354,9 +349,9 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
             raise WorkerError(self._failure(chunk, exc)) from None
         if not isinstance(outcome, _Outcome):
             raise WorkerError(f"a worker of {self.address} gave back something other than results")
-        if outcome.version != version:
+        if outcome.version != __version__:
             raise WorkerError(
-                f"a worker of {self.address} runs foursquare {outcome.version}, this machine {version}: "
+                f"a worker of {self.address} runs foursquare {outcome.version}, this machine {__version__}: "
                 "install the same version everywhere (results may differ between versions)"
             )
         return outcome
@@ -378,13 +373,10 @@ class _Run:
     and what sizes the next chunk (module doc)."""
 
     def __init__(self, cluster: Cluster, fn: Callable[[Any], Any], tasks: Iterator[Any], word: str) -> None:
-        from . import __version__
-
         self.cluster = cluster
         self.fn = fn
         self.tasks = tasks
         self.prefix = f"foursquare-{word}-{uuid.uuid4().hex[:16]}"  # keys unique per run
-        self.version = __version__
         self.chunks: deque[_Chunk] = deque()
         self.handed = 0  # tasks handed out
         self.exhausted = False
@@ -423,47 +415,30 @@ class _Run:
             running += 1
             waiting += len(part)
 
-    def finished(self) -> Iterator[tuple[bool, Any, Any, int]]:
-        """The results of the chunks done at the head, in order: ``(ok, result or error,
-        task, its position)``, each chunk let go once read."""
-        while self.chunks and (outcome := self.chunks[0].outcome) is not None:
-            chunk = self.chunks.popleft()
-            for number, (ok, value) in enumerate(outcome.results):
-                yield ok, value, chunk.tasks[number], chunk.first + number
-
     def wait(self) -> None:
-        """Wait a little for a chunk to finish, and take in the outcomes of those done."""
+        """Wait a little for a chunk to finish (the head is not done: :meth:`Cluster.map` read those that were),
+        and take in the outcomes of those done."""
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
         pending = [c.future for c in self.chunks if c.outcome is None]
-        if pending:
-            try:
-                with self.cluster._client.as_current():  # (wait finds its client so)
-                    wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
-            except TimeoutError:
-                return
-            except Exception as exc:  # the connection went
-                raise WorkerError(self.cluster._lost(exc)) from None
+        try:
+            with self.cluster._client.as_current():  # (wait finds its client so)
+                wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
+        except TimeoutError:
+            return
+        except Exception as exc:  # the connection went
+            raise WorkerError(self.cluster._lost(exc)) from None
         for chunk in self.chunks:
             if chunk.outcome is None and chunk.future.done():
-                chunk.outcome = outcome = self.cluster._outcome(chunk, self.version)
+                chunk.outcome = outcome = self.cluster._outcome(chunk)
                 if outcome.results:
                     self.largest = max(self.largest, len(outcome.results))
                     self.per_task = outcome.seconds / len(outcome.results)
-
-    def cancel(self) -> None:
-        """Cancel the chunks not done (the caller left the run)."""
-        left = [c.future for c in self.chunks if not c.future.done()]
-        if left:
-            with contextlib.suppress(Exception):  # (the scheduler gone: nothing runs for us there)
-                self.cluster._client.cancel(left, force=True)
 
 
 def _run_chunk(fn: Callable[[Any], Any], tasks: list[Any]) -> _Outcome:
     """On a worker: ``fn`` over the tasks of one chunk, stopping at the first error
     (kept in its place, as a value that can be passed back)."""
-    from . import __version__
-
     results: list[tuple[bool, Any]] = []
     start = time.perf_counter()
     for task in tasks:

@@ -61,9 +61,8 @@ class FoursquareError(Exception):
         template = self.advice.value if words is None else words[self.advice]
         return f"{self.message}; {template.format(**self.facts)}"
 
-    def text(self, words: Mapping[Advice, str] | None = None) -> str:
-        """The whole error line, its advice in ``words`` (:meth:`worded`)."""
-        return self.worded(words)
+    #: The whole error line, its advice in ``words``: :meth:`worded` (a :class:`FormatError` puts its place first).
+    text = worded
 
     def __str__(self) -> str:
         return self.text()
@@ -154,7 +153,8 @@ class FormatError(FoursquareError, ValueError):
 class AgreementError(FoursquareError, ValueError):
     """What a caller gave disagrees with a file: a deal, a card order, a rule set or a
     game number that the file contradicts (:meth:`with_file`), the settings of a file to
-    continue, or a file to write that is one of the files read (:meth:`over_input`).
+    continue, or a file to write that is one of the files read
+    (:func:`foursquare.app.files.refuse_output_over_input`).
     At the command line, a usage error."""
 
     @classmethod
@@ -165,14 +165,6 @@ class AgreementError(FoursquareError, ValueError):
         shown = "" if value is None else f" ({value})"
         message = f"{shown_name(source)} {own}; the {given} given{shown} disagrees"
         return cls(message, source=source, given=given, own=own, value=value)
-
-    @classmethod
-    def over_input(cls, output_option: str, output: str, option: str, path: str) -> "AgreementError":
-        """The file to write (``output``, named by ``output_option`` in the caller's
-        words) is the input ``path`` (named by ``option``; ``stdin``: the file is read as
-        standard input, whose name says nothing): writing it would overwrite it."""
-        given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
-        return cls(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 
 
 class HistoryStoreError(FoursquareError):
@@ -288,16 +280,8 @@ def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
     Every message that echoes input goes through this (or :func:`quote`), so a
     50 MB line gives a short error line.
     """
-    cut = _cut_short(text, limit)
-    return text if cut is None else f"{cut}…({len(text)} characters)"
-
-
-def _cut_short(text: str, limit: int) -> str | None:
-    """The first ``limit`` characters of ``text``, or ``None`` when the text is no longer
-    than they and the note of its length together (cutting it would not shorten it)."""
-    if len(text) <= limit + len(f"…({len(text)} characters)"):
-        return None
-    return text[:limit]
+    note = f"…({len(text)} characters)"
+    return text if len(text) <= limit + len(note) else text[:limit] + note
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
@@ -306,8 +290,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     (``repr`` of an int over 4300 digits would raise); anything else by its
     ``repr``, cut short.  Never raises."""
     if isinstance(value, str):
-        cut = _cut_short(value, limit)
-        text = repr(value) if cut is None else f"{cut!r}…({len(value)} characters)"
+        short = shorten(value, limit)  # the same text when cutting would not shorten it
+        text = repr(value) if short == value else repr(value[:limit]) + short[limit:]
         return text.replace(RUNNER_COMMAND, RUNNER_COMMAND_QUOTED)
     if isinstance(value, int) and not isinstance(value, bool):  # (converting an int of over 4300 digits raises)
         if value.bit_length() <= _NUMBER_DIGITS * 3:  # under about 36 digits: cheap and safe

@@ -81,23 +81,19 @@ def counts_interval(
     sd = 0.0
     if n > 1:
         squares = sum(value * value * times for value, times in counts.items())
+        # the square root of the variance, correctly rounded (as statistics.stdev gives it):
+        # rounded to an odd integer of 109 bits or more when inexact, then once to a float
         variance = Fraction(n * squares - total * total, n * (n - 1))
-        sd = _sqrt(variance)
+        top, bottom = variance.numerator, variance.denominator
+        q = (top.bit_length() - bottom.bit_length() - 109) // 2
+        if q >= 0:
+            bottom <<= 2 * q
+        else:
+            top <<= -2 * q
+        root = math.isqrt(top // bottom)
+        sd = math.ldexp(root | (root * root * bottom != top), q)
     half = Z95 * sd / math.sqrt(n)
     return mean, sd, (max(mean - half, low), min(mean + half, high))
-
-
-def _sqrt(value: Fraction) -> float:
-    """The square root of a fraction, correctly rounded (as :func:`statistics.stdev` gives
-    it): rounded to an odd integer of 109 bits or more when inexact, then once to a float."""
-    n, m = value.numerator, value.denominator
-    q = (n.bit_length() - m.bit_length() - 109) // 2
-    if q >= 0:
-        m <<= 2 * q
-    else:
-        n <<= -2 * q
-    root = math.isqrt(n // m)
-    return math.ldexp(root | (root * root * m != n), q)
 
 
 #: The distinct values :class:`Distribution` keeps exactly; past them it keeps buckets.
@@ -161,9 +157,9 @@ class Distribution:
             return None
         middle = [(self.count - 1) // 2, self.count // 2]  # the ranks of the middle values
         if self._exact is not None:
-            found = _at_ranks(sorted(self._exact.items()), middle)
-            return found[0] if middle[0] == middle[1] else (found[0] + found[1]) / 2
-        values = [_bucket_value(key, self._whole) for key in _at_ranks(sorted(self._buckets.items()), middle)]
+            values = _at_ranks(sorted(self._exact.items()), middle)
+        else:
+            values = [_bucket_value(key, self._whole) for key in _at_ranks(sorted(self._buckets.items()), middle)]
         return values[0] if middle[0] == middle[1] else (values[0] + values[1]) / 2
 
 
@@ -205,9 +201,7 @@ def human_seconds(s: float | None) -> str:
     if s is None:
         return "-"
     s = float(f"{s:.3g}")  # rounded first, so that 0.9996 ms reads '1.00 ms'
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if abs(s) >= scale or unit == "µs":
-            value = float(f"{s / scale:.3g}")
-            text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
-            return f"{text.rstrip('.')} {unit}"
-    raise AssertionError  # pragma: no cover
+    unit, scale = next(((unit, scale) for unit, scale in (("s", 1.0), ("ms", 1e-3)) if abs(s) >= scale), ("µs", 1e-6))
+    value = float(f"{s / scale:.3g}")
+    text = f"{value:#.3g}" if abs(value) < 100 else f"{value:.0f}"
+    return f"{text.rstrip('.')} {unit}"

@@ -77,66 +77,40 @@ def ordered_map(
     :raises: whatever ``fn`` raised for a task, when that task's result is reached.
     """
     with _started(fn, initializer, jobs) as workers:
-        run: _Dispatch[R] = _Dispatch(iter(tasks), workers)
+        tasks = iter(tasks)
+        done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
+        handed = yielded = 0
+        lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
         while True:
-            run.hand_out()
-            if run.yielded in run.done:
-                ok, value = run.done.pop(run.yielded)
-                run.yielded += 1
+            idle = [worker for worker in workers if not worker.busy]  # each given the next task (BUFFER not yielded at most)
+            while idle and lost is None and handed - yielded < BUFFER and (task := next(tasks, _END)) is not _END:
+                try:
+                    idle.pop().give(handed, task)
+                except WorkerError as exc:
+                    lost = exc
+                handed += 1
+            busy = {worker.conn: worker for worker in workers if worker.busy}
+            if yielded in done:
+                ok, value = done.pop(yielded)
+                yielded += 1
                 if not ok:
                     raise value
                 yield value
-            elif run.lost is not None:  # the results finished in order are out; the ones still running are not awaited
-                raise run.lost
-            elif not run.busy():
+            elif lost is not None:  # the results finished in order are out; the ones still running are not awaited
+                raise lost
+            elif not busy:
                 return
             else:
-                run.collect()
-
-
-class _Dispatch(Generic[R]):
-    """The tasks of one :func:`ordered_map` on their way: handed to idle workers, their
-    results kept by task number until their turn comes."""
-
-    def __init__(self, tasks: Iterator[Any], workers: list[_Worker]) -> None:
-        self.tasks, self.workers = tasks, workers
-        self.done: dict[int, tuple[bool, Any]] = {}  # task number -> (True, its result) or (False, the error it raised)
-        self.handed = self.yielded = 0
-        self.exhausted = False
-        self.lost: Exception | None = None  # a worker died (a WorkerError): stop as at Ctrl-C
-
-    def busy(self) -> dict[Connection[Any, Any], _Worker]:
-        """The workers running a task, by their connections."""
-        return {worker.conn: worker for worker in self.workers if worker.busy}
-
-    def hand_out(self) -> None:
-        """Give the next tasks to the idle workers (at most :data:`BUFFER` handed out and not yielded)."""
-        idle = [worker for worker in self.workers if not worker.busy]
-        while idle and not self.exhausted and self.lost is None and self.handed - self.yielded < BUFFER:
-            task = next(self.tasks, _END)
-            if task is _END:
-                self.exhausted = True
-                return
-            try:
-                idle.pop().give(self.handed, task)
-            except WorkerError as exc:
-                self.lost = exc
-                return
-            self.handed += 1
-
-    def collect(self) -> None:
-        """Wait for results, and keep each at its task's number (a worker that died: :attr:`lost`)."""
-        busy = self.busy()
-        for conn in wait(list(busy)):
-            worker = busy[cast("Connection[Any, Any]", conn)]  # (wait gives back what it was given)
-            try:
-                self.done[worker.task] = (True, worker.result())
-            except Exception as exc:
-                if not worker.alive:
-                    self.lost = exc
-                    continue
-                self.done[worker.task] = (False, exc)  # the task's own error: raised at its place
-            worker.busy = False
+                for conn in wait(list(busy)):  # results kept at their task's number (a worker that died: lost)
+                    worker = busy[cast("Connection[Any, Any]", conn)]  # (wait gives back what it was given)
+                    try:
+                        done[worker.task] = (True, worker.result())
+                    except Exception as exc:
+                        if not worker.alive:
+                            lost = exc
+                            continue
+                        done[worker.task] = (False, exc)  # the task's own error: raised at its place
+                    worker.busy = False
 
 
 @contextlib.contextmanager
@@ -166,7 +140,7 @@ def in_background(
 def _started(
     fn: Callable[[Any], Any], initializer: Callable[[], None] | None, count: int, stream: bool = False
 ) -> Iterator[list[_Worker]]:
-    """``count`` workers, ended on leaving (:func:`_stop`).  Signals wait while the workers
+    """``count`` workers, ended on leaving.  Signals wait while the workers
     start: a worker takes them once its initializer has set its handlers, and this
     process inside the ``try`` whose ``finally`` stops the workers.  (Delivered
     earlier, they left workers that never ended.)"""
@@ -181,8 +155,19 @@ def _started(
         finally:
             _restore_signals(mask)
         yield workers
-    finally:
-        _stop(workers)
+    finally:  # idle workers told to end (at once), busy ones killed (their tasks no longer wanted), and any late one
+        for worker in workers:
+            if worker.busy:
+                worker.process.kill()
+            else:
+                with contextlib.suppress(OSError, ValueError):
+                    worker.conn.send(None)
+            worker.conn.close()
+        for worker in workers:
+            worker.process.join(STOP_SECONDS)
+            if worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join()
 
 
 class Stream(Generic[R]):
@@ -219,15 +204,12 @@ class Stream(Generic[R]):
 
     def _read(self) -> list[R]:
         """The next message: ``[item]``, or ``[]`` at the end."""
+        items: list[R] = []
         try:
-            kind, value = self._worker.result()
-        except Exception:  # the task's error, or the worker gone: no more to come
-            self._worker.busy = False
-            raise
-        if kind == "end":
-            self._worker.busy = False
-            return []
-        return [value]
+            items = self._worker.result()
+        finally:  # the end, the task's error, or the worker gone: no more to come
+            self._worker.busy = bool(items)
+        return items
 
 
 _END = object()
@@ -309,23 +291,6 @@ class _Worker:
         raise WorkerError(f"a worker process {how} before it finished its task")
 
 
-def _stop(workers: list[_Worker]) -> None:
-    """End every worker: idle ones when told (at once), busy ones killed (their
-    tasks are no longer wanted), and any that has not ended in time."""
-    for worker in workers:
-        if worker.busy:
-            worker.process.kill()
-        else:
-            with contextlib.suppress(OSError, ValueError):
-                worker.conn.send(None)
-        worker.conn.close()
-    for worker in workers:
-        worker.process.join(STOP_SECONDS)
-        if worker.process.exitcode is None:
-            worker.process.kill()
-            worker.process.join()
-
-
 def _work(
     fn: Callable[[Any], Any],
     initializer: Callable[[], None] | None,
@@ -338,8 +303,8 @@ def _work(
     ignore Ctrl-C, run ``initializer``, take the signals held back; then tasks from
     ``conn`` until ``None`` or the end of the pipe, each reply sent as it is made:
     ``(True, result)``, or ``(False, exception)`` (``stream``: an :func:`in_background`
-    worker, its one task's items, each ``(True, ("item", item))``, then ``(True, ("end",
-    None))`` or the exception)."""
+    worker, its one task's items, each ``(True, [item])``, then ``(True, [])`` or the
+    exception)."""
     for other in inherited:
         other.close()
     parent = multiprocessing.parent_process()
@@ -351,12 +316,11 @@ def _work(
     _restore_signals(mask)  # signals held back since the workers started may arrive now
     with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
         while (job := conn.recv()) is not None:
-            reply: tuple[bool, Any]
             try:
                 if stream:
                     for item in fn(job[0]):
-                        conn.send_bytes(_reply_bytes((True, ("item", item))))
-                reply = (True, ("end", None) if stream else fn(job[0]))
+                        conn.send_bytes(_reply_bytes((True, [item])))
+                reply = (True, [] if stream else fn(job[0]))
             except (MemoryError, SystemError):  # out of memory (SystemError: an allocation failed in C code)
                 reply = (False, MemoryError())  # sent once the task's memory is let go with its traceback
             except Exception as exc:

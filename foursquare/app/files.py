@@ -41,7 +41,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import AgreementError, HistoryStoreError, shown_name
+from ..errors import AgreementError, HistoryStoreError, quote, shown_name
 
 #: The words for a file held by another writer.
 IN_USE = "in use: another foursquare command is writing it (one writer at a time); wait for it to end, or write another file"
@@ -143,9 +143,7 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     kept: list[tuple[str, int, int]] = []
     files: list[tuple[str, str | int]] = [
         (f"the file given as {option} {shown_name(path)}", path) for option, path in inputs.items() if path and path != "-"
-    ]
-    if stdin is not None:
-        files.append((stdin, 0))  # standard input, by its descriptor
+    ] + ([] if stdin is None else [(stdin, 0)])  # standard input, by its descriptor
     for what, file in files:
         with contextlib.suppress(OSError, ValueError):
             info = os.stat(file)
@@ -163,30 +161,15 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
 HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
 
 
-def is_standard_output(path: str) -> bool:
-    """Whether writing ``path`` means writing where standard output already goes:
-    the file of descriptor 1 itself, by device and inode (``/dev/stdout``,
-    ``/proc/self/fd/1``, or ``F`` while stdout is redirected to ``F``), so that what
-    is written to both would mix.  ``-`` is not asked about here (it names stdout by
-    name); a path that does not exist yet is not stdout; a character device that is
-    not a terminal (``/dev/null``) does not count, as nothing written there mixes."""
-    return _is_descriptor(path, 1)
-
-
-def is_standard_input(path: str) -> bool:
-    """Whether reading ``path`` means reading standard input itself: the file of
-    descriptor 0, by device and inode (``/dev/stdin``, ``/dev/fd/0``,
-    ``/proc/self/fd/0``, or ``F`` while stdin is redirected from ``F``), so that a
-    command whose stdin holds something else (``play``'s moves) would read it for an
-    option too.  ``-`` is not asked about here (it names stdin by name); a character
-    device that is not a terminal (``/dev/null``) does not count: it reads empty
-    every time, whoever reads it."""
-    return _is_descriptor(path, 0)
-
-
-def _is_descriptor(path: str, fd: int) -> bool:
-    """Whether ``path`` is the file open as descriptor ``fd`` (by device and inode),
-    a character device that is not a terminal excepted (``/dev/null``)."""
+def is_standard_stream(path: str, fd: int) -> bool:
+    """Whether ``path`` is the file open as descriptor ``fd`` (0: stdin, 1: stdout), by
+    device and inode: ``/dev/stdout``, ``/dev/fd/0``, ``/proc/self/fd/1``, or ``F`` while
+    the stream is redirected to or from ``F``, so that what is written to both would
+    mix, or a command whose stdin holds something else (``play``'s moves) would read it
+    for an option too.  ``-`` is not asked about here (it names the stream by name); a
+    path that does not exist yet is not the stream; a character device that is not a
+    terminal (``/dev/null``) does not count: nothing written there mixes, and it reads
+    empty every time, whoever reads it."""
     if path == "-" or "\0" in path:
         return False
     try:
@@ -474,8 +457,9 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
     for option, path in inputs.items():
         if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
             continue  # no file, or a device or pipe: nothing there to overwrite
-        if same_file(output, path):
-            raise AgreementError.over_input(output_option, output, option, path)
+        if same_file(output, path):  # (``stdin``: the file read as standard input, whose name says nothing)
+            given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
+            raise AgreementError(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 
 
 def stdin_file() -> str | None:

@@ -30,7 +30,7 @@ from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
 
 if TYPE_CHECKING:
-    from ..cluster import Cluster, SchedulerAddress
+    from ..cluster import Cluster
     from ..engine.rules import Rules
 
 #: The CSV's line end (the csv module's).
@@ -67,11 +67,11 @@ def limit_text(value: float | int | None) -> str:
 @dataclass(frozen=True)
 class Workers:
     """Where a sweep's tasks run: ``jobs`` worker processes of this machine, or the
-    Dask cluster whose scheduler is at ``scheduler`` (its address checked once, by
-    :meth:`at`)."""
+    Dask cluster whose scheduler is at ``scheduler`` (its address checked by :meth:`at`,
+    before any work)."""
 
     jobs: int = 1
-    scheduler: SchedulerAddress | None = None
+    scheduler: str | None = None
 
     @classmethod
     def at(cls, jobs: int, scheduler: str | None) -> Workers:
@@ -83,7 +83,9 @@ class Workers:
         """
         from ..cluster import scheduler_address
 
-        return cls(jobs, None if scheduler is None else scheduler_address(scheduler))
+        if scheduler is not None:
+            scheduler_address(scheduler)
+        return cls(jobs, scheduler)
 
     def connect(self) -> Cluster | None:
         """The cluster, connected (``None``: the tasks run here).

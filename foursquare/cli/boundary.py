@@ -21,7 +21,7 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
-from ..app.files import READ_ONLY, claim, is_read_only, is_standard_output, os_error_words
+from ..app.files import READ_ONLY, claim, is_read_only, is_standard_stream, os_error_words
 from ..errors import Advice, AgreementError, FoursquareError, shorten, shown_name
 from .signals import EXIT_INTERRUPTED, Terminated, catch_sigterm, restore_handlers
 from .streams import ensure_stdin, guard_stdout, quiet_broken_pipe
@@ -56,11 +56,11 @@ def check_output_file(path: str | None, force: bool) -> None:
 
 def refuse_standard_output(option: str, path: str | None, also: str, instead: str = "") -> None:
     """A usage error (status 2) when ``path``, given to ``option``, is standard output
-    itself (:func:`~foursquare.app.files.is_standard_output`: ``/dev/stdout``, or
+    itself (:func:`~foursquare.app.files.is_standard_stream`: ``/dev/stdout``, or
     ``F`` while stdout is redirected to ``F``): what ``also`` writes to stdout would
     mix with it, as ``-`` is refused where it would.  ``instead``: what to do, for the
     message."""
-    if path is None or not is_standard_output(path):
+    if path is None or not is_standard_stream(path, 1):
         return
     name = shown_name(path)
     raise click.UsageError(

@@ -29,8 +29,7 @@ from ..app.files import (
     LockedFile,
     claim,
     files_read,
-    is_standard_input,
-    is_standard_output,
+    is_standard_stream,
     os_error_words,
     refuse_output_over_input,
     stdin_file,
@@ -152,14 +151,14 @@ def play(**given: Any) -> None:
             continue
         if path == "-":
             raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
-        if is_standard_input(path):
+        if is_standard_stream(path, 0):
             raise click.BadParameter(
                 f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
                 param_hint=f"'--{option}'",
             )
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
-    if record is not None and is_standard_output(record):  # /dev/stdout, or F while stdout goes to F
+    if record is not None and is_standard_stream(record, 1):  # /dev/stdout, or F while stdout goes to F
         raise click.BadParameter(
             f"{shown_name(record)} is standard output, where the game is shown; the recording is written to a file"
             " of its own: give another name",

@@ -99,17 +99,6 @@ class GameRecorder:
             self._moves_before = record.moves  # a state keeps no moves: their count goes on
         return record
 
-    def kept(self) -> Game:
-        """The game the history keeps: the session's game, or, when it continues a
-        row kept as a transcript from a position without its moves, that row's game
-        with the session's moves after it (the same cards: it stood where the session started)."""
-        if self._base is None:
-            return self.game
-        game = self._base.copy()
-        for move in self.game.moves:
-            game.play(move.cell, move.card)
-        return game
-
     @property
     def active(self) -> bool:
         """Whether the game goes into the history (the file is not refused)."""
@@ -139,7 +128,13 @@ class GameRecorder:
                 return False
             assert self.store is not None
             hints += self._hints_before
-            game = self.kept()
+            # the game the history keeps: the session's, or, when it continues a row kept as a transcript from
+            # a position without its moves, that row's game with the session's moves after it (the same cards)
+            game = self.game
+            if self._base is not None:
+                game = self._base.copy()
+                for move in self.game.moves:
+                    game.play(move.cell, move.card)
             if self.row is None:
                 self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost, ended=ended)
             else:

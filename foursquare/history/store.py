@@ -111,7 +111,7 @@ class Imported(NamedTuple):
 
 @dataclass(frozen=True)
 class Export:
-    """What :meth:`HistoryStore.exported` found in the history (:func:`~foursquare.history.transcripts.export_games`).
+    """What :func:`export_games` found in the history.
 
     :ivar games: the games kept as transcripts, oldest first.
     :ivar stream: their transcript stream (one document a game), checked.
@@ -153,20 +153,6 @@ def position_of(game: Game) -> tuple[object, ...]:
     return (game.rules, tuple(game.grid.items()), game.deck[game.placed :], game.stock_count, game.status)
 
 
-def game_of(record: GameRecord) -> Game | None:
-    """The game a row keeps (its transcript replayed, or its state set up), or
-    ``None`` when its record does not read (a damaged row: ``history export`` names it)."""
-    from ..formats.state import read_state
-    from ..formats.transcript import load_game
-
-    try:
-        if record.kind is Kind.TRANSCRIPT:
-            return load_game(record.record, f"row {record.id}")
-        return read_state(record.record, f"row {record.id}")
-    except FoursquareError:
-        return None
-
-
 def _check_file(path: str, *, create: bool) -> bool:
     """Whether the history file is there, after refusing what cannot be used: the
     history's name taken by something that is not a file (a directory, a FIFO, a
@@ -196,8 +182,9 @@ def _check_file(path: str, *, create: bool) -> bool:
         if refusal is None:
             return False
         why = f"the folder {shown_name(folder)} takes no new files (the system says: {refusal.strerror or refusal})"
-    except NotADirectoryError:
-        why = _not_a_folder(path)
+    except NotADirectoryError:  # the first folder on its way that is not one, from the root down
+        files = [way for way in reversed(pathlib.Path(os.path.abspath(path)).parents) if os.path.lexists(way) and not os.path.isdir(way)]
+        why = f"{shown_name(str(files[0]))} is a file, not a folder" if files else os.strerror(errno.ENOTDIR)
     except OSError as exc:
         why = exc.strerror or str(exc)
     else:
@@ -269,14 +256,6 @@ def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
     return HistoryStoreError(f"{shown_name(path)}: cannot read the history: {error_words(exc)}")
 
 
-def _not_a_folder(path: str) -> str:
-    """Why ``path`` cannot be reached for ``ENOTDIR``: the first folder on its way that is not one."""
-    for way in reversed(pathlib.Path(os.path.abspath(path)).parents):  # from the root down
-        if os.path.lexists(way) and not os.path.isdir(way):
-            return f"{shown_name(str(way))} is a file, not a folder"
-    return os.strerror(errno.ENOTDIR)
-
-
 def _not_history(path: str, why: str) -> str:
     return (
         f"{shown_name(path)}: not a foursquare history ({why}); it is left as it is:"
@@ -284,7 +263,7 @@ def _not_history(path: str, why: str) -> str:
     )
 
 
-class HistoryStore:
+class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
     """The history file, open (:meth:`open`); a context manager that closes it.
 
     Every method that writes commits before it returns (one transaction each).
@@ -317,35 +296,36 @@ class HistoryStore:
         Without ``create`` nothing is written, and a history in a read-only folder
         or on a read-only file system is read as it is (:func:`_reader`).
         """
-        if not _check_file(path, create=create) and not create:
-            return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
-        if create:
-            try:
-                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            except OSError as exc:
-                raise HistoryStoreError(f"{shown_name(path)}: cannot make its folder: {exc.strerror or exc}") from None
-        try:
-            db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
-        except sqlite3.OperationalError as exc:
-            raise _unreadable(path, exc) from exc
-        store = cls(path, db)
-        try:
-            version = store._check()
+        if _check_file(path, create=create) or create:
             if create:
-                store._prepare(version)
-        except BaseException as exc:
-            db.close()
-            if isinstance(exc, sqlite3.OperationalError) and not create:
+                try:
+                    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                except OSError as exc:
+                    raise HistoryStoreError(f"{shown_name(path)}: cannot make its folder: {exc.strerror or exc}") from None
+            try:
+                db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None) if create else _reader(path)
+            except sqlite3.OperationalError as exc:
                 raise _unreadable(path, exc) from exc
-            raise
-        if version == 0 and not create:  # an empty SQLite file: an empty history, the file left as it is
-            db.close()
-            return cls(path, sqlite3.connect(":memory:", isolation_level=None))._created()
-        return store
-
-    def _created(self) -> HistoryStore:
-        self._db.executescript(_SCHEMA)
-        return self
+            store = cls(path, db)
+            try:
+                version = store._check()
+                if create:  # ready for writers: WAL mode, and the table when it is new
+                    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                        db.execute("PRAGMA journal_mode = WAL")
+                    db.execute("PRAGMA synchronous = NORMAL")
+                    if version == 0:  # one transaction (a failed one is rolled back as the file is closed)
+                        db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            except BaseException as exc:
+                db.close()
+                if isinstance(exc, sqlite3.OperationalError) and not create:
+                    raise _unreadable(path, exc) from exc
+                raise
+            if version or create:
+                return store
+            db.close()  # an empty SQLite file: an empty history, the file left as it is
+        empty = cls(path, sqlite3.connect(":memory:", isolation_level=None))  # a missing file: an empty history
+        empty._db.executescript(_SCHEMA)
+        return empty
 
     def _check(self) -> int:
         """The schema version, after the checks of the file's soundness (nothing written).
@@ -385,23 +365,9 @@ class HistoryStore:
                 )
         return version
 
-    def _prepare(self, version: int) -> None:
-        """Make the file ready for writers: WAL mode, and the table when it is new.
-
-        :raises sqlite3.OperationalError: when it cannot be written now (locked, read-only, full).
-        """
-        if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        if version == 0:  # one transaction (a failed one is rolled back as the file is closed)
-            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-
     def close(self) -> None:
         """Close the file (what was written is committed already)."""
         self._db.close()
-
-    def __enter__(self) -> HistoryStore:
-        return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
@@ -490,10 +456,16 @@ class HistoryStore:
             " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
             (game.rules.label, game.placed, _deal(game), _deal(game)),
         )
+        from ..formats.state import read_state
+        from ..formats.transcript import load_game
+
         where = position_of(game)
         for record in list(rows):
-            kept = game_of(record)
-            if kept is not None and position_of(kept) == where:
+            try:  # a record that does not read (a damaged row: ``history export`` names it) stands nowhere
+                kept = (load_game if record.kind is Kind.TRANSCRIPT else read_state)(record.record, f"row {record.id}")
+            except FoursquareError:
+                continue
+            if position_of(kept) == where:
                 return record, kept
         return None
 
@@ -505,7 +477,7 @@ class HistoryStore:
         :returns: the games added, those already in the history, and those repeated
             in ``games`` (each counted once, as the first reason it was left out).
         """
-        added = already = repeated = 0
+        already = repeated = 0
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         with self._db:  # committed, or rolled back on any error (none added)
@@ -520,8 +492,7 @@ class HistoryStore:
                 else:
                     given.add(key)
                     self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
-                    added += 1
-        return Imported(added, already, repeated)
+        return Imported(len(given), already, repeated)  # (each game given and added once)
 
     # ------------------------------------------------------------ reading
 
@@ -564,43 +535,6 @@ class HistoryStore:
         :raises HistoryStoreError: as :meth:`records`.
         """
         return sum(1 for _ in self)
-
-    def exported(self) -> Export:
-        """The games kept as transcripts, oldest first, their transcript stream
-        (FORMATS.md "Transcripts") and the count of those left out (kept as states),
-        all of one read; the stream checked as ``validate`` checks a file: each
-        game is one document that replays to the game of its row (its digest).
-
-        :raises HistoryStoreError: (``refused``) naming the row whose record is not its game's
-            transcript (nothing is to be written), or as :meth:`records`.
-        """
-        from ..formats.transcript import iter_validate, load_game
-
-        records = list(self)  # one read: the games and those left out of the same moment
-        games = [r for r in records if r.kind is Kind.TRANSCRIPT]
-        stream = "---\n".join(r.record for r in games)
-        reports = list(iter_validate(stream, self.path)) if games else []
-        if len(reports) == len(games) and all(
-            record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest
-            for report, record in zip(reports, games, strict=True)
-        ):
-            return Export(games, stream, len(records) - len(games))
-        for record in games:  # which row: each record read alone
-            try:
-                game = load_game(record.record, "row")
-            except FormatError as exc:
-                why = f"its transcript does not read: line {exc.line}: {exc.message}"
-            except FoursquareError as exc:
-                why = f"its transcript does not read: {exc}"
-            else:
-                if not record.record.endswith("\n"):
-                    why = "its transcript does not end with a line end"
-                elif digest(game) != record.digest:
-                    why = "its transcript is not the game of its row"
-                else:
-                    continue
-            raise HistoryStoreError(_not_history(self.path, f"damaged: row {record.id}: {why}"), refused=True)
-        raise HistoryStoreError(_not_history(self.path, "damaged: its transcripts do not make one stream"), refused=True)
 
 
 def read_records(path: str) -> list[GameRecord]:
@@ -660,3 +594,42 @@ _GLOSSES = (
     (("readonly", "read-only"), ("SQLITE_READONLY",), "the file or its folder is read-only"),
     ((), ("SQLITE_CANTOPEN",), "SQLite cannot open it, or make its files beside it: is its folder read-only?"),
 )
+
+
+def export_games(path: str) -> Export:
+    """The games of the history at ``path`` kept as transcripts (what ``history
+    export`` writes), oldest first, their transcript stream (FORMATS.md
+    "Transcripts") and the count of those left out (kept as states), all of one
+    read; the stream checked as ``validate`` checks a file: each game is one
+    document that replays to the game of its row (its digest).
+
+    :raises HistoryStoreError: (``refused``) naming the row whose record is not its game's
+        transcript (nothing is to be written), or as :func:`read_records`.
+    """
+    from ..formats.transcript import iter_validate, load_game
+
+    records = read_records(path)  # one read: the games and those left out of the same moment
+    games = [r for r in records if r.kind is Kind.TRANSCRIPT]
+    stream = "---\n".join(r.record for r in games)
+    reports = list(iter_validate(stream, path)) if games else []
+    if len(reports) == len(games) and all(
+        record.record.endswith("\n") and report.valid and report.game is not None and digest(report.game) == record.digest
+        for report, record in zip(reports, games, strict=True)
+    ):
+        return Export(games, stream, len(records) - len(games))
+    for record in games:  # which row: each record read alone
+        try:
+            game = load_game(record.record, "row")
+        except FormatError as exc:
+            why = f"its transcript does not read: line {exc.line}: {exc.message}"
+        except FoursquareError as exc:
+            why = f"its transcript does not read: {exc}"
+        else:
+            if not record.record.endswith("\n"):
+                why = "its transcript does not end with a line end"
+            elif digest(game) != record.digest:
+                why = "its transcript is not the game of its row"
+            else:
+                continue
+        raise HistoryStoreError(_not_history(path, f"damaged: row {record.id}: {why}"), refused=True)
+    raise HistoryStoreError(_not_history(path, "damaged: its transcripts do not make one stream"), refused=True)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from ..engine.game import Game
 from ..errors import FormatError
 from .rows import GameRecord, Kind
-from .store import Export, HistoryStore, Imported
+from .store import HistoryStore, Imported
+from .store import export_games as export_games  # (history export's, beside import's)
 
 
 def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
@@ -26,17 +27,6 @@ def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
     as a state (resumed from a position without its moves) has none."""
     transcripts = [record for record in records if record.kind is Kind.TRANSCRIPT]
     return {record.id: number for number, record in enumerate(transcripts, 1)}
-
-
-def export_games(path: str) -> Export:
-    """The games of the history at ``path`` as one transcript stream, every transcript
-    checked (:meth:`HistoryStore.exported`), and the count of the games left out.
-
-    :raises HistoryStoreError: as :meth:`HistoryStore.open` and :meth:`HistoryStore.records`;
-        ``refused``, naming a damaged row (nothing is to be written).
-    """
-    with HistoryStore.open(path) as store:
-        return store.exported()
 
 
 @dataclass(frozen=True)

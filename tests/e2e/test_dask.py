@@ -477,7 +477,7 @@ def test_a_malformed_scheduler_address_is_a_usage_error_before_any_connection(tm
 def test_the_addresses_dask_accepts_pass_the_check(address):
     from foursquare.cluster import scheduler_address
 
-    full = scheduler_address(address).full
+    full = scheduler_address(address)
     assert "://" in full and full.endswith(":8786")
 
 

@@ -5,10 +5,10 @@ and the game of a row, for ``--resume``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
+from .sweep import SweepCsv, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..bots.simulate import DealTally, GameResult
@@ -27,7 +27,8 @@ CSV_FIELDS = RESULT_FIELDS + SETTING_COLUMNS
 class SimulateSweep:
     """The bots ``names`` playing the deals of ``deals`` (in that order, every bot a
     deal before the next deal), with the run's ``seed``, ``rules``, time per move
-    (``budget``) and work per move (``nodes``), by ``workers``."""
+    (``budget``) and work per move (``nodes``), in ``jobs`` worker processes (or on a
+    cluster: the ``mapper`` of :meth:`games`)."""
 
     names: Sequence[str]
     deals: range
@@ -35,7 +36,7 @@ class SimulateSweep:
     rules: Rules
     budget: float | None
     nodes: int | None
-    workers: Workers = field(default_factory=Workers)
+    jobs: int = 1
 
     def settings(self) -> dict[str, str]:
         """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
@@ -54,7 +55,7 @@ class SimulateSweep:
 
     def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
         """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
-        file yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes.
+        file yet): on ``mapper`` (a connected cluster's), else in ``jobs`` processes.
 
         :raises ArgumentError: for an unknown bot, at the call, before any game.
         """
@@ -62,7 +63,7 @@ class SimulateSweep:
 
         return play_deals(
             self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
-            jobs=self.workers.jobs, initializer=initializer, mapper=mapper,
+            jobs=self.jobs, initializer=initializer, mapper=mapper,
         )
 
 

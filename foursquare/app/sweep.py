@@ -1,6 +1,5 @@
 """Resumable sweeps, what ``solve --deals`` and ``simulate`` share, usable without
-Click: where the tasks run (:class:`Workers`: worker processes, or a Dask cluster,
-``--scheduler``), the rows of an ``--output`` CSV written each at once
+Click: the rows of an ``--output`` CSV written each at once
 (:class:`RowWriter`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
 stopped partway).  What this module refuses is a :class:`~foursquare.errors.FoursquareError`
 carrying the facts (an :class:`~foursquare.errors.AgreementError`, a
@@ -30,7 +29,6 @@ from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
 
 if TYPE_CHECKING:
-    from ..cluster import Cluster, SchedulerAddress
     from ..engine.rules import Rules
 
 #: The CSV's line end (the csv module's).
@@ -62,37 +60,6 @@ def rules_text(rules: Rules) -> str:
 def limit_text(value: float | int | None) -> str:
     """A limit in a CSV cell: empty for none."""
     return "" if value is None else str(value)
-
-
-@dataclass(frozen=True)
-class Workers:
-    """Where a sweep's tasks run: ``jobs`` worker processes of this machine, or the
-    Dask cluster whose scheduler is at ``scheduler`` (its address checked once, by
-    :meth:`at`)."""
-
-    jobs: int = 1
-    scheduler: SchedulerAddress | None = None
-
-    @classmethod
-    def at(cls, jobs: int, scheduler: str | None) -> Workers:
-        """The workers of a sweep, the scheduler's address read by Dask's own parsing
-        before any connection (:func:`foursquare.cluster.scheduler_address`).
-
-        :raises ArgumentError: for an address Dask cannot connect to.
-        :raises WorkerError: without the ``dask`` extra.
-        """
-        from ..cluster import scheduler_address
-
-        return cls(jobs, None if scheduler is None else scheduler_address(scheduler))
-
-    def connect(self) -> Cluster | None:
-        """The cluster, connected (``None``: the tasks run here).
-
-        :raises WorkerError: when the scheduler cannot be reached.
-        """
-        from ..cluster import connect
-
-        return None if self.scheduler is None else connect(self.scheduler)
 
 
 @dataclass(frozen=True)

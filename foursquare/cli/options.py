@@ -35,7 +35,8 @@ from ..errors import AgreementError, ArgumentError, FormatError, ParseError, Wor
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
-    from ..app.sweep import Resumed, SweepCsv, Workers
+    from ..app.sweep import Resumed, SweepCsv
+    from ..cluster import SchedulerAddress
 
 if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
     _TextType = click.ParamType[str]
@@ -380,26 +381,30 @@ RESUME_HELP = (
 )
 
 
-def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
-    the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> SchedulerAddress | None:
+    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the address of
+    ``--scheduler`` (``None``: the tasks run here), read once, before any connection,
+    by Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`)."""
     option_needs("--resume", resume, "--output", output)
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
-    from ..app.sweep import Workers
+    if scheduler is None:
+        address = None
+    else:
+        from ..cluster import scheduler_address
 
-    try:
-        workers = Workers.at(jobs, scheduler)
-    except ArgumentError as exc:  # a malformed address
-        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
-    except WorkerError as exc:  # no dask extra
-        raise click.UsageError(f"--scheduler: {exc}") from None
+        try:
+            address = scheduler_address(scheduler)
+        except ArgumentError as exc:  # a malformed address
+            raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+        except WorkerError as exc:  # no dask extra
+            raise click.UsageError(f"--scheduler: {exc}") from None
     if resume:
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
         if force:
             raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
-    return workers
+    return address
 
 
 def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:

@@ -152,6 +152,7 @@ def simulate(**options: Any) -> None:
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
     o = SimpleNamespace(**options)  # the options as Click reads them
+    from ..cluster import connect
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
@@ -160,14 +161,14 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     option_needs("--force", o.force, "--output", o.output)
     refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
     refuse_standard_output(
         "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
     )
-    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, workers)
+    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
     if not o.resume:
         check_output_file(o.output, o.force)
-    cluster = workers.connect()  # before the file: an unreachable one leaves it
+    cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
     tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
     try:
         csv_file, todo = _open(o, sweep, tally)

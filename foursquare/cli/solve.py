@@ -137,6 +137,7 @@ def solve(**options: Any) -> None:
     """
     o = SimpleNamespace(**options)  # the options as Click reads them
     from .. import solver
+    from ..cluster import connect
     from ..engine.rules import STANDARD
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
@@ -149,7 +150,7 @@ def solve(**options: Any) -> None:
     refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
     if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
@@ -162,8 +163,8 @@ def solve(**options: Any) -> None:
         # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
         if not o.resume:
             check_output_file(o.csv_path, o.force)
-        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers)
-        cluster = workers.connect()
+        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, o.jobs)
+        cluster = None if address is None else connect(address)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster).run()
         return

@@ -535,26 +535,6 @@ class Journal(RowWriter):
             self.stream.close()
             raise
 
-    def merge(self, stream: IO[str]) -> IO[str]:
-        """Merge the journal into the file (:func:`merge_journal`), which ``stream``
-        holds open and locked: the file's stream from now on, at its end (``stream``
-        is closed).  The journal is closed, also when the merge fails (then the file
-        and the journal are as they were, and the next ``--resume`` merges it).
-
-        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
-        """
-        self.stream.close()
-        held = LockedFile(self.main, self.real, os.dup(stream.fileno()))
-        try:
-            merge_journal(held, self.layout)
-            os.lseek(held.fd, 0, os.SEEK_END)
-        except BaseException:
-            held.release()  # (the file's lock stays with ``stream``)
-            raise
-        fd, held.fd = held.fd, -1
-        stream.close()  # the old text's descriptor, when the file was replaced
-        return os.fdopen(fd, "w", newline="", encoding="utf-8")
-
 
 def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
     """Merge the journal beside ``held``'s file into it, if there is one: the file
@@ -686,11 +666,27 @@ class SweepRows(RowWriter):
         super().write(fields)
 
     def merge(self) -> None:
-        """Merge the journal into the file now, if there is one (once, even when it fails:
-        then the journal stays for the next ``--resume``)."""
+        """Merge the journal into the file now (:func:`merge_journal`), if there is one
+        (once, even when it fails: then the file and the journal are as they were, and
+        the next ``--resume`` merges it); the file is written at its end from then on.
+        The journal is closed, also when the merge fails.
+
+        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
+        """
         journal, self.journal = self.journal, None
-        if journal is not None:  # (a journal: a file's, never standard output's)
-            super().__init__(journal.merge(self.stream), self.path)
+        if journal is None:  # (a journal: a file's, never standard output's)
+            return
+        journal.stream.close()
+        held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
+        try:
+            merge_journal(held, journal.layout)
+            os.lseek(held.fd, 0, os.SEEK_END)
+        except BaseException:
+            held.release()  # (the file's lock stays with the stream)
+            raise
+        fd, held.fd = held.fd, -1
+        self.stream.close()  # the old text's descriptor, when the file was replaced
+        super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
 
     def close(self) -> None:
         """Merge the journal, then close the file (its lock with it).

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -407,14 +407,15 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
     return address
 
 
-def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:
+def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
     """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
     a row of other settings or of a deal not due there is a usage error (status 2),
-    naming the option of the setting (``options``: column -> option)."""
+    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``)."""
     from ..app.sweep import resume_csv
 
+    names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
     try:
-        return resume_csv(path, replace(layout, names={**options, "deals": "--deals"}), keep)
+        return resume_csv(path, replace(layout, names=names), keep)
     except AgreementError as exc:
         if "fifo" in exc.facts:
             raise click.UsageError(

@@ -51,8 +51,6 @@ TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
     "|---|---|---|---|---|---|---|---|"
 )
-#: The options that set the CSV's setting columns (app/simulating.py).
-SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
 
 
 def _deals_text(deals: range) -> str:
@@ -212,7 +210,7 @@ def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[A
     deals still to play.  Its header is written at once and each row as its game
     finishes (flushed), so that an interrupted run keeps every game played."""
     if o.output is not None and o.resume:
-        resumed = resume_file(o.output, sweep.layout(), tally.add, SETTING_FIELDS)
+        resumed = resume_file(o.output, sweep.layout(), tally.add)
         if resumed.rows:
             resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
         return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)

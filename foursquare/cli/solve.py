@@ -46,10 +46,6 @@ if TYPE_CHECKING:
     from ..solver import Solution
     from ..solver.analysis import BatchTally
 
-#: The options that set the CSV's setting columns.
-SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "--timeout"}
-
-
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "deal": deal,
@@ -212,7 +208,7 @@ class _Batch:
         if self.o.resume:
             deals = self.sweep.deals
             layout = self.sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
-            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]), SETTING_OPTIONS)
+            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]))
             self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
             self.todo = DealsToSolve(resumed.again, deals[resumed.rows:])
             self.again.asked = len(resumed.again)

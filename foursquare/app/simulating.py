@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .sweep import SweepCsv, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
+from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..bots.simulate import DealTally, GameResult
@@ -40,7 +40,10 @@ class SimulateSweep:
 
     def settings(self) -> dict[str, str]:
         """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
-        return {"seed": str(self.seed), "nodes": limit_text(self.nodes), "budget": limit_text(self.budget), "rules": rules_text(self.rules)}
+        return {
+            "seed": str(self.seed), "nodes": "" if self.nodes is None else str(self.nodes),
+            "budget": "" if self.budget is None else str(self.budget), "rules": rules_text(self.rules),
+        }
 
     def layout(self) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
@@ -114,4 +117,4 @@ def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:
     if slowest > seconds + 1e-6:
         raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
     times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
-    return GameResult(row["bot"], int(row["deal"]), status, reason or None, int_or_none(score), moves, times)
+    return GameResult(row["bot"], int(row["deal"]), status, reason or None, int(score) if score else None, moves, times)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .sweep import SweepCsv, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
+from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -33,7 +33,7 @@ class SolveSweep:
 
     def settings(self) -> list[str]:
         """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
-        return [rules_text(self.rules), str(self.max_nodes), limit_text(self.timeout)]
+        return [rules_text(self.rules), str(self.max_nodes), "" if self.timeout is None else str(self.timeout)]
 
     def layout(self, again: bool = False) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`:
@@ -91,7 +91,7 @@ def solution_of_row(row: dict[str, str], rules: Rules) -> Solution:
         raise ValueError(f"max_score {best!r} where no win exists")
     elif best != "":
         count_of(best, 0, best_score(rules), "max_score")
-    return Solution(Outcome(status), int_or_none(score), (), nodes, seconds, int_or_none(best))
+    return Solution(Outcome(status), int(score) if score else None, (), nodes, seconds, int(best) if best else None)
 
 
 class DealsToSolve(Sequence[int]):

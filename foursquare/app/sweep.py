@@ -57,11 +57,6 @@ def rules_text(rules: Rules) -> str:
     return " ".join(f"{key}={value}" for key, value in rules.parameters().items() if base[key] != value) or "standard"
 
 
-def limit_text(value: float | int | None) -> str:
-    """A limit in a CSV cell: empty for none."""
-    return "" if value is None else str(value)
-
-
 @dataclass(frozen=True)
 class SweepCsv:
     """What the ``--output`` CSV of a run holds, for :func:`resume_csv`.
@@ -472,14 +467,6 @@ def _below(text: str, limit: str) -> bool:
     """Whether ``text`` is a limit as the commands write one (digits, no leading 0)
     lower than ``limit`` (one too)."""
     return _is_deal_number(text) and _is_deal_number(limit) and len(text) <= _DIGITS and int(text) < int(limit)
-
-
-def int_or_none(text: str) -> int | None:
-    """A CSV cell as an integer (empty: ``None``).
-
-    :raises ValueError: for anything else.
-    """
-    return None if text == "" else int(text)
 
 
 # --- solving the unknown rows again under a higher limit: the journal and the merge -----------

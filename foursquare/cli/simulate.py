@@ -154,7 +154,16 @@ def simulate(**options: Any) -> None:
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
-    names = _bot_names(o)
+    names = list(dict.fromkeys(o.bots))  # the bots to play, in order (--vs last): each once
+    if len(names) < len(o.bots):
+        twice = next(name for name in names if o.bots.count(name) > 1)
+        raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
+    if o.vs is not None:
+        if len(names) != 1:
+            raise click.UsageError("--vs compares exactly one --bot with another")
+        if o.vs == names[0]:
+            raise click.UsageError(f"--vs {o.vs}: compare {o.vs} with another bot")
+        names.append(o.vs)
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     option_needs("--force", o.force, "--output", o.output)
@@ -187,21 +196,6 @@ def simulate(**options: Any) -> None:
             raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
         raise
     _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
-
-
-def _bot_names(o: SimpleNamespace) -> list[str]:
-    """The bots to play, in order (``--vs`` last): each once, else a usage error (status 2)."""
-    names = list(dict.fromkeys(o.bots))
-    if len(names) < len(o.bots):
-        twice = next(name for name in names if o.bots.count(name) > 1)
-        raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
-    if o.vs is not None:
-        if len(names) != 1:
-            raise click.UsageError("--vs compares exactly one --bot with another")
-        if o.vs == names[0]:
-            raise click.UsageError(f"--vs {o.vs}: compare {o.vs} with another bot")
-        names.append(o.vs)
-    return names
 
 
 def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:

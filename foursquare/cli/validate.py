@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -40,16 +41,6 @@ def _whole(action: Callable[..., None], *args: Any) -> None:
         action(*args)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def _file_identity(path: str) -> tuple[int, int] | None:
-    """The device and inode of a regular file (``-``: standard input's), to tell the same file
-    given twice under two names; ``None`` when it cannot be known."""
-    try:
-        info = os.fstat(0) if path == "-" else os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
 
 
 @click.command(cls=Command, short_help=SHORT_HELP["validate"])
@@ -139,7 +130,11 @@ class _Validation:
     def file(self, path: str) -> None:
         """Check every game of one file (unless it was given already, with ``--duplicates``)."""
         name = "<stdin>" if path == "-" else path
-        identity = _file_identity(path) if self.duplicates else None
+        identity = None  # with --duplicates, a regular file's device and inode (standard input's for -)
+        if self.duplicates:  # to tell the same file given twice under two names
+            with contextlib.suppress(OSError, ValueError):
+                info = os.fstat(0) if path == "-" else os.stat(path)
+                identity = (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
         if identity is not None and identity in self.seen:
             twice = FormatError(name, None, f"the same file as {shown_name(self.seen[identity])}, given twice:"
                                 " with --duplicates each of its games would repeat itself; not checked again")  # fmt: skip

@@ -241,9 +241,6 @@ class BoundedInt(_IntType):
             self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
         return number
 
-    def __repr__(self) -> str:
-        return f"BoundedInt({self.low}, {self.high})"
-
 
 #: A count of at least 1 (``--jobs``, ``--nodes``, ``--max-nodes``, ``--game``).
 POSITIVE = BoundedInt(1)
@@ -388,17 +385,14 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
     option_needs("--resume", resume, "--output", output)
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
-    if scheduler is None:
-        address = None
-    else:
-        from ..cluster import scheduler_address
+    from ..cluster import scheduler_address
 
-        try:
-            address = scheduler_address(scheduler)
-        except ArgumentError as exc:  # a malformed address
-            raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
-        except WorkerError as exc:  # no dask extra
-            raise click.UsageError(f"--scheduler: {exc}") from None
+    try:
+        address = None if scheduler is None else scheduler_address(scheduler)
+    except ArgumentError as exc:  # a malformed address
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+    except WorkerError as exc:  # no dask extra
+        raise click.UsageError(f"--scheduler: {exc}") from None
     if resume:
         if output == "-":
             raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")

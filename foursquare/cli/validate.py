@@ -128,7 +128,11 @@ class _Validation:
         self.reporter.game(result, path=path)
 
     def file(self, path: str) -> None:
-        """Check every game of one file (unless it was given already, with ``--duplicates``)."""
+        """Check every game of one file (unless it was given already, with ``--duplicates``),
+        each reported as it is read."""
+        from ..formats.inputs import InputFile
+        from ..formats.transcript import iter_validate as check
+
         name = "<stdin>" if path == "-" else path
         identity = None  # with --duplicates, a regular file's device and inode (standard input's for -)
         if self.duplicates:  # to tell the same file given twice under two names
@@ -143,24 +147,6 @@ class _Validation:
         if identity is not None:
             self.seen[identity] = name
         self.current = shown = shown_name(name)
-        count, bad, exc = self._games(path, name, shown)
-        self.games += count
-        self.invalid += bad
-        if exc is None:
-            _whole(self.reporter.file_end, shown)
-            self.lines.append(f"{shown}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
-        elif count:  # the file itself: not a transcript, not UTF-8, over the cap
-            self._unread(name, exc, f"{shown}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)")
-        else:
-            self._unread(name, exc, f"{shown}: invalid, not checked game by game (see the error above)")
-        self.current = None
-
-    def _games(self, path: str, name: str, shown: str) -> tuple[int, int, FormatError | None]:
-        """Check and report the games of the file: ``(games, invalid ones, the error that
-        stopped the reading or None)``."""
-        from ..formats.inputs import InputFile
-        from ..formats.transcript import iter_validate as check
-
         count = bad = 0
         try:
             with InputFile(path) as source:
@@ -168,9 +154,15 @@ class _Validation:
                     count += 1
                     bad += not one.valid
                     _whole(self.report, {"file": shown, **one.to_dict(CLI_ADVICE)}, one.errors, name)
-        except FormatError as exc:
-            return count, bad, exc
-        return count, bad, None
+        except FormatError as exc:  # the file itself: not a transcript, not UTF-8, over the cap
+            stopped = f"{counted(count, 'game')} checked, then reading stopped" if count else "not checked game by game"
+            self._unread(name, exc, f"{shown}: invalid, {stopped} (see the error above)")
+        else:
+            _whole(self.reporter.file_end, shown)
+            self.lines.append(f"{shown}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+        self.games += count
+        self.invalid += bad
+        self.current = None
 
     def _unread(self, name: str, exc: FormatError, line: str) -> None:
         """A file not checked (through): its error reported (an object of no game), its line kept."""

@@ -261,9 +261,7 @@ class _Batch:
                     click.echo(json.dumps(_record(d, sol)))
                 elif o.verbose:
                     click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                if self.output is not None:
-                    self.output.stream.flush()
-                sys.stdout.flush()
+                sys.stdout.flush()  # (the row is in the file already: RowWriter keeps no buffer)
             finally:
                 # | head: nobody reads the results any more; this deal's result went into
                 # the gone reader (the guard saw the reader gone during its writes): it
@@ -287,12 +285,9 @@ class _Batch:
         if self.output is not None:
             try:
                 self.output.close()  # (the rows solved again merged into the file first)
-            except OSError as exc:  # the last rows, flushed on closing, or the merge (raised once the summary is out)
-                self.stopped = True
-                unwritten = exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.o.csv_path)
-            except FoursquareError as exc:  # a journal found damaged at the merge
-                self.stopped = True
-                unwritten = exc
+            except (OSError, FoursquareError) as exc:  # the last rows flushed on closing, the merge, a journal found
+                self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
+                unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path) if isinstance(exc, OSError) and exc.filename is None else exc
         if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
                 _summary(self.tally, self.o.fmt, self.sweep.rules, interrupted=len(self.sweep.deals),

@@ -177,24 +177,20 @@ def simulate(**options: Any) -> None:
         check_output_file(o.output, o.force)
     cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
     tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
-    try:
+    with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
         csv_file, todo = _open(o, sweep, tally)
-    except BaseException:
-        if cluster is not None:
-            cluster.close()
-        raise
-    try:
-        with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
-            writer = RowWriter(out, o.output) if o.output is not None else None
-            gone = _sweep(o, sweep, todo, writer, tally, cluster)
-    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
-        # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
-        # the summary of the games played, then the exit
-        with contextlib.suppress(Exception):  # the interruption is what matters
-            _summary(o, sweep, tally, interrupted=True)
-        if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
-            raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
-        raise
+        try:
+            with csv_file as out:
+                writer = RowWriter(out, o.output) if o.output is not None else None
+                gone = _sweep(o, sweep, todo, writer, tally, cluster)
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
+            # the summary of the games played, then the exit
+            with contextlib.suppress(Exception):  # the interruption is what matters
+                _summary(o, sweep, tally, interrupted=True)
+            if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
+                raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
+            raise
     _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
 
 

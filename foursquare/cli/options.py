@@ -31,6 +31,7 @@ from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
 from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
+from .boundary import check_output_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -379,7 +380,8 @@ RESUME_HELP = (
 
 
 def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> SchedulerAddress | None:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the address of
+    """The usage errors of ``--scheduler`` and ``--resume`` (status 2), and the ``--output``
+    file checked (:func:`~foursquare.cli.boundary.check_output_file`) unless resumed; the address of
     ``--scheduler`` (``None``: the tasks run here), read once, before any connection,
     by Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`)."""
     option_needs("--resume", resume, "--output", output)
@@ -393,11 +395,12 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if resume:
-        if output == "-":
-            raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
-        if force:
-            raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
+    if not resume:
+        check_output_file(output, force)  # (status 1: a file that holds something, without --force)
+    elif output == "-":
+        raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
+    elif force:
+        raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
     return address
 
 

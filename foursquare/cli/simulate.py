@@ -19,7 +19,7 @@ from ..errors import FoursquareError
 from ..figures import human_seconds
 from ..formats.rulesfile import rules_value
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -168,13 +168,11 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     option_needs("--force", o.force, "--output", o.output)
     refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
     refuse_standard_output(
         "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
     )
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)  # (the output file checked)
     sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
-    if not o.resume:
-        check_output_file(o.output, o.force)
     cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
     tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
     with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)

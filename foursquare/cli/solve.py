@@ -18,7 +18,7 @@ from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
 from .options import (
     JOBS,
     PATH,
@@ -146,7 +146,6 @@ def solve(**options: Any) -> None:
     refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
     if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
@@ -155,10 +154,10 @@ def solve(**options: Any) -> None:
         "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
         "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
     )
+    # then the options of the sweep and the output file checked, the cluster connected (before
+    # the file: an unreachable one leaves it), then the batch
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     if o.deal_range is not None:
-        # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
-        if not o.resume:
-            check_output_file(o.csv_path, o.force)
         sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, o.jobs)
         cluster = None if address is None else connect(address)
         with cluster if cluster is not None else contextlib.nullcontext():

@@ -407,26 +407,25 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
 def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
     """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
     a row of other settings or of a deal not due there is a usage error (status 2),
-    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``)."""
+    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).
+    Says on stderr how much of the sweep the file held already, and how many of its
+    deals, unknown under a lower limit, are solved again (and under which)."""
     from ..app.sweep import resume_csv
 
     names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
     try:
-        return resume_csv(path, replace(layout, names=names), keep)
+        resumed = resume_csv(path, replace(layout, names=names), keep)
     except AgreementError as exc:
         if "fifo" in exc.facts:
             raise click.UsageError(
                 f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
             ) from None
         raise click.UsageError(str(exc)) from None
-
-
-def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:
-    """Say on stderr how much of the sweep the file held already; ``again``: how many
-    of its deals, unknown under a lower limit, are solved again, and under which
-    ``--max-nodes``."""
-    more = ""
-    if again is not None and again[0]:
-        count, limit = again
-        more = f"; {count} of them unknown under a lower --max-nodes, solved again under {limit}"
-    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already{more}", err=True)
+    if resumed.rows:
+        again, limit = "", layout.limit
+        if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
+            higher = dict(layout.settings)[limit]
+            again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
+        asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
+        click.echo(f"resuming {shown_name(path)}: {resumed.rows} of {asked} done already{again}", err=True)
+    return resumed

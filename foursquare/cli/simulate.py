@@ -36,7 +36,6 @@ from .options import (
     deal_range,
     option_needs,
     resume_file,
-    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
@@ -199,8 +198,6 @@ def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[A
     finishes (flushed), so that an interrupted run keeps every game played."""
     if o.output is not None and o.resume:
         resumed = resume_file(o.output, sweep.layout(), tally.add)
-        if resumed.rows:
-            resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
         return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
     if o.output is not None and o.output != "-":
         return open_output_file(o.output, o.force), sweep.deals

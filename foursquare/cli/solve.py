@@ -33,7 +33,6 @@ from .options import (
     given_on_the_command_line,
     option_needs,
     resume_file,
-    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
@@ -205,14 +204,11 @@ class _Batch:
         """The CSV file: continued (``--resume``: its unknown rows of a lower limit solved
         again first, with ``--max-nodes`` given) or written afresh."""
         if self.o.resume:
-            deals = self.sweep.deals
             layout = self.sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
             resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]))
             self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
-            self.todo = DealsToSolve(resumed.again, deals[resumed.rows:])
+            self.todo = DealsToSolve(resumed.again, self.sweep.deals[resumed.rows:])
             self.again.asked = len(resumed.again)
-            if resumed.rows:
-                resumed_notice(csv_path, resumed.rows, len(deals), again=(len(resumed.again), self.sweep.max_nodes))
         else:
             stream = open_output_file(csv_path, self.o.force)
             self.output = SweepRows(stream, csv_path)

@@ -4,7 +4,7 @@ and the game of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -74,16 +74,6 @@ def row_of_game(result: GameResult, settings: dict[str, str]) -> list[object]:
     """The CSV row of a game, with the run's ``settings`` (:meth:`SimulateSweep.settings`)."""
     row = result.row() | settings
     return [row[name] for name in CSV_FIELDS]
-
-
-def by_deal(results: Iterable[GameResult], bots: int) -> Iterator[list[GameResult]]:
-    """The results of each deal together, once every one of the ``bots`` has played it."""
-    deal: list[GameResult] = []
-    for result in results:
-        deal.append(result)
-        if len(deal) == bots:
-            yield deal
-            deal = []
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import sys
 from contextlib import AbstractContextManager
@@ -13,7 +14,7 @@ import click
 
 from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
-from ..app.simulating import CSV_FIELDS, SimulateSweep, by_deal, row_of_game
+from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
 from ..app.sweep import RowWriter
 from ..errors import FoursquareError
 from ..figures import human_seconds
@@ -224,7 +225,8 @@ def _sweep(
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
     with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
         stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
-        for deal in by_deal(stream, len(sweep.names)):
+        for first in stream:  # a deal's games together, once every bot has played it
+            deal = [first, *itertools.islice(stream, len(sweep.names) - 1)]
             with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
                 try:
                     for game in deal:  # (a write that fails leaves the deal out: the file has it not whole)

@@ -563,9 +563,8 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
             with os.fdopen(os.dup(held.fd), "rb") as raw:
                 held.rewrite_chunks(_merged(raw, held.size(), first, rows, held.path, layout, error))
     try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, shown) from None
 

@@ -184,10 +184,6 @@ def import_(file: str) -> None:
         done = import_games(path, given.games, origin=name)
     except (sqlite3.Error, OSError) as exc:
         fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
-    left_out = []
-    if done.repeated:
-        left_out.append(f"{done.repeated} repeated in the file")
-    if done.already:
-        left_out.append(f"{done.already} already in the history")
+    left_out = [f"{n} {where}" for n, where in ((done.repeated, "repeated in the file"), (done.already, "already in the history")) if n]
     why = f" ({', '.join(left_out)})" if left_out else ""
     click.echo(f"Imported {counted(done.added, 'game')} from {shown_name(name)}{why}.", file=sys.stdout)

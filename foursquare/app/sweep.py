@@ -354,11 +354,11 @@ def _check_cut_line(path: str, number: int, index: int, data: bytes, layout: Swe
     good = (
         data.isascii() and body.isprintable() and '"' not in body and len(fields) <= len(header)
         and (body == text or len(fields) == len(header))
+        and all(  # each field a value due there: whole, but for the last one, which the crash may have cut
+            column not in due or any(value == v if i < len(fields) - 1 else v.startswith(value) for v in due[column])
+            for i, (column, value) in enumerate(zip(header, fields, strict=False))
+        )
     )
-    for i, (column, value) in enumerate(zip(header, fields, strict=False)):
-        whole = i < len(fields) - 1  # a field the crash left whole; the last one may be cut
-        if column in due and not any(value == v if whole else v.startswith(value) for v in due[column]):
-            good = False
     if not good:
         raise FormatError(
             path, number, "a last line without its line end that is not the start of the row due there: "
@@ -380,13 +380,11 @@ def _rules_of(text: str) -> Rules:
 
     if text in PRESETS:
         return PRESETS[text]
-    kinds = STANDARD.parameters()
-    changes: dict[str, object] = {}
-    for item in text.split():
-        key, _, value = item.partition("=")
-        kind = type(kinds[key])
-        changes[key] = int(value) if kind is int else value == "True" if kind is bool else value
-    return STANDARD.with_changes(**changes)
+    kinds = {key: type(value) for key, value in STANDARD.parameters().items()}
+    changes = (item.partition("=") for item in text.split())  # key=value
+    return STANDARD.with_changes(**{
+        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value for key, _, value in changes
+    })
 
 
 def count_of(text: str, low: int, high: int | None, what: str) -> int:

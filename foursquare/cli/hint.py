@@ -269,13 +269,12 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
         }
         click.echo(json.dumps(out, indent=2))
         return
-    if random_order:
-        click.echo(f"{view.next_card} to {best.cell}")
-        for alt in estimates[1:3]:
-            click.echo(f"   or {alt.cell}")
+    if random_order:  # the cells alone, the first to play and two more
+        click.echo("\n".join([f"{view.next_card} to {best.cell}", *(f"   or {alt.cell}" for alt in estimates[1:3])]))
     else:
-        for i, (cells, words) in enumerate(shown.lines):
-            click.echo(f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}")
+        click.echo("\n".join(
+            f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}" for i, (cells, words) in enumerate(shown.lines)
+        ))
     placed = view.rules.deck_size - view.stock_count
     click.echo(
         f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"

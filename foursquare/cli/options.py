@@ -224,22 +224,20 @@ class BoundedInt(_IntType):
         self.low = low
         self.high = high
 
-    def _range(self) -> str:
-        return f"a whole number from {self.low} to {self.high}"
-
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        expected = f"a whole number from {self.low} to {self.high}"
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
             text = str(value)
             if not _plain_digits(text):
-                self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
+                self.fail(f"{quote(str(value))} is not {expected}", param, ctx)
             digits = text.lstrip("0") or "0"
             if len(digits) > len(str(self.high)):
-                self.fail(f"{quote(text)} is too large (expected {self._range()})", param, ctx)
+                self.fail(f"{quote(text)} is too large (expected {expected})", param, ctx)
             number = int(digits)
         if not self.low <= number <= self.high:
-            self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
+            self.fail(f"{quote(number)} is out of range (expected {expected})", param, ctx)
         return number
 
 
@@ -340,9 +338,8 @@ def option_names(spec: GameSpec) -> Iterator[None]:
         source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
         if given == "game":
             raise click.UsageError(f"--game picks a game of a transcript; {source} is not a transcript") from None
-        rules = spec.rules.label if spec.rules is not None else ""
         shown = {"deal": str(spec.deal), "deck": shown_name(str(spec.deck_path))}.get(
-            given, shown_name(spec.rules_spec) if spec.rules_spec else rules
+            given, shown_name(spec.rules_spec) if spec.rules_spec else spec.rules.label if spec.rules is not None else ""
         )
         raise click.UsageError(f"{source} {own}; --{given} {shown} disagrees") from None
     except FormatError as exc:

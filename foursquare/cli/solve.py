@@ -135,7 +135,6 @@ def solve(**options: Any) -> None:
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
-    rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
     option_needs("--output", o.csv_path, "--deals", o.deal_range)
@@ -155,7 +154,7 @@ def solve(**options: Any) -> None:
     # the file: an unreachable one leaves it), then the batch
     address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     if o.deal_range is not None:
-        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, o.jobs)
+        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
         cluster = None if address is None else connect(address)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster).run()

@@ -77,7 +77,7 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     # report's end is written whole before the ``try`` is left (:meth:`Reporter.end`
     # writes it once).
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
-    run = _Validation(reporter, finished, duplicates)
+    run = _Validation(reporter, finished)
     try:
         from ..formats.repeats import Repeats  # (the formats loaded, then the report begun)
 
@@ -110,15 +110,14 @@ class _Validation:
     """The files of one ``validate`` run, checked in turn: each game reported as it is
     read (:class:`Reporter`), a line a file and the counts kept for the summary."""
 
-    def __init__(self, reporter: Reporter, finished: bool, duplicates: bool) -> None:
+    def __init__(self, reporter: Reporter, finished: bool) -> None:
         self.reporter = reporter
         self.finished = finished
-        self.duplicates = duplicates
         self.lines: list[str] = []
         self.games = self.invalid = self.unread = 0
         self.seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
         self.current: str | None = None  # the file being checked (its shown name)
-        self.repeats: Repeats | None = None
+        self.repeats: Repeats | None = None  # the games seen, with --duplicates
         # Every line but the annotations is inert to GitHub's runner in its format.
         self.line: Callable[[str], str] = inert if reporter.fmt == "github" else str
 
@@ -135,7 +134,7 @@ class _Validation:
 
         name = "<stdin>" if path == "-" else path
         identity = None  # with --duplicates, a regular file's device and inode (standard input's for -)
-        if self.duplicates:  # to tell the same file given twice under two names
+        if self.repeats is not None:  # to tell the same file given twice under two names
             with contextlib.suppress(OSError, ValueError):
                 info = os.fstat(0) if path == "-" else os.stat(path)
                 identity = (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None

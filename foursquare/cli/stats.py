@@ -122,12 +122,8 @@ def histogram_lines(scores: dict[int, int]) -> list[str]:
     low, high = min(scores), max(scores)
     most = max(scores.values())
     width = len(str(high))
-    lines = []
-    for score in range(low, high + 1):
-        count = scores.get(score, 0)
-        bar = "#" * max(1, round(BAR * count / most)) if count else ""  # a score reached has a bar
-        lines.append(f"{score:>{width + 1}} | {bar + ' ' if bar else ''}{count}")
-    return lines
+    bars = {score: "#" * max(1, round(BAR * count / most)) + " " for score, count in scores.items() if count}  # a score reached has a bar
+    return [f"{score:>{width + 1}} | {bars.get(score, '')}{scores.get(score, 0)}" for score in range(low, high + 1)]
 
 
 def duration_text(seconds: float) -> str:

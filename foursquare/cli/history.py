@@ -146,9 +146,8 @@ def export(file: str, force: bool) -> None:
         if not left_out:
             click.echo("The history holds no game to export: nothing written.", err=True)
         else:
-            which = "" if left_out == 1 else " all"
             click.echo(
-                f"The history holds {counted(left_out, 'game')},{which} {resumed}: a transcript needs every move;"
+                f"The history holds {counted(left_out, 'game')},{'' if left_out == 1 else ' all'} {resumed}: a transcript needs every move;"
                 " nothing written.",
                 err=True,
             )

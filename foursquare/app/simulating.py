@@ -4,11 +4,11 @@ and the game of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
+from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..bots.simulate import DealTally, GameResult
@@ -27,7 +27,8 @@ CSV_FIELDS = RESULT_FIELDS + SETTING_COLUMNS
 class SimulateSweep:
     """The bots ``names`` playing the deals of ``deals`` (in that order, every bot a
     deal before the next deal), with the run's ``seed``, ``rules``, time per move
-    (``budget``) and work per move (``nodes``), by ``workers``."""
+    (``budget``) and work per move (``nodes``), in ``jobs`` worker processes (or on a
+    cluster: the ``mapper`` of :meth:`games`)."""
 
     names: Sequence[str]
     deals: range
@@ -35,11 +36,14 @@ class SimulateSweep:
     rules: Rules
     budget: float | None
     nodes: int | None
-    workers: Workers = field(default_factory=Workers)
+    jobs: int = 1
 
     def settings(self) -> dict[str, str]:
         """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
-        return {"seed": str(self.seed), "nodes": limit_text(self.nodes), "budget": limit_text(self.budget), "rules": rules_text(self.rules)}
+        return {
+            "seed": str(self.seed), "nodes": "" if self.nodes is None else str(self.nodes),
+            "budget": "" if self.budget is None else str(self.budget), "rules": rules_text(self.rules),
+        }
 
     def layout(self) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
@@ -54,7 +58,7 @@ class SimulateSweep:
 
     def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
         """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
-        file yet): on ``mapper`` (a connected cluster's), else in ``workers.jobs`` processes.
+        file yet): on ``mapper`` (a connected cluster's), else in ``jobs`` processes.
 
         :raises ArgumentError: for an unknown bot, at the call, before any game.
         """
@@ -62,7 +66,7 @@ class SimulateSweep:
 
         return play_deals(
             self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
-            jobs=self.workers.jobs, initializer=initializer, mapper=mapper,
+            jobs=self.jobs, initializer=initializer, mapper=mapper,
         )
 
 
@@ -70,16 +74,6 @@ def row_of_game(result: GameResult, settings: dict[str, str]) -> list[object]:
     """The CSV row of a game, with the run's ``settings`` (:meth:`SimulateSweep.settings`)."""
     row = result.row() | settings
     return [row[name] for name in CSV_FIELDS]
-
-
-def by_deal(results: Iterable[GameResult], bots: int) -> Iterator[list[GameResult]]:
-    """The results of each deal together, once every one of the ``bots`` has played it."""
-    deal: list[GameResult] = []
-    for result in results:
-        deal.append(result)
-        if len(deal) == bots:
-            yield deal
-            deal = []
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:
@@ -113,4 +107,4 @@ def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:
     if slowest > seconds + 1e-6:
         raise ValueError(f"slowest move {slowest} s in a game of {seconds} s")
     times = (slowest,) + ((max(seconds - slowest, 0.0) / (moves - 1),) * (moves - 1)) if moves else ()
-    return GameResult(row["bot"], int(row["deal"]), status, reason or None, int_or_none(score), moves, times)
+    return GameResult(row["bot"], int(row["deal"]), status, reason or None, int(score) if score else None, moves, times)

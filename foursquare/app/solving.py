@@ -5,10 +5,10 @@ the result of a row, for ``--resume``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .sweep import SweepCsv, Workers, best_score, count_of, int_or_none, limit_text, rules_text, seconds_of
+from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
@@ -22,17 +22,18 @@ CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves
 @dataclass(frozen=True)
 class SolveSweep:
     """The deals of ``deals`` solved under ``rules`` with a node limit (``max_nodes``)
-    and a time limit per deal (``timeout``, ``None``: none), by ``workers``."""
+    and a time limit per deal (``timeout``, ``None``: none), in ``jobs`` worker processes (or on a
+    cluster: the ``mapper`` of :meth:`solutions`)."""
 
     deals: range
     rules: Rules
     max_nodes: int
     timeout: float | None
-    workers: Workers = field(default_factory=Workers)
+    jobs: int = 1
 
     def settings(self) -> list[str]:
         """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
-        return [rules_text(self.rules), str(self.max_nodes), limit_text(self.timeout)]
+        return [rules_text(self.rules), str(self.max_nodes), "" if self.timeout is None else str(self.timeout)]
 
     def layout(self, again: bool = False) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`:
@@ -53,11 +54,11 @@ class SolveSweep:
     ) -> Iterator[tuple[int, Solution]]:
         """:func:`~foursquare.solver.solve_deals` of ``todo`` (the deals not in the file
         yet, after those solved again: :class:`DealsToSolve`): on ``mapper`` (a
-        connected cluster's), else in ``workers.jobs`` processes."""
+        connected cluster's), else in ``jobs`` processes."""
         from ..solver import solve_deals
 
         return solve_deals(
-            todo, self.rules, max_nodes=self.max_nodes, timeout=self.timeout, jobs=self.workers.jobs,
+            todo, self.rules, max_nodes=self.max_nodes, timeout=self.timeout, jobs=self.jobs,
             initializer=initializer, mapper=mapper,
         )
 
@@ -90,7 +91,7 @@ def solution_of_row(row: dict[str, str], rules: Rules) -> Solution:
         raise ValueError(f"max_score {best!r} where no win exists")
     elif best != "":
         count_of(best, 0, best_score(rules), "max_score")
-    return Solution(Outcome(status), int_or_none(score), (), nodes, seconds, int_or_none(best))
+    return Solution(Outcome(status), int(score) if score else None, (), nodes, seconds, int(best) if best else None)
 
 
 class DealsToSolve(Sequence[int]):

@@ -1,6 +1,5 @@
 """Resumable sweeps, what ``solve --deals`` and ``simulate`` share, usable without
-Click: where the tasks run (:class:`Workers`: worker processes, or a Dask cluster,
-``--scheduler``), the rows of an ``--output`` CSV written each at once
+Click: the rows of an ``--output`` CSV written each at once
 (:class:`RowWriter`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
 stopped partway).  What this module refuses is a :class:`~foursquare.errors.FoursquareError`
 carrying the facts (an :class:`~foursquare.errors.AgreementError`, a
@@ -30,7 +29,6 @@ from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
 
 if TYPE_CHECKING:
-    from ..cluster import Cluster
     from ..engine.rules import Rules
 
 #: The CSV's line end (the csv module's).
@@ -57,44 +55,6 @@ def rules_text(rules: Rules) -> str:
         return rules.name
     base = STANDARD.parameters()
     return " ".join(f"{key}={value}" for key, value in rules.parameters().items() if base[key] != value) or "standard"
-
-
-def limit_text(value: float | int | None) -> str:
-    """A limit in a CSV cell: empty for none."""
-    return "" if value is None else str(value)
-
-
-@dataclass(frozen=True)
-class Workers:
-    """Where a sweep's tasks run: ``jobs`` worker processes of this machine, or the
-    Dask cluster whose scheduler is at ``scheduler`` (its address checked by :meth:`at`,
-    before any work)."""
-
-    jobs: int = 1
-    scheduler: str | None = None
-
-    @classmethod
-    def at(cls, jobs: int, scheduler: str | None) -> Workers:
-        """The workers of a sweep, the scheduler's address read by Dask's own parsing
-        before any connection (:func:`foursquare.cluster.scheduler_address`).
-
-        :raises ArgumentError: for an address Dask cannot connect to.
-        :raises WorkerError: without the ``dask`` extra.
-        """
-        from ..cluster import scheduler_address
-
-        if scheduler is not None:
-            scheduler_address(scheduler)
-        return cls(jobs, scheduler)
-
-    def connect(self) -> Cluster | None:
-        """The cluster, connected (``None``: the tasks run here).
-
-        :raises WorkerError: when the scheduler cannot be reached.
-        """
-        from ..cluster import connect
-
-        return None if self.scheduler is None else connect(self.scheduler)
 
 
 @dataclass(frozen=True)
@@ -394,11 +354,11 @@ def _check_cut_line(path: str, number: int, index: int, data: bytes, layout: Swe
     good = (
         data.isascii() and body.isprintable() and '"' not in body and len(fields) <= len(header)
         and (body == text or len(fields) == len(header))
+        and all(  # each field a value due there: whole, but for the last one, which the crash may have cut
+            column not in due or any(value == v if i < len(fields) - 1 else v.startswith(value) for v in due[column])
+            for i, (column, value) in enumerate(zip(header, fields, strict=False))
+        )
     )
-    for i, (column, value) in enumerate(zip(header, fields, strict=False)):
-        whole = i < len(fields) - 1  # a field the crash left whole; the last one may be cut
-        if column in due and not any(value == v if whole else v.startswith(value) for v in due[column]):
-            good = False
     if not good:
         raise FormatError(
             path, number, "a last line without its line end that is not the start of the row due there: "
@@ -420,13 +380,11 @@ def _rules_of(text: str) -> Rules:
 
     if text in PRESETS:
         return PRESETS[text]
-    kinds = STANDARD.parameters()
-    changes: dict[str, object] = {}
-    for item in text.split():
-        key, _, value = item.partition("=")
-        kind = type(kinds[key])
-        changes[key] = int(value) if kind is int else value == "True" if kind is bool else value
-    return STANDARD.with_changes(**changes)
+    kinds = {key: type(value) for key, value in STANDARD.parameters().items()}
+    changes = (item.partition("=") for item in text.split())  # key=value
+    return STANDARD.with_changes(**{
+        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value for key, _, value in changes
+    })
 
 
 def count_of(text: str, low: int, high: int | None, what: str) -> int:
@@ -509,14 +467,6 @@ def _below(text: str, limit: str) -> bool:
     return _is_deal_number(text) and _is_deal_number(limit) and len(text) <= _DIGITS and int(text) < int(limit)
 
 
-def int_or_none(text: str) -> int | None:
-    """A CSV cell as an integer (empty: ``None``).
-
-    :raises ValueError: for anything else.
-    """
-    return None if text == "" else int(text)
-
-
 # --- solving the unknown rows again under a higher limit: the journal and the merge -----------
 
 def shown_journal(path: str, real: str) -> str:
@@ -570,26 +520,6 @@ class Journal(RowWriter):
             self.stream.close()
             raise
 
-    def merge(self, stream: IO[str]) -> IO[str]:
-        """Merge the journal into the file (:func:`merge_journal`), which ``stream``
-        holds open and locked: the file's stream from now on, at its end (``stream``
-        is closed).  The journal is closed, also when the merge fails (then the file
-        and the journal are as they were, and the next ``--resume`` merges it).
-
-        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
-        """
-        self.stream.close()
-        held = LockedFile(self.main, self.real, os.dup(stream.fileno()))
-        try:
-            merge_journal(held, self.layout)
-            os.lseek(held.fd, 0, os.SEEK_END)
-        except BaseException:
-            held.release()  # (the file's lock stays with ``stream``)
-            raise
-        fd, held.fd = held.fd, -1
-        stream.close()  # the old text's descriptor, when the file was replaced
-        return os.fdopen(fd, "w", newline="", encoding="utf-8")
-
 
 def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
     """Merge the journal beside ``held``'s file into it, if there is one: the file
@@ -631,9 +561,8 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
             with os.fdopen(os.dup(held.fd), "rb") as raw:
                 held.rewrite_chunks(_merged(raw, held.size(), first, rows, held.path, layout, error))
     try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, shown) from None
 
@@ -721,11 +650,27 @@ class SweepRows(RowWriter):
         super().write(fields)
 
     def merge(self) -> None:
-        """Merge the journal into the file now, if there is one (once, even when it fails:
-        then the journal stays for the next ``--resume``)."""
+        """Merge the journal into the file now (:func:`merge_journal`), if there is one
+        (once, even when it fails: then the file and the journal are as they were, and
+        the next ``--resume`` merges it); the file is written at its end from then on.
+        The journal is closed, also when the merge fails.
+
+        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
+        """
         journal, self.journal = self.journal, None
-        if journal is not None:  # (a journal: a file's, never standard output's)
-            super().__init__(journal.merge(self.stream), self.path)
+        if journal is None:  # (a journal: a file's, never standard output's)
+            return
+        journal.stream.close()
+        held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
+        try:
+            merge_journal(held, journal.layout)
+            os.lseek(held.fd, 0, os.SEEK_END)
+        except BaseException:
+            held.release()  # (the file's lock stays with the stream)
+            raise
+        fd, held.fd = held.fd, -1
+        self.stream.close()  # the old text's descriptor, when the file was replaced
+        super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
 
     def close(self) -> None:
         """Merge the journal, then close the file (its lock with it).

@@ -119,7 +119,17 @@ def analyze(**options: Any) -> None:
     # by default, a second process when this one may run on two cores or more
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2
-    judge = _judge(o, game, bot_name, beside)
+    from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
+
+    estimator = None  # the solver's judge asks the bot itself, unless the bot runs beside it
+    if bot_name is not None and not beside:
+
+        def estimator(position: Game) -> list[Estimate]:
+            assert bot_name is not None
+            return _estimate(PlayerView.of(position), bot_name, o.budget)
+
+    max_nodes = o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES
+    judge = GameJudge(game, max_nodes=max_nodes, timeout=o.timeout, estimator=estimator, bot=bot_name)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
         # judge every position, with a progress bar on a terminal; ``got``: the bot's
@@ -147,26 +157,6 @@ def analyze(**options: Any) -> None:
             _print(result, o.fmt, o.timeout, game, judged=judge.complete)
         raise
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
-
-
-def _judge(o: SimpleNamespace, game: Game, bot_name: str | None, beside: bool) -> GameJudge:
-    """The solver's judge of ``game``; it asks the bot itself unless the bot runs ``beside`` it."""
-    from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
-
-    estimator = None
-    if bot_name is not None and not beside:
-
-        def estimator(position: Game) -> list[Estimate]:
-            assert bot_name is not None
-            return _estimate(PlayerView.of(position), bot_name, o.budget)
-
-    return GameJudge(
-        game,
-        max_nodes=o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES,
-        timeout=o.timeout,
-        estimator=estimator,
-        bot=bot_name,
-    )
 
 
 def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:

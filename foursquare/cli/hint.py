@@ -78,19 +78,10 @@ def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:
     :param estimate: the cell's :class:`~foursquare.bots.Estimate` (its ``win_chance``
         from 0 to 1 and ``expected_score``, the score of RULES.md section 5 with a loss counting 0).
     :param digits: the decimals of the win chance (in percent) and of the score."""
-    if estimate.win_chance is None and estimate.expected_score is None:
-        return "no estimate"
-    win, score = _figures(estimate, digits)
-    return f"win {win}, expected score {score}"
-
-
-def _figures(estimate: Estimate, digits: tuple[int, int]) -> tuple[str, str]:
-    """The win chance and the score of ``estimate`` as printed with ``digits`` decimals."""
     win, score = estimate.win_chance, estimate.expected_score
-    return (
-        percent(win, digits[0]),
-        "-" if score is None else f"{score:.{digits[1]}f}",
-    )
+    if win is None and score is None:
+        return "no estimate"
+    return f"win {percent(win, digits[0])}, expected score {'-' if score is None else f'{score:.{digits[1]}f}'}"
 
 
 def _key(estimate: Estimate, digits: tuple[int, int]) -> tuple[float, float]:
@@ -145,10 +136,10 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
         # with ``digits`` decimals, then the others by their figures, cells printed alike together
         left = [first, *sorted(others, key=lambda e: _key(e, digits), reverse=True)]  # the bot's order within a tie
         groups: list[list[Estimate]] = []
-        while left and len(groups) < count:
-            lead = _figures(left[0], digits)
-            groups.append([e for e in left if _figures(e, digits) == lead])
-            left = [e for e in left if _figures(e, digits) != lead]
+        while left and len(groups) < count:  # (cells printed alike: the same words)
+            lead = estimate_words(left[0], digits)
+            groups.append([e for e in left if estimate_words(e, digits) == lead])
+            left = [e for e in left if estimate_words(e, digits) != lead]
         shown = [e for group in groups for e in group]
         wider = (
             max(digits[0], _digits([None if e.win_chance is None else 100 * e.win_chance for e in shown])),
@@ -279,13 +270,12 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
         }
         click.echo(json.dumps(out, indent=2))
         return
-    if random_order:
-        click.echo(f"{view.next_card} to {best.cell}")
-        for alt in estimates[1:3]:
-            click.echo(f"   or {alt.cell}")
+    if random_order:  # the cells alone, the first to play and two more
+        click.echo("\n".join([f"{view.next_card} to {best.cell}", *(f"   or {alt.cell}" for alt in estimates[1:3])]))
     else:
-        for i, (cells, words) in enumerate(shown.lines):
-            click.echo(f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}")
+        click.echo("\n".join(
+            f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}" for i, (cells, words) in enumerate(shown.lines)
+        ))
     placed = view.rules.deck_size - view.stock_count
     click.echo(
         f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"

@@ -146,9 +146,8 @@ def export(file: str, force: bool) -> None:
         if not left_out:
             click.echo("The history holds no game to export: nothing written.", err=True)
         else:
-            which = "" if left_out == 1 else " all"
             click.echo(
-                f"The history holds {counted(left_out, 'game')},{which} {resumed}: a transcript needs every move;"
+                f"The history holds {counted(left_out, 'game')},{'' if left_out == 1 else ' all'} {resumed}: a transcript needs every move;"
                 " nothing written.",
                 err=True,
             )
@@ -184,10 +183,6 @@ def import_(file: str) -> None:
         done = import_games(path, given.games, origin=name)
     except (sqlite3.Error, OSError) as exc:
         fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
-    left_out = []
-    if done.repeated:
-        left_out.append(f"{done.repeated} repeated in the file")
-    if done.already:
-        left_out.append(f"{done.already} already in the history")
+    left_out = [f"{n} {where}" for n, where in ((done.repeated, "repeated in the file"), (done.already, "already in the history")) if n]
     why = f" ({', '.join(left_out)})" if left_out else ""
     click.echo(f"Imported {counted(done.added, 'game')} from {shown_name(name)}{why}.", file=sys.stdout)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,11 +31,12 @@ from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
 from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
+from .boundary import check_output_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
-    from ..app.sweep import Resumed, SweepCsv, Workers
+    from ..app.sweep import Resumed, SweepCsv
 
 if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
     _TextType = click.ParamType[str]
@@ -222,26 +223,21 @@ class BoundedInt(_IntType):
         self.low = low
         self.high = high
 
-    def _range(self) -> str:
-        return f"a whole number from {self.low} to {self.high}"
-
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        expected = f"a whole number from {self.low} to {self.high}"
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         else:
             text = str(value)
             if not _plain_digits(text):
-                self.fail(f"{quote(str(value))} is not {self._range()}", param, ctx)
+                self.fail(f"{quote(str(value))} is not {expected}", param, ctx)
             digits = text.lstrip("0") or "0"
             if len(digits) > len(str(self.high)):
-                self.fail(f"{quote(text)} is too large (expected {self._range()})", param, ctx)
+                self.fail(f"{quote(text)} is too large (expected {expected})", param, ctx)
             number = int(digits)
         if not self.low <= number <= self.high:
-            self.fail(f"{quote(number)} is out of range (expected {self._range()})", param, ctx)
+            self.fail(f"{quote(number)} is out of range (expected {expected})", param, ctx)
         return number
-
-    def __repr__(self) -> str:
-        return f"BoundedInt({self.low}, {self.high})"
 
 
 #: A count of at least 1 (``--jobs``, ``--nodes``, ``--max-nodes``, ``--game``).
@@ -341,9 +337,8 @@ def option_names(spec: GameSpec) -> Iterator[None]:
         source, given, own = shown_name(exc.facts["source"]), exc.facts["given"], exc.facts["own"]
         if given == "game":
             raise click.UsageError(f"--game picks a game of a transcript; {source} is not a transcript") from None
-        rules = spec.rules.label if spec.rules is not None else ""
         shown = {"deal": str(spec.deal), "deck": shown_name(str(spec.deck_path))}.get(
-            given, shown_name(spec.rules_spec) if spec.rules_spec else rules
+            given, shown_name(spec.rules_spec) if spec.rules_spec else spec.rules.label if spec.rules is not None else ""
         )
         raise click.UsageError(f"{source} {own}; --{given} {shown} disagrees") from None
     except FormatError as exc:
@@ -380,50 +375,54 @@ RESUME_HELP = (
 )
 
 
-def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> Workers:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2); the workers of
-    the sweep, the scheduler's address checked (once: :meth:`Workers.at`)."""
+def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> str | None:
+    """The usage errors of ``--scheduler`` and ``--resume`` (status 2), and the ``--output``
+    file checked (:func:`~foursquare.cli.boundary.check_output_file`) unless resumed; the address of
+    ``--scheduler`` as given (``None``: the tasks run here), checked before any connection
+    by Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`)."""
     option_needs("--resume", resume, "--output", output)
     if scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
-    from ..app.sweep import Workers
+    from ..cluster import scheduler_address
 
     try:
-        workers = Workers.at(jobs, scheduler)
+        if scheduler is not None:
+            scheduler_address(scheduler)
     except ArgumentError as exc:  # a malformed address
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if resume:
-        if output == "-":
-            raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
-        if force:
-            raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
-    return workers
+    if not resume:
+        check_output_file(output, force)  # (status 1: a file that holds something, without --force)
+    elif output == "-":
+        raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
+    elif force:
+        raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
+    return scheduler
 
 
-def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None], options: Mapping[str, str]) -> Resumed:
+def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
     """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
     a row of other settings or of a deal not due there is a usage error (status 2),
-    naming the option of the setting (``options``: column -> option)."""
+    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).
+    Says on stderr how much of the sweep the file held already, and how many of its
+    deals, unknown under a lower limit, are solved again (and under which)."""
     from ..app.sweep import resume_csv
 
+    names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
     try:
-        return resume_csv(path, replace(layout, names={**options, "deals": "--deals"}), keep)
+        resumed = resume_csv(path, replace(layout, names=names), keep)
     except AgreementError as exc:
         if "fifo" in exc.facts:
             raise click.UsageError(
                 f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
             ) from None
         raise click.UsageError(str(exc)) from None
-
-
-def resumed_notice(path: str, done: int, asked: int, what: str = "deals", again: tuple[int, int] | None = None) -> None:
-    """Say on stderr how much of the sweep the file held already; ``again``: how many
-    of its deals, unknown under a lower limit, are solved again, and under which
-    ``--max-nodes``."""
-    more = ""
-    if again is not None and again[0]:
-        count, limit = again
-        more = f"; {count} of them unknown under a lower --max-nodes, solved again under {limit}"
-    click.echo(f"resuming {shown_name(path)}: {done} of {asked} {what} done already{more}", err=True)
+    if resumed.rows:
+        again, limit = "", layout.limit
+        if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
+            higher = dict(layout.settings)[limit]
+            again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
+        asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
+        click.echo(f"resuming {shown_name(path)}: {resumed.rows} of {asked} done already{again}", err=True)
+    return resumed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import sys
 from contextlib import AbstractContextManager
@@ -13,13 +14,13 @@ import click
 
 from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
-from ..app.simulating import CSV_FIELDS, SimulateSweep, by_deal, row_of_game
+from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
 from ..app.sweep import RowWriter
 from ..errors import FoursquareError
 from ..figures import human_seconds
 from ..formats.rulesfile import rules_value
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -36,7 +37,6 @@ from .options import (
     deal_range,
     option_needs,
     resume_file,
-    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
@@ -51,8 +51,6 @@ TABLE_HEADER = (
     "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
     "|---|---|---|---|---|---|---|---|"
 )
-#: The options that set the CSV's setting columns (app/simulating.py).
-SETTING_FIELDS = {"seed": "--seed", "nodes": "--nodes", "budget": "--budget", "rules": "--rules"}
 
 
 def _deals_text(deals: range) -> str:
@@ -152,47 +150,11 @@ def simulate(**options: Any) -> None:
     interrupted run.  The bots see only what a player sees (RULES.md section 6).
     """
     o = SimpleNamespace(**options)  # the options as Click reads them
+    from ..cluster import connect
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
-    names = _bot_names(o)
-    bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
-    bot_option_needs("--budget", o.budget, names, "uses_budget")
-    option_needs("--force", o.force, "--output", o.output)
-    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)
-    refuse_standard_output(
-        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, workers)
-    if not o.resume:
-        check_output_file(o.output, o.force)
-    cluster = workers.connect()  # before the file: an unreachable one leaves it
-    tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
-    try:
-        csv_file, todo = _open(o, sweep, tally)
-    except BaseException:
-        if cluster is not None:
-            cluster.close()
-        raise
-    try:
-        with cluster if cluster is not None else contextlib.nullcontext(), csv_file as out:
-            writer = RowWriter(out, o.output) if o.output is not None else None
-            gone = _sweep(o, sweep, todo, writer, tally, cluster)
-    except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
-        # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
-        # the summary of the games played, then the exit
-        with contextlib.suppress(Exception):  # the interruption is what matters
-            _summary(o, sweep, tally, interrupted=True)
-        if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
-            raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
-        raise
-    _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
-
-
-def _bot_names(o: SimpleNamespace) -> list[str]:
-    """The bots to play, in order (``--vs`` last): each once, else a usage error (status 2)."""
-    names = list(dict.fromkeys(o.bots))
+    names = list(dict.fromkeys(o.bots))  # the bots to play, in order (--vs last): each once
     if len(names) < len(o.bots):
         twice = next(name for name in names if o.bots.count(name) > 1)
         raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
@@ -202,7 +164,32 @@ def _bot_names(o: SimpleNamespace) -> list[str]:
         if o.vs == names[0]:
             raise click.UsageError(f"--vs {o.vs}: compare {o.vs} with another bot")
         names.append(o.vs)
-    return names
+    bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
+    bot_option_needs("--budget", o.budget, names, "uses_budget")
+    option_needs("--force", o.force, "--output", o.output)
+    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
+    refuse_standard_output(
+        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    )
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)  # (the output file checked)
+    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
+    cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
+    tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
+    with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
+        csv_file, todo = _open(o, sweep, tally)
+        try:
+            with csv_file as out:
+                writer = RowWriter(out, o.output) if o.output is not None else None
+                gone = _sweep(o, sweep, todo, writer, tally, cluster)
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
+            # the summary of the games played, then the exit
+            with contextlib.suppress(Exception):  # the interruption is what matters
+                _summary(o, sweep, tally, interrupted=True)
+            if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
+                raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
+            raise
+    _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
 
 
 def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
@@ -211,9 +198,7 @@ def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[A
     deals still to play.  Its header is written at once and each row as its game
     finishes (flushed), so that an interrupted run keeps every game played."""
     if o.output is not None and o.resume:
-        resumed = resume_file(o.output, sweep.layout(), tally.add, SETTING_FIELDS)
-        if resumed.rows:
-            resumed_notice(o.output, resumed.rows, len(sweep.deals) * len(sweep.names), "games")
+        resumed = resume_file(o.output, sweep.layout(), tally.add)
         return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
     if o.output is not None and o.output != "-":
         return open_output_file(o.output, o.force), sweep.deals
@@ -240,7 +225,8 @@ def _sweep(
     label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
     with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
         stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
-        for deal in by_deal(stream, len(sweep.names)):
+        for first in stream:  # a deal's games together, once every bot has played it
+            deal = [first, *itertools.islice(stream, len(sweep.names) - 1)]
             with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
                 try:
                     for game in deal:  # (a write that fails leaves the deal out: the file has it not whole)

@@ -6,7 +6,6 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import SweepRows, discard_journal
 from ..errors import FoursquareError, shown_name
 from . import SHORT_HELP
-from .boundary import Command, check_output_file, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
 from .options import (
     JOBS,
     PATH,
@@ -33,7 +32,6 @@ from .options import (
     given_on_the_command_line,
     option_needs,
     resume_file,
-    resumed_notice,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar, stdout_reader_gone
@@ -42,12 +40,7 @@ from .style import counted
 if TYPE_CHECKING:
     from ..cluster import Cluster
     from ..engine.game import Game
-    from ..engine.rules import Rules
     from ..solver import Solution
-    from ..solver.analysis import BatchTally
-
-#: The options that set the CSV's setting columns.
-SETTING_OPTIONS = {"rules": "--rules", "max_nodes": "--max-nodes", "timeout": "--timeout"}
 
 
 def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
@@ -137,11 +130,11 @@ def solve(**options: Any) -> None:
     """
     o = SimpleNamespace(**options)  # the options as Click reads them
     from .. import solver
+    from ..cluster import connect
     from ..engine.rules import STANDARD
 
     exclusive(deal=o.deal, deck=o.deck_path, deals=o.deal_range)
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
-    rules = spec.rules
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
     option_needs("--output", o.csv_path, "--deals", o.deal_range)
@@ -149,7 +142,6 @@ def solve(**options: Any) -> None:
     refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    workers = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
     if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
@@ -158,12 +150,12 @@ def solve(**options: Any) -> None:
         "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
         "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
     )
+    # then the options of the sweep and the output file checked, the cluster connected (before
+    # the file: an unreachable one leaves it), then the batch
+    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
     if o.deal_range is not None:
-        # the output file checked, the cluster connected (before the file: an unreachable one leaves it), then the batch
-        if not o.resume:
-            check_output_file(o.csv_path, o.force)
-        sweep = SolveSweep(o.deal_range, rules or STANDARD, limit, o.timeout, workers)
-        cluster = workers.connect()
+        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
+        cluster = None if address is None else connect(address)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster).run()
         return
@@ -198,7 +190,9 @@ class _Batch:
         self.output: SweepRows | None = None
         self.header = False
         self.todo: Sequence[int] = sweep.deals
-        self.again = _Again(sweep.max_nodes)  # the file's unknown rows of a lower limit, solved again first
+        # the file's unknown rows of a lower limit, solved again first: how many, how many of them are
+        # done and how many of those settled
+        self.again = self.again_done = self.again_settled = 0
         self.stopped = False
         self.done_here = 0  # the deals of this run done, in order: the next one is due
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
@@ -209,14 +203,11 @@ class _Batch:
         """The CSV file: continued (``--resume``: its unknown rows of a lower limit solved
         again first, with ``--max-nodes`` given) or written afresh."""
         if self.o.resume:
-            deals = self.sweep.deals
             layout = self.sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
-            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]), SETTING_OPTIONS)
+            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]))
             self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
-            self.todo = DealsToSolve(resumed.again, deals[resumed.rows:])
-            self.again.asked = len(resumed.again)
-            if resumed.rows:
-                resumed_notice(csv_path, resumed.rows, len(deals), again=(len(resumed.again), self.sweep.max_nodes))
+            self.todo = DealsToSolve(resumed.again, self.sweep.deals[resumed.rows:])
+            self.again = len(resumed.again)
         else:
             stream = open_output_file(csv_path, self.o.force)
             self.output = SweepRows(stream, csv_path)
@@ -250,7 +241,7 @@ class _Batch:
             self._finish(results)
         if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)
             return
-        _summary(self.tally, self.o.fmt, self.sweep.rules, to_stderr=self.o.csv_path == "-", again=self.again)
+        self._summary()
 
     def _take(self, d: int, sol: Solution) -> bool:
         """Write, print and count one deal's result, whole even at Ctrl-C; whether the
@@ -264,9 +255,7 @@ class _Batch:
                     click.echo(json.dumps(_record(d, sol)))
                 elif o.verbose:
                     click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                if self.output is not None:
-                    self.output.stream.flush()
-                sys.stdout.flush()
+                sys.stdout.flush()  # (the row is in the file already: RowWriter keeps no buffer)
             finally:
                 # | head: nobody reads the results any more; this deal's result went into
                 # the gone reader (the guard saw the reader gone during its writes): it
@@ -275,9 +264,9 @@ class _Batch:
                 gone = self.to_stdout and stdout_reader_gone()
                 if not gone:
                     self.tally.add(sol)
-                    if self.done_here < self.again.asked:  # one of the deals solved again
-                        self.again.done += 1
-                        self.again.settled += sol.settled
+                    if self.done_here < self.again:  # one of the deals solved again
+                        self.again_done += 1
+                        self.again_settled += sol.settled
         return gone
 
     def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
@@ -290,73 +279,50 @@ class _Batch:
         if self.output is not None:
             try:
                 self.output.close()  # (the rows solved again merged into the file first)
-            except OSError as exc:  # the last rows, flushed on closing, or the merge (raised once the summary is out)
-                self.stopped = True
-                unwritten = exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.o.csv_path)
-            except FoursquareError as exc:  # a journal found damaged at the merge
-                self.stopped = True
-                unwritten = exc
+            except (OSError, FoursquareError) as exc:  # the last rows flushed on closing, the merge, a journal found
+                self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
+                unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path) if isinstance(exc, OSError) and exc.filename is None else exc
         if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
             with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(self.tally, self.o.fmt, self.sweep.rules, interrupted=len(self.sweep.deals),
-                         to_stderr=self.o.csv_path == "-", again=self.again)
+                self._summary(interrupted=True)
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
             raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
 
+    def _summary(self, interrupted: bool = False) -> None:
+        """The summary of the deals done (their tally; ``interrupted``: of a run stopped
+        before its end, which says so), on stderr with ``--output -`` (the CSV has stdout
+        to itself); the file's deals solved again said when there were any."""
+        from ..formats.rulesfile import rules_value
 
-@dataclass
-class _Again:
-    """The deals a resumed run solves again under its higher limit (``max_nodes``):
-    how many, how many of them are done and how many of those settled."""
-
-    max_nodes: int
-    asked: int = 0
-    done: int = 0
-    settled: int = 0
-
-
-def _summary(
-    tally: BatchTally, fmt: str, rules: Rules, interrupted: int | None = None,
-    to_stderr: bool = False, again: _Again | None = None,
-) -> None:
-    """The summary of the deals solved under ``rules`` (their tally); ``interrupted``: how many were asked for (the run stopped before the
-    end); ``to_stderr`` for ``--output -``; ``again``: the deals of the file solved
-    again (said when there were any)."""
-    from ..formats.rulesfile import rules_value
-
-    summary = tally.summary()
-    settled, done = tally.settled, tally.deals  # an unknown deal is done, not solved
-    again = again if again is not None and again.asked else None
-    # --output -: the CSV has stdout to itself
-    with contextlib.redirect_stdout(sys.stderr) if to_stderr else contextlib.nullcontext():
-        if fmt == "json":
-            out: dict[str, Any] = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
-            if interrupted is not None:
-                out["interrupted"] = {
-                    "deals_solved": settled,
-                    "deals_unknown": done - settled,
-                    "deals_done": done,
-                    "deals_asked": interrupted,
-                }
-            if again is not None:
-                out["solved_again"] = {
-                    "max_nodes": again.max_nodes, "deals_asked": again.asked, "deals_done": again.done,
-                    "deals_settled": again.settled, "deals_unknown": again.done - again.settled,
-                }
-            click.echo(json.dumps(out))
-        else:
-            if interrupted is not None:
-                click.echo(
-                    f"interrupted: {done} of {interrupted} deals done "
-                    f"({settled} settled, {done - settled} unknown)"
-                )
-            if again is not None:
-                of = f"{again.done} of {again.asked}" if again.done < again.asked else f"{again.asked}"
-                click.echo(
-                    f"solved again under --max-nodes {again.max_nodes}: {of} {'deal' if again.asked == 1 else 'deals'} unknown "
-                    f"under a lower limit; {again.settled} settled, {again.done - again.settled} still unknown"
-                )
-            if rules.name != "standard":
-                click.echo(f"rules: {rules.label}")
-            click.echo("\n".join(summary.lines()))
-    sys.stdout.flush()
+        summary, rules, asked = self.tally.summary(), self.sweep.rules, len(self.sweep.deals)
+        settled, done = self.tally.settled, self.tally.deals  # an unknown deal is done, not solved
+        limit, again, again_done, again_settled = self.sweep.max_nodes, self.again, self.again_done, self.again_settled
+        with contextlib.redirect_stdout(sys.stderr) if self.o.csv_path == "-" else contextlib.nullcontext():
+            if self.o.fmt == "json":
+                out: dict[str, Any] = {"summary": {"rules": rules_value(rules), **summary.as_dict()}}
+                if interrupted:
+                    out["interrupted"] = {
+                        "deals_solved": settled,
+                        "deals_unknown": done - settled,
+                        "deals_done": done,
+                        "deals_asked": asked,
+                    }
+                if again:
+                    out["solved_again"] = {
+                        "max_nodes": limit, "deals_asked": again, "deals_done": again_done,
+                        "deals_settled": again_settled, "deals_unknown": again_done - again_settled,
+                    }
+                click.echo(json.dumps(out))
+            else:
+                if interrupted:
+                    click.echo(f"interrupted: {done} of {asked} deals done ({settled} settled, {done - settled} unknown)")
+                if again:
+                    of = f"{again_done} of {again}" if again_done < again else f"{again}"
+                    click.echo(
+                        f"solved again under --max-nodes {limit}: {of} {'deal' if again == 1 else 'deals'} unknown "
+                        f"under a lower limit; {again_settled} settled, {again_done - again_settled} still unknown"
+                    )
+                if rules.name != "standard":
+                    click.echo(f"rules: {rules.label}")
+                click.echo("\n".join(summary.lines()))
+        sys.stdout.flush()

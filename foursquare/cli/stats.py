@@ -83,11 +83,11 @@ def stats_text(records: list[GameRecord], path: str, *, histogram: bool = False,
     if len(groups) > 1:  # one line a rule set: played, won, the share won, stopped, mean and best score
         width = max(len("rules"), *(len(name) for name in groups))
         lines += ["", "By rule set:", f"  {'rules':<{width}}  played   won   share  stopped   mean  best"]
-        for name, s in groups.items():
-            share = percent(s.win_share) if s.played else "-"
-            mean = f"{s.mean_score:.1f}" if s.mean_score is not None else "-"
-            best = str(s.best_score) if s.best_score is not None else "-"
-            lines.append(f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {share:>6}  {s.stopped:>7}  {mean:>5}  {best:>4}")
+        lines += [
+            f"  {name:<{width}}  {s.played:>6}  {s.won:>4}  {percent(s.win_share) if s.played else '-':>6}  {s.stopped:>7}"
+            f"  {'-' if s.mean_score is None else f'{s.mean_score:.1f}':>5}  {'-' if s.best_score is None else s.best_score:>4}"
+            for name, s in groups.items()
+        ]
     if histogram and total.scores:
         lines += ["", f"Scores of the {counted(total.won, 'game')} won:", *histogram_lines(total.scores)]
     return "\n".join(lines)
@@ -122,12 +122,8 @@ def histogram_lines(scores: dict[int, int]) -> list[str]:
     low, high = min(scores), max(scores)
     most = max(scores.values())
     width = len(str(high))
-    lines = []
-    for score in range(low, high + 1):
-        count = scores.get(score, 0)
-        bar = "#" * max(1, round(BAR * count / most)) if count else ""  # a score reached has a bar
-        lines.append(f"{score:>{width + 1}} | {bar + ' ' if bar else ''}{count}")
-    return lines
+    bars = {score: "#" * max(1, round(BAR * count / most)) + " " for score, count in scores.items() if count}  # a score reached has a bar
+    return [f"{score:>{width + 1}} | {bars.get(score, '')}{scores.get(score, 0)}" for score in range(low, high + 1)]
 
 
 def duration_text(seconds: float) -> str:

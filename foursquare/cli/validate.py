@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -42,16 +43,6 @@ def _whole(action: Callable[..., None], *args: Any) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _file_identity(path: str) -> tuple[int, int] | None:
-    """The device and inode of a regular file (``-``: standard input's), to tell the same file
-    given twice under two names; ``None`` when it cannot be known."""
-    try:
-        info = os.fstat(0) if path == "-" else os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
-
-
 @click.command(cls=Command, short_help=SHORT_HELP["validate"])
 @click.argument("files", nargs=-1, required=True, metavar="FILE...", type=PATH)
 @click.option(
@@ -86,7 +77,7 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     # report's end is written whole before the ``try`` is left (:meth:`Reporter.end`
     # writes it once).
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
-    run = _Validation(reporter, finished, duplicates)
+    run = _Validation(reporter, finished)
     try:
         from ..formats.repeats import Repeats  # (the formats loaded, then the report begun)
 
@@ -119,15 +110,14 @@ class _Validation:
     """The files of one ``validate`` run, checked in turn: each game reported as it is
     read (:class:`Reporter`), a line a file and the counts kept for the summary."""
 
-    def __init__(self, reporter: Reporter, finished: bool, duplicates: bool) -> None:
+    def __init__(self, reporter: Reporter, finished: bool) -> None:
         self.reporter = reporter
         self.finished = finished
-        self.duplicates = duplicates
         self.lines: list[str] = []
         self.games = self.invalid = self.unread = 0
         self.seen: dict[tuple[int, int], str] = {}  # file identity -> its name, with --duplicates
         self.current: str | None = None  # the file being checked (its shown name)
-        self.repeats: Repeats | None = None
+        self.repeats: Repeats | None = None  # the games seen, with --duplicates
         # Every line but the annotations is inert to GitHub's runner in its format.
         self.line: Callable[[str], str] = inert if reporter.fmt == "github" else str
 
@@ -137,9 +127,17 @@ class _Validation:
         self.reporter.game(result, path=path)
 
     def file(self, path: str) -> None:
-        """Check every game of one file (unless it was given already, with ``--duplicates``)."""
+        """Check every game of one file (unless it was given already, with ``--duplicates``),
+        each reported as it is read."""
+        from ..formats.inputs import InputFile
+        from ..formats.transcript import iter_validate as check
+
         name = "<stdin>" if path == "-" else path
-        identity = _file_identity(path) if self.duplicates else None
+        identity = None  # with --duplicates, a regular file's device and inode (standard input's for -)
+        if self.repeats is not None:  # to tell the same file given twice under two names
+            with contextlib.suppress(OSError, ValueError):
+                info = os.fstat(0) if path == "-" else os.stat(path)
+                identity = (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else None
         if identity is not None and identity in self.seen:
             twice = FormatError(name, None, f"the same file as {shown_name(self.seen[identity])}, given twice:"
                                 " with --duplicates each of its games would repeat itself; not checked again")  # fmt: skip
@@ -148,24 +146,6 @@ class _Validation:
         if identity is not None:
             self.seen[identity] = name
         self.current = shown = shown_name(name)
-        count, bad, exc = self._games(path, name, shown)
-        self.games += count
-        self.invalid += bad
-        if exc is None:
-            _whole(self.reporter.file_end, shown)
-            self.lines.append(f"{shown}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
-        elif count:  # the file itself: not a transcript, not UTF-8, over the cap
-            self._unread(name, exc, f"{shown}: invalid, {counted(count, 'game')} checked, then reading stopped (see the error above)")
-        else:
-            self._unread(name, exc, f"{shown}: invalid, not checked game by game (see the error above)")
-        self.current = None
-
-    def _games(self, path: str, name: str, shown: str) -> tuple[int, int, FormatError | None]:
-        """Check and report the games of the file: ``(games, invalid ones, the error that
-        stopped the reading or None)``."""
-        from ..formats.inputs import InputFile
-        from ..formats.transcript import iter_validate as check
-
         count = bad = 0
         try:
             with InputFile(path) as source:
@@ -173,9 +153,15 @@ class _Validation:
                     count += 1
                     bad += not one.valid
                     _whole(self.report, {"file": shown, **one.to_dict(CLI_ADVICE)}, one.errors, name)
-        except FormatError as exc:
-            return count, bad, exc
-        return count, bad, None
+        except FormatError as exc:  # the file itself: not a transcript, not UTF-8, over the cap
+            stopped = f"{counted(count, 'game')} checked, then reading stopped" if count else "not checked game by game"
+            self._unread(name, exc, f"{shown}: invalid, {stopped} (see the error above)")
+        else:
+            _whole(self.reporter.file_end, shown)
+            self.lines.append(f"{shown}: {counted(count, 'game')}, " + (f"{bad} invalid" if bad else "all valid"))
+        self.games += count
+        self.invalid += bad
+        self.current = None
 
     def _unread(self, name: str, exc: FormatError, line: str) -> None:
         """A file not checked (through): its error reported (an object of no game), its line kept."""

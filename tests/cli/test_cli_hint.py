@@ -256,7 +256,7 @@ def test_a_tie_never_joins_cells_whose_figures_differ_at_two_decimals(monkeypatc
     assert "c3 and c2   tied at win 100.0%, expected score 6.58\n   or b3   win 100.0%, expected score 6.50" in text
     import random
 
-    from foursquare.cli.hint import _figures, shown_hint
+    from foursquare.cli.hint import estimate_words, shown_hint
 
     rng = random.Random(41)
     for _ in range(2000):
@@ -265,7 +265,7 @@ def test_a_tie_never_joins_cells_whose_figures_differ_at_two_decimals(monkeypatc
         estimates = _fake(*figures)
         for group in shown_hint(estimates, "deep").lines:
             cells = group[0].replace(" and ", ", ").split(", ")
-            shown = {_figures(e, (2, 2)) for e in estimates if str(e.cell) in cells}
+            shown = {estimate_words(e, (2, 2)) for e in estimates if str(e.cell) in cells}
             assert "more" in group[0] or len(shown) == 1, (figures, group)
 
 

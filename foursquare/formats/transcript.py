@@ -10,7 +10,7 @@ One YAML document per game, ``---`` between::
     - "7D e4"
     result: {status: lost, reason: too-many-face-down, score: null}
 
-Reading is in two steps: :func:`read_transcripts` checks each document's
+Reading is in two steps: :func:`iter_transcripts` checks each document's
 shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
 checks every claim.  :func:`validate` does both for a whole file (the
 ``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
@@ -151,12 +151,6 @@ class GameReport:
 # ------------------------------------------------------------------ reading
 
 
-def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
-    """Every game document of a transcript file, read (shape only; no replay): the
-    list of :func:`iter_transcripts`, whose description and errors it shares."""
-    return list(iter_transcripts(text, source))
-
-
 def iter_transcripts(
     text: str | Iterable[str], source: str, *, read: Callable[[int], bool] | None = None
 ) -> Iterator[TranscriptGame]:
@@ -225,7 +219,7 @@ NEEDS_CARDS = (
     "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
 )
 
-#: What :func:`read_transcripts` says of a file that holds something else.
+#: What :func:`iter_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
     "state": "this is a state, not a transcript",
@@ -398,7 +392,7 @@ def check_game(
     deck: Sequence[Card] | None = None,
     rules: Rules | None = None,
 ) -> tuple[Game | None, list[FormatError]]:
-    """Replay a game read by :func:`read_transcripts`, checking every move and claim.
+    """Replay a game read by :func:`iter_transcripts`, checking every move and claim.
 
     The card order comes from the document's ``deal`` or ``deck``, else from the
     ``deal``/``deck`` given here, else from the moves themselves (each must then
@@ -545,7 +539,7 @@ def load_game(
     :raises FormatError: the first error (in line order), or when the file holds
         more than one game.
     """
-    games = read_transcripts(text, source)
+    games = list(iter_transcripts(text, source))
     if len(games) > 1:
         raise FormatError(source, games[1].line, f"the file holds {len(games)} games; give a one-game transcript")
     game, errors = check_game(games[0], source, deal=deal, deck=deck, rules=rules)

@@ -30,7 +30,8 @@ from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
-from .movescript import Move, new_game, parse_entry, parse_move, play_move
+from .movescript import Move, new_game, parse_move, play_move
+from .movescript import read_entries as read_script
 from .repeats import Repeats
 from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
 from .transcript_write import transcript_text as transcript_text
@@ -236,15 +237,10 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    for match in _LINE.finditer(text):  # not a list of every line: a long file takes 50 times its size so
-        line = match.group()
-        try:
-            entry = parse_entry(line)
-        except ParseError:
-            return False
-        if entry is not None:
-            return True
-    return False
+    try:  # the lines one at a time, not a list of every line: a long file takes 50 times its size so
+        return next(read_script(match.group() for match in _LINE.finditer(text)), None) is not None
+    except FormatError:
+        return False
 
 
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:

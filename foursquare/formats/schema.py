@@ -18,7 +18,8 @@ and :func:`build_schema` generates the schemas from them.
 The schemas are shipped as files in ``foursquare/formats/schemas/`` (read with
 :func:`schema_text`, printed by ``foursquare schema``): a file other tools and
 editors can fetch by URL; a test checks each shipped file equals its generation
-(:func:`generated_text`, which is what to write to the file after a change).
+(:func:`build_schema` as JSON indented by 2, ending with a newline: what to write to the
+file after a change).
 
 The transcript schema describes one document (one game): a file of several games
 is several YAML documents, each checked against it.
@@ -26,7 +27,6 @@ is several YAML documents, each checked against it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -305,11 +305,6 @@ def build_schema(name: str) -> dict[str, Any]:
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **builders[_known(name)]()}
-
-
-def generated_text(name: str) -> str:
-    """The text of a shipped schema file, generated: :func:`build_schema` as indented JSON (ASCII, ending with a newline)."""
-    return json.dumps(build_schema(name), indent=2) + "\n"
 
 
 def schema_text(name: str) -> str:

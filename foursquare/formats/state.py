@@ -266,7 +266,11 @@ class _StateReader:
         }
         for key, (value, whence) in actual.items():
             if key in values and values[key] != value:
-                raise FormatError(self.source, doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
+                raise FormatError(
+                    self.source,
+                    doc.entries[key].line,
+                    f"{key}: {'null' if values[key] is None else values[key]}, but {whence} {'null' if value is None else value}",
+                )
         return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
@@ -353,7 +357,3 @@ class _StateReader:
                 self.source, doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from"
             )
         return game
-
-
-def _null(value: object) -> object:
-    return "null" if value is None else value

@@ -337,9 +337,7 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
     if "cell" not in values or "card" in item.entries and "card" not in values:
         return None
     card, cell = values.pop("card", None), values.pop("cell")
-    del lines["cell"]
-    lines.pop("card", None)
-    return MoveEntry(card, cell, values, item.line, lines)
+    return MoveEntry(card, cell, values, item.line, {key: lines[key] for key in values})  # the claims and their lines
 
 
 def _common_move(item: YMap) -> MoveEntry | None:

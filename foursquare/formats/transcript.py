@@ -266,8 +266,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         errors = [FormatError(source, doc.line, other[0], advice=other[1])]
         return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
-    tg = TranscriptGame(number, doc.line, lines=lines, errors=errors)
-    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
+    tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:

@@ -148,12 +148,13 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
             source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
         )
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
-    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
-    if missing:
-        why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
-        errors.append(FormatError(source, node.line, why))
     if errors:
         raise errors[0]
+    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    if missing:
+        raise FormatError(
+            source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
+        )
     base: Rules = changes.pop("preset", STANDARD)
     try:
         return base.with_changes(**changes) if changes else base

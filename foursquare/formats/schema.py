@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from ..engine.cards import MAX_RANK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
+from ..engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 from ..engine.deal import MAX_DEAL
 from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
@@ -44,7 +44,6 @@ from .yaml.values import Kind, read_entries
 SCHEMA_NAMES = ("transcript", "state", "rules")
 #: The most cards a deck can hold (the longest ranks, every suit).
 _MAX_CARDS = RANGES["ranks"][1] * RANGES["suits"][1]
-assert RANGES["ranks"][1] == MAX_RANK and RANGES["suits"][1] == len(SUIT_CHARS)
 
 
 def _letters(chars: str) -> str:

@@ -55,9 +55,6 @@ def _letters(chars: str) -> str:
 CARD = f"(10|{_letters(RANK_CHARS[1:])}){_letters(SUIT_CHARS + SUIT_SYMBOLS)}"
 #: A cell as :meth:`Cell.parse` reads it: column ``a``-``p`` (either case), row 1-16 without a leading zero.
 CELL = f"{_letters(COLUMN_LETTERS.upper())}([1-9]|1[0-{STRIDE - 10}])"
-#: White space around a card or a cell is allowed (the readers strip it).
-_CARD_TEXT = rf"^\s*{CARD}\s*$"
-_CELL_TEXT = rf"^\s*{CELL}\s*$"
 _MOVE_TEXT = rf"^\s*({CARD}\s+)?{CELL}\s*$"
 
 
@@ -231,13 +228,13 @@ def _common_defs() -> dict[str, Any]:
     return {
         "card": {
             "type": "string",
-            "pattern": _CARD_TEXT,
+            "pattern": rf"^\s*{CARD}\s*$",  # white space around a card or a cell is allowed (the readers strip it)
             "description": "a card: rank A, 2-9, T (or 10), J, Q, K, then suit C, D, H, S (RULES.md §1)",
             "examples": ["7H", "TD"],
         },
         "cell": {
             "type": "string",
-            "pattern": _CELL_TEXT,
+            "pattern": rf"^\s*{CELL}\s*$",
             "description": "a cell: column letter and row number (RULES.md §3)",
             "examples": ["d4"],
         },

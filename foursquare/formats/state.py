@@ -73,10 +73,6 @@ _NOT_RESUMABLE = (
     "a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is"
     " missing (foursquare hint reads a player's view)"
 )
-_HIDDEN = (
-    "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
-    " flipped up, and which cards are unseen depends on it)"
-)
 
 #: What a player's view and a state must have: key -> what is said at the document's line without it.
 _VIEW_NEEDS = {
@@ -300,7 +296,13 @@ class _StateReader:
                 )
             face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
-                raise FormatError(self.source, top.line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
+                raise FormatError(
+                    self.source,
+                    top.line,
+                    f"pile {cell}: the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
+                    " flipped up, and which cards are unseen depends on it)",
+                    advice=Advice.REVEAL,
+                )
             cards = [self.card(item, f"pile {cell}") for item in items]
             grid[cell] = (cards, face == "up")
             self.cell_lines[cell] = line

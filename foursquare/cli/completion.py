@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..errors import ParseError
-from ..formats.commands import COMMAND_NAMES, FILE_COMMANDS, FORCED_COMMANDS, CommandKind, kind
+from ..formats.commands import COMMAND_NAMES, FILE_COMMANDS, FORCED_COMMANDS, CommandKind, spec
 
 #: The lines of the prompt's history kept between sessions.
 HISTORY_LINES = 1000
@@ -172,5 +172,5 @@ def _forget_leaving(readline: Any, since: int) -> None:
     game (``quit``, ``q``, ``exit``): a reflexive Up and Enter never leaves a game."""
     for index in reversed(range(since, readline.get_current_history_length())):
         words = (readline.get_history_item(index + 1) or "").split()  # items count from 1 here
-        if words and kind(words[0]) is CommandKind.STOP:
+        if words and (found := spec(words[0])) is not None and found.kind is CommandKind.STOP:
             readline.remove_history_item(index)  # and from 0 here

@@ -114,9 +114,3 @@ HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
 def spec(name: str) -> CommandSpec | None:
     """The command a word names (a name or an alias, any case), or ``None``."""
     return _BY_NAME.get(name.lower())
-
-
-def kind(name: str) -> CommandKind | None:
-    """The kind of the command a word names, or ``None`` for no command."""
-    found = spec(name)
-    return None if found is None else found.kind

@@ -31,8 +31,10 @@ def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
             try:
                 card = Card.parse(word)
             except ParseError as exc:
-                state = input_kind(text) is FileKind.STATE
-                raise FormatError(source, number, _not_a_card(word, text, exc), advice=Advice.READ_AS_STATE if state else None) from None
+                raise FormatError(
+                    source, number, _not_a_card(word, text, exc),
+                    advice=Advice.READ_AS_STATE if input_kind(text) is FileKind.STATE else None,
+                ) from None
             if card.rank > rules.ranks or card.suit >= rules.suits:
                 raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
             if card in first_line:

@@ -93,16 +93,6 @@ MAX_LINE_CHARS = 1024 * 1024
 LINE_TOO_LONG_WORDS = f"the line is too long (over {MAX_LINE_CHARS:,} characters)"
 
 
-def long_line(text: str, limit: int = MAX_LINE_CHARS) -> int | None:
-    """How many line ends come before the first line of ``text`` longer than ``limit``
-    characters (``None``: no such line).  Linear (``text`` is one block of :class:`InputFile`).
-
-    >>> long_line("d4\\n" + "x" * 9 + "\\ne4\\n", limit=8), long_line("d4\\ne4\\n", limit=8)
-    (1, None)
-    """
-    return next((number for number, line in enumerate(text.split("\n")) if len(line) > limit), None)
-
-
 #: What a reader says of a file it cannot open, by the error (any other: ``cannot read: why``).
 _OPEN_FAULTS = {
     FileNotFoundError: "no such file", IsADirectoryError: "is a directory, not a file", PermissionError: "permission denied"
@@ -194,7 +184,9 @@ class InputFile:
                 text = good.decode()
             if fault is not None:  # the whole lines before the fault's
                 text = text[: text.rfind("\n") + 1]
-            if len(text) > MAX_LINE_CHARS and (before := long_line(text, MAX_LINE_CHARS)) is not None:
+            if len(text) > MAX_LINE_CHARS and (  # the line ends before the first line too long (linear: one block)
+                before := next((n for n, row in enumerate(text.split("\n")) if len(row) > MAX_LINE_CHARS), None)
+            ) is not None:
                 raise FormatError(self.name, lines + before + 1, LINE_TOO_LONG_WORDS)
             if text:  # given first: the games it ends are reported before the fault after it
                 yield (text.removeprefix("\ufeff") if first else text).replace("\r\n", "\n")

@@ -248,30 +248,29 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     :raises ParseError: when the line is neither; for a line with a digit, the
         message says what is wrong with it as a move (``not a cell: 'z9' ...``).
     """
-    line = text
-    text = strip_line(text)
-    if not text:
+    stripped = strip_line(text)
+    if not stripped:
         return None
-    if "\r" in text:  # every reader (play's stdin splits at LF, a file's reader too): a file whose lines end in CR alone
+    if "\r" in stripped:  # every reader (play's stdin splits at LF, a file's reader too): a file whose lines end in CR alone
         raise ParseError("a CR alone inside the line: the line ends of a move script are LF or CR LF")
-    words = text.split()
+    words = stripped.split()
     command = spec(words[0])
     if command is not None:
         name = command.name
         needs = command.argument
         if needs is not None:
-            words = file_words(line, name)
+            words = file_words(text, name)
         if len(words) > 2 or (len(words) == 2 and needs is None):
-            raise ParseError(f"{name}: too many words in {quote(text)}")
+            raise ParseError(f"{name}: too many words in {quote(stripped)}")
         if needs and len(words) < 2:
             raise ParseError(f"{name}: name the file, like: {name} game.yaml")
         return PromptCommand(name, words[1] if len(words) == 2 else None)
-    if not any(ch.isdigit() for ch in text):  # no row number: a mistyped command rather than a move
+    if not any(ch.isdigit() for ch in stripped):  # no row number: a mistyped command rather than a move
         raise ParseError(
-            f"not a move or a command: {quote(text)} ({MOVE_SHAPE};"
+            f"not a move or a command: {quote(stripped)} ({MOVE_SHAPE};"
             f" the commands are {', '.join(COMMAND_NAMES)})"
         )
-    return parse_move(text)
+    return parse_move(stripped)
 
 
 def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[int, Move | PromptCommand]]:

@@ -18,7 +18,8 @@ and :func:`build_schema` generates the schemas from them.
 The schemas are shipped as files in ``foursquare/formats/schemas/`` (read with
 :func:`schema_text`, printed by ``foursquare schema``): a file other tools and
 editors can fetch by URL; a test checks each shipped file equals its generation
-(:func:`generated_text`, which is what to write to the file after a change).
+(:func:`build_schema` as JSON indented by 2, ending with a newline: what to write to the
+file after a change).
 
 The transcript schema describes one document (one game): a file of several games
 is several YAML documents, each checked against it.
@@ -26,12 +27,11 @@ is several YAML documents, each checked against it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from ..engine.cards import MAX_RANK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
+from ..engine.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 from ..engine.deal import MAX_DEAL
 from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
@@ -44,7 +44,6 @@ from .yaml.values import Kind, read_entries
 SCHEMA_NAMES = ("transcript", "state", "rules")
 #: The most cards a deck can hold (the longest ranks, every suit).
 _MAX_CARDS = RANGES["ranks"][1] * RANGES["suits"][1]
-assert RANGES["ranks"][1] == MAX_RANK and RANGES["suits"][1] == len(SUIT_CHARS)
 
 
 def _letters(chars: str) -> str:
@@ -56,9 +55,6 @@ def _letters(chars: str) -> str:
 CARD = f"(10|{_letters(RANK_CHARS[1:])}){_letters(SUIT_CHARS + SUIT_SYMBOLS)}"
 #: A cell as :meth:`Cell.parse` reads it: column ``a``-``p`` (either case), row 1-16 without a leading zero.
 CELL = f"{_letters(COLUMN_LETTERS.upper())}([1-9]|1[0-{STRIDE - 10}])"
-#: White space around a card or a cell is allowed (the readers strip it).
-_CARD_TEXT = rf"^\s*{CARD}\s*$"
-_CELL_TEXT = rf"^\s*{CELL}\s*$"
 _MOVE_TEXT = rf"^\s*({CARD}\s+)?{CELL}\s*$"
 
 
@@ -148,12 +144,13 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
             source, node.line, f"{what} must be a preset name ({', '.join(PRESETS)}) or a mapping, not {node.kind}"
         )
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
-    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
-    if missing:
-        why = f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
-        errors.append(FormatError(source, node.line, why))
     if errors:
         raise errors[0]
+    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    if missing:
+        raise FormatError(
+            source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
+        )
     base: Rules = changes.pop("preset", STANDARD)
     try:
         return base.with_changes(**changes) if changes else base
@@ -231,13 +228,13 @@ def _common_defs() -> dict[str, Any]:
     return {
         "card": {
             "type": "string",
-            "pattern": _CARD_TEXT,
+            "pattern": rf"^\s*{CARD}\s*$",  # white space around a card or a cell is allowed (the readers strip it)
             "description": "a card: rank A, 2-9, T (or 10), J, Q, K, then suit C, D, H, S (RULES.md §1)",
             "examples": ["7H", "TD"],
         },
         "cell": {
             "type": "string",
-            "pattern": _CELL_TEXT,
+            "pattern": rf"^\s*{CELL}\s*$",
             "description": "a cell: column letter and row number (RULES.md §3)",
             "examples": ["d4"],
         },
@@ -305,11 +302,6 @@ def build_schema(name: str) -> dict[str, Any]:
     :raises ParseError: for another name."""
     builders = {"transcript": _transcript, "state": _state, "rules": _rules}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **builders[_known(name)]()}
-
-
-def generated_text(name: str) -> str:
-    """The text of a shipped schema file, generated: :func:`build_schema` as indented JSON (ASCII, ending with a newline)."""
-    return json.dumps(build_schema(name), indent=2) + "\n"
 
 
 def schema_text(name: str) -> str:

@@ -74,10 +74,6 @@ _NOT_RESUMABLE = (
     "a player's view cannot be replayed or resumed: the hidden order of the stock (remaining) is"
     " missing (foursquare hint reads a player's view)"
 )
-_HIDDEN = (
-    "the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
-    " flipped up, and which cards are unseen depends on it)"
-)
 
 #: What a player's view and a state must have: key -> what is said at the document's line without it.
 _VIEW_NEEDS = {
@@ -267,7 +263,11 @@ class _StateReader:
         }
         for key, (value, whence) in actual.items():
             if key in values and values[key] != value:
-                raise FormatError(self.source, doc.entries[key].line, f"{key}: {_null(values[key])}, but {whence} {_null(value)}")
+                raise FormatError(
+                    self.source,
+                    doc.entries[key].line,
+                    f"{key}: {'null' if values[key] is None else values[key]}, but {whence} {'null' if value is None else value}",
+                )
         return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
@@ -297,7 +297,13 @@ class _StateReader:
                 )
             face, top = values["face"], items[-1]
             if self.view and face == "down" and isinstance(top, YScalar) and top.is_null:
-                raise FormatError(self.source, top.line, f"pile {cell}: {_HIDDEN}", advice=Advice.REVEAL)
+                raise FormatError(
+                    self.source,
+                    top.line,
+                    f"pile {cell}: the face-down top card is hidden (null), so the view is not exact (its rank matters once it is"
+                    " flipped up, and which cards are unseen depends on it)",
+                    advice=Advice.REVEAL,
+                )
             cards = [self.card(item, f"pile {cell}") for item in items]
             grid[cell] = (cards, face == "up")
             self.cell_lines[cell] = line
@@ -354,7 +360,3 @@ class _StateReader:
                 self.source, doc.line_of("remaining"), "next and remaining are not the rest of the deck the moves were drawn from"
             )
         return game
-
-
-def _null(value: object) -> object:
-    return "null" if value is None else value

@@ -10,7 +10,7 @@ One YAML document per game, ``---`` between::
     - "7D e4"
     result: {status: lost, reason: too-many-face-down, score: null}
 
-Reading is in two steps: :func:`read_transcripts` checks each document's
+Reading is in two steps: :func:`iter_transcripts` checks each document's
 shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
 checks every claim.  :func:`validate` does both for a whole file (the
 ``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
@@ -30,7 +30,8 @@ from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
-from .movescript import Move, new_game, parse_entry, parse_move, play_move
+from .movescript import Move, new_game, parse_move, play_move
+from .movescript import read_entries as read_script
 from .repeats import Repeats
 from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
 from .transcript_write import transcript_text as transcript_text
@@ -151,12 +152,6 @@ class GameReport:
 # ------------------------------------------------------------------ reading
 
 
-def read_transcripts(text: str, source: str) -> list[TranscriptGame]:
-    """Every game document of a transcript file, read (shape only; no replay): the
-    list of :func:`iter_transcripts`, whose description and errors it shares."""
-    return list(iter_transcripts(text, source))
-
-
 def iter_transcripts(
     text: str | Iterable[str], source: str, *, read: Callable[[int], bool] | None = None
 ) -> Iterator[TranscriptGame]:
@@ -225,7 +220,7 @@ NEEDS_CARDS = (
     "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
 )
 
-#: What :func:`read_transcripts` says of a file that holds something else.
+#: What :func:`iter_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
     "state": "this is a state, not a transcript",
@@ -242,15 +237,10 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    for match in _LINE.finditer(text):  # not a list of every line: a long file takes 50 times its size so
-        line = match.group()
-        try:
-            entry = parse_entry(line)
-        except ParseError:
-            return False
-        if entry is not None:
-            return True
-    return False
+    try:  # the lines one at a time, not a list of every line: a long file takes 50 times its size so
+        return next(read_script(match.group() for match in _LINE.finditer(text)), None) is not None
+    except FormatError:
+        return False
 
 
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
@@ -276,8 +266,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         errors = [FormatError(source, doc.line, other[0], advice=other[1])]
         return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
-    tg = TranscriptGame(number, doc.line, lines=lines, errors=errors)
-    tg.rules, tg.rules_given, tg.deal = values.get("rules", STANDARD), "rules" in values, values.get("deal")
+    tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
     if any(key in doc and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
     if "deck" in doc:
@@ -347,9 +336,7 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
     if "cell" not in values or "card" in item.entries and "card" not in values:
         return None
     card, cell = values.pop("card", None), values.pop("cell")
-    del lines["cell"]
-    lines.pop("card", None)
-    return MoveEntry(card, cell, values, item.line, lines)
+    return MoveEntry(card, cell, values, item.line, {key: lines[key] for key in values})  # the claims and their lines
 
 
 def _common_move(item: YMap) -> MoveEntry | None:
@@ -398,7 +385,7 @@ def check_game(
     deck: Sequence[Card] | None = None,
     rules: Rules | None = None,
 ) -> tuple[Game | None, list[FormatError]]:
-    """Replay a game read by :func:`read_transcripts`, checking every move and claim.
+    """Replay a game read by :func:`iter_transcripts`, checking every move and claim.
 
     The card order comes from the document's ``deal`` or ``deck``, else from the
     ``deal``/``deck`` given here, else from the moves themselves (each must then
@@ -545,7 +532,7 @@ def load_game(
     :raises FormatError: the first error (in line order), or when the file holds
         more than one game.
     """
-    games = read_transcripts(text, source)
+    games = list(iter_transcripts(text, source))
     if len(games) > 1:
         raise FormatError(source, games[1].line, f"the file holds {len(games)} games; give a one-game transcript")
     game, errors = check_game(games[0], source, deal=deal, deck=deck, rules=rules)

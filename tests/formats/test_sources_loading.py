@@ -15,7 +15,7 @@ from foursquare.cli import main
 from foursquare.errors import Advice, AgreementError, FormatError
 from foursquare.formats.commands import COMMAND_NAMES, HELP, TABLE, CommandKind, spec
 from foursquare.formats.loading import games_held, load_game_file, load_game_text
-from foursquare.formats.transcript import read_transcripts, transcript_text
+from foursquare.formats.transcript import iter_transcripts, transcript_text
 
 
 def _transcript(deal: int = 7, moves: int = 3) -> str:
@@ -98,7 +98,7 @@ GAME = "foursquare: 1\ndeal: 1\nmoves: [d4]\n"
      GAME + "---\n" + GAME, "---\n" + GAME + "--- \n\n---\n" + GAME + "---\n"],
 )
 def test_games_held_counts_as_the_readers_do(text: str) -> None:
-    assert games_held(text) == len(read_transcripts(text, "t.yaml"))
+    assert games_held(text) == len(list(iter_transcripts(text, "t.yaml")))
 
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n", "---\n---\n"])
@@ -125,4 +125,4 @@ def test_resume_and_record_subprocess(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "holds" not in proc.stderr
-    assert len(read_transcripts(path.read_text(), "rec.yaml")) == 1
+    assert len(list(iter_transcripts(path.read_text(), "rec.yaml"))) == 1

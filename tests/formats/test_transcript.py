@@ -12,8 +12,8 @@ from foursquare.engine.rules import STANDARD
 from foursquare.errors import FormatError
 from foursquare.formats.transcript import (
     check_game,
+    iter_transcripts,
     load_game,
-    read_transcripts,
     transcript_text,
     transcripts_text,
     validate,
@@ -386,19 +386,19 @@ def test_bom_and_crlf():
 
 def test_check_game_with_a_deal_or_deck_given_from_outside():
     text = 'foursquare: 1\nmoves:\n- "d4"\n- "e4"\n'
-    [tg] = read_transcripts(text, "t.yaml")
+    [tg] = list(iter_transcripts(text, "t.yaml"))
     game, errors = check_game(tg, "t.yaml", deal=1)
     assert errors == [] and [str(p.card) for p in game.moves] == ["2D", "3C"]
     game, errors = check_game(tg, "t.yaml", deck=[Card.parse("9S"), Card.parse("AH")])
     assert errors == [] and [str(p.card) for p in game.moves] == ["9S", "AH"]
     # the transcript's own deal wins
-    [tg] = read_transcripts("foursquare: 1\ndeal: 1\nmoves: [d4]\n", "t.yaml")
+    [tg] = list(iter_transcripts("foursquare: 1\ndeal: 1\nmoves: [d4]\n", "t.yaml"))
     game, errors = check_game(tg, "t.yaml", deal=2)
     assert errors == [] and game.deal == 1
 
 
 def test_check_game_rules_from_outside_unless_the_transcript_names_them():
-    [tg] = read_transcripts("foursquare: 1\ndeal: 1\nmoves: [e5]\n", "t.yaml")
+    [tg] = list(iter_transcripts("foursquare: 1\ndeal: 1\nmoves: [e5]\n", "t.yaml"))
     game, errors = check_game(tg, "t.yaml", rules=get_rules("fixed-board"))
     assert [str(e) for e in errors] == ["t.yaml:3: game 1, move 1: illegal move e5: outside the frame (a1-d4)"]
     game, errors = check_game(tg, "t.yaml")
@@ -475,7 +475,7 @@ def test_a_move_read_by_the_fast_path_is_read_as_the_general_path_reads_it(moves
     text = "foursquare: 1\ndeal: 1\nmoves:\n" + "\n".join(lines) + "\n"
 
     def read() -> tuple[list, list[str]]:
-        (tg,) = read_transcripts(text, "t.yaml")
+        (tg,) = list(iter_transcripts(text, "t.yaml"))
         shape = [(m.card, m.cell, m.claims, m.line, m.claim_lines) for m in tg.moves], tg.complete
         return [shape, [str(e) for e in tg.errors]], [str(e) for e in check_game(tg, "t.yaml")[1]]
 
@@ -496,7 +496,7 @@ def test_the_fast_path_reads_a_move_as_transcript_text_writes_it():
 
     game = play(Game.from_deal(1), ["d4", "d3"])
     text = transcript_text(game)
-    (tg,) = read_transcripts(text, "t.yaml")  # the texts of its cards and cells are now known
+    (tg,) = list(iter_transcripts(text, "t.yaml"))  # the texts of its cards and cells are now known
     (node,) = read_documents(text, "t.yaml")
     entries = [transcript_module._common_move(item) for item in node.entries["moves"].items]
     assert all(entry is not None for entry in entries)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..formats.commands import FILE_COMMANDS, HELP, STATE_FULL, PromptCommand
+from ..formats.commands import FILE_COMMANDS, STATE_FULL, PromptCommand
 from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, same_file, writable_target, write_atomically
 
@@ -35,12 +35,8 @@ if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
 
 __all__ = [
-    "COMMANDS", "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
+    "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
 ]
-
-#: Commands at the prompt besides a move: usage -> one-line help (the command table's).
-COMMANDS: dict[str, str] = HELP
-
 
 def read_entry(line: str) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
@@ -121,6 +117,7 @@ class Session:
     :param resumed_from: the file the game was read from (``--resume``): the comments
         at its top (:func:`~foursquare.formats.transcript_write.leading_comments`, an
         editor's modeline) are kept at the top of every rewrite of that file.
+    :param reveal: face-down cards shown as a memory aid (``play --reveal``; the prompt's ``reveal`` toggles it).
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
         :attr:`record_error` (the caller tells it once).
@@ -136,6 +133,7 @@ class Session:
         recording: LockedFile | None = None,
         history: GameRecorder | None = None,
         resumed_from: str | None = None,
+        reveal: bool = False,
     ) -> None:
         self.game = game
         self._resumed_from = resumed_from
@@ -149,7 +147,7 @@ class Session:
         #: the file resumed, and every file it wrote.
         self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
-        self.reveal = False
+        self.reveal = reveal  # face-down cards shown (the prompt's reveal)
         self._redo: list[Placement] = []
         self._recording = recording
         #: Why the last write of the recording failed (``None``: the file is complete).
@@ -284,20 +282,8 @@ class Session:
         self.file_moves = len(self.game.moves)
         self.record_error = None
 
-    def save(self, path: str, force: bool = False) -> str:
-        """Write the game to ``path`` (atomically): its transcript, or its state
-        when the game was resumed from a state (a transcript needs every move).
-
-        :param force: write even over an unrelated file that holds something
-            (otherwise refused, see :meth:`write_file`).
-        :returns: what was written, ``transcript`` or ``state``.
-        :raises OSError: when the file cannot be written or is refused.
-        """
-        self.write_file(path, self.text(), force)
-        return "transcript" if self.full_history else "state"
-
     def text(self) -> str:
-        """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
+        """What ``save FILE`` writes: the transcript, or the state when the game was resumed from one."""
         return self.game.transcript() if self.full_history else self.game.state()
 
     def write_record(self) -> None:

@@ -218,9 +218,8 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
     session = Session(
         game, record=record, autosave=interactive, resume=own_resume, recording=held,
-        history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
+        history=start_history(game, interactive, options.history, look), resumed_from=resume_path, reveal=options.reveal,
     )
-    session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
     origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
@@ -240,8 +239,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
             chosen = winnable_pick(done.game.rules) if options.winnable else None
             game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
-        session = Session(game, history=start_history(game, True, options.history, look))
-        session.reveal = options.reveal
+        session = Session(game, history=start_history(game, True, options.history, look), reveal=options.reveal)
         return session, Origin(game.deal, deck, None, origin.rules)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
@@ -449,7 +447,7 @@ class Prompt:
         self.on_ctrl_c = signal.getsignal(signal.SIGINT)
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game:  # the game played now (the completer reads it too: .completion)
         return self.session.game
 
     def say_error(self, message: str) -> None:
@@ -726,11 +724,10 @@ def file_command(session: Session, name: str, arg: str | None) -> str | None:
     if arg is None or arg == STATE_FULL:  # state, state --full (save requires a file: the parser)
         click.echo(session.game.state(player_view=arg is None), nl=False)
         return None
-    if name.startswith("save"):
-        kind = session.save(arg, force=name == "save!")
-    else:
-        kind = "state"
-        session.write_file(arg, session.game.state(), force=name == "state!", command="state")
+    # save writes the transcript, or the state when the game was resumed from one (a transcript needs every move)
+    kind = "transcript" if name.startswith("save") and session.full_history else "state"
+    text = session.game.transcript() if kind == "transcript" else session.game.state()
+    session.write_file(arg, text, force=name.endswith("!"), command=name.rstrip("!"))
     return f"Saved the {kind} to {shown_name(arg)}."
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
 ]
 
+
 def read_entry(line: str) -> Move | PromptCommand | None:
     """Read one line typed at the prompt or piped in, with the move-script reader
     (:func:`foursquare.formats.movescript.parse_entry`: one syntax for every reader).
@@ -117,7 +118,6 @@ class Session:
     :param resumed_from: the file the game was read from (``--resume``): the comments
         at its top (:func:`~foursquare.formats.transcript_write.leading_comments`, an
         editor's modeline) are kept at the top of every rewrite of that file.
-    :param reveal: face-down cards shown as a memory aid (``play --reveal``; the prompt's ``reveal`` toggles it).
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in
         :attr:`record_error` (the caller tells it once).
@@ -133,7 +133,6 @@ class Session:
         recording: LockedFile | None = None,
         history: GameRecorder | None = None,
         resumed_from: str | None = None,
-        reveal: bool = False,
     ) -> None:
         self.game = game
         self._resumed_from = resumed_from
@@ -147,7 +146,7 @@ class Session:
         #: the file resumed, and every file it wrote.
         self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
-        self.reveal = reveal  # face-down cards shown (the prompt's reveal)
+        self.reveal = False  # face-down cards shown (play --reveal, the prompt's reveal)
         self._redo: list[Placement] = []
         self._recording = recording
         #: Why the last write of the recording failed (``None``: the file is complete).

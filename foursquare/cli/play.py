@@ -218,8 +218,9 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
     session = Session(
         game, record=record, autosave=interactive, resume=own_resume, recording=held,
-        history=start_history(game, interactive, options.history, look), resumed_from=resume_path, reveal=options.reveal,
+        history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
     )
+    session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
     origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
@@ -239,7 +240,8 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
             chosen = winnable_pick(done.game.rules) if options.winnable else None
             game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
-        session = Session(game, history=start_history(game, True, options.history, look), reveal=options.reveal)
+        session = Session(game, history=start_history(game, True, options.history, look))
+        session.reveal = options.reveal
         return session, Origin(game.deal, deck, None, origin.rules)
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
@@ -631,19 +633,14 @@ class Prompt:
                 return True
             return name != "quit" and self.start_next(name)
         try:
-            if name.rstrip("!") in FILE_COMMANDS:
-                said = file_command(self.session, name, arg)
-                if said is not None:
-                    self.say(said)
-            else:  # a command that takes no file (command_text); Ctrl-C stops a hint
-                try:
-                    text, drawn = command_text(self.session, name, self.look)
-                except KeyboardInterrupt:
-                    if name != "hint":
-                        raise
-                    self.cancelled()
-                    text, drawn = "Hint stopped.", False
-                say_and_show(self.session, self.look, text, drawn)
+            try:  # Ctrl-C stops a hint
+                text, drawn = command_text(self.session, name, self.look, arg)
+            except KeyboardInterrupt:
+                if name != "hint":
+                    raise
+                self.cancelled()
+                text, drawn = "Hint stopped.", False
+            say_and_show(self.session, self.look, text, drawn)
         except FoursquareError as exc:
             self.say_error(error_text(exc))
         except OSError as exc:
@@ -669,9 +666,12 @@ class Prompt:
         return True
 
 
-def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
-    """Carry out a command that takes no file (``undo``, ``redo``, ``reveal``, ``show``,
-    ``moves``, ``help``, ``hint``): what it says, and whether the grid is drawn after it."""
+def command_text(session: Session, name: str, look: Look, arg: str | None = None) -> tuple[str, bool]:
+    """Carry out a command that does not end the game (``undo``, ``redo``, ``reveal``, ``show``,
+    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``:
+    :func:`file_command`): what it says, and whether the grid is drawn after it."""
+    if name.rstrip("!") in FILE_COMMANDS:
+        return file_command(session, name, arg) or "", False
     if name in GAME_COMMANDS:
         placement = session.undo() if name == "undo" else session.redo()
         if look.words:
@@ -822,12 +822,10 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     show(session, look)
             elif entry.name in STOP_COMMANDS:
                 break
-            elif entry.name.rstrip("!") in FILE_COMMANDS:
-                file_command(session, entry.name, entry.argument)
-            elif verbose or entry.name not in (*GAME_COMMANDS, "reveal"):  # said and drawn as at the prompt
-                say_and_show(session, look, *command_text(session, entry.name, look))
-            else:  # undo, redo and reveal without -v: done quietly
-                command_text(session, entry.name, look)
+            else:  # said and drawn as at the prompt, but quietly: undo, redo and reveal without -v, what save and state saved
+                said = command_text(session, entry.name, look, entry.argument)
+                if entry.name.rstrip("!") not in FILE_COMMANDS and (verbose or entry.name not in (*GAME_COMMANDS, "reveal")):
+                    say_and_show(session, look, *said)
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which

@@ -668,10 +668,19 @@ class Prompt:
 
 def command_text(session: Session, name: str, look: Look, arg: str | None = None) -> tuple[str, bool]:
     """Carry out a command that does not end the game (``undo``, ``redo``, ``reveal``, ``show``,
-    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``:
-    :func:`file_command`): what it says, and whether the grid is drawn after it."""
-    if name.rstrip("!") in FILE_COMMANDS:
-        return file_command(session, name, arg) or "", False
+    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``): what it says,
+    and whether the grid is drawn after it.
+
+    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
+    if name.rstrip("!") in FILE_COMMANDS:  # state, state --full: printed (save requires a file: the parser)
+        if arg is None or arg == STATE_FULL:
+            click.echo(session.game.state(player_view=arg is None), nl=False)
+            return "", False
+        # save writes the transcript, or the state when the game was resumed from one (a transcript needs every move)
+        kind = "transcript" if name.startswith("save") and session.full_history else "state"
+        text = session.game.transcript() if kind == "transcript" else session.game.state()
+        session.write_file(arg, text, force=name.endswith("!"), command=name.rstrip("!"))  # ! forms: over another file too
+        return f"Saved the {kind} to {shown_name(arg)}.", False
     if name in GAME_COMMANDS:
         placement = session.undo() if name == "undo" else session.redo()
         if look.words:
@@ -713,22 +722,6 @@ def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
     if drawn:
         show(session, look)
-
-
-def file_command(session: Session, name: str, arg: str | None) -> str | None:
-    """Carry out ``save FILE``, ``state``, ``state --full`` or ``state FILE`` (and the
-    ``!`` forms, over another file too): the state printed on stdout, or the file written.
-
-    :returns: the line that says what was saved, or ``None`` when the state was printed.
-    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
-    if arg is None or arg == STATE_FULL:  # state, state --full (save requires a file: the parser)
-        click.echo(session.game.state(player_view=arg is None), nl=False)
-        return None
-    # save writes the transcript, or the state when the game was resumed from one (a transcript needs every move)
-    kind = "transcript" if name.startswith("save") and session.full_history else "state"
-    text = session.game.transcript() if kind == "transcript" else session.game.state()
-    session.write_file(arg, text, force=name.endswith("!"), command=name.rstrip("!"))
-    return f"Saved the {kind} to {shown_name(arg)}."
 
 
 #: A line that holds something besides blanks and a comment: the lines of stdin acted on

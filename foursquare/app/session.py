@@ -239,12 +239,6 @@ class Session:
             return start_again(self.game) is not None
         return command in ("new", "quit")
 
-    @property
-    def full_history(self) -> bool:
-        """Whether every card on the grid was placed by a known move (not resumed
-        from a saved state), so that a transcript can record the game."""
-        return len(self.game.moves) == self.game.placed
-
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
         """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write
         over a file that holds something unless it is the recording, the file resumed, one
@@ -282,8 +276,9 @@ class Session:
         self.record_error = None
 
     def text(self) -> str:
-        """What ``save FILE`` writes: the transcript, or the state when the game was resumed from one."""
-        return self.game.transcript() if self.full_history else self.game.state()
+        """What ``save FILE`` writes: the transcript, or the state when the game was resumed from a state
+        (a transcript needs every card on the grid placed by a known move)."""
+        return self.game.transcript() if len(self.game.moves) == self.game.placed else self.game.state()
 
     def write_record(self) -> None:
         """Rewrite the recording, when there is one, with the game as it stands; a failure

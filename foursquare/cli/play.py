@@ -677,8 +677,9 @@ def command_text(session: Session, name: str, look: Look, arg: str | None = None
             click.echo(session.game.state(player_view=arg is None), nl=False)
             return "", False
         # save writes the transcript, or the state when the game was resumed from one (a transcript needs every move)
-        kind = "transcript" if name.startswith("save") and session.full_history else "state"
-        text = session.game.transcript() if kind == "transcript" else session.game.state()
+        game = session.game
+        kind = "transcript" if name.startswith("save") and len(game.moves) == game.placed else "state"
+        text = game.transcript() if kind == "transcript" else game.state()
         session.write_file(arg, text, force=name.endswith("!"), command=name.rstrip("!"))  # ! forms: over another file too
         return f"Saved the {kind} to {shown_name(arg)}.", False
     if name in GAME_COMMANDS:

@@ -40,7 +40,7 @@ from ..app.session import Session, read_entry, same_file, start_again, writable_
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind
 from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -598,7 +598,7 @@ class Prompt:
         self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
 
     def handle(self, line: str) -> bool:
-        """Act on one line; ``False`` to stop."""
+        """Act on one line, a move or a command; ``False`` to stop (``quit``)."""
         asked = asked_words(self.game, line, self.session.reveal) if self.look.words else None
         if asked is not None:
             self.say(asked)
@@ -610,42 +610,34 @@ class Prompt:
             return True
         if entry is None:
             return True
-        if not isinstance(entry, Move):
-            return self.command(entry)
-        was_over = self.game.is_over
-        try:
-            self.session.play(entry)
-        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
-            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols))
-            return True
-        self.tell_recording()
-        show(self.session, self.look)
-        if self.game.is_over and not was_over:
-            self.announce_end()
-        return True
-
-    def command(self, command: PromptCommand) -> bool:
-        """Act on a command; ``False`` to stop (``quit``)."""
-        name, arg = command
+        move = isinstance(entry, Move)
+        name, arg = ("", None) if isinstance(entry, Move) else entry
         if name in STOP_COMMANDS:  # a second quit (again, new) goes on without the moves taken back
             leave = "quit again to leave" if name == "quit" else f"{name} once more to go on"
             if self.say_dropped(f"; type redo to play {{them}} again, or {leave} without {{them}}"):
                 return True
             return name != "quit" and self.start_next(name)
+        was_over = self.game.is_over
         try:
             try:  # Ctrl-C stops a hint
-                text, drawn = command_text(self.session, name, self.look, arg)
+                if isinstance(entry, Move):  # a move: the game drawn after it
+                    self.session.play(entry)
+                    text, drawn = "", True
+                else:
+                    text, drawn = command_text(self.session, name, self.look, arg)
             except KeyboardInterrupt:
                 if name != "hint":
                     raise
                 self.cancelled()
                 text, drawn = "Hint stopped.", False
             say_and_show(self.session, self.look, text, drawn)
-        except FoursquareError as exc:
-            self.say_error(error_text(exc))
+        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
+            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols) if move else error_text(exc))
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         self.tell_recording()
+        if move and self.game.is_over and not was_over:
+            self.announce_end()
         return True
 
     def start_next(self, name: str) -> bool:

@@ -223,11 +223,11 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
+    origin = Origin(spec.deck_path, f" --rules {rules}" if rules else "")  # the same for the games after
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
-    def next_game(done: Session, how: str) -> tuple[Session, Origin]:
+    def next_game(done: Session, how: str) -> Session:
         """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
         ended, its recording kept as it is), the next one started as the command line
         started the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a
@@ -235,14 +235,13 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
         end_history(done, look)
         echo_daily_comparison(done.game, pick, look.width, terminal=True)
         game = start_again(done.game) if how == "again" else None
-        deck = origin.deck if game is not None and game.deal is None else None
         if game is None:
             chosen = winnable_pick(done.game.rules) if options.winnable else None
             game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, origin.rules)
+        return session
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -318,10 +317,11 @@ def _games_held(path: str) -> int:
 
 
 class Origin:
-    """Where the game came from, to tell the player how to replay it."""
+    """How the command line gave the games, to tell the player how to replay one: the deck
+    file (for a game without a deal) and the ``--rules`` option (its deal, its recording: the session's)."""
 
-    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
-        self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
+    def __init__(self, deck: str | None, rules: str = "") -> None:
+        self.deck, self.rules = deck, rules
 
 
 def closing(session: Session, origin: Origin, look: Look) -> None:
@@ -334,23 +334,23 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     folder (the caller exits 1)."""
     if session.record_behind:
         session.write_record()
-    game, behind = session.game, session.record_behind
+    game, behind, record = session.game, session.record_behind, session.record_path
     if game.is_over:
         lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
     else:
         lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
     # the deal and the commands that replay or resume the game
-    if origin.deal is not None:
-        lines.append(f"Deal {origin.deal}. Play it again: foursquare play --deal {origin.deal}{origin.rules}")
+    if game.deal is not None:
+        lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{origin.rules}")
     elif origin.deck is not None:
         lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
-    if origin.record is not None and not behind and (os.path.isfile(origin.record) or not os.path.exists(origin.record)):
+    if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
         kind = "transcript" if len(game.moves) == game.placed else "state"
-        record = argument_name(origin.record)
-        lines.append(f"The {kind} is in {shown_name(origin.record)}: foursquare replay {record}")
+        quoted = argument_name(record)
+        lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
         if not game.is_over:
-            lines.append(f"Continue it: foursquare play --resume {record} --record {record}")
+            lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:
@@ -432,7 +432,7 @@ class Prompt:
 
     def __init__(
         self, session: Session, look: Look, origin: Origin,
-        next_game: Callable[[Session, str], tuple[Session, Origin]],
+        next_game: Callable[[Session, str], Session],
     ) -> None:
         self.session = session
         self.look = look
@@ -650,7 +650,7 @@ class Prompt:
         click.echo()
         self.record_lost |= self.session.record_behind
         record = self.session.record_path
-        self.session, self.origin = self.next_game(self.session, name)
+        self.session = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
             self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")

@@ -214,10 +214,9 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
     words = words_setting(options.words) if options.words is not None or interactive else False
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
-    # the file resumed may be written over like the recording, unless it holds other games too
-    own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(
-        game, record=record, autosave=interactive, resume=own_resume, recording=held,
+    session = Session(  # the file resumed may be written over like the recording, unless it holds other games too
+        game, record=record, autosave=interactive, recording=held,
+        resume=resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None,
         history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
     )
     session.reveal = options.reveal

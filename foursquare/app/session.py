@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.game import Game, Placement
 from ..errors import IllegalMoveError, ParseError, quote, shorten
-from ..formats.commands import FILE_COMMANDS, HELP, STATE_FULL, PromptCommand
+from ..formats.commands import FILE_COMMANDS, STATE_FULL, PromptCommand
 from ..formats.movescript import Move, parse_entry
 from .files import LockedFile, claim, same_file, writable_target, write_atomically
 
@@ -35,11 +35,8 @@ if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
 
 __all__ = [
-    "COMMANDS", "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
+    "Session", "read_entry", "same_file", "start_again", "writable_target", "write_atomically"
 ]
-
-#: Commands at the prompt besides a move: usage -> one-line help (the command table's).
-COMMANDS: dict[str, str] = HELP
 
 
 def read_entry(line: str) -> Move | PromptCommand | None:
@@ -149,7 +146,7 @@ class Session:
         #: the file resumed, and every file it wrote.
         self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
-        self.reveal = False
+        self.reveal = False  # face-down cards shown (play --reveal, the prompt's reveal)
         self._redo: list[Placement] = []
         self._recording = recording
         #: Why the last write of the recording failed (``None``: the file is complete).
@@ -242,12 +239,6 @@ class Session:
             return start_again(self.game) is not None
         return command in ("new", "quit")
 
-    @property
-    def full_history(self) -> bool:
-        """Whether every card on the grid was placed by a known move (not resumed
-        from a saved state), so that a transcript can record the game."""
-        return len(self.game.moves) == self.game.placed
-
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
         """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write
         over a file that holds something unless it is the recording, the file resumed, one
@@ -284,21 +275,10 @@ class Session:
         self.file_moves = len(self.game.moves)
         self.record_error = None
 
-    def save(self, path: str, force: bool = False) -> str:
-        """Write the game to ``path`` (atomically): its transcript, or its state
-        when the game was resumed from a state (a transcript needs every move).
-
-        :param force: write even over an unrelated file that holds something
-            (otherwise refused, see :meth:`write_file`).
-        :returns: what was written, ``transcript`` or ``state``.
-        :raises OSError: when the file cannot be written or is refused.
-        """
-        self.write_file(path, self.text(), force)
-        return "transcript" if self.full_history else "state"
-
     def text(self) -> str:
-        """What :meth:`save` writes: the transcript, or the state when the game was resumed from one."""
-        return self.game.transcript() if self.full_history else self.game.state()
+        """What ``save FILE`` writes: the transcript, or the state when the game was resumed from a state
+        (a transcript needs every card on the grid placed by a known move)."""
+        return self.game.transcript() if len(self.game.moves) == self.game.placed else self.game.state()
 
     def write_record(self) -> None:
         """Rewrite the recording, when there is one, with the game as it stands; a failure

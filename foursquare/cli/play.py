@@ -39,7 +39,7 @@ from ..app.session import Session, read_entry, same_file, start_again, writable_
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
+from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind
 from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -213,20 +213,19 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
     words = words_setting(options.words) if options.words is not None or interactive else False
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
-    # the file resumed may be written over like the recording, unless it holds other games too
-    own_resume = resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None
-    session = Session(
-        game, record=record, autosave=interactive, resume=own_resume, recording=held,
+    session = Session(  # the file resumed may be written over like the recording, unless it holds other games too
+        game, record=record, autosave=interactive, recording=held,
+        resume=resume_path if resume_path is not None and _games_held(resume_path) <= 1 else None,
         history=start_history(game, interactive, options.history, look), resumed_from=resume_path,
     )
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(game.deal, spec.deck_path, record, f" --rules {rules}" if rules else "")
+    origin = Origin(spec.deck_path, f" --rules {rules}" if rules else "")  # the same for the games after
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
 
-    def next_game(done: Session, how: str) -> tuple[Session, Origin]:
+    def next_game(done: Session, how: str) -> Session:
         """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
         ended, its recording kept as it is), the next one started as the command line
         started the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a
@@ -234,14 +233,13 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
         end_history(done, look)
         echo_daily_comparison(done.game, pick, look.width, terminal=True)
         game = start_again(done.game) if how == "again" else None
-        deck = origin.deck if game is not None and game.deal is None else None
         if game is None:
             chosen = winnable_pick(done.game.rules) if options.winnable else None
             game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
             say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
         session = Session(game, history=start_history(game, True, options.history, look))
         session.reveal = options.reveal
-        return session, Origin(game.deal, deck, None, origin.rules)
+        return session
 
     prompt = Prompt(session, look, origin, next_game) if interactive else None
     try:
@@ -317,10 +315,11 @@ def _games_held(path: str) -> int:
 
 
 class Origin:
-    """Where the game came from, to tell the player how to replay it."""
+    """How the command line gave the games, to tell the player how to replay one: the deck
+    file (for a game without a deal) and the ``--rules`` option (its deal, its recording: the session's)."""
 
-    def __init__(self, deal: int | None, deck: str | None, record: str | None, rules: str = "") -> None:
-        self.deal, self.deck, self.record, self.rules = deal, deck, record, rules
+    def __init__(self, deck: str | None, rules: str = "") -> None:
+        self.deck, self.rules = deck, rules
 
 
 def closing(session: Session, origin: Origin, look: Look) -> None:
@@ -333,23 +332,23 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     folder (the caller exits 1)."""
     if session.record_behind:
         session.write_record()
-    game, behind = session.game, session.record_behind
+    game, behind, record = session.game, session.record_behind, session.record_path
     if game.is_over:
         lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
     else:
         lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
     # the deal and the commands that replay or resume the game
-    if origin.deal is not None:
-        lines.append(f"Deal {origin.deal}. Play it again: foursquare play --deal {origin.deal}{origin.rules}")
+    if game.deal is not None:
+        lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{origin.rules}")
     elif origin.deck is not None:
         lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
-    if origin.record is not None and not behind and (os.path.isfile(origin.record) or not os.path.exists(origin.record)):
+    if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
         kind = "transcript" if len(game.moves) == game.placed else "state"
-        record = argument_name(origin.record)
-        lines.append(f"The {kind} is in {shown_name(origin.record)}: foursquare replay {record}")
+        quoted = argument_name(record)
+        lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
         if not game.is_over:
-            lines.append(f"Continue it: foursquare play --resume {record} --record {record}")
+            lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     if look.words:  # the closing lines without colons
         click.echo("\n".join(spoken(line) for line in lines))
     else:
@@ -431,7 +430,7 @@ class Prompt:
 
     def __init__(
         self, session: Session, look: Look, origin: Origin,
-        next_game: Callable[[Session, str], tuple[Session, Origin]],
+        next_game: Callable[[Session, str], Session],
     ) -> None:
         self.session = session
         self.look = look
@@ -448,7 +447,7 @@ class Prompt:
         self.on_ctrl_c = signal.getsignal(signal.SIGINT)
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game:  # the game played now (the completer reads it too: .completion)
         return self.session.game
 
     def say_error(self, message: str) -> None:
@@ -597,7 +596,7 @@ class Prompt:
         self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
 
     def handle(self, line: str) -> bool:
-        """Act on one line; ``False`` to stop."""
+        """Act on one line, a move or a command; ``False`` to stop (``quit``)."""
         asked = asked_words(self.game, line, self.session.reveal) if self.look.words else None
         if asked is not None:
             self.say(asked)
@@ -609,47 +608,34 @@ class Prompt:
             return True
         if entry is None:
             return True
-        if not isinstance(entry, Move):
-            return self.command(entry)
-        was_over = self.game.is_over
-        try:
-            self.session.play(entry)
-        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
-            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols))
-            return True
-        self.tell_recording()
-        show(self.session, self.look)
-        if self.game.is_over and not was_over:
-            self.announce_end()
-        return True
-
-    def command(self, command: PromptCommand) -> bool:
-        """Act on a command; ``False`` to stop (``quit``)."""
-        name, arg = command
+        move = isinstance(entry, Move)
+        name, arg = ("", None) if isinstance(entry, Move) else entry
         if name in STOP_COMMANDS:  # a second quit (again, new) goes on without the moves taken back
             leave = "quit again to leave" if name == "quit" else f"{name} once more to go on"
             if self.say_dropped(f"; type redo to play {{them}} again, or {leave} without {{them}}"):
                 return True
             return name != "quit" and self.start_next(name)
+        was_over = self.game.is_over
         try:
-            if name.rstrip("!") in FILE_COMMANDS:
-                said = file_command(self.session, name, arg)
-                if said is not None:
-                    self.say(said)
-            else:  # a command that takes no file (command_text); Ctrl-C stops a hint
-                try:
-                    text, drawn = command_text(self.session, name, self.look)
-                except KeyboardInterrupt:
-                    if name != "hint":
-                        raise
-                    self.cancelled()
-                    text, drawn = "Hint stopped.", False
-                say_and_show(self.session, self.look, text, drawn)
-        except FoursquareError as exc:
-            self.say_error(error_text(exc))
+            try:  # Ctrl-C stops a hint
+                if isinstance(entry, Move):  # a move: the game drawn after it
+                    self.session.play(entry)
+                    text, drawn = "", True
+                else:
+                    text, drawn = command_text(self.session, name, self.look, arg)
+            except KeyboardInterrupt:
+                if name != "hint":
+                    raise
+                self.cancelled()
+                text, drawn = "Hint stopped.", False
+            say_and_show(self.session, self.look, text, drawn)
+        except FoursquareError as exc:  # cards named as the prompt shows them (3♣>)
+            self.say_error(cards_text(f"{entry}: {exc}", symbols=self.look.symbols) if move else error_text(exc))
         except OSError as exc:
             self.say_error(error_text(exc if arg is None else OSError(exc.errno, exc.strerror, arg)))  # the name typed
         self.tell_recording()
+        if move and self.game.is_over and not was_over:
+            self.announce_end()
         return True
 
     def start_next(self, name: str) -> bool:
@@ -662,7 +648,7 @@ class Prompt:
         click.echo()
         self.record_lost |= self.session.record_behind
         record = self.session.record_path
-        self.session, self.origin = self.next_game(self.session, name)
+        self.session = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
             self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
@@ -670,9 +656,22 @@ class Prompt:
         return True
 
 
-def command_text(session: Session, name: str, look: Look) -> tuple[str, bool]:
-    """Carry out a command that takes no file (``undo``, ``redo``, ``reveal``, ``show``,
-    ``moves``, ``help``, ``hint``): what it says, and whether the grid is drawn after it."""
+def command_text(session: Session, name: str, look: Look, arg: str | None = None) -> tuple[str, bool]:
+    """Carry out a command that does not end the game (``undo``, ``redo``, ``reveal``, ``show``,
+    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``): what it says,
+    and whether the grid is drawn after it.
+
+    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
+    if name.rstrip("!") in FILE_COMMANDS:  # state, state --full: printed (save requires a file: the parser)
+        if arg is None or arg == STATE_FULL:
+            click.echo(session.game.state(player_view=arg is None), nl=False)
+            return "", False
+        # save writes the transcript, or the state when the game was resumed from one (a transcript needs every move)
+        game = session.game
+        kind = "transcript" if name.startswith("save") and len(game.moves) == game.placed else "state"
+        text = game.transcript() if kind == "transcript" else game.state()
+        session.write_file(arg, text, force=name.endswith("!"), command=name.rstrip("!"))  # ! forms: over another file too
+        return f"Saved the {kind} to {shown_name(arg)}.", False
     if name in GAME_COMMANDS:
         placement = session.undo() if name == "undo" else session.redo()
         if look.words:
@@ -716,23 +715,6 @@ def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
         show(session, look)
 
 
-def file_command(session: Session, name: str, arg: str | None) -> str | None:
-    """Carry out ``save FILE``, ``state``, ``state --full`` or ``state FILE`` (and the
-    ``!`` forms, over another file too): the state printed on stdout, or the file written.
-
-    :returns: the line that says what was saved, or ``None`` when the state was printed.
-    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
-    if arg is None or arg == STATE_FULL:  # state, state --full (save requires a file: the parser)
-        click.echo(session.game.state(player_view=arg is None), nl=False)
-        return None
-    if name.startswith("save"):
-        kind = session.save(arg, force=name == "save!")
-    else:
-        kind = "state"
-        session.write_file(arg, session.game.state(), force=name == "state!", command="state")
-    return f"Saved the {kind} to {shown_name(arg)}."
-
-
 #: A line that holds something besides blanks and a comment: the lines of stdin acted on
 #: (the others are passed over at the regular expression's speed, however many).
 _CONTENT = re.compile(r"^[^\S\n]*[^\s#].*", re.M)
@@ -768,16 +750,12 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
-    ended: BaseException | None = None  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
     try:
-        try:
-            _script(session, look, verbose)
-        except FormatError as exc:  # a fault of the input itself: said as a bad line's
-            fail(error_text(exc))
-    except BaseException as exc:
-        ended = exc
-        raise
+        _script(session, look, verbose)
+    except FormatError as exc:  # a fault of the input itself: said as a bad line's
+        fail(error_text(exc))
     finally:
+        ended = sys.exc_info()[1]  # what ends the run early, if anything: Ctrl-C, SIGTERM, a bad line (SystemExit)
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
         # then write again, with the signals held back, and act on it after.
@@ -824,12 +802,10 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
                     show(session, look)
             elif entry.name in STOP_COMMANDS:
                 break
-            elif entry.name.rstrip("!") in FILE_COMMANDS:
-                file_command(session, entry.name, entry.argument)
-            elif verbose or entry.name not in (*GAME_COMMANDS, "reveal"):  # said and drawn as at the prompt
-                say_and_show(session, look, *command_text(session, entry.name, look))
-            else:  # undo, redo and reveal without -v: done quietly
-                command_text(session, entry.name, look)
+            else:  # said and drawn as at the prompt, but quietly: undo, redo and reveal without -v, what save and state saved
+                said = command_text(session, entry.name, look, entry.argument)
+                if entry.name.rstrip("!") not in FILE_COMMANDS and (verbose or entry.name not in (*GAME_COMMANDS, "reveal")):
+                    say_and_show(session, look, *said)
         except FoursquareError as exc:
             fail(f"{STDIN}:{number}: {exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which

@@ -28,9 +28,8 @@ def explain(rules: Rules) -> list[str]:
     :returns: one line per rule, in the order of RULES.md §1–5.
     """
     n = rules.size
-    rank_names = "A-" + RANK_CHARS[rules.ranks]
     return [
-        f"Deck: {rules.deck_size} cards, ranks {rank_names} (ace low) in "
+        f"Deck: {rules.deck_size} cards, ranks A-{RANK_CHARS[rules.ranks]} (ace low) in "
         + ("one suit." if rules.suits == 1 else f"{rules.suits} suits."),
         (
             f"Layout: a fixed {n}x{n} board, cells a1 to {chr(96 + n)}{n}."

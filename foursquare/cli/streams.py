@@ -102,25 +102,15 @@ def stdout_reader_gone() -> bool:
     return isinstance(sys.stdout, PipeGuard) and sys.stdout.broken
 
 
-#: The reason given for a write to a standard output that was closed before the command started.
-STDOUT_CLOSED = "the standard output is closed"
-
-
 class ClosedStream(io.TextIOBase):
-    """A standard stream that was closed before the command started (``>&-``: Python
+    """A standard output that was closed before the command started (``>&-``: Python
     sets ``sys.stdout`` to ``None``): writing any text to it raises :class:`OSError`
-    (``EBADF``, named ``<stdout>``, reason :data:`STDOUT_CLOSED`); writing nothing does not.
-
-    :param name: the stream's name in the error (``<stdout>``)."""
-
-    def __init__(self, name: str = "<stdout>") -> None:
-        super().__init__()
-        self._name = name
+    (``EBADF``, named ``<stdout>``: the standard output is closed); writing nothing does not."""
 
     def write(self, text: str) -> int:
         """:raises OSError: for any text (the stream cannot be written)."""
         if text:
-            raise OSError(errno.EBADF, STDOUT_CLOSED, self._name)
+            raise OSError(errno.EBADF, "the standard output is closed", "<stdout>")
         return 0
 
 
@@ -129,7 +119,7 @@ def _guarded(stream: IO[str] | None, *, any_error: bool = False, name: str = "<s
     ``/dev/null`` for stderr (``any_error``), a :class:`ClosedStream` for stdout."""
     if stream is None:
         if not any_error:
-            return PipeGuard(cast(IO[str], ClosedStream(name)), name=name, closed=True)
+            return PipeGuard(cast(IO[str], ClosedStream()), closed=True)
         try:
             stream = open(os.devnull, "w", encoding="utf-8")
         except OSError:

@@ -195,10 +195,10 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
-    from foursquare.app.session import COMMANDS
+    from foursquare.formats.commands import HELP
     from foursquare.formats.movescript import COMMAND_NAMES
 
-    assert [name.split()[0] for name in COMMANDS] == list(COMMAND_NAMES)
+    assert [name.split()[0] for name in HELP] == list(COMMAND_NAMES)
 
 
 @pytest.mark.parametrize("autosave", [True, False])
@@ -230,9 +230,9 @@ def test_session_save_refuses_unless_forced_or_its_own(tmp_path):
     keep.write_text("precious\n")
     session = Session(Game.from_deal(1), autosave=False)
     with pytest.raises(FileExistsError):
-        session.save(str(keep))
+        session.write_file(str(keep), session.text())
     assert keep.read_text() == "precious\n"
-    assert session.save(str(keep), force=True) == "transcript"
-    session.save(str(keep))  # now its own
+    session.write_file(str(keep), session.text(), force=True)
+    session.write_file(str(keep), session.text())  # now its own
     resumed = Session(Game.from_deal(1), autosave=False, resume=str(keep))
-    resumed.save(str(keep))
+    resumed.write_file(str(keep), resumed.text())

@@ -409,9 +409,9 @@ def test_undo_and_redo_in_a_script():
 
 
 def test_the_session_commands_agree_with_the_classifier():
-    from foursquare.app import session
+    from foursquare.formats.commands import HELP
 
-    names = {name.split()[0] for name in session.COMMANDS}
+    names = {name.split()[0] for name in HELP}
     assert names == set(COMMAND_NAMES)
 
 

@@ -282,8 +282,21 @@ def mount_tmpfs(folder: Path, size: str) -> bool:
     return done.returncode == 0
 
 
-def fill_disk(folder: Path) -> Path:
-    """Fill the file system of ``folder`` to the last byte; the file that fills it."""
+def fill_disk(folder: Path, pid: int) -> Path:
+    """Fill the file system of ``folder`` to the last byte; the file that fills it.
+
+    First it waits until process ``pid`` (the program under test, idle) holds open no
+    file of ``folder`` that is already deleted: the space of such a file (the old
+    inode of a file just replaced, a journal just removed) comes free only when it is
+    closed, and would then leave room after the fill."""
+    def holds_a_deleted_file() -> bool:
+        links = []
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):  # (an fd closed meanwhile)
+                links.append(os.readlink(fd))
+        return any(link.startswith(f"{folder}/") and link.endswith(" (deleted)") for link in links)
+
+    assert wait_for(lambda: not holds_a_deleted_file()), f"process {pid} holds a deleted file of {folder}"
     filler = folder / "filler"
     for size in (1024, 1):
         with contextlib.suppress(OSError), open(filler, "ab", buffering=0) as out:

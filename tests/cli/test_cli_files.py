@@ -167,7 +167,7 @@ def test_a_full_disk_during_play(tmp_path, small_disk, frees_up):
     player = Player(["play", "--deal", "153", "--record", str(record), "--interactive", "--ascii"], env=_env(copies))
     player.send(*WON_153[:5])
     player.wait_for(lambda: record.exists() and record.stat().st_size > 0 and moves_in(record) == 5)
-    filler = fill_disk(small_disk)
+    filler = fill_disk(small_disk, player.proc.pid)
     player.send(*WON_153[5:10])
     player.wait_for(lambda: "could not be written" in player.stderr)
     if frees_up:

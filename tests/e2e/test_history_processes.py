@@ -189,7 +189,7 @@ def test_a_real_full_disk_mid_game_warns_once_and_the_game_is_whole_when_it_free
         p = Prompt(home, 44)
         p.send(*moves[:3])
         assert wait_for(lambda: {r.deal: r.moves for r in records(home)}.get(44) == 3)
-        filler = fill_disk(home)
+        filler = fill_disk(home, p.process.pid)
         p.send(*moves[3:8])
         assert wait_for(lambda: b"the history cannot take the game now" in p.stderr), p.stderr
         filler.unlink()

@@ -183,25 +183,6 @@ class WorkerError(FoursquareError, RuntimeError):
     be reached: its task has no result."""
 
 
-def game_choice(source: str, line: int | None, games: int, number: int | None) -> FormatError:
-    """A multi-game transcript read without saying which game (``number`` ``None``), or
-    a game number past its last game; the facts ``games`` and ``number``."""
-    if number is None:
-        return FormatError(source, line, f"the file holds {games} games", advice=Advice.PICK_GAME, games=games, number=None)
-    held = "1 game" if games == 1 else f"{games} games"
-    return FormatError(source, line, f"game {number}: the file holds only {held}", games=games, number=number)
-
-
-def empty_game_file(source: str, what: str, start_allowed: bool) -> FormatError:
-    """A game file without moves (``what``: ``is empty``, ``holds only comments``) where
-    a game needs its file, or its deal or card order (``start_allowed``), to start from."""
-    if start_allowed:
-        return FormatError(
-            source, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
-        )
-    return FormatError(source, 1, f"the file {what}: there is no game in it")
-
-
 #: The characters of a file name a shell reads as they are (:func:`shlex.quote`'s, and
 #: any letter or digit: ``café.yaml`` needs no quotes).
 _PLAIN_NAME = re.compile(r"[\w@%+=:,./-]+")
@@ -302,11 +283,3 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     except Exception:  # a value whose repr fails: still a message
         text = f"<{type(value).__name__}>"
     return shorten(text, limit)
-
-
-def digits_text(text: str) -> str:
-    """Decimal digits read from input, for a message: short ones as they are, long
-    ones cut, like ``99999…(5000 digits)``."""
-    if len(text) <= QUOTE_LIMIT:
-        return text
-    return f"{text[:QUOTE_LIMIT]}…({len(text)} digits)"

@@ -177,9 +177,7 @@ def is_standard_stream(path: str, fd: int) -> bool:
         info = os.stat(path)
     except (OSError, ValueError):
         return False
-    if not os.path.samestat(opened, info):
-        return False
-    return not stat.S_ISCHR(info.st_mode) or os.isatty(fd)
+    return os.path.samestat(opened, info) and (not stat.S_ISCHR(info.st_mode) or os.isatty(fd))
 
 
 def same_file(a: str, b: str) -> bool:
@@ -452,12 +450,9 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
         (``None``, ``-``, a name that is no file, such as a rules preset, or a device
         or pipe: not checked).
     :raises AgreementError: naming both (a usage error at the command line, status 2)."""
-    if output is None or output == "-" or "\0" in output:
-        return
-    for option, path in inputs.items():
-        if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
-            continue  # no file, or a device or pipe: nothing there to overwrite
-        if same_file(output, path):  # (``stdin``: the file read as standard input, whose name says nothing)
+    for option, path in inputs.items():  # (no file, or a device or pipe: nothing there to overwrite)
+        if output not in (None, "-") and path not in (None, "-") and os.path.isfile(path) and same_file(output, path):
+            # (``stdin``: the file read as standard input, whose name says nothing)
             given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
             raise AgreementError(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 

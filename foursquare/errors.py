@@ -142,8 +142,7 @@ class FormatError(FoursquareError, ValueError):
 
     def text(self, words: Mapping[Advice, str] | None = None) -> str:
         """``FILE:LINE: [game K, move M: ]message``, its advice in ``words``."""
-        source = shown_name(self.source)
-        where = source if self.line is None else f"{source}:{self.line}"
+        where = shown_name(self.source) + ("" if self.line is None else f":{self.line}")
         context = ", ".join(
             part for part in (self.game and f"game {self.game}", self.move and f"move {self.move}") if part
         )
@@ -163,8 +162,7 @@ class AgreementError(FoursquareError, ValueError):
         ``is not a transcript``), and the ``given`` (``deal``, ``deck``, ``rules`` or
         ``game``: the facts ``source``, ``given``, ``own``, ``value``) disagrees."""
         shown = "" if value is None else f" ({value})"
-        message = f"{shown_name(source)} {own}; the {given} given{shown} disagrees"
-        return cls(message, source=source, given=given, own=own, value=value)
+        return cls(f"{shown_name(source)} {own}; the {given} given{shown} disagrees", source=source, given=given, own=own, value=value)
 
 
 class HistoryStoreError(FoursquareError):

@@ -209,9 +209,6 @@ CREATED_MEANWHILE = "the file exists and is not empty: another command created i
 #: The words added for a folder that refuses a new file (its mode, ``chattr +i``).
 FOLDER_REFUSES = "its folder refuses new files, so the file was left as it was"
 
-#: A descriptor not inherited by the processes started (where the system has the flag).
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
 
 class LockedFile:
     """A regular file held for writing: open, locked, and rewritten whole.
@@ -266,10 +263,8 @@ class LockedFile:
         try:
             os.fchmod(fd, self.mode)
             _lock(fd, self.path)
-            for chunk in chunks:
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view) :]
+            with open(fd, "wb", closefd=False) as out:  # (buffered: a short write goes on where it stopped)
+                out.writelines(chunks)
             os.fsync(fd)
             if self.pending:
                 _publish(tmp, self.real, self.path)
@@ -352,7 +347,7 @@ def _publish(tmp: str, real: str, path: str) -> None:
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
                 raise  # (FileExistsError among them)
-            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))  # the name taken first,
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # the name taken first,
             os.replace(tmp, real)  # then the file renamed over it at once
             return
     except FileExistsError:
@@ -390,7 +385,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         os.unlink(tmp)
     for _ in range(100):
         try:  # (a new file: created empty now, with the mode the umask allows, unless ``whole``)
-            fd = os.open(real, os.O_RDWR | _CLOEXEC | (0 if whole else os.O_CREAT), 0o666)
+            fd = os.open(real, os.O_RDWR | (0 if whole else os.O_CREAT), 0o666)
         except FileNotFoundError as exc:
             if whole:  # not there: a new file (its folder is there: the probe above)
                 return LockedFile(path, real, -1, pending=True)

@@ -432,12 +432,13 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import'"
-            " ORDER BY id DESC LIMIT 1",
-            (digest(game),),
+        return next(
+            self._rows(
+                f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
+                (digest(game),),
+            ),
+            None,
         )
-        return next(iter(rows), None)
 
     def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
         """The latest game of the history stopped exactly where ``game`` stands
@@ -455,13 +456,12 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         from ..formats.state import read_state
         from ..formats.transcript import load_game
 
-        where = position_of(game)
-        for record in list(rows):
+        for record in list(rows):  # (read whole first: each is then replayed)
             try:  # a record that does not read (a damaged row: ``history export`` names it) stands nowhere
                 kept = (load_game if record.kind is Kind.TRANSCRIPT else read_state)(record.record, f"row {record.id}")
             except FoursquareError:
                 continue
-            if position_of(kept) == where:
+            if position_of(kept) == position_of(game):
                 return record, kept
         return None
 

@@ -228,8 +228,7 @@ def _reason(exc: BaseException, timeout: float) -> str:
 def _distributed() -> Any:
     """The package ``distributed``, or :class:`WorkerError`."""
     try:
-        import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
-        import distributed.comm  # type: ignore[import-not-found, unused-ignore]
+        import distributed.comm  # type: ignore[import-not-found, unused-ignore]  # (the dask extra; binds distributed too)
     except ImportError as exc:
         raise WorkerError(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     return distributed

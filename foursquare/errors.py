@@ -232,14 +232,12 @@ def shown_name(name: str) -> str:
         return "'" + name.replace("'", "'\"'\"'") + "'"
     out = []
     for ch in name:
-        code = ord(ch)
+        code = ord(ch) - (0xDC00 if 0xDC80 <= ord(ch) <= 0xDCFF else 0)  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
         if ch in _C_ESCAPES:
             out.append(_C_ESCAPES[ch])
-        elif 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
         elif ch.isprintable():
             out.append(ch)
-        elif code < 0x100:
+        elif code < 0x100:  # (such a byte, or a control character)
             out.append(f"\\x{code:02x}")
         else:  # another character that cannot be printed (a lone surrogate too: never printed raw)
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")

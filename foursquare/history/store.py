@@ -574,11 +574,8 @@ def error_words(exc: BaseException) -> str:
     if not isinstance(exc, sqlite3.Error):
         return text
     code = str(getattr(exc, "sqlite_errorname", ""))
-    lower = text.lower()
-    for words, codes, gloss in _GLOSSES:
-        if any(word in lower for word in words) or code.startswith(codes):
-            return f"{text} ({gloss})"
-    return text
+    gloss = next((gloss for words, codes, gloss in _GLOSSES if any(w in text.lower() for w in words) or code.startswith(codes)), None)
+    return text if gloss is None else f"{text} ({gloss})"
 
 
 #: The glosses of :func:`error_words`: the words of SQLite's reason, or its codes

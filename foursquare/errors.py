@@ -202,9 +202,7 @@ def argument_name(name: str) -> str:
     >>> print(argument_name("-dash.yaml"), argument_name("won.yaml"), argument_name("-"))
     ./-dash.yaml won.yaml -
     """
-    if name.startswith("-") and name != "-":
-        name = "./" + name
-    return shown_name(name)
+    return shown_name("./" + name if name.startswith("-") and name != "-" else name)
 
 
 def shown_name(name: str) -> str:

@@ -228,8 +228,7 @@ def _reason(exc: BaseException, timeout: float) -> str:
 def _distributed() -> Any:
     """The package ``distributed``, or :class:`WorkerError`."""
     try:
-        import distributed  # type: ignore[import-not-found, unused-ignore]  # (the dask extra)
-        import distributed.comm  # type: ignore[import-not-found, unused-ignore]
+        import distributed.comm  # type: ignore[import-not-found, unused-ignore]  # (the dask extra; binds distributed too)
     except ImportError as exc:
         raise WorkerError(f"running on a Dask cluster needs the dask extra ({INSTALL}): {exc}") from None
     return distributed
@@ -346,7 +345,17 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
         try:
             outcome = chunk.future.result()
         except Exception as exc:  # the chunk itself failed: its workers died, the connection went, ...
-            raise WorkerError(self._failure(chunk, exc)) from None
+            tasks = f"tasks {chunk.first}-{chunk.first + len(chunk.tasks) - 1}"
+            kind = type(exc).__name__
+            if kind == "KilledWorker":
+                raise WorkerError(f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})") from None
+            if kind in ("CancelledError", "FutureCancelledError", "CommClosedError", "StreamClosedError"):
+                raise WorkerError(self._lost(exc)) from None  # (a closed stream: the scheduler went while the results were gathered)
+            if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
+                raise WorkerError(
+                    f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
+                ) from None
+            raise WorkerError(f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}") from None
         if not isinstance(outcome, _Outcome):
             raise WorkerError(f"a worker of {self.address} gave back something other than results")
         if outcome.version != __version__:
@@ -355,17 +364,6 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
                 "install the same version everywhere (results may differ between versions)"
             )
         return outcome
-
-    def _failure(self, chunk: _Chunk, exc: Exception) -> str:
-        tasks = f"tasks {chunk.first}-{chunk.first + len(chunk.tasks) - 1}"
-        kind = type(exc).__name__
-        if kind == "KilledWorker":
-            return f"the cluster gave up {tasks}: the workers that ran them died, again and again ({_words(exc)})"
-        if kind in ("CancelledError", "FutureCancelledError", "CommClosedError", "StreamClosedError"):
-            return self._lost(exc)  # (a closed stream: the scheduler went while the results were gathered)
-        if isinstance(exc, (ImportError, AttributeError, pickle.UnpicklingError)) or "deserializ" in str(exc):
-            return f"a worker of {self.address} cannot run foursquare's tasks ({kind}: {exc}); install foursquare on every worker"
-        return f"the cluster at {self.address} failed on {tasks}: {kind}: {_words(exc)}"
 
 
 class _Run:

@@ -142,8 +142,7 @@ class FormatError(FoursquareError, ValueError):
 
     def text(self, words: Mapping[Advice, str] | None = None) -> str:
         """``FILE:LINE: [game K, move M: ]message``, its advice in ``words``."""
-        source = shown_name(self.source)
-        where = source if self.line is None else f"{source}:{self.line}"
+        where = shown_name(self.source) + ("" if self.line is None else f":{self.line}")
         context = ", ".join(
             part for part in (self.game and f"game {self.game}", self.move and f"move {self.move}") if part
         )
@@ -163,8 +162,7 @@ class AgreementError(FoursquareError, ValueError):
         ``is not a transcript``), and the ``given`` (``deal``, ``deck``, ``rules`` or
         ``game``: the facts ``source``, ``given``, ``own``, ``value``) disagrees."""
         shown = "" if value is None else f" ({value})"
-        message = f"{shown_name(source)} {own}; the {given} given{shown} disagrees"
-        return cls(message, source=source, given=given, own=own, value=value)
+        return cls(f"{shown_name(source)} {own}; the {given} given{shown} disagrees", source=source, given=given, own=own, value=value)
 
 
 class HistoryStoreError(FoursquareError):
@@ -181,25 +179,6 @@ class HistoryStoreError(FoursquareError):
 class WorkerError(FoursquareError, RuntimeError):
     """A worker (a process of the pool, or of a Dask cluster) failed, died or cannot
     be reached: its task has no result."""
-
-
-def game_choice(source: str, line: int | None, games: int, number: int | None) -> FormatError:
-    """A multi-game transcript read without saying which game (``number`` ``None``), or
-    a game number past its last game; the facts ``games`` and ``number``."""
-    if number is None:
-        return FormatError(source, line, f"the file holds {games} games", advice=Advice.PICK_GAME, games=games, number=None)
-    held = "1 game" if games == 1 else f"{games} games"
-    return FormatError(source, line, f"game {number}: the file holds only {held}", games=games, number=number)
-
-
-def empty_game_file(source: str, what: str, start_allowed: bool) -> FormatError:
-    """A game file without moves (``what``: ``is empty``, ``holds only comments``) where
-    a game needs its file, or its deal or card order (``start_allowed``), to start from."""
-    if start_allowed:
-        return FormatError(
-            source, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
-        )
-    return FormatError(source, 1, f"the file {what}: there is no game in it")
 
 
 #: The characters of a file name a shell reads as they are (:func:`shlex.quote`'s, and
@@ -223,9 +202,7 @@ def argument_name(name: str) -> str:
     >>> print(argument_name("-dash.yaml"), argument_name("won.yaml"), argument_name("-"))
     ./-dash.yaml won.yaml -
     """
-    if name.startswith("-") and name != "-":
-        name = "./" + name
-    return shown_name(name)
+    return shown_name("./" + name if name.startswith("-") and name != "-" else name)
 
 
 def shown_name(name: str) -> str:
@@ -253,14 +230,12 @@ def shown_name(name: str) -> str:
         return "'" + name.replace("'", "'\"'\"'") + "'"
     out = []
     for ch in name:
-        code = ord(ch)
+        code = ord(ch) - (0xDC00 if 0xDC80 <= ord(ch) <= 0xDCFF else 0)  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
         if ch in _C_ESCAPES:
             out.append(_C_ESCAPES[ch])
-        elif 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (os.fsdecode's surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
         elif ch.isprintable():
             out.append(ch)
-        elif code < 0x100:
+        elif code < 0x100:  # (such a byte, or a control character)
             out.append(f"\\x{code:02x}")
         else:  # another character that cannot be printed (a lone surrogate too: never printed raw)
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
@@ -302,11 +277,3 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     except Exception:  # a value whose repr fails: still a message
         text = f"<{type(value).__name__}>"
     return shorten(text, limit)
-
-
-def digits_text(text: str) -> str:
-    """Decimal digits read from input, for a message: short ones as they are, long
-    ones cut, like ``99999…(5000 digits)``."""
-    if len(text) <= QUOTE_LIMIT:
-        return text
-    return f"{text[:QUOTE_LIMIT]}…({len(text)} digits)"

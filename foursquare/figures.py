@@ -137,9 +137,7 @@ class Distribution:
             return
         self.count += len(values)
         self.total += sum(values)
-        top = max(values)
-        if self.largest is None or top > self.largest:
-            self.largest = top
+        self.largest = max(values) if self.largest is None else max(self.largest, *values)
         self._whole = self._whole and all(isinstance(value, int) for value in values)
         if self._exact is not None:
             self._exact.update(values)

@@ -177,9 +177,7 @@ def is_standard_stream(path: str, fd: int) -> bool:
         info = os.stat(path)
     except (OSError, ValueError):
         return False
-    if not os.path.samestat(opened, info):
-        return False
-    return not stat.S_ISCHR(info.st_mode) or os.isatty(fd)
+    return os.path.samestat(opened, info) and (not stat.S_ISCHR(info.st_mode) or os.isatty(fd))
 
 
 def same_file(a: str, b: str) -> bool:
@@ -210,9 +208,6 @@ CREATED_MEANWHILE = "the file exists and is not empty: another command created i
 
 #: The words added for a folder that refuses a new file (its mode, ``chattr +i``).
 FOLDER_REFUSES = "its folder refuses new files, so the file was left as it was"
-
-#: A descriptor not inherited by the processes started (where the system has the flag).
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class LockedFile:
@@ -268,10 +263,8 @@ class LockedFile:
         try:
             os.fchmod(fd, self.mode)
             _lock(fd, self.path)
-            for chunk in chunks:
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view) :]
+            with open(fd, "wb", closefd=False) as out:  # (buffered: a short write goes on where it stopped)
+                out.writelines(chunks)
             os.fsync(fd)
             if self.pending:
                 _publish(tmp, self.real, self.path)
@@ -354,7 +347,7 @@ def _publish(tmp: str, real: str, path: str) -> None:
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS):
                 raise  # (FileExistsError among them)
-            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600))  # the name taken first,
+            os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # the name taken first,
             os.replace(tmp, real)  # then the file renamed over it at once
             return
     except FileExistsError:
@@ -392,7 +385,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         os.unlink(tmp)
     for _ in range(100):
         try:  # (a new file: created empty now, with the mode the umask allows, unless ``whole``)
-            fd = os.open(real, os.O_RDWR | _CLOEXEC | (0 if whole else os.O_CREAT), 0o666)
+            fd = os.open(real, os.O_RDWR | (0 if whole else os.O_CREAT), 0o666)
         except FileNotFoundError as exc:
             if whole:  # not there: a new file (its folder is there: the probe above)
                 return LockedFile(path, real, -1, pending=True)
@@ -452,12 +445,9 @@ def refuse_output_over_input(output_option: str, output: str | None, inputs: dic
         (``None``, ``-``, a name that is no file, such as a rules preset, or a device
         or pipe: not checked).
     :raises AgreementError: naming both (a usage error at the command line, status 2)."""
-    if output is None or output == "-" or "\0" in output:
-        return
-    for option, path in inputs.items():
-        if path is None or path == "-" or "\0" in path or not os.path.isfile(path):
-            continue  # no file, or a device or pipe: nothing there to overwrite
-        if same_file(output, path):  # (``stdin``: the file read as standard input, whose name says nothing)
+    for option, path in inputs.items():  # (no file, or a device or pipe: nothing there to overwrite)
+        if output not in (None, "-") and path not in (None, "-") and os.path.isfile(path) and same_file(output, path):
+            # (``stdin``: the file read as standard input, whose name says nothing)
             given = "the file read as standard input" if option == "stdin" else f"the file given as {option} {quote(path)}"
             raise AgreementError(f"{output_option} {quote(output)} is {given}: writing it would overwrite that input; give another name")
 

@@ -17,7 +17,7 @@ from enum import StrEnum
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import Rules
-from ..errors import AgreementError, FormatError, empty_game_file, game_choice
+from ..errors import Advice, AgreementError, FormatError
 from .commands import COMMAND_ALIASES, STOP_COMMANDS
 from .inputs import InputFile
 from .movescript import new_game, play_script
@@ -243,9 +243,10 @@ def load_game_text(
     if isinstance(text, str) and not holds_entries(text):
         what = "is empty" if not text.strip() else "holds only comments"
         if not empty_ok:
-            raise empty_game_file(name, what, start_allowed=False)
+            raise FormatError(name, 1, f"the file {what}: there is no game in it")
         if deal is None and deck is None:
-            raise empty_game_file(name, what, start_allowed=True)
+            why = f"the file {what} (expected a move script, a transcript or a state)"
+            raise FormatError(name, 1, why, advice=Advice.START_OF_DEAL)
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         return new_game(deal=deal, deck=deck, rules=rules)
@@ -298,7 +299,8 @@ def _transcript_game(
         each = iter_transcripts(text, name, read=lambda k: k <= 2)
         games = list(itertools.islice(each, 2))
         if len(games) > 1:  # an error: the count of the rest is worth counting them
-            raise game_choice(name, games[1].line, len(games) + sum(1 for _ in each), None)
+            count = len(games) + sum(1 for _ in each)
+            raise FormatError(name, games[1].line, f"the file holds {count} games", advice=Advice.PICK_GAME, games=count, number=None)
         wanted = games[0]
     else:
         count = 0
@@ -308,7 +310,8 @@ def _transcript_game(
                 wanted = tg
                 break
         else:
-            raise game_choice(name, None, count, game_number)
+            held = "1 game" if count == 1 else f"{count} games"
+            raise FormatError(name, None, f"game {game_number}: the file holds only {held}", games=count, number=game_number)
     # a transcript plays the rules it names, the standard rules when it names none
     # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
     game, errors = check_game(wanted, name, deal=deal, deck=deck)

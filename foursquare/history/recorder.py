@@ -12,7 +12,7 @@ import time
 
 from ..engine.game import Game, Reason
 from ..errors import HistoryStoreError
-from .rows import GameRecord, Kind, Source
+from .rows import Kind, Source
 from .store import HistoryStore, digest
 
 
@@ -61,7 +61,11 @@ class GameRecorder:
         try:
             self.store = HistoryStore.open(self.path, create=True)
             self.store.check_rows()  # a damaged row: the file is never written
-            stopped = self._stopped()
+            # the stopped game of the history this session continues: the one whose moves are those the session
+            # started with, or, for a session resumed from a position without its moves, the one that stood there
+            origin = self._origin
+            found = None if origin.moves or not origin.placed else self.store.find_stopped_at(origin)
+            stopped = self.store.find_stopped(origin) if origin.moves else found[0] if found else None
         except (HistoryStoreError, sqlite3.Error, OSError) as exc:
             # a file or place refused for good; else not opened, or rows not read, now (locked, read-only): tried again
             if isinstance(exc, HistoryStoreError) and (exc.refused or self.store is None):
@@ -72,32 +76,17 @@ class GameRecorder:
                 self.error = exc
             self.close()
             return False
+        if found is not None:  # a row kept as a transcript stays one; a state keeps no moves: their count goes on
+            record, kept = found
+            if record.kind is Kind.TRANSCRIPT:
+                self._base = kept
+            else:
+                self._moves_before = record.moves
         if stopped is not None and self.row is None:
             self.row = stopped.id
             self._hints_before = stopped.hints or 0
             self.lost = self.lost or stopped.reason  # a row kept as lost goes on lost
         return True
-
-    def _stopped(self) -> GameRecord | None:
-        """The stopped game of the history this session continues, or ``None``: the
-        one whose moves are those the session started with, or, for a session
-        resumed from a position without its moves, the one that stood there
-        (:meth:`HistoryStore.find_stopped_at`; a transcript row stays one)."""
-        assert self.store is not None
-        origin = self._origin
-        if origin.moves:
-            return self.store.find_stopped(origin)
-        if not origin.placed:
-            return None  # a new game
-        found = self.store.find_stopped_at(origin)
-        if found is None:
-            return None
-        record, kept = found
-        if record.kind is Kind.TRANSCRIPT:
-            self._base = kept
-        else:
-            self._moves_before = record.moves  # a state keeps no moves: their count goes on
-        return record
 
     @property
     def active(self) -> bool:

@@ -114,8 +114,6 @@ def by_rules(records: Sequence[GameRecord]) -> dict[str, Summary]:
     >>> by_rules([])
     {}
     """
-    groups: dict[str, list[GameRecord]] = {}
-    for record in records:
-        groups.setdefault(record.rules, []).append(record)
-    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
-    return {name: summarize(games) for name, games in ordered}
+    counts = Counter(record.rules for record in records)
+    ordered = sorted(counts, key=lambda name: (-counts[name], name))
+    return {name: summarize([record for record in records if record.rules == name]) for name in ordered}

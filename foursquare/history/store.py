@@ -235,20 +235,16 @@ def _reader(path: str) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:
         db.close()
         folder = os.path.dirname(os.path.abspath(path))
-        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _wal_pending(path) or _no_room(folder) is None:
+        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _no_room(folder) is None:
             raise
+        with contextlib.suppress(OSError):  # (no -wal file: nothing pending)
+            if os.path.getsize(f"{path}-wal") > 0:  # writes not yet in the file itself
+                raise
         uri = "file:" + urllib.parse.quote(os.path.abspath(path))
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
     except sqlite3.DatabaseError:
         pass  # not a database, or damaged: the checks of HistoryStore.open say so, in their words
     return db
-
-
-def _wal_pending(path: str) -> bool:
-    """Whether the history's ``-wal`` file holds writes not yet in the file itself."""
-    with contextlib.suppress(OSError):
-        return os.path.getsize(f"{path}-wal") > 0
-    return False
 
 
 def _unreadable(path: str, exc: sqlite3.OperationalError) -> HistoryStoreError:
@@ -436,12 +432,13 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import'"
-            " ORDER BY id DESC LIMIT 1",
-            (digest(game),),
+        return next(
+            self._rows(
+                f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
+                (digest(game),),
+            ),
+            None,
         )
-        return next(iter(rows), None)
 
     def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
         """The latest game of the history stopped exactly where ``game`` stands
@@ -459,13 +456,12 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         from ..formats.state import read_state
         from ..formats.transcript import load_game
 
-        where = position_of(game)
-        for record in list(rows):
+        for record in list(rows):  # (read whole first: each is then replayed)
             try:  # a record that does not read (a damaged row: ``history export`` names it) stands nowhere
                 kept = (load_game if record.kind is Kind.TRANSCRIPT else read_state)(record.record, f"row {record.id}")
             except FoursquareError:
                 continue
-            if position_of(kept) == where:
+            if position_of(kept) == position_of(game):
                 return record, kept
         return None
 
@@ -578,11 +574,8 @@ def error_words(exc: BaseException) -> str:
     if not isinstance(exc, sqlite3.Error):
         return text
     code = str(getattr(exc, "sqlite_errorname", ""))
-    lower = text.lower()
-    for words, codes, gloss in _GLOSSES:
-        if any(word in lower for word in words) or code.startswith(codes):
-            return f"{text} ({gloss})"
-    return text
+    gloss = next((gloss for words, codes, gloss in _GLOSSES if any(w in text.lower() for w in words) or code.startswith(codes)), None)
+    return text if gloss is None else f"{text} ({gloss})"
 
 
 #: The glosses of :func:`error_words`: the words of SQLite's reason, or its codes

@@ -25,8 +25,7 @@ from .store import export_games as export_games  # (history export's, beside imp
 def export_numbers(records: Sequence[GameRecord]) -> dict[int, int]:
     """Row id -> the game's number in the export (from 1, oldest first); a game kept
     as a state (resumed from a position without its moves) has none."""
-    transcripts = [record for record in records if record.kind is Kind.TRANSCRIPT]
-    return {record.id: number for number, record in enumerate(transcripts, 1)}
+    return {record.id: number for number, record in enumerate((r for r in records if r.kind is Kind.TRANSCRIPT), 1)}
 
 
 @dataclass(frozen=True)

@@ -376,15 +376,15 @@ def test_the_lock_follows_the_file_across_every_rewrite(tmp_path, monkeypatch):
         first.rewrite(text)
         with pytest.raises(BlockingIOError, match="in use"):
             files.claim(str(path))
-    real_write = os.write
+    real_fsync = os.fsync
 
-    def full(fd, data):
+    def full(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "write", full)
+    monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(OSError) as caught:
         first.rewrite("three\n")
-    monkeypatch.setattr(os, "write", real_write)
+    monkeypatch.setattr(os, "fsync", real_fsync)
     assert caught.value.filename == str(path)
     assert path.read_text() == "two\n" and not list(tmp_path.glob(".foursquare-*"))
     with pytest.raises(BlockingIOError):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from ...errors import digits_text, quote
+from ...errors import QUOTE_LIMIT, quote
 
 #: The prefix of the YAML core schema's tags (``CORE + "str"``).
 CORE = "tag:yaml.org,2002:"
@@ -64,7 +64,8 @@ class YScalar(YNode):
         if self.is_null:
             return "null"
         if self.plain and self.tag in ("int", "float"):
-            return f"the number {digits_text(self.text)}"
+            cut = f"{self.text[:QUOTE_LIMIT]}…({len(self.text)} digits)"  # a long number by its length
+            return f"the number {self.text if len(self.text) <= QUOTE_LIMIT else cut}"
         if self.plain and self.tag == "bool":
             return f"the word {self.text}"
         return f"the text {quote(self.text)}"

@@ -263,8 +263,10 @@ class LockedFile:
         try:
             os.fchmod(fd, self.mode)
             _lock(fd, self.path)
-            with open(fd, "wb", closefd=False) as out:  # (buffered: a short write goes on where it stopped)
-                out.writelines(chunks)
+            for chunk in chunks:  # (unbuffered: nothing left to flush over an error from ``chunks``)
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view) :]
             os.fsync(fd)
             if self.pending:
                 _publish(tmp, self.real, self.path)

@@ -376,15 +376,15 @@ def test_the_lock_follows_the_file_across_every_rewrite(tmp_path, monkeypatch):
         first.rewrite(text)
         with pytest.raises(BlockingIOError, match="in use"):
             files.claim(str(path))
-    real_fsync = os.fsync
+    real_write = os.write
 
-    def full(fd):
+    def full(fd, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "fsync", full)
+    monkeypatch.setattr(os, "write", full)
     with pytest.raises(OSError) as caught:
         first.rewrite("three\n")
-    monkeypatch.setattr(os, "fsync", real_fsync)
+    monkeypatch.setattr(os, "write", real_write)
     assert caught.value.filename == str(path)
     assert path.read_text() == "two\n" and not list(tmp_path.glob(".foursquare-*"))
     with pytest.raises(BlockingIOError):

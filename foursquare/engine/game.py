@@ -514,10 +514,8 @@ class Game:
             raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
         deck_len = len(self._deck)
-        if card is None and placed < deck_len:
-            x = self._deck[placed]
-        elif placed < deck_len and type(card) is Card and card == self._deck[placed]:
-            x = self._deck[placed]  # the card drawn, named: what _draw would return
+        if placed < deck_len and (card is None or (type(card) is Card and card == self._deck[placed])):
+            x = self._deck[placed]  # the card drawn, named or not: what _draw would return
         else:
             x = self._draw(None if card is None else as_card(card, "Game.play"))
 

@@ -48,13 +48,8 @@ class Estimate:
     def as_dict(self) -> dict[str, str | float | None]:
         """The estimate as plain JSON-ready values (``cell`` as text); ``samples`` and
         ``unknown`` only for a sampled estimate."""
-        out: dict[str, str | float | None] = {
-            "cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score,
-        }
-        if self.samples is not None:
-            out["samples"] = self.samples
-            out["unknown"] = self.unknown
-        return out
+        sampled = {} if self.samples is None else {"samples": self.samples, "unknown": self.unknown}
+        return {"cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score, **sampled}
 
 
 class Bot(ABC):

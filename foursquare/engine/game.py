@@ -258,10 +258,8 @@ class Game:
                     todo.append(n)
         if len(seen) < game._npiles:
             raise PositionError("the piles are not connected")
-        rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
-        cards = on_grid + rest
-        game._check_cards(cards, "the position")  # so no more cards than the deck's
-        game._deck = cards
+        game._deck = on_grid + [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
+        game._check_cards(game._deck, "the position")  # so no more cards than the deck's
         game._placed = len(on_grid)
         game._end_of_turn()
         return game

@@ -241,16 +241,13 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._stock = game.stock_count
         self._next_card(game)
         info: dict[str, Any] = {"deal": game.deal, "action_mask": self._mask.copy()}
-        if self._solves:
-            self._best = info["best_score"] = self._best_return(game)
+        if self._solves:  # the best return of the game's deal, the stock's order known
+            solution = solve(game, max_nodes=DEFAULT_MAX_NODES)
+            best = 0.0 if solution.status is NO_WIN else float("nan")
+            if solution.status is SOLVED and solution.score is not None:
+                best = 1.0 if self._wins_only else float(solution.score)
+            self._best = info["best_score"] = best
         return self._observation(), info
-
-    def _best_return(self, game: Game) -> float:
-        """The best return of the game's deal, the stock's order known (``best_score``)."""
-        solution = solve(game, max_nodes=DEFAULT_MAX_NODES)
-        if solution.status is SOLVED and solution.score is not None:
-            return 1.0 if self._wins_only else float(solution.score)
-        return 0.0 if solution.status is NO_WIN else float("nan")
 
     def _new_game(self, options: dict[str, Any]) -> Game:
         if not isinstance(options, dict) or not set(options) <= {"deal", "deck"} or len(options) > 1:

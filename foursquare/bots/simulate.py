@@ -228,7 +228,7 @@ class SimulationSummary:
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        rounded: dict[str, Any] = _rounded({
+        return cast("dict[str, Any]", _rounded({
             "bot": self.bot,
             "games": self.games,
             "wins": self.wins,
@@ -243,8 +243,7 @@ class SimulationSummary:
             "moves": self.moves,
             "median_move_seconds": self.median_move_seconds,
             "worst_move_seconds": self.worst_move_seconds,
-        }, digits={"median_move_seconds": 7, "worst_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
-        return rounded
+        }, digits={"median_move_seconds": 7, "worst_move_seconds": 7}))  # seconds to 0.1 µs: a fast bot's move takes microseconds
 
 
 def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | None = None) -> Any:
@@ -354,7 +353,7 @@ class PairedDifference:
 
     def as_dict(self) -> dict[str, Any]:
         """The difference as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        rounded: dict[str, Any] = _rounded({
+        return cast("dict[str, Any]", _rounded({
             "games": self.games,
             "score": self.score,
             "score_interval": list(self.score_interval),
@@ -362,8 +361,7 @@ class PairedDifference:
             "win_interval": list(self.win_interval),
             "only_a": self.only_a,
             "only_b": self.only_b,
-        })
-        return rounded
+        }))
 
 
 class PairedTally:

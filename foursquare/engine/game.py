@@ -161,7 +161,7 @@ class Game:
         self._up = [False] * _SIZE  # is the top card face up
         self._npiles = 0
         self._box = (STRIDE, -1, STRIDE, -1)  # top row, bottom row, left column, right column
-        # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
+        # Tables kept up to date by _add_pile / undo and the pile heights:
         self._rows: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each row
         self._cols: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each column
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
@@ -596,23 +596,6 @@ class Game:
             if not h[n]:
                 is_open[n] = True
 
-    def _remove_pile(self, c: Cell) -> None:
-        """Undo :meth:`_add_pile` for the newest pile, at ``c``, now empty (the caller restores box and window)."""
-        self._npiles -= 1
-        del self._piles[c]
-        self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
-        self._cols[c & 15].pop()
-        nb = self._nb
-        h = self._h
-        is_open = self._open
-        for n in self._geo.neighbours[c]:
-            nb[n] -= 1
-            if not nb[n] and not h[n]:
-                is_open[n] = False
-        is_open[c] = nb[c] > 0
-        if not self._npiles:
-            self._open = list(self._geo.inside)
-
     def _flip_line(self, c: Cell, rank: int, line: list[Cell]) -> list[Cell]:
         """RULES.md §4 for one line (a row or a column) through the placed card.
 
@@ -696,10 +679,23 @@ class Game:
             self._rank[c] = pile[-1] >> 2
             up[c] = was_up
             self._open[c] = True
-        else:
+        else:  # the newest pile, now empty: _add_pile undone (box and window restored below)
             self._rank[c] = 0
             up[c] = False
-            self._remove_pile(c)
+            self._npiles -= 1
+            del self._piles[c]
+            self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
+            self._cols[c & 15].pop()
+            nb = self._nb
+            h = self._h
+            is_open = self._open
+            for n in self._geo.neighbours[c]:
+                nb[n] -= 1
+                if not nb[n] and not h[n]:
+                    is_open[n] = False
+            is_open[c] = nb[c] > 0
+            if not self._npiles:
+                self._open = list(self._geo.inside)
         del self._deck[deck_len:]  # the cards named by moves past a deck prefix
         self._box = box
         self._window = window

@@ -271,8 +271,7 @@ class GameTally:
     def __init__(self, max_score: int | None = None) -> None:
         self.max_score = max_score
         self.bot: str | None = None
-        self.games = 0
-        self.points: Counter[int] = Counter()  # a loss counts 0
+        self.points: Counter[int] = Counter()  # a loss counts 0, so one count a game
         self.won: Counter[int] = Counter()  # the scores of the wins
         self.losses: Counter[str] = Counter()
         self.times = Distribution()
@@ -285,7 +284,6 @@ class GameTally:
         if self.bot is not None and result.bot != self.bot:
             raise ArgumentError(f"results of several bots: {', '.join(sorted({self.bot, result.bot}))}")
         self.bot = result.bot
-        self.games += 1
         self.points[result.points] += 1
         if result.won:
             self.won[result.points] += 1
@@ -295,7 +293,7 @@ class GameTally:
 
     def summary(self) -> SimulationSummary:
         """The figures so far (:class:`SimulationSummary`)."""
-        games, wins = self.games, sum(self.won.values())
+        games, wins = self.points.total(), self.won.total()
         high = math.inf if self.max_score is None else self.max_score
         mean, sd, interval = counts_interval(self.points, 0.0, high)
         return SimulationSummary(
@@ -374,9 +372,8 @@ class PairedTally:
 
     def __init__(self, max_score: int | None = None) -> None:
         self.max_score = max_score
-        self.games = self.only_a = self.only_b = 0
-        self.scores: Counter[int] = Counter()  # A's points minus B's
-        self.wins: Counter[int] = Counter()  # A won minus B won
+        self.scores: Counter[int] = Counter()  # A's points minus B's, one count a deal
+        self.wins: Counter[int] = Counter()  # A won minus B won: 1 won by A only, -1 by B only
 
     def add(self, a: GameResult, b: GameResult) -> None:
         """Count one deal's two games.
@@ -385,11 +382,8 @@ class PairedTally:
         """
         if a.deal != b.deal:
             raise ArgumentError("the two runs are not of the same deals")
-        self.games += 1
         self.scores[a.points - b.points] += 1
         self.wins[int(a.won) - int(b.won)] += 1
-        self.only_a += a.won and not b.won
-        self.only_b += b.won and not a.won
 
     def difference(self) -> PairedDifference:
         """The difference so far (:class:`PairedDifference`)."""
@@ -397,7 +391,7 @@ class PairedTally:
         score, _, score_interval = counts_interval(self.scores, -bound, bound)
         win, _, (low, high) = counts_interval(self.wins)
         win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
-        return PairedDifference(self.games, score, score_interval, win, win_interval, self.only_a, self.only_b)
+        return PairedDifference(self.scores.total(), score, score_interval, win, win_interval, self.wins[1], self.wins[-1])
 
 
 def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | None = None) -> PairedDifference:

@@ -512,10 +512,12 @@ class Game:
             raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
         deck_len = len(self._deck)
-        if placed < deck_len and (card is None or (type(card) is Card and card == self._deck[placed])):
-            x = self._deck[placed]  # the card drawn, named or not: what _draw would return
-        else:
-            x = self._draw(None if card is None else as_card(card, "Game.play"))
+        # the card drawn, named or not, read as _draw would return it
+        x = (
+            self._deck[placed]
+            if placed < deck_len and (card is None or (type(card) is Card and card == self._deck[placed]))
+            else self._draw(None if card is None else as_card(card, "Game.play"))
+        )
 
         # Put the card on the cell.
         h = self._h

@@ -451,13 +451,10 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             return None
         if game is None:
             return "no game yet: call reset()"
-        if game.is_over:
-            lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
-        else:
-            lead = f"Card to place: {game.next_card}"
         f = self.frame
         lines = [
-            lead,
+            (f"Game over: {outcome_words(game.status, game.reason, score=game.score)}" if game.is_over
+             else f"Card to place: {game.next_card}"),
             f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})",
             ("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(f))).rstrip(),
         ]

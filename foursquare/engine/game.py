@@ -342,8 +342,7 @@ class Game:
 
         When the game is over there is no next card, and this is the whole known stock.
         """
-        start = self._placed + (self._status is _PLAYING)
-        return tuple(self._deck[start:])
+        return tuple(self._deck[self._placed + (self._status is _PLAYING) :])
 
     @property
     def moves(self) -> tuple[Placement, ...]:
@@ -376,10 +375,7 @@ class Game:
 
         Which cards these are is known to the player; their order is not (RULES.md §6).
         """
-        seen = set(self._deck[: self._placed])  # the grid's cards: the deck's first cards
-        nxt = self.next_card
-        if nxt is not None:
-            seen.add(nxt)
+        seen = set(self._deck[: self._placed + (self.next_card is not None)])  # the grid's cards, then the next one
         return [c for c in ordered_deck(self.rules) if c not in seen]
 
     # ------------------------------------------------------------ file formats

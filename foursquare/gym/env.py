@@ -124,8 +124,7 @@ def observation_space(rules: Rules) -> spaces.Dict:
 
     Suits never matter to play (RULES.md §1), so the observation holds ranks.
     """
-    f = rules.frame
-    grid = (f, f)
+    grid = (rules.frame, rules.frame)
     low_limit, high_limit = RANGES["face_down_limit"]
     return spaces.Dict({
         "rank": spaces.Box(0, rules.ranks, grid, np.int8),

@@ -109,8 +109,7 @@ class Bot(ABC):
         """:meth:`estimates` of ``cells`` for the card of rank ``x``, thinking ``budget``
         seconds from ``start``: :meth:`_estimates`' answer as :class:`Estimate` values."""
         deadline = None if budget is None else start + max(budget, 0.0)
-        to_cell = board.geo.to_cell
-        return [Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, x, cells, deadline, seed)]
+        return [Estimate(board.geo.to_cell[c], p, s) for c, p, s in self._estimates(board, x, cells, deadline, seed)]
 
     def choose(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> Cell:
         """The cell the bot plays (the first of :meth:`estimates`, which checks the arguments)."""

@@ -227,8 +227,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         :raises EnvArgumentError: for another option, or a deck that is not whole.
         """
         super().reset(seed=seed)
-        game = self._new_game(options or {})
-        self._game = game
+        game = self._game = self._new_game(options or {})
         self._ended = None
         n = len(self._cells)
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation

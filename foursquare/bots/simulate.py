@@ -294,8 +294,7 @@ class GameTally:
     def summary(self) -> SimulationSummary:
         """The figures so far (:class:`SimulationSummary`)."""
         games, wins = self.points.total(), self.won.total()
-        high = math.inf if self.max_score is None else self.max_score
-        mean, sd, interval = counts_interval(self.points, 0.0, high)
+        mean, sd, interval = counts_interval(self.points, 0.0, math.inf if self.max_score is None else self.max_score)
         return SimulationSummary(
             bot=self.bot or "",
             games=games,
@@ -390,8 +389,10 @@ class PairedTally:
         bound = math.inf if self.max_score is None else self.max_score
         score, _, score_interval = counts_interval(self.scores, -bound, bound)
         win, _, (low, high) = counts_interval(self.wins)
-        win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
-        return PairedDifference(self.scores.total(), score, score_interval, win, win_interval, self.wins[1], self.wins[-1])
+        # a difference of win rates lies in [-1, 1]
+        return PairedDifference(
+            self.scores.total(), score, score_interval, win, (max(low, -1.0), min(high, 1.0)), self.wins[1], self.wins[-1]
+        )
 
 
 def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | None = None) -> PairedDifference:

@@ -799,8 +799,8 @@ class PlayerView:
             raise wrong_argument("PlayerView.sample", "rng", "a random.Random", rng)
         rest = list(self.unseen)
         rng.shuffle(rest)
-        stock = ([self.next_card] if self.next_card is not None else []) + rest
-        return Game.from_position(self.grid, stock, self.rules)  # a Pile is the pair (cards, face up?)
+        # a Pile is the pair (cards, face up?)
+        return Game.from_position(self.grid, ([self.next_card] if self.next_card is not None else []) + rest, self.rules)
 
 
 def perft(game: Game, depth: int) -> int:

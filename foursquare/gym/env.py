@@ -316,8 +316,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         info = {"action_mask": self._mask.copy(), "status": status, "reason": reason, "score": score}
         if self._solves:  # the deal's best return, asked for
             info["best_score"] = self._best
-        reward = 0.0 if score is None else 1.0 if self._wins_only else float(score)
-        return self._observation(), reward, True, False, info
+        return self._observation(), 0.0 if score is None else 1.0 if self._wins_only else float(score), True, False, info
 
     def _action_index(self, action: object, where: str = "FoursquareEnv.step") -> int:
         try:

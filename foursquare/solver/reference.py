@@ -113,8 +113,7 @@ def solve_with_engine(
         failed[key] = budget
         return False
 
-    first = max(game.placed + 1, game.placed + full - len(game.grid), fewest_cards)
-    for budget in range(first, last + 1):
+    for budget in range(max(game.placed + 1, game.placed + full - len(game.grid), fewest_cards), last + 1):
         path: list[Cell] = []
         try:
             if search(budget, path):

@@ -125,7 +125,6 @@ def observation_space(rules: Rules) -> spaces.Dict:
     Suits never matter to play (RULES.md §1), so the observation holds ranks.
     """
     grid = (rules.frame, rules.frame)
-    low_limit, high_limit = RANGES["face_down_limit"]
     return spaces.Dict({
         "rank": spaces.Box(0, rules.ranks, grid, np.int8),
         "face_up": spaces.Box(0, 1, grid, np.int8),
@@ -133,7 +132,7 @@ def observation_space(rules: Rules) -> spaces.Dict:
         "card": spaces.Box(0, rules.ranks, (1,), np.int8),
         "unseen": spaces.Box(0, rules.suits, (rules.ranks,), np.int8),
         "face_down": spaces.Box(0, rules.size * rules.size, (1,), np.int8),
-        "face_down_limit": spaces.Box(low_limit, high_limit, (1,), np.int8),
+        "face_down_limit": spaces.Box(*RANGES["face_down_limit"], (1,), np.int8),
         "stock": spaces.Box(0, rules.deck_size, (1,), np.int8),
     })
 

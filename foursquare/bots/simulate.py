@@ -254,8 +254,7 @@ def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | No
     if isinstance(value, (list, tuple)):
         return [_rounded(v, ndigits) for v in value]
     if isinstance(value, dict):
-        digits = digits or {}
-        return {k: _rounded(v, digits.get(k, ndigits)) for k, v in value.items()}
+        return {k: _rounded(v, (digits or {}).get(k, ndigits)) for k, v in value.items()}
     return value
 
 

@@ -174,9 +174,7 @@ def _outlook(sol: Solution, winnable: bool = False) -> str:
         later, or a later position of it is solved): ``win`` even when the solver's
         limit ran out here (the best score then stays unknown).
     """
-    if sol.status is UNKNOWN and winnable:
-        return "win"
-    return {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
+    return "win" if winnable and sol.status is UNKNOWN else {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
 
 
 @dataclass(frozen=True)

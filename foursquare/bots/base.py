@@ -98,9 +98,7 @@ class Bot(ABC):
             raise PositionError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()
         board = Board.from_view(view)
-        cells = board.legal()
-        if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
-            cells = [board.geo.centre]
+        cells = [board.geo.centre] if not board.npiles and view.rules.layout is LayoutKind.FLOATING else board.legal()
         return self._judge(view, board, view.next_card >> 2, cells, start, budget, seed)
 
     def _judge(

@@ -79,11 +79,9 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
     """
     view = as_view(view, "recommend")
     check("recommend", budget=budget, seed=seed)
-    if isinstance(bot, Bot):
-        return bot.estimates(view, budget, seed)
-    if isinstance(bot, str):
-        return get_bot(bot).estimates(view, budget, seed)
-    raise wrong_argument("recommend", "bot", f"a bot's name ({', '.join(BOTS)}) or a Bot", bot, ArgumentError)
+    if not isinstance(bot, (Bot, str)):
+        raise wrong_argument("recommend", "bot", f"a bot's name ({', '.join(BOTS)}) or a Bot", bot, ArgumentError)
+    return (bot if isinstance(bot, Bot) else get_bot(bot)).estimates(view, budget, seed)
 
 
 __all__ = [

@@ -48,13 +48,8 @@ class Estimate:
     def as_dict(self) -> dict[str, str | float | None]:
         """The estimate as plain JSON-ready values (``cell`` as text); ``samples`` and
         ``unknown`` only for a sampled estimate."""
-        out: dict[str, str | float | None] = {
-            "cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score,
-        }
-        if self.samples is not None:
-            out["samples"] = self.samples
-            out["unknown"] = self.unknown
-        return out
+        sampled = {} if self.samples is None else {"samples": self.samples, "unknown": self.unknown}
+        return {"cell": str(self.cell), "win_chance": self.win_chance, "expected_score": self.expected_score, **sampled}
 
 
 class Bot(ABC):
@@ -103,9 +98,7 @@ class Bot(ABC):
             raise PositionError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()
         board = Board.from_view(view)
-        cells = board.legal()
-        if not board.npiles and view.rules.layout is LayoutKind.FLOATING:
-            cells = [board.geo.centre]
+        cells = [board.geo.centre] if not board.npiles and view.rules.layout is LayoutKind.FLOATING else board.legal()
         return self._judge(view, board, view.next_card >> 2, cells, start, budget, seed)
 
     def _judge(
@@ -114,8 +107,7 @@ class Bot(ABC):
         """:meth:`estimates` of ``cells`` for the card of rank ``x``, thinking ``budget``
         seconds from ``start``: :meth:`_estimates`' answer as :class:`Estimate` values."""
         deadline = None if budget is None else start + max(budget, 0.0)
-        to_cell = board.geo.to_cell
-        return [Estimate(to_cell[c], p, s) for c, p, s in self._estimates(board, x, cells, deadline, seed)]
+        return [Estimate(board.geo.to_cell[c], p, s) for c, p, s in self._estimates(board, x, cells, deadline, seed)]
 
     def choose(self, view: PlayerView | Game, budget: float | None = None, seed: int = 0) -> Cell:
         """The cell the bot plays (the first of :meth:`estimates`, which checks the arguments)."""

@@ -57,8 +57,9 @@ DEFAULT_WEIGHTS = Weights()
 def utility(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The search utility of a position where the game goes on (see the module text)."""
     missing = board.target - board.npiles
-    q = math.exp(-weights.face_down * board.down - weights.missing * missing)
-    return q * (weights.win_bonus + max(0, board.total - board.placed - missing))
+    return math.exp(-weights.face_down * board.down - weights.missing * missing) * (
+        weights.win_bonus + max(0, board.total - board.placed - missing)
+    )
 
 
 def estimate(board: Board) -> tuple[float, float]:

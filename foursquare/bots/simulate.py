@@ -228,7 +228,7 @@ class SimulationSummary:
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        rounded: dict[str, Any] = _rounded({
+        return cast("dict[str, Any]", _rounded({
             "bot": self.bot,
             "games": self.games,
             "wins": self.wins,
@@ -243,8 +243,7 @@ class SimulationSummary:
             "moves": self.moves,
             "median_move_seconds": self.median_move_seconds,
             "worst_move_seconds": self.worst_move_seconds,
-        }, digits={"median_move_seconds": 7, "worst_move_seconds": 7})  # seconds to 0.1 µs: a fast bot's move takes microseconds
-        return rounded
+        }, digits={"median_move_seconds": 7, "worst_move_seconds": 7}))  # seconds to 0.1 µs: a fast bot's move takes microseconds
 
 
 def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | None = None) -> Any:
@@ -255,8 +254,7 @@ def _rounded(value: Any, ndigits: int = JSON_DIGITS, digits: dict[str, int] | No
     if isinstance(value, (list, tuple)):
         return [_rounded(v, ndigits) for v in value]
     if isinstance(value, dict):
-        digits = digits or {}
-        return {k: _rounded(v, digits.get(k, ndigits)) for k, v in value.items()}
+        return {k: _rounded(v, (digits or {}).get(k, ndigits)) for k, v in value.items()}
     return value
 
 
@@ -272,8 +270,7 @@ class GameTally:
     def __init__(self, max_score: int | None = None) -> None:
         self.max_score = max_score
         self.bot: str | None = None
-        self.games = 0
-        self.points: Counter[int] = Counter()  # a loss counts 0
+        self.points: Counter[int] = Counter()  # a loss counts 0, so one count a game
         self.won: Counter[int] = Counter()  # the scores of the wins
         self.losses: Counter[str] = Counter()
         self.times = Distribution()
@@ -286,7 +283,6 @@ class GameTally:
         if self.bot is not None and result.bot != self.bot:
             raise ArgumentError(f"results of several bots: {', '.join(sorted({self.bot, result.bot}))}")
         self.bot = result.bot
-        self.games += 1
         self.points[result.points] += 1
         if result.won:
             self.won[result.points] += 1
@@ -296,9 +292,8 @@ class GameTally:
 
     def summary(self) -> SimulationSummary:
         """The figures so far (:class:`SimulationSummary`)."""
-        games, wins = self.games, sum(self.won.values())
-        high = math.inf if self.max_score is None else self.max_score
-        mean, sd, interval = counts_interval(self.points, 0.0, high)
+        games, wins = self.points.total(), self.won.total()
+        mean, sd, interval = counts_interval(self.points, 0.0, math.inf if self.max_score is None else self.max_score)
         return SimulationSummary(
             bot=self.bot or "",
             games=games,
@@ -354,7 +349,7 @@ class PairedDifference:
 
     def as_dict(self) -> dict[str, Any]:
         """The difference as JSON-ready values (floats rounded to :data:`JSON_DIGITS` decimals)."""
-        rounded: dict[str, Any] = _rounded({
+        return cast("dict[str, Any]", _rounded({
             "games": self.games,
             "score": self.score,
             "score_interval": list(self.score_interval),
@@ -362,8 +357,7 @@ class PairedDifference:
             "win_interval": list(self.win_interval),
             "only_a": self.only_a,
             "only_b": self.only_b,
-        })
-        return rounded
+        }))
 
 
 class PairedTally:
@@ -376,9 +370,8 @@ class PairedTally:
 
     def __init__(self, max_score: int | None = None) -> None:
         self.max_score = max_score
-        self.games = self.only_a = self.only_b = 0
-        self.scores: Counter[int] = Counter()  # A's points minus B's
-        self.wins: Counter[int] = Counter()  # A won minus B won
+        self.scores: Counter[int] = Counter()  # A's points minus B's, one count a deal
+        self.wins: Counter[int] = Counter()  # A won minus B won: 1 won by A only, -1 by B only
 
     def add(self, a: GameResult, b: GameResult) -> None:
         """Count one deal's two games.
@@ -387,19 +380,18 @@ class PairedTally:
         """
         if a.deal != b.deal:
             raise ArgumentError("the two runs are not of the same deals")
-        self.games += 1
         self.scores[a.points - b.points] += 1
         self.wins[int(a.won) - int(b.won)] += 1
-        self.only_a += a.won and not b.won
-        self.only_b += b.won and not a.won
 
     def difference(self) -> PairedDifference:
         """The difference so far (:class:`PairedDifference`)."""
         bound = math.inf if self.max_score is None else self.max_score
         score, _, score_interval = counts_interval(self.scores, -bound, bound)
         win, _, (low, high) = counts_interval(self.wins)
-        win_interval = (max(low, -1.0), min(high, 1.0))  # a difference of win rates lies in [-1, 1]
-        return PairedDifference(self.games, score, score_interval, win, win_interval, self.only_a, self.only_b)
+        # a difference of win rates lies in [-1, 1]
+        return PairedDifference(
+            self.scores.total(), score, score_interval, win, (max(low, -1.0), min(high, 1.0)), self.wins[1], self.wins[-1]
+        )
 
 
 def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | None = None) -> PairedDifference:

@@ -115,8 +115,6 @@ def as_sequence(value: Iterable[_T], where: str, name: str) -> Iterable[_T]:
 
     :raises ArgumentError: otherwise.
     """
-    if type(value) is list or type(value) is tuple:
-        return value
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise wrong_argument(where, name, "a sequence (a list or a tuple)", value)
     return value

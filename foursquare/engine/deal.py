@@ -118,5 +118,4 @@ def daily_deal(day: datetime.date) -> int:
     """
     if not isinstance(day, datetime.date):
         raise TypeError(f"daily_deal takes a date, not {type(day).__name__}")
-    seed = day.year * 10_000 + day.month * 100 + day.day
-    return next(splitmix64(seed)) % DAILY_DEALS
+    return next(splitmix64(day.year * 10_000 + day.month * 100 + day.day)) % DAILY_DEALS

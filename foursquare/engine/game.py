@@ -161,7 +161,7 @@ class Game:
         self._up = [False] * _SIZE  # is the top card face up
         self._npiles = 0
         self._box = (STRIDE, -1, STRIDE, -1)  # top row, bottom row, left column, right column
-        # Tables kept up to date by _add_pile / _remove_pile and the pile heights:
+        # Tables kept up to date by _add_pile / undo and the pile heights:
         self._rows: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each row
         self._cols: list[list[Cell]] = [[] for _ in range(self._geo.frame)]  # occupied cells of each column
         self._nb = [0] * _SIZE  # number of piles adjacent to each cell
@@ -258,10 +258,8 @@ class Game:
                     todo.append(n)
         if len(seen) < game._npiles:
             raise PositionError("the piles are not connected")
-        rest = [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
-        cards = on_grid + rest
-        game._check_cards(cards, "the position")  # so no more cards than the deck's
-        game._deck = cards
+        game._deck = on_grid + [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
+        game._check_cards(game._deck, "the position")  # so no more cards than the deck's
         game._placed = len(on_grid)
         game._end_of_turn()
         return game
@@ -344,8 +342,7 @@ class Game:
 
         When the game is over there is no next card, and this is the whole known stock.
         """
-        start = self._placed + (self._status is _PLAYING)
-        return tuple(self._deck[start:])
+        return tuple(self._deck[self._placed + (self._status is _PLAYING) :])
 
     @property
     def moves(self) -> tuple[Placement, ...]:
@@ -378,10 +375,7 @@ class Game:
 
         Which cards these are is known to the player; their order is not (RULES.md §6).
         """
-        seen = set(self._deck[: self._placed])  # the grid's cards: the deck's first cards
-        nxt = self.next_card
-        if nxt is not None:
-            seen.add(nxt)
+        seen = set(self._deck[: self._placed + (self.next_card is not None)])  # the grid's cards, then the next one
         return [c for c in ordered_deck(self.rules) if c not in seen]
 
     # ------------------------------------------------------------ file formats
@@ -514,12 +508,12 @@ class Game:
             raise IllegalMoveError(self.why_illegal(c) or "", cell=c)
         placed = self._placed
         deck_len = len(self._deck)
-        if card is None and placed < deck_len:
-            x = self._deck[placed]
-        elif placed < deck_len and type(card) is Card and card == self._deck[placed]:
-            x = self._deck[placed]  # the card drawn, named: what _draw would return
-        else:
-            x = self._draw(None if card is None else as_card(card, "Game.play"))
+        # the card drawn, named or not, read as _draw would return it
+        x = (
+            self._deck[placed]
+            if placed < deck_len and (card is None or (type(card) is Card and card == self._deck[placed]))
+            else self._draw(None if card is None else as_card(card, "Game.play"))
+        )
 
         # Put the card on the cell.
         h = self._h
@@ -599,23 +593,6 @@ class Game:
             nb[n] += 1
             if not h[n]:
                 is_open[n] = True
-
-    def _remove_pile(self, c: Cell) -> None:
-        """Undo :meth:`_add_pile` for the newest pile, at ``c``, now empty (the caller restores box and window)."""
-        self._npiles -= 1
-        del self._piles[c]
-        self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
-        self._cols[c & 15].pop()
-        nb = self._nb
-        h = self._h
-        is_open = self._open
-        for n in self._geo.neighbours[c]:
-            nb[n] -= 1
-            if not nb[n] and not h[n]:
-                is_open[n] = False
-        is_open[c] = nb[c] > 0
-        if not self._npiles:
-            self._open = list(self._geo.inside)
 
     def _flip_line(self, c: Cell, rank: int, line: list[Cell]) -> list[Cell]:
         """RULES.md §4 for one line (a row or a column) through the placed card.
@@ -700,10 +677,23 @@ class Game:
             self._rank[c] = pile[-1] >> 2
             up[c] = was_up
             self._open[c] = True
-        else:
+        else:  # the newest pile, now empty: _add_pile undone (box and window restored below)
             self._rank[c] = 0
             up[c] = False
-            self._remove_pile(c)
+            self._npiles -= 1
+            del self._piles[c]
+            self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
+            self._cols[c & 15].pop()
+            nb = self._nb
+            h = self._h
+            is_open = self._open
+            for n in self._geo.neighbours[c]:
+                nb[n] -= 1
+                if not nb[n] and not h[n]:
+                    is_open[n] = False
+            is_open[c] = nb[c] > 0
+            if not self._npiles:
+                self._open = list(self._geo.inside)
         del self._deck[deck_len:]  # the cards named by moves past a deck prefix
         self._box = box
         self._window = window
@@ -809,8 +799,8 @@ class PlayerView:
             raise wrong_argument("PlayerView.sample", "rng", "a random.Random", rng)
         rest = list(self.unseen)
         rng.shuffle(rest)
-        stock = ([self.next_card] if self.next_card is not None else []) + rest
-        return Game.from_position(self.grid, stock, self.rules)  # a Pile is the pair (cards, face up?)
+        # a Pile is the pair (cards, face up?)
+        return Game.from_position(self.grid, ([self.next_card] if self.next_card is not None else []) + rest, self.rules)
 
 
 def perft(game: Game, depth: int) -> int:

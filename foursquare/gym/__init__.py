@@ -75,8 +75,7 @@ def register() -> None:
     for id_, preset in ENV_IDS.items():
         for name in (id_, f"{NAMESPACE}/{id_}"):
             if name not in gymnasium.registry:
-                kwargs = {} if preset == "standard" else {"rules": preset}
-                gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs=kwargs)
+                gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs={} if preset == "standard" else {"rules": preset})
 
 
 register()

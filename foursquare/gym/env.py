@@ -124,9 +124,7 @@ def observation_space(rules: Rules) -> spaces.Dict:
 
     Suits never matter to play (RULES.md §1), so the observation holds ranks.
     """
-    f = rules.frame
-    grid = (f, f)
-    low_limit, high_limit = RANGES["face_down_limit"]
+    grid = (rules.frame, rules.frame)
     return spaces.Dict({
         "rank": spaces.Box(0, rules.ranks, grid, np.int8),
         "face_up": spaces.Box(0, 1, grid, np.int8),
@@ -134,7 +132,7 @@ def observation_space(rules: Rules) -> spaces.Dict:
         "card": spaces.Box(0, rules.ranks, (1,), np.int8),
         "unseen": spaces.Box(0, rules.suits, (rules.ranks,), np.int8),
         "face_down": spaces.Box(0, rules.size * rules.size, (1,), np.int8),
-        "face_down_limit": spaces.Box(low_limit, high_limit, (1,), np.int8),
+        "face_down_limit": spaces.Box(*RANGES["face_down_limit"], (1,), np.int8),
         "stock": spaces.Box(0, rules.deck_size, (1,), np.int8),
     })
 
@@ -174,6 +172,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     #: ``autoreset_mode``: the vector environments' autoreset this environment is written
     #: and tested for (Gymnasium's default): the step after the end of an episode resets it.
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
+    #: the legal actions now, by action (1 = legal)
+    _mask: NDArray[np.int8]
 
     def __init__(
         self,
@@ -226,8 +226,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         :raises EnvArgumentError: for another option, or a deck that is not whole.
         """
         super().reset(seed=seed)
-        game = self._new_game(options or {})
-        self._game = game
+        game = self._game = self._new_game(options or {})
         self._ended = None
         n = len(self._cells)
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
@@ -239,22 +238,13 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._stock = game.stock_count
         self._next_card(game)
         info: dict[str, Any] = {"deal": game.deal, "action_mask": self._mask.copy()}
-        if self._solves:
-            self._best = info["best_score"] = self._best_return(game)
+        if self._solves:  # the best return of the game's deal, the stock's order known
+            solution = solve(game, max_nodes=DEFAULT_MAX_NODES)
+            best = 0.0 if solution.status is NO_WIN else float("nan")
+            if solution.status is SOLVED and solution.score is not None:
+                best = 1.0 if self._wins_only else float(solution.score)
+            self._best = info["best_score"] = best
         return self._observation(), info
-
-    def _best_return(self, game: Game) -> float:
-        """The best return of the game's deal, the stock's order known (``best_score``)."""
-        solution = solve(game, max_nodes=DEFAULT_MAX_NODES)
-        if solution.status is SOLVED and solution.score is not None:
-            return 1.0 if self._wins_only else float(solution.score)
-        return 0.0 if solution.status is NO_WIN else float("nan")
-
-    def _ending(self, info: dict[str, Any]) -> dict[str, Any]:
-        """The info of an episode's last step: with the deal's best return, when asked for."""
-        if self._solves:
-            info["best_score"] = self._best
-        return info
 
     def _new_game(self, options: dict[str, Any]) -> Game:
         if not isinstance(options, dict) or not set(options) <= {"deal", "deck"} or len(options) > 1:
@@ -295,40 +285,37 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         game = self._going("step")
         if self._ended is not None:
             raise ResetNeededError(f"FoursquareEnv.step: the episode is over ({self._ended}): call reset() to start another")
-        if not self._mask[a]:
-            if not self._loses:
-                raise IllegalActionError(
-                    f"FoursquareEnv.step: action {a} ({self._cells[a]}) is illegal: {game.why_illegal(self._cells[a])} "
-                    "(info['action_mask'] marks the legal actions)"
-                )
+        if self._mask[a]:
+            record = game.play(self._cells[a])
+            # the observation after it: the cell played, the cells flipped, the next card
+            self._rank[a] = record.card >> 2
+            self._height[a] += 1
+            up = self._face_up
+            up[a] = 1
+            for cell in record.flipped:
+                i = self._actions[cell]
+                up[i] = 1 - up[i]
+            self._face_down = record.face_down
+            self._stock -= 1
+            self._next_card(game)
+            if record.status is Status.PLAYING:
+                return self._observation(), 0.0, False, False, {"action_mask": self._mask.copy()}
+            self._ended = status = record.status.value
+            reason, score = (None if record.reason is None else record.reason.value), record.score
+        elif not self._loses:
+            raise IllegalActionError(
+                f"FoursquareEnv.step: action {a} ({self._cells[a]}) is illegal: {game.why_illegal(self._cells[a])} "
+                "(info['action_mask'] marks the legal actions)"
+            )
+        else:
             self._ended = f"lost, {ILLEGAL_ACTION}"
             self._card = 0  # the game is over: no card in hand (the observation's table)
-            self._mask: NDArray[np.int8] = np.zeros(len(self._cells), np.int8)
-            info = {"action_mask": self._mask.copy(), "status": Status.LOST.value, "reason": ILLEGAL_ACTION, "score": None}
-            return self._observation(), 0.0, True, False, self._ending(info)
-        record = game.play(self._cells[a])
-        # the observation after it: the cell played, the cells flipped, the next card
-        self._rank[a] = record.card >> 2
-        self._height[a] += 1
-        up = self._face_up
-        up[a] = 1
-        for cell in record.flipped:
-            i = self._actions[cell]
-            up[i] = 1 - up[i]
-        self._face_down = record.face_down
-        self._stock -= 1
-        self._next_card(game)
-        obs = self._observation()
-        if record.status is Status.PLAYING:
-            return obs, 0.0, False, False, {"action_mask": self._mask.copy()}
-        self._ended = record.status.value
-        score = record.score
-        reward = 0.0 if score is None else 1.0 if self._wins_only else float(score)
-        info = {
-            "action_mask": self._mask.copy(), "status": record.status.value,
-            "reason": None if record.reason is None else record.reason.value, "score": score,
-        }
-        return obs, reward, True, False, self._ending(info)
+            self._mask = np.zeros(len(self._cells), np.int8)
+            status, reason, score = Status.LOST.value, ILLEGAL_ACTION, None
+        info = {"action_mask": self._mask.copy(), "status": status, "reason": reason, "score": score}
+        if self._solves:  # the deal's best return, asked for
+            info["best_score"] = self._best
+        return self._observation(), 0.0 if score is None else 1.0 if self._wins_only else float(score), True, False, info
 
     def _action_index(self, action: object, where: str = "FoursquareEnv.step") -> int:
         try:
@@ -361,10 +348,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._card = 0 if nxt is None else nxt >> 2
         if nxt is not None:
             self._unseen[self._card - 1] -= 1
-        actions = self._actions
-        mask = np.zeros(len(self._cells), np.int8)
-        mask[[actions[c] for c in game.legal_cells()]] = 1
-        self._mask = mask
+        self._mask = np.zeros(len(self._cells), np.int8)
+        self._mask[[self._actions[c] for c in game.legal_cells()]] = 1
 
     def _observation(self) -> Observation:
         return {
@@ -462,13 +447,10 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             return None
         if game is None:
             return "no game yet: call reset()"
-        if game.is_over:
-            lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
-        else:
-            lead = f"Card to place: {game.next_card}"
         f = self.frame
         lines = [
-            lead,
+            (f"Game over: {outcome_words(game.status, game.reason, score=game.score)}" if game.is_over
+             else f"Card to place: {game.next_card}"),
             f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})",
             ("   " + "".join(f"   {COLUMN_LETTERS[c]}  " for c in range(f))).rstrip(),
         ]

@@ -58,8 +58,7 @@ class BotPlayer:
         view = inner.view()
         if inner.placed == 0:
             self._rng = random.Random(deal_seed(self.seed, inner.deal or 0))
-        cell = self.bot.choose(view, self.budget, self._rng.getrandbits(64))
-        return inner.action_of(cell)
+        return inner.action_of(self.bot.choose(view, self.budget, self._rng.getrandbits(64)))
 
     def __repr__(self) -> str:
         return f"<BotPlayer {self.bot.name!r} seed {self.seed}>"

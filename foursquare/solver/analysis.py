@@ -174,9 +174,7 @@ def _outlook(sol: Solution, winnable: bool = False) -> str:
         later, or a later position of it is solved): ``win`` even when the solver's
         limit ran out here (the best score then stays unknown).
     """
-    if sol.status is UNKNOWN and winnable:
-        return "win"
-    return {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
+    return "win" if winnable and sol.status is UNKNOWN else {SOLVED: "win", NO_WIN: "no-win", UNKNOWN: "unknown"}[sol.status]
 
 
 @dataclass(frozen=True)
@@ -291,9 +289,8 @@ def _verdict(before: Solution, after: Solution, least_before: int | None) -> str
     (``least_before``: the score of a win from before it that the game shows)."""
     if before.status is NO_WIN:
         return "ok"  # nothing left to lose
-    winnable = before.status is SOLVED or least_before is not None
-    if after.status is NO_WIN:
-        return "threw-away-win" if winnable else "unknown"
+    if after.status is NO_WIN:  # thrown away if a win was known before it
+        return "threw-away-win" if before.status is SOLVED or least_before is not None else "unknown"
     low = before.score if before.status is SOLVED else least_before
     high = after.max_score  # the best score after the move is at most this
     if low is not None and high is not None and high < low:
@@ -454,8 +451,7 @@ class GameJudge:
             if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
                 self._spent[i] = True
                 continue
-            found = self._ask(i, score, left_nodes, left_time)
-            if found.status is UNKNOWN:
+            if self._ask(i, score, left_nodes, left_time).status is UNKNOWN:
                 self._spent[i] = True  # its limit ran out
             self._asked.add(question)
             self._report()
@@ -613,7 +609,6 @@ class GameJudge:
             if estimate:
                 best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
                 bot_cell, bot_chance = str(best.cell), best.win_chance
-            played_chance = next((e.win_chance for e in estimate or () if e.cell == placement.cell), None)
             reports.append(
                 MoveReport(
                     number=i + 1,
@@ -627,7 +622,7 @@ class GameJudge:
                     verdict=_verdict(before, after, least[i]),
                     bot_cell=bot_cell,
                     bot_win_chance=bot_chance,
-                    played_win_chance=played_chance,
+                    played_win_chance=next((e.win_chance for e in estimate or () if e.cell == placement.cell), None),
                     nodes=self.nodes[i],
                     max_before=before.max_score,
                     max_after=after.max_score,

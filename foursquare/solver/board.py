@@ -51,11 +51,10 @@ class Board:
     def of_game(cls, game: Game) -> Board:
         """The position of a game (its rules, piles, faces and heights)."""
         b = cls(game.rules)
-        index = b.frame.from_cell
         r0, r1, c0, c1 = 99, -1, 99, -1
         for cell, pile in game.grid.items():
             r, c = cell.row, cell.column
-            q = index[int(cell)]
+            q = b.frame.from_cell[int(cell)]
             b.h[q] = len(pile.cards)
             b.rk[q] = pile.top >> 2
             b.p += 1

@@ -37,7 +37,6 @@ def _key(game: Game) -> tuple[object, ...]:
     more (every box of ``size`` rows and columns around the piles fits in the
     frame), since the rules then look the same wherever the piles lie (RULES.md §3).
     """
-    grid = game.grid
     box = game.bounding_box()
     shift = 0
     if box is not None:
@@ -46,7 +45,7 @@ def _key(game: Game) -> tuple[object, ...]:
         if r1 - (n - 1) >= 0 and r0 + (n - 1) <= last and c1 - (n - 1) >= 0 and c0 + (n - 1) <= last:
             shift = r0 * 16 + c0
     key: list[object] = [game.placed]
-    for cell, p in grid.items():  # one flat tuple: a tuple a pile took three times the memory
+    for cell, p in game.grid.items():  # one flat tuple: a tuple a pile took three times the memory
         key += (cell - shift, len(p.cards), p.top, p.face_up)
     return tuple(key)
 
@@ -114,8 +113,7 @@ def solve_with_engine(
         failed[key] = budget
         return False
 
-    first = max(game.placed + 1, game.placed + full - len(game.grid), fewest_cards)
-    for budget in range(first, last + 1):
+    for budget in range(max(game.placed + 1, game.placed + full - len(game.grid), fewest_cards), last + 1):
         path: list[Cell] = []
         try:
             if search(budget, path):

@@ -100,12 +100,14 @@ same results and node counts (:mod:`foursquare.solver.core`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Sequence
 
 from ..engine.arguments import check
 from ..engine.cards import Card
+from ..engine.frame import frame_tables
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
 from ..errors import ArgumentError, PositionError, wrong_argument
@@ -143,6 +145,24 @@ TAIL_STEPS_ONE_MORE = 100_000
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
 #: agree), which bounds its memory on huge searches (docs/benchmarks.md).
 TT_MAX_ENTRIES = 1 << 21
+
+
+@functools.cache
+def _windows(F: int, n: int, floating: bool) -> tuple[list[list[int]], list[list[int]]]:
+    """Where a new pile may go, by the piles' box (rows ``r0 .. r1``, columns alike): the
+    masks ``[r0][r1]`` of the rows, and of the columns, of the box grown by one line each
+    way unless it spans ``n`` lines (within the frame ``F`` wide); of a floating layout's
+    middle line, one side only (mirror images are searched once)."""
+    frame = frame_tables(F)
+    mid = n - 1
+
+    def window(band: list[list[int]], a: int, b: int) -> int:
+        if b - a >= mid:
+            return band[a][b]
+        return band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
+
+    rows, cols = ([[window(band, a, b) for b in range(F)] for a in range(F)] for band in (frame.rows_band, frame.cols_band))
+    return rows, cols
 
 
 class _Limit(Exception):
@@ -482,6 +502,7 @@ class Search:
         # Bit masks over the frame (bit row*F + column): a line's other cells, bands of rows and columns.
         frame = b.frame
         row_o, col_o, rows_band, cols_band = frame.row_mask, frame.col_mask, frame.rows_band, frame.cols_band
+        row_win, col_win = _windows(F, n, floating)
         every = frame.every
         not_col0 = every & ~cols_band[0][0]
         not_colz = every & ~cols_band[F - 1][F - 1]
@@ -559,25 +580,8 @@ class Search:
             if piles == 0:
                 cells = (1 << centre) if floating else every
             else:
-                # the window: the box, grown by one line each way unless it spans n lines
-                wr0, wr1, wc0, wc1 = r0, r1, c0, c1
-                if r1 - r0 < nm1:
-                    if r0 > 0:
-                        wr0 -= 1
-                    if r1 < F - 1:
-                        wr1 += 1
-                if c1 - c0 < nm1:
-                    if c0 > 0:
-                        wc0 -= 1
-                    if c1 < F - 1:
-                        wc1 += 1
-                if floating:  # mirror images of a layout on the middle row/column: search one side
-                    if r0 == r1 == mid:
-                        wr1 = mid
-                    if c0 == c1 == mid:
-                        wc1 = mid
-                # new piles: empty cells next to a pile (edge adjacency), inside the window
-                cells = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & rows_band[wr0][wr1] & cols_band[wc0][wc1]
+                # new piles: empty cells next to a pile (edge adjacency), inside the window (_windows)
+                cells = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & row_win[r0][r1] & col_win[c0][c1]
                 if can_stack and (not pat_rule or t >= tail_start or ok_before_tail[t + 1][K - t - (n2 - piles) - 1]):
                     cells |= om & ~hm[cap]  # stacked on a pile not full (unless no stack pattern lets this card be stacked)
                 if floating and piles == 1 and om >> centre == 1:

@@ -13,8 +13,7 @@ the tests of a whole position take these with the piles' box as one :class:`Pile
   top card face up): :func:`parity_window`,
   :func:`parity_extra` (how many cards must be stacked), :func:`one_pile_frees`.
 - *Forced lines* (a line that every card to come would flip):
-  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_verdict`,
-  :func:`forced_lines_search`;
+  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_search`;
   when the last cards are the stacked ones: :func:`last_stacked_fail`.
 - *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`; with the *last
   card* rule again after a stacked card: :func:`last_cards_rule`.
@@ -23,7 +22,8 @@ The last-card rule before a budget is :meth:`foursquare.solver.search.Search.las
 the last-three-cards rule (stack patterns) is in :mod:`foursquare.solver.lastcards`.
 
 The verdicts of the parity and forced-lines tests depend on the layout's shape
-only, so they are kept in caches shared by every search (:data:`PARITY_CACHE`, :data:`FORCED_CACHE`).
+only (the search gives them the piles moved to the frame's corner), so they are
+cached, shared by every search: at most :data:`CACHE_MAX` verdicts each.
 """
 
 from __future__ import annotations
@@ -75,15 +75,10 @@ class PileMasks(NamedTuple):
         return PileMasks(self.om >> s, self.dm >> s, self.fm >> s, self.F, self.n, (0, R1 - R0, 0, C1 - C0))
 
 
-#: The parity bound by the layout's shape (:func:`parity_extra`): the piles, face-down
-#: and full masks shifted to the box's corner, frame width, grid size, the cards wanted
-#: -> the extra cards (0, 1, 2).
-PARITY_CACHE: dict[tuple[int, ...], int] = {}
-#: The forced-lines verdicts by the layout's shape (:func:`forced_lines_verdict`).
-FORCED_CACHE: dict[tuple[int, ...], bool] = {}
-#: Each cache is emptied when it grows beyond this many entries (some 200 to 250 bytes
-#: each: at most about 250 MB together); a cache, the verdicts and node counts are the same.
-PARITY_CACHE_MAX = 500_000
+#: The most verdicts each cached test keeps (:func:`parity_extra`, :func:`forced_lines_search`,
+#: :func:`last_stacked_fail`; the least recently used go first; some 200 to 250 bytes each:
+#: at most about 400 MB together); a cache, the verdicts and node counts are the same.
+CACHE_MAX = 500_000
 
 def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """Whether the line-parity system (see :func:`parity_extra`) has a solution, for
@@ -156,6 +151,7 @@ def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
     return rows, free
 
 
+@functools.lru_cache(maxsize=CACHE_MAX)
 def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """A lower bound on the cards that must be stacked (0, 1, or 2 when ``want`` is 2).
 
@@ -241,9 +237,7 @@ def two_last_rule_out(y: int, lo: int, hi: int, n: int, limit: int) -> bool:
     on neither (e' on the face-down line is impossible: its own card is face
     up).  When ``2n - 3`` already exceeds the limit the game was lost before.
     """
-    if 2 * (n - 1) <= limit or 2 * n - 3 <= limit:
-        return False
-    return y < lo or y > hi
+    return 2 * (n - 1) > limit and 2 * n - 3 > limit and (y < lo or y > hi)
 
 
 def two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: int) -> bool:
@@ -277,11 +271,7 @@ def two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: in
         of this position's tops and the cards before the last two (y itself is
         covered).  When ``x`` is outside ``lo .. hi``, (iii) fails too.
     """
-    if not two_last_rule_out(y, lo, hi, n, limit):
-        return False
-    if slack == 0:
-        return True
-    return slack == 1 and not lo <= x <= hi
+    return two_last_rule_out(y, lo, hi, n, limit) and (slack == 0 or slack == 1 and not lo <= x <= hi)
 
 
 def forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> ForcedTable:
@@ -316,9 +306,8 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     :func:`forced_lines_table`'s ``table``; ranks below ``top``."""
     one, more = table
     # ranks start at 1, and lo <= hi: other entries (lo = hi = 0: a line with no pile) give 0
-    valid = [1 <= lo <= hi for lo in range(top) for hi in range(top)]
-    flat_one = [v and x for v, x in zip(valid, (x for row in one for x in row), strict=True)]
-    flat_more = [v and x for v, x in zip(valid, (x for row in more for x in row), strict=True)]
+    flat_one = [1 <= lo <= hi and one[lo][hi] for lo in range(top) for hi in range(top)]
+    flat_more = [1 <= lo <= hi and more[lo][hi] for lo in range(top) for hi in range(top)]
     none = [False] * (top * top)
 
     def bits(fixed_now: list[bool], fixed_more: list[bool]) -> list[int]:
@@ -332,26 +321,7 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     return [[no_spare[min(k, 2)] for k in range(n + 1)], [spare[min(k, 2)] for k in range(n + 1)]]
 
 
-def forced_lines_verdict(piles: PileMasks, slack: int, flags: int) -> bool:
-    """:func:`forced_lines_search`, with the verdicts cached by the layout's shape."""
-    if not flags:
-        return False  # nothing beyond the parity bound already checked
-    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
-    s = R0 * F + C0
-    key = (om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: forced_lines_search(piles, slack, flags))
-
-
-def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
-    """The verdict of ``key``'s shape from :data:`FORCED_CACHE`, worked out once by ``verdict``."""
-    e = FORCED_CACHE.get(key)
-    if e is None:
-        if len(FORCED_CACHE) > PARITY_CACHE_MAX:
-            FORCED_CACHE.clear()
-        e = FORCED_CACHE[key] = verdict()
-    return e
-
-
+@functools.lru_cache(maxsize=CACHE_MAX)
 def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     """Whether the line-parity system has no solution once forced lines are fixed, for a
     position (``piles``) whose cards to come fill the ``n`` x ``n`` grid with ``slack``
@@ -369,13 +339,37 @@ def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     the box is smaller than n x n): z's equation goes (its top card is covered) and z's
     two lines get one card more; the system must have a solution for some z.  Future
     piles are left out: the test only ever rules out positions that cannot end with
-    every top card face up (RULES.md §5)."""
+    every top card face up (RULES.md §5).
+
+    The spare card on z = (i, j): z's row and column get one card more, z's equation
+    goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
+    n rows) a row with no pile yet, whose card changes no line of the system; columns alike.
+    """
     corner = piles.at_corner()
-    fixed = _fixed_lines(corner, flags)
+    om, dm, fm, F, n, (_, R1, _, C1) = corner
+    now, toggles_now, more, toggles_more, rows, cols, toggles = _fixed_lines(corner, flags)
     if slack == 0:
-        om, dm, rows, cols, toggles = corner.om, corner.dm, fixed[4], fixed[5], fixed[6]
-        return not parity_window(om, (dm ^ toggles) & om, corner.F, corner.n, rows, cols)
-    return not _spare_card_frees(corner, fixed)
+        return not parity_window(om, (dm ^ toggles) & om, F, n, rows, cols)
+    nr = R1 + 1
+    nc = C1 + 1
+    for i in range(nr + 1 if nr < n else nr):
+        fr, ti = rows, toggles
+        if i < nr:
+            fr = (rows & ~now[i]) | more[i]
+            ti = toggles ^ toggles_now[i] ^ toggles_more[i]
+        for j in range(nc + 1 if nc < n else nc):
+            fc, tz = cols, ti
+            if j < nc:
+                c = nr + j
+                fc = (cols & ~now[c]) | more[c]
+                tz = ti ^ toggles_now[c] ^ toggles_more[c]
+            zb = 1 << (i * F + j) if i < nr and j < nc else 0
+            if fm & zb:  # a full pile (fm within om) takes no card
+                continue
+            o2 = om & ~zb
+            if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
+                return False  # the spare card on z frees the system
+    return True
 
 
 def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
@@ -418,49 +412,7 @@ def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
     return now, toggles_now, more, toggles_more, rows, cols, toggles
 
 
-def _spare_card_frees(corner: PileMasks, fixed: FixedLines) -> bool:
-    """Whether the parity system has a solution for some pile z that the one spare card
-    covers (:func:`forced_lines_search` with a card to spare), piles at the frame's corner.
-
-    The spare card on z = (i, j): z's row and column get one card more, z's equation
-    goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
-    n rows) a row with no pile yet, whose card changes no line of the system; columns alike.
-    """
-    om, dm, fm, F, n, (_, R1, _, C1) = corner
-    nr = R1 + 1
-    nc = C1 + 1
-    now, toggles_now, more, toggles_more, rows, cols, toggles = fixed
-    for i in range(nr + 1 if nr < n else nr):
-        fr, ti = rows, toggles
-        if i < nr:
-            fr = (rows & ~now[i]) | more[i]
-            ti = toggles ^ toggles_now[i] ^ toggles_more[i]
-        for j in range(nc + 1 if nc < n else nc):
-            fc, tz = cols, ti
-            if j < nc:
-                c = nr + j
-                fc = (cols & ~now[c]) | more[c]
-                tz = ti ^ toggles_now[c] ^ toggles_more[c]
-            zb = 1 << (i * F + j) if i < nr and j < nc else 0
-            if om & zb:
-                if fm & zb:
-                    continue
-                o2 = om ^ zb
-            else:
-                o2 = om
-            if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
-                return True
-    return False
-
-
-def last_stacked_verdict(piles: PileMasks, flags: int, spare: int) -> bool:
-    """:func:`last_stacked_fail`, with the verdicts cached by the layout's shape."""
-    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
-    s = R0 * F + C0
-    key = (om >> s, dm >> s, fm >> s, flags, -spare, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: last_stacked_fail(piles, flags, spare))
-
-
+@functools.lru_cache(maxsize=CACHE_MAX)
 def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
     """Whether no win can end by stacking its last ``spare`` cards (1 or 2) when every
     card before them makes a new pile (the *stack patterns* say so: see
@@ -546,10 +498,9 @@ def last_cards_rule(ranks: Sequence[int], t0: int, K: int, n: int, limit: int, r
             a, b = span2[t1]
             lo2 = min(lo, a)
             hi2 = max(hi, b)
-            if y_last < lo2 or y_last > hi2:
-                # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
-                if not slack or not lo2 <= x_last <= hi2:
-                    return True
+            # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
+            if (y_last < lo2 or y_last > hi2) and (not slack or not lo2 <= x_last <= hi2):
+                return True
         return False
 
     return last_cards_rule_out

@@ -115,15 +115,13 @@ from . import core as _core_choice
 from . import lastcards
 from .board import Board
 from .bounds import (
-    PARITY_CACHE,
-    PARITY_CACHE_MAX,
     FlagTable,
     PileMasks,
     forced_lines_flag_table,
+    forced_lines_search,
     forced_lines_table,
-    forced_lines_verdict,
     last_cards_rule,
-    last_stacked_verdict,
+    last_stacked_fail,
     parity_extra,
     two_last_cut,
 )
@@ -494,7 +492,6 @@ class Search:
         mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
         centre = mid * F + mid
         above_centre_bit = 1 << (centre - F)
-        parity_cache = PARITY_CACHE
         max_nodes = self.max_nodes
         deadline = self.deadline
         perf = time.perf_counter
@@ -664,9 +661,8 @@ class Search:
                     hi_c[c] = max(ranks_in_line)
                 # -- a win (RULES.md §5: a full grid, every top card face up), or the bounds
                 found = False
-                if piles_after == n2 and down_after == 0:
-                    found = True
-                elif t1 < last and t1 != room:
+                found = piles_after == n2 and down_after == 0
+                if not found and t1 < last and t1 != room:
                     slack = K - t1 - (n2 - piles_after)  # cards to spare: the budget's first bound
                     if slack >= 0:
                         go = True
@@ -682,27 +678,19 @@ class Search:
                                 go = (t1 - tail_start, pre, slack) in ok_in_tail
                                 tail_key = pre + (kt << 8)
                         s = R0 * F + C0  # the box's corner: keys are up to translation
-                        if go and down_after and slack < 2:  # line parity (bounds.parity_extra)
-                            pkey = (om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1)
-                            extra = parity_cache.get(pkey)
-                            if extra is None:
-                                if len(parity_cache) > PARITY_CACHE_MAX:
-                                    parity_cache.clear()
-                                extra = parity_cache[pkey] = parity_extra(om2, dm2, hm[cap], F, n, slack + 1)
-                            go = extra <= slack
+                        if go and down_after and slack < 2:  # line parity (bounds.parity_extra, cached by the layout's shape)
+                            go = parity_extra(om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1) <= slack
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
                         if go and slack < 2:  # forced lines (bounds.forced_lines_search)
                             flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
-                            if flags and forced_lines_verdict(PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), slack, flags):
-                                go = False
+                            corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s if slack else 0, F, n, (0, R1 - R0, 0, C1 - C0))
+                            go = not (flags and forced_lines_search(corner, slack, flags))
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
                             flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
-                            if (flags or slack > 1) and last_stacked_verdict(
-                                PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), flags, slack
-                            ):
-                                go = False
+                            corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s, F, n, (0, R1 - R0, 0, C1 - C0))
+                            go = not ((flags or slack > 1) and last_stacked_fail(corner, flags, slack))
                         if go and piles_after > 1:
                             # transposition table: the layout up to translation with ranks
                             # by class (see rank_classes), the frame's room, t1; with no card to
@@ -724,19 +712,14 @@ class Search:
                                 key.append(hm[k] >> s)
                             key.append(tail_key)
                             tkey = tuple(key)
-                            if tt.get(tkey, -1) >= K:
-                                go = False
-                            else:
-                                go = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
-                                if go:
-                                    found = True
-                                else:
+                            if tt.get(tkey, -1) < K:
+                                found = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
+                                if not found:
                                     if len(tt) >= tt_max:
                                         tt.clear()  # full: emptied, as in the compiled core
                                     tt[tkey] = K
-                                go = False
-                        if go and dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2):
-                            found = True
+                        elif go:
+                            found = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
                 # -- unmake the move
                 hm[height + 1] ^= cell_bit
                 h[q] = height

@@ -114,17 +114,6 @@ def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int =
     return ok != 0
 
 
-def _window_origin(om: int, F: int) -> tuple[int, int]:
-    """The first row and the first column that hold a pile (``om`` not 0)."""
-    r0 = ((om & -om).bit_length() - 1) // F
-    lm = (1 << F) - 1
-    cols = 0
-    while om:
-        cols |= om & lm
-        om >>= F
-    return r0, (cols & -cols).bit_length() - 1
-
-
 @functools.cache
 def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
     """Tables for :func:`parity_window` on ``n`` columns.
@@ -166,8 +155,10 @@ def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """
     if not om:
         return 0
-    r0, c0 = _window_origin(om, F)
-    s = r0 * F + c0
+    cols = 0  # the columns that hold a pile, and the first row that does: moved to the corner
+    for r in range(F):
+        cols |= om >> (r * F) & ((1 << F) - 1)
+    s = ((om & -om).bit_length() - 1) // F * F + (cols & -cols).bit_length() - 1
     om >>= s
     dm >>= s
     if parity_window(om, dm, F, n):

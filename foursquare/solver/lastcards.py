@@ -32,6 +32,7 @@ cannot turn enough of them back.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from bisect import bisect_left
 from collections import Counter
@@ -102,34 +103,6 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     """
     ranks = set(future)
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
-
-
-def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> tuple[list[int], int, list[list[int]], list[list[int]]]:
-    """The classes of the backward search of :func:`tail_patterns`: a top card only meets
-    tail cards, so its rank matters through its class (:func:`rank_classes`).
-
-    :returns: ``(xs, top, avail, prefix)``: the class of each tail card; the highest
-        class (``HI``: twice the distinct tail ranks); ``avail[j][c]``, the cards of class
-        ``c`` that can be top cards before tail card ``j`` (the earlier cards and tail
-        cards ``0 .. j - 1``); ``prefix[j][c]``, those of class below ``c``.
-    """
-    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
-    xs = [rank_class[v] for v in tail]
-    HI = 2 * len(set(tail))
-    avail = []
-    counts = [0] * (HI + 1)
-    for v in earlier:
-        counts[rank_class[v]] += 1
-    for x in xs:
-        avail.append(counts[:])
-        counts[x] += 1
-    prefix = []
-    for a in avail:
-        p = [0]
-        for v in a:
-            p.append(p[-1] + v)
-        prefix.append(p)
-    return xs, HI, avail, prefix
 
 
 def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
@@ -206,7 +179,22 @@ def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _
     N = n * n
     if k == 0:
         return True, 0
-    xs, HI, avail, prefix = _tail_classes(tail, earlier)
+    # A top card only meets tail cards, so its rank matters through its class
+    # (rank_classes): xs the class of each tail card, HI the highest class (twice the
+    # distinct tail ranks); avail[j][c] the cards of class c that can be top cards before
+    # tail card j (the earlier cards and tail cards 0 .. j - 1), prefix[j][c] those of
+    # class below c.
+    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
+    xs = [rank_class[v] for v in tail]
+    HI = 2 * len(set(tail))
+    counts = [0] * (HI + 1)
+    for v in earlier:
+        counts[rank_class[v]] += 1
+    avail = []
+    for x in xs:
+        avail.append(counts[:])
+        counts[x] += 1
+    prefix = [[0, *itertools.accumulate(a)] for a in avail]
     # The end position is the same under the 8 symmetries of the square: the last
     # card's cell is tried once per orbit.
     row_o, col_o, nbr, orbit_reps = _geometry(n)

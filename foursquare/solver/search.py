@@ -477,7 +477,6 @@ class Search:
         F = b.F
         n = b.n
         n2 = n * n
-        nm1 = n - 1
         cap = b.cap
         limit = b.limit
         h, rk = b.h, b.rk  # pile height and top rank by board index (0: empty)
@@ -489,8 +488,7 @@ class Search:
         tt = self.tt
         tt_max = self.tt_max
         floating = b.rules.layout is LayoutKind.FLOATING
-        mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
-        centre = mid * F + mid
+        centre = (n - 1) * (F + 1)  # the middle cell of a floating frame (2n-1 wide)
         above_centre_bit = 1 << (centre - F)
         max_nodes = self.max_nodes
         deadline = self.deadline
@@ -623,27 +621,13 @@ class Search:
                 saved_spans = lo_r[r], hi_r[r], lo_c[c], hi_c[c]
                 if height == 0:  # a new pile: its lines' rank spans and the box grow
                     piles_after += 1
-                    slr, shr, slc, shc = saved_spans
-                    if not shr:
-                        lo_r[r] = hi_r[r] = x
-                    elif x < slr:
-                        lo_r[r] = x
-                    elif x > shr:
-                        hi_r[r] = x
-                    if not shc:
-                        lo_c[c] = hi_c[c] = x
-                    elif x < slc:
-                        lo_c[c] = x
-                    elif x > shc:
-                        hi_c[c] = x
-                    if r < R0:
-                        R0 = r
-                    if r > R1:
-                        R1 = r
-                    if c < C0:
-                        C0 = c
-                    if c > C1:
-                        C1 = c
+                    slr, shr, slc, shc = saved_spans  # 0, 0 for a line with no pile
+                    lo_r[r] = x if x < slr or not slr else slr
+                    hi_r[r] = x if x > shr else shr
+                    lo_c[c] = x if x < slc or not slc else slc
+                    hi_c[c] = x if x > shc else shc
+                    R0, R1 = (r if r < R0 else R0), (r if r > R1 else R1)
+                    C0, C1 = (c if c < C0 else C0), (c if c > C1 else C1)
                 else:
                     rm[covered_rank] ^= cell_bit
                 rm[x] |= cell_bit
@@ -696,8 +680,8 @@ class Search:
                             # by class (see rank_classes), the frame's room, t1; with no card to
                             # spare (slack 0: no card is stacked from here on) the pile heights
                             # never matter again, only which cells hold a pile
-                            room_c = nm1 - C1 + C0
-                            room_r = nm1 - R1 + R0
+                            room_c = n - 1 - C1 + C0
+                            room_r = n - 1 - R1 + R0
                             key = [
                                 t1, om2 >> s, dm2 >> s, min(C0, room_c), min(F - 1 - C1, room_c), min(R0, room_r), min(F - 1 - R1, room_r),
                             ]

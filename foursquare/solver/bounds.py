@@ -178,13 +178,8 @@ def one_pile_frees(om: int, dm: int, candidates: int, F: int, n: int) -> bool:
     table, free = _parity_rows_table(n)
     lm = (1 << n) - 1
     every_choice = free[0]
-    rows_o = []
-    rows_t = []
-    for r in range(n):
-        o = om >> (r * F) & lm
-        d = dm >> (r * F) & lm
-        rows_o.append(o)
-        rows_t.append(table[(o << n | d & o) << 1 | (o.bit_count() >= n)] if o else every_choice)
+    rows_o = [om >> (r * F) & lm for r in range(n)]
+    rows_t = [table[(o << n | dm >> (r * F) & o) << 1 | (o.bit_count() >= n)] if o else every_choice for r, o in enumerate(rows_o)]
     before = [every_choice] * (n + 1)  # before[r]: the product of rows 0 .. r - 1; after[r]: rows r .. n - 1
     after = [every_choice] * (n + 1)
     before_o = [lm] * (n + 1)  # the same for the piles' columns (rows with no pile count as lm)
@@ -373,34 +368,25 @@ def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
     om, F, n, (_, R1, _, C1) = corner.om, corner.F, corner.n, corner.box
     nr = R1 + 1
     nl = nr + C1 + 1
-    row = (1 << F) - 1
     col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
+    # each line: its piles, its bit among the rows (or the columns)
+    lines = [(om & ((1 << F) - 1) << (i * F), 1 << i) for i in range(nr)] + [(om & col << j, 1 << j) for j in range(C1 + 1)]
     now = [0] * nl
     toggles_now = [0] * nl
     more = [0] * nl
     toggles_more = [0] * nl
-    rows = cols = toggles = 0
-    for idx in range(nl):
+    toggles = 0
+    for idx, (m, bit) in enumerate(lines):
         f = flags >> (2 * (nl - 1 - idx)) & 3
-        if idx < nr:
-            m = om & (row << (idx * F))
-            bit = 1 << idx
-        else:
-            m = om & (col << (idx - nr))
-            bit = 1 << (idx - nr)
         k = n - m.bit_count()
         if f & 2:
             now[idx] = bit
             toggles_now[idx] = m if k & 1 else 0
+            toggles ^= toggles_now[idx]
         if f & 1:
             more[idx] = bit
             toggles_more[idx] = m if not k & 1 else 0
-        if idx < nr:
-            rows |= now[idx]
-        else:
-            cols |= now[idx]
-        toggles ^= toggles_now[idx]
-    return now, toggles_now, more, toggles_more, rows, cols, toggles
+    return now, toggles_now, more, toggles_more, sum(now[:nr]), sum(now[nr:]), toggles
 
 
 @functools.lru_cache(maxsize=CACHE_MAX)
@@ -466,13 +452,9 @@ def last_cards_rule(ranks: Sequence[int], t0: int, K: int, n: int, limit: int, r
     y_last = ranks[K - 2] if K >= 2 else 0
     two_rule = K - 2 >= t0 and two_last_rule_out(y_last, 99, 0, n, limit)
     one_rule = 2 * (n - 1) > limit
-    span1 = []  # min and max rank of cards t .. K-2 (before the last card)
-    span2 = []  # min and max rank of cards t .. K-3 (before the last two)
-    for t in range(last + 1):
-        a = ranks[t : K - 1]
-        span1.append((min(a, default=99), max(a, default=0)))
-        a = ranks[t : K - 2]
-        span2.append((min(a, default=99), max(a, default=0)))
+    # min and max rank of cards t .. K-2 (before the last card), of cards t .. K-3 (before the last two)
+    span1 = [(min(ranks[t : K - 1], default=99), max(ranks[t : K - 1], default=0)) for t in range(last + 1)]
+    span2 = [(min(ranks[t : K - 2], default=99), max(ranks[t : K - 2], default=0)) for t in range(last + 1)]
 
     def last_cards_rule_out(t1: int, slack: int) -> bool:
         lo = 0  # the lowest and highest top card now

@@ -81,10 +81,7 @@ def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     orbit_reps = []
     for q in range(n * n):
         r, c = divmod(q, n)
-        images = set()
-        for a, b in ((r, c), (c, r)):
-            for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
-                images.add(a2 * n + b2)
+        images = {a2 * n + b2 for a, b in ((r, c), (c, r)) for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b))}
         if not images & seen:
             orbit_reps.append(q)
         seen |= images
@@ -409,13 +406,12 @@ def stack_pattern_rule(
     P, kt = patterns
     tail_start = K - kt
     in_force = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
-    before: list[list[bool]] = []
-    inside: set[tuple[int, int, int]] = set()
-    if in_force:
-        possible = [p for p in range(1 << kt) if P >> p & 1]
-        before = [
-            [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
-            for t in range(tail_start + 1)
-        ]
-        inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
-    return in_force, tail_start, before, inside
+    if not in_force:
+        return False, tail_start, [], set()
+    possible = [p for p in range(1 << kt) if P >> p & 1]
+    before = [
+        [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
+        for t in range(tail_start + 1)
+    ]
+    inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
+    return True, tail_start, before, inside

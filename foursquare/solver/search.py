@@ -493,7 +493,6 @@ class Search:
         max_nodes = self.max_nodes
         deadline = self.deadline
         perf = time.perf_counter
-        search = self
         # Bit masks over the frame (bit row*F + column): a line's other cells, bands of rows and columns.
         frame = b.frame
         row_o, col_o, rows_band, cols_band = frame.row_mask, frame.col_mask, frame.rows_band, frame.cols_band
@@ -564,10 +563,10 @@ class Search:
             ``piles`` piles, ``down`` face-down top cards, the piles' box, ``om`` the
             piles and ``dm`` the face-down top cards as masks (the rest in h, rk, rm, hm)."""
             # -- the node count and the limits
-            if search.nodes >= max_nodes:
+            if self.nodes >= max_nodes:
                 raise _Limit  # the limit is the most positions searched: never one more
-            search.nodes += 1
-            if deadline is not None and not search.nodes & 63 and perf() > deadline:
+            self.nodes += 1
+            if deadline is not None and not self.nodes & 63 and perf() > deadline:
                 raise _Limit
             x = ranks[t]  # the rank of the card to place
             can_stack = t + 1 + n2 - piles <= K  # a card to spare for stacking

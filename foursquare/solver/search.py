@@ -320,9 +320,7 @@ class Search:
         """
         b = self.b
         n2 = b.n * b.n
-        first = self.t0 + (n2 - b.p)
-        if b.down:
-            first += parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
+        first = self.t0 + (n2 - b.p) + parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
         path: list[int] = []
         last = len(self.ranks)
         if b.rules.can_run_out_of_room:
@@ -519,13 +517,11 @@ class Search:
 
         # The transposition key groups ranks by class (see rank_classes): runs of ranks
         # of one class, by the number of cards placed (made when first needed).
-        groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
-
+        @functools.cache
         def rank_runs(t: int) -> list[tuple[int, ...]]:
             classes = rank_classes(ranks[t:K], max(ranks) + 2)  # a pile meets cards t .. K - 1 only
             # the ranks 0 .. top - 1 in runs of one class each (classes are monotone), lowest first
-            runs = groups[t] = [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
-            return runs
+            return [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
 
@@ -541,13 +537,10 @@ class Search:
         # stack pattern stacks those (1 or 2: bounds.last_stacked_fail)
         only_last = pat_rule and 0 < spare <= min(2, kt) and cap >= 2 and pats[0] == 1 << (((1 << spare) - 1) << (kt - spare))
         last_stacked = spare if only_last else 0
-        flag_tables: list[FlagTable | None] = [None] * (last + 1)
-        fill_tables: list[FlagTable | None] = [None] * (last + 1)
 
-        def flag_table(t: int, tables: list[FlagTable | None], end: int) -> FlagTable:
-            table = tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
-            return table
-
+        @functools.cache
+        def flag_table(t: int, end: int) -> FlagTable:
+            return forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
 
         def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
             """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
@@ -666,12 +659,12 @@ class Search:
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
                         if go and slack < 2:  # forced lines (bounds.forced_lines_search)
-                            flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
+                            flags = line_flags(flag_table(t1, K)[slack], om2, R0, R1, C0, C1)
                             corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s if slack else 0, F, n, (0, R1 - R0, 0, C1 - C0))
                             go = not (flags and forced_lines_search(corner, slack, flags))
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
-                            flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
+                            flags = line_flags(flag_table(t1, K - last_stacked)[0], om2, R0, R1, C0, C1)
                             corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s, F, n, (0, R1 - R0, 0, C1 - C0))
                             go = not ((flags or slack > 1) and last_stacked_fail(corner, flags, slack))
                         if go and piles_after > 1:
@@ -684,7 +677,7 @@ class Search:
                             key = [
                                 t1, om2 >> s, dm2 >> s, min(C0, room_c), min(F - 1 - C1, room_c), min(R0, room_r), min(F - 1 - R1, room_r),
                             ]
-                            for run in groups[t1] or rank_runs(t1):
+                            for run in rank_runs(t1):
                                 m = 0
                                 for v in run:
                                     m |= rm[v]

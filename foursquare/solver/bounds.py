@@ -13,8 +13,7 @@ the tests of a whole position take these with the piles' box as one :class:`Pile
   top card face up): :func:`parity_window`,
   :func:`parity_extra` (how many cards must be stacked), :func:`one_pile_frees`.
 - *Forced lines* (a line that every card to come would flip):
-  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_verdict`,
-  :func:`forced_lines_search`;
+  :func:`forced_lines_table`, :func:`forced_lines_flag_table`, :func:`forced_lines_search`;
   when the last cards are the stacked ones: :func:`last_stacked_fail`.
 - *Last two cards*: :func:`two_last_rule_out`, :func:`two_last_cut`; with the *last
   card* rule again after a stacked card: :func:`last_cards_rule`.
@@ -23,7 +22,8 @@ The last-card rule before a budget is :meth:`foursquare.solver.search.Search.las
 the last-three-cards rule (stack patterns) is in :mod:`foursquare.solver.lastcards`.
 
 The verdicts of the parity and forced-lines tests depend on the layout's shape
-only, so they are kept in caches shared by every search (:data:`PARITY_CACHE`, :data:`FORCED_CACHE`).
+only (the search gives them the piles moved to the frame's corner), so they are
+cached, shared by every search: at most :data:`CACHE_MAX` verdicts each.
 """
 
 from __future__ import annotations
@@ -75,15 +75,10 @@ class PileMasks(NamedTuple):
         return PileMasks(self.om >> s, self.dm >> s, self.fm >> s, self.F, self.n, (0, R1 - R0, 0, C1 - C0))
 
 
-#: The parity bound by the layout's shape (:func:`parity_extra`): the piles, face-down
-#: and full masks shifted to the box's corner, frame width, grid size, the cards wanted
-#: -> the extra cards (0, 1, 2).
-PARITY_CACHE: dict[tuple[int, ...], int] = {}
-#: The forced-lines verdicts by the layout's shape (:func:`forced_lines_verdict`).
-FORCED_CACHE: dict[tuple[int, ...], bool] = {}
-#: Each cache is emptied when it grows beyond this many entries (some 200 to 250 bytes
-#: each: at most about 250 MB together); a cache, the verdicts and node counts are the same.
-PARITY_CACHE_MAX = 500_000
+#: The most verdicts each cached test keeps (:func:`parity_extra`, :func:`forced_lines_search`,
+#: :func:`last_stacked_fail`; the least recently used go first; some 200 to 250 bytes each:
+#: at most about 400 MB together); a cache, the verdicts and node counts are the same.
+CACHE_MAX = 500_000
 
 def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """Whether the line-parity system (see :func:`parity_extra`) has a solution, for
@@ -119,17 +114,6 @@ def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int =
     return ok != 0
 
 
-def _window_origin(om: int, F: int) -> tuple[int, int]:
-    """The first row and the first column that hold a pile (``om`` not 0)."""
-    r0 = ((om & -om).bit_length() - 1) // F
-    lm = (1 << F) - 1
-    cols = 0
-    while om:
-        cols |= om & lm
-        om >>= F
-    return r0, (cols & -cols).bit_length() - 1
-
-
 @functools.cache
 def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
     """Tables for :func:`parity_window` on ``n`` columns.
@@ -156,6 +140,7 @@ def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
     return rows, free
 
 
+@functools.lru_cache(maxsize=CACHE_MAX)
 def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """A lower bound on the cards that must be stacked (0, 1, or 2 when ``want`` is 2).
 
@@ -170,8 +155,10 @@ def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """
     if not om:
         return 0
-    r0, c0 = _window_origin(om, F)
-    s = r0 * F + c0
+    cols = 0  # the columns that hold a pile, and the first row that does: moved to the corner
+    for r in range(F):
+        cols |= om >> (r * F) & ((1 << F) - 1)
+    s = ((om & -om).bit_length() - 1) // F * F + (cols & -cols).bit_length() - 1
     om >>= s
     dm >>= s
     if parity_window(om, dm, F, n):
@@ -191,13 +178,8 @@ def one_pile_frees(om: int, dm: int, candidates: int, F: int, n: int) -> bool:
     table, free = _parity_rows_table(n)
     lm = (1 << n) - 1
     every_choice = free[0]
-    rows_o = []
-    rows_t = []
-    for r in range(n):
-        o = om >> (r * F) & lm
-        d = dm >> (r * F) & lm
-        rows_o.append(o)
-        rows_t.append(table[(o << n | d & o) << 1 | (o.bit_count() >= n)] if o else every_choice)
+    rows_o = [om >> (r * F) & lm for r in range(n)]
+    rows_t = [table[(o << n | dm >> (r * F) & o) << 1 | (o.bit_count() >= n)] if o else every_choice for r, o in enumerate(rows_o)]
     before = [every_choice] * (n + 1)  # before[r]: the product of rows 0 .. r - 1; after[r]: rows r .. n - 1
     after = [every_choice] * (n + 1)
     before_o = [lm] * (n + 1)  # the same for the piles' columns (rows with no pile count as lm)
@@ -241,9 +223,7 @@ def two_last_rule_out(y: int, lo: int, hi: int, n: int, limit: int) -> bool:
     on neither (e' on the face-down line is impossible: its own card is face
     up).  When ``2n - 3`` already exceeds the limit the game was lost before.
     """
-    if 2 * (n - 1) <= limit or 2 * n - 3 <= limit:
-        return False
-    return y < lo or y > hi
+    return 2 * (n - 1) > limit and 2 * n - 3 > limit and (y < lo or y > hi)
 
 
 def two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: int) -> bool:
@@ -277,11 +257,7 @@ def two_last_cut(y: int, x: int, lo: int, hi: int, n: int, limit: int, slack: in
         of this position's tops and the cards before the last two (y itself is
         covered).  When ``x`` is outside ``lo .. hi``, (iii) fails too.
     """
-    if not two_last_rule_out(y, lo, hi, n, limit):
-        return False
-    if slack == 0:
-        return True
-    return slack == 1 and not lo <= x <= hi
+    return two_last_rule_out(y, lo, hi, n, limit) and (slack == 0 or slack == 1 and not lo <= x <= hi)
 
 
 def forced_lines_table(ranks: Sequence[int], t: int, K: int, top: int) -> ForcedTable:
@@ -316,9 +292,8 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     :func:`forced_lines_table`'s ``table``; ranks below ``top``."""
     one, more = table
     # ranks start at 1, and lo <= hi: other entries (lo = hi = 0: a line with no pile) give 0
-    valid = [1 <= lo <= hi for lo in range(top) for hi in range(top)]
-    flat_one = [v and x for v, x in zip(valid, (x for row in one for x in row), strict=True)]
-    flat_more = [v and x for v, x in zip(valid, (x for row in more for x in row), strict=True)]
+    flat_one = [1 <= lo <= hi and one[lo][hi] for lo in range(top) for hi in range(top)]
+    flat_more = [1 <= lo <= hi and more[lo][hi] for lo in range(top) for hi in range(top)]
     none = [False] * (top * top)
 
     def bits(fixed_now: list[bool], fixed_more: list[bool]) -> list[int]:
@@ -332,26 +307,7 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     return [[no_spare[min(k, 2)] for k in range(n + 1)], [spare[min(k, 2)] for k in range(n + 1)]]
 
 
-def forced_lines_verdict(piles: PileMasks, slack: int, flags: int) -> bool:
-    """:func:`forced_lines_search`, with the verdicts cached by the layout's shape."""
-    if not flags:
-        return False  # nothing beyond the parity bound already checked
-    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
-    s = R0 * F + C0
-    key = (om >> s, dm >> s, (fm >> s) if slack else 0, flags, slack, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: forced_lines_search(piles, slack, flags))
-
-
-def _cached(key: tuple[int, ...], verdict: Callable[[], bool]) -> bool:
-    """The verdict of ``key``'s shape from :data:`FORCED_CACHE`, worked out once by ``verdict``."""
-    e = FORCED_CACHE.get(key)
-    if e is None:
-        if len(FORCED_CACHE) > PARITY_CACHE_MAX:
-            FORCED_CACHE.clear()
-        e = FORCED_CACHE[key] = verdict()
-    return e
-
-
+@functools.lru_cache(maxsize=CACHE_MAX)
 def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     """Whether the line-parity system has no solution once forced lines are fixed, for a
     position (``piles``) whose cards to come fill the ``n`` x ``n`` grid with ``slack``
@@ -369,67 +325,19 @@ def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     the box is smaller than n x n): z's equation goes (its top card is covered) and z's
     two lines get one card more; the system must have a solution for some z.  Future
     piles are left out: the test only ever rules out positions that cannot end with
-    every top card face up (RULES.md §5)."""
-    corner = piles.at_corner()
-    fixed = _fixed_lines(corner, flags)
-    if slack == 0:
-        om, dm, rows, cols, toggles = corner.om, corner.dm, fixed[4], fixed[5], fixed[6]
-        return not parity_window(om, (dm ^ toggles) & om, corner.F, corner.n, rows, cols)
-    return not _spare_card_frees(corner, fixed)
-
-
-def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
-    """Each line of the box, as fixed with the cards it gets now and with one card more
-    (``flags``: as :func:`forced_lines_search` takes them), for piles at the frame's corner.
-
-    A fixed line of ``c`` piles that gets ``k = n - c`` more cards, each of which flips
-    it, has its parity fixed at ``k`` mod 2: an odd ``k`` flips its piles (RULES.md §4).
-    """
-    om, F, n, (_, R1, _, C1) = corner.om, corner.F, corner.n, corner.box
-    nr = R1 + 1
-    nl = nr + C1 + 1
-    row = (1 << F) - 1
-    col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
-    now = [0] * nl
-    toggles_now = [0] * nl
-    more = [0] * nl
-    toggles_more = [0] * nl
-    rows = cols = toggles = 0
-    for idx in range(nl):
-        f = flags >> (2 * (nl - 1 - idx)) & 3
-        if idx < nr:
-            m = om & (row << (idx * F))
-            bit = 1 << idx
-        else:
-            m = om & (col << (idx - nr))
-            bit = 1 << (idx - nr)
-        k = n - m.bit_count()
-        if f & 2:
-            now[idx] = bit
-            toggles_now[idx] = m if k & 1 else 0
-        if f & 1:
-            more[idx] = bit
-            toggles_more[idx] = m if not k & 1 else 0
-        if idx < nr:
-            rows |= now[idx]
-        else:
-            cols |= now[idx]
-        toggles ^= toggles_now[idx]
-    return now, toggles_now, more, toggles_more, rows, cols, toggles
-
-
-def _spare_card_frees(corner: PileMasks, fixed: FixedLines) -> bool:
-    """Whether the parity system has a solution for some pile z that the one spare card
-    covers (:func:`forced_lines_search` with a card to spare), piles at the frame's corner.
+    every top card face up (RULES.md §5).
 
     The spare card on z = (i, j): z's row and column get one card more, z's equation
     goes; z's row is one of the box's nr rows or (i == nr, when the box has fewer than
     n rows) a row with no pile yet, whose card changes no line of the system; columns alike.
     """
+    corner = piles.at_corner()
     om, dm, fm, F, n, (_, R1, _, C1) = corner
+    now, toggles_now, more, toggles_more, rows, cols, toggles = _fixed_lines(corner, flags)
+    if slack == 0:
+        return not parity_window(om, (dm ^ toggles) & om, F, n, rows, cols)
     nr = R1 + 1
     nc = C1 + 1
-    now, toggles_now, more, toggles_more, rows, cols, toggles = fixed
     for i in range(nr + 1 if nr < n else nr):
         fr, ti = rows, toggles
         if i < nr:
@@ -442,25 +350,46 @@ def _spare_card_frees(corner: PileMasks, fixed: FixedLines) -> bool:
                 fc = (cols & ~now[c]) | more[c]
                 tz = ti ^ toggles_now[c] ^ toggles_more[c]
             zb = 1 << (i * F + j) if i < nr and j < nc else 0
-            if om & zb:
-                if fm & zb:
-                    continue
-                o2 = om ^ zb
-            else:
-                o2 = om
+            if fm & zb:  # a full pile (fm within om) takes no card
+                continue
+            o2 = om & ~zb
             if parity_window(o2, (dm ^ tz) & o2, F, n, fr, fc):
-                return True
-    return False
+                return False  # the spare card on z frees the system
+    return True
 
 
-def last_stacked_verdict(piles: PileMasks, flags: int, spare: int) -> bool:
-    """:func:`last_stacked_fail`, with the verdicts cached by the layout's shape."""
-    om, dm, fm, F, n, (R0, R1, C0, C1) = piles
-    s = R0 * F + C0
-    key = (om >> s, dm >> s, fm >> s, flags, -spare, R1 - R0, C1 - C0, F, n)
-    return _cached(key, lambda: last_stacked_fail(piles, flags, spare))
+def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
+    """Each line of the box, as fixed with the cards it gets now and with one card more
+    (``flags``: as :func:`forced_lines_search` takes them), for piles at the frame's corner.
+
+    A fixed line of ``c`` piles that gets ``k = n - c`` more cards, each of which flips
+    it, has its parity fixed at ``k`` mod 2: an odd ``k`` flips its piles (RULES.md §4).
+    """
+    om, F, n, (_, R1, _, C1) = corner.om, corner.F, corner.n, corner.box
+    nr = R1 + 1
+    nl = nr + C1 + 1
+    col = frame_tables(F).cols_band[0][0] & ((1 << (nr * F)) - 1)
+    # each line: its piles, its bit among the rows (or the columns)
+    lines = [(om & ((1 << F) - 1) << (i * F), 1 << i) for i in range(nr)] + [(om & col << j, 1 << j) for j in range(C1 + 1)]
+    now = [0] * nl
+    toggles_now = [0] * nl
+    more = [0] * nl
+    toggles_more = [0] * nl
+    toggles = 0
+    for idx, (m, bit) in enumerate(lines):
+        f = flags >> (2 * (nl - 1 - idx)) & 3
+        k = n - m.bit_count()
+        if f & 2:
+            now[idx] = bit
+            toggles_now[idx] = m if k & 1 else 0
+            toggles ^= toggles_now[idx]
+        if f & 1:
+            more[idx] = bit
+            toggles_more[idx] = m if not k & 1 else 0
+    return now, toggles_now, more, toggles_more, sum(now[:nr]), sum(now[nr:]), toggles
 
 
+@functools.lru_cache(maxsize=CACHE_MAX)
 def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
     """Whether no win can end by stacking its last ``spare`` cards (1 or 2) when every
     card before them makes a new pile (the *stack patterns* say so: see
@@ -523,13 +452,9 @@ def last_cards_rule(ranks: Sequence[int], t0: int, K: int, n: int, limit: int, r
     y_last = ranks[K - 2] if K >= 2 else 0
     two_rule = K - 2 >= t0 and two_last_rule_out(y_last, 99, 0, n, limit)
     one_rule = 2 * (n - 1) > limit
-    span1 = []  # min and max rank of cards t .. K-2 (before the last card)
-    span2 = []  # min and max rank of cards t .. K-3 (before the last two)
-    for t in range(last + 1):
-        a = ranks[t : K - 1]
-        span1.append((min(a, default=99), max(a, default=0)))
-        a = ranks[t : K - 2]
-        span2.append((min(a, default=99), max(a, default=0)))
+    # min and max rank of cards t .. K-2 (before the last card), of cards t .. K-3 (before the last two)
+    span1 = [(min(ranks[t : K - 1], default=99), max(ranks[t : K - 1], default=0)) for t in range(last + 1)]
+    span2 = [(min(ranks[t : K - 2], default=99), max(ranks[t : K - 2], default=0)) for t in range(last + 1)]
 
     def last_cards_rule_out(t1: int, slack: int) -> bool:
         lo = 0  # the lowest and highest top card now
@@ -546,10 +471,9 @@ def last_cards_rule(ranks: Sequence[int], t0: int, K: int, n: int, limit: int, r
             a, b = span2[t1]
             lo2 = min(lo, a)
             hi2 = max(hi, b)
-            if y_last < lo2 or y_last > hi2:
-                # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
-                if not slack or not lo2 <= x_last <= hi2:
-                    return True
+            # slack 1: see two_last_cut, case (iii): the last card must fit lo2..hi2
+            if (y_last < lo2 or y_last > hi2) and (not slack or not lo2 <= x_last <= hi2):
+                return True
         return False
 
     return last_cards_rule_out

@@ -32,6 +32,7 @@ cannot turn enough of them back.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from bisect import bisect_left
 from collections import Counter
@@ -80,10 +81,7 @@ def _geometry(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     orbit_reps = []
     for q in range(n * n):
         r, c = divmod(q, n)
-        images = set()
-        for a, b in ((r, c), (c, r)):
-            for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b)):
-                images.add(a2 * n + b2)
+        images = {a2 * n + b2 for a, b in ((r, c), (c, r)) for a2, b2 in ((a, b), (n - 1 - a, b), (a, n - 1 - b), (n - 1 - a, n - 1 - b))}
         if not images & seen:
             orbit_reps.append(q)
         seen |= images
@@ -102,34 +100,6 @@ def rank_classes(future: Iterable[int], top: int) -> list[int]:
     """
     ranks = set(future)
     return [2 * sum(1 for f in ranks if f < v) + (v in ranks) for v in range(top)]
-
-
-def _tail_classes(tail: Sequence[int], earlier: Sequence[int]) -> tuple[list[int], int, list[list[int]], list[list[int]]]:
-    """The classes of the backward search of :func:`tail_patterns`: a top card only meets
-    tail cards, so its rank matters through its class (:func:`rank_classes`).
-
-    :returns: ``(xs, top, avail, prefix)``: the class of each tail card; the highest
-        class (``HI``: twice the distinct tail ranks); ``avail[j][c]``, the cards of class
-        ``c`` that can be top cards before tail card ``j`` (the earlier cards and tail
-        cards ``0 .. j - 1``); ``prefix[j][c]``, those of class below ``c``.
-    """
-    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
-    xs = [rank_class[v] for v in tail]
-    HI = 2 * len(set(tail))
-    avail = []
-    counts = [0] * (HI + 1)
-    for v in earlier:
-        counts[rank_class[v]] += 1
-    for x in xs:
-        avail.append(counts[:])
-        counts[x] += 1
-    prefix = []
-    for a in avail:
-        p = [0]
-        for v in a:
-            p.append(p[-1] + v)
-        prefix.append(p)
-    return xs, HI, avail, prefix
 
 
 def _distinct(narrowed: list[int], lo: list[int], hi: list[int], av: list[int]) -> bool:
@@ -206,7 +176,22 @@ def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _
     N = n * n
     if k == 0:
         return True, 0
-    xs, HI, avail, prefix = _tail_classes(tail, earlier)
+    # A top card only meets tail cards, so its rank matters through its class
+    # (rank_classes): xs the class of each tail card, HI the highest class (twice the
+    # distinct tail ranks); avail[j][c] the cards of class c that can be top cards before
+    # tail card j (the earlier cards and tail cards 0 .. j - 1), prefix[j][c] those of
+    # class below c.
+    rank_class = rank_classes(tail, max([*tail, *earlier]) + 1)
+    xs = [rank_class[v] for v in tail]
+    HI = 2 * len(set(tail))
+    counts = [0] * (HI + 1)
+    for v in earlier:
+        counts[rank_class[v]] += 1
+    avail = []
+    for x in xs:
+        avail.append(counts[:])
+        counts[x] += 1
+    prefix = [[0, *itertools.accumulate(a)] for a in avail]
     # The end position is the same under the 8 symmetries of the square: the last
     # card's cell is tried once per orbit.
     row_o, col_o, nbr, orbit_reps = _geometry(n)
@@ -421,13 +406,12 @@ def stack_pattern_rule(
     P, kt = patterns
     tail_start = K - kt
     in_force = P != sum(1 << p for p in range(1 << kt) if p.bit_count() <= spare)
-    before: list[list[bool]] = []
-    inside: set[tuple[int, int, int]] = set()
-    if in_force:
-        possible = [p for p in range(1 << kt) if P >> p & 1]
-        before = [
-            [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
-            for t in range(tail_start + 1)
-        ]
-        inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
-    return in_force, tail_start, before, inside
+    if not in_force:
+        return False, tail_start, [], set()
+    possible = [p for p in range(1 << kt) if P >> p & 1]
+    before = [
+        [any(p.bit_count() <= s <= p.bit_count() + tail_start - t for p in possible) for s in range(last + 1)]
+        for t in range(tail_start + 1)
+    ]
+    inside = {(i, p & ((1 << i) - 1), (p >> i).bit_count()) for p in possible for i in range(1, kt + 1)}
+    return True, tail_start, before, inside

@@ -100,12 +100,14 @@ same results and node counts (:mod:`foursquare.solver.core`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Sequence
 
 from ..engine.arguments import check
 from ..engine.cards import Card
+from ..engine.frame import frame_tables
 from ..engine.game import Game, Status
 from ..engine.rules import STANDARD, Adjacency, Comparison, LayoutKind, Rules, Ties
 from ..errors import ArgumentError, PositionError, wrong_argument
@@ -113,15 +115,13 @@ from . import core as _core_choice
 from . import lastcards
 from .board import Board
 from .bounds import (
-    PARITY_CACHE,
-    PARITY_CACHE_MAX,
     FlagTable,
     PileMasks,
     forced_lines_flag_table,
+    forced_lines_search,
     forced_lines_table,
-    forced_lines_verdict,
     last_cards_rule,
-    last_stacked_verdict,
+    last_stacked_fail,
     parity_extra,
     two_last_cut,
 )
@@ -143,6 +143,24 @@ TAIL_STEPS_ONE_MORE = 100_000
 #: more is to be stored, it is emptied first (both searches alike, so the node counts
 #: agree), which bounds its memory on huge searches (docs/benchmarks.md).
 TT_MAX_ENTRIES = 1 << 21
+
+
+@functools.cache
+def _windows(F: int, n: int, floating: bool) -> tuple[list[list[int]], list[list[int]]]:
+    """Where a new pile may go, by the piles' box (rows ``r0 .. r1``, columns alike): the
+    masks ``[r0][r1]`` of the rows, and of the columns, of the box grown by one line each
+    way unless it spans ``n`` lines (within the frame ``F`` wide); of a floating layout's
+    middle line, one side only (mirror images are searched once)."""
+    frame = frame_tables(F)
+    mid = n - 1
+
+    def window(band: list[list[int]], a: int, b: int) -> int:
+        if b - a >= mid:
+            return band[a][b]
+        return band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
+
+    rows, cols = ([[window(band, a, b) for b in range(F)] for a in range(F)] for band in (frame.rows_band, frame.cols_band))
+    return rows, cols
 
 
 class _Limit(Exception):
@@ -302,9 +320,7 @@ class Search:
         """
         b = self.b
         n2 = b.n * b.n
-        first = self.t0 + (n2 - b.p)
-        if b.down:
-            first += parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
+        first = self.t0 + (n2 - b.p) + parity_extra(b.om, b.dm, b.fm, b.F, b.n, 2)
         path: list[int] = []
         last = len(self.ranks)
         if b.rules.can_run_out_of_room:
@@ -459,7 +475,6 @@ class Search:
         F = b.F
         n = b.n
         n2 = n * n
-        nm1 = n - 1
         cap = b.cap
         limit = b.limit
         h, rk = b.h, b.rk  # pile height and top rank by board index (0: empty)
@@ -471,17 +486,15 @@ class Search:
         tt = self.tt
         tt_max = self.tt_max
         floating = b.rules.layout is LayoutKind.FLOATING
-        mid = nm1  # the middle row/column of a floating frame (2n-1 wide)
-        centre = mid * F + mid
+        centre = (n - 1) * (F + 1)  # the middle cell of a floating frame (2n-1 wide)
         above_centre_bit = 1 << (centre - F)
-        parity_cache = PARITY_CACHE
         max_nodes = self.max_nodes
         deadline = self.deadline
         perf = time.perf_counter
-        search = self
         # Bit masks over the frame (bit row*F + column): a line's other cells, bands of rows and columns.
         frame = b.frame
         row_o, col_o, rows_band, cols_band = frame.row_mask, frame.col_mask, frame.rows_band, frame.cols_band
+        row_win, col_win = _windows(F, n, floating)
         every = frame.every
         not_col0 = every & ~cols_band[0][0]
         not_colz = every & ~cols_band[F - 1][F - 1]
@@ -504,13 +517,11 @@ class Search:
 
         # The transposition key groups ranks by class (see rank_classes): runs of ranks
         # of one class, by the number of cards placed (made when first needed).
-        groups: list[list[tuple[int, ...]] | None] = [None] * (last + 1)
-
+        @functools.cache
         def rank_runs(t: int) -> list[tuple[int, ...]]:
             classes = rank_classes(ranks[t:K], max(ranks) + 2)  # a pile meets cards t .. K - 1 only
             # the ranks 0 .. top - 1 in runs of one class each (classes are monotone), lowest first
-            runs = groups[t] = [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
-            return runs
+            return [tuple(run) for _, run in itertools.groupby(range(top), classes.__getitem__)]
 
         last_cards_rule_out = last_cards_rule(ranks, self.t0, K, n, limit, rm, top)
 
@@ -526,13 +537,10 @@ class Search:
         # stack pattern stacks those (1 or 2: bounds.last_stacked_fail)
         only_last = pat_rule and 0 < spare <= min(2, kt) and cap >= 2 and pats[0] == 1 << (((1 << spare) - 1) << (kt - spare))
         last_stacked = spare if only_last else 0
-        flag_tables: list[FlagTable | None] = [None] * (last + 1)
-        fill_tables: list[FlagTable | None] = [None] * (last + 1)
 
-        def flag_table(t: int, tables: list[FlagTable | None], end: int) -> FlagTable:
-            table = tables[t] = forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
-            return table
-
+        @functools.cache
+        def flag_table(t: int, end: int) -> FlagTable:
+            return forced_lines_flag_table(forced_lines_table(ranks, t, end, top), n, top)
 
         def line_flags(ft: list[list[int]], om2: int, R0: int, R1: int, C0: int, C1: int) -> int:
             """Each line's two forced-lines bits, from a flag table's ``[k][lo * top + hi]``."""
@@ -548,10 +556,10 @@ class Search:
             ``piles`` piles, ``down`` face-down top cards, the piles' box, ``om`` the
             piles and ``dm`` the face-down top cards as masks (the rest in h, rk, rm, hm)."""
             # -- the node count and the limits
-            if search.nodes >= max_nodes:
+            if self.nodes >= max_nodes:
                 raise _Limit  # the limit is the most positions searched: never one more
-            search.nodes += 1
-            if deadline is not None and not search.nodes & 63 and perf() > deadline:
+            self.nodes += 1
+            if deadline is not None and not self.nodes & 63 and perf() > deadline:
                 raise _Limit
             x = ranks[t]  # the rank of the card to place
             can_stack = t + 1 + n2 - piles <= K  # a card to spare for stacking
@@ -559,25 +567,8 @@ class Search:
             if piles == 0:
                 cells = (1 << centre) if floating else every
             else:
-                # the window: the box, grown by one line each way unless it spans n lines
-                wr0, wr1, wc0, wc1 = r0, r1, c0, c1
-                if r1 - r0 < nm1:
-                    if r0 > 0:
-                        wr0 -= 1
-                    if r1 < F - 1:
-                        wr1 += 1
-                if c1 - c0 < nm1:
-                    if c0 > 0:
-                        wc0 -= 1
-                    if c1 < F - 1:
-                        wc1 += 1
-                if floating:  # mirror images of a layout on the middle row/column: search one side
-                    if r0 == r1 == mid:
-                        wr1 = mid
-                    if c0 == c1 == mid:
-                        wc1 = mid
-                # new piles: empty cells next to a pile (edge adjacency), inside the window
-                cells = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & rows_band[wr0][wr1] & cols_band[wc0][wc1]
+                # new piles: empty cells next to a pile (edge adjacency), inside the window (_windows)
+                cells = ((om << 1) & not_col0 | (om >> 1) & not_colz | om << F | om >> F) & ~om & row_win[r0][r1] & col_win[c0][c1]
                 if can_stack and (not pat_rule or t >= tail_start or ok_before_tail[t + 1][K - t - (n2 - piles) - 1]):
                     cells |= om & ~hm[cap]  # stacked on a pile not full (unless no stack pattern lets this card be stacked)
                 if floating and piles == 1 and om >> centre == 1:
@@ -622,27 +613,13 @@ class Search:
                 saved_spans = lo_r[r], hi_r[r], lo_c[c], hi_c[c]
                 if height == 0:  # a new pile: its lines' rank spans and the box grow
                     piles_after += 1
-                    slr, shr, slc, shc = saved_spans
-                    if not shr:
-                        lo_r[r] = hi_r[r] = x
-                    elif x < slr:
-                        lo_r[r] = x
-                    elif x > shr:
-                        hi_r[r] = x
-                    if not shc:
-                        lo_c[c] = hi_c[c] = x
-                    elif x < slc:
-                        lo_c[c] = x
-                    elif x > shc:
-                        hi_c[c] = x
-                    if r < R0:
-                        R0 = r
-                    if r > R1:
-                        R1 = r
-                    if c < C0:
-                        C0 = c
-                    if c > C1:
-                        C1 = c
+                    slr, shr, slc, shc = saved_spans  # 0, 0 for a line with no pile
+                    lo_r[r] = x if x < slr or not slr else slr
+                    hi_r[r] = x if x > shr else shr
+                    lo_c[c] = x if x < slc or not slc else slc
+                    hi_c[c] = x if x > shc else shc
+                    R0, R1 = (r if r < R0 else R0), (r if r > R1 else R1)
+                    C0, C1 = (c if c < C0 else C0), (c if c > C1 else C1)
                 else:
                     rm[covered_rank] ^= cell_bit
                 rm[x] |= cell_bit
@@ -660,9 +637,8 @@ class Search:
                     hi_c[c] = max(ranks_in_line)
                 # -- a win (RULES.md §5: a full grid, every top card face up), or the bounds
                 found = False
-                if piles_after == n2 and down_after == 0:
-                    found = True
-                elif t1 < last and t1 != room:
+                found = piles_after == n2 and down_after == 0
+                if not found and t1 < last and t1 != room:
                     slack = K - t1 - (n2 - piles_after)  # cards to spare: the budget's first bound
                     if slack >= 0:
                         go = True
@@ -678,38 +654,30 @@ class Search:
                                 go = (t1 - tail_start, pre, slack) in ok_in_tail
                                 tail_key = pre + (kt << 8)
                         s = R0 * F + C0  # the box's corner: keys are up to translation
-                        if go and down_after and slack < 2:  # line parity (bounds.parity_extra)
-                            pkey = (om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1)
-                            extra = parity_cache.get(pkey)
-                            if extra is None:
-                                if len(parity_cache) > PARITY_CACHE_MAX:
-                                    parity_cache.clear()
-                                extra = parity_cache[pkey] = parity_extra(om2, dm2, hm[cap], F, n, slack + 1)
-                            go = extra <= slack
+                        if go and down_after and slack < 2:  # line parity (bounds.parity_extra, cached by the layout's shape)
+                            go = parity_extra(om2 >> s, dm2 >> s, hm[cap] >> s, F, n, slack + 1) <= slack
                         if go and height and last_cards_rule_out(t1, slack):  # last cards, after a stacked card
                             go = False
                         if go and slack < 2:  # forced lines (bounds.forced_lines_search)
-                            flags = line_flags((flag_tables[t1] or flag_table(t1, flag_tables, K))[slack], om2, R0, R1, C0, C1)
-                            if flags and forced_lines_verdict(PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), slack, flags):
-                                go = False
+                            flags = line_flags(flag_table(t1, K)[slack], om2, R0, R1, C0, C1)
+                            corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s if slack else 0, F, n, (0, R1 - R0, 0, C1 - C0))
+                            go = not (flags and forced_lines_search(corner, slack, flags))
                         if go and last_stacked and slack == last_stacked and t1 <= K - last_stacked:
                             # the last cards are the stacked ones (bounds.last_stacked_fail)
-                            flags = line_flags((fill_tables[t1] or flag_table(t1, fill_tables, K - last_stacked))[0], om2, R0, R1, C0, C1)
-                            if (flags or slack > 1) and last_stacked_verdict(
-                                PileMasks(om2, dm2, hm[cap], F, n, (R0, R1, C0, C1)), flags, slack
-                            ):
-                                go = False
+                            flags = line_flags(flag_table(t1, K - last_stacked)[0], om2, R0, R1, C0, C1)
+                            corner = PileMasks(om2 >> s, dm2 >> s, hm[cap] >> s, F, n, (0, R1 - R0, 0, C1 - C0))
+                            go = not ((flags or slack > 1) and last_stacked_fail(corner, flags, slack))
                         if go and piles_after > 1:
                             # transposition table: the layout up to translation with ranks
                             # by class (see rank_classes), the frame's room, t1; with no card to
                             # spare (slack 0: no card is stacked from here on) the pile heights
                             # never matter again, only which cells hold a pile
-                            room_c = nm1 - C1 + C0
-                            room_r = nm1 - R1 + R0
+                            room_c = n - 1 - C1 + C0
+                            room_r = n - 1 - R1 + R0
                             key = [
                                 t1, om2 >> s, dm2 >> s, min(C0, room_c), min(F - 1 - C1, room_c), min(R0, room_r), min(F - 1 - R1, room_r),
                             ]
-                            for run in groups[t1] or rank_runs(t1):
+                            for run in rank_runs(t1):
                                 m = 0
                                 for v in run:
                                     m |= rm[v]
@@ -720,19 +688,14 @@ class Search:
                                 key.append(hm[k] >> s)
                             key.append(tail_key)
                             tkey = tuple(key)
-                            if tt.get(tkey, -1) >= K:
-                                go = False
-                            else:
-                                go = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
-                                if go:
-                                    found = True
-                                else:
+                            if tt.get(tkey, -1) < K:
+                                found = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
+                                if not found:
                                     if len(tt) >= tt_max:
                                         tt.clear()  # full: emptied, as in the compiled core
                                     tt[tkey] = K
-                                go = False
-                        if go and dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2):
-                            found = True
+                        elif go:
+                            found = dfs(t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2)
                 # -- unmake the move
                 hm[height + 1] ^= cell_bit
                 h[q] = height

@@ -280,17 +280,17 @@ def test_both_rule_out_positions_whose_last_cards_are_the_stacked_ones_alike(mon
     # bounds.last_stacked_fail rules positions out on the way, in both searches alike.
     game = _along_the_win(64, moves)
     verdicts: list[bool] = []
-    real = search.last_stacked_verdict
+    real = search.last_stacked_fail
 
     def counted(*args: object) -> bool:
         verdicts.append(real(*args))  # type: ignore[arg-type]
         return verdicts[-1]
 
-    monkeypatch.setattr(search, "last_stacked_verdict", counted)
+    monkeypatch.setattr(search, "last_stacked_fail", counted)
     py, c = twins(game, None)
     assert py == c and py[0] == "solved"
     assert True in verdicts and False in verdicts  # it ruled some out, not all
-    monkeypatch.setattr(search, "last_stacked_verdict", lambda *args: False)
+    monkeypatch.setattr(search, "last_stacked_fail", lambda *args: False)
     without = twins(game, None)[0]
     assert without[:2] == py[:2] and without[3] > py[3]  # the same win, found with fewer positions
 

@@ -21,7 +21,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
@@ -110,6 +110,9 @@ class Resumed:
     stream: IO[str]
     again: list[int]
     journal: Journal | None
+    #: the rows to be solved again, as ``parse`` read them (in the order of :attr:`again`):
+    #: what the file still holds of those deals until they are solved again
+    open_rows: list[Any] = field(default_factory=list)
 
 
 def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
@@ -145,7 +148,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
             merge_journal(held, layout)  # the rows solved again by a run that was killed
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
-            rows, end, fresh, again = _read(raw, path, layout, keep)
+            rows, end, fresh, again, open_rows = _read(raw, path, layout, keep)
         os.ftruncate(held.fd, end)  # a partial last line (a crash), an unfinished deal
         os.lseek(held.fd, 0, os.SEEK_END)
         if again:
@@ -157,7 +160,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
     if fresh:
         RowWriter(stream, path).write(layout.header)
-    return Resumed(rows, stream, again, journal)
+    return Resumed(rows, stream, again, journal, open_rows)
 
 
 class RowWriter:
@@ -198,10 +201,12 @@ class RowWriter:
             raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
 
 
-def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> tuple[int, int, bool, list[int]]:
+def _read(
+    raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]
+) -> tuple[int, int, bool, list[int], list[Any]]:
     """Read the file ``raw`` (at its start) a line at a time: its rows (whole deals), the
     byte offset after the last one, whether the header is still to be written, and the
-    deals of the rows to be solved again.
+    deals of the rows to be solved again with those rows (parsed).
 
     Only a last line without any line end that is the start of the line due there
     (the header, or the row due there) is left out (to be cut); anything else that
@@ -214,8 +219,8 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
     first = next(lines, b"")
     start = len(codecs.BOM_UTF8) if first.startswith(codecs.BOM_UTF8) else 0
     if _header_due(path, first[start:], layout.header):
-        return 0, start, True, []
-    rows, end, offset, again = 0, len(first), len(first), []
+        return 0, start, True, [], []
+    rows, end, offset, again, open_rows = 0, len(first), len(first), [], []
     pending: list[Any] = []  # the rows of a deal not every bot has finished yet
     for number, line in enumerate(lines, start=2):
         index = rows + len(pending)  # the row due here, counting every bot's
@@ -226,13 +231,14 @@ def _read(raw: IO[bytes], path: str, layout: SweepCsv, keep: Callable[[list[Any]
         parsed, solve_again = _read_row(path, number, index, line, layout, rules)
         if solve_again:  # (one row a deal: SweepCsv.limit) kept in the file, not handed to keep
             again.append(layout.deals[rows // layout.group])
+            open_rows.append(parsed)
         else:
             pending.append(parsed)
         if solve_again or len(pending) == layout.group:
             if pending:
                 keep(pending)
             rows, end, pending = rows + layout.group, offset, []
-    return rows, end, False, again
+    return rows, end, False, again, open_rows
 
 
 def _lines(raw: IO[bytes], path: str) -> Iterator[bytes]:

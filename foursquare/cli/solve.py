@@ -193,6 +193,7 @@ class _Batch:
         # the file's unknown rows of a lower limit, solved again first: how many, how many of them are
         # done and how many of those settled
         self.again = self.again_done = self.again_settled = 0
+        self.open_rows: list[Solution] = []  # the file's rows of the deals to solve again, as they stand
         self.stopped = False
         self.done_here = 0  # the deals of this run done, in order: the next one is due
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
@@ -207,7 +208,7 @@ class _Batch:
             resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]))
             self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
             self.todo = DealsToSolve(resumed.again, self.sweep.deals[resumed.rows:])
-            self.again = len(resumed.again)
+            self.again, self.open_rows = len(resumed.again), resumed.open_rows
         else:
             stream = open_output_file(csv_path, self.o.force)
             self.output = SweepRows(stream, csv_path)
@@ -283,6 +284,8 @@ class _Batch:
                 self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
                 unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path) if isinstance(exc, OSError) and exc.filename is None else exc
         if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
+            for sol in self.open_rows[self.again_done :]:  # not solved again: the file keeps their rows
+                self.tally.add(sol)
             with contextlib.suppress(Exception):  # the interruption is what matters
                 self._summary(interrupted=True)
         if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):

@@ -170,9 +170,9 @@ def test_a_higher_limit_over_a_longer_range_solves_again_then_goes_on(tmp_path):
 
 def stopped_mid_pass(
     path: Path, args: list[str], how: signal.Signals, after: int = 3, kill: Callable[[int], None] | None = None
-) -> tuple[int, str]:
+) -> tuple[int, str, bytes]:
     """Run ``foursquare ARGS --output PATH --resume --format json`` and stop it with ``how``
-    (or ``kill(its pid)``) in the middle of its pass: (its status, its stderr).
+    (or ``kill(its pid)``) in the middle of its pass: (its status, its stderr, its stdout).
 
     The moment is fixed by construction, not by the solver's speed: stdout is a pipe in
     packet mode with room for one write (Linux: ``O_DIRECT``, one page), and a deal's
@@ -199,15 +199,15 @@ def stopped_mid_pass(
             process.send_signal(how)
         else:
             kill(process.pid)
-        while os.read(read, 65536):  # (a deferred Ctrl-C or SIGTERM acts once its line is written)
-            pass
+        while chunk := os.read(read, 65536):  # (a deferred Ctrl-C or SIGTERM acts once its line is written)
+            data += chunk
     finally:
         os.close(read)
         if process.poll() is None:
             process.wait(timeout=120)
     err = process.stderr.read().decode()
     process.stderr.close()
-    return process.wait(timeout=120), err
+    return process.wait(timeout=120), err, data
 
 
 @pytest.mark.skipif(not LINUX_PIPES, reason="Linux pipes of one write")
@@ -216,7 +216,7 @@ def stopped_mid_pass(
 def test_a_pass_stopped_in_the_middle_loses_nothing_and_resumes_to_the_file_of_an_uninterrupted_pass(tmp_path, how, jobs):
     _, whole, _ = escalated(tmp_path)
     path, low = swept_low(tmp_path, "stopped.csv")
-    status, err = stopped_mid_pass(path, [*HIGH, *jobs], how)
+    status, err, out = stopped_mid_pass(path, [*HIGH, *jobs], how)
     assert status == {signal.SIGKILL: -9, signal.SIGINT: 130, signal.SIGTERM: 143}[how], err
     assert "Traceback" not in err
     journal = journal_of(path)
@@ -228,6 +228,11 @@ def test_a_pass_stopped_in_the_middle_loses_nothing_and_resumes_to_the_file_of_a
         assert not journal.exists()
         check_settled_rows_kept(low, path.read_bytes())
         done = sum(b",100000," in line for line in lines_of(path.read_bytes()))
+        # the summary counts the file as it now is: the rows not solved again yet are still unknown there
+        summary = json.loads(out.splitlines()[-1])
+        unknown = sum(b",unknown," in line for line in lines_of(path.read_bytes()))
+        assert summary["interrupted"] == {"deals_solved": 100 - unknown, "deals_unknown": unknown, "deals_done": 100, "deals_asked": 100}
+        assert summary["solved_again"]["deals_done"] == done and summary["summary"]["deals"] == 100
     assert 3 <= done < 45  # stopped in the middle of the pass
     result = invoke([*HIGH, *jobs, "--output", path, "--resume"])
     assert result.exit_code == 0, result.output
@@ -249,7 +254,7 @@ def _kill_a_worker(pid: int) -> None:
 def test_a_worker_process_killed_in_the_middle_of_a_pass_stops_the_run_and_resume_finishes_it(tmp_path):
     _, whole, _ = escalated(tmp_path)
     path, low = swept_low(tmp_path, "worker.csv")
-    status, err = stopped_mid_pass(path, [*HIGH, "--jobs", "2"], signal.SIGKILL, kill=_kill_a_worker)
+    status, err, _ = stopped_mid_pass(path, [*HIGH, "--jobs", "2"], signal.SIGKILL, kill=_kill_a_worker)
     assert status == 1 and "a worker process was killed by SIGKILL" in err.splitlines()[-1], err
     assert "Traceback" not in err and not journal_of(path).exists()  # merged as the run stopped
     check_settled_rows_kept(low, path.read_bytes())

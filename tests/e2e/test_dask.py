@@ -681,7 +681,7 @@ def test_an_escalation_on_the_cluster_gives_the_file_of_a_local_one_even_killed_
     # the command killed (kill -9) in the middle of its pass: the rows solved so far are in the
     # journal, and a resume on the cluster merges them and solves the others
     killed, low = swept_low(tmp_path, "killed.csv")
-    status, err = stopped_mid_pass(killed, [*HIGH, "--scheduler", cluster.address], signal.SIGKILL)
+    status, err, _ = stopped_mid_pass(killed, [*HIGH, "--scheduler", cluster.address], signal.SIGKILL)
     assert status == -9 and killed.read_bytes() == low, err
     done = journal_of(killed).read_bytes().count(b"\r\n") - 1
     assert 3 <= done < 45

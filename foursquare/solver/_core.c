@@ -286,7 +286,7 @@ typedef struct {
        and the forced-lines flag tables of the cards before them, by cards placed */
     int last_stacked;
     unsigned char *fill_tables[MAXDECK + 1];
-    uint64_t *ls_cache; /* last_stacked_verdict's verdicts by the layout's shape, made when first needed */
+    uint64_t *ls_cache; /* last_stacked_fail's verdicts by the layout's shape, made when first needed */
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
@@ -858,10 +858,10 @@ static inline uint64_t tt_key(Search *S, mask *key, const Shape *sh, int t1, int
     return key_hash(key, S->keyw);
 }
 
-/* bounds.last_stacked_verdict: last_stacked_fail, with the verdicts cached by the layout's
-   shape (a direct-mapped table of LS_CACHE entries of two words, made when first needed;
-   grids up to 5 x 5, larger ones uncached).  Only here: the twin computes the verdict each
-   time, and it is the same (nothing else changes, the node counts included).  Word 0: the
+/* bounds.last_stacked_fail: its verdicts cached by the layout's shape (a direct-mapped
+   table of LS_CACHE entries of two words, made when first needed; grids up to 5 x 5,
+   larger ones uncached).  The twin caches them its own way (functools.lru_cache): the
+   verdicts are the same (nothing else changes, the node counts included).  Word 0: the
    piles | the face-down ones << 32 (never 0: the window holds a pile); word 1: the full
    piles | the arguments << 25 | the verdict << 63.  1: it fails, 0: not. */
 #define LS_CACHE (1 << 16)

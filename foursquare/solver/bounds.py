@@ -23,7 +23,7 @@ the last-three-cards rule (stack patterns) is in :mod:`foursquare.solver.lastcar
 
 The verdicts of the parity and forced-lines tests depend on the layout's shape
 only (the search gives them the piles moved to the frame's corner), so they are
-cached, shared by every search: at most :data:`CACHE_MAX` verdicts each.
+cached, shared by every search: at most :data:`CACHE_MAX` verdicts in all.
 """
 
 from __future__ import annotations
@@ -75,10 +75,11 @@ class PileMasks(NamedTuple):
         return PileMasks(self.om >> s, self.dm >> s, self.fm >> s, self.F, self.n, (0, R1 - R0, 0, C1 - C0))
 
 
-#: The most verdicts each cached test keeps (:func:`parity_extra`, :func:`forced_lines_search`,
-#: :func:`last_stacked_fail`; the least recently used go first; some 200 to 250 bytes each:
-#: at most about 400 MB together); a cache, the verdicts and node counts are the same.
-CACHE_MAX = 500_000
+#: The most verdicts the cached tests keep together: half of them :func:`parity_extra`'s,
+#: a quarter each :func:`forced_lines_search`'s and :func:`last_stacked_fail`'s (the least
+#: recently used go first; some 200 to 250 bytes each: at most about 250 MB); a cache,
+#: the verdicts and node counts are the same.
+CACHE_MAX = 1_000_000
 
 def parity_window(om: int, dm: int, F: int, n: int, frows: int = 0, fcols: int = 0) -> bool:
     """Whether the line-parity system (see :func:`parity_extra`) has a solution, for
@@ -140,7 +141,7 @@ def _parity_rows_table(n: int) -> tuple[list[int], list[int]]:
     return rows, free
 
 
-@functools.lru_cache(maxsize=CACHE_MAX)
+@functools.lru_cache(maxsize=CACHE_MAX // 2)
 def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     """A lower bound on the cards that must be stacked (0, 1, or 2 when ``want`` is 2).
 
@@ -307,7 +308,7 @@ def forced_lines_flag_table(table: ForcedTable, n: int, top: int) -> FlagTable:
     return [[no_spare[min(k, 2)] for k in range(n + 1)], [spare[min(k, 2)] for k in range(n + 1)]]
 
 
-@functools.lru_cache(maxsize=CACHE_MAX)
+@functools.lru_cache(maxsize=CACHE_MAX // 4)
 def forced_lines_search(piles: PileMasks, slack: int, flags: int) -> bool:
     """Whether the line-parity system has no solution once forced lines are fixed, for a
     position (``piles``) whose cards to come fill the ``n`` x ``n`` grid with ``slack``
@@ -389,7 +390,7 @@ def _fixed_lines(corner: PileMasks, flags: int) -> FixedLines:
     return now, toggles_now, more, toggles_more, sum(now[:nr]), sum(now[nr:]), toggles
 
 
-@functools.lru_cache(maxsize=CACHE_MAX)
+@functools.lru_cache(maxsize=CACHE_MAX // 4)
 def last_stacked_fail(piles: PileMasks, flags: int, spare: int) -> bool:
     """Whether no win can end by stacking its last ``spare`` cards (1 or 2) when every
     card before them makes a new pile (the *stack patterns* say so: see

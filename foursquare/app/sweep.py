@@ -21,7 +21,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
@@ -112,7 +112,7 @@ class Resumed:
     journal: Journal | None
     #: the rows to be solved again, as ``parse`` read them (in the order of :attr:`again`):
     #: what the file still holds of those deals until they are solved again
-    open_rows: list[Any] = field(default_factory=list)
+    open_rows: list[Any]
 
 
 def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
@@ -141,7 +141,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
             raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
         stream = held.stream()
         stream.write(",".join(layout.header) + LINE_END)
-        return Resumed(0, stream, [], None)
+        return Resumed(0, stream, [], None, [])
     journal: Journal | None = None
     try:
         if layout.limit is not None:

@@ -791,3 +791,23 @@ def test_a_long_command_draws_progress_on_a_terminal_only(args, label):
     assert label in terminal and b"100%" in terminal and label not in out
     piped = subprocess.run([sys.executable, "-m", "foursquare", *args], capture_output=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.splitlines()[0] == out.splitlines()[0]
+
+
+_CTRL_C_AS_CLICK_STARTS = """
+import signal, sys
+import click.core
+
+# a Ctrl-C as Click starts, before any command's own boundary (its shell-completion check)
+click.core.Command._main_shell_completion = lambda *args, **kwargs: signal.raise_signal(signal.SIGINT)
+from foursquare.__main__ import run
+sys.argv = ["foursquare", "validate", "-"]
+run()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_ctrl_c_while_click_starts_is_interrupted_not_a_traceback():
+    # (between the modules loaded and a command's boundary, a Ctrl-C left a traceback)
+    done = subprocess.run([sys.executable, "-c", _CTRL_C_AS_CLICK_STARTS], input="", capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=ENV)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "Interrupted.\n")

@@ -4,7 +4,6 @@ import signal  # first: the Ctrl-C guard below starts as soon as this module loa
 import sys
 from os.path import basename
 from types import FrameType
-from typing import NoReturn
 
 #: Loaded to run the command (``python -m foursquare``, the console script), not imported
 #: by a program: only then does this module put in its handler as it loads.
@@ -55,12 +54,12 @@ def run() -> None:
         from .cli import main
         from .cli.boundary import out_of_memory_text
     except KeyboardInterrupt:
-        _interrupted()
+        _phase = "ended"
+        sys.stderr.write("Interrupted.\n")
+        sys.exit(130)  # foursquare.cli.signals.EXIT_INTERRUPTED, not imported: it loads Click
     ran_out = False
     try:
         main(prog_name="foursquare")
-    except KeyboardInterrupt:  # as Click starts, before a command's own boundary
-        _interrupted()
     except MemoryError:  # outside a command's boundary (which says it for its own command)
         ran_out = True
     finally:
@@ -70,14 +69,6 @@ def run() -> None:
     if ran_out:
         sys.stderr.write(out_of_memory_text({}) + "\n")
         sys.exit(1)
-
-
-def _interrupted() -> NoReturn:
-    """A Ctrl-C outside a command's own boundary, said as one inside it is."""
-    global _phase
-    _phase = "ended"
-    sys.stderr.write("Interrupted.\n")
-    sys.exit(130)  # foursquare.cli.signals.EXIT_INTERRUPTED, not imported: it loads Click
 
 
 if __name__ == "__main__":

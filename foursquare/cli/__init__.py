@@ -73,6 +73,8 @@ class LazyGroup(click.Group):
             _interrupted()
         try:
             return super().main(*args, **kwargs)
+        except KeyboardInterrupt:  # as Click starts: its shell-completion check, before make_context
+            _interrupted()
         except OSError as exc:  # --help or --version written to a full disk (> /dev/full)
             from .boundary import error_text, fail
 

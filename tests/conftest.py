@@ -40,6 +40,11 @@ if TESTS not in sys.path:
 # it starts, takes SIGHUP's default action instead.
 if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+# So too Ctrl-C: a run started as a background job of a script (`pytest &`) ignores
+# SIGINT, and so would every command it starts (the program keeps an ignored Ctrl-C
+# ignored, as `foursquare ... &` should), so that no Ctrl-C test could stop one.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # A data folder for the whole run, set before any test module is imported: modules that

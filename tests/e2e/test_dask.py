@@ -200,11 +200,19 @@ def test_a_cluster_run_stopped_by_ctrl_c_resumes_on_the_cluster(tmp_path):
     gate = tmp_path / "gate"
     slow = LocalCluster(tmp_path).start(workers=2, prelude=gated_prelude(gate))
     try:
+        # (PYTHONFAULTHANDLER: a run that does not stop shows where each thread is: SIGABRT below)
         process = subprocess.Popen([*COMMAND, *args, "--scheduler", slow.address, "--output", str(path)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, text=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=dict(ENV, PYTHONFAULTHANDLER="1"),
+                                   text=True)
         assert wait_for(lambda: path.exists() and path.read_bytes().count(b"\n") >= 4, step=0.01)
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        try:
+            out, err = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            out, err = process.communicate()
+            rows = len(path.read_bytes().splitlines()) - 1
+            pytest.fail(f"the run did not stop at Ctrl-C; its rows: {rows}; its threads:\n{err}")
         assert process.returncode == 130 and "Traceback" not in err and "interrupted: " in out
         kept = path.read_bytes().count(b"\n") - 1
         assert 3 <= kept < GATED_FROM

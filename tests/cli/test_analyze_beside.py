@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 
 import pytest
 from helpers import invoke
@@ -152,10 +153,14 @@ def test_an_analysis_interrupted_once_the_solver_is_done_says_the_bot_was_cut_sh
     # first moves (from the bot's process) kept, the others missing, and said so
     real = bots.recommend
     here = os.getpid()
+    asked = []
 
     def interrupted(view, **kwargs):
         if os.getpid() == here:
             raise KeyboardInterrupt
+        asked.append(view)  # (the bot's process, forked: its own list)
+        if len(asked) > 3:  # its first three estimates, then it waits to be killed: the
+            threading.Event().wait()  # others are missing however fast it is
         return real(view, **kwargs)
 
     monkeypatch.setattr(bots, "recommend", interrupted)

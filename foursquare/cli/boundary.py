@@ -198,29 +198,30 @@ def command_boundary(func: F) -> F:
         ensure_stdin()
         handlers = catch_sigterm()
         ran_out: str | None = None  # out of memory: where ("deal N" of a sweep, or "")
-        try:
-            return func(*args, **kwargs)
-        except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
-            ran_out = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""
-        except BrokenPipeError:  # output written around the guard
-            quiet_broken_pipe()
-        except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        try:  # (a SIGTERM is said wherever it strikes once it is caught: in a handler below, in the finally too)
+            try:
+                return func(*args, **kwargs)
+            except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
+                ran_out = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""
+            except BrokenPipeError:  # output written around the guard
+                quiet_broken_pipe()
+            except KeyboardInterrupt:
+                click.echo("Interrupted.", err=True)
+                sys.exit(EXIT_INTERRUPTED)
+            except AgreementError as exc:
+                raise click.UsageError(str(exc)) from None
+            except (FoursquareError, UnicodeDecodeError, OSError) as exc:
+                fail(error_text(exc))
+            finally:
+                restore_handlers(handlers)
+                try:
+                    sys.stdout.flush()
+                except BrokenPipeError:
+                    quiet_broken_pipe()
         except Terminated:
             with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                 click.echo("Terminated.", err=True)
             raise
-        except AgreementError as exc:
-            raise click.UsageError(str(exc)) from None
-        except (FoursquareError, UnicodeDecodeError, OSError) as exc:
-            fail(error_text(exc))
-        finally:
-            restore_handlers(handlers)
-            try:
-                sys.stdout.flush()
-            except BrokenPipeError:
-                quiet_broken_pipe()
         if ran_out is not None:
             fail(f"{ran_out}: {out_of_memory_text(kwargs)}" if ran_out else out_of_memory_text(kwargs))
 

@@ -44,6 +44,9 @@ class NotText(int):
 
     __hash__ = int.__hash__
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
 
 class Card(NotText):
     """One card; an ``int`` equal to ``rank * 4 + suit``.
@@ -79,9 +82,6 @@ class Card(NotText):
 
     def __str__(self) -> str:
         return RANK_CHARS[self >> 2] + SUIT_CHARS[self & 3]
-
-    def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
 
     def symbol(self) -> str:
         """The text with a suit symbol and ``10`` for ten, e.g. ``10♦``."""

@@ -59,8 +59,6 @@ def parse_deal_number(text: str) -> int:
 
     :raises ParseError: when the text is not a number from 0 to 2^64 - 1 so written.
     """
-    if isinstance(text, int) and not isinstance(text, bool):
-        return check_deal_number(text)
     t = text.strip() if isinstance(text, str) else ""
     digits = t.lstrip("0") or "0"
     # ASCII digits only (str.isdigit() takes any Unicode digit), and no more of them

@@ -41,13 +41,12 @@ class Frame:
     from 0).  Lists are indexed by ``i``; masks have bit ``i`` for index ``i``.
 
     :ivar frame: the side of the frame (7 in the standard game; at most 16).
-    :ivar adjacency: the adjacency rule of :attr:`nbrs`.
     :ivar ncells: ``frame * frame``.
     :ivar row: the row of each index.
     :ivar col: the column of each index.
     :ivar row_others: the other indices of each index's row, left to right.
     :ivar col_others: the other indices of each index's column, top to bottom.
-    :ivar nbrs: the neighbours of each index (RULES.md §3: a new pile goes next to one).
+    :ivar nbrs: the neighbours of each index under the adjacency rule (RULES.md §3: a new pile goes next to one).
     :ivar to_cell: index -> engine :class:`~foursquare.engine.layout.Cell`.
     :ivar from_cell: engine cell (as an ``int``) -> index.
     :ivar inside: ``inside[cell]`` for each engine cell (``row * 16 + column``): whether it
@@ -67,7 +66,7 @@ class Frame:
     """
 
     __slots__ = (
-        "frame", "adjacency", "ncells", "row", "col", "row_others", "col_others", "nbrs", "to_cell", "from_cell",
+        "frame", "ncells", "row", "col", "row_others", "col_others", "nbrs", "to_cell", "from_cell",
         "inside", "neighbours", "corner", "centre", "row_mask", "col_mask", "nbr_mask", "rows_band", "cols_band", "every",
     )
 
@@ -75,7 +74,6 @@ class Frame:
         f = frame
         cells = range(f * f)
         self.frame = f
-        self.adjacency = adjacency
         self.ncells = f * f
         self.row: list[int] = [i // f for i in cells]
         self.col: list[int] = [i % f for i in cells]
@@ -104,10 +102,8 @@ class Frame:
         self.every = (1 << (f * f)) - 1
 
 
-@functools.cache
-def frame_tables(frame: int, adjacency: Adjacency = Adjacency.EDGE) -> Frame:
-    """The (shared, cached) :class:`Frame` of a frame ``frame`` wide (1 to 16) under an adjacency rule."""
-    return Frame(frame, adjacency)
+#: The (shared, cached) :class:`Frame` of a frame ``frame`` wide (1 to 16) under an adjacency rule.
+frame_tables = functools.cache(Frame)
 
 
 def frame_of(rules: Rules) -> Frame:

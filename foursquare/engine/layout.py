@@ -57,9 +57,6 @@ class Cell(NotText):
     def __str__(self) -> str:
         return CELL_NAMES[self]
 
-    def __repr__(self) -> str:
-        return f"Cell({CELL_NAMES[self]!r})"
-
     @classmethod
     def parse(cls, text: str) -> Cell:
         """Read a cell name such as ``d4`` (either case, white space around it ignored).

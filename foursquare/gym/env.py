@@ -78,19 +78,6 @@ class ResetNeededError(FoursquareError, gymnasium.error.ResetNeeded):
     """A step with no game going on: before the first ``reset()``, or after the episode ended."""
 
 
-def check_rules(rules: Rules | str) -> Rules:
-    """The rule set the ``rules`` argument names: a :class:`~foursquare.engine.rules.Rules`
-    value, or a preset's name (``"three-square"``, RULES.md §8).
-
-    :raises RulesError: for an unknown name (the message lists the presets) or anything else.
-    """
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str) and rules in PRESETS:
-        return PRESETS[rules]
-    raise RulesError(f"FoursquareEnv: rules must be a Rules value or a preset's name ({', '.join(PRESETS)}), not {quote(rules)}")
-
-
 def _choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
     if isinstance(value, str) and value in allowed:
         return value
@@ -184,7 +171,10 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         best_score: bool = False,
     ) -> None:
-        self.rules = check_rules(rules)
+        known = PRESETS.get(rules, rules) if isinstance(rules, str) else rules
+        if not isinstance(known, Rules):
+            raise RulesError(f"FoursquareEnv: rules must be a Rules value or a preset's name ({', '.join(PRESETS)}), not {quote(rules)}")
+        self.rules = known
         if not isinstance(best_score, bool):
             raise EnvArgumentError(f"FoursquareEnv: best_score must be True or False, not {quote(best_score)}")
         self._solves = best_score
@@ -493,5 +483,5 @@ def sample_legal(mask: NDArray[np.int8], rng: random.Random) -> int:
 
 __all__ = [
     "DRAWN_DEALS", "EnvArgumentError", "FoursquareEnv", "ILLEGAL", "ILLEGAL_ACTION", "IllegalActionError", "InvalidActionError",
-    "Observation", "REWARDS", "ResetNeededError", "check_rules", "observation_space", "sample_legal",
+    "Observation", "REWARDS", "ResetNeededError", "observation_space", "sample_legal",
 ]

@@ -141,9 +141,8 @@ class Game:
     def __init__(self, deck: Sequence[Card | str] = (), rules: Rules | str = STANDARD, deal: int | None = None) -> None:
         self.rules = rules = as_rules(rules, "Game")
         self.deal = None if deal is None else check_deal_number(deal)
-        cards = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
-        self._check_cards(cards, "the deck")  # so no more cards than the deck's
-        self._deck: list[Card] = cards
+        self._deck = [c if type(c) is Card else as_card(c, "Game", "each card of deck") for c in as_sequence(deck, "Game", "deck")]
+        self._check_cards(self._deck, "the deck")  # so no more cards than the deck's
         self._geo = frame_of(rules)
         self._n_cells = rules.size * rules.size
         self._cap = rules.pile_cap
@@ -219,7 +218,6 @@ class Game:
         game = cls((), rules, deal)
         rules = game.rules
         geo = game._geo
-        on_grid: list[Card] = []
         where = "Game.from_position"
         if not isinstance(grid, Mapping):
             raise wrong_argument(where, "grid", "a mapping (a dict)", grid)
@@ -245,7 +243,6 @@ class Game:
             game._rank[cell] = pile[-1] >> 2
             game._up[cell] = face_up
             game._down += not face_up
-            on_grid += pile
         r0, r1, c0, c1 = game._box  # the piles' rows and columns (_add_pile keeps it)
         if r1 - r0 >= rules.size or c1 - c0 >= rules.size:
             raise PositionError(f"the piles do not fit in {rules.size} rows and {rules.size} columns")
@@ -258,9 +255,11 @@ class Game:
                     todo.append(n)
         if len(seen) < game._npiles:
             raise PositionError("the piles are not connected")
-        game._deck = on_grid + [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
+        # the deck: the piles' cards (as placed), then the stock
+        game._deck = [c for pile in game._piles.values() for c in pile]
+        game._deck += [as_card(c, where, "each card of stock") for c in as_sequence(stock, where, "stock")]
         game._check_cards(game._deck, "the position")  # so no more cards than the deck's
-        game._placed = len(on_grid)
+        game._placed = sum(game._h)
         game._end_of_turn()
         return game
 
@@ -586,13 +585,10 @@ class Game:
             self._window = window(self._geo.frame, self.rules.size, box)
         self._rows[r].append(c)
         self._cols[col].append(c)
-        nb = self._nb
-        h = self._h
-        is_open = self._open
         for n in self._geo.neighbours[c]:
-            nb[n] += 1
-            if not h[n]:
-                is_open[n] = True
+            self._nb[n] += 1
+            if not self._h[n]:
+                self._open[n] = True
 
     def _flip_line(self, c: Cell, rank: int, line: list[Cell]) -> list[Cell]:
         """RULES.md §4 for one line (a row or a column) through the placed card.
@@ -685,13 +681,11 @@ class Game:
             self._rows[c >> 4].pop()  # piles are removed newest first, so ``c`` is the last of its lines
             self._cols[c & 15].pop()
             nb = self._nb
-            h = self._h
-            is_open = self._open
             for n in self._geo.neighbours[c]:
                 nb[n] -= 1
-                if not nb[n] and not h[n]:
-                    is_open[n] = False
-            is_open[c] = nb[c] > 0
+                if not nb[n] and not self._h[n]:
+                    self._open[n] = False
+            self._open[c] = nb[c] > 0
             if not self._npiles:
                 self._open = list(self._geo.inside)
         del self._deck[deck_len:]  # the cards named by moves past a deck prefix

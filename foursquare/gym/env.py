@@ -159,8 +159,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     #: ``autoreset_mode``: the vector environments' autoreset this environment is written
     #: and tested for (Gymnasium's default): the step after the end of an episode resets it.
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
-    #: the legal actions now, by action (1 = legal)
-    _mask: NDArray[np.int8]
 
     def __init__(
         self,
@@ -196,6 +194,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         #: how the episode ended (``lost``, ``won``, ``lost, illegal-action``), ``None`` while it goes
         #: on; the observation's figures are made by each reset
         self._ended: str | None = "no game"
+        #: the legal actions now, by action (1 = legal): none while no game goes on
+        self._mask = np.zeros(tables.ncells, np.int8)
         self._limit = np.array([self.rules.face_down_limit], np.int8)
 
     # ------------------------------------------------------------ the episode
@@ -280,11 +280,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             # the observation after it: the cell played, the cells flipped, the next card
             self._rank[a] = record.card >> 2
             self._height[a] += 1
-            up = self._face_up
-            up[a] = 1
+            self._face_up[a] = 1
             for cell in record.flipped:
-                i = self._actions[cell]
-                up[i] = 1 - up[i]
+                self._face_up[self._actions[cell]] ^= 1
             self._face_down = record.face_down
             self._stock -= 1
             self._next_card(game)
@@ -358,7 +356,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now: ``int8``, 1 = legal (the name ``sb3_contrib``'s MaskablePPO calls);
         all 0 when no game is going on.  A fresh array each call."""
-        return self._mask.copy() if self._ended is None else np.zeros(len(self._cells), np.int8)
+        return self._mask.copy()
 
     def cell_of(self, action: int) -> Cell:
         """The cell of an action (``24`` is ``d4`` of the standard frame).

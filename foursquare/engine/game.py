@@ -578,11 +578,10 @@ class Game:
             self._open = [False] * _SIZE
         self._npiles += 1
         r, col = c >> 4, c & 15
-        r0, r1, c0, c1 = box = self._box
+        r0, r1, c0, c1 = self._box
         if not (r0 <= r <= r1 and c0 <= col <= c1):
-            box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
-            self._box = box
-            self._window = window(self._geo.frame, self.rules.size, box)
+            self._box = (r if r < r0 else r0, r if r > r1 else r1, col if col < c0 else c0, col if col > c1 else c1)
+            self._window = window(self._geo.frame, self.rules.size, self._box)
         self._rows[r].append(c)
         self._cols[col].append(c)
         for n in self._geo.neighbours[c]:

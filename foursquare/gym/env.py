@@ -196,7 +196,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._ended: str | None = "no game"
         #: the legal actions now, by action (1 = legal): none while no game goes on
         self._mask = np.zeros(tables.ncells, np.int8)
-        self._limit = np.array([self.rules.face_down_limit], np.int8)
 
     # ------------------------------------------------------------ the episode
 
@@ -218,11 +217,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         game = self._game = self._new_game(options or {})
         self._ended = None
-        n = len(self._cells)
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
-        self._rank = np.zeros(n, np.int8)
-        self._face_up = np.zeros(n, np.int8)
-        self._height = np.zeros(n, np.int8)
+        self._rank, self._face_up, self._height = np.zeros((3, len(self._cells)), np.int8)
         self._unseen = np.full(self.rules.ranks, self.rules.suits, np.int8)
         self._face_down = 0
         self._stock = game.stock_count
@@ -347,7 +343,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             "card": np.array((self._card,), np.int8),
             "unseen": self._unseen.copy(),
             "face_down": np.array((self._face_down,), np.int8),
-            "face_down_limit": self._limit.copy(),
+            "face_down_limit": np.array((self.rules.face_down_limit,), np.int8),
             "stock": np.array((self._stock,), np.int8),
         }
 

@@ -660,7 +660,8 @@ class Game:
         if not self._moves:
             raise IllegalMoveError("nothing to undo")
         record = self._moves.pop()
-        was_up, box, window, down, deck_len = self._undo.pop()
+        # the face before it, and the box, window and face-down count restored at once
+        was_up, self._box, self._window, self._down, deck_len = self._undo.pop()
         c = record.cell
         up = self._up
         for f in record.flipped:
@@ -672,7 +673,7 @@ class Game:
             self._rank[c] = pile[-1] >> 2
             up[c] = was_up
             self._open[c] = True
-        else:  # the newest pile, now empty: _add_pile undone (box and window restored below)
+        else:  # the newest pile, now empty: _add_pile undone (box and window restored above)
             self._rank[c] = 0
             up[c] = False
             self._npiles -= 1
@@ -688,9 +689,6 @@ class Game:
             if not self._npiles:
                 self._open = list(self._geo.inside)
         del self._deck[deck_len:]  # the cards named by moves past a deck prefix
-        self._box = box
-        self._window = window
-        self._down = down
         self._placed -= 1
         self._end_of_turn()
         return record

@@ -220,8 +220,6 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         #: the grids, flat (indexed by action), reshaped to (frame, frame) in each observation
         self._rank, self._face_up, self._height = np.zeros((3, len(self._cells)), np.int8)
         self._unseen = np.full(self.rules.ranks, self.rules.suits, np.int8)
-        self._face_down = 0
-        self._stock = game.stock_count
         self._next_card(game)
         info: dict[str, Any] = {"deal": game.deal, "action_mask": self._mask.copy()}
         if self._solves:  # the best return of the game's deal, the stock's order known
@@ -230,7 +228,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             if solution.status is SOLVED and solution.score is not None:
                 best = 1.0 if self._wins_only else float(solution.score)
             self._best = info["best_score"] = best
-        return self._observation(), info
+        return self._observation(game), info
 
     def _new_game(self, options: dict[str, Any]) -> Game:
         if not isinstance(options, dict) or not set(options) <= {"deal", "deck"} or len(options) > 1:
@@ -279,11 +277,9 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
             self._face_up[a] = 1
             for cell in record.flipped:
                 self._face_up[self._actions[cell]] ^= 1
-            self._face_down = record.face_down
-            self._stock -= 1
             self._next_card(game)
             if record.status is Status.PLAYING:
-                return self._observation(), 0.0, False, False, {"action_mask": self._mask.copy()}
+                return self._observation(game), 0.0, False, False, {"action_mask": self._mask.copy()}
             self._ended = status = record.status.value
             reason, score = (None if record.reason is None else record.reason.value), record.score
         elif not self._loses:
@@ -299,7 +295,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         info = {"action_mask": self._mask.copy(), "status": status, "reason": reason, "score": score}
         if self._solves:  # the deal's best return, asked for
             info["best_score"] = self._best
-        return self._observation(), 0.0 if score is None else 1.0 if self._wins_only else float(score), True, False, info
+        return self._observation(game), 0.0 if score is None else 1.0 if self._wins_only else float(score), True, False, info
 
     def _action_index(self, action: object, where: str = "FoursquareEnv.step") -> int:
         try:
@@ -335,16 +331,17 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         self._mask = np.zeros(len(self._cells), np.int8)
         self._mask[[self._actions[c] for c in game.legal_cells()]] = 1
 
-    def _observation(self) -> Observation:
+    def _observation(self, game: Game) -> Observation:
+        # the grids, the card in hand and the unseen counts kept here; the game's own counts
         return {
             "rank": self._rank.reshape(self.frame, self.frame).copy(),
             "face_up": self._face_up.reshape(self.frame, self.frame).copy(),
             "height": self._height.reshape(self.frame, self.frame).copy(),
             "card": np.array((self._card,), np.int8),
             "unseen": self._unseen.copy(),
-            "face_down": np.array((self._face_down,), np.int8),
+            "face_down": np.array((game.face_down,), np.int8),
             "face_down_limit": np.array((self.rules.face_down_limit,), np.int8),
-            "stock": np.array((self._stock,), np.int8),
+            "stock": np.array((game.stock_count,), np.int8),
         }
 
     # ------------------------------------------------------------ what else an agent may ask

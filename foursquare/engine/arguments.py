@@ -1,7 +1,7 @@
 """The checks of arguments at the library's public entry points (never in its inner loops).
 
 The public constructors and functions of the engine, the bots and the solver check
-what they are given with these, once: :func:`check` for the numbers and flags (what each
+what they are given with these, once: :func:`check` for the numbers, the flags and a file's text (what each
 argument takes is said once, in :data:`TAKES`), the ``as_*`` readers for cards, cells
 and collections.  So a wrong argument is refused in the
 package's words, naming the function and the argument, rather than failing with a
@@ -94,6 +94,8 @@ TAKES: dict[str, tuple[Callable[[object], bool], str]] = {
     "budget": (_seconds, "a number of seconds, 0 or more, or None (no time limit)"),
     "timeout": (_seconds, "a number of seconds, 0 or more, or None (no time limit)"),
     "within_known_cards": (lambda value: type(value) is bool, "True or False"),
+    "text": (lambda value: isinstance(value, str), "the file's text as a str (decode bytes; read a file first)"),
+    "source": (lambda value: isinstance(value, str), "a name (a str)"),
 }
 
 

@@ -89,15 +89,6 @@ class Grid(dict[Cell, Pile]):
         return self[key] if key in self else default
 
 
-def _file_text(where: str, text: object, source: object) -> None:
-    """Refuse a file's ``text`` that is not a ``str`` (bytes are to be decoded first) and
-    a ``source`` that is not a name, with an :class:`ArgumentError` that names them."""
-    if not isinstance(text, str):
-        raise wrong_argument(where, "text", "the file's text as a str (decode bytes; read a file first)", text)
-    if not isinstance(source, str):
-        raise wrong_argument(where, "source", "a name (a str)", source)
-
-
 _PLAYING = Status.PLAYING
 _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
@@ -402,7 +393,7 @@ class Game:
         """
         from ..formats.transcript import load_game
 
-        _file_text("Game.from_transcript", text, source)
+        check("Game.from_transcript", text=text, source=source)
         return load_game(text, source)
 
     def state(self, *, player_view: bool = False, reveal: bool = False) -> str:
@@ -425,7 +416,7 @@ class Game:
         """
         from ..formats.state import read_state
 
-        _file_text("Game.from_state", text, source)
+        check("Game.from_state", text=text, source=source)
         return read_state(text, source)
 
     def view(self) -> PlayerView:
@@ -769,7 +760,7 @@ class PlayerView:
         """
         from ..formats.state import read_view
 
-        _file_text("PlayerView.from_state", text, source)
+        check("PlayerView.from_state", text=text, source=source)
         return read_view(text, source)
 
     def legal_cells(self) -> list[Cell]:

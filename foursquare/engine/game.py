@@ -94,9 +94,6 @@ _SIZE = STRIDE * STRIDE
 #: Builds a Placement from a tuple of its seven fields without the keyword
 #: handling of ``Placement(...)``: one record is made per placement.
 _new_placement: Callable[[type[Placement], tuple[Any, ...]], Placement] = tuple.__new__
-#: What :meth:`Game.undo` restores of a placement: the cell's face before it, the
-#: box and window, the face-down count, the length of the known deck.
-_Undo = tuple[bool, tuple[int, int, int, int], Window, int, int]
 #: A pile given to :meth:`Game.from_position`: (cards bottom to top, top face up?).
 _PileSpec = tuple[Sequence[Card | str], bool]
 
@@ -166,7 +163,9 @@ class Game:
         self._reason: Reason | None = None
         self._score: int | None = None
         self._moves: list[Placement] = []
-        self._undo: list[_Undo] = []
+        # what undo restores of each placement: the cell's face before it, the box and
+        # window, the face-down count, the length of the known deck
+        self._undo: list[tuple[bool, tuple[int, int, int, int], Window, int, int]] = []
 
     # ----------------------------------------------------------------- set-up
 

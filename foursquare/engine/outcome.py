@@ -34,20 +34,16 @@ class Reason(StrEnum):
     NO_PLACEMENT = "no-placement"  #: no legal cell for the next card (variants only, §5 point 4)
 
 
-#: Each loss reason in words (RULES.md §5).
-REASON_WORDS: dict[Reason, str] = {
-    Reason.TOO_MANY_FACE_DOWN: "too many face down",
-    Reason.STOCK_EMPTY: "the stock is empty",
-    Reason.NO_PLACEMENT: "no room for the next card",
-}
-
-
 def reason_words(reason: Reason | str) -> str:
     """The words of a loss reason: ``the stock is empty`` for :attr:`Reason.STOCK_EMPTY`
     (or its token ``stock-empty``, as batch results keep it for CSV).
 
     :raises ValueError: for a text that is no reason's token."""
-    return REASON_WORDS[Reason(reason)]
+    return {
+        Reason.TOO_MANY_FACE_DOWN: "too many face down",
+        Reason.STOCK_EMPTY: "the stock is empty",
+        Reason.NO_PLACEMENT: "no room for the next card",
+    }[Reason(reason)]
 
 
 def outcome_words(

@@ -36,13 +36,12 @@ from gymnasium.vector import AutoresetMode
 from numpy.typing import NDArray
 
 from ..engine.arguments import as_cell
-from ..engine.deal import MAX_DEAL, deal_deck
+from ..engine.deal import MAX_DEAL
 from ..engine.frame import frame_of
-from ..engine.game import Game, Status
+from ..engine.game import Game, PlayerView, Status
 from ..engine.layout import COLUMN_LETTERS, Cell
 from ..engine.outcome import outcome_words
 from ..engine.rules import PRESETS, RANGES, STANDARD, Rules
-from ..engine.view import PlayerView
 from ..errors import ArgumentError, FoursquareError, IllegalMoveError, ParseError, PositionError, RulesError, quote
 from ..solver import DEFAULT_MAX_NODES, NO_WIN, SOLVED, solve
 
@@ -249,7 +248,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         if deal is None:
             deal = int(self.np_random.integers(0, DRAWN_DEALS))
         deal = _deal_number(deal, "FoursquareEnv.reset")
-        return Game(deal_deck(deal, self.rules), self.rules, deal)
+        return Game.from_deal(deal, self.rules)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Place the card in hand on the action's cell, flip (RULES.md §4), end the turn (§5).

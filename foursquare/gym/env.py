@@ -323,9 +323,8 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
 
     def _next_card(self, game: Game) -> None:
         """The card in hand taken out of the unseen cards, and the legal actions for it."""
-        nxt = game.next_card
-        self._card = 0 if nxt is None else nxt >> 2
-        if nxt is not None:
+        self._card = 0 if game.next_card is None else game.next_card >> 2
+        if self._card:
             self._unseen[self._card - 1] -= 1
         self._mask = np.zeros(len(self._cells), np.int8)
         self._mask[[self._actions[c] for c in game.legal_cells()]] = 1

@@ -55,10 +55,9 @@ class BotPlayer:
         inner = env.unwrapped if isinstance(env, gymnasium.Env) else None
         if not isinstance(inner, FoursquareEnv):
             raise wrong_argument("BotPlayer.act", "env", "a Foursquare environment", env, EnvArgumentError)
-        view = inner.view()
         if inner.placed == 0:
             self._rng = random.Random(deal_seed(self.seed, inner.deal or 0))
-        return inner.action_of(self.bot.choose(view, self.budget, self._rng.getrandbits(64)))
+        return inner.action_of(self.bot.choose(inner.view(), self.budget, self._rng.getrandbits(64)))
 
     def __repr__(self) -> str:
         return f"<BotPlayer {self.bot.name!r} seed {self.seed}>"

@@ -247,8 +247,7 @@ class FoursquareEnv(gymnasium.Env[Observation, np.int64]):
         deal = options.get("deal", self._fixed_deal)
         if deal is None:
             deal = int(self.np_random.integers(0, DRAWN_DEALS))
-        deal = _deal_number(deal, "FoursquareEnv.reset")
-        return Game.from_deal(deal, self.rules)
+        return Game.from_deal(_deal_number(deal, "FoursquareEnv.reset"), self.rules)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Place the card in hand on the action's cell, flip (RULES.md §4), end the turn (§5).

@@ -85,10 +85,9 @@ class Frame:
         ]
         self.to_cell: list[Cell] = [CELLS[(i // f) * STRIDE + i % f] for i in cells]
         self.from_cell: dict[int, int] = {int(c): i for i, c in enumerate(self.to_cell)}
-        self.inside = [False] * (STRIDE * STRIDE)
+        self.inside = [cell in self.from_cell for cell in range(STRIDE * STRIDE)]
         self.neighbours: list[tuple[int, ...]] = [()] * (STRIDE * STRIDE)
         for i, cell in enumerate(self.to_cell):
-            self.inside[cell] = True
             self.neighbours[cell] = tuple(int(self.to_cell[j]) for j in self.nbrs[i])
         self.corner = f"a1-{self.to_cell[-1]}"
         self.centre = (f // 2) * f + f // 2

@@ -5,7 +5,7 @@ The engine (:mod:`foursquare.engine.layout`) numbers a cell ``row * 16 + column`
 fast searches (the bots' board, the solver) number the cells of one frame
 compactly instead, ``0 .. frame * frame - 1``, so that a layout fits in the bits
 of one small ``int``.  :class:`Frame` holds the tables both need for one frame
-and one adjacency rule, made once (:func:`frame_tables`, :func:`frame_of`):
+and one adjacency rule, made once (:data:`frame_tables`, :func:`frame_of`):
 
 - for the engine (:class:`~foursquare.engine.game.Game`), which engine cells lie in the
   frame and the neighbours of each (RULES.md §3);

@@ -60,7 +60,7 @@ class GameRecorder:
             return True
         try:
             self.store = HistoryStore.open(self.path, create=True)
-            self.store.check_rows()  # a damaged row: the file is never written
+            self.store.records()  # every row read as every reader reads it: a damaged one, the file is never written
             # the stopped game of the history this session continues: the one whose moves are those the session
             # started with, or, for a session resumed from a position without its moves, the one that stood there
             origin = self._origin
@@ -124,11 +124,10 @@ class GameRecorder:
                 game = self._base.copy()
                 for move in self.game.moves:
                     game.play(move.cell, move.card)
-            if self.row is None:
-                self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost, ended=ended)
-            else:
-                moves = self._moves_before + len(game.moves)
-                self.store.update(self.row, game, hints=hints, ended=ended, moves=moves, lost=self.lost)
+            self.row = self.store.write(
+                game, self.source, row=self.row, started=self.started, hints=hints, lost=self.lost, ended=ended,
+                moves=self._moves_before + len(game.moves),
+            )
         except (sqlite3.Error, OSError) as exc:
             self.error = exc
             return False

@@ -40,7 +40,7 @@ The statistics of the records are :mod:`foursquare.history.stats`'s.
     >>> with HistoryStore.open(os.path.join(folder, "h.sqlite3"), create=True) as store:
     ...     game = Game.from_deal(1)
     ...     _ = game.play("d4")
-    ...     row = store.add(game, Source.PROMPT, started=0.0)
+    ...     row = store.write(game, Source.PROMPT, started=0.0)
     ...     [(r.deal, r.moves, r.status.value) for r in store.records()]
     [(1, 1, 'playing')]
 """
@@ -57,7 +57,7 @@ import stat
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import NamedTuple
@@ -370,60 +370,49 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
     # ------------------------------------------------------------ writing
 
-    def add(  # noqa: PLR0913 — the row's values by keyword, as update takes them
+    def write(  # noqa: PLR0913 — the row's values by keyword
         self,
         game: Game,
         source: Source,
         *,
-        started: float | None,
+        row: int | None = None,
+        started: float | None = None,
         hints: int | None = 0,
         origin: str | None = None,
         now: float | None = None,
         lost: Reason | None = None,
         ended: bool = False,
+        moves: int | None = None,
     ) -> int:
-        """Add a game (one transaction).
+        """Add a game, or rewrite the game of row ``row`` as it stands (one transaction each).
 
         :param started: when it started (epoch seconds), ``None`` when not known.
         :param lost: the reason of a loss the game reached before it was undone: the row
             says lost unless the game is won (:func:`outcome_of`).
-        :param ended: the session ends now (as :meth:`update`'s).
-        :returns: the new row's :attr:`GameRecord.id`.
+        :param ended: the session ends now (the end time written; else none).
+        :param moves: the moves of the game (default: ``len(game.moves)``; a game kept as
+            a state counts those of the sessions before too).
+        :returns: the row's :attr:`GameRecord.id`.
+
+        A rewrite keeps the row's start, source and origin, and its time of the last move
+        unless the moves changed.
         """
         now = time.time() if now is None else now
         kind, record = record_of(game)
-        last = now if source is not Source.IMPORT else None
         cursor = self._db.execute(
-            "INSERT INTO games (kind, record, rules, deal, moves, status, reason, score, hints, started, last_move,"
-            " ended, added, source, origin, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO games ({COLUMNS}) VALUES ({', '.join('?' * len(COLUMN_NAMES))}) ON CONFLICT (id) DO UPDATE SET"
+            " kind = excluded.kind, record = excluded.record, moves = excluded.moves, status = excluded.status,"
+            " reason = excluded.reason, score = excluded.score, hints = excluded.hints, ended = excluded.ended,"
+            " last_move = CASE WHEN digest = excluded.digest THEN last_move ELSE excluded.last_move END, digest = excluded.digest",
             (
-                kind.value, record, game.rules.label, _deal(game), len(game.moves), *outcome_of(game, lost),
-                hints, started, last, now if ended else None, now, source.value, origin, digest(game),
+                row, kind.value, record, game.rules.label, _deal(game), len(game.moves) if moves is None else moves,
+                *outcome_of(game, lost), hints, started, None if source is Source.IMPORT else now, now if ended else None,
+                now, source.value, origin, digest(game),
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    def update(
-        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None,
-        lost: Reason | None = None,
-    ) -> None:
-        """Rewrite the game of row ``row`` as it stands (one transaction); ``ended``:
-        the session ends now.  A change of the moves sets the time of the last move.
-        ``moves``: the moves of the game (default: ``len(game.moves)``; a game kept as
-        a state counts those of the sessions before too); ``lost``: as :meth:`add`."""
-        now = time.time() if now is None else now
-        moves = len(game.moves) if moves is None else moves
-        kind, record = record_of(game)
-        self._db.execute(
-            "UPDATE games SET kind = ?, record = ?, last_move = CASE WHEN digest = ? THEN last_move ELSE ? END,"
-            " moves = ?, status = ?, reason = ?, score = ?, hints = ?, digest = ?,"
-            " ended = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?",
-            (
-                kind.value, record, digest(game), now, moves, *outcome_of(game, lost),
-                hints, digest(game), ended, now, row,
-            ),
-        )
+        row = cursor.lastrowid if row is None else row
+        assert row is not None
+        return row
 
     def find_stopped(self, game: Game) -> GameRecord | None:
         """The latest game of the history stopped exactly where ``game`` stands (the
@@ -432,13 +421,10 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        return next(
-            self._rows(
-                f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
-                (digest(game),),
-            ),
-            None,
-        )
+        return next(iter(self._rows(
+            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
+            (digest(game),),
+        )), None)
 
     def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
         """The latest game of the history stopped exactly where ``game`` stands
@@ -448,15 +434,14 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE status != 'won' AND source != 'import' AND rules = ?"
-            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
-            (game.rules.label, game.placed, _deal(game), _deal(game)),
-        )
         from ..formats.state import read_state
         from ..formats.transcript import load_game
 
-        for record in list(rows):  # (read whole first: each is then replayed)
+        for record in self._rows(  # (read whole first: each is then replayed)
+            f"SELECT {COLUMNS} FROM games WHERE status != 'won' AND source != 'import' AND rules = ?"
+            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
+            (game.rules.label, game.placed, _deal(game), _deal(game)),
+        ):
             try:  # a record that does not read (a damaged row: ``history export`` names it) stands nowhere
                 kept = (load_game if record.kind is Kind.TRANSCRIPT else read_state)(record.record, f"row {record.id}")
             except FoursquareError:
@@ -477,7 +462,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         with self._db:  # committed, or rolled back on any error (none added)
-            there = {record.digest for record in self}  # every row read as every reader reads it
+            there = {record.digest for record in self.records()}  # every row read as every reader reads it
             given: set[bytes] = set()
             for game in games:
                 key = digest(game)
@@ -487,7 +472,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
                     repeated += 1
                 else:
                     given.add(key)
-                    self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
+                    self.write(game, Source.IMPORT, hints=None, origin=origin, now=now)
         return Imported(len(given), already, repeated)  # (each game given and added once)
 
     # ------------------------------------------------------------ reading
@@ -499,38 +484,23 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
             (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
-        return list(self)
-
-    def __iter__(self) -> Iterator[GameRecord]:
-        """The games in the order they were added (the errors of :meth:`records`)."""
         return self._rows(f"SELECT {COLUMNS} FROM games ORDER BY id")
 
-    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> Iterator[GameRecord]:
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[GameRecord]:
         """The rows ``sql`` selects (:data:`~foursquare.history.rows.COLUMNS`),
         each read by :func:`~foursquare.history.rows.read_row`: the one way every
         reader gets the games, so that a damaged row or table is the same refusal,
         naming the file (and the row), whichever command reads it."""
         try:
-            for row in self._db.execute(sql, params):
-                try:
-                    yield read_row(row)
-                except HistoryStoreError as exc:
-                    raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
+            return [read_row(row) for row in self._db.execute(sql, params)]
+        except HistoryStoreError as exc:
+            raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
         except sqlite3.DatabaseError as exc:
             # damaged: not a database or a malformed page (a DatabaseError), or a table not as this
             # module made it ("no such column": SQLITE_ERROR); else it cannot be read now (locked, a read failed)
             if not isinstance(exc, sqlite3.OperationalError) or getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":
                 raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
             raise _unreadable(self.path, exc) from exc
-
-    def check_rows(self) -> int:
-        """Read every row as every reader reads it (:meth:`records`), and count them:
-        a writer calls it before its first write, so that a damaged history is
-        never altered.
-
-        :raises HistoryStoreError: as :meth:`records`.
-        """
-        return sum(1 for _ in self)
 
 
 def read_records(path: str) -> list[GameRecord]:

@@ -14,11 +14,11 @@ time in bounded memory, so that a sweep of any number of deals holds no list of 
 
 from __future__ import annotations
 
+import decimal
 import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -67,7 +67,7 @@ def counts_interval(
     counts: Mapping[int, int], low: float = -math.inf, high: float = math.inf
 ) -> tuple[float, float, tuple[float, float]]:
     """:func:`mean_interval` of whole numbers given as ``value -> how many times``
-    (scores: a few distinct values however many games), computed exactly, so the
+    (scores: a few distinct values however many games), computed from exact sums, so the
     figures are those of :func:`mean_interval` over the list they stand for.
 
     >>> counts_interval({1: 2, 3: 2}) == mean_interval([1, 1, 3, 3])
@@ -81,17 +81,10 @@ def counts_interval(
     sd = 0.0
     if n > 1:
         squares = sum(value * value * times for value, times in counts.items())
-        # the square root of the variance, correctly rounded (as statistics.stdev gives it):
-        # rounded to an odd integer of 109 bits or more when inexact, then once to a float
-        variance = Fraction(n * squares - total * total, n * (n - 1))
-        top, bottom = variance.numerator, variance.denominator
-        q = (top.bit_length() - bottom.bit_length() - 109) // 2
-        if q >= 0:
-            bottom <<= 2 * q
-        else:
-            top <<= -2 * q
-        root = math.isqrt(top // bottom)
-        sd = math.ldexp(root | (root * root * bottom != top), q)
+        # the variance and its square root to 60 digits, then rounded once to a float: statistics.stdev's
+        # correctly rounded one (but for a root within some 1e-60 of halfway between two floats)
+        with decimal.localcontext(prec=60):
+            sd = float((decimal.Decimal(n * squares - total * total) / (n * (n - 1))).sqrt())
     half = Z95 * sd / math.sqrt(n)
     return mean, sd, (max(mean - half, low), min(mean + half, high))
 

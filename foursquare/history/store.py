@@ -131,20 +131,6 @@ def digest(game: Game) -> bytes:
     return hashlib.blake2b(key.encode(), digest_size=16).digest()
 
 
-def record_of(game: Game) -> tuple[Kind, str]:
-    """What a row keeps of ``game``: its transcript (each move as ``"CARD CELL"``, with
-    the result; the claims of each move, which a reader works out again, would make
-    it ten times slower to write), or its state when it was resumed from a position
-    without its moves."""
-    if len(game.moves) == game.placed:
-        from ..formats.transcript import transcript_text
-
-        return Kind.TRANSCRIPT, transcript_text(game, claims=False)
-    from ..formats.state import state_text
-
-    return Kind.STATE, state_text(game)
-
-
 def position_of(game: Game) -> tuple[object, ...]:
     """Where ``game`` stands, however it got there: its rules, piles, known stock
     (in order), stock count and status.  Two games that stand alike go on alike
@@ -388,7 +374,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :param started: when it started (epoch seconds), ``None`` when not known.
         :param lost: the reason of a loss the game reached before it was undone: the row
-            says lost unless the game is won (:func:`outcome_of`).
+            says lost unless the game is won.
         :param ended: the session ends now (the end time written; else none).
         :param moves: the moves of the game (default: ``len(game.moves)``; a game kept as
             a state counts those of the sessions before too).
@@ -397,17 +383,30 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         A rewrite keeps the row's start, source and origin, and its time of the last move
         unless the moves changed.
         """
+        from ..formats.state import state_text
+        from ..formats.transcript import transcript_text
+
         now = time.time() if now is None else now
-        kind, record = record_of(game)
+        # what the row keeps: the transcript (each move as "CARD CELL", with the result; the claims of each move,
+        # which a reader works out again, would make it ten times slower to write), or the state of a game
+        # resumed from a position without its moves
+        whole = len(game.moves) == game.placed
+        # its status, reason and score: never better than a loss reached before an undo (``lost``, its reason)
+        outcome = (
+            (game.status.value, None if game.reason is None else game.reason.value, game.score)
+            if lost is None or game.status is Status.WON
+            else (Status.LOST.value, lost.value, None)
+        )
         cursor = self._db.execute(
             f"INSERT INTO games ({COLUMNS}) VALUES ({', '.join('?' * len(COLUMN_NAMES))}) ON CONFLICT (id) DO UPDATE SET"
             " kind = excluded.kind, record = excluded.record, moves = excluded.moves, status = excluded.status,"
             " reason = excluded.reason, score = excluded.score, hints = excluded.hints, ended = excluded.ended,"
             " last_move = CASE WHEN digest = excluded.digest THEN last_move ELSE excluded.last_move END, digest = excluded.digest",
             (
-                row, kind.value, record, game.rules.label, _deal(game), len(game.moves) if moves is None else moves,
-                *outcome_of(game, lost), hints, started, None if source is Source.IMPORT else now, now if ended else None,
-                now, source.value, origin, digest(game),
+                row, (Kind.TRANSCRIPT if whole else Kind.STATE).value,
+                transcript_text(game, claims=False) if whole else state_text(game), game.rules.label, _deal(game),
+                len(game.moves) if moves is None else moves, *outcome, hints, started,
+                None if source is Source.IMPORT else now, now if ended else None, now, source.value, origin, digest(game),
             ),
         )
         row = cursor.lastrowid if row is None else row
@@ -516,15 +515,6 @@ def read_records(path: str) -> list[GameRecord]:
 
 def _deal(game: Game) -> str | None:
     return None if game.deal is None else str(game.deal)  # a deal number may exceed SQLite's 64-bit signed integers
-
-
-def outcome_of(game: Game, lost: Reason | None = None) -> tuple[str, str | None, int | None]:
-    """The status, reason and score a row keeps for ``game``: never better than a loss
-    reached before an undo (``lost``, its reason): won if the game is won, else lost
-    with that reason, else the game's own."""
-    if lost is None or game.status is Status.WON:
-        return game.status.value, None if game.reason is None else game.reason.value, game.score
-    return Status.LOST.value, lost.value, None
 
 
 def error_words(exc: BaseException) -> str:

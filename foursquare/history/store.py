@@ -573,10 +573,8 @@ def export_games(path: str) -> Export:
     for record in games:  # which row: each record read alone
         try:
             game = load_game(record.record, "row")
-        except FormatError as exc:
-            why = f"its transcript does not read: line {exc.line}: {exc.message}"
         except FoursquareError as exc:
-            why = f"its transcript does not read: {exc}"
+            why = f"its transcript does not read: {f'line {exc.line}: {exc.message}' if isinstance(exc, FormatError) else exc}"
         else:
             if not record.record.endswith("\n"):
                 why = "its transcript does not end with a line end"

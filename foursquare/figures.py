@@ -116,9 +116,9 @@ class Distribution:
         self.count = 0
         self.total: float = 0
         self.largest: float | None = None
-        self._exact: Counter[float] | None = Counter()
-        self._buckets: Counter[int] = Counter()  # (bucket -> how many; 0 and below in bucket -2**62)
-        self._whole = True  # every value a whole number
+        #: value -> how often it came; once bucketed, the middle of each bucket -> how many fell in it
+        self._counts: Counter[float] = Counter()
+        self._exact = True
 
     def add(self, value: float) -> None:
         """Count ``value``."""
@@ -131,15 +131,12 @@ class Distribution:
         self.count += len(values)
         self.total += sum(values)
         self.largest = max(values) if self.largest is None else max(self.largest, *values)
-        self._whole = self._whole and all(isinstance(value, int) for value in values)
-        if self._exact is not None:
-            self._exact.update(values)
-            if len(self._exact) > EXACT_VALUES:  # too many distinct values: into buckets from now on
-                for kept, n in self._exact.items():
-                    self._buckets[_bucket(kept)] += n
-                self._exact = None
-            return
-        self._buckets.update(map(_bucket, values))
+        self._counts.update(values if self._exact else map(_bucketed, values))
+        if self._exact and len(self._counts) > EXACT_VALUES:  # too many distinct values: into buckets from now on
+            bucketed: Counter[float] = Counter()
+            for kept, n in self._counts.items():
+                bucketed[_bucketed(kept)] += n
+            self._counts, self._exact = bucketed, False
 
     def median(self) -> float | None:
         """The median (the mean of the two middle values for an even count), or
@@ -147,31 +144,19 @@ class Distribution:
         if not self.count:
             return None
         middle = [(self.count - 1) // 2, self.count // 2]  # the ranks of the middle values
-        if self._exact is not None:
-            values = _at_ranks(sorted(self._exact.items()), middle)
-        else:
-            values = [_bucket_value(key, self._whole) for key in _at_ranks(sorted(self._buckets.items()), middle)]
+        values = _at_ranks(sorted(self._counts.items()), middle)
         return values[0] if middle[0] == middle[1] else (values[0] + values[1]) / 2
 
 
-_ZERO_BUCKET = -(1 << 62)
-
-
-def _bucket(value: float) -> int:
-    """The bucket of a value: its octave and its place in it."""
+def _bucketed(value: float) -> float:
+    """The middle of the bucket of a value (by its octave and its place in it), a whole
+    number for a whole value; 0 for 0 and below."""
     if value <= 0:
-        return _ZERO_BUCKET
-    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= mantissa < 1
-    return exponent * BUCKETS_PER_OCTAVE + int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
-
-
-def _bucket_value(key: int, whole: bool) -> float:
-    """The middle of a bucket (rounded to a whole number for whole values)."""
-    if key == _ZERO_BUCKET:
         return 0
-    exponent, place = divmod(key, BUCKETS_PER_OCTAVE)
-    value = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
-    return round(value) if whole else value
+    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= mantissa < 1
+    place = int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
+    middle = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
+    return round(middle) if isinstance(value, int) else middle
 
 
 def _at_ranks(counted: Sequence[tuple[T, int]], ranks: Sequence[int]) -> list[T]:

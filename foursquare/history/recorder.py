@@ -55,9 +55,10 @@ class GameRecorder:
         self.lost: Reason | None = game.reason
         self._open()
 
-    def _open(self) -> bool:
+    def _open(self) -> HistoryStore | None:
+        """The history, opened now if it is not open (``None``: it cannot be, now or for good)."""
         if self.store is not None:
-            return True
+            return self.store
         try:
             self.store = HistoryStore.open(self.path, create=True)
             self.store.records()  # every row read as every reader reads it: a damaged one, the file is never written
@@ -75,7 +76,7 @@ class GameRecorder:
             else:
                 self.error = exc
             self.close()
-            return False
+            return None
         if found is not None:  # a row kept as a transcript stays one; a state keeps no moves: their count goes on
             record, kept = found
             if record.kind is Kind.TRANSCRIPT:
@@ -86,7 +87,7 @@ class GameRecorder:
             self.row = stopped.id
             self._hints_before = stopped.hints or 0
             self.lost = self.lost or stopped.reason  # a row kept as lost goes on lost
-        return True
+        return self.store
 
     @property
     def active(self) -> bool:
@@ -113,10 +114,8 @@ class GameRecorder:
         if self.row is None and digest(self.game) == digest(self._origin):
             return True  # nothing played yet: nothing to keep
         try:
-            if not self._open():
+            if (store := self._open()) is None:
                 return False
-            assert self.store is not None
-            hints += self._hints_before
             # the game the history keeps: the session's, or, when it continues a row kept as a transcript from
             # a position without its moves, that row's game with the session's moves after it (the same cards)
             game = self.game
@@ -124,8 +123,8 @@ class GameRecorder:
                 game = self._base.copy()
                 for move in self.game.moves:
                     game.play(move.cell, move.card)
-            self.row = self.store.write(
-                game, self.source, row=self.row, started=self.started, hints=hints, lost=self.lost, ended=ended,
+            self.row = store.write(
+                game, self.source, row=self.row, started=self.started, hints=hints + self._hints_before, lost=self.lost, ended=ended,
                 moves=self._moves_before + len(game.moves),
             )
         except (sqlite3.Error, OSError) as exc:

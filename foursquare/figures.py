@@ -14,14 +14,13 @@ time in bounded memory, so that a sweep of any number of deals holds no list of 
 
 from __future__ import annotations
 
+import bisect
 import decimal
+import itertools
 import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = statistics.NormalDist().inv_cdf(0.975)
@@ -143,9 +142,11 @@ class Distribution:
         ``None`` with no value: exact while the values are kept, else read from the buckets."""
         if not self.count:
             return None
-        middle = [(self.count - 1) // 2, self.count // 2]  # the ranks of the middle values
-        values = _at_ranks(sorted(self._counts.items()), middle)
-        return values[0] if middle[0] == middle[1] else (values[0] + values[1]) / 2
+        counted = sorted(self._counts.items())
+        ends = list(itertools.accumulate(n for _, n in counted))  # the rank (from 1) of each value's last one
+        # the values at the middle ranks (from 0): each the first whose last one is past its rank
+        low, high = (counted[bisect.bisect_right(ends, rank)][0] for rank in ((self.count - 1) // 2, self.count // 2))
+        return low if self.count % 2 else (low + high) / 2
 
 
 def _bucketed(value: float) -> float:
@@ -157,19 +158,6 @@ def _bucketed(value: float) -> float:
     place = int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
     middle = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
     return round(middle) if isinstance(value, int) else middle
-
-
-def _at_ranks(counted: Sequence[tuple[T, int]], ranks: Sequence[int]) -> list[T]:
-    """The values at the ``ranks`` (from 0, ascending) of sorted ``(value, how many)`` pairs."""
-    out: list[T] = []
-    seen = 0
-    for value, times in counted:
-        seen += times
-        while len(out) < len(ranks) and ranks[len(out)] < seen:
-            out.append(value)
-        if len(out) == len(ranks):
-            break
-    return out
 
 
 def human_seconds(s: float | None) -> str:

@@ -279,15 +279,12 @@ class _Worker:
         self.alive = False
         self.process.join(STOP_SECONDS)
         code = self.process.exitcode
-        if code is None:
-            how = "closed its pipe"
-        elif code >= 0:
-            how = f"ended with status {code}"
-        else:
-            try:
-                how = f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
+        names = {number.value: number.name for number in signal.Signals}  # (a signal this platform has no name for: its number)
+        how = (
+            "closed its pipe" if code is None
+            else f"ended with status {code}" if code >= 0
+            else f"was killed by {names.get(-code, f'signal {-code}')}"
+        )  # fmt: skip
         raise WorkerError(f"a worker process {how} before it finished its task")
 
 

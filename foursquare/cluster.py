@@ -193,14 +193,12 @@ def _probe(address: str, host: str, port: int, timeout: float) -> None:
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as exc:
-        if isinstance(exc, ConnectionRefusedError):
-            why = "connection refused: nothing listens on that port"
-        elif isinstance(exc, socket.gaierror):
-            why = f"unknown host {host}: {exc.strerror or _words(exc)}"
-        elif isinstance(exc, TimeoutError):
-            why = f"no answer in {timeout:g} s"
-        else:
-            why = exc.strerror or _words(exc)
+        why = (
+            "connection refused: nothing listens on that port" if isinstance(exc, ConnectionRefusedError)
+            else f"unknown host {host}: {exc.strerror or _words(exc)}" if isinstance(exc, socket.gaierror)
+            else f"no answer in {timeout:g} s" if isinstance(exc, TimeoutError)
+            else exc.strerror or _words(exc)
+        )  # fmt: skip
         raise WorkerError(f"cannot reach the Dask scheduler at {address} ({why})") from None
 
 
@@ -218,11 +216,11 @@ async def _identity(distributed: Any, address: str, timeout: float) -> str:
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"no answer in {timeout:g} s"
-    if isinstance(exc, MemoryError):
-        return "the service there does not speak Dask's protocol"
-    return _words(exc)
+    return (
+        f"no answer in {timeout:g} s" if isinstance(exc, TimeoutError)
+        else "the service there does not speak Dask's protocol" if isinstance(exc, MemoryError)
+        else _words(exc)
+    )  # fmt: skip
 
 
 def _distributed() -> Any:

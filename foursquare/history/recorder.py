@@ -96,8 +96,7 @@ class GameRecorder:
 
     def watch(self) -> None:
         """Note the first loss the game reaches (called after every change, written or not)."""
-        if self.lost is None:
-            self.lost = self.game.reason
+        self.lost = self.lost or self.game.reason
 
     def update(self, hints: int, *, ended: bool = False) -> bool:
         """Write the game as it stands (its row added at the first change).

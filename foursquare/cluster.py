@@ -334,9 +334,8 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
                     self._client.cancel(left, force=True)
 
     def _lost(self, exc: Exception) -> str:
-        if "cancelled" in str(exc).lower():
-            return f"lost the connection to the Dask scheduler at {self.address} (the tasks under way were cancelled)"
-        return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
+        why = " (the tasks under way were cancelled)" if "cancelled" in str(exc).lower() else f": {_words(exc)}"
+        return f"lost the connection to the Dask scheduler at {self.address}{why}"
 
     def _outcome(self, chunk: _Chunk) -> _Outcome:
         """The outcome of a finished chunk, or :class:`WorkerError` for a chunk the cluster gave up."""

@@ -404,8 +404,7 @@ class _Run:
             if not part:
                 break
             key = f"{self.prefix}-{self.handed}-{self.handed + len(part) - 1}"
-            future = self.cluster._client.submit(_run_chunk, self.fn, part, key=key, pure=False)
-            self.chunks.append(_Chunk(self.handed, part, future))
+            self.chunks.append(_Chunk(self.handed, part, self.cluster._client.submit(_run_chunk, self.fn, part, key=key, pure=False)))
             self.handed += len(part)
             running += 1
             waiting += len(part)
@@ -415,10 +414,11 @@ class _Run:
         and take in the outcomes of those done."""
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
-        pending = [c.future for c in self.chunks if c.outcome is None]
         try:
             with self.cluster._client.as_current():  # (wait finds its client so)
-                wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
+                wait(  # type: ignore[no-untyped-call, unused-ignore]
+                    [c.future for c in self.chunks if c.outcome is None], timeout=1.0, return_when="FIRST_COMPLETED"
+                )
         except TimeoutError:
             return
         except Exception as exc:  # the connection went

@@ -64,9 +64,8 @@ class GameRecorder:
             self.store.records()  # every row read as every reader reads it: a damaged one, the file is never written
             # the stopped game of the history this session continues: the one whose moves are those the session
             # started with, or, for a session resumed from a position without its moves, the one that stood there
-            origin = self._origin
-            found = None if origin.moves or not origin.placed else self.store.find_stopped_at(origin)
-            stopped = self.store.find_stopped(origin) if origin.moves else found[0] if found else None
+            found = None if self._origin.moves or not self._origin.placed else self.store.find_stopped_at(self._origin)
+            stopped = self.store.find_stopped(self._origin) if self._origin.moves else found[0] if found else None
         except (HistoryStoreError, sqlite3.Error, OSError) as exc:
             # a file or place refused for good; else not opened, or rows not read, now (locked, read-only): tried again
             if isinstance(exc, HistoryStoreError) and (exc.refused or self.store is None):

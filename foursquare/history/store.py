@@ -220,14 +220,12 @@ def _reader(path: str) -> sqlite3.Connection:
         db.execute("PRAGMA schema_version").fetchone()  # the first read: SQLite opens its files now
     except sqlite3.OperationalError as exc:
         db.close()
-        folder = os.path.dirname(os.path.abspath(path))
-        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _no_room(folder) is None:
+        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _no_room(os.path.dirname(os.path.abspath(path))) is None:
             raise
         with contextlib.suppress(OSError):  # (no -wal file: nothing pending)
             if os.path.getsize(f"{path}-wal") > 0:  # writes not yet in the file itself
                 raise
-        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+        return sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?immutable=1", uri=True, isolation_level=None)
     except sqlite3.DatabaseError:
         pass  # not a database, or damaged: the checks of HistoryStore.open say so, in their words
     return db

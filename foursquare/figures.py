@@ -40,9 +40,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     # at p = 0 or 1 the bound on that side is exactly 0 or 1 (no rounding residue)
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
+    return (
+        0.0 if successes <= 0 else max(0.0, centre - half),
+        1.0 if successes >= trials else min(1.0, centre + half),
+    )
 
 
 def mean_interval(

@@ -69,8 +69,7 @@ def os_error_words(exc: OSError) -> str:
     """
     number = exc.errno if isinstance(exc.errno, int) else None
     text = exc.strerror or (os.strerror(number) if number else None) or (str(exc.args[0]) if exc.args else type(exc).__name__)
-    gloss = _GLOSS.get(number) if number else None
-    return f"{text} ({gloss})" if gloss and number and text == os.strerror(number) else text
+    return f"{text} ({_GLOSS[number]})" if number in _GLOSS and text == os.strerror(number) else text
 
 
 def is_read_only(mode: int) -> bool:

@@ -193,14 +193,12 @@ def _probe(address: str, host: str, port: int, timeout: float) -> None:
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as exc:
-        if isinstance(exc, ConnectionRefusedError):
-            why = "connection refused: nothing listens on that port"
-        elif isinstance(exc, socket.gaierror):
-            why = f"unknown host {host}: {exc.strerror or _words(exc)}"
-        elif isinstance(exc, TimeoutError):
-            why = f"no answer in {timeout:g} s"
-        else:
-            why = exc.strerror or _words(exc)
+        why = (
+            "connection refused: nothing listens on that port" if isinstance(exc, ConnectionRefusedError)
+            else f"unknown host {host}: {exc.strerror or _words(exc)}" if isinstance(exc, socket.gaierror)
+            else f"no answer in {timeout:g} s" if isinstance(exc, TimeoutError)
+            else exc.strerror or _words(exc)
+        )  # fmt: skip
         raise WorkerError(f"cannot reach the Dask scheduler at {address} ({why})") from None
 
 
@@ -218,11 +216,11 @@ async def _identity(distributed: Any, address: str, timeout: float) -> str:
 
 
 def _reason(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"no answer in {timeout:g} s"
-    if isinstance(exc, MemoryError):
-        return "the service there does not speak Dask's protocol"
-    return _words(exc)
+    return (
+        f"no answer in {timeout:g} s" if isinstance(exc, TimeoutError)
+        else "the service there does not speak Dask's protocol" if isinstance(exc, MemoryError)
+        else _words(exc)
+    )  # fmt: skip
 
 
 def _distributed() -> Any:
@@ -336,9 +334,8 @@ class Cluster(contextlib.AbstractContextManager["Cluster"]):
                     self._client.cancel(left, force=True)
 
     def _lost(self, exc: Exception) -> str:
-        if "cancelled" in str(exc).lower():
-            return f"lost the connection to the Dask scheduler at {self.address} (the tasks under way were cancelled)"
-        return f"lost the connection to the Dask scheduler at {self.address}: {_words(exc)}"
+        why = " (the tasks under way were cancelled)" if "cancelled" in str(exc).lower() else f": {_words(exc)}"
+        return f"lost the connection to the Dask scheduler at {self.address}{why}"
 
     def _outcome(self, chunk: _Chunk) -> _Outcome:
         """The outcome of a finished chunk, or :class:`WorkerError` for a chunk the cluster gave up."""
@@ -407,8 +404,7 @@ class _Run:
             if not part:
                 break
             key = f"{self.prefix}-{self.handed}-{self.handed + len(part) - 1}"
-            future = self.cluster._client.submit(_run_chunk, self.fn, part, key=key, pure=False)
-            self.chunks.append(_Chunk(self.handed, part, future))
+            self.chunks.append(_Chunk(self.handed, part, self.cluster._client.submit(_run_chunk, self.fn, part, key=key, pure=False)))
             self.handed += len(part)
             running += 1
             waiting += len(part)
@@ -418,10 +414,11 @@ class _Run:
         and take in the outcomes of those done."""
         from distributed import wait  # type: ignore[import-not-found, unused-ignore]
 
-        pending = [c.future for c in self.chunks if c.outcome is None]
         try:
             with self.cluster._client.as_current():  # (wait finds its client so)
-                wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call, unused-ignore]
+                wait(  # type: ignore[no-untyped-call, unused-ignore]
+                    [c.future for c in self.chunks if c.outcome is None], timeout=1.0, return_when="FIRST_COMPLETED"
+                )
         except TimeoutError:
             return
         except Exception as exc:  # the connection went

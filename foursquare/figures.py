@@ -14,14 +14,13 @@ time in bounded memory, so that a sweep of any number of deals holds no list of 
 
 from __future__ import annotations
 
+import bisect
+import decimal
+import itertools
 import math
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
-from typing import TypeVar
-
-T = TypeVar("T")
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = statistics.NormalDist().inv_cdf(0.975)
@@ -41,9 +40,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     # at p = 0 or 1 the bound on that side is exactly 0 or 1 (no rounding residue)
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= trials else min(1.0, centre + half)
-    return low, high
+    return (
+        0.0 if successes <= 0 else max(0.0, centre - half),
+        1.0 if successes >= trials else min(1.0, centre + half),
+    )
 
 
 def mean_interval(
@@ -67,7 +67,7 @@ def counts_interval(
     counts: Mapping[int, int], low: float = -math.inf, high: float = math.inf
 ) -> tuple[float, float, tuple[float, float]]:
     """:func:`mean_interval` of whole numbers given as ``value -> how many times``
-    (scores: a few distinct values however many games), computed exactly, so the
+    (scores: a few distinct values however many games), computed from exact sums, so the
     figures are those of :func:`mean_interval` over the list they stand for.
 
     >>> counts_interval({1: 2, 3: 2}) == mean_interval([1, 1, 3, 3])
@@ -81,17 +81,10 @@ def counts_interval(
     sd = 0.0
     if n > 1:
         squares = sum(value * value * times for value, times in counts.items())
-        # the square root of the variance, correctly rounded (as statistics.stdev gives it):
-        # rounded to an odd integer of 109 bits or more when inexact, then once to a float
-        variance = Fraction(n * squares - total * total, n * (n - 1))
-        top, bottom = variance.numerator, variance.denominator
-        q = (top.bit_length() - bottom.bit_length() - 109) // 2
-        if q >= 0:
-            bottom <<= 2 * q
-        else:
-            top <<= -2 * q
-        root = math.isqrt(top // bottom)
-        sd = math.ldexp(root | (root * root * bottom != top), q)
+        # the variance and its square root to 60 digits, then rounded once to a float: statistics.stdev's
+        # correctly rounded one (but for a root within some 1e-60 of halfway between two floats)
+        with decimal.localcontext(prec=60):
+            sd = float((decimal.Decimal(n * squares - total * total) / (n * (n - 1))).sqrt())
     half = Z95 * sd / math.sqrt(n)
     return mean, sd, (max(mean - half, low), min(mean + half, high))
 
@@ -123,9 +116,9 @@ class Distribution:
         self.count = 0
         self.total: float = 0
         self.largest: float | None = None
-        self._exact: Counter[float] | None = Counter()
-        self._buckets: Counter[int] = Counter()  # (bucket -> how many; 0 and below in bucket -2**62)
-        self._whole = True  # every value a whole number
+        #: value -> how often it came; once bucketed, the middle of each bucket -> how many fell in it
+        self._counts: Counter[float] = Counter()
+        self._exact = True
 
     def add(self, value: float) -> None:
         """Count ``value``."""
@@ -138,60 +131,34 @@ class Distribution:
         self.count += len(values)
         self.total += sum(values)
         self.largest = max(values) if self.largest is None else max(self.largest, *values)
-        self._whole = self._whole and all(isinstance(value, int) for value in values)
-        if self._exact is not None:
-            self._exact.update(values)
-            if len(self._exact) > EXACT_VALUES:  # too many distinct values: into buckets from now on
-                for kept, n in self._exact.items():
-                    self._buckets[_bucket(kept)] += n
-                self._exact = None
-            return
-        self._buckets.update(map(_bucket, values))
+        self._counts.update(values if self._exact else map(_bucketed, values))
+        if self._exact and len(self._counts) > EXACT_VALUES:  # too many distinct values: into buckets from now on
+            bucketed: Counter[float] = Counter()
+            for kept, n in self._counts.items():
+                bucketed[_bucketed(kept)] += n
+            self._counts, self._exact = bucketed, False
 
     def median(self) -> float | None:
         """The median (the mean of the two middle values for an even count), or
         ``None`` with no value: exact while the values are kept, else read from the buckets."""
         if not self.count:
             return None
-        middle = [(self.count - 1) // 2, self.count // 2]  # the ranks of the middle values
-        if self._exact is not None:
-            values = _at_ranks(sorted(self._exact.items()), middle)
-        else:
-            values = [_bucket_value(key, self._whole) for key in _at_ranks(sorted(self._buckets.items()), middle)]
-        return values[0] if middle[0] == middle[1] else (values[0] + values[1]) / 2
+        counted = sorted(self._counts.items())
+        ends = list(itertools.accumulate(n for _, n in counted))  # the rank (from 1) of each value's last one
+        # the values at the middle ranks (from 0): each the first whose last one is past its rank
+        low, high = (counted[bisect.bisect_right(ends, rank)][0] for rank in ((self.count - 1) // 2, self.count // 2))
+        return low if self.count % 2 else (low + high) / 2
 
 
-_ZERO_BUCKET = -(1 << 62)
-
-
-def _bucket(value: float) -> int:
-    """The bucket of a value: its octave and its place in it."""
+def _bucketed(value: float) -> float:
+    """The middle of the bucket of a value (by its octave and its place in it), a whole
+    number for a whole value; 0 for 0 and below."""
     if value <= 0:
-        return _ZERO_BUCKET
-    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= mantissa < 1
-    return exponent * BUCKETS_PER_OCTAVE + int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
-
-
-def _bucket_value(key: int, whole: bool) -> float:
-    """The middle of a bucket (rounded to a whole number for whole values)."""
-    if key == _ZERO_BUCKET:
         return 0
-    exponent, place = divmod(key, BUCKETS_PER_OCTAVE)
-    value = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
-    return round(value) if whole else value
-
-
-def _at_ranks(counted: Sequence[tuple[T, int]], ranks: Sequence[int]) -> list[T]:
-    """The values at the ``ranks`` (from 0, ascending) of sorted ``(value, how many)`` pairs."""
-    out: list[T] = []
-    seen = 0
-    for value, times in counted:
-        seen += times
-        while len(out) < len(ranks) and ranks[len(out)] < seen:
-            out.append(value)
-        if len(out) == len(ranks):
-            break
-    return out
+    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent, 0.5 <= mantissa < 1
+    place = int((mantissa - 0.5) * 2 * BUCKETS_PER_OCTAVE)
+    middle = math.ldexp(0.5 + (place + 0.5) / (2 * BUCKETS_PER_OCTAVE), exponent)
+    return round(middle) if isinstance(value, int) else middle
 
 
 def human_seconds(s: float | None) -> str:

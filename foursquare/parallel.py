@@ -152,8 +152,9 @@ def _started(
         try:
             for _ in range(count):
                 workers.append(_Worker(context, fn, initializer, mask, [w.conn for w in workers], stream))
-        finally:
-            _restore_signals(mask)
+        finally:  # the signals held back arrive now
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         yield workers
     finally:  # idle workers told to end (at once), busy ones killed (their tasks no longer wanted), and any late one
         for worker in workers:
@@ -279,15 +280,12 @@ class _Worker:
         self.alive = False
         self.process.join(STOP_SECONDS)
         code = self.process.exitcode
-        if code is None:
-            how = "closed its pipe"
-        elif code >= 0:
-            how = f"ended with status {code}"
-        else:
-            try:
-                how = f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
+        names = {number.value: number.name for number in signal.Signals}  # (a signal this platform has no name for: its number)
+        how = (
+            "closed its pipe" if code is None
+            else f"ended with status {code}" if code >= 0
+            else f"was killed by {names.get(-code, f'signal {-code}')}"
+        )  # fmt: skip
         raise WorkerError(f"a worker process {how} before it finished its task")
 
 
@@ -313,7 +311,8 @@ def _work(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller stops the workers
     if initializer is not None:
         initializer()
-    _restore_signals(mask)  # signals held back since the workers started may arrive now
+    if mask is not None:  # signals held back since the workers started may arrive now
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     with contextlib.suppress(EOFError, OSError):  # the pipe gone: this process is not waited for
         while (job := conn.recv()) is not None:
             try:
@@ -352,9 +351,3 @@ def _end_with(sentinel: int) -> NoReturn:
 
 #: The signals held back while the workers start (those this platform has).
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def _restore_signals(mask: _Mask) -> None:
-    """Put back the signal mask held signals were blocked with (:func:`_started`): they arrive now."""
-    if mask is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -69,8 +69,7 @@ def os_error_words(exc: OSError) -> str:
     """
     number = exc.errno if isinstance(exc.errno, int) else None
     text = exc.strerror or (os.strerror(number) if number else None) or (str(exc.args[0]) if exc.args else type(exc).__name__)
-    gloss = _GLOSS.get(number) if number else None
-    return f"{text} ({gloss})" if gloss and number and text == os.strerror(number) else text
+    return f"{text} ({_GLOSS[number]})" if number in _GLOSS and text == os.strerror(number) else text
 
 
 def is_read_only(mode: int) -> bool:
@@ -237,25 +236,20 @@ class LockedFile:
         """How many bytes the file holds now (0 for a new file not written yet, or one written straight)."""
         return 0 if self.fd < 0 else os.fstat(self.fd).st_size
 
-    def rewrite(self, text: str) -> None:
-        """Replace the file's text: :meth:`rewrite_chunks` of ``text`` in UTF-8.
-
-        :raises OSError: as :meth:`rewrite_chunks`.
-        """
-        self.rewrite_chunks([text.encode("utf-8")])
-
-    def rewrite_chunks(self, chunks: Iterable[bytes]) -> None:
-        """Replace the file's text with ``chunks``, read one at a time (memory that does
-        not grow with the text): a temporary file beside it, locked, written, synced and
-        renamed over it (a new file: linked to its name, which appears only now, whole).
-        On any failure, an exception raised by ``chunks`` included, the file keeps its
-        old text, the temporary file is removed and the lock is still held.
+    def rewrite(self, text: str | Iterable[bytes]) -> None:
+        """Replace the file's text with ``text`` (in UTF-8), or with chunks of bytes read
+        one at a time (memory that does not grow with the text): a temporary file beside
+        it, locked, written, synced and renamed over it (a new file: linked to its name,
+        which appears only now, whole).  On any failure, an exception raised by the
+        chunks included, the file keeps its old text, the temporary file is removed and
+        the lock is still held.
 
         :raises OSError: naming :attr:`path` (never the temporary file), with
             :data:`FOLDER_REFUSES` when its folder refuses the temporary file;
             :class:`FileExistsError` (:data:`CREATED_MEANWHILE`) or :class:`BlockingIOError`
             (:data:`IN_USE`) when another command created the new file first.
         """
+        chunks = [text.encode("utf-8")] if isinstance(text, str) else text
         if self.straight:
             self._last = b"".join(chunks)
             return
@@ -316,8 +310,7 @@ def _not_created(exc: FileNotFoundError, real: str, path: str) -> FileNotFoundEr
     (``/proc``), in the system's words."""
     folder = os.path.dirname(real) or "."
     if os.path.isdir(folder):
-        why = f"the folder {folder} takes no new files (the system says: {os_error_words(exc)})"
-        return FileNotFoundError(errno.ENOENT, why, path)
+        return FileNotFoundError(errno.ENOENT, f"the folder {folder} takes no new files (the system says: {os_error_words(exc)})", path)
     return FileNotFoundError(errno.ENOENT, "no such folder to write the file in", path)
 
 

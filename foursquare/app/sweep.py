@@ -529,7 +529,7 @@ class Journal(RowWriter):
 
 def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
     """Merge the journal beside ``held``'s file into it, if there is one: the file
-    rewritten whole (:meth:`LockedFile.rewrite_chunks`: a temporary file renamed
+    rewritten whole (:meth:`LockedFile.rewrite`: a temporary file renamed
     over it, so that it is always the old text or the new), each row that a row of
     the journal supersedes replaced by that row, every other line kept byte for
     byte; then the journal is removed.  Both files are read a line at a time.
@@ -565,7 +565,7 @@ def merge_journal(held: LockedFile, layout: SweepCsv) -> None:
         rows = _journal_rows(journal, shown, layout, error)
         if (first := next(rows, None)) is not None:
             with os.fdopen(os.dup(held.fd), "rb") as raw:
-                held.rewrite_chunks(_merged(raw, held.size(), first, rows, held.path, layout, error))
+                held.rewrite(_merged(raw, held.size(), first, rows, held.path, layout, error))
     try:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name)

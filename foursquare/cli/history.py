@@ -20,8 +20,8 @@ from ..app.datafolder import history_path
 from ..engine.outcome import outcome_words
 from ..errors import shown_name
 from ..history.rows import Source
-from ..history.store import error_words, read_records
-from ..history.transcripts import export_games, export_numbers, import_games, read_transcripts
+from ..history.store import HistoryStore, error_words, read_records
+from ..history.transcripts import export_games, export_numbers, read_transcripts
 from . import SHORT_HELP
 from .boundary import Command, check_output_file, command_boundary, fail
 from .options import PATH, BoundedInt, given_on_the_command_line, option_needs
@@ -180,7 +180,8 @@ def import_(file: str) -> None:
         fail(f"{shown_name(name)}: {counted(invalid, 'game')} of {invalid + len(given.games)} invalid: nothing imported")
     path = history_path()
     try:
-        done = import_games(path, given.games, origin=name)
+        with HistoryStore.open(path, create=True) as store:  # (made when missing)
+            done = store.import_games(given.games, origin=name)
     except (sqlite3.Error, OSError) as exc:
         fail(f"{shown_name(path)}: the history could not be written: {error_words(exc)}; nothing imported")
     left_out = [f"{n} {where}" for n, where in ((done.repeated, "repeated in the file"), (done.already, "already in the history")) if n]

@@ -12,8 +12,8 @@ transcripts in and out.
 - :mod:`~foursquare.history.recorder`: the prompt's game kept in the history as it
   is played (:class:`GameRecorder`).
 - :mod:`~foursquare.history.transcripts`: the games exported as one transcript
-  stream (:func:`export_games`) and a transcript file's games imported
-  (:func:`read_transcripts`, :func:`import_games`).
+  stream (:func:`export_games`) and a transcript file's games read to be imported
+  (:func:`read_transcripts`; :meth:`HistoryStore.import_games` adds them).
 
 A layer beside :mod:`foursquare.formats`: it imports the foundation, the engine and
 the formats only; where the file is (the data folder) is its caller's to say.
@@ -28,11 +28,11 @@ from .recorder import GameRecorder
 from .rows import GameRecord, Kind, Source
 from .stats import Summary, by_rules, summarize
 from .store import SCHEMA_VERSION, Export, HistoryStore, Imported, error_words, read_records
-from .transcripts import Transcripts, export_games, export_numbers, import_games, read_transcripts
+from .transcripts import Transcripts, export_games, export_numbers, read_transcripts
 
 __all__ = [
     "SCHEMA_VERSION", "Export", "GameRecord", "GameRecorder",
     "HistoryStore", "Imported", "Kind", "Source", "Summary",
-    "Transcripts", "by_rules", "error_words", "export_games", "export_numbers", "import_games",
+    "Transcripts", "by_rules", "error_words", "export_games", "export_numbers",
     "read_records", "read_transcripts", "summarize",
 ]  # fmt: skip

@@ -55,17 +55,17 @@ class GameRecorder:
         self.lost: Reason | None = game.reason
         self._open()
 
-    def _open(self) -> bool:
+    def _open(self) -> HistoryStore | None:
+        """The history, opened now if it is not open (``None``: it cannot be, now or for good)."""
         if self.store is not None:
-            return True
+            return self.store
         try:
             self.store = HistoryStore.open(self.path, create=True)
-            self.store.check_rows()  # a damaged row: the file is never written
+            self.store.records()  # every row read as every reader reads it: a damaged one, the file is never written
             # the stopped game of the history this session continues: the one whose moves are those the session
             # started with, or, for a session resumed from a position without its moves, the one that stood there
-            origin = self._origin
-            found = None if origin.moves or not origin.placed else self.store.find_stopped_at(origin)
-            stopped = self.store.find_stopped(origin) if origin.moves else found[0] if found else None
+            found = None if self._origin.moves or not self._origin.placed else self.store.find_stopped_at(self._origin)
+            stopped = self.store.find_stopped(self._origin) if self._origin.moves else found[0] if found else None
         except (HistoryStoreError, sqlite3.Error, OSError) as exc:
             # a file or place refused for good; else not opened, or rows not read, now (locked, read-only): tried again
             if isinstance(exc, HistoryStoreError) and (exc.refused or self.store is None):
@@ -75,7 +75,7 @@ class GameRecorder:
             else:
                 self.error = exc
             self.close()
-            return False
+            return None
         if found is not None:  # a row kept as a transcript stays one; a state keeps no moves: their count goes on
             record, kept = found
             if record.kind is Kind.TRANSCRIPT:
@@ -86,7 +86,7 @@ class GameRecorder:
             self.row = stopped.id
             self._hints_before = stopped.hints or 0
             self.lost = self.lost or stopped.reason  # a row kept as lost goes on lost
-        return True
+        return self.store
 
     @property
     def active(self) -> bool:
@@ -95,8 +95,7 @@ class GameRecorder:
 
     def watch(self) -> None:
         """Note the first loss the game reaches (called after every change, written or not)."""
-        if self.lost is None:
-            self.lost = self.game.reason
+        self.lost = self.lost or self.game.reason
 
     def update(self, hints: int, *, ended: bool = False) -> bool:
         """Write the game as it stands (its row added at the first change).
@@ -113,10 +112,8 @@ class GameRecorder:
         if self.row is None and digest(self.game) == digest(self._origin):
             return True  # nothing played yet: nothing to keep
         try:
-            if not self._open():
+            if (store := self._open()) is None:
                 return False
-            assert self.store is not None
-            hints += self._hints_before
             # the game the history keeps: the session's, or, when it continues a row kept as a transcript from
             # a position without its moves, that row's game with the session's moves after it (the same cards)
             game = self.game
@@ -124,11 +121,10 @@ class GameRecorder:
                 game = self._base.copy()
                 for move in self.game.moves:
                     game.play(move.cell, move.card)
-            if self.row is None:
-                self.row = self.store.add(game, self.source, started=self.started, hints=hints, lost=self.lost, ended=ended)
-            else:
-                moves = self._moves_before + len(game.moves)
-                self.store.update(self.row, game, hints=hints, ended=ended, moves=moves, lost=self.lost)
+            self.row = store.write(
+                game, self.source, row=self.row, started=self.started, hints=hints + self._hints_before, lost=self.lost, ended=ended,
+                moves=self._moves_before + len(game.moves),
+            )
         except (sqlite3.Error, OSError) as exc:
             self.error = exc
             return False

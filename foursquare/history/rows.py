@@ -211,9 +211,9 @@ def read_row(row: tuple[Any, ...]) -> GameRecord:
         best = preset.deck_size - preset.size * preset.size  # a win fills the grid (RULES.md §5)
         if score is not None and score > best:
             raise _bad(rid, "score", score, f"a score from 0 to {best} (the {rules} rules)")
-    deal = values["deal"]
     return GameRecord(
-        id=rid, kind=Kind(values["kind"]), record=values["record"], rules=rules, deal=None if deal is None else int(deal),
+        id=rid, kind=Kind(values["kind"]), record=values["record"], rules=rules,
+        deal=None if values["deal"] is None else int(values["deal"]),
         moves=moves, status=Status(status), reason=None if reason is None else Reason(reason), score=score,
         hints=values["hints"], started=_float(values["started"]), last_move=_float(values["last_move"]),
         ended=_float(values["ended"]), added=float(values["added"]), source=Source(values["source"]),

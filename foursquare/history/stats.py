@@ -115,5 +115,7 @@ def by_rules(records: Sequence[GameRecord]) -> dict[str, Summary]:
     {}
     """
     counts = Counter(record.rules for record in records)
-    ordered = sorted(counts, key=lambda name: (-counts[name], name))
-    return {name: summarize([record for record in records if record.rules == name]) for name in ordered}
+    return {
+        name: summarize([record for record in records if record.rules == name])
+        for name in sorted(counts, key=lambda name: (-counts[name], name))
+    }

@@ -40,7 +40,7 @@ The statistics of the records are :mod:`foursquare.history.stats`'s.
     >>> with HistoryStore.open(os.path.join(folder, "h.sqlite3"), create=True) as store:
     ...     game = Game.from_deal(1)
     ...     _ = game.play("d4")
-    ...     row = store.add(game, Source.PROMPT, started=0.0)
+    ...     row = store.write(game, Source.PROMPT, started=0.0)
     ...     [(r.deal, r.moves, r.status.value) for r in store.records()]
     [(1, 1, 'playing')]
 """
@@ -57,7 +57,7 @@ import stat
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import NamedTuple
@@ -129,20 +129,6 @@ def digest(game: Game) -> bytes:
     :class:`~foursquare.formats.transcript.Repeats` compares games)."""
     key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
     return hashlib.blake2b(key.encode(), digest_size=16).digest()
-
-
-def record_of(game: Game) -> tuple[Kind, str]:
-    """What a row keeps of ``game``: its transcript (each move as ``"CARD CELL"``, with
-    the result; the claims of each move, which a reader works out again, would make
-    it ten times slower to write), or its state when it was resumed from a position
-    without its moves."""
-    if len(game.moves) == game.placed:
-        from ..formats.transcript import transcript_text
-
-        return Kind.TRANSCRIPT, transcript_text(game, claims=False)
-    from ..formats.state import state_text
-
-    return Kind.STATE, state_text(game)
 
 
 def position_of(game: Game) -> tuple[object, ...]:
@@ -234,14 +220,12 @@ def _reader(path: str) -> sqlite3.Connection:
         db.execute("PRAGMA schema_version").fetchone()  # the first read: SQLite opens its files now
     except sqlite3.OperationalError as exc:
         db.close()
-        folder = os.path.dirname(os.path.abspath(path))
-        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _no_room(folder) is None:
+        if str(getattr(exc, "sqlite_errorname", "")) != "SQLITE_CANTOPEN" or _no_room(os.path.dirname(os.path.abspath(path))) is None:
             raise
         with contextlib.suppress(OSError):  # (no -wal file: nothing pending)
             if os.path.getsize(f"{path}-wal") > 0:  # writes not yet in the file itself
                 raise
-        uri = "file:" + urllib.parse.quote(os.path.abspath(path))
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+        return sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?immutable=1", uri=True, isolation_level=None)
     except sqlite3.DatabaseError:
         pass  # not a database, or damaged: the checks of HistoryStore.open say so, in their words
     return db
@@ -370,60 +354,62 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
     # ------------------------------------------------------------ writing
 
-    def add(  # noqa: PLR0913 — the row's values by keyword, as update takes them
+    def write(  # noqa: PLR0913 — the row's values by keyword
         self,
         game: Game,
         source: Source,
         *,
-        started: float | None,
+        row: int | None = None,
+        started: float | None = None,
         hints: int | None = 0,
         origin: str | None = None,
         now: float | None = None,
         lost: Reason | None = None,
         ended: bool = False,
+        moves: int | None = None,
     ) -> int:
-        """Add a game (one transaction).
+        """Add a game, or rewrite the game of row ``row`` as it stands (one transaction each).
 
         :param started: when it started (epoch seconds), ``None`` when not known.
         :param lost: the reason of a loss the game reached before it was undone: the row
-            says lost unless the game is won (:func:`outcome_of`).
-        :param ended: the session ends now (as :meth:`update`'s).
-        :returns: the new row's :attr:`GameRecord.id`.
-        """
-        now = time.time() if now is None else now
-        kind, record = record_of(game)
-        last = now if source is not Source.IMPORT else None
-        cursor = self._db.execute(
-            "INSERT INTO games (kind, record, rules, deal, moves, status, reason, score, hints, started, last_move,"
-            " ended, added, source, origin, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                kind.value, record, game.rules.label, _deal(game), len(game.moves), *outcome_of(game, lost),
-                hints, started, last, now if ended else None, now, source.value, origin, digest(game),
-            ),
-        )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+            says lost unless the game is won.
+        :param ended: the session ends now (the end time written; else none).
+        :param moves: the moves of the game (default: ``len(game.moves)``; a game kept as
+            a state counts those of the sessions before too).
+        :returns: the row's :attr:`GameRecord.id`.
 
-    def update(
-        self, row: int, game: Game, *, hints: int, ended: bool = False, now: float | None = None, moves: int | None = None,
-        lost: Reason | None = None,
-    ) -> None:
-        """Rewrite the game of row ``row`` as it stands (one transaction); ``ended``:
-        the session ends now.  A change of the moves sets the time of the last move.
-        ``moves``: the moves of the game (default: ``len(game.moves)``; a game kept as
-        a state counts those of the sessions before too); ``lost``: as :meth:`add`."""
+        A rewrite keeps the row's start, source and origin, and its time of the last move
+        unless the moves changed.
+        """
+        from ..formats.state import state_text
+        from ..formats.transcript import transcript_text
+
         now = time.time() if now is None else now
-        moves = len(game.moves) if moves is None else moves
-        kind, record = record_of(game)
-        self._db.execute(
-            "UPDATE games SET kind = ?, record = ?, last_move = CASE WHEN digest = ? THEN last_move ELSE ? END,"
-            " moves = ?, status = ?, reason = ?, score = ?, hints = ?, digest = ?,"
-            " ended = CASE WHEN ? THEN ? ELSE NULL END WHERE id = ?",
+        # what the row keeps: the transcript (each move as "CARD CELL", with the result; the claims of each move,
+        # which a reader works out again, would make it ten times slower to write), or the state of a game
+        # resumed from a position without its moves
+        whole = len(game.moves) == game.placed
+        # its status, reason and score: never better than a loss reached before an undo (``lost``, its reason)
+        outcome = (
+            (game.status.value, None if game.reason is None else game.reason.value, game.score)
+            if lost is None or game.status is Status.WON
+            else (Status.LOST.value, lost.value, None)
+        )
+        cursor = self._db.execute(
+            f"INSERT INTO games ({COLUMNS}) VALUES ({', '.join('?' * len(COLUMN_NAMES))}) ON CONFLICT (id) DO UPDATE SET"
+            " kind = excluded.kind, record = excluded.record, moves = excluded.moves, status = excluded.status,"
+            " reason = excluded.reason, score = excluded.score, hints = excluded.hints, ended = excluded.ended,"
+            " last_move = CASE WHEN digest = excluded.digest THEN last_move ELSE excluded.last_move END, digest = excluded.digest",
             (
-                kind.value, record, digest(game), now, moves, *outcome_of(game, lost),
-                hints, digest(game), ended, now, row,
+                row, (Kind.TRANSCRIPT if whole else Kind.STATE).value,
+                transcript_text(game, claims=False) if whole else state_text(game), game.rules.label, _deal(game),
+                len(game.moves) if moves is None else moves, *outcome, hints, started,
+                None if source is Source.IMPORT else now, now if ended else None, now, source.value, origin, digest(game),
             ),
         )
+        row = cursor.lastrowid if row is None else row
+        assert row is not None
+        return row
 
     def find_stopped(self, game: Game) -> GameRecord | None:
         """The latest game of the history stopped exactly where ``game`` stands (the
@@ -432,13 +418,10 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        return next(
-            self._rows(
-                f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
-                (digest(game),),
-            ),
-            None,
-        )
+        return next(iter(self._rows(
+            f"SELECT {COLUMNS} FROM games WHERE digest = ? AND status != 'won' AND source != 'import' ORDER BY id DESC LIMIT 1",
+            (digest(game),),
+        )), None)
 
     def find_stopped_at(self, game: Game) -> tuple[GameRecord, Game] | None:
         """The latest game of the history stopped exactly where ``game`` stands
@@ -448,15 +431,14 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
 
         :raises HistoryStoreError: as :meth:`records`.
         """
-        rows = self._rows(
-            f"SELECT {COLUMNS} FROM games WHERE status != 'won' AND source != 'import' AND rules = ?"
-            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
-            (game.rules.label, game.placed, _deal(game), _deal(game)),
-        )
         from ..formats.state import read_state
         from ..formats.transcript import load_game
 
-        for record in list(rows):  # (read whole first: each is then replayed)
+        for record in self._rows(  # (read whole first: each is then replayed)
+            f"SELECT {COLUMNS} FROM games WHERE status != 'won' AND source != 'import' AND rules = ?"
+            " AND (kind = 'state' OR moves = ?) AND (deal IS NULL OR ? IS NULL OR deal = ?) ORDER BY id DESC",
+            (game.rules.label, game.placed, _deal(game), _deal(game)),
+        ):
             try:  # a record that does not read (a damaged row: ``history export`` names it) stands nowhere
                 kept = (load_game if record.kind is Kind.TRANSCRIPT else read_state)(record.record, f"row {record.id}")
             except FoursquareError:
@@ -477,7 +459,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
         now = time.time()
         self._db.execute("BEGIN IMMEDIATE")
         with self._db:  # committed, or rolled back on any error (none added)
-            there = {record.digest for record in self}  # every row read as every reader reads it
+            there = {record.digest for record in self.records()}  # every row read as every reader reads it
             given: set[bytes] = set()
             for game in games:
                 key = digest(game)
@@ -487,7 +469,7 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
                     repeated += 1
                 else:
                     given.add(key)
-                    self.add(game, Source.IMPORT, started=None, hints=None, origin=origin, now=now)
+                    self.write(game, Source.IMPORT, hints=None, origin=origin, now=now)
         return Imported(len(given), already, repeated)  # (each game given and added once)
 
     # ------------------------------------------------------------ reading
@@ -499,38 +481,23 @@ class HistoryStore(contextlib.AbstractContextManager["HistoryStore"]):
             (:func:`~foursquare.history.rows.read_row`), named by its id.
         :raises HistoryStoreError: when the file cannot be read now (locked, a read failed).
         """
-        return list(self)
-
-    def __iter__(self) -> Iterator[GameRecord]:
-        """The games in the order they were added (the errors of :meth:`records`)."""
         return self._rows(f"SELECT {COLUMNS} FROM games ORDER BY id")
 
-    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> Iterator[GameRecord]:
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[GameRecord]:
         """The rows ``sql`` selects (:data:`~foursquare.history.rows.COLUMNS`),
         each read by :func:`~foursquare.history.rows.read_row`: the one way every
         reader gets the games, so that a damaged row or table is the same refusal,
         naming the file (and the row), whichever command reads it."""
         try:
-            for row in self._db.execute(sql, params):
-                try:
-                    yield read_row(row)
-                except HistoryStoreError as exc:
-                    raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
+            return [read_row(row) for row in self._db.execute(sql, params)]
+        except HistoryStoreError as exc:
+            raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
         except sqlite3.DatabaseError as exc:
             # damaged: not a database or a malformed page (a DatabaseError), or a table not as this
             # module made it ("no such column": SQLITE_ERROR); else it cannot be read now (locked, a read failed)
             if not isinstance(exc, sqlite3.OperationalError) or getattr(exc, "sqlite_errorname", "") == "SQLITE_ERROR":
                 raise HistoryStoreError(_not_history(self.path, f"damaged: {exc}"), refused=True) from None
             raise _unreadable(self.path, exc) from exc
-
-    def check_rows(self) -> int:
-        """Read every row as every reader reads it (:meth:`records`), and count them:
-        a writer calls it before its first write, so that a damaged history is
-        never altered.
-
-        :raises HistoryStoreError: as :meth:`records`.
-        """
-        return sum(1 for _ in self)
 
 
 def read_records(path: str) -> list[GameRecord]:
@@ -546,15 +513,6 @@ def read_records(path: str) -> list[GameRecord]:
 
 def _deal(game: Game) -> str | None:
     return None if game.deal is None else str(game.deal)  # a deal number may exceed SQLite's 64-bit signed integers
-
-
-def outcome_of(game: Game, lost: Reason | None = None) -> tuple[str, str | None, int | None]:
-    """The status, reason and score a row keeps for ``game``: never better than a loss
-    reached before an undo (``lost``, its reason): won if the game is won, else lost
-    with that reason, else the game's own."""
-    if lost is None or game.status is Status.WON:
-        return game.status.value, None if game.reason is None else game.reason.value, game.score
-    return Status.LOST.value, lost.value, None
 
 
 def error_words(exc: BaseException) -> str:
@@ -613,10 +571,8 @@ def export_games(path: str) -> Export:
     for record in games:  # which row: each record read alone
         try:
             game = load_game(record.record, "row")
-        except FormatError as exc:
-            why = f"its transcript does not read: line {exc.line}: {exc.message}"
         except FoursquareError as exc:
-            why = f"its transcript does not read: {exc}"
+            why = f"its transcript does not read: {f'line {exc.line}: {exc.message}' if isinstance(exc, FormatError) else exc}"
         else:
             if not record.record.endswith("\n"):
                 why = "its transcript does not end with a line end"

@@ -1,8 +1,8 @@
 """The history's games as transcripts (FORMATS.md "Transcripts"): what ``history
 export`` writes (:func:`export_games`, the games numbered by :func:`export_numbers`)
 and what ``history import`` adds (:func:`read_transcripts`, every game checked
-first, then :func:`import_games`: all or none).  The history's file is its
-caller's to name (the data folder).
+first, then :meth:`~foursquare.history.store.HistoryStore.import_games`: all or
+none).  The history's file is its caller's to name (the data folder).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "h.sqlite3")
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from ..engine.game import Game
 from ..errors import FormatError
 from .rows import GameRecord, Kind
-from .store import HistoryStore, Imported
 from .store import export_games as export_games  # (history export's, beside import's)
 
 
@@ -63,15 +62,3 @@ def read_transcripts(file: str, on_error: Callable[[FormatError], None]) -> Tran
         elif report.game is not None:
             games.append(report.game)
     return Transcripts(name, games, invalid)
-
-
-def import_games(path: str, games: Sequence[Game], origin: str) -> Imported:
-    """Add ``games`` to the history at ``path`` (made when missing), all or none
-    (:meth:`HistoryStore.import_games`: a game the history holds, or given twice,
-    is not added again).
-
-    :raises HistoryStoreError: as :meth:`HistoryStore.open` with ``create``.
-    :raises sqlite3.Error, OSError: when the history cannot be written (nothing added).
-    """
-    with HistoryStore.open(path, create=True) as store:
-        return store.import_games(games, origin=origin)

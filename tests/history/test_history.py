@@ -50,8 +50,8 @@ def test_a_new_history_is_created_with_its_folder_in_wal_mode_at_the_schema_vers
 def test_a_row_keeps_the_deal_rules_moves_result_hints_and_times_and_its_transcript_validates(path):
     game = first_cells(Game.from_deal(7, PRESETS["three-square"]), 5)
     with HistoryStore.open(path, create=True) as store:
-        row = store.add(game, Source.PROMPT, started=100.0, hints=2, now=130.0)
-        store.update(row, game, hints=3, ended=True, now=150.0)
+        row = store.write(game, Source.PROMPT, started=100.0, hints=2, now=130.0)
+        store.write(game, Source.PROMPT, row=row, hints=3, ended=True, now=150.0)
     (record,) = HistoryStore.open(path).records()
     assert (record.deal, record.rules, record.moves, record.hints) == (7, "three-square", len(game.moves), 3)
     assert (record.status, record.score) == (game.status, game.score)
@@ -66,9 +66,9 @@ def test_a_row_keeps_the_deal_rules_moves_result_hints_and_times_and_its_transcr
 def test_a_deck_game_and_a_deal_beyond_64_bit_signed_integers_are_kept(path):
     big = 2**64 - 1
     with HistoryStore.open(path, create=True) as store:
-        store.add(first_cells(Game.from_deal(big), 1), Source.PROMPT, started=0.0)
+        store.write(first_cells(Game.from_deal(big), 1), Source.PROMPT, started=0.0)
         deck = Game.from_deal(3).deck
-        store.add(first_cells(Game(deck), 2), Source.PROMPT, started=0.0)
+        store.write(first_cells(Game(deck), 2), Source.PROMPT, started=0.0)
     first, second = HistoryStore.open(path).records()
     assert first.deal == big
     assert second.deal is None and "deck:" in second.record
@@ -81,7 +81,7 @@ def test_a_game_resumed_from_a_position_without_its_moves_is_kept_as_its_state(p
     first_cells(resumed, 1)
     assert len(resumed.moves) < resumed.placed
     with HistoryStore.open(path, create=True) as store:
-        store.add(resumed, Source.PROMPT, started=0.0)
+        store.write(resumed, Source.PROMPT, started=0.0)
     (record,) = HistoryStore.open(path).records()
     assert record.kind is Kind.STATE and "grid:" in record.record
 
@@ -137,7 +137,7 @@ def test_a_file_that_is_not_a_history_is_refused_and_never_overwritten(path, con
 def test_a_damaged_history_is_refused_and_left_as_it_is(path):
     with HistoryStore.open(path, create=True) as store:
         for deal in range(40):
-            store.add(first_cells(Game.from_deal(deal), 10), Source.PROMPT, started=0.0)
+            store.write(first_cells(Game.from_deal(deal), 10), Source.PROMPT, started=0.0)
     db = sqlite3.connect(path)
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page = db.execute("PRAGMA page_size").fetchone()[0]
@@ -184,7 +184,7 @@ def test_a_locked_history_fails_a_write_that_the_next_change_makes_up_for(path):
 
 def test_a_full_history_fails_a_write_and_keeps_the_rows_it_had(path):
     with HistoryStore.open(path, create=True) as store:
-        store.add(first_cells(Game.from_deal(9), 3), Source.PROMPT, started=0.0)
+        store.write(first_cells(Game.from_deal(9), 3), Source.PROMPT, started=0.0)
     recorder = GameRecorder(path, Game.from_deal(4))
     assert recorder.store is not None
     db = recorder.store._db  # the recorder's own connection: SQLite's real limit of its file
@@ -192,7 +192,7 @@ def test_a_full_history_fails_a_write_and_keeps_the_rows_it_had(path):
     fillers = 0
     with pytest.raises(sqlite3.OperationalError, match="full"):
         for deal in range(100, 400):  # the pages the file may have, filled up
-            recorder.store.add(first_cells(Game.from_deal(deal), 1), Source.PROMPT, started=0.0)
+            recorder.store.write(first_cells(Game.from_deal(deal), 1), Source.PROMPT, started=0.0)
             fillers += 1
     first_cells(recorder.game, 10)
     assert not recorder.update(0)
@@ -208,7 +208,7 @@ def test_a_full_history_fails_a_write_and_keeps_the_rows_it_had(path):
 
 def test_a_read_only_history_is_not_written_even_by_root_and_the_game_goes_on(path):
     with HistoryStore.open(path, create=True) as store:
-        store.add(first_cells(Game.from_deal(9), 3), Source.PROMPT, started=0.0)
+        store.write(first_cells(Game.from_deal(9), 3), Source.PROMPT, started=0.0)
     os.chmod(path, stat.S_IRUSR | stat.S_IRGRP)
     before = _bytes(path)
     recorder = GameRecorder(path, Game.from_deal(4))
@@ -262,7 +262,7 @@ def test_writers_creating_the_history_at_the_same_moment_all_find_it_a_history(p
         barrier.wait()
         try:
             with HistoryStore.open(path, create=True) as store:
-                store.add(first_cells(Game.from_deal(1), 1), Source.PROMPT, started=0.0)
+                store.write(first_cells(Game.from_deal(1), 1), Source.PROMPT, started=0.0)
             outcomes.append("ok")
         except sqlite3.OperationalError as exc:  # busy for over a second: the prompt would try again
             outcomes.append(exc)

@@ -10,7 +10,7 @@ old one, so an interruption never leaves half a file; :mod:`foursquare.app.files
 A recording that cannot be written (the disk full) does not stop the game: the
 session keeps why (:attr:`Session.record_error`, for the caller to tell), tries
 again after every change, and knows how far the file is behind
-(:attr:`Session.record_behind`, :attr:`Session.file_moves`).  The game history
+(:attr:`Session.file_moves`).  The game history
 (:mod:`foursquare.history.store`) is kept the same way: the game rewritten in it
 after every change, a failure kept and tried again, never stopping the game
 (:meth:`Session.end`).
@@ -93,14 +93,11 @@ def _comments_at_top(path: str) -> str:
     if not os.path.isfile(path):
         return ""
     try:
-        with open(path, "rb") as file:
-            head = file.read(_TOP_BYTES)
+        with open(path, encoding="utf-8", errors="replace") as file:
+            text = file.read(_TOP_BYTES)
     except (OSError, ValueError):
         return ""
-    text = head.decode("utf-8", "replace")
-    if len(head) == _TOP_BYTES:
-        text = text[: text.rfind("\n") + 1]  # whole lines only
-    return leading_comments(text)
+    return leading_comments(text[: text.rfind("\n") + 1])  # whole lines only (a game follows its comments)
 
 
 class Session:
@@ -147,9 +144,12 @@ class Session:
         self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
         self.reveal = False  # face-down cards shown (play --reveal, the prompt's reveal)
-        self._redo: list[Placement] = []
+        #: The moves taken back, that redo plays again (the last at the end); a recording drops them
+        #: (it holds the game as it stands) unless they are played again.
+        self.taken_back: list[Placement] = []
         self._recording = recording
-        #: Why the last write of the recording failed (``None``: the file is complete).
+        #: Why the last write of the recording failed (``None``: the file is complete; set only
+        #: with a recording, so that it says whether the file on disk misses something).
         self.record_error: OSError | None = None
         #: The moves the recording holds on disk (the game resumed from it, or none).
         self.file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
@@ -181,17 +181,6 @@ class Session:
         history.close()
         return history.error if history.active else None
 
-    @property
-    def record_behind(self) -> bool:
-        """Whether the recording on disk misses something of the game (its last write failed)."""
-        return self.record_path is not None and self.record_error is not None
-
-    @property
-    def dropped(self) -> int:
-        """How many moves taken back the recording does not keep (0 without a recording):
-        it holds the game as it stands, so they are lost unless played again (``redo``)."""
-        return len(self._redo) if self.record_path is not None else 0
-
     def play(self, move: Move) -> Placement:
         """Play a move; a new move forgets what ``redo`` could replay.
 
@@ -200,7 +189,7 @@ class Session:
             including one for a wrong card named (its fact ``drawn``).
         """
         placement = self.game.play(move.cell, move.card)
-        self._redo.clear()
+        self.taken_back.clear()
         self._changed()
         return placement
 
@@ -210,7 +199,7 @@ class Session:
         :raises IllegalMoveError: when there is nothing to take back.
         """
         placement = self.game.undo()
-        self._redo.append(placement)
+        self.taken_back.append(placement)
         self._changed()
         return placement
 
@@ -219,11 +208,10 @@ class Session:
 
         :raises IllegalMoveError: when there is nothing to redo.
         """
-        if not self._redo:
+        if not self.taken_back:
             raise IllegalMoveError("nothing to redo")
-        placement = self._redo[-1]
-        done = self.game.play(placement.cell, placement.card)
-        self._redo.pop()
+        done = self.game.play(self.taken_back[-1].cell, self.taken_back[-1].card)
+        self.taken_back.pop()
         self._changed()
         return done
 
@@ -234,7 +222,7 @@ class Session:
         if command == "undo":
             return bool(self.game.moves)
         if command == "redo":
-            return bool(self._redo)
+            return bool(self.taken_back)
         if command == "again":
             return start_again(self.game) is not None
         return command in ("new", "quit")
@@ -283,7 +271,7 @@ class Session:
     def write_record(self) -> None:
         """Rewrite the recording, when there is one, with the game as it stands; a failure
         is kept in :attr:`record_error` (never raised), to be told once and tried again
-        (:attr:`record_behind`: whether the file on disk misses something now)."""
+        (set: the file on disk misses something now)."""
         if self.record_path is None:
             return
         try:

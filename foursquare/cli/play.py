@@ -176,11 +176,8 @@ def play(**given: Any) -> None:
         spec = GameSpec.read(deal, deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)
         try:
-            pick = None
-            if options.winnable or options.daily:
-                pick = daily_pick() if options.daily else winnable_pick(spec.rules)
-                spec = spec.dealt(pick.deal)
-            _play(held, spec, options, pick)
+            pick = daily_pick() if options.daily else winnable_pick(spec.rules) if options.winnable else None
+            _play(held, spec if pick is None else spec.dealt(pick.deal), options, pick)
         finally:
             if held is not None:
                 held.release()
@@ -241,17 +238,16 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
         session.reveal = options.reveal
         return session
 
-    prompt = Prompt(session, look, origin, next_game) if interactive else None
+    prompt = Prompt(session, look, origin, next_game)  # (a script plays its one game: prompt.session stays session)
     try:
-        if prompt is not None:
+        if interactive:
             prompt.run()
         else:
             run_script(session, look, origin, options.verbose)
     finally:
-        session = session if prompt is None else prompt.session
-        end_history(session, look)
-    echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
-    if session.record_behind or (prompt is not None and prompt.record_lost):
+        end_history(prompt.session, look)
+    echo_daily_comparison(prompt.session.game, pick, look.width, terminal=interactive)
+    if prompt.session.record_error is not None or prompt.record_lost:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
 
 
@@ -330,9 +326,9 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     beside its label goes on a line of its own, whole; and, when the file still misses
     moves, a plain statement of it on stderr with a copy of the game in the temporary
     folder (the caller exits 1)."""
-    if session.record_behind:
+    if session.record_error is not None:
         session.write_record()
-    game, behind, record = session.game, session.record_behind, session.record_path
+    game, behind, record = session.game, session.record_error is not None, session.record_path
     if game.is_over:
         lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
     else:
@@ -419,10 +415,9 @@ def hint_text(session: Session, words: bool = False) -> str:
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
     shown = shown_hint(estimates, DEFAULT)
+    head, row = ("Hint of the {} bot, best first.", "{}, {}.") if words else ("Hint ({} bot, best first):", "  {}: {}")
     note = [] if shown.note is None else [spoken(shown.note) if words else shown.note]
-    if words:
-        return "\n".join([f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines), *note])
-    return "\n".join([f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines), *note])
+    return "\n".join([head.format(DEFAULT), *(row.format(cells, said) for cells, said in shown.lines), *note])
 
 
 class Prompt:
@@ -538,9 +533,9 @@ class Prompt:
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
         shown = "look names face-down cards" if self.look.words else "Face-down cards are shown in brackets"
         shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
-        self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
+        say_and_show(self.session, self.look, f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
         if self.look.words:  # (a game resumed: its next card in full, look says the piles)
-            self.say(start_words(self.game))
+            say_and_show(self.session, self.look, start_words(self.game))
         else:
             show(self.session, self.look)
         if self.game.is_over:
@@ -557,7 +552,7 @@ class Prompt:
 
     def say_dropped(self, then: str) -> bool:
         """Say which moves taken back the recording drops, unless said already; whether said."""
-        count = self.session.dropped
+        count = len(self.session.taken_back) if self.session.record_path is not None else 0
         if not count or count == self.warned:
             return False
         self.warned = count
@@ -567,10 +562,6 @@ class Prompt:
             f" {counted(count, 'move')} taken back{then.format(them='it' if count == 1 else 'them')}."
         )
         return True
-
-    def say(self, text: str) -> None:
-        """Print ``text``, its lines broken to fit the terminal (when known)."""
-        say_and_show(self.session, self.look, text, False)
 
     def read_line(self) -> str:
         """The next line typed, after the prompt: through :func:`input` at a terminal (line
@@ -599,7 +590,7 @@ class Prompt:
         """Act on one line, a move or a command; ``False`` to stop (``quit``)."""
         asked = asked_words(self.game, line, self.session.reveal) if self.look.words else None
         if asked is not None:
-            self.say(asked)
+            say_and_show(self.session, self.look, asked)
             return True
         try:
             entry = read_entry(line)
@@ -646,12 +637,12 @@ class Prompt:
             return True
         closing(self.session, self.origin, self.look)
         click.echo()
-        self.record_lost |= self.session.record_behind
+        self.record_lost |= self.session.record_error is not None
         record = self.session.record_path
         self.session = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
-            self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
+            say_and_show(self.session, self.look, f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
         self.greet()
         return True
 
@@ -707,7 +698,7 @@ def show(session: Session, look: Look) -> None:
     click.echo()
 
 
-def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
+def say_and_show(session: Session, look: Look, text: str, drawn: bool = False) -> None:
     """Print ``text`` (when there is one), its lines fitted to the terminal, then the grid when ``drawn``."""
     if text:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
@@ -776,7 +767,7 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
                 closing(session, origin, look)
-        elif isinstance(ended, SystemExit) and session.record_behind:  # a bad line: its error, then the recording's
+        elif isinstance(ended, SystemExit) and session.record_error is not None:  # a bad line: its error, then the recording's
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:

@@ -642,7 +642,8 @@ class Prompt:
         self.session = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
-            say_and_show(self.session, self.look, f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
+            kept = f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it)."
+            say_and_show(self.session, self.look, kept)
         self.greet()
         return True
 

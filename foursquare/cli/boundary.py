@@ -108,11 +108,9 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return f"the input is not UTF-8 text (byte {exc.start}: {exc.reason})"
     if isinstance(exc, OSError):
-        filename = exc.filename
-        if isinstance(filename, bytes):
-            filename = os.fsdecode(filename)
+        filename = os.fsdecode(exc.filename) if isinstance(exc.filename, bytes) else str(exc.filename)
         # a name typed at the prompt may be a million characters: shown short, as input is
-        name = shorten(shown_name(str(filename)), 200) if filename is not None else "error"
+        name = shorten(shown_name(filename), 200) if exc.filename is not None else "error"
         return f"{name}: {os_error_words(exc)}"
     if isinstance(exc, FoursquareError):
         return exc.text(CLI_ADVICE)
@@ -128,15 +126,9 @@ def _is_stdin_stream(path: str) -> bool:
     (a pipe, a socket, a terminal): ``/dev/stdin``, ``/proc/self/fd/0``.  A regular file
     redirected to stdin is read again from its start through its name, and ``/dev/null``
     reads empty every time: neither counts."""
-    if path == "-" or "\0" in path or not path.startswith("/"):
-        return False
-    try:
-        info, stdin = os.stat(path), os.fstat(0)
-    except (OSError, ValueError):
-        return False
-    mode = stdin.st_mode
-    once = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(0))  # not /dev/null
-    return once and os.path.samestat(info, stdin)
+    # (is_standard_stream reads fd 0's mode first: a closed stdin names nothing)
+    once = (stat.S_IFIFO, stat.S_IFSOCK, stat.S_IFCHR)  # a character device only as a terminal: not /dev/null
+    return path.startswith("/") and is_standard_stream(path, 0) and stat.S_IFMT(os.fstat(0).st_mode) in once
 
 
 def stdin_once(params: Mapping[str, object]) -> None:

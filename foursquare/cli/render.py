@@ -145,8 +145,7 @@ def grid_text(
     r0, r1, c0, c1 = box
     grid = game.grid
     legal = set(game.legal_cells())
-    last = game.moves[-1] if game.moves else None
-    flipped = set(last.flipped) if last else set()
+    flipped = set(game.moves[-1].flipped) if game.moves else set()
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".

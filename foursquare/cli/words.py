@@ -38,9 +38,7 @@ LISTED_RUNS = 4
 def rank_words(card: Card, article: bool = False) -> str:
     """A card's rank in words, ``seven`` (``article``: ``a seven``, ``an eight``)."""
     word = RANK_WORDS[card.rank]
-    if not article:
-        return word
-    return ("an " if word[0] in "aei" else "a ") + word
+    return (("an " if word[0] in "aei" else "a ") if article else "") + word
 
 
 def _runs(cells: Iterable[Cell]) -> list[str]:
@@ -82,8 +80,7 @@ def where_words(game: Game) -> str:
     if not game.grid:
         return "any cell" if len(_runs(cells)) > LISTED_RUNS else cells_words(cells)
     top, bottom, left, right = game.bounding_box() or (0, 0, 0, 0)
-    size = game.rules.size
-    if bottom - top + 1 == size and right - left + 1 == size:
+    if bottom - top + 1 == game.rules.size == right - left + 1:
         box = [Cell(row * STRIDE + column) for row in range(top, bottom + 1) for column in range(left, right + 1)]
         blocked = [cell for cell in box if cell not in cells]
         if len(blocked) < len(_runs(cells)):

@@ -219,13 +219,9 @@ class Session:
         """Whether a command that changes or ends the game has something to do now:
         ``undo`` a move to take back, ``redo`` a move taken back to play again,
         ``again`` a start to play again (:func:`start_again`); ``new`` and ``quit`` always."""
-        if command == "undo":
-            return bool(self.game.moves)
-        if command == "redo":
-            return bool(self.taken_back)
         if command == "again":
             return start_again(self.game) is not None
-        return command in ("new", "quit")
+        return {"undo": bool(self.game.moves), "redo": bool(self.taken_back)}.get(command, command in ("new", "quit"))
 
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
         """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write

@@ -39,7 +39,7 @@ from ..app.session import Session, read_entry, same_file, start_again, writable_
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind
+from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -609,11 +609,7 @@ class Prompt:
         was_over = self.game.is_over
         try:
             try:  # Ctrl-C stops a hint
-                if isinstance(entry, Move):  # a move: the game drawn after it
-                    self.session.play(entry)
-                    text, drawn = "", True
-                else:
-                    text, drawn = command_text(self.session, name, self.look, arg)
+                text, drawn = command_text(self.session, entry, self.look)
             except KeyboardInterrupt:
                 if name != "hint":
                     raise
@@ -648,12 +644,17 @@ class Prompt:
         return True
 
 
-def command_text(session: Session, name: str, look: Look, arg: str | None = None) -> tuple[str, bool]:
-    """Carry out a command that does not end the game (``undo``, ``redo``, ``reveal``, ``show``,
-    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``): what it says,
-    and whether the grid is drawn after it.
+def command_text(session: Session, entry: Move | PromptCommand, look: Look) -> tuple[str, bool]:
+    """Carry out a move (the game drawn after it) or a command that does not end the game
+    (``undo``, ``redo``, ``reveal``, ``show``, ``moves``, ``help``, ``hint``; ``save`` and
+    ``state``, with their file argument): what it says, and whether the grid is drawn after it.
 
-    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
+    :raises FoursquareError: for an illegal move; with OSError, for a file that may not or
+        cannot be written."""
+    if isinstance(entry, Move):
+        session.play(entry)
+        return "", True
+    name, arg = entry
     if name.rstrip("!") in FILE_COMMANDS:  # state, state --full: printed (save requires a file: the parser)
         if arg is None or arg == STATE_FULL:
             click.echo(session.game.state(player_view=arg is None), nl=False)
@@ -799,7 +800,7 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
             elif entry.name in STOP_COMMANDS:
                 break
             else:  # said and drawn as at the prompt, but quietly: undo, redo and reveal without -v, what save and state saved
-                said = command_text(session, entry.name, look, entry.argument)
+                said = command_text(session, entry, look)
                 if entry.name.rstrip("!") not in FILE_COMMANDS and (verbose or entry.name not in (*GAME_COMMANDS, "reveal")):
                     say_and_show(session, look, *said)
         except FoursquareError as exc:

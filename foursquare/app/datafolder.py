@@ -18,6 +18,7 @@ A game's place in the history of the data folder starts here (:func:`history_rec
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -124,7 +125,7 @@ def words_setting(wanted: bool | None) -> bool:
     false), kept in the data folder for the games after: while its file ``words-mode`` is
     there (``--words`` makes it, ``--grid`` removes it); with neither, as kept.  A data
     folder that cannot keep it is passed over quietly."""
-    try:
+    with contextlib.suppress(HistoryStoreError, OSError):
         path = os.path.join(data_folder(), "words-mode")
         if wanted is None:
             return os.path.exists(path)
@@ -134,8 +135,6 @@ def words_setting(wanted: bool | None) -> bool:
                 kept.write("foursquare play says the game in words while this file is here.\n")
         elif os.path.exists(path):
             os.remove(path)
-    except (HistoryStoreError, OSError):
-        pass
     return bool(wanted)
 
 

@@ -138,9 +138,10 @@ def play(**given: Any) -> None:
     options = SimpleNamespace(**given)  # the options as Click reads them (their meaning: foursquare play --help)
     # the usage errors (status 2) of options that cannot go together, before anything is read
     deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
-    exclusive(deal=deal, deck=deck_path)
-    if options.winnable or options.daily:
-        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
+    exclusive(  # a deal chosen for the player (--winnable, --daily): no other game given, not even --resume
+        deal=deal, deck=deck_path, resume=resume_path if options.winnable or options.daily else None,
+        winnable=options.winnable, daily=options.daily,
+    )
     exclusive(interactive=options.interactive, script=options.script)
     # -v draws a script's moves; the prompt always draws
     exclusive(interactive=options.interactive, verbose=options.verbose)
@@ -329,10 +330,10 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     if session.record_error is not None:
         session.write_record()
     game, behind, record = session.game, session.record_error is not None, session.record_path
-    if game.is_over:
-        lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
-    else:
-        lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    lines = (
+        [outcome_text(game).capitalize() + "."] if game.is_over  # (its words are lower case)
+        else [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    )
     # the deal and the commands that replay or resume the game
     if game.deal is not None:
         lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{origin.rules}")
@@ -345,10 +346,11 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
         if not game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
-    if look.words:  # the closing lines without colons
-        click.echo("\n".join(spoken(line) for line in lines))
-    else:
-        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(look.width))))
+    shown = (  # in words, the closing lines without colons
+        [spoken(line) for line in lines] if look.words
+        else [part for line in lines for part in fit_commands(line, closing_width(look.width))]
+    )
+    click.echo("\n".join(shown))
     if behind:
         record_lost(session, look.width)
 
@@ -364,14 +366,12 @@ def record_lost(session: Session, width: int | None = None) -> None:
         f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {missing_text(session)}."
     ]
     try:
-        copy = session.write_copy()
-    except OSError as exc:
-        lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
-    else:
-        quoted = argument_name(copy)
+        quoted = argument_name(copy := session.write_copy())
         lines.append(f"The whole game is in {shown_name(copy)} instead: foursquare replay {quoted}")
         if not session.game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
+    except OSError as exc:  # (the copy: writing it is all that raises here)
+        lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
     width = closing_width(width)  # the lines naming a command as the summary's; the error as it is
     click.echo("\n".join(part for line in lines for part in (fit_commands(line, width) if COMMAND_LEAD in line else [line])), err=True)
 
@@ -379,9 +379,10 @@ def record_lost(session: Session, width: int | None = None) -> None:
 def missing_text(session: Session) -> str:
     """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
     have, want = session.file_moves, len(session.game.moves)
-    if have < want:
-        return f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}"
-    return f"the file does not hold the last change (it has {have} moves, the game {want})"
+    return (
+        f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}" if have < want
+        else f"the file does not hold the last change (it has {have} moves, the game {want})"
+    )
 
 
 def help_text(width: int | None = None) -> str:
@@ -393,11 +394,9 @@ def help_text(width: int | None = None) -> str:
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
     for name, text in named.items():
         line = f"  {name:<{column}}  {text}"
-        if width is None or len(line) <= width:
-            lines.append(line)
-        else:
-            lines.append(f"  {name}")
-            lines += textwrap.wrap(text, max(width - 6, 20), initial_indent="      ", subsequent_indent="      ")
+        lines += [line] if width is None or len(line) <= width else [
+            f"  {name}", *textwrap.wrap(text, max(width - 6, 20), initial_indent=" " * 6, subsequent_indent=" " * 6)
+        ]
     return "\n".join(lines)
 
 
@@ -533,11 +532,10 @@ class Prompt:
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
         shown = "look names face-down cards" if self.look.words else "Face-down cards are shown in brackets"
         shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
-        say_and_show(self.session, self.look, f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
-        if self.look.words:  # (a game resumed: its next card in full, look says the piles)
-            say_and_show(self.session, self.look, start_words(self.game))
-        else:
-            show(self.session, self.look)
+        # then the grid; in words, the start (a game resumed: its next card in full, look says the piles)
+        start = f"\n{start_words(self.game)}" if self.look.words else ""
+        hello = f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}"
+        say_and_show(self.session, self.look, hello, not self.look.words)
         if self.game.is_over:
             self.announce_end()
 

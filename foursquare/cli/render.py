@@ -167,11 +167,8 @@ def grid_text(
             # revealed puts its closing bracket in place of the colon, " (7H)", "(10♦)": every
             # column keeps its width whatever the cards
             top = card_text(pile.top, symbols=symbols)
-            if pile.face_up or not reveal:
-                head = f"{top:>4}" if pile.face_up else "  ##"
-                face = head[0] + style(head[1:], role) + ":"
-            else:
-                face = style(f"{'(' + top + ')':>5}", role)
+            head = f"{top:>4}" if pile.face_up else "  ##"
+            face = head[0] + style(head[1:], role) + ":" if pile.face_up or not reveal else style(f"{'(' + top + ')':>5}", role)
             star = style("*", "flip") if cell in flipped else " "
             parts.append(f"{face}{len(pile.cards)}{star}")
         lines.append("".join(parts).rstrip())
@@ -244,12 +241,11 @@ def draw(
         said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
         lines += [style(part, "title") for part in fit(said, width)]
     # the status: the card to place (or the end of the game), then the counts
-    if game.is_over:  # the counts are on the next line: the outcome without them
-        lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
-    elif game.next_card is None:
-        lead = "Card to place: unknown (name it: 7H d4)"
-    else:
-        lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
+    lead = (  # the counts are on the next line: the outcome without them
+        "Game over: " + outcome_words(game.status, game.reason, score=game.score) if game.is_over
+        else "Card to place: unknown (name it: 7H d4)" if game.next_card is None
+        else f"Card to place: {card_text(game.next_card, symbols=symbols)}"
+    )
     counts = f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})"
     lines += [part for line in (lead, counts) for part in fit(line, width)]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)

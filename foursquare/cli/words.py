@@ -107,10 +107,10 @@ def start_words(game: Game) -> str:
     card and where it goes (a game resumed: the next card and its cells, or the end)."""
     deal = f"Deal {game.deal}. " if game.deal is not None else ""
     card = game.next_card
-    if game.grid or card is None:
-        then = _next_words(game)
-    else:
-        then = f"The first card is {rank_words(card, article=True)}. It goes to {where_words(game)}."
+    then = (
+        _next_words(game) if game.grid or card is None
+        else f"The first card is {rank_words(card, article=True)}. It goes to {where_words(game)}."
+    )
     return f"{deal}Suits never matter; more than {game.rules.face_down_limit} face down loses. {then}"
 
 

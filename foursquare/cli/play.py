@@ -150,13 +150,9 @@ def play(**given: Any) -> None:
     for option, path in {"deck": deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
         if path is None or (option == "rules" and path in PRESETS):
             continue
-        if path == "-":
-            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
-        if is_standard_stream(path, 0):
-            raise click.BadParameter(
-                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
-                param_hint=f"'--{option}'",
-            )
+        if path == "-" or is_standard_stream(path, 0):
+            said = "play reads its moves from stdin" if path == "-" else f"{shown_name(path)} is standard input, where play reads its moves"
+            raise click.BadParameter(f"{said}; give a file name", param_hint=f"'--{option}'")
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_stream(record, 1):  # /dev/stdout, or F while stdout goes to F
@@ -172,7 +168,7 @@ def play(**given: Any) -> None:
         "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
-    rules_file = None if options.rules_spec in PRESETS else options.rules_spec
+    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
     with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
         spec = GameSpec.read(deal, deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)

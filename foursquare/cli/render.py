@@ -66,9 +66,7 @@ def fit_commands(line: str, width: int) -> list[str]:
     if len(line) <= width:
         return [line]
     head, sep, command = line.partition(COMMAND_LEAD)
-    if not sep:
-        return fit(line, width)
-    return [*fit(head + ":", width), "  foursquare " + command]
+    return [*fit(head + ":", width), "  foursquare " + command] if sep else fit(line, width)
 
 
 def closing_width(width: int | None) -> int:
@@ -103,9 +101,7 @@ def cards_text(text: str, *, symbols: bool = False) -> str:
     >>> cards_text("7H d4: the card drawn is TD, not 7H", symbols=True)
     '7♥ d4: the card drawn is 10♦, not 7♥'
     """
-    if not symbols:
-        return text
-    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
+    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text) if symbols else text
 
 
 def region(game: Game) -> tuple[int, int, int, int] | None:

@@ -85,18 +85,15 @@ def where_words(game: Game) -> str:
         blocked = [cell for cell in box if cell not in cells]
         if len(blocked) < len(_runs(cells)):
             return f"any cell but {cells_words(blocked).replace(' or ', ' and ')}" if blocked else "any cell"
-    if len(_runs(cells)) <= LISTED_RUNS:
-        return cells_words(cells)
-    return f"any of {len(cells)} cells (type cells to hear them)"
+    return cells_words(cells) if len(_runs(cells)) <= LISTED_RUNS else f"any of {len(cells)} cells (type cells to hear them)"
 
 
 def _next_words(game: Game, same: bool = False) -> str:
     """What comes next: the card and where it may go (``same``: the cells of the card
     before, said shortly), or how the game ended."""
     if game.is_over:
-        if game.status is Status.WON:
-            return f"You won, score {game.score}."
-        return f"You lost, {reason_words(game.reason)}." if game.reason else "You lost."
+        lost = f"You lost, {reason_words(game.reason)}." if game.reason else "You lost."
+        return f"You won, score {game.score}." if game.status is Status.WON else lost
     card = game.next_card
     what = "an unknown card" if card is None else rank_words(card, article=True)
     return f"Next, {what}, " + ("to the same cells." if same else f"to {where_words(game)}.")

@@ -76,9 +76,7 @@ def start_again(game: Game) -> Game | None:
     with no deal)."""
     if game.deal is not None:
         return Game.from_deal(game.deal, game.rules)
-    if len(game.moves) == game.placed:
-        return Game(game.deck, game.rules)
-    return None
+    return Game(game.deck, game.rules) if len(game.moves) == game.placed else None
 
 
 #: How much of the top of a file resumed is read for its comments.
@@ -239,16 +237,16 @@ class Session:
         text = self._kept_on_top(path, text)
         if self.record_path is not None and same_file(path, self.record_path):
             self._write_recording(text)
-        else:
-            mine = force or writable_target(path) in self._own
-            write_atomically(path, text, unless_full=None if mine else f"the file exists and is not empty; '{command}! FILE' overwrites it")
+        else:  # refused when it holds something, unless it is the session's own or forced
+            write_atomically(path, text, unless_full=None if force or writable_target(path) in self._own else (
+                f"the file exists and is not empty; '{command}! FILE' overwrites it"
+            ))
         self._own.add(os.path.realpath(path))
 
     def _kept_on_top(self, path: str, text: str) -> str:
         """``text`` with the comments at the top of the file resumed when ``path`` is that file."""
-        if self._comments and self._resumed_from is not None and same_file(path, self._resumed_from):
-            return self._comments + text
-        return text
+        on_top = self._comments and self._resumed_from is not None and same_file(path, self._resumed_from)
+        return self._comments + text if on_top else text
 
     def _write_recording(self, text: str) -> None:
         """Rewrite the recording through its claimed, locked file (claimed now if it is not yet)."""

@@ -135,10 +135,9 @@ def stdin_once(params: Mapping[str, object]) -> None:
     """A usage error (status 2) when a command's inputs name standard input more than
     once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
     ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
-    given = [params.get(name) for name in _INPUT_PARAMETERS]  # a value, or a tuple of them (FILES)
     names = [
         path
-        for value in given
+        for value in (params.get(name) for name in _INPUT_PARAMETERS)  # a value, or a tuple of them (FILES)
         for path in (value if isinstance(value, (tuple, list)) else [value])
         if isinstance(path, str) and (path == "-" or _is_stdin_stream(path))
     ]
@@ -158,10 +157,11 @@ _SEARCH_BOUNDS = {"max_nodes": "--max-nodes", "nodes": "--nodes"}
 def out_of_memory_text(params: Mapping[str, object]) -> str:
     """The one line for a command that ran out of memory (:class:`MemoryError`), with
     what to try: a lower bound on its search when it has one (``--max-nodes``)."""
-    for name, option in _SEARCH_BOUNDS.items():
-        if name in params:
-            return f"out of memory: the search needs more memory than there is; try a lower {option}"
-    return "out of memory: the command needs more memory than there is (is an input too large?)"
+    option = next((option for name, option in _SEARCH_BOUNDS.items() if name in params), None)
+    return (
+        f"out of memory: the search needs more memory than there is; try a lower {option}" if option
+        else "out of memory: the command needs more memory than there is (is an input too large?)"
+    )
 
 
 def command_boundary(func: F) -> F:

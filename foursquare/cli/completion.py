@@ -31,6 +31,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..app.datafolder import prompt_history_path
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..errors import ParseError
@@ -139,10 +140,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     except ImportError:  # pragma: no cover - a Python built without it
         yield
         return
-    if history_file is None:
-        from ..app.datafolder import prompt_history_path
-
-        history_file = prompt_history_path()
+    history_file = prompt_history_path() if history_file is None else history_file
     old = readline.get_completer(), readline.get_completer_delims(), readline.get_history_length()
     readline.set_completer(Completer(source, words).complete)
     readline.set_completer_delims(" \t\n")

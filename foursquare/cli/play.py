@@ -632,8 +632,10 @@ class Prompt:
         self.session = self.next_game(self.session, name)
         self.told, self.warned = set(), 0
         if record is not None:
-            kept = f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it)."
-            say_and_show(self.session, self.look, kept)
+            say_and_show(
+                self.session, self.look,
+                f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).",
+            )
         self.greet()
         return True
 
@@ -687,11 +689,7 @@ def command_text(session: Session, entry: Move | PromptCommand, look: Look) -> t
 
 def show(session: Session, look: Look) -> None:
     """Draw the game, and a blank line; in words, say the last move (or the start)."""
-    if look.words:
-        click.echo(move_words(session.game))
-        return
-    look.echo(look.draw(session.game, reveal=session.reveal))
-    click.echo()
+    look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
 
 
 def say_and_show(session: Session, look: Look, text: str, drawn: bool = False) -> None:

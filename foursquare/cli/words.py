@@ -146,8 +146,7 @@ def pile_words(game: Game, cell: Cell, reveal: bool = False) -> str:
         return f"{cell}, empty" + (", the card may go here" if game.is_legal(cell) else "")
     card = rank_words(pile.top, article=True)
     side = f"{card}, face up" if pile.face_up else f"face down, {card}" if reveal else "face down"
-    height = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
-    return f"{cell}, {side}, {height}"
+    return f"{cell}, {side}, {len(pile.cards)} card" + ("" if len(pile.cards) == 1 else "s")
 
 
 def look_words(game: Game, reveal: bool = False) -> str:
@@ -188,12 +187,11 @@ def spoken(text: str) -> str:
 
 def help_words() -> str:
     """``help`` in words: how to move, then the commands, a line each."""
-    lines = [
+    return "\n".join([
         "A move is a cell, like d4. Commands.",
         "look, every pile. look d4, one pile. cells, where the card may go.",
-    ]
-    lines += [spoken(f"{spec.name}, {spec.help}.") for spec in TABLE if spec.usage and spec.name not in ("moves", "show")]
-    return "\n".join(lines)
+        *(spoken(f"{spec.name}, {spec.help}.") for spec in TABLE if spec.usage and spec.name not in ("moves", "show")),
+    ])
 
 
 def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:

@@ -17,7 +17,7 @@ import re
 import signal
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -218,24 +218,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     origin = Origin(spec.deck_path, f" --rules {rules}" if rules else "")  # the same for the games after
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
-
-    def next_game(done: Session, how: str) -> Session:
-        """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
-        ended, its recording kept as it is), the next one started as the command line
-        started the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a
-        history row of its own and no recording (docs/guide/playing.md)."""
-        end_history(done, look)
-        echo_daily_comparison(done.game, pick, look.width, terminal=True)
-        game = start_again(done.game) if how == "again" else None
-        if game is None:
-            chosen = winnable_pick(done.game.rules) if options.winnable else None
-            game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
-            say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
-        session = Session(game, history=start_history(game, True, options.history, look))
-        session.reveal = options.reveal
-        return session
-
-    prompt = Prompt(session, look, origin, next_game)  # (a script plays its one game: prompt.session stays session)
+    prompt = Prompt(session, look, origin, options, pick)  # (a script plays its one game: prompt.session stays session)
     try:
         if interactive:
             prompt.run()
@@ -418,15 +401,13 @@ def hint_text(session: Session, words: bool = False) -> str:
 class Prompt:
     """The interactive loop: draw, prompt, act, until the end or ``quit``."""
 
-    def __init__(
-        self, session: Session, look: Look, origin: Origin,
-        next_game: Callable[[Session, str], Session],
-    ) -> None:
+    def __init__(self, session: Session, look: Look, origin: Origin, options: SimpleNamespace, pick: Pick | None) -> None:
         self.session = session
         self.look = look
         self.origin = origin
-        #: starts the game after ``again`` or ``new`` (given the game ended, the command's name)
-        self.next_game = next_game
+        #: play's options and the deal chosen for the player (``--winnable``, ``--daily``): how the
+        #: games after ``again`` or ``new`` start
+        self.options, self.pick = options, pick
         #: a game of this prompt left its recording incomplete (said then; the exit status is 1)
         self.record_lost = False
         self.piped: Iterator[tuple[int, str]] | None = None  # the lines of a piped stdin
@@ -620,21 +601,31 @@ class Prompt:
         return True
 
     def start_next(self, name: str) -> bool:
-        """``again`` or ``new``: the summary of the game played, then the next game (a
-        recording keeps the game played, as it ended: the next one is not recorded)."""
-        if not self.session.can(name):
+        """``again`` or ``new``: the summary of the game played (its history row ended, a
+        recording kept as it ended), then the next game, started as the command line started
+        the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a history row
+        of its own and no recording (docs/guide/playing.md)."""
+        done, options, look = self.session, self.options, self.look
+        if not done.can(name):
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
-        closing(self.session, self.origin, self.look)
+        closing(done, self.origin, look)
         click.echo()
-        self.record_lost |= self.session.record_error is not None
-        record = self.session.record_path
-        self.session = self.next_game(self.session, name)
+        self.record_lost |= done.record_error is not None
+        end_history(done, look)
+        echo_daily_comparison(done.game, self.pick, look.width, terminal=True)
+        game = start_again(done.game) if name == "again" else None
+        if game is None:
+            chosen = winnable_pick(done.game.rules) if options.winnable else None
+            game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
+            say_chosen(game, "chosen at random" if chosen is None else chosen.words, self.origin.rules, look)
+        self.session = Session(game, history=start_history(game, True, options.history, look))
+        self.session.reveal = options.reveal
         self.told, self.warned = set(), 0
-        if record is not None:
+        if done.record_path is not None:
             say_and_show(
-                self.session, self.look,
-                f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).",
+                self.session, look,
+                f"{shown_name(done.record_path)} keeps the game just played. This game is not recorded (save FILE writes it).",
             )
         self.greet()
         return True

@@ -99,8 +99,7 @@ class LazyGroup(click.Group):
             if close and not ctx.resilient_parsing:
                 from ..errors import quote
 
-                offer = " or ".join(close)
-                raise click.UsageError(f"No such command {quote(name)}: did you mean {offer}?", ctx)
+                raise click.UsageError(f"No such command {quote(name)}: did you mean {' or '.join(close)}?", ctx)
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:

@@ -437,25 +437,22 @@ class Prompt:
         """Say, once, that the recording or the history could not be written (tried again
         after every change), or is written again."""
         session, history = self.session, self.session.history
-        error = session.record_error
-        if session.record_path is not None and (error is not None) != ("recording" in self.told):
+        if session.record_path is not None and (session.record_error is not None) != ("recording" in self.told):
             self.told ^= {"recording"}
-            name = shown_name(session.record_path)
-            self.say_error(
-                f"{name}: the recording is written again; it holds every move." if error is None
-                else f"{name}: the recording could not be written: {os_error_words(error)}; {missing_text(session)}."
+            self.say_error(f"{shown_name(session.record_path)}: " + (
+                "the recording is written again; it holds every move." if session.record_error is None
+                else f"the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
                 " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
-            )
+            ))
         if history is not None and history.active and (history.error is not None) != ("history" in self.told):
             from ..history.store import error_words
 
             self.told ^= {"history"}
-            name = shown_name(history.path)
-            self.say_error(
-                f"{name}: the history holds the game again." if history.error is None
-                else f"{name}: the history cannot take the game now: {error_words(history.error)}."
+            self.say_error(f"{shown_name(history.path)}: " + (
+                "the history holds the game again." if history.error is None
+                else f"the history cannot take the game now: {error_words(history.error)}."
                 " Play on: it is tried again after every move and at the end."
-            )
+            ))
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card

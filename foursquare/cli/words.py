@@ -18,6 +18,7 @@ runs along a row joined (``c3 to f3``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -44,12 +45,9 @@ def rank_words(card: Card, article: bool = False) -> str:
 def _runs(cells: Iterable[Cell]) -> list[str]:
     """Cells in reading order, each run of three or more along a row as one part:
     ``c3 through f3`` (``to`` is for a move: ``Five to e4``)."""
-    runs: list[list[Cell]] = []
-    for cell in sorted(cells):
-        if runs and runs[-1][-1] + 1 == cell and runs[-1][-1].row == cell.row:
-            runs[-1].append(cell)
-        else:
-            runs.append([cell])
+    # a run: cells of one row whose numbers, in order, step by one (the number less its place is the same)
+    ordered = enumerate(sorted(cells))
+    runs = [[cell for _, cell in run] for _, run in itertools.groupby(ordered, key=lambda pair: (pair[1].row, pair[1] - pair[0]))]
     return [part for run in runs for part in (map(str, run) if len(run) < 3 else [f"{run[0]} through {run[-1]}"])]
 
 

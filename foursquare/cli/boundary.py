@@ -145,8 +145,9 @@ def stdin_once(params: Mapping[str, object]) -> None:
         if set(names) == {"-"}:
             raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
         shown = list(dict.fromkeys(shown_name(n) for n in names))
-        both = "both" if len(shown) == 2 else "all"
-        raise click.UsageError(f"{' and '.join(shown)} {both} name standard input, which can be read only once")
+        raise click.UsageError(
+            f"{' and '.join(shown)} {'both' if len(shown) == 2 else 'all'} name standard input, which can be read only once"
+        )
 
 
 #: The options that bound a command's search, by their parameter's name: lowering one

@@ -255,8 +255,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     """
     if record is None:
         return None
-    real = writable_target(record)
-    if not os.path.isdir(os.path.dirname(real)):
+    if not os.path.isdir(os.path.dirname(writable_target(record))):  # (the real file's folder: links followed)
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
     held = claim(record, whole=True)  # opened and locked (a new file: written whole at the start): one writer
     try:  # what it holds, checked under the lock (no window): the game resumed, or --force
@@ -320,8 +319,8 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
     if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
-        kind = "transcript" if len(game.moves) == game.placed else "state"
         quoted = argument_name(record)
+        kind = "transcript" if len(game.moves) == game.placed else "state"
         lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
         if not game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")

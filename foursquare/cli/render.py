@@ -145,10 +145,8 @@ def grid_text(
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
-    header = "   " + "".join(
-        " " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
-    )
-    lines = [style(header.rstrip(), "frame")]
+    columns = "".join(" " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1))
+    lines = [style(f"   {columns}".rstrip(), "frame")]
     for r in range(r0, r1 + 1):
         parts = [style(f"{r + 1:>2}", "frame") + " "]
         for c in range(c0, c1 + 1):
@@ -165,8 +163,7 @@ def grid_text(
             top = card_text(pile.top, symbols=symbols)
             head = f"{top:>4}" if pile.face_up else "  ##"
             face = head[0] + style(head[1:], role) + ":" if pile.face_up or not reveal else style(f"{'(' + top + ')':>5}", role)
-            star = style("*", "flip") if cell in flipped else " "
-            parts.append(f"{face}{len(pile.cards)}{star}")
+            parts.append(f"{face}{len(pile.cards)}" + (style("*", "flip") if cell in flipped else " "))
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
 
@@ -242,8 +239,9 @@ def draw(
         else "Card to place: unknown (name it: 7H d4)" if game.next_card is None
         else f"Card to place: {card_text(game.next_card, symbols=symbols)}"
     )
-    counts = f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})"
-    lines += [part for line in (lead, counts) for part in fit(line, width)]
+    lines += [
+        *fit(lead, width), *fit(f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})", width)
+    ]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:
         lines += ["", grid]

@@ -81,13 +81,12 @@ class Look:
         width = shutil.get_terminal_size().columns or None
         if ascii or os.environ.get("FOURSQUARE_ASCII", "") not in ("", "0"):
             return cls(False, False, width)
-        encoding = getattr(stream, "encoding", None) or "ascii"
         # the locale: the first of LC_ALL, LC_CTYPE, LANG that names a language (Python
         # sets LC_CTYPE=C.UTF-8 itself where the locale named is not installed, PEP 538)
         names = [os.environ.get(name, "") for name in ("LC_ALL", "LC_CTYPE", "LANG")]
         locale = next((name for name in names if name and name not in ("C", "POSIX") and not name.startswith("C.")), "")
         try:
-            "♣♦♥♠".encode(encoding)
+            "♣♦♥♠".encode(getattr(stream, "encoding", None) or "ascii")
             symbols = not locale.lower().startswith(("ja", "ko", "zh"))
         except (LookupError, UnicodeEncodeError):
             symbols = False

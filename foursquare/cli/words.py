@@ -118,8 +118,7 @@ def move_words(game: Game) -> str:
     last = game.moves[-1]
     words = [f"{rank_words(last.card).capitalize()} to {last.cell}.", *_flip_words(game, last.flipped)]
     if last.flipped:  # (the count changes only with a flip)
-        at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
-        words.append(f"{last.face_down} face down{at_limit}.")
+        words.append(f"{last.face_down} face down" + (", at the limit." if last.face_down == game.rules.face_down_limit else "."))
     before = game.copy()
     before.undo()
     words.append(_next_words(game, before.legal_cells() == game.legal_cells()))

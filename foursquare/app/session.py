@@ -63,10 +63,11 @@ def read_entry(line: str) -> Move | PromptCommand | None:
         for word in file_words(line, name.rstrip("!"))[1:]:
             if word.startswith("-") and (name, word) != ("state", STATE_FULL):
                 short = f"a file whose name starts with '-': ./{shorten(word, 20)}"
-                if name.endswith("!"):
-                    raise ParseError(f"{name}: {quote(word)} is not a file name here ({name} takes one file; {short})")
                 known = f"the only option is {STATE_FULL}; " if name == "state" else ""
-                raise ParseError(f"{name}: unknown option {quote(word)} ({known}{name}! FILE overwrites a file; {short})")
+                raise ParseError(
+                    f"{name}: {quote(word)} is not a file name here ({name} takes one file; {short})" if name.endswith("!")
+                    else f"{name}: unknown option {quote(word)} ({known}{name}! FILE overwrites a file; {short})"
+                )
     return parse_entry(line)
 
 
@@ -90,12 +91,10 @@ def _comments_at_top(path: str) -> str:
 
     if not os.path.isfile(path):
         return ""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            text = file.read(_TOP_BYTES)
-    except (OSError, ValueError):
-        return ""
-    return leading_comments(text[: text.rfind("\n") + 1])  # whole lines only (a game follows its comments)
+    with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8", errors="replace") as file:
+        text = file.read(_TOP_BYTES)
+        return leading_comments(text[: text.rfind("\n") + 1])  # whole lines only (a game follows its comments)
+    return ""
 
 
 class Session:

@@ -105,21 +105,19 @@ class Completer:
         """readline's completer: the ``state``-th candidate for ``text`` (the line
         read from :func:`readline.get_line_buffer`), ``None`` after the last."""
         if state == 0:
-            try:
+            self._matches = []
+            with contextlib.suppress(Exception):  # a completer that raises is silently dropped by readline: never raise
                 import readline
 
                 self._matches = self.candidates(readline.get_line_buffer()[: readline.get_begidx()], text)
-            except Exception:  # a completer that raises is silently dropped by readline: never raise
-                self._matches = []
         return self._matches[state] if state < len(self._matches) else None
 
 
 def _is_card(word: str) -> bool:
-    try:
+    with contextlib.suppress(ParseError, ValueError):
         Card.parse(word)
-    except (ParseError, ValueError):
-        return False
-    return True
+        return True
+    return False
 
 
 @contextlib.contextmanager

@@ -282,11 +282,9 @@ def _games_held(path: str) -> int:
     resume itself then reports the file)."""
     from ..formats.loading import games_held
 
-    try:
-        text, _ = read_source(path)
-    except (OSError, UnicodeDecodeError, FoursquareError):
-        return 0
-    return games_held(text)
+    with contextlib.suppress(OSError, UnicodeDecodeError, FoursquareError):
+        return games_held(read_source(path)[0])
+    return 0
 
 
 class Origin:

@@ -97,8 +97,10 @@ def home_folder(advice: str = f"set it to your home folder, or set {HOME_VARIABL
         raise HistoryStoreError(f"HOME is set but empty: {advice}")
     home = os.path.expanduser("~")
     if not os.path.isabs(home):
-        why = f"is not an absolute path ({value!r})" if value is not None else "is not set and no home folder is known"
-        raise HistoryStoreError(f"HOME {why}: {advice}")
+        raise HistoryStoreError(
+            f"HOME is not an absolute path ({value!r}): {advice}" if value is not None
+            else f"HOME is not set and no home folder is known: {advice}"
+        )
     return home
 
 

@@ -95,9 +95,7 @@ class Look:
     def style(self, text: str, role: str) -> str:
         """``text`` styled for its role (``red``, ``frame``, ``error``...) when colour is on
         (see :mod:`foursquare.cli.render`)."""
-        if not self.color or role not in _COLOURS:
-            return text
-        return click.style(text, **_COLOURS[role])
+        return click.style(text, **_COLOURS[role]) if self.color and role in _COLOURS else text
 
     def draw(self, game: Game, *, reveal: bool = False, label: str = "Last move") -> str:
         """:func:`foursquare.cli.render.draw` with this look (symbols, colour, width)."""

@@ -18,6 +18,7 @@ runs along a row joined (``c3 to f3``).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections.abc import Iterable
@@ -201,10 +202,8 @@ def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:
         return None
     if len(words) == 1:
         return look_words(game, reveal)
-    try:
-        cell: Cell | None = Cell(words[1])
-    except ParseError:
-        cell = None
-    if cell is None or max(cell.row, cell.column) >= game.rules.frame:
-        return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."
-    return pile_words(game, cell, reveal) + "."
+    with contextlib.suppress(ParseError):
+        cell = Cell(words[1])
+        if max(cell.row, cell.column) < game.rules.frame:
+            return pile_words(game, cell, reveal) + "."
+    return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."

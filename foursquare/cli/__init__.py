@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import click
 
@@ -105,8 +105,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in SHORT_HELP:
             return None
-        command: click.Command = getattr(importlib.import_module(f"{__name__}.{name}"), name)
-        return command
+        return cast(click.Command, getattr(importlib.import_module(f"{__name__}.{name}"), name))
 
 
 def _interrupted() -> NoReturn:

@@ -94,9 +94,7 @@ class Completer:
                 (head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "")
                 for path in glob.glob(glob.escape(os.path.expanduser(text)) + "*")
             ]
-            if words[0].lower() == "state" and "--full".startswith(text):
-                files.append("--full")
-            return sorted(files)
+            return sorted(files + (["--full"] if words[0].lower() == "state" and "--full".startswith(text) else []))
         else:
             return []
         return sorted(option for option in options if option.startswith(lower))

@@ -318,8 +318,9 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
     if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
         quoted = argument_name(record)
-        kind = "transcript" if len(game.moves) == game.placed else "state"
-        lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
+        lines.append(
+            f"The {'transcript' if len(game.moves) == game.placed else 'state'} is in {shown_name(record)}: foursquare replay {quoted}"
+        )
         if not game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
     shown = (  # in words, the closing lines without colons
@@ -552,8 +553,10 @@ class Prompt:
     def announce_end(self) -> None:
         """What the player may do now the game is over (the drawing above says how it ended)."""
         left = self.commands_left()
-        offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
-        self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
+        self.look.echo("\n".join(
+            self.look.style(line, "title")
+            for line in fit(f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.", self.look.width)
+        ))
 
     def handle(self, line: str) -> bool:
         """Act on one line, a move or a command; ``False`` to stop (``quit``)."""

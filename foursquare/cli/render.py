@@ -231,8 +231,7 @@ def draw(
     if game.moves:  # what the last move did: Last move: 7S to d4, flipped c4 e4
         last = game.moves[-1]
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-        said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
-        lines += [style(part, "title") for part in fit(said, width)]
+        lines += [style(part, "title") for part in fit(f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}", width)]
     # the status: the card to place (or the end of the game), then the counts
     lead = (  # the counts are on the next line: the outcome without them
         "Game over: " + outcome_words(game.status, game.reason, score=game.score) if game.is_over

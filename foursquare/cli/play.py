@@ -766,24 +766,20 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
         if asked is not None:
             say_and_show(session, look, asked, False)
             continue
+        entry: Move | PromptCommand | None = None  # (none yet: a line that is no entry is said as it is)
         try:
             entry = read_entry(line)
             if entry is None:
                 continue
-            if isinstance(entry, Move):
-                try:
-                    session.play(entry)
-                except FoursquareError as exc:  # a cell's reason does not name it: the line says which
-                    fail(f"{STDIN}:{number}: {exc}" if "drawn" in exc.facts else f"{STDIN}:{number}: {entry.cell}: {exc}")
-                if verbose:
-                    show(session, look)
-            elif entry.name in STOP_COMMANDS:
+            if isinstance(entry, PromptCommand) and entry.name in STOP_COMMANDS:
                 break
-            else:  # said and drawn as at the prompt, but quietly: undo, redo and reveal without -v, what save and state saved
-                said = command_text(session, entry, look)
-                if entry.name.rstrip("!") not in FILE_COMMANDS and (verbose or entry.name not in (*GAME_COMMANDS, "reveal")):
-                    say_and_show(session, look, *said)
-        except FoursquareError as exc:
-            fail(f"{STDIN}:{number}: {exc}")
+            said = command_text(session, entry, look)
+            # said and drawn as at the prompt, but quietly: a move, undo, redo and reveal only with -v; never what save and state saved
+            name = "" if isinstance(entry, Move) else entry.name
+            if name.rstrip("!") not in FILE_COMMANDS and (verbose or name not in ("", *GAME_COMMANDS, "reveal")):
+                say_and_show(session, look, *said)
+        except FoursquareError as exc:  # an illegal move: its cell named (a wrong card: the reason names the card)
+            cell = f"{entry.cell}: " if isinstance(entry, Move) and "drawn" not in exc.facts else ""
+            fail(f"{STDIN}:{number}: {cell}{exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which
             fail(f"{STDIN}:{number}: {error_text(exc)}")

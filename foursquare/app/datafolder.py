@@ -18,6 +18,7 @@ A game's place in the history of the data folder starts here (:func:`history_rec
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -96,8 +97,10 @@ def home_folder(advice: str = f"set it to your home folder, or set {HOME_VARIABL
         raise HistoryStoreError(f"HOME is set but empty: {advice}")
     home = os.path.expanduser("~")
     if not os.path.isabs(home):
-        why = f"is not an absolute path ({value!r})" if value is not None else "is not set and no home folder is known"
-        raise HistoryStoreError(f"HOME {why}: {advice}")
+        raise HistoryStoreError(
+            f"HOME is not an absolute path ({value!r}): {advice}" if value is not None
+            else f"HOME is not set and no home folder is known: {advice}"
+        )
     return home
 
 
@@ -124,7 +127,7 @@ def words_setting(wanted: bool | None) -> bool:
     false), kept in the data folder for the games after: while its file ``words-mode`` is
     there (``--words`` makes it, ``--grid`` removes it); with neither, as kept.  A data
     folder that cannot keep it is passed over quietly."""
-    try:
+    with contextlib.suppress(HistoryStoreError, OSError):
         path = os.path.join(data_folder(), "words-mode")
         if wanted is None:
             return os.path.exists(path)
@@ -134,8 +137,6 @@ def words_setting(wanted: bool | None) -> bool:
                 kept.write("foursquare play says the game in words while this file is here.\n")
         elif os.path.exists(path):
             os.remove(path)
-    except (HistoryStoreError, OSError):
-        pass
     return bool(wanted)
 
 

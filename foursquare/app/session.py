@@ -10,7 +10,7 @@ old one, so an interruption never leaves half a file; :mod:`foursquare.app.files
 A recording that cannot be written (the disk full) does not stop the game: the
 session keeps why (:attr:`Session.record_error`, for the caller to tell), tries
 again after every change, and knows how far the file is behind
-(:attr:`Session.record_behind`, :attr:`Session.file_moves`).  The game history
+(:attr:`Session.file_moves`).  The game history
 (:mod:`foursquare.history.store`) is kept the same way: the game rewritten in it
 after every change, a failure kept and tried again, never stopping the game
 (:meth:`Session.end`).
@@ -63,10 +63,11 @@ def read_entry(line: str) -> Move | PromptCommand | None:
         for word in file_words(line, name.rstrip("!"))[1:]:
             if word.startswith("-") and (name, word) != ("state", STATE_FULL):
                 short = f"a file whose name starts with '-': ./{shorten(word, 20)}"
-                if name.endswith("!"):
-                    raise ParseError(f"{name}: {quote(word)} is not a file name here ({name} takes one file; {short})")
                 known = f"the only option is {STATE_FULL}; " if name == "state" else ""
-                raise ParseError(f"{name}: unknown option {quote(word)} ({known}{name}! FILE overwrites a file; {short})")
+                raise ParseError(
+                    f"{name}: {quote(word)} is not a file name here ({name} takes one file; {short})" if name.endswith("!")
+                    else f"{name}: unknown option {quote(word)} ({known}{name}! FILE overwrites a file; {short})"
+                )
     return parse_entry(line)
 
 
@@ -76,9 +77,7 @@ def start_again(game: Game) -> Game | None:
     with no deal)."""
     if game.deal is not None:
         return Game.from_deal(game.deal, game.rules)
-    if len(game.moves) == game.placed:
-        return Game(game.deck, game.rules)
-    return None
+    return Game(game.deck, game.rules) if len(game.moves) == game.placed else None
 
 
 #: How much of the top of a file resumed is read for its comments.
@@ -92,15 +91,10 @@ def _comments_at_top(path: str) -> str:
 
     if not os.path.isfile(path):
         return ""
-    try:
-        with open(path, "rb") as file:
-            head = file.read(_TOP_BYTES)
-    except (OSError, ValueError):
-        return ""
-    text = head.decode("utf-8", "replace")
-    if len(head) == _TOP_BYTES:
-        text = text[: text.rfind("\n") + 1]  # whole lines only
-    return leading_comments(text)
+    with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8", errors="replace") as file:
+        text = file.read(_TOP_BYTES)
+        return leading_comments(text[: text.rfind("\n") + 1])  # whole lines only (a game follows its comments)
+    return ""
 
 
 class Session:
@@ -147,9 +141,12 @@ class Session:
         self._own = {os.path.realpath(path) for path in (record, resume) if path is not None}
         self.autosave = autosave
         self.reveal = False  # face-down cards shown (play --reveal, the prompt's reveal)
-        self._redo: list[Placement] = []
+        #: The moves taken back, that redo plays again (the last at the end); a recording drops them
+        #: (it holds the game as it stands) unless they are played again.
+        self.taken_back: list[Placement] = []
         self._recording = recording
-        #: Why the last write of the recording failed (``None``: the file is complete).
+        #: Why the last write of the recording failed (``None``: the file is complete; set only
+        #: with a recording, so that it says whether the file on disk misses something).
         self.record_error: OSError | None = None
         #: The moves the recording holds on disk (the game resumed from it, or none).
         self.file_moves = len(game.moves) if record and resume and same_file(record, resume) else 0
@@ -181,17 +178,6 @@ class Session:
         history.close()
         return history.error if history.active else None
 
-    @property
-    def record_behind(self) -> bool:
-        """Whether the recording on disk misses something of the game (its last write failed)."""
-        return self.record_path is not None and self.record_error is not None
-
-    @property
-    def dropped(self) -> int:
-        """How many moves taken back the recording does not keep (0 without a recording):
-        it holds the game as it stands, so they are lost unless played again (``redo``)."""
-        return len(self._redo) if self.record_path is not None else 0
-
     def play(self, move: Move) -> Placement:
         """Play a move; a new move forgets what ``redo`` could replay.
 
@@ -200,7 +186,7 @@ class Session:
             including one for a wrong card named (its fact ``drawn``).
         """
         placement = self.game.play(move.cell, move.card)
-        self._redo.clear()
+        self.taken_back.clear()
         self._changed()
         return placement
 
@@ -210,7 +196,7 @@ class Session:
         :raises IllegalMoveError: when there is nothing to take back.
         """
         placement = self.game.undo()
-        self._redo.append(placement)
+        self.taken_back.append(placement)
         self._changed()
         return placement
 
@@ -219,11 +205,10 @@ class Session:
 
         :raises IllegalMoveError: when there is nothing to redo.
         """
-        if not self._redo:
+        if not self.taken_back:
             raise IllegalMoveError("nothing to redo")
-        placement = self._redo[-1]
-        done = self.game.play(placement.cell, placement.card)
-        self._redo.pop()
+        done = self.game.play(self.taken_back[-1].cell, self.taken_back[-1].card)
+        self.taken_back.pop()
         self._changed()
         return done
 
@@ -231,13 +216,9 @@ class Session:
         """Whether a command that changes or ends the game has something to do now:
         ``undo`` a move to take back, ``redo`` a move taken back to play again,
         ``again`` a start to play again (:func:`start_again`); ``new`` and ``quit`` always."""
-        if command == "undo":
-            return bool(self.game.moves)
-        if command == "redo":
-            return bool(self._redo)
         if command == "again":
             return start_again(self.game) is not None
-        return command in ("new", "quit")
+        return {"undo": bool(self.game.moves), "redo": bool(self.taken_back)}.get(command, command in ("new", "quit"))
 
     def write_file(self, path: str, text: str, force: bool = False, command: str = "save") -> None:
         """Write ``text`` to ``path`` atomically.  Like ``play --record``, refuse to write
@@ -255,16 +236,16 @@ class Session:
         text = self._kept_on_top(path, text)
         if self.record_path is not None and same_file(path, self.record_path):
             self._write_recording(text)
-        else:
-            mine = force or writable_target(path) in self._own
-            write_atomically(path, text, unless_full=None if mine else f"the file exists and is not empty; '{command}! FILE' overwrites it")
+        else:  # refused when it holds something, unless it is the session's own or forced
+            write_atomically(path, text, unless_full=None if force or writable_target(path) in self._own else (
+                f"the file exists and is not empty; '{command}! FILE' overwrites it"
+            ))
         self._own.add(os.path.realpath(path))
 
     def _kept_on_top(self, path: str, text: str) -> str:
         """``text`` with the comments at the top of the file resumed when ``path`` is that file."""
-        if self._comments and self._resumed_from is not None and same_file(path, self._resumed_from):
-            return self._comments + text
-        return text
+        on_top = self._comments and self._resumed_from is not None and same_file(path, self._resumed_from)
+        return self._comments + text if on_top else text
 
     def _write_recording(self, text: str) -> None:
         """Rewrite the recording through its claimed, locked file (claimed now if it is not yet)."""
@@ -283,7 +264,7 @@ class Session:
     def write_record(self) -> None:
         """Rewrite the recording, when there is one, with the game as it stands; a failure
         is kept in :attr:`record_error` (never raised), to be told once and tried again
-        (:attr:`record_behind`: whether the file on disk misses something now)."""
+        (set: the file on disk misses something now)."""
         if self.record_path is None:
             return
         try:

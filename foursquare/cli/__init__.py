@@ -8,30 +8,16 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import click
 
 from .. import __version__
 
-#: Subcommand name -> "module:function" under foursquare.cli.  Add one line per command.
-COMMANDS: dict[str, str] = {
-    "play": "play:play",
-    "replay": "replay:replay",
-    "state": "state:state",
-    "validate": "validate:validate",
-    "solve": "solve:solve",
-    "analyze": "analyze:analyze",
-    "hint": "hint:hint",
-    "simulate": "simulate:simulate",
-    "rules": "rules:rules",
-    "schema": "schema:schema",
-    "stats": "stats:stats",
-    "history": "history:history",
-}
 #: Subcommand name -> its line in ``foursquare --help`` (the command's ``short_help``):
 #: listed here so that the group's help imports no command module (nor the solver or
-#: the bots behind them).
+#: the bots behind them).  Each command is the function of its name in the module of its
+#: name under foursquare.cli (``play`` is ``foursquare.cli.play.play``): add one line per command.
 SHORT_HELP: dict[str, str] = {
     "analyze": "Judge each move of a recorded game with the solver.",
     "hint": "Recommend a cell for the next card of a game file.",
@@ -49,10 +35,10 @@ SHORT_HELP: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
-    """A Click group whose subcommands (:data:`COMMANDS`) are imported on first use."""
+    """A Click group whose subcommands (:data:`SHORT_HELP`) are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return sorted(SHORT_HELP)
 
     # Ctrl-C before a command's own handling starts (while the modules load, the
     # arguments are parsed or the command's module is imported) ends as it does
@@ -106,23 +92,20 @@ class LazyGroup(click.Group):
 
         :raises click.UsageError: (status 2) for a word that names no command."""
         name = args[0] if args else ""
-        if args and name not in COMMANDS and not name.startswith("-"):
+        if args and name not in SHORT_HELP and not name.startswith("-"):
             import difflib
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
             if close and not ctx.resilient_parsing:
                 from ..errors import quote
 
-                offer = " or ".join(close)
-                raise click.UsageError(f"No such command {quote(name)}: did you mean {offer}?", ctx)
+                raise click.UsageError(f"No such command {quote(name)}: did you mean {' or '.join(close)}?", ctx)
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name not in COMMANDS:
+        if name not in SHORT_HELP:
             return None
-        module, attr = COMMANDS[name].split(":")
-        command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-        return command
+        return cast(click.Command, getattr(importlib.import_module(f"{__name__}.{name}"), name))
 
 
 def _interrupted() -> NoReturn:

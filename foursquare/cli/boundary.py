@@ -108,11 +108,9 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return f"the input is not UTF-8 text (byte {exc.start}: {exc.reason})"
     if isinstance(exc, OSError):
-        filename = exc.filename
-        if isinstance(filename, bytes):
-            filename = os.fsdecode(filename)
+        filename = os.fsdecode(exc.filename) if isinstance(exc.filename, bytes) else str(exc.filename)
         # a name typed at the prompt may be a million characters: shown short, as input is
-        name = shorten(shown_name(str(filename)), 200) if filename is not None else "error"
+        name = shorten(shown_name(filename), 200) if exc.filename is not None else "error"
         return f"{name}: {os_error_words(exc)}"
     if isinstance(exc, FoursquareError):
         return exc.text(CLI_ADVICE)
@@ -128,25 +126,18 @@ def _is_stdin_stream(path: str) -> bool:
     (a pipe, a socket, a terminal): ``/dev/stdin``, ``/proc/self/fd/0``.  A regular file
     redirected to stdin is read again from its start through its name, and ``/dev/null``
     reads empty every time: neither counts."""
-    if path == "-" or "\0" in path or not path.startswith("/"):
-        return False
-    try:
-        info, stdin = os.stat(path), os.fstat(0)
-    except (OSError, ValueError):
-        return False
-    mode = stdin.st_mode
-    once = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(0))  # not /dev/null
-    return once and os.path.samestat(info, stdin)
+    # (is_standard_stream reads fd 0's mode first: a closed stdin names nothing)
+    once = (stat.S_IFIFO, stat.S_IFSOCK, stat.S_IFCHR)  # a character device only as a terminal: not /dev/null
+    return path.startswith("/") and is_standard_stream(path, 0) and stat.S_IFMT(os.fstat(0).st_mode) in once
 
 
 def stdin_once(params: Mapping[str, object]) -> None:
     """A usage error (status 2) when a command's inputs name standard input more than
     once (``-``, or ``/dev/stdin`` on a pipe): it can be read only once (``--deck - --rules -``,
     ``FILE - --deck -``, ``/dev/stdin --deck -``)."""
-    given = [params.get(name) for name in _INPUT_PARAMETERS]  # a value, or a tuple of them (FILES)
     names = [
         path
-        for value in given
+        for value in (params.get(name) for name in _INPUT_PARAMETERS)  # a value, or a tuple of them (FILES)
         for path in (value if isinstance(value, (tuple, list)) else [value])
         if isinstance(path, str) and (path == "-" or _is_stdin_stream(path))
     ]
@@ -154,8 +145,9 @@ def stdin_once(params: Mapping[str, object]) -> None:
         if set(names) == {"-"}:
             raise click.UsageError("'-' (stdin) given more than once: standard input can be read only once")
         shown = list(dict.fromkeys(shown_name(n) for n in names))
-        both = "both" if len(shown) == 2 else "all"
-        raise click.UsageError(f"{' and '.join(shown)} {both} name standard input, which can be read only once")
+        raise click.UsageError(
+            f"{' and '.join(shown)} {'both' if len(shown) == 2 else 'all'} name standard input, which can be read only once"
+        )
 
 
 #: The options that bound a command's search, by their parameter's name: lowering one
@@ -166,10 +158,11 @@ _SEARCH_BOUNDS = {"max_nodes": "--max-nodes", "nodes": "--nodes"}
 def out_of_memory_text(params: Mapping[str, object]) -> str:
     """The one line for a command that ran out of memory (:class:`MemoryError`), with
     what to try: a lower bound on its search when it has one (``--max-nodes``)."""
-    for name, option in _SEARCH_BOUNDS.items():
-        if name in params:
-            return f"out of memory: the search needs more memory than there is; try a lower {option}"
-    return "out of memory: the command needs more memory than there is (is an input too large?)"
+    option = next((option for name, option in _SEARCH_BOUNDS.items() if name in params), None)
+    return (
+        f"out of memory: the search needs more memory than there is; try a lower {option}" if option
+        else "out of memory: the command needs more memory than there is (is an input too large?)"
+    )
 
 
 def command_boundary(func: F) -> F:

@@ -31,6 +31,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..app.datafolder import prompt_history_path
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..errors import ParseError
@@ -93,9 +94,7 @@ class Completer:
                 (head + path[len(home) :] if head else path) + ("/" if os.path.isdir(path) else "")
                 for path in glob.glob(glob.escape(os.path.expanduser(text)) + "*")
             ]
-            if words[0].lower() == "state" and "--full".startswith(text):
-                files.append("--full")
-            return sorted(files)
+            return sorted(files + (["--full"] if words[0].lower() == "state" and "--full".startswith(text) else []))
         else:
             return []
         return sorted(option for option in options if option.startswith(lower))
@@ -104,21 +103,19 @@ class Completer:
         """readline's completer: the ``state``-th candidate for ``text`` (the line
         read from :func:`readline.get_line_buffer`), ``None`` after the last."""
         if state == 0:
-            try:
+            self._matches = []
+            with contextlib.suppress(Exception):  # a completer that raises is silently dropped by readline: never raise
                 import readline
 
                 self._matches = self.candidates(readline.get_line_buffer()[: readline.get_begidx()], text)
-            except Exception:  # a completer that raises is silently dropped by readline: never raise
-                self._matches = []
         return self._matches[state] if state < len(self._matches) else None
 
 
 def _is_card(word: str) -> bool:
-    try:
+    with contextlib.suppress(ParseError, ValueError):
         Card.parse(word)
-    except (ParseError, ValueError):
-        return False
-    return True
+        return True
+    return False
 
 
 @contextlib.contextmanager
@@ -139,10 +136,7 @@ def prompt_editing(source: Game | _HasGame, history_file: str | None = None, wor
     except ImportError:  # pragma: no cover - a Python built without it
         yield
         return
-    if history_file is None:
-        from ..app.datafolder import prompt_history_path
-
-        history_file = prompt_history_path()
+    history_file = prompt_history_path() if history_file is None else history_file
     old = readline.get_completer(), readline.get_completer_delims(), readline.get_history_length()
     readline.set_completer(Completer(source, words).complete)
     readline.set_completer_delims(" \t\n")

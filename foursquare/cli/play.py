@@ -17,7 +17,7 @@ import re
 import signal
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +39,7 @@ from ..app.session import Session, read_entry, same_file, start_again, writable_
 from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
-from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind
+from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
 from ..formats.inputs import InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
@@ -138,9 +138,10 @@ def play(**given: Any) -> None:
     options = SimpleNamespace(**given)  # the options as Click reads them (their meaning: foursquare play --help)
     # the usage errors (status 2) of options that cannot go together, before anything is read
     deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
-    exclusive(deal=deal, deck=deck_path)
-    if options.winnable or options.daily:
-        exclusive(deal=deal, deck=deck_path, resume=resume_path, winnable=options.winnable, daily=options.daily)
+    exclusive(  # a deal chosen for the player (--winnable, --daily): no other game given, not even --resume
+        deal=deal, deck=deck_path, resume=resume_path if options.winnable or options.daily else None,
+        winnable=options.winnable, daily=options.daily,
+    )
     exclusive(interactive=options.interactive, script=options.script)
     # -v draws a script's moves; the prompt always draws
     exclusive(interactive=options.interactive, verbose=options.verbose)
@@ -149,13 +150,9 @@ def play(**given: Any) -> None:
     for option, path in {"deck": deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
         if path is None or (option == "rules" and path in PRESETS):
             continue
-        if path == "-":
-            raise click.BadParameter("play reads its moves from stdin; give a file name", param_hint=f"'--{option}'")
-        if is_standard_stream(path, 0):
-            raise click.BadParameter(
-                f"{shown_name(path)} is standard input, where play reads its moves; give a file name",
-                param_hint=f"'--{option}'",
-            )
+        if path == "-" or is_standard_stream(path, 0):
+            said = "play reads its moves from stdin" if path == "-" else f"{shown_name(path)} is standard input, where play reads its moves"
+            raise click.BadParameter(f"{said}; give a file name", param_hint=f"'--{option}'")
     if record == "-":
         raise click.BadParameter("the recording is written to a file; give a file name", param_hint="'--record'")
     if record is not None and is_standard_stream(record, 1):  # /dev/stdout, or F while stdout goes to F
@@ -171,16 +168,13 @@ def play(**given: Any) -> None:
         "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
-    rules_file = None if options.rules_spec in PRESETS else options.rules_spec
+    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
     with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
         spec = GameSpec.read(deal, deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)
         try:
-            pick = None
-            if options.winnable or options.daily:
-                pick = daily_pick() if options.daily else winnable_pick(spec.rules)
-                spec = spec.dealt(pick.deal)
-            _play(held, spec, options, pick)
+            pick = daily_pick() if options.daily else winnable_pick(spec.rules) if options.winnable else None
+            _play(held, spec if pick is None else spec.dealt(pick.deal), options, pick)
         finally:
             if held is not None:
                 held.release()
@@ -224,34 +218,16 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     origin = Origin(spec.deck_path, f" --rules {rules}" if rules else "")  # the same for the games after
     if started is None or pick is not None:
         say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
-
-    def next_game(done: Session, how: str) -> Session:
-        """The prompt's ``again`` or ``new``: the game ``done`` closed (its history row
-        ended, its recording kept as it is), the next one started as the command line
-        started the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a
-        history row of its own and no recording (docs/guide/playing.md)."""
-        end_history(done, look)
-        echo_daily_comparison(done.game, pick, look.width, terminal=True)
-        game = start_again(done.game) if how == "again" else None
-        if game is None:
-            chosen = winnable_pick(done.game.rules) if options.winnable else None
-            game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
-            say_chosen(game, "chosen at random" if chosen is None else chosen.words, origin.rules, look)
-        session = Session(game, history=start_history(game, True, options.history, look))
-        session.reveal = options.reveal
-        return session
-
-    prompt = Prompt(session, look, origin, next_game) if interactive else None
+    prompt = Prompt(session, look, origin, options, pick)  # (a script plays its one game: prompt.session stays session)
     try:
-        if prompt is not None:
+        if interactive:
             prompt.run()
         else:
             run_script(session, look, origin, options.verbose)
     finally:
-        session = session if prompt is None else prompt.session
-        end_history(session, look)
-    echo_daily_comparison(session.game, pick, look.width, terminal=bool(interactive))
-    if session.record_behind or (prompt is not None and prompt.record_lost):
+        end_history(prompt.session, look)
+    echo_daily_comparison(prompt.session.game, pick, look.width, terminal=interactive)
+    if prompt.session.record_error is not None or prompt.record_lost:
         sys.exit(1)  # the recording misses moves: said with the summary (record_lost)
 
 
@@ -279,8 +255,7 @@ def check_record_target(record: str | None, resume: str | None, force: bool) -> 
     """
     if record is None:
         return None
-    real = writable_target(record)
-    if not os.path.isdir(os.path.dirname(real)):
+    if not os.path.isdir(os.path.dirname(writable_target(record))):  # (the real file's folder: links followed)
         raise FileNotFoundError(errno.ENOENT, "no such folder to write the recording in", record)
     held = claim(record, whole=True)  # opened and locked (a new file: written whole at the start): one writer
     try:  # what it holds, checked under the lock (no window): the game resumed, or --force
@@ -307,11 +282,9 @@ def _games_held(path: str) -> int:
     resume itself then reports the file)."""
     from ..formats.loading import games_held
 
-    try:
-        text, _ = read_source(path)
-    except (OSError, UnicodeDecodeError, FoursquareError):
-        return 0
-    return games_held(text)
+    with contextlib.suppress(OSError, UnicodeDecodeError, FoursquareError):
+        return games_held(read_source(path)[0])
+    return 0
 
 
 class Origin:
@@ -330,13 +303,13 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     beside its label goes on a line of its own, whole; and, when the file still misses
     moves, a plain statement of it on stderr with a copy of the game in the temporary
     folder (the caller exits 1)."""
-    if session.record_behind:
+    if session.record_error is not None:
         session.write_record()
-    game, behind, record = session.game, session.record_behind, session.record_path
-    if game.is_over:
-        lines = [outcome_text(game).capitalize() + "."]  # (its words are lower case)
-    else:
-        lines = [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    game, behind, record = session.game, session.record_error is not None, session.record_path
+    lines = (
+        [outcome_text(game).capitalize() + "."] if game.is_over  # (its words are lower case)
+        else [f"Stopped after {counted(game.placed, 'card')} placed.", f"{game.stock_count} in the stock, {game.face_down} face down."]
+    )
     # the deal and the commands that replay or resume the game
     if game.deal is not None:
         lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{origin.rules}")
@@ -344,15 +317,17 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
         lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
     if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
-        kind = "transcript" if len(game.moves) == game.placed else "state"
         quoted = argument_name(record)
-        lines.append(f"The {kind} is in {shown_name(record)}: foursquare replay {quoted}")
+        lines.append(
+            f"The {'transcript' if len(game.moves) == game.placed else 'state'} is in {shown_name(record)}: foursquare replay {quoted}"
+        )
         if not game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
-    if look.words:  # the closing lines without colons
-        click.echo("\n".join(spoken(line) for line in lines))
-    else:
-        click.echo("\n".join(part for line in lines for part in fit_commands(line, closing_width(look.width))))
+    shown = (  # in words, the closing lines without colons
+        [spoken(line) for line in lines] if look.words
+        else [part for line in lines for part in fit_commands(line, closing_width(look.width))]
+    )
+    click.echo("\n".join(shown))
     if behind:
         record_lost(session, look.width)
 
@@ -368,14 +343,12 @@ def record_lost(session: Session, width: int | None = None) -> None:
         f"{name}: the recording is NOT complete: {os_error_words(session.record_error)}; {missing_text(session)}."
     ]
     try:
-        copy = session.write_copy()
-    except OSError as exc:
-        lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
-    else:
-        quoted = argument_name(copy)
+        quoted = argument_name(copy := session.write_copy())
         lines.append(f"The whole game is in {shown_name(copy)} instead: foursquare replay {quoted}")
         if not session.game.is_over:
             lines.append(f"Continue it: foursquare play --resume {quoted} --record {quoted}")
+    except OSError as exc:  # (the copy: writing it is all that raises here)
+        lines.append(f"No copy could be written either ({os_error_words(exc)}): the moves missing from {name} are lost.")
     width = closing_width(width)  # the lines naming a command as the summary's; the error as it is
     click.echo("\n".join(part for line in lines for part in (fit_commands(line, width) if COMMAND_LEAD in line else [line])), err=True)
 
@@ -383,9 +356,10 @@ def record_lost(session: Session, width: int | None = None) -> None:
 def missing_text(session: Session) -> str:
     """How far the recording is behind, in words: ``the file misses 1 of the game's 25 moves``."""
     have, want = session.file_moves, len(session.game.moves)
-    if have < want:
-        return f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}"
-    return f"the file does not hold the last change (it has {have} moves, the game {want})"
+    return (
+        f"the file misses {want - have} of the game's {want} move{'s' if want != 1 else ''}" if have < want
+        else f"the file does not hold the last change (it has {have} moves, the game {want})"
+    )
 
 
 def help_text(width: int | None = None) -> str:
@@ -397,11 +371,9 @@ def help_text(width: int | None = None) -> str:
     lines = ["A move: a cell like d4, or the card and the cell like 7H d4. Commands:"]
     for name, text in named.items():
         line = f"  {name:<{column}}  {text}"
-        if width is None or len(line) <= width:
-            lines.append(line)
-        else:
-            lines.append(f"  {name}")
-            lines += textwrap.wrap(text, max(width - 6, 20), initial_indent="      ", subsequent_indent="      ")
+        lines += [line] if width is None or len(line) <= width else [
+            f"  {name}", *textwrap.wrap(text, max(width - 6, 20), initial_indent=" " * 6, subsequent_indent=" " * 6)
+        ]
     return "\n".join(lines)
 
 
@@ -419,24 +391,21 @@ def hint_text(session: Session, words: bool = False) -> str:
     from .hint import shown_hint  # the one wording of a hint, as `foursquare hint` says it
 
     shown = shown_hint(estimates, DEFAULT)
+    head, row = ("Hint of the {} bot, best first.", "{}, {}.") if words else ("Hint ({} bot, best first):", "  {}: {}")
     note = [] if shown.note is None else [spoken(shown.note) if words else shown.note]
-    if words:
-        return "\n".join([f"Hint of the {DEFAULT} bot, best first.", *(f"{cells}, {said}." for cells, said in shown.lines), *note])
-    return "\n".join([f"Hint ({DEFAULT} bot, best first):", *(f"  {cells}: {said}" for cells, said in shown.lines), *note])
+    return "\n".join([head.format(DEFAULT), *(row.format(cells, said) for cells, said in shown.lines), *note])
 
 
 class Prompt:
     """The interactive loop: draw, prompt, act, until the end or ``quit``."""
 
-    def __init__(
-        self, session: Session, look: Look, origin: Origin,
-        next_game: Callable[[Session, str], Session],
-    ) -> None:
+    def __init__(self, session: Session, look: Look, origin: Origin, options: SimpleNamespace, pick: Pick | None) -> None:
         self.session = session
         self.look = look
         self.origin = origin
-        #: starts the game after ``again`` or ``new`` (given the game ended, the command's name)
-        self.next_game = next_game
+        #: play's options and the deal chosen for the player (``--winnable``, ``--daily``): how the
+        #: games after ``again`` or ``new`` start
+        self.options, self.pick = options, pick
         #: a game of this prompt left its recording incomplete (said then; the exit status is 1)
         self.record_lost = False
         self.piped: Iterator[tuple[int, str]] | None = None  # the lines of a piped stdin
@@ -466,25 +435,22 @@ class Prompt:
         """Say, once, that the recording or the history could not be written (tried again
         after every change), or is written again."""
         session, history = self.session, self.session.history
-        error = session.record_error
-        if session.record_path is not None and (error is not None) != ("recording" in self.told):
+        if session.record_path is not None and (session.record_error is not None) != ("recording" in self.told):
             self.told ^= {"recording"}
-            name = shown_name(session.record_path)
-            self.say_error(
-                f"{name}: the recording is written again; it holds every move." if error is None
-                else f"{name}: the recording could not be written: {os_error_words(error)}; {missing_text(session)}."
+            self.say_error(f"{shown_name(session.record_path)}: " + (
+                "the recording is written again; it holds every move." if session.record_error is None
+                else f"the recording could not be written: {os_error_words(session.record_error)}; {missing_text(session)}."
                 " Play on: it is tried again after every move and at the end ('save FILE' writes a copy elsewhere)."
-            )
+            ))
         if history is not None and history.active and (history.error is not None) != ("history" in self.told):
             from ..history.store import error_words
 
             self.told ^= {"history"}
-            name = shown_name(history.path)
-            self.say_error(
-                f"{name}: the history holds the game again." if history.error is None
-                else f"{name}: the history cannot take the game now: {error_words(history.error)}."
+            self.say_error(f"{shown_name(history.path)}: " + (
+                "the history holds the game again." if history.error is None
+                else f"the history cannot take the game now: {error_words(history.error)}."
                 " Play on: it is tried again after every move and at the end."
-            )
+            ))
 
     def prompt_text(self) -> str:
         nxt = self.game.next_card
@@ -538,11 +504,10 @@ class Prompt:
         deal = "" if self.game.deal is None else f", deal {self.game.deal}"
         shown = "look names face-down cards" if self.look.words else "Face-down cards are shown in brackets"
         shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
-        self.say(f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.")
-        if self.look.words:  # (a game resumed: its next card in full, look says the piles)
-            self.say(start_words(self.game))
-        else:
-            show(self.session, self.look)
+        # then the grid; in words, the start (a game resumed: its next card in full, look says the piles)
+        start = f"\n{start_words(self.game)}" if self.look.words else ""
+        hello = f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}"
+        say_and_show(self.session, self.look, hello, not self.look.words)
         if self.game.is_over:
             self.announce_end()
 
@@ -557,7 +522,7 @@ class Prompt:
 
     def say_dropped(self, then: str) -> bool:
         """Say which moves taken back the recording drops, unless said already; whether said."""
-        count = self.session.dropped
+        count = len(self.session.taken_back) if self.session.record_path is not None else 0
         if not count or count == self.warned:
             return False
         self.warned = count
@@ -567,10 +532,6 @@ class Prompt:
             f" {counted(count, 'move')} taken back{then.format(them='it' if count == 1 else 'them')}."
         )
         return True
-
-    def say(self, text: str) -> None:
-        """Print ``text``, its lines broken to fit the terminal (when known)."""
-        say_and_show(self.session, self.look, text, False)
 
     def read_line(self) -> str:
         """The next line typed, after the prompt: through :func:`input` at a terminal (line
@@ -592,14 +553,16 @@ class Prompt:
     def announce_end(self) -> None:
         """What the player may do now the game is over (the drawing above says how it ended)."""
         left = self.commands_left()
-        offer = (f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.")
-        self.look.echo("\n".join(self.look.style(line, "title") for line in fit(offer, self.look.width)))
+        self.look.echo("\n".join(
+            self.look.style(line, "title")
+            for line in fit(f"Type {', '.join(left[:-1])} or quit." if len(left) > 1 else "Type quit to stop.", self.look.width)
+        ))
 
     def handle(self, line: str) -> bool:
         """Act on one line, a move or a command; ``False`` to stop (``quit``)."""
         asked = asked_words(self.game, line, self.session.reveal) if self.look.words else None
         if asked is not None:
-            self.say(asked)
+            say_and_show(self.session, self.look, asked)
             return True
         try:
             entry = read_entry(line)
@@ -618,11 +581,7 @@ class Prompt:
         was_over = self.game.is_over
         try:
             try:  # Ctrl-C stops a hint
-                if isinstance(entry, Move):  # a move: the game drawn after it
-                    self.session.play(entry)
-                    text, drawn = "", True
-                else:
-                    text, drawn = command_text(self.session, name, self.look, arg)
+                text, drawn = command_text(self.session, entry, self.look)
             except KeyboardInterrupt:
                 if name != "hint":
                     raise
@@ -639,29 +598,47 @@ class Prompt:
         return True
 
     def start_next(self, name: str) -> bool:
-        """``again`` or ``new``: the summary of the game played, then the next game (a
-        recording keeps the game played, as it ended: the next one is not recorded)."""
-        if not self.session.can(name):
+        """``again`` or ``new``: the summary of the game played (its history row ended, a
+        recording kept as it ended), then the next game, started as the command line started
+        the first (its rules, ``--reveal``, ``--history``, ``--winnable``), with a history row
+        of its own and no recording (docs/guide/playing.md)."""
+        done, options, look = self.session, self.options, self.look
+        if not done.can(name):
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
-        closing(self.session, self.origin, self.look)
+        closing(done, self.origin, look)
         click.echo()
-        self.record_lost |= self.session.record_behind
-        record = self.session.record_path
-        self.session = self.next_game(self.session, name)
+        self.record_lost |= done.record_error is not None
+        end_history(done, look)
+        echo_daily_comparison(done.game, self.pick, look.width, terminal=True)
+        game = start_again(done.game) if name == "again" else None
+        if game is None:
+            chosen = winnable_pick(done.game.rules) if options.winnable else None
+            game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
+            say_chosen(game, "chosen at random" if chosen is None else chosen.words, self.origin.rules, look)
+        self.session = Session(game, history=start_history(game, True, options.history, look))
+        self.session.reveal = options.reveal
         self.told, self.warned = set(), 0
-        if record is not None:
-            self.say(f"{shown_name(record)} keeps the game just played. This game is not recorded (save FILE writes it).")
+        if done.record_path is not None:
+            say_and_show(
+                self.session, look,
+                f"{shown_name(done.record_path)} keeps the game just played. This game is not recorded (save FILE writes it).",
+            )
         self.greet()
         return True
 
 
-def command_text(session: Session, name: str, look: Look, arg: str | None = None) -> tuple[str, bool]:
-    """Carry out a command that does not end the game (``undo``, ``redo``, ``reveal``, ``show``,
-    ``moves``, ``help``, ``hint``; ``save`` and ``state``, with their file ``arg``): what it says,
-    and whether the grid is drawn after it.
+def command_text(session: Session, entry: Move | PromptCommand, look: Look) -> tuple[str, bool]:
+    """Carry out a move (the game drawn after it) or a command that does not end the game
+    (``undo``, ``redo``, ``reveal``, ``show``, ``moves``, ``help``, ``hint``; ``save`` and
+    ``state``, with their file argument): what it says, and whether the grid is drawn after it.
 
-    :raises FoursquareError, OSError: for a file that may not or cannot be written."""
+    :raises FoursquareError: for an illegal move; with OSError, for a file that may not or
+        cannot be written."""
+    if isinstance(entry, Move):
+        session.play(entry)
+        return "", True
+    name, arg = entry
     if name.rstrip("!") in FILE_COMMANDS:  # state, state --full: printed (save requires a file: the parser)
         if arg is None or arg == STATE_FULL:
             click.echo(session.game.state(player_view=arg is None), nl=False)
@@ -700,14 +677,10 @@ def command_text(session: Session, name: str, look: Look, arg: str | None = None
 
 def show(session: Session, look: Look) -> None:
     """Draw the game, and a blank line; in words, say the last move (or the start)."""
-    if look.words:
-        click.echo(move_words(session.game))
-        return
-    look.echo(look.draw(session.game, reveal=session.reveal))
-    click.echo()
+    look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
 
 
-def say_and_show(session: Session, look: Look, text: str, drawn: bool) -> None:
+def say_and_show(session: Session, look: Look, text: str, drawn: bool = False) -> None:
     """Print ``text`` (when there is one), its lines fitted to the terminal, then the grid when ``drawn``."""
     if text:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
@@ -776,7 +749,7 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
                 closing(session, origin, look)
-        elif isinstance(ended, SystemExit) and session.record_behind:  # a bad line: its error, then the recording's
+        elif isinstance(ended, SystemExit) and session.record_error is not None:  # a bad line: its error, then the recording's
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:
@@ -793,24 +766,20 @@ def _script(session: Session, look: Look, verbose: bool) -> None:
         if asked is not None:
             say_and_show(session, look, asked, False)
             continue
+        entry: Move | PromptCommand | None = None  # (none yet: a line that is no entry is said as it is)
         try:
             entry = read_entry(line)
             if entry is None:
                 continue
-            if isinstance(entry, Move):
-                try:
-                    session.play(entry)
-                except FoursquareError as exc:  # a cell's reason does not name it: the line says which
-                    fail(f"{STDIN}:{number}: {exc}" if "drawn" in exc.facts else f"{STDIN}:{number}: {entry.cell}: {exc}")
-                if verbose:
-                    show(session, look)
-            elif entry.name in STOP_COMMANDS:
+            if isinstance(entry, PromptCommand) and entry.name in STOP_COMMANDS:
                 break
-            else:  # said and drawn as at the prompt, but quietly: undo, redo and reveal without -v, what save and state saved
-                said = command_text(session, entry.name, look, entry.argument)
-                if entry.name.rstrip("!") not in FILE_COMMANDS and (verbose or entry.name not in (*GAME_COMMANDS, "reveal")):
-                    say_and_show(session, look, *said)
-        except FoursquareError as exc:
-            fail(f"{STDIN}:{number}: {exc}")
+            said = command_text(session, entry, look)
+            # said and drawn as at the prompt, but quietly: a move, undo, redo and reveal only with -v; never what save and state saved
+            name = "" if isinstance(entry, Move) else entry.name
+            if name.rstrip("!") not in FILE_COMMANDS and (verbose or name not in ("", *GAME_COMMANDS, "reveal")):
+                say_and_show(session, look, *said)
+        except FoursquareError as exc:  # an illegal move: its cell named (a wrong card: the reason names the card)
+            cell = f"{entry.cell}: " if isinstance(entry, Move) and "drawn" not in exc.facts else ""
+            fail(f"{STDIN}:{number}: {cell}{exc}")
         except OSError as exc:  # save/state FILE that cannot be written: the line says which
             fail(f"{STDIN}:{number}: {error_text(exc)}")

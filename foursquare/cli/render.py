@@ -66,9 +66,7 @@ def fit_commands(line: str, width: int) -> list[str]:
     if len(line) <= width:
         return [line]
     head, sep, command = line.partition(COMMAND_LEAD)
-    if not sep:
-        return fit(line, width)
-    return [*fit(head + ":", width), "  foursquare " + command]
+    return [*fit(head + ":", width), "  foursquare " + command] if sep else fit(line, width)
 
 
 def closing_width(width: int | None) -> int:
@@ -103,9 +101,7 @@ def cards_text(text: str, *, symbols: bool = False) -> str:
     >>> cards_text("7H d4: the card drawn is TD, not 7H", symbols=True)
     '7♥ d4: the card drawn is 10♦, not 7♥'
     """
-    if not symbols:
-        return text
-    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text)
+    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text) if symbols else text
 
 
 def region(game: Game) -> tuple[int, int, int, int] | None:
@@ -145,15 +141,12 @@ def grid_text(
     r0, r1, c0, c1 = box
     grid = game.grid
     legal = set(game.legal_cells())
-    last = game.moves[-1] if game.moves else None
-    flipped = set(last.flipped) if last else set()
+    flipped = set(game.moves[-1].flipped) if game.moves else set()
     tail = 3 if grid else 0  # ":1*" after a face
     # The row numbers take 3 characters ("10" and a space), so that a face that
     # fills its column (10♥) never runs into the number: " 5  10♥:1", not " 5 10♥:1".
-    header = "   " + "".join(
-        " " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1)
-    )
-    lines = [style(header.rstrip(), "frame")]
+    columns = "".join(" " * (FACE_WIDTH - 1) + COLUMN_LETTERS[c] + " " * (1 + tail) for c in range(c0, c1 + 1))
+    lines = [style(f"   {columns}".rstrip(), "frame")]
     for r in range(r0, r1 + 1):
         parts = [style(f"{r + 1:>2}", "frame") + " "]
         for c in range(c0, c1 + 1):
@@ -168,13 +161,9 @@ def grid_text(
             # revealed puts its closing bracket in place of the colon, " (7H)", "(10♦)": every
             # column keeps its width whatever the cards
             top = card_text(pile.top, symbols=symbols)
-            if pile.face_up or not reveal:
-                head = f"{top:>4}" if pile.face_up else "  ##"
-                face = head[0] + style(head[1:], role) + ":"
-            else:
-                face = style(f"{'(' + top + ')':>5}", role)
-            star = style("*", "flip") if cell in flipped else " "
-            parts.append(f"{face}{len(pile.cards)}{star}")
+            head = f"{top:>4}" if pile.face_up else "  ##"
+            face = head[0] + style(head[1:], role) + ":" if pile.face_up or not reveal else style(f"{'(' + top + ')':>5}", role)
+            parts.append(f"{face}{len(pile.cards)}" + (style("*", "flip") if cell in flipped else " "))
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
 
@@ -242,17 +231,16 @@ def draw(
     if game.moves:  # what the last move did: Last move: 7S to d4, flipped c4 e4
         last = game.moves[-1]
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
-        said = f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}"
-        lines += [style(part, "title") for part in fit(said, width)]
+        lines += [style(part, "title") for part in fit(f"{label}: {card_text(last.card, symbols=symbols)} to {last.cell}, {flips}", width)]
     # the status: the card to place (or the end of the game), then the counts
-    if game.is_over:  # the counts are on the next line: the outcome without them
-        lead = "Game over: " + outcome_words(game.status, game.reason, score=game.score)
-    elif game.next_card is None:
-        lead = "Card to place: unknown (name it: 7H d4)"
-    else:
-        lead = f"Card to place: {card_text(game.next_card, symbols=symbols)}"
-    counts = f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})"
-    lines += [part for line in (lead, counts) for part in fit(line, width)]
+    lead = (  # the counts are on the next line: the outcome without them
+        "Game over: " + outcome_words(game.status, game.reason, score=game.score) if game.is_over
+        else "Card to place: unknown (name it: 7H d4)" if game.next_card is None
+        else f"Card to place: {card_text(game.next_card, symbols=symbols)}"
+    )
+    lines += [
+        *fit(lead, width), *fit(f"Stock: {game.stock_count}   Face down: {game.face_down} (limit {game.rules.face_down_limit})", width)
+    ]
     grid = grid_text(game, symbols=symbols, reveal=reveal, style=style)
     if grid:
         lines += ["", grid]

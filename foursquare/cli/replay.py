@@ -43,8 +43,7 @@ def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, asc
     option_needs("--ascii", ascii_only, "--format text", text)
     option_needs("--words", words, "--format text", text)
     option_needs("--reveal", reveal, "--format text or svg", fmt in ("text", "svg") or None)
-    if fmt == "svg":  # one picture a file: of the end
-        option_needs("--format svg", True, "--final", final)
+    option_needs("--format svg", fmt == "svg" or None, "--final", final)  # one picture a file: of the end
     game = game_of_options_file(moves_path, options.spec(), game_number=options.game_number)
     if fmt == "svg":
         from ..formats.svg import svg_text

@@ -81,8 +81,7 @@ def rules(spec: str | None, fmt: str) -> None:
         if fmt == "yaml":
             raise click.UsageError("--format yaml needs a NAME or FILE")
         width = max(map(len, PRESETS))
-        for name in PRESETS:
-            click.echo(f"{name:<{width}}  {DESCRIPTIONS[name]}")
+        click.echo("\n".join(f"{name:<{width}}  {DESCRIPTIONS[name]}" for name in PRESETS))
         return
     chosen = GameSpec.read(rules_spec=spec).rules
     assert chosen is not None  # spec is given
@@ -91,13 +90,13 @@ def rules(spec: str | None, fmt: str) -> None:
 
         click.echo(yaml.safe_dump(chosen.parameters(), sort_keys=False), nl=False)
         return
-    title = chosen.name or "custom"
-    click.echo(f"Rules: {title}" + (f" ({DESCRIPTIONS[title]})" if title in DESCRIPTIONS else ""))
-    for line in explain(chosen):
-        click.echo(f"- {line}")
-    click.echo("Parameters" + ("" if chosen == STANDARD else " (* differs from standard)") + ":")
-    standard = STANDARD.parameters()
-    for key, value in chosen.parameters().items():
-        mark = "*" if value != standard[key] else " "
-        shown = str(value).lower() if isinstance(value, bool) else value
-        click.echo(f"  {mark} {key}: {shown}")
+    title, standard = chosen.name or "custom", STANDARD.parameters()
+    click.echo("\n".join([
+        f"Rules: {title}" + (f" ({DESCRIPTIONS[title]})" if title in DESCRIPTIONS else ""),
+        *(f"- {line}" for line in explain(chosen)),
+        "Parameters" + ("" if chosen == STANDARD else " (* differs from standard)") + ":",
+        *(  # * marks a value that differs from the standard rules'; a yes/no value as YAML writes it
+            f"  {'*' if value != standard[key] else ' '} {key}: {str(value).lower() if isinstance(value, bool) else value}"
+            for key, value in chosen.parameters().items()
+        ),
+    ]))

@@ -86,8 +86,7 @@ class PipeGuard:
         names no file, unless the reader is gone (a closed pipe, ``| head``, or a closed
         descriptor, ``2>&-``, as opposed to a full disk) or ``any_error``: then discard the
         output from now on."""
-        gone = isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)
-        if self.closed_at_start or not (self._any_error or gone):
+        if self.closed_at_start or not (self._any_error or isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF)):
             raise exc if exc.filename is not None else OSError(exc.errno, exc.strerror, self.name) from None
         self.broken = True
         with contextlib.suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner):

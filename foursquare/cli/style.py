@@ -28,13 +28,8 @@ def shown_percent(share: float, decimals: int = 1) -> float:
     """``share`` (0 to 1) in percent as :func:`percent` shows it: rounded to ``decimals``,
     but certain (100) or hopeless (0) only when exactly so; a share that would round to
     either stands half a step inside it (shown ``>99.9%``, ``<0.1%``)."""
-    value = round(100 * share, decimals)
-    half = 10.0**-decimals / 2
-    if share < 1 and value >= 100:
-        return 100 - half
-    if share > 0 and value <= 0:
-        return half
-    return value
+    half = 10.0**-decimals / 2  # (the rounded value kept inside the bounds that share is not)
+    return min(max(round(100 * share, decimals), half if share > 0 else 0), 100 - half if share < 1 else 100)
 
 
 def percent(share: float | None, decimals: int = 1) -> str:
@@ -43,11 +38,8 @@ def percent(share: float | None, decimals: int = 1) -> str:
     if share is None:
         return "-"
     value, step = shown_percent(share, decimals), 10.0**-decimals
-    if value == 100 - step / 2:
-        return f">{100 - step:.{decimals}f}%"
-    if value == step / 2:
-        return f"<{step:.{decimals}f}%"
-    return f"{value:.{decimals}f}%"
+    mark, value = {100 - step / 2: (">", 100 - step), step / 2: ("<", step)}.get(value, ("", value))
+    return f"{mark}{value:.{decimals}f}%"
 
 
 def counted(number: int, noun: str) -> str:
@@ -89,13 +81,12 @@ class Look:
         width = shutil.get_terminal_size().columns or None
         if ascii or os.environ.get("FOURSQUARE_ASCII", "") not in ("", "0"):
             return cls(False, False, width)
-        encoding = getattr(stream, "encoding", None) or "ascii"
         # the locale: the first of LC_ALL, LC_CTYPE, LANG that names a language (Python
         # sets LC_CTYPE=C.UTF-8 itself where the locale named is not installed, PEP 538)
         names = [os.environ.get(name, "") for name in ("LC_ALL", "LC_CTYPE", "LANG")]
         locale = next((name for name in names if name and name not in ("C", "POSIX") and not name.startswith("C.")), "")
         try:
-            "♣♦♥♠".encode(encoding)
+            "♣♦♥♠".encode(getattr(stream, "encoding", None) or "ascii")
             symbols = not locale.lower().startswith(("ja", "ko", "zh"))
         except (LookupError, UnicodeEncodeError):
             symbols = False
@@ -104,9 +95,7 @@ class Look:
     def style(self, text: str, role: str) -> str:
         """``text`` styled for its role (``red``, ``frame``, ``error``...) when colour is on
         (see :mod:`foursquare.cli.render`)."""
-        if not self.color or role not in _COLOURS:
-            return text
-        return click.style(text, **_COLOURS[role])
+        return click.style(text, **_COLOURS[role]) if self.color and role in _COLOURS else text
 
     def draw(self, game: Game, *, reveal: bool = False, label: str = "Last move") -> str:
         """:func:`foursquare.cli.render.draw` with this look (symbols, colour, width)."""

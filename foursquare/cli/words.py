@@ -18,6 +18,8 @@ runs along a row joined (``c3 to f3``).
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -38,20 +40,15 @@ LISTED_RUNS = 4
 def rank_words(card: Card, article: bool = False) -> str:
     """A card's rank in words, ``seven`` (``article``: ``a seven``, ``an eight``)."""
     word = RANK_WORDS[card.rank]
-    if not article:
-        return word
-    return ("an " if word[0] in "aei" else "a ") + word
+    return (("an " if word[0] in "aei" else "a ") if article else "") + word
 
 
 def _runs(cells: Iterable[Cell]) -> list[str]:
     """Cells in reading order, each run of three or more along a row as one part:
     ``c3 through f3`` (``to`` is for a move: ``Five to e4``)."""
-    runs: list[list[Cell]] = []
-    for cell in sorted(cells):
-        if runs and runs[-1][-1] + 1 == cell and runs[-1][-1].row == cell.row:
-            runs[-1].append(cell)
-        else:
-            runs.append([cell])
+    # a run: cells of one row whose numbers, in order, step by one (the number less its place is the same)
+    ordered = enumerate(sorted(cells))
+    runs = [[cell for _, cell in run] for _, run in itertools.groupby(ordered, key=lambda pair: (pair[1].row, pair[1] - pair[0]))]
     return [part for run in runs for part in (map(str, run) if len(run) < 3 else [f"{run[0]} through {run[-1]}"])]
 
 
@@ -82,24 +79,20 @@ def where_words(game: Game) -> str:
     if not game.grid:
         return "any cell" if len(_runs(cells)) > LISTED_RUNS else cells_words(cells)
     top, bottom, left, right = game.bounding_box() or (0, 0, 0, 0)
-    size = game.rules.size
-    if bottom - top + 1 == size and right - left + 1 == size:
+    if bottom - top + 1 == game.rules.size == right - left + 1:
         box = [Cell(row * STRIDE + column) for row in range(top, bottom + 1) for column in range(left, right + 1)]
         blocked = [cell for cell in box if cell not in cells]
         if len(blocked) < len(_runs(cells)):
             return f"any cell but {cells_words(blocked).replace(' or ', ' and ')}" if blocked else "any cell"
-    if len(_runs(cells)) <= LISTED_RUNS:
-        return cells_words(cells)
-    return f"any of {len(cells)} cells (type cells to hear them)"
+    return cells_words(cells) if len(_runs(cells)) <= LISTED_RUNS else f"any of {len(cells)} cells (type cells to hear them)"
 
 
 def _next_words(game: Game, same: bool = False) -> str:
     """What comes next: the card and where it may go (``same``: the cells of the card
     before, said shortly), or how the game ended."""
     if game.is_over:
-        if game.status is Status.WON:
-            return f"You won, score {game.score}."
-        return f"You lost, {reason_words(game.reason)}." if game.reason else "You lost."
+        lost = f"You lost, {reason_words(game.reason)}." if game.reason else "You lost."
+        return f"You won, score {game.score}." if game.status is Status.WON else lost
     card = game.next_card
     what = "an unknown card" if card is None else rank_words(card, article=True)
     return f"Next, {what}, " + ("to the same cells." if same else f"to {where_words(game)}.")
@@ -110,10 +103,10 @@ def start_words(game: Game) -> str:
     card and where it goes (a game resumed: the next card and its cells, or the end)."""
     deal = f"Deal {game.deal}. " if game.deal is not None else ""
     card = game.next_card
-    if game.grid or card is None:
-        then = _next_words(game)
-    else:
-        then = f"The first card is {rank_words(card, article=True)}. It goes to {where_words(game)}."
+    then = (
+        _next_words(game) if game.grid or card is None
+        else f"The first card is {rank_words(card, article=True)}. It goes to {where_words(game)}."
+    )
     return f"{deal}Suits never matter; more than {game.rules.face_down_limit} face down loses. {then}"
 
 
@@ -126,8 +119,7 @@ def move_words(game: Game) -> str:
     last = game.moves[-1]
     words = [f"{rank_words(last.card).capitalize()} to {last.cell}.", *_flip_words(game, last.flipped)]
     if last.flipped:  # (the count changes only with a flip)
-        at_limit = ", at the limit" if last.face_down == game.rules.face_down_limit else ""
-        words.append(f"{last.face_down} face down{at_limit}.")
+        words.append(f"{last.face_down} face down" + (", at the limit." if last.face_down == game.rules.face_down_limit else "."))
     before = game.copy()
     before.undo()
     words.append(_next_words(game, before.legal_cells() == game.legal_cells()))
@@ -152,8 +144,7 @@ def pile_words(game: Game, cell: Cell, reveal: bool = False) -> str:
         return f"{cell}, empty" + (", the card may go here" if game.is_legal(cell) else "")
     card = rank_words(pile.top, article=True)
     side = f"{card}, face up" if pile.face_up else f"face down, {card}" if reveal else "face down"
-    height = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
-    return f"{cell}, {side}, {height}"
+    return f"{cell}, {side}, {len(pile.cards)} card" + ("" if len(pile.cards) == 1 else "s")
 
 
 def look_words(game: Game, reveal: bool = False) -> str:
@@ -194,12 +185,11 @@ def spoken(text: str) -> str:
 
 def help_words() -> str:
     """``help`` in words: how to move, then the commands, a line each."""
-    lines = [
+    return "\n".join([
         "A move is a cell, like d4. Commands.",
         "look, every pile. look d4, one pile. cells, where the card may go.",
-    ]
-    lines += [spoken(f"{spec.name}, {spec.help}.") for spec in TABLE if spec.usage and spec.name not in ("moves", "show")]
-    return "\n".join(lines)
+        *(spoken(f"{spec.name}, {spec.help}.") for spec in TABLE if spec.usage and spec.name not in ("moves", "show")),
+    ])
 
 
 def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:
@@ -212,10 +202,8 @@ def asked_words(game: Game, line: str, reveal: bool = False) -> str | None:
         return None
     if len(words) == 1:
         return look_words(game, reveal)
-    try:
-        cell: Cell | None = Cell(words[1])
-    except ParseError:
-        cell = None
-    if cell is None or max(cell.row, cell.column) >= game.rules.frame:
-        return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."
-    return pile_words(game, cell, reveal) + "."
+    with contextlib.suppress(ParseError):
+        cell = Cell(words[1])
+        if max(cell.row, cell.column) < game.rules.frame:
+            return pile_words(game, cell, reveal) + "."
+    return f"{words[1]} is no cell. A cell is a column letter and a row number, like d4."

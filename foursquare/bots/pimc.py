@@ -64,7 +64,7 @@ from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
-from .base import Bot, CellEstimate, Estimate
+from .base import Estimate
 from .expectimax import DEEP_NODES, DeepBot, SearchBot
 
 #: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
@@ -168,7 +168,7 @@ class ExpertSettings:
         )
 
 
-class ExpertBot(Bot):
+class ExpertBot(DeepBot):
     """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
     :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
@@ -184,7 +184,6 @@ class ExpertBot(Bot):
         "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on:"
         " the strongest, the default (slower)"
     )
-    uses_nodes = True
 
     def __init__(self, nodes: int | None = None, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(ExpertSettings.__dataclass_fields__))
@@ -195,12 +194,9 @@ class ExpertBot(Bot):
         self.settings = chosen if nodes is None else chosen.scaled(nodes)
         #: the settings' ``tolerance`` (the hint's note says it)
         self.tolerance = self.settings.tolerance
-        self.deep = DeepBot(nodes=self.settings.deep_nodes)
+        super().__init__(nodes=self.settings.deep_nodes)
         prior_nodes = self.settings.prior_nodes
         self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
-
-    def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
-        return self.deep._estimates(board, card_rank, cells, deadline, seed)
 
     def _judge(
         self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int
@@ -209,7 +205,7 @@ class ExpertBot(Bot):
         ``samples`` and ``unknown`` set, then any others with the prior's estimates."""
         o = self.settings
         if len(cells) == 1 or board.npiles < o.from_piles or not fast_rules(view.rules):
-            return self.deep._judge(view, board, x, cells, start, budget, seed)
+            return super()._judge(view, board, x, cells, start, budget, seed)
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
         width = len(ranked) if o.width is None else o.width

@@ -152,17 +152,9 @@ class Board:
                 down -= 1
         else:
             self.npiles += 1
-            geo = self.geo
-            r = geo.row[c]
-            col = geo.col[c]
-            if r < self.r0:
-                self.r0 = r
-            if r > self.r1:
-                self.r1 = r
-            if col < self.c0:
-                self.c0 = col
-            if col > self.c1:
-                self.c1 = col
+            r, col = self.geo.row[c], self.geo.col[c]
+            self.r0, self.r1 = min(self.r0, r), max(self.r1, r)
+            self.c0, self.c1 = min(self.c0, col), max(self.c1, col)
         h[c] += 1
         rank[c] = x
         up[c] = True

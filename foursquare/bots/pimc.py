@@ -67,22 +67,13 @@ from ._board import Board
 from .base import Estimate
 from .expectimax import DEEP_NODES, DeepBot, SearchBot
 
-#: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
+#: Orders of the unseen cards solved for every cell; further orders for the close best cells.
 SAMPLES = 24
 MORE = 48
-CLOSE = 3
 #: The most positions one solve may search.
 SOLVER_NODES = 20_000
-#: Ranking by the prior's order among the cells within this share of wins of the best (``None``: by the samples alone).
-TOLERANCE: float | None = 0.05
-#: The prior after the opening: ``None`` a two-placement expectimax search, else ``deep`` with this work limit.
-PRIOR_NODES: int | None = DEEP_NODES
 #: Of a time budget, the share the prior may use before the sampling starts.
 DEEP_SHARE = 0.3
-#: Sampling starts once the grid holds this many piles (before: ``deep``).
-FROM_PILES = 6
-#: Ranking: ``None`` the share of wins then the mean score; a number w: mean score + w * share of wins.
-WIN_WEIGHT: float | None = None
 
 
 @dataclass
@@ -142,30 +133,18 @@ class ExpertSettings:
 
     samples: int = SAMPLES
     more: int = MORE
-    close: int = CLOSE
+    close: int = 3
     solver_nodes: int = SOLVER_NODES
     width: int | None = None
-    from_piles: int = FROM_PILES
+    from_piles: int = 6
     deep_nodes: int | None = DEEP_NODES
-    win_weight: float | None = WIN_WEIGHT
-    tolerance: float | None = TOLERANCE
-    prior_nodes: int | None = PRIOR_NODES
+    win_weight: float | None = None
+    tolerance: float | None = 0.05
+    prior_nodes: int | None = DEEP_NODES
 
     def __post_init__(self) -> None:
         if min(self.samples, self.solver_nodes, self.width or 1) < 1 or min(self.more, self.close) < 0:
             raise ArgumentError("ExpertBot: samples, solver_nodes and width must be at least 1, more and close at least 0")
-
-    def scaled(self, nodes: int) -> ExpertSettings:
-        """The settings for a work limit of ``nodes`` positions a move (``--nodes``): ``deep``
-        gets that limit, and ``samples``, ``more`` and ``solver_nodes`` are scaled by ``nodes /``
-        :data:`~foursquare.bots.expectimax.DEEP_NODES` (at least 2 samples and 100 positions a solve)."""
-        return replace(
-            self,
-            deep_nodes=nodes,
-            samples=max(2, self.samples * nodes // DEEP_NODES),
-            more=self.more * nodes // DEEP_NODES,
-            solver_nodes=max(100, self.solver_nodes * nodes // DEEP_NODES),
-        )
 
 
 class ExpertBot(DeepBot):
@@ -189,9 +168,15 @@ class ExpertBot(DeepBot):
         unknown = sorted(set(settings) - set(ExpertSettings.__dataclass_fields__))
         if unknown:
             raise ArgumentError(f"ExpertBot: no setting {quote(unknown[0])} (settings: {', '.join(ExpertSettings.__dataclass_fields__)})")
-        chosen = ExpertSettings(**settings)
+        o = ExpertSettings(**settings)
         #: the settings in force (:class:`ExpertSettings`, scaled to ``nodes``)
-        self.settings = chosen if nodes is None else chosen.scaled(nodes)
+        self.settings = o if nodes is None else replace(
+            o,
+            deep_nodes=nodes,
+            samples=max(2, o.samples * nodes // DEEP_NODES),
+            more=o.more * nodes // DEEP_NODES,
+            solver_nodes=max(100, o.solver_nodes * nodes // DEEP_NODES),
+        )
         #: the settings' ``tolerance`` (the hint's note says it)
         self.tolerance = self.settings.tolerance
         super().__init__(nodes=self.settings.deep_nodes)

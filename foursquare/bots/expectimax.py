@@ -193,11 +193,12 @@ class SearchBot(Bot):
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
         if search.used_evaluation is False or self.depth == 1 or len(cells) == 1:
             return [(c, p, s) for c, _, p, s in best]
-        limit = float("inf") if self.nodes is None else self.nodes
-        depths = range(2, self.depth + 1) if self.iterative else [self.depth]
-        prev_cost, cost = None, search.nodes  # placements of the last two complete depths
-        last_time = 0.0
-        for depth in depths:
+        # the limits hold from here on (one placement per cell is always affordable)
+        search.node_limit = float("inf") if self.nodes is None else self.nodes
+        search.deadline = deadline
+        # placements of the last two complete depths, and the seconds of the last
+        prev_cost, cost, last_time = None, search.nodes, 0.0
+        for depth in range(2, self.depth + 1) if self.iterative else [self.depth]:
             used = search.nodes
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
@@ -207,18 +208,15 @@ class SearchBot(Bot):
             # (Depths 2 and 3 are simply tried: a search past a limit stops at once.)
             if self.iterative and depth >= 4 and prev_cost is not None:
                 growth = max(cost / max(prev_cost, 1), 1.0)
-                if used + cost * growth > limit:
+                if used + cost * growth > search.node_limit:
                     break
                 if deadline is not None and now + last_time * growth > deadline:
                     break
-            search.node_limit = limit
-            search.deadline = deadline
             search.used_evaluation = False
             try:
-                result = search.root(cells, x, depth)
+                best = search.root(cells, x, depth)
             except _Stop:
                 break
-            best = result
             prev_cost, cost = cost, search.nodes - used
             last_time = time.perf_counter() - now
             if not search.used_evaluation:

@@ -193,11 +193,10 @@ class ExpertBot(DeepBot):
             return super()._judge(view, board, x, cells, start, budget, seed)
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
-        width = len(ranked) if o.width is None else o.width
         # one tally per cell, each with the solver of the position after the card in hand goes there
         assert view.next_card is not None
         tallies = []
-        for i, e in enumerate(ranked[:width]):
+        for i, e in enumerate(ranked[: o.width]):  # (None: all)
             game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
             game.play(e.cell)
             tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
@@ -220,7 +219,7 @@ class ExpertBot(DeepBot):
             best_win = max(t.wins / t.samples for t in tallies)
             near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
-        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[width:]
+        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[len(tallies) :]
 
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing

@@ -43,7 +43,7 @@ class Board:
     """
 
     __slots__ = (
-        "rules", "geo", "lines", "size", "target", "cap", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
+        "rules", "geo", "lines", "target", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
         "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
@@ -53,9 +53,7 @@ class Board:
         #: each cell's two lines without it (its row's other cells, then its column's), the
         #: lines a card placed there may flip (RULES.md §4)
         self.lines = list(zip(geo.row_others, geo.col_others, strict=True))
-        self.size = rules.size
         self.target = rules.size * rules.size
-        self.cap = rules.pile_cap
         self.limit = rules.face_down_limit
         self.total = rules.deck_size
         # Cards placed when no legal cell is left (RULES.md §5 point 4), -1 when that cannot happen.
@@ -116,10 +114,10 @@ class Board:
         if not self.npiles:
             return list(range(geo.ncells))
         h = self.h
-        cap = self.cap
+        cap = self.rules.pile_cap
         nbrs = geo.nbrs
         f = geo.frame
-        n = self.size
+        n = self.rules.size
         r0, r1, c0, c1 = self.r0, self.r1, self.c0, self.c1
         if r1 - r0 + 1 < n:
             r0, r1 = max(r0 - 1, 0), min(r1 + 1, f - 1)

@@ -29,7 +29,7 @@ from math import exp
 from ..engine.game import Status
 from ._board import Board
 from .base import Bot, CellEstimate
-from .evaluation import DEFAULT_WEIGHTS, Weights, estimate, estimate_of, utility
+from .evaluation import DEFAULT_WEIGHTS, Weights, estimate_of, evaluate
 
 _WON, _LOST = Status.WON, Status.LOST
 #: (utility, win chance, expected score): the value of a node.
@@ -104,7 +104,7 @@ class Search:
             return 0.0, 0.0, 0.0
         if depth == 0:
             self.used_evaluation = True
-            return (utility(b, self.weights), *estimate(b))
+            return evaluate(b, self.weights)
         counts = b.counts
         su = sp = ss = 0.0
         for r in range(1, len(counts)):
@@ -159,7 +159,7 @@ class Search:
             return bu, 1.0, float(stock)
         if down > limit or stock <= 0 or stock == full:
             return 0.0, 0.0, 0.0
-        return (bu, *estimate_of(down, missing, stock, b.size))
+        return (bu, *estimate_of(down, missing, stock, b.rules.size))
 
 
 class SearchBot(Bot):

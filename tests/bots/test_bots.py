@@ -254,7 +254,7 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
     unseen cards), the next card placed on the cell of highest utility one
     placement ahead, and the calibrated estimate of that position — written out
     here without the search, from the board and the evaluation functions alone."""
-    from foursquare.bots.evaluation import DEFAULT_WEIGHTS, estimate, utility
+    from foursquare.bots.evaluation import DEFAULT_WEIGHTS, evaluate
 
     def outcome(b):  # (utility, win chance, expected score) just after a placement
         st = b.status()
@@ -263,7 +263,7 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
             return DEFAULT_WEIGHTS.win_bonus + score, 1.0, float(score)
         if st == Status.LOST:
             return 0.0, 0.0, 0.0
-        return (utility(b), *estimate(b))
+        return evaluate(b)
 
     board.play(cell, x)
     try:

@@ -437,11 +437,6 @@ class DealTally:
             self.bots[game.bot].add(game)
         self.deals += 1
 
-    @property
-    def games(self) -> int:
-        """The games counted (of every bot)."""
-        return self.deals * len(self.names)
-
     def summaries(self) -> dict[str, SimulationSummary]:
         """Each bot's figures, in the order of the names."""
         return {name: tally.summary() for name, tally in self.bots.items()}

@@ -224,20 +224,16 @@ class ExpertBot(DeepBot):
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
         them); whether at least one whole sample was counted before the deadline."""
-        done = 0
         first = max(t.samples for t in tallies)  # the first order none of them has been solved on
-        for ranks in stocks[first : first + count]:
+        for done, ranks in enumerate(stocks[first : first + count]):  # (done: the whole samples counted)
             results: list[Solution] = []
             for tally in tallies:
-                timeout = None
-                if deadline is not None:
-                    timeout = deadline - time.perf_counter()
-                    if timeout <= 0:
-                        return done > 0
+                timeout = None if deadline is None else deadline - time.perf_counter()
+                if timeout is not None and timeout <= 0:
+                    return done > 0
                 results.append(tally.solver.solve(ranks, max_nodes=self.settings.solver_nodes, timeout=timeout))
             if deadline is not None and time.perf_counter() > deadline:
                 return done > 0  # the last solve may have stopped at the deadline: not a whole sample
             for tally, solution in zip(tallies, results, strict=True):
                 tally.add(solution)
-            done += 1
-        return done > 0
+        return count > 0  # (the orders are there: samples + more of them)

@@ -188,12 +188,8 @@ class Board:
             if hi and lo <= x <= hi and not (self.ties_count and (x == lo or x == hi)):
                 continue
             for o in others:
-                if up[o]:
-                    up[o] = False
-                    down += 1
-                else:
-                    up[o] = True
-                    down -= 1
+                down += 1 if up[o] else -1
+                up[o] = not up[o]
             flipped += others
             if self.self_flip:  # Rules.self_flip: a line that flips flips the card just placed too
                 up[c] = not up[c]

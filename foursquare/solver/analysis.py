@@ -426,13 +426,11 @@ class GameJudge:
         first = max(1, int(limit * self.first_share))
         for i in range(len(played) + 1):
             parent = self.sols[i - 1] if i else None  # the verdict before the last move
-            if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,)):
-                # no search: _settle, below, draws the verdict from the parent's (no win after a
-                # position with none; along an optimal win's line, the rest of it)
-                sol = Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
-            else:
-                sol = solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score)
-            self._record(i, sol)
+            # no search after a position with no win, nor along an optimal win's line: _settle,
+            # below, draws the verdict from the parent's (no win; the rest of that line)
+            self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
+                if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,))
+                else solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score))
             if i < len(played):
                 self.estimates.append(self.estimator(replay) if self.estimator is not None else None)
                 replay.play(played[i].cell)
@@ -478,10 +476,9 @@ class GameJudge:
                 continue
             if self.game.rules.deck_size - sol.max_score > len(self.game.deck):
                 continue  # the known cards cannot tell: a win scoring this needs cards beyond them
-            if runs and runs[-1][1] == i - 1 and runs[-1][2] == sol.max_score:
-                runs[-1] = (runs[-1][0], i, sol.max_score)
-            else:
-                runs.append((i, i, sol.max_score))
+            # a run grows by a position next to its last with the same bound
+            first = runs.pop()[0] if runs and runs[-1][1] == i - 1 and runs[-1][2] == sol.max_score else i
+            runs.append((first, i, sol.max_score))
         if not runs:
             return None
         a, b, score = runs[-1]
@@ -506,17 +503,14 @@ class GameJudge:
             for placement in self.played[:i]:
                 position.play(placement.cell)
             found = solve(position, max_nodes=max_nodes, timeout=timeout, score_at_most=score, within_known_cards=True)
-        if found.status is SOLVED:
-            self._record(i, found)
-        elif found.status is NO_WIN:
-            # the lowest score a win could have: 0 (the whole deck used), or what is left
-            # when the grid runs out of room (RULES.md §5 point 4)
-            if score > (rules.deck_size - rules.room if rules.can_run_out_of_room else 0):
-                self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1), found)
-            else:
-                self._record(i, Solution(NO_WIN, None, (), 0, 0.0, None), found)
-        else:
-            self._record(i, self.sols[i] or found, found)
+        if found.status is NO_WIN:  # the bound one lower, unless it is the lowest score a win could have:
+            # 0 (the whole deck used), or what is left when the grid runs out of room (RULES.md §5 point 4)
+            lowest = rules.deck_size - rules.room if rules.can_run_out_of_room else 0
+            self._record(
+                i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1) if score > lowest else Solution(NO_WIN, None, (), 0, 0.0, None), found
+            )
+        else:  # solved: kept; unknown: the verdict so far stays
+            self._record(i, found if found.status is SOLVED else self.sols[i] or found, found)
         return found
 
     # ------------------------------------------------- what the positions prove

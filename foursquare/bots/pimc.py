@@ -106,9 +106,7 @@ class _Tally:
         """Best first: the share of wins then the mean score (``win_weight`` None), or
         the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
         win, score = self.wins / self.samples, self.points / self.samples
-        if win_weight is None:
-            return (-win, -score, self.order)
-        return (-(score + win_weight * win), -win, self.order)
+        return (-win, -score, self.order) if win_weight is None else (-(score + win_weight * win), -win, self.order)
 
 
 @dataclass(frozen=True)

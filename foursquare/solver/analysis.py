@@ -292,8 +292,7 @@ def _verdict(before: Solution, after: Solution, least_before: int | None) -> str
     if after.status is NO_WIN:  # thrown away if a win was known before it
         return "threw-away-win" if before.status is SOLVED or least_before is not None else "unknown"
     low = before.score if before.status is SOLVED else least_before
-    high = after.max_score  # the best score after the move is at most this
-    if low is not None and high is not None and high < low:
+    if low is not None and after.max_score is not None and after.max_score < low:  # (the best score after it is at most that)
         return "lost-points"  # even at their bounds, the move cost points
     if before.status is SOLVED and after.status is SOLVED:
         return "ok"  # the same score
@@ -484,9 +483,7 @@ class GameJudge:
         a, b, score = runs[-1]
         # the best score of the first solved position after the run: a win from the run scoring it is known
         known = next((s.score for s in self.sols[b + 1 :] if s is not None and s.status is SOLVED), None)
-        if known == score - 1 and (a - 1, score) not in self._asked:
-            return a, score
-        return (a + b + 1) // 2, score
+        return (a if known == score - 1 and (a - 1, score) not in self._asked else (a + b + 1) // 2), score
 
     def _ask(self, i: int, score: int, max_nodes: int | None, timeout: float | None) -> Solution:
         """Search whether a win from position ``i`` (``unknown``, no win scoring more than

@@ -367,9 +367,7 @@ def cached_tail_search(
         known is not None and allowed >= 0 and (known[0] >= 0 or allowed <= known[1])
         and (deadline is None or time.perf_counter() <= deadline)
     ):
-        if known[0] >= 0 and known[1] <= allowed:
-            return False, known[0], known[1]
-        return True, 0, allowed
+        return (False, known[0], known[1]) if known[0] >= 0 and known[1] <= allowed else (True, 0, allowed)
     over, pats, steps = search()
     if TAIL_CACHE_MAX > 0 and (not over or known is None or steps > known[1]):
         if len(TAIL_CACHE) >= TAIL_CACHE_MAX:

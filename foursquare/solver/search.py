@@ -155,9 +155,7 @@ def _windows(F: int, n: int, floating: bool) -> tuple[list[list[int]], list[list
     mid = n - 1
 
     def window(band: list[list[int]], a: int, b: int) -> int:
-        if b - a >= mid:
-            return band[a][b]
-        return band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
+        return band[a][b] if b - a >= mid else band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
 
     rows, cols = ([[window(band, a, b) for b in range(F)] for a in range(F)] for band in (frame.rows_band, frame.cols_band))
     return rows, cols

@@ -140,19 +140,15 @@ class Search:
         for c in b.legal():
             b.play(c, x)
             self._tick()
-            down = b.down
-            missing = target - b.npiles
-            stock = total - b.placed
+            down, missing, stock = b.down, target - b.npiles, total - b.placed
             b.undo()
-            if not missing and not down:
-                u = bonus + stock
-            elif down > limit or stock <= 0 or stock == full:
-                u = 0.0
-            else:
-                u = exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
+            u = (
+                bonus + stock if not missing and not down  # won
+                else 0.0 if down > limit or stock <= 0 or stock == full  # lost
+                else exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
+            )
             if u > bu:
-                bu = u
-                best = (down, missing, stock)
+                bu, best = u, (down, missing, stock)
         assert best is not None, "no legal cell in a position that goes on"
         down, missing, stock = best
         if not missing and not down:

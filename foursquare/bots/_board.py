@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..engine.frame import frame_of
 from ..engine.game import Status
-from ..engine.rules import Comparison, Rules, Ties
+from ..engine.rules import Comparison, Ties
 from ..engine.view import PlayerView
 
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
@@ -47,8 +47,9 @@ class Board:
         "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+    def __init__(self, view: PlayerView) -> None:
+        """The board of a :class:`~foursquare.engine.view.PlayerView` (unseen cards as counts per rank)."""
+        self.rules = rules = view.rules
         self.geo = geo = frame_of(rules)
         #: each cell's two lines without it (its row's other cells, then its column's), the
         #: lines a card placed there may flip (RULES.md §4)
@@ -65,36 +66,25 @@ class Board:
         self.rank = [0] * n
         self.up = [False] * n
         self.h = [0] * n
-        self.npiles = 0
-        self.down = 0
-        self.placed = 0
+        self.npiles = len(view.grid)
+        self.down = view.face_down
+        self.placed = sum(len(pile.cards) for pile in view.grid.values())
         self.r0 = self.c0 = 99
         self.r1 = self.c1 = -1
+        for cell, pile in view.grid.items():
+            i = geo.from_cell[int(cell)]
+            self.rank[i] = pile.cards[-1] >> 2
+            self.up[i] = pile.face_up
+            self.h[i] = len(pile.cards)
+            r, c = geo.row[i], geo.col[i]
+            self.r0, self.r1 = min(self.r0, r), max(self.r1, r)
+            self.c0, self.c1 = min(self.c0, c), max(self.c1, c)
         self.stack: list[Saved] = []
         self.flips: list[list[int]] = []
         self.counts = [0] * (rules.ranks + 1)
-        self.unseen = 0
-
-    @classmethod
-    def from_view(cls, view: PlayerView) -> Board:
-        """The board of a :class:`~foursquare.engine.view.PlayerView` (unseen cards as counts per rank)."""
-        board = cls(view.rules)
-        geo = board.geo
-        for cell, pile in view.grid.items():
-            i = geo.from_cell[int(cell)]
-            board.rank[i] = pile.cards[-1] >> 2
-            board.up[i] = pile.face_up
-            board.h[i] = len(pile.cards)
-            board.npiles += 1
-            board.placed += len(pile.cards)
-            board.down += not pile.face_up
-            r, c = geo.row[i], geo.col[i]
-            board.r0, board.r1 = min(board.r0, r), max(board.r1, r)
-            board.c0, board.c1 = min(board.c0, c), max(board.c1, c)
         for card in view.unseen:
-            board.counts[card >> 2] += 1
-        board.unseen = len(view.unseen)
-        return board
+            self.counts[card >> 2] += 1
+        self.unseen = len(view.unseen)
 
     def status(self) -> Status:
         """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``).

@@ -218,7 +218,7 @@ def solve(
     if t0 >= len(deck):
         raise PositionError("the next card is unknown: the solver needs the stock order")
     sol = (
-        run_search(Search(Board.of_game(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
+        run_search(Search(Board(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
         if fast_rules(rules)
         else ended(*solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest), start, total)
     )

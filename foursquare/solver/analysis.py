@@ -596,10 +596,7 @@ class GameJudge:
         for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
             before, after = sols[i], sols[i + 1]
             estimate = estimates[i] if i < len(estimates) else None
-            bot_cell = bot_chance = None
-            if estimate:
-                best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
-                bot_cell, bot_chance = str(best.cell), best.win_chance
+            best = max(estimate, key=lambda e: (e.win_chance, e.expected_score)) if estimate else None
             reports.append(
                 MoveReport(
                     number=i + 1,
@@ -611,8 +608,8 @@ class GameJudge:
                     best_after=after.score,
                     solver_cell=str(before.moves[0]) if before.moves else None,
                     verdict=_verdict(before, after, least[i]),
-                    bot_cell=bot_cell,
-                    bot_win_chance=bot_chance,
+                    bot_cell=None if best is None else str(best.cell),
+                    bot_win_chance=None if best is None else best.win_chance,
                     played_win_chance=next((e.win_chance for e in estimate or () if e.cell == placement.cell), None),
                     nodes=self.nodes[i],
                     max_before=before.max_score,

@@ -43,7 +43,7 @@ def percentile(values: list[float], q: float) -> float:
 def run_search(game: Game, compiled: bool, max_nodes: int) -> tuple[float, int, object]:
     """Seconds, nodes and result of the fast search on ``game`` (as :func:`solve` does it), compiled or pure."""
     t = time.perf_counter()
-    s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, t, compiled=compiled)
+    s = Search(Board(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, t, compiled=compiled)
     result = s.run()
     return time.perf_counter() - t, s.nodes, result[:2]
 

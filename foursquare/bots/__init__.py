@@ -51,12 +51,10 @@ def get_bot(name: str, nodes: int | None = None) -> Bot:
     :raises ArgumentError: for an unknown name (the message lists the bots).
     :raises ArgumentError: for ``nodes`` of another type than ``int``.
     """
-    try:
-        cls = BOTS[name]
-    except (KeyError, TypeError):
-        raise ArgumentError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})") from None
+    if not isinstance(name, str) or name not in BOTS:
+        raise ArgumentError(f"unknown bot {quote(name)} (bots: {', '.join(BOTS)})")
     check("get_bot", nodes=nodes)
-    return cls() if nodes is None else cls(nodes=nodes)
+    return BOTS[name]() if nodes is None else BOTS[name](nodes=nodes)
 
 
 def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float | None = 1.0, seed: int = 0) -> list[Estimate]:

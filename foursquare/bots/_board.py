@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..engine.frame import frame_of
 from ..engine.game import Status
-from ..engine.rules import Comparison, Rules, Ties
+from ..engine.rules import Comparison, Ties
 from ..engine.view import PlayerView
 
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
@@ -43,19 +43,18 @@ class Board:
     """
 
     __slots__ = (
-        "rules", "geo", "lines", "size", "target", "cap", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
+        "rules", "geo", "lines", "target", "limit", "total", "room", "sees_all", "ties_count", "self_flip",
         "rank", "up", "h", "npiles", "down", "placed", "r0", "r1", "c0", "c1", "stack", "flips", "counts", "unseen",
     )
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+    def __init__(self, view: PlayerView) -> None:
+        """The board of a :class:`~foursquare.engine.view.PlayerView` (unseen cards as counts per rank)."""
+        self.rules = rules = view.rules
         self.geo = geo = frame_of(rules)
         #: each cell's two lines without it (its row's other cells, then its column's), the
         #: lines a card placed there may flip (RULES.md §4)
         self.lines = list(zip(geo.row_others, geo.col_others, strict=True))
-        self.size = rules.size
         self.target = rules.size * rules.size
-        self.cap = rules.pile_cap
         self.limit = rules.face_down_limit
         self.total = rules.deck_size
         # Cards placed when no legal cell is left (RULES.md §5 point 4), -1 when that cannot happen.
@@ -67,36 +66,25 @@ class Board:
         self.rank = [0] * n
         self.up = [False] * n
         self.h = [0] * n
-        self.npiles = 0
-        self.down = 0
-        self.placed = 0
+        self.npiles = len(view.grid)
+        self.down = view.face_down
+        self.placed = sum(len(pile.cards) for pile in view.grid.values())
         self.r0 = self.c0 = 99
         self.r1 = self.c1 = -1
+        for cell, pile in view.grid.items():
+            i = geo.from_cell[int(cell)]
+            self.rank[i] = pile.cards[-1] >> 2
+            self.up[i] = pile.face_up
+            self.h[i] = len(pile.cards)
+            r, c = geo.row[i], geo.col[i]
+            self.r0, self.r1 = min(self.r0, r), max(self.r1, r)
+            self.c0, self.c1 = min(self.c0, c), max(self.c1, c)
         self.stack: list[Saved] = []
         self.flips: list[list[int]] = []
         self.counts = [0] * (rules.ranks + 1)
-        self.unseen = 0
-
-    @classmethod
-    def from_view(cls, view: PlayerView) -> Board:
-        """The board of a :class:`~foursquare.engine.view.PlayerView` (unseen cards as counts per rank)."""
-        board = cls(view.rules)
-        geo = board.geo
-        for cell, pile in view.grid.items():
-            i = geo.from_cell[int(cell)]
-            board.rank[i] = pile.cards[-1] >> 2
-            board.up[i] = pile.face_up
-            board.h[i] = len(pile.cards)
-            board.npiles += 1
-            board.placed += len(pile.cards)
-            board.down += not pile.face_up
-            r, c = geo.row[i], geo.col[i]
-            board.r0, board.r1 = min(board.r0, r), max(board.r1, r)
-            board.c0, board.c1 = min(board.c0, c), max(board.c1, c)
         for card in view.unseen:
-            board.counts[card >> 2] += 1
-        board.unseen = len(view.unseen)
-        return board
+            self.counts[card >> 2] += 1
+        self.unseen = len(view.unseen)
 
     def status(self) -> Status:
         """Won, lost or playing, as RULES.md §5 decides after a turn (the engine's ``Game._end_of_turn``).
@@ -116,10 +104,10 @@ class Board:
         if not self.npiles:
             return list(range(geo.ncells))
         h = self.h
-        cap = self.cap
+        cap = self.rules.pile_cap
         nbrs = geo.nbrs
         f = geo.frame
-        n = self.size
+        n = self.rules.size
         r0, r1, c0, c1 = self.r0, self.r1, self.c0, self.c1
         if r1 - r0 + 1 < n:
             r0, r1 = max(r0 - 1, 0), min(r1 + 1, f - 1)
@@ -152,17 +140,9 @@ class Board:
                 down -= 1
         else:
             self.npiles += 1
-            geo = self.geo
-            r = geo.row[c]
-            col = geo.col[c]
-            if r < self.r0:
-                self.r0 = r
-            if r > self.r1:
-                self.r1 = r
-            if col < self.c0:
-                self.c0 = col
-            if col > self.c1:
-                self.c1 = col
+            r, col = self.geo.row[c], self.geo.col[c]
+            self.r0, self.r1 = min(self.r0, r), max(self.r1, r)
+            self.c0, self.c1 = min(self.c0, col), max(self.c1, col)
         h[c] += 1
         rank[c] = x
         up[c] = True
@@ -198,12 +178,8 @@ class Board:
             if hi and lo <= x <= hi and not (self.ties_count and (x == lo or x == hi)):
                 continue
             for o in others:
-                if up[o]:
-                    up[o] = False
-                    down += 1
-                else:
-                    up[o] = True
-                    down -= 1
+                down += 1 if up[o] else -1
+                up[o] = not up[o]
             flipped += others
             if self.self_flip:  # Rules.self_flip: a line that flips flips the card just placed too
                 up[c] = not up[c]

@@ -97,7 +97,7 @@ class Bot(ABC):
         if view.status is not Status.PLAYING or view.next_card is None:
             raise PositionError(f"the game is over ({view.status}): there is no card to place")
         start = time.perf_counter()
-        board = Board.from_view(view)
+        board = Board(view)
         cells = [board.geo.centre] if not board.npiles and view.rules.layout is LayoutKind.FLOATING else board.legal()
         return self._judge(view, board, view.next_card >> 2, cells, start, budget, seed)
 

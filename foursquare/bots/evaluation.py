@@ -54,22 +54,17 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
-def utility(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> float:
-    """The search utility of a position where the game goes on (see the module text)."""
-    missing = board.target - board.npiles
-    return math.exp(-weights.face_down * board.down - weights.missing * missing) * (
-        weights.win_bonus + max(0, board.total - board.placed - missing)
-    )
-
-
-def estimate(board: Board) -> tuple[float, float]:
-    """(win chance, expected score) of a position where the game goes on.
+def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> tuple[float, float, float]:
+    """(utility, win chance, expected score) of a position where the game goes on: the
+    search utility, and the estimate (see the module text).
 
     :param board: a position whose status is playing.
-    :returns: ``(p, s)``, 0 ≤ p ≤ 1 and 0 ≤ s ≤ the cards left in the stock;
+    :returns: ``(u, p, s)``, 0 ≤ p ≤ 1 and 0 ≤ s ≤ the cards left in the stock;
         the expected score counts a loss as 0.
     """
-    return estimate_of(board.down, board.target - board.npiles, board.total - board.placed, board.rules.size)
+    missing, stock = board.target - board.npiles, board.total - board.placed
+    q = math.exp(-weights.face_down * board.down - weights.missing * missing)
+    return q * (weights.win_bonus + max(0, stock - missing)), *estimate_of(board.down, missing, stock, board.rules.size)
 
 
 #: The win-chance model of the standard game: ``p = 1 / (1 + exp(-z))`` with
@@ -84,7 +79,7 @@ EXTRA_MODEL = (3.411, 1.249, 0.493)
 
 @lru_cache(maxsize=4096)
 def estimate_of(down: int, missing: int, stock: int, size: int = 4) -> tuple[float, float]:
-    """:func:`estimate` from its inputs: face-down count, missing piles, cards in the stock, grid size.
+    """The estimate of :func:`evaluate` from its inputs: face-down count, missing piles, cards in the stock, grid size.
 
     Smooth and monotone: the win chance and the expected score never rise with
     another face-down card or another missing pile, and never fall with another

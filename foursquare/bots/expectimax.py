@@ -29,7 +29,7 @@ from math import exp
 from ..engine.game import Status
 from ._board import Board
 from .base import Bot, CellEstimate
-from .evaluation import DEFAULT_WEIGHTS, Weights, estimate, estimate_of, utility
+from .evaluation import DEFAULT_WEIGHTS, Weights, estimate_of, evaluate
 
 _WON, _LOST = Status.WON, Status.LOST
 #: (utility, win chance, expected score): the value of a node.
@@ -104,7 +104,7 @@ class Search:
             return 0.0, 0.0, 0.0
         if depth == 0:
             self.used_evaluation = True
-            return (utility(b, self.weights), *estimate(b))
+            return evaluate(b, self.weights)
         counts = b.counts
         su = sp = ss = 0.0
         for r in range(1, len(counts)):
@@ -140,26 +140,22 @@ class Search:
         for c in b.legal():
             b.play(c, x)
             self._tick()
-            down = b.down
-            missing = target - b.npiles
-            stock = total - b.placed
+            down, missing, stock = b.down, target - b.npiles, total - b.placed
             b.undo()
-            if not missing and not down:
-                u = bonus + stock
-            elif down > limit or stock <= 0 or stock == full:
-                u = 0.0
-            else:
-                u = exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
+            u = (
+                bonus + stock if not missing and not down  # won
+                else 0.0 if down > limit or stock <= 0 or stock == full  # lost
+                else exp(-a_down * down - a_missing * missing) * (bonus + (stock - missing if stock > missing else 0))
+            )
             if u > bu:
-                bu = u
-                best = (down, missing, stock)
+                bu, best = u, (down, missing, stock)
         assert best is not None, "no legal cell in a position that goes on"
         down, missing, stock = best
         if not missing and not down:
             return bu, 1.0, float(stock)
         if down > limit or stock <= 0 or stock == full:
             return 0.0, 0.0, 0.0
-        return (bu, *estimate_of(down, missing, stock, b.size))
+        return (bu, *estimate_of(down, missing, stock, b.rules.size))
 
 
 class SearchBot(Bot):
@@ -193,11 +189,12 @@ class SearchBot(Bot):
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
         if search.used_evaluation is False or self.depth == 1 or len(cells) == 1:
             return [(c, p, s) for c, _, p, s in best]
-        limit = float("inf") if self.nodes is None else self.nodes
-        depths = range(2, self.depth + 1) if self.iterative else [self.depth]
-        prev_cost, cost = None, search.nodes  # placements of the last two complete depths
-        last_time = 0.0
-        for depth in depths:
+        # the limits hold from here on (one placement per cell is always affordable)
+        search.node_limit = float("inf") if self.nodes is None else self.nodes
+        search.deadline = deadline
+        # placements of the last two complete depths, and the seconds of the last
+        prev_cost, cost, last_time = None, search.nodes, 0.0
+        for depth in range(2, self.depth + 1) if self.iterative else [self.depth]:
             used = search.nodes
             now = time.perf_counter()
             if deadline is not None and now >= deadline:
@@ -207,18 +204,15 @@ class SearchBot(Bot):
             # (Depths 2 and 3 are simply tried: a search past a limit stops at once.)
             if self.iterative and depth >= 4 and prev_cost is not None:
                 growth = max(cost / max(prev_cost, 1), 1.0)
-                if used + cost * growth > limit:
+                if used + cost * growth > search.node_limit:
                     break
                 if deadline is not None and now + last_time * growth > deadline:
                     break
-            search.node_limit = limit
-            search.deadline = deadline
             search.used_evaluation = False
             try:
-                result = search.root(cells, x, depth)
+                best = search.root(cells, x, depth)
             except _Stop:
                 break
-            best = result
             prev_cost, cost = cost, search.nodes - used
             last_time = time.perf_counter() - now
             if not search.used_evaluation:

@@ -64,25 +64,16 @@ from ..solver.search import fast_rules
 from ..solver.solution import Outcome, Solution
 from ..solver.stocks import StockSolver
 from ._board import Board
-from .base import Bot, CellEstimate, Estimate
+from .base import Estimate
 from .expectimax import DEEP_NODES, DeepBot, SearchBot
 
-#: Orders of the unseen cards solved for every cell; further orders for the close best cells; how many of those.
+#: Orders of the unseen cards solved for every cell; further orders for the close best cells.
 SAMPLES = 24
 MORE = 48
-CLOSE = 3
 #: The most positions one solve may search.
 SOLVER_NODES = 20_000
-#: Ranking by the prior's order among the cells within this share of wins of the best (``None``: by the samples alone).
-TOLERANCE: float | None = 0.05
-#: The prior after the opening: ``None`` a two-placement expectimax search, else ``deep`` with this work limit.
-PRIOR_NODES: int | None = DEEP_NODES
 #: Of a time budget, the share the prior may use before the sampling starts.
 DEEP_SHARE = 0.3
-#: Sampling starts once the grid holds this many piles (before: ``deep``).
-FROM_PILES = 6
-#: Ranking: ``None`` the share of wins then the mean score; a number w: mean score + w * share of wins.
-WIN_WEIGHT: float | None = None
 
 
 @dataclass
@@ -115,9 +106,7 @@ class _Tally:
         """Best first: the share of wins then the mean score (``win_weight`` None), or
         the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
         win, score = self.wins / self.samples, self.points / self.samples
-        if win_weight is None:
-            return (-win, -score, self.order)
-        return (-(score + win_weight * win), -win, self.order)
+        return (-win, -score, self.order) if win_weight is None else (-(score + win_weight * win), -win, self.order)
 
 
 @dataclass(frozen=True)
@@ -142,33 +131,21 @@ class ExpertSettings:
 
     samples: int = SAMPLES
     more: int = MORE
-    close: int = CLOSE
+    close: int = 3
     solver_nodes: int = SOLVER_NODES
     width: int | None = None
-    from_piles: int = FROM_PILES
+    from_piles: int = 6
     deep_nodes: int | None = DEEP_NODES
-    win_weight: float | None = WIN_WEIGHT
-    tolerance: float | None = TOLERANCE
-    prior_nodes: int | None = PRIOR_NODES
+    win_weight: float | None = None
+    tolerance: float | None = 0.05
+    prior_nodes: int | None = DEEP_NODES
 
     def __post_init__(self) -> None:
         if min(self.samples, self.solver_nodes, self.width or 1) < 1 or min(self.more, self.close) < 0:
             raise ArgumentError("ExpertBot: samples, solver_nodes and width must be at least 1, more and close at least 0")
 
-    def scaled(self, nodes: int) -> ExpertSettings:
-        """The settings for a work limit of ``nodes`` positions a move (``--nodes``): ``deep``
-        gets that limit, and ``samples``, ``more`` and ``solver_nodes`` are scaled by ``nodes /``
-        :data:`~foursquare.bots.expectimax.DEEP_NODES` (at least 2 samples and 100 positions a solve)."""
-        return replace(
-            self,
-            deep_nodes=nodes,
-            samples=max(2, self.samples * nodes // DEEP_NODES),
-            more=self.more * nodes // DEEP_NODES,
-            solver_nodes=max(100, self.solver_nodes * nodes // DEEP_NODES),
-        )
 
-
-class ExpertBot(Bot):
+class ExpertBot(DeepBot):
     """``expert``: ``deep``, with every legal cell judged by solving sampled stocks once the grid holds ``from_piles`` piles.
 
     :param nodes: the positions the bot may examine per move, as ``--nodes`` is for
@@ -184,23 +161,25 @@ class ExpertBot(Bot):
         "deep, with every cell judged by solving sampled orders of the unseen cards from 6 piles on:"
         " the strongest, the default (slower)"
     )
-    uses_nodes = True
 
     def __init__(self, nodes: int | None = None, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(ExpertSettings.__dataclass_fields__))
         if unknown:
             raise ArgumentError(f"ExpertBot: no setting {quote(unknown[0])} (settings: {', '.join(ExpertSettings.__dataclass_fields__)})")
-        chosen = ExpertSettings(**settings)
+        o = ExpertSettings(**settings)
         #: the settings in force (:class:`ExpertSettings`, scaled to ``nodes``)
-        self.settings = chosen if nodes is None else chosen.scaled(nodes)
+        self.settings = o if nodes is None else replace(
+            o,
+            deep_nodes=nodes,
+            samples=max(2, o.samples * nodes // DEEP_NODES),
+            more=o.more * nodes // DEEP_NODES,
+            solver_nodes=max(100, o.solver_nodes * nodes // DEEP_NODES),
+        )
         #: the settings' ``tolerance`` (the hint's note says it)
         self.tolerance = self.settings.tolerance
-        self.deep = DeepBot(nodes=self.settings.deep_nodes)
+        super().__init__(nodes=self.settings.deep_nodes)
         prior_nodes = self.settings.prior_nodes
         self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
-
-    def _estimates(self, board: Board, card_rank: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
-        return self.deep._estimates(board, card_rank, cells, deadline, seed)
 
     def _judge(
         self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int
@@ -209,14 +188,13 @@ class ExpertBot(Bot):
         ``samples`` and ``unknown`` set, then any others with the prior's estimates."""
         o = self.settings
         if len(cells) == 1 or board.npiles < o.from_piles or not fast_rules(view.rules):
-            return self.deep._judge(view, board, x, cells, start, budget, seed)
+            return super()._judge(view, board, x, cells, start, budget, seed)
         deadline = None if budget is None else start + max(budget, 0.0)
         ranked = self.prior._judge(view, board, x, cells, start, None if budget is None else DEEP_SHARE * budget, seed)
-        width = len(ranked) if o.width is None else o.width
         # one tally per cell, each with the solver of the position after the card in hand goes there
         assert view.next_card is not None
         tallies = []
-        for i, e in enumerate(ranked[:width]):
+        for i, e in enumerate(ranked[: o.width]):  # (None: all)
             game = Game.from_position(view.grid, [view.next_card, *sorted(view.unseen)], view.rules)
             game.play(e.cell)
             tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
@@ -239,25 +217,21 @@ class ExpertBot(Bot):
             best_win = max(t.wins / t.samples for t in tallies)
             near = sorted((t for t in tallies if t.wins / t.samples >= best_win - o.tolerance), key=lambda t: t.order)
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
-        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[width:]
+        return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[len(tallies) :]
 
     def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
         them); whether at least one whole sample was counted before the deadline."""
-        done = 0
         first = max(t.samples for t in tallies)  # the first order none of them has been solved on
-        for ranks in stocks[first : first + count]:
+        for done, ranks in enumerate(stocks[first : first + count]):  # (done: the whole samples counted)
             results: list[Solution] = []
             for tally in tallies:
-                timeout = None
-                if deadline is not None:
-                    timeout = deadline - time.perf_counter()
-                    if timeout <= 0:
-                        return done > 0
+                timeout = None if deadline is None else deadline - time.perf_counter()
+                if timeout is not None and timeout <= 0:
+                    return done > 0
                 results.append(tally.solver.solve(ranks, max_nodes=self.settings.solver_nodes, timeout=timeout))
             if deadline is not None and time.perf_counter() > deadline:
                 return done > 0  # the last solve may have stopped at the deadline: not a whole sample
             for tally, solution in zip(tallies, results, strict=True):
                 tally.add(solution)
-            done += 1
-        return done > 0
+        return count > 0  # (the orders are there: samples + more of them)

@@ -369,7 +369,7 @@ class PairedTally:
     """
 
     def __init__(self, max_score: int | None = None) -> None:
-        self.max_score = max_score
+        self.bound = math.inf if max_score is None else max_score  # the score difference's
         self.scores: Counter[int] = Counter()  # A's points minus B's, one count a deal
         self.wins: Counter[int] = Counter()  # A won minus B won: 1 won by A only, -1 by B only
 
@@ -385,13 +385,9 @@ class PairedTally:
 
     def difference(self) -> PairedDifference:
         """The difference so far (:class:`PairedDifference`)."""
-        bound = math.inf if self.max_score is None else self.max_score
-        score, _, score_interval = counts_interval(self.scores, -bound, bound)
-        win, _, (low, high) = counts_interval(self.wins)
-        # a difference of win rates lies in [-1, 1]
-        return PairedDifference(
-            self.scores.total(), score, score_interval, win, (max(low, -1.0), min(high, 1.0)), self.wins[1], self.wins[-1]
-        )
+        score, _, score_interval = counts_interval(self.scores, -self.bound, self.bound)
+        win, _, win_interval = counts_interval(self.wins, -1.0, 1.0)  # a difference of win rates lies in [-1, 1]
+        return PairedDifference(self.scores.total(), score, score_interval, win, win_interval, self.wins[1], self.wins[-1])
 
 
 def paired(a: Iterable[GameResult], b: Iterable[GameResult], max_score: int | None = None) -> PairedDifference:
@@ -440,11 +436,6 @@ class DealTally:
         for game in games:
             self.bots[game.bot].add(game)
         self.deals += 1
-
-    @property
-    def games(self) -> int:
-        """The games counted (of every bot)."""
-        return self.deals * len(self.names)
 
     def summaries(self) -> dict[str, SimulationSummary]:
         """Each bot's figures, in the order of the names."""

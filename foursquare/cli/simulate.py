@@ -252,7 +252,7 @@ def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interru
     so.  ``--output -`` sends the report to stderr."""
     deals = sweep.deals
     played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _sweep)
-    stopped = {"games_played": tally.games, "games_asked": len(deals) * len(sweep.names)} if interrupted else None
+    stopped = {"games_played": len(played) * len(sweep.names), "games_asked": len(deals) * len(sweep.names)} if interrupted else None
     with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
         if stopped is not None and (o.fmt != "json" or not played):
             words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"

@@ -292,8 +292,7 @@ def _verdict(before: Solution, after: Solution, least_before: int | None) -> str
     if after.status is NO_WIN:  # thrown away if a win was known before it
         return "threw-away-win" if before.status is SOLVED or least_before is not None else "unknown"
     low = before.score if before.status is SOLVED else least_before
-    high = after.max_score  # the best score after the move is at most this
-    if low is not None and high is not None and high < low:
+    if low is not None and after.max_score is not None and after.max_score < low:  # (the best score after it is at most that)
         return "lost-points"  # even at their bounds, the move cost points
     if before.status is SOLVED and after.status is SOLVED:
         return "ok"  # the same score
@@ -426,13 +425,11 @@ class GameJudge:
         first = max(1, int(limit * self.first_share))
         for i in range(len(played) + 1):
             parent = self.sols[i - 1] if i else None  # the verdict before the last move
-            if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,)):
-                # no search: _settle, below, draws the verdict from the parent's (no win after a
-                # position with none; along an optimal win's line, the rest of it)
-                sol = Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
-            else:
-                sol = solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score)
-            self._record(i, sol)
+            # no search after a position with no win, nor along an optimal win's line: _settle,
+            # below, draws the verdict from the parent's (no win; the rest of that line)
+            self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, parent.max_score)
+                if parent is not None and (parent.status is NO_WIN or parent.moves[:1] == (played[i - 1].cell,))
+                else solve(replay, max_nodes=first, timeout=self.timeout, score_at_most=None if parent is None else parent.max_score))
             if i < len(played):
                 self.estimates.append(self.estimator(replay) if self.estimator is not None else None)
                 replay.play(played[i].cell)
@@ -478,18 +475,15 @@ class GameJudge:
                 continue
             if self.game.rules.deck_size - sol.max_score > len(self.game.deck):
                 continue  # the known cards cannot tell: a win scoring this needs cards beyond them
-            if runs and runs[-1][1] == i - 1 and runs[-1][2] == sol.max_score:
-                runs[-1] = (runs[-1][0], i, sol.max_score)
-            else:
-                runs.append((i, i, sol.max_score))
+            # a run grows by a position next to its last with the same bound
+            first = runs.pop()[0] if runs and runs[-1][1] == i - 1 and runs[-1][2] == sol.max_score else i
+            runs.append((first, i, sol.max_score))
         if not runs:
             return None
         a, b, score = runs[-1]
         # the best score of the first solved position after the run: a win from the run scoring it is known
         known = next((s.score for s in self.sols[b + 1 :] if s is not None and s.status is SOLVED), None)
-        if known == score - 1 and (a - 1, score) not in self._asked:
-            return a, score
-        return (a + b + 1) // 2, score
+        return (a if known == score - 1 and (a - 1, score) not in self._asked else (a + b + 1) // 2), score
 
     def _ask(self, i: int, score: int, max_nodes: int | None, timeout: float | None) -> Solution:
         """Search whether a win from position ``i`` (``unknown``, no win scoring more than
@@ -506,17 +500,14 @@ class GameJudge:
             for placement in self.played[:i]:
                 position.play(placement.cell)
             found = solve(position, max_nodes=max_nodes, timeout=timeout, score_at_most=score, within_known_cards=True)
-        if found.status is SOLVED:
-            self._record(i, found)
-        elif found.status is NO_WIN:
-            # the lowest score a win could have: 0 (the whole deck used), or what is left
-            # when the grid runs out of room (RULES.md §5 point 4)
-            if score > (rules.deck_size - rules.room if rules.can_run_out_of_room else 0):
-                self._record(i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1), found)
-            else:
-                self._record(i, Solution(NO_WIN, None, (), 0, 0.0, None), found)
-        else:
-            self._record(i, self.sols[i] or found, found)
+        if found.status is NO_WIN:  # the bound one lower, unless it is the lowest score a win could have:
+            # 0 (the whole deck used), or what is left when the grid runs out of room (RULES.md §5 point 4)
+            lowest = rules.deck_size - rules.room if rules.can_run_out_of_room else 0
+            self._record(
+                i, Solution(UNKNOWN, None, (), 0, 0.0, score - 1) if score > lowest else Solution(NO_WIN, None, (), 0, 0.0, None), found
+            )
+        else:  # solved: kept; unknown: the verdict so far stays
+            self._record(i, found if found.status is SOLVED else self.sols[i] or found, found)
         return found
 
     # ------------------------------------------------- what the positions prove
@@ -605,10 +596,7 @@ class GameJudge:
         for i, placement in enumerate(played[: max(0, len(sols) - 1)]):
             before, after = sols[i], sols[i + 1]
             estimate = estimates[i] if i < len(estimates) else None
-            bot_cell = bot_chance = None
-            if estimate:
-                best = max(estimate, key=lambda e: (e.win_chance, e.expected_score))
-                bot_cell, bot_chance = str(best.cell), best.win_chance
+            best = max(estimate, key=lambda e: (e.win_chance, e.expected_score)) if estimate else None
             reports.append(
                 MoveReport(
                     number=i + 1,
@@ -620,8 +608,8 @@ class GameJudge:
                     best_after=after.score,
                     solver_cell=str(before.moves[0]) if before.moves else None,
                     verdict=_verdict(before, after, least[i]),
-                    bot_cell=bot_cell,
-                    bot_win_chance=bot_chance,
+                    bot_cell=None if best is None else str(best.cell),
+                    bot_win_chance=None if best is None else best.win_chance,
                     played_win_chance=next((e.win_chance for e in estimate or () if e.cell == placement.cell), None),
                     nodes=self.nodes[i],
                     max_before=before.max_score,

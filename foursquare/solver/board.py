@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..engine.frame import Frame, frame_tables
 from ..engine.game import Game
-from ..engine.rules import Rules
 from .bounds import Box
 
 
@@ -30,8 +29,9 @@ class Board:
         piles (as many cards as the cap), as bit masks.
     """
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+    def __init__(self, game: Game) -> None:
+        """The position of a game (its rules, piles, faces and heights)."""
+        self.rules = rules = game.rules
         self.n = rules.size
         self.F = rules.frame
         self.frame: Frame = frame_tables(self.F)  # edge adjacency: the only one the fast search supports
@@ -40,30 +40,23 @@ class Board:
         size = self.F * self.F
         self.h = [0] * size
         self.rk = [0] * size
-        self.p = 0
         self.down = 0
-        self.box: Box = (99, -1, 99, -1)
         self.om = 0
         self.dm = 0
         self.fm = 0
-
-    @classmethod
-    def of_game(cls, game: Game) -> Board:
-        """The position of a game (its rules, piles, faces and heights)."""
-        b = cls(game.rules)
+        grid = game.grid
+        self.p = len(grid)
         r0, r1, c0, c1 = 99, -1, 99, -1
-        for cell, pile in game.grid.items():
+        for cell, pile in grid.items():
             r, c = cell.row, cell.column
-            q = b.frame.from_cell[int(cell)]
-            b.h[q] = len(pile.cards)
-            b.rk[q] = pile.top >> 2
-            b.p += 1
-            b.om |= 1 << q
+            q = self.frame.from_cell[int(cell)]
+            self.h[q] = len(pile.cards)
+            self.rk[q] = pile.top >> 2
+            self.om |= 1 << q
             if not pile.face_up:
-                b.dm |= 1 << q
-                b.down += 1
-            if b.h[q] >= b.cap:
-                b.fm |= 1 << q
+                self.dm |= 1 << q
+                self.down += 1
+            if self.h[q] >= self.cap:
+                self.fm |= 1 << q
             r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
-        b.box = (r0, r1, c0, c1)
-        return b
+        self.box: Box = (r0, r1, c0, c1)

@@ -164,9 +164,7 @@ def parity_extra(om: int, dm: int, fm: int, F: int, n: int, want: int) -> int:
     dm >>= s
     if parity_window(om, dm, F, n):
         return 0
-    if want < 2:
-        return 1
-    return 1 if one_pile_frees(om, dm, om & ~(fm >> s), F, n) else 2
+    return 1 if want < 2 or one_pile_frees(om, dm, om & ~(fm >> s), F, n) else 2
 
 
 def one_pile_frees(om: int, dm: int, candidates: int, F: int, n: int) -> bool:

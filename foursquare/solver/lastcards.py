@@ -234,14 +234,12 @@ def tail_patterns(  # noqa: C901, PLR0913 — the backward search, mirrored in _
         # a face-up card ranked at most x and one at least x; a pile already known
         # to qualify makes every other choice redundant
         cells = bits(U)
-        if any(hi[p] <= x for p in cells):
-            low: list[tuple[_Narrowing, ...]] = [()]
-        else:
-            low = [((p, 0, x),) for p in cells if ps[min(hi[p], x) + 1] - ps[lo[p]] > 0]
-        if any(lo[p] >= x for p in cells):
-            high: list[tuple[_Narrowing, ...]] = [()]
-        else:
-            high = [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
+        low: list[tuple[_Narrowing, ...]] = (
+            [()] if any(hi[p] <= x for p in cells) else [((p, 0, x),) for p in cells if ps[min(hi[p], x) + 1] - ps[lo[p]] > 0]
+        )
+        high: list[tuple[_Narrowing, ...]] = (
+            [()] if any(lo[p] >= x for p in cells) else [((p, x, HI),) for p in cells if ps[hi[p] + 1] - ps[max(lo[p], x)] > 0]
+        )
         return [a + b for a in low for b in high]
 
     def undo(j: int, ts: int, om: int, dm: int, lo: list[int], hi: list[int]) -> int:  # noqa: C901, PLR0912 — the backward search's inner loop, mirrored line for line in _core.c's undo; split, it would be slower and no longer a twin
@@ -367,9 +365,7 @@ def cached_tail_search(
         known is not None and allowed >= 0 and (known[0] >= 0 or allowed <= known[1])
         and (deadline is None or time.perf_counter() <= deadline)
     ):
-        if known[0] >= 0 and known[1] <= allowed:
-            return False, known[0], known[1]
-        return True, 0, allowed
+        return (False, known[0], known[1]) if known[0] >= 0 and known[1] <= allowed else (True, 0, allowed)
     over, pats, steps = search()
     if TAIL_CACHE_MAX > 0 and (not over or known is None or steps > known[1]):
         if len(TAIL_CACHE) >= TAIL_CACHE_MAX:

@@ -50,16 +50,6 @@ def _key(game: Game) -> tuple[object, ...]:
     return tuple(key)
 
 
-def _first_cells(game: Game) -> list[Cell]:
-    """The cells worth trying for the next card: on an empty floating grid only the
-    centre of the frame, since from there every placement of the final grid is
-    still open (RULES.md §3: the frame binds only near its edge)."""
-    if game.bounding_box() is None and game.rules.layout is LayoutKind.FLOATING:
-        middle = game.rules.size - 1
-        return [c for c in game.legal_cells() if c.row == middle and c.column == middle]
-    return game.legal_cells()
-
-
 def solve_with_engine(
     game: Game, *, max_nodes: int | None, timeout: float | None, fewest_cards: int = 0,
 ) -> tuple[Outcome, int | None, tuple[Cell, ...], int]:
@@ -96,7 +86,10 @@ def solve_with_engine(
         key = _key(game)
         if failed.get(key, -1) >= budget:
             return False
-        for cell in _first_cells(game):
+        # on an empty floating grid only its centre (row and column size - 1: 16 * row + column): from there every placement of the final
+        # grid is still open (RULES.md §3: the frame binds only near its edge)
+        centre_only = game.bounding_box() is None and rules.layout is LayoutKind.FLOATING
+        for cell in [Cell((rules.size - 1) * 17)] if centre_only else game.legal_cells():
             if max_nodes is not None and nodes >= max_nodes:
                 raise _Limit  # never more than max_nodes placements tried
             nodes += 1

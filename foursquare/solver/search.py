@@ -126,6 +126,7 @@ from .bounds import (
     two_last_cut,
 )
 from .lastcards import TailLimit, cached_tail_search, rank_classes, stack_pattern_rule, tail_key, tail_patterns
+from .reference import solve_with_engine
 from .solution import DEFAULT_MAX_NODES, NO_WIN, SOLVED, UNKNOWN, Outcome, Solution, ended
 
 __all__ = [
@@ -155,9 +156,7 @@ def _windows(F: int, n: int, floating: bool) -> tuple[list[list[int]], list[list
     mid = n - 1
 
     def window(band: list[list[int]], a: int, b: int) -> int:
-        if b - a >= mid:
-            return band[a][b]
-        return band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
+        return band[a][b] if b - a >= mid else band[max(a - 1, 0)][mid if floating and a == b == mid else min(b + 1, F - 1)]
 
     rows, cols = ([[window(band, a, b) for b in range(F)] for a in range(F)] for band in (frame.rows_band, frame.cols_band))
     return rows, cols
@@ -215,17 +214,14 @@ def solve(
     fewest = 0 if score_at_most is None else total - score_at_most  # the fewest cards a win can use
     if game.is_over:  # won: its score, proved; lost: no win
         return ended(SOLVED if game.status is Status.WON else NO_WIN, total - (game.score or 0), (), 0, start, total)
-    deck = game.deck
-    t0 = game.placed
+    deck, t0 = game.deck, game.placed
     if t0 >= len(deck):
         raise PositionError("the next card is unknown: the solver needs the stock order")
-    if fast_rules(rules):
-        sol = run_search(Search(Board.of_game(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
-    else:
-        from .reference import solve_with_engine
-
-        status, cards, cells, nodes = solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest)
-        sol = ended(status, cards, cells, nodes, start, total)
+    sol = (
+        run_search(Search(Board(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
+        if fast_rules(rules)
+        else ended(*solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest), start, total)
+    )
     return sol if within_known_cards else within_known_cards_only(sol, len(deck), rules)
 
 

@@ -81,7 +81,5 @@ def ended(status: Outcome, cards: int | None, moves: tuple[Cell, ...], nodes: in
     seconds = time.perf_counter() - start
     if status is NO_WIN:
         return Solution(NO_WIN, None, (), nodes, seconds, None)
-    assert cards is not None
-    if status is SOLVED:
-        return Solution(SOLVED, total - cards, moves, nodes, seconds, total - cards)
-    return Solution(UNKNOWN, None, (), nodes, seconds, total - cards)
+    assert cards is not None  # (unknown: its moves are none)
+    return Solution(status, total - cards if status is SOLVED else None, moves, nodes, seconds, total - cards)

@@ -47,7 +47,7 @@ class StockSolver:
         self.score = game.score
         self.t0 = game.placed
         self.prefix = [c >> 2 for c in game.deck[: game.placed]]
-        self.board = Board.of_game(game)
+        self.board = Board(game)
 
     def solve(self, ranks: Sequence[int], *, max_nodes: int | None = DEFAULT_MAX_NODES, timeout: float | None = None) -> Solution:
         """Solve the position with the stock ``ranks`` (top first; RULES.md §1 rank values).

@@ -40,7 +40,7 @@ def test_board_plays_exactly_as_the_engine_rules_3_to_5(preset):
     rng = random.Random(preset)
     for deal in range(6):
         game = Game.from_deal(deal, rules)
-        board = Board.from_view(game.view())  # counts without the card in hand
+        board = Board(game.view())  # counts without the card in hand
         while not game.is_over:
             legal = [board.geo.to_cell[c] for c in board.legal()]
             assert legal == game.legal_cells()
@@ -200,14 +200,14 @@ def test_budget_by_design_a_spent_budget_or_work_limit_leaves_the_one_placement_
 
 def test_a_search_stops_at_its_node_limit():
     game = _positions(deals=(4,), every=6)[2]
-    board = Board.from_view(game.view())
+    board = Board(game.view())
     x = game.next_card >> 2
     search = Search(board, node_limit=50)
     before = _board_state(board)
     with pytest.raises(_Stop):
         search.root(board.legal(), x, 3)
     assert search.nodes == 51
-    search2 = Search(Board.from_view(game.view()), deadline=0.0)
+    search2 = Search(Board(game.view()), deadline=0.0)
     with pytest.raises(_Stop):
         search2.root(board.legal(), x, 3)
     assert search2.nodes <= 128
@@ -254,7 +254,7 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
     unseen cards), the next card placed on the cell of highest utility one
     placement ahead, and the calibrated estimate of that position — written out
     here without the search, from the board and the evaluation functions alone."""
-    from foursquare.bots.evaluation import DEFAULT_WEIGHTS, estimate, utility
+    from foursquare.bots.evaluation import DEFAULT_WEIGHTS, evaluate
 
     def outcome(b):  # (utility, win chance, expected score) just after a placement
         st = b.status()
@@ -263,7 +263,7 @@ def _policy_value(board: Board, x: int, cell: int) -> tuple[float, float]:
             return DEFAULT_WEIGHTS.win_bonus + score, 1.0, float(score)
         if st == Status.LOST:
             return 0.0, 0.0, 0.0
-        return (utility(b), *estimate(b))
+        return evaluate(b)
 
     board.play(cell, x)
     try:
@@ -297,7 +297,7 @@ def test_each_estimate_is_the_expectation_under_the_bots_own_play():
     bot = get_bot("expectimax")
     for game in _positions(deals=(3,), every=5):
         view = game.view()
-        board = Board.from_view(view)
+        board = Board(view)
         x = view.next_card >> 2
         estimates = bot.estimates(view)
         if len(estimates) == 1:

@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from helpers import invoke
 
-from foursquare.bots import BOTS, get_bot, pimc
+from foursquare.bots import BOTS, DeepBot, get_bot, pimc
 from foursquare.bots.pimc import ExpertBot
 from foursquare.engine.game import Game, PlayerView
 from foursquare.engine.rules import PRESETS
@@ -49,7 +49,7 @@ def _key(estimates):
 def test_registered_as_expert():
     assert isinstance(get_bot("expert"), ExpertBot) and BOTS["expert"].uses_nodes
     bot = get_bot("expert", nodes=300_000)  # --nodes: deep's limit, and the sampling's scaled from 600,000
-    assert bot.deep.nodes == 300_000 and bot.settings.solver_nodes == pimc.SOLVER_NODES // 2
+    assert bot.nodes == 300_000 and bot.settings.solver_nodes == pimc.SOLVER_NODES // 2
     assert bot.settings.samples == pimc.SAMPLES // 2
     assert bot.settings.more == pimc.MORE // 2
     tiny = get_bot("expert", nodes=5)
@@ -178,7 +178,7 @@ def test_legal_cells_only_each_once():
 def test_before_from_piles_the_answer_is_deep_s():
     view = position(6, 5).view()
     bot = small()
-    assert _key(bot.estimates(view, None)) == _key(bot.deep.estimates(view, None))
+    assert _key(bot.estimates(view, None)) == _key(DeepBot(nodes=bot.nodes).estimates(view, None))
     assert all(e.samples is None for e in bot.estimates(view, None))
 
 
@@ -216,7 +216,7 @@ def test_every_rule_variant(name):
         assert sorted(e.cell for e in estimates) == sorted(view.legal_cells()) or len(estimates) == 1
         assert all(0 <= e.win_chance <= 1 for e in estimates)
         if not fast_rules(rules):
-            assert _key(estimates) == _key(bot.deep.estimates(view, None))
+            assert _key(estimates) == _key(DeepBot(nodes=bot.nodes).estimates(view, None))
         game.play(estimates[0].cell)
 
 

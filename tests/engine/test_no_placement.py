@@ -83,7 +83,7 @@ def check_position(game: Game) -> None:
     assert view.legal_cells() == legal
     if game.is_over:
         assert view.next_card is None
-    board = Board.from_view(view)
+    board = Board(view)
     assert board.status() is game.status
     if game.status is Status.PLAYING:
         assert [board.geo.to_cell[c] for c in board.legal()] == legal

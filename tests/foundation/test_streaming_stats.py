@@ -79,4 +79,4 @@ def test_a_deal_tally_gives_the_figures_of_the_lists_of_games():
     for x, y in zip(a, b, strict=True):
         tally.add([x, y])
     assert tally.summaries() == {"a": summarize(a, 24), "b": summarize(b, 24)}
-    assert tally.difference() == paired(a, b, 24) and tally.games == 1000
+    assert tally.difference() == paired(a, b, 24) and tally.deals == 500

@@ -50,7 +50,7 @@ def twins(game: Game, max_nodes: int | None) -> tuple[tuple[object, ...], tuple[
     """Run the search on ``game`` in Python and compiled: (outcome, cards, path, nodes) of each."""
     results = []
     for compiled in (False, True):
-        s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
+        s = Search(Board(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
         assert (s.core is not None) == compiled
         status, cards, path = s.run()
         results.append((status, cards, tuple(path), s.nodes))
@@ -87,7 +87,7 @@ def test_every_variant_here_is_a_fast_rule_set_the_core_takes():
         assert fast_rules(rules) and core.fits(rules.frame, rules.size, rules.pile_cap)
     five = get_rules("five-square")  # 81 cells: searched in Python by either choice
     assert not core.fits(five.frame, five.size, five.pile_cap)
-    s = Search(Board.of_game(Game.from_deal(1, five)), [0] * 52, 0, 10, None, 0.0, compiled=True)
+    s = Search(Board(Game.from_deal(1, five)), [0] * 52, 0, 10, None, 0.0, compiled=True)
     assert s.core is None
 
 
@@ -143,7 +143,7 @@ def test_a_node_limit_stops_both_at_the_same_count(deal):
 
 def capped(game: Game, max_nodes: int, tt_max: int, compiled: bool) -> tuple[object, ...]:
     """(outcome, cards, path, nodes) of the search on ``game`` with a transposition table of at most ``tt_max`` positions."""
-    s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
+    s = Search(Board(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
     assert s.tt_max == search.TT_MAX_ENTRIES
     s.tt_max = tt_max
     status, cards, path = s.run()

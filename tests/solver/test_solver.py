@@ -423,7 +423,7 @@ def random_cut_position(rng: random.Random, deck, rules) -> Game | None:
 
 
 def _search(game: Game) -> Search:
-    return Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
+    return Search(Board(game), [c >> 2 for c in game.deck], game.placed, None, None, 0.0)
 
 
 def _near_a_win(deal: int, k: int, seed: int, extra: int) -> Game:
@@ -682,7 +682,7 @@ def test_the_forced_lines_flag_table_agrees_with_the_lines_cells():
         game = Game(deck)
         while game.status == "playing" and game.placed < 20:
             game.play(rng.choice(game.legal_cells()))
-            board = Board.of_game(game)
+            board = Board(game)
             R0, R1, C0, C1 = board.box
             F = board.F
             for K in range(game.placed + 1, 41):
@@ -895,7 +895,7 @@ def test_forced_lines_never_rule_out_a_win_the_engine_finds():
     positions = itertools.chain(_late_positions_with_exact_cards(range(60)), _late_positions_with_exact_cards(range(60, 600), False))
     for cut in positions:
         K = len(cut.deck)
-        board = Board.of_game(cut)
+        board = Board(cut)
         table = forced_lines_table([c >> 2 for c in cut.deck], cut.placed, K, 12)
         fails = forced_lines_fail(PileMasks(board.om, board.dm, board.fm, board.F, 4, board.box), board.rk, 0, table)
         won = new_pile_win_exists(cut.copy())

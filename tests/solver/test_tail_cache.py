@@ -38,7 +38,7 @@ def _empty_cache():
 def run(game: Game, max_nodes: int | None, compiled: bool, cached: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, ...]:
     """(outcome, cards, path, nodes) of the search on ``game``, with the tail cache or without it."""
     monkeypatch.setattr(lastcards, "TAIL_CACHE_MAX", CACHE_MAX if cached else 0)
-    s = Search(Board.of_game(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
+    s = Search(Board(game), [c >> 2 for c in game.deck], game.placed, max_nodes, None, time.perf_counter(), compiled=compiled)
     status, cards, path = s.run()
     return status, cards, tuple(path), s.nodes
 
@@ -133,7 +133,7 @@ def test_a_full_cache_is_emptied_and_answers_stay_the_same(monkeypatch):
     monkeypatch.setattr(lastcards, "TAIL_CACHE_MAX", 5)
     small = []
     for g in games:
-        s = Search(Board.of_game(g), [c >> 2 for c in g.deck], g.placed, 5_000, None, time.perf_counter(), compiled=bool(CORES[-1]))
+        s = Search(Board(g), [c >> 2 for c in g.deck], g.placed, 5_000, None, time.perf_counter(), compiled=bool(CORES[-1]))
         status, cards, path = s.run()
         small.append((status, cards, tuple(path), s.nodes))
         assert len(lastcards.TAIL_CACHE) <= 5

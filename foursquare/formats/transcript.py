@@ -13,12 +13,15 @@ One YAML document per game, ``---`` between::
 Reading is in two steps: :func:`iter_transcripts` checks each document's
 shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
 checks every claim.  :func:`validate` does both for a whole file (the
-``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
-reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
+``validate`` command; :class:`Repeats` finds a game that repeats another, for
+``validate --duplicates``); :func:`transcript_text` writes a game (:func:`transcripts_text`
+several); :func:`load_game` reads a one-game transcript into a
+:class:`~foursquare.engine.game.Game`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -29,22 +32,24 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
+from ..errors import Advice, ArgumentError, FormatError, IllegalMoveError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_move, play_move
 from .movescript import read_entries as read_script
-from .repeats import Repeats
-from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
-from .transcript_write import transcript_text as transcript_text
-from .transcript_write import transcripts_text as transcripts_text
+from .rulesfile import rules_value
+from .schema import FORMAT_VERSION, GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
 from .yaml import (
     KNOWN_CARDS,
     KNOWN_CELLS,
     Document,
+    Flow,
+    FlowList,
+    Quoted,
     YMap,
     YNode,
     YScalar,
     YSeq,
     as_card,
+    dump,
     read_each_document,
 )
 from .yaml.values import read_entries
@@ -147,6 +152,77 @@ class GameReport:
             "score": None if g is None else g.score,
             "moves": 0 if g is None else len(g.moves),
         }
+
+
+# ------------------------------------------------------------------ writing
+
+
+def transcript_text(game: Game, *, claims: bool = True) -> str:
+    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
+
+    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
+    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
+    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
+    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
+    cells are quoted.  The text validates (:func:`validate`).  Join several games'
+    texts with :func:`transcripts_text`.
+
+    :raises ArgumentError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record (a ``ValueError`` too).
+    """
+    if len(game.moves) != game.placed:
+        raise ArgumentError(
+            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
+        )
+    rules = rules_value(game.rules)
+    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    if game.deal is not None:
+        doc["deal"] = game.deal
+    else:
+        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
+    doc["moves"] = [
+        Flow(
+            card=Quoted(str(p.card)),
+            cell=Quoted(str(p.cell)),
+            flipped=FlowList(Quoted(str(c)) for c in p.flipped),
+            face_down=p.face_down,
+            status=p.status.value,
+        )
+        if claims
+        else Quoted(f"{p.card} {p.cell}")
+        for p in game.moves
+    ]
+    doc["result"] = Flow(
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+    )
+    return dump(doc)
+
+
+def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
+    """Several games as one multi-document transcript (documents joined with ``---``)."""
+    return "---\n".join(transcript_text(g, claims=claims) for g in games)
+
+
+def leading_comments(text: str) -> str:
+    """The comment lines at the top of a YAML file, before its first document (an
+    editor's modeline, ``# yaml-language-server: $schema=...``, docs/guide/ci.md), with
+    the blank lines among them, each ending with a line end: what a rewrite of the file
+    keeps at its top.  Empty when the file starts with anything else.
+
+    >>> leading_comments("# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n\\nfoursquare: 1\\n")
+    '# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n'
+    >>> leading_comments("foursquare: 1\\n# not at the top\\n")
+    ''
+    """
+    head = next(_LEADING_COMMENTS.finditer(text.removeprefix("\ufeff").replace("\r\n", "\n"))).group()  # (the first: at 0)
+    return "".join(f"{line.rstrip()}\n" for line in head.removesuffix("\n").split("\n")) if head else ""
+
+
+#: Blank lines and comment lines from the start, up to the last comment line (each piece
+#: atomic: a blank line is never a comment line, so nothing is tried twice).
+_LEADING_COMMENTS = re.compile(r"(?:(?:[^\S\n]*+\n)*+[^\S\n]*+#[^\n]*+(?:\n|\Z))*+")
 
 
 # ------------------------------------------------------------------ reading
@@ -510,6 +586,34 @@ def iter_validate(
                 if first is not None:
                     errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
         yield GameReport(tg.number, not errors, errors, game, tg.line)
+
+
+class Repeats:
+    """The games seen so far, to find a game that repeats an earlier one: the same
+    card order (its deal's, or its deck), the same rules and the same moves (cells
+    and cards), in any of the files checked with it.
+
+    Each game seen is kept as a 16-byte digest and its place (file, line, number),
+    so memory grows by about 150 bytes a game.
+    """
+
+    def __init__(self) -> None:
+        self._places: dict[bytes, tuple[str, int | None, int]] = {}
+
+    def seen(self, game: Game, source: str, line: int | None, number: int) -> str | None:
+        """Note ``game`` (game ``number`` of ``source``, at ``line``).
+
+        :returns: ``None`` the first time such a game is seen; for a repeat, where the
+            first one is, as ``game J (FILE:LINE)``.
+        """
+        key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
+        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        first = self._places.setdefault(digest, (source, line, number))
+        if first == (source, line, number):
+            return None
+        name, at, j = first
+        where = shown_name(name) if at is None else f"{shown_name(name)}:{at}"
+        return f"game {j} ({where})"
 
 
 #: Said (with ``--finished``) of a game that goes on.

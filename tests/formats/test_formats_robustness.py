@@ -26,8 +26,7 @@ from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
 from foursquare.formats.commands import TABLE, CommandKind
-from foursquare.formats.deck import read_deck
-from foursquare.formats.loading import load_input
+from foursquare.formats.loading import load_input, read_deck
 from foursquare.formats.movescript import (
     COMMAND_ALIASES,
     COMMAND_NAMES,

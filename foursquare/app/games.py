@@ -3,7 +3,7 @@
 The one value that every program passing "which game" along carries, in place of
 the deal, the deck's file, the rule set's name and the rule set read from it
 travelling side by side.  The files it names are read when first needed, once, by
-:mod:`foursquare.formats` (:func:`~foursquare.formats.rulesfile.load_rules`,
+:mod:`foursquare.formats` (:func:`~foursquare.formats.schema.load_rules`,
 :func:`~foursquare.formats.loading.read_deck_file`); a game file is loaded with it
 by :mod:`foursquare.formats.loading`, which checks that the file agrees with it.
 """
@@ -76,7 +76,7 @@ class GameSpec:
         :raises FormatError: for a rules file with a problem, or missing."""
         if self.rules_spec is None:
             return None
-        from ..formats.rulesfile import load_rules
+        from ..formats.schema import load_rules
 
         return load_rules(self.rules_spec)
 

@@ -50,8 +50,7 @@ from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
-from .rulesfile import rules_value
-from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW
+from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW, rules_value
 from .yaml import (
     Flow,
     FlowList,

@@ -35,8 +35,7 @@ from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, ArgumentError, FormatError, IllegalMoveError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_move, play_move
 from .movescript import read_entries as read_script
-from .rulesfile import rules_value
-from .schema import FORMAT_VERSION, GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
+from .schema import FORMAT_VERSION, GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS, rules_value
 from .yaml import (
     KNOWN_CARDS,
     KNOWN_CELLS,

@@ -36,7 +36,7 @@ from foursquare.formats.movescript import (
     parse_move,
     play_script,
 )
-from foursquare.formats.rulesfile import load_rules, read_rules
+from foursquare.formats.schema import load_rules, read_rules
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
 from foursquare.formats.yaml import YMap, YSeq, clean_text, iter_pieces, read_documents, read_each_document, strict

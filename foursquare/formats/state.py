@@ -174,7 +174,7 @@ def read_view(text: str, source: str) -> PlayerView:
         unknown (a stock known only in part) while the game goes on.
     """
     doc = _state_document(text, source)
-    game = _StateReader(source).read(doc, view="view" in doc)
+    game = _StateReader(source, "view" in doc).read(doc)
     if "view" not in doc and game.status is Status.PLAYING and game.next_card is None:
         raise FormatError(
             source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
@@ -188,11 +188,11 @@ def _state_document(text: str, source: str) -> YMap:
 
 
 class _StateReader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, view: bool = False) -> None:
         self.source = source
         self.seen: dict[Card, int] = {}
         self.rules: Rules = STANDARD
-        self.view = False  # reading a player's view (view: player)
+        self.view = view  # reading a player's view (view: player)
 
     def card(self, node: YNode, what: str) -> Card:
         if isinstance(node, YScalar) and node.is_null:
@@ -207,32 +207,30 @@ class _StateReader:
         self.seen[card] = node.line
         return card
 
-    def read(self, doc: YMap, view: bool = False) -> Game:
-        """The game of a full state; with ``view``, of a player's view (``view: player``):
+    def read(self, doc: YMap) -> Game:
+        """The game of a full state; reading a view, of a player's view (``view: player``):
         the position it shows, the cards it does not show in the stock in deck order."""
-        src = self.source
-        self.view = view
-        for key in NOT_IN_VIEW if view else ():
+        for key in NOT_IN_VIEW if self.view else ():
             if key in doc:
                 raise FormatError(
                     self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
-        shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
-        values, _, errors = read_entries(doc, shape, what, src, missing=_VIEW_NEEDS if view else _STATE_NEEDS)
-        if "view" in values and not view:  # said first: what the other faults of a view read as a state come from
+        shape, what = (VIEW, "a player's view") if self.view else (STATE, "a state")
+        values, _, errors = read_entries(doc, shape, what, self.source, missing=_VIEW_NEEDS if self.view else _STATE_NEEDS)
+        if "view" in values and not self.view:  # said first: what the other faults of a view read as a state come from
             raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         if errors:
             raise errors[0]
         rules = self.rules = values.get("rules", STANDARD)
-        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", src))
+        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", self.source))
         nxt_node = doc.entries["next"]
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
-        if view:
+        if self.view:
             shown = {c for cards, _ in grid.values() for c in cards}
             known = ([nxt] if nxt is not None else []) + [c for c in ordered_deck(rules) if c not in shown and c != nxt]
             game = self.position(doc, grid, known, None)
         else:
-            items = as_collection(doc.entries["remaining"], YSeq, "remaining", src).items
+            items = as_collection(doc.entries["remaining"], YSeq, "remaining", self.source).items
             known = ([nxt] if nxt is not None else []) + [self.card(item, f"remaining card {i}") for i, item in enumerate(items, 1)]
             unknown = values.get("unknown", 0)
             on_grid = sum(len(cards) for cards, _ in grid.values())
@@ -247,7 +245,7 @@ class _StateReader:
             replay = self.replay if "moves" in doc else self.position
             game = replay(doc, grid, known, values.get("deal"))
         # next (null where the game goes on and cards are known?) and each count and claim written, against the position
-        if not game.is_over and nxt is None and (view or known):
+        if not game.is_over and nxt is None and (self.view or known):
             lists = "" if self.view else " and remaining lists cards"
             raise FormatError(self.source, nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
         if game.is_over and nxt is not None:
@@ -270,7 +268,6 @@ class _StateReader:
         return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
-        src = self.source
         self.cell_lines: dict[Cell, int] = {}
         geo = frame_of(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
@@ -284,12 +281,12 @@ class _StateReader:
                 raise FormatError(self.source, line, f"grid: {cell} is outside the frame ({geo.corner})")
             if cell in grid:
                 raise FormatError(self.source, line, f"grid: {cell} is listed twice")
-            pile = as_collection(value, YMap, f"grid {cell}", src)
+            pile = as_collection(value, YMap, f"grid {cell}", self.source)
             needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
-            values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
+            values, _, errors = read_entries(pile, PILE, f"pile {cell}", self.source, f"pile {cell}: ", needs)
             if errors:
                 raise errors[0]
-            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", src).items
+            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", self.source).items
             if not 1 <= len(items) <= self.rules.pile_cap:
                 raise FormatError(
                     self.source, pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
@@ -325,11 +322,10 @@ class _StateReader:
         return game
 
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
-        src = self.source
         moves: list[tuple[int, Move]] = []
-        for item in as_collection(doc.entries["moves"], YSeq, "moves", src).items:
+        for item in as_collection(doc.entries["moves"], YSeq, "moves", self.source).items:
             try:  # (as_text's error is a FormatError already)
-                moves.append((item.line, parse_move(as_text(item, "a move", src))))
+                moves.append((item.line, parse_move(as_text(item, "a move", self.source))))
             except ParseError as exc:
                 raise FormatError(self.source, item.line, f"moves: {exc}") from None
         if deal is not None:
@@ -345,7 +341,7 @@ class _StateReader:
             except (ParseError, PositionError) as exc:
                 raise FormatError(self.source, doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
-            play_move(game, move, src, line, number)
+            play_move(game, move, self.source, line, number)
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))

@@ -43,7 +43,7 @@ from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
 from ..errors import FormatError, ParseError, RulesError, quote, shorten
-from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, one_document
+from .yaml import Flow, YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, one_document
 from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
@@ -179,14 +179,15 @@ RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_va
 
 
 def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
-    """How a rule set is written: its preset name, or every parameter as a mapping.
+    """How a rule set is written: its preset name, or every parameter as a mapping (a
+    :class:`~foursquare.formats.yaml.Flow`: one line of YAML; a ``dict`` for JSON).
 
     :param rules: the rule set.
     :returns: ``"standard"`` (or another preset name) or ``{size: 4, pile_cap: 4, ...}``.
     """
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
-    return rules.parameters()
+    return Flow(rules.parameters())
 
 
 def read_rules(text: str, source: str) -> Rules:

@@ -99,11 +99,10 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
-    rules = rules_value(game.rules)
     doc: dict[str, Any] = {"foursquare": FORMAT_VERSION}
     if player_view:
         doc["view"] = "player"
-    doc["rules"] = rules if isinstance(rules, str) else Flow(rules)
+    doc["rules"] = rules_value(game.rules)
     if game.deal is not None and not player_view:
         doc["deal"] = game.deal
     doc.update(

@@ -173,8 +173,7 @@ def transcript_text(game: Game, *, claims: bool = True) -> str:
         raise ArgumentError(
             "this game was resumed from a position without its moves, so it cannot be written as a transcript"
         )
-    rules = rules_value(game.rules)
-    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION, "rules": rules if isinstance(rules, str) else Flow(rules)}
+    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION, "rules": rules_value(game.rules)}
     if game.deal is not None:
         doc["deal"] = game.deal
     else:

@@ -32,7 +32,7 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, ArgumentError, FormatError, IllegalMoveError, ParseError, PositionError, shorten, shown_name
+from ..errors import Advice, ArgumentError, FormatError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_move, play_move
 from .movescript import read_entries as read_script
 from .schema import FORMAT_VERSION, GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS, rules_value
@@ -526,14 +526,10 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
             fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
             return True
-        try:
-            placement = game.play(entry.cell, entry.card)
-        except (IllegalMoveError, ParseError):
-            # refused before anything changed: play_move, trying again, says why at the move's line
-            try:
-                play_move(game, Move(entry.cell, entry.card), "", entry.line)
-            except FormatError as exc:
-                fail(entry.line, exc.message, m)
+        try:  # (play_move says why a move is refused; fail names the file, the game and the move)
+            placement = play_move(game, Move(entry.cell, entry.card), "", entry.line)
+        except FormatError as exc:
+            fail(entry.line, exc.message, m)
             return True
         claims, lines = entry.claims, entry.claim_lines
         # (the engine's flipped cells are in text order, each once, as a transcript writes them)

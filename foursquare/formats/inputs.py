@@ -9,6 +9,7 @@ transcript, rules), so that every reader may use it.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import stat
@@ -99,7 +100,7 @@ _OPEN_FAULTS = {
 }
 
 
-class InputFile:
+class InputFile(contextlib.AbstractContextManager["InputFile"]):
     """An input file (or standard input, ``-``) read block by block, within the size limit.
 
     Opening it checks that it can be read (a missing file, a directory, a file over
@@ -142,9 +143,6 @@ class InputFile:
         if stat.S_ISREG(info.st_mode) and info.st_size > MAX_INPUT_BYTES:
             self.close()
             raise _too_large(path)
-
-    def __enter__(self) -> InputFile:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -257,12 +257,10 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     command = spec(words[0])
     if command is not None:
         name = command.name
-        needs = command.argument
-        if needs is not None:
-            words = file_words(text, name)
-        if len(words) > 2 or (len(words) == 2 and needs is None):
+        words = words if command.argument is None else file_words(text, name)
+        if len(words) > (1 if command.argument is None else 2):
             raise ParseError(f"{name}: too many words in {quote(stripped)}")
-        if needs and len(words) < 2:
+        if command.argument and len(words) < 2:
             raise ParseError(f"{name}: name the file, like: {name} game.yaml")
         return PromptCommand(name, words[1] if len(words) == 2 else None)
     if not any(ch.isdigit() for ch in stripped):  # no row number: a mistyped command rather than a move

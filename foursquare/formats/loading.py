@@ -197,9 +197,9 @@ def load_game_file(
     whose later documents hold a state's ``grid`` is read as a game).
     """
     with InputFile(path, chunk=None if game_number is None else 64 * 1024) as source:  # game K: read little past it
-        text = _game_text(source, whole=game_number is None)
         return load_game_text(
-            text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok
+            _game_text(source, whole=game_number is None), source.name,
+            deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok,
         )
 
 
@@ -246,8 +246,9 @@ def load_game_text(
         if not empty_ok:
             raise FormatError(name, 1, f"the file {what}: there is no game in it")
         if deal is None and deck is None:
-            why = f"the file {what} (expected a move script, a transcript or a state)"
-            raise FormatError(name, 1, why, advice=Advice.START_OF_DEAL)
+            raise FormatError(
+                name, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
+            )
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         return new_game(deal=deal, deck=deck, rules=rules)

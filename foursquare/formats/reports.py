@@ -119,8 +119,7 @@ class Reporter:
         """One game's JSON object (a file not read game by game: ``game`` null)."""
         self.count += 1
         if self.fmt == "json":
-            element = textwrap.indent(json.dumps(result, indent=2), "  ")
-            self.write(("[\n" if self.count == 1 else ",\n") + element)
+            self.write(("[\n" if self.count == 1 else ",\n") + textwrap.indent(json.dumps(result, indent=2), "  "))
         elif self.fmt == "json-lines":
             self.write(json.dumps(result) + "\n")
         elif self.fmt == "github":

@@ -94,8 +94,9 @@ def _number(low: int = 0, high: int | None = None, nullable: bool = False) -> Ki
 
 def _choice(values: tuple[str, ...], to: Callable[[str], Any] = str, nullable: bool = False) -> Kind:
     """One of the words ``values``, read as ``to(word)``."""
-    schema = {"enum": [*values, None] if nullable else list(values)}
-    return Kind(schema, lambda node, what, src: to(as_choice(node, what, src, values)), nullable)
+    return Kind(
+        {"enum": [*values, None] if nullable else list(values)}, lambda node, what, src: to(as_choice(node, what, src, values)), nullable
+    )
 
 
 def _cells(node: YNode, what: str, source: str) -> list[Cell]:
@@ -259,8 +260,7 @@ GAME: dict[str, Kind] = {
 
 def _pile(top: dict[str, Any]) -> dict[str, Kind]:
     """A pile of a state's grid whose top card is ``top``."""
-    cards = _array(top, minItems=1, maxItems=RANGES["pile_cap"][1])
-    return {"cards": Kind(cards), "face": _choice(("up", "down"))}
+    return {"cards": Kind(_array(top, minItems=1, maxItems=RANGES["pile_cap"][1])), "face": _choice(("up", "down"))}
 
 
 PILE = _pile(_card())

@@ -182,8 +182,9 @@ def read_view(text: str, source: str) -> PlayerView:
 
 
 def _state_document(text: str, source: str) -> YMap:
-    node = one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more")
-    return as_collection(node, YMap, "a state", source)
+    return as_collection(
+        one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more"), YMap, "a state", source
+    )
 
 
 class _StateReader:
@@ -241,8 +242,7 @@ class _StateReader:
                     f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
                     f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
                 )
-            replay = self.replay if "moves" in doc else self.position
-            game = replay(doc, grid, known, values.get("deal"))
+            game = (self.replay if "moves" in doc else self.position)(doc, grid, known, values.get("deal"))
         # next (null where the game goes on and cards are known?) and each count and claim written, against the position
         if not game.is_over and nxt is None and (self.view or known):
             lists = "" if self.view else " and remaining lists cards"
@@ -299,8 +299,7 @@ class _StateReader:
                     " flipped up, and which cards are unseen depends on it)",
                     advice=Advice.REVEAL,
                 )
-            cards = [self.card(item, f"pile {cell}") for item in items]
-            grid[cell] = (cards, face == "up")
+            grid[cell] = ([self.card(item, f"pile {cell}") for item in items], face == "up")
             self.cell_lines[cell] = line
         return grid
 

@@ -259,10 +259,13 @@ def iter_transcripts(
             content[0] = content[0] or bool(block.strip())
             yield block
 
-    skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
     docs = (
         doc
-        for doc in read_each_document(text if isinstance(text, str) else noted(text), source, skip=skip)
+        for doc in read_each_document(
+            text if isinstance(text, str) else noted(text),
+            source,
+            skip=None if read is None else (lambda k: k > 2 and not read(k)),  # the first two tell the file's kind
+        )
         if doc.node is not None or doc.error is not None or doc.skipped
     )
     first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
@@ -332,8 +335,10 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
 
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     if not isinstance(doc, YMap):
-        why = f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"
-        return TranscriptGame(number, doc.line, complete=False, errors=[FormatError(source, doc.line, why)])
+        return TranscriptGame(
+            number, doc.line, complete=False,
+            errors=[FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")],
+        )
     lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
@@ -396,8 +401,9 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
             return None
         return MoveEntry(move.card, move.cell, {}, item.line)
     if not isinstance(item, YMap):
-        why = f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}'
-        errors.append(FormatError(source, item.line, why, move=m))
+        errors.append(
+            FormatError(source, item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', move=m)
+        )
         return None
     entry = _common_move(item)  # every key, as transcript_text writes a move: read at once when all is common
     if entry is not None:
@@ -606,8 +612,7 @@ class Repeats:
         if first == (source, line, number):
             return None
         name, at, j = first
-        where = shown_name(name) if at is None else f"{shown_name(name)}:{at}"
-        return f"game {j} ({where})"
+        return f"game {j} ({shown_name(name) if at is None else f'{shown_name(name)}:{at}'})"
 
 
 #: Said (with ``--finished``) of a game that goes on.

@@ -69,9 +69,8 @@ def names_a_file(value: str) -> bool:
     >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
     (True, True, False)
     """
-    separators = {"/", ".", os.sep, os.altsep or "/"}
     # (lexists is false for a name it cannot look up: a NUL in it, a name too long)
-    return value == "-" or any(ch in value for ch in separators) or os.path.lexists(value)
+    return value == "-" or any(ch in value for ch in {"/", ".", os.sep, os.altsep or "/"}) or os.path.lexists(value)
 
 
 def _too_large(name: str, line: int | None = None) -> FormatError:

@@ -205,8 +205,7 @@ def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> Pa
         return ParseError(f"{head}: " + _WRONG_ORDER[tuple(kinds)].format(*words))
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
-            rest = " ".join(words[n:])
-            return ParseError(f"{head}: {quote(rest)} after the move {' '.join(words[:n])} (a line holds one move)")
+            return ParseError(f"{head}: {quote(' '.join(words[n:]))} after the move {' '.join(words[:n])} (a line holds one move)")
     return None
 
 

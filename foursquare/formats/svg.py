@@ -203,8 +203,7 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
-    title = f"Foursquare, {origin} ({game.rules.label} rules)"
+    title = f"Foursquare, {f'deal {game.deal}' if game.deal is not None else 'a card order'} ({game.rules.label} rules)"
     subtitle = "No card placed yet"
     if last is not None:
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
@@ -286,12 +285,12 @@ def _panel(game: Game, x: float, y: float) -> str:
              stroke="#ffffff" if i >= limit else INK_ON_FELT, stroke_width=1.2, stroke_opacity=0.9)
         for i in range(pips if pips <= 12 else 0)
     )  # fmt: skip
-    words = f"Face down {down} (limit {limit})"
     return _group(None, "".join((
         _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
         _group(f"stock: {count} cards", stock, cls="stock"),
         _group(next_title, to_place, cls="next"),
-        _group(f"face down: {down} (limit {limit})", _tag("text", words, x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
+        _group(f"face down: {down} (limit {limit})",
+               _tag("text", f"Face down {down} (limit {limit})", x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
                cls="face-down-count"),
         _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
     )), cls="panel")  # fmt: skip
@@ -316,23 +315,19 @@ def _status(game: Game, x: float, cx: float, y: float) -> str:
             _tag("text", line, x=middle, y=y + 40 + 14 * i, font_size=11, fill="#ffe9e9", text_anchor="middle")
             for i, line in enumerate(reason)
         ])  # fmt: skip
-    placed = "1 card placed" if game.placed == 1 else f"{game.placed} cards placed"
     return "".join((
         _tag("text", "Playing", x=cx, y=y + 14, font_size=16, font_weight="bold", fill="#ffffff"),
-        _tag("text", placed, x=cx, y=y + 34, font_size=12, fill=INK_ON_FELT),
+        _tag("text", "1 card placed" if game.placed == 1 else f"{game.placed} cards placed", x=cx, y=y + 34, font_size=12,
+             fill=INK_ON_FELT),
         _tag("text", f"{len(game.grid)} of {game.rules.size ** 2} piles", x=cx, y=y + 52, font_size=12, fill=INK_ON_FELT),
     ))  # fmt: skip
 
 
 def _legend(game: Game, x: float, y: float, flips: bool) -> str:
     """The key at the foot of the picture: what the rings and the badge mean."""
-    keys = []
-    if flips:
-        keys.append((FLIP_GOLD, 2.5, "flipped by the last move"))
-    if game.moves:
-        keys.append(("#ffffff", 2, "placed"))
+    keys = (((FLIP_GOLD, 2.5, "flipped by the last move"), flips), (("#ffffff", 2, "placed"), bool(game.moves)))
     shown = ""
-    for colour, stroke, words in keys:
+    for colour, stroke, words in (key for key, drawn in keys if drawn):
         shown += _tag("rect", x=x, y=y - 10, width=14, height=12, rx=3, fill="none", stroke=colour, stroke_width=stroke)
         shown += _tag("text", words, x=x + 20, y=y)
         x += 20 + _text_width(words, 11) + 14

@@ -107,8 +107,6 @@ STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
 FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)
 #: Commands that name a file (each has a ``!`` form).
 FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not _FORCED)
-#: The help of the prompt: usage (``save FILE``) -> its line.
-HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
 
 
 def spec(name: str) -> CommandSpec | None:

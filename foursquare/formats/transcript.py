@@ -292,11 +292,6 @@ def iter_transcripts(
         yield tg
 
 
-#: Said at the first move without a card of a game whose card order is unknown.
-NEEDS_CARDS = (
-    "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
-)
-
 #: What :func:`iter_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
@@ -530,7 +525,9 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
     through ``fail``.  :returns: whether the replay stopped at a move that cannot be played."""
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-            fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
+            # (said at the first move without a card of a game whose card order is unknown)
+            fail(entry.line, "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'", m,
+                 Advice.NAME_THE_CARDS)
             return True
         try:  # (play_move says why a move is refused; fail names the file, the game and the move)
             placement = play_move(game, Move(entry.cell, entry.card), "", entry.line)

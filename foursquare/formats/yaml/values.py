@@ -159,19 +159,12 @@ class Kind:
     builds the schemas from these) and how a reader reads it from a node (``read(node,
     what, source)``; ``None`` where the reader's own code reads it).
 
-    :ivar nullable: null is allowed, and read as ``None``.
+    :ivar nullable: null is allowed, and read as ``None`` (:func:`read_entries`).
     """
 
     schema: dict[str, Any]
     read: Callable[[YNode, str, str], Any] | None = None
     nullable: bool = False
-
-    def __call__(self, node: YNode, what: str, source: str) -> Any:
-        """The value of ``node``; :raises FormatError: at its line when it is not one."""
-        if self.nullable and isinstance(node, YScalar) and node.is_null:
-            return None
-        assert self.read is not None, "a kind the reader's code reads"
-        return self.read(node, what, source)
 
 
 def read_entries(
@@ -194,7 +187,8 @@ def read_entries(
                 errors.append(FormatError(source, node.line, missing[key]))
         elif kind.read is not None:
             try:
-                values[key] = kind(value, label + key, source)
+                null = kind.nullable and isinstance(value, YScalar) and value.is_null
+                values[key] = None if null else kind.read(value, label + key, source)
                 lines[key] = value.line
             except FormatError as exc:
                 errors.append(exc)

@@ -96,8 +96,6 @@ _BY_NAME: dict[str, CommandSpec] = {c.name: c for c in TABLE} | {a: c for c in T
 
 #: The commands, besides moves, in the order help lists them (without the ``!`` forms).
 COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is not _FORCED)
-#: Short and other names of the commands: alias -> name.
-COMMAND_ALIASES: dict[str, str] = {a: c.name for c in TABLE for a in c.aliases}
 #: Commands that change the game when a script is replayed.
 GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _GAME)
 #: Commands that end the game and the reading of a script (at the prompt, ``again`` and

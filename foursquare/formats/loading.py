@@ -19,7 +19,7 @@ from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, AgreementError, FormatError, ParseError, quote
-from .commands import COMMAND_ALIASES, STOP_COMMANDS
+from .commands import TABLE, CommandKind
 from .inputs import InputFile, read_source
 from .movescript import new_game, play_script, word_kind
 from .yaml import clean_text, read_each_document
@@ -31,7 +31,7 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
 #: A line of a move script whose first word is a stop command (``quit``, any case): the script ends there.
-_STOPS = "|".join(sorted(STOP_COMMANDS | {alias for alias, name in COMMAND_ALIASES.items() if name in STOP_COMMANDS}))
+_STOPS = "|".join(sorted(name for c in TABLE if c.kind is CommandKind.STOP for name in (c.name, *c.aliases)))
 _STOP_LINE = re.compile(rf"^[^\S\n]*+\ufeff*+({_STOPS})(?=[^\S\n]|#|$)", re.MULTILINE | re.IGNORECASE)
 
 

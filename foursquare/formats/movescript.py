@@ -26,7 +26,6 @@ from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
 from .commands import (
-    COMMAND_ALIASES,
     COMMAND_NAMES,
     FORCED_COMMANDS,
     GAME_COMMANDS,
@@ -47,7 +46,7 @@ class Move(NamedTuple):
 
 
 __all__ = [
-    "COMMAND_ALIASES", "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
     "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]

@@ -28,7 +28,6 @@ from foursquare.errors import FormatError, ParseError, RulesError, quote, shorte
 from foursquare.formats.commands import TABLE, CommandKind
 from foursquare.formats.loading import load_input, read_deck
 from foursquare.formats.movescript import (
-    COMMAND_ALIASES,
     COMMAND_NAMES,
     Move,
     PromptCommand,
@@ -373,7 +372,7 @@ def test_every_command_name_and_alias_is_a_command():
     for name in COMMAND_NAMES:
         entry = parse_entry(name + (" f.yaml" if name == "save" else ""))
         assert isinstance(entry, PromptCommand) and entry.name == name
-    for alias, name in COMMAND_ALIASES.items():
+    for alias, name in ((alias, c.name) for c in TABLE for alias in c.aliases):
         assert parse_entry(alias) == PromptCommand(name) and name in COMMAND_NAMES
     display = {c.name for c in TABLE if c.kind in (CommandKind.DISPLAY, CommandKind.FORCED)}
     assert display == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}

@@ -153,7 +153,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     if errors:
         raise errors[0]
-    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    missing = [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]
     if missing:
         raise FormatError(
             source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
@@ -200,7 +200,7 @@ def read_rules(text: str, source: str) -> Rules:
         text, source, "the rules file is empty (expected a preset name or a rules mapping)",
         "the rules file holds more than one YAML document",
     )
-    if isinstance(node, YMap) and "foursquare" in node and not any(key in node for key in RULE_PARAMETERS):
+    if isinstance(node, YMap) and "foursquare" in node.entries and not any(key in node.entries for key in RULE_PARAMETERS):
         # a game file (transcript or state) given where a rules file is expected
         raise FormatError(
             source, node.line, "this is a game file (a transcript or a state), not a rules file;"

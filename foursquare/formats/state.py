@@ -173,8 +173,8 @@ def read_view(text: str, source: str) -> PlayerView:
         unknown (a stock known only in part) while the game goes on.
     """
     doc = _state_document(text, source)
-    game = _StateReader(source, "view" in doc).read(doc)
-    if "view" not in doc and game.status is Status.PLAYING and game.next_card is None:
+    game = _StateReader(source, "view" in doc.entries).read(doc)
+    if "view" not in doc.entries and game.status is Status.PLAYING and game.next_card is None:
         raise FormatError(
             source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
         )
@@ -211,7 +211,7 @@ class _StateReader:
         """The game of a full state; reading a view, of a player's view (``view: player``):
         the position it shows, the cards it does not show in the stock in deck order."""
         for key in NOT_IN_VIEW if self.view else ():
-            if key in doc:
+            if key in doc.entries:
                 raise FormatError(
                     self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
@@ -242,7 +242,7 @@ class _StateReader:
                     f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
                     f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
                 )
-            game = (self.replay if "moves" in doc else self.position)(doc, grid, known, values.get("deal"))
+            game = (self.replay if "moves" in doc.entries else self.position)(doc, grid, known, values.get("deal"))
         # next (null where the game goes on and cards are known?) and each count and claim written, against the position
         if not game.is_over and nxt is None and (self.view or known):
             lists = "" if self.view else " and remaining lists cards"

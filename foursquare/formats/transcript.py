@@ -318,11 +318,11 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     """What a document that is no game is (a state, a rules file, some other YAML),
     in the words of :data:`NOT_A_TRANSCRIPT`, and what to do with it; ``None`` for a game document."""
-    if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
-    if any(key in doc for key in GAME):
+    if "grid" in doc.entries or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
+        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc.entries else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
+    if any(key in doc.entries for key in GAME):
         return None
-    if any(key in doc for key in ("preset", *RULE_PARAMETERS)):
+    if any(key in doc.entries for key in ("preset", *RULE_PARAMETERS)):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
@@ -341,9 +341,9 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
-    if any(key in doc and key not in values for key in ("rules", "deal")):
+    if any(key in doc.entries and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
-    if "deck" in doc:
+    if "deck" in doc.entries:
         tg.deck = _read_deck(doc.entries["deck"], tg, source)
     for m, item in enumerate(_items(doc.entries.get("moves"), "moves must be a list", tg, source), 1):
         entry = _read_move(item, m, source, errors)

@@ -125,9 +125,6 @@ class YMap(YNode):
         node = self.entries.get(key)
         return node.line if node is not None else self.line
 
-    def __contains__(self, key: str) -> bool:
-        return key in self.entries
-
 
 @dataclass(eq=False, slots=True)
 class YSeq(YNode):

@@ -30,9 +30,12 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 #: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
-#: A line of a move script whose first word is a stop command (``quit``, any case): the script ends there.
-_STOPS = "|".join(sorted(name for c in TABLE if c.kind is CommandKind.STOP for name in (c.name, *c.aliases)))
-_STOP_LINE = re.compile(rf"^[^\S\n]*+\ufeff*+({_STOPS})(?=[^\S\n]|#|$)", re.MULTILINE | re.IGNORECASE)
+#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case): the script ends there.
+_STOP_LINE = re.compile(
+    r"^[^\S\n]*+\ufeff*+(" + "|".join(sorted(n for c in TABLE if c.kind is CommandKind.STOP for n in (c.name, *c.aliases)))
+    + r")(?=[^\S\n]|#|$)",
+    re.MULTILINE | re.IGNORECASE,
+)
 
 
 class FileKind(StrEnum):

@@ -171,9 +171,9 @@ def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: boo
     badge = _tag("circle", cx=bx, cy=by, r=8.5, fill="#263238", stroke="#ffffff", stroke_width=1.2)
     badge += _tag("text", str(len(pile.cards)), x=bx, y=by + 4, font_size=11, font_weight="bold", fill="#ffffff",
                   text_anchor="middle", cls="height")  # fmt: skip
-    children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
     cards = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
     shown = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
+    children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
     return _group(f"{cell}: {shown}, pile of {cards}", children, id=f"pile-{cell}", cls=" ".join(classes))
 
 
@@ -209,10 +209,9 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
         subtitle = f"Last move: {last.card} to {last.cell}, {flips}"
     grid_w = LABEL + (c1 - c0 + 1) * PITCH_X
-    grid_h = LABEL + (r1 - r0 + 1) * PITCH_Y
     width = math.ceil(2 * MARGIN + max(grid_w + 16 + PANEL_W, _text_width(title, 19), _text_width(subtitle, 13)))
     top, left = MARGIN + 62, MARGIN  # below the title and the subtitle
-    height = top + max(grid_h, 300) + 34 + MARGIN
+    height = top + max(LABEL + (r1 - r0 + 1) * PITCH_Y, 300) + 34 + MARGIN  # the grid's height, or the panel's
     labels = "".join(
         [_tag("text", COLUMN_LETTERS[c], x=left + LABEL + (c - c0) * PITCH_X + CARD_W / 2, y=top + 12) for c in range(c0, c1 + 1)]
         + [_tag("text", str(r + 1), x=left + 8, y=top + LABEL + (r - r0) * PITCH_Y + CARD_H / 2 + 4) for r in range(r0, r1 + 1)]

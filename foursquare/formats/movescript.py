@@ -47,7 +47,7 @@ class Move(NamedTuple):
 
 __all__ = [
     "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "MOVE_SHAPE", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
 
@@ -283,9 +283,6 @@ def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tupl
             yield number, entry
 
 
-#: Said at the first move without a card when the script is replayed on an unknown card order.
-NEEDS_CARDS = "the moves don't name their cards"
-
 
 def new_game(
     *, deal: int | None = None, deck: Sequence[Card] | None = None, rules: Rules | None = None
@@ -344,7 +341,7 @@ def play_script(
         neither a move nor a command, an illegal move, a wrong card, or an
         ``undo``/``redo`` with nothing to take back or replay.  On an unknown card
         order (no deal, no deck), the first move that names no card says
-        that the moves need ``--deal`` or ``--deck`` (:data:`NEEDS_CARDS`).
+        that the moves need ``--deal`` or ``--deck``.
     """
     order_unknown = deal is None and deck is None
     try:
@@ -358,7 +355,7 @@ def play_script(
         number = len(game.moves) + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-                raise FormatError(source, line, NEEDS_CARDS, advice=Advice.NAME_THE_CARDS)
+                raise FormatError(source, line, "the moves don't name their cards", advice=Advice.NAME_THE_CARDS)
             play_move(game, entry, source, line, number)
             redo.clear()
             continue

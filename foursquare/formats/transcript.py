@@ -56,8 +56,6 @@ from .yaml.values import read_entries
 _STATUS_OF = {s.value: s for s in Status}
 #: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
-#: A line (the text up to a LF), one at a time.
-_LINE = re.compile(".*")
 
 
 @dataclass
@@ -309,8 +307,8 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    try:  # the lines one at a time, not a list of every line: a long file takes 50 times its size so
-        return next(read_script(match.group() for match in _LINE.finditer(text)), None) is not None
+    try:  # the lines (each up to a LF) one at a time, not a list of every line: a long file takes 50 times its size so
+        return next(read_script(match.group() for match in re.finditer(".*", text)), None) is not None
     except FormatError:
         return False
 

@@ -115,11 +115,9 @@ def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> 
 
 #: The card and the cell of each text :func:`as_card` and :func:`as_cell` have read (only
 #: texts that are one: the parsers are pure, so a text read once is read alike again),
-#: bounded; a reader of many moves looks here first, before it calls them.
+#: bounded (4,096 texts each); a reader of many moves looks here first, before it calls them.
 KNOWN_CARDS: dict[str, Card] = {}
 KNOWN_CELLS: dict[str, Cell] = {}
-#: The most texts each of them keeps.
-_KNOWN_SIZE = 4096
 
 
 def as_card(node: YNode, what: str, source: str) -> Card:
@@ -148,7 +146,7 @@ def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], know
         value = parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(known) < _KNOWN_SIZE and len(text) < 16:
+    if len(known) < 4096 and len(text) < 16:
         known[text] = value
     return value
 

@@ -282,10 +282,8 @@ def _extended(game: Game, deal: int | None, deck: Sequence[Card] | None) -> Game
         return game
     longer = Game.from_deal(deal, game.rules) if deal is not None else Game(list(deck or ()), game.rules)
     known = list(game.deck)
-    if len(longer.deck) < len(known) or list(longer.deck[: len(known)]) != known:
-        return game
-    if len(longer.deck) == len(known) and deal is None:
-        return game  # the same deck: nothing to gain
+    if list(longer.deck[: len(known)]) != known or len(longer.deck) == len(known) and deal is None:
+        return game  # not these cards first (a shorter order is not); or the same deck: nothing to gain
     for placement in game.moves:
         longer.play(placement.cell, placement.card)
     return longer

@@ -310,10 +310,9 @@ class _StateReader:
             raise FormatError(self.source, doc.key_lines["grid"], f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
-            placed = game.placed
-            if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
-                raise FormatError(self.source, doc.key_lines["grid"], f"grid: these are not the first {placed} cards of deal {deal}")
-            if known != order[placed : placed + len(known)]:
+            if set(order[: game.placed]) != {c for cards, _ in grid.values() for c in cards}:
+                raise FormatError(self.source, doc.key_lines["grid"], f"grid: these are not the first {game.placed} cards of deal {deal}")
+            if known != order[game.placed : game.placed + len(known)]:
                 raise FormatError(
                     self.source, doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
                 )

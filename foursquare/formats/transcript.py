@@ -136,7 +136,6 @@ class GameReport:
         """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each
         ``{line, move, message, text}``, the advice in ``words``: see
         :meth:`~foursquare.errors.FoursquareError.worded`), ``status``, ``reason``, ``score``, ``moves``."""
-        g = self.game
         return {
             "game": self.number,
             "line": self.line,
@@ -144,10 +143,10 @@ class GameReport:
             "errors": [
                 {"line": e.line, "move": e.move, "message": e.worded(words), "text": e.text(words)} for e in self.errors
             ],
-            "status": None if g is None else g.status.value,
-            "reason": None if g is None or g.reason is None else g.reason.value,
-            "score": None if g is None else g.score,
-            "moves": 0 if g is None else len(g.moves),
+            "status": None if self.game is None else self.game.status.value,
+            "reason": None if self.game is None or self.game.reason is None else self.game.reason.value,
+            "score": None if self.game is None else self.game.score,
+            "moves": 0 if self.game is None else len(self.game.moves),
         }
 
 

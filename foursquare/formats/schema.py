@@ -289,9 +289,10 @@ VIEW: dict[str, Kind] = {key: kind for key, kind in STATE.items() if key not in 
 
 def _common_defs() -> dict[str, Any]:
     """The definitions every schema shares: card, cell, the rule set."""
-    preset = {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"}
-    rules = _object({"preset": _PRESET, **RULE_PARAMETERS})
-    rules["anyOf"] = [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}]
+    rules = {
+        **_object({"preset": _PRESET, **RULE_PARAMETERS}),
+        "anyOf": [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}],  # a preset, or every parameter
+    }
     return {
         "card": {
             "type": "string",
@@ -305,7 +306,7 @@ def _common_defs() -> dict[str, Any]:
             "description": "a cell: column letter and row number (RULES.md §3)",
             "examples": ["d4"],
         },
-        "preset": preset,
+        "preset": {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"},
         "rules": {
             "description": "a rule set: a preset name, a preset with changes ({preset: NAME, ...}) or every parameter",
             "anyOf": [{"$ref": "#/$defs/preset"}, rules],
@@ -315,8 +316,12 @@ def _common_defs() -> dict[str, Any]:
 
 def _transcript() -> dict[str, Any]:
     defs = _common_defs()
-    move_text = {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]}
-    defs["move"] = {"anyOf": [move_text, _object(MOVE, ["cell"])]}
+    defs["move"] = {
+        "anyOf": [
+            {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]},
+            _object(MOVE, ["cell"]),
+        ]
+    }
     return {
         **_object(
             GAME,

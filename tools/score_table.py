@@ -66,7 +66,7 @@ from foursquare.engine.outcome import Status
 from foursquare.engine.rules import Rules
 from foursquare.errors import FoursquareError
 from foursquare.figures import counts_interval, wilson_interval
-from foursquare.formats.rulesfile import load_rules
+from foursquare.formats.schema import load_rules
 from foursquare.solver import DEFAULT_MAX_NODES, solve
 from foursquare.solver import SOLVED as SOLVED_OUTCOME
 

@@ -3,8 +3,8 @@
 The one value that every program passing "which game" along carries, in place of
 the deal, the deck's file, the rule set's name and the rule set read from it
 travelling side by side.  The files it names are read when first needed, once, by
-:mod:`foursquare.formats` (:func:`~foursquare.formats.rulesfile.load_rules`,
-:func:`~foursquare.formats.deck.read_deck_file`); a game file is loaded with it
+:mod:`foursquare.formats` (:func:`~foursquare.formats.schema.load_rules`,
+:func:`~foursquare.formats.loading.read_deck_file`); a game file is loaded with it
 by :mod:`foursquare.formats.loading`, which checks that the file agrees with it.
 """
 
@@ -76,7 +76,7 @@ class GameSpec:
         :raises FormatError: for a rules file with a problem, or missing."""
         if self.rules_spec is None:
             return None
-        from ..formats.rulesfile import load_rules
+        from ..formats.schema import load_rules
 
         return load_rules(self.rules_spec)
 
@@ -88,7 +88,7 @@ class GameSpec:
         :raises FormatError: naming the file and line of the first bad card."""
         if self.deck_path is None:
             return None
-        from ..formats.deck import read_deck_file
+        from ..formats.loading import read_deck_file
 
         return tuple(read_deck_file(self.deck_path, self.rules))
 

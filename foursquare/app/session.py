@@ -87,7 +87,7 @@ _TOP_BYTES = 64 * 1024
 def _comments_at_top(path: str) -> str:
     """The comment lines at the top of the regular file ``path`` (empty when it cannot be
     read, and for a pipe or a device, which cannot be read twice)."""
-    from ..formats.transcript_write import leading_comments
+    from ..formats.transcript import leading_comments
 
     if not os.path.isfile(path):
         return ""
@@ -110,7 +110,7 @@ class Session:
     :param history: keeps the game in the game history: rewritten after every change
         with ``autosave``, and always at :meth:`end`; ``None``: not recorded.
     :param resumed_from: the file the game was read from (``--resume``): the comments
-        at its top (:func:`~foursquare.formats.transcript_write.leading_comments`, an
+        at its top (:func:`~foursquare.formats.transcript.leading_comments`, an
         editor's modeline) are kept at the top of every rewrite of that file.
     :raises OSError: when the recording cannot be written at the start (nothing is
         played yet: the caller refuses the game); later failures are kept in

@@ -18,7 +18,7 @@ from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
 from ..app.sweep import RowWriter
 from ..errors import FoursquareError
 from ..figures import human_seconds
-from ..formats.rulesfile import rules_value
+from ..formats.schema import rules_value
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
 from .options import (

@@ -295,7 +295,7 @@ class _Batch:
         """The summary of the deals done (their tally; ``interrupted``: of a run stopped
         before its end, which says so), on stderr with ``--output -`` (the CSV has stdout
         to itself); the file's deals solved again said when there were any."""
-        from ..formats.rulesfile import rules_value
+        from ..formats.schema import rules_value
 
         summary, rules, asked = self.tally.summary(), self.sweep.rules, len(self.sweep.deals)
         settled, done = self.tally.settled, self.tally.deals  # an unknown deal is done, not solved

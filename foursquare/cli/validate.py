@@ -20,7 +20,7 @@ from .signals import ENDING, Terminated, signals_deferred
 from .style import counted
 
 if TYPE_CHECKING:
-    from ..formats.repeats import Repeats  # (loaded once the report has begun)
+    from ..formats.transcript import Repeats  # (loaded once the report has begun)
 
 #: Said (in the format itself) when the run stops before its end.
 INCOMPLETE = "the check was interrupted: this report is incomplete (the games after the last one reported were not checked)"
@@ -79,7 +79,7 @@ def validate(files: tuple[str, ...], fmt: str, finished: bool, duplicates: bool)
     reporter = Reporter(fmt, lambda text: click.echo(text, nl=False))
     run = _Validation(reporter, finished)
     try:
-        from ..formats.repeats import Repeats  # (the formats loaded, then the report begun)
+        from ..formats.transcript import Repeats  # (the formats loaded, then the report begun)
 
         run.repeats = Repeats() if duplicates else None
         _whole(reporter.begin)

@@ -368,7 +368,7 @@ class Game:
         :raises ArgumentError: for a game resumed from a position without its moves
             (a transcript records every move).
         """
-        from ..formats.transcript_write import transcript_text
+        from ..formats.transcript import transcript_text
 
         return transcript_text(self, claims=claims)
 

@@ -63,52 +63,46 @@ class PromptCommand(NamedTuple):
 #: The one option of the prompt's ``state`` command: the state with its stock order.
 STATE_FULL = "--full"
 
-_GAME, _STOP, _DISPLAY, _FORCED = CommandKind.GAME, CommandKind.STOP, CommandKind.DISPLAY, CommandKind.FORCED
-
 #: Every command, in the order help lists them; the ``!`` forms last.
 TABLE: tuple[CommandSpec, ...] = (
-    CommandSpec("moves", _DISPLAY, usage="moves", help="list the cells where the card may go", aliases=("m",)),
-    CommandSpec("undo", _GAME, usage="undo", help="take back the last move (as often as you like)", aliases=("u",)),
-    CommandSpec("redo", _GAME, usage="redo", help="play again a move taken back", aliases=("r",)),
-    CommandSpec("show", _DISPLAY, usage="show", help="draw the grid again"),
+    CommandSpec("moves", CommandKind.DISPLAY, usage="moves", help="list the cells where the card may go", aliases=("m",)),
+    CommandSpec("undo", CommandKind.GAME, usage="undo", help="take back the last move (as often as you like)", aliases=("u",)),
+    CommandSpec("redo", CommandKind.GAME, usage="redo", help="play again a move taken back", aliases=("r",)),
+    CommandSpec("show", CommandKind.DISPLAY, usage="show", help="draw the grid again"),
     CommandSpec(
-        "reveal", _DISPLAY, usage="reveal", help="show or hide the face-down cards you placed (a memory aid)"
+        "reveal", CommandKind.DISPLAY, usage="reveal", help="show or hide the face-down cards you placed (a memory aid)"
     ),
-    CommandSpec("hint", _DISPLAY, usage="hint", help="ask a bot which cell looks best"),
+    CommandSpec("hint", CommandKind.DISPLAY, usage="hint", help="ask a bot which cell looks best"),
     CommandSpec(
-        "save", _DISPLAY, True, usage="save FILE",
+        "save", CommandKind.DISPLAY, True, usage="save FILE",
         help="write the transcript to FILE, not over another file (save! FILE: over it too)",
     ),
     CommandSpec(
-        "state", _DISPLAY, False, usage="state [--full|FILE]",
+        "state", CommandKind.DISPLAY, False, usage="state [--full|FILE]",
         help="the state you see (YAML); --full: with the stock order; FILE: write it all"
         " (state! FILE: over another file too)",
     ),
-    CommandSpec("help", _DISPLAY, usage="help", help="this list", aliases=("?", "h")),
-    CommandSpec("again", _STOP, usage="again", help="end this game and play its deal again from the start"),
-    CommandSpec("new", _STOP, usage="new", help="end this game and play a new deal chosen at random"),
-    CommandSpec("quit", _STOP, usage="quit", help="stop (a recording stays complete)", aliases=("exit", "q")),
-    CommandSpec("save!", _FORCED, True),
-    CommandSpec("state!", _FORCED, True),
+    CommandSpec("help", CommandKind.DISPLAY, usage="help", help="this list", aliases=("?", "h")),
+    CommandSpec("again", CommandKind.STOP, usage="again", help="end this game and play its deal again from the start"),
+    CommandSpec("new", CommandKind.STOP, usage="new", help="end this game and play a new deal chosen at random"),
+    CommandSpec("quit", CommandKind.STOP, usage="quit", help="stop (a recording stays complete)", aliases=("exit", "q")),
+    CommandSpec("save!", CommandKind.FORCED, True),
+    CommandSpec("state!", CommandKind.FORCED, True),
 )
 
 _BY_NAME: dict[str, CommandSpec] = {c.name: c for c in TABLE} | {a: c for c in TABLE for a in c.aliases}
 
 #: The commands, besides moves, in the order help lists them (without the ``!`` forms).
-COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is not _FORCED)
-#: Short and other names of the commands: alias -> name.
-COMMAND_ALIASES: dict[str, str] = {a: c.name for c in TABLE for a in c.aliases}
+COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is not CommandKind.FORCED)
 #: Commands that change the game when a script is replayed.
-GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _GAME)
+GAME_COMMANDS = frozenset(c.name for c in TABLE if c.kind is CommandKind.GAME)
 #: Commands that end the game and the reading of a script (at the prompt, ``again`` and
 #: ``new`` then start the next game).
-STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is _STOP)
+STOP_COMMANDS = frozenset(c.name for c in TABLE if c.kind is CommandKind.STOP)
 #: The forms of ``save`` and ``state`` that write even over a file holding something else.
-FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is _FORCED)
+FORCED_COMMANDS: tuple[str, ...] = tuple(c.name for c in TABLE if c.kind is CommandKind.FORCED)
 #: Commands that name a file (each has a ``!`` form).
-FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not _FORCED)
-#: The help of the prompt: usage (``save FILE``) -> its line.
-HELP: dict[str, str] = {c.usage: c.help for c in TABLE if c.usage is not None}
+FILE_COMMANDS = frozenset(c.name for c in TABLE if c.argument is not None and c.kind is not CommandKind.FORCED)
 
 
 def spec(name: str) -> CommandSpec | None:

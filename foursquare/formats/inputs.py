@@ -9,6 +9,7 @@ transcript, rules), so that every reader may use it.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import stat
@@ -68,9 +69,8 @@ def names_a_file(value: str) -> bool:
     >>> names_a_file("rules/house.yaml"), names_a_file("house.yaml"), names_a_file("fixd")
     (True, True, False)
     """
-    separators = {"/", ".", os.sep, os.altsep or "/"}
     # (lexists is false for a name it cannot look up: a NUL in it, a name too long)
-    return value == "-" or any(ch in value for ch in separators) or os.path.lexists(value)
+    return value == "-" or any(ch in value for ch in {"/", ".", os.sep, os.altsep or "/"}) or os.path.lexists(value)
 
 
 def _too_large(name: str, line: int | None = None) -> FormatError:
@@ -99,7 +99,7 @@ _OPEN_FAULTS = {
 }
 
 
-class InputFile:
+class InputFile(contextlib.AbstractContextManager["InputFile"]):
     """An input file (or standard input, ``-``) read block by block, within the size limit.
 
     Opening it checks that it can be read (a missing file, a directory, a file over
@@ -142,9 +142,6 @@ class InputFile:
         if stat.S_ISREG(info.st_mode) and info.st_size > MAX_INPUT_BYTES:
             self.close()
             raise _too_large(path)
-
-    def __enter__(self) -> InputFile:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()

@@ -4,7 +4,8 @@
 place that does); :func:`load_input` returns the game of a file's text;
 :func:`load_game_file` / :func:`load_game_text` load a game checking what the
 caller gave besides (a deal, a card order, a rule set, which game of several)
-against what the file names itself.
+against what the file names itself; :func:`read_deck` / :func:`read_deck_file` read a
+deck file (a card order, top first: FORMATS.md "Deck files").
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from enum import StrEnum
 
 from ..engine.cards import Card
 from ..engine.game import Game
-from ..engine.rules import Rules
-from ..errors import Advice, AgreementError, FormatError
-from .commands import COMMAND_ALIASES, STOP_COMMANDS
-from .inputs import InputFile
-from .movescript import new_game, play_script
+from ..engine.rules import STANDARD, Rules
+from ..errors import Advice, AgreementError, FormatError, ParseError, quote
+from .commands import TABLE, CommandKind
+from .inputs import InputFile, read_source
+from .movescript import new_game, play_script, word_kind
 from .yaml import clean_text, read_each_document
 
 _YAML_START = re.compile(r"(---|%|\.\.\.|[A-Za-z_][\w-]*\s*:(\s|$)|\{|\[|-(\s|$))")
@@ -29,9 +30,12 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 #: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
-#: A line of a move script whose first word is a stop command (``quit``, any case): the script ends there.
-_STOPS = "|".join(sorted(STOP_COMMANDS | {alias for alias, name in COMMAND_ALIASES.items() if name in STOP_COMMANDS}))
-_STOP_LINE = re.compile(rf"^[^\S\n]*+\ufeff*+({_STOPS})(?=[^\S\n]|#|$)", re.MULTILINE | re.IGNORECASE)
+#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case): the script ends there.
+_STOP_LINE = re.compile(
+    r"^[^\S\n]*+\ufeff*+(" + "|".join(sorted(n for c in TABLE if c.kind is CommandKind.STOP for n in (c.name, *c.aliases)))
+    + r")(?=[^\S\n]|#|$)",
+    re.MULTILINE | re.IGNORECASE,
+)
 
 
 class FileKind(StrEnum):
@@ -196,9 +200,9 @@ def load_game_file(
     whose later documents hold a state's ``grid`` is read as a game).
     """
     with InputFile(path, chunk=None if game_number is None else 64 * 1024) as source:  # game K: read little past it
-        text = _game_text(source, whole=game_number is None)
         return load_game_text(
-            text, source.name, deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok
+            _game_text(source, whole=game_number is None), source.name,
+            deal=deal, deck=deck, rules=rules, game_number=game_number, empty_ok=empty_ok,
         )
 
 
@@ -245,8 +249,9 @@ def load_game_text(
         if not empty_ok:
             raise FormatError(name, 1, f"the file {what}: there is no game in it")
         if deal is None and deck is None:
-            why = f"the file {what} (expected a move script, a transcript or a state)"
-            raise FormatError(name, 1, why, advice=Advice.START_OF_DEAL)
+            raise FormatError(
+                name, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
+            )
         if game_number is not None:
             raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         return new_game(deal=deal, deck=deck, rules=rules)
@@ -277,10 +282,8 @@ def _extended(game: Game, deal: int | None, deck: Sequence[Card] | None) -> Game
         return game
     longer = Game.from_deal(deal, game.rules) if deal is not None else Game(list(deck or ()), game.rules)
     known = list(game.deck)
-    if len(longer.deck) < len(known) or list(longer.deck[: len(known)]) != known:
-        return game
-    if len(longer.deck) == len(known) and deal is None:
-        return game  # the same deck: nothing to gain
+    if list(longer.deck[: len(known)]) != known or len(longer.deck) == len(known) and deal is None:
+        return game  # not these cards first (a shorter order is not); or the same deck: nothing to gain
     for placement in game.moves:
         longer.play(placement.cell, placement.card)
     return longer
@@ -319,3 +322,72 @@ def _transcript_game(
         raise errors[0]
     assert game is not None
     return game
+
+
+# ------------------------------------------------------------ deck files (FORMATS.md "Deck files")
+
+
+def read_deck(text: str, source: str, rules: Rules = STANDARD) -> list[Card]:
+    """A deck file: cards top first, separated by white space; ``#`` starts a comment.
+
+    The deck holds the rule set's whole deck (40 cards in the standard game) or a
+    prefix of it (then each move past it must name its card).
+
+    :param text: the file's text.
+    :param source: the name used in errors.
+    :param rules: the rule set whose deck the cards must belong to.
+    :returns: the cards, top (first drawn) first.
+    :raises FormatError: ``FILE:LINE: message`` for a word that is not a card, a
+        card outside the rule set's deck, a card listed twice, too many cards, or
+        no card at all.
+    """
+    first_line: dict[Card, int] = {}  # each card read, in order, and its line
+    for number, line in enumerate(clean_text(text).split("\n"), 1):
+        for word in line.split("#", 1)[0].split():
+            try:
+                card = Card.parse(word)
+            except ParseError as exc:
+                raise FormatError(
+                    source, number, _not_a_card(word, text, exc),
+                    advice=Advice.READ_AS_STATE if input_kind(text) is FileKind.STATE else None,
+                ) from None
+            if card.rank > rules.ranks or card.suit >= rules.suits:
+                raise FormatError(source, number, f"{card} is not a card of the {rules.label} deck")
+            if card in first_line:
+                raise FormatError(source, number, f"{card} is listed twice (first on line {first_line[card]})")
+            if len(first_line) == rules.deck_size:
+                raise FormatError(
+                    source, number, f"too many cards: the {rules.label} deck has {rules.deck_size} cards"
+                )
+            first_line[card] = number
+    if not first_line:
+        raise FormatError(source, 1, "the deck file lists no cards")
+    return list(first_line)
+
+
+def _not_a_card(word: str, text: str, error: ParseError) -> str:
+    """Why ``word`` of a deck file is not a card, saying so when the file is of another
+    kind (a transcript, a state, a move script) or the cards are not apart."""
+    kind = input_kind(text)
+    what = "a deck file lists cards, top first, separated by white space"
+    if kind is FileKind.STATE:
+        return f"not a card: {quote(word)}: the file is a state, not a deck ({what})"
+    if kind is FileKind.TRANSCRIPT:
+        return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
+    if word_kind(word) == "cell":
+        return f"not a card: {quote(word)} is a cell (is the file a move script?); {what}"
+    pieces = word.translate({ord(c): " " for c in ",;:/-"}).split()
+    if 1 < len(pieces) and len(word) < 200 and all(word_kind(piece) == "card" for piece in pieces):
+        return f"not a card: {quote(word)}: {what}"
+    return str(error)
+
+
+def read_deck_file(path: str, rules: Rules | None = None) -> list[Card]:
+    """The cards of a deck file (``-``: standard input), top first.
+
+    :param rules: the rule set whose deck the cards belong to (default standard).
+    :raises FormatError: for a file that cannot be read, or naming the file and
+        line of the first bad card (:func:`read_deck`).
+    """
+    text, name = read_source(path)
+    return read_deck(text, name, rules or STANDARD)

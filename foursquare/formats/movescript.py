@@ -26,7 +26,6 @@ from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
 from .commands import (
-    COMMAND_ALIASES,
     COMMAND_NAMES,
     FORCED_COMMANDS,
     GAME_COMMANDS,
@@ -47,8 +46,8 @@ class Move(NamedTuple):
 
 
 __all__ = [
-    "COMMAND_ALIASES", "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "NEEDS_CARDS", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
+    "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
+    "MOVE_SHAPE", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
     "parse_move", "play_move", "play_script", "read_entries", "strip_line",
 ]
 
@@ -205,8 +204,7 @@ def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> Pa
         return ParseError(f"{head}: " + _WRONG_ORDER[tuple(kinds)].format(*words))
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
-            rest = " ".join(words[n:])
-            return ParseError(f"{head}: {quote(rest)} after the move {' '.join(words[:n])} (a line holds one move)")
+            return ParseError(f"{head}: {quote(' '.join(words[n:]))} after the move {' '.join(words[:n])} (a line holds one move)")
     return None
 
 
@@ -257,12 +255,10 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     command = spec(words[0])
     if command is not None:
         name = command.name
-        needs = command.argument
-        if needs is not None:
-            words = file_words(text, name)
-        if len(words) > 2 or (len(words) == 2 and needs is None):
+        words = words if command.argument is None else file_words(text, name)
+        if len(words) > (1 if command.argument is None else 2):
             raise ParseError(f"{name}: too many words in {quote(stripped)}")
-        if needs and len(words) < 2:
+        if command.argument and len(words) < 2:
             raise ParseError(f"{name}: name the file, like: {name} game.yaml")
         return PromptCommand(name, words[1] if len(words) == 2 else None)
     if not any(ch.isdigit() for ch in stripped):  # no row number: a mistyped command rather than a move
@@ -286,9 +282,6 @@ def read_entries(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tupl
         if entry is not None:
             yield number, entry
 
-
-#: Said at the first move without a card when the script is replayed on an unknown card order.
-NEEDS_CARDS = "the moves don't name their cards"
 
 
 def new_game(
@@ -348,7 +341,7 @@ def play_script(
         neither a move nor a command, an illegal move, a wrong card, or an
         ``undo``/``redo`` with nothing to take back or replay.  On an unknown card
         order (no deal, no deck), the first move that names no card says
-        that the moves need ``--deal`` or ``--deck`` (:data:`NEEDS_CARDS`).
+        that the moves need ``--deal`` or ``--deck``.
     """
     order_unknown = deal is None and deck is None
     try:
@@ -362,7 +355,7 @@ def play_script(
         number = len(game.moves) + 1
         if isinstance(entry, Move):
             if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-                raise FormatError(source, line, NEEDS_CARDS, advice=Advice.NAME_THE_CARDS)
+                raise FormatError(source, line, "the moves don't name their cards", advice=Advice.NAME_THE_CARDS)
             play_move(game, entry, source, line, number)
             redo.clear()
             continue

@@ -119,8 +119,7 @@ class Reporter:
         """One game's JSON object (a file not read game by game: ``game`` null)."""
         self.count += 1
         if self.fmt == "json":
-            element = textwrap.indent(json.dumps(result, indent=2), "  ")
-            self.write(("[\n" if self.count == 1 else ",\n") + element)
+            self.write(("[\n" if self.count == 1 else ",\n") + textwrap.indent(json.dumps(result, indent=2), "  "))
         elif self.fmt == "json-lines":
             self.write(json.dumps(result) + "\n")
         elif self.fmt == "github":
@@ -151,8 +150,9 @@ class Reporter:
         """After the last game of a file (``shown``: its name as messages show it)."""
         if self.fmt != "junit" or self._cases is None:
             return
-        counts = {"tests": self._tests, "failures": self._failures, "errors": self._errors}
-        suite = ET.Element("testsuite", {"name": _xml_text(shown)} | {key: str(n) for key, n in counts.items()})
+        suite = ET.Element(
+            "testsuite", name=_xml_text(shown), tests=str(self._tests), failures=str(self._failures), errors=str(self._errors)
+        )
         opening = ET.tostring(suite, encoding="unicode").removesuffix(" />")
         cases, self._cases, self._tests, self._failures, self._errors = self._cases, None, 0, 0, 0
         self.write(f"  {opening}>\n")

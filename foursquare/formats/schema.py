@@ -2,7 +2,7 @@
 
 Editors validate and complete files with them (``# yaml-language-server: $schema=...``)
 and other tools check files without this package.  Each schema says what the readers
-(:mod:`.transcript`, :mod:`.state`, :mod:`.rulesfile`) accept where a schema can say
+(:mod:`.transcript`, :mod:`.state`, the rules files here) accept where a schema can say
 it: keys, types, card and cell texts, the words of ``status``, ``reason``, ``face``
 and the rules, the ranges of the rules' numbers.  What it cannot say (an illegal
 move, a failed claim, a grid that no game reaches) only the readers check; so a
@@ -23,6 +23,12 @@ file after a change).
 
 The transcript schema describes one document (one game): a file of several games
 is several YAML documents, each checked against it.
+
+Rule sets in files (RULES.md §8): wherever one is given (``--rules``, ``rules:`` in a
+transcript or a state) it is a preset name (``standard``, ``fixed-board``, ...) or a
+mapping: ``{preset: NAME, KEY: VALUE, ...}``, the preset with some parameters changed, or
+every parameter (as :func:`rules_value` writes it).  :func:`read_rules` reads a rules
+file, :func:`load_rules` a preset name or a file.
 """
 
 from __future__ import annotations
@@ -36,8 +42,8 @@ from ..engine.deal import MAX_DEAL
 from ..engine.layout import COLUMN_LETTERS, STRIDE, Cell
 from ..engine.outcome import Reason, Status
 from ..engine.rules import CHOICES, PRESETS, RANGES, STANDARD, Rules
-from ..errors import FormatError, ParseError, RulesError, quote
-from .yaml import YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int
+from ..errors import FormatError, ParseError, RulesError, quote, shorten
+from .yaml import Flow, YMap, YNode, YScalar, YSeq, as_bool, as_card, as_cell, as_choice, as_deal, as_int, one_document
 from .yaml.values import Kind, read_entries
 
 #: The schemas, by the name ``foursquare schema NAME`` takes.
@@ -88,8 +94,9 @@ def _number(low: int = 0, high: int | None = None, nullable: bool = False) -> Ki
 
 def _choice(values: tuple[str, ...], to: Callable[[str], Any] = str, nullable: bool = False) -> Kind:
     """One of the words ``values``, read as ``to(word)``."""
-    schema = {"enum": [*values, None] if nullable else list(values)}
-    return Kind(schema, lambda node, what, src: to(as_choice(node, what, src, values)), nullable)
+    return Kind(
+        {"enum": [*values, None] if nullable else list(values)}, lambda node, what, src: to(as_choice(node, what, src, values)), nullable
+    )
 
 
 def _cells(node: YNode, what: str, source: str) -> list[Cell]:
@@ -146,7 +153,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     if errors:
         raise errors[0]
-    missing = [key for key in RULE_PARAMETERS if key not in node and "preset" not in node]
+    missing = [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]
     if missing:
         raise FormatError(
             source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
@@ -167,6 +174,67 @@ def _preset(node: YNode, source: str, what: str) -> Rules:
 
 _PRESET = Kind({"$ref": "#/$defs/preset"}, lambda node, what, source: _preset(node, source, what))
 RULES = Kind({"$ref": "#/$defs/rules"}, lambda node, what, source: rules_from_value(node, source, what))
+
+
+# ------------------------------------------------------------ rules files
+
+
+def rules_value(rules: Rules) -> str | dict[str, int | bool | str]:
+    """How a rule set is written: its preset name, or every parameter as a mapping (a
+    :class:`~foursquare.formats.yaml.Flow`: one line of YAML; a ``dict`` for JSON).
+
+    :param rules: the rule set.
+    :returns: ``"standard"`` (or another preset name) or ``{size: 4, pile_cap: 4, ...}``.
+    """
+    if rules.name in PRESETS and PRESETS[rules.name] == rules:
+        return rules.name
+    return Flow(rules.parameters())
+
+
+def read_rules(text: str, source: str) -> Rules:
+    """A rules file's rule set: one YAML document, a preset name or a rules mapping.
+
+    :raises FormatError: for bad YAML, an empty file, several documents, or a bad rule set.
+    """
+    node = one_document(
+        text, source, "the rules file is empty (expected a preset name or a rules mapping)",
+        "the rules file holds more than one YAML document",
+    )
+    if isinstance(node, YMap) and "foursquare" in node.entries and not any(key in node.entries for key in RULE_PARAMETERS):
+        # a game file (transcript or state) given where a rules file is expected
+        raise FormatError(
+            source, node.line, "this is a game file (a transcript or a state), not a rules file;"
+            " its rules are read with the game (foursquare rules NAME shows a rule set)"
+        )
+    if isinstance(node, YScalar) and len(node.text.split()) > 1:
+        # words, not a preset name: a deck or a move script given where a rules file is expected
+        raise FormatError(
+            source, node.line, f"not a rules file: {quote(node.text)} is text, not a preset name or a rules mapping"
+            f" (a rules file is YAML: a preset name, or 'preset: NAME' and the parameters that differ; presets: {', '.join(PRESETS)})"
+        )
+    return rules_from_value(node, source)
+
+
+def load_rules(spec: str) -> Rules:
+    """A rule set from a preset name (``standard``, ``fixed-board``, ...) or a YAML rules file path.
+
+    A preset name wins over a file of the same name.
+
+    :param spec: the preset name or the file path (``-``: standard input).
+    :returns: the rule set.
+    :raises FormatError: for a name that is neither a preset nor a readable file,
+        or a bad rules file (``FILE:LINE: message``).
+    """
+    if spec in PRESETS:
+        return PRESETS[spec]
+    from .inputs import names_a_file, read_source
+
+    if not names_a_file(spec):  # a word, no file: a misspelt preset (a file's name: "no such file")
+        raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
+
+    text, name = read_source(spec)
+    return read_rules(text, name)
+
 
 # ------------------------------------------------------------ the file shapes
 # (a kind without a ``read``: the reader's own code reads the value, e.g. a list whose every item it checks)
@@ -192,8 +260,7 @@ GAME: dict[str, Kind] = {
 
 def _pile(top: dict[str, Any]) -> dict[str, Kind]:
     """A pile of a state's grid whose top card is ``top``."""
-    cards = _array(top, minItems=1, maxItems=RANGES["pile_cap"][1])
-    return {"cards": Kind(cards), "face": _choice(("up", "down"))}
+    return {"cards": Kind(_array(top, minItems=1, maxItems=RANGES["pile_cap"][1])), "face": _choice(("up", "down"))}
 
 
 PILE = _pile(_card())
@@ -222,9 +289,10 @@ VIEW: dict[str, Kind] = {key: kind for key, kind in STATE.items() if key not in 
 
 def _common_defs() -> dict[str, Any]:
     """The definitions every schema shares: card, cell, the rule set."""
-    preset = {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"}
-    rules = _object({"preset": _PRESET, **RULE_PARAMETERS})
-    rules["anyOf"] = [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}]
+    rules = {
+        **_object({"preset": _PRESET, **RULE_PARAMETERS}),
+        "anyOf": [{"required": ["preset"]}, {"required": list(RULE_PARAMETERS)}],  # a preset, or every parameter
+    }
     return {
         "card": {
             "type": "string",
@@ -238,7 +306,7 @@ def _common_defs() -> dict[str, Any]:
             "description": "a cell: column letter and row number (RULES.md §3)",
             "examples": ["d4"],
         },
-        "preset": preset,
+        "preset": {"enum": list(PRESETS), "description": "a preset of the rules (foursquare rules lists them)"},
         "rules": {
             "description": "a rule set: a preset name, a preset with changes ({preset: NAME, ...}) or every parameter",
             "anyOf": [{"$ref": "#/$defs/preset"}, rules],
@@ -248,8 +316,12 @@ def _common_defs() -> dict[str, Any]:
 
 def _transcript() -> dict[str, Any]:
     defs = _common_defs()
-    move_text = {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]}
-    defs["move"] = {"anyOf": [move_text, _object(MOVE, ["cell"])]}
+    defs["move"] = {
+        "anyOf": [
+            {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]},
+            _object(MOVE, ["cell"]),
+        ]
+    }
     return {
         **_object(
             GAME,

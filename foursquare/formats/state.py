@@ -50,8 +50,7 @@ from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
 from .movescript import Move, parse_move, play_move
-from .rulesfile import rules_value
-from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW
+from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW, rules_value
 from .yaml import (
     Flow,
     FlowList,
@@ -100,11 +99,10 @@ def state_text(game: Game, *, player_view: bool = False, reveal: bool = False) -
     placed = game.placed
     known = list(game.deck[placed:])  # the known part of the stock, next card first
     nxt = game.next_card
-    rules = rules_value(game.rules)
     doc: dict[str, Any] = {"foursquare": FORMAT_VERSION}
     if player_view:
         doc["view"] = "player"
-    doc["rules"] = rules if isinstance(rules, str) else Flow(rules)
+    doc["rules"] = rules_value(game.rules)
     if game.deal is not None and not player_view:
         doc["deal"] = game.deal
     doc.update(
@@ -175,8 +173,8 @@ def read_view(text: str, source: str) -> PlayerView:
         unknown (a stock known only in part) while the game goes on.
     """
     doc = _state_document(text, source)
-    game = _StateReader(source).read(doc, view="view" in doc)
-    if "view" not in doc and game.status is Status.PLAYING and game.next_card is None:
+    game = _StateReader(source, "view" in doc.entries).read(doc)
+    if "view" not in doc.entries and game.status is Status.PLAYING and game.next_card is None:
         raise FormatError(
             source, doc.line_of("next"), "the next card is unknown (the stock is known only in part): no player's view"
         )
@@ -184,16 +182,17 @@ def read_view(text: str, source: str) -> PlayerView:
 
 
 def _state_document(text: str, source: str) -> YMap:
-    node = one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more")
-    return as_collection(node, YMap, "a state", source)
+    return as_collection(
+        one_document(text, source, "the state is empty", "a state is one YAML document; this file holds more"), YMap, "a state", source
+    )
 
 
 class _StateReader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, view: bool = False) -> None:
         self.source = source
         self.seen: dict[Card, int] = {}
         self.rules: Rules = STANDARD
-        self.view = False  # reading a player's view (view: player)
+        self.view = view  # reading a player's view (view: player)
 
     def card(self, node: YNode, what: str) -> Card:
         if isinstance(node, YScalar) and node.is_null:
@@ -208,32 +207,30 @@ class _StateReader:
         self.seen[card] = node.line
         return card
 
-    def read(self, doc: YMap, view: bool = False) -> Game:
-        """The game of a full state; with ``view``, of a player's view (``view: player``):
+    def read(self, doc: YMap) -> Game:
+        """The game of a full state; reading a view, of a player's view (``view: player``):
         the position it shows, the cards it does not show in the stock in deck order."""
-        src = self.source
-        self.view = view
-        for key in NOT_IN_VIEW if view else ():
-            if key in doc:
+        for key in NOT_IN_VIEW if self.view else ():
+            if key in doc.entries:
                 raise FormatError(
                     self.source, doc.key_lines[key], f"a player's view (view: player) has no {key}: the player does not know it"
                 )
-        shape, what = (VIEW, "a player's view") if view else (STATE, "a state")
-        values, _, errors = read_entries(doc, shape, what, src, missing=_VIEW_NEEDS if view else _STATE_NEEDS)
-        if "view" in values and not view:  # said first: what the other faults of a view read as a state come from
+        shape, what = (VIEW, "a player's view") if self.view else (STATE, "a state")
+        values, _, errors = read_entries(doc, shape, what, self.source, missing=_VIEW_NEEDS if self.view else _STATE_NEEDS)
+        if "view" in values and not self.view:  # said first: what the other faults of a view read as a state come from
             raise FormatError(self.source, doc.entries["view"].line, _NOT_RESUMABLE)
         if errors:
             raise errors[0]
         rules = self.rules = values.get("rules", STANDARD)
-        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", src))
+        grid = self.read_grid(as_collection(doc.entries["grid"], YMap, "grid", self.source))
         nxt_node = doc.entries["next"]
         nxt = None if isinstance(nxt_node, YScalar) and nxt_node.is_null else self.card(nxt_node, "next")
-        if view:
+        if self.view:
             shown = {c for cards, _ in grid.values() for c in cards}
             known = ([nxt] if nxt is not None else []) + [c for c in ordered_deck(rules) if c not in shown and c != nxt]
             game = self.position(doc, grid, known, None)
         else:
-            items = as_collection(doc.entries["remaining"], YSeq, "remaining", src).items
+            items = as_collection(doc.entries["remaining"], YSeq, "remaining", self.source).items
             known = ([nxt] if nxt is not None else []) + [self.card(item, f"remaining card {i}") for i, item in enumerate(items, 1)]
             unknown = values.get("unknown", 0)
             on_grid = sum(len(cards) for cards, _ in grid.values())
@@ -245,10 +242,9 @@ class _StateReader:
                     f"the stock holds {stock} cards ({rules.deck_size} in the deck, {on_grid} on the grid), "
                     f"but next and remaining list {len(known)}" + (f" and unknown counts {unknown}" if unknown else ""),
                 )
-            replay = self.replay if "moves" in doc else self.position
-            game = replay(doc, grid, known, values.get("deal"))
+            game = (self.replay if "moves" in doc.entries else self.position)(doc, grid, known, values.get("deal"))
         # next (null where the game goes on and cards are known?) and each count and claim written, against the position
-        if not game.is_over and nxt is None and (view or known):
+        if not game.is_over and nxt is None and (self.view or known):
             lists = "" if self.view else " and remaining lists cards"
             raise FormatError(self.source, nxt_node.line, f"next is null but the game goes on{lists} (next is the card to place now)")
         if game.is_over and nxt is not None:
@@ -271,7 +267,6 @@ class _StateReader:
         return game
 
     def read_grid(self, node: YMap) -> dict[Cell, tuple[list[Card], bool]]:
-        src = self.source
         self.cell_lines: dict[Cell, int] = {}
         geo = frame_of(self.rules)
         grid: dict[Cell, tuple[list[Card], bool]] = {}
@@ -285,12 +280,12 @@ class _StateReader:
                 raise FormatError(self.source, line, f"grid: {cell} is outside the frame ({geo.corner})")
             if cell in grid:
                 raise FormatError(self.source, line, f"grid: {cell} is listed twice")
-            pile = as_collection(value, YMap, f"grid {cell}", src)
+            pile = as_collection(value, YMap, f"grid {cell}", self.source)
             needs = dict.fromkeys(PILE, f"pile {cell} needs cards and face")
-            values, _, errors = read_entries(pile, PILE, f"pile {cell}", src, f"pile {cell}: ", needs)
+            values, _, errors = read_entries(pile, PILE, f"pile {cell}", self.source, f"pile {cell}: ", needs)
             if errors:
                 raise errors[0]
-            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", src).items
+            items = as_collection(pile.entries["cards"], YSeq, f"pile {cell}: cards", self.source).items
             if not 1 <= len(items) <= self.rules.pile_cap:
                 raise FormatError(
                     self.source, pile.line_of("cards"), f"pile {cell} has {len(items)} cards (1 to {self.rules.pile_cap} allowed)"
@@ -304,8 +299,7 @@ class _StateReader:
                     " flipped up, and which cards are unseen depends on it)",
                     advice=Advice.REVEAL,
                 )
-            cards = [self.card(item, f"pile {cell}") for item in items]
-            grid[cell] = (cards, face == "up")
+            grid[cell] = ([self.card(item, f"pile {cell}") for item in items], face == "up")
             self.cell_lines[cell] = line
         return grid
 
@@ -316,21 +310,19 @@ class _StateReader:
             raise FormatError(self.source, doc.key_lines["grid"], f"grid: {exc}") from None
         if deal is not None:
             order = deal_deck(deal, self.rules)
-            placed = game.placed
-            if set(order[:placed]) != {c for cards, _ in grid.values() for c in cards}:
-                raise FormatError(self.source, doc.key_lines["grid"], f"grid: these are not the first {placed} cards of deal {deal}")
-            if known != order[placed : placed + len(known)]:
+            if set(order[: game.placed]) != {c for cards, _ in grid.values() for c in cards}:
+                raise FormatError(self.source, doc.key_lines["grid"], f"grid: these are not the first {game.placed} cards of deal {deal}")
+            if known != order[game.placed : game.placed + len(known)]:
                 raise FormatError(
                     self.source, doc.line_of("remaining"), f"next and remaining are not the rest of deal {deal} in order"
                 )
         return game
 
     def replay(self, doc: YMap, grid: _Grid, known: list[Card], deal: int | None) -> Game:
-        src = self.source
         moves: list[tuple[int, Move]] = []
-        for item in as_collection(doc.entries["moves"], YSeq, "moves", src).items:
+        for item in as_collection(doc.entries["moves"], YSeq, "moves", self.source).items:
             try:  # (as_text's error is a FormatError already)
-                moves.append((item.line, parse_move(as_text(item, "a move", src))))
+                moves.append((item.line, parse_move(as_text(item, "a move", self.source))))
             except ParseError as exc:
                 raise FormatError(self.source, item.line, f"moves: {exc}") from None
         if deal is not None:
@@ -346,7 +338,7 @@ class _StateReader:
             except (ParseError, PositionError) as exc:
                 raise FormatError(self.source, doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
-            play_move(game, move, src, line, number)
+            play_move(game, move, self.source, line, number)
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))

@@ -42,20 +42,14 @@ from ..engine.outcome import Status, outcome_words
 CARD_W, CARD_H = 60, 84
 PITCH_X, PITCH_Y = 72, 98
 MARGIN = 18
-HEADER = 62
 LABEL = 20  # room for the column letters above the grid and the row numbers left of it
 PANEL_W = 150
-FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-#: Rough width of one character of the font, as a share of its size (for laying out text).
-CHAR_WIDTH = 0.62
 
 #: Suit colours by suit number (clubs, diamonds, hearts, spades): a four-colour deck.
 SUIT_COLOURS = ("#1d7a3a", "#1f5fbf", "#c62828", "#1b1b1b")
-FELT_LIGHT, FELT_DARK, FELT_EDGE = "#2f8a50", "#17532e", "#0e3b20"
 INK_ON_FELT = "#e8f3ea"
 FLIP_GOLD = "#ffcc33"
 BACK_BLUE, BACK_LINE = "#1e4a9a", "#4f7fd6"
-FACE_DOWN_RED = "#e2553f"
 
 #: The suit shapes, drawn in a 100 x 100 box: paths rather than font glyphs, so that
 #: every viewer draws them the same.
@@ -75,8 +69,8 @@ _SUIT_PATHS = (
 #: The gradients of the felt and the card faces, the lattice of a card back, the suit shapes.
 _DEFS = (
     "<defs>\n"
-    f'<radialGradient id="felt" cx="50%" cy="42%" r="75%"><stop offset="0" stop-color="{FELT_LIGHT}"/>'
-    f'<stop offset="1" stop-color="{FELT_DARK}"/></radialGradient>\n'
+    f'<radialGradient id="felt" cx="50%" cy="42%" r="75%"><stop offset="0" stop-color="#2f8a50"/>'
+    f'<stop offset="1" stop-color="#17532e"/></radialGradient>\n'
     '<linearGradient id="face" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ffffff"/>'
     '<stop offset="1" stop-color="#f3efe4"/></linearGradient>\n'
     f'<pattern id="lattice" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="{BACK_BLUE}"/>'
@@ -96,7 +90,7 @@ def _num(value: float) -> str:
 
 
 def _text_width(text: str, size: float) -> float:
-    return len(text) * size * CHAR_WIDTH
+    return len(text) * size * 0.62  # roughly: a character of the font is 0.62 of its size wide
 
 
 #: Attribute names that are no Python names, by the names :func:`_tag` takes for them.
@@ -177,9 +171,9 @@ def _pile(x: float, y: float, cell: Cell, pile: Pile, reveal: bool, flipped: boo
     badge = _tag("circle", cx=bx, cy=by, r=8.5, fill="#263238", stroke="#ffffff", stroke_width=1.2)
     badge += _tag("text", str(len(pile.cards)), x=bx, y=by + 4, font_size=11, font_weight="bold", fill="#ffffff",
                   text_anchor="middle", cls="height")  # fmt: skip
-    children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
     cards = "1 card" if len(pile.cards) == 1 else f"{len(pile.cards)} cards"
     shown = f"{pile.top} face up" if pile.face_up else f"{pile.top} face down" if reveal else "face down"
+    children = _under(x, y, len(pile.cards) - 1) + ring + top + badge
     return _group(f"{cell}: {shown}, pile of {cards}", children, id=f"pile-{cell}", cls=" ".join(classes))
 
 
@@ -209,17 +203,15 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     last = game.moves[-1] if game.moves else None
     flipped = set(last.flipped) if last else set()
-    origin = f"deal {game.deal}" if game.deal is not None else "a card order"
-    title = f"Foursquare, {origin} ({game.rules.label} rules)"
+    title = f"Foursquare, {f'deal {game.deal}' if game.deal is not None else 'a card order'} ({game.rules.label} rules)"
     subtitle = "No card placed yet"
     if last is not None:
         flips = f"flipped {' '.join(str(c) for c in last.flipped)}" if last.flipped else "nothing flipped"
         subtitle = f"Last move: {last.card} to {last.cell}, {flips}"
     grid_w = LABEL + (c1 - c0 + 1) * PITCH_X
-    grid_h = LABEL + (r1 - r0 + 1) * PITCH_Y
     width = math.ceil(2 * MARGIN + max(grid_w + 16 + PANEL_W, _text_width(title, 19), _text_width(subtitle, 13)))
-    height = MARGIN + HEADER + max(grid_h, 300) + 34 + MARGIN
-    top, left = MARGIN + HEADER, MARGIN
+    top, left = MARGIN + 62, MARGIN  # below the title and the subtitle
+    height = top + max(LABEL + (r1 - r0 + 1) * PITCH_Y, 300) + 34 + MARGIN  # the grid's height, or the panel's
     labels = "".join(
         [_tag("text", COLUMN_LETTERS[c], x=left + LABEL + (c - c0) * PITCH_X + CARD_W / 2, y=top + 12) for c in range(c0, c1 + 1)]
         + [_tag("text", str(r + 1), x=left + 8, y=top + LABEL + (r - r0) * PITCH_Y + CARD_H / 2 + 4) for r in range(r0, r1 + 1)]
@@ -247,11 +239,12 @@ def svg_text(game: Game, *, reveal: bool = False) -> str:
     return "".join((
         '<?xml version="1.0" encoding="UTF-8"?>\n',
         _tag("svg", xmlns="http://www.w3.org/2000/svg", xmlns_xlink="http://www.w3.org/1999/xlink", version="1.1",
-             width=width, height=height, viewBox=f"0 0 {width} {height}", font_family=FONT)[:-3] + ">\n",
+             width=width, height=height, viewBox=f"0 0 {width} {height}",
+             font_family="DejaVu Sans, Verdana, Arial, Helvetica, sans-serif")[:-3] + ">\n",
         _tag("title", title),
         _tag("desc", f"{subtitle}. {state}."),
         _DEFS,
-        _tag("rect", x=0, y=0, width=width, height=height, rx=18, fill=FELT_EDGE),  # the table
+        _tag("rect", x=0, y=0, width=width, height=height, rx=18, fill="#0e3b20"),  # the table
         _tag("rect", x=5, y=5, width=width - 10, height=height - 10, rx=14, fill="url(#felt)"),
         _tag("text", title, x=MARGIN, y=MARGIN + 20, font_size=19, font_weight="bold", fill="#ffffff"),
         _tag("text", subtitle, x=MARGIN, y=MARGIN + 42, font_size=13, fill=INK_ON_FELT),
@@ -287,16 +280,16 @@ def _panel(game: Game, x: float, y: float) -> str:
     pips = max(limit, down)
     step = min(16.0, (PANEL_W - 24) / max(pips, 1))
     marks = "".join(
-        _tag("circle", cx=cx + 6 + i * step, cy=fy + 14, r=5.5, fill=FACE_DOWN_RED if i < down else "none",
+        _tag("circle", cx=cx + 6 + i * step, cy=fy + 14, r=5.5, fill="#e2553f" if i < down else "none",
              stroke="#ffffff" if i >= limit else INK_ON_FELT, stroke_width=1.2, stroke_opacity=0.9)
         for i in range(pips if pips <= 12 else 0)
     )  # fmt: skip
-    words = f"Face down {down} (limit {limit})"
     return _group(None, "".join((
         _tag("rect", x=x, y=y, width=PANEL_W, height=300, rx=10, fill="#000000", fill_opacity=0.16),
         _group(f"stock: {count} cards", stock, cls="stock"),
         _group(next_title, to_place, cls="next"),
-        _group(f"face down: {down} (limit {limit})", _tag("text", words, x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
+        _group(f"face down: {down} (limit {limit})",
+               _tag("text", f"Face down {down} (limit {limit})", x=cx, y=fy, font_size=12, fill=INK_ON_FELT) + marks,
                cls="face-down-count"),
         _group(None, _status(game, x, cx, y + 200), cls=f"status {game.status}"),
     )), cls="panel")  # fmt: skip
@@ -321,23 +314,19 @@ def _status(game: Game, x: float, cx: float, y: float) -> str:
             _tag("text", line, x=middle, y=y + 40 + 14 * i, font_size=11, fill="#ffe9e9", text_anchor="middle")
             for i, line in enumerate(reason)
         ])  # fmt: skip
-    placed = "1 card placed" if game.placed == 1 else f"{game.placed} cards placed"
     return "".join((
         _tag("text", "Playing", x=cx, y=y + 14, font_size=16, font_weight="bold", fill="#ffffff"),
-        _tag("text", placed, x=cx, y=y + 34, font_size=12, fill=INK_ON_FELT),
+        _tag("text", "1 card placed" if game.placed == 1 else f"{game.placed} cards placed", x=cx, y=y + 34, font_size=12,
+             fill=INK_ON_FELT),
         _tag("text", f"{len(game.grid)} of {game.rules.size ** 2} piles", x=cx, y=y + 52, font_size=12, fill=INK_ON_FELT),
     ))  # fmt: skip
 
 
 def _legend(game: Game, x: float, y: float, flips: bool) -> str:
     """The key at the foot of the picture: what the rings and the badge mean."""
-    keys = []
-    if flips:
-        keys.append((FLIP_GOLD, 2.5, "flipped by the last move"))
-    if game.moves:
-        keys.append(("#ffffff", 2, "placed"))
+    keys = (((FLIP_GOLD, 2.5, "flipped by the last move"), flips), (("#ffffff", 2, "placed"), bool(game.moves)))
     shown = ""
-    for colour, stroke, words in keys:
+    for colour, stroke, words in (key for key, drawn in keys if drawn):
         shown += _tag("rect", x=x, y=y - 10, width=14, height=12, rx=3, fill="none", stroke=colour, stroke_width=stroke)
         shown += _tag("text", words, x=x + 20, y=y)
         x += 20 + _text_width(words, 11) + 14

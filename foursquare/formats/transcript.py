@@ -13,12 +13,15 @@ One YAML document per game, ``---`` between::
 Reading is in two steps: :func:`iter_transcripts` checks each document's
 shape (keys, types, cards, cells) and :func:`check_game` replays the moves and
 checks every claim.  :func:`validate` does both for a whole file (the
-``validate`` command); :func:`transcript_text` writes a game; :func:`load_game`
-reads a one-game transcript into a :class:`~foursquare.engine.game.Game`.
+``validate`` command; :class:`Repeats` finds a game that repeats another, for
+``validate --duplicates``); :func:`transcript_text` writes a game (:func:`transcripts_text`
+several); :func:`load_game` reads a one-game transcript into a
+:class:`~foursquare.engine.game.Game`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -29,22 +32,23 @@ from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
-from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, shorten
+from ..errors import Advice, ArgumentError, FormatError, ParseError, PositionError, shorten, shown_name
 from .movescript import Move, new_game, parse_move, play_move
 from .movescript import read_entries as read_script
-from .repeats import Repeats
-from .schema import GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS
-from .transcript_write import transcript_text as transcript_text
-from .transcript_write import transcripts_text as transcripts_text
+from .schema import FORMAT_VERSION, GAME, MISSING_VERSION, MOVE, RESULT, RULE_PARAMETERS, rules_value
 from .yaml import (
     KNOWN_CARDS,
     KNOWN_CELLS,
     Document,
+    Flow,
+    FlowList,
+    Quoted,
     YMap,
     YNode,
     YScalar,
     YSeq,
     as_card,
+    dump,
     read_each_document,
 )
 from .yaml.values import read_entries
@@ -52,8 +56,6 @@ from .yaml.values import read_entries
 _STATUS_OF = {s.value: s for s in Status}
 #: The numbers 0 to 99 by their text, as :func:`~foursquare.formats.yaml.as_int` reads them.
 _SMALL_NUMBER = {str(n): n for n in range(100)}
-#: A line (the text up to a LF), one at a time.
-_LINE = re.compile(".*")
 
 
 @dataclass
@@ -134,7 +136,6 @@ class GameReport:
         """A JSON-friendly summary: ``game``, ``line``, ``valid``, ``errors`` (each
         ``{line, move, message, text}``, the advice in ``words``: see
         :meth:`~foursquare.errors.FoursquareError.worded`), ``status``, ``reason``, ``score``, ``moves``."""
-        g = self.game
         return {
             "game": self.number,
             "line": self.line,
@@ -142,11 +143,81 @@ class GameReport:
             "errors": [
                 {"line": e.line, "move": e.move, "message": e.worded(words), "text": e.text(words)} for e in self.errors
             ],
-            "status": None if g is None else g.status.value,
-            "reason": None if g is None or g.reason is None else g.reason.value,
-            "score": None if g is None else g.score,
-            "moves": 0 if g is None else len(g.moves),
+            "status": None if self.game is None else self.game.status.value,
+            "reason": None if self.game is None or self.game.reason is None else self.game.reason.value,
+            "score": None if self.game is None else self.game.score,
+            "moves": 0 if self.game is None else len(self.game.moves),
         }
+
+
+# ------------------------------------------------------------------ writing
+
+
+def transcript_text(game: Game, *, claims: bool = True) -> str:
+    """One YAML document recording ``game`` (FORMATS.md "Transcripts").
+
+    Keys: ``foursquare: 1``, ``rules`` (the preset name, or every parameter),
+    ``deal`` when known else ``deck`` (the whole known order), ``moves`` (with
+    claims: ``{card, cell, flipped, face_down, status}`` mappings; without:
+    ``"CARD CELL"`` strings) and ``result`` (status, reason, score).  Cards and
+    cells are quoted.  The text validates (:func:`validate`).  Join several games'
+    texts with :func:`transcripts_text`.
+
+    :raises ArgumentError: when the game has no full history (resumed from a
+        position without its moves), which a transcript cannot record (a ``ValueError`` too).
+    """
+    if len(game.moves) != game.placed:
+        raise ArgumentError(
+            "this game was resumed from a position without its moves, so it cannot be written as a transcript"
+        )
+    doc: dict[str, Any] = {"foursquare": FORMAT_VERSION, "rules": rules_value(game.rules)}
+    if game.deal is not None:
+        doc["deal"] = game.deal
+    else:
+        doc["deck"] = FlowList(Quoted(str(c)) for c in game.deck)
+    doc["moves"] = [
+        Flow(
+            card=Quoted(str(p.card)),
+            cell=Quoted(str(p.cell)),
+            flipped=FlowList(Quoted(str(c)) for c in p.flipped),
+            face_down=p.face_down,
+            status=p.status.value,
+        )
+        if claims
+        else Quoted(f"{p.card} {p.cell}")
+        for p in game.moves
+    ]
+    doc["result"] = Flow(
+        status=game.status.value,
+        reason=None if game.reason is None else game.reason.value,
+        score=game.score,
+    )
+    return dump(doc)
+
+
+def transcripts_text(games: Sequence[Game], *, claims: bool = True) -> str:
+    """Several games as one multi-document transcript (documents joined with ``---``)."""
+    return "---\n".join(transcript_text(g, claims=claims) for g in games)
+
+
+def leading_comments(text: str) -> str:
+    """The comment lines at the top of a YAML file, before its first document (an
+    editor's modeline, ``# yaml-language-server: $schema=...``, docs/guide/ci.md), with
+    the blank lines among them, each ending with a line end: what a rewrite of the file
+    keeps at its top.  Empty when the file starts with anything else.
+
+    >>> leading_comments("# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n\\nfoursquare: 1\\n")
+    '# yaml-language-server: $schema=transcript.schema.json\\n\\n# mine\\n'
+    >>> leading_comments("foursquare: 1\\n# not at the top\\n")
+    ''
+    """
+    head = next(_LEADING_COMMENTS.finditer(text.removeprefix("\ufeff").replace("\r\n", "\n"))).group()  # (the first: at 0)
+    return "".join(f"{line.rstrip()}\n" for line in head.removesuffix("\n").split("\n")) if head else ""
+
+
+#: Blank lines and comment lines from the start, up to the last comment line (each piece
+#: atomic: a blank line is never a comment line, so nothing is tried twice).
+_LEADING_COMMENTS = re.compile(r"(?:(?:[^\S\n]*+\n)*+[^\S\n]*+#[^\n]*+(?:\n|\Z))*+")
 
 
 # ------------------------------------------------------------------ reading
@@ -185,10 +256,13 @@ def iter_transcripts(
             content[0] = content[0] or bool(block.strip())
             yield block
 
-    skip = None if read is None else (lambda k: k > 2 and not read(k))  # the first two tell the file's kind
     docs = (
         doc
-        for doc in read_each_document(text if isinstance(text, str) else noted(text), source, skip=skip)
+        for doc in read_each_document(
+            text if isinstance(text, str) else noted(text),
+            source,
+            skip=None if read is None else (lambda k: k > 2 and not read(k)),  # the first two tell the file's kind
+        )
         if doc.node is not None or doc.error is not None or doc.skipped
     )
     first = list(itertools.islice(docs, 1))  # the rest is read game by game (one game's nodes at a time)
@@ -215,11 +289,6 @@ def iter_transcripts(
         yield tg
 
 
-#: Said at the first move without a card of a game whose card order is unknown.
-NEEDS_CARDS = (
-    "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'"
-)
-
 #: What :func:`iter_transcripts` says of a file that holds something else.
 NOT_A_TRANSCRIPT = {
     "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
@@ -237,8 +306,8 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
     (or fails on it), and its first entry is a move or a command of the move-script syntax."""
     if doc.node is not None and not (isinstance(doc.node, YScalar) and doc.node.plain):
         return False
-    try:  # the lines one at a time, not a list of every line: a long file takes 50 times its size so
-        return next(read_script(match.group() for match in _LINE.finditer(text)), None) is not None
+    try:  # the lines (each up to a LF) one at a time, not a list of every line: a long file takes 50 times its size so
+        return next(read_script(match.group() for match in re.finditer(".*", text)), None) is not None
     except FormatError:
         return False
 
@@ -246,11 +315,11 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     """What a document that is no game is (a state, a rules file, some other YAML),
     in the words of :data:`NOT_A_TRANSCRIPT`, and what to do with it; ``None`` for a game document."""
-    if "grid" in doc or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
-    if any(key in doc for key in GAME):
+    if "grid" in doc.entries or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
+        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc.entries else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
+    if any(key in doc.entries for key in GAME):
         return None
-    if any(key in doc for key in ("preset", *RULE_PARAMETERS)):
+    if any(key in doc.entries for key in ("preset", *RULE_PARAMETERS)):
         return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
@@ -258,8 +327,10 @@ def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
 
 def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     if not isinstance(doc, YMap):
-        why = f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}"
-        return TranscriptGame(number, doc.line, complete=False, errors=[FormatError(source, doc.line, why)])
+        return TranscriptGame(
+            number, doc.line, complete=False,
+            errors=[FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")],
+        )
     lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
@@ -267,9 +338,9 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
         return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
-    if any(key in doc and key not in values for key in ("rules", "deal")):
+    if any(key in doc.entries and key not in values for key in ("rules", "deal")):
         tg.complete = False  # the moves cannot be judged under unknown rules, nor drawn from an unknown deal
-    if "deck" in doc:
+    if "deck" in doc.entries:
         tg.deck = _read_deck(doc.entries["deck"], tg, source)
     for m, item in enumerate(_items(doc.entries.get("moves"), "moves must be a list", tg, source), 1):
         entry = _read_move(item, m, source, errors)
@@ -322,8 +393,9 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
             return None
         return MoveEntry(move.card, move.cell, {}, item.line)
     if not isinstance(item, YMap):
-        why = f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}'
-        errors.append(FormatError(source, item.line, why, move=m))
+        errors.append(
+            FormatError(source, item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', move=m)
+        )
         return None
     entry = _common_move(item)  # every key, as transcript_text writes a move: read at once when all is common
     if entry is not None:
@@ -450,16 +522,14 @@ def _replay(tg: TranscriptGame, game: Game, order_unknown: bool, fail: Callable[
     through ``fail``.  :returns: whether the replay stopped at a move that cannot be played."""
     for m, entry in enumerate(tg.moves, 1):
         if order_unknown and entry.card is None and game.next_card is None and not game.is_over:
-            fail(entry.line, NEEDS_CARDS, m, Advice.NAME_THE_CARDS)
+            # (said at the first move without a card of a game whose card order is unknown)
+            fail(entry.line, "the game names no deal or deck and this move names no card: add 'deal: N' or 'deck: [...]'", m,
+                 Advice.NAME_THE_CARDS)
             return True
-        try:
-            placement = game.play(entry.cell, entry.card)
-        except (IllegalMoveError, ParseError):
-            # refused before anything changed: play_move, trying again, says why at the move's line
-            try:
-                play_move(game, Move(entry.cell, entry.card), "", entry.line)
-            except FormatError as exc:
-                fail(entry.line, exc.message, m)
+        try:  # (play_move says why a move is refused; fail names the file, the game and the move)
+            placement = play_move(game, Move(entry.cell, entry.card), "", entry.line)
+        except FormatError as exc:
+            fail(entry.line, exc.message, m)
             return True
         claims, lines = entry.claims, entry.claim_lines
         # (the engine's flipped cells are in text order, each once, as a transcript writes them)
@@ -510,6 +580,33 @@ def iter_validate(
                 if first is not None:
                     errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
         yield GameReport(tg.number, not errors, errors, game, tg.line)
+
+
+class Repeats:
+    """The games seen so far, to find a game that repeats an earlier one: the same
+    card order (its deal's, or its deck), the same rules and the same moves (cells
+    and cards), in any of the files checked with it.
+
+    Each game seen is kept as a 16-byte digest and its place (file, line, number),
+    so memory grows by about 150 bytes a game.
+    """
+
+    def __init__(self) -> None:
+        self._places: dict[bytes, tuple[str, int | None, int]] = {}
+
+    def seen(self, game: Game, source: str, line: int | None, number: int) -> str | None:
+        """Note ``game`` (game ``number`` of ``source``, at ``line``).
+
+        :returns: ``None`` the first time such a game is seen; for a repeat, where the
+            first one is, as ``game J (FILE:LINE)``.
+        """
+        key = repr((game.rules, [str(c) for c in game.deck], [(str(p.card), str(p.cell)) for p in game.moves]))
+        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        first = self._places.setdefault(digest, (source, line, number))
+        if first == (source, line, number):
+            return None
+        name, at, j = first
+        return f"game {j} ({shown_name(name) if at is None else f'{shown_name(name)}:{at}'})"
 
 
 #: Said (with ``--finished``) of a game that goes on.

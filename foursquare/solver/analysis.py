@@ -264,7 +264,7 @@ class GameAnalysis:
     def as_dict(self) -> dict[str, object]:
         """Plain values for JSON/YAML (the rules as a preset name or their parameters,
         as transcripts write them)."""
-        from ..formats.rulesfile import rules_value
+        from ..formats.schema import rules_value
 
         return {
             "deal": self.deal,

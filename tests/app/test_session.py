@@ -195,10 +195,10 @@ def test_an_autosaving_session_keeps_the_file_complete_after_every_change(tmp_pa
 
 
 def test_every_command_of_the_move_script_syntax_has_a_line_of_help():
-    from foursquare.formats.commands import HELP
+    from foursquare.formats.commands import TABLE
     from foursquare.formats.movescript import COMMAND_NAMES
 
-    assert [name.split()[0] for name in HELP] == list(COMMAND_NAMES)
+    assert [c.usage.split()[0] for c in TABLE if c.usage is not None] == list(COMMAND_NAMES)
 
 
 @pytest.mark.parametrize("autosave", [True, False])

@@ -5,7 +5,7 @@ import yaml
 from helpers import invoke
 
 from foursquare.engine.rules import DESCRIPTIONS, PRESETS, STANDARD
-from foursquare.formats.rulesfile import load_rules
+from foursquare.formats.schema import load_rules
 
 
 def test_without_argument_every_preset_is_listed_with_its_description():

@@ -26,10 +26,8 @@ from foursquare.engine.layout import Cell
 from foursquare.engine.rules import STANDARD, get_rules
 from foursquare.errors import FormatError, ParseError, RulesError, quote, shorten
 from foursquare.formats.commands import TABLE, CommandKind
-from foursquare.formats.deck import read_deck
-from foursquare.formats.loading import load_input
+from foursquare.formats.loading import load_input, read_deck
 from foursquare.formats.movescript import (
-    COMMAND_ALIASES,
     COMMAND_NAMES,
     Move,
     PromptCommand,
@@ -37,7 +35,7 @@ from foursquare.formats.movescript import (
     parse_move,
     play_script,
 )
-from foursquare.formats.rulesfile import load_rules, read_rules
+from foursquare.formats.schema import load_rules, read_rules
 from foursquare.formats.state import read_state, read_view, state_text
 from foursquare.formats.transcript import transcript_text, transcripts_text, validate
 from foursquare.formats.yaml import YMap, YSeq, clean_text, iter_pieces, read_documents, read_each_document, strict
@@ -374,7 +372,7 @@ def test_every_command_name_and_alias_is_a_command():
     for name in COMMAND_NAMES:
         entry = parse_entry(name + (" f.yaml" if name == "save" else ""))
         assert isinstance(entry, PromptCommand) and entry.name == name
-    for alias, name in COMMAND_ALIASES.items():
+    for alias, name in ((alias, c.name) for c in TABLE for alias in c.aliases):
         assert parse_entry(alias) == PromptCommand(name) and name in COMMAND_NAMES
     display = {c.name for c in TABLE if c.kind in (CommandKind.DISPLAY, CommandKind.FORCED)}
     assert display == {"moves", "show", "reveal", "hint", "help", "state", "save", "save!", "state!"}
@@ -409,9 +407,9 @@ def test_undo_and_redo_in_a_script():
 
 
 def test_the_session_commands_agree_with_the_classifier():
-    from foursquare.formats.commands import HELP
+    from foursquare.formats.commands import TABLE
 
-    names = {name.split()[0] for name in HELP}
+    names = {c.usage.split()[0] for c in TABLE if c.usage is not None}
     assert names == set(COMMAND_NAMES)
 
 

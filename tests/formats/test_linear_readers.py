@@ -16,7 +16,7 @@ import pytest
 from helpers import invoke
 
 from foursquare.errors import FoursquareError, ParseError
-from foursquare.formats.deck import read_deck
+from foursquare.formats.loading import read_deck
 from foursquare.formats.movescript import file_words, parse_entry, play_script
 from foursquare.formats.yaml import iter_pieces, read_documents
 

@@ -5,7 +5,7 @@ from helpers import EXAMPLES
 
 from foursquare.engine.rules import PRESETS, STANDARD, get_rules
 from foursquare.errors import FormatError
-from foursquare.formats.rulesfile import load_rules, read_rules, rules_from_value, rules_value
+from foursquare.formats.schema import load_rules, read_rules, rules_from_value, rules_value
 from foursquare.formats.yaml import dump, read_documents
 
 

@@ -23,8 +23,7 @@ from foursquare.engine.layout import Cell
 from foursquare.engine.rules import PRESETS
 from foursquare.errors import FoursquareError, ParseError
 from foursquare.formats.movescript import parse_move
-from foursquare.formats.rulesfile import read_rules
-from foursquare.formats.schema import SCHEMA_NAMES, build_schema, schema_text
+from foursquare.formats.schema import SCHEMA_NAMES, build_schema, read_rules, schema_text
 from foursquare.formats.state import read_state, read_view
 
 SCHEMAS = ROOT / "foursquare" / "formats" / "schemas"

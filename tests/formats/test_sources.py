@@ -9,9 +9,8 @@ import pytest
 from foursquare import Game, get_rules
 from foursquare.engine.cards import Card
 from foursquare.errors import FormatError
-from foursquare.formats.deck import read_deck
 from foursquare.formats.inputs import read_source
-from foursquare.formats.loading import input_kind, load_input
+from foursquare.formats.loading import input_kind, load_input, read_deck
 from foursquare.formats.state import state_text
 from foursquare.formats.transcript import transcript_text
 

@@ -77,7 +77,7 @@ def _imports(module: str) -> set[str]:
 #: The file formats on the engine's objects (``Game.transcript()``, ``Game.from_state(text)``,
 #: ...): imported inside those methods only, when one is called, so that the engine loads
 #: no format, and imports no I/O, at module level.
-LAZY = {"foursquare.engine.game": {"foursquare.formats.state", "foursquare.formats.transcript", "foursquare.formats.transcript_write"}}
+LAZY = {"foursquare.engine.game": {"foursquare.formats.state", "foursquare.formats.transcript"}}
 
 
 def _module_level_imports(module: str) -> set[str]:

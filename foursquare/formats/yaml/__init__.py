@@ -5,22 +5,23 @@ nodes (:class:`YMap`, :class:`YSeq`, :class:`YScalar`, each with its line), neve
 a coerced value; the ``as_*`` functions read a format's values from them with an
 error at the node's line; :func:`dump` is the one writer.  Inside:
 
-- :mod:`.strict`: the reader of PyYAML's events (limits, tags, keys, aliases, errors);
+- :mod:`.strict`: the reader of PyYAML's events (limits, tags, keys, aliases, errors), its nodes, and how a plain scalar resolves;
 - :mod:`.cut`: the cut of a stream into documents as it is read;
-- :mod:`.nodes`: the nodes and how a plain scalar resolves;
-- :mod:`.values`: a format's values read from the nodes;
-- :mod:`.write`: the writer.
+- :mod:`.values`: a format's values read from the nodes, and the writer.
 
 Note: ``import yaml`` inside this subpackage is PyYAML (imports are absolute).
 """
 
 from .cut import MAX_DOCUMENT_CHARS, Piece, iter_pieces
-from .nodes import YMap, YNode, YScalar, YSeq
 from .strict import (
     MAX_DEPTH,
     MAX_NODES,
     TAB_WORDS,
     Document,
+    YMap,
+    YNode,
+    YScalar,
+    YSeq,
     clean_text,
     one_document,
     read_documents,
@@ -29,6 +30,9 @@ from .strict import (
 from .values import (
     KNOWN_CARDS,
     KNOWN_CELLS,
+    Flow,
+    FlowList,
+    Quoted,
     as_bool,
     as_card,
     as_cell,
@@ -37,8 +41,8 @@ from .values import (
     as_deal,
     as_int,
     as_text,
+    dump,
 )
-from .write import Flow, FlowList, Quoted, dump
 
 __all__ = [
     "MAX_DEPTH",

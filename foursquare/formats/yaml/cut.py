@@ -31,7 +31,7 @@ class Piece(NamedTuple):
     :ivar offset: the number of lines before it (its first line is ``offset + 1``).
     :ivar text: its text.
     :ivar first: the line of its first content (not blank, a comment or a directive).
-    :ivar oversize: true when it holds more than the limit of :func:`iter_pieces`
+    :ivar oversize: true when it holds more than :data:`MAX_DOCUMENT_CHARS`
         (its ``text`` is then empty: it was dropped as it was read).
     """
 
@@ -51,7 +51,7 @@ _OTHER_BREAK_CHAR = re.compile("[\r\x85\u2028\u2029]")
 _TO_LF = str.maketrans("\r\x85\u2028\u2029", "\n\n\n\n")
 
 
-def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Piece]:
+def iter_pieces(blocks: Iterable[str]) -> Iterator[Piece]:
     """Cut a YAML stream, given block by block (as a file is read), at its document
     markers, so that each document is read on its own: the pieces, one at a time.
 
@@ -66,12 +66,12 @@ def iter_pieces(blocks: Iterable[str], limit: int | None = None) -> Iterator[Pie
         may not; CRLF made LF, or not): :func:`foursquare.formats.inputs.InputFile` reads a
         file so.  A piece is given as soon as the line that ends it is read, so a pipe's first document is read
         before the pipe ends.
-    :param limit: the most characters a piece may hold (default
-        :data:`MAX_DOCUMENT_CHARS`): a longer one is given with ``oversize`` true and
-        no text, and its text is dropped while it is read, so memory stays that of
-        one document within the limit.
+
+    A piece over :data:`MAX_DOCUMENT_CHARS` is given with ``oversize`` true and no
+    text, and its text is dropped while it is read, so memory stays that of one
+    document within the limit.
     """
-    cutter = _Cutter(MAX_DOCUMENT_CHARS if limit is None else limit)
+    cutter = _Cutter()
     for text in blocks:
         if text:
             yield from cutter.block(text)
@@ -83,10 +83,9 @@ class _Cutter:
     """The state of :func:`iter_pieces` between the lines that can change a piece (a marker,
     or before a document's first content, a directive or that content), and its steps."""
 
-    __slots__ = ("first", "limit", "line", "parts", "size", "start", "start_pos", "started")
+    __slots__ = ("first", "line", "parts", "size", "start", "start_pos", "started")
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    def __init__(self) -> None:
         self.line = 0  # the current line's index, from 0
         self.start = 0  # the current piece's first line
         self.first: int | None = None  # the first content line of the current piece
@@ -98,7 +97,7 @@ class _Cutter:
     def piece(self, tail: str) -> Piece:
         """The current piece, ending with ``tail`` (its text in this block)."""
         assert self.first is not None
-        if self.size + len(tail) > self.limit:
+        if self.size + len(tail) > MAX_DOCUMENT_CHARS:
             return Piece(self.start, "", self.first, True)
         return Piece(self.start, "".join(self.parts) + tail if self.parts else tail, self.first)
 
@@ -121,7 +120,7 @@ class _Cutter:
             pos, self.line = after, self.line + 1
         self.line = block_line + lines.count("\n")
         rest = len(text) - self.start_pos
-        if self.size + rest <= self.limit:
+        if self.size + rest <= MAX_DOCUMENT_CHARS:
             self.parts.append(text[self.start_pos :] if self.start_pos else text)
         else:  # too large: its text is dropped as it is read
             self.parts = []

@@ -1,11 +1,16 @@
 """Reading the values of a format from the nodes of a YAML document (FORMATS.md: strict YAML).
 
-Each function takes a node (:class:`~foursquare.formats.yaml.nodes.YNode`), what it
+Each function takes a node (:class:`~foursquare.formats.yaml.strict.YNode`), what it
 is (for the message) and the file's name, and gives the value or raises
 :class:`~foursquare.errors.FormatError` at the node's line: a mapping, a list, text,
 a whole number, a deal number, a boolean, one of some words, a card, a cell.
 A :class:`Kind` pairs such a reading with the value's JSON Schema; :func:`read_entries`
 reads a mapping by a table of them (and refuses the keys the table does not know).
+
+Writing: :func:`dump`, the one writer of YAML, never a string split across lines.  It
+uses :func:`yaml.dump` with a safe dumper that quotes every card and cell
+(:class:`Quoted`) and can put small mappings and lists on one line (:class:`Flow`,
+:class:`FlowList`).
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import yaml
+
 from ...engine.cards import Card
 from ...engine.deal import MAX_DEAL, parse_deal_number
 from ...engine.layout import Cell
 from ...errors import FormatError, ParseError, quote
-from .nodes import YMap, YNode, YScalar, YSeq
+from .strict import CORE, YMap, YNode, YScalar, YSeq
 
 T = TypeVar("T")
 C = TypeVar("C", YMap, YSeq)
@@ -108,11 +115,9 @@ def as_choice(node: YNode, what: str, source: str, allowed: tuple[str, ...]) -> 
 
 #: The card and the cell of each text :func:`as_card` and :func:`as_cell` have read (only
 #: texts that are one: the parsers are pure, so a text read once is read alike again),
-#: bounded; a reader of many moves looks here first, before it calls them.
+#: bounded (4,096 texts each); a reader of many moves looks here first, before it calls them.
 KNOWN_CARDS: dict[str, Card] = {}
 KNOWN_CELLS: dict[str, Cell] = {}
-#: The most texts each of them keeps.
-_KNOWN_SIZE = 4096
 
 
 def as_card(node: YNode, what: str, source: str) -> Card:
@@ -141,7 +146,7 @@ def _parsed(node: YNode, what: str, source: str, parse: Callable[[str], T], know
         value = parse(text)
     except ParseError as exc:
         raise FormatError(source, node.line, f"{what}: {exc}") from None
-    if len(known) < _KNOWN_SIZE and len(text) < 16:
+    if len(known) < 4096 and len(text) < 16:
         known[text] = value
     return value
 
@@ -152,19 +157,12 @@ class Kind:
     builds the schemas from these) and how a reader reads it from a node (``read(node,
     what, source)``; ``None`` where the reader's own code reads it).
 
-    :ivar nullable: null is allowed, and read as ``None``.
+    :ivar nullable: null is allowed, and read as ``None`` (:func:`read_entries`).
     """
 
     schema: dict[str, Any]
     read: Callable[[YNode, str, str], Any] | None = None
     nullable: bool = False
-
-    def __call__(self, node: YNode, what: str, source: str) -> Any:
-        """The value of ``node``; :raises FormatError: at its line when it is not one."""
-        if self.nullable and isinstance(node, YScalar) and node.is_null:
-            return None
-        assert self.read is not None, "a kind the reader's code reads"
-        return self.read(node, what, source)
 
 
 def read_entries(
@@ -187,8 +185,72 @@ def read_entries(
                 errors.append(FormatError(source, node.line, missing[key]))
         elif kind.read is not None:
             try:
-                values[key] = kind(value, label + key, source)
+                null = kind.nullable and isinstance(value, YScalar) and value.is_null
+                values[key] = None if null else kind.read(value, label + key, source)
                 lines[key] = value.line
             except FormatError as exc:
                 errors.append(exc)
     return values, lines, errors
+
+
+# ------------------------------------------------------------------- writing
+
+
+class Quoted(str):
+    """A string always written in double quotes (cards, cells, move strings)."""
+
+    __slots__ = ()
+
+
+class Flow(dict[str, Any]):
+    """A mapping written on one line: ``{cards: ["5C"], face: up}``."""
+
+
+class FlowList(list[Any]):
+    """A list written on one line: ``["d4", "e4"]``."""
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+    # A long line breaks between the entries of a flow list, never inside a string:
+    # PyYAML would fold a scalar at a space past the width ("4H\ <newline> \ b4"),
+    # which is valid YAML but breaks grep, hand edits and diffs (issue 16).
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        super().write_double_quoted(text, split=False)
+
+    def write_single_quoted(self, text: str, split: bool = True) -> None:
+        super().write_single_quoted(text, split=False)
+
+    def write_plain(self, text: str, split: bool = True) -> None:
+        super().write_plain(text, split=False)
+
+
+#: How each kind of value is written: double-quoted text, mappings and lists in block
+#: style or (:class:`Flow`, :class:`FlowList`) on one line, ``null``.
+_REPRESENTERS: tuple[tuple[type, Callable[[yaml.SafeDumper, Any], yaml.Node]], ...] = (
+    (Quoted, lambda dumper, data: dumper.represent_scalar(CORE + "str", str(data), style='"')),
+    (Flow, lambda dumper, data: dumper.represent_mapping(CORE + "map", data.items(), flow_style=True)),
+    (FlowList, lambda dumper, data: dumper.represent_sequence(CORE + "seq", data, flow_style=True)),
+    (dict, lambda dumper, data: dumper.represent_mapping(CORE + "map", data.items(), flow_style=False)),
+    (list, lambda dumper, data: dumper.represent_sequence(CORE + "seq", data, flow_style=False)),
+    (type(None), lambda dumper, data: dumper.represent_scalar(CORE + "null", "null")),
+)
+for _kind, _represent in _REPRESENTERS:
+    _Dumper.add_representer(_kind, _represent)
+
+
+def dump(data: Mapping[str, Any]) -> str:
+    """One YAML document: ``dict``/``list`` in block style, :class:`Flow`/:class:`FlowList`
+    on one line, :class:`Quoted` in double quotes, keys in insertion order.  A line
+    past 72 characters breaks between list entries (no line of a file or of the
+    prompt is wider than 80 columns), never inside a string: each
+    card or move is one unbroken string.
+
+    :param data: plain values (str, int, bool, None, lists, mappings).
+    :returns: the text, ending with a newline.
+    """
+    return yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=72, default_flow_style=False
+    )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -30,13 +31,15 @@ from ..app.games import GameSpec
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
-from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
-from .boundary import check_output_file
+from ..errors import AgreementError, ArgumentError, FormatError, FoursquareError, ParseError, WorkerError, quote, shown_name
+from .boundary import check_output_file, open_output_file
+from .signals import signals_deferred
+from .streams import progress_bar, stdout_reader_gone
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
-    from ..app.sweep import Resumed, SweepCsv
+    from ..app.sweep import Resumed, SweepCsv, SweepRows
 
 if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
     _TextType = click.ParamType[str]
@@ -426,3 +429,104 @@ def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) 
         asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
         click.echo(f"resuming {shown_name(path)}: {resumed.rows} of {asked} done already{again}", err=True)
     return resumed
+
+
+class SweepBatch:
+    """The run of a sweep (``solve --deals``, ``simulate``): each unit of its results (a
+    deal) written to the ``--output`` CSV (:meth:`write`), printed and counted
+    (:meth:`count`) as soon as it comes, whole even at Ctrl-C, so that an interrupted run
+    keeps every deal finished; Ctrl-C, SIGTERM, a worker gone, a failed write or running
+    out of memory then print the summary of those (:meth:`summary`) before the exit.
+
+    :param path: ``--output`` (``-``: standard output; ``None``: no CSV).
+    :param to_stdout: whether the results go to stdout alone: once its reader leaves
+        (``| head``), nobody reads them and the run stops, quietly (status 0).
+    """
+
+    header: Sequence[str] = ()
+    #: the deals of the run in order, to name the one under way at a :class:`MemoryError` (empty: not named)
+    due: Sequence[int] = ()
+    #: the CSV rows of one unit (a step of the progress bar each)
+    rows: Callable[[Any], list[Sequence[object]]]
+    #: count one unit written (and read, when the results go to stdout)
+    count: Callable[[Any], None]
+    #: print the summary of the units counted (``interrupted``: of a run stopped before its end)
+    summary: Callable[[bool], None]
+
+    def __init__(self, path: str | None, to_stdout: bool) -> None:
+        self.path, self.to_stdout = path, to_stdout
+        self.output: SweepRows | None = None
+        self.fresh = self.stopped = False
+        self.done_here = 0  # the units of this run done, in order: the next one is due
+
+    def open(self, resume: bool, force: bool, layout: Callable[[], SweepCsv], keep: Callable[[list[Any]], None]) -> Resumed | None:
+        """The CSV file first (an unwritable path fails before the work starts): continued
+        (``--resume``: its rows handed to ``keep``) or written afresh (its header written
+        in :meth:`run`, where a failed write is an interruption like any other)."""
+        from ..app.sweep import SweepRows
+
+        if self.path is None:
+            return None
+        if resume:
+            resumed = resume_file(self.path, layout(), keep)
+            self.output = SweepRows(resumed.stream, self.path, resumed.journal, len(resumed.again))
+            return resumed
+        self.output, self.fresh = SweepRows(open_output_file(self.path, force), self.path), True
+        return None
+
+    def run(self, results: Iterator[Any], length: int, label: str, shown: bool = True) -> None:
+        """Write, count and print each unit of ``results``, with a progress bar of ``length``
+        steps on a terminal, and the summary (also of a run stopped)."""
+        try:
+            if self.fresh and self.output is not None:
+                self.output.write(self.header)
+            with progress_bar(None, length, label, shown=shown) as bar:
+                for unit in results:
+                    with signals_deferred():  # a unit is written, counted and printed whole, even at Ctrl-C
+                        for row in self.rows(unit):  # (a row that fails to be written is not counted: the file has it not)
+                            if self.output is not None:
+                                self.output.write(row)
+                            bar.update(1)
+                        try:
+                            self.show(unit)
+                        finally:
+                            # | head: nobody reads the results any more; this unit went into the gone
+                            # reader: the summary leaves it out and counts only those the reader got
+                            gone = self.to_stdout and stdout_reader_gone()
+                            if not gone:
+                                self.count(unit)
+                    if gone:
+                        self.stopped = True
+                        break
+                    self.done_here += 1
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            self.stopped = True
+            if isinstance(exc, MemoryError):  # then the unit that ran out: status 1
+                raise MemoryError(f"deal {self.due[self.done_here]}" if self.done_here < len(self.due) else "") from None
+            raise
+        finally:
+            self._finish(results)
+        if not self.stopped:  # (the reader of stdout gone: the summary of the deals done is out, above)
+            self.summary(False)
+
+    def _finish(self, results: Iterator[Any]) -> None:
+        """Stop the workers, close the file, and (a run stopped) print the summary of the
+        units done; a failure to write the file's last rows is raised once it is out."""
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the workers
+        unwritten: Exception | None = None
+        if self.output is not None:
+            try:
+                self.output.close()  # (the rows solved again merged into the file first)
+            except (OSError, FoursquareError) as exc:  # the last rows flushed on closing, the merge, a journal found
+                self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
+                unwritten = OSError(exc.errno, exc.strerror, self.path) if isinstance(exc, OSError) and exc.filename is None else exc
+        if self.stopped:  # even before the first deal: "interrupted: 0 of N ..."
+            with contextlib.suppress(Exception):  # the interruption is what matters
+                self.summary(True)
+        if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
+            raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
+
+    def show(self, unit: Any) -> None:
+        """Print one unit on stdout (by default, nothing)."""

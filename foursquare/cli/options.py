@@ -12,7 +12,8 @@
   problems are ``FILE:LINE: message`` (status 1 at the boundary).
 - The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
   the checks of ``--scheduler`` and ``--resume`` (:func:`check_sweep_options`), and the
-  refusals of :mod:`foursquare.app.sweep` worded in the command's options (:func:`resume_file`).
+  run of a sweep (:class:`SweepBatch`), the refusals of :mod:`foursquare.app.sweep`
+  worded in the command's options.
 """
 
 from __future__ import annotations
@@ -404,33 +405,6 @@ def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: 
     return scheduler
 
 
-def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
-    """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
-    a row of other settings or of a deal not due there is a usage error (status 2),
-    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).
-    Says on stderr how much of the sweep the file held already, and how many of its
-    deals, unknown under a lower limit, are solved again (and under which)."""
-    from ..app.sweep import resume_csv
-
-    names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
-    try:
-        resumed = resume_csv(path, replace(layout, names=names), keep)
-    except AgreementError as exc:
-        if "fifo" in exc.facts:
-            raise click.UsageError(
-                f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
-            ) from None
-        raise click.UsageError(str(exc)) from None
-    if resumed.rows:
-        again, limit = "", layout.limit
-        if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
-            higher = dict(layout.settings)[limit]
-            again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
-        asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
-        click.echo(f"resuming {shown_name(path)}: {resumed.rows} of {asked} done already{again}", err=True)
-    return resumed
-
-
 class SweepBatch:
     """The run of a sweep (``solve --deals``, ``simulate``): each unit of its results (a
     deal) written to the ``--output`` CSV (:meth:`write`), printed and counted
@@ -459,20 +433,39 @@ class SweepBatch:
         self.fresh = self.stopped = False
         self.done_here = 0  # the units of this run done, in order: the next one is due
 
-    def open(self, resume: bool, force: bool, layout: Callable[[], SweepCsv], keep: Callable[[list[Any]], None]) -> Resumed | None:
-        """The CSV file first (an unwritable path fails before the work starts): continued
-        (``--resume``: its rows handed to ``keep``) or written afresh (its header written
-        in :meth:`run`, where a failed write is an interruption like any other)."""
-        from ..app.sweep import SweepRows
+    def open(self, resume: bool, force: bool, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed | None:
+        """The CSV file first (an unwritable path fails before the work starts): written
+        afresh (its header written in :meth:`run`, where a failed write is an interruption
+        like any other), or continued (``--resume``: its rows handed to ``keep``) through
+        :func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words: a row
+        of other settings or of a deal not due there is a usage error (status 2), naming the
+        option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).  Says on
+        stderr how much of the sweep the file held already, and how many of its deals,
+        unknown under a lower limit, are solved again (and under which)."""
+        from ..app.sweep import SweepRows, resume_csv
 
-        if self.path is None:
+        if self.path is None or not resume:
+            self.output, self.fresh = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path), True
             return None
-        if resume:
-            resumed = resume_file(self.path, layout(), keep)
-            self.output = SweepRows(resumed.stream, self.path, resumed.journal, len(resumed.again))
-            return resumed
-        self.output, self.fresh = SweepRows(open_output_file(self.path, force), self.path), True
-        return None
+        names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
+        try:
+            resumed = resume_csv(self.path, replace(layout, names=names), keep)
+        except AgreementError as exc:
+            if "fifo" in exc.facts:
+                raise click.UsageError(
+                    f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); "
+                    "give --output without --resume"
+                ) from None
+            raise click.UsageError(str(exc)) from None
+        if resumed.rows:
+            again, limit = "", layout.limit
+            if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
+                higher = dict(layout.settings)[limit]
+                again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
+            asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
+            click.echo(f"resuming {shown_name(self.path)}: {resumed.rows} of {asked} done already{again}", err=True)
+        self.output = SweepRows(resumed.stream, self.path, resumed.journal, len(resumed.again))
+        return resumed
 
     def run(self, results: Iterator[Any], length: int, label: str, shown: bool = True) -> None:
         """Write, count and print each unit of ``results``, with a progress bar of ``length``

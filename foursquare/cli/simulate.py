@@ -191,7 +191,7 @@ class _Batch(SweepBatch):
         self.o, self.sweep, self.settings = o, sweep, sweep.settings()
         self.tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
         self.count = self.tally.add
-        resumed = self.open(o.resume, o.force, sweep.layout, self.tally.add)
+        resumed = self.open(o.resume, o.force, sweep.layout(), self.tally.add)
         todo = sweep.deals[resumed.rows // len(sweep.names) :] if resumed is not None else sweep.deals
         games = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
         deals = ([first, *itertools.islice(games, len(sweep.names) - 1)] for first in games)  # a deal's games together

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -195,7 +194,7 @@ class _Batch(SweepBatch):
         # done and how many of those settled; and their rows in the file, as they stand
         self.again = self.again_done = self.again_settled = 0
         self.open_rows: list[Solution] = []
-        layout = functools.partial(sweep.layout, again=bool(given_on_the_command_line("max_nodes")))
+        layout = sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
         resumed = self.open(o.resume, o.force, layout, lambda kept: self.tally.add(kept[0]))
         if resumed is not None:
             self.due = DealsToSolve(resumed.again, sweep.deals[resumed.rows:])

@@ -213,7 +213,7 @@ class _Batch(SweepBatch):
             click.echo(json.dumps(_record(d, sol)))
         elif self.o.verbose:
             click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-        sys.stdout.flush()  # (the row is in the file already: RowWriter keeps no buffer)
+        sys.stdout.flush()  # (the row is in the file already: SweepRows keeps no buffer)
 
     def count(self, unit: tuple[int, Solution]) -> None:
         self.tally.add(unit[1])

@@ -33,7 +33,7 @@ from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
 from ..errors import AgreementError, ArgumentError, FormatError, FoursquareError, ParseError, WorkerError, quote, shown_name
-from .boundary import check_output_file, open_output_file
+from .boundary import check_output_file, open_output_file, refuse_standard_output
 from .signals import signals_deferred
 from .streams import progress_bar, stdout_reader_gone
 
@@ -379,30 +379,39 @@ RESUME_HELP = (
 )
 
 
-def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> str | None:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2), and the ``--output``
-    file checked (:func:`~foursquare.cli.boundary.check_output_file`) unless resumed; the address of
-    ``--scheduler`` as given (``None``: the tasks run here), checked before any connection
-    by Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`)."""
-    option_needs("--resume", resume, "--output", output)
-    if scheduler is not None and given_on_the_command_line("jobs"):
+def check_sweep_options(o: Any, output: str | None, inputs: dict[str, str | None], also: str) -> None:
+    """The usage errors of ``--force``, ``--resume`` and ``--scheduler`` (status 2), an
+    ``--output`` file that is one of ``inputs`` or standard output itself while ``also``
+    writes there, and the file checked (:func:`~foursquare.cli.boundary.check_output_file`)
+    unless resumed; the address of ``--scheduler`` is checked before any connection by
+    Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`).
+
+    :param o: the command's options as Click reads them (``force``, ``resume``, ``scheduler``).
+    """
+    from ..app.files import refuse_output_over_input
+
+    option_needs("--force", o.force, "--output", output)
+    option_needs("--resume", o.resume, "--output", output)
+    refuse_output_over_input("--output", output, inputs)
+    alone = "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
+    refuse_standard_output("--output", output, also, alone if also == "the summary" else "")
+    if o.scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..cluster import scheduler_address
 
     try:
-        if scheduler is not None:
-            scheduler_address(scheduler)
+        if o.scheduler is not None:
+            scheduler_address(o.scheduler)
     except ArgumentError as exc:  # a malformed address
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if not resume:
-        check_output_file(output, force)  # (status 1: a file that holds something, without --force)
+    if not o.resume:
+        check_output_file(output, o.force)  # (status 1: a file that holds something, without --force)
     elif output == "-":
         raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
-    elif force:
+    elif o.force:
         raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
-    return scheduler
 
 
 class SweepBatch:

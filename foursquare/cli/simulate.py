@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
 from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
 from ..figures import human_seconds
 from ..formats.rulesfile import rules_value
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, refuse_standard_output
+from .boundary import Command, command_boundary
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -34,7 +33,6 @@ from .options import (
     bot_option_needs,
     check_sweep_options,
     deal_range,
-    option_needs,
 )
 from .signals import worker_signals
 from .style import counted, percent
@@ -163,14 +161,9 @@ def simulate(**options: Any) -> None:
         names.append(o.vs)
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
-    option_needs("--force", o.force, "--output", o.output)
-    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    refuse_standard_output(
-        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)  # (the output file checked)
+    check_sweep_options(o, o.output, {"--rules": o.rules_spec}, "the summary")  # (the output file checked)
     sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
-    cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
+    cluster = None if o.scheduler is None else connect(o.scheduler)  # before the file: an unreachable one leaves it
     with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
         _Batch(o, sweep, cluster)
 

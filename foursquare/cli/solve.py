@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
 from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
 from ..app.sweep import discard_journal
 from ..errors import shown_name
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, refuse_standard_output
+from .boundary import Command, command_boundary
 from .options import (
     JOBS,
     PATH,
@@ -137,24 +136,19 @@ def solve(**options: Any) -> None:
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
     option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--force", o.force, "--output", o.csv_path)
-    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
-    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
-        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
-    refuse_standard_output(
-        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
-        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
-    )
+    also = "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary"  # what else writes to stdout
+    if o.csv_path == "-" and also != "the summary":
+        raise click.UsageError(f"--output - and {also} would both write to stdout")
     # then the options of the sweep and the output file checked, the cluster connected (before
     # the file: an unreachable one leaves it), then the batch
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    check_sweep_options(o, o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec}, also)
     if o.deal_range is not None:
         sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
-        cluster = None if address is None else connect(address)
+        cluster = None if o.scheduler is None else connect(o.scheduler)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster)
         return

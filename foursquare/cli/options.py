@@ -416,10 +416,10 @@ def check_sweep_options(o: Any, output: str | None, inputs: dict[str, str | None
 
 class SweepBatch:
     """The run of a sweep (``solve --deals``, ``simulate``): each unit of its results (a
-    deal) written to the ``--output`` CSV (:meth:`write`), printed and counted
-    (:meth:`count`) as soon as it comes, whole even at Ctrl-C, so that an interrupted run
+    deal) written to the ``--output`` CSV (:attr:`rows`), printed (:meth:`show`) and counted
+    (:attr:`count`) as soon as it comes, whole even at Ctrl-C, so that an interrupted run
     keeps every deal finished; Ctrl-C, SIGTERM, a worker gone, a failed write or running
-    out of memory then print the summary of those (:meth:`summary`) before the exit.
+    out of memory then print the summary of those (:attr:`summary`) before the exit.
 
     :param path: ``--output`` (``-``: standard output; ``None``: no CSV).
     :param to_stdout: whether the results go to stdout alone: once its reader leaves

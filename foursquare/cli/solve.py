@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from ..solver import Solution
 
 
-def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _record(deal: int | None, sol: Solution) -> dict[str, Any]:
+    return {
         "deal": deal,
         "status": sol.status,
         "score": sol.score,
@@ -52,9 +52,6 @@ def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[s
         "nodes": sol.nodes,
         "seconds": round(sol.seconds, 6),
     }
-    if game is not None:
-        out["transcript"] = _transcript(game, sol)
-    return out
 
 
 def _transcript(game: Game, sol: Solution) -> str | None:
@@ -157,7 +154,7 @@ def solve(**options: Any) -> None:
         raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
     sol = solver.solve(game, max_nodes=limit, timeout=o.timeout)
     if o.fmt == "json":
-        click.echo(json.dumps(_record(o.deal, sol, game)))
+        click.echo(json.dumps({**_record(o.deal, sol), "transcript": _transcript(game, sol)}))
         return
     name = f"deal {o.deal}" if o.deal is not None else "<stdin>" if o.deck_path == "-" else shown_name(str(o.deck_path))
     lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
@@ -181,20 +178,17 @@ class _Batch(SweepBatch):
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
         # them and the run stops; with a CSV file as well, the run goes on to complete the file
         super().__init__(o.csv_path, o.csv_path == "-" or (o.csv_path is None and (o.fmt == "json" or o.verbose)))
-        self.o, self.sweep, self.cluster = o, sweep, cluster
+        self.o, self.sweep = o, sweep
         self.tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
-        self.due = sweep.deals
-        # the file's unknown rows of a lower limit, solved again first: how many, how many of them are
-        # done and how many of those settled; and their rows in the file, as they stand
-        self.again = self.again_done = self.again_settled = 0
-        self.open_rows: list[Solution] = []
         layout = sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
         resumed = self.open(o.resume, o.force, layout, lambda kept: self.tally.add(kept[0]))
-        if resumed is not None:
-            self.due = DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
-            self.again, self.open_rows = len(resumed.again), resumed.open_rows
-        elif self.output is not None and self.output.stream is not sys.stdout:
+        if resumed is None and self.output is not None and self.output.stream is not sys.stdout:
             discard_journal(o.csv_path)  # (of the file's old text: the file is written afresh)
+        # the file's unknown rows of a lower limit, solved again first (their rows in the file, as they
+        # stand): how many, how many of them are done and how many of those settled
+        self.open_rows: list[Solution] = resumed.open_rows if resumed is not None else []
+        self.again, self.again_done, self.again_settled = len(self.open_rows), 0, 0
+        self.due = sweep.deals if resumed is None else DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
         results = sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals)
         self.run(results, len(self.due), "solving", shown=o.fmt == "text" and not o.verbose)
 

@@ -22,14 +22,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
+from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
 from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
-
-if TYPE_CHECKING:
-    from ..engine.rules import Rules
 
 #: The CSV's line end (the csv module's).
 LINE_END = "\r\n"
@@ -49,8 +47,6 @@ def rules_text(rules: Rules) -> str:
     >>> rules_text(STANDARD.with_changes(size=5))
     'size=5'
     """
-    from ..engine.rules import PRESETS, STANDARD
-
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
     base = STANDARD.parameters()
@@ -344,8 +340,6 @@ def _rules_of(text: str) -> Rules:
     >>> _rules_of(rules_text(custom)) == custom
     True
     """
-    from ..engine.rules import PRESETS, STANDARD
-
     if text in PRESETS:
         return PRESETS[text]
     kinds = {key: type(value) for key, value in STANDARD.parameters().items()}

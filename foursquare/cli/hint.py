@@ -234,16 +234,15 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
     """
     from ..bots import get_bot, recommend
 
-    deal, deck_path = options.deal, options.deck_path
-    exclusive(deal=deal, deck=deck_path)
+    exclusive(deal=options.deal, deck=options.deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
     budget = None if nodes is not None and not given_on_the_command_line("budget") else budget
-    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
-    if view.status is not Status.PLAYING:
-        where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
-        where = shown_name(where) if where and where != f"deal {deal}" else where
+    view = _load_view(game_path, GameSpec(options.deal, options.deck_path, options.rules_spec), options.game_number)
+    if view.status is not Status.PLAYING:  # (the game named by FILE, else by --deal or --deck)
+        where = "<stdin>" if game_path == "-" else game_path or options.deck_path
+        where = f"deal {options.deal}" if where is None else shown_name(where)
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
     estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)

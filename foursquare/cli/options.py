@@ -152,13 +152,12 @@ def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
         help="Card order, top first, white-space separated"
         + (" ('-' for stdin)." if deck_stdin else " (a file: stdin holds the moves)."),
     )(func)
-    func = click.option(
+    return click.option(
         "--deal",
         metavar="N",
         callback=_deal_callback,
         help="Deal number (0 to 2^64-1), as in RULES.md section 2.",
     )(func)
-    return func
 
 
 @dataclass(frozen=True)

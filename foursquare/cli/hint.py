@@ -56,10 +56,7 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     fewest, most = min(e.samples or 0 for e in sampled), max(e.samples or 0 for e in sampled)
     samples = str(most) if fewest == most else f"{fewest} to {most}"
     unknown = sum(e.unknown or 0 for e in sampled)
-    if len(sampled) == 1:
-        first = "the best cell"
-    else:
-        first = "every cell" if len(sampled) == len(estimates) else f"the first {len(sampled)} cells"
+    first = "the best cell" if len(sampled) == 1 else "every cell" if len(sampled) == len(estimates) else f"the first {len(sampled)} cells"
     note = (
         f"({first}: the share of {samples} sampled orders of the unseen cards still won and their mean best score,"
         " each solved with its stock known"

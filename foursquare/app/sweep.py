@@ -98,14 +98,13 @@ class SweepCsv:
 class Resumed:
     """How many rows an ``--output`` file already holds (each handed, read by the
     ``parse`` given to :func:`resume_csv`, to its ``keep``, but for the rows to be
-    solved again), the file, open at their end for the next rows, and the deals of
-    its rows to be solved again (in deal order) with the journal their rows go to
-    (module doc)."""
+    solved again), the rows to come (the file open at their end; the rows of the
+    deals solved again first, to their journal), and the deals of its rows to be
+    solved again (in deal order; module doc)."""
 
     rows: int
-    stream: IO[str]
+    output: SweepRows
     again: list[int]
-    journal: Journal | None
     #: the rows to be solved again, as ``parse`` read them (in the order of :attr:`again`):
     #: what the file still holds of those deals until they are solved again
     open_rows: list[Any]
@@ -120,7 +119,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     :param keep: called with the parsed rows of each whole deal kept, in order (one
         row, or with ``bots`` one per bot); when a later line is refused, what it
         was given is to be thrown away.
-    :returns: the number of rows kept and the file open after them; a missing or
+    :returns: the number of rows kept and the rows to come after them; a missing or
         empty file, or one whose header line was cut short, gets the header.  With a
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
@@ -136,8 +135,8 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
             raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
         stream = held.stream()
-        stream.write(",".join(layout.header) + LINE_END)
-        return Resumed(0, stream, [], None, [])
+        stream.write(",".join(layout.header) + LINE_END)  # (buffered: a device that fails it fails the first row)
+        return Resumed(0, SweepRows(stream, path), [], [])
     journal: Journal | None = None
     try:
         if layout.limit is not None:
@@ -153,10 +152,10 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     except BaseException:
         held.release()
         raise
-    stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
-    if fresh:
-        SweepRows(stream, path).write(layout.header)
-    return Resumed(rows, stream, again, journal, open_rows)
+    output = SweepRows(os.fdopen(fd, "w", newline="", encoding="utf-8"), path, journal, len(again))  # (appended to, the lock kept)
+    if fresh:  # (no rows: none to solve again)
+        output.write(layout.header)
+    return Resumed(rows, output, again, open_rows)
 
 
 def _read(

@@ -472,7 +472,7 @@ class SweepBatch:
                 again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
             asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
             click.echo(f"resuming {shown_name(self.path)}: {resumed.rows} of {asked} done already{again}", err=True)
-        self.output = SweepRows(resumed.stream, self.path, resumed.journal, len(resumed.again))
+        self.output = resumed.output
         return resumed
 
     def run(self, results: Iterator[Any], length: int, label: str, shown: bool = True) -> None:

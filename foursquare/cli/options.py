@@ -392,8 +392,10 @@ def check_sweep_options(o: Any, output: str | None, inputs: dict[str, str | None
     option_needs("--force", o.force, "--output", output)
     option_needs("--resume", o.resume, "--output", output)
     refuse_output_over_input("--output", output, inputs)
-    alone = "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    refuse_standard_output("--output", output, also, alone if also == "the summary" else "")
+    refuse_standard_output(
+        "--output", output, also,
+        "give --output - for the CSV alone on stdout (the summary then goes to stderr)" if also == "the summary" else "",
+    )
     if o.scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..cluster import scheduler_address

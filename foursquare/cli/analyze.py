@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -121,13 +122,8 @@ def analyze(**options: Any) -> None:
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2
     from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
 
-    estimator = None  # the solver's judge asks the bot itself, unless the bot runs beside it
-    if bot_name is not None and not beside:
-
-        def estimator(position: Game) -> list[Estimate]:
-            assert bot_name is not None
-            return _estimate(PlayerView.of(position), bot_name, o.budget)
-
+    # the solver's judge asks the bot itself, unless the bot runs beside it
+    estimator = functools.partial(_estimate, bot=bot_name, budget=o.budget) if bot_name is not None and not beside else None
     max_nodes = o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES
     judge = GameJudge(game, max_nodes=max_nodes, timeout=o.timeout, estimator=estimator, bot=bot_name)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
@@ -159,8 +155,8 @@ def analyze(**options: Any) -> None:
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
 
 
-def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
-    """The bot's estimates of one position, whichever process asks."""
+def _estimate(view: PlayerView | Game, bot: str, budget: float | None) -> list[Estimate]:
+    """The bot's estimates of one position (a game: its player's view), whichever process asks."""
     from ..bots import recommend
 
     return recommend(view, bot=bot, budget=budget, seed=0)

@@ -109,14 +109,13 @@ def analyze(**options: Any) -> None:
     if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
         other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
         raise click.UsageError("--no-bot cannot be used with " + other)
-    if o.bot is not None:
-        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
+    bot_option_needs("--budget", o.budget, [o.bot or DEFAULT_BOT], "uses_budget")  # (the default bot takes it)
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
-    bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
+    bot_name = None if o.no_bot else o.bot or DEFAULT_BOT
     # by default, a second process when this one may run on two cores or more
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2

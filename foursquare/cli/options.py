@@ -427,7 +427,6 @@ class SweepBatch:
         (``| head``), nobody reads them and the run stops, quietly (status 0).
     """
 
-    header: Sequence[str] = ()
     #: the deals of the run in order, to name the one under way at a :class:`MemoryError` (empty: not named)
     due: Sequence[int] = ()
     #: the CSV rows of one unit (a step of the progress bar each)
@@ -440,7 +439,8 @@ class SweepBatch:
     def __init__(self, path: str | None, to_stdout: bool) -> None:
         self.path, self.to_stdout = path, to_stdout
         self.output: SweepRows | None = None
-        self.fresh = self.stopped = False
+        self.header: Sequence[str] = ()  # the header still to write (a file written afresh)
+        self.stopped = False
         self.done_here = 0  # the units of this run done, in order: the next one is due
 
     def open(self, resume: bool, force: bool, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed | None:
@@ -455,7 +455,8 @@ class SweepBatch:
         from ..app.sweep import SweepRows, resume_csv
 
         if self.path is None or not resume:
-            self.output, self.fresh = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path), True
+            self.output = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path)
+            self.header = layout.header
             return None
         names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
         try:
@@ -481,7 +482,7 @@ class SweepBatch:
         """Write, count and print each unit of ``results``, with a progress bar of ``length``
         steps on a terminal, and the summary (also of a run stopped)."""
         try:
-            if self.fresh and self.output is not None:
+            if self.header and self.output is not None:
                 self.output.write(self.header)
             with progress_bar(None, length, label, shown=shown) as bar:
                 for unit in results:

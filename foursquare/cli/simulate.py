@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..app.games import GameSpec
-from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
+from ..app.simulating import SimulateSweep, row_of_game
 from ..figures import human_seconds
 from ..formats.rulesfile import rules_value
 from . import SHORT_HELP
@@ -176,8 +176,6 @@ class _Batch(SweepBatch):
     (kept when the run is stopped) once its rows are written, so that the results counted
     (and the CSV rows) always cover whole deals.  The workers take one game at a time, so
     that the first results come at once however long the range."""
-
-    header = CSV_FIELDS
 
     def __init__(self, o: SimpleNamespace, sweep: SimulateSweep, cluster: Cluster | None) -> None:
         super().__init__(o.output, o.output == "-")

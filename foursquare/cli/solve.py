@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..app.games import GameSpec
-from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
+from ..app.solving import DealsToSolve, SolveSweep
 from ..app.sweep import discard_journal
 from ..errors import shown_name
 from . import SHORT_HELP
@@ -169,8 +169,6 @@ class _Batch(SweepBatch):
     the deals are solved on it; ``--resume`` continues the CSV file (its deals are not
     solved again, and count in the summary; its unknown rows of a lower limit are solved
     again first, with ``--max-nodes`` given)."""
-
-    header = CSV_HEADER
 
     def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
         from ..solver.analysis import BatchTally

@@ -123,15 +123,13 @@ def analyze(**options: Any) -> None:
 
     # the solver's judge asks the bot itself, unless the bot runs beside it
     estimator = functools.partial(_estimate, bot=bot_name, budget=o.budget) if bot_name is not None and not beside else None
-    max_nodes = o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES
-    judge = GameJudge(game, max_nodes=max_nodes, timeout=o.timeout, estimator=estimator, bot=bot_name)
+    judge = GameJudge(game, max_nodes=o.max_nodes or ANALYSIS_MAX_NODES, timeout=o.timeout, estimator=estimator, bot=bot_name)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
         # judge every position, with a progress bar on a terminal; ``got``: the bot's
         # estimates asked in a second process meanwhile
-        moves = len(game.moves)
-        steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
-        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+        # a step a position judged, and an estimate a move beside (on a terminal only)
+        with progress_bar(None, len(game.moves) * (2 if beside else 1) + 1, "analyzing") as bar:
             if got is None:
                 judge.progress = lambda: bar.update(1)
                 judge.run()

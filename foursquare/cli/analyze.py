@@ -110,8 +110,7 @@ def analyze(**options: Any) -> None:
         other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
         raise click.UsageError("--no-bot cannot be used with " + other)
     bot_option_needs("--budget", o.budget, [o.bot or DEFAULT_BOT], "uses_budget")  # (the default bot takes it)
-    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
-    game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
+    game = game_of_options_file(o.game_path, GameSpec.read(o.deal, o.deck_path, o.rules_spec), game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")

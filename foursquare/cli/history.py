@@ -157,8 +157,7 @@ def export(file: str, force: bool) -> None:
     from ..app.files import write_atomically
 
     check_output_file(file, force)
-    refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
-    write_atomically(file, done.stream, unless_full=refusal)
+    write_atomically(file, done.stream, unless_full=None if force else "the file exists and is not empty; give --force to overwrite it")
     click.echo(f"Wrote {counted(len(done.games), 'game')} to {shown_name(file)}.", err=True)
 
 

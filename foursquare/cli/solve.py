@@ -187,8 +187,10 @@ class _Batch(SweepBatch):
         self.open_rows: list[Solution] = resumed.open_rows if resumed is not None else []
         self.again, self.again_done, self.again_settled = len(self.open_rows), 0, 0
         self.due = sweep.deals if resumed is None else DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
-        results = sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals)
-        self.run(results, len(self.due), "solving", shown=o.fmt == "text" and not o.verbose)
+        self.run(
+            sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals), len(self.due), "solving",
+            shown=o.fmt == "text" and not o.verbose,
+        )
 
     def rows(self, unit: tuple[int, Solution]) -> list[Sequence[object]]:
         return [self.sweep.row(*unit)]

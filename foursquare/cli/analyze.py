@@ -265,8 +265,7 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
             what = "threw the win away" + (f" (best was {before})" if before != "?" else "")
         else:
             what = f"best score {before} -> {_score_text(m.best_after, m.max_after, m.least_after)}"
-        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
-        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")
+        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}" + (f"; the solver plays {m.solver_cell}" if m.solver_cell else ""))
 
 
 def _print_table(result: GameAnalysis, judged: bool) -> None:
@@ -290,8 +289,7 @@ def _print_table(result: GameAnalysis, judged: bool) -> None:
         click.echo(line + f"  {m.verdict}")
     if result.moves:
         shown.append(after)
-    outcome = f"won, score {result.score}" if result.status == "won" else result.status
-    click.echo(f"start: {start}; outcome: {outcome}")
+    click.echo(f"start: {start}; outcome: " + (f"won, score {result.score}" if result.status == "won" else result.status))
     if any(s.startswith("unknown <=") for s in shown):
         click.echo("unknown <=N: the limit ran out; no win scores more than N")
     if any(s.startswith("win ") and "-" in s for s in shown):

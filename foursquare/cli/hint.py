@@ -63,8 +63,7 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     )
     if unknown:
         note += f"; {unknown} solves unsettled, counted as the prior search's estimate"
-    rest = "" if len(sampled) == len(estimates) else "; the others: the prior search's estimates"
-    return note + rest + ")"
+    return note + ("" if len(sampled) == len(estimates) else "; the others: the prior search's estimates") + ")"
 
 
 def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:

@@ -289,16 +289,15 @@ def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str
 
     if value is None or value is False or any(getattr(BOTS[n], uses) for n in names if n in BOTS):
         return
-    takers = [n for n, cls in BOTS.items() if getattr(cls, uses)]
-    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {', '.join(takers)}")
+    takers = ", ".join(n for n, cls in BOTS.items() if getattr(cls, uses))
+    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {takers}")
 
 
 def given_on_the_command_line(name: str) -> bool | None:
     """Whether the current command's parameter ``name`` was given (on the command line
     or in the environment) rather than left at its default: ``True``, or ``None``
     (for :func:`option_needs`)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return True if source not in (None, click.core.ParameterSource.DEFAULT) else None
+    return True if click.get_current_context().get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT) else None
 
 
 #: The most deals one ``--deals`` range may name (a larger range is a typo, not a plan).

@@ -68,12 +68,9 @@ def _transcript(game: Game, sol: Solution) -> str | None:
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     """One line for a solution; ``known``: the cards the deck names (a prefix may name fewer)."""
-    from ..solver import Outcome
-
-    if sol.status is Outcome.SOLVED:
-        assert sol.score is not None  # a solved deal has its score
+    if sol.score is not None:  # (solved: a deal has its best score then only)
         return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
-    if sol.status is Outcome.NO_WIN:
+    if sol.settled:
         return "no win (proved)"
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
     if sol.unknown_cards:

@@ -470,10 +470,14 @@ class SweepBatch:
         if resumed.rows:
             again, limit = "", layout.limit
             if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
-                higher = dict(layout.settings)[limit]
-                again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
-            asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
-            click.echo(f"resuming {shown_name(self.path)}: {resumed.rows} of {asked} done already{again}", err=True)
+                again = (
+                    f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, "
+                    f"solved again under {dict(layout.settings)[limit]}"
+                )
+            click.echo(
+                f"resuming {shown_name(self.path)}: {resumed.rows} of {len(layout.deals) * layout.group} "
+                f"{'games' if layout.bots else 'deals'} done already{again}", err=True,
+            )
         self.output = resumed.output
         return resumed
 

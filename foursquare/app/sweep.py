@@ -1,6 +1,6 @@
 """Resumable sweeps, what ``solve --deals`` and ``simulate`` share, usable without
 Click: the rows of an ``--output`` CSV written each at once
-(:class:`RowWriter`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
+(:class:`SweepRows`) and ``--resume`` (:func:`resume_csv`: continuing a CSV that
 stopped partway).  What this module refuses is a :class:`~foursquare.errors.FoursquareError`
 carrying the facts (an :class:`~foursquare.errors.AgreementError`, a
 :class:`~foursquare.errors.FormatError`); the command line words them in its options.
@@ -22,14 +22,12 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
+from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
 from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
 from .files import LockedFile, claim
-
-if TYPE_CHECKING:
-    from ..engine.rules import Rules
 
 #: The CSV's line end (the csv module's).
 LINE_END = "\r\n"
@@ -49,8 +47,6 @@ def rules_text(rules: Rules) -> str:
     >>> rules_text(STANDARD.with_changes(size=5))
     'size=5'
     """
-    from ..engine.rules import PRESETS, STANDARD
-
     if rules.name in PRESETS and PRESETS[rules.name] == rules:
         return rules.name
     base = STANDARD.parameters()
@@ -102,14 +98,13 @@ class SweepCsv:
 class Resumed:
     """How many rows an ``--output`` file already holds (each handed, read by the
     ``parse`` given to :func:`resume_csv`, to its ``keep``, but for the rows to be
-    solved again), the file, open at their end for the next rows, and the deals of
-    its rows to be solved again (in deal order) with the journal their rows go to
-    (module doc)."""
+    solved again), the rows to come (the file open at their end; the rows of the
+    deals solved again first, to their journal), and the deals of its rows to be
+    solved again (in deal order; module doc)."""
 
     rows: int
-    stream: IO[str]
+    output: SweepRows
     again: list[int]
-    journal: Journal | None
     #: the rows to be solved again, as ``parse`` read them (in the order of :attr:`again`):
     #: what the file still holds of those deals until they are solved again
     open_rows: list[Any]
@@ -124,7 +119,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     :param keep: called with the parsed rows of each whole deal kept, in order (one
         row, or with ``bots`` one per bot); when a later line is refused, what it
         was given is to be thrown away.
-    :returns: the number of rows kept and the file open after them; a missing or
+    :returns: the number of rows kept and the rows to come after them; a missing or
         empty file, or one whose header line was cut short, gets the header.  With a
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
@@ -140,8 +135,8 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
             raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
         stream = held.stream()
-        stream.write(",".join(layout.header) + LINE_END)
-        return Resumed(0, stream, [], None, [])
+        stream.write(",".join(layout.header) + LINE_END)  # (buffered: a device that fails it fails the first row)
+        return Resumed(0, SweepRows(stream, path), [], [])
     journal: Journal | None = None
     try:
         if layout.limit is not None:
@@ -157,48 +152,10 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     except BaseException:
         held.release()
         raise
-    stream = os.fdopen(fd, "w", newline="", encoding="utf-8")  # (not truncated: appended to, the lock kept)
-    if fresh:
-        RowWriter(stream, path).write(layout.header)
-    return Resumed(rows, stream, again, journal, open_rows)
-
-
-class RowWriter:
-    """Writes the rows of an ``--output`` CSV, each at once (nothing kept in a buffer),
-    so that a row the caller counts is in the file: :meth:`write` returns only once
-    the whole row is written.  A write that fails (a full disk, a file size limit)
-    raises, and may have left the start of the row in the file: a last line without
-    its line end, which ``--resume`` cuts (module doc); nothing of it is written later.
-
-    :param stream: the file, opened by the command (``-``: standard output).
-    :param path: its name, for the error of a failed write (``<stdout>`` for ``-``).
-    """
-
-    def __init__(self, stream: IO[str], path: str) -> None:
-        self.stream = stream
-        self.path = path if path != "-" else "<stdout>"
-        self._fd: int | None = None
-        if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
-            with contextlib.suppress(OSError, ValueError):  # not a file of the system: written through the stream
-                stream.flush()
-                self._fd = stream.fileno()
-
-    def write(self, fields: Sequence[object]) -> None:
-        """Write one row (as the csv module writes it), whole, or raise.
-
-        :raises OSError: naming the file, when it cannot be written.
-        """
-        line = _csv_line(fields)
-        try:
-            if self._fd is None:
-                self.stream.write(line)
-                self.stream.flush()
-                return
-            data = line.encode("utf-8")
-            while data:
-                data = data[os.write(self._fd, data):]
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
+    output = SweepRows(os.fdopen(fd, "w", newline="", encoding="utf-8"), path, journal, len(again))  # (appended to, the lock kept)
+    if fresh:  # (no rows: none to solve again)
+        output.write(layout.header)
+    return Resumed(rows, output, again, open_rows)
 
 
 def _read(
@@ -382,8 +339,6 @@ def _rules_of(text: str) -> Rules:
     >>> _rules_of(rules_text(custom)) == custom
     True
     """
-    from ..engine.rules import PRESETS, STANDARD
-
     if text in PRESETS:
         return PRESETS[text]
     kinds = {key: type(value) for key, value in STANDARD.parameters().items()}
@@ -473,6 +428,88 @@ def _below(text: str, limit: str) -> bool:
     return _is_deal_number(text) and _is_deal_number(limit) and len(text) <= _DIGITS and int(text) < int(limit)
 
 
+class SweepRows:
+    """The rows a run writes to its ``--output`` file (or a journal), in deal order, each
+    at once (nothing kept in a buffer), so that a row the caller counts is in the file:
+    :meth:`write` returns only once the whole row is written.  A write that fails (a full
+    disk, a file size limit) raises, and may have left the start of the row in the file:
+    a last line without its line end, which ``--resume`` cuts; nothing of it is written
+    later.  With a :class:`Journal`, the first ``again`` rows (those of the deals solved
+    again) go to the journal, which is merged into the file before the next row or when
+    the rows are closed (a run that ends or stops).
+
+    :param stream: the file, opened by the command (``-``: standard output, never closed here).
+    :param path: its name, for the errors (``<stdout>`` for ``-``).
+    """
+
+    def __init__(self, stream: IO[str], path: str, journal: Journal | None = None, again: int = 0) -> None:
+        self.stream, self.journal, self.again = stream, journal, again
+        self.path = path if path != "-" else "<stdout>"
+        self._fd: int | None = None
+        if path != "-":  # (stdout's own writes go through its stream: its reader may be gone)
+            with contextlib.suppress(OSError, ValueError):  # not a file of the system: written through the stream
+                stream.flush()
+                self._fd = stream.fileno()
+
+    def write(self, fields: Sequence[object]) -> None:
+        """Write one row (as the csv module writes it), whole, where it goes, or raise.
+
+        :raises OSError: naming the file (or its journal), when it cannot be written.
+        :raises FormatError: a merge that finds the journal damaged.
+        """
+        if self.journal is not None:
+            if self.again:
+                self.journal.write(fields)
+                self.again -= 1
+                return
+            self.merge()
+        line = _csv_line(fields)
+        try:
+            if self._fd is None:
+                self.stream.write(line)
+                self.stream.flush()
+                return
+            data = line.encode("utf-8")
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, exc.filename or self.path) from None
+
+    def merge(self) -> None:
+        """Merge the journal into the file now (:func:`merge_journal`), if there is one
+        (once, even when it fails: then the file and the journal are as they were, and
+        the next ``--resume`` merges it); the file is written at its end from then on.
+        The journal is closed, also when the merge fails.
+
+        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
+        """
+        journal, self.journal = self.journal, None
+        if journal is None:  # (a journal: a file's, never standard output's)
+            return
+        journal.stream.close()
+        held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
+        try:
+            merge_journal(held, journal.layout)
+            os.lseek(held.fd, 0, os.SEEK_END)
+        except BaseException:
+            held.release()  # (the file's lock stays with the stream)
+            raise
+        fd, held.fd = held.fd, -1
+        self.stream.close()  # the old text's descriptor, when the file was replaced
+        SweepRows.__init__(self, os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
+
+    def close(self) -> None:
+        """Merge the journal, then close the file (its lock with it).
+
+        :raises OSError: naming the file: the merge, or the last flush, failed.
+        """
+        try:
+            self.merge()
+        finally:
+            if self.stream is not sys.stdout:
+                self.stream.close()
+
+
 # --- solving the unknown rows again under a higher limit: the journal and the merge -----------
 
 def shown_journal(path: str, real: str) -> str:
@@ -500,9 +537,9 @@ def discard_journal(path: str) -> None:
             os.unlink(journal)
 
 
-class Journal(RowWriter):
+class Journal(SweepRows):
     """The rows of the deals a run solves again (:attr:`SweepCsv.limit`), in deal
-    order, written whole as they come (:class:`RowWriter`) to the journal beside
+    order, written whole as they come (:class:`SweepRows`) to the journal beside
     the ``--output`` file (:data:`JOURNAL_SUFFIX`): a CSV with the file's header,
     whose rows replace the file's rows of the same deals when it is merged
     (:func:`merge_journal`).  Made by :func:`resume_csv`, which holds the file:
@@ -625,66 +662,3 @@ def _merged(
         yield line
     if due is not None:
         raise error(due[0], f"deal {due[2]['deal']}: {shown_name(main)} has no row of it")
-
-
-class SweepRows(RowWriter):
-    """The rows a run writes to its ``--output`` file, in deal order, each whole
-    (:class:`RowWriter`): with a :class:`Journal`, the first ``again`` rows (those of
-    the deals solved again) go to the journal, which is merged into the file
-    before the next row or when the rows are closed (a run that ends or stops).
-
-    :param stream: the file (``-``: standard output, never closed here).
-    :param path: its name, for the errors.
-    """
-
-    def __init__(self, stream: IO[str], path: str, journal: Journal | None = None, again: int = 0) -> None:
-        super().__init__(stream, path)
-        self.journal, self.again = journal, again
-
-    def write(self, fields: Sequence[object]) -> None:
-        """Write one row, whole, where it goes.
-
-        :raises OSError: naming the file (or its journal), when it cannot be written.
-        :raises FormatError: a merge that finds the journal damaged.
-        """
-        if self.journal is not None:
-            if self.again:
-                self.journal.write(fields)
-                self.again -= 1
-                return
-            self.merge()
-        super().write(fields)
-
-    def merge(self) -> None:
-        """Merge the journal into the file now (:func:`merge_journal`), if there is one
-        (once, even when it fails: then the file and the journal are as they were, and
-        the next ``--resume`` merges it); the file is written at its end from then on.
-        The journal is closed, also when the merge fails.
-
-        :raises OSError: naming the file; :raises FormatError: for a damaged journal.
-        """
-        journal, self.journal = self.journal, None
-        if journal is None:  # (a journal: a file's, never standard output's)
-            return
-        journal.stream.close()
-        held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
-        try:
-            merge_journal(held, journal.layout)
-            os.lseek(held.fd, 0, os.SEEK_END)
-        except BaseException:
-            held.release()  # (the file's lock stays with the stream)
-            raise
-        fd, held.fd = held.fd, -1
-        self.stream.close()  # the old text's descriptor, when the file was replaced
-        super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
-
-    def close(self) -> None:
-        """Merge the journal, then close the file (its lock with it).
-
-        :raises OSError: naming the file: the merge, or the last flush, failed.
-        """
-        try:
-            self.merge()
-        finally:
-            if self.stream is not sys.stdout:
-                self.stream.close()

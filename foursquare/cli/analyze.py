@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -108,35 +109,26 @@ def analyze(**options: Any) -> None:
     if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
         other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
         raise click.UsageError("--no-bot cannot be used with " + other)
-    if o.bot is not None:
-        bot_option_needs("--budget", o.budget, [o.bot], "uses_budget")
-    spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
-    game = game_of_options_file(o.game_path, spec, game_number=o.game_number)
+    bot_option_needs("--budget", o.budget, [o.bot or DEFAULT_BOT], "uses_budget")  # (the default bot takes it)
+    game = game_of_options_file(o.game_path, GameSpec.read(o.deal, o.deck_path, o.rules_spec), game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")
-    bot_name = None if o.no_bot else o.bot if o.bot is not None else DEFAULT_BOT
+    bot_name = None if o.no_bot else o.bot or DEFAULT_BOT
     # by default, a second process when this one may run on two cores or more
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     beside = bot_name is not None and len(game.moves) > 0 and (o.jobs if o.jobs is not None else cores) >= 2
     from ..solver.analysis import ANALYSIS_MAX_NODES, GameJudge
 
-    estimator = None  # the solver's judge asks the bot itself, unless the bot runs beside it
-    if bot_name is not None and not beside:
-
-        def estimator(position: Game) -> list[Estimate]:
-            assert bot_name is not None
-            return _estimate(PlayerView.of(position), bot_name, o.budget)
-
-    max_nodes = o.max_nodes if o.max_nodes is not None else ANALYSIS_MAX_NODES
-    judge = GameJudge(game, max_nodes=max_nodes, timeout=o.timeout, estimator=estimator, bot=bot_name)
+    # the solver's judge asks the bot itself, unless the bot runs beside it
+    estimator = functools.partial(_estimate, bot=bot_name, budget=o.budget) if bot_name is not None and not beside else None
+    judge = GameJudge(game, max_nodes=o.max_nodes or ANALYSIS_MAX_NODES, timeout=o.timeout, estimator=estimator, bot=bot_name)
     got = _BotEstimates(len(game.moves)) if beside else None  # the bot's, from the two processes
     try:
         # judge every position, with a progress bar on a terminal; ``got``: the bot's
         # estimates asked in a second process meanwhile
-        moves = len(game.moves)
-        steps = moves + 1 + (moves if got is not None else 0)  # positions judged, and estimates
-        with progress_bar(None, steps, "analyzing") as bar:  # on a terminal only
+        # a step a position judged, and an estimate a move beside (on a terminal only)
+        with progress_bar(None, len(game.moves) * (2 if beside else 1) + 1, "analyzing") as bar:
             if got is None:
                 judge.progress = lambda: bar.update(1)
                 judge.run()
@@ -159,8 +151,8 @@ def analyze(**options: Any) -> None:
     _print(judge.analysis(None if got is None else got.merged()), o.fmt, o.timeout, game)
 
 
-def _estimate(view: PlayerView, bot: str, budget: float | None) -> list[Estimate]:
-    """The bot's estimates of one position, whichever process asks."""
+def _estimate(view: PlayerView | Game, bot: str, budget: float | None) -> list[Estimate]:
+    """The bot's estimates of one position (a game: its player's view), whichever process asks."""
     from ..bots import recommend
 
     return recommend(view, bot=bot, budget=budget, seed=0)
@@ -273,8 +265,7 @@ def _print(result: GameAnalysis, fmt: str, timeout: float | None, game: Game, ju
             what = "threw the win away" + (f" (best was {before})" if before != "?" else "")
         else:
             what = f"best score {before} -> {_score_text(m.best_after, m.max_after, m.least_after)}"
-        better = f"; the solver plays {m.solver_cell}" if m.solver_cell else ""
-        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}{better}")
+        click.echo(f"  move {m.number}: {m.card} {m.cell}: {what}" + (f"; the solver plays {m.solver_cell}" if m.solver_cell else ""))
 
 
 def _print_table(result: GameAnalysis, judged: bool) -> None:
@@ -298,8 +289,7 @@ def _print_table(result: GameAnalysis, judged: bool) -> None:
         click.echo(line + f"  {m.verdict}")
     if result.moves:
         shown.append(after)
-    outcome = f"won, score {result.score}" if result.status == "won" else result.status
-    click.echo(f"start: {start}; outcome: {outcome}")
+    click.echo(f"start: {start}; outcome: " + (f"won, score {result.score}" if result.status == "won" else result.status))
     if any(s.startswith("unknown <=") for s in shown):
         click.echo("unknown <=N: the limit ran out; no win scores more than N")
     if any(s.startswith("win ") and "-" in s for s in shown):

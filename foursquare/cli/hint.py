@@ -56,18 +56,14 @@ def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     fewest, most = min(e.samples or 0 for e in sampled), max(e.samples or 0 for e in sampled)
     samples = str(most) if fewest == most else f"{fewest} to {most}"
     unknown = sum(e.unknown or 0 for e in sampled)
-    if len(sampled) == 1:
-        first = "the best cell"
-    else:
-        first = "every cell" if len(sampled) == len(estimates) else f"the first {len(sampled)} cells"
+    first = "the best cell" if len(sampled) == 1 else "every cell" if len(sampled) == len(estimates) else f"the first {len(sampled)} cells"
     note = (
         f"({first}: the share of {samples} sampled orders of the unseen cards still won and their mean best score,"
         " each solved with its stock known"
     )
     if unknown:
         note += f"; {unknown} solves unsettled, counted as the prior search's estimate"
-    rest = "" if len(sampled) == len(estimates) else "; the others: the prior search's estimates"
-    return note + rest + ")"
+    return note + ("" if len(sampled) == len(estimates) else "; the others: the prior search's estimates") + ")"
 
 
 def estimate_words(estimate: Estimate, digits: tuple[int, int] = (1, 1)) -> str:
@@ -234,16 +230,15 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
     """
     from ..bots import get_bot, recommend
 
-    deal, deck_path = options.deal, options.deck_path
-    exclusive(deal=deal, deck=deck_path)
+    exclusive(deal=options.deal, deck=options.deck_path)
     bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
     bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
     budget = None if nodes is not None and not given_on_the_command_line("budget") else budget
-    view = _load_view(game_path, GameSpec(deal, deck_path, options.rules_spec), options.game_number)
-    if view.status is not Status.PLAYING:
-        where = "<stdin>" if game_path == "-" else game_path or (f"deal {deal}" if deal is not None else deck_path)
-        where = shown_name(where) if where and where != f"deal {deal}" else where
+    view = _load_view(game_path, GameSpec(options.deal, options.deck_path, options.rules_spec), options.game_number)
+    if view.status is not Status.PLAYING:  # (the game named by FILE, else by --deal or --deck)
+        where = "<stdin>" if game_path == "-" else game_path or options.deck_path
+        where = f"deal {options.deal}" if where is None else shown_name(where)
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
     estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)

@@ -143,14 +143,11 @@ def export(file: str, force: bool) -> None:
     left_out = done.left_out
     resumed = f"resumed from a position without {'its' if left_out == 1 else 'their'} moves"
     if not done.games:  # the history holds no game, or only games kept as states (said by their count)
-        if not left_out:
-            click.echo("The history holds no game to export: nothing written.", err=True)
-        else:
-            click.echo(
-                f"The history holds {counted(left_out, 'game')},{'' if left_out == 1 else ' all'} {resumed}: a transcript needs every move;"
-                " nothing written.",
-                err=True,
-            )
+        click.echo(
+            f"The history holds {counted(left_out, 'game')},{'' if left_out == 1 else ' all'} {resumed}: a transcript needs every move;"
+            " nothing written." if left_out else "The history holds no game to export: nothing written.",
+            err=True,
+        )
         return
     if left_out:
         click.echo(f"{counted(left_out, 'game')} {resumed} left out (a transcript needs every move).", err=True)
@@ -160,8 +157,7 @@ def export(file: str, force: bool) -> None:
     from ..app.files import write_atomically
 
     check_output_file(file, force)
-    refusal = None if force else "the file exists and is not empty; give --force to overwrite it"
-    write_atomically(file, done.stream, unless_full=refusal)
+    write_atomically(file, done.stream, unless_full=None if force else "the file exists and is not empty; give --force to overwrite it")
     click.echo(f"Wrote {counted(len(done.games), 'game')} to {shown_name(file)}.", err=True)
 
 

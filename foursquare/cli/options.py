@@ -12,7 +12,8 @@
   problems are ``FILE:LINE: message`` (status 1 at the boundary).
 - The command line of the sweeps of ``solve --deals`` and ``simulate``: the help and
   the checks of ``--scheduler`` and ``--resume`` (:func:`check_sweep_options`), and the
-  refusals of :mod:`foursquare.app.sweep` worded in the command's options (:func:`resume_file`).
+  run of a sweep (:class:`SweepBatch`), the refusals of :mod:`foursquare.app.sweep`
+  worded in the command's options.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -30,13 +32,15 @@ from ..app.games import GameSpec
 from ..engine.deal import MAX_DEAL, parse_deal_number
 from ..engine.game import Game
 from ..engine.rules import PRESETS
-from ..errors import AgreementError, ArgumentError, FormatError, ParseError, WorkerError, quote, shown_name
-from .boundary import check_output_file
+from ..errors import AgreementError, ArgumentError, FormatError, FoursquareError, ParseError, WorkerError, quote, shown_name
+from .boundary import check_output_file, open_output_file, refuse_standard_output
+from .signals import signals_deferred
+from .streams import progress_bar, stdout_reader_gone
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
-    from ..app.sweep import Resumed, SweepCsv
+    from ..app.sweep import Resumed, SweepCsv, SweepRows
 
 if TYPE_CHECKING:  # Click 8.4 made ParamType generic; before it a subscript fails at run time
     _TextType = click.ParamType[str]
@@ -148,13 +152,12 @@ def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
         help="Card order, top first, white-space separated"
         + (" ('-' for stdin)." if deck_stdin else " (a file: stdin holds the moves)."),
     )(func)
-    func = click.option(
+    return click.option(
         "--deal",
         metavar="N",
         callback=_deal_callback,
         help="Deal number (0 to 2^64-1), as in RULES.md section 2.",
     )(func)
-    return func
 
 
 @dataclass(frozen=True)
@@ -286,16 +289,15 @@ def bot_option_needs(option: str, value: object, names: Sequence[str], uses: str
 
     if value is None or value is False or any(getattr(BOTS[n], uses) for n in names if n in BOTS):
         return
-    takers = [n for n, cls in BOTS.items() if getattr(cls, uses)]
-    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {', '.join(takers)}")
+    takers = ", ".join(n for n, cls in BOTS.items() if getattr(cls, uses))
+    raise click.UsageError(f"{option} changes nothing for {', '.join(names)}: it applies to {takers}")
 
 
 def given_on_the_command_line(name: str) -> bool | None:
     """Whether the current command's parameter ``name`` was given (on the command line
     or in the environment) rather than left at its default: ``True``, or ``None``
     (for :func:`option_needs`)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return True if source not in (None, click.core.ParameterSource.DEFAULT) else None
+    return True if click.get_current_context().get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT) else None
 
 
 #: The most deals one ``--deals`` range may name (a larger range is a typo, not a plan).
@@ -375,54 +377,163 @@ RESUME_HELP = (
 )
 
 
-def check_sweep_options(jobs: int, scheduler: str | None, resume: bool, output: str | None, force: bool) -> str | None:
-    """The usage errors of ``--scheduler`` and ``--resume`` (status 2), and the ``--output``
-    file checked (:func:`~foursquare.cli.boundary.check_output_file`) unless resumed; the address of
-    ``--scheduler`` as given (``None``: the tasks run here), checked before any connection
-    by Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`)."""
-    option_needs("--resume", resume, "--output", output)
-    if scheduler is not None and given_on_the_command_line("jobs"):
+def check_sweep_options(o: Any, output: str | None, inputs: dict[str, str | None], also: str) -> None:
+    """The usage errors of ``--force``, ``--resume`` and ``--scheduler`` (status 2), an
+    ``--output`` file that is one of ``inputs`` or standard output itself while ``also``
+    writes there, and the file checked (:func:`~foursquare.cli.boundary.check_output_file`)
+    unless resumed; the address of ``--scheduler`` is checked before any connection by
+    Dask's own parsing (:func:`~foursquare.cluster.scheduler_address`).
+
+    :param o: the command's options as Click reads them (``force``, ``resume``, ``scheduler``).
+    """
+    from ..app.files import refuse_output_over_input
+
+    option_needs("--force", o.force, "--output", output)
+    option_needs("--resume", o.resume, "--output", output)
+    refuse_output_over_input("--output", output, inputs)
+    refuse_standard_output(
+        "--output", output, also,
+        "give --output - for the CSV alone on stdout (the summary then goes to stderr)" if also == "the summary" else "",
+    )
+    if o.scheduler is not None and given_on_the_command_line("jobs"):
         raise click.UsageError("--jobs and --scheduler: the cluster's workers do the work; give one of them")
     from ..cluster import scheduler_address
 
     try:
-        if scheduler is not None:
-            scheduler_address(scheduler)
+        if o.scheduler is not None:
+            scheduler_address(o.scheduler)
     except ArgumentError as exc:  # a malformed address
         raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
     except WorkerError as exc:  # no dask extra
         raise click.UsageError(f"--scheduler: {exc}") from None
-    if not resume:
-        check_output_file(output, force)  # (status 1: a file that holds something, without --force)
+    if not o.resume:
+        check_output_file(output, o.force)  # (status 1: a file that holds something, without --force)
     elif output == "-":
         raise click.UsageError("--resume needs --output FILE.csv: standard output cannot be continued")
-    elif force:
+    elif o.force:
         raise click.UsageError("--resume and --force: --resume continues the file, --force writes over it")
-    return scheduler
 
 
-def resume_file(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed:
-    """:func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words:
-    a row of other settings or of a deal not due there is a usage error (status 2),
-    naming the option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).
-    Says on stderr how much of the sweep the file held already, and how many of its
-    deals, unknown under a lower limit, are solved again (and under which)."""
-    from ..app.sweep import resume_csv
+class SweepBatch:
+    """The run of a sweep (``solve --deals``, ``simulate``): each unit of its results (a
+    deal) written to the ``--output`` CSV (:attr:`rows`), printed (:meth:`show`) and counted
+    (:attr:`count`) as soon as it comes, whole even at Ctrl-C, so that an interrupted run
+    keeps every deal finished; Ctrl-C, SIGTERM, a worker gone, a failed write or running
+    out of memory then print the summary of those (:attr:`summary`) before the exit.
 
-    names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
-    try:
-        resumed = resume_csv(path, replace(layout, names=names), keep)
-    except AgreementError as exc:
-        if "fifo" in exc.facts:
-            raise click.UsageError(
-                f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); give --output without --resume"
-            ) from None
-        raise click.UsageError(str(exc)) from None
-    if resumed.rows:
-        again, limit = "", layout.limit
-        if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
-            higher = dict(layout.settings)[limit]
-            again = f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, solved again under {higher}"
-        asked = f"{len(layout.deals) * layout.group} {'games' if layout.bots else 'deals'}"
-        click.echo(f"resuming {shown_name(path)}: {resumed.rows} of {asked} done already{again}", err=True)
-    return resumed
+    :param path: ``--output`` (``-``: standard output; ``None``: no CSV).
+    :param to_stdout: whether the results go to stdout alone: once its reader leaves
+        (``| head``), nobody reads them and the run stops, quietly (status 0).
+    """
+
+    #: the deals of the run in order, to name the one under way at a :class:`MemoryError` (empty: not named)
+    due: Sequence[int] = ()
+    #: the CSV rows of one unit (a step of the progress bar each)
+    rows: Callable[[Any], list[Sequence[object]]]
+    #: count one unit written (and read, when the results go to stdout)
+    count: Callable[[Any], None]
+    #: print the summary of the units counted (``interrupted``: of a run stopped before its end)
+    summary: Callable[[bool], None]
+
+    def __init__(self, path: str | None, to_stdout: bool) -> None:
+        self.path, self.to_stdout = path, to_stdout
+        self.output: SweepRows | None = None
+        self.header: Sequence[str] = ()  # the header still to write (a file written afresh)
+        self.stopped = False
+        self.done_here = 0  # the units of this run done, in order: the next one is due
+
+    def open(self, resume: bool, force: bool, layout: SweepCsv, keep: Callable[[list[Any]], None]) -> Resumed | None:
+        """The CSV file first (an unwritable path fails before the work starts): written
+        afresh (its header written in :meth:`run`, where a failed write is an interruption
+        like any other), or continued (``--resume``: its rows handed to ``keep``) through
+        :func:`~foursquare.app.sweep.resume_csv`, its refusals in the command's words: a row
+        of other settings or of a deal not due there is a usage error (status 2), naming the
+        option of the setting (the column ``max_nodes`` is set by ``--max-nodes``).  Says on
+        stderr how much of the sweep the file held already, and how many of its deals,
+        unknown under a lower limit, are solved again (and under which)."""
+        from ..app.sweep import SweepRows, resume_csv
+
+        if self.path is None or not resume:
+            self.output = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path)
+            self.header = layout.header
+            return None
+        names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
+        try:
+            resumed = resume_csv(self.path, replace(layout, names=names), keep)
+        except AgreementError as exc:
+            if "fifo" in exc.facts:
+                raise click.UsageError(
+                    f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); "
+                    "give --output without --resume"
+                ) from None
+            raise click.UsageError(str(exc)) from None
+        if resumed.rows:
+            again, limit = "", layout.limit
+            if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
+                again = (
+                    f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, "
+                    f"solved again under {dict(layout.settings)[limit]}"
+                )
+            click.echo(
+                f"resuming {shown_name(self.path)}: {resumed.rows} of {len(layout.deals) * layout.group} "
+                f"{'games' if layout.bots else 'deals'} done already{again}", err=True,
+            )
+        self.output = resumed.output
+        return resumed
+
+    def run(self, results: Iterator[Any], length: int, label: str, shown: bool = True) -> None:
+        """Write, count and print each unit of ``results``, with a progress bar of ``length``
+        steps on a terminal, and the summary (also of a run stopped)."""
+        try:
+            if self.header and self.output is not None:
+                self.output.write(self.header)
+            with progress_bar(None, length, label, shown=shown) as bar:
+                for unit in results:
+                    with signals_deferred():  # a unit is written, counted and printed whole, even at Ctrl-C
+                        for row in self.rows(unit):  # (a row that fails to be written is not counted: the file has it not)
+                            if self.output is not None:
+                                self.output.write(row)
+                            bar.update(1)
+                        try:
+                            self.show(unit)
+                        finally:
+                            # | head: nobody reads the results any more; this unit went into the gone
+                            # reader: the summary leaves it out and counts only those the reader got
+                            gone = self.to_stdout and stdout_reader_gone()
+                            if not gone:
+                                self.count(unit)
+                    if gone:
+                        self.stopped = True
+                        break
+                    self.done_here += 1
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+            self.stopped = True
+            if isinstance(exc, MemoryError):  # then the unit that ran out: status 1
+                raise MemoryError(f"deal {self.due[self.done_here]}" if self.done_here < len(self.due) else "") from None
+            raise
+        finally:
+            self._finish(results)
+        if not self.stopped:  # (the reader of stdout gone: the summary of the deals done is out, above)
+            self.summary(False)
+
+    def _finish(self, results: Iterator[Any]) -> None:
+        """Stop the workers, close the file, and (a run stopped) print the summary of the
+        units done; a failure to write the file's last rows is raised once it is out."""
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops the workers
+        unwritten: Exception | None = None
+        if self.output is not None:
+            try:
+                self.output.close()  # (the rows solved again merged into the file first)
+            except (OSError, FoursquareError) as exc:  # the last rows flushed on closing, the merge, a journal found
+                self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
+                unwritten = OSError(exc.errno, exc.strerror, self.path) if isinstance(exc, OSError) and exc.filename is None else exc
+        if self.stopped:  # even before the first deal: "interrupted: 0 of N ..."
+            with contextlib.suppress(Exception):  # the interruption is what matters
+                self.summary(True)
+        if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
+            raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
+
+    def show(self, unit: Any) -> None:
+        """Print one unit on stdout (by default, nothing)."""

@@ -6,21 +6,18 @@ import contextlib
 import itertools
 import json
 import sys
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
-from ..app.simulating import CSV_FIELDS, SimulateSweep, row_of_game
-from ..app.sweep import RowWriter
-from ..errors import FoursquareError
+from ..app.simulating import SimulateSweep, row_of_game
 from ..figures import human_seconds
 from ..formats.schema import rules_value
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary
 from .options import (
     BOT_NAMES,
     DEFAULT_BOT,
@@ -32,18 +29,16 @@ from .options import (
     RULES_SPEC,
     SCHEDULER_HELP,
     SECONDS,
+    SweepBatch,
     bot_option_needs,
     check_sweep_options,
     deal_range,
-    option_needs,
-    resume_file,
 )
-from .signals import signals_deferred, worker_signals
-from .streams import progress_bar, stdout_reader_gone
+from .signals import worker_signals
 from .style import counted, percent
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, SimulationSummary
+    from ..bots.simulate import GameResult, SimulationSummary
     from ..cluster import Cluster
 
 #: The markdown table's header (one row per bot follows).
@@ -166,121 +161,73 @@ def simulate(**options: Any) -> None:
         names.append(o.vs)
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
-    option_needs("--force", o.force, "--output", o.output)
-    refuse_output_over_input("--output", o.output, {"--rules": o.rules_spec})
-    refuse_standard_output(
-        "--output", o.output, "the summary", "give --output - for the CSV alone on stdout (the summary then goes to stderr)"
-    )
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.output, o.force)  # (the output file checked)
+    check_sweep_options(o, o.output, {"--rules": o.rules_spec}, "the summary")  # (the output file checked)
     sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
-    cluster = None if address is None else connect(address)  # before the file: an unreachable one leaves it
-    tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
+    cluster = None if o.scheduler is None else connect(o.scheduler)  # before the file: an unreachable one leaves it
     with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
-        csv_file, todo = _open(o, sweep, tally)
-        try:
-            with csv_file as out:
-                writer = RowWriter(out, o.output) if o.output is not None else None
-                gone = _sweep(o, sweep, todo, writer, tally, cluster)
-        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
-            # Ctrl-C, SIGTERM, a worker gone, a failed write (or the last flush on closing), out of memory:
-            # the summary of the games played, then the exit
-            with contextlib.suppress(Exception):  # the interruption is what matters
-                _summary(o, sweep, tally, interrupted=True)
-            if isinstance(exc, OSError) and exc.filename is None and o.output is not None:  # name the file written
-                raise OSError(exc.errno, exc.strerror, o.output if o.output != "-" else "<stdout>") from None
-            raise
-    _summary(o, sweep, tally, interrupted=gone)  # (the reader of stdout gone: of what was played, status 0)
+        _Batch(o, sweep, cluster)
 
 
-def _open(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally) -> tuple[AbstractContextManager[IO[str]], range]:
-    """The CSV file first (an unwritable path fails before the games are played),
-    continued (``--resume``: its games counted in ``tally``) or written afresh; and the
-    deals still to play.  Its header is written at once and each row as its game
-    finishes (flushed), so that an interrupted run keeps every game played."""
-    if o.output is not None and o.resume:
-        resumed = resume_file(o.output, sweep.layout(), tally.add)
-        return resumed.stream, sweep.deals[resumed.rows // len(sweep.names):]  # (a file: closed on leaving the with)
-    if o.output is not None and o.output != "-":
-        return open_output_file(o.output, o.force), sweep.deals
-    return contextlib.nullcontext(sys.stdout), sweep.deals  # (never closed: --output -, or no CSV at all)
+class _Batch(SweepBatch):
+    """Play the deals, every bot a deal before the next one starts (so that a stopped run
+    can still compare them), each game a row of the ``--output`` CSV (:class:`SweepBatch`;
+    ``--resume``: the file's games counted, its deals not played again).  A deal's rows are
+    written once every bot has played it and the deals before it, and the deal is counted
+    (kept when the run is stopped) once its rows are written, so that the results counted
+    (and the CSV rows) always cover whole deals.  The workers take one game at a time, so
+    that the first results come at once however long the range."""
 
+    def __init__(self, o: SimpleNamespace, sweep: SimulateSweep, cluster: Cluster | None) -> None:
+        super().__init__(o.output, o.output == "-")
+        self.o, self.sweep, self.settings = o, sweep, sweep.settings()
+        self.tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
+        self.count = self.tally.add
+        resumed = self.open(o.resume, o.force, sweep.layout(), self.tally.add)
+        todo = sweep.deals[resumed.rows // len(sweep.names) :] if resumed is not None else sweep.deals
+        games = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+        deals = ([first, *itertools.islice(games, len(sweep.names) - 1)] for first in games)  # a deal's games together
+        self.run(deals, len(todo) * len(sweep.names), f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}")
 
-def _sweep(
-    o: SimpleNamespace, sweep: SimulateSweep, todo: range, writer: RowWriter | None, tally: DealTally, cluster: Cluster | None
-) -> bool:
-    """Play ``todo`` (:meth:`SimulateSweep.games`; ``cluster``: on that Dask cluster),
-    each game's row written by ``writer`` (the header first, unless resumed), with a
-    progress bar on a terminal.  Every bot plays a deal before the next one starts (so
-    that a stopped run can still compare them); a deal's rows are written once every bot
-    has played it and the deals before it, and the deal is counted in ``tally`` (kept
-    when the run is stopped) once its rows are written, so that the results counted (and
-    the CSV rows) always cover whole deals.  The workers take one game at a time, so that
-    the first results come at once however long the range; stopping (Ctrl-C, SIGTERM)
-    stops the workers.  Whether the reader of stdout left (``| head``): the run then
-    stops, as after Ctrl-C, and ends quietly (status 0)."""
-    if writer is not None and not o.resume:
-        writer.write(CSV_FIELDS)
-    settings = sweep.settings()
+    def rows(self, unit: list[GameResult]) -> list[Sequence[object]]:
+        return [row_of_game(game, self.settings) for game in unit]
 
-    label = f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}"
-    with progress_bar(None, len(todo) * len(sweep.names), label) as bar:  # (on a terminal only)
-        stream = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
-        for first in stream:  # a deal's games together, once every bot has played it
-            deal = [first, *itertools.islice(stream, len(sweep.names) - 1)]
-            with signals_deferred():  # a deal is written and counted whole, even at Ctrl-C
-                try:
-                    for game in deal:  # (a write that fails leaves the deal out: the file has it not whole)
-                        if writer is not None:
-                            writer.write(row_of_game(game, settings))
-                        bar.update(1)
-                finally:
-                    # | head: nobody reads the rows any more; this deal's rows went into the
-                    # gone reader (the guard saw it gone during their writes): they reached
-                    # nobody, so the summary leaves the deal out and covers only the deals
-                    # whose rows the reader got
-                    gone = o.output == "-" and stdout_reader_gone()
-                if not gone:
-                    tally.add(deal)
-            if gone:  # (stopped as after Ctrl-C, quietly)
-                return True
-    return False
-
-
-def _summary(o: SimpleNamespace, sweep: SimulateSweep, tally: DealTally, interrupted: bool = False) -> None:
-    """Summarize the results of each bot and report them; a stopped run is summarized
-    on the deals it finished (its first ones, every bot's: see :func:`_sweep`), and says
-    so.  ``--output -`` sends the report to stderr."""
-    deals = sweep.deals
-    played = range(deals.start, deals.start + tally.deals) if interrupted else deals  # whole deals (see _sweep)
-    stopped = {"games_played": len(played) * len(sweep.names), "games_asked": len(deals) * len(sweep.names)} if interrupted else None
-    with contextlib.redirect_stdout(sys.stderr) if o.output == "-" else contextlib.nullcontext():
-        if stopped is not None and (o.fmt != "json" or not played):
-            words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
-            click.echo(json.dumps({"interrupted": stopped}) if o.fmt == "json" else words)
-        if not played:
-            return
-        summaries, difference = tally.summaries(), tally.difference()
-        if o.fmt == "json":  # one object: a bot's summary, or every bot's (and the paired difference)
-            common = {"deals": _deals_text(played), "seed": sweep.seed, "rules": rules_value(sweep.rules)}
-            out: dict[str, Any] = {**summaries[sweep.names[0]].as_dict(), **common}
-            if len(sweep.names) > 1:
-                out = {**common, "bots": [s.as_dict() for s in summaries.values()]}
-            if difference is not None:  # (a paired difference compares with --vs)
-                out.update(summaries[sweep.names[0]].as_dict(), vs=summaries[o.vs].as_dict(), paired=difference.as_dict())
-            click.echo(json.dumps(out | ({"interrupted": stopped} if stopped is not None else {}), indent=2))
-            return
-        if sweep.rules.name != "standard":
-            click.echo(f"Rules: {sweep.rules.label}\n" if o.fmt == "markdown" else f"rules: {sweep.rules.label}")
-        if o.fmt == "markdown":  # a row a bot
-            click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
-        else:  # a paragraph a bot
-            click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
-        if difference is not None:  # and the paired difference below (A minus B)
-            d, a, b = difference, sweep.names[0], o.vs
-            click.echo(
-                f"\n{a} minus {b}, paired over {counted(d.games, 'deal')} (95% CI, normal approximation):\n"
-                f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})\n"
-                f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
-                f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
-            )
-
+    def summary(self, interrupted: bool) -> None:
+        """Summarize the results of each bot and report them; a stopped run is summarized
+        on the deals it finished (its first ones, every bot's: see :class:`_Batch`), and says
+        so.  ``--output -`` sends the report to stderr."""
+        deals = self.sweep.deals
+        played = range(deals.start, deals.start + self.tally.deals) if interrupted else deals  # whole deals (see _Batch)
+        stopped = (
+            {"games_played": len(played) * len(self.sweep.names), "games_asked": len(deals) * len(self.sweep.names)}
+            if interrupted else None
+        )
+        with contextlib.redirect_stdout(sys.stderr) if self.o.output == "-" else contextlib.nullcontext():
+            if stopped is not None and (self.o.fmt != "json" or not played):
+                words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
+                click.echo(json.dumps({"interrupted": stopped}) if self.o.fmt == "json" else words)
+            if not played:
+                return
+            summaries, difference = self.tally.summaries(), self.tally.difference()
+            if self.o.fmt == "json":  # one object: a bot's summary, or every bot's (and the paired difference)
+                common = {"deals": _deals_text(played), "seed": self.sweep.seed, "rules": rules_value(self.sweep.rules)}
+                out: dict[str, Any] = {**summaries[self.sweep.names[0]].as_dict(), **common}
+                if len(self.sweep.names) > 1:
+                    out = {**common, "bots": [s.as_dict() for s in summaries.values()]}
+                if difference is not None:  # (a paired difference compares with --vs)
+                    out.update(summaries[self.sweep.names[0]].as_dict(), vs=summaries[self.o.vs].as_dict(), paired=difference.as_dict())
+                click.echo(json.dumps(out | ({"interrupted": stopped} if stopped is not None else {}), indent=2))
+                return
+            if self.sweep.rules.name != "standard":
+                click.echo(f"Rules: {self.sweep.rules.label}\n" if self.o.fmt == "markdown" else f"rules: {self.sweep.rules.label}")
+            if self.o.fmt == "markdown":  # a row a bot
+                click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
+            else:  # a paragraph a bot
+                click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
+            if difference is not None:  # and the paired difference below (A minus B)
+                d, a, b = difference, self.sweep.names[0], self.o.vs
+                click.echo(
+                    f"\n{a} minus {b}, paired over {counted(d.games, 'deal')} (95% CI, normal approximation):\n"
+                    f"  score {d.score:+.2f} ({d.score_interval[0]:+.2f} to {d.score_interval[1]:+.2f})\n"
+                    f"  win rate {100 * d.win:+.1f} points ({100 * d.win_interval[0]:+.1f} to {100 * d.win_interval[1]:+.1f}); "
+                    f"won by {a} only {d.only_a}, by {b} only {d.only_b}"
+                )

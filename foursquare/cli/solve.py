@@ -5,19 +5,18 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.files import refuse_output_over_input
 from ..app.games import GameSpec
-from ..app.solving import CSV_HEADER, DealsToSolve, SolveSweep
-from ..app.sweep import SweepRows, discard_journal
-from ..errors import FoursquareError, shown_name
+from ..app.solving import DealsToSolve, SolveSweep
+from ..app.sweep import discard_journal
+from ..errors import shown_name
 from . import SHORT_HELP
-from .boundary import Command, command_boundary, open_output_file, refuse_standard_output
+from .boundary import Command, command_boundary
 from .options import (
     JOBS,
     PATH,
@@ -25,16 +24,15 @@ from .options import (
     RESUME_HELP,
     SCHEDULER_HELP,
     SECONDS,
+    SweepBatch,
     check_sweep_options,
     deal_range,
     exclusive,
     game_options,
     given_on_the_command_line,
     option_needs,
-    resume_file,
 )
-from .signals import signals_deferred, worker_signals
-from .streams import progress_bar, stdout_reader_gone
+from .signals import worker_signals
 from .style import counted
 
 if TYPE_CHECKING:
@@ -43,8 +41,8 @@ if TYPE_CHECKING:
     from ..solver import Solution
 
 
-def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _record(deal: int | None, sol: Solution) -> dict[str, Any]:
+    return {
         "deal": deal,
         "status": sol.status,
         "score": sol.score,
@@ -54,9 +52,6 @@ def _record(deal: int | None, sol: Solution, game: Game | None = None) -> dict[s
         "nodes": sol.nodes,
         "seconds": round(sol.seconds, 6),
     }
-    if game is not None:
-        out["transcript"] = _transcript(game, sol)
-    return out
 
 
 def _transcript(game: Game, sol: Solution) -> str | None:
@@ -73,12 +68,9 @@ def _transcript(game: Game, sol: Solution) -> str | None:
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     """One line for a solution; ``known``: the cards the deck names (a prefix may name fewer)."""
-    from ..solver import Outcome
-
-    if sol.status is Outcome.SOLVED:
-        assert sol.score is not None  # a solved deal has its score
+    if sol.score is not None:  # (solved: a deal has its best score then only)
         return f"solved: score {sol.score} (a win with {total - sol.score} cards, proved optimal)"
-    if sol.status is Outcome.NO_WIN:
+    if sol.settled:
         return "no win (proved)"
     bound = f"; no win scores more than {sol.max_score}" if sol.max_score is not None else ""
     if sol.unknown_cards:
@@ -138,33 +130,28 @@ def solve(**options: Any) -> None:
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
     option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--force", o.force, "--output", o.csv_path)
-    refuse_output_over_input("--output", o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec})
     option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
     option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
-    if o.csv_path == "-" and (o.fmt == "json" or o.verbose):
-        raise click.UsageError(f"--output - and {'--format json' if o.fmt == 'json' else '-v'} would both write to stdout")
-    refuse_standard_output(
-        "--output", o.csv_path, "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary",
-        "" if o.fmt == "json" or o.verbose else "give --output - for the CSV alone on stdout (the summary then goes to stderr)",
-    )
+    also = "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary"  # what else writes to stdout
+    if o.csv_path == "-" and also != "the summary":
+        raise click.UsageError(f"--output - and {also} would both write to stdout")
     # then the options of the sweep and the output file checked, the cluster connected (before
     # the file: an unreachable one leaves it), then the batch
-    address = check_sweep_options(o.jobs, o.scheduler, o.resume, o.csv_path, o.force)
+    check_sweep_options(o, o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec}, also)
     if o.deal_range is not None:
         sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
-        cluster = None if address is None else connect(address)
+        cluster = None if o.scheduler is None else connect(o.scheduler)
         with cluster if cluster is not None else contextlib.nullcontext():
-            _Batch(o, sweep, cluster).run()
+            _Batch(o, sweep, cluster)
         return
     game = spec.start()
     if game is None:
         raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
     sol = solver.solve(game, max_nodes=limit, timeout=o.timeout)
     if o.fmt == "json":
-        click.echo(json.dumps(_record(o.deal, sol, game)))
+        click.echo(json.dumps({**_record(o.deal, sol), "transcript": _transcript(game, sol)}))
         return
     name = f"deal {o.deal}" if o.deal is not None else "<stdin>" if o.deck_path == "-" else shown_name(str(o.deck_path))
     lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
@@ -173,129 +160,62 @@ def solve(**options: Any) -> None:
     click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
 
 
-class _Batch:
+class _Batch(SweepBatch):
     """Solve the deals, writing each result (a JSON line, a verbose line, a CSV row) as
-    soon as it is known and flushed, so that an interrupted run keeps every deal
-    finished; Ctrl-C or SIGTERM then prints the summary of those.  With a cluster, the
-    deals are solved on it; ``--resume`` continues the CSV file (its deals are not
-    solved again, and count in the summary)."""
+    soon as it is known (:class:`~foursquare.cli.options.SweepBatch`); with a cluster,
+    the deals are solved on it; ``--resume`` continues the CSV file (its deals are not
+    solved again, and count in the summary; its unknown rows of a lower limit are solved
+    again first, with ``--max-nodes`` given)."""
 
     def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
         from ..solver.analysis import BatchTally
 
-        self.o = o
-        self.sweep = sweep
-        self.cluster = cluster
-        self.tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
-        self.output: SweepRows | None = None
-        self.header = False
-        self.todo: Sequence[int] = sweep.deals
-        # the file's unknown rows of a lower limit, solved again first: how many, how many of them are
-        # done and how many of those settled
-        self.again = self.again_done = self.again_settled = 0
-        self.open_rows: list[Solution] = []  # the file's rows of the deals to solve again, as they stand
-        self.stopped = False
-        self.done_here = 0  # the deals of this run done, in order: the next one is due
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
         # them and the run stops; with a CSV file as well, the run goes on to complete the file
-        self.to_stdout = o.csv_path == "-" or (o.csv_path is None and (o.fmt == "json" or o.verbose))
+        super().__init__(o.csv_path, o.csv_path == "-" or (o.csv_path is None and (o.fmt == "json" or o.verbose)))
+        self.o, self.sweep = o, sweep
+        self.tally = BatchTally()  # the figures of the deals done (in the file), never a list of them
+        layout = sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
+        resumed = self.open(o.resume, o.force, layout, lambda kept: self.tally.add(kept[0]))
+        if resumed is None and self.output is not None and self.output.stream is not sys.stdout:
+            discard_journal(o.csv_path)  # (of the file's old text: the file is written afresh)
+        # the file's unknown rows of a lower limit, solved again first (their rows in the file, as they
+        # stand): how many, how many of them are done and how many of those settled
+        self.open_rows: list[Solution] = resumed.open_rows if resumed is not None else []
+        self.again, self.again_done, self.again_settled = len(self.open_rows), 0, 0
+        self.due = sweep.deals if resumed is None else DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
+        self.run(
+            sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals), len(self.due), "solving",
+            shown=o.fmt == "text" and not o.verbose,
+        )
 
-    def _open(self, csv_path: str) -> None:
-        """The CSV file: continued (``--resume``: its unknown rows of a lower limit solved
-        again first, with ``--max-nodes`` given) or written afresh."""
-        if self.o.resume:
-            layout = self.sweep.layout(again=bool(given_on_the_command_line("max_nodes")))
-            resumed = resume_file(csv_path, layout, lambda kept: self.tally.add(kept[0]))
-            self.output = SweepRows(resumed.stream, csv_path, resumed.journal, len(resumed.again))
-            self.todo = DealsToSolve(resumed.again, self.sweep.deals[resumed.rows:])
-            self.again, self.open_rows = len(resumed.again), resumed.open_rows
-        else:
-            stream = open_output_file(csv_path, self.o.force)
-            self.output = SweepRows(stream, csv_path)
-            if stream is not sys.stdout:
-                discard_journal(csv_path)  # (of the file's old text: the file is written afresh)
-            self.header = True  # written in run, where a failed write is an interruption like any other
+    def rows(self, unit: tuple[int, Solution]) -> list[Sequence[object]]:
+        return [self.sweep.row(*unit)]
 
-    def run(self) -> None:
-        """Solve, write, count, and print the summary (also of a run stopped)."""
-        if self.o.csv_path is not None:
-            self._open(self.o.csv_path)
-        show_bar = self.o.fmt == "text" and not self.o.verbose  # on a terminal only (progress_bar)
-        results = self.sweep.solutions(self.todo, self.cluster.map if self.cluster is not None else None, worker_signals)
-        try:
-            if self.header:
-                assert self.output is not None
-                self.output.write(CSV_HEADER)
-            with progress_bar(results, len(self.todo), "solving", shown=show_bar) as bar:
-                for d, sol in bar:
-                    if self._take(d, sol):
-                        self.stopped = True
-                        break
-                    self.done_here += 1
-        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
-            # Ctrl-C, SIGTERM, a worker gone, a write failed, out of memory: the summary of what was done (below)
-            self.stopped = True
-            if isinstance(exc, MemoryError):  # then the deal that ran out: status 1
-                raise MemoryError(f"deal {self.todo[self.done_here]}" if self.done_here < len(self.todo) else "") from None
-            raise
-        finally:
-            self._finish(results)
-        if self.stopped:  # the reader of stdout left: the summary of the deals done is out (above)
-            return
-        self._summary()
+    def show(self, unit: tuple[int, Solution]) -> None:
+        d, sol = unit
+        if self.o.fmt == "json":
+            click.echo(json.dumps(_record(d, sol)))
+        elif self.o.verbose:
+            click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
+        sys.stdout.flush()  # (the row is in the file already: SweepRows keeps no buffer)
 
-    def _take(self, d: int, sol: Solution) -> bool:
-        """Write, print and count one deal's result, whole even at Ctrl-C; whether the
-        reader of stdout is gone."""
-        o = self.o
-        with signals_deferred():  # a deal is written, counted and printed whole, even at Ctrl-C
-            if self.output is not None:  # (a row that fails to be written is not counted: the file has it not)
-                self.output.write(self.sweep.row(d, sol))
-            try:
-                if o.fmt == "json":
-                    click.echo(json.dumps(_record(d, sol)))
-                elif o.verbose:
-                    click.echo(f"deal {d}: {_describe(sol, self.sweep.rules.deck_size)}; nodes {sol.nodes}; {sol.seconds:.3f} s")
-                sys.stdout.flush()  # (the row is in the file already: RowWriter keeps no buffer)
-            finally:
-                # | head: nobody reads the results any more; this deal's result went into
-                # the gone reader (the guard saw the reader gone during its writes): it
-                # reached nobody, so the summary leaves it out and counts only the deals
-                # whose results the reader got
-                gone = self.to_stdout and stdout_reader_gone()
-                if not gone:
-                    self.tally.add(sol)
-                    if self.done_here < self.again:  # one of the deals solved again
-                        self.again_done += 1
-                        self.again_settled += sol.settled
-        return gone
+    def count(self, unit: tuple[int, Solution]) -> None:
+        self.tally.add(unit[1])
+        if self.done_here < self.again:  # one of the deals solved again
+            self.again_done += 1
+            self.again_settled += unit[1].settled
 
-    def _finish(self, results: Iterator[tuple[int, Solution]]) -> None:
-        """Stop the workers, close the file, and (a run stopped) print the summary of the
-        deals done; a failure to write the file's last rows is raised once it is out."""
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()  # stops the workers
-        unwritten: Exception | None = None
-        if self.output is not None:
-            try:
-                self.output.close()  # (the rows solved again merged into the file first)
-            except (OSError, FoursquareError) as exc:  # the last rows flushed on closing, the merge, a journal found
-                self.stopped = True  # damaged at the merge: raised once the summary is out, the file named
-                unwritten = OSError(exc.errno, exc.strerror, self.o.csv_path) if isinstance(exc, OSError) and exc.filename is None else exc
-        if self.stopped:  # even before the first deal: "interrupted: 0 of N deals solved"
-            for sol in self.open_rows[self.again_done :]:  # not solved again: the file keeps their rows
-                self.tally.add(sol)
-            with contextlib.suppress(Exception):  # the interruption is what matters
-                self._summary(interrupted=True)
-        if unwritten is not None and not isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit)):
-            raise unwritten  # (a Ctrl-C or SIGTERM under way keeps its own exit status)
-
-    def _summary(self, interrupted: bool = False) -> None:
+    def summary(self, interrupted: bool) -> None:
         """The summary of the deals done (their tally; ``interrupted``: of a run stopped
-        before its end, which says so), on stderr with ``--output -`` (the CSV has stdout
-        to itself); the file's deals solved again said when there were any."""
+        before its end, which says so, its deals not solved again counted as the file
+        keeps them), on stderr with ``--output -`` (the CSV has stdout to itself); the
+        file's deals solved again said when there were any."""
         from ..formats.schema import rules_value
+
+        if interrupted:  # not solved again: the file keeps their rows
+            for sol in self.open_rows[self.again_done :]:
+                self.tally.add(sol)
 
         summary, rules, asked = self.tally.summary(), self.sweep.rules, len(self.sweep.deals)
         settled, done = self.tally.settled, self.tally.deals  # an unknown deal is done, not solved

@@ -168,8 +168,7 @@ class _Validation:
         from ..formats.transcript import GameReport
 
         shown = shown_name(name)
-        report = GameReport(None, False, [exc], None, exc.line).to_dict(CLI_ADVICE)
-        _whole(self.report, {"file": shown, **report}, [exc], name)
+        _whole(self.report, {"file": shown, **GameReport(None, False, [exc], None, exc.line).to_dict(CLI_ADVICE)}, [exc], name)
         _whole(self.reporter.file_end, shown)
         self.unread += 1
         self.lines.append(line)

@@ -6,7 +6,8 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,11 +25,9 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
-    GameFileOptions,
     bot_option_needs,
-    exclusive,
     game_options,
-    game_value,
+    game_spec,
     given_on_the_command_line,
     option_names,
 )
@@ -216,8 +215,7 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-@game_value
-def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: float | None, nodes: int | None, seed: int, fmt: str) -> None:
+def hint(**options: Any) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE
@@ -230,32 +228,32 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
     """
     from ..bots import get_bot, recommend
 
-    exclusive(deal=options.deal, deck=options.deck_path)
-    bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
-    bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
+    o = SimpleNamespace(**options)  # the options as Click reads them
+    bot_option_needs("--budget", given_on_the_command_line("budget"), [o.bot], "uses_budget")
+    bot_option_needs("--nodes", o.nodes, [o.bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
-    budget = None if nodes is not None and not given_on_the_command_line("budget") else budget
-    view = _load_view(game_path, GameSpec(options.deal, options.deck_path, options.rules_spec), options.game_number)
+    budget = None if o.nodes is not None and not given_on_the_command_line("budget") else o.budget
+    view = _load_view(o.game_path, game_spec(o), o.game_number)
     if view.status is not Status.PLAYING:  # (the game named by FILE, else by --deal or --deck)
-        where = "<stdin>" if game_path == "-" else game_path or options.deck_path
-        where = f"deal {options.deal}" if where is None else shown_name(where)
+        where = "<stdin>" if o.game_path == "-" else o.game_path or o.deck_path
+        where = f"deal {o.deal}" if where is None else shown_name(where)
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)
+    estimates = recommend(view, bot=get_bot(o.bot, nodes=o.nodes), budget=budget, seed=o.seed)
     used = time.perf_counter() - started
     best = estimates[0]
     # the random bot gives no estimate at all: its order is random, not a ranking
     random_order = all(e.win_chance is None and e.expected_score is None for e in estimates)
-    shown = shown_hint(estimates, bot)
-    if fmt == "json":
+    shown = shown_hint(estimates, o.bot)
+    if o.fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),
             "win_chance": best.win_chance,
             "expected_score": best.expected_score,
-            "bot": bot,
-            "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
-            "nodes": nodes,
+            "bot": o.bot,
+            "budget": budget if get_bot(o.bot).uses_budget else None,  # the random bot thinks for no time
+            "nodes": o.nodes,
             "seconds": round(used, 4),
             "ranked_by": "random" if random_order else "search",
             "tied": [] if random_order else shown.tied,
@@ -273,8 +271,8 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
         ))
     placed = view.rules.deck_size - view.stock_count
     click.echo(
-        f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
-        f"{'' if nodes is None else ', at most ' + counted(nodes, 'position')}; "
+        f"({o.bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
+        f"{'' if o.nodes is None else ', at most ' + counted(o.nodes, 'position')}; "
         f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:

@@ -37,16 +37,6 @@ if TYPE_CHECKING:
     from ..bots import Estimate
 
 
-#: How the cells are ordered (printed under the hint when there is a choice).
-RANKING_NOTE = (
-    "(ranked by the bot's search; each estimate assumes the bot plays on after that cell)"
-)
-
-
-#: What ``random`` does instead of ranking (printed in place of :data:`RANKING_NOTE`).
-RANDOM_NOTE = "(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)"
-
-
 def sampled_note(estimates: Sequence[Estimate]) -> str | None:
     """What the sampled estimates are (the ``expert`` bot), or ``None`` when none is sampled."""
     sampled = [e for e in estimates if e.samples is not None]
@@ -276,10 +266,10 @@ def hint(**options: Any) -> None:
         f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:
-        click.echo(RANDOM_NOTE)
+        click.echo("(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)")
     elif (note := sampled_note(estimates)) is not None:
         click.echo(note)
-    elif len(estimates) > 1:
-        click.echo(RANKING_NOTE)
+    elif len(estimates) > 1:  # how the cells are ordered, when there is a choice
+        click.echo("(ranked by the bot's search; each estimate assumes the bot plays on after that cell)")
     if shown.note is not None:
         click.echo(shown.note)

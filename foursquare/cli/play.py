@@ -40,7 +40,7 @@ from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import InputFile, read_source
+from ..formats.inputs import STDIN, InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -59,8 +59,6 @@ from .words import (
     start_words,
     took_back_words,
 )
-
-STDIN = "<stdin>"
 
 if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
@@ -669,22 +667,13 @@ def command_text(session: Session, entry: Move | PromptCommand, look: Look) -> t
     return (look_words(session.game, session.reveal), False) if look.words else ("", True)  # show
 
 
-def show(session: Session, look: Look) -> None:
-    """Draw the game, and a blank line; in words, say the last move (or the start)."""
-    look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
-
-
 def say_and_show(session: Session, look: Look, text: str, drawn: bool = False) -> None:
-    """Print ``text`` (when there is one), its lines fitted to the terminal, then the grid when ``drawn``."""
+    """Print ``text`` (when there is one), its lines fitted to the terminal, then, when ``drawn``,
+    the grid and a blank line (in words: the last move, or the start)."""
     if text:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
     if drawn:
-        show(session, look)
-
-
-#: A line that holds something besides blanks and a comment: the lines of stdin acted on
-#: (the others are passed over at the regular expression's speed, however many).
-_CONTENT = re.compile(r"^[^\S\n]*[^\s#].*", re.M)
+        look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
 
 
 def stdin_lines() -> Iterator[tuple[int, str]]:
@@ -702,7 +691,9 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
     with InputFile("-") as source:
         for block in source:
             at, number = 0, lines + 1
-            for match in _CONTENT.finditer(block):
+            # a line that holds something besides blanks and a comment: the lines acted on
+            # (the others are passed over at the regular expression's speed, however many)
+            for match in re.finditer(r"^[^\S\n]*[^\s#].*", block, re.M):
                 number += block.count("\n", at, match.start())
                 at = match.start()
                 yield number, match.group()

@@ -162,14 +162,14 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         game = spec.start()
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
-        return PlayerView.of(game)
-    text, name = read_game_text(game_path)
-    if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
-        return read_view(text, name)
-    with option_names(spec):
-        game = spec.game_of_text(text, name, game_number=game_number)
-    if game.status is Status.PLAYING and game.next_card is None:
-        raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
+    else:
+        text, name = read_game_text(game_path)
+        if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
+            return read_view(text, name)
+        with option_names(spec):
+            game = spec.game_of_text(text, name, game_number=game_number)
+        if game.status is Status.PLAYING and game.next_card is None:
+            raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
 
@@ -259,11 +259,10 @@ def hint(**options: Any) -> None:
         click.echo("\n".join(
             f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}" for i, (cells, words) in enumerate(shown.lines)
         ))
-    placed = view.rules.deck_size - view.stock_count
     click.echo(
         f"({o.bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
         f"{'' if o.nodes is None else ', at most ' + counted(o.nodes, 'position')}; "
-        f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
+        f"{counted(view.rules.deck_size - view.stock_count, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:
         click.echo("(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)")

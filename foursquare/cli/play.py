@@ -145,10 +145,9 @@ def play(**given: Any) -> None:
     exclusive(interactive=options.interactive, verbose=options.verbose)
     # an input option that names standard input, where the moves are read: "-", or any other
     # name of it (/dev/stdin, /dev/fd/0, the file stdin is redirected from): it would swallow the moves
-    for option, path in {"deck": options.deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
-        if path is None or (option == "rules" and path in PRESETS):
-            continue
-        if path == "-" or is_standard_stream(path, 0):
+    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
+    for option, path in {"deck": options.deck_path, "rules": rules_file, "resume": resume_path}.items():
+        if path is not None and (path == "-" or is_standard_stream(path, 0)):
             said = "play reads its moves from stdin" if path == "-" else f"{shown_name(path)} is standard input, where play reads its moves"
             raise click.BadParameter(f"{said}; give a file name", param_hint=f"'--{option}'")
     if record == "-":
@@ -166,7 +165,6 @@ def play(**given: Any) -> None:
         "--record", record, {"--deck": options.deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
-    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
     with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
         spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)

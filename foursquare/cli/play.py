@@ -496,8 +496,10 @@ class Prompt:
         shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
         # then the grid; in words, the start (a game resumed: its next card in full, look says the piles)
         start = f"\n{start_words(self.game)}" if self.look.words else ""
-        hello = f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}"
-        say_and_show(self.session, self.look, hello, not self.look.words)
+        say_and_show(
+            self.session, self.look, f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}",
+            not self.look.words,
+        )
         if self.game.is_over:
             self.announce_end()
 
@@ -720,10 +722,9 @@ def run_script(session: Session, look: Look, options: SimpleNamespace) -> None:
             try:
                 with signals_deferred():
                     session.write_record()
+                break
             except (SystemExit, KeyboardInterrupt) as exc:
                 stop = stop or exc
-                continue
-            break
         if isinstance(ended, (KeyboardInterrupt, Terminated)) or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..app.games import GameSpec
 from ..engine.game import Game
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, PositionError
@@ -34,9 +33,9 @@ from .options import (
     POSITIVE,
     SECONDS,
     bot_option_needs,
-    exclusive,
     game_of_options_file,
     game_options,
+    game_spec,
 )
 from .signals import signals_deferred, worker_signals
 from .streams import progress_bar
@@ -105,12 +104,11 @@ def analyze(**options: Any) -> None:
     whatever --jobs is.
     """
     o = SimpleNamespace(**options)  # the options as Click reads them
-    exclusive(deal=o.deal, deck=o.deck_path)
     if o.no_bot and (o.bot is not None or o.budget is not None or o.jobs is not None):
         other = "--bot" if o.bot is not None else "--budget" if o.budget is not None else "--jobs"
         raise click.UsageError("--no-bot cannot be used with " + other)
     bot_option_needs("--budget", o.budget, [o.bot or DEFAULT_BOT], "uses_budget")  # (the default bot takes it)
-    game = game_of_options_file(o.game_path, GameSpec.read(o.deal, o.deck_path, o.rules_spec), game_number=o.game_number)
+    game = game_of_options_file(o.game_path, game_spec(o), game_number=o.game_number)
     name = "<stdin>" if o.game_path == "-" else o.game_path
     if len(game.moves) != game.placed:
         raise FormatError(name, None, "a state has no moves to analyze; give a transcript or a move script")

@@ -6,7 +6,8 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,11 +25,9 @@ from .options import (
     PATH,
     POSITIVE,
     SECONDS,
-    GameFileOptions,
     bot_option_needs,
-    exclusive,
     game_options,
-    game_value,
+    game_spec,
     given_on_the_command_line,
     option_names,
 )
@@ -36,16 +35,6 @@ from .style import counted, percent, shown_percent
 
 if TYPE_CHECKING:
     from ..bots import Estimate
-
-
-#: How the cells are ordered (printed under the hint when there is a choice).
-RANKING_NOTE = (
-    "(ranked by the bot's search; each estimate assumes the bot plays on after that cell)"
-)
-
-
-#: What ``random`` does instead of ranking (printed in place of :data:`RANKING_NOTE`).
-RANDOM_NOTE = "(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)"
 
 
 def sampled_note(estimates: Sequence[Estimate]) -> str | None:
@@ -173,14 +162,14 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
         game = spec.start()
         if game is None:
             raise click.UsageError("give FILE, --deal N or --deck FILE")
-        return PlayerView.of(game)
-    text, name = read_game_text(game_path)
-    if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
-        return read_view(text, name)
-    with option_names(spec):
-        game = spec.game_of_text(text, name, game_number=game_number)
-    if game.status is Status.PLAYING and game.next_card is None:
-        raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
+    else:
+        text, name = read_game_text(game_path)
+        if text.strip() and input_kind(text) is FileKind.STATE and spec == GameSpec() and game_number is None:
+            return read_view(text, name)
+        with option_names(spec):
+            game = spec.game_of_text(text, name, game_number=game_number)
+        if game.status is Status.PLAYING and game.next_card is None:
+            raise FormatError(name, None, next_card_unknown(game), advice=Advice.NAME_MORE_CARDS)
     return PlayerView.of(game)
 
 
@@ -216,8 +205,7 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
 @command_boundary
-@game_value
-def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: float | None, nodes: int | None, seed: int, fmt: str) -> None:
+def hint(**options: Any) -> None:
     """Recommend a cell for the card to place at the end of FILE (a state YAML,
     a transcript or a move script; '-' for stdin; --game K picks one game of a
     transcript of several), or at the start of --deal N / --deck FILE when FILE
@@ -230,32 +218,32 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
     """
     from ..bots import get_bot, recommend
 
-    exclusive(deal=options.deal, deck=options.deck_path)
-    bot_option_needs("--budget", given_on_the_command_line("budget"), [bot], "uses_budget")
-    bot_option_needs("--nodes", nodes, [bot], "uses_nodes")
+    o = SimpleNamespace(**options)  # the options as Click reads them
+    bot_option_needs("--budget", given_on_the_command_line("budget"), [o.bot], "uses_budget")
+    bot_option_needs("--nodes", o.nodes, [o.bot], "uses_nodes")
     # a fixed work limit alone: the same answer on every machine
-    budget = None if nodes is not None and not given_on_the_command_line("budget") else budget
-    view = _load_view(game_path, GameSpec(options.deal, options.deck_path, options.rules_spec), options.game_number)
+    budget = None if o.nodes is not None and not given_on_the_command_line("budget") else o.budget
+    view = _load_view(o.game_path, game_spec(o), o.game_number)
     if view.status is not Status.PLAYING:  # (the game named by FILE, else by --deal or --deck)
-        where = "<stdin>" if game_path == "-" else game_path or options.deck_path
-        where = f"deal {options.deal}" if where is None else shown_name(where)
+        where = "<stdin>" if o.game_path == "-" else o.game_path or o.deck_path
+        where = f"deal {o.deal}" if where is None else shown_name(where)
         raise PositionError(f"{where}: the game is over ({view.status}): there is no card to place")
     started = time.perf_counter()
-    estimates = recommend(view, bot=get_bot(bot, nodes=nodes), budget=budget, seed=seed)
+    estimates = recommend(view, bot=get_bot(o.bot, nodes=o.nodes), budget=budget, seed=o.seed)
     used = time.perf_counter() - started
     best = estimates[0]
     # the random bot gives no estimate at all: its order is random, not a ranking
     random_order = all(e.win_chance is None and e.expected_score is None for e in estimates)
-    shown = shown_hint(estimates, bot)
-    if fmt == "json":
+    shown = shown_hint(estimates, o.bot)
+    if o.fmt == "json":
         out = {
             "card": str(view.next_card),
             "cell": str(best.cell),
             "win_chance": best.win_chance,
             "expected_score": best.expected_score,
-            "bot": bot,
-            "budget": budget if get_bot(bot).uses_budget else None,  # the random bot thinks for no time
-            "nodes": nodes,
+            "bot": o.bot,
+            "budget": budget if get_bot(o.bot).uses_budget else None,  # the random bot thinks for no time
+            "nodes": o.nodes,
             "seconds": round(used, 4),
             "ranked_by": "random" if random_order else "search",
             "tied": [] if random_order else shown.tied,
@@ -271,17 +259,16 @@ def hint(options: GameFileOptions, game_path: str | None, bot: str, budget: floa
         click.echo("\n".join(
             f"{f'{view.next_card} to' if i == 0 else '   or'} {cells}   {words}" for i, (cells, words) in enumerate(shown.lines)
         ))
-    placed = view.rules.deck_size - view.stock_count
     click.echo(
-        f"({bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
-        f"{'' if nodes is None else ', at most ' + counted(nodes, 'position')}; "
-        f"{counted(placed, 'card')} placed, {view.stock_count} in the stock)"
+        f"({o.bot} bot, used {human_seconds(used)}{'' if random_order or budget is None else f' of {budget:g} s'}"
+        f"{'' if o.nodes is None else ', at most ' + counted(o.nodes, 'position')}; "
+        f"{counted(view.rules.deck_size - view.stock_count, 'card')} placed, {view.stock_count} in the stock)"
     )
     if random_order:
-        click.echo(RANDOM_NOTE)
+        click.echo("(the random bot searches nothing: a random order of the legal cells, drawn from --seed; no estimates)")
     elif (note := sampled_note(estimates)) is not None:
         click.echo(note)
-    elif len(estimates) > 1:
-        click.echo(RANKING_NOTE)
+    elif len(estimates) > 1:  # how the cells are ordered, when there is a choice
+        click.echo("(ranked by the bot's search; each estimate assumes the bot plays on after that cell)")
     if shown.note is not None:
         click.echo(shown.note)

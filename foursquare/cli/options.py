@@ -19,11 +19,10 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -160,33 +159,12 @@ def _game_options(func: F, deck_stdin: bool, game_number: bool) -> F:
     )(func)
 
 
-@dataclass(frozen=True)
-class GameFileOptions:
-    """The values of :func:`game_options` (``--game K`` included): the base of a
-    command's options (its frozen value, as Click gives them)."""
-
-    deal: int | None
-    deck_path: str | None
-    rules_spec: str | None
-    game_number: int | None
-
-    def spec(self) -> GameSpec:
-        """The game they name, its rule set read now (:meth:`GameSpec.read`)."""
-        return GameSpec.read(self.deal, self.deck_path, self.rules_spec)
-
-
-def game_value(func: Callable[..., None]) -> Callable[..., None]:
-    """Give a command the values of :func:`game_options` as one frozen value, its
-    ``options`` parameter (a :class:`GameFileOptions`); its other options stay parameters.
-    (Under :func:`~foursquare.cli.boundary.command_boundary`, which sees them as Click gives them.)"""
-
-    @functools.wraps(func)
-    def wrapper(
-        *, deal: int | None, deck_path: str | None, rules_spec: str | None, game_number: int | None, **others: Any
-    ) -> None:
-        func(options=GameFileOptions(deal, deck_path, rules_spec, game_number), **others)
-
-    return wrapper
+def game_spec(o: Any) -> GameSpec:
+    """The game that the options of :func:`game_options` name (``o``: a command's options
+    as Click reads them): ``--deal`` and ``--deck`` together are a usage error (status 2);
+    the rule set read now (:meth:`GameSpec.read`)."""
+    exclusive(deal=o.deal, deck=o.deck_path)
+    return GameSpec.read(o.deal, o.deck_path, o.rules_spec)
 
 
 class PositiveSeconds(_SecondsType):

@@ -40,7 +40,7 @@ from ..engine.game import Game
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import FormatError, FoursquareError, argument_name, shown_name
 from ..formats.commands import FILE_COMMANDS, GAME_COMMANDS, STATE_FULL, STOP_COMMANDS, TABLE, CommandKind, PromptCommand
-from ..formats.inputs import InputFile, read_source
+from ..formats.inputs import STDIN, InputFile, read_source
 from ..formats.movescript import Move
 from . import SHORT_HELP
 from .boundary import Command, command_boundary, error_text, fail
@@ -59,8 +59,6 @@ from .words import (
     start_words,
     took_back_words,
 )
-
-STDIN = "<stdin>"
 
 if TYPE_CHECKING:
     from ..history.recorder import GameRecorder
@@ -137,9 +135,9 @@ def play(**given: Any) -> None:
     """
     options = SimpleNamespace(**given)  # the options as Click reads them (their meaning: foursquare play --help)
     # the usage errors (status 2) of options that cannot go together, before anything is read
-    deal, deck_path, resume_path, record = options.deal, options.deck_path, options.resume_path, options.record
+    resume_path, record = options.resume_path, options.record
     exclusive(  # a deal chosen for the player (--winnable, --daily): no other game given, not even --resume
-        deal=deal, deck=deck_path, resume=resume_path if options.winnable or options.daily else None,
+        deal=options.deal, deck=options.deck_path, resume=resume_path if options.winnable or options.daily else None,
         winnable=options.winnable, daily=options.daily,
     )
     exclusive(interactive=options.interactive, script=options.script)
@@ -147,10 +145,9 @@ def play(**given: Any) -> None:
     exclusive(interactive=options.interactive, verbose=options.verbose)
     # an input option that names standard input, where the moves are read: "-", or any other
     # name of it (/dev/stdin, /dev/fd/0, the file stdin is redirected from): it would swallow the moves
-    for option, path in {"deck": deck_path, "rules": options.rules_spec, "resume": resume_path}.items():
-        if path is None or (option == "rules" and path in PRESETS):
-            continue
-        if path == "-" or is_standard_stream(path, 0):
+    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
+    for option, path in {"deck": options.deck_path, "rules": rules_file, "resume": resume_path}.items():
+        if path is not None and (path == "-" or is_standard_stream(path, 0)):
             said = "play reads its moves from stdin" if path == "-" else f"{shown_name(path)} is standard input, where play reads its moves"
             raise click.BadParameter(f"{said}; give a file name", param_hint=f"'--{option}'")
     if record == "-":
@@ -165,12 +162,11 @@ def play(**given: Any) -> None:
     # --resume F --record F continues a game in place; any other input is never written over
     # (a move script redirected from the file itself, < F, is an input too)
     refuse_output_over_input(
-        "--record", record, {"--deck": deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
+        "--record", record, {"--deck": options.deck_path, "--rules": options.rules_spec, "stdin": stdin_file()}
     )
     # no file written, by --record or at the prompt (save! too), is one the game reads
-    rules_file = None if options.rules_spec in PRESETS else options.rules_spec  # (a preset is no file)
-    with files_read({"--deck": deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
-        spec = GameSpec.read(deal, deck_path, options.rules_spec)
+    with files_read({"--deck": options.deck_path, "--rules": rules_file}, stdin="the move script read from stdin"):
+        spec = GameSpec.read(options.deal, options.deck_path, options.rules_spec)
         held = check_record_target(record, resume_path, options.force)
         try:
             pick = daily_pick() if options.daily else winnable_pick(spec.rules) if options.winnable else None
@@ -215,15 +211,15 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     session.reveal = options.reveal
     # the --rules option that plays the game's rule set again (none for the standard rules)
     rules = None if game.rules == STANDARD else game.rules.name or (argument_name(spec.rules_spec) if spec.rules_spec else None)
-    origin = Origin(spec.deck_path, f" --rules {rules}" if rules else "")  # the same for the games after
+    options.rules_again = f" --rules {rules}" if rules else ""  # (the same for the games after)
     if started is None or pick is not None:
-        say_chosen(game, pick.words if pick is not None else "chosen at random", origin.rules, look)
-    prompt = Prompt(session, look, origin, options, pick)  # (a script plays its one game: prompt.session stays session)
+        say_chosen(game, pick.words if pick is not None else "chosen at random", options.rules_again, look)
+    prompt = Prompt(session, look, options, pick)  # (a script plays its one game: prompt.session stays session)
     try:
         if interactive:
             prompt.run()
         else:
-            run_script(session, look, origin, options.verbose)
+            run_script(session, look, options)
     finally:
         end_history(prompt.session, look)
     echo_daily_comparison(prompt.session.game, pick, look.width, terminal=interactive)
@@ -287,22 +283,17 @@ def _games_held(path: str) -> int:
     return 0
 
 
-class Origin:
-    """How the command line gave the games, to tell the player how to replay one: the deck
-    file (for a game without a deal) and the ``--rules`` option (its deal, its recording: the session's)."""
-
-    def __init__(self, deck: str | None, rules: str = "") -> None:
-        self.deck, self.rules = deck, rules
-
-
-def closing(session: Session, origin: Origin, look: Look) -> None:
+def closing(session: Session, options: SimpleNamespace, look: Look) -> None:
     """The end of a session: the recording tried once more when it is behind; the
     summary: the result (or how far the game got), the score, how to replay (without the
     lines that point to a recording that misses moves), fitted to the terminal's width
     (:func:`~foursquare.cli.render.closing_width`): a command to copy that does not fit
     beside its label goes on a line of its own, whole; and, when the file still misses
     moves, a plain statement of it on stderr with a copy of the game in the temporary
-    folder (the caller exits 1)."""
+    folder (the caller exits 1).
+
+    :param options: play's options: ``deck_path`` and ``rules_again``, the ``--rules`` option
+        that plays the game's rule set again (``""`` for the standard rules)."""
     if session.record_error is not None:
         session.write_record()
     game, behind, record = session.game, session.record_error is not None, session.record_path
@@ -312,9 +303,9 @@ def closing(session: Session, origin: Origin, look: Look) -> None:
     )
     # the deal and the commands that replay or resume the game
     if game.deal is not None:
-        lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{origin.rules}")
-    elif origin.deck is not None:
-        lines.append(f"Play it again: foursquare play --deck {argument_name(origin.deck)}{origin.rules}")
+        lines.append(f"Deal {game.deal}. Play it again: foursquare play --deal {game.deal}{options.rules_again}")
+    elif options.deck_path is not None:
+        lines.append(f"Play it again: foursquare play --deck {argument_name(options.deck_path)}{options.rules_again}")
     # not to a device, a FIFO or another file that is not regular (/dev/null): it cannot be replayed
     if record is not None and not behind and (os.path.isfile(record) or not os.path.exists(record)):
         quoted = argument_name(record)
@@ -399,10 +390,9 @@ def hint_text(session: Session, words: bool = False) -> str:
 class Prompt:
     """The interactive loop: draw, prompt, act, until the end or ``quit``."""
 
-    def __init__(self, session: Session, look: Look, origin: Origin, options: SimpleNamespace, pick: Pick | None) -> None:
+    def __init__(self, session: Session, look: Look, options: SimpleNamespace, pick: Pick | None) -> None:
         self.session = session
         self.look = look
-        self.origin = origin
         #: play's options and the deal chosen for the player (``--winnable``, ``--daily``): how the
         #: games after ``again`` or ``new`` start
         self.options, self.pick = options, pick
@@ -486,7 +476,7 @@ class Prompt:
                     except FormatError as exc:  # a pipe past a limit: said as in a script, status 1
                         click.echo()
                         self.say_error(error_text(exc))
-                        closing(self.session, self.origin, self.look)
+                        closing(self.session, self.options, self.look)
                         sys.exit(1)
             except (KeyboardInterrupt, Terminated):
                 # Ctrl-C or SIGTERM: end the prompt's line, then the summary (it holds
@@ -494,9 +484,9 @@ class Prompt:
                 with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
                     click.echo()
                     self.say_dropped("")
-                    closing(self.session, self.origin, self.look)
+                    closing(self.session, self.options, self.look)
                 raise
-            closing(self.session, self.origin, self.look)
+            closing(self.session, self.options, self.look)
 
     def greet(self) -> None:
         """The opening lines of a game (its deal, its rules, whether face-down cards are
@@ -506,8 +496,10 @@ class Prompt:
         shown = f"\n{shown} (reveal hides them)." if self.session.reveal else ""
         # then the grid; in words, the start (a game resumed: its next card in full, look says the piles)
         start = f"\n{start_words(self.game)}" if self.look.words else ""
-        hello = f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}"
-        say_and_show(self.session, self.look, hello, not self.look.words)
+        say_and_show(
+            self.session, self.look, f"Foursquare{deal} ({self.game.rules.label} rules).{shown}\nType help for the commands.{start}",
+            not self.look.words,
+        )
         if self.game.is_over:
             self.announce_end()
 
@@ -606,7 +598,7 @@ class Prompt:
         if not done.can(name):
             self.say_error("again: the start of this game is not known (resumed from a saved state); type new or quit")
             return True
-        closing(done, self.origin, look)
+        closing(done, options, look)
         click.echo()
         self.record_lost |= done.record_error is not None
         end_history(done, look)
@@ -615,7 +607,7 @@ class Prompt:
         if game is None:
             chosen = winnable_pick(done.game.rules) if options.winnable else None
             game = random_game(done.game.rules) if chosen is None else Game.from_deal(chosen.deal, done.game.rules)
-            say_chosen(game, "chosen at random" if chosen is None else chosen.words, self.origin.rules, look)
+            say_chosen(game, "chosen at random" if chosen is None else chosen.words, options.rules_again, look)
         self.session = Session(game, history=start_history(game, True, options.history, look))
         self.session.reveal = options.reveal
         self.told, self.warned = set(), 0
@@ -675,22 +667,13 @@ def command_text(session: Session, entry: Move | PromptCommand, look: Look) -> t
     return (look_words(session.game, session.reveal), False) if look.words else ("", True)  # show
 
 
-def show(session: Session, look: Look) -> None:
-    """Draw the game, and a blank line; in words, say the last move (or the start)."""
-    look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
-
-
 def say_and_show(session: Session, look: Look, text: str, drawn: bool = False) -> None:
-    """Print ``text`` (when there is one), its lines fitted to the terminal, then the grid when ``drawn``."""
+    """Print ``text`` (when there is one), its lines fitted to the terminal, then, when ``drawn``,
+    the grid and a blank line (in words: the last move, or the start)."""
     if text:
         click.echo("\n".join(part for line in text.split("\n") for part in fit(line, look.width)))
     if drawn:
-        show(session, look)
-
-
-#: A line that holds something besides blanks and a comment: the lines of stdin acted on
-#: (the others are passed over at the regular expression's speed, however many).
-_CONTENT = re.compile(r"^[^\S\n]*[^\s#].*", re.M)
+        look.echo(move_words(session.game) if look.words else look.draw(session.game, reveal=session.reveal) + "\n")
 
 
 def stdin_lines() -> Iterator[tuple[int, str]]:
@@ -708,14 +691,16 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
     with InputFile("-") as source:
         for block in source:
             at, number = 0, lines + 1
-            for match in _CONTENT.finditer(block):
+            # a line that holds something besides blanks and a comment: the lines acted on
+            # (the others are passed over at the regular expression's speed, however many)
+            for match in re.finditer(r"^[^\S\n]*[^\s#].*", block, re.M):
                 number += block.count("\n", at, match.start())
                 at = match.start()
                 yield number, match.group()
             lines += block.count("\n")
 
 
-def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> None:
+def run_script(session: Session, look: Look, options: SimpleNamespace) -> None:
     """Read a move script (and commands) from stdin without prompts.
 
     The first bad line ends the run: ``<stdin>:LINE: reason`` on stderr, status 1.
@@ -723,16 +708,12 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
-    ended: BaseException | None = None  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
     try:
-        try:
-            _script(session, look, verbose)
-        except FormatError as exc:  # a fault of the input itself: said as a bad line's
-            fail(error_text(exc))
-    except BaseException as exc:
-        ended = exc
-        raise
+        _script(session, look, options.verbose)
+    except FormatError as exc:  # a fault of the input itself: said as a bad line's
+        fail(error_text(exc))
     finally:
+        ended = sys.exc_info()[1]  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
         # then write again, with the signals held back, and act on it after.
@@ -741,20 +722,19 @@ def run_script(session: Session, look: Look, origin: Origin, verbose: bool) -> N
             try:
                 with signals_deferred():
                     session.write_record()
+                break
             except (SystemExit, KeyboardInterrupt) as exc:
                 stop = stop or exc
-                continue
-            break
         if isinstance(ended, (KeyboardInterrupt, Terminated)) or isinstance(stop, (KeyboardInterrupt, Terminated)):
             # as at the prompt: how far the game got, then the boundary's Interrupted./Terminated.
             with contextlib.suppress(Exception):
-                closing(session, origin, look)
+                closing(session, options, look)
         elif isinstance(ended, SystemExit) and session.record_error is not None:  # a bad line: its error, then the recording's
             with contextlib.suppress(Exception):
                 record_lost(session, look.width)
         if stop is not None:
             raise stop
-    closing(session, origin, look)
+    closing(session, options, look)
 
 
 def _script(session: Session, look: Look, verbose: bool) -> None:

@@ -91,9 +91,6 @@ def card_text(card: Card, *, symbols: bool = False) -> str:
     return card.symbol() if symbols else str(card)
 
 
-_CARD_NAME = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
-
-
 def cards_text(text: str, *, symbols: bool = False) -> str:
     """``text`` (a message) with each card named as :func:`card_text` shows it, so
     that an error at the prompt names cards as the prompt does.
@@ -101,7 +98,7 @@ def cards_text(text: str, *, symbols: bool = False) -> str:
     >>> cards_text("7H d4: the card drawn is TD, not 7H", symbols=True)
     '7♥ d4: the card drawn is 10♦, not 7♥'
     """
-    return _CARD_NAME.sub(lambda m: card_text(Card.parse(m.group(0)), symbols=True), text) if symbols else text
+    return re.sub(r"\b(?:10|[2-9TJQKA])[CDHS]\b", lambda m: card_text(Card.parse(m.group(0)), symbols=True), text) if symbols else text
 
 
 def region(game: Game) -> tuple[int, int, int, int] | None:

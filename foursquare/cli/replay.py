@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import click
 
 from ..engine.game import Game
 from . import SHORT_HELP
 from .boundary import Command, command_boundary
-from .options import PATH, GameFileOptions, exclusive, game_of_options_file, game_options, game_value, option_needs
+from .options import PATH, game_of_options_file, game_options, game_spec, option_needs
 from .render import outcome_text
 from .style import Look, counted
 
@@ -30,27 +33,26 @@ from .style import Look, counted
 @click.option("--reveal", is_flag=True, help="Show face-down cards in brackets (svg: on their backs).")
 @click.option("--words", is_flag=True, help="Say each move in sentences, for a screen reader (--final: every pile).")
 @command_boundary
-@game_value
-def replay(options: GameFileOptions, moves_path: str, final: bool, fmt: str, ascii_only: bool, reveal: bool, words: bool) -> None:
+def replay(**options: Any) -> None:
     """Replay MOVES (a move script, a transcript or a state; '-' for stdin).
 
     Prints the grid after each move with the cells it flipped (--final: the end
     only), then the result.  A move script needs --deal or --deck; a transcript
     names its own deal (--game K picks one game of several).
     """
-    exclusive(deal=options.deal, deck=options.deck_path)
-    text = fmt == "text" or None
-    option_needs("--ascii", ascii_only, "--format text", text)
-    option_needs("--words", words, "--format text", text)
-    option_needs("--reveal", reveal, "--format text or svg", fmt in ("text", "svg") or None)
-    option_needs("--format svg", fmt == "svg" or None, "--final", final)  # one picture a file: of the end
-    game = game_of_options_file(moves_path, options.spec(), game_number=options.game_number)
-    if fmt == "svg":
+    o = SimpleNamespace(**options)  # the options as Click reads them
+    text = o.fmt == "text" or None
+    option_needs("--ascii", o.ascii_only, "--format text", text)
+    option_needs("--words", o.words, "--format text", text)
+    option_needs("--reveal", o.reveal, "--format text or svg", o.fmt in ("text", "svg") or None)
+    option_needs("--format svg", o.fmt == "svg" or None, "--final", o.final)  # one picture a file: of the end
+    game = game_of_options_file(o.moves_path, game_spec(o), game_number=o.game_number)
+    if o.fmt == "svg":
         from ..formats.svg import svg_text
 
-        click.echo(svg_text(game, reveal=reveal), nl=False)
+        click.echo(svg_text(game, reveal=o.reveal), nl=False)
     else:
-        _echo_steps(game, fmt, final, reveal, words, Look.for_stream(ascii=ascii_only))
+        _echo_steps(game, o.fmt, o.final, o.reveal, o.words, Look.for_stream(ascii=o.ascii_only))
 
 
 def _echo_steps(game: Game, fmt: str, final: bool, reveal: bool, words: bool, look: Look) -> None:

@@ -708,12 +708,16 @@ def run_script(session: Session, look: Look, options: SimpleNamespace) -> None:
     the input, an error, Ctrl-C, SIGTERM): it keeps every move made.  At the
     end, the result.
     """
+    ended: BaseException | None = None  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
     try:
-        _script(session, look, options.verbose)
-    except FormatError as exc:  # a fault of the input itself: said as a bad line's
-        fail(error_text(exc))
+        try:
+            _script(session, look, options.verbose)
+        except FormatError as exc:  # a fault of the input itself: said as a bad line's
+            fail(error_text(exc))
+    except BaseException as exc:  # (not sys.exc_info() in the finally: it also sees an error an outer handler handles)
+        ended = exc
+        raise
     finally:
-        ended = sys.exc_info()[1]  # what ended the run early: Ctrl-C, SIGTERM, a bad line (SystemExit)
         # Written whatever happens.  A signal that came while stdin was being read
         # may strike at the first call here, before any handler is held back:
         # then write again, with the signals held back, and act on it after.

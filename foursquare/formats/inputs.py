@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import io
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -91,6 +92,10 @@ CHUNK_BYTES = 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024
 #: What every reader says of a line over :data:`MAX_LINE_CHARS` (``FILE:LINE: ...``).
 LINE_TOO_LONG_WORDS = f"the line is too long (over {MAX_LINE_CHARS:,} characters)"
+#: What every reader says of a CR that is not part of a CR LF (``FILE:LINE: ...``): a file
+#: whose lines end in CR alone, which YAML and the move scripts would count otherwise.
+CR_ALONE_WORDS = "a CR alone inside the line: line ends are LF or CR LF"
+_CR_ALONE = re.compile("\r(?!\n)")
 
 
 #: What a reader says of a file it cannot open, by the error (any other: ``cannot read: why``).
@@ -116,7 +121,7 @@ class InputFile(contextlib.AbstractContextManager["InputFile"]):
         before it: the bytes past the limit are never read),
         text that is not UTF-8 (``FILE:LINE: not UTF-8 text``, at the line of the first bad byte),
         a NUL byte (``FILE:LINE:`` :data:`BINARY_WORDS`, at its line: binary data, never
-        read on as a card, a move or YAML), a line over :data:`MAX_LINE_CHARS`
+        read on as a card, a move or YAML), a CR alone (:data:`CR_ALONE_WORDS`), a line over :data:`MAX_LINE_CHARS`
         (:data:`LINE_TOO_LONG_WORDS`, at its line).  Each is found as the text is read:
         a reader that stops early (a move script's ``quit``) never meets what comes after.
     """
@@ -179,6 +184,9 @@ class InputFile(contextlib.AbstractContextManager["InputFile"]):
             except UnicodeDecodeError as exc:
                 good, fault = good[: exc.start], not_utf8_words(start)  # valid UTF-8, up to the bad byte
                 text = good.decode()
+            if lone := _CR_ALONE.search(text, 0, len(text) - over):  # (at the limit, its LF may not be read)
+                text, fault = text[: lone.start()], CR_ALONE_WORDS  # before the other faults: on their line or before
+            at = lines + text.count("\n") + 1  # the line of the fault, if any
             if fault is not None:  # the whole lines before the fault's
                 text = text[: text.rfind("\n") + 1]
             if len(text) > MAX_LINE_CHARS and (  # the line ends before the first line too long (linear: one block)
@@ -188,8 +196,8 @@ class InputFile(contextlib.AbstractContextManager["InputFile"]):
             if text:  # given first: the games it ends are reported before the fault after it
                 yield (text.removeprefix("\ufeff") if first else text).replace("\r\n", "\n")
                 first = False
-            if fault is not None:  # at the line of the bad byte or the NUL
-                raise FormatError(self.name, lines + good.count(b"\n") + 1, fault)
+            if fault is not None:  # at the line of the bad byte, the NUL or the CR
+                raise FormatError(self.name, at, fault)
             lines += data.count(b"\n")
             if over:
                 raise _too_large(self.name, lines + 1)  # the line where the limit was passed

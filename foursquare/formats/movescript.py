@@ -33,6 +33,7 @@ from .commands import (
     PromptCommand,
     spec,
 )
+from .inputs import CR_ALONE_WORDS
 
 
 class Move(NamedTuple):
@@ -250,7 +251,7 @@ def parse_entry(text: str) -> Move | PromptCommand | None:
     if not stripped:
         return None
     if "\r" in stripped:  # every reader (play's stdin splits at LF, a file's reader too): a file whose lines end in CR alone
-        raise ParseError("a CR alone inside the line: the line ends of a move script are LF or CR LF")
+        raise ParseError(CR_ALONE_WORDS)
     words = stripped.split()
     command = spec(words[0])
     if command is not None:

@@ -74,7 +74,7 @@ def test_every_reader_ends_a_line_of_moves_at_lf_alone(reader, where, end, tmp_p
     said = result.stderr.splitlines()[-1]
     assert said.startswith(f"{name}:1: ")
     if end == b"\r":
-        assert said == f"{name}:1: a CR alone inside the line: the line ends of a move script are LF or CR LF"
+        assert said == f"{name}:1: a CR alone inside the line: line ends are LF or CR LF"
     crlf, _ = _run(reader, b"d4\r\ne4\r\n", tmp_path, where)
     assert crlf.exit_code == 0, crlf.stderr
 
@@ -167,3 +167,29 @@ def test_a_move_script_at_the_size_limit_is_played_and_past_it_keeps_the_moves_b
     assert '"d4"' in recorded and '"e4"' in recorded  # the moves before the limit were played
     if interactive:
         assert "Stopped after 2 cards placed." in over.stdout
+
+
+#: Each kind of file a command reads, with a CR alone on its line 2 (``{file}``: its path).
+CR_ALONE_FILES = {
+    "transcript": (["validate", "{file}"], b"# a game\nfoursquare: 1\rdeal: 1\nmoves: [d4]\n"),
+    "transcript replayed": (["replay", "--final", "{file}"], b"foursquare: 1\ndeal: 1\rmoves: [d4]\n"),
+    "state": (["state", "{file}"], b"# a state\nfoursquare: 1\rdeal: 1\n"),
+    "rules": (["rules", "{file}"], b"# rules\npreset: standard\rsize: 3\n"),
+    "deck": (["play", "--no-history", "--deck", "{file}"], b"2D\n3C\r7D\n"),
+    "history import": (["history", "import", "{file}"], b"foursquare: 1\ndeal: 1\rmoves: [d4]\n"),
+}
+
+
+@pytest.mark.parametrize("kind", CR_ALONE_FILES)
+def test_every_reader_of_a_file_refuses_a_cr_alone_at_its_line(kind, tmp_path, monkeypatch):
+    # (the YAML readers and the deck reader took a CR alone for a line end or a space: a file of
+    # CR line ends was read, and an error after it named the wrong line)
+    monkeypatch.setenv("FOURSQUARE_HOME", str(tmp_path / "home"))
+    args, data = CR_ALONE_FILES[kind]
+    path = tmp_path / "file.yaml"
+    path.write_bytes(data)
+    result = invoke([str(path) if a == "{file}" else a for a in args], input="d4\n")
+    assert result.exit_code == 1, result.output
+    assert f"{path}:2: a CR alone inside the line: line ends are LF or CR LF" in result.stderr.splitlines()
+    path.write_bytes(data.replace(b"\r", b"\r\n").replace(b"\n", b"\r\n").replace(b"\r\r\n", b"\r\n"))
+    assert invoke([str(path) if a == "{file}" else a for a in args], input="d4\n").exit_code == 0

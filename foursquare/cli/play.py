@@ -201,7 +201,7 @@ def _play(held: LockedFile | None, spec: GameSpec, options: SimpleNamespace, pic
     )
     game = random_game(spec.rules or STANDARD) if started is None else started
     interactive = False if options.script else options.interactive or sys.stdin.isatty()
-    words = words_setting(options.words) if options.words is not None or interactive else False
+    words = words_setting(options.words) if interactive else bool(options.words)  # (a script's --words: that run's alone)
     look = dataclasses.replace(Look.for_stream(ascii=options.ascii_only or words), words=words)
     session = Session(  # the file resumed may be written over like the recording, unless it holds other games too
         game, record=record, autosave=interactive, recording=held,

@@ -5,6 +5,7 @@ badly; look, look CELL, cells and help; the setting kept in the data folder."""
 from __future__ import annotations
 
 import re
+import os
 import sys
 
 import pytest
@@ -120,6 +121,18 @@ def test_the_words_mode_is_kept_at_the_prompt_until_grid():
     assert "Eight to g7." not in invoke(["play", "--deal", 153], input="g7\n").stdout  # a script only with --words
     assert "Eight to g7." not in at_prompt("--grid")
     assert "Eight to g7." not in at_prompt()
+
+
+def test_a_scripts_words_or_grid_is_for_that_run_alone_the_prompts_setting_untouched():
+    # (a piped script with --words turned the words mode on for the prompt's games after)
+    home = os.environ["FOURSQUARE_HOME"]
+    assert "Eight to g7." in invoke(["play", "--deal", 153, "--words", "--no-history", "-v"], input="g7\n").stdout
+    assert not os.path.exists(os.path.join(home, "words-mode"))
+    at_prompt = ["play", "--deal", 153, "--interactive", "--no-history"]
+    assert "Eight to g7." not in invoke(at_prompt, input="g7\n").stdout
+    assert "Eight to g7." in invoke([*at_prompt, "--words"], input="g7\n").stdout
+    assert "Eight to g7." not in invoke(["play", "--deal", 153, "--grid", "-v"], input="g7\n").stdout
+    assert "Eight to g7." in invoke(at_prompt, input="g7\n").stdout  # kept: the script's --grid did not remove it
 
 
 

@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING
 from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, GameResult
+    from ..bots.simulate import GameResult
     from ..engine.rules import Rules
     from ..parallel import Mapper
 
-#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
-RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
-#: ... then the settings that shape it (app/sweep.py).
+#: The settings that shape a game (app/sweep.py): the last columns of the ``--output`` CSV.
 SETTING_COLUMNS = ["seed", "nodes", "budget", "rules"]
-#: All the columns.
-CSV_FIELDS = RESULT_FIELDS + SETTING_COLUMNS
+#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`), then its settings.
+CSV_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds", *SETTING_COLUMNS]
 
 
 @dataclass(frozen=True)
@@ -50,12 +48,6 @@ class SimulateSweep:
         settings = self.settings()
         return SweepCsv(CSV_FIELDS, [(column, settings[column]) for column in SETTING_COLUMNS], self.deals, game_of_row, self.names)
 
-    def tally(self, paired: bool) -> DealTally:
-        """An empty tally of this sweep's games (``paired``: the first bot against the second)."""
-        from ..bots.simulate import DealTally
-
-        return DealTally(self.names, best_score(self.rules), paired=paired)
-
     def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
         """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
         file yet): on ``mapper`` (a connected cluster's), else in ``jobs`` processes.
@@ -68,12 +60,6 @@ class SimulateSweep:
             self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
             jobs=self.jobs, initializer=initializer, mapper=mapper,
         )
-
-
-def row_of_game(result: GameResult, settings: dict[str, str]) -> list[object]:
-    """The CSV row of a game, with the run's ``settings`` (:meth:`SimulateSweep.settings`)."""
-    row = result.row() | settings
-    return [row[name] for name in CSV_FIELDS]
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:

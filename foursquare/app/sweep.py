@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -71,8 +71,7 @@ class SweepCsv:
         (an :class:`~foursquare.errors.AgreementError` naming ``FILE:LINE``); a higher
         value is refused too.  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
-    :ivar names: how a refusal names a setting column and ``deals`` (the command's
-        options: ``--max-nodes``, ``--deals``); a name not given is the column's own.
+    A refusal names a setting column by the command's option (``max_nodes``: ``--max-nodes``).
     """
 
     header: Sequence[str]
@@ -82,11 +81,6 @@ class SweepCsv:
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
-    names: Mapping[str, str] | None = None
-
-    def name(self, column: str) -> str:
-        """How a refusal names ``column`` (:attr:`names`)."""
-        return (self.names or {}).get(column, column)
 
     @property
     def group(self) -> int:
@@ -386,7 +380,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     for column, value in layout.settings:
         if row[column] == value:
             continue
-        option = layout.name(column)
+        option = "--" + column.replace("_", "-")
         if column != layout.limit or not _below(row[column], value):
             raise AgreementError(
                 f"{where}: the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
@@ -408,7 +402,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     position = index // layout.group
     if position >= len(deals):
         raise AgreementError(
-            f"{where}: the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+            f"{where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {deal})"
         )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
@@ -417,7 +411,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise AgreementError(f"{where}: the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
+            raise AgreementError(f"{where}: the file starts at deal {deal}, --deals starts at {deals.start}")
         raise AgreementError(f"{where}: deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 

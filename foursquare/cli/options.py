@@ -23,7 +23,7 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -457,9 +457,8 @@ class SweepBatch:
             self.output = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path)
             self.header = layout.header
             return None
-        names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
         try:
-            resumed = resume_csv(self.path, replace(layout, names=names), keep)
+            resumed = resume_csv(self.path, layout, keep)
         except AgreementError as exc:
             if "fifo" in exc.facts:
                 raise click.UsageError(
@@ -471,7 +470,7 @@ class SweepBatch:
             again, limit = "", layout.limit
             if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
                 again = (
-                    f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, "
+                    f"; {len(resumed.again)} of them unknown under a lower --{limit.replace('_', '-')}, "
                     f"solved again under {dict(layout.settings)[limit]}"
                 )
             click.echo(

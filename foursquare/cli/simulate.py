@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..app.games import GameSpec
-from ..app.simulating import SimulateSweep, row_of_game
+from ..app.simulating import CSV_FIELDS, SimulateSweep
 from ..figures import human_seconds
 from ..formats.schema import rules_value
 from . import SHORT_HELP
@@ -178,9 +178,12 @@ class _Batch(SweepBatch):
     that the first results come at once however long the range."""
 
     def __init__(self, o: SimpleNamespace, sweep: SimulateSweep, cluster: Cluster | None) -> None:
+        from ..app.sweep import best_score
+        from ..bots.simulate import DealTally
+
         super().__init__(o.output, o.output == "-")
         self.o, self.sweep, self.settings = o, sweep, sweep.settings()
-        self.tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
+        self.tally = DealTally(sweep.names, best_score(sweep.rules), paired=o.vs is not None)  # (never a list of the games)
         self.count = self.tally.add
         resumed = self.open(o.resume, o.force, sweep.layout(), self.tally.add)
         todo = sweep.deals[resumed.rows // len(sweep.names) :] if resumed is not None else sweep.deals
@@ -189,7 +192,7 @@ class _Batch(SweepBatch):
         self.run(deals, len(todo) * len(sweep.names), f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}")
 
     def rows(self, unit: list[GameResult]) -> list[Sequence[object]]:
-        return [row_of_game(game, self.settings) for game in unit]
+        return [[(game.row() | self.settings)[name] for name in CSV_FIELDS] for game in unit]  # (the run's settings last)
 
     def summary(self, interrupted: bool) -> None:
         """Summarize the results of each bot and report them; a stopped run is summarized

@@ -1,10 +1,10 @@
-"""The sweep of ``simulate``: bots playing the deals of a range where the workers are,
-deal by deal, each game a row of the ``--output`` CSV (its columns, the row of a game
-and the game of a row, for ``--resume``)."""
+"""The sweep of ``simulate``: bots playing the deals of a range, deal by deal (the
+workers given them by the command line), each game a row of the ``--output`` CSV (its
+columns, and the game of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,7 +13,6 @@ from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 if TYPE_CHECKING:
     from ..bots.simulate import GameResult
     from ..engine.rules import Rules
-    from ..parallel import Mapper
 
 #: The settings that shape a game (app/sweep.py): the last columns of the ``--output`` CSV.
 SETTING_COLUMNS = ["seed", "nodes", "budget", "rules"]
@@ -25,8 +24,7 @@ CSV_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "s
 class SimulateSweep:
     """The bots ``names`` playing the deals of ``deals`` (in that order, every bot a
     deal before the next deal), with the run's ``seed``, ``rules``, time per move
-    (``budget``) and work per move (``nodes``), in ``jobs`` worker processes (or on a
-    cluster: the ``mapper`` of :meth:`games`)."""
+    (``budget``) and work per move (``nodes``)."""
 
     names: Sequence[str]
     deals: range
@@ -34,7 +32,6 @@ class SimulateSweep:
     rules: Rules
     budget: float | None
     nodes: int | None
-    jobs: int = 1
 
     def settings(self) -> dict[str, str]:
         """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
@@ -47,19 +44,6 @@ class SimulateSweep:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
         settings = self.settings()
         return SweepCsv(CSV_FIELDS, [(column, settings[column]) for column in SETTING_COLUMNS], self.deals, game_of_row, self.names)
-
-    def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
-        """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
-        file yet): on ``mapper`` (a connected cluster's), else in ``jobs`` processes.
-
-        :raises ArgumentError: for an unknown bot, at the call, before any game.
-        """
-        from ..bots.simulate import play_deals
-
-        return play_deals(
-            self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
-            jobs=self.jobs, initializer=initializer, mapper=mapper,
-        )
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:

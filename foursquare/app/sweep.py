@@ -117,7 +117,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         empty file, or one whose header line was cut short, gets the header.  With a
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
-    :raises AgreementError: for a FIFO (the fact ``fifo``); a row of other settings or of
+    :raises AgreementError: for a FIFO; a row of other settings or of
         a deal not due there (naming its ``FILE:LINE``; an unknown row of a lower ``limit``
         without ``again`` too).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
@@ -127,7 +127,9 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     held = claim(path)
     if held.straight:  # /dev/null, a device: nothing to continue
         if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
-            raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
+            raise AgreementError(
+                f"--resume needs a file to continue: {shown_name(path)} is a FIFO (named pipe); give --output without --resume"
+            )
         stream = held.stream()
         stream.write(",".join(layout.header) + LINE_END)  # (buffered: a device that fails it fails the first row)
         return Resumed(0, SweepRows(stream, path), [], [])

@@ -460,11 +460,6 @@ class SweepBatch:
         try:
             resumed = resume_csv(self.path, layout, keep)
         except AgreementError as exc:
-            if "fifo" in exc.facts:
-                raise click.UsageError(
-                    f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); "
-                    "give --output without --resume"
-                ) from None
             raise click.UsageError(str(exc)) from None
         if resumed.rows:
             again, limit = "", layout.limit

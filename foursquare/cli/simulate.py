@@ -149,9 +149,8 @@ def simulate(**options: Any) -> None:
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
-    names = list(dict.fromkeys(o.bots))  # the bots to play, in order (--vs last): each once
-    if len(names) < len(o.bots):
-        twice = next(name for name in names if o.bots.count(name) > 1)
+    names = list(o.bots)  # the bots to play, in order (--vs last): each once
+    if twice := next((name for name in names if names.count(name) > 1), None):
         raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
     if o.vs is not None:
         if len(names) != 1:
@@ -162,7 +161,7 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     check_sweep_options(o, o.output, {"--rules": o.rules_spec}, "the summary")  # (the output file checked)
-    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
+    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes)
     cluster = None if o.scheduler is None else connect(o.scheduler)  # before the file: an unreachable one leaves it
     with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
         _Batch(o, sweep, cluster)
@@ -179,7 +178,7 @@ class _Batch(SweepBatch):
 
     def __init__(self, o: SimpleNamespace, sweep: SimulateSweep, cluster: Cluster | None) -> None:
         from ..app.sweep import best_score
-        from ..bots.simulate import DealTally
+        from ..bots.simulate import DealTally, play_deals
 
         super().__init__(o.output, o.output == "-")
         self.o, self.sweep, self.settings = o, sweep, sweep.settings()
@@ -187,7 +186,10 @@ class _Batch(SweepBatch):
         self.count = self.tally.add
         resumed = self.open(o.resume, o.force, sweep.layout(), self.tally.add)
         todo = sweep.deals[resumed.rows // len(sweep.names) :] if resumed is not None else sweep.deals
-        games = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+        games = play_deals(  # on the cluster when there is one, else in --jobs processes; a bad bot fails here
+            sweep.names, todo, seed=sweep.seed, rules=sweep.rules, budget=sweep.budget, nodes=sweep.nodes, jobs=o.jobs,
+            initializer=worker_signals, mapper=cluster.map if cluster is not None else None,
+        )
         deals = ([first, *itertools.islice(games, len(sweep.names) - 1)] for first in games)  # a deal's games together
         self.run(deals, len(todo) * len(sweep.names), f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}")
 
@@ -206,8 +208,10 @@ class _Batch(SweepBatch):
         )
         with contextlib.redirect_stdout(sys.stderr) if self.o.output == "-" else contextlib.nullcontext():
             if stopped is not None and (self.o.fmt != "json" or not played):
-                words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
-                click.echo(json.dumps({"interrupted": stopped}) if self.o.fmt == "json" else words)
+                click.echo(
+                    json.dumps({"interrupted": stopped}) if self.o.fmt == "json"
+                    else f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
+                )
             if not played:
                 return
             summaries, difference = self.tally.summaries(), self.tally.difference()

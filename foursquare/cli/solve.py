@@ -129,10 +129,10 @@ def solve(**options: Any) -> None:
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
-    option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
-    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("-v", o.verbose, "--deals", o.deal_range)
+    for option, value in (
+        ("--output", o.csv_path), ("--jobs", given_on_the_command_line("jobs")), ("--scheduler", o.scheduler), ("-v", o.verbose)
+    ):
+        option_needs(option, value, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
     also = "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary"  # what else writes to stdout
     if o.csv_path == "-" and also != "the summary":
@@ -141,7 +141,7 @@ def solve(**options: Any) -> None:
     # the file: an unreachable one leaves it), then the batch
     check_sweep_options(o, o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec}, also)
     if o.deal_range is not None:
-        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
+        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout)
         cluster = None if o.scheduler is None else connect(o.scheduler)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster)
@@ -168,6 +168,7 @@ class _Batch(SweepBatch):
     again first, with ``--max-nodes`` given)."""
 
     def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
+        from .. import solver
         from ..solver.analysis import BatchTally
 
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
@@ -185,7 +186,11 @@ class _Batch(SweepBatch):
         self.again, self.again_done, self.again_settled = len(self.open_rows), 0, 0
         self.due = sweep.deals if resumed is None else DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
         self.run(
-            sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals), len(self.due), "solving",
+            solver.solve_deals(  # on the cluster when there is one, else in --jobs processes
+                self.due, sweep.rules, max_nodes=sweep.max_nodes, timeout=sweep.timeout, jobs=o.jobs, initializer=worker_signals,
+                mapper=cluster.map if cluster is not None else None,
+            ),
+            len(self.due), "solving",
             shown=o.fmt == "text" and not o.verbose,
         )
 

@@ -276,7 +276,6 @@ class LockedFile:
 
         :raises OSError: naming :attr:`path`, when a target written straight cannot be written.
         """
-        self.pending = False
         if self._last is not None:
             text, self._last = self._last, None
             try:
@@ -288,12 +287,14 @@ class LockedFile:
             os.close(self.fd)
             self.fd = -1
 
-    def stream(self) -> IO[str]:
-        """The file emptied and open for writing text from the start (a CSV written row by
-        row); closing the stream releases the lock."""
+    def stream(self, keep: int = 0) -> IO[str]:
+        """The file cut to its first ``keep`` bytes (emptied by default) and open for writing
+        text at its end (a CSV written row by row); the lock goes with the stream (closing
+        it releases the lock)."""
         if self.straight:
             return open(self.path, "w", newline="", encoding="utf-8")
-        os.ftruncate(self.fd, 0)
+        os.ftruncate(self.fd, keep)
+        os.lseek(self.fd, 0, os.SEEK_END)
         fd, self.fd = self.fd, -1
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
 

@@ -140,15 +140,13 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
             rows, end, fresh, again, open_rows = _read(raw, path, layout, keep)
-        os.ftruncate(held.fd, end)  # a partial last line (a crash), an unfinished deal
-        os.lseek(held.fd, 0, os.SEEK_END)
         if again:
             journal = Journal(held, layout)
-        fd, held.fd = held.fd, -1
+        stream = held.stream(end)  # a partial last line (a crash), an unfinished deal cut
     except BaseException:
         held.release()
         raise
-    output = SweepRows(os.fdopen(fd, "w", newline="", encoding="utf-8"), path, journal, len(again))  # (appended to, the lock kept)
+    output = SweepRows(stream, path, journal, len(again))  # (appended to, the lock kept)
     if fresh:  # (no rows: none to solve again)
         output.write(layout.header)
     return Resumed(rows, output, again, open_rows)
@@ -338,9 +336,9 @@ def _rules_of(text: str) -> Rules:
     if text in PRESETS:
         return PRESETS[text]
     kinds = {key: type(value) for key, value in STANDARD.parameters().items()}
-    changes = (item.partition("=") for item in text.split())  # key=value
-    return STANDARD.with_changes(**{
-        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value for key, _, value in changes
+    return STANDARD.with_changes(**{  # each key=value
+        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value
+        for key, _, value in (item.partition("=") for item in text.split())
     })
 
 
@@ -486,13 +484,12 @@ class SweepRows:
         held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
         try:
             merge_journal(held, journal.layout)
-            os.lseek(held.fd, 0, os.SEEK_END)
+            stream = held.stream(held.size())  # (written at its end)
         except BaseException:
             held.release()  # (the file's lock stays with the stream)
             raise
-        fd, held.fd = held.fd, -1
         self.stream.close()  # the old text's descriptor, when the file was replaced
-        SweepRows.__init__(self, os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
+        SweepRows.__init__(self, stream, self.path)
 
     def close(self) -> None:
         """Merge the journal, then close the file (its lock with it).
@@ -547,9 +544,11 @@ class Journal(SweepRows):
     def __init__(self, held: LockedFile, layout: SweepCsv) -> None:
         self.main, self.real, self.layout = held.path, held.real, layout
         shown = shown_journal(held.path, held.real)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(held.real + JOURNAL_SUFFIX, flags, 0o666)
+            fd = os.open(
+                held.real + JOURNAL_SUFFIX,
+                os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o666,
+            )
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, shown) from None
         super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), shown)

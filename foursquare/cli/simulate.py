@@ -41,13 +41,6 @@ if TYPE_CHECKING:
     from ..bots.simulate import GameResult, SimulationSummary
     from ..cluster import Cluster
 
-#: The markdown table's header (one row per bot follows).
-TABLE_HEADER = (
-    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
-    "|---|---|---|---|---|---|---|---|"
-)
-
-
 def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
 
@@ -227,7 +220,10 @@ class _Batch(SweepBatch):
             if self.sweep.rules.name != "standard":
                 click.echo(f"Rules: {self.sweep.rules.label}\n" if self.o.fmt == "markdown" else f"rules: {self.sweep.rules.label}")
             if self.o.fmt == "markdown":  # a row a bot
-                click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
+                click.echo("\n".join([
+                    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |",
+                    "|---|---|---|---|---|---|---|---|", *(_row(summary, played) for summary in summaries.values()),
+                ]))
             else:  # a paragraph a bot
                 click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
             if difference is not None:  # and the paired difference below (A minus B)

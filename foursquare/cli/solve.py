@@ -154,10 +154,12 @@ def solve(**options: Any) -> None:
         click.echo(json.dumps({**_record(o.deal, sol), "transcript": _transcript(game, sol)}))
         return
     name = f"deal {o.deal}" if o.deal is not None else "<stdin>" if o.deck_path == "-" else shown_name(str(o.deck_path))
-    lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)
-    click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
+    click.echo(
+        f"# {name}: {_describe(sol, game.rules.deck_size, len(game.deck))}\n# nodes: {sol.nodes}; seconds: {sol.seconds:.3f}\n"
+        + (_transcript(game, sol) or ""), nl=False,
+    )
 
 
 class _Batch(SweepBatch):

@@ -14,10 +14,9 @@ if TYPE_CHECKING:
     from ..bots.simulate import GameResult
     from ..engine.rules import Rules
 
-#: The settings that shape a game (app/sweep.py): the last columns of the ``--output`` CSV.
-SETTING_COLUMNS = ["seed", "nodes", "budget", "rules"]
-#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`), then its settings.
-CSV_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds", *SETTING_COLUMNS]
+#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`), then the
+#: settings that shape it (app/sweep.py: :meth:`SimulateSweep.settings`, in this order).
+CSV_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds", "seed", "nodes", "budget", "rules"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class SimulateSweep:
     nodes: int | None
 
     def settings(self) -> dict[str, str]:
-        """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
+        """The values of the setting columns (the last four of :data:`CSV_FIELDS`, in their order)."""
         return {
             "seed": str(self.seed), "nodes": "" if self.nodes is None else str(self.nodes),
             "budget": "" if self.budget is None else str(self.budget), "rules": rules_text(self.rules),
@@ -42,8 +41,7 @@ class SimulateSweep:
 
     def layout(self) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
-        settings = self.settings()
-        return SweepCsv(CSV_FIELDS, [(column, settings[column]) for column in SETTING_COLUMNS], self.deals, game_of_row, self.names)
+        return SweepCsv(CSV_FIELDS, list(self.settings().items()), self.deals, game_of_row, self.names)
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:

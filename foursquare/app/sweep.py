@@ -20,8 +20,8 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..engine.rules import PRESETS, STANDARD, Rules
@@ -71,7 +71,8 @@ class SweepCsv:
         (an :class:`~foursquare.errors.AgreementError` naming ``FILE:LINE``); a higher
         value is refused too.  ``None``: every setting must be this run's.
     :ivar again: whether the unknown rows of a lower :attr:`limit` are solved again.
-    A refusal names a setting column by the command's option (``max_nodes``: ``--max-nodes``).
+    :ivar names: how a refusal names a setting column and ``deals`` (the command's
+        options: ``--max-nodes``, ``--deals``); a name not given is the column's own.
     """
 
     header: Sequence[str]
@@ -81,6 +82,7 @@ class SweepCsv:
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def group(self) -> int:
@@ -117,7 +119,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         empty file, or one whose header line was cut short, gets the header.  With a
         ``limit``, the deals of the unknown rows of a lower one and their journal,
         started (:class:`Journal`; a journal a killed run left is merged first).
-    :raises AgreementError: for a FIFO; a row of other settings or of
+    :raises AgreementError: for a FIFO (the fact ``fifo``); a row of other settings or of
         a deal not due there (naming its ``FILE:LINE``; an unknown row of a lower ``limit``
         without ``again`` too).
     :raises FormatError: ``FILE:LINE:`` for a file that is not this command's CSV
@@ -127,9 +129,7 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
     held = claim(path)
     if held.straight:  # /dev/null, a device: nothing to continue
         if stat.S_ISFIFO(os.stat(path).st_mode):  # read to be continued: it would wait for a writer
-            raise AgreementError(
-                f"--resume needs a file to continue: {shown_name(path)} is a FIFO (named pipe); give --output without --resume"
-            )
+            raise AgreementError(f"{shown_name(path)} is a FIFO (named pipe), not a file to continue", fifo=path)
         stream = held.stream()
         stream.write(",".join(layout.header) + LINE_END)  # (buffered: a device that fails it fails the first row)
         return Resumed(0, SweepRows(stream, path), [], [])
@@ -266,10 +266,10 @@ def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> 
         raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
     if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
         raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
-    for column, field in zip(header, fields, strict=True):
-        if field != field.strip():
+    for column, cell in zip(header, fields, strict=True):
+        if cell != cell.strip():
             raise FormatError(
-                path, number, f"the {column} field {quote(field)} has spaces around it, which this command never "
+                path, number, f"the {column} field {quote(cell)} has spaces around it, which this command never "
                 "writes: not a CSV this command wrote"
             )
     return dict(zip(header, fields, strict=True))
@@ -380,7 +380,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     for column, value in layout.settings:
         if row[column] == value:
             continue
-        option = "--" + column.replace("_", "-")
+        option = layout.names.get(column, column)
         if column != layout.limit or not _below(row[column], value):
             raise AgreementError(
                 f"{where}: the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
@@ -402,7 +402,8 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     position = index // layout.group
     if position >= len(deals):
         raise AgreementError(
-            f"{where}: the file holds more deals than --deals {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+            f"{where}: the file holds more deals than {layout.names.get('deals', 'deals')} {deals.start}-{deals.stop - 1} "
+            f"asks for (deal {deal})"
         )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
@@ -411,7 +412,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise AgreementError(f"{where}: the file starts at deal {deal}, --deals starts at {deals.start}")
+            raise AgreementError(f"{where}: the file starts at deal {deal}, {layout.names.get('deals', 'deals')} starts at {deals.start}")
         raise AgreementError(f"{where}: deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 

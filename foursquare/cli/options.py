@@ -23,7 +23,7 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -457,15 +457,21 @@ class SweepBatch:
             self.output = None if self.path is None else SweepRows(open_output_file(self.path, force), self.path)
             self.header = layout.header
             return None
+        names = {column: "--" + column.replace("_", "-") for column in (*dict(layout.settings), "deals")}
         try:
-            resumed = resume_csv(self.path, layout, keep)
+            resumed = resume_csv(self.path, replace(layout, names=names), keep)
         except AgreementError as exc:
+            if "fifo" in exc.facts:
+                raise click.UsageError(
+                    f"--resume needs a file to continue: {shown_name(exc.facts['fifo'])} is a FIFO (named pipe); "
+                    "give --output without --resume"
+                ) from None
             raise click.UsageError(str(exc)) from None
         if resumed.rows:
             again, limit = "", layout.limit
             if resumed.again and limit is not None:  # (solve's unknown rows of a lower --max-nodes)
                 again = (
-                    f"; {len(resumed.again)} of them unknown under a lower --{limit.replace('_', '-')}, "
+                    f"; {len(resumed.again)} of them unknown under a lower {names[limit]}, "
                     f"solved again under {dict(layout.settings)[limit]}"
                 )
             click.echo(

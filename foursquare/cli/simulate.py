@@ -45,10 +45,6 @@ def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
 
 
-def _ms(s: float | None) -> str:
-    return "-" if s is None else f"{1000 * s:.2f}"
-
-
 def _text(summary: SimulationSummary, deals: range) -> list[str]:
     lo, hi = summary.win_interval
     slo, shi = summary.score_interval
@@ -78,10 +74,11 @@ def _text(summary: SimulationSummary, deals: range) -> list[str]:
 def _row(summary: SimulationSummary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
+    median, worst = ("-" if s is None else f"{1000 * s:.2f}" for s in (summary.median_move_seconds, summary.worst_move_seconds))
     return (
         f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {percent(summary.win_rate)} "
         f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
-        f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
+        f"| {median} | {worst} |"
     )
 
 

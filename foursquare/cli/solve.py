@@ -56,14 +56,12 @@ def _record(deal: int | None, sol: Solution) -> dict[str, Any]:
 
 def _transcript(game: Game, sol: Solution) -> str | None:
     """The transcript of the game played along the solution, or ``None`` without a win."""
-    from ..formats.transcript import transcript_text
-
     if not sol.won:
         return None
     won = game.copy()
     for cell in sol.moves:
         won.play(cell)
-    return transcript_text(won)
+    return won.transcript()
 
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:

@@ -1,6 +1,6 @@
 """The sweep of ``solve --deals``: the deals of a range solved (the workers given them
-by the command line), each deal's result a row of the ``--output`` CSV (its columns, the row of a result and
-the result of a row, for ``--resume``)."""
+by the command line), each deal's result a row of the ``--output`` CSV (its columns,
+and the result of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
@@ -38,14 +38,6 @@ class SolveSweep:
         ``unknown``, solved again if ``again`` (else refused)."""
         settings = list(zip(CSV_HEADER[-3:], self.settings(), strict=True))
         return SweepCsv(CSV_HEADER, settings, self.deals, solution_of_row, limit="max_nodes", again=again)
-
-    def row(self, deal: int, sol: Solution) -> list[object]:
-        """The CSV row of ``deal``'s solution."""
-        return [
-            deal, sol.status, "" if sol.score is None else sol.score, "" if sol.max_score is None else sol.max_score,
-            sol.nodes, f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *self.settings(),
-        ]
-
 
 
 def solution_of_row(row: dict[str, str], rules: Rules) -> Solution:

@@ -195,7 +195,11 @@ class _Batch(SweepBatch):
         )
 
     def rows(self, unit: tuple[int, Solution]) -> list[Sequence[object]]:
-        return [self.sweep.row(*unit)]
+        d, sol = unit  # the columns of app/solving.py's CSV_HEADER
+        return [[
+            d, sol.status, "" if sol.score is None else sol.score, "" if sol.max_score is None else sol.max_score,
+            sol.nodes, f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *self.sweep.settings(),
+        ]]
 
     def show(self, unit: tuple[int, Solution]) -> None:
         d, sol = unit

@@ -102,7 +102,10 @@ def daily_comparison(
         return f"{head}: the solver's best score is {solution.score}; {yours}."
     if solution.settled:
         return f"{head}: the solver proved that it cannot be won; {yours}."
-    bound = "" if solution.max_score is None else f" (at most {solution.max_score})"
-    limit = f"{max_nodes:,} positions" + (f" or {timeout:g} s" if timeout is not None else "")
-    return f"{head}: the solver did not settle its best score within {limit}{bound}; {yours}."
+    return (
+        f"{head}: the solver did not settle its best score within {max_nodes:,} positions"
+        + (f" or {timeout:g} s" if timeout is not None else "")
+        + ("" if solution.max_score is None else f" (at most {solution.max_score})")
+        + f"; {yours}."
+    )
 

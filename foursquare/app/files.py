@@ -86,7 +86,7 @@ def writable_target(path: str) -> str:
     :raises OSError: naming ``path`` when it is a directory, when it is read-only by its
         mode (:data:`READ_ONLY`), when it ends with ``/`` (a folder's name) or
         holds a NUL character, when it is the game history's database
-        (:data:`HISTORY_ITSELF`), and when it is a file the command reads
+        (it would lose them), and when it is a file the command reads
         (:func:`files_read`: ``--deck``, ``--rules``, the move script on stdin),
         by device and inode, whatever its name, even with ``force``.
     """
@@ -116,7 +116,9 @@ def writable_target(path: str) -> str:
     except (HistoryStoreError, OSError):  # no data folder set right, or no history there
         history = False
     if history:
-        raise OSError(errno.EINVAL, HISTORY_ITSELF, path)
+        raise OSError(
+            errno.EINVAL, "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name", path
+        )
     for what, device, inode in _READ:
         if (info.st_dev, info.st_ino) == (device, inode):
             raise OSError(errno.EINVAL, f"is {what}: writing it would overwrite that input; give another name", path)
@@ -154,10 +156,6 @@ def files_read(inputs: Mapping[str, str | None], stdin: str | None = None) -> It
     finally:
         for item in kept:
             _READ.remove(item)
-
-
-#: Why :func:`writable_target` refuses the game history's own file.
-HISTORY_ITSELF = "is the history of games itself (see 'foursquare history'): writing it would lose them; give another name"
 
 
 def is_standard_stream(path: str, fd: int) -> bool:
@@ -205,10 +203,6 @@ def _lock(fd: int, path: str) -> None:
 CREATED_MEANWHILE = "the file exists and is not empty: another command created it meanwhile; write another file"
 
 
-#: The words added for a folder that refuses a new file (its mode, ``chattr +i``).
-FOLDER_REFUSES = "its folder refuses new files, so the file was left as it was"
-
-
 class LockedFile:
     """A regular file held for writing: open, locked, and rewritten whole.
 
@@ -245,7 +239,7 @@ class LockedFile:
         the lock is still held.
 
         :raises OSError: naming :attr:`path` (never the temporary file), with
-            :data:`FOLDER_REFUSES` when its folder refuses the temporary file;
+            words saying so when its folder refuses the temporary file;
             :class:`FileExistsError` (:data:`CREATED_MEANWHILE`) or :class:`BlockingIOError`
             (:data:`IN_USE`) when another command created the new file first.
         """
@@ -282,7 +276,6 @@ class LockedFile:
 
         :raises OSError: naming :attr:`path`, when a target written straight cannot be written.
         """
-        self.pending = False
         if self._last is not None:
             text, self._last = self._last, None
             try:
@@ -294,12 +287,14 @@ class LockedFile:
             os.close(self.fd)
             self.fd = -1
 
-    def stream(self) -> IO[str]:
-        """The file emptied and open for writing text from the start (a CSV written row by
-        row); closing the stream releases the lock."""
+    def stream(self, keep: int = 0) -> IO[str]:
+        """The file cut to its first ``keep`` bytes (emptied by default) and open for writing
+        text at its end (a CSV written row by row); the lock goes with the stream (closing
+        it releases the lock)."""
         if self.straight:
             return open(self.path, "w", newline="", encoding="utf-8")
-        os.ftruncate(self.fd, 0)
+        os.ftruncate(self.fd, keep)
+        os.lseek(self.fd, 0, os.SEEK_END)
         fd, self.fd = self.fd, -1
         return os.fdopen(fd, "w", newline="", encoding="utf-8")
 
@@ -317,13 +312,15 @@ def _not_created(exc: FileNotFoundError, real: str, path: str) -> FileNotFoundEr
 def _temporary(real: str, path: str) -> tuple[int, str]:
     """A new temporary file beside ``real``: its descriptor and name.
 
-    :raises OSError: naming ``path``, with :data:`FOLDER_REFUSES` when the folder refuses it."""
+    :raises OSError: naming ``path``, saying so when the folder refuses it."""
     try:
         return tempfile.mkstemp(prefix=".foursquare-", suffix=".tmp", dir=os.path.dirname(real))
     except FileNotFoundError as exc:
         raise _not_created(exc, real, path) from None
     except PermissionError as exc:
-        raise PermissionError(exc.errno, f"{os_error_words(exc)}: {FOLDER_REFUSES}", path) from None
+        raise PermissionError(
+            exc.errno, f"{os_error_words(exc)}: its folder refuses new files, so the file was left as it was", path
+        ) from None
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, path) from None
 
@@ -368,7 +365,7 @@ def claim(path: str, *, whole: bool = False) -> LockedFile:
         (a CSV written row by row).
     :raises OSError: naming ``path``: a directory or read-only
         (:func:`writable_target`), its folder missing or refusing new files (with
-        ``whole``: :data:`FOLDER_REFUSES`), or another writer holds
+        ``whole``: saying so), or another writer holds
         it (:class:`BlockingIOError`, :data:`IN_USE`).
     """
     real = writable_target(path)

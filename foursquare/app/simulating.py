@@ -1,34 +1,29 @@
-"""The sweep of ``simulate``: bots playing the deals of a range where the workers are,
-deal by deal, each game a row of the ``--output`` CSV (its columns, the row of a game
-and the game of a row, for ``--resume``)."""
+"""The sweep of ``simulate``: bots playing the deals of a range, deal by deal (the
+workers given them by the command line), each game a row of the ``--output`` CSV (its
+columns, and the game of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
-    from ..bots.simulate import DealTally, GameResult
+    from ..bots.simulate import GameResult
     from ..engine.rules import Rules
-    from ..parallel import Mapper
 
-#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`) ...
-RESULT_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds"]
-#: ... then the settings that shape it (app/sweep.py).
-SETTING_COLUMNS = ["seed", "nodes", "budget", "rules"]
-#: All the columns.
-CSV_FIELDS = RESULT_FIELDS + SETTING_COLUMNS
+#: The columns of the ``--output`` CSV: a game's result (:meth:`GameResult.row`), then the
+#: settings that shape it (app/sweep.py: :meth:`SimulateSweep.settings`, in this order).
+CSV_FIELDS = ["bot", "deal", "status", "reason", "score", "moves", "seconds", "slowest_move_seconds", "seed", "nodes", "budget", "rules"]
 
 
 @dataclass(frozen=True)
 class SimulateSweep:
     """The bots ``names`` playing the deals of ``deals`` (in that order, every bot a
     deal before the next deal), with the run's ``seed``, ``rules``, time per move
-    (``budget``) and work per move (``nodes``), in ``jobs`` worker processes (or on a
-    cluster: the ``mapper`` of :meth:`games`)."""
+    (``budget``) and work per move (``nodes``)."""
 
     names: Sequence[str]
     deals: range
@@ -36,10 +31,9 @@ class SimulateSweep:
     rules: Rules
     budget: float | None
     nodes: int | None
-    jobs: int = 1
 
     def settings(self) -> dict[str, str]:
-        """The values of the setting columns (:data:`SETTING_COLUMNS`)."""
+        """The values of the setting columns (the last four of :data:`CSV_FIELDS`, in their order)."""
         return {
             "seed": str(self.seed), "nodes": "" if self.nodes is None else str(self.nodes),
             "budget": "" if self.budget is None else str(self.budget), "rules": rules_text(self.rules),
@@ -47,33 +41,7 @@ class SimulateSweep:
 
     def layout(self) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`."""
-        settings = self.settings()
-        return SweepCsv(CSV_FIELDS, [(column, settings[column]) for column in SETTING_COLUMNS], self.deals, game_of_row, self.names)
-
-    def tally(self, paired: bool) -> DealTally:
-        """An empty tally of this sweep's games (``paired``: the first bot against the second)."""
-        from ..bots.simulate import DealTally
-
-        return DealTally(self.names, best_score(self.rules), paired=paired)
-
-    def games(self, todo: range, mapper: Mapper | None, initializer: Callable[[], None] | None = None) -> Iterator[GameResult]:
-        """:func:`~foursquare.bots.simulate.play_deals` of ``todo`` (the deals not in the
-        file yet): on ``mapper`` (a connected cluster's), else in ``jobs`` processes.
-
-        :raises ArgumentError: for an unknown bot, at the call, before any game.
-        """
-        from ..bots.simulate import play_deals
-
-        return play_deals(
-            self.names, todo, seed=self.seed, rules=self.rules, budget=self.budget, nodes=self.nodes,
-            jobs=self.jobs, initializer=initializer, mapper=mapper,
-        )
-
-
-def row_of_game(result: GameResult, settings: dict[str, str]) -> list[object]:
-    """The CSV row of a game, with the run's ``settings`` (:meth:`SimulateSweep.settings`)."""
-    row = result.row() | settings
-    return [row[name] for name in CSV_FIELDS]
+        return SweepCsv(CSV_FIELDS, list(self.settings().items()), self.deals, game_of_row, self.names)
 
 
 def game_of_row(row: dict[str, str], rules: Rules) -> GameResult:

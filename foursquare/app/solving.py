@@ -1,10 +1,10 @@
-"""The sweep of ``solve --deals``: the deals of a range solved where the workers are,
-each deal's result a row of the ``--output`` CSV (its columns, the row of a result and
-the result of a row, for ``--resume``)."""
+"""The sweep of ``solve --deals``: the deals of a range solved (the workers given them
+by the command line), each deal's result a row of the ``--output`` CSV (its columns,
+and the result of a row, for ``--resume``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,6 @@ from .sweep import SweepCsv, best_score, count_of, rules_text, seconds_of
 
 if TYPE_CHECKING:
     from ..engine.rules import Rules
-    from ..parallel import Mapper
     from ..solver import Solution
 
 #: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (app/sweep.py).
@@ -22,14 +21,12 @@ CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves
 @dataclass(frozen=True)
 class SolveSweep:
     """The deals of ``deals`` solved under ``rules`` with a node limit (``max_nodes``)
-    and a time limit per deal (``timeout``, ``None``: none), in ``jobs`` worker processes (or on a
-    cluster: the ``mapper`` of :meth:`solutions`)."""
+    and a time limit per deal (``timeout``, ``None``: none)."""
 
     deals: range
     rules: Rules
     max_nodes: int
     timeout: float | None
-    jobs: int = 1
 
     def settings(self) -> list[str]:
         """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
@@ -41,26 +38,6 @@ class SolveSweep:
         ``unknown``, solved again if ``again`` (else refused)."""
         settings = list(zip(CSV_HEADER[-3:], self.settings(), strict=True))
         return SweepCsv(CSV_HEADER, settings, self.deals, solution_of_row, limit="max_nodes", again=again)
-
-    def row(self, deal: int, sol: Solution) -> list[object]:
-        """The CSV row of ``deal``'s solution."""
-        return [
-            deal, sol.status, "" if sol.score is None else sol.score, "" if sol.max_score is None else sol.max_score,
-            sol.nodes, f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *self.settings(),
-        ]
-
-    def solutions(
-        self, todo: Sequence[int], mapper: Mapper | None, initializer: Callable[[], None] | None = None
-    ) -> Iterator[tuple[int, Solution]]:
-        """:func:`~foursquare.solver.solve_deals` of ``todo`` (the deals not in the file
-        yet, after those solved again: :class:`DealsToSolve`): on ``mapper`` (a
-        connected cluster's), else in ``jobs`` processes."""
-        from ..solver import solve_deals
-
-        return solve_deals(
-            todo, self.rules, max_nodes=self.max_nodes, timeout=self.timeout, jobs=self.jobs,
-            initializer=initializer, mapper=mapper,
-        )
 
 
 def solution_of_row(row: dict[str, str], rules: Rules) -> Solution:

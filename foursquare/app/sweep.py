@@ -21,7 +21,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..engine.rules import PRESETS, STANDARD, Rules
@@ -82,11 +82,7 @@ class SweepCsv:
     bots: Sequence[str] | None = None
     limit: str | None = None
     again: bool = False
-    names: Mapping[str, str] | None = None
-
-    def name(self, column: str) -> str:
-        """How a refusal names ``column`` (:attr:`names`)."""
-        return (self.names or {}).get(column, column)
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def group(self) -> int:
@@ -144,15 +140,13 @@ def resume_csv(path: str, layout: SweepCsv, keep: Callable[[list[Any]], None]) -
         with os.fdopen(os.dup(held.fd), "rb") as raw:
             raw.seek(0)
             rows, end, fresh, again, open_rows = _read(raw, path, layout, keep)
-        os.ftruncate(held.fd, end)  # a partial last line (a crash), an unfinished deal
-        os.lseek(held.fd, 0, os.SEEK_END)
         if again:
             journal = Journal(held, layout)
-        fd, held.fd = held.fd, -1
+        stream = held.stream(end)  # a partial last line (a crash), an unfinished deal cut
     except BaseException:
         held.release()
         raise
-    output = SweepRows(os.fdopen(fd, "w", newline="", encoding="utf-8"), path, journal, len(again))  # (appended to, the lock kept)
+    output = SweepRows(stream, path, journal, len(again))  # (appended to, the lock kept)
     if fresh:  # (no rows: none to solve again)
         output.write(layout.header)
     return Resumed(rows, output, again, open_rows)
@@ -272,10 +266,10 @@ def _row_of(path: str, number: int, data_line: bytes, header: Sequence[str]) -> 
         raise FormatError(path, number, f"a row of {len(fields)} fields, not {len(header)}: not a CSV this command wrote")
     if _csv_line(fields) != line:  # quotes where the csv module puts none, a stray CR
         raise FormatError(path, number, "a row not written as this command writes it (its quoting): not a CSV this command wrote")
-    for column, field in zip(header, fields, strict=True):
-        if field != field.strip():
+    for column, cell in zip(header, fields, strict=True):
+        if cell != cell.strip():
             raise FormatError(
-                path, number, f"the {column} field {quote(field)} has spaces around it, which this command never "
+                path, number, f"the {column} field {quote(cell)} has spaces around it, which this command never "
                 "writes: not a CSV this command wrote"
             )
     return dict(zip(header, fields, strict=True))
@@ -342,9 +336,9 @@ def _rules_of(text: str) -> Rules:
     if text in PRESETS:
         return PRESETS[text]
     kinds = {key: type(value) for key, value in STANDARD.parameters().items()}
-    changes = (item.partition("=") for item in text.split())  # key=value
-    return STANDARD.with_changes(**{
-        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value for key, _, value in changes
+    return STANDARD.with_changes(**{  # each key=value
+        key: int(value) if kinds[key] is int else value == "True" if kinds[key] is bool else value
+        for key, _, value in (item.partition("=") for item in text.split())
     })
 
 
@@ -386,7 +380,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     for column, value in layout.settings:
         if row[column] == value:
             continue
-        option = layout.name(column)
+        option = layout.names.get(column, column)
         if column != layout.limit or not _below(row[column], value):
             raise AgreementError(
                 f"{where}: the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
@@ -408,7 +402,8 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
     position = index // layout.group
     if position >= len(deals):
         raise AgreementError(
-            f"{where}: the file holds more deals than {layout.name('deals')} {deals.start}-{deals.stop - 1} asks for (deal {deal})"
+            f"{where}: the file holds more deals than {layout.names.get('deals', 'deals')} {deals.start}-{deals.stop - 1} "
+            f"asks for (deal {deal})"
         )
     due = deals[position]
     if not _is_deal_number(row["deal"]):  # (01, a digit of another script, a sign: never written)
@@ -417,7 +412,7 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
         )
     if row["deal"] != str(due):
         if index == 0:
-            raise AgreementError(f"{where}: the file starts at deal {deal}, {layout.name('deals')} starts at {deals.start}")
+            raise AgreementError(f"{where}: the file starts at deal {deal}, {layout.names.get('deals', 'deals')} starts at {deals.start}")
         raise AgreementError(f"{where}: deal {deal} where deal {due} is due (the deals must follow in order)")
     return again
 
@@ -490,13 +485,12 @@ class SweepRows:
         held = LockedFile(journal.main, journal.real, os.dup(self.stream.fileno()))
         try:
             merge_journal(held, journal.layout)
-            os.lseek(held.fd, 0, os.SEEK_END)
+            stream = held.stream(held.size())  # (written at its end)
         except BaseException:
             held.release()  # (the file's lock stays with the stream)
             raise
-        fd, held.fd = held.fd, -1
         self.stream.close()  # the old text's descriptor, when the file was replaced
-        SweepRows.__init__(self, os.fdopen(fd, "w", newline="", encoding="utf-8"), self.path)
+        SweepRows.__init__(self, stream, self.path)
 
     def close(self) -> None:
         """Merge the journal, then close the file (its lock with it).
@@ -551,9 +545,11 @@ class Journal(SweepRows):
     def __init__(self, held: LockedFile, layout: SweepCsv) -> None:
         self.main, self.real, self.layout = held.path, held.real, layout
         shown = shown_journal(held.path, held.real)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(held.real + JOURNAL_SUFFIX, flags, 0o666)
+            fd = os.open(
+                held.real + JOURNAL_SUFFIX,
+                os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o666,
+            )
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, shown) from None
         super().__init__(os.fdopen(fd, "w", newline="", encoding="utf-8"), shown)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..app.games import GameSpec
-from ..app.simulating import SimulateSweep, row_of_game
+from ..app.simulating import CSV_FIELDS, SimulateSweep
 from ..figures import human_seconds
 from ..formats.schema import rules_value
 from . import SHORT_HELP
@@ -41,19 +41,8 @@ if TYPE_CHECKING:
     from ..bots.simulate import GameResult, SimulationSummary
     from ..cluster import Cluster
 
-#: The markdown table's header (one row per bot follows).
-TABLE_HEADER = (
-    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |\n"
-    "|---|---|---|---|---|---|---|---|"
-)
-
-
 def _deals_text(deals: range) -> str:
     return f"{deals.start}-{deals.stop - 1}" if len(deals) > 1 else str(deals.start)
-
-
-def _ms(s: float | None) -> str:
-    return "-" if s is None else f"{1000 * s:.2f}"
 
 
 def _text(summary: SimulationSummary, deals: range) -> list[str]:
@@ -85,10 +74,11 @@ def _text(summary: SimulationSummary, deals: range) -> list[str]:
 def _row(summary: SimulationSummary, deals: range) -> str:
     lo, hi = summary.win_interval
     winning = "-" if summary.mean_winning_score is None else f"{summary.mean_winning_score:.2f}"
+    median, worst = ("-" if s is None else f"{1000 * s:.2f}" for s in (summary.median_move_seconds, summary.worst_move_seconds))
     return (
         f"| {summary.bot} | {_deals_text(deals)} | {summary.games} | {percent(summary.win_rate)} "
         f"({percent(lo)}–{percent(hi)}) | {summary.mean_score:.2f} ({summary.score_sd:.2f}) | {winning} "
-        f"| {_ms(summary.median_move_seconds)} | {_ms(summary.worst_move_seconds)} |"
+        f"| {median} | {worst} |"
     )
 
 
@@ -149,9 +139,8 @@ def simulate(**options: Any) -> None:
     from ..engine.rules import STANDARD
 
     rules = GameSpec.read(rules_spec=o.rules_spec).rules or STANDARD
-    names = list(dict.fromkeys(o.bots))  # the bots to play, in order (--vs last): each once
-    if len(names) < len(o.bots):
-        twice = next(name for name in names if o.bots.count(name) > 1)
+    names = list(o.bots)  # the bots to play, in order (--vs last): each once
+    if twice := next((name for name in names if names.count(name) > 1), None):
         raise click.UsageError(f"--bot {twice} is given more than once: each bot plays the deals once")
     if o.vs is not None:
         if len(names) != 1:
@@ -162,7 +151,7 @@ def simulate(**options: Any) -> None:
     bot_option_needs("--nodes", o.nodes, names, "uses_nodes")
     bot_option_needs("--budget", o.budget, names, "uses_budget")
     check_sweep_options(o, o.output, {"--rules": o.rules_spec}, "the summary")  # (the output file checked)
-    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes, o.jobs)
+    sweep = SimulateSweep(tuple(names), o.deals, o.seed, rules, o.budget, o.nodes)
     cluster = None if o.scheduler is None else connect(o.scheduler)  # before the file: an unreachable one leaves it
     with cluster if cluster is not None else contextlib.nullcontext():  # (closed also when the file is refused)
         _Batch(o, sweep, cluster)
@@ -178,18 +167,24 @@ class _Batch(SweepBatch):
     that the first results come at once however long the range."""
 
     def __init__(self, o: SimpleNamespace, sweep: SimulateSweep, cluster: Cluster | None) -> None:
+        from ..app.sweep import best_score
+        from ..bots.simulate import DealTally, play_deals
+
         super().__init__(o.output, o.output == "-")
         self.o, self.sweep, self.settings = o, sweep, sweep.settings()
-        self.tally = sweep.tally(paired=o.vs is not None)  # (never a list of the games)
+        self.tally = DealTally(sweep.names, best_score(sweep.rules), paired=o.vs is not None)  # (never a list of the games)
         self.count = self.tally.add
         resumed = self.open(o.resume, o.force, sweep.layout(), self.tally.add)
         todo = sweep.deals[resumed.rows // len(sweep.names) :] if resumed is not None else sweep.deals
-        games = sweep.games(todo, cluster.map if cluster is not None else None, worker_signals)  # a bad bot fails here
+        games = play_deals(  # on the cluster when there is one, else in --jobs processes; a bad bot fails here
+            sweep.names, todo, seed=sweep.seed, rules=sweep.rules, budget=sweep.budget, nodes=sweep.nodes, jobs=o.jobs,
+            initializer=worker_signals, mapper=cluster.map if cluster is not None else None,
+        )
         deals = ([first, *itertools.islice(games, len(sweep.names) - 1)] for first in games)  # a deal's games together
         self.run(deals, len(todo) * len(sweep.names), f"{' vs '.join(sweep.names)} on deals {_deals_text(sweep.deals)}")
 
     def rows(self, unit: list[GameResult]) -> list[Sequence[object]]:
-        return [row_of_game(game, self.settings) for game in unit]
+        return [[(game.row() | self.settings)[name] for name in CSV_FIELDS] for game in unit]  # (the run's settings last)
 
     def summary(self, interrupted: bool) -> None:
         """Summarize the results of each bot and report them; a stopped run is summarized
@@ -203,8 +198,10 @@ class _Batch(SweepBatch):
         )
         with contextlib.redirect_stdout(sys.stderr) if self.o.output == "-" else contextlib.nullcontext():
             if stopped is not None and (self.o.fmt != "json" or not played):
-                words = f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
-                click.echo(json.dumps({"interrupted": stopped}) if self.o.fmt == "json" else words)
+                click.echo(
+                    json.dumps({"interrupted": stopped}) if self.o.fmt == "json"
+                    else f"interrupted: {stopped['games_played']} of {stopped['games_asked']} games played"
+                )
             if not played:
                 return
             summaries, difference = self.tally.summaries(), self.tally.difference()
@@ -220,7 +217,10 @@ class _Batch(SweepBatch):
             if self.sweep.rules.name != "standard":
                 click.echo(f"Rules: {self.sweep.rules.label}\n" if self.o.fmt == "markdown" else f"rules: {self.sweep.rules.label}")
             if self.o.fmt == "markdown":  # a row a bot
-                click.echo("\n".join([TABLE_HEADER, *(_row(summary, played) for summary in summaries.values())]))
+                click.echo("\n".join([
+                    "| bot | deals | games | win rate (95% CI) | mean score (sd) | mean winning score | median ms/move | worst ms/move |",
+                    "|---|---|---|---|---|---|---|---|", *(_row(summary, played) for summary in summaries.values()),
+                ]))
             else:  # a paragraph a bot
                 click.echo("\n\n".join("\n".join(_text(summary, played)) for summary in summaries.values()))
             if difference is not None:  # and the paired difference below (A minus B)

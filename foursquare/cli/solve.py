@@ -56,14 +56,12 @@ def _record(deal: int | None, sol: Solution) -> dict[str, Any]:
 
 def _transcript(game: Game, sol: Solution) -> str | None:
     """The transcript of the game played along the solution, or ``None`` without a win."""
-    from ..formats.transcript import transcript_text
-
     if not sol.won:
         return None
     won = game.copy()
     for cell in sol.moves:
         won.play(cell)
-    return transcript_text(won)
+    return won.transcript()
 
 
 def _describe(sol: Solution, total: int, known: int | None = None) -> str:
@@ -129,10 +127,10 @@ def solve(**options: Any) -> None:
     spec = GameSpec.read(o.deal, o.deck_path, o.rules_spec)
     limit = o.max_nodes if o.max_nodes is not None else solver.DEFAULT_MAX_NODES
     # the usage errors of the options that go together (status 2), in the order they are told
-    option_needs("--output", o.csv_path, "--deals", o.deal_range)
-    option_needs("--jobs", given_on_the_command_line("jobs"), "--deals", o.deal_range)
-    option_needs("--scheduler", o.scheduler, "--deals", o.deal_range)
-    option_needs("-v", o.verbose, "--deals", o.deal_range)
+    for option, value in (
+        ("--output", o.csv_path), ("--jobs", given_on_the_command_line("jobs")), ("--scheduler", o.scheduler), ("-v", o.verbose)
+    ):
+        option_needs(option, value, "--deals", o.deal_range)
     option_needs("-v", o.verbose, "--format text", o.fmt == "text" or None)
     also = "--format json" if o.fmt == "json" else "-v" if o.verbose else "the summary"  # what else writes to stdout
     if o.csv_path == "-" and also != "the summary":
@@ -141,7 +139,7 @@ def solve(**options: Any) -> None:
     # the file: an unreachable one leaves it), then the batch
     check_sweep_options(o, o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec}, also)
     if o.deal_range is not None:
-        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.jobs)
+        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout)
         cluster = None if o.scheduler is None else connect(o.scheduler)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster)
@@ -154,10 +152,12 @@ def solve(**options: Any) -> None:
         click.echo(json.dumps({**_record(o.deal, sol), "transcript": _transcript(game, sol)}))
         return
     name = f"deal {o.deal}" if o.deal is not None else "<stdin>" if o.deck_path == "-" else shown_name(str(o.deck_path))
-    lines = [f"{name}: {_describe(sol, game.rules.deck_size, len(game.deck))}", f"nodes: {sol.nodes}; seconds: {sol.seconds:.3f}"]
     # comments, then the win's transcript: the whole output is YAML that validate
     # reads (without a win, only the comments, never text that breaks the file)
-    click.echo("".join(f"# {line}\n" for line in lines) + (_transcript(game, sol) or ""), nl=False)
+    click.echo(
+        f"# {name}: {_describe(sol, game.rules.deck_size, len(game.deck))}\n# nodes: {sol.nodes}; seconds: {sol.seconds:.3f}\n"
+        + (_transcript(game, sol) or ""), nl=False,
+    )
 
 
 class _Batch(SweepBatch):
@@ -168,6 +168,7 @@ class _Batch(SweepBatch):
     again first, with ``--max-nodes`` given)."""
 
     def __init__(self, o: SimpleNamespace, sweep: SolveSweep, cluster: Cluster | None) -> None:
+        from .. import solver
         from ..solver.analysis import BatchTally
 
         # the results go to stdout only (per deal): once its reader leaves (| head), nobody reads
@@ -185,12 +186,20 @@ class _Batch(SweepBatch):
         self.again, self.again_done, self.again_settled = len(self.open_rows), 0, 0
         self.due = sweep.deals if resumed is None else DealsToSolve(resumed.again, sweep.deals[resumed.rows:])
         self.run(
-            sweep.solutions(self.due, cluster.map if cluster is not None else None, worker_signals), len(self.due), "solving",
+            solver.solve_deals(  # on the cluster when there is one, else in --jobs processes
+                self.due, sweep.rules, max_nodes=sweep.max_nodes, timeout=sweep.timeout, jobs=o.jobs, initializer=worker_signals,
+                mapper=cluster.map if cluster is not None else None,
+            ),
+            len(self.due), "solving",
             shown=o.fmt == "text" and not o.verbose,
         )
 
     def rows(self, unit: tuple[int, Solution]) -> list[Sequence[object]]:
-        return [self.sweep.row(*unit)]
+        d, sol = unit  # the columns of app/solving.py's CSV_HEADER
+        return [[
+            d, sol.status, "" if sol.score is None else sol.score, "" if sol.max_score is None else sol.max_score,
+            sol.nodes, f"{sol.seconds:.6f}", " ".join(str(c) for c in sol.moves), *self.sweep.settings(),
+        ]]
 
     def show(self, unit: tuple[int, Solution]) -> None:
         d, sol = unit

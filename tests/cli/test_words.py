@@ -4,8 +4,8 @@ badly; look, look CELL, cells and help; the setting kept in the data folder."""
 
 from __future__ import annotations
 
-import re
 import os
+import re
 import sys
 
 import pytest

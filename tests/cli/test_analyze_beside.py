@@ -5,6 +5,7 @@ each way is taken; and the options that go with it."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -148,22 +149,27 @@ def test_helping_the_bot_from_the_last_move_back_gives_the_same_estimates(monkey
     assert mine and one == two
 
 
-def test_an_analysis_interrupted_once_the_solver_is_done_says_the_bot_was_cut_short(monkeypatch, tmp_path):
+def test_an_analysis_interrupted_once_the_solver_is_done_says_the_bot_was_cut_short(monkeypatch, tmp_path, request):
     # Ctrl-C while this process helps the bot: every move judged, the estimates of the
     # first moves (from the bot's process) kept, the others missing, and said so
     real = bots.recommend
     here = os.getpid()
     asked = []
+    given, told = os.pipe()  # the bot's process says it has given its first three estimates
 
     def interrupted(view, **kwargs):
-        if os.getpid() == here:
+        if os.getpid() == here:  # Ctrl-C once the first three have come, however slow the bot's process
+            os.read(given, 1)
             raise KeyboardInterrupt
         asked.append(view)  # (the bot's process, forked: its own list)
-        if len(asked) > 3:  # its first three estimates, then it waits to be killed: the
-            threading.Event().wait()  # others are missing however fast it is
+        if len(asked) > 3:  # its first three estimates given, then it waits to be killed: the
+            os.write(told, b".")  # others are missing however fast it is
+            threading.Event().wait()
         return real(view, **kwargs)
 
     monkeypatch.setattr(bots, "recommend", interrupted)
+    for fd in (given, told):
+        request.addfinalizer(functools.partial(os.close, fd))
     path = _transcript(tmp_path, _played(170, 20))
     for fmt in ("json", "text"):
         r = invoke(["analyze", str(path), "--max-nodes", "2000", "--jobs", "2", "--format", fmt])

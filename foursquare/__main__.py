@@ -60,7 +60,7 @@ def run() -> None:
     ran_out = False
     try:
         main(prog_name="foursquare")
-    except MemoryError:  # outside a command's boundary (which says it for its own command)
+    except (MemoryError, SystemError):  # outside a command's boundary (which says it for its own command)
         ran_out = True
     finally:
         _phase = "ended"

@@ -170,7 +170,8 @@ def command_boundary(func: F) -> F:
 
     :class:`~foursquare.errors.FoursquareError` (``FormatError`` included),
     :class:`OSError` and :class:`UnicodeDecodeError` are reported with
-    :func:`fail`; :class:`MemoryError` too (:func:`out_of_memory_text`: status 1, once
+    :func:`fail`; :class:`MemoryError` too, and the :class:`SystemError` of an allocation
+    that failed in C code (:func:`out_of_memory_text`: status 1, once
     the ``finally`` blocks have kept what was written and the memory is let go); an
     :class:`~foursquare.errors.AgreementError` that no command translated is a usage
     error (status 2);
@@ -194,7 +195,7 @@ def command_boundary(func: F) -> F:
         try:  # (a SIGTERM is said wherever it strikes once it is caught: in a handler below, in the finally too)
             try:
                 return func(*args, **kwargs)
-            except MemoryError as exc:  # (not kept: its traceback holds the search's memory)
+            except (MemoryError, SystemError) as exc:  # (SystemError: an allocation failed in C code; not kept: the search's memory)
                 ran_out = exc.args[0] if exc.args and str(exc.args[0]).startswith("deal ") else ""
             except BrokenPipeError:  # output written around the guard
                 quiet_broken_pipe()

@@ -484,9 +484,9 @@ class SweepBatch:
                         self.stopped = True
                         break
                     self.done_here += 1
-        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError) as exc:
+        except (KeyboardInterrupt, SystemExit, FoursquareError, OSError, MemoryError, SystemError) as exc:
             self.stopped = True
-            if isinstance(exc, MemoryError):  # then the unit that ran out: status 1
+            if isinstance(exc, (MemoryError, SystemError)):  # then the unit that ran out: status 1 (as the boundary's)
                 raise MemoryError(f"deal {self.due[self.done_here]}" if self.done_here < len(self.due) else "") from None
             raise
         finally:

@@ -67,3 +67,19 @@ def test_the_advice_names_the_option_that_bounds_the_search():
     assert out_of_memory_text({"game_path": "g.yaml"}) == (
         "out of memory: the command needs more memory than there is (is an input too large?)"
     )
+
+
+@pytest.mark.parametrize("error", [MemoryError(), SystemError("error return without exception set")], ids=["MemoryError", "SystemError"])
+def test_an_allocation_that_fails_is_said_as_out_of_memory_whichever_error_python_gives(monkeypatch, error):
+    # (CPython sometimes gives a SystemError when an allocation fails in C code: the
+    # pure-Python search printed its traceback, one run in a dozen under the limit above)
+    from helpers import invoke
+
+    import foursquare.solver
+
+    def out_of_memory(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(foursquare.solver, "solve", out_of_memory)
+    result = invoke(["solve", "--deal", "325", "--max-nodes", "100000000"])
+    assert result.exit_code == 1 and result.stderr == SAID and result.stdout == ""

@@ -452,24 +452,19 @@ class _Builder:
         get, scalar = self.get, self.scalar
         entries, key_lines = mapping.entries, mapping.key_lines
         while (kind := type(event := get())) is not MappingEndEvent:
-            if kind is ScalarEvent and event.anchor is None:  # a key (no node is built for it)
-                key, key_line, style = event.value, event.start_mark.line + self.base, event.style
-                self.left -= 1
-                name = ("str" if style else ALLOWED_PLAIN_TAGS.get(key)) if event.tag is None and self.left >= 0 else None
-                null = (name or self.tag(event, key_line)) == "null" and not style
-                if null or key in entries:
-                    raise self.key_error(key, mapping, key_line, null, depth)
-            else:  # an alias, a key with an anchor, a list or a mapping: refused unless text
-                node = self.value(event, depth)
-                if type(node) is not YScalar or node.is_null:
-                    raise FormatError(self.source, node.line, f"a mapping key must be text, not {node.kind}")
-                if node.text in entries:
-                    raise self.key_error(node.text, mapping, node.line, False, depth)
-                key, key_line = node.text, node.line
+            key = scalar(event) if kind is ScalarEvent and event.anchor is None else self.value(event, depth)
+            if type(key) is not YScalar or key.is_null:  # an alias, a list or a mapping: refused unless text
+                raise FormatError(self.source, key.line, f"a mapping key must be text, not {key.kind}")
+            if key.text in entries:
+                why = f"duplicate key {quote(key.text)} (first on line {key_lines[key.text]})"
+                if depth == 1 and key.text == "foursquare":
+                    # every format's version key, again: two documents (games) written one after the other
+                    why += "; to put several documents in one file, start each with a line '---'"
+                raise FormatError(self.source, key.line, why)
             event = get()
             is_plain = type(event) is ScalarEvent and event.anchor is None
-            entries[key] = scalar(event) if is_plain else self.value(event, depth)
-            key_lines[key] = key_line
+            entries[key.text] = scalar(event) if is_plain else self.value(event, depth)
+            key_lines[key.text] = key.line
         return mapping
 
     def alias(self, event: Any) -> YNode:
@@ -483,16 +478,6 @@ class _Builder:
         if name in self.open_anchors:
             raise FormatError(self.source, self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
         raise FormatError(self.source, event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
-
-    def key_error(self, key: str, mapping: YMap, line: int, null: bool, depth: int) -> FormatError:
-        """The error for a key that is ``null``, or else given twice in ``mapping``."""
-        if null:
-            return FormatError(self.source, line, "a mapping key must be text, not null")
-        why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
-        if depth == 1 and key == "foursquare":
-            # every format's version key, again: two documents (games) written one after the other
-            why += "; to put several documents in one file, start each with a line '---'"
-        return FormatError(self.source, line, why)
 
     def new_anchor(self, anchor: str, line: int) -> None:
         """Refuse an anchor already defined in the document (PyYAML's composer does too)."""

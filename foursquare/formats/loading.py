@@ -244,7 +244,11 @@ def load_game_text(
         (or ``empty_ok=False``).
     :raises FormatError: ``FILE:LINE: message`` at the first problem of the file.
     """
-    if isinstance(text, str) and not holds_entries(text):
+    if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
+        game = _transcript_game(text, name, deal, deck, game_number)
+    elif game_number is not None:
+        raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
+    elif not holds_entries(text):
         what = "is empty" if not text.strip() else "holds only comments"
         if not empty_ok:
             raise FormatError(name, 1, f"the file {what}: there is no game in it")
@@ -252,14 +256,8 @@ def load_game_text(
             raise FormatError(
                 name, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
             )
-        if game_number is not None:
-            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         return new_game(deal=deal, deck=deck, rules=rules)
-    if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
-        game = _transcript_game(text, name, deal, deck, game_number)
     else:
-        if game_number is not None:
-            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         game = load_input(text, name, deal=deal, deck=deck, rules=rules)
     # a deal, card order or rule set that the file overrides is refused, rather than
     # ignored silently; one equal to the file's own is accepted

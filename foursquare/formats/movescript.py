@@ -25,14 +25,7 @@ from ..engine.game import Game, Placement
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
-from .commands import (
-    COMMAND_NAMES,
-    FORCED_COMMANDS,
-    GAME_COMMANDS,
-    STOP_COMMANDS,
-    PromptCommand,
-    spec,
-)
+from .commands import COMMAND_NAMES, STOP_COMMANDS, PromptCommand, spec
 
 
 class Move(NamedTuple):
@@ -43,13 +36,6 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.card} {self.cell}" if self.card is not None else str(self.cell)
-
-
-__all__ = [
-    "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
-    "parse_move", "play_move", "play_script", "read_entries", "strip_line",
-]
 
 
 def strip_line(text: str) -> str:
@@ -183,20 +169,7 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
     kinds = [word_kind(w) for w in words]
-    return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
-
-
-#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
-_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
-    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
-    ("card",): f"a card without a cell ({MOVE_SHAPE})",
-    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
-}
-
-
-def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
-    """The error for cards and cells in the wrong number or order, or more after a move."""
-    cells = kinds.count("cell")
+    cells = kinds.count("cell")  # cards and cells in the wrong number or order, or more after a move
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))
         return ParseError(f"{head}: {many} cells on one line, and a line holds one move ({MOVE_SHAPE})")
@@ -205,7 +178,15 @@ def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> Pa
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
             return ParseError(f"{head}: {quote(' '.join(words[n:]))} after the move {' '.join(words[:n])} (a line holds one move)")
-    return None
+    return _written_together(head, words, kinds)
+
+
+#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
+_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
+    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
+    ("card",): f"a card without a cell ({MOVE_SHAPE})",
+    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
+}
 
 
 def _written_together(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:

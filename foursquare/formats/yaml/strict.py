@@ -15,7 +15,7 @@ keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
-The nodes are here too, and how a plain scalar resolves (:func:`plain_tag`).
+The nodes are here too, and how a plain scalar resolves (PyYAML's resolver, its answers kept).
 
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yaml.cut`, also as it is
@@ -137,20 +137,10 @@ class YSeq(YNode):
         return "a list"
 
 
-#: The tags (without prefix) an untagged plain scalar may resolve to.
-ALLOWED_TAG_NAMES = frozenset(t.removeprefix(CORE) for t in ALLOWED_TAGS)
-#: The tag of each short plain scalar seen whose tag is allowed (PyYAML's resolver is
-#: slow), bounded: filled by :func:`plain_tag`, and looked up first by the reader (a text
-#: not in it may still be allowed: ask :func:`plain_tag`).
+#: The tag (without its prefix) of each short untagged plain scalar seen whose tag is
+#: allowed (PyYAML's resolver is slow), bounded: filled and looked up first by the reader
+#: (a text not in it may still be allowed: the reader then resolves it).
 ALLOWED_PLAIN_TAGS: dict[str, str] = {}
-
-
-def plain_tag(text: str) -> str:
-    """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
-    tag = resolve(yaml.ScalarNode, text, (True, False)).removeprefix(CORE)
-    if tag in ALLOWED_TAG_NAMES and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
-        ALLOWED_PLAIN_TAGS[text] = tag
-    return tag
 
 
 # ------------------------------------------------------------------- reading
@@ -412,12 +402,14 @@ class _Builder:
             raise FormatError(self.source, line, _too_large())
         text, tag, style = event.value, event.tag, event.style
         if tag is None:  # not allowed: << (a merge key), = (PyYAML's value tag)
-            full = CORE + ("str" if style else plain_tag(text))
+            full = CORE + "str" if style else resolve(yaml.ScalarNode, text, (True, False))
         else:
             full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
         why = _explicit_tag(full, yaml.ScalarNode, text, not style)
         if why is not None:
             raise FormatError(self.source, line, why)
+        if tag is None and not style and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
+            ALLOWED_PLAIN_TAGS[text] = full.removeprefix(CORE)
         return full.removeprefix(CORE)
 
     def collection(self, event: Any, depth: int) -> YMap | YSeq:
@@ -452,19 +444,24 @@ class _Builder:
         get, scalar = self.get, self.scalar
         entries, key_lines = mapping.entries, mapping.key_lines
         while (kind := type(event := get())) is not MappingEndEvent:
-            key = scalar(event) if kind is ScalarEvent and event.anchor is None else self.value(event, depth)
-            if type(key) is not YScalar or key.is_null:  # an alias, a list or a mapping: refused unless text
-                raise FormatError(self.source, key.line, f"a mapping key must be text, not {key.kind}")
-            if key.text in entries:
-                why = f"duplicate key {quote(key.text)} (first on line {key_lines[key.text]})"
-                if depth == 1 and key.text == "foursquare":
-                    # every format's version key, again: two documents (games) written one after the other
-                    why += "; to put several documents in one file, start each with a line '---'"
-                raise FormatError(self.source, key.line, why)
+            if kind is ScalarEvent and event.anchor is None:  # a key (no node is built for it)
+                key, key_line, style = event.value, event.start_mark.line + self.base, event.style
+                self.left -= 1
+                name = ("str" if style else ALLOWED_PLAIN_TAGS.get(key)) if event.tag is None and self.left >= 0 else None
+                null = (name or self.tag(event, key_line)) == "null" and not style
+                if null or key in entries:
+                    raise self.key_error(key, mapping, key_line, null, depth)
+            else:  # an alias, a key with an anchor, a list or a mapping: refused unless text
+                node = self.value(event, depth)
+                if type(node) is not YScalar or node.is_null:
+                    raise FormatError(self.source, node.line, f"a mapping key must be text, not {node.kind}")
+                if node.text in entries:
+                    raise self.key_error(node.text, mapping, node.line, False, depth)
+                key, key_line = node.text, node.line
             event = get()
             is_plain = type(event) is ScalarEvent and event.anchor is None
-            entries[key.text] = scalar(event) if is_plain else self.value(event, depth)
-            key_lines[key.text] = key.line
+            entries[key] = scalar(event) if is_plain else self.value(event, depth)
+            key_lines[key] = key_line
         return mapping
 
     def alias(self, event: Any) -> YNode:
@@ -478,6 +475,16 @@ class _Builder:
         if name in self.open_anchors:
             raise FormatError(self.source, self.open_anchors[name], "a YAML alias refers to itself (a recursive structure)")
         raise FormatError(self.source, event.start_mark.line + self.base, f"YAML syntax error: found undefined alias {quote(name)}")
+
+    def key_error(self, key: str, mapping: YMap, line: int, null: bool, depth: int) -> FormatError:
+        """The error for a key that is ``null``, or else given twice in ``mapping``."""
+        if null:
+            return FormatError(self.source, line, "a mapping key must be text, not null")
+        why = f"duplicate key {quote(key)} (first on line {mapping.key_lines[key]})"
+        if depth == 1 and key == "foursquare":
+            # every format's version key, again: two documents (games) written one after the other
+            why += "; to put several documents in one file, start each with a line '---'"
+        return FormatError(self.source, line, why)
 
     def new_anchor(self, anchor: str, line: int) -> None:
         """Refuse an anchor already defined in the document (PyYAML's composer does too)."""

@@ -10,6 +10,7 @@ deck file (a card order, top first: FORMATS.md "Deck files").
 
 from __future__ import annotations
 
+import collections
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,10 +31,10 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 #: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
-#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case): the script ends there.
+#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case), with its line end: the script ends there.
 _STOP_LINE = re.compile(
     r"^[^\S\n]*+\ufeff*+(" + "|".join(sorted(n for c in TABLE if c.kind is CommandKind.STOP for n in (c.name, *c.aliases)))
-    + r")(?=[^\S\n]|#|$)",
+    + r")(?=[^\S\n]|#|$)[^\n]*+\n?",
     re.MULTILINE | re.IGNORECASE,
 )
 
@@ -128,11 +129,9 @@ def _game_text(source: Iterable[str], *, whole: bool) -> str | Iterator[str]:
     parts: list[str] = []
     for block in rest:
         stop = _STOP_LINE.search(block)
+        parts.append(block if stop is None else block[: stop.end()])
         if stop is not None:
-            end = block.find("\n", stop.end())
-            parts.append(block if end < 0 else block[: end + 1])
             break
-        parts.append(block)
     return "".join(parts)
 
 
@@ -296,23 +295,18 @@ def _transcript_game(
     made); the others are counted, and nothing after the game wanted is read."""
     from .transcript import check_game, iter_transcripts
 
+    each = iter_transcripts(text, name, read=lambda k: k <= 2 if game_number is None else k == game_number)
     if game_number is None:
-        each = iter_transcripts(text, name, read=lambda k: k <= 2)
         games = list(itertools.islice(each, 2))
         if len(games) > 1:  # an error: the count of the rest is worth counting them
             count = len(games) + sum(1 for _ in each)
             raise FormatError(name, games[1].line, f"the file holds {count} games", advice=Advice.PICK_GAME, games=count, number=None)
         wanted = games[0]
-    else:
-        count = 0
-        for tg in iter_transcripts(text, name, read=lambda k: k == game_number):
-            count = tg.number
-            if count == game_number:
-                wanted = tg
-                break
-        else:
-            held = "1 game" if count == 1 else f"{count} games"
-            raise FormatError(name, None, f"game {game_number}: the file holds only {held}", games=count, number=game_number)
+    else:  # game K, or the last when there are fewer (one game held at a time)
+        wanted = collections.deque(itertools.islice(each, game_number), maxlen=1)[0]
+        if wanted.number != game_number:
+            held = "1 game" if wanted.number == 1 else f"{wanted.number} games"
+            raise FormatError(name, None, f"game {game_number}: the file holds only {held}", games=wanted.number, number=game_number)
     # a transcript plays the rules it names, the standard rules when it names none
     # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
     game, errors = check_game(wanted, name, deal=deal, deck=deck)

@@ -362,10 +362,9 @@ def _not_a_card(word: str, text: str, error: ParseError) -> str:
     kind (a transcript, a state, a move script) or the cards are not apart."""
     kind = input_kind(text)
     what = "a deck file lists cards, top first, separated by white space"
-    if kind is FileKind.STATE:
-        return f"not a card: {quote(word)}: the file is a state, not a deck ({what})"
-    if kind is FileKind.TRANSCRIPT:
-        return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
+    if kind is not FileKind.MOVES:
+        also = "" if kind is FileKind.STATE else "; replay it, or resume the game from it"
+        return f"not a card: {quote(word)}: the file is a {kind}, not a deck ({what}){also}"
     if word_kind(word) == "cell":
         return f"not a card: {quote(word)} is a cell (is the file a move script?); {what}"
     pieces = word.translate({ord(c): " " for c in ",;:/-"}).split()
@@ -381,5 +380,4 @@ def read_deck_file(path: str, rules: Rules | None = None) -> list[Card]:
     :raises FormatError: for a file that cannot be read, or naming the file and
         line of the first bad card (:func:`read_deck`).
     """
-    text, name = read_source(path)
-    return read_deck(text, name, rules or STANDARD)
+    return read_deck(*read_source(path), rules or STANDARD)

@@ -329,8 +329,9 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
     lines = {key: node.line for key, node in doc.entries.items()}
     other = _another_kind(doc)
     if other is not None:  # one line saying what the document is, not one error a key
-        errors = [FormatError(source, doc.line, other[0], advice=other[1])]
-        return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
+        return TranscriptGame(
+            number, doc.line, complete=False, lines=lines, errors=[FormatError(source, doc.line, other[0], advice=other[1])]
+        )
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
     if any(key in doc.entries and key not in values for key in ("rules", "deal")):

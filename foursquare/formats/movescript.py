@@ -340,15 +340,14 @@ def play_script(
             play_move(game, entry, source, line, number)
             redo.clear()
             continue
-        name = entry.name
-        if name in STOP_COMMANDS:
+        if entry.name in STOP_COMMANDS:
             break
-        if name == "undo":
+        if entry.name == "undo":
             try:
                 redo.append(game.undo())
             except IllegalMoveError as exc:
                 raise FormatError(source, line, f"undo: {exc}") from None
-        elif name == "redo":
+        elif entry.name == "redo":
             if not redo:
                 raise FormatError(source, line, "redo: there is no move taken back to play again")
             placement = redo.pop()

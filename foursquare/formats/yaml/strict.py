@@ -196,18 +196,15 @@ def read_each_document(
     counted = 0  # the documents given that hold a value or an error
     for piece in iter_pieces(blocks):
         if skip is not None and skip(counted + 1) and _holds_a_collection(piece):
-            counted += 1
-            yield Document(piece.first, None, None, "", True)
-            continue
-        try:
-            nodes = _compose(piece, source)
-        except FormatError as exc:
-            counted += 1
-            yield Document(piece.first, None, exc, piece.text)
-            continue
-        for node in nodes:
-            counted += node is not None
-            yield Document(piece.first if node is None else node.line, node, None, piece.text)
+            docs = [Document(piece.first, None, None, "", True)]
+        else:
+            try:
+                docs = [Document(piece.first if n is None else n.line, n, None, piece.text) for n in _compose(piece, source)]
+            except FormatError as exc:
+                docs = [Document(piece.first, None, exc, piece.text)]
+        for doc in docs:
+            counted += doc.node is not None or doc.error is not None or doc.skipped
+            yield doc
 
 
 def _holds_a_collection(piece: Piece) -> bool:

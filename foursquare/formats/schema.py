@@ -153,8 +153,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     if errors:
         raise errors[0]
-    missing = [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]
-    if missing:
+    if missing := [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]:
         raise FormatError(
             source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
         )
@@ -232,8 +231,7 @@ def load_rules(spec: str) -> Rules:
     if not names_a_file(spec):  # a word, no file: a misspelt preset (a file's name: "no such file")
         raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
 
-    text, name = read_source(spec)
-    return read_rules(text, name)
+    return read_rules(*read_source(spec))
 
 
 # ------------------------------------------------------------ the file shapes

@@ -327,8 +327,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             errors=[FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")],
         )
     lines = {key: node.line for key, node in doc.entries.items()}
-    other = _another_kind(doc)
-    if other is not None:  # one line saying what the document is, not one error a key
+    if (other := _another_kind(doc)) is not None:  # one line saying what the document is, not one error a key
         return TranscriptGame(
             number, doc.line, complete=False, lines=lines, errors=[FormatError(source, doc.line, other[0], advice=other[1])]
         )
@@ -344,8 +343,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             tg.complete = False
         elif tg.complete:
             tg.moves.append(entry)
-    node = doc.entries.get("result")
-    if isinstance(node, YMap):
+    if isinstance(node := doc.entries.get("result"), YMap):
         tg.result, tg.result_lines, found = read_entries(node, RESULT, "result", source, "result: ")
         errors += found
     elif node is not None:
@@ -393,8 +391,8 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
             FormatError(source, item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', move=m)
         )
         return None
-    entry = _common_move(item)  # every key, as transcript_text writes a move: read at once when all is common
-    if entry is not None:
+    # every key, as transcript_text writes a move: read at once when all is common
+    if (entry := _common_move(item)) is not None:
         return entry
     # the general path: every fault found
     values, lines, found = read_entries(item, MOVE, "a move", source, missing={"cell": "the move has no cell"})
@@ -573,10 +571,8 @@ def iter_validate(
                 errors.append(FormatError(
                     source, tg.line, "the game is not finished (status playing): every game must be won or lost", tg.number
                 ))
-            if repeats is not None:
-                first = repeats.seen(game, source, tg.line, tg.number)
-                if first is not None:
-                    errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
+            if repeats is not None and (first := repeats.seen(game, source, tg.line, tg.number)) is not None:
+                errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
         yield GameReport(tg.number, not errors, errors, game, tg.line)
 
 

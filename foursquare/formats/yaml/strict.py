@@ -122,8 +122,7 @@ class YMap(YNode):
 
     def line_of(self, key: str) -> int:
         """The line of ``key``'s value when present, else the mapping's line."""
-        node = self.entries.get(key)
-        return node.line if node is not None else self.line
+        return node.line if (node := self.entries.get(key)) is not None else self.line
 
 
 @dataclass(eq=False, slots=True)
@@ -276,8 +275,7 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
         # line, at the next document's marker: say the piece's last line (not blank) instead.
         line = min(mark.line, len(BREAKS.findall(piece.text.rstrip()))) + 1 + offset if mark is not None else None
-        tab = _tab_at(piece.text, exc.problem_mark)
-        if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
+        if (tab := _tab_at(piece.text, exc.problem_mark)) is not None:  # libyaml and PyYAML word it differently, neither says "indents"
             raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None
         what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
@@ -402,8 +400,7 @@ class _Builder:
             full = CORE + "str" if style else resolve(yaml.ScalarNode, text, (True, False))
         else:
             full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
-        why = _explicit_tag(full, yaml.ScalarNode, text, not style)
-        if why is not None:
+        if (why := _explicit_tag(full, yaml.ScalarNode, text, not style)) is not None:
             raise FormatError(self.source, line, why)
         if tag is None and not style and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
             ALLOWED_PLAIN_TAGS[text] = full.removeprefix(CORE)
@@ -415,10 +412,10 @@ class _Builder:
         self.left -= 1
         line = event.start_mark.line + self.base
         is_map = type(event) is MappingStartEvent
-        if event.tag is not None and event.tag != "!":
-            why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
-            if why is not None:
-                raise FormatError(self.source, line, why)
+        if event.tag not in (None, "!") and (
+            why := _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
+        ) is not None:
+            raise FormatError(self.source, line, why)
         if self.left < 0:
             raise FormatError(self.source, line, _too_large())
         if event.anchor is not None:
@@ -485,8 +482,7 @@ class _Builder:
 
     def new_anchor(self, anchor: str, line: int) -> None:
         """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
-        first = self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)
-        if first is not None:
+        if (first := self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)) is not None:
             raise FormatError(self.source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
 
 

@@ -59,8 +59,8 @@ def input_kind(text: str) -> FileKind:
     ['moves', 'transcript', 'state']
     """
     text = clean_text(text)
-    first = _FIRST_ENTRY.search(text)  # the first line that holds more than a comment
-    if first is None or not _YAML_START.match(first.group(1).rstrip()):
+    # the first line that holds more than a comment
+    if (first := _FIRST_ENTRY.search(text)) is None or not _YAML_START.match(first.group(1).rstrip()):
         return FileKind.MOVES
     return FileKind.STATE if _STATE_LINE.search(text, first.start()) else FileKind.TRANSCRIPT
 
@@ -87,8 +87,11 @@ def games_held(text: str) -> int:
         return 0
     if input_kind(text) is not FileKind.TRANSCRIPT:
         return 1
-    docs = read_each_document(text, "<text>", skip=lambda _k: True)
-    return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
+    return sum(
+        1
+        for doc in read_each_document(text, "<text>", skip=lambda _k: True)
+        if doc.node is not None or doc.error is not None or doc.skipped
+    )
 
 
 def read_game_text(path: str) -> tuple[str, str]:

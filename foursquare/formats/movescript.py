@@ -81,8 +81,7 @@ def file_words(text: str, name: str = "save") -> list[str]:
                 raise ParseError(f"{name}: {why} in {quote(text)}")
             expanded = expanded or found and found.group()
             break
-        found = _EXPANDED.search(plain) if plain else _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", double or ""))
-        if found is not None and expanded is None:
+        if (found := _EXPANDED.search(plain) if plain else _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", double or ""))) and expanded is None:
             expanded = found.group()
         word = word if word is not None else []
         word.append(_DOUBLE_ESCAPE.sub(r"\1", double) if double is not None else single or escaped or plain or "")

@@ -179,8 +179,9 @@ def next_card_unknown(game: Game) -> str:
     """Why a game that goes on has no next card: every card its deal, deck or moves
     make known is placed (for a message; without ``FILE:`` before it)."""
     known = len(game.deck)
-    placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
-    return f"the next card is unknown: {placed}"
+    return "the next card is unknown: " + {0: "no card is known", 1: "the one card known is placed"}.get(
+        known, f"the {known} cards known are all placed"
+    )
 
 
 def load_game_file(

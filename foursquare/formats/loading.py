@@ -10,6 +10,7 @@ deck file (a card order, top first: FORMATS.md "Deck files").
 
 from __future__ import annotations
 
+import collections
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,10 +31,10 @@ _STATE_LINE = re.compile(r"^grid\s*:", re.MULTILINE)
 #: A line that holds an entry (:func:`holds_entries`), and the first one's text (:func:`input_kind`).
 _ENTRY = re.compile("^\ufeff*+[^\\S\n]*+[^\\s#]", re.MULTILINE)
 _FIRST_ENTRY = re.compile(r"^[^\S\n]*+([^\s#].*)", re.MULTILINE)
-#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case): the script ends there.
+#: A line of a move script whose first word is a stop command (``quit`` or an alias, any case), with its line end: the script ends there.
 _STOP_LINE = re.compile(
     r"^[^\S\n]*+\ufeff*+(" + "|".join(sorted(n for c in TABLE if c.kind is CommandKind.STOP for n in (c.name, *c.aliases)))
-    + r")(?=[^\S\n]|#|$)",
+    + r")(?=[^\S\n]|#|$)[^\n]*+\n?",
     re.MULTILINE | re.IGNORECASE,
 )
 
@@ -58,8 +59,8 @@ def input_kind(text: str) -> FileKind:
     ['moves', 'transcript', 'state']
     """
     text = clean_text(text)
-    first = _FIRST_ENTRY.search(text)  # the first line that holds more than a comment
-    if first is None or not _YAML_START.match(first.group(1).rstrip()):
+    # the first line that holds more than a comment
+    if (first := _FIRST_ENTRY.search(text)) is None or not _YAML_START.match(first.group(1).rstrip()):
         return FileKind.MOVES
     return FileKind.STATE if _STATE_LINE.search(text, first.start()) else FileKind.TRANSCRIPT
 
@@ -86,8 +87,11 @@ def games_held(text: str) -> int:
         return 0
     if input_kind(text) is not FileKind.TRANSCRIPT:
         return 1
-    docs = read_each_document(text, "<text>", skip=lambda _k: True)
-    return sum(1 for doc in docs if doc.node is not None or doc.error is not None or doc.skipped)
+    return sum(
+        1
+        for doc in read_each_document(text, "<text>", skip=lambda _k: True)
+        if doc.node is not None or doc.error is not None or doc.skipped
+    )
 
 
 def read_game_text(path: str) -> tuple[str, str]:
@@ -128,11 +132,9 @@ def _game_text(source: Iterable[str], *, whole: bool) -> str | Iterator[str]:
     parts: list[str] = []
     for block in rest:
         stop = _STOP_LINE.search(block)
+        parts.append(block if stop is None else block[: stop.end()])
         if stop is not None:
-            end = block.find("\n", stop.end())
-            parts.append(block if end < 0 else block[: end + 1])
             break
-        parts.append(block)
     return "".join(parts)
 
 
@@ -177,8 +179,9 @@ def next_card_unknown(game: Game) -> str:
     """Why a game that goes on has no next card: every card its deal, deck or moves
     make known is placed (for a message; without ``FILE:`` before it)."""
     known = len(game.deck)
-    placed = {0: "no card is known", 1: "the one card known is placed"}.get(known, f"the {known} cards known are all placed")
-    return f"the next card is unknown: {placed}"
+    return "the next card is unknown: " + {0: "no card is known", 1: "the one card known is placed"}.get(
+        known, f"the {known} cards known are all placed"
+    )
 
 
 def load_game_file(
@@ -244,7 +247,11 @@ def load_game_text(
         (or ``empty_ok=False``).
     :raises FormatError: ``FILE:LINE: message`` at the first problem of the file.
     """
-    if isinstance(text, str) and not holds_entries(text):
+    if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
+        game = _transcript_game(text, name, deal, deck, game_number)
+    elif game_number is not None:
+        raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
+    elif not holds_entries(text):
         what = "is empty" if not text.strip() else "holds only comments"
         if not empty_ok:
             raise FormatError(name, 1, f"the file {what}: there is no game in it")
@@ -252,14 +259,8 @@ def load_game_text(
             raise FormatError(
                 name, 1, f"the file {what} (expected a move script, a transcript or a state)", advice=Advice.START_OF_DEAL
             )
-        if game_number is not None:
-            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         return new_game(deal=deal, deck=deck, rules=rules)
-    if not isinstance(text, str) or input_kind(text) is FileKind.TRANSCRIPT:
-        game = _transcript_game(text, name, deal, deck, game_number)
     else:
-        if game_number is not None:
-            raise AgreementError.with_file(name, "game", "is not a transcript", game_number)
         game = load_input(text, name, deal=deal, deck=deck, rules=rules)
     # a deal, card order or rule set that the file overrides is refused, rather than
     # ignored silently; one equal to the file's own is accepted
@@ -298,23 +299,18 @@ def _transcript_game(
     made); the others are counted, and nothing after the game wanted is read."""
     from .transcript import check_game, iter_transcripts
 
+    each = iter_transcripts(text, name, read=lambda k: k <= 2 if game_number is None else k == game_number)
     if game_number is None:
-        each = iter_transcripts(text, name, read=lambda k: k <= 2)
         games = list(itertools.islice(each, 2))
         if len(games) > 1:  # an error: the count of the rest is worth counting them
             count = len(games) + sum(1 for _ in each)
             raise FormatError(name, games[1].line, f"the file holds {count} games", advice=Advice.PICK_GAME, games=count, number=None)
         wanted = games[0]
-    else:
-        count = 0
-        for tg in iter_transcripts(text, name, read=lambda k: k == game_number):
-            count = tg.number
-            if count == game_number:
-                wanted = tg
-                break
-        else:
-            held = "1 game" if count == 1 else f"{count} games"
-            raise FormatError(name, None, f"game {game_number}: the file holds only {held}", games=count, number=game_number)
+    else:  # game K, or the last when there are fewer (one game held at a time)
+        wanted = collections.deque(itertools.islice(each, game_number), maxlen=1)[0]
+        if wanted.number != game_number:
+            held = "1 game" if wanted.number == 1 else f"{wanted.number} games"
+            raise FormatError(name, None, f"game {game_number}: the file holds only {held}", games=wanted.number, number=game_number)
     # a transcript plays the rules it names, the standard rules when it names none
     # (FORMATS.md): a rule set given that differs is then a disagreement, as for validate
     game, errors = check_game(wanted, name, deal=deal, deck=deck)
@@ -370,10 +366,9 @@ def _not_a_card(word: str, text: str, error: ParseError) -> str:
     kind (a transcript, a state, a move script) or the cards are not apart."""
     kind = input_kind(text)
     what = "a deck file lists cards, top first, separated by white space"
-    if kind is FileKind.STATE:
-        return f"not a card: {quote(word)}: the file is a state, not a deck ({what})"
-    if kind is FileKind.TRANSCRIPT:
-        return f"not a card: {quote(word)}: the file is a transcript, not a deck ({what}); replay it, or resume the game from it"
+    if kind is not FileKind.MOVES:
+        also = "" if kind is FileKind.STATE else "; replay it, or resume the game from it"
+        return f"not a card: {quote(word)}: the file is a {kind}, not a deck ({what}){also}"
     if word_kind(word) == "cell":
         return f"not a card: {quote(word)} is a cell (is the file a move script?); {what}"
     pieces = word.translate({ord(c): " " for c in ",;:/-"}).split()
@@ -389,5 +384,4 @@ def read_deck_file(path: str, rules: Rules | None = None) -> list[Card]:
     :raises FormatError: for a file that cannot be read, or naming the file and
         line of the first bad card (:func:`read_deck`).
     """
-    text, name = read_source(path)
-    return read_deck(text, name, rules or STANDARD)
+    return read_deck(*read_source(path), rules or STANDARD)

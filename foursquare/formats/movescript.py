@@ -25,14 +25,7 @@ from ..engine.game import Game, Placement
 from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..errors import Advice, FormatError, IllegalMoveError, ParseError, PositionError, quote
-from .commands import (
-    COMMAND_NAMES,
-    FORCED_COMMANDS,
-    GAME_COMMANDS,
-    STOP_COMMANDS,
-    PromptCommand,
-    spec,
-)
+from .commands import COMMAND_NAMES, STOP_COMMANDS, PromptCommand, spec
 from .inputs import CR_ALONE_WORDS
 
 
@@ -44,13 +37,6 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.card} {self.cell}" if self.card is not None else str(self.cell)
-
-
-__all__ = [
-    "COMMAND_NAMES", "FORCED_COMMANDS", "GAME_COMMANDS",
-    "MOVE_SHAPE", "STOP_COMMANDS", "Move", "PromptCommand", "file_words", "new_game", "parse_entry",
-    "parse_move", "play_move", "play_script", "read_entries", "strip_line",
-]
 
 
 def strip_line(text: str) -> str:
@@ -96,8 +82,7 @@ def file_words(text: str, name: str = "save") -> list[str]:
                 raise ParseError(f"{name}: {why} in {quote(text)}")
             expanded = expanded or found and found.group()
             break
-        found = _EXPANDED.search(plain) if plain else _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", double or ""))
-        if found is not None and expanded is None:
+        if (found := _EXPANDED.search(plain) if plain else _EXPANDED_IN_DOUBLE.search(_PAIR.sub("", double or ""))) and expanded is None:
             expanded = found.group()
         word = word if word is not None else []
         word.append(_DOUBLE_ESCAPE.sub(r"\1", double) if double is not None else single or escaped or plain or "")
@@ -184,20 +169,7 @@ def _shape_error(text: str, words: Sequence[str]) -> ParseError | None:
     if len(words) > 8:  # a line of many words: no shape to tell (and no time spent on each)
         return None
     kinds = [word_kind(w) for w in words]
-    return _kinds_error(head, words, kinds) or _written_together(head, words, kinds)
-
-
-#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
-_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
-    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
-    ("card",): f"a card without a cell ({MOVE_SHAPE})",
-    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
-}
-
-
-def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
-    """The error for cards and cells in the wrong number or order, or more after a move."""
-    cells = kinds.count("cell")
+    cells = kinds.count("cell")  # cards and cells in the wrong number or order, or more after a move
     if cells >= 2:
         many = {2: "two", 3: "three"}.get(cells, str(cells))
         return ParseError(f"{head}: {many} cells on one line, and a line holds one move ({MOVE_SHAPE})")
@@ -206,7 +178,15 @@ def _kinds_error(head: str, words: Sequence[str], kinds: list[str | None]) -> Pa
     for n in (1, 2):
         if len(words) > n and _is_move(words[:n]):
             return ParseError(f"{head}: {quote(' '.join(words[n:]))} after the move {' '.join(words[:n])} (a line holds one move)")
-    return None
+    return _written_together(head, words, kinds)
+
+
+#: What is wrong with a line of these kinds of words (the words put in by ``str.format``).
+_WRONG_ORDER: dict[tuple[str | None, ...], str] = {
+    ("cell", "card"): "the card comes first, then the cell: {1} {0}",
+    ("card",): f"a card without a cell ({MOVE_SHAPE})",
+    ("card", "card"): f"two cards and no cell ({MOVE_SHAPE})",
+}
 
 
 def _written_together(head: str, words: Sequence[str], kinds: list[str | None]) -> ParseError | None:
@@ -360,15 +340,14 @@ def play_script(
             play_move(game, entry, source, line, number)
             redo.clear()
             continue
-        name = entry.name
-        if name in STOP_COMMANDS:
+        if entry.name in STOP_COMMANDS:
             break
-        if name == "undo":
+        if entry.name == "undo":
             try:
                 redo.append(game.undo())
             except IllegalMoveError as exc:
                 raise FormatError(source, line, f"undo: {exc}") from None
-        elif name == "redo":
+        elif entry.name == "redo":
             if not redo:
                 raise FormatError(source, line, "redo: there is no move taken back to play again")
             placement = redo.pop()

@@ -153,8 +153,7 @@ def rules_from_value(node: YNode, source: str, what: str = "rules") -> Rules:
     changes, _, errors = read_entries(node, {"preset": _PRESET, **RULE_PARAMETERS}, what, source, f"{what}: ")
     if errors:
         raise errors[0]
-    missing = [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]
-    if missing:
+    if missing := [key for key in RULE_PARAMETERS if key not in node.entries and "preset" not in node.entries]:
         raise FormatError(
             source, node.line, f"{what}: missing {', '.join(missing)} (give every parameter, or start from a preset with 'preset: NAME')"
         )
@@ -232,8 +231,7 @@ def load_rules(spec: str) -> Rules:
     if not names_a_file(spec):  # a word, no file: a misspelt preset (a file's name: "no such file")
         raise FormatError(shorten(spec), None, f"no such preset or rules file (presets: {', '.join(PRESETS)})")
 
-    text, name = read_source(spec)
-    return read_rules(text, name)
+    return read_rules(*read_source(spec))
 
 
 # ------------------------------------------------------------ the file shapes
@@ -315,13 +313,7 @@ def _common_defs() -> dict[str, Any]:
 
 
 def _transcript() -> dict[str, Any]:
-    defs = _common_defs()
-    defs["move"] = {
-        "anyOf": [
-            {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]},
-            _object(MOVE, ["cell"]),
-        ]
-    }
+    move = {"type": "string", "pattern": _MOVE_TEXT, "description": '"CARD CELL" or "CELL"', "examples": ["7H d4", "d4"]}
     return {
         **_object(
             GAME,
@@ -329,26 +321,26 @@ def _transcript() -> dict[str, Any]:
             title="Foursquare transcript (one game document)",
             description="One game of a transcript (FORMATS.md, Transcripts); a file of several games is one such YAML document each.",
         ),
-        "$defs": defs,
+        "$defs": {**_common_defs(), "move": {"anyOf": [move, _object(MOVE, ["cell"])]}},
     }
 
 
 def _state() -> dict[str, Any]:
-    defs = _common_defs()
-    defs["pile"] = _object(PILE, ["cards", "face"])
-    defs["viewPile"] = _object(_pile(_card(nullable=True)), ["cards", "face"])
-    for kind, pile in (("grid", "pile"), ("viewGrid", "viewPile")):
-        defs[kind] = {
-            "type": "object",
-            "propertyNames": {"$ref": "#/$defs/cell"},
-            "additionalProperties": {"$ref": f"#/$defs/{pile}"},
-        }
-    defs["fullState"] = _object({k: v for k, v in STATE.items() if k != "view"}, ["foursquare", "next", "grid", "remaining"])
-    defs["playerView"] = _object(
-        {**VIEW, "grid": Kind({"$ref": "#/$defs/viewGrid"})},
-        ["foursquare", "view", "next", "grid"],
-        description="a player's view (view: player): no deal, remaining, unknown or moves; a face-down top card may be null",
-    )
+    defs = {
+        **_common_defs(),
+        "pile": _object(PILE, ["cards", "face"]),
+        "viewPile": _object(_pile(_card(nullable=True)), ["cards", "face"]),
+        **{  # a grid: cell -> pile
+            kind: {"type": "object", "propertyNames": {"$ref": "#/$defs/cell"}, "additionalProperties": {"$ref": f"#/$defs/{pile}"}}
+            for kind, pile in (("grid", "pile"), ("viewGrid", "viewPile"))
+        },
+        "fullState": _object({k: v for k, v in STATE.items() if k != "view"}, ["foursquare", "next", "grid", "remaining"]),
+        "playerView": _object(
+            {**VIEW, "grid": Kind({"$ref": "#/$defs/viewGrid"})},
+            ["foursquare", "view", "next", "grid"],
+            description="a player's view (view: player): no deal, remaining, unknown or moves; a face-down top card may be null",
+        ),
+    }
     return {
         "title": "Foursquare state or player's view",
         "description": "A snapshot of a game (FORMATS.md, State); with 'view: player', a player's view.",

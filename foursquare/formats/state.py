@@ -49,7 +49,7 @@ from ..engine.layout import Cell
 from ..engine.rules import STANDARD, Rules
 from ..engine.view import PlayerView
 from ..errors import Advice, FormatError, ParseError, PositionError
-from .movescript import Move, parse_move, play_move
+from .movescript import Move, new_game, parse_move, play_move
 from .schema import FORMAT_VERSION, MISSING_VERSION, NOT_IN_VIEW, PILE, STATE, VIEW, rules_value
 from .yaml import (
     Flow,
@@ -325,27 +325,24 @@ class _StateReader:
                 moves.append((item.line, parse_move(as_text(item, "a move", self.source))))
             except ParseError as exc:
                 raise FormatError(self.source, item.line, f"moves: {exc}") from None
-        if deal is not None:
-            game = Game.from_deal(deal, self.rules)
-        else:
-            cards = []
-            for line, move in moves:
-                if move.card is None:
-                    raise FormatError(self.source, line, f"moves: {move} must name its card (the state names no deal)")
-                cards.append(move.card)
-            try:
-                game = Game(cards + known, self.rules)
-            except (ParseError, PositionError) as exc:
-                raise FormatError(self.source, doc.line_of("moves"), f"moves: {exc}") from None
+        for line, move in moves if deal is None else ():
+            if move.card is None:
+                raise FormatError(self.source, line, f"moves: {move} must name its card (the state names no deal)")
+        try:  # (the deal's order, else the cards the moves name and the known stock)
+            cards = [move.card for _, move in moves if move.card is not None]
+            game = new_game(deal=deal, deck=cards + known, rules=self.rules)
+        except (ParseError, PositionError) as exc:
+            raise FormatError(self.source, doc.line_of("moves"), f"moves: {exc}") from None
         for number, (line, move) in enumerate(moves, 1):
             play_move(game, move, self.source, line, number)
         actual = {cell: (list(p.cards), p.face_up) for cell, p in game.grid.items()}
         if actual != grid:
             cell = next(c for c in sorted(set(actual) | set(grid)) if actual.get(c) != grid.get(c))
-            line = self.cell_lines.get(cell, doc.key_lines["grid"])
             pile = actual.get(cell)
             shown = "no pile" if pile is None else f"{' '.join(map(str, pile[0]))}, face {'up' if pile[1] else 'down'}"
-            raise FormatError(self.source, line, f"grid: {cell} is not what the moves give ({shown})")
+            raise FormatError(
+                self.source, self.cell_lines.get(cell, doc.key_lines["grid"]), f"grid: {cell} is not what the moves give ({shown})"
+            )
         rest = list(game.deck[game.placed :])
         if known != rest[: len(known)] or (deal is not None and len(known) != len(rest)):
             raise FormatError(

@@ -269,14 +269,13 @@ def iter_transcripts(
     if not first:
         why = "it is empty" if not content[0] else "it holds only comments or empty documents"
         raise FormatError(source, 1, f"no game in the file ({why})")
-    if not (isinstance(first[0].node, YMap) and _another_kind(first[0].node) is None):
+    other = _another_kind(first[0].node) if isinstance(first[0].node, YMap) else None
+    if other is not None or not isinstance(first[0].node, YMap):
         first += itertools.islice(docs, 1)  # not a game: one document alone is a file of another kind
     if len(first) == 1 and _looks_like_moves(text if isinstance(text, str) else first[0].text, first[0]):
-        raise FormatError(source, first[0].line, f"{NOT_A_TRANSCRIPT['moves']}")
-    if len(first) == 1 and isinstance(first[0].node, YMap):  # a whole file of another kind: a file error, no game
-        other = _another_kind(first[0].node)
-        if other is not None:
-            raise FormatError(source, first[0].line, other[0], advice=other[1])
+        raise FormatError(source, first[0].line, "this looks like a move script, not a transcript (replay it with foursquare replay)")
+    if len(first) == 1 and other is not None:  # a whole file of another kind: a file error, no game
+        raise FormatError(source, first[0].line, other[0], advice=other[1])
     for number, doc in enumerate(itertools.chain(first, docs), 1):
         if doc.skipped or read is not None and not read(number):
             tg = TranscriptGame(number, doc.line, complete=False)
@@ -289,13 +288,6 @@ def iter_transcripts(
         yield tg
 
 
-#: What :func:`iter_transcripts` says of a file that holds something else.
-NOT_A_TRANSCRIPT = {
-    "moves": "this looks like a move script, not a transcript (replay it with foursquare replay)",
-    "state": "this is a state, not a transcript",
-    "rules": "this is a rules file, not a transcript",
-    "view": "this is a player's view, not a transcript (foursquare hint reads it)",
-}
 #: Keys of a state (FORMATS.md "State") that a game document does not have: a document with
 #: ``grid`` or two of these is a state (one alone is more likely a misspelt key).
 _STATE_ONLY_KEYS = frozenset({"grid", "placed", "stock", "next", "remaining", "face_down", "view", "unknown"})
@@ -314,13 +306,16 @@ def _looks_like_moves(text: str, doc: Document) -> bool:
 
 def _another_kind(doc: YMap) -> tuple[str, Advice | None] | None:
     """What a document that is no game is (a state, a rules file, some other YAML),
-    in the words of :data:`NOT_A_TRANSCRIPT`, and what to do with it; ``None`` for a game document."""
+    in words, and what to do with it; ``None`` for a game document."""
     if "grid" in doc.entries or len(_STATE_ONLY_KEYS.intersection(doc.entries)) >= 2:
-        return (NOT_A_TRANSCRIPT["view"], None) if "view" in doc.entries else (NOT_A_TRANSCRIPT["state"], Advice.READ_AS_STATE)
+        return (
+            ("this is a player's view, not a transcript (foursquare hint reads it)", None) if "view" in doc.entries
+            else ("this is a state, not a transcript", Advice.READ_AS_STATE)
+        )
     if any(key in doc.entries for key in GAME):
         return None
     if any(key in doc.entries for key in ("preset", *RULE_PARAMETERS)):
-        return NOT_A_TRANSCRIPT["rules"], Advice.USE_AS_RULES
+        return "this is a rules file, not a transcript", Advice.USE_AS_RULES
     found = ", ".join(list(doc.entries)[:5]) + (", ..." if len(doc.entries) > 5 else "")
     return f"not a Foursquare transcript: none of its keys ({shorten(found)}) is a key of a game ({', '.join(GAME)})", None
 
@@ -332,10 +327,10 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             errors=[FormatError(source, doc.line, f"a game must be a mapping (foursquare: 1, moves: ...), not {doc.kind}")],
         )
     lines = {key: node.line for key, node in doc.entries.items()}
-    other = _another_kind(doc)
-    if other is not None:  # one line saying what the document is, not one error a key
-        errors = [FormatError(source, doc.line, other[0], advice=other[1])]
-        return TranscriptGame(number, doc.line, complete=False, lines=lines, errors=errors)
+    if (other := _another_kind(doc)) is not None:  # one line saying what the document is, not one error a key
+        return TranscriptGame(
+            number, doc.line, complete=False, lines=lines, errors=[FormatError(source, doc.line, other[0], advice=other[1])]
+        )
     values, _, errors = read_entries(doc, GAME, "a game", source, missing={"foursquare": MISSING_VERSION})
     tg = TranscriptGame(number, doc.line, values.get("rules", STANDARD), "rules" in values, values.get("deal"), lines=lines, errors=errors)
     if any(key in doc.entries and key not in values for key in ("rules", "deal")):
@@ -348,8 +343,7 @@ def _read_game(doc: YNode, number: int, source: str) -> TranscriptGame:
             tg.complete = False
         elif tg.complete:
             tg.moves.append(entry)
-    node = doc.entries.get("result")
-    if isinstance(node, YMap):
+    if isinstance(node := doc.entries.get("result"), YMap):
         tg.result, tg.result_lines, found = read_entries(node, RESULT, "result", source, "result: ")
         errors += found
     elif node is not None:
@@ -397,8 +391,8 @@ def _read_move(item: YNode, m: int, source: str, errors: list[FormatError]) -> M
             FormatError(source, item.line, f'a move must be "CARD CELL", "CELL" or a mapping {{card, cell, ...}}, not {item.kind}', move=m)
         )
         return None
-    entry = _common_move(item)  # every key, as transcript_text writes a move: read at once when all is common
-    if entry is not None:
+    # every key, as transcript_text writes a move: read at once when all is common
+    if (entry := _common_move(item)) is not None:
         return entry
     # the general path: every fault found
     values, lines, found = read_entries(item, MOVE, "a move", source, missing={"cell": "the move has no cell"})
@@ -574,11 +568,11 @@ def iter_validate(
         game, errors = check_game(tg, source)
         if game is not None and not errors:
             if finished and game.status is Status.PLAYING:
-                errors.append(FormatError(source, tg.line, UNFINISHED, tg.number))
-            if repeats is not None:
-                first = repeats.seen(game, source, tg.line, tg.number)
-                if first is not None:
-                    errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
+                errors.append(FormatError(
+                    source, tg.line, "the game is not finished (status playing): every game must be won or lost", tg.number
+                ))
+            if repeats is not None and (first := repeats.seen(game, source, tg.line, tg.number)) is not None:
+                errors.append(FormatError(source, tg.line, f"the game repeats {first}", tg.number))
         yield GameReport(tg.number, not errors, errors, game, tg.line)
 
 
@@ -607,10 +601,6 @@ class Repeats:
             return None
         name, at, j = first
         return f"game {j} ({shown_name(name) if at is None else f'{shown_name(name)}:{at}'})"
-
-
-#: Said (with ``--finished``) of a game that goes on.
-UNFINISHED = "the game is not finished (status playing): every game must be won or lost"
 
 
 def load_game(

@@ -15,7 +15,7 @@ keys, non-text keys, any tag outside the YAML core types (``!!python/...``,
 is written as (``!!str 1``, ``!!int "1"``, ``!!seq {}``) are errors; a tag that
 changes nothing (``!!int 5``) is allowed.
 
-The nodes are here too, and how a plain scalar resolves (:func:`plain_tag`).
+The nodes are here too, and how a plain scalar resolves (PyYAML's resolver, its answers kept).
 
 A stream is read document by document (:func:`read_each_document`): it is cut
 at its ``---`` / ``...`` lines (:mod:`foursquare.formats.yaml.cut`, also as it is
@@ -122,8 +122,7 @@ class YMap(YNode):
 
     def line_of(self, key: str) -> int:
         """The line of ``key``'s value when present, else the mapping's line."""
-        node = self.entries.get(key)
-        return node.line if node is not None else self.line
+        return node.line if (node := self.entries.get(key)) is not None else self.line
 
 
 @dataclass(eq=False, slots=True)
@@ -137,20 +136,10 @@ class YSeq(YNode):
         return "a list"
 
 
-#: The tags (without prefix) an untagged plain scalar may resolve to.
-ALLOWED_TAG_NAMES = frozenset(t.removeprefix(CORE) for t in ALLOWED_TAGS)
-#: The tag of each short plain scalar seen whose tag is allowed (PyYAML's resolver is
-#: slow), bounded: filled by :func:`plain_tag`, and looked up first by the reader (a text
-#: not in it may still be allowed: ask :func:`plain_tag`).
+#: The tag (without its prefix) of each short untagged plain scalar seen whose tag is
+#: allowed (PyYAML's resolver is slow), bounded: filled and looked up first by the reader
+#: (a text not in it may still be allowed: the reader then resolves it).
 ALLOWED_PLAIN_TAGS: dict[str, str] = {}
-
-
-def plain_tag(text: str) -> str:
-    """The core tag (without its prefix) of an untagged plain scalar, as PyYAML resolves it."""
-    tag = resolve(yaml.ScalarNode, text, (True, False)).removeprefix(CORE)
-    if tag in ALLOWED_TAG_NAMES and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
-        ALLOWED_PLAIN_TAGS[text] = tag
-    return tag
 
 
 # ------------------------------------------------------------------- reading
@@ -206,18 +195,15 @@ def read_each_document(
     counted = 0  # the documents given that hold a value or an error
     for piece in iter_pieces(blocks):
         if skip is not None and skip(counted + 1) and _holds_a_collection(piece):
-            counted += 1
-            yield Document(piece.first, None, None, "", True)
-            continue
-        try:
-            nodes = _compose(piece, source)
-        except FormatError as exc:
-            counted += 1
-            yield Document(piece.first, None, exc, piece.text)
-            continue
-        for node in nodes:
-            counted += node is not None
-            yield Document(piece.first if node is None else node.line, node, None, piece.text)
+            docs = [Document(piece.first, None, None, "", True)]
+        else:
+            try:
+                docs = [Document(piece.first if n is None else n.line, n, None, piece.text) for n in _compose(piece, source)]
+            except FormatError as exc:
+                docs = [Document(piece.first, None, exc, piece.text)]
+        for doc in docs:
+            counted += doc.node is not None or doc.error is not None or doc.skipped
+            yield doc
 
 
 def _holds_a_collection(piece: Piece) -> bool:
@@ -289,8 +275,7 @@ def _compose(piece: Piece, source: str) -> list[YNode | None]:
         # At the end of the piece (an unclosed bracket, say), PyYAML points past its last
         # line, at the next document's marker: say the piece's last line (not blank) instead.
         line = min(mark.line, len(BREAKS.findall(piece.text.rstrip()))) + 1 + offset if mark is not None else None
-        tab = _tab_at(piece.text, exc.problem_mark)
-        if tab is not None:  # libyaml and PyYAML word it differently, neither says "indents"
+        if (tab := _tab_at(piece.text, exc.problem_mark)) is not None:  # libyaml and PyYAML word it differently, neither says "indents"
             raise FormatError(source, tab + 1 + offset, TAB_WORDS) from None
         what = "; ".join(shorten(str(part), 200) for part in (exc.context, exc.problem) if part)
         raise FormatError(source, line, f"YAML syntax error: {what}") from None
@@ -412,12 +397,13 @@ class _Builder:
             raise FormatError(self.source, line, _too_large())
         text, tag, style = event.value, event.tag, event.style
         if tag is None:  # not allowed: << (a merge key), = (PyYAML's value tag)
-            full = CORE + ("str" if style else plain_tag(text))
+            full = CORE + "str" if style else resolve(yaml.ScalarNode, text, (True, False))
         else:
             full = resolve(yaml.ScalarNode, text, event.implicit) if tag == "!" else tag
-        why = _explicit_tag(full, yaml.ScalarNode, text, not style)
-        if why is not None:
+        if (why := _explicit_tag(full, yaml.ScalarNode, text, not style)) is not None:
             raise FormatError(self.source, line, why)
+        if tag is None and not style and len(ALLOWED_PLAIN_TAGS) < 10_000 and len(text) < 40:
+            ALLOWED_PLAIN_TAGS[text] = full.removeprefix(CORE)
         return full.removeprefix(CORE)
 
     def collection(self, event: Any, depth: int) -> YMap | YSeq:
@@ -426,10 +412,10 @@ class _Builder:
         self.left -= 1
         line = event.start_mark.line + self.base
         is_map = type(event) is MappingStartEvent
-        if event.tag is not None and event.tag != "!":
-            why = _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
-            if why is not None:
-                raise FormatError(self.source, line, why)
+        if event.tag not in (None, "!") and (
+            why := _explicit_tag(event.tag, yaml.MappingNode if is_map else yaml.SequenceNode, None, False)
+        ) is not None:
+            raise FormatError(self.source, line, why)
         if self.left < 0:
             raise FormatError(self.source, line, _too_large())
         if event.anchor is not None:
@@ -496,8 +482,7 @@ class _Builder:
 
     def new_anchor(self, anchor: str, line: int) -> None:
         """Refuse an anchor already defined in the document (PyYAML's composer does too)."""
-        first = self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)
-        if first is not None:
+        if (first := self.anchors[anchor].line if anchor in self.anchors else self.open_anchors.get(anchor)) is not None:
             raise FormatError(self.source, line, f"YAML syntax error: found duplicate anchor {quote(anchor)} (first on line {first})")
 
 

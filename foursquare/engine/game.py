@@ -389,9 +389,15 @@ class Game:
     def state(self, *, player_view: bool = False, reveal: bool = False) -> str:
         """This game's position as a state (FORMATS.md "State"): YAML that
         :meth:`from_state` reads back; ``player_view=True`` writes only what the
-        player may know (face-down top cards too with ``reveal=True``)."""
+        player may know (face-down top cards too with ``reveal=True``).
+
+        :raises ArgumentError: for ``reveal=True`` without ``player_view=True`` (the full
+            state holds every card already: nothing to reveal).
+        """
         from ..formats.state import state_text
 
+        if reveal and not player_view:  # (as state --reveal needs --player-view)
+            raise wrong_argument("Game.state", "reveal", "False unless player_view=True (the full state shows every card)", reveal)
         return state_text(self, player_view=player_view, reveal=reveal)
 
     @classmethod

@@ -245,7 +245,7 @@ def within_known_cards_only(sol: Solution, known: int, rules: Rules) -> Solution
 
 def solve_deck(
     deck: Sequence[Card | str],
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
@@ -261,7 +261,7 @@ def solve_deck(
 
 def solve_deal(
     deal: int,
-    rules: Rules = STANDARD,
+    rules: Rules | str = STANDARD,
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,

@@ -25,6 +25,15 @@ def test_a_game_writes_and_reads_its_transcript_and_its_state():
     assert view == game.view()
 
 
+def test_an_option_that_would_do_nothing_is_refused_not_passed_over():
+    # (Game.state(reveal=True) wrote the full state as if reveal were not given; the command
+    # line makes state --reveal without --player-view a usage error)
+    from foursquare.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match=r"^Game\.state: reveal must be False unless player_view=True"):
+        Game.from_deal(1).state(reveal=True)
+
+
 def test_the_source_name_is_optional_and_names_the_text_in_errors():
     with pytest.raises(FormatError, match=r"^transcript:2: game 1, move 1: not a cell"):
         Game.from_transcript("foursquare: 1\nmoves: [zz]\n")

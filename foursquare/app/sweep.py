@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from ..engine.rules import PRESETS, STANDARD, Rules
 from ..errors import Advice, AgreementError, FormatError, quote, shown_name
-from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS
+from ..formats.inputs import BINARY_WORDS, LINE_TOO_LONG_WORDS, MAX_LINE_CHARS, not_utf8_words
 from .files import LockedFile, claim
 
 #: The CSV's line end (the csv module's).
@@ -194,9 +194,16 @@ def _read(
 
 def _lines(raw: IO[bytes], path: str) -> Iterator[bytes]:
     """The lines of ``raw``, each refused as every reader refuses it (``FILE:LINE: ...``):
-    a NUL byte (a binary file) or over :data:`~foursquare.formats.inputs.MAX_LINE_CHARS`."""
+    a NUL byte (a binary file; or text not UTF-8 before it, a UTF-16 file say, the earlier
+    fault said) or over :data:`~foursquare.formats.inputs.MAX_LINE_CHARS`."""
+    start = b""  # the file's first bytes, for the words of text that is not UTF-8
     for number, line in enumerate(iter(lambda: raw.readline(MAX_LINE_CHARS + 1), b""), start=1):
-        if b"\0" in line:
+        start += line[: 4 - len(start)]
+        if (nul := line.find(b"\0")) >= 0:
+            try:
+                line[:nul].decode()
+            except UnicodeDecodeError:
+                raise FormatError(path, number, not_utf8_words(start)) from None
             raise FormatError(path, number, BINARY_WORDS)
         if len(line) > MAX_LINE_CHARS and not line.endswith(b"\n"):
             raise FormatError(path, number, LINE_TOO_LONG_WORDS)

@@ -278,8 +278,9 @@ def test_a_file_that_does_not_begin_with_the_header_line_is_never_altered(tmp_pa
 @pytest.mark.parametrize(
     ("row", "words"),
     [(b"4,solved,24,24,91,0.1,d4\0c4,standard,500,\r\n", "a binary file, not text"),
+     (b"4,solved,24,24,91,0.1,d4\xe9c4\0,standard,500,\r\n", "not UTF-8 text"),  # the earlier fault is said
      (b"4,solved,24,24,91,0.1," + b"d4 " * 400_000 + b",standard,500,\r\n", "the line is too long (over 1,048,576 characters)")],
-    ids=["nul", "long"],
+    ids=["nul", "not-utf8-before-a-nul", "long"],
 )
 def test_a_row_is_refused_at_its_line_with_the_words_of_every_reader(tmp_path, row, words):
     text, _ = _uninterrupted(tmp_path, [*SOLVE, "--deals", "0-3"])
@@ -288,6 +289,20 @@ def test_a_row_is_refused_at_its_line_with_the_words_of_every_reader(tmp_path, r
     result = invoke([*SOLVE, "--deals", "0-9", "--output", path, "--resume"])
     assert result.exit_code == 1 and result.stderr.startswith(f"{path}:6: {words}"), result.stderr
     assert path.read_bytes() == text.encode() + row
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+@pytest.mark.parametrize("args", [[*SOLVE, "--deals", "0-3"], [*SIMULATE, "--deals", "0-1"]], ids=["solve", "simulate"])
+def test_our_csv_saved_in_another_encoding_is_named_as_every_reader_names_it_and_never_altered(tmp_path, args, encoding):
+    text, _ = _uninterrupted(tmp_path, args)
+    path = tmp_path / "sweep.csv"
+    path.write_bytes(text.encode(encoding))  # with its byte-order mark, as a spreadsheet saves it
+    result = invoke([*args, "--output", path, "--resume"])
+    name = encoding.upper()
+    assert result.exit_code == 1 and result.stderr.startswith(
+        f"{path}:1: not UTF-8 text: it is {name} (it starts with a {name} byte-order mark); save it as UTF-8"
+    ), result.stderr
+    assert path.read_bytes() == text.encode(encoding)
 
 
 def _lf(text: str) -> bytes:

@@ -27,13 +27,14 @@ from ..engine.game import Game
 from ..engine.view import PlayerView
 from ..errors import ArgumentError, quote, wrong_argument
 from .base import Bot, Estimate, as_view
+from .chance import ChanceBot
 from .expectimax import DeepBot, ExpectimaxBot, GreedyBot, SearchBot
 from .pimc import ExpertBot
 from .simple import RandomBot
 
 #: name -> bot class; each accepts ``nodes=`` (a work limit per move, used by ``deep`` and ``expert``).
 BOTS: dict[str, Callable[..., Bot]] = {
-    cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot, ExpertBot)
+    cls.name: cls for cls in (RandomBot, GreedyBot, ExpectimaxBot, DeepBot, ExpertBot, ChanceBot)
 }
 #: the bot behind hints (``hint``, the prompt's ``hint``, ``simulate``, ``analyze``): ``expert``,
 #: the strongest of the bots as measured (docs/benchmarks.md).
@@ -83,6 +84,6 @@ def recommend(view: PlayerView | Game, bot: str | Bot = DEFAULT, budget: float |
 
 
 __all__ = [
-    "BOTS", "Bot", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "ExpertBot", "GreedyBot",
+    "BOTS", "Bot", "ChanceBot", "DEFAULT", "DeepBot", "Estimate", "ExpectimaxBot", "ExpertBot", "GreedyBot",
     "RandomBot", "SearchBot", "get_bot", "recommend",
 ]

@@ -252,7 +252,7 @@ def option_needs(option: str, value: object, other: str, other_value: object) ->
 #: The names of the bots (:data:`foursquare.bots.BOTS`), in its order: the choices of
 #: ``--bot`` and ``--vs``, listed here so that a command's ``--help`` loads no bot
 #: (a test checks that they are the same).
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep", "expert")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "expectimax", "deep", "expert", "chance")
 
 #: The default bot (:data:`foursquare.bots.DEFAULT`) of ``hint``, ``simulate`` and
 #: ``analyze``, named here for the same reason (the same test checks it).

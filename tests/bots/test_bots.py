@@ -232,7 +232,7 @@ def test_unknown_bot_and_finished_game_are_clear_errors():
 
 
 def test_registry_and_default():
-    assert list(BOTS) == ["random", "greedy", "expectimax", "deep", "expert"]
+    assert list(BOTS) == ["random", "greedy", "expectimax", "deep", "expert", "chance"]
     assert DEFAULT in BOTS
     for name, cls in BOTS.items():
         assert cls.name == name and cls.description

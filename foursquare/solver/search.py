@@ -147,6 +147,35 @@ TAIL_STEPS_ONE_MORE = 100_000
 #: (:func:`tt_make_room`, both searches alike, so the node counts agree), which bounds
 #: its memory on huge searches (docs/benchmarks.md).
 TT_MAX_ENTRIES = 1 << 21
+#: The fewest and the most bytes a search may be given (``memory``, ``--memory``): the
+#: most is the cap of a process that the transposition table must stay within.
+MEMORY_MIN, MEMORY_MAX = 128 << 20, 1 << 30
+#: What a search's process holds besides its transposition table (the interpreter, the
+#: engine, the other caches), taken out of ``memory`` first (docs/benchmarks.md).
+MEMORY_RESERVE = 64 << 20
+
+
+def tt_entries(memory: int, n: int = 4) -> int:
+    """The most positions the transposition table of a search given ``memory`` bytes holds
+    (its :attr:`Search.tt_max`), for an ``n`` by ``n`` grid: the compiled core's table of
+    ``memory - MEMORY_RESERVE`` bytes, each position taking its key (``_core.c``:
+    ``TT_WORDS(n)`` words of 8 bytes), its work (4 bytes) and its share of the slots
+    (8 bytes each, a power of 2 of them, at most 3/4 used).  The pure-Python search holds
+    as many positions, in more memory each.
+
+    >>> tt_entries(MEMORY_MIN), tt_entries(MEMORY_MAX)
+    (1572864, 25165824)
+    """
+    check("tt_entries", memory=memory)
+    words = (30 + 2 * n * n + 63) // 64 + (n * n + 7) // 8
+    table = memory - MEMORY_RESERVE
+    best, slots = 1, 2048
+    while 8 * slots < table:
+        best = max(best, min(3 * slots // 4, (table - 8 * slots) // (8 * words + 4)))
+        slots *= 2
+    return best
+
+
 #: The most work a table entry records (32 bits in the compiled core): more counts as this.
 TT_WORK_MAX = (1 << 32) - 1
 
@@ -207,6 +236,7 @@ def solve(
     timeout: float | None = None,
     within_known_cards: bool = False,
     score_at_most: int | None = None,
+    memory: int | None = None,
 ) -> Solution:
     """Solve a game from its current position, knowing the whole stock order.
 
@@ -225,6 +255,10 @@ def solve(
         (a move never raises the best score: the position's wins are among its
         parent's).  The budgets that would score more are not searched, so the answer
         is the same with fewer positions, provided the bound is true (``None``: none).
+    :param memory: the bytes the search may use, from :data:`MEMORY_MIN` (128 MiB) to
+        :data:`MEMORY_MAX` (1 GiB): its transposition table holds :func:`tt_entries`
+        positions (``None``: :data:`TT_MAX_ENTRIES`, about 100 MB).  A larger table may
+        take fewer positions on a long search, and more time per position.
     :returns: a :class:`Solution`; its moves start from the game's position.
     :raises PositionError: for a game whose next card is unknown; ArgumentError for an argument of another type.
 
@@ -233,7 +267,10 @@ def solve(
     """
     if not isinstance(game, Game):  # a view hides the stock's order, which the solver needs (RULES.md §6)
         raise wrong_argument("solve", "game", "a Game (the solver needs the stock's order, which a view hides)", game)
-    check("solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most)
+    check(
+        "solve", max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, score_at_most=score_at_most,
+        memory=memory,
+    )
     start = time.perf_counter()
     rules = game.rules
     total = rules.deck_size
@@ -243,11 +280,13 @@ def solve(
     deck, t0 = game.deck, game.placed
     if t0 >= len(deck):
         raise PositionError("the next card is unknown: the solver needs the stock order")
-    sol = (
-        run_search(Search(Board(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start), start, fewest)
-        if fast_rules(rules)
-        else ended(*solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest), start, total)
-    )
+    if fast_rules(rules):
+        search = Search(Board(game), [c >> 2 for c in deck], t0, max_nodes, timeout, start)
+        if memory is not None:
+            search.tt_max = tt_entries(memory, rules.size)
+        sol = run_search(search, start, fewest)
+    else:  # (the reference search's table has a cap of its own, reference.TABLE_MAX_ENTRIES)
+        sol = ended(*solve_with_engine(game, max_nodes=max_nodes, timeout=timeout, fewest_cards=fewest), start, total)
     return sol if within_known_cards else within_known_cards_only(sol, len(deck), rules)
 
 
@@ -276,13 +315,14 @@ def solve_deck(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
     within_known_cards: bool = False,
+    memory: int | None = None,
 ) -> Solution:
     """Solve a game from the start with a known card order (top first).
 
     :param deck: the stock, top first (40 cards, or a prefix: see :func:`solve`).
     :raises ParseError, ValueError: for a deck the engine rejects; :class:`~foursquare.errors.PositionError` as :func:`solve`.
     """
-    return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards)
+    return solve(Game(deck, rules), max_nodes=max_nodes, timeout=timeout, within_known_cards=within_known_cards, memory=memory)
 
 
 def solve_deal(
@@ -291,9 +331,10 @@ def solve_deal(
     *,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     timeout: float | None = None,
+    memory: int | None = None,
 ) -> Solution:
     """Solve deal number ``deal`` (RULES.md §2) from the start; see :func:`solve`."""
-    return solve(Game.from_deal(deal, rules), max_nodes=max_nodes, timeout=timeout)
+    return solve(Game.from_deal(deal, rules), max_nodes=max_nodes, timeout=timeout, memory=memory)
 
 
 class Search:
@@ -312,7 +353,8 @@ class Search:
         are searched in Python.
     :raises ArgumentError: for ``compiled=True`` where the core is not built.
     :ivar nodes: positions searched so far (with the steps of the last-cards search).
-    :ivar tt_max: the most positions in the transposition table (:data:`TT_MAX_ENTRIES`).
+    :ivar tt_max: the most positions in the transposition table (:data:`TT_MAX_ENTRIES`;
+        set it before :meth:`run`: :func:`tt_entries` says how many fit in some memory).
     """
 
     def __init__(

@@ -95,7 +95,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     type=MemorySize(128 << 20, 1 << 30),  # foursquare.solver.search.MEMORY_MIN, MEMORY_MAX (not imported: startup)
     metavar="SIZE",
     help="Memory for each deal's search, per process, such as 512M or 1G (128M to 1G; default: a table of 2097152"
-    " positions, about 150M). More lets a long search forget less and take fewer positions.",
+    " positions, about 110M). More lets a long search forget less and take fewer positions.",
 )
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)

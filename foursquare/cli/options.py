@@ -221,6 +221,34 @@ class BoundedInt(_IntType):
         return number
 
 
+class MemorySize(_IntType):
+    """A size in bytes (``--memory``): ASCII digits with an optional unit ``K``, ``M`` or
+    ``G`` (powers of 1024; ``512M``, ``1G``), within ``[low, high]``.  Usage error
+    (status 2) otherwise.
+
+    >>> MemorySize(1, 1 << 30).convert("512M", None, None)
+    536870912
+    """
+
+    name = "size"
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low = low
+        self.high = high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        expected = f"a size from {self.low >> 20}M to {self.high >> 30}G (a number of bytes, or with K, M or G)"
+        text = str(value).strip()
+        unit = {"K": 10, "M": 20, "G": 30}.get(text[-1:].upper(), 0)
+        digits = text[:-1] if unit else text
+        if not _plain_digits(digits) or len(digits.lstrip("0")) > 12:
+            self.fail(f"{quote(str(value))} is not {expected}", param, ctx)
+        number = int(digits) << unit
+        if not self.low <= number <= self.high:
+            self.fail(f"{quote(text)} is out of range (expected {expected})", param, ctx)
+        return number
+
+
 #: A count of at least 1 (``--jobs``, ``--nodes``, ``--max-nodes``, ``--game``).
 POSITIVE = BoundedInt(1)
 #: A whole number from 0 (``--seed``, ``--after``).

@@ -24,6 +24,7 @@ from .options import (
     RESUME_HELP,
     SCHEDULER_HELP,
     SECONDS,
+    MemorySize,
     SweepBatch,
     check_sweep_options,
     deal_range,
@@ -89,6 +90,13 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     " unlike --timeout.",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
+@click.option(
+    "--memory",
+    type=MemorySize(128 << 20, 1 << 30),  # foursquare.solver.search.MEMORY_MIN, MEMORY_MAX (not imported: startup)
+    metavar="SIZE",
+    help="Memory for each deal's search, per process, such as 512M or 1G (128M to 1G; default: a table of 2097152"
+    " positions, about 110M). More lets a long search forget less and take fewer positions.",
+)
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")
 @click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)
 @click.option(
@@ -147,7 +155,7 @@ def solve(**options: Any) -> None:
     game = spec.start()
     if game is None:
         raise click.UsageError("give --deal N, --deck FILE or --deals A-B")
-    sol = solver.solve(game, max_nodes=limit, timeout=o.timeout)
+    sol = solver.solve(game, max_nodes=limit, timeout=o.timeout, memory=o.memory)
     if o.fmt == "json":
         click.echo(json.dumps({**_record(o.deal, sol), "transcript": _transcript(game, sol)}))
         return
@@ -188,7 +196,7 @@ class _Batch(SweepBatch):
         self.run(
             solver.solve_deals(  # on the cluster when there is one, else in --jobs processes
                 self.due, sweep.rules, max_nodes=sweep.max_nodes, timeout=sweep.timeout, jobs=o.jobs, initializer=worker_signals,
-                mapper=cluster.map if cluster is not None else None,
+                mapper=cluster.map if cluster is not None else None, memory=o.memory,
             ),
             len(self.due), "solving",
             shown=o.fmt == "text" and not o.verbose,

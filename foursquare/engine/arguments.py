@@ -60,16 +60,20 @@ def as_card(card: Card | str, where: str, name: str = "card") -> Card:
     return _as(card, Card, CARDS, where, name, "a Card or a card's text like 7H")
 
 
-def _whole(minimum: int | None = None, none: str | None = None) -> tuple[Callable[[object], bool], str]:
-    """The test and the words of a whole number (not a bool) of at least ``minimum``, or
-    ``None`` when ``none`` says what ``None`` means (``"no limit"``)."""
+def _whole(minimum: int | None = None, none: str | None = None, maximum: int | None = None) -> tuple[Callable[[object], bool], str]:
+    """The test and the words of a whole number (not a bool) of at least ``minimum`` (and at
+    most ``maximum``), or ``None`` when ``none`` says what ``None`` means (``"no limit"``)."""
 
     def takes(value: object) -> bool:
         if value is None:
             return none is not None
-        return isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum)
+        return (
+            isinstance(value, int) and not isinstance(value, bool) and (minimum is None or value >= minimum)
+            and (maximum is None or value <= maximum)
+        )
 
     expected = "a whole number" + (f" of at least {minimum}" if minimum is not None else "")
+    expected += f" and at most {maximum}" if maximum is not None else ""
     return takes, expected + (f" or None ({none})" if none else "")
 
 
@@ -87,6 +91,7 @@ TAKES: dict[str, tuple[Callable[[object], bool], str]] = {
     "seed": _whole(0),
     "nodes": _whole(1, "the bot's default"),
     "max_nodes": _whole(1, "no limit"),
+    "memory": _whole(128 << 20, "the default table", 1 << 30),  # bytes (foursquare.solver.search.MEMORY_MIN, MEMORY_MAX)
     "jobs": _whole(1),
     "depth": _whole(0),
     "score_at_most": _whole(none="no bound"),

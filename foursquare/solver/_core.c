@@ -13,8 +13,9 @@
  *   them in caches shared by every search: they only remember pure functions).
  * - The transposition table is a hash set of exact keys (all that the Python
  *   tuple says, none lost), made for one budget and freed after it; like the
- *   Python dict, it never evicts an entry, and it is emptied at the same moment
- *   (when it holds tt_max entries and one more is to be stored).
+ *   Python dict, it keeps each entry's work, and when it holds tt_max entries and
+ *   one more is to be stored it keeps the same half of them (search.py:
+ *   tt_make_room).
  *
  * Limits: frames of at most 63 cells (bit masks in one 64-bit word; every grid
  * up to 4x4 floating and up to 6x6 fixed); search.py keeps the other frames.
@@ -290,9 +291,10 @@ typedef struct {
     /* transposition table: exact keys of keyw words, open addressing */
     int keyw;
     mask *keys;           /* entries * keyw words */
+    uint32_t *works;      /* by entry: the positions its search took, at most TT_WORK_MAX (search.py: the dict's values) */
     uint64_t *slots;      /* entry + 1 << 32 | hash tag; 0: empty */
     size_t nentries, cap_entries, nslots;
-    size_t tt_max; /* the most entries: when full, it is emptied (search.py: TT_MAX_ENTRIES) */
+    size_t tt_max; /* the most entries: when full, the half that took the least work goes (search.py: tt_make_room) */
     /* the win's path, last move first */
     int path[MAXDECK];
     int npath;
@@ -788,22 +790,89 @@ static inline void tt_place(Search *S, uint64_t hash, size_t e)
 }
 
 #define TT_BATCH 16
+#define TT_WORK_MAX 0xFFFFFFFFu /* search.py: TT_WORK_MAX */
 
-static int tt_insert(Search *S, const mask *key, uint64_t hash)
+/* Every entry placed in slots that are all empty, the slots of a batch fetched together. */
+static void tt_place_all(Search *S)
 {
-    if (S->nentries >= S->tt_max) { /* full: emptied, as search.py's dict */
-        S->nentries = 0;
-        if (S->nslots)
-            memset(S->slots, 0, S->nslots * sizeof(uint64_t));
+    for (size_t e0 = 0; e0 < S->nentries; e0 += TT_BATCH) {
+        uint64_t hs[TT_BATCH];
+        size_t nb = S->nentries - e0 < TT_BATCH ? S->nentries - e0 : TT_BATCH;
+        for (size_t j = 0; j < nb; j++) {
+            hs[j] = key_hash(S->keys + (e0 + j) * S->keyw, S->keyw);
+            tt_prefetch(S, hs[j]);
+        }
+        for (size_t j = 0; j < nb; j++)
+            tt_place(S, hs[j], e0 + j);
     }
-    if (S->nentries == S->cap_entries) { /* doubled; where realloc moves pages (mremap), nothing is copied */
+}
+
+/* search.py: tt_make_room.  The table full: keep its n / 2 entries that took the most work,
+ * the newer first among equal work, in their order, their work halved.  The least work kept, v, is found by a
+ * radix select on the 32-bit works (the high half, then the low half); `rank` is then how
+ * many entries of work v rank below the cut: the oldest of them go. */
+static int tt_make_room(Search *S)
+{
+    size_t n = S->nentries, keep = n / 2, e = 0;
+    if (keep) {
+        size_t *count = calloc((size_t)1 << 16, sizeof(size_t));
+        if (!count)
+            return -1;
+        const uint32_t *w = S->works;
+        size_t rank = n - keep; /* the cut's place in the works sorted up, from 0 */
+        for (size_t i = 0; i < n; i++)
+            count[w[i] >> 16]++;
+        uint32_t hi = 0;
+        while (rank >= count[hi])
+            rank -= count[hi++];
+        memset(count, 0, ((size_t)1 << 16) * sizeof(size_t));
+        for (size_t i = 0; i < n; i++)
+            if (w[i] >> 16 == hi)
+                count[w[i] & 0xFFFFu]++;
+        uint32_t lo = 0;
+        while (rank >= count[lo])
+            rank -= count[lo++];
+        free(count);
+        uint32_t v = hi << 16 | lo;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t wi = S->works[i];
+            if (wi < v)
+                continue;
+            if (wi == v && rank) {
+                rank--;
+                continue;
+            }
+            if (e != i)
+                memcpy(S->keys + e * S->keyw, S->keys + i * S->keyw, sizeof(mask) * S->keyw);
+            S->works[e++] = wi >> 1; /* aged: halved */
+        }
+    }
+    S->nentries = e;
+    if (S->nslots) {
+        memset(S->slots, 0, S->nslots * sizeof(uint64_t));
+        tt_place_all(S);
+    }
+    return 0;
+}
+
+static int tt_insert(Search *S, const mask *key, uint64_t hash, long long work)
+{
+    if (S->nentries >= S->tt_max && tt_make_room(S) < 0) /* full: the better half kept, as search.py's dict */
+        return -1;
+    if (S->nentries == S->cap_entries) { /* doubled up to tt_max; where realloc moves pages (mremap), nothing is copied */
         size_t c = S->cap_entries ? S->cap_entries * 2 : 1024;
+        if (c > S->tt_max)
+            c = S->tt_max;
         if (c > 0xFFFFFFF0u || c > SIZE_MAX / (sizeof(mask) * S->keyw))
             return -1;
         mask *k = realloc(S->keys, c * sizeof(mask) * S->keyw);
         if (!k)
             return -1;
         S->keys = k;
+        uint32_t *wk = realloc(S->works, c * sizeof(uint32_t));
+        if (!wk)
+            return -1;
+        S->works = wk;
         S->cap_entries = c;
     }
     if (4 * (S->nentries + 1) > 3 * S->nslots) { /* at most 3/4 full: twice the slots, placed again from the keys */
@@ -816,19 +885,11 @@ static int tt_insert(Search *S, const mask *key, uint64_t hash)
         if (!S->slots)
             return -1;
         S->nslots = ns;
-        for (size_t e0 = 0; e0 < S->nentries; e0 += TT_BATCH) { /* the slots of a batch fetched together */
-            uint64_t hs[TT_BATCH];
-            size_t nb = S->nentries - e0 < TT_BATCH ? S->nentries - e0 : TT_BATCH;
-            for (size_t j = 0; j < nb; j++) {
-                hs[j] = key_hash(S->keys + (e0 + j) * S->keyw, S->keyw);
-                tt_prefetch(S, hs[j]);
-            }
-            for (size_t j = 0; j < nb; j++)
-                tt_place(S, hs[j], e0 + j);
-        }
+        tt_place_all(S);
     }
     size_t e = S->nentries++;
     memcpy(S->keys + e * S->keyw, key, sizeof(mask) * S->keyw);
+    S->works[e] = work > (long long)TT_WORK_MAX ? TT_WORK_MAX : (uint32_t)work;
     tt_place(S, hash, e);
     return 0;
 }
@@ -1128,12 +1189,13 @@ HOT static int dfs(Search *S, int t, int piles, int down, int r0, int r1, int c0
                 }
                 if (go && piles_after > 1) { /* the transposition table */
                     if (!tt_find(S, key, hash)) {
+                        long long before = S->nodes;
                         int got = dfs(S, t1, piles_after, down_after, R0, R1, C0, C1, om2, dm2);
                         if (got < 0)
                             return got;
                         if (got)
                             found = 1;
-                        else if (tt_insert(S, key, hash) < 0) {
+                        else if (tt_insert(S, key, hash, S->nodes - before) < 0) {
                             PyErr_NoMemory();
                             S->stop = STOP_ERROR;
                             return -1;
@@ -1712,6 +1774,7 @@ static void search_free(Search *S)
     }
     free(S->ls_cache);
     free(S->keys);
+    free(S->works);
     big_free(S->slots, S->nslots * sizeof(uint64_t));
     free(S);
 }

@@ -20,18 +20,18 @@ if TYPE_CHECKING:
     from ..parallel import Mapper
 
 
-def _solve_one(args: tuple[int, Rules, int | None, float | None]) -> tuple[int, Solution]:
-    """One task of :func:`solve_deals`: ``(deal, rules, max_nodes, timeout)`` -> ``(deal, solution)``."""
-    deal, rules, max_nodes, timeout = args
-    return deal, solve_deal(deal, rules, max_nodes=max_nodes, timeout=timeout)
+def _solve_one(args: tuple[int, Rules, int | None, float | None, int | None]) -> tuple[int, Solution]:
+    """One task of :func:`solve_deals`: ``(deal, rules, max_nodes, timeout, memory)`` -> ``(deal, solution)``."""
+    deal, rules, max_nodes, timeout, memory = args
+    return deal, solve_deal(deal, rules, max_nodes=max_nodes, timeout=timeout, memory=memory)
 
 
-def _deal_name(args: tuple[int, Rules, int | None, float | None]) -> str:
+def _deal_name(args: tuple[int, Rules, int | None, float | None, int | None]) -> str:
     """How an error names a task of :func:`solve_deals`: its deal."""
     return f"deal {args[0]}"
 
 
-def solve_deals(
+def solve_deals(  # noqa: PLR0913 — the deals, then keyword-only settings, each passed on as it is
     deals: Sequence[int],
     rules: Rules | str = STANDARD,
     *,
@@ -40,6 +40,7 @@ def solve_deals(
     jobs: int = 1,
     initializer: Callable[[], None] | None = None,
     mapper: Mapper | None = None,
+    memory: int | None = None,
 ) -> Iterator[tuple[int, Solution]]:
     """Solve deal numbers (RULES.md §2) from the start; yields ``(deal, solution)`` in the order of ``deals``.
 
@@ -49,6 +50,8 @@ def solve_deals(
     :param rules: the rule set of every deal, or a preset's name.
     :param max_nodes: the node limit of each deal (``None``: no limit).
     :param timeout: the most seconds for each deal (``None``: no limit).
+    :param memory: the bytes each deal's search may use (``None``: the default), as
+        :func:`~foursquare.solver.search.solve`'s; each worker process holds one search.
     :param jobs: worker processes (:func:`foursquare.parallel.ordered_map`, one deal
         per task); 1 or less, or a single deal: solved in this process, lazily.
     :param initializer: run in each worker process as it starts (e.g. to set signal
@@ -63,12 +66,12 @@ def solve_deals(
         not what it should be (a deal that is not a deal number, ``jobs="2"``).
     """
     rules = as_rules(rules, "solve_deals")
-    check("solve_deals", max_nodes=max_nodes, timeout=timeout, jobs=jobs)
+    check("solve_deals", max_nodes=max_nodes, timeout=timeout, jobs=jobs, memory=memory)
     if isinstance(deals, (str, bytes)) or not isinstance(deals, Collection):
         raise wrong_argument("solve_deals", "deals", "a sequence of deal numbers (a list or a range)", deals)
     for deal in ((deals[0], deals[-1]) if deals else ()) if isinstance(deals, range) else deals:
         check_deal_number(deal)  # of a range, its ends
-    work = ((d, rules, max_nodes, timeout) for d in deals)
+    work = ((d, rules, max_nodes, timeout, memory) for d in deals)
     if mapper is not None:
         return mapper(_solve_one, work, _deal_name)
     if jobs <= 1 or len(deals) <= 1:

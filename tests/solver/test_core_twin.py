@@ -151,16 +151,44 @@ def capped(game: Game, max_nodes: int, tt_max: int, compiled: bool) -> tuple[obj
 
 
 @pytest.mark.parametrize("deal", [24, 25, 59])
-def test_a_full_transposition_table_is_emptied_at_the_same_moment_in_both(deal):
+def test_a_full_transposition_table_keeps_the_same_half_in_both(deal):
+    """The replacement policy (search.tt_make_room): under tiny tables, filled again and
+    again, both cores keep the same entries (the node counts would part otherwise)."""
     game = Game.from_deal(deal)
     free, _ = twins(game, 10_000)
     assert free[0] != "unknown"
-    for tt_max in (1, 5, 64, 500):
+    for tt_max in (1, 2, 3, 5, 64, 500):
         py, c = capped(game, 10_000, tt_max, False), capped(game, 10_000, tt_max, True)
         assert py == c, (deal, tt_max)
-        assert py[:3] == free[:3] or py[0] == "unknown"  # emptying loses pruning, never a result
-        if tt_max == 1:
+        assert py[:3] == free[:3] or py[0] == "unknown"  # replacing loses pruning, never a result
+        if tt_max <= 64:
             assert py[3] != free[3]  # and it did change the search
+
+
+@pytest.mark.parametrize("name", ["three-square", "six-fixed", "cap-8"])
+def test_a_full_transposition_table_keeps_the_same_half_in_both_mid_game(name):
+    """The same under other keys (3x3 and 6x6 grids, tall piles) and from mid-game positions."""
+    rules = VARIANTS[name]
+    changed = 0
+    for seed in range(4):
+        game = mid_game(seed, rules, 5)
+        if game is None:
+            continue
+        free = capped(game, 3_000, search.TT_MAX_ENTRIES, True)
+        py, c = capped(game, 3_000, 7, False), capped(game, 3_000, 7, True)
+        assert py == c, (name, seed)
+        changed += py[3] != free[3]
+    assert changed
+
+
+def test_the_replacement_policy_keeps_the_most_work_the_newer_among_equals_and_ages_it():
+    tt = {(i,): w for i, w in enumerate([3, 8, 3, 1, 3, 8, 0])}
+    search.tt_make_room(tt)
+    assert tt == {(1,): 4, (4,): 1, (5,): 4}  # 8, 8 and the newest 3, halved, in their order
+    assert list(tt) == [(1,), (4,), (5,)]
+    one = {(0,): 7}
+    search.tt_make_room(one)
+    assert one == {}
 
 
 def test_the_public_solve_gives_the_same_solution_on_either_core(monkeypatch):

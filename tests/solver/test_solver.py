@@ -1044,3 +1044,43 @@ def test_a_search_under_a_small_cap_keeps_its_memory_bounded():
 
     small, large = peak(4_000), peak(80_000)
     assert large - small < 10, (small, large)
+
+
+def test_the_memory_a_search_is_given_sizes_its_table_and_other_sizes_are_refused():
+    from foursquare.solver import search
+
+    sizes = [search.tt_entries(m) for m in (search.MEMORY_MIN, 512 << 20, search.MEMORY_MAX)]
+    assert sizes == sorted(sizes) and sizes[0] < search.TT_MAX_ENTRIES < sizes[-1]
+    assert search.tt_entries(search.MEMORY_MAX, 6) < sizes[-1]  # longer keys (7 words against 3)
+    for bad in (search.MEMORY_MIN - 1, search.MEMORY_MAX + 1, "1G", 512.0, True):
+        with pytest.raises(ArgumentError, match="memory must be a whole number of at least"):
+            solve(Game.from_deal(1), memory=bad)  # type: ignore[arg-type]
+        with pytest.raises(ArgumentError, match="memory"):
+            solve_deals([1], memory=bad)  # type: ignore[arg-type]
+    small, default = solve_deal(24, memory=search.MEMORY_MIN), solve_deal(24)  # a table that never fills: the same search
+    assert (small.status, small.score, small.moves, small.nodes) == (default.status, default.score, default.moves, default.nodes)
+    assert [s.nodes for _, s in solve_deals([0, 24], memory=search.MEMORY_MAX)] == [solve_deal(d).nodes for d in (0, 24)]
+
+
+_SMALL_MEMORY_IN_A_CHILD = """
+import resource
+from foursquare.solver import search
+sol = search.solve_deal(325, memory=search.MEMORY_MIN)
+print(sol.score, sol.nodes, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_a_search_given_the_least_memory_stays_within_it_on_a_table_it_fills():
+    """Deal 325 fills a table of 1,572,864 positions (MEMORY_MIN): the search then keeps
+    what its policy keeps (other positions than the default's) and the whole process
+    stays within the memory given."""
+    import subprocess
+    import sys
+
+    from foursquare.solver import search
+
+    done = subprocess.run([sys.executable, "-c", _SMALL_MEMORY_IN_A_CHILD], capture_output=True, text=True, timeout=600, check=True)
+    score, nodes, peak_kb = (int(x) for x in done.stdout.split())
+    default = solve_deal(325)
+    assert score == default.score == 23 and nodes != default.nodes
+    assert peak_kb * 1024 <= search.MEMORY_MIN

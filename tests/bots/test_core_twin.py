@@ -10,6 +10,7 @@ FOURSQUARE_PURE_PYTHON is set); the fallback tests run everywhere.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import random
@@ -25,20 +26,30 @@ from foursquare.bots import get_bot
 from foursquare.bots._board import Board
 from foursquare.bots.evaluation import DEFAULT_WEIGHTS, Weights
 from foursquare.bots.expectimax import CoreSearch, DeepBot, Search, _Stop, new_search
-from foursquare.engine.rules import PRESETS
+from foursquare.engine.rules import PRESETS, STANDARD, Adjacency, LayoutKind, Ties
 from foursquare.solver import core
 
 compiled_only = pytest.mark.skipif(core.CORE is None, reason="the compiled core is not built (or FOURSQUARE_PURE_PYTHON is set)")
 
 #: Every preset: the standard game, a fixed board, other sizes (3x3: a small frame and
-#: piles that run out of room; 5x5: the rough estimate), ties counting, self_flip, ...
-PRESET_NAMES = sorted(PRESETS)
+#: piles that run out of room; 5x5: the rough estimate), ties counting, self_flip, ...;
+#: and rule sets at the ends of the ranges: the largest frame (6x6 floating, 121 cells),
+#: a 6x6 fixed board, piles of one card that soon leave no legal cell, no face-down card
+#: allowed, ties counting with diagonal neighbours on a fixed board.
+RULES = {
+    **PRESETS,
+    "six-floating": dataclasses.replace(STANDARD, size=6, ranks=13, face_down_limit=8),
+    "six-fixed": dataclasses.replace(STANDARD, size=6, layout=LayoutKind.FIXED, ranks=13, suits=3, face_down_limit=8),
+    "cap-1": dataclasses.replace(STANDARD, size=3, pile_cap=1, face_down_limit=2, ranks=4, suits=3),
+    "limit-0": dataclasses.replace(STANDARD, face_down_limit=0),
+    "fixed-diagonal-ties": dataclasses.replace(STANDARD, layout=LayoutKind.FIXED, adjacency=Adjacency.EDGE_OR_CORNER, ties=Ties.COUNT),
+}
 
 
 def random_position(name: str, deal: int, seed: int, moves: int) -> Game | None:
     """Deal ``deal`` under a preset after up to ``moves`` random legal placements (``None`` if it ended)."""
     rng = random.Random(seed)
-    game = Game.from_deal(deal, PRESETS[name])
+    game = Game.from_deal(deal, RULES[name])
     for _ in range(moves):
         if game.is_over:
             return None
@@ -77,7 +88,7 @@ deadlines = st.sampled_from([None, 0.0, 1e300])
 @compiled_only
 @settings(max_examples=250, deadline=None)
 @given(
-    name=st.sampled_from(PRESET_NAMES),
+    name=st.sampled_from(sorted(RULES)),
     deal=st.integers(min_value=0, max_value=2**64 - 1),
     seed=st.integers(min_value=0, max_value=2**32),
     moves=st.integers(min_value=0, max_value=30),
@@ -96,7 +107,7 @@ def test_the_twins_agree_on_every_list_float_node_count_and_stop(name, deal, see
 
 
 @compiled_only
-@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("name", sorted(RULES))
 def test_the_twins_stop_mid_search_at_the_same_placement(name):
     stops = 0
     for deal in range(6):

@@ -165,3 +165,35 @@ def test_the_variable_switches_the_bots_to_the_python_twin():
     assert kinds[0] == "Search"
     built = importlib.util.find_spec("foursquare.solver._core") is not None
     assert kinds[1] == ("CoreSearch" if built else "Search")
+
+
+#: The child of the Ctrl-C test: a search of five placements with no limit (minutes in
+#: the core), interrupted by SIGINT after 0.2 s of its own CPU time (ITIMER_VIRTUAL: a
+#: loaded machine delays it, it does not move it within the search).
+_INTERRUPTED_SEARCH = """
+import os, signal, time
+from foursquare import Game
+from foursquare.bots import get_bot
+from foursquare.bots.expectimax import SearchBot
+game = Game.from_deal(0)
+for _ in range(4):
+    game.play(get_bot("greedy").choose(game))
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGVTALRM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
+began = time.process_time()
+signal.setitimer(signal.ITIMER_VIRTUAL, 0.2)
+try:
+    print(SearchBot(depth=5).estimates(game))
+finally:
+    print("cpu", time.process_time() - began, flush=True)
+"""
+
+
+@compiled_only
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="POSIX interval timers")
+def test_ctrl_c_stops_a_long_search_inside_the_core_promptly():
+    env = {k: v for k, v in os.environ.items() if k != core.PURE_PYTHON_VARIABLE}
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPTED_SEARCH], capture_output=True, text=True, env=env, timeout=300)
+    spent = float(proc.stdout.split("cpu ")[-1])
+    assert "KeyboardInterrupt" in proc.stderr and "Estimate(" not in proc.stdout
+    assert proc.returncode != 0 and spent < 1.5, spent

@@ -13,8 +13,9 @@ Each position is answered ``--repeat`` times by each bot in turn (the bots
 alternate, so that a change in the machine's load falls on both) through
 :func:`foursquare.bots.recommend`, the call the prompt's ``hint`` makes.  Printed:
 per bot, the median over positions of each position's median, the 90th percentile,
-and the worst single answer (the wait a user may meet), in seconds; then the median
-of the paired ratio expert/deep.
+and the worst single answer (the wait a user may meet), in seconds of the clock (wall)
+and, on a second line, of the process's CPU time (less disturbed by a loaded machine);
+then the median of the paired ratio expert/deep (wall).
 """
 
 from __future__ import annotations
@@ -50,10 +51,11 @@ def positions(count: int, stages: tuple[int, ...], first_deal: int) -> list[Game
     return out
 
 
-def timed(view: object, bot: str, budget: float | None) -> float:
-    began = time.perf_counter()
+def timed(view: object, bot: str, budget: float | None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one hint."""
+    began, cpu = time.perf_counter(), time.process_time()
     recommend(view, bot, budget=budget)  # type: ignore[arg-type]
-    return time.perf_counter() - began
+    return time.perf_counter() - began, time.process_time() - cpu
 
 
 def summary(per_position: list[float], worst: float) -> str:
@@ -81,18 +83,26 @@ def main() -> None:
           f"{args.repeat} runs each, budget {budget if budget is not None else 'none (fixed work)'}")  # fmt: skip
     medians: dict[str, list[float]] = {bot: [] for bot in bots}
     worst = dict.fromkeys(bots, 0.0)
+    cpu_medians: dict[str, list[float]] = {bot: [] for bot in bots}
+    cpu_worst = dict.fromkeys(bots, 0.0)
     for game in games:
         view = game.view()
         times: dict[str, list[float]] = {bot: [] for bot in bots}
+        cpus: dict[str, list[float]] = {bot: [] for bot in bots}
         for _ in range(args.repeat):
             for bot in bots:
-                times[bot].append(timed(view, bot, budget))
+                wall, cpu = timed(view, bot, budget)
+                times[bot].append(wall)
+                cpus[bot].append(cpu)
         for bot in bots:
             medians[bot].append(statistics.median(times[bot]))
             worst[bot] = max(worst[bot], max(times[bot]))
+            cpu_medians[bot].append(statistics.median(cpus[bot]))
+            cpu_worst[bot] = max(cpu_worst[bot], max(cpus[bot]))
     print(f"{'bot':8} {'median s':>10} {'p90 s':>10} {'worst s':>10}")
     for bot in bots:
-        print(f"{bot:8} {summary(medians[bot], worst[bot])}")
+        print(f"{bot:8} {summary(medians[bot], worst[bot])}  wall")
+        print(f"{'':8} {summary(cpu_medians[bot], cpu_worst[bot])}  CPU")
     if len(bots) == 2:
         ratios = [a / b for a, b in zip(medians[bots[0]], medians[bots[1]], strict=True) if b > 0]
         print(f"paired ratio {bots[0]}/{bots[1]}: median {statistics.median(ratios):.2f}")

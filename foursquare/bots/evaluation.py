@@ -75,6 +75,9 @@ def evaluate(board: Board, weights: Weights = DEFAULT_WEIGHTS) -> tuple[float, f
 WIN_MODEL = (-5.9504, -0.1526, -0.0449, 3.0595)
 #: The cards a win still takes: ``e0 + eM * M + eD * D`` (least squares on the same wins).
 EXTRA_MODEL = (3.411, 1.249, 0.493)
+#: Other grid sizes (nothing measured): a rough win chance ``p``, and the cards a win
+#: still takes ``e0 + eM * M + eD * D``, as ``(p, e0, eM, eD)``.
+ROUGH_MODEL = (0.9, 2.6, 1.25, 0.4)
 
 
 @lru_cache(maxsize=4096)
@@ -87,8 +90,8 @@ def estimate_of(down: int, missing: int, stock: int, size: int = 4) -> tuple[flo
     For other grid sizes (where nothing was measured) a rough formula stands in.
     """
     if size != 4:
-        p, extra = 0.9, 2.6 + 1.25 * missing + 0.4 * down
-        return p, p * max(0.0, stock - extra)
+        p, e0, e_missing, e_down = ROUGH_MODEL
+        return p, p * max(0.0, stock - (e0 + e_missing * missing + e_down * down))
     b0, b_down, b_missing, b_spare = WIN_MODEL
     z = b0 + b_down * down + b_missing * missing + b_spare * math.log1p(max(0, stock - missing))
     p = 1.0 / (1.0 + math.exp(-z))

@@ -19,17 +19,25 @@ utility; a chance node averages.
   card of a floating grid) it does not search further.  Below the root it examines
   only the ``width`` most promising cells of each max node (by a one-placement
   utility), which makes three and four placements affordable.
+
+The search runs in the compiled core (:class:`CoreSearch`, ``bots_root`` in
+foursquare/solver/_core.c) where it is built and not switched off
+(:mod:`foursquare.solver.core`), else in Python (:class:`Search`): the same
+cells, values, node counts and stops either way (:func:`new_search` chooses).
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from math import exp
 
+from ..engine.frame import Frame
 from ..engine.game import Status
+from ..solver import core as _core_choice
 from ._board import Board
 from .base import Bot, CellEstimate
-from .evaluation import DEFAULT_WEIGHTS, Weights, estimate_of, evaluate
+from .evaluation import DEFAULT_WEIGHTS, EXTRA_MODEL, ROUGH_MODEL, WIN_MODEL, Weights, estimate_of, evaluate
 
 _WON, _LOST = Status.WON, Status.LOST
 #: (utility, win chance, expected score): the value of a node.
@@ -158,6 +166,51 @@ class Search:
         return (bu, *estimate_of(down, missing, stock, b.rules.size))
 
 
+class CoreSearch(Search):
+    """:class:`Search` in the compiled core (``bots_root`` in foursquare/solver/_core.c):
+    the same list (cells, and floats bit for bit), node count, stop and
+    ``used_evaluation`` for every position, rule set, width, depth and limit; the
+    board is only read.  Made by :func:`new_search` where the core is built."""
+
+    def root(self, cells: list[int], x: int, depth: int) -> list[RootValue]:
+        """:meth:`Search.root`, compiled (raises :class:`_Stop` alike)."""
+        core = _core_choice.CORE
+        assert core is not None, "CoreSearch without the compiled core"
+        b, w = self.board, self.weights
+        lines, nbrs = _tables(b.geo)
+        fixed = (
+            lines, nbrs, b.geo.frame, b.rules.size, b.rules.pile_cap, b.target, b.limit, b.total, b.room,
+            b.sees_all, b.ties_count, b.self_flip, w.face_down, w.missing, w.win_bonus, WIN_MODEL, EXTRA_MODEL, ROUGH_MODEL,
+        )
+        board = (bytes(b.rank), bytes(b.up), bytes(b.h), bytes(b.counts), b.npiles, b.down, b.placed, b.unseen, b.r0, b.r1, b.c0, b.c1)
+        width = -1 if self.width is None else self.width
+        answer: tuple[bool, int, bool, list[RootValue]] = core.bots_root(
+            fixed, board, width, self.node_limit, self.deadline, self.nodes, self.used_evaluation, cells, x, depth
+        )
+        stopped, self.nodes, self.used_evaluation, out = answer
+        if stopped:
+            raise _Stop
+        return out
+
+
+@functools.cache
+def _tables(geo: Frame) -> tuple[bytes, bytes]:
+    """A frame's tables for :class:`CoreSearch`: each cell's two lines (its row's other
+    cells, then its column's: ``frame - 1`` bytes each) and its neighbours (8 bytes,
+    255 after the last)."""
+    lines = bytes(i for c in range(geo.ncells) for i in (*geo.row_others[c], *geo.col_others[c]))
+    nbrs = bytes(i for t in geo.nbrs for i in (*t, *(255,) * (8 - len(t))))
+    return lines, nbrs
+
+
+def new_search(board: Board, weights: Weights = DEFAULT_WEIGHTS, width: int | None = None) -> Search:
+    """The search of ``board``: a :class:`CoreSearch` where the compiled core is built and
+    not switched off (``FOURSQUARE_PURE_PYTHON``), else the pure-Python :class:`Search`;
+    the same answers either way.  A ``width`` below 1 (no bot's) stays in Python."""
+    compiled = _core_choice.CORE is not None and (width is None or width >= 1)
+    return (CoreSearch if compiled else Search)(board, weights, width)
+
+
 class SearchBot(Bot):
     """An expectimax bot; see the module text.
 
@@ -185,7 +238,7 @@ class SearchBot(Bot):
         self.weights = weights
 
     def _estimates(self, board: Board, x: int, cells: list[int], deadline: float | None, seed: int) -> list[CellEstimate]:
-        search = Search(board, self.weights, self.width)
+        search = new_search(board, self.weights, self.width)
         best = search.root(cells, x, 1)  # always affordable: one placement per cell
         if search.used_evaluation is False or self.depth == 1 or len(cells) == 1:
             return [(c, p, s) for c, _, p, s in best]

@@ -1956,9 +1956,536 @@ static PyObject *search_budget(PyObject *self, PyObject *args)
     return Py_BuildValue("iLN", found, nodes_after, path);
 }
 
+/* ==== the bots' expectimax search: bots_root (foursquare/bots/expectimax.py) ====
+ *
+ * The exact twin of Search.root, _after, _best, _best_last and _tick in
+ * foursquare/bots/expectimax.py, on a copy of the position of
+ * foursquare/bots/_board.py's Board (play, _flip_lines, undo, legal, status,
+ * draw, undraw) and with evaluation.py's evaluate and estimate_of.  For the same
+ * position, rules, weights, width, depth and limits both give the same list (the
+ * same cells in the same order, the same floats bit for bit: every sum and
+ * formula is computed in the Python's order, exp and log1p are libm's as in
+ * CPython's math module, and setup.py turns floating-point contraction off),
+ * examine the same number of placements, stop at the same one and set
+ * used_evaluation alike (tests/bots/test_core_twin.py).  Every rule set and frame
+ * the engine allows (frames of at most 11 x 11 cells, decks of at most 52 cards).
+ * The deadline is checked as the Python checks it, every 128 placements, with
+ * time.perf_counter itself (called through Python: the same clock on every
+ * platform); Ctrl-C is looked at then too.  The hot loop touches no Python object.
+ */
+
+#include <math.h>
+
+#define BMAXF 15            /* frame side: a cell index fits in a byte, 255 marks "none" */
+#define BMAXCELLS (BMAXF * BMAXF)
+#define BMAXRANKS 15        /* counts[1 .. ranks] */
+#define BMAXDECK 64         /* cards in a deck: placements on the stack at once */
+#define BNONE 255
+
+typedef struct {
+    int c;
+    double u, p, s;
+} BEntry; /* expectimax.RootValue */
+
+typedef struct {
+    int c, rank, up, r0, r1, c0, c1, down, flips;
+} BSaved; /* _board.Saved, and where the placement's flips begin */
+
+typedef struct {
+    /* the rules' part of Board, and the frame's tables (frame.Frame) */
+    int F, ncells, nline, n, cap, target, limit, total, room, full, sees_all, ties_count, self_flip, nranks;
+    unsigned char lines[BMAXCELLS][2][BMAXF - 1]; /* Board.lines: the row's other cells, then the column's */
+    unsigned char nbrs[BMAXCELLS][8];             /* Frame.nbrs, BNONE after the last */
+    /* the utility's weights and the estimate's models (evaluation.py) */
+    double wd, wm, bonus, win[4], extra[3], rough[4];
+    /* the position (Board) */
+    int rank[BMAXCELLS], up[BMAXCELLS], h[BMAXCELLS], counts[BMAXRANKS + 1];
+    int npiles, down, placed, unseen, r0, r1, c0, c1;
+    BSaved stack[BMAXDECK + 2];
+    int sp, flipped[(BMAXDECK + 2) * 2 * BMAXF], nflipped;
+    /* the search (Search) */
+    int width; /* -1: every cell */
+    long long nodes;
+    double node_limit, deadline;
+    PyObject *clock; /* time.perf_counter when there is a deadline, else NULL */
+    int used_evaluation;
+    int nlevels, *cellbuf; /* per level of the recursion: ncells cells, ncells entries */
+    BEntry *entbuf;
+} Bots;
+
+/* Board.status: 1 won, 2 lost, 0 the game goes on */
+static inline int bots_status(const Bots *B)
+{
+    if (B->npiles == B->target && B->down == 0)
+        return 1;
+    if (B->down > B->limit || B->placed >= B->total || B->placed == B->room)
+        return 2;
+    return 0;
+}
+
+/* Board.legal: the cells for the next card, in reading order */
+static int bots_legal(const Bots *B, int *out)
+{
+    int k = 0;
+    if (!B->npiles) {
+        for (int i = 0; i < B->ncells; i++)
+            out[k++] = i;
+        return k;
+    }
+    int F = B->F, r0 = B->r0, r1 = B->r1, c0 = B->c0, c1 = B->c1;
+    if (r1 - r0 + 1 < B->n) {
+        r0 = r0 - 1 > 0 ? r0 - 1 : 0;
+        r1 = r1 + 1 < F - 1 ? r1 + 1 : F - 1;
+    }
+    if (c1 - c0 + 1 < B->n) {
+        c0 = c0 - 1 > 0 ? c0 - 1 : 0;
+        c1 = c1 + 1 < F - 1 ? c1 + 1 : F - 1;
+    }
+    for (int r = r0; r <= r1; r++)
+        for (int c = r * F + c0; c <= r * F + c1; c++) {
+            if (B->h[c]) {
+                if (B->h[c] < B->cap)
+                    out[k++] = c;
+            } else {
+                for (int j = 0; j < 8 && B->nbrs[c][j] != BNONE; j++)
+                    if (B->h[B->nbrs[c][j]]) {
+                        out[k++] = c;
+                        break;
+                    }
+            }
+        }
+    return k;
+}
+
+/* Board._flip_lines: the flips of rank x just placed on c; returns the face-down count after them */
+static inline int bots_flip_lines(Bots *B, int c, int x, int down)
+{
+    for (int l = 0; l < 2; l++) {
+        const unsigned char *line = B->lines[c][l];
+        int lo = 99, hi = 0, no = 0, others[BMAXF];
+        for (int j = 0; j < B->nline; j++) {
+            int o = line[j];
+            if (B->h[o]) {
+                others[no++] = o;
+                if (B->up[o] || B->sees_all) {
+                    if (B->rank[o] < lo)
+                        lo = B->rank[o];
+                    if (B->rank[o] > hi)
+                        hi = B->rank[o];
+                }
+            }
+        }
+        if (!no)
+            continue;
+        if (hi && lo <= x && x <= hi && !(B->ties_count && (x == lo || x == hi)))
+            continue;
+        for (int j = 0; j < no; j++) {
+            int o = others[j];
+            down += B->up[o] ? 1 : -1;
+            B->up[o] = !B->up[o];
+            B->flipped[B->nflipped++] = o;
+        }
+        if (B->self_flip) {
+            B->up[c] = !B->up[c];
+            down += B->up[c] ? -1 : 1;
+            B->flipped[B->nflipped++] = c;
+        }
+    }
+    return down;
+}
+
+/* Board.play */
+static inline void bots_play(Bots *B, int c, int x)
+{
+    int down = B->down;
+    B->stack[B->sp++] = (BSaved){c, B->rank[c], B->up[c], B->r0, B->r1, B->c0, B->c1, down, B->nflipped};
+    if (B->h[c]) {
+        if (!B->up[c])
+            down--;
+    } else {
+        int r = c / B->F, col = c % B->F;
+        B->npiles++;
+        B->r0 = r < B->r0 ? r : B->r0;
+        B->r1 = r > B->r1 ? r : B->r1;
+        B->c0 = col < B->c0 ? col : B->c0;
+        B->c1 = col > B->c1 ? col : B->c1;
+    }
+    B->h[c]++;
+    B->rank[c] = x;
+    B->up[c] = 1;
+    B->placed++;
+    B->down = bots_flip_lines(B, c, x, down);
+}
+
+/* Board.undo */
+static inline void bots_undo(Bots *B)
+{
+    const BSaved *s = &B->stack[--B->sp];
+    while (B->nflipped > s->flips) {
+        int f = B->flipped[--B->nflipped];
+        B->up[f] = !B->up[f];
+    }
+    int c = s->c;
+    B->rank[c] = s->rank;
+    B->up[c] = s->up;
+    B->r0 = s->r0;
+    B->r1 = s->r1;
+    B->c0 = s->c0;
+    B->c1 = s->c1;
+    B->down = s->down;
+    if (!--B->h[c])
+        B->npiles--;
+    B->placed--;
+}
+
+/* Search._tick: 0 go on, 1 the node limit or the deadline is reached, -1 a Python error (Ctrl-C) */
+static inline int bots_tick(Bots *B)
+{
+    B->nodes++;
+    if ((double)B->nodes > B->node_limit)
+        return 1;
+    if (!(B->nodes & 127)) {
+        if (PyErr_CheckSignals() < 0)
+            return -1;
+        if (B->clock) {
+            PyObject *t = PyObject_CallNoArgs(B->clock);
+            if (!t)
+                return -1;
+            double v = PyFloat_AsDouble(t);
+            Py_DECREF(t);
+            if (v == -1.0 && PyErr_Occurred())
+                return -1;
+            if (v > B->deadline)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* evaluation.estimate_of: (win chance, expected score) */
+static void bots_estimate(const Bots *B, int down, int missing, int stock, double *p, double *s)
+{
+    double q, left;
+    if (B->n != 4) {
+        q = B->rough[0];
+        left = stock - (B->rough[1] + B->rough[2] * missing + B->rough[3] * down);
+    } else {
+        int spare = stock - missing > 0 ? stock - missing : 0;
+        double z = B->win[0] + B->win[1] * down + B->win[2] * missing + B->win[3] * log1p((double)spare);
+        q = 1.0 / (1.0 + exp(-z));
+        left = stock - (B->extra[0] + B->extra[1] * missing + B->extra[2] * down);
+    }
+    *p = q;
+    *s = q * (left > 0.0 ? left : 0.0); /* max(0.0, left) */
+}
+
+/* the search utility of a position that goes on (evaluation.evaluate, Search._best_last) */
+static inline double bots_utility(const Bots *B, int down, int missing, int stock)
+{
+    return exp(-B->wd * down - B->wm * missing) * (B->bonus + (stock > missing ? stock - missing : 0));
+}
+
+static int bots_after(Bots *B, int level, int depth, double *v);
+
+/* Search.root without its sort: each cell's value, in the order of cells */
+static int bots_values(Bots *B, int level, const int *cells, int k, int x, int depth, BEntry *out)
+{
+    for (int i = 0; i < k; i++) {
+        int st;
+        double v[3];
+        bots_play(B, cells[i], x);
+        if ((st = bots_tick(B)) != 0 || (st = bots_after(B, level, depth - 1, v)) != 0)
+            return st;
+        bots_undo(B);
+        out[i] = (BEntry){cells[i], v[0], v[1], v[2]};
+    }
+    return 0;
+}
+
+/* Search.root's sort: stable, by descending utility */
+static void bots_sort(BEntry *e, int k)
+{
+    for (int i = 1; i < k; i++) {
+        BEntry t = e[i];
+        int j = i;
+        for (; j > 0 && e[j - 1].u < t.u; j--)
+            e[j] = e[j - 1];
+        e[j] = t;
+    }
+}
+
+static int bots_no_cell(void)
+{
+    PyErr_SetString(PyExc_AssertionError, "no legal cell in a position that goes on");
+    return -1;
+}
+
+static int bots_too_deep(void)
+{
+    PyErr_SetString(PyExc_RuntimeError, "bots_root: the search went deeper than its deck allows");
+    return -1;
+}
+
+/* Search._best: the value of the best placement of rank x, depth (>= 2) placements */
+static int bots_best(Bots *B, int level, int x, int depth, double *v)
+{
+    if (level >= B->nlevels)
+        return bots_too_deep();
+    int *cells = B->cellbuf + (size_t)level * B->ncells, st;
+    BEntry *e = B->entbuf + (size_t)level * B->ncells;
+    int k = bots_legal(B, cells);
+    if (B->width >= 0 && k > B->width) {
+        if ((st = bots_values(B, level, cells, k, x, 1, e)) != 0)
+            return st;
+        bots_sort(e, k);
+        k = B->width;
+        for (int i = 0; i < k; i++)
+            cells[i] = e[i].c;
+    }
+    if ((st = bots_values(B, level, cells, k, x, depth, e)) != 0)
+        return st;
+    if (!k)
+        return bots_no_cell();
+    int best = 0; /* the first of the highest utility: root(...)[0] */
+    for (int i = 1; i < k; i++)
+        if (e[i].u > e[best].u)
+            best = i;
+    v[0] = e[best].u;
+    v[1] = e[best].p;
+    v[2] = e[best].s;
+    return 0;
+}
+
+/* Search._best_last: the best placement of rank x judged by its outcome or the utility */
+static int bots_best_last(Bots *B, int level, int x, double *v)
+{
+    if (level >= B->nlevels)
+        return bots_too_deep();
+    int *cells = B->cellbuf + (size_t)level * B->ncells;
+    B->used_evaluation = 1;
+    double bu = -1.0;
+    int found = 0, bd = 0, bm = 0, bs = 0;
+    int k = bots_legal(B, cells);
+    for (int i = 0; i < k; i++) {
+        bots_play(B, cells[i], x);
+        int st = bots_tick(B);
+        if (st)
+            return st;
+        int down = B->down, missing = B->target - B->npiles, stock = B->total - B->placed;
+        bots_undo(B);
+        double u = !missing && !down ? B->bonus + stock
+                   : down > B->limit || stock <= 0 || stock == B->full ? 0.0
+                   : bots_utility(B, down, missing, stock);
+        if (u > bu) {
+            bu = u;
+            found = 1;
+            bd = down;
+            bm = missing;
+            bs = stock;
+        }
+    }
+    if (!found)
+        return bots_no_cell();
+    if (!bm && !bd) {
+        v[0] = bu;
+        v[1] = 1.0;
+        v[2] = (double)bs;
+    } else if (bd > B->limit || bs <= 0 || bs == B->full) {
+        v[0] = v[1] = v[2] = 0.0;
+    } else {
+        v[0] = bu;
+        bots_estimate(B, bd, bm, bs, &v[1], &v[2]);
+    }
+    return 0;
+}
+
+/* Search._after: the value of the board just after a placement, depth placements still to search */
+static int bots_after(Bots *B, int level, int depth, double *v)
+{
+    int st = bots_status(B);
+    if (st == 1) {
+        double score = (double)(B->total - B->placed);
+        v[0] = B->bonus + score;
+        v[1] = 1.0;
+        v[2] = score;
+        return 0;
+    }
+    if (st == 2) {
+        v[0] = v[1] = v[2] = 0.0;
+        return 0;
+    }
+    int missing = B->target - B->npiles, stock = B->total - B->placed;
+    if (depth == 0) {
+        B->used_evaluation = 1;
+        v[0] = bots_utility(B, B->down, missing, stock);
+        bots_estimate(B, B->down, missing, stock, &v[1], &v[2]);
+        return 0;
+    }
+    double su = 0.0, sp = 0.0, ss = 0.0, w[3];
+    for (int r = 1; r <= B->nranks; r++) {
+        int k = B->counts[r];
+        if (k) {
+            B->counts[r]--;
+            B->unseen--;
+            if ((st = depth > 1 ? bots_best(B, level + 1, r, depth, w) : bots_best_last(B, level + 1, r, w)) != 0)
+                return st;
+            B->counts[r]++;
+            B->unseen++;
+            su += k * w[0];
+            sp += k * w[1];
+            ss += k * w[2];
+        }
+    }
+    int n = B->unseen;
+    v[0] = su / n;
+    v[1] = sp / n;
+    v[2] = ss / n;
+    return 0;
+}
+
+/* the checks of bots_root's arguments: 0, or -1 with ValueError set */
+static int bots_check(const Bots *B, Py_ssize_t nlines, Py_ssize_t nnbrs, Py_ssize_t nrank, Py_ssize_t nup, Py_ssize_t nh,
+                      Py_ssize_t ncounts)
+{
+    int ok = B->F >= 1 && B->F <= BMAXF && B->n >= 1 && B->n <= B->F && nlines == (Py_ssize_t)B->ncells * 2 * B->nline &&
+             nnbrs == (Py_ssize_t)B->ncells * 8 && nrank == B->ncells && nup == B->ncells && nh == B->ncells && ncounts >= 2 &&
+             ncounts <= BMAXRANKS + 1 && B->total >= 0 && B->total <= BMAXDECK && B->placed >= 0 && B->placed <= B->total &&
+             B->unseen >= 0 && (!B->npiles || (B->r0 >= 0 && B->r0 <= B->r1 && B->r1 < B->F && B->c0 >= 0 && B->c0 <= B->c1 &&
+                                               B->c1 < B->F));
+    for (int i = 0; ok && i < B->ncells; i++) {
+        for (int j = 0; j < B->nline; j++)
+            ok &= B->lines[i][0][j] < B->ncells && B->lines[i][1][j] < B->ncells;
+        for (int j = 0; j < 8; j++)
+            ok &= B->nbrs[i][j] < B->ncells || B->nbrs[i][j] == BNONE;
+    }
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "bots_root: a board or table beyond the compiled core");
+    return ok ? 0 : -1;
+}
+
+static void bots_free(Bots *B)
+{
+    Py_XDECREF(B->clock);
+    free(B->cellbuf);
+    free(B->entbuf);
+    free(B);
+}
+
+PyDoc_STRVAR(bots_root_doc,
+             "bots_root(fixed, board, width, node_limit, deadline, nodes, used_evaluation, cells, x, depth)\n--\n\n"
+             "Search.root of foursquare.bots.expectimax, compiled (CoreSearch.root builds the arguments):\n"
+             "fixed: (lines, nbrs, frame, size, pile_cap, target, limit, total, room, sees_all, ties_count, self_flip,\n"
+             "face_down, missing, win_bonus, WIN_MODEL, EXTRA_MODEL, ROUGH_MODEL); board: (rank, up, h, counts as bytes,\n"
+             "npiles, down, placed, unseen, r0, r1, c0, c1); width -1: every cell; deadline: a time.perf_counter value\n"
+             "or None.  Returns (stopped, nodes, used_evaluation, [(cell, utility, win chance, expected score), ...]\n"
+             "best first; empty when stopped).  The board is only read.");
+
+static PyObject *bots_root(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *lines, *nbrs, *rank, *up, *h, *counts;
+    Py_ssize_t nlines, nnbrs, nrank, nup, nh, ncounts;
+    PyObject *deadline, *cell_list;
+    int x, depth, used;
+    Bots *B = calloc(1, sizeof(Bots));
+    if (!B)
+        return PyErr_NoMemory();
+    if (!PyArg_ParseTuple(args, "(y#y#iiiiiiipppddd(dddd)(ddd)(dddd))(y#y#y#y#iiiiiiii)idOLpO!ii", &lines, &nlines, &nbrs,
+                          &nnbrs, &B->F, &B->n, &B->cap, &B->target, &B->limit, &B->total, &B->room, &B->sees_all,
+                          &B->ties_count, &B->self_flip, &B->wd, &B->wm, &B->bonus, &B->win[0], &B->win[1], &B->win[2],
+                          &B->win[3], &B->extra[0], &B->extra[1], &B->extra[2], &B->rough[0], &B->rough[1], &B->rough[2],
+                          &B->rough[3], &rank, &nrank, &up, &nup, &h, &nh, &counts, &ncounts, &B->npiles, &B->down,
+                          &B->placed, &B->unseen, &B->r0, &B->r1, &B->c0, &B->c1, &B->width, &B->node_limit, &deadline,
+                          &B->nodes, &used, &PyList_Type, &cell_list, &x, &depth)) {
+        free(B);
+        return NULL;
+    }
+    B->ncells = B->F >= 1 && B->F <= BMAXF ? B->F * B->F : 0;
+    B->nline = B->F - 1;
+    B->nranks = (int)ncounts - 1;
+    B->full = B->total - B->room; /* the stock when every pile is full (Search._best_last) */
+    B->used_evaluation = used;
+    if (B->ncells && nlines == (Py_ssize_t)B->ncells * 2 * B->nline && nnbrs == (Py_ssize_t)B->ncells * 8)
+        for (int i = 0; i < B->ncells; i++) {
+            memcpy(B->lines[i][0], lines + (size_t)i * 2 * B->nline, (size_t)B->nline);
+            memcpy(B->lines[i][1], lines + (size_t)i * 2 * B->nline + B->nline, (size_t)B->nline);
+            memcpy(B->nbrs[i], nbrs + (size_t)i * 8, 8);
+        }
+    if (bots_check(B, nlines, nnbrs, nrank, nup, nh, ncounts) < 0) {
+        bots_free(B);
+        return NULL;
+    }
+    for (int i = 0; i < B->ncells; i++) {
+        B->rank[i] = (unsigned char)rank[i];
+        B->up[i] = up[i] != 0;
+        B->h[i] = (unsigned char)h[i];
+    }
+    for (int r = 0; r <= B->nranks; r++)
+        B->counts[r] = (unsigned char)counts[r];
+    /* levels: one a placement on the stack, at most the cards left (and one more at the root) */
+    B->nlevels = B->total - B->placed + 2;
+    B->cellbuf = malloc((size_t)B->nlevels * B->ncells * sizeof(int));
+    B->entbuf = malloc((size_t)B->nlevels * B->ncells * sizeof(BEntry));
+    if (!B->cellbuf || !B->entbuf) {
+        bots_free(B);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t k = PyList_GET_SIZE(cell_list);
+    if (k > B->ncells) {
+        bots_free(B);
+        PyErr_SetString(PyExc_ValueError, "bots_root: more cells than the frame has");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(cell_list, i));
+        if (c == -1 && PyErr_Occurred()) {
+            bots_free(B);
+            return NULL;
+        }
+        if (c < 0 || c >= B->ncells) {
+            bots_free(B);
+            PyErr_SetString(PyExc_ValueError, "bots_root: a cell outside the frame");
+            return NULL;
+        }
+        B->cellbuf[i] = (int)c;
+    }
+    if (deadline != Py_None) {
+        B->deadline = PyFloat_AsDouble(deadline);
+        PyObject *time_module = B->deadline == -1.0 && PyErr_Occurred() ? NULL : PyImport_ImportModule("time");
+        B->clock = time_module ? PyObject_GetAttrString(time_module, "perf_counter") : NULL;
+        Py_XDECREF(time_module);
+        if (!B->clock) {
+            bots_free(B);
+            return NULL;
+        }
+    }
+    int st = bots_values(B, 0, B->cellbuf, (int)k, x, depth, B->entbuf);
+    if (st < 0) {
+        bots_free(B);
+        return NULL;
+    }
+    PyObject *out = PyList_New(st ? 0 : k);
+    if (out && !st) {
+        bots_sort(B->entbuf, (int)k);
+        for (Py_ssize_t i = 0; i < k; i++) {
+            const BEntry *e = &B->entbuf[i];
+            PyObject *item = Py_BuildValue("(iddd)", e->c, e->u, e->p, e->s);
+            if (!item) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, item);
+        }
+    }
+    PyObject *result = out ? Py_BuildValue("(OLON)", st ? Py_True : Py_False, B->nodes, B->used_evaluation ? Py_True : Py_False, out) : NULL;
+    bots_free(B);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"search_budget", search_budget, METH_VARARGS, search_budget_doc},
     {"tail_patterns", tail_patterns, METH_VARARGS, tail_patterns_doc},
+    {"bots_root", bots_root, METH_VARARGS, bots_root_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,3 +7,7 @@ def tail_patterns(
     tail: list[int], earlier: list[int], n: int, limit: int, stacks: int, max_nodes: int, deadline: float, every: bool,
     memo_max: int = ..., /,
 ) -> tuple[int, int, int]: ...
+def bots_root(
+    fixed: tuple[object, ...], board: tuple[object, ...], width: int, node_limit: float, deadline: float | None, nodes: int,
+    used_evaluation: bool, cells: list[int], x: int, depth: int, /,
+) -> tuple[bool, int, bool, list[tuple[int, float, float, float]]]: ...

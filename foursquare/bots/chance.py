@@ -48,9 +48,11 @@ from .pimc import ExpertBot, _Tally
 #: (sorted), and the sampled orders of those (as ranks).
 _Draw = tuple[Card, list[Card], list[list[int]]]
 #: Sampled orders solved for each (close cell, rank of the next card, next cell).
-PER_RANK = 6
+PER_RANK = 4
 #: How many cells for the next card are solved, best by the one-placement utility first.
-NEXT_WIDTH = 3
+NEXT_WIDTH = 2
+#: How many of ``expert``'s best cells get the chance node.
+CLOSE = 2
 #: A win's worth beyond its score when the close cells are ranked, in points (as the
 #: search utility's :attr:`~foursquare.bots.evaluation.Weights.win_bonus`).
 WIN_WEIGHT = 20.0
@@ -76,7 +78,7 @@ class ChanceBot(ExpertBot):
     ) -> None:
         if min(per_rank, next_width) < 1:
             raise ArgumentError("ChanceBot: per_rank and next_width must be at least 1")
-        super().__init__(nodes, **{"more": 0, **settings})
+        super().__init__(nodes, **{"more": 0, "close": CLOSE, **settings})
         self.per_rank, self.next_width, self.win_weight = per_rank, next_width, win_weight
 
     def _judge(

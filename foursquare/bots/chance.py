@@ -34,10 +34,11 @@ import random
 import time
 from typing import Any
 
+from ..engine.arguments import check
 from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.view import PlayerView
-from ..errors import ArgumentError
+from ..errors import wrong_argument
 from ..solver.stocks import StockSolver
 from ._board import Board
 from .base import Estimate
@@ -66,7 +67,8 @@ class ChanceBot(ExpertBot):
     :param next_width: next cells solved for each rank (at least 1).
     :param win_weight: the ranking's weight of the chance of a win, in points.
     :param settings: :class:`~foursquare.bots.pimc.ExpertSettings` keywords (``more``: 0 by default).
-    :raises ArgumentError: for a count below 1, or an unknown setting.
+    :raises ArgumentError: for a count below 1 or not a whole number, a weight that is not a
+        finite number, or an unknown setting.
     """
 
     name = "chance"
@@ -76,10 +78,18 @@ class ChanceBot(ExpertBot):
         self, nodes: int | None = None, per_rank: int = PER_RANK, next_width: int = NEXT_WIDTH,
         win_weight: float = WIN_WEIGHT, **settings: Any,
     ) -> None:
-        if min(per_rank, next_width) < 1:
-            raise ArgumentError("ChanceBot: per_rank and next_width must be at least 1")
+        check("ChanceBot", per_rank=per_rank, next_width=next_width, win_weight=win_weight)
+        if win_weight is None:
+            raise wrong_argument("ChanceBot", "win_weight", "a finite number of points", win_weight)
         super().__init__(nodes, **{"more": 0, "close": CLOSE, **settings})
         self.per_rank, self.next_width, self.win_weight = per_rank, next_width, win_weight
+
+    def preference(self) -> str | None:
+        """Why a cell comes first though a cell after it has better estimates (the hint's note)."""
+        return (
+            f"it weighs a win at {self.win_weight:g} points beyond its score, and judges its {self.settings.close} best"
+            " cells with the next card's rank as a chance node, the others by their samples alone"
+        )
 
     def _judge(
         self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int
@@ -90,7 +100,9 @@ class ChanceBot(ExpertBot):
         if close[0].samples is None or len(close) < 2:
             return ranked  # expert did not sample: deep's answer
         deadline = None if budget is None else start + max(budget, 0.0)
-        orders = self._orders(view, seed)
+        orders = self._orders(view, seed, deadline)
+        if orders is None:
+            return ranked  # out of time: expert's answer
         board = Board(view)  # afresh: a search stopped by its work limit leaves its board changed
         valued = []
         for e in close:
@@ -101,16 +113,21 @@ class ChanceBot(ExpertBot):
         valued.sort(key=lambda e: -((e.expected_score or 0.0) + self.win_weight * (e.win_chance or 0.0)))
         return valued + ranked[len(close) :]
 
-    def _orders(self, view: PlayerView, seed: int) -> dict[int, _Draw]:
+    def _orders(self, view: PlayerView, seed: int, deadline: float | None) -> dict[int, _Draw] | None:
         """Per rank the next card can have, a :data:`_Draw`: the same for every order of the
-        unseen cards (they are sorted before they are shuffled)."""
+        unseen cards (they are sorted before they are shuffled); ``None`` when the deadline
+        passed first."""
         rng, unseen = random.Random(seed), sorted(view.unseen)
         out: dict[int, _Draw] = {}
         for card in unseen:
             if card >> 2 not in out:
                 rest = [c for c in unseen if c != card]
-                shuffles = [rng.sample(rest, len(rest)) for _ in range(self.per_rank)]
-                out[card >> 2] = (card, rest, [[c >> 2 for c in order] for order in shuffles])
+                shuffles = []
+                for _ in range(self.per_rank):
+                    if deadline is not None and time.perf_counter() > deadline:
+                        return None
+                    shuffles.append([c >> 2 for c in rng.sample(rest, len(rest))])
+                out[card >> 2] = (card, rest, shuffles)
         return out
 
     def _value(
@@ -146,11 +163,10 @@ class ChanceBot(ExpertBot):
                             return None
                         tally.add(tally.solver.solve(ranks, max_nodes=self.settings.solver_nodes, timeout=timeout))
                 top = min(tallies, key=lambda t: (-(t.points + self.win_weight * t.wins), t.order))
-                weight = board.counts[r] / board.unseen
-                win += weight * top.wins / top.samples
-                points += weight * top.points / top.samples
+                win += board.counts[r] * (top.wins / top.samples)  # (divided by the unseen cards at the end:
+                points += board.counts[r] * (top.points / top.samples)  # a sure win sums to exactly 1)
                 solves += sum(t.samples for t in tallies)
                 unknown += sum(t.unknown for t in tallies)
-            return Estimate(estimate.cell, win, points, solves, unknown)
+            return Estimate(estimate.cell, win / board.unseen, points / board.unseen, solves, unknown)
         finally:
             board.undo()

@@ -56,6 +56,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..engine.arguments import check
 from ..engine.game import Game
 from ..engine.layout import Cell
 from ..engine.view import PlayerView
@@ -126,7 +127,9 @@ class ExpertSettings:
         first, in the prior's order (``None``: the ranking above alone).
     :ivar prior_nodes: the prior after the opening: ``deep`` with this work limit
         (``None``: a two-placement expectimax search).
-    :raises ArgumentError: for a count below 1 (``more`` and ``close``: below 0).
+    :raises ArgumentError: for a count below 1 (``more``, ``close`` and ``from_piles``: below
+        0) or not a whole number, a weight that is not a finite number, a tolerance
+        outside 0 to 1.
     """
 
     samples: int = SAMPLES
@@ -141,8 +144,7 @@ class ExpertSettings:
     prior_nodes: int | None = DEEP_NODES
 
     def __post_init__(self) -> None:
-        if min(self.samples, self.solver_nodes, self.width or 1) < 1 or min(self.more, self.close) < 0:
-            raise ArgumentError("ExpertBot: samples, solver_nodes and width must be at least 1, more and close at least 0")
+        check("ExpertBot", **{name: getattr(self, name) for name in self.__dataclass_fields__})
 
 
 class ExpertBot(DeepBot):
@@ -163,6 +165,7 @@ class ExpertBot(DeepBot):
     )
 
     def __init__(self, nodes: int | None = None, **settings: Any) -> None:
+        check(type(self).__name__, nodes=nodes)
         unknown = sorted(set(settings) - set(ExpertSettings.__dataclass_fields__))
         if unknown:
             raise ArgumentError(f"ExpertBot: no setting {quote(unknown[0])} (settings: {', '.join(ExpertSettings.__dataclass_fields__)})")
@@ -180,6 +183,13 @@ class ExpertBot(DeepBot):
         super().__init__(nodes=self.settings.deep_nodes)
         prior_nodes = self.settings.prior_nodes
         self.prior: SearchBot = SearchBot(depth=2) if prior_nodes is None else DeepBot(nodes=prior_nodes)
+
+    def preference(self) -> str | None:
+        """Why a sampled cell comes first though a cell after it has better estimates, in
+        words for the hint's note (``None``: the cells are ranked by their estimates)."""
+        if self.tolerance is None:
+            return None
+        return f"its search ranks it first among cells within {100 * self.tolerance:g} points of the best win chance"
 
     def _judge(
         self, view: PlayerView, board: Board, x: int, cells: list[int], start: float, budget: float | None, seed: int

@@ -157,8 +157,11 @@ _SEARCH_BOUNDS = {"max_nodes": "--max-nodes", "nodes": "--nodes"}
 
 def out_of_memory_text(params: Mapping[str, object]) -> str:
     """The one line for a command that ran out of memory (:class:`MemoryError`), with
-    what to try: a lower bound on its search when it has one (``--max-nodes``)."""
-    option = next((option for name, option in _SEARCH_BOUNDS.items() if name in params), None)
+    what to try: a lower ``--memory`` when one was given, else a lower bound on its search
+    when it has one (``--max-nodes``)."""
+    option = "--memory" if params.get("memory") is not None else next(
+        (option for name, option in _SEARCH_BOUNDS.items() if name in params), None
+    )
     return (
         f"out of memory: the search needs more memory than there is; try a lower {option}" if option
         else "out of memory: the command needs more memory than there is (is an input too large?)"

@@ -136,14 +136,11 @@ def shown_hint(estimates: Sequence[Estimate], bot: str, count: int = 3) -> Shown
     lines = [(_cells(g), ("tied at " if len(g) > 1 else "") + estimate_words(g[0], digits)) for g in groups]
     note = None
     if any(_key(g[0], digits) > _key(first, digits) for g in groups[1:]):
-        from ..bots import get_bot
+        from ..bots import ExpertBot, get_bot
 
-        tolerance = getattr(get_bot(bot), "tolerance", None) if first.samples is not None else None
-        why = (
-            f"its search ranks it first among cells within {100 * tolerance:g} points of the best win chance"
-            if tolerance is not None
-            else "its search values filled piles and fewer face-down cards more than these estimates do"
-        )
+        player = get_bot(bot)
+        sampled = player.preference() if first.samples is not None and isinstance(player, ExpertBot) else None
+        why = sampled or "its search values filled piles and fewer face-down cards more than these estimates do"
         note = f"(the {bot} bot prefers {first.cell}: {why})"
     return ShownHint(lines, [str(e.cell) for e in groups[0][1:]], note)
 

@@ -238,7 +238,7 @@ class MemorySize(_IntType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         expected = f"a size from {self.low >> 20}M to {self.high >> 30}G (a number of bytes, or with K, M or G)"
-        text = str(value).strip()
+        text = str(value)
         unit = {"K": 10, "M": 20, "G": 30}.get(text[-1:].upper(), 0)
         digits = text[:-1] if unit else text
         if not _plain_digits(digits) or len(digits.lstrip("0")) > 12:

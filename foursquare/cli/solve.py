@@ -92,9 +92,9 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")
 @click.option(
     "--memory",
-    type=MemorySize(128 << 20, 1 << 30),  # foursquare.solver.search.MEMORY_MIN, MEMORY_MAX (not imported: startup)
+    type=MemorySize(160 << 20, 1 << 30),  # foursquare.solver.search.MEMORY_MIN, MEMORY_MAX (not imported: startup)
     metavar="SIZE",
-    help="Memory for each deal's search, per process, such as 512M or 1G (128M to 1G; default: a table of 2097152"
+    help="Memory for each deal's search, per process, such as 512M or 1G (160M to 1G; default: a table of 2097152"
     " positions, about 110M). More lets a long search forget less and take fewer positions.",
 )
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes for --deals.")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 from ..errors import ParseError, quote, wrong_argument
 from .cards import CARDS, Card
@@ -77,6 +77,11 @@ def _whole(minimum: int | None = None, none: str | None = None, maximum: int | N
     return takes, expected + (f" or None ({none})" if none else "")
 
 
+def _finite(value: object) -> TypeGuard[float]:
+    """A finite number (an int or a float, not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _seconds(value: object) -> bool:
     """A number of seconds, 0 or more (an int or a float, not a bool, not NaN), or None (no limit)."""
     if value is None:
@@ -91,8 +96,21 @@ TAKES: dict[str, tuple[Callable[[object], bool], str]] = {
     "seed": _whole(0),
     "nodes": _whole(1, "the bot's default"),
     "max_nodes": _whole(1, "no limit"),
-    "memory": _whole(128 << 20, "the default table", 1 << 30),  # bytes (foursquare.solver.search.MEMORY_MIN, MEMORY_MAX)
+    "memory": _whole(160 << 20, "the default table", 1 << 30),  # bytes (foursquare.solver.search.MEMORY_MIN, MEMORY_MAX)
     "jobs": _whole(1),
+    # the bots' settings (foursquare.bots.pimc.ExpertSettings, foursquare.bots.chance.ChanceBot)
+    "samples": _whole(1),
+    "solver_nodes": _whole(1),
+    "more": _whole(0),
+    "close": _whole(0),
+    "from_piles": _whole(0),
+    "width": _whole(1, "every cell"),
+    "deep_nodes": _whole(1, "no limit"),
+    "prior_nodes": _whole(1, "a two-placement search"),
+    "per_rank": _whole(1),
+    "next_width": _whole(1),
+    "win_weight": (lambda value: value is None or _finite(value), "a finite number of points, or None"),
+    "tolerance": (lambda value: value is None or (_finite(value) and 0 <= value <= 1), "a share from 0 to 1, or None"),
     "depth": _whole(0),
     "score_at_most": _whole(none="no bound"),
     "deal": _whole(none="no deal number"),

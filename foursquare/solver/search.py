@@ -149,7 +149,7 @@ TAIL_STEPS_ONE_MORE = 100_000
 TT_MAX_ENTRIES = 1 << 21
 #: The fewest and the most bytes a search may be given (``memory``, ``--memory``): the
 #: most is the cap of a process that the transposition table must stay within.
-MEMORY_MIN, MEMORY_MAX = 128 << 20, 1 << 30
+MEMORY_MIN, MEMORY_MAX = 160 << 20, 1 << 30
 #: What a search's process holds besides its transposition table (the interpreter, the
 #: engine, the other caches), taken out of ``memory`` first (docs/benchmarks.md).
 MEMORY_RESERVE = 64 << 20
@@ -164,7 +164,7 @@ def tt_entries(memory: int, n: int = 4) -> int:
     as many positions, in more memory each.
 
     >>> tt_entries(MEMORY_MIN), tt_entries(MEMORY_MAX)
-    (1572864, 25165824)
+    (2396745, 25165824)
     """
     check("tt_entries", memory=memory)
     words = (30 + 2 * n * n + 63) // 64 + (n * n + 7) // 8
@@ -255,7 +255,7 @@ def solve(
         (a move never raises the best score: the position's wins are among its
         parent's).  The budgets that would score more are not searched, so the answer
         is the same with fewer positions, provided the bound is true (``None``: none).
-    :param memory: the bytes the search may use, from :data:`MEMORY_MIN` (128 MiB) to
+    :param memory: the bytes the search may use, from :data:`MEMORY_MIN` (160 MiB: at least the default table) to
         :data:`MEMORY_MAX` (1 GiB): its transposition table holds :func:`tt_entries`
         positions (``None``: :data:`TT_MAX_ENTRIES`, about 100 MB).  A larger table may
         take fewer positions on a long search, and more time per position.

@@ -92,15 +92,16 @@ def test_solve_bad_ranges_and_options_are_usage_errors():
 def test_solve_memory_takes_a_size_and_refuses_others_as_usage_errors():
     from foursquare.solver import search
 
-    for good, deals in (("128M", "24-25"), ("1G", "24-25"), ("268435456", "24")):
+    for good, deals in (("160M", "24-25"), ("1G", "24-25"), ("268435456", "24")):
         r = invoke(["solve", "--deals", deals, "--memory", good, "--format", "json", "--jobs", "2"])
         assert r.exit_code == 0, (good, r.output)
     r = invoke(["solve", "--deal", "24", "--memory", "512m"])
     assert r.exit_code == 0 and r.output.startswith("# deal 24: solved"), r.output
-    for bad in ("127M", "2G", "1025M", "12X", "", "-1G", "1.5G", "G", "0x10M", "99999999999999G"):
+    for bad in ("159M", "128M", " 256M", "256M ", "2G", "1025M", "12X", "", "-1G", "1.5G", "G", "0x10M", "99999999999999G"):
         r = invoke(["solve", "--deal", "24", "--memory", bad])
         assert r.exit_code == 2 and "--memory" in r.output and "Traceback" not in r.output, (bad, r.output)
-    assert (search.MEMORY_MIN, search.MEMORY_MAX) == (128 << 20, 1 << 30)  # the bounds solve's option says
+    assert (search.MEMORY_MIN, search.MEMORY_MAX) == (160 << 20, 1 << 30)  # the bounds solve's option says
+    assert search.tt_entries(search.MEMORY_MIN) >= search.TT_MAX_ENTRIES  # the least never holds less than the default
 
 
 def test_solve_bad_deck_is_one_line_with_the_file_and_line(tmp_path):

@@ -64,6 +64,9 @@ def test_the_advice_names_the_option_that_bounds_the_search():
 
     assert out_of_memory_text({"max_nodes": None}).endswith("try a lower --max-nodes")
     assert out_of_memory_text({"nodes": 5}).endswith("try a lower --nodes")
+    # the memory the search was given, when it was: that is what ran out
+    assert out_of_memory_text({"max_nodes": None, "memory": 1 << 30}).endswith("try a lower --memory")
+    assert out_of_memory_text({"max_nodes": None, "memory": None}).endswith("try a lower --max-nodes")
     assert out_of_memory_text({"game_path": "g.yaml"}) == (
         "out of memory: the command needs more memory than there is (is an input too large?)"
     )

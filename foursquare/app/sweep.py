@@ -194,16 +194,17 @@ def _read(
 
 def _lines(raw: IO[bytes], path: str) -> Iterator[bytes]:
     """The lines of ``raw``, each refused as every reader refuses it (``FILE:LINE: ...``):
-    a NUL byte (a binary file; or text not UTF-8 before it, a UTF-16 file say, the earlier
-    fault said) or over :data:`~foursquare.formats.inputs.MAX_LINE_CHARS`."""
+    text that is not UTF-8 (a UTF-16 file say, named), a NUL byte (a binary file; of the
+    two, the earlier in the line is said) or over :data:`~foursquare.formats.inputs.MAX_LINE_CHARS`."""
     start = b""  # the file's first bytes, for the words of text that is not UTF-8
     for number, line in enumerate(iter(lambda: raw.readline(MAX_LINE_CHARS + 1), b""), start=1):
         start += line[: 4 - len(start)]
-        if (nul := line.find(b"\0")) >= 0:
-            try:
-                line[:nul].decode()
-            except UnicodeDecodeError:
-                raise FormatError(path, number, not_utf8_words(start)) from None
+        nul = line.find(b"\0")
+        try:  # (a character cut by the line's limit is no fault of the text)
+            codecs.utf_8_decode(line[:nul] if nul >= 0 else line, "strict", nul >= 0 or len(line) <= MAX_LINE_CHARS)
+        except UnicodeDecodeError:
+            raise FormatError(path, number, not_utf8_words(start)) from None
+        if nul >= 0:
             raise FormatError(path, number, BINARY_WORDS)
         if len(line) > MAX_LINE_CHARS and not line.endswith(b"\n"):
             raise FormatError(path, number, LINE_TOO_LONG_WORDS)

@@ -194,7 +194,7 @@ def _load_view(game_path: str | None, spec: GameSpec, game_number: int | None = 
     "nodes",
     type=POSITIVE,
     metavar="N",
-    help="Fixed work for 'deep' or 'expert': the most positions it may examine (the same hint on every "
+    help="Fixed work for 'deep', 'expert' or 'chance': the most positions it may examine (the same hint on every "
     "machine; default 600000, within --budget).",
 )
 @click.option("--seed", type=NATURAL, default=0, show_default=True, help="Seed of the bot's random choices.")

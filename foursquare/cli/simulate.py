@@ -110,7 +110,7 @@ def _row(summary: SimulationSummary, deals: range) -> str:
     "--samples",
     "nodes",
     type=POSITIVE,
-    help="Fixed work per move for the search bots 'deep' and 'expert': the most positions they may examine "
+    help="Fixed work per move for the search bots 'deep', 'expert' and 'chance': the most positions they may examine "
     "(reproducible; default 600000).",
 )
 @click.option(

@@ -86,7 +86,7 @@ def _describe(sol: Solution, total: int, known: int | None = None) -> str:
     type=POSITIVE,
     metavar="N",
     help="Positions to search per deal before answering 'unknown' (default 4000000: a few seconds with the compiled"
-    " search core, minutes on the pure-Python one; see foursquare --version). The same answer on every machine,"
+    " search core, minutes on the pure-Python one; see foursquare --version). The same answer on every machine (at the same --memory),"
     " unlike --timeout.",
 )
 @click.option("--timeout", type=SECONDS, metavar="SECONDS", help="Time limit per deal.")

@@ -305,6 +305,20 @@ def test_our_csv_saved_in_another_encoding_is_named_as_every_reader_names_it_and
     assert path.read_bytes() == text.encode(encoding)
 
 
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"\xff\xfe", "not UTF-8 text: it is UTF-16"), (b"\xfe\xff\n", "not UTF-8 text: it is UTF-16"),
+     (b"deal,st\xffatus\r\n", "not UTF-8 text"), (b"\xff\n", "not UTF-8 text")],
+    ids=["utf16-mark-alone", "utf16be-mark-line", "header-not-utf8", "a-byte-not-utf8"],
+)
+def test_a_first_line_that_is_not_utf8_is_named_so_before_its_header_is_judged(tmp_path, content, words):
+    path = tmp_path / "sweep.csv"
+    path.write_bytes(content)
+    result = invoke([*SOLVE, "--deals", "0-3", "--output", path, "--resume"])
+    assert result.exit_code == 1 and result.stderr.startswith(f"{path}:1: {words}"), result.stderr
+    assert path.read_bytes() == content
+
+
 def _lf(text: str) -> bytes:
     return text.replace("\r\n", "\n").encode()
 

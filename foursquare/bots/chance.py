@@ -30,6 +30,7 @@ cover) the answer is ``expert``'s.  Under a time budget the chance nodes use wha
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -78,8 +79,8 @@ class ChanceBot(ExpertBot):
         self, nodes: int | None = None, per_rank: int = PER_RANK, next_width: int = NEXT_WIDTH,
         win_weight: float = WIN_WEIGHT, **settings: Any,
     ) -> None:
-        check("ChanceBot", per_rank=per_rank, next_width=next_width, win_weight=win_weight)
-        if win_weight is None:
+        check("ChanceBot", per_rank=per_rank, next_width=next_width)
+        if isinstance(win_weight, bool) or not isinstance(win_weight, (int, float)) or not math.isfinite(win_weight):
             raise wrong_argument("ChanceBot", "win_weight", "a finite number of points", win_weight)
         super().__init__(nodes, **{"more": 0, "close": CLOSE, **settings})
         self.per_rank, self.next_width, self.win_weight = per_rank, next_width, win_weight

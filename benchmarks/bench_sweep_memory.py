@@ -96,9 +96,9 @@ def made_csv(path: Path, n: int) -> None:
     """The file ``solve --deals 0-(n-1) --max-nodes 1 --output`` writes (its rows: each deal
     unknown after one node, its bound 24 or a little less), made here in a second."""
     with path.open("w", newline="") as out:
-        out.write("deal,status,score,max_score,nodes,seconds,moves,rules,max_nodes,timeout\r\n")
+        out.write("deal,status,score,max_score,nodes,seconds,moves,rules,max_nodes,timeout,memory\r\n")
         for d in range(n):
-            out.write(f"{d},unknown,,{24 - (d % 10 == 0) - (d % 100 == 0)},1,0.000{100 + d % 900},,standard,1,\r\n")
+            out.write(f"{d},unknown,,{24 - (d % 10 == 0) - (d % 100 == 0)},1,0.000{100 + d % 900},,standard,1,,\r\n")
 
 
 def main() -> None:

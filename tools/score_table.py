@@ -71,7 +71,7 @@ from foursquare.solver import DEFAULT_MAX_NODES, solve
 from foursquare.solver import SOLVED as SOLVED_OUTCOME
 
 #: The header of ``foursquare solve --deals --output``'s CSV (docs/guide/sweeps.md).
-SWEEP_HEADER = ("deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout")
+SWEEP_HEADER = ("deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout", "memory")
 #: The header of the published data.
 TABLE_HEADER = ("deal", "status", "score", "bound", "positions", "limit", "found", "found_moves")
 #: The statuses of a row (foursquare.solver.Outcome).

@@ -15,28 +15,34 @@ if TYPE_CHECKING:
     from ..solver import Solution
 
 #: The columns of the ``--output`` CSV: a deal's result, then the settings that shape it (app/sweep.py).
-CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout"]
+CSV_HEADER = ["deal", "status", "score", "max_score", "nodes", "seconds", "moves", "rules", "max_nodes", "timeout", "memory"]
 
 
 @dataclass(frozen=True)
 class SolveSweep:
-    """The deals of ``deals`` solved under ``rules`` with a node limit (``max_nodes``)
-    and a time limit per deal (``timeout``, ``None``: none)."""
+    """The deals of ``deals`` solved under ``rules`` with a node limit (``max_nodes``),
+    a time limit per deal (``timeout``, ``None``: none) and the bytes each search may use
+    (``memory``, ``None``: the default table; it sizes the transposition table, so it
+    shapes the node counts)."""
 
     deals: range
     rules: Rules
     max_nodes: int
     timeout: float | None
+    memory: int | None = None
 
     def settings(self) -> list[str]:
-        """The values of the setting columns (the last three of :data:`CSV_HEADER`)."""
-        return [rules_text(self.rules), str(self.max_nodes), "" if self.timeout is None else str(self.timeout)]
+        """The values of the setting columns (the last four of :data:`CSV_HEADER`)."""
+        return [
+            rules_text(self.rules), str(self.max_nodes), "" if self.timeout is None else str(self.timeout),
+            "" if self.memory is None else str(self.memory),
+        ]
 
     def layout(self, again: bool = False) -> SweepCsv:
         """What the CSV of this sweep holds, for :func:`~foursquare.app.sweep.resume_csv`:
         a row of a lower ``max_nodes`` is kept when settled, and, when it is
         ``unknown``, solved again if ``again`` (else refused)."""
-        settings = list(zip(CSV_HEADER[-3:], self.settings(), strict=True))
+        settings = list(zip(CSV_HEADER[-4:], self.settings(), strict=True))
         return SweepCsv(CSV_HEADER, settings, self.deals, solution_of_row, limit="max_nodes", again=again)
 
 

@@ -147,7 +147,7 @@ def solve(**options: Any) -> None:
     # the file: an unreachable one leaves it), then the batch
     check_sweep_options(o, o.csv_path, {"--deck": o.deck_path, "--rules": o.rules_spec}, also)
     if o.deal_range is not None:
-        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout)
+        sweep = SolveSweep(o.deal_range, spec.rules or STANDARD, limit, o.timeout, o.memory)
         cluster = None if o.scheduler is None else connect(o.scheduler)
         with cluster if cluster is not None else contextlib.nullcontext():
             _Batch(o, sweep, cluster)

@@ -195,7 +195,7 @@ def test_a_file_that_is_not_this_commands_csv_is_refused_at_its_line(tmp_path):
     text, _ = _uninterrupted(tmp_path, [*SOLVE, "--deals", "0-3"])
     lines = text.split("\r\n")
     for bad, words in ((lines[2].replace("solved", "won", 1), "a value this command does not write"),
-                       (lines[2] + ",more", "a row of 11 fields, not 10")):
+                       (lines[2] + ",more", "a row of 12 fields, not 11")):
         path.write_bytes(("\r\n".join([*lines[:2], bad, *lines[3:]])).encode())
         result = invoke([*SOLVE, "--deals", "0-3", "--output", path, "--resume"])
         assert result.exit_code == 1 and result.stderr.startswith(f"{path}:3: {words}"), result.stderr
@@ -231,7 +231,15 @@ def test_every_row_carries_the_settings_that_made_it(tmp_path):
     path = tmp_path / "rows.csv"
     assert invoke(["solve", "--deals", "0-1", "--max-nodes", "700", "--timeout", "9", "--output", path]).exit_code == 0
     rows = list(csv.DictReader(path.open(newline="")))
-    assert [(r["rules"], r["max_nodes"], r["timeout"]) for r in rows] == [("standard", "700", "9.0")] * 2
+    assert [(r["rules"], r["max_nodes"], r["timeout"], r["memory"]) for r in rows] == [("standard", "700", "9.0", "")] * 2
+    # the memory a search is given sizes its table, so it shapes the node counts: it is a setting like the others
+    assert invoke(["solve", "--deals", "0-1", "--memory", "256M", "--output", path, "--force"]).exit_code == 0
+    assert [r["memory"] for r in csv.DictReader(path.open(newline=""))] == [str(256 << 20)] * 2
+    before = path.read_bytes()
+    result = invoke(["solve", "--deals", "0-3", "--memory", "512M", "--output", path, "--resume"])
+    assert result.exit_code == 2 and f"{path}:2: the file was written with --memory {256 << 20}" in result.stderr, result.stderr
+    assert path.read_bytes() == before
+    assert invoke(["solve", "--deals", "0-3", "--memory", "256M", "--output", path, "--resume"]).exit_code == 0
     assert invoke(["simulate", "--bot", "greedy", "--deals", "3-4", "--seed", "5", "--rules", "fixed-board", "--output", path, "--force"]).exit_code == 0
     rows = list(csv.DictReader(path.open(newline="")))
     assert [(r["deal"], r["seed"], r["nodes"], r["budget"], r["rules"]) for r in rows] == [("3", "5", "", "", "fixed-board"), ("4", "5", "", "", "fixed-board")]
@@ -277,9 +285,9 @@ def test_a_file_that_does_not_begin_with_the_header_line_is_never_altered(tmp_pa
 
 @pytest.mark.parametrize(
     ("row", "words"),
-    [(b"4,solved,24,24,91,0.1,d4\0c4,standard,500,\r\n", "a binary file, not text"),
-     (b"4,solved,24,24,91,0.1,d4\xe9c4\0,standard,500,\r\n", "not UTF-8 text"),  # the earlier fault is said
-     (b"4,solved,24,24,91,0.1," + b"d4 " * 400_000 + b",standard,500,\r\n", "the line is too long (over 1,048,576 characters)")],
+    [(b"4,solved,24,24,91,0.1,d4\0c4,standard,500,,\r\n", "a binary file, not text"),
+     (b"4,solved,24,24,91,0.1,d4\xe9c4\0,standard,500,,\r\n", "not UTF-8 text"),  # the earlier fault is said
+     (b"4,solved,24,24,91,0.1," + b"d4 " * 400_000 + b",standard,500,,\r\n", "the line is too long (over 1,048,576 characters)")],
     ids=["nul", "not-utf8-before-a-nul", "long"],
 )
 def test_a_row_is_refused_at_its_line_with_the_words_of_every_reader(tmp_path, row, words):

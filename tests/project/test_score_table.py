@@ -149,13 +149,13 @@ def test_the_page_is_in_the_sites_contents_after_the_benchmarks():
 
 # --- the script, on small sweeps made here -------------------------------------------------
 
-HEADER = "deal,status,score,max_score,nodes,seconds,moves,rules,max_nodes,timeout\n"
+HEADER = "deal,status,score,max_score,nodes,seconds,moves,rules,max_nodes,timeout,memory\n"
 
 
 def sweep_row(deal: int, status: str, score: int | None, bound: int | None, nodes: int, limit: int = DEFAULT_MAX_NODES) -> str:
     moves = "d4 c4" if status == "solved" else ""
     text = "" if score is None else str(score)
-    return f"{deal},{status},{text},{'' if bound is None else bound},{nodes},0.001,{moves},standard,{limit},\n"
+    return f"{deal},{status},{text},{'' if bound is None else bound},{nodes},0.001,{moves},standard,{limit},,\n"
 
 
 #: Ten deals: six solved (scores 24, 24, 24, 23, 22, 20), one no-win, three unknown
@@ -338,12 +338,12 @@ def test_the_data_is_the_rows_renamed_and_gzipped_reproducibly(tmp_path):
     [
         ([TEN[0], TEN[1].rstrip("\n")], "sweep.csv:3: the last line is cut short (no line end): the sweep is still being written"),
         ([TEN[1], TEN[0]], "sweep.csv:3: deal 0 after deal 1: the rows must be in increasing deal order"),
-        ([TEN[0].replace(",4000000,\n", ",4000000,10\n")], "sweep.csv:2: deal 0 was limited by time (--timeout 10): the table's rows are limited by positions"),
-        ([TEN[0].replace(",4000000,\n", ",,\n")], "sweep.csv:2: deal 0 has no node limit (--max-nodes): the table says the limit each row was settled under"),
+        ([TEN[0].replace(",4000000,,\n", ",4000000,10,\n")], "sweep.csv:2: deal 0 was limited by time (--timeout 10): the table's rows are limited by positions"),
+        ([TEN[0].replace(",4000000,,\n", ",,,\n")], "sweep.csv:2: deal 0 has no node limit (--max-nodes): the table says the limit each row was settled under"),
         ([TEN[0], TEN[1].replace("standard", "size=5")], "sweep.csv:3: rules 'size=5', the rows before have 'standard': one table, one rule set"),
         ([TEN[0].replace("solved,24,24", "solved,24,23")], "sweep.csv:2: score '24' and max_score '23' do not go with status solved"),
         ([TEN[0].replace("solved", "won")], "sweep.csv:2: status 'won' (not solved, no-win or unknown)"),
-        (["0,solved,24\n"], "sweep.csv:2: 3 fields, not 10"),
+        (["0,solved,24\n"], "sweep.csv:2: 3 fields, not 11"),
         ([], "sweep.csv: no row after the header: nothing to publish"),
     ],
 )

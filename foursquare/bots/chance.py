@@ -43,7 +43,7 @@ from ..errors import wrong_argument
 from ..solver.stocks import StockSolver
 from ._board import Board
 from .base import Estimate
-from .expectimax import Search
+from .expectimax import new_search
 from .pimc import ExpertBot, _Tally
 
 #: What the next card's rank ``r`` brings: a card of rank ``r``, the other unseen cards
@@ -149,7 +149,7 @@ class ChanceBot(ExpertBot):
             solves = unknown = 0
             for r, (card, rest, stocks) in orders.items():
                 board.draw(r)
-                best = Search(board, self.weights).root(board.legal(), r, 1)[: self.next_width]
+                best = new_search(board, self.weights).root(board.legal(), r, 1)[: self.next_width]
                 board.undraw(r)
                 tallies = []
                 for i, (c, _, p, s) in enumerate(best):

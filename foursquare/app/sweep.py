@@ -245,6 +245,13 @@ def _header_due(path: str, line: bytes, header: Sequence[str]) -> bool:
         return True
     if line == head[:-2] + b"\n":
         raise FormatError(path, 1, _LF_WORDS)
+    # an earlier version's file: the same columns but the last ones, added since
+    older = next((k for k in range(1, len(header)) if line.rstrip(b"\r\n") == ",".join(header[:-k]).encode()), 0)
+    if older:
+        raise FormatError(
+            path, 1, f"an earlier version's CSV, without the last column{'s' * (older > 1)} {','.join(header[-older:])}: "
+            f"to resume it, end its header line with ',{','.join(header[-older:])}' and every row with '{',' * older}'",
+        )
     raise FormatError(
         path, 1, f"not a CSV of this command to continue (its header is not {','.join(header)})",
         advice=Advice.OTHER_FILE, header=list(header),
@@ -390,9 +397,10 @@ def _check_row(path: str, number: int, index: int, row: dict[str, str], layout: 
             continue
         option = layout.names.get(column, column)
         if column != layout.limit or not _below(row[column], value):
+            was = f"with {option} {shown_field(row[column])}" if row[column] else f"without {option}"
             raise AgreementError(
-                f"{where}: the file was written with {option} {shown_field(row[column] or 'none')}, this run has "
-                f"{value or 'none'}: resume it with the settings it was written with, or write another file"
+                f"{where}: the file was written {was}, this run has {value or 'no ' + option}: resume it with the "
+                "settings it was written with, or write another file"
             )
         if row["status"] == UNKNOWN_STATUS:  # (a settled row of a lower limit is settled under this one)
             if not layout.again:

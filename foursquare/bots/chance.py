@@ -30,12 +30,11 @@ cover) the answer is ``expert``'s.  Under a time budget the chance nodes use wha
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any
 
-from ..engine.arguments import check
+from ..engine.arguments import check, finite
 from ..engine.cards import Card
 from ..engine.game import Game, Status
 from ..engine.view import PlayerView
@@ -80,7 +79,7 @@ class ChanceBot(ExpertBot):
         win_weight: float = WIN_WEIGHT, **settings: Any,
     ) -> None:
         check("ChanceBot", per_rank=per_rank, next_width=next_width)
-        if isinstance(win_weight, bool) or not isinstance(win_weight, (int, float)) or not math.isfinite(win_weight):
+        if not finite(win_weight):
             raise wrong_argument("ChanceBot", "win_weight", "a finite number of points", win_weight)
         super().__init__(nodes, **{"more": 0, "close": CLOSE, **settings})
         self.per_rank, self.next_width, self.win_weight = per_rank, next_width, win_weight

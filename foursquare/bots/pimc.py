@@ -57,6 +57,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.arguments import check
+from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.layout import Cell
 from ..engine.view import PlayerView
@@ -108,6 +109,22 @@ class _Tally:
         the mean score plus ``win_weight`` times the share of wins; then the prior's order."""
         win, score = self.wins / self.samples, self.points / self.samples
         return (-win, -score, self.order) if win_weight is None else (-(score + win_weight * win), -win, self.order)
+
+
+class _Orders:
+    """The sampled orders of the unseen cards, as ranks, drawn when first asked for: the
+    i-th is always the same shuffle (of the cards sorted first, by ``rng`` in turn)."""
+
+    def __init__(self, rng: random.Random, unseen: list[Card]) -> None:
+        self.rng, self.unseen = rng, unseen
+        self.drawn: list[list[int]] = []
+
+    def __getitem__(self, i: int) -> list[int]:
+        while len(self.drawn) <= i:
+            rest = list(self.unseen)
+            self.rng.shuffle(rest)
+            self.drawn.append([c >> 2 for c in rest])
+        return self.drawn[i]
 
 
 @dataclass(frozen=True)
@@ -209,13 +226,8 @@ class ExpertBot(DeepBot):
             game.play(e.cell)
             tallies.append(_Tally(e.cell, StockSolver(game), e.win_chance or 0.0, e.expected_score or 0.0, i))
         # the sampled orders (as ranks): the i-th a shuffle of the unseen cards sorted first, so the
-        # same for every real order of the stock
-        rng, unseen = random.Random(seed), sorted(view.unseen)
-        stocks: list[list[int]] = []
-        for _ in range(o.samples + o.more):
-            rest = list(unseen)
-            rng.shuffle(rest)
-            stocks.append([c >> 2 for c in rest])
+        # same for every real order of the stock; drawn as they are solved (memory and time as the work)
+        stocks = _Orders(random.Random(seed), sorted(view.unseen))
         if not self._sample(tallies, stocks, o.samples, deadline):
             return ranked
         if o.more and o.close:
@@ -229,11 +241,12 @@ class ExpertBot(DeepBot):
             judged = near + [t for t in judged if t.wins / t.samples < best_win - o.tolerance]
         return [Estimate(t.cell, t.wins / t.samples, t.points / t.samples, t.samples, t.unknown) for t in judged] + ranked[len(tallies) :]
 
-    def _sample(self, tallies: list[_Tally], stocks: list[list[int]], count: int, deadline: float | None) -> bool:
+    def _sample(self, tallies: list[_Tally], stocks: _Orders, count: int, deadline: float | None) -> bool:
         """Solve ``count`` more orders of ``stocks`` for every cell of ``tallies`` (changing
         them); whether at least one whole sample was counted before the deadline."""
         first = max(t.samples for t in tallies)  # the first order none of them has been solved on
-        for done, ranks in enumerate(stocks[first : first + count]):  # (done: the whole samples counted)
+        for done in range(count):  # (done: the whole samples counted)
+            ranks = stocks[first + done]
             results: list[Solution] = []
             for tally in tallies:
                 timeout = None if deadline is None else deadline - time.perf_counter()
@@ -244,4 +257,4 @@ class ExpertBot(DeepBot):
                 return done > 0  # the last solve may have stopped at the deadline: not a whole sample
             for tally, solution in zip(tallies, results, strict=True):
                 tally.add(solution)
-        return count > 0  # (the orders are there: samples + more of them)
+        return count > 0

@@ -77,9 +77,14 @@ def _whole(minimum: int | None = None, none: str | None = None, maximum: int | N
     return takes, expected + (f" or None ({none})" if none else "")
 
 
-def _finite(value: object) -> TypeGuard[float]:
-    """A finite number (an int or a float, not a bool)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+def finite(value: object) -> TypeGuard[float]:
+    """A finite number (an int or a float, not a bool), one a float can hold."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # (an int beyond a float's range)
+        return False
 
 
 def _seconds(value: object) -> bool:
@@ -89,28 +94,31 @@ def _seconds(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value) and value >= 0
 
 
+#: The most positions a search may be given: the search cores count them in 64 bits.
+_MOST = 2**63 - 1
+
 #: What each checked argument of the public entry points takes, by its name: its test
 #: and the words that say it.  One table for the whole package: an argument means the
 #: same everywhere it is taken.
 TAKES: dict[str, tuple[Callable[[object], bool], str]] = {
     "seed": _whole(0),
-    "nodes": _whole(1, "the bot's default"),
+    "nodes": _whole(1, "the bot's default", _MOST),
     "max_nodes": _whole(1, "no limit"),
     "memory": _whole(160 << 20, "the default table", 1 << 30),  # bytes (foursquare.solver.search.MEMORY_MIN, MEMORY_MAX)
     "jobs": _whole(1),
     # the bots' settings (foursquare.bots.pimc.ExpertSettings, foursquare.bots.chance.ChanceBot)
     "samples": _whole(1),
-    "solver_nodes": _whole(1),
+    "solver_nodes": _whole(1, maximum=_MOST),
     "more": _whole(0),
     "close": _whole(0),
     "from_piles": _whole(0),
     "width": _whole(1, "every cell"),
-    "deep_nodes": _whole(1, "no limit"),
-    "prior_nodes": _whole(1, "a two-placement search"),
+    "deep_nodes": _whole(1, "no limit", _MOST),
+    "prior_nodes": _whole(1, "a two-placement search", _MOST),
     "per_rank": _whole(1),
     "next_width": _whole(1),
-    "win_weight": (lambda value: value is None or _finite(value), "a finite number of points, or None"),
-    "tolerance": (lambda value: value is None or (_finite(value) and 0 <= value <= 1), "a share from 0 to 1, or None"),
+    "win_weight": (lambda value: value is None or finite(value), "a finite number of points, or None"),
+    "tolerance": (lambda value: value is None or (finite(value) and 0 <= value <= 1), "a share from 0 to 1, or None"),
     "depth": _whole(0),
     "score_at_most": _whole(none="no bound"),
     "deal": _whole(none="no deal number"),

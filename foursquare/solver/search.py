@@ -257,7 +257,7 @@ def solve(
         is the same with fewer positions, provided the bound is true (``None``: none).
     :param memory: the bytes the search may use, from :data:`MEMORY_MIN` (160 MiB: at least the default table) to
         :data:`MEMORY_MAX` (1 GiB): its transposition table holds :func:`tt_entries`
-        positions (``None``: :data:`TT_MAX_ENTRIES`, about 100 MB).  A larger table may
+        positions (``None``: :data:`TT_MAX_ENTRIES`, a process of about 110 MB).  A larger table may
         take fewer positions on a long search, and more time per position.
     :returns: a :class:`Solution`; its moves start from the game's position.
     :raises PositionError: for a game whose next card is unknown; ArgumentError for an argument of another type.

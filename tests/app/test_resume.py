@@ -165,7 +165,7 @@ def test_a_finished_file_is_left_as_it_is_and_summarized(tmp_path):
         # (a higher --max-nodes solves the unknown rows again: tests/app/test_escalation.py)
         ([*SOLVE, "--deals", "0-9"], ["solve", "--max-nodes", "400", "--deals", "0-9"], "written with --max-nodes 500, this run has 400"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-9", "--rules", "fixed-board"], "--rules standard, this run has fixed-board"),
-        ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-9", "--timeout", "5"], "--timeout none, this run has 5.0"),
+        ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-9", "--timeout", "5"], "without --timeout, this run has 5.0"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "3-9"], "the file starts at deal 0, --deals starts at 3"),
         ([*SOLVE, "--deals", "0-9"], [*SOLVE, "--deals", "0-5"], "more deals than --deals 0-5 asks for"),
         ([*SIMULATE, "--deals", "0-4"], [*SIMULATE, "--deals", "0-4", "--seed", "7"], "--seed 0, this run has 7"),
@@ -239,7 +239,18 @@ def test_every_row_carries_the_settings_that_made_it(tmp_path):
     result = invoke(["solve", "--deals", "0-3", "--memory", "512M", "--output", path, "--resume"])
     assert result.exit_code == 2 and f"{path}:2: the file was written with --memory {256 << 20}" in result.stderr, result.stderr
     assert path.read_bytes() == before
+    result = invoke(["solve", "--deals", "0-3", "--output", path, "--resume"])
+    assert f"written with --memory {256 << 20}, this run has no --memory: resume it" in result.stderr, result.stderr
     assert invoke(["solve", "--deals", "0-3", "--memory", "256M", "--output", path, "--resume"]).exit_code == 0
+    # a file of an earlier version, before the memory column: what to do to resume it
+    old = b"".join(line.rsplit(b",", 1)[0] + b"\r\n" for line in before.splitlines())
+    path.write_bytes(old)
+    result = invoke(["solve", "--deals", "0-3", "--output", path, "--resume"])
+    assert result.exit_code == 1 and result.stderr.startswith(
+        f"{path}:1: an earlier version's CSV, without the last column memory: to resume it, end its header line with "
+        "',memory' and every row with ','"
+    ), result.stderr
+    assert path.read_bytes() == old
     assert invoke(["simulate", "--bot", "greedy", "--deals", "3-4", "--seed", "5", "--rules", "fixed-board", "--output", path, "--force"]).exit_code == 0
     rows = list(csv.DictReader(path.open(newline="")))
     assert [(r["deal"], r["seed"], r["nodes"], r["budget"], r["rules"]) for r in rows] == [("3", "5", "", "", "fixed-board"), ("4", "5", "", "", "fixed-board")]

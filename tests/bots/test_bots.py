@@ -413,10 +413,10 @@ def test_wrong_types_are_refused_in_our_words_by_each_bot(name, args, words):
 @pytest.mark.parametrize(
     ("args", "error", "words"),
     [
-        (("deep", "5"), ArgumentError, "get_bot: nodes must be a whole number of at least 1 or None (the bot's default), not '5' (str)"),
+        (("deep", "5"), ArgumentError, "get_bot: nodes must be a whole number of at least 1 and at most 9223372036854775807 or None (the bot's default), not '5' (str)"),
         (("deep", 5.0), ArgumentError, "get_bot: nodes must be a whole number"),
         (("greedy", True), ArgumentError, "get_bot: nodes must be a whole number"),
-        (("deep", 0), ArgumentError, "get_bot: nodes must be a whole number of at least 1 or None (the bot's default), not 0"),
+        (("deep", 0), ArgumentError, "get_bot: nodes must be a whole number of at least 1 and at most 9223372036854775807 or None (the bot's default), not 0"),
         (("expert", -1000), ArgumentError, "get_bot: nodes must be a whole number of at least 1"),
         ((None,), ArgumentError, "unknown bot None (bots: random, "),
     ],

@@ -54,6 +54,10 @@ def test_registered_as_chance_with_experts_settings_and_no_more_phase():
      ({"samples": 0}, "ExpertBot: samples must be a whole number of at least 1, not 0"),
      ({"width": 0}, "ExpertBot: width must be a whole number of at least 1 or None"),
      ({"tolerance": 2}, "ExpertBot: tolerance must be a share from 0 to 1"),
+     ({"win_weight": 10**400}, "ChanceBot: win_weight must be a finite number of points"),  # (beyond a float)
+     ({"nodes": 10**30}, "ChanceBot: nodes must be a whole number of at least 1 and at most 9223372036854775807"),
+     ({"solver_nodes": 10**30}, "ExpertBot: solver_nodes must be a whole number of at least 1 and at most"),
+     ({"tolerance": 10**400}, "ExpertBot: tolerance must be a share from 0 to 1"),
      ({"colour": 1}, "no setting 'colour'")],
 )
 def test_bad_settings_are_refused_in_our_words_when_the_bot_is_made(settings, words):

@@ -291,3 +291,12 @@ def test_the_hint_note_says_every_cell_when_every_cell_was_sampled():
     note = sampled_note(some)
     assert note.startswith("(the first 2 cells: ") and note.endswith("; the others: the prior search's estimates)")
     assert sampled_note(everything[:1]).startswith("(the best cell: ")
+
+
+def test_the_sampled_orders_are_drawn_as_they_are_solved_so_a_huge_count_costs_only_the_work_done():
+    """Ten to the fifteen samples asked for, none solved (the budget is spent): the answer
+    comes at once, the prior's, with no order drawn beyond those solved (they were all
+    drawn first, before: memory and time without end)."""
+    view = position(3, 9).view()
+    bot = small(samples=10**15, more=10**15)
+    assert _key(bot.estimates(view, 0.0)) == _key(bot.prior.estimates(view, 0.0))
